@@ -1,0 +1,24 @@
+"""Built-in plugins shipped with Cadence, all working offline.
+
+- ``math``: a safe calculator (``ast``-based, never ``eval``), percentages, statistics.
+- ``info``: current time, time differences and time conversion between places.
+- ``docs``: SQLite FTS5 search over a folder of Markdown/text files (bundled docs by default).
+
+``Settings.builtin_plugins`` chooses which of :data:`BUILTIN_PLUGINS` are loaded.
+"""
+
+from __future__ import annotations
+
+from cadence.builtins.docs import DocsPlugin
+from cadence.builtins.info import InfoPlugin
+from cadence.builtins.math import MathPlugin
+from cadence.sdk import BasePlugin
+
+BUILTIN_PLUGINS: dict[str, type[BasePlugin]] = {
+    "math": MathPlugin,
+    "info": InfoPlugin,
+    "docs": DocsPlugin,
+}
+"""Built-in plugin classes by name (the names used in ``CADENCE_BUILTIN_PLUGINS``)."""
+
+__all__ = ["BUILTIN_PLUGINS", "DocsPlugin", "InfoPlugin", "MathPlugin"]

@@ -1,0 +1,463 @@
+"""The built-in ``docs`` plugin: full-text search over a folder of Markdown and text files.
+
+Files are split into passages (by Markdown heading, then by paragraph groups) and
+indexed in an in-memory SQLite FTS5 table with Porter stemming. The index is
+refreshed incrementally before each call: files whose modification time or
+size changed are re-indexed, deleted files are dropped. The folder is
+``Settings.docs_dir`` (``CADENCE_DOCS_DIR``) or, by default, the small corpus
+about Cadence bundled in ``cadence/builtins/docs_corpus``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import sqlite3
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from langchain_core.tools import BaseTool, StructuredTool
+
+from cadence.builtins._common import BuiltinToolError, agent_prompt
+from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata
+
+logger = logging.getLogger(__name__)
+
+BUNDLED_DOCS_DIR = Path(__file__).resolve().parent / "docs_corpus"
+"""The documentation about Cadence shipped with the package (the default folder)."""
+DOC_SUFFIXES = frozenset({".md", ".markdown", ".txt"})
+"""File suffixes that are indexed."""
+MAX_FILE_BYTES = 2_000_000
+"""Larger files are skipped."""
+MAX_FILES = 5_000
+"""At most this many files of a folder are indexed."""
+MAX_PASSAGE_CHARS = 1_200
+"""Paragraphs are grouped into passages up to about this size."""
+MAX_READ_CHARS = 20_000
+"""``read_doc`` returns at most this many characters."""
+MAX_RESULTS = 20
+"""Upper bound of ``search_docs``'s ``limit``."""
+MAX_QUERY_TERMS = 32
+
+_STOPWORDS = frozenset(
+    {
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "can",
+        "do",
+        "does",
+        "for",
+        "from",
+        "how",
+        "i",
+        "in",
+        "is",
+        "it",
+        "its",
+        "me",
+        "my",
+        "of",
+        "on",
+        "or",
+        "s",
+        "t",
+        "that",
+        "the",
+        "this",
+        "to",
+        "was",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "why",
+        "will",
+        "with",
+        "you",
+        "your",
+    }
+)
+_HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_FENCE_RE = re.compile(r"^\s*(```|~~~)")
+
+
+class DocsError(BuiltinToolError):
+    """A docs tool got an unusable query or path."""
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A searchable piece of a document: its heading breadcrumb, first line and text."""
+
+    heading: str
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """One search result: the document path (relative to the folder), location and snippet."""
+
+    path: str
+    line: int
+    heading: str
+    snippet: str
+    score: float
+
+    @property
+    def source(self) -> str:
+        """``path:line``, the reference shown to the model and the user."""
+        return f"{self.path}:{self.line}"
+
+
+def chunk_document(text: str, *, markdown: bool = True, title: str = "") -> list[Passage]:
+    """Split a document into passages: one per Markdown section, long sections by paragraphs."""
+    passages: list[Passage] = []
+    stack: list[tuple[int, str]] = []
+    heading = title
+    paragraphs: list[tuple[int, str]] = []  # (first line, text)
+    current: list[str] = []
+    current_start = 0
+    in_fence = False
+
+    def end_paragraph() -> None:
+        nonlocal current
+        if current:
+            paragraphs.append((current_start, "\n".join(current).strip()))
+            current = []
+
+    def flush() -> None:
+        end_paragraph()
+        group: list[str] = []
+        start = 0
+        size = 0
+        for line_no, para in paragraphs:
+            if group and size + len(para) > MAX_PASSAGE_CHARS:
+                passages.append(Passage(heading, start, "\n\n".join(group)))
+                group, size = [], 0
+            if not group:
+                start = line_no
+            group.append(para)
+            size += len(para) + 2
+        if group:
+            passages.append(Passage(heading, start, "\n\n".join(group)))
+        paragraphs.clear()
+
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip()
+        if markdown and _FENCE_RE.match(line):
+            in_fence = not in_fence
+        match = _HEADING_RE.match(line) if markdown and not in_fence else None
+        if match:
+            flush()
+            level = len(match.group(1))
+            stack = [(lvl, name) for lvl, name in stack if lvl < level]
+            stack.append((level, match.group(2)))
+            heading = " > ".join(name for _, name in stack)
+            continue
+        if not line.strip() and not in_fence:
+            end_paragraph()
+            continue
+        if not current:
+            current_start = number
+        current.append(line)
+    flush()
+    return [p for p in passages if p.text]
+
+
+def fts_query(text: str) -> str:
+    """A safe FTS5 query from free text: words are quoted and OR-ed (no FTS syntax survives)."""
+    words = re.findall(r"\w+", text.lower())
+    meaningful = [w for w in words if w not in _STOPWORDS]
+    terms = list(dict.fromkeys(meaningful or words))[:MAX_QUERY_TERMS]
+    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
+
+
+class DocsIndex:
+    """An in-memory FTS5 index of one folder, refreshed incrementally on use. Thread-safe."""
+
+    def __init__(self, folder: Path) -> None:
+        self.root = folder.expanduser().resolve()
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(":memory:", check_same_thread=False)
+        self._db.executescript(
+            """
+            CREATE TABLE files (path TEXT PRIMARY KEY, mtime_ns INTEGER, size INTEGER);
+            CREATE VIRTUAL TABLE passages USING fts5(
+                path UNINDEXED, line UNINDEXED, heading, body,
+                tokenize = 'porter unicode61 remove_diacritics 2'
+            );
+            """
+        )
+
+    def scan(self) -> dict[str, tuple[int, int]]:
+        """The indexable files of the folder: relative POSIX path → (mtime_ns, size)."""
+        found: dict[str, tuple[int, int]] = {}
+        if not self.root.is_dir():
+            return found
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            for name in sorted(filenames):
+                if name.startswith(".") or Path(name).suffix.lower() not in DOC_SUFFIXES:
+                    continue
+                path = Path(dirpath) / name
+                try:
+                    if not path.resolve().is_relative_to(self.root):
+                        continue  # a symlink leaving the folder
+                    stat = path.stat()
+                except OSError:
+                    continue
+                if stat.st_size > MAX_FILE_BYTES:
+                    logger.info("docs: skipping large file %s (%d bytes)", path, stat.st_size)
+                    continue
+                found[path.relative_to(self.root).as_posix()] = (stat.st_mtime_ns, stat.st_size)
+                if len(found) >= MAX_FILES:
+                    logger.warning("docs: indexing only the first %d files of %s", MAX_FILES, self.root)
+                    return found
+        return found
+
+    def refresh(self) -> int:
+        """Bring the index up to date with the folder; returns the number of files (re)indexed."""
+        with self._lock:
+            current = self.scan()
+            known = {
+                row[0]: (row[1], row[2]) for row in self._db.execute("SELECT path, mtime_ns, size FROM files")
+            }
+            changed = [path for path, sig in current.items() if known.get(path) != sig]
+            removed = [path for path in known if path not in current]
+            with self._db:
+                for path in removed + changed:
+                    self._db.execute("DELETE FROM passages WHERE path = ?", (path,))
+                    self._db.execute("DELETE FROM files WHERE path = ?", (path,))
+                for path in changed:
+                    self._index_file(path, current[path])
+            if changed or removed:
+                logger.debug(
+                    "docs: indexed %d, removed %d files in %s", len(changed), len(removed), self.root
+                )
+            return len(changed)
+
+    def _index_file(self, rel: str, signature: tuple[int, int]) -> None:
+        file = self.root / rel
+        try:
+            text = file.read_text(encoding="utf-8", errors="replace")
+        except OSError as exc:
+            logger.warning("docs: cannot read %s: %s", file, exc)
+            return
+        markdown = file.suffix.lower() != ".txt"
+        rows = [
+            (rel, p.line, p.heading, p.text)
+            for p in chunk_document(text, markdown=markdown, title=file.stem.replace("_", " "))
+        ]
+        self._db.executemany("INSERT INTO passages (path, line, heading, body) VALUES (?, ?, ?, ?)", rows)
+        self._db.execute("INSERT INTO files (path, mtime_ns, size) VALUES (?, ?, ?)", (rel, *signature))
+
+    def documents(self) -> list[str]:
+        """Relative paths of the indexed documents (after a refresh)."""
+        self.refresh()
+        with self._lock:
+            return [row[0] for row in self._db.execute("SELECT path FROM files ORDER BY path")]
+
+    def search(self, query: str, limit: int = 5) -> list[SearchHit]:
+        """The best passages for ``query`` (free text; never raises on FTS syntax)."""
+        match = fts_query(query)
+        if not match:
+            raise DocsError(f"The query {query!r} has no searchable words; use a few keywords")
+        limit = max(1, min(int(limit), MAX_RESULTS))
+        self.refresh()
+        with self._lock:
+            try:
+                rows = self._db.execute(
+                    """
+                    SELECT path, line, heading, snippet(passages, 3, '**', '**', '…', 40),
+                           bm25(passages, 0.0, 0.0, 3.0, 1.0) AS score
+                    FROM passages WHERE passages MATCH ? ORDER BY score LIMIT ?
+                    """,
+                    (match, limit),
+                ).fetchall()
+            except sqlite3.OperationalError as exc:  # defensive: the query is already sanitized
+                logger.warning("docs: FTS query %r failed: %s", match, exc)
+                raise DocsError(f"The query {query!r} could not be searched; use plain keywords") from exc
+        return [
+            SearchHit(path=r[0], line=int(r[1]), heading=r[2], snippet=" ".join(r[3].split()), score=r[4])
+            for r in rows
+        ]
+
+    def resolve(self, path: str) -> Path:
+        """The file ``path`` names inside the folder; :class:`DocsError` for anything else."""
+        cleaned = re.sub(r":\d+$", "", path.strip().strip("'\"`"))
+        if not cleaned:
+            raise DocsError("No path given; pass a path from search_docs, e.g. 'overview.md'")
+        candidate = Path(cleaned).expanduser()
+        target = (candidate if candidate.is_absolute() else self.root / candidate).resolve()
+        if not target.is_relative_to(self.root):
+            raise DocsError(
+                f"Refused: {path!r} is outside the docs folder; pass a path returned by search_docs"
+            )
+        if target.suffix.lower() not in DOC_SUFFIXES:
+            raise DocsError(f"Refused: {path!r} is not a .md or .txt document")
+        if not target.is_file():
+            raise DocsError(
+                f"No document {path!r} in the docs folder; use list_docs or search_docs to find one"
+            )
+        return target
+
+    def read(self, path: str, max_chars: int = MAX_READ_CHARS) -> str:
+        """The text of a document inside the folder (truncated to ``max_chars``)."""
+        target = self.resolve(path)
+        text = target.read_text(encoding="utf-8", errors="replace")
+        if len(text) > max_chars:
+            text = text[:max_chars] + f"\n\n[… truncated at {max_chars} of {len(text)} characters]"
+        return text
+
+
+_INDEXES: dict[Path, DocsIndex] = {}
+_INDEXES_LOCK = threading.Lock()
+
+
+def get_index(folder: Path) -> DocsIndex:
+    """The process-wide index of ``folder`` (created on first use)."""
+    key = folder.expanduser().resolve()
+    with _INDEXES_LOCK:
+        if key not in _INDEXES:
+            _INDEXES[key] = DocsIndex(key)
+        return _INDEXES[key]
+
+
+def docs_folder() -> Path:
+    """The folder to search: ``Settings.docs_dir`` (``CADENCE_DOCS_DIR``) or the bundled docs."""
+    from cadence.settings import get_settings
+
+    configured = get_settings().docs_dir
+    return configured.expanduser() if configured else BUNDLED_DOCS_DIR
+
+
+def format_hits(query: str, hits: list[SearchHit]) -> str:
+    """Search results as text for the model: source, heading and snippet of each hit."""
+    if not hits:
+        return f"No passages match {query!r}. Try other or fewer keywords."
+    lines = [f"{len(hits)} passage(s) for {query!r} (source = path:line; read_doc(path) shows a whole file):"]
+    for number, hit in enumerate(hits, start=1):
+        heading = f" — {hit.heading}" if hit.heading else ""
+        lines.append(f"[{number}] {hit.source}{heading}\n{hit.snippet}")
+    return "\n\n".join(lines)
+
+
+def make_docs_tools(folder: Path) -> list[BaseTool]:
+    """The ``search_docs``, ``read_doc`` and ``list_docs`` tools bound to ``folder``."""
+    index = get_index(folder)
+
+    def search_docs(query: str, limit: int = 5) -> str:
+        """Full-text search of the documentation; returns the best passages with their source path:line.
+
+        Use a few keywords (e.g. "plugin metadata capabilities"); limit is 1-20.
+        """
+        return format_hits(query, index.search(query, limit))
+
+    def read_doc(path: str) -> str:
+        """The full text of one document of the documentation, by the path search_docs returned."""
+        return index.read(path)
+
+    def list_docs() -> str:
+        """The paths of all documents in the documentation folder."""
+        documents = index.documents()
+        if not documents:
+            return "The documentation folder has no .md or .txt documents."
+        return f"{len(documents)} document(s):\n" + "\n".join(documents)
+
+    return [
+        StructuredTool.from_function(search_docs),
+        StructuredTool.from_function(read_doc),
+        StructuredTool.from_function(list_docs),
+    ]
+
+
+class DocsAgent(BaseAgent):
+    """The docs agent: searches and reads the documentation folder."""
+
+    def __init__(self, metadata: PluginMetadata, folder: Path | None = None) -> None:
+        super().__init__(metadata)
+        self.folder = folder
+
+    def get_tools(self) -> list[BaseTool]:
+        """``search_docs``, ``read_doc`` and ``list_docs`` over the agent's folder."""
+        return make_docs_tools(self.folder or docs_folder())
+
+    def get_system_prompt(self) -> str:
+        """Instructions to answer only from the documents, citing sources."""
+        return agent_prompt(
+            "You are the docs agent of Cadence. You answer from the documentation folder only.",
+            [
+                "Call `search_docs` with a few keywords; search again with other words if nothing fits.",
+                "Use `read_doc` when a snippet is not enough, and `list_docs` to see what exists.",
+                "Answer only with what the documents say and cite each source as path:line; "
+                "if the documents do not cover the question, say so.",
+            ],
+        )
+
+
+class DocsPlugin(BasePlugin):
+    """Built-in plugin ``docs``: search over local Markdown/text documentation."""
+
+    @classmethod
+    def get_metadata(cls) -> PluginMetadata:
+        """Metadata of the docs plugin."""
+        return PluginMetadata(
+            name="docs",
+            version="1.0.0",
+            description=(
+                "Documentation agent: full-text search over a local folder of Markdown and text files "
+                "(by default Cadence's own documentation: what Cadence is, plugins, configuration, "
+                "limits), returning relevant passages with their source files."
+            ),
+            capabilities=[
+                "search the documentation",
+                "questions about Cadence: plugins, configuration, limits, how it works",
+                "find and quote passages from local documents with their source",
+            ],
+            response_schema={
+                "type": "object",
+                "properties": {
+                    "sources": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "description": "path:line of each passage the answer relies on.",
+                    }
+                },
+            },
+            response_suggestion="Answer from the passages found and cite their sources (path:line).",
+        )
+
+    @classmethod
+    def create_agent(cls) -> BaseAgent:
+        """A new docs agent over :func:`docs_folder`."""
+        return DocsAgent(cls.get_metadata())
+
+    @classmethod
+    def health_check(cls) -> dict[str, Any]:
+        """Healthy when the docs folder exists, is readable and holds at least one document."""
+        try:
+            folder = docs_folder()
+        except Exception as exc:
+            return {"healthy": False, "details": f"cannot determine the docs folder: {exc}"}
+        if not folder.is_dir():
+            return {
+                "healthy": False,
+                "details": f"docs folder {folder} does not exist (set CADENCE_DOCS_DIR)",
+            }
+        if not os.access(folder, os.R_OK | os.X_OK):
+            return {"healthy": False, "details": f"docs folder {folder} is not readable"}
+        count = len(get_index(folder).scan())
+        if not count:
+            return {"healthy": False, "details": f"docs folder {folder} has no .md or .txt files"}
+        return {"healthy": True, "details": f"{count} document(s) in {folder}"}

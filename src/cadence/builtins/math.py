@@ -1,0 +1,454 @@
+"""The built-in ``math`` plugin: a safe calculator and common numeric operations.
+
+Expressions are parsed with :mod:`ast` and evaluated by walking a whitelist of
+node types — nothing is ever passed to ``eval`` or ``exec``. Limits on the
+expression length, node count, integer size, exponents and factorials keep
+every evaluation fast.
+"""
+
+from __future__ import annotations
+
+import ast
+import logging
+import math
+import operator
+import statistics as _stats
+from collections.abc import Callable
+from typing import Any
+
+from langchain_core.tools import BaseTool
+
+from cadence.builtins._common import BuiltinToolError, agent_prompt
+from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool
+
+logger = logging.getLogger(__name__)
+
+Number = int | float
+
+MAX_EXPRESSION_LENGTH = 500
+"""Longest expression :func:`evaluate` accepts (characters)."""
+MAX_NODES = 300
+"""Most syntax-tree nodes an expression may have."""
+MAX_INT_BITS = 10_000
+"""Largest integer result (bits, about 3,000 decimal digits)."""
+MAX_FACTORIAL = 1000
+"""Largest argument of ``factorial``."""
+MAX_ROUND_DIGITS = 100
+"""Largest ``ndigits`` of ``round``."""
+MAX_LIST_LENGTH = 10_000
+"""Most numbers the list tools (``statistics``) accept."""
+
+_HINT = "use numbers, operators (+ - * / // % **) and functions like sqrt(2)"
+
+
+class CalculationError(BuiltinToolError):
+    """An expression is unsupported, malformed, too large or mathematically undefined."""
+
+
+def _unsupported(reason: str) -> CalculationError:
+    return CalculationError(f"Unsupported expression: {reason}; {_HINT}")
+
+
+def _check_int(value: Number) -> Number:
+    if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
+        raise CalculationError(
+            f"Result too large: integers are limited to about {MAX_INT_BITS * 3 // 10} digits"
+        )
+    return value
+
+
+def _power(base: Number, exponent: Number) -> Number:
+    """``base ** exponent`` with the result size estimated before computing it."""
+    if isinstance(base, int) and isinstance(exponent, int):
+        if exponent < 0:
+            if base == 0:
+                raise CalculationError("Division by zero: 0 cannot be raised to a negative power")
+            if abs(base) > 1 and -exponent * math.log2(abs(base)) > MAX_INT_BITS:
+                return 0.0  # underflows to zero as a float
+            return float(base**exponent)
+        if abs(base) > 1 and exponent * math.log2(abs(base)) > MAX_INT_BITS:
+            raise CalculationError(
+                f"Result too large: {base}**{exponent} has more than about {MAX_INT_BITS * 3 // 10} digits"
+            )
+        return base**exponent
+    try:
+        result = float(base) ** float(exponent)
+    except OverflowError as exc:
+        raise CalculationError(f"Result too large: {base}**{exponent} overflows") from exc
+    except ZeroDivisionError as exc:
+        raise CalculationError("Division by zero: 0 cannot be raised to a negative power") from exc
+    if isinstance(result, complex):
+        raise CalculationError(
+            f"Math domain error: ({base})**{exponent} is not a real number (negative base, fractional power)"
+        )
+    return result
+
+
+def _multiply(a: Number, b: Number) -> Number:
+    if isinstance(a, int) and isinstance(b, int) and a.bit_length() + b.bit_length() > MAX_INT_BITS + 1:
+        raise CalculationError(
+            f"Result too large: integers are limited to about {MAX_INT_BITS * 3 // 10} digits"
+        )
+    return a * b
+
+
+_BINARY: dict[type[ast.operator], Callable[[Any, Any], Number]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: _multiply,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+    ast.Pow: _power,
+}
+
+_UNARY: dict[type[ast.unaryop], Callable[[Any], Number]] = {
+    ast.UAdd: operator.pos,
+    ast.USub: operator.neg,
+}
+
+
+def _factorial(n: Number) -> int:
+    if isinstance(n, float):
+        if not n.is_integer():
+            raise CalculationError(f"Math domain error: factorial needs a whole number, got {n}")
+        n = int(n)
+    if n < 0:
+        raise CalculationError(f"Math domain error: factorial needs a non-negative number, got {n}")
+    if n > MAX_FACTORIAL:
+        raise CalculationError(f"Result too large: factorial is limited to arguments up to {MAX_FACTORIAL}")
+    return math.factorial(n)
+
+
+def _log(x: Number, base: Number | None = None) -> float:
+    return math.log(x) if base is None else math.log(x, base)
+
+
+def _round(x: Number, ndigits: Number | None = None) -> Number:
+    if ndigits is None:
+        return round(x)
+    if isinstance(ndigits, float):
+        if not ndigits.is_integer():
+            raise CalculationError("round(x, n) needs a whole number of digits n")
+        ndigits = int(ndigits)
+    if abs(ndigits) > MAX_ROUND_DIGITS:
+        raise CalculationError(f"round(x, n) accepts n between -{MAX_ROUND_DIGITS} and {MAX_ROUND_DIGITS}")
+    return round(x, ndigits)
+
+
+def _min(*args: Number) -> Number:
+    if not args:
+        raise CalculationError("min() needs at least one number")
+    return min(args)
+
+
+def _max(*args: Number) -> Number:
+    if not args:
+        raise CalculationError("max() needs at least one number")
+    return max(args)
+
+
+# name -> (function, minimum args, maximum args or None for any number)
+FUNCTIONS: dict[str, tuple[Callable[..., Number], int, int | None]] = {
+    "sqrt": (math.sqrt, 1, 1),
+    "sin": (math.sin, 1, 1),
+    "cos": (math.cos, 1, 1),
+    "tan": (math.tan, 1, 1),
+    "asin": (math.asin, 1, 1),
+    "acos": (math.acos, 1, 1),
+    "atan": (math.atan, 1, 1),
+    "degrees": (math.degrees, 1, 1),
+    "radians": (math.radians, 1, 1),
+    "log": (_log, 1, 2),
+    "ln": (math.log, 1, 1),
+    "log10": (math.log10, 1, 1),
+    "log2": (math.log2, 1, 1),
+    "exp": (math.exp, 1, 1),
+    "abs": (abs, 1, 1),
+    "round": (_round, 1, 2),
+    "floor": (math.floor, 1, 1),
+    "ceil": (math.ceil, 1, 1),
+    "factorial": (_factorial, 1, 1),
+    "min": (_min, 1, None),
+    "max": (_max, 1, None),
+    "pow": (_power, 2, 2),
+}
+"""Whitelisted functions: name → (callable, min args, max args)."""
+
+CONSTANTS: dict[str, float] = {"pi": math.pi, "e": math.e, "tau": math.tau}
+"""Whitelisted constants."""
+
+_NODE_NAMES: dict[type[ast.AST], str] = {
+    ast.Attribute: "attribute access is not allowed",
+    ast.Lambda: "lambda functions are not allowed",
+    ast.Subscript: "indexing and slicing are not allowed",
+    ast.Compare: "comparisons are not supported",
+    ast.BoolOp: "'and'/'or' are not supported",
+    ast.IfExp: "conditional expressions are not supported",
+    ast.ListComp: "comprehensions are not allowed",
+    ast.SetComp: "comprehensions are not allowed",
+    ast.DictComp: "comprehensions are not allowed",
+    ast.GeneratorExp: "generator expressions are not allowed",
+    ast.List: "lists are not allowed (pass several numbers to min/max instead)",
+    ast.Tuple: "tuples are not allowed",
+    ast.Set: "sets are not allowed",
+    ast.Dict: "dictionaries are not allowed",
+    ast.NamedExpr: "assignment is not allowed",
+    ast.Starred: "star arguments are not allowed",
+    ast.JoinedStr: "strings are not allowed",
+    ast.Await: "await is not allowed",
+    ast.Yield: "yield is not allowed",
+    ast.YieldFrom: "yield is not allowed",
+}
+
+
+def _normalize(expression: str) -> str:
+    """Accept common notations: ``^`` for power, ``×``/``÷``, unicode minus, ``√``."""
+    text = expression.strip()
+    for old, new in (("^", "**"), ("×", "*"), ("·", "*"), ("÷", "/"), ("−", "-"), ("√", "sqrt"), ("π", "pi")):
+        text = text.replace(old, new)
+    return text
+
+
+class _Evaluator:
+    """Walks a parsed expression, allowing only whitelisted nodes."""
+
+    def visit(self, node: ast.AST) -> Number:
+        if isinstance(node, ast.Expression):
+            return self.visit(node.body)
+        if isinstance(node, ast.Constant):
+            value = node.value
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                kind = "complex numbers" if isinstance(value, complex) else f"{type(value).__name__} values"
+                raise _unsupported(f"{kind} are not allowed")
+            return _check_int(value)
+        if isinstance(node, ast.BinOp):
+            op = _BINARY.get(type(node.op))
+            if op is None:
+                raise _unsupported(f"the operator {type(node.op).__name__} is not supported")
+            left, right = self.visit(node.left), self.visit(node.right)
+            return _check_int(op(left, right))
+        if isinstance(node, ast.UnaryOp):
+            uop = _UNARY.get(type(node.op))
+            if uop is None:
+                raise _unsupported(f"the operator {type(node.op).__name__} is not supported")
+            return uop(self.visit(node.operand))
+        if isinstance(node, ast.Name):
+            if node.id in CONSTANTS:
+                return CONSTANTS[node.id]
+            if node.id in FUNCTIONS:
+                raise _unsupported(f"{node.id} is a function; call it like {node.id}(...)")
+            raise _unsupported(f"unknown name {node.id!r} (allowed: {', '.join([*CONSTANTS, *FUNCTIONS])})")
+        if isinstance(node, ast.Call):
+            return self._call(node)
+        reason = _NODE_NAMES.get(type(node), f"{type(node).__name__} is not allowed")
+        raise _unsupported(reason)
+
+    def _call(self, node: ast.Call) -> Number:
+        if not isinstance(node.func, ast.Name):
+            if isinstance(node.func, ast.Attribute):
+                raise _unsupported("attribute access is not allowed")
+            raise _unsupported("only the whitelisted functions can be called")
+        name = node.func.id
+        if name not in FUNCTIONS:
+            raise _unsupported(f"unknown function {name!r} (allowed: {', '.join(FUNCTIONS)})")
+        if node.keywords:
+            raise _unsupported("keyword arguments are not allowed")
+        func, low, high = FUNCTIONS[name]
+        if len(node.args) < low or (high is not None and len(node.args) > high):
+            expected = str(low) if low == high else f"{low} or more" if high is None else f"{low} to {high}"
+            raise CalculationError(f"{name}() takes {expected} argument(s), got {len(node.args)}")
+        args = [self.visit(arg) for arg in node.args]
+        return _check_int(func(*args))
+
+
+def evaluate(expression: str) -> Number:
+    """Evaluate an arithmetic expression safely and return the number.
+
+    Raises :class:`CalculationError` for anything outside the whitelist, malformed
+    input, results that are too large and undefined operations (division by zero,
+    sqrt of a negative number, ...).
+    """
+    if not isinstance(expression, str) or not expression.strip():
+        raise CalculationError(f"Empty expression: {_HINT}")
+    if len(expression) > MAX_EXPRESSION_LENGTH:
+        raise CalculationError(
+            f"Expression too long ({len(expression)} characters, max {MAX_EXPRESSION_LENGTH}); "
+            "split it into steps"
+        )
+    text = _normalize(expression)
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError as exc:
+        raise CalculationError(f"Malformed expression {expression!r}: {exc.msg}; {_HINT}") from exc
+    except (RecursionError, MemoryError, ValueError) as exc:
+        raise CalculationError(f"Expression too complex or malformed; {_HINT}") from exc
+    if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
+        raise CalculationError(f"Expression too complex (more than {MAX_NODES} parts); split it into steps")
+    try:
+        result = _Evaluator().visit(tree)
+    except CalculationError:
+        raise
+    except ZeroDivisionError as exc:
+        raise CalculationError("Division by zero") from exc
+    except OverflowError as exc:
+        raise CalculationError("Result too large to represent") from exc
+    except RecursionError as exc:
+        raise CalculationError("Expression nested too deeply; split it into steps") from exc
+    except (ValueError, TypeError) as exc:
+        detail = str(exc)
+        if detail == "math domain error":
+            detail = "a function is undefined for that input (e.g. sqrt or log of a negative number)"
+        raise CalculationError(f"Math domain error: {detail}") from exc
+    if isinstance(result, float) and not math.isfinite(result):
+        raise CalculationError("Result too large to represent (or undefined)")
+    return result
+
+
+def format_number(value: Number) -> str:
+    """Render a number for people: integers without ``.0``, floats to 12 significant digits."""
+    if isinstance(value, bool):
+        value = int(value)
+    if isinstance(value, int):
+        return str(value)
+    if not math.isfinite(value):
+        return str(value)
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    text = f"{value:.12g}"
+    if "e" in text:
+        mantissa, exp = text.split("e")
+        return f"{mantissa}e{int(exp)}"
+    return text
+
+
+def _numbers(values: list[float], what: str) -> list[float]:
+    if not values:
+        raise CalculationError(f"{what} needs at least one number")
+    if len(values) > MAX_LIST_LENGTH:
+        raise CalculationError(f"{what} accepts at most {MAX_LIST_LENGTH} numbers")
+    if any(not math.isfinite(v) for v in values):
+        raise CalculationError(f"{what} needs finite numbers")
+    return values
+
+
+@tool
+def calculate(expression: str) -> str:
+    """Evaluate an arithmetic expression and return the exact result.
+
+    Supports + - * / // % ** (or ^), parentheses, and sqrt, sin, cos, tan, asin, acos,
+    atan, degrees, radians, log (natural, or log(x, base)), log10, log2, exp, abs,
+    round, floor, ceil, factorial, min, max, pow and the constants pi, e, tau.
+    Trigonometric functions use radians. Example: "sqrt(2) * (15 + 23) / 4".
+    """
+    result = evaluate(expression)
+    logger.debug("calculated %r", expression)
+    return format_number(result)
+
+
+@tool
+def percentage(part: float, whole: float) -> str:
+    """What percentage ``part`` is of ``whole`` (e.g. 30 of 120 → 25%)."""
+    if whole == 0:
+        raise CalculationError("Division by zero: the whole must not be 0")
+    value = part / whole * 100
+    return f"{format_number(part)} is {format_number(value)}% of {format_number(whole)}"
+
+
+@tool
+def percent_of(percent: float, value: float) -> str:
+    """``percent`` percent of ``value`` (e.g. 15% of 80 → 12)."""
+    result = percent / 100 * value
+    return f"{format_number(percent)}% of {format_number(value)} is {format_number(result)}"
+
+
+@tool
+def percent_change(old: float, new: float) -> str:
+    """The percentage increase or decrease from ``old`` to ``new`` (e.g. 50 → 75 is +50%)."""
+    if old == 0:
+        raise CalculationError("Percent change from 0 is undefined; give a non-zero starting value")
+    change = (new - old) / abs(old) * 100
+    direction = "an increase" if change > 0 else "a decrease" if change < 0 else "no change"
+    amount = "" if change == 0 else f" of {format_number(abs(change))}%"
+    return f"From {format_number(old)} to {format_number(new)} is {direction}{amount}"
+
+
+@tool
+def statistics(numbers: list[float]) -> str:
+    """Summary statistics of a list of numbers: count, sum, mean, median, min, max, standard deviation."""
+    values = _numbers(list(numbers), "statistics")
+    parts = [
+        f"count: {len(values)}",
+        f"sum: {format_number(math.fsum(values))}",
+        f"mean: {format_number(_stats.fmean(values))}",
+        f"median: {format_number(_stats.median(values))}",
+        f"min: {format_number(min(values))}",
+        f"max: {format_number(max(values))}",
+    ]
+    if len(values) > 1:
+        parts.append(f"sample standard deviation: {format_number(_stats.stdev(values))}")
+        parts.append(f"population standard deviation: {format_number(_stats.pstdev(values))}")
+    return "; ".join(parts)
+
+
+MATH_TOOLS: list[BaseTool] = [calculate, percentage, percent_of, percent_change, statistics]
+"""The tools of the math agent."""
+
+
+class MathAgent(BaseAgent):
+    """The math agent: calculator and percentage/statistics tools."""
+
+    def get_tools(self) -> list[BaseTool]:
+        """The calculator, percentage and statistics tools."""
+        return list(MATH_TOOLS)
+
+    def get_system_prompt(self) -> str:
+        """Instructions to compute with the tools and state the result."""
+        return agent_prompt(
+            "You are the math agent of Cadence. You compute exact answers with your tools.",
+            [
+                "Translate the question into one expression for `calculate` (use ** for powers, "
+                "radians for trigonometry); use several calls for multi-step problems.",
+                "Use `percentage`, `percent_of` and `percent_change` for percentages and "
+                "`statistics` for averages, medians and spreads of a list of numbers.",
+                "Report the result exactly as the tool returned it, with the expression you computed.",
+            ],
+        )
+
+
+class MathPlugin(BasePlugin):
+    """Built-in plugin ``math``: safe arithmetic, percentages and statistics."""
+
+    @classmethod
+    def get_metadata(cls) -> PluginMetadata:
+        """Metadata of the math plugin."""
+        return PluginMetadata(
+            name="math",
+            version="1.0.0",
+            description=(
+                "Calculator agent: evaluates arithmetic expressions exactly (+ - * / powers, roots, "
+                "logarithms, trigonometry, factorials), percentages, percent changes and statistics "
+                "(mean, median, standard deviation) of lists of numbers."
+            ),
+            capabilities=[
+                "arithmetic and calculations",
+                "square roots, powers, logarithms, trigonometry, factorials",
+                "percentages, percent of a value, percent change",
+                "average, median, sum, min, max and standard deviation of numbers",
+            ],
+            response_schema={
+                "type": "object",
+                "properties": {
+                    "expression": {"type": "string", "description": "The expression that was computed."},
+                    "result": {"type": "string", "description": "The computed result."},
+                },
+            },
+            response_suggestion=(
+                "State the result first, then the expression it came from; keep it to one line."
+            ),
+        )
+
+    @classmethod
+    def create_agent(cls) -> BaseAgent:
+        """A new math agent."""
+        return MathAgent(cls.get_metadata())

@@ -1,0 +1,107 @@
+"""The one exception hierarchy of Cadence.
+
+Every error a user can trigger derives from :class:`CadenceError` and carries a
+message that says what went wrong and what to do about it, plus a short
+machine-readable ``code`` used by the HTTP API and the CLI.
+"""
+
+from __future__ import annotations
+
+
+class CadenceError(Exception):
+    """Base class of every Cadence error."""
+
+    code: str = "cadence_error"
+    status_code: int = 500
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if code is not None:
+            self.code = code
+
+
+class ConfigurationError(CadenceError):
+    """A setting is missing, malformed or inconsistent."""
+
+    code = "configuration_error"
+    status_code = 500
+
+
+class ModelConfigurationError(ConfigurationError):
+    """A model cannot be created: bad provider string, missing extra or API key."""
+
+    code = "model_configuration_error"
+
+
+class PluginError(CadenceError):
+    """A plugin failed to import, validate or pass its health check."""
+
+    code = "plugin_error"
+
+
+class PluginValidationError(PluginError):
+    """A plugin's metadata or structure is invalid."""
+
+    code = "plugin_validation_error"
+
+
+class ScriptExhaustedError(CadenceError):
+    """The scripted test model was called more times than its script has items."""
+
+    code = "script_exhausted"
+
+
+class ModelCallError(CadenceError):
+    """A model call failed after its retries (rate limit, timeout, provider error)."""
+
+    code = "model_error"
+    status_code = 502
+
+
+class TurnTimeoutError(CadenceError):
+    """A turn exceeded its deadline."""
+
+    code = "turn_timeout"
+    status_code = 504
+
+
+class ToolExecutionError(CadenceError):
+    """A tool raised; surfaced to the agent as an error tool result."""
+
+    code = "tool_error"
+
+
+class ValidationError(CadenceError):
+    """A request or argument is invalid."""
+
+    code = "invalid_request"
+    status_code = 422
+
+
+class NotFoundError(CadenceError):
+    """A thread or resource does not exist (or belongs to another user)."""
+
+    code = "not_found"
+    status_code = 404
+
+
+class ConflictError(CadenceError):
+    """The thread is busy with another request."""
+
+    code = "thread_busy"
+    status_code = 409
+
+
+class AuthenticationError(CadenceError):
+    """A missing or wrong API key."""
+
+    code = "unauthorized"
+    status_code = 401
+
+
+class PermissionDeniedError(CadenceError):
+    """The API key may not act as the requested user."""
+
+    code = "forbidden"
+    status_code = 403

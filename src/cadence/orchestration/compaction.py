@@ -1,0 +1,123 @@
+"""Message compaction for the synthesizer (and the suspend node).
+
+The history is split at the last human message. What comes before is earlier
+conversation (kept as user/assistant text); what comes after is this turn's
+work: agent messages, tool calls and tool results. Modes:
+
+- ``tool``: the work is folded into one tool call/result pair after the question;
+- ``system``: the work is appended to the system prompt;
+- ``none``: every (safe) message is sent as it is.
+
+Compacted work longer than the max-characters setting is cut with an explicit
+``… (truncated)`` marker; the user's question is never dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+
+from cadence.orchestration.safety import is_control_tool, message_text, safe_messages
+
+COMPACTION_HEADER = "Results gathered by the agents for the latest question (use only these):"
+TRUNCATION_MARK = "… (truncated)"
+WORK_TOOL_NAME = "agent_results"
+FINAL_NODES = {"synthesizer", "suspend"}
+
+
+@dataclass(frozen=True)
+class CompactedMessages:
+    """The messages to send after the system prompt, and text to append to that prompt."""
+
+    messages: list[BaseMessage]
+    system_suffix: str = ""
+    work_text: str = ""
+
+
+def split_at_last_human(messages: Sequence[BaseMessage]) -> tuple[list[BaseMessage], HumanMessage | None, list[BaseMessage]]:
+    """``(before, question, after)`` around the last human message."""
+    for i in range(len(messages) - 1, -1, -1):
+        if isinstance(messages[i], HumanMessage):
+            return list(messages[:i]), messages[i], list(messages[i + 1 :])  # type: ignore[return-value]
+    return list(messages), None, []
+
+
+def earlier_conversation(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """Earlier turns as plain user questions and final answers."""
+    out: list[BaseMessage] = []
+    for msg in messages:
+        if isinstance(msg, HumanMessage):
+            out.append(msg)
+        elif isinstance(msg, AIMessage) and msg.name in FINAL_NODES and message_text(msg).strip():
+            out.append(AIMessage(content=message_text(msg), name=msg.name))
+    return out
+
+
+def _fmt_args(args: dict[str, object]) -> str:
+    try:
+        return json.dumps(args, ensure_ascii=False, sort_keys=True)
+    except (TypeError, ValueError):
+        return str(args)
+
+
+def describe_work(messages: Sequence[BaseMessage]) -> str:
+    """One line per agent statement, tool call and tool result (routing bookkeeping omitted)."""
+    lines: list[str] = []
+    calls: dict[str, tuple[str, str]] = {}
+    for msg in messages:
+        if isinstance(msg, AIMessage):
+            who = msg.name or "agent"
+            if who == "coordinator":
+                continue
+            text = message_text(msg).strip()
+            if text:
+                lines.append(f"[{who}] said: {text}")
+            for call in msg.tool_calls or []:
+                if is_control_tool(call.get("name")):
+                    continue
+                calls[call.get("id") or ""] = (who, call["name"])
+                lines.append(f"[{who}] called {call['name']}({_fmt_args(call.get('args') or {})})")
+        elif isinstance(msg, ToolMessage):
+            if msg.tool_call_id not in calls:
+                continue
+            who, name = calls[msg.tool_call_id]
+            status = "error" if getattr(msg, "status", "success") == "error" else "result"
+            lines.append(f"[{who}] {name} {status}: {message_text(msg).strip()}")
+    return "\n".join(lines)
+
+
+def truncate(text: str, max_chars: int) -> str:
+    """Cut ``text`` to ``max_chars`` with an explicit marker."""
+    if len(text) <= max_chars:
+        return text
+    keep = max(0, max_chars - len(TRUNCATION_MARK) - 1)
+    return text[:keep].rstrip() + "\n" + TRUNCATION_MARK
+
+
+def compact_messages(messages: Sequence[BaseMessage], mode: str, max_chars: int) -> CompactedMessages:
+    """Prepare the synthesizer's conversation according to ``mode`` (tool | system | none)."""
+    if mode == "none":
+        return CompactedMessages(messages=safe_messages(messages))
+    before, question, after = split_at_last_human(messages)
+    history = earlier_conversation(before)
+    work = describe_work(safe_messages(after))
+    body = truncate(work, max_chars) if work else "(no agent or tool results)"
+    work_text = f"{COMPACTION_HEADER}\n{body}"
+    convo = [*history, *([question] if question is not None else [])]
+    if mode == "system":
+        return CompactedMessages(messages=convo, system_suffix="\n\n" + work_text, work_text=work_text)
+    call_id = f"call_work_{uuid.uuid4().hex[:12]}"
+    folded = [
+        AIMessage(content="", tool_calls=[{"name": WORK_TOOL_NAME, "args": {}, "id": call_id, "type": "tool_call"}]),
+        ToolMessage(content=work_text, tool_call_id=call_id, name=WORK_TOOL_NAME),
+    ]
+    return CompactedMessages(messages=[*convo, *folded], work_text=work_text)
+
+
+def with_system(prompt: str, compacted: CompactedMessages) -> list[BaseMessage]:
+    """The full message list: the system prompt (plus any suffix), then the compacted conversation."""
+    return [SystemMessage(content=prompt + compacted.system_suffix), *compacted.messages]

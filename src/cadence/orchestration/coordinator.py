@@ -1,0 +1,160 @@
+"""The coordinator: decides which plugin agent acts next, or finalizes.
+
+Its prompt lists the plugins' descriptions and routing tools. One route per turn
+(extra parallel calls are dropped); a reply without a tool call becomes
+``goto_finalize``; only agent routes count as hops; the guards of
+:mod:`cadence.orchestration.hops` decide when to suspend.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
+
+from cadence.errors import CadenceError
+from cadence.models.invoke import call_model
+from cadence.orchestration.control_tools import (
+    FINALIZE_TOOL,
+    RoutingDecision,
+    agent_from_route,
+    make_routing_tools,
+    route_tool_name,
+)
+from cadence.orchestration.hops import check_route, reset_route_counters, tool_hop_limit_reached, update_consecutive_routes
+from cadence.orchestration.prompts import COORDINATOR_INSTRUCTIONS
+from cadence.orchestration.state import PluginContextFields as F
+from cadence.orchestration.state import plugin_context
+from cadence.orchestration.turn import TurnContext
+from cadence.sdk.metadata import PluginMetadata
+from cadence.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+
+def finalize_call() -> dict[str, Any]:
+    """A ``goto_finalize`` tool call."""
+    return {"name": FINALIZE_TOOL, "args": {}, "id": f"call_fin_{uuid.uuid4().hex[:12]}", "type": "tool_call"}
+
+
+def build_plugin_descriptions(plugins: Sequence[PluginMetadata]) -> str:
+    """The AVAILABLE AGENTS list of the coordinator prompt."""
+    lines = []
+    for meta in plugins:
+        caps = f" (capabilities: {', '.join(meta.capabilities)})" if meta.capabilities else ""
+        lines.append(f"- {meta.normalized_name}: {meta.description}{caps} -> call {route_tool_name(meta.normalized_name)}")
+    return "\n".join(lines) if lines else "- (no agents are available)"
+
+
+class Coordinator:
+    """The coordinator node and its routing logic."""
+
+    def __init__(self, model: BaseChatModel, plugins: Sequence[PluginMetadata], settings: Settings) -> None:
+        self.plugins = list(plugins)
+        self.plugin_names = [p.normalized_name for p in self.plugins]
+        self.settings = settings
+        self.tools = make_routing_tools(self.plugins)
+        self.model = model
+        self.bound_model = model.bind_tools(self.tools)
+        self.prompt = COORDINATOR_INSTRUCTIONS.format(
+            plugin_descriptions=build_plugin_descriptions(self.plugins),
+            tool_options=" | ".join(route_tool_name(n) for n in self.plugin_names) or "(none)",
+        )
+
+    async def __call__(
+        self, state: dict[str, Any], config: RunnableConfig, runtime: Runtime[TurnContext]
+    ) -> dict[str, Any]:
+        """Coordinator node: one routing decision per visit."""
+        context = runtime.context if runtime is not None else None
+        settings = context.settings if context is not None else self.settings
+        ctx = plugin_context(state)
+        agent_hops = int(state.get("agent_hops") or 0)
+        tool_hops = int(state.get("tool_hops") or 0)
+
+        if tool_hop_limit_reached(tool_hops, settings):
+            ctx[F.SUSPEND_REASON] = {"code": "max_tool_hops", "current": tool_hops, "maximum": settings.max_tool_hops}
+            logger.info("tool hop limit reached", extra={"tool_hops": tool_hops})
+            return {"plugin_context": ctx}
+        if context is not None and context.expired():
+            ctx[F.SUSPEND_REASON] = {"code": "deadline", "current": 0, "maximum": 0}
+            return {"plugin_context": ctx}
+
+        response = await self._decide(state, config, context, ctx)
+        calls = list(response.tool_calls or [])
+        if len(calls) > 1:
+            logger.warning(
+                "coordinator emitted several routes; keeping the first",
+                extra={"routes": [c["name"] for c in calls]},
+            )
+            calls = calls[:1]
+        if not calls:
+            calls = [finalize_call()]
+        response = AIMessage(content="", tool_calls=calls, name="coordinator", id=response.id)
+        call = calls[0]
+        agent = agent_from_route(call["name"], self.plugin_names)
+        update: dict[str, Any] = {"messages": [response]}
+        if agent is not None:
+            limit = check_route(agent, agent_hops, ctx, settings)
+            if limit is not None:
+                code, details = limit
+                ctx[F.SUSPEND_REASON] = {"code": code, **details}
+                logger.info("route guard triggered", extra={"reason": code, "agent": agent})
+            else:
+                agent_hops += 1
+                update_consecutive_routes(ctx, agent)
+                ctx[F.ROUTING_HISTORY].append(agent)
+                update["current_agent"] = agent
+                update["agent_hops"] = agent_hops
+                logger.debug("routing to agent", extra={"agent": agent, "agent_hops": agent_hops})
+        elif call["name"] == FINALIZE_TOOL:
+            reset_route_counters(ctx)
+        else:
+            logger.warning("coordinator chose an unknown route", extra={"route": call["name"]})
+        update["plugin_context"] = ctx
+        return update
+
+    async def _decide(
+        self,
+        state: dict[str, Any],
+        config: RunnableConfig,
+        context: TurnContext | None,
+        ctx: dict[str, Any],
+    ) -> AIMessage:
+        settings = context.settings if context is not None else self.settings
+        messages = [SystemMessage(content=self.prompt), *list(state.get("messages") or [])]
+        budget = context.budget(settings.coordinator_timeout) if context is not None else settings.coordinator_timeout
+        try:
+            return await asyncio.wait_for(
+                call_model(self.bound_model, messages, node="coordinator", context=context, config=config),
+                timeout=budget,
+            )
+        except (TimeoutError, CadenceError) as exc:
+            reason = (
+                f"the coordinator's decision timed out after {budget:.1f}s"
+                if isinstance(exc, TimeoutError)
+                else str(exc)
+            )
+            logger.warning("coordinator failed; finalizing with what exists", extra={"error": reason})
+            ctx[F.NOTES].append(reason)
+            if context is not None:
+                code = "coordinator_timeout" if isinstance(exc, TimeoutError) else getattr(exc, "code", "error")
+                context.trace.errors.append({"node": "coordinator", "code": code, "message": reason})
+            return AIMessage(content="", tool_calls=[finalize_call()])
+
+
+def coordinator_routing_logic(state: dict[str, Any]) -> str:
+    """The coordinator's safety checks in order: hop limit / consecutive limit → suspend; tool calls → continue."""
+    reason = (state.get("plugin_context") or {}).get(F.SUSPEND_REASON)
+    if reason:
+        return RoutingDecision.SUSPEND
+    messages = state.get("messages") or []
+    if messages and isinstance(messages[-1], AIMessage) and messages[-1].tool_calls:
+        return RoutingDecision.CONTINUE
+    return RoutingDecision.DONE

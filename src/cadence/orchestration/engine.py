@@ -1,0 +1,395 @@
+"""The Cadence engine: plugins, models, graph and checkpointer behind one small API.
+
+>>> engine = Cadence(model=ScriptedChatModel.from_items([...]))
+>>> result = await engine.ainvoke("What is 2+2?")
+>>> result.response, result.trace["routing_history"]
+
+``astream`` yields the same turn as events (agent/tool start and end, suspend,
+answer tokens, and a final event carrying the trace); the CLI and the HTTP API
+are thin layers over these two calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.config import get_stream_writer
+from langgraph.graph.state import CompiledStateGraph
+
+from cadence.errors import CadenceError, ValidationError
+from cadence.orchestration.graph import GraphNodeNames, ModelResolver, build_graph
+from cadence.orchestration.safety import message_text
+from cadence.orchestration.state import PluginContextFields as F
+from cadence.orchestration.state import new_plugin_context
+from cadence.orchestration.synthesizer import answer_pending_calls, fallback_answer
+from cadence.orchestration.tones import ResponseTone
+from cadence.orchestration.turn import TurnContext
+from cadence.plugins.manager import PluginManager, PluginStatus
+from cadence.sdk.metadata import PluginMetadata
+from cadence.sdk.plugin import BasePlugin
+from cadence.settings import Settings, get_settings
+
+logger = logging.getLogger(__name__)
+
+FINAL_NODES = {GraphNodeNames.SYNTHESIZER, GraphNodeNames.SUSPEND}
+DEADLINE_GRACE_S = 2.0
+
+
+@dataclass
+class TurnResult:
+    """The outcome of one turn: the answer, the thread and the trace."""
+
+    response: str
+    thread_id: str
+    trace: dict[str, Any]
+    error: dict[str, Any] | None = None
+    structured: dict[str, Any] | None = field(default=None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape shared by ``cadence chat --json`` and ``POST /api/v1/chat``."""
+        out: dict[str, Any] = {"response": self.response, "thread_id": self.thread_id, "trace": self.trace}
+        if self.error:
+            out["error"] = self.error
+        return out
+
+
+def thread_key(user_id: str, thread_id: str) -> str:
+    """The checkpointer thread id: user and thread together, so users never share a thread."""
+    return f"{user_id}::{thread_id}"
+
+
+class Cadence:
+    """The engine. Give it a model (tests) or let the model factory resolve models from settings."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        model: BaseChatModel | None = None,
+        models: ModelResolver | None = None,
+        checkpointer: Any = None,
+        plugins: Iterable[type[BasePlugin]] = (),
+    ) -> None:
+        self.settings = settings or get_settings()
+        self.checkpointer = checkpointer if checkpointer is not None else InMemorySaver()
+        if model is not None:
+            self._models: ModelResolver = lambda role, plugin, _m=model: _m
+        elif models is not None:
+            self._models = models
+        else:
+            from cadence.models.factory import ModelFactory
+
+            factory = ModelFactory(self.settings)
+            self._models = factory.get
+        self.plugin_manager = PluginManager(self.settings, extra_plugins=plugins)
+        self.plugin_manager.load()
+        self.graph: CompiledStateGraph = self._build()
+
+    # -- lifecycle -------------------------------------------------------------------
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def open(cls, settings: Settings | None = None, **kwargs: Any) -> AsyncIterator[Cadence]:
+        """Open the configured checkpointer (SQLite, PostgreSQL or memory) and yield an engine."""
+        from cadence.persistence import open_checkpointer
+
+        settings = settings or get_settings()
+        async with open_checkpointer(settings.resolved_database_url) as saver:
+            engine = await asyncio.to_thread(lambda: cls(settings, checkpointer=saver, **kwargs))
+            yield engine
+
+    def _build(self) -> CompiledStateGraph:
+        return build_graph(self.plugin_manager.bundles, self.settings, self._models, self.checkpointer)
+
+    def reload(self) -> list[PluginStatus]:
+        """Rediscover plugins and rebuild the graph; turns in flight finish on the old graph."""
+        statuses = self.plugin_manager.reload()
+        self.graph = self._build()
+        return statuses
+
+    @property
+    def plugins(self) -> list[PluginMetadata]:
+        """Metadata of the loaded plugins."""
+        return self.plugin_manager.metadata
+
+    @property
+    def plugin_statuses(self) -> list[PluginStatus]:
+        """Status of every plugin candidate (loaded, failed with reason, overridden, disabled)."""
+        return self.plugin_manager.statuses
+
+    def draw_mermaid(self) -> str:
+        """The compiled graph as a Mermaid diagram."""
+        return self.graph.get_graph().draw_mermaid()
+
+    # -- turns -----------------------------------------------------------------------
+    def _prepare(
+        self, message: str, thread_id: str | None, user_id: str | None, tone: str | None, metadata: dict[str, Any] | None
+    ) -> tuple[dict[str, Any], dict[str, Any], TurnContext, str, str]:
+        if not isinstance(message, str) or not message.strip():
+            raise ValidationError("The message is empty; send the question as text.", code="empty_message")
+        if len(message) > self.settings.max_message_chars:
+            raise ValidationError(
+                f"The message has {len(message)} characters; the limit is {self.settings.max_message_chars}.",
+                code="message_too_long",
+            )
+        tone_value = ResponseTone.parse(tone).value
+        user = (user_id or self.settings.default_user).strip() or self.settings.default_user
+        thread = thread_id or uuid.uuid4().hex
+        context = TurnContext(
+            settings=self.settings,
+            deadline=time.monotonic() + self.settings.turn_timeout,
+            user_id=user,
+            thread_id=thread,
+        )
+        state_in = {
+            "messages": [HumanMessage(content=message)],
+            "agent_hops": 0,
+            "tool_hops": 0,
+            "current_agent": None,
+            "tone": tone_value,
+            "metadata": {**(metadata or {}), "tone": tone_value, "user_id": user},
+            "plugin_context": new_plugin_context(),
+        }
+        config = {
+            "configurable": {"thread_id": thread_key(user, thread)},
+            "recursion_limit": self.settings.graph_recursion_limit,
+            "metadata": {"cadence_user": user, "cadence_thread": thread},
+        }
+        return state_in, config, context, user, thread
+
+    async def ainvoke(
+        self,
+        message: str,
+        *,
+        thread_id: str | None = None,
+        user_id: str | None = None,
+        tone: str | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> TurnResult:
+        """Run one turn and return its answer and trace."""
+        final: dict[str, Any] | None = None
+        async for event in self.astream(
+            message, thread_id=thread_id, user_id=user_id, tone=tone, metadata=metadata, tokens=False
+        ):
+            if event["type"] == "final":
+                final = event
+        assert final is not None
+        return TurnResult(
+            response=final["response"],
+            thread_id=final["thread_id"],
+            trace=final["trace"],
+            error=final.get("error"),
+            structured=final["trace"].get("structured"),
+        )
+
+    def invoke(self, message: str, **kwargs: Any) -> TurnResult:
+        """Synchronous :meth:`ainvoke` (not for use inside a running event loop)."""
+        return asyncio.run(self.ainvoke(message, **kwargs))
+
+    async def astream(
+        self,
+        message: str,
+        *,
+        thread_id: str | None = None,
+        user_id: str | None = None,
+        tone: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        tokens: bool = True,
+    ) -> AsyncIterator[dict[str, Any]]:
+        """Run one turn, yielding events; the last event has ``type == "final"``.
+
+        Event types: ``node`` (a node starts working), ``agent_start``/``agent_end``,
+        ``tool_start``/``tool_end``, ``suspend``, ``token`` (answer text as generated),
+        ``error`` and ``final`` (response, thread_id, trace).
+        """
+        state_in, config, context, user, thread = self._prepare(message, thread_id, user_id, tone, metadata)
+        graph = self.graph
+        modes = ["updates", "custom", "messages"] if tokens else ["updates", "custom"]
+        final_state: dict[str, Any] = {}
+        error: dict[str, Any] | None = None
+        queue: asyncio.Queue[tuple[str, Any] | None] = asyncio.Queue()
+        started = time.monotonic()
+        yield {"type": "node", "node": GraphNodeNames.COORDINATOR}
+
+        async def pump() -> None:
+            try:
+                async for mode, chunk in graph.astream(state_in, config, context=context, stream_mode=modes):
+                    await queue.put((mode, chunk))
+            finally:
+                await queue.put(None)
+
+        task = asyncio.create_task(pump())
+        hard_limit = self.settings.turn_timeout + DEADLINE_GRACE_S
+        try:
+            while True:
+                remaining = hard_limit - (time.monotonic() - started)
+                try:
+                    item = await asyncio.wait_for(queue.get(), timeout=max(remaining, 0.01))
+                except TimeoutError:
+                    task.cancel()
+                    with contextlib.suppress(BaseException):
+                        await task
+                    error = {"code": "turn_timeout", "message": "The turn exceeded its deadline and was stopped."}
+                    await self._close_turn_after_timeout(graph, config)
+                    break
+                if item is None:
+                    break
+                mode, chunk = item
+                for event in self._events(mode, chunk):
+                    yield event
+            if task.done() and not task.cancelled() and task.exception() is not None:
+                exc = task.exception()
+                assert exc is not None
+                logger.error("turn failed", extra={"error": f"{type(exc).__name__}: {exc}"}, exc_info=exc)
+                error = {
+                    "code": getattr(exc, "code", "internal_error"),
+                    "message": exc.message if isinstance(exc, CadenceError) else f"{type(exc).__name__}: {exc}",
+                }
+                await self._close_turn_after_error(graph, config, error["message"])
+        finally:
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+        snapshot = await graph.aget_state(config)
+        final_state = dict(snapshot.values or {})
+        response = self._final_text(final_state)
+        if error is None and context.trace.errors:
+            model_errors = [e for e in context.trace.errors if e.get("code") in {"model_error", "turn_timeout"}]
+            if model_errors and self._answer_is_fallback(final_state):
+                error = {"code": model_errors[-1]["code"], "message": model_errors[-1]["message"]}
+        trace = self._trace(final_state, context, started)
+        if error is not None:
+            yield {"type": "error", "error": error}
+        yield {"type": "final", "response": response, "thread_id": thread, "trace": trace, "error": error}
+
+    # -- event translation -------------------------------------------------------------
+    def _events(self, mode: str, chunk: Any) -> list[dict[str, Any]]:
+        events: list[dict[str, Any]] = []
+        if mode == "custom" and isinstance(chunk, dict):
+            events.append(chunk)
+        elif mode == "messages":
+            msg, meta = chunk
+            node = (meta or {}).get("langgraph_node")
+            if node in FINAL_NODES and isinstance(msg, AIMessageChunk):
+                text = message_text(msg)
+                if text:
+                    events.append({"type": "token", "node": node, "text": text})
+        elif mode == "updates" and isinstance(chunk, dict):
+            for node, update in chunk.items():
+                if not isinstance(update, dict):
+                    continue
+                events.extend(self._update_events(node, update))
+        return events
+
+    def _update_events(self, node: str, update: dict[str, Any]) -> list[dict[str, Any]]:
+        events: list[dict[str, Any]] = []
+        ctx = update.get("plugin_context") or {}
+        if node == GraphNodeNames.COORDINATOR:
+            reason = ctx.get(F.SUSPEND_REASON)
+            if reason:
+                events.append({"type": "suspend", "reason": reason})
+                events.append({"type": "node", "node": GraphNodeNames.SUSPEND})
+            elif update.get("current_agent") and update.get("agent_hops"):
+                agent = update["current_agent"]
+                events.append({"type": "agent_start", "agent": agent, "hop": update["agent_hops"]})
+                events.append({"type": "node", "node": f"{agent}_agent"})
+            else:
+                events.append({"type": "node", "node": GraphNodeNames.SYNTHESIZER})
+        elif node.endswith("_tools") and node != GraphNodeNames.CONTROL_TOOLS:
+            agent = node[: -len("_tools")]
+            before = len(ctx.get(F.TOOLS_USED) or [])
+            del before
+            for msg in update.get("messages") or []:
+                if getattr(msg, "name", None) and msg.name != "back":
+                    events.append(
+                        {
+                            "type": "tool_end",
+                            "agent": agent,
+                            "name": msg.name,
+                            "result": message_text(msg)[:2000],
+                            "error": getattr(msg, "status", "success") == "error",
+                            "duration_ms": (msg.response_metadata or {}).get("duration_ms"),
+                        }
+                    )
+            events.append({"type": "agent_end", "agent": agent})
+            events.append({"type": "node", "node": GraphNodeNames.COORDINATOR})
+        elif node.endswith("_agent"):
+            for msg in update.get("messages") or []:
+                for call in getattr(msg, "tool_calls", None) or []:
+                    if call["name"] != "back":
+                        events.append(
+                            {"type": "tool_start", "agent": node[: -len("_agent")], "name": call["name"], "args": call["args"]}
+                        )
+            events.append({"type": "node", "node": node.replace("_agent", "_tools")})
+        return events
+
+    # -- results -------------------------------------------------------------------------
+    @staticmethod
+    def _final_text(state: dict[str, Any]) -> str:
+        for msg in reversed(state.get("messages") or []):
+            if isinstance(msg, AIMessage) and msg.name in FINAL_NODES:
+                return message_text(msg)
+            if isinstance(msg, HumanMessage):
+                break
+        return ""
+
+    @staticmethod
+    def _answer_is_fallback(state: dict[str, Any]) -> bool:
+        return Cadence._final_text(state).startswith("Sorry, I couldn't finish this answer")
+
+    def _trace(self, state: dict[str, Any], context: TurnContext, started: float) -> dict[str, Any]:
+        ctx = state.get("plugin_context") or {}
+        reason = ctx.get(F.SUSPEND_REASON)
+        return {
+            "routing_history": list(ctx.get(F.ROUTING_HISTORY) or []),
+            "agent_hops": int(state.get("agent_hops") or 0),
+            "tool_hops": int(state.get("tool_hops") or 0),
+            "tools_used": list(ctx.get(F.TOOLS_USED) or []),
+            "suspended": bool(reason),
+            "suspend_reason": (reason or {}).get("code"),
+            "suspend_details": reason,
+            "model_calls": [c.to_dict() for c in context.trace.model_calls],
+            "usage": context.trace.usage(),
+            "duration_ms": round((time.monotonic() - started) * 1000, 2),
+            "tone": state.get("tone") or "natural",
+            "structured": context.trace.structured,
+            "errors": list(context.trace.errors),
+            "notes": [*context.trace.notes, *list(ctx.get(F.NOTES) or [])],
+        }
+
+    async def _close_turn_after_timeout(self, graph: CompiledStateGraph, config: dict[str, Any]) -> None:
+        await self._close_turn_after_error(graph, config, "the time allowed for this answer ran out")
+
+    async def _close_turn_after_error(self, graph: CompiledStateGraph, config: dict[str, Any], problem: str) -> None:
+        """Leave the thread with a valid history and a final answer after an aborted turn."""
+        try:
+            snapshot = await graph.aget_state(config)
+            messages: list[BaseMessage] = list((snapshot.values or {}).get("messages") or [])
+            if self._final_text(snapshot.values or {}):
+                return
+            pending = answer_pending_calls(messages, f"Not executed: {problem}.")
+            answer = AIMessage(content=fallback_answer([*messages, *pending], problem), name=GraphNodeNames.SYNTHESIZER)
+            await graph.aupdate_state(config, {"messages": [*pending, answer]}, as_node=GraphNodeNames.SYNTHESIZER)
+        except Exception:
+            logger.exception("could not close the aborted turn")
+
+
+def emit(event: dict[str, Any]) -> None:
+    """Emit a custom stream event from inside a node or tool (no-op outside a streamed run)."""
+    try:
+        get_stream_writer()(event)
+    except Exception:
+        return
+
+
+__all__ = ["Cadence", "TurnResult", "emit", "thread_key"]

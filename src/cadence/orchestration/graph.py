@@ -1,0 +1,108 @@
+"""The six-phase graph builder of the Cadence coordinator graph.
+
+1. initialise a ``StateGraph(AgentState, context_schema=TurnContext)``;
+2. register the core nodes ``coordinator``, ``control_tools``, ``suspend``, ``synthesizer``;
+3. add each plugin bundle's ``{name}_agent`` and ``{name}_tools`` nodes;
+4. add the routing edges (coordinator → continue/suspend/done, control_tools → agents or
+   synthesizer, the bundles' own edges, suspend/synthesizer → END);
+5. set the coordinator as the entry point;
+6. compile with the checkpointer.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langgraph.graph import END, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.prebuilt import ToolNode
+
+from cadence.orchestration.control_tools import FINALIZE, RoutingDecision, determine_plugin_route
+from cadence.orchestration.coordinator import Coordinator, coordinator_routing_logic
+from cadence.orchestration.state import AgentState
+from cadence.orchestration.suspend import SuspendNode
+from cadence.orchestration.synthesizer import Synthesizer
+from cadence.orchestration.tool_logging import tool_error_message
+from cadence.orchestration.turn import TurnContext
+from cadence.plugins.bundle import PluginBundle
+from cadence.sdk.metadata import PluginMetadata
+from cadence.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+ModelResolver = Callable[[str, PluginMetadata | None], BaseChatModel]
+"""``resolve(role, plugin)`` → the model for ``coordinator``, ``synthesizer``, ``suspend`` or ``agent``."""
+
+
+class GraphNodeNames:
+    """Names of the core nodes."""
+
+    COORDINATOR = "coordinator"
+    CONTROL_TOOLS = "control_tools"
+    SUSPEND = "suspend"
+    SYNTHESIZER = "synthesizer"
+
+
+def build_graph(
+    bundles: dict[str, PluginBundle],
+    settings: Settings,
+    models: ModelResolver,
+    checkpointer: Any = None,
+) -> CompiledStateGraph:
+    """Build and compile the coordinator graph for ``bundles``."""
+    # Phase 1: graph initialisation
+    graph: StateGraph = StateGraph(AgentState, context_schema=TurnContext)
+    metadata = [b.metadata for b in bundles.values()]
+    by_name = {b.name: b.metadata for b in bundles.values()}
+
+    # Phase 2: core nodes
+    coordinator = Coordinator(models(GraphNodeNames.COORDINATOR, None), metadata, settings)
+    control_tools = ToolNode(coordinator.tools, name=GraphNodeNames.CONTROL_TOOLS, handle_tool_errors=tool_error_message)
+    graph.add_node(GraphNodeNames.COORDINATOR, coordinator)
+    graph.add_node(GraphNodeNames.CONTROL_TOOLS, control_tools)
+    graph.add_node(GraphNodeNames.SUSPEND, SuspendNode(models(GraphNodeNames.SUSPEND, None), by_name, settings))
+    graph.add_node(GraphNodeNames.SYNTHESIZER, Synthesizer(models(GraphNodeNames.SYNTHESIZER, None), by_name, settings))
+
+    # Phase 3: plugin nodes
+    for bundle in bundles.values():
+        bundle.bind_model(models("agent", bundle.metadata))
+        for name, node in bundle.get_graph_nodes().items():
+            graph.add_node(name, node)
+
+    # Phase 4: routing edges
+    graph.add_conditional_edges(
+        GraphNodeNames.COORDINATOR,
+        coordinator_routing_logic,
+        {
+            RoutingDecision.CONTINUE: GraphNodeNames.CONTROL_TOOLS,
+            RoutingDecision.SUSPEND: GraphNodeNames.SUSPEND,
+            RoutingDecision.DONE: GraphNodeNames.SYNTHESIZER,
+        },
+    )
+    names = list(bundles)
+    route_mapping = {name: bundles[name].agent_node_name for name in names}
+    route_mapping[FINALIZE] = GraphNodeNames.SYNTHESIZER
+
+    def route_after_control_tools(state: dict[str, Any]) -> str:
+        return determine_plugin_route(state, names)
+
+    graph.add_conditional_edges(GraphNodeNames.CONTROL_TOOLS, route_after_control_tools, route_mapping)
+    for bundle in bundles.values():
+        edges = bundle.get_graph_edges()
+        for source, spec in edges["conditional_edges"].items():
+            graph.add_conditional_edges(source, spec["condition"], spec["mapping"])
+        for source, target in edges["direct_edges"]:
+            graph.add_edge(source, target)
+    graph.add_edge(GraphNodeNames.SUSPEND, END)
+    graph.add_edge(GraphNodeNames.SYNTHESIZER, END)
+
+    # Phase 5: entry point
+    graph.set_entry_point(GraphNodeNames.COORDINATOR)
+
+    # Phase 6: compilation
+    compiled = graph.compile(checkpointer=checkpointer, name="cadence")
+    logger.debug("graph built", extra={"nodes": list(compiled.get_graph().nodes)})
+    return compiled

@@ -1,0 +1,159 @@
+"""The synthesizer (the seeds' finalizer): writes the final answer in the requested tone.
+
+It answers the latest user question from what the agents and tools returned,
+and nothing else. Its prompt carries the tone instruction and the used plugins'
+response suggestions; its messages are compacted (see :mod:`compaction`); the
+answer may carry structured data (see :mod:`structured`). If its model fails,
+the turn still ends with a clear answer built from the gathered results.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
+
+from cadence.errors import CadenceError
+from cadence.orchestration.compaction import compact_messages, describe_work, split_at_last_human, with_system
+from cadence.orchestration.prompts import SYNTHESIZER_INSTRUCTIONS
+from cadence.orchestration.response_context import ResponseContext, ResponseContextBuilder
+from cadence.orchestration.state import PluginContextFields as F
+from cadence.orchestration.structured import StructuredResponseHandler
+from cadence.orchestration.turn import TurnContext
+from cadence.sdk.metadata import PluginMetadata
+from cadence.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+
+def answer_pending_calls(messages: Sequence[BaseMessage], note: str) -> list[ToolMessage]:
+    """Tool messages answering the last AI message's unanswered calls (keeps the history valid)."""
+    if not messages:
+        return []
+    answered = {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}
+    last = messages[-1]
+    if not isinstance(last, AIMessage):
+        return []
+    return [
+        ToolMessage(content=note, tool_call_id=c["id"], name=c["name"], status="error")
+        for c in last.tool_calls or []
+        if c.get("id") and c["id"] not in answered
+    ]
+
+
+def fallback_answer(messages: Sequence[BaseMessage], problem: str) -> str:
+    """A model-free answer: the problem in plain words and whatever results were gathered."""
+    _, _, after = split_at_last_human(messages)
+    work = describe_work(after)
+    lines = [f"Sorry, I couldn't finish this answer: {problem}"]
+    if work:
+        lines += ["", "Here is what I found so far:", work]
+    else:
+        lines += ["", "Nothing was found yet."]
+    lines += ["", "Please try again, or rephrase the question."]
+    return "\n".join(lines)
+
+
+class FinalAnswerNode:
+    """Shared machinery of the synthesizer and suspend nodes."""
+
+    node_name = "synthesizer"
+
+    def __init__(self, model: BaseChatModel, plugins: Mapping[str, PluginMetadata], settings: Settings) -> None:
+        self.model = model
+        self.settings = settings
+        self.context_builder = ResponseContextBuilder(plugins)
+
+    def system_prompt(self, state: Mapping[str, Any], rc: ResponseContext) -> str:
+        """The node's system prompt (overridden by subclasses)."""
+        raise NotImplementedError
+
+    def build_messages(self, state: Mapping[str, Any], settings: Settings) -> list[BaseMessage]:
+        """System prompt plus the compacted conversation."""
+        rc = self.context_builder.build(state)
+        compacted = compact_messages(
+            list(state.get("messages") or []),
+            settings.synthesizer_compaction,
+            settings.synthesizer_compaction_max_chars,
+        )
+        return with_system(self.system_prompt(state, rc), compacted)
+
+    async def __call__(
+        self, state: dict[str, Any], config: RunnableConfig, runtime: Runtime[TurnContext]
+    ) -> dict[str, Any]:
+        """Write the final answer."""
+        context = runtime.context if runtime is not None else None
+        settings = context.settings if context is not None else self.settings
+        messages = list(state.get("messages") or [])
+        pending = answer_pending_calls(messages, self.pending_note(state))
+        view = {**state, "messages": [*messages, *pending]}
+        rc = self.context_builder.build(view)
+        prompt_messages = self.build_messages(view, settings)
+        handler = StructuredResponseHandler(settings.structured_response, settings.structured_response_retries)
+        structured = None
+        try:
+            result = await handler.respond(
+                self.model,
+                prompt_messages,
+                self.context_builder.response_schemas(rc.used_plugins),
+                node=self.node_name,
+                context=context,
+                config=config,
+            )
+            content = result.message.content
+            structured = result.structured
+            usage = result.message.usage_metadata
+        except CadenceError as exc:
+            logger.warning("final answer model failed", extra={"node": self.node_name, "error": str(exc)})
+            if context is not None:
+                context.trace.errors.append({"node": self.node_name, "code": exc.code, "message": str(exc)})
+            content = fallback_answer(view["messages"], self.problem_text(exc))
+            usage = None
+        notes = list((state.get("plugin_context") or {}).get(F.NOTES) or [])
+        extra = self.trailing_note(state, context)
+        if extra and isinstance(content, str):
+            content = f"{content}\n\n{extra}"
+        if context is not None and structured is not None:
+            context.trace.structured = structured
+        answer = AIMessage(
+            content=content,
+            name=self.node_name,
+            usage_metadata=usage,
+            response_metadata={"structured": structured} if structured is not None else {},
+        )
+        if notes:
+            logger.debug("turn notes", extra={"notes": notes})
+        return {"messages": [*pending, answer]}
+
+    def pending_note(self, state: Mapping[str, Any]) -> str:
+        """Content of tool messages that answer calls left pending when this node runs."""
+        return "Not executed: the conversation moved on to the final answer."
+
+    def problem_text(self, exc: CadenceError) -> str:
+        """Plain-words explanation of a model failure for the fallback answer."""
+        return f"the language model did not respond ({exc.message})"
+
+    def trailing_note(self, state: Mapping[str, Any], context: TurnContext | None) -> str:
+        """A note appended to the answer (e.g. when the turn's deadline cut it short)."""
+        ctx = state.get("plugin_context") or {}
+        reason = (ctx.get(F.SUSPEND_REASON) or {}).get("code")
+        if reason == "deadline" or (context is not None and context.expired()):
+            return "(Note: this answer was cut short because the time allowed for it ran out.)"
+        return ""
+
+
+class Synthesizer(FinalAnswerNode):
+    """The synthesizer node."""
+
+    node_name = "synthesizer"
+
+    def system_prompt(self, state: Mapping[str, Any], rc: ResponseContext) -> str:
+        """SYNTHESIZER_INSTRUCTIONS with the tone and the plugins' suggestions."""
+        return SYNTHESIZER_INSTRUCTIONS.format(
+            tone_instruction=rc.tone_instruction, plugin_suggestions=rc.suggestions_text
+        )

@@ -1,0 +1,69 @@
+"""Response tones: how the synthesizer and the suspend node phrase the final answer."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from cadence.errors import ValidationError
+
+
+class ResponseTone(StrEnum):
+    """Available response styles for the final answer."""
+
+    NATURAL = "natural"
+    EXPLANATORY = "explanatory"
+    FORMAL = "formal"
+    CONCISE = "concise"
+    LEARNING = "learning"
+
+    @property
+    def description(self) -> str:
+        """The full instruction given to the model for this tone."""
+        return _DESCRIPTIONS[self]
+
+    @classmethod
+    def parse(cls, value: str | None) -> ResponseTone:
+        """The tone named by ``value``; missing or empty means natural, unknown raises."""
+        text = (value or "").strip().lower()
+        if not text:
+            return cls.NATURAL
+        try:
+            return cls(text)
+        except ValueError:
+            names = ", ".join(t.value for t in cls)
+            raise ValidationError(f"Unknown tone {value!r}; choose one of: {names}.", code="invalid_tone") from None
+
+    @classmethod
+    def get_description(cls, value: str | None) -> str:
+        """The instruction for ``value``, falling back to natural when it is unknown."""
+        try:
+            return cls.parse(value).description
+        except ValidationError:
+            return cls.NATURAL.description
+
+
+_DESCRIPTIONS: dict[ResponseTone, str] = {
+    ResponseTone.NATURAL: (
+        "Respond in a friendly, conversational way, as if talking to a friend: plain everyday words, "
+        "short paragraphs, a warm but not gushing voice, and no headings unless the content needs them."
+    ),
+    ResponseTone.EXPLANATORY: (
+        "Provide a detailed, educational explanation that helps the user understand: say what the answer "
+        "is, then why, walking through the reasoning with examples or analogies where they help, and "
+        "define any term the user may not know."
+    ),
+    ResponseTone.FORMAL: (
+        "Use professional, structured language with clear organisation: complete sentences, no slang or "
+        "contractions, headings or bullet points where they aid clarity, and a neutral, precise register."
+    ),
+    ResponseTone.CONCISE: (
+        "Be brief and to the point: give the essential answer first, in as few words as accuracy allows, "
+        "with no preamble, repetition or pleasantries; use a short list only for several distinct facts."
+    ),
+    ResponseTone.LEARNING: (
+        "Teach step by step: break the answer into numbered steps the user can follow, explain each step "
+        "and the idea behind it, check understanding with a short recap, and suggest one thing to try next."
+    ),
+}
+
+TONE_NAMES: tuple[str, ...] = tuple(t.value for t in ResponseTone)

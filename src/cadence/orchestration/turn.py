@@ -1,0 +1,87 @@
+"""Per-turn runtime context and trace.
+
+:class:`TurnContext` is the LangGraph run context (``context_schema``) of one turn:
+its deadline, the settings, who is asking, and the :class:`TurnTrace` that every
+node, model call and tool writes into. It is created by the engine for each turn
+and reaches nodes as ``runtime.context``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from cadence.settings import Settings
+
+
+@dataclass
+class ModelCallRecord:
+    """One model call: which node made it, with which model, tokens and duration."""
+
+    node: str
+    model: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+    duration_ms: float = 0.0
+    attempts: int = 1
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form for the trace."""
+        return {
+            "node": self.node,
+            "model": self.model,
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "duration_ms": round(self.duration_ms, 2),
+            "attempts": self.attempts,
+            "error": self.error,
+        }
+
+
+@dataclass
+class TurnTrace:
+    """What happened during one turn, beyond what the graph state records."""
+
+    model_calls: list[ModelCallRecord] = field(default_factory=list)
+    errors: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    structured: dict[str, Any] | None = None
+
+    def usage(self) -> dict[str, int]:
+        """Tokens summed over the turn's model calls."""
+        inp = sum(c.input_tokens for c in self.model_calls)
+        out = sum(c.output_tokens for c in self.model_calls)
+        return {"input_tokens": inp, "output_tokens": out, "total_tokens": inp + out}
+
+
+@dataclass
+class TurnContext:
+    """Run context of one turn (LangGraph ``context_schema``)."""
+
+    settings: Settings
+    deadline: float | None = None
+    user_id: str | None = None
+    thread_id: str | None = None
+    trace: TurnTrace = field(default_factory=TurnTrace)
+    started: float = field(default_factory=time.monotonic)
+
+    def remaining(self) -> float | None:
+        """Seconds left before the turn's deadline (None when there is none)."""
+        if self.deadline is None:
+            return None
+        return self.deadline - time.monotonic()
+
+    def expired(self) -> bool:
+        """Whether the turn's deadline has passed."""
+        rem = self.remaining()
+        return rem is not None and rem <= 0
+
+    def budget(self, limit: float | None) -> float | None:
+        """The smaller of ``limit`` and the time left (at least a tiny positive value)."""
+        rem = self.remaining()
+        if rem is None:
+            return limit
+        rem = max(rem, 0.001)
+        return rem if limit is None else min(limit, rem)

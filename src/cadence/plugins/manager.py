@@ -1,0 +1,292 @@
+"""The plugin manager: discovers, validates and loads plugins without ever letting one break the app.
+
+Sources, in discovery order: built-in plugins (``CADENCE_BUILTIN_PLUGINS``),
+Python entry points (group ``cadence.plugins``), plugin directories
+(``CADENCE_PLUGINS_DIR``) and classes registered with ``register_plugin``.
+A plugin that fails to import, validate, resolve its dependencies or pass its
+health check is reported with its reason and skipped. Name conflicts are
+resolved deterministically: the higher version wins; on a tie a directory
+plugin beats an installed package, which beats a built-in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import logging
+import sys
+import traceback
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from importlib.metadata import entry_points
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pydantic
+
+from cadence.plugins.bundle import PluginBundle, PluginSource
+from cadence.sdk.metadata import PluginMetadata, normalize_name
+from cadence.sdk.plugin import BasePlugin, registered_plugins
+from cadence.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+ENTRY_POINT_GROUP = "cadence.plugins"
+_SOURCE_RANK = {"builtin": 0, "registered": 1, "entry_point": 2, "directory": 3}
+
+
+@dataclass
+class PluginStatus:
+    """The outcome of loading one plugin candidate."""
+
+    name: str
+    status: str  # loaded | failed | overridden | disabled
+    source: str
+    location: str
+    version: str | None = None
+    description: str | None = None
+    reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return asdict(self)
+
+
+def _short_exc(exc: BaseException) -> str:
+    if isinstance(exc, SyntaxError):
+        where = f" ({Path(exc.filename or '?').name}, line {exc.lineno})" if exc.lineno else ""
+        return f"SyntaxError: {exc.msg}{where}"
+    if isinstance(exc, pydantic.ValidationError):
+        parts = []
+        for err in exc.errors():
+            loc = ".".join(str(p) for p in err.get("loc", ())) or "metadata"
+            parts.append(f"{loc}: {err.get('msg')}")
+        return "invalid metadata: " + "; ".join(parts)
+    return f"{type(exc).__name__}: {exc}"
+
+
+class PluginManager:
+    """Discovers and loads plugins; exposes the loaded bundles and every candidate's status."""
+
+    def __init__(self, settings: Settings, extra_plugins: Iterable[type[BasePlugin]] = ()) -> None:
+        self.settings = settings
+        self.extra_plugins = list(extra_plugins)
+        self.bundles: dict[str, PluginBundle] = {}
+        self.statuses: list[PluginStatus] = []
+
+    # -- public ----------------------------------------------------------------------
+    def load(self) -> list[PluginStatus]:
+        """Discover and load every plugin; returns the statuses (also kept on ``self.statuses``)."""
+        statuses: list[PluginStatus] = []
+        candidates: list[tuple[type[BasePlugin], PluginSource]] = []
+        for finder in (self._builtin, self._entry_points, self._directories, self._registered):
+            found, failed = finder()
+            candidates.extend(found)
+            statuses.extend(failed)
+        loaded: dict[str, tuple[PluginBundle, PluginStatus]] = {}
+        disabled = {normalize_name(n) for n in self.settings.disabled_plugins}
+        seen: set[type[BasePlugin]] = set()
+        for plugin, source in candidates:
+            if plugin in seen:
+                continue
+            seen.add(plugin)
+            bundle, status = self._load_one(plugin, source, disabled)
+            statuses.append(status)
+            if bundle is None:
+                continue
+            current = loaded.get(bundle.name)
+            if current is None:
+                loaded[bundle.name] = (bundle, status)
+                continue
+            winner, loser = self._resolve(current, (bundle, status))
+            loaded[bundle.name] = winner
+            loser[1].status = "overridden"
+            loser[1].reason = (
+                f"name conflict with {winner[1].source} plugin {winner[0].name!r} "
+                f"v{winner[0].metadata.version} ({winner[1].location}), which wins"
+            )
+            logger.warning("plugin name conflict", extra={"plugin": bundle.name, "winner": winner[1].location})
+        self.bundles = {name: pair[0] for name, pair in sorted(loaded.items())}
+        self.statuses = statuses
+        for s in statuses:
+            if s.status == "failed":
+                logger.warning("plugin skipped", extra={"plugin": s.name, "reason": s.reason, "location": s.location})
+        return statuses
+
+    def reload(self) -> list[PluginStatus]:
+        """Rediscover plugins (directory modules are re-imported)."""
+        return self.load()
+
+    @property
+    def metadata(self) -> list[PluginMetadata]:
+        """Metadata of the loaded plugins, by name."""
+        return [b.metadata for b in self.bundles.values()]
+
+    # -- discovery ---------------------------------------------------------------------
+    def _builtin(self) -> tuple[list[tuple[type[BasePlugin], PluginSource]], list[PluginStatus]]:
+        found: list[tuple[type[BasePlugin], PluginSource]] = []
+        failed: list[PluginStatus] = []
+        wanted = [normalize_name(n) for n in self.settings.builtin_plugins]
+        if not wanted:
+            return found, failed
+        try:
+            from cadence.builtins import BUILTIN_PLUGINS
+        except Exception as exc:  # a broken built-in must not stop the app
+            failed.append(PluginStatus("builtins", "failed", "builtin", "cadence.builtins", reason=_short_exc(exc)))
+            return found, failed
+        for name in wanted:
+            plugin = BUILTIN_PLUGINS.get(name)
+            if plugin is None:
+                failed.append(
+                    PluginStatus(
+                        name,
+                        "failed",
+                        "builtin",
+                        "cadence.builtins",
+                        reason=f"no built-in plugin named {name!r}; available: {', '.join(BUILTIN_PLUGINS)}",
+                    )
+                )
+                continue
+            found.append((plugin, PluginSource("builtin", f"cadence.builtins.{name}")))
+        return found, failed
+
+    def _entry_points(self) -> tuple[list[tuple[type[BasePlugin], PluginSource]], list[PluginStatus]]:
+        found: list[tuple[type[BasePlugin], PluginSource]] = []
+        failed: list[PluginStatus] = []
+        if not self.settings.entry_points_enabled:
+            return found, failed
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            location = f"{ep.value}"
+            try:
+                obj = ep.load()
+                plugins = self._plugins_in(obj)
+                if not plugins:
+                    raise TypeError(f"entry point {ep.name!r} is not a BasePlugin subclass or a module with one")
+                found.extend((p, PluginSource("entry_point", location)) for p in plugins)
+            except Exception as exc:
+                failed.append(PluginStatus(ep.name, "failed", "entry_point", location, reason=_short_exc(exc)))
+        return found, failed
+
+    def _directories(self) -> tuple[list[tuple[type[BasePlugin], PluginSource]], list[PluginStatus]]:
+        found: list[tuple[type[BasePlugin], PluginSource]] = []
+        failed: list[PluginStatus] = []
+        for directory in self.settings.plugins_dir:
+            directory = Path(directory).expanduser()
+            if not directory.is_dir():
+                failed.append(
+                    PluginStatus(
+                        directory.name,
+                        "failed",
+                        "directory",
+                        str(directory),
+                        reason="plugin directory does not exist or is not a folder",
+                    )
+                )
+                continue
+            for entry in sorted(directory.iterdir()):
+                if entry.name.startswith((".", "_")):
+                    continue
+                if entry.is_dir() and (entry / "__init__.py").is_file():
+                    target = entry / "__init__.py"
+                elif entry.is_file() and entry.suffix == ".py":
+                    target = entry
+                else:
+                    continue
+                try:
+                    module = self._import_path(entry.stem if entry.is_file() else entry.name, target)
+                    plugins = self._plugins_in(module)
+                    if not plugins:
+                        raise TypeError("defines no BasePlugin subclass (subclass cadence.sdk.BasePlugin)")
+                    found.extend((p, PluginSource("directory", str(entry))) for p in plugins)
+                except Exception as exc:
+                    logger.debug("plugin import failed", extra={"path": str(entry), "tb": traceback.format_exc()})
+                    failed.append(
+                        PluginStatus(entry.stem, "failed", "directory", str(entry), reason=f"failed to import: {_short_exc(exc)}")
+                    )
+        return found, failed
+
+    def _registered(self) -> tuple[list[tuple[type[BasePlugin], PluginSource]], list[PluginStatus]]:
+        plugins = [*registered_plugins(), *self.extra_plugins]
+        return [(p, PluginSource("registered", f"{p.__module__}.{p.__qualname__}")) for p in plugins], []
+
+    # -- helpers -----------------------------------------------------------------------
+    @staticmethod
+    def _import_path(name: str, path: Path) -> ModuleType:
+        digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
+        module_name = f"cadence_plugin_{normalize_name(name)}_{digest}"
+        sys.modules.pop(module_name, None)
+        spec = importlib.util.spec_from_file_location(
+            module_name, path, submodule_search_locations=[str(path.parent)] if path.name == "__init__.py" else None
+        )
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot import {path}")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            sys.modules.pop(module_name, None)
+            raise
+        return module
+
+    @staticmethod
+    def _plugins_in(obj: Any) -> list[type[BasePlugin]]:
+        if inspect.isclass(obj) and issubclass(obj, BasePlugin):
+            return [obj]
+        if isinstance(obj, ModuleType):
+            return [
+                value
+                for value in vars(obj).values()
+                if inspect.isclass(value)
+                and issubclass(value, BasePlugin)
+                and value is not BasePlugin
+                and value.__module__ == obj.__name__
+                and not inspect.isabstract(value)
+            ]
+        return []
+
+    def _load_one(
+        self, plugin: type[BasePlugin], source: PluginSource, disabled: set[str]
+    ) -> tuple[PluginBundle | None, PluginStatus]:
+        status = PluginStatus(plugin.__name__, "failed", source.kind, source.location)
+        try:
+            metadata = plugin.get_metadata()
+            if not isinstance(metadata, PluginMetadata):
+                raise TypeError(f"get_metadata() must return PluginMetadata, got {type(metadata).__name__}")
+        except Exception as exc:
+            status.reason = _short_exc(exc)
+            return None, status
+        status.name = metadata.normalized_name
+        status.version = metadata.version
+        status.description = metadata.description
+        if metadata.normalized_name in disabled:
+            status.status = "disabled"
+            status.reason = "disabled by CADENCE_DISABLED_PLUGINS"
+            return None, status
+        try:
+            problems = plugin.validate_dependencies()
+            if problems:
+                status.reason = "dependencies: " + "; ".join(problems)
+                return None, status
+            health = plugin.health_check() or {}
+            if not health.get("healthy", False):
+                status.reason = f"health check failed: {health.get('details') or 'unhealthy'}"
+                return None, status
+            bundle = PluginBundle(plugin, metadata, source)
+        except Exception as exc:
+            status.reason = _short_exc(exc)
+            return None, status
+        status.status = "loaded"
+        return bundle, status
+
+    @staticmethod
+    def _resolve(
+        a: tuple[PluginBundle, PluginStatus], b: tuple[PluginBundle, PluginStatus]
+    ) -> tuple[tuple[PluginBundle, PluginStatus], tuple[PluginBundle, PluginStatus]]:
+        def key(pair: tuple[PluginBundle, PluginStatus]) -> tuple[Any, ...]:
+            return (pair[0].metadata.version_key(), _SOURCE_RANK.get(pair[1].source, 0))
+
+        return (a, b) if key(a) >= key(b) else (b, a)

@@ -1,0 +1,25 @@
+"""The Cadence plugin SDK: everything a plugin author imports.
+
+See docs/plugins.md for a complete example plugin.
+"""
+
+from cadence.sdk.agent import BaseAgent, with_back_call
+from cadence.sdk.metadata import AgentType, LLMRequirements, PluginMetadata, normalize_name
+from cadence.sdk.plugin import BasePlugin, register_plugin, registered_plugins, unregister_plugin
+from cadence.sdk.tools import BACK_TOOL_NAME, ToolException, tool
+
+__all__ = [
+    "BACK_TOOL_NAME",
+    "AgentType",
+    "BaseAgent",
+    "BasePlugin",
+    "LLMRequirements",
+    "PluginMetadata",
+    "ToolException",
+    "normalize_name",
+    "register_plugin",
+    "registered_plugins",
+    "tool",
+    "unregister_plugin",
+    "with_back_call",
+]

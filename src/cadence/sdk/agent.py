@@ -1,0 +1,91 @@
+"""BaseAgent: the model-backed agent a plugin contributes to the graph."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
+from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.tools import BaseTool
+from langgraph.runtime import Runtime
+
+from cadence.sdk.metadata import PluginMetadata
+from cadence.sdk.tools import BACK_TOOL_NAME
+
+logger = logging.getLogger(__name__)
+
+AgentNode = Callable[..., Awaitable[dict[str, Any]]]
+
+
+def with_back_call(response: AIMessage) -> AIMessage:
+    """Give a direct answer a synthesized ``back`` call so the flow is always agent → tools → coordinator.
+
+    Invalid (unparseable) tool calls are dropped and noted, so the history stays valid.
+    """
+    update: dict[str, Any] = {}
+    if response.invalid_tool_calls:
+        names = ", ".join(str(c.get("name")) for c in response.invalid_tool_calls)
+        logger.warning("agent emitted malformed tool calls; dropped", extra={"tools": names})
+        update["invalid_tool_calls"] = []
+    if not response.tool_calls:
+        update["tool_calls"] = [
+            {"name": BACK_TOOL_NAME, "args": {}, "id": f"call_back_{uuid.uuid4().hex[:12]}", "type": "tool_call"}
+        ]
+    return response.model_copy(update=update) if update else response
+
+
+class BaseAgent(ABC):
+    """A plugin's agent: its tools, its system prompt and how it runs as a graph node.
+
+    Subclasses implement :meth:`get_tools` and :meth:`get_system_prompt`; the rest
+    has working defaults. The bundle calls :meth:`bind_model` with the model chosen
+    for this plugin and the agent's tools plus the automatic ``back`` tool.
+    """
+
+    def __init__(self, metadata: PluginMetadata) -> None:
+        self.metadata = metadata
+        self.model: BaseChatModel | None = None
+        self.bound_model: Runnable[Any, Any] | None = None
+
+    @abstractmethod
+    def get_tools(self) -> list[BaseTool]:
+        """The LangChain tools this agent may call."""
+
+    @abstractmethod
+    def get_system_prompt(self) -> str:
+        """The agent's system prompt."""
+
+    def bind_model(self, model: BaseChatModel, tools: Sequence[BaseTool] | None = None) -> None:
+        """Bind ``model`` with ``tools`` (default: :meth:`get_tools`) for this agent's calls."""
+        self.model = model
+        self.bound_model = model.bind_tools(list(tools if tools is not None else self.get_tools()))
+
+    @staticmethod
+    def should_continue(state: dict[str, Any]) -> str:
+        """``continue`` (to the tools node) when the last message has tool calls, else ``back``."""
+        messages = state.get("messages") or []
+        if not messages:
+            return "back"
+        return "continue" if getattr(messages[-1], "tool_calls", None) else "back"
+
+    def build_messages(self, state: dict[str, Any]) -> list[BaseMessage]:
+        """The messages sent to the model: the system prompt, then the conversation."""
+        return [SystemMessage(content=self.get_system_prompt()), *list(state.get("messages") or [])]
+
+    def create_agent_node(self) -> AgentNode:
+        """The graph node: calls the model, synthesizes ``back`` for direct answers, names the message."""
+        node_name = f"{self.metadata.normalized_name}_agent"
+        agent = self
+
+        async def agent_node(state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]) -> dict[str, Any]:
+            from cadence.orchestration.agent_node import run_agent
+
+            return await run_agent(agent, node_name, state, config, runtime)
+
+        agent_node.__name__ = node_name
+        return agent_node

@@ -1,0 +1,74 @@
+"""BasePlugin and ``register_plugin``: what a plugin package exposes."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, TypeVar
+
+from cadence.sdk.agent import BaseAgent
+from cadence.sdk.metadata import PluginMetadata
+
+
+class BasePlugin(ABC):
+    """A Cadence plugin: metadata plus a factory for its agent.
+
+    Plugins are discovered from the ``cadence.plugins`` entry point group, from
+    plugin directories, or registered in code with :func:`register_plugin`.
+    """
+
+    @classmethod
+    @abstractmethod
+    def get_metadata(cls) -> PluginMetadata:
+        """The plugin's validated metadata."""
+
+    @classmethod
+    @abstractmethod
+    def create_agent(cls) -> BaseAgent:
+        """A new agent for this plugin."""
+
+    @classmethod
+    def validate_dependencies(cls) -> list[str]:
+        """Problems with the plugin's dependencies (an empty list when all is well).
+
+        The default checks that every distribution in ``metadata.dependencies`` is installed.
+        """
+        from importlib.metadata import PackageNotFoundError, distribution
+
+        errors: list[str] = []
+        for dep in cls.get_metadata().dependencies:
+            name = dep.split(";")[0]
+            for sep in ("[", "=", "<", ">", "!", "~", " "):
+                name = name.split(sep)[0]
+            try:
+                distribution(name)
+            except PackageNotFoundError:
+                errors.append(f"missing dependency {dep!r} (pip install {dep})")
+        return errors
+
+    @classmethod
+    def health_check(cls) -> dict[str, Any]:
+        """``{"healthy": bool, "details": str}``; an unhealthy plugin is skipped at load."""
+        return {"healthy": True, "details": "ok"}
+
+
+_REGISTRY: dict[str, type[BasePlugin]] = {}
+
+P = TypeVar("P", bound=type[BasePlugin])
+
+
+def register_plugin(plugin: P) -> P:
+    """Register a plugin class (usable as a decorator); the plugin manager picks it up."""
+    if not (isinstance(plugin, type) and issubclass(plugin, BasePlugin)):
+        raise TypeError(f"register_plugin expects a BasePlugin subclass, got {plugin!r}")
+    _REGISTRY[f"{plugin.__module__}.{plugin.__qualname__}"] = plugin
+    return plugin
+
+
+def registered_plugins() -> list[type[BasePlugin]]:
+    """Plugin classes registered with :func:`register_plugin`, in registration order."""
+    return list(_REGISTRY.values())
+
+
+def unregister_plugin(plugin: type[BasePlugin]) -> None:
+    """Remove a plugin class from the registry (tests and reloads)."""
+    _REGISTRY.pop(f"{plugin.__module__}.{plugin.__qualname__}", None)

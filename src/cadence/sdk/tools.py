@@ -1,0 +1,27 @@
+"""The ``tool`` decorator of the plugin SDK: plain LangChain tools.
+
+``@tool`` is LangChain's own decorator, re-exported so plugin authors need one
+import; the tools it yields are ordinary ``BaseTool`` objects.
+"""
+
+from __future__ import annotations
+
+from langchain_core.tools import BaseTool, StructuredTool, ToolException
+from langchain_core.tools import tool as _lc_tool
+
+tool = _lc_tool
+
+BACK_TOOL_NAME = "back"
+
+
+def make_back_tool() -> BaseTool:
+    """The automatic ``back`` tool every plugin bundle gets: returns control to the coordinator."""
+
+    def back() -> str:
+        """Return control back to the coordinator."""
+        return "back"
+
+    return StructuredTool.from_function(back, name=BACK_TOOL_NAME)
+
+
+__all__ = ["BACK_TOOL_NAME", "BaseTool", "ToolException", "make_back_tool", "tool"]

@@ -1,0 +1,190 @@
+"""Settings: one pydantic-settings model, prefix ``CADENCE_``, ``.env`` supported.
+
+Every limit of the engine is a field here with a documented default; the README's
+configuration table lists them all (``cadence config`` prints the effective values).
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from cadence.errors import ConfigurationError
+
+StructuredMode = Literal["model", "prompt", "none"]
+CompactionMode = Literal["tool", "system", "none"]
+
+
+def _split_list(value: Any) -> Any:
+    """Accept a JSON-free list from the environment: comma or os.pathsep separated."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        text = value.strip()
+        if not text:
+            return []
+        if text.startswith("["):
+            import json
+
+            return json.loads(text)
+        seps = [",", os.pathsep] if os.pathsep != "," else [","]
+        parts = [text]
+        for sep in seps:
+            parts = [p for chunk in parts for p in chunk.split(sep)]
+        return [p.strip() for p in parts if p.strip()]
+    return value
+
+
+class Settings(BaseSettings):
+    """All Cadence settings. Environment variables use the ``CADENCE_`` prefix."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="CADENCE_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        validate_default=True,
+    )
+
+    # --- models -----------------------------------------------------------------
+    llm: str = Field(
+        "local",
+        description="Default model as provider:model (openai:gpt-4.1-mini, anthropic:..., google:..., "
+        "ollama:qwen2.5:7b, openai-compatible:<model>, local, scripted:<path.json>).",
+    )
+    llm_base_url: str | None = Field(None, description="Base URL for openai-compatible / ollama servers.")
+    llm_api_key: SecretStr | None = Field(None, description="API key for openai-compatible servers.")
+    temperature: float = Field(0.0, ge=0.0, le=2.0, description="Default sampling temperature.")
+    max_tokens: int | None = Field(None, ge=1, description="Default max output tokens (None: provider default).")
+    coordinator_llm: str | None = Field(None, description="Coordinator model override (provider:model).")
+    coordinator_temperature: float = Field(0.0, ge=0.0, le=2.0, description="Coordinator temperature.")
+    coordinator_max_tokens: int | None = Field(None, ge=1, description="Coordinator max output tokens.")
+    synthesizer_llm: str | None = Field(None, description="Synthesizer model override (provider:model).")
+    synthesizer_temperature: float = Field(0.3, ge=0.0, le=2.0, description="Synthesizer temperature.")
+    synthesizer_max_tokens: int | None = Field(None, ge=1, description="Synthesizer max output tokens.")
+    suspend_llm: str | None = Field(None, description="Suspend-node model override (provider:model).")
+    suspend_temperature: float = Field(0.3, ge=0.0, le=2.0, description="Suspend-node temperature.")
+    suspend_max_tokens: int | None = Field(None, ge=1, description="Suspend-node max output tokens.")
+    model_timeout: float = Field(60.0, gt=0, description="Timeout in seconds of one model call.")
+    model_max_retries: int = Field(3, ge=0, description="Retries of a transient model error (rate limit, 5xx, timeout).")
+    model_retry_base_delay: float = Field(0.5, ge=0, description="First backoff delay in seconds (doubles, with jitter).")
+    model_retry_max_delay: float = Field(8.0, ge=0, description="Cap of one backoff delay in seconds.")
+    model_retry_max_time: float = Field(60.0, gt=0, description="Total time budget for retries of one call (s).")
+    local_model_path: Path | None = Field(None, description="GGUF file for the embedded model (default: bundled).")
+    local_model_threads: int | None = Field(None, ge=1, description="CPU threads of the embedded model.")
+    local_model_context: int = Field(4096, ge=512, description="Context window (tokens) of the embedded model.")
+    local_preroute: bool = Field(
+        True, description="Embedded model: rank plugins lexically before the constrained routing call."
+    )
+
+    # --- orchestration limits ---------------------------------------------------
+    max_agent_hops: int = Field(25, ge=1, description="Agent routes allowed per turn; one more suspends.")
+    max_tool_hops: int = Field(50, ge=1, description="Tool executions allowed per turn; reaching it suspends.")
+    coordinator_consecutive_agent_route_limit: int = Field(
+        5, ge=1, description="Consecutive routes to the same agent allowed; one more suspends."
+    )
+    graph_recursion_limit: int = Field(
+        0,
+        ge=0,
+        description="LangGraph recursion limit (super-steps) per turn; 0 derives it from the hop limits.",
+    )
+
+    # --- finishing layer --------------------------------------------------------
+    structured_response: StructuredMode = Field("none", description="Synthesizer output mode: model|prompt|none.")
+    structured_response_retries: int = Field(2, ge=0, description="Retries of prompt-mode structured output.")
+    synthesizer_compaction: CompactionMode = Field("tool", description="Synthesizer compaction: tool|system|none.")
+    synthesizer_compaction_max_chars: int = Field(
+        6000, ge=200, description="Max characters of compacted agent/tool work given to the synthesizer."
+    )
+    coordinator_timeout: float = Field(30.0, gt=0, description="Timeout (s) of one coordinator decision.")
+    turn_timeout: float = Field(120.0, gt=0, description="Deadline (s) of a whole turn.")
+    tool_timeout: float = Field(30.0, gt=0, description="Timeout (s) of one tool execution.")
+
+    # --- plugins ------------------------------------------------------------------
+    plugins_dir: Annotated[list[Path], NoDecode] = Field(
+        default_factory=list, description="Plugin directories (comma or os.pathsep separated)."
+    )
+    builtin_plugins: Annotated[list[str], NoDecode] = Field(
+        default_factory=lambda: ["math", "info", "docs"],
+        description="Built-in plugins to load (comma separated; empty disables all).",
+    )
+    disabled_plugins: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, description="Plugin names never loaded (comma separated)."
+    )
+    entry_points_enabled: bool = Field(True, description="Discover plugins from the 'cadence.plugins' entry points.")
+    docs_dir: Path | None = Field(None, description="Folder the docs plugin indexes (default: bundled docs).")
+
+    # --- persistence & server -----------------------------------------------------
+    data_dir: Path = Field(Path.home() / ".cadence", description="Where the SQLite database and indexes live.")
+    database_url: str | None = Field(
+        None, description="sqlite:///path.db (default under data_dir), postgresql://..., or memory://"
+    )
+    host: str = Field("127.0.0.1", description="Server bind address.")
+    port: int = Field(8000, ge=1, le=65535, description="Server port.")
+    api_keys: Annotated[list[str], NoDecode] = Field(
+        default_factory=list, description="API keys; 'key' or 'key:user_id' to bind a key to a user."
+    )
+    max_message_chars: int = Field(32000, ge=1, description="Max characters of one user message.")
+    thread_lock_timeout: float = Field(10.0, ge=0, description="Wait (s) for a busy thread before 409.")
+    default_user: str = Field("local", description="User id used when a request names none.")
+    log_level: str = Field("WARNING", description="Logging level of the CLI and server.")
+
+    @field_validator("plugins_dir", "builtin_plugins", "disabled_plugins", "api_keys", mode="before")
+    @classmethod
+    def _lists(cls, value: Any) -> Any:
+        return _split_list(value)
+
+    @field_validator("llm")
+    @classmethod
+    def _llm_not_empty(cls, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise ValueError("CADENCE_LLM is empty; use provider:model, 'local' or 'scripted:<file>'")
+        return value
+
+    @model_validator(mode="after")
+    def _derive(self) -> Settings:
+        if not self.graph_recursion_limit:
+            # coordinator + control_tools + agent + tools per hop, plus final nodes and slack.
+            self.graph_recursion_limit = 4 * self.max_agent_hops + 10
+        return self
+
+    @property
+    def resolved_database_url(self) -> str:
+        """The checkpointer URL, defaulting to a SQLite file under ``data_dir``."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{self.data_dir / 'cadence.db'}"
+
+    def masked(self) -> dict[str, Any]:
+        """The effective settings as a dict with secrets masked."""
+        out: dict[str, Any] = {}
+        for name, value in self.model_dump().items():
+            if isinstance(getattr(self, name), SecretStr):
+                value = "***" if getattr(self, name) is not None else None
+            elif name == "api_keys":
+                value = [("***:" + k.split(":", 1)[1]) if ":" in k else "***" for k in self.api_keys]
+            elif name == "database_url" and value and "@" in str(value):
+                head, tail = str(value).split("@", 1)
+                scheme = head.split("://", 1)[0]
+                value = f"{scheme}://***@{tail}"
+            elif isinstance(value, Path):
+                value = str(value)
+            elif isinstance(value, list):
+                value = [str(v) for v in value]
+            out[name] = value
+        return out
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings (read once from the environment and ``.env``)."""
+    try:
+        return Settings()
+    except Exception as exc:  # pydantic's ValidationError: rephrase for users
+        raise ConfigurationError(f"Invalid Cadence settings: {exc}") from exc

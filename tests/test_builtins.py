@@ -1,0 +1,424 @@
+"""Tests of the built-in plugins: math, info and docs (all offline)."""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from langchain_core.tools import ToolException
+
+from cadence.builtins import BUILTIN_PLUGINS, DocsPlugin, InfoPlugin, MathPlugin
+from cadence.builtins import info as info_mod
+from cadence.builtins.docs import (
+    BUNDLED_DOCS_DIR,
+    DocsAgent,
+    DocsError,
+    chunk_document,
+    fts_query,
+    get_index,
+    make_docs_tools,
+)
+from cadence.builtins.info import UnknownLocationError, current_time, time_difference
+from cadence.builtins.math import (
+    CalculationError,
+    calculate,
+    evaluate,
+    format_number,
+    percent_change,
+    percent_of,
+    percentage,
+    statistics,
+)
+from cadence.sdk import BaseAgent, PluginMetadata
+
+
+def calc(expression: str) -> str:
+    return calculate.invoke({"expression": expression})
+
+
+# --- math ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("expression", "expected"),
+    [
+        ("15*23", "345"),
+        ("2 + 3 * 4", "14"),
+        ("(2 + 3) * 4", "20"),
+        ("-3**2", "-9"),
+        ("2**3**2", "512"),
+        ("10 / 4", "2.5"),
+        ("10 / 2", "5"),
+        ("7 // 2", "3"),
+        ("7 % 3", "1"),
+        ("0.1 + 0.2", "0.3"),
+        ("2^10", "1024"),
+        ("sqrt(16)", "4"),
+        ("sqrt(2)", "1.41421356237"),
+        ("factorial(10)", "3628800"),
+        ("log(100, 10)", "2"),
+        ("log10(1000)", "3"),
+        ("round(pi, 2)", "3.14"),
+        ("max(1, 5, 3) - min(4, 2)", "3"),
+        ("abs(-7.5)", "7.5"),
+        ("floor(2.7) + ceil(2.1)", "5"),
+        ("pow(2, 100)", "1267650600228229401496703205376"),
+        ("sin(pi / 2)", "1"),
+        ("2 ** -2", "0.25"),
+        ("exp(0) + cos(0)", "2"),
+    ],
+)
+def test_calculate(expression: str, expected: str) -> None:
+    assert calc(expression) == expected
+
+
+def test_evaluate_returns_numbers() -> None:
+    assert evaluate("15*23") == 345
+    assert isinstance(evaluate("15*23"), int)
+    assert evaluate("1/3") == pytest.approx(0.3333333333)
+    assert format_number(1e20) == "1e20"
+    assert format_number(2.0) == "2"
+
+
+@pytest.mark.parametrize(
+    ("expression", "fragment"),
+    [
+        ("__import__('os').system('x')", "attribute access is not allowed"),
+        ("().__class__", "attribute access is not allowed"),
+        ("(1).__class__.__bases__", "attribute access is not allowed"),
+        ("__import__('os')", "unknown function '__import__'"),
+        ("open('/etc/passwd')", "unknown function 'open'"),
+        ("lambda: 1", "lambda"),
+        ("x + 1", "unknown name 'x'"),
+        ("[1, 2][0]", "not allowed"),
+        ("'a' * 3", "str values are not allowed"),
+        ("1 if 1 else 2", "not supported"),
+        ("1 < 2", "comparisons"),
+        ("sqrt(x=4)", "keyword arguments"),
+        ("[x for x in range(10)]", "comprehensions"),
+        ("2j", "complex numbers"),
+    ],
+)
+def test_calculate_rejects_unsafe_input(expression: str, fragment: str) -> None:
+    with pytest.raises(CalculationError) as info:
+        calc(expression)
+    message = str(info.value)
+    assert fragment in message
+    if "Unsupported expression" in message:
+        assert "sqrt(2)" in message  # tells the model what is allowed
+
+
+def test_calculation_error_is_a_tool_exception() -> None:
+    assert issubclass(CalculationError, ToolException)
+
+
+@pytest.mark.parametrize(
+    "expression",
+    ["9**9**9", "10**10**10", "2**100000", "factorial(100000)", "(10**1000)**1000", "2**9999 * 2**9999"],
+)
+def test_huge_results_fail_fast(expression: str) -> None:
+    start = time.perf_counter()
+    with pytest.raises(CalculationError, match="too large"):
+        calc(expression)
+    assert time.perf_counter() - start < 1.0
+
+
+@pytest.mark.parametrize(
+    ("expression", "fragment"),
+    [
+        ("1/0", "Division by zero"),
+        ("sqrt(-1)", "Math domain error"),
+        ("log(0)", "Math domain error"),
+        ("(-8) ** 0.5", "not a real number"),
+        ("1e308 * 10", "too large"),
+        ("exp(1000)", "too large"),
+        ("2 +", "Malformed expression"),
+        ("", "Empty expression"),
+        ("1+" * 300 + "1", "too long"),
+        ("sqrt(1, 2)", "takes 1 argument"),
+    ],
+)
+def test_calculate_errors(expression: str, fragment: str) -> None:
+    with pytest.raises(CalculationError, match=None) as info:
+        calc(expression)
+    assert fragment in str(info.value)
+
+
+def test_deep_nesting_is_rejected_quickly() -> None:
+    with pytest.raises(CalculationError):
+        calc("-" * 400 + "1")
+    with pytest.raises(CalculationError):
+        calc("(" * 210 + "1" + ")" * 210)
+    assert calc("(" * 50 + "1" + ")" * 50) == "1"
+
+
+def test_percentage_tools() -> None:
+    assert percentage.invoke({"part": 30, "whole": 120}) == "30 is 25% of 120"
+    assert percent_of.invoke({"percent": 15, "value": 80}) == "15% of 80 is 12"
+    assert percent_change.invoke({"old": 50, "new": 75}) == "From 50 to 75 is an increase of 50%"
+    assert percent_change.invoke({"old": 80, "new": 60}) == "From 80 to 60 is a decrease of 25%"
+    with pytest.raises(CalculationError):
+        percentage.invoke({"part": 1, "whole": 0})
+
+
+def test_statistics_tool() -> None:
+    out = statistics.invoke({"numbers": [2, 4, 4, 4, 5, 5, 7, 9]})
+    assert "count: 8" in out
+    assert "mean: 5" in out
+    assert "median: 4.5" in out
+    assert "population standard deviation: 2" in out
+    with pytest.raises(CalculationError):
+        statistics.invoke({"numbers": []})
+
+
+# --- info ---------------------------------------------------------------------------
+
+
+def _pin(monkeypatch: pytest.MonkeyPatch, moment: datetime) -> None:
+    monkeypatch.setattr(info_mod, "now", lambda: moment)
+
+
+def test_time_difference_tokyo_new_york_winter(monkeypatch: pytest.MonkeyPatch) -> None:
+    _pin(monkeypatch, datetime(2025, 1, 15, 12, 0, tzinfo=UTC))
+    out = time_difference.invoke({"location_a": "Tokyo", "location_b": "New York"})
+    assert out.startswith("Tokyo is 14 hours ahead of New York")
+
+
+def test_time_difference_tokyo_new_york_summer(monkeypatch: pytest.MonkeyPatch) -> None:
+    _pin(monkeypatch, datetime(2025, 7, 15, 12, 0, tzinfo=UTC))
+    out = time_difference.invoke({"location_a": "Tokyo", "location_b": "New York"})
+    assert out.startswith("Tokyo is 13 hours ahead of New York")
+    out = time_difference.invoke({"location_a": "New York", "location_b": "Tokyo"})
+    assert out.startswith("New York is 13 hours behind Tokyo")
+
+
+def test_time_difference_half_hour_and_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    _pin(monkeypatch, datetime(2025, 1, 15, 12, 0, tzinfo=UTC))
+    out = time_difference.invoke({"location_a": "Mumbai", "location_b": "London"})
+    assert out.startswith("Mumbai is 5 hours 30 minutes ahead of London")
+    out = time_difference.invoke({"location_a": "Paris", "location_b": "Berlin"})
+    assert out.startswith("Paris and Berlin are on the same time")
+
+
+def test_current_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    _pin(monkeypatch, datetime(2025, 1, 15, 3, 0, tzinfo=UTC))
+    out = current_time.invoke({"location": "Tokyo"})
+    assert "Tokyo" in out
+    assert "Wednesday, 15 January 2025, 12:00" in out
+    assert "UTC+09:00" in out
+    assert "Tuesday, 14 January 2025, 22:00" in current_time.invoke({"location": "new york"})
+    assert "03:00" in current_time.invoke({"location": "UTC"})
+    assert "Asia/Ho_Chi_Minh" in current_time.invoke({"location": "Ho Chi Minh City"})
+    assert "00:00" in current_time.invoke({"location": "São Paulo"})
+    assert "12:00" in current_time.invoke({"location": "Asia/Tokyo"})
+    assert "08:30" in current_time.invoke({"location": "UTC+5:30"})
+    assert "Europe/Lisbon" in current_time.invoke({"location": "Lisbon"})  # from the IANA database
+
+
+def test_convert_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    _pin(monkeypatch, datetime(2025, 1, 15, 3, 0, tzinfo=UTC))
+    out = info_mod.convert_time.invoke({"time": "3pm", "from_location": "Tokyo", "to_location": "New York"})
+    assert "15:00" in out
+    assert "01:00" in out
+    with pytest.raises(ToolException):
+        info_mod.convert_time.invoke({"time": "soon", "from_location": "Tokyo", "to_location": "Paris"})
+
+
+def test_every_city_maps_to_a_valid_zone() -> None:
+    import zoneinfo
+
+    for zone, _aliases in info_mod.CITIES.values():
+        zoneinfo.ZoneInfo(zone)
+
+
+def test_unknown_location() -> None:
+    with pytest.raises(UnknownLocationError) as info:
+        current_time.invoke({"location": "Atlantis Prime"})
+    message = str(info.value)
+    assert "Unknown location 'Atlantis Prime'" in message
+    assert "IANA" in message
+    assert issubclass(UnknownLocationError, ToolException)
+    with pytest.raises(UnknownLocationError, match="Did you mean 'Tokyo'"):
+        current_time.invoke({"location": "Tokio"})
+
+
+# --- docs ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def docs_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "docs"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "guide.md").write_text(
+        "# Guide\n\nIntro text.\n\n## Installation\n\nRun the zephyrine installer twice.\n\n"
+        "## Usage\n\nCall the API with C++ or Python.\n",
+        encoding="utf-8",
+    )
+    (folder / "sub" / "notes.txt").write_text(
+        "Paragraph one.\n\nThe quokka is a marsupial.\n", encoding="utf-8"
+    )
+    (folder / "ignored.py").write_text("zephyrine = 1\n", encoding="utf-8")
+    (tmp_path / "secret.md").write_text("top secret zephyrine\n", encoding="utf-8")
+    return folder
+
+
+def _tools(folder: Path) -> dict[str, object]:
+    return {t.name: t for t in make_docs_tools(folder)}
+
+
+def test_docs_search_finds_term_with_snippet_and_path(docs_folder: Path) -> None:
+    tools = _tools(docs_folder)
+    out = tools["search_docs"].invoke({"query": "zephyrine installer"})  # type: ignore[attr-defined]
+    assert "guide.md:7" in out
+    assert "Guide > Installation" in out
+    assert "**zephyrine**" in out
+    assert "secret" not in out and "ignored.py" not in out
+    hits = get_index(docs_folder).search("quokka")
+    assert [h.path for h in hits] == ["sub/notes.txt"]
+    assert "marsupial" in hits[0].snippet
+
+
+def test_docs_index_follows_file_changes(docs_folder: Path) -> None:
+    index = get_index(docs_folder)
+    assert index.search("wombat") == []
+    (docs_folder / "new.md").write_text("# New\n\nA wombat appears.\n", encoding="utf-8")
+    assert [h.path for h in index.search("wombat")] == ["new.md"]
+    (docs_folder / "new.md").unlink()
+    assert index.search("wombat") == []
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "what's C++?",
+        'AND OR NOT "unbalanced',
+        "col:umn * ^ (x",
+        "NEAR(a b)",
+        "-minus +plus",
+        "{x}[y]",
+        "\u00e9t\u00e9 \u2014 caf\u00e9",
+    ],
+)
+def test_docs_search_special_characters(docs_folder: Path, query: str) -> None:
+    out = _tools(docs_folder)["search_docs"].invoke({"query": query})  # type: ignore[attr-defined]
+    assert isinstance(out, str)
+
+
+def test_fts_query_is_quoted() -> None:
+    assert fts_query("what's C++?") == '"c"'
+    assert fts_query('plugin "metadata" OR') == '"plugin" OR "metadata"'
+    with pytest.raises(DocsError):
+        get_index(BUNDLED_DOCS_DIR).search("?!")
+
+
+@pytest.mark.parametrize("path", ["../secret.md", "/etc/passwd", "sub/../../secret.md", "ignored.py"])
+def test_read_doc_refuses_outside_paths(docs_folder: Path, path: str) -> None:
+    with pytest.raises(DocsError, match="Refused"):
+        _tools(docs_folder)["read_doc"].invoke({"path": path})  # type: ignore[attr-defined]
+
+
+def test_read_doc_and_list_docs(docs_folder: Path) -> None:
+    tools = _tools(docs_folder)
+    assert "quokka" in tools["read_doc"].invoke({"path": "sub/notes.txt"})  # type: ignore[attr-defined]
+    assert "zephyrine" in tools["read_doc"].invoke({"path": "guide.md:7"})  # type: ignore[attr-defined]
+    with pytest.raises(DocsError):
+        tools["read_doc"].invoke({"path": "missing.md"})  # type: ignore[attr-defined]
+    listing = tools["list_docs"].invoke({})  # type: ignore[attr-defined]
+    assert "guide.md" in listing and "sub/notes.txt" in listing
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
+def test_docs_symlink_escape_is_ignored(docs_folder: Path) -> None:
+    (docs_folder / "link.md").symlink_to(docs_folder.parent / "secret.md")
+    assert get_index(docs_folder).search("secret") == []
+    with pytest.raises(DocsError, match="Refused"):
+        get_index(docs_folder).read("link.md")
+
+
+def test_chunking_by_heading() -> None:
+    passages = chunk_document("# A\n\ntext a\n\n## B\n\ntext b\n\n```\n# not a heading\n```\n")
+    assert [(p.heading, p.line) for p in passages] == [("A", 3), ("A > B", 7)]
+    assert "# not a heading" in passages[1].text
+
+
+def test_bundled_docs_searchable() -> None:
+    hits = get_index(BUNDLED_DOCS_DIR).search("agent hops limit")
+    assert hits and hits[0].path == "configuration.md"
+
+
+def test_docs_health_check(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, docs_folder: Path) -> None:
+    from cadence.builtins import docs as docs_mod
+
+    monkeypatch.setattr(docs_mod, "docs_folder", lambda: docs_folder)
+    assert DocsPlugin.health_check()["healthy"] is True
+    monkeypatch.setattr(docs_mod, "docs_folder", lambda: tmp_path / "missing")
+    assert DocsPlugin.health_check()["healthy"] is False
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    monkeypatch.setattr(docs_mod, "docs_folder", lambda: empty)
+    assert DocsPlugin.health_check()["healthy"] is False
+
+
+def test_docs_folder_from_settings(monkeypatch: pytest.MonkeyPatch, docs_folder: Path) -> None:
+    from cadence.builtins import docs as docs_mod
+    from cadence.settings import get_settings
+
+    monkeypatch.setenv("CADENCE_DOCS_DIR", str(docs_folder))
+    get_settings.cache_clear()
+    try:
+        assert docs_mod.docs_folder() == docs_folder
+    finally:
+        get_settings.cache_clear()
+    monkeypatch.delenv("CADENCE_DOCS_DIR")
+    assert docs_mod.docs_folder() == BUNDLED_DOCS_DIR
+    get_settings.cache_clear()
+
+
+# --- plugins ------------------------------------------------------------------------
+
+
+def test_builtin_plugins_mapping() -> None:
+    assert {"math": MathPlugin, "info": InfoPlugin, "docs": DocsPlugin} == BUILTIN_PLUGINS
+
+
+@pytest.mark.parametrize("name", ["math", "info", "docs"])
+def test_plugin_metadata_and_agent(name: str) -> None:
+    plugin = BUILTIN_PLUGINS[name]
+    meta = plugin.get_metadata()
+    assert isinstance(meta, PluginMetadata)
+    assert meta.name == name
+    assert meta.capabilities and meta.response_suggestion
+    PluginMetadata.model_validate(meta.model_dump())
+    assert plugin.validate_dependencies() == []
+    agent = plugin.create_agent() if name != "docs" else DocsAgent(meta, folder=BUNDLED_DOCS_DIR)
+    assert isinstance(agent, BaseAgent)
+    tools = agent.get_tools()
+    assert tools and len({t.name for t in tools}) == len(tools)
+    assert all(t.description for t in tools)
+    assert "tool" in agent.get_system_prompt().lower()
+
+
+def test_math_response_schema() -> None:
+    schema = MathPlugin.get_metadata().response_schema
+    assert schema is not None
+    assert set(schema["properties"]) == {"expression", "result"}
+
+
+def test_tool_names() -> None:
+    names = {
+        name: sorted(
+            t.name
+            for t in (
+                p.create_agent() if name != "docs" else DocsAgent(p.get_metadata(), folder=BUNDLED_DOCS_DIR)
+            ).get_tools()
+        )
+        for name, p in BUILTIN_PLUGINS.items()
+    }
+    assert names == {
+        "math": ["calculate", "percent_change", "percent_of", "percentage", "statistics"],
+        "info": ["convert_time", "current_time", "time_difference"],
+        "docs": ["list_docs", "read_doc", "search_docs"],
+    }
