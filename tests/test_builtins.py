@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from langchain_core.tools import ToolException
+from langchain_core.tools import BaseTool, ToolException
 
 from cadence.builtins import BUILTIN_PLUGINS, DocsPlugin, InfoPlugin, MathPlugin
 from cadence.builtins import info as info_mod
@@ -265,13 +265,13 @@ def docs_folder(tmp_path: Path) -> Path:
     return folder
 
 
-def _tools(folder: Path) -> dict[str, object]:
+def _tools(folder: Path) -> dict[str, BaseTool]:
     return {t.name: t for t in make_docs_tools(folder)}
 
 
 def test_docs_search_finds_term_with_snippet_and_path(docs_folder: Path) -> None:
     tools = _tools(docs_folder)
-    out = tools["search_docs"].invoke({"query": "zephyrine installer"})  # type: ignore[attr-defined]
+    out = tools["search_docs"].invoke({"query": "zephyrine installer"})
     assert "guide.md:7" in out
     assert "Guide > Installation" in out
     assert "**zephyrine**" in out
@@ -303,7 +303,7 @@ def test_docs_index_follows_file_changes(docs_folder: Path) -> None:
     ],
 )
 def test_docs_search_special_characters(docs_folder: Path, query: str) -> None:
-    out = _tools(docs_folder)["search_docs"].invoke({"query": query})  # type: ignore[attr-defined]
+    out = _tools(docs_folder)["search_docs"].invoke({"query": query})
     assert isinstance(out, str)
 
 
@@ -317,16 +317,16 @@ def test_fts_query_is_quoted() -> None:
 @pytest.mark.parametrize("path", ["../secret.md", "/etc/passwd", "sub/../../secret.md", "ignored.py"])
 def test_read_doc_refuses_outside_paths(docs_folder: Path, path: str) -> None:
     with pytest.raises(DocsError, match="Refused"):
-        _tools(docs_folder)["read_doc"].invoke({"path": path})  # type: ignore[attr-defined]
+        _tools(docs_folder)["read_doc"].invoke({"path": path})
 
 
 def test_read_doc_and_list_docs(docs_folder: Path) -> None:
     tools = _tools(docs_folder)
-    assert "quokka" in tools["read_doc"].invoke({"path": "sub/notes.txt"})  # type: ignore[attr-defined]
-    assert "zephyrine" in tools["read_doc"].invoke({"path": "guide.md:7"})  # type: ignore[attr-defined]
+    assert "quokka" in tools["read_doc"].invoke({"path": "sub/notes.txt"})
+    assert "zephyrine" in tools["read_doc"].invoke({"path": "guide.md:7"})
     with pytest.raises(DocsError):
-        tools["read_doc"].invoke({"path": "missing.md"})  # type: ignore[attr-defined]
-    listing = tools["list_docs"].invoke({})  # type: ignore[attr-defined]
+        tools["read_doc"].invoke({"path": "missing.md"})
+    listing = tools["list_docs"].invoke({})
     assert "guide.md" in listing and "sub/notes.txt" in listing
 
 

@@ -57,6 +57,14 @@ def _check_int(value: Number) -> Number:
     return value
 
 
+def _short(value: Number) -> str:
+    """A number for an error message: long integers are summarised, negatives parenthesised."""
+    text = str(value)
+    if len(text) > 24:
+        return f"(a {len(text.lstrip('-'))}-digit number)"
+    return f"({text})" if text.startswith("-") else text
+
+
 def _power(base: Number, exponent: Number) -> Number:
     """``base ** exponent`` with the result size estimated before computing it."""
     if isinstance(base, int) and isinstance(exponent, int):
@@ -68,18 +76,20 @@ def _power(base: Number, exponent: Number) -> Number:
             return float(base**exponent)
         if abs(base) > 1 and exponent * math.log2(abs(base)) > MAX_INT_BITS:
             raise CalculationError(
-                f"Result too large: {base}**{exponent} has more than about {MAX_INT_BITS * 3 // 10} digits"
+                f"Result too large: {_short(base)}**{_short(exponent)} has more than "
+                f"about {MAX_INT_BITS * 3 // 10} digits"
             )
         return base**exponent
     try:
         result = float(base) ** float(exponent)
     except OverflowError as exc:
-        raise CalculationError(f"Result too large: {base}**{exponent} overflows") from exc
+        raise CalculationError(f"Result too large: {_short(base)}**{_short(exponent)} overflows") from exc
     except ZeroDivisionError as exc:
         raise CalculationError("Division by zero: 0 cannot be raised to a negative power") from exc
     if isinstance(result, complex):
         raise CalculationError(
-            f"Math domain error: ({base})**{exponent} is not a real number (negative base, fractional power)"
+            f"Math domain error: {_short(base)}**{_short(exponent)} is not a real number "
+            "(negative base, fractional power)"
         )
     return result
 

@@ -1,0 +1,195 @@
+"""A lexical pre-router: ranks plugins (or tools) for a question by token overlap.
+
+The embedded model is far too small to route reliably on its own, so before its
+constrained routing call it asks this module which candidates the question is
+about. Scoring is BM25 over each candidate's text (name, description and
+capabilities), with light stemming and a few generic normalisations: symbols
+become words (``%`` → ``percent``, ``+`` → ``plus``, ``*`` → ``times``), digits
+add a ``number`` token. The same normalisation is applied to the candidate texts,
+so a description mentioning "+ - * / powers" or "numbers" matches "2+2" —
+nothing about particular plugins or sentences is hard-coded.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cadence.sdk.metadata import PluginMetadata
+
+_SYMBOLS: dict[str, str] = {
+    "%": " percent ",
+    "+": " plus ",
+    "*": " times ",
+    "×": " times ",
+    "÷": " divide ",
+    "/": " divide ",
+    "^": " power ",
+    "=": " equal ",
+    "√": " root ",
+}
+_SYMBOL_RE = re.compile("|".join(re.escape(s) for s in _SYMBOLS))
+_WORD_RE = re.compile(r"[a-z]+|\d+(?:\.\d+)?")
+
+STOPWORDS = frozenset(
+    """a an and are as at be been but by can could did do does for from had has have how i if in into is it
+    its me my no not of on or our please so than that the their them then there these they this to was we
+    what when where which who why will with would you your yours hand conversation agent agents tool tools
+    use using tell give show get let us about any some just like""".split()
+)
+
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "ly", "s")
+
+
+def stem(word: str) -> str:
+    """A deliberately light stemmer: strips one common English suffix (keeps stems >= 3 letters)."""
+    if word.isdigit() or len(word) <= 3:
+        return word
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            base = word[: -len(suffix)]
+            if suffix in ("ies", "ied"):
+                return base + "y"
+            return base
+    return word
+
+
+def tokenize(text: str, *, digits: bool = True) -> list[str]:
+    """Lower-case, map symbols to words, split, drop stop words and stem.
+
+    With ``digits`` a number becomes the token ``number`` (queries); without, numbers
+    are dropped (candidate texts, whose examples such as "e.g. 50 → 75" are noise).
+    """
+    text = _SYMBOL_RE.sub(lambda m: _SYMBOLS[m.group(0)], text.lower().replace("_", " "))
+    tokens: list[str] = []
+    for word in _WORD_RE.findall(text):
+        if word[0].isdigit():
+            if digits:
+                tokens.append("number")
+            continue
+        if word in STOPWORDS:
+            continue
+        tokens.append(stem(word))
+    return tokens
+
+
+@dataclass(frozen=True)
+class RouteCandidate:
+    """Something to route to: a name (the route or tool name) and the texts describing it."""
+
+    name: str
+    description: str = ""
+    capabilities: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = field(default_factory=tuple)
+
+    @classmethod
+    def from_metadata(cls, metadata: PluginMetadata, *, name: str | None = None) -> RouteCandidate:
+        """A candidate from plugin metadata (``name`` defaults to ``goto_{name}_agent``)."""
+        return cls(
+            name=name or f"goto_{metadata.normalized_name}_agent",
+            description=metadata.description,
+            capabilities=tuple(metadata.capabilities),
+            keywords=(metadata.normalized_name,),
+        )
+
+    @classmethod
+    def from_tool_schema(cls, schema: Mapping[str, Any]) -> RouteCandidate:
+        """A candidate from an OpenAI-style tool schema; the name's words count as keywords.
+
+        For ``goto_{name}_agent`` tools only ``{name}`` is a keyword (``goto``/``agent`` are noise).
+        """
+        function = schema.get("function", schema)
+        name = str(function.get("name", ""))
+        core = name
+        if core.startswith("goto_"):
+            core = core[len("goto_") :]
+            if core.endswith("_agent"):
+                core = core[: -len("_agent")]
+        params = (function.get("parameters") or {}).get("properties") or {}
+        return cls(
+            name=name,
+            description=str(function.get("description") or ""),
+            capabilities=tuple(str(p) for p in params),
+            keywords=(core,),
+        )
+
+    def document(self) -> list[str]:
+        """The weighted bag of tokens of this candidate (name keywords count twice)."""
+        tokens = tokenize(self.description, digits=False)
+        for cap in self.capabilities:
+            tokens.extend(tokenize(cap, digits=False))
+        for keyword in self.keywords:
+            tokens.extend(tokenize(keyword, digits=False) * 2)
+        return tokens
+
+
+@dataclass(frozen=True)
+class RouteScore:
+    """A candidate's score for one query (0 when nothing overlaps)."""
+
+    name: str
+    score: float
+
+
+class PreRouter:
+    """BM25 ranking of candidates for a query.
+
+    >>> router = PreRouter([RouteCandidate("goto_math_agent", "Calculator: arithmetic and percentages")])
+    >>> router.rank("what is 15% of 80")[0].name
+    'goto_math_agent'
+    """
+
+    def __init__(self, candidates: Iterable[RouteCandidate], *, k1: float = 1.2, b: float = 0.5) -> None:
+        self.candidates = list(candidates)
+        self.k1 = k1
+        self.b = b
+        self._docs = [Counter(c.document()) for c in self.candidates]
+        lengths = [sum(d.values()) for d in self._docs]
+        self._lengths = lengths
+        self._avg = (sum(lengths) / len(lengths)) if lengths else 1.0
+        df: Counter[str] = Counter()
+        for doc in self._docs:
+            df.update(doc.keys())
+        n = len(self._docs)
+        self._idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
+
+    @classmethod
+    def from_metadata(cls, plugins: Sequence[PluginMetadata]) -> PreRouter:
+        """A router over plugins, naming each by its routing tool ``goto_{name}_agent``."""
+        return cls(RouteCandidate.from_metadata(p) for p in plugins)
+
+    @classmethod
+    def from_tool_schemas(cls, schemas: Sequence[Mapping[str, Any]]) -> PreRouter:
+        """A router over OpenAI-style tool schemas (routing tools or an agent's tools)."""
+        return cls(RouteCandidate.from_tool_schema(s) for s in schemas)
+
+    def rank(self, query: str) -> list[RouteScore]:
+        """All candidates, best first (stable: ties keep the candidates' order)."""
+        terms = set(tokenize(query))
+        scores: list[RouteScore] = []
+        for cand, doc, length in zip(self.candidates, self._docs, self._lengths, strict=True):
+            score = 0.0
+            for term in terms:
+                tf = doc.get(term, 0)
+                if not tf:
+                    continue
+                norm = tf * (self.k1 + 1) / (tf + self.k1 * (1 - self.b + self.b * length / max(self._avg, 1e-9)))
+                score += self._idf.get(term, 0.0) * norm
+            scores.append(RouteScore(cand.name, round(score, 6)))
+        order = sorted(range(len(scores)), key=lambda i: -scores[i].score)
+        return [scores[i] for i in order]
+
+    def shortlist(self, query: str, *, ratio: float = 0.75, limit: int = 3) -> list[str]:
+        """Names scoring at least ``ratio`` of the best score (empty when nothing overlaps)."""
+        ranked = self.rank(query)
+        if not ranked or ranked[0].score <= 0:
+            return []
+        best = ranked[0].score
+        return [r.name for r in ranked if r.score > 0 and r.score >= ratio * best][:limit]
+
+
+__all__ = ["STOPWORDS", "PreRouter", "RouteCandidate", "RouteScore", "stem", "tokenize"]

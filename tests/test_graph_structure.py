@@ -1,0 +1,56 @@
+"""The compiled graph's nodes and edges are those the seeds draw."""
+
+from __future__ import annotations
+
+from cadence.orchestration.engine import Cadence
+from cadence.testing import ScriptedChatModel
+from tests.conftest import make_settings
+
+
+def test_nodes_and_edges_match_the_seeds() -> None:
+    engine = Cadence(make_settings(builtin_plugins=["math", "info"]), model=ScriptedChatModel.from_items([]))
+    g = engine.graph.get_graph()
+    assert set(g.nodes) == {
+        "__start__", "__end__", "coordinator", "control_tools", "suspend", "synthesizer",
+        "math_agent", "math_tools", "info_agent", "info_tools",
+    }  # fmt: skip
+    edges = {(e.source, e.target, e.conditional) for e in g.edges}
+    expected = {
+        ("__start__", "coordinator", False),
+        ("coordinator", "control_tools", True),
+        ("coordinator", "suspend", True),
+        ("coordinator", "synthesizer", True),
+        ("control_tools", "math_agent", True),
+        ("control_tools", "info_agent", True),
+        ("control_tools", "synthesizer", True),
+        ("math_agent", "math_tools", True),
+        ("math_agent", "coordinator", True),
+        ("info_agent", "info_tools", True),
+        ("info_agent", "coordinator", True),
+        ("math_tools", "coordinator", False),
+        ("info_tools", "coordinator", False),
+        ("suspend", "__end__", False),
+        ("synthesizer", "__end__", False),
+    }
+    assert edges == expected
+    # no tools -> agent edge (the circular routing the seeds removed)
+    assert ("math_tools", "math_agent") not in {(s, t) for s, t, _ in edges}
+
+
+def test_mermaid_drawing() -> None:
+    engine = Cadence(make_settings(builtin_plugins=["math"]), model=ScriptedChatModel.from_items([]))
+    diagram = engine.draw_mermaid()
+    assert diagram.lstrip().startswith("---") or "graph TD" in diagram
+    for node in ("coordinator", "control_tools", "suspend", "synthesizer", "math_agent", "math_tools"):
+        assert node in diagram
+
+
+def test_coordinator_prompt_lists_plugins_and_routes() -> None:
+    model = ScriptedChatModel.from_items([{"tool_calls": [{"name": "goto_finalize", "args": {}}]}, {"content": "ok"}])
+    engine = Cadence(make_settings(builtin_plugins=["math", "info"]), model=model)
+    engine.invoke("hello")
+    coord = model.records[0]
+    prompt = str(coord.messages[0].content)
+    assert "goto_math_agent" in prompt and "goto_info_agent" in prompt and "goto_finalize" in prompt
+    assert engine.plugin_manager.bundles["math"].metadata.description in prompt
+    assert sorted(coord.tools) == ["goto_finalize", "goto_info_agent", "goto_math_agent"]

@@ -1,0 +1,160 @@
+"""Plugin discovery, validation, conflict resolution and bundle structure."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from cadence.plugins.manager import PluginManager
+from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool
+from tests.conftest import make_settings
+
+GOOD = '''
+from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool
+
+@tool
+def shout(text: str) -> str:
+    """Upper-case the text."""
+    return text.upper()
+
+class ShoutAgent(BaseAgent):
+    def get_tools(self):
+        return [shout]
+    def get_system_prompt(self):
+        return "You shout."
+
+class ShoutPlugin(BasePlugin):
+    @classmethod
+    def get_metadata(cls):
+        return PluginMetadata(name="{name}", version="{version}", description="Turns text into upper case letters.")
+    @classmethod
+    def create_agent(cls):
+        return ShoutAgent(cls.get_metadata())
+'''
+
+
+def write_plugin(root: Path, filename: str, body: str) -> Path:
+    path = root / filename
+    path.write_text(textwrap.dedent(body))
+    return path
+
+
+def test_broken_plugins_are_skipped_with_reasons(tmp_path: Path) -> None:
+    write_plugin(tmp_path, "good.py", GOOD.format(name="Shout", version="1.0.0"))
+    write_plugin(tmp_path, "syntax.py", "def broken(:\n    pass\n")
+    write_plugin(
+        tmp_path,
+        "badmeta.py",
+        GOOD.format(name="Bad Meta", version="not a version").replace("ShoutPlugin", "BadPlugin"),
+    )
+    unhealthy = GOOD.format(name="Sick", version="1.0.0") + textwrap.dedent(
+        """
+        @classmethod
+        def _unhealthy(cls):
+            return {"healthy": False, "details": "backend unreachable"}
+
+        ShoutPlugin.health_check = _unhealthy
+        """
+    )
+    write_plugin(tmp_path, "unhealthy.py", unhealthy)
+    manager = PluginManager(make_settings(plugins_dir=[tmp_path], builtin_plugins=["math"]))
+    statuses = {s.location.split("/")[-1]: s for s in manager.load() if s.source == "directory"}
+    assert set(manager.bundles) == {"math", "shout"}
+    assert statuses["syntax.py"].status == "failed"
+    assert "SyntaxError" in statuses["syntax.py"].reason and "line 1" in statuses["syntax.py"].reason
+    assert statuses["badmeta.py"].status == "failed"
+    assert "invalid metadata" in statuses["badmeta.py"].reason and "version" in statuses["badmeta.py"].reason
+    assert statuses["unhealthy.py"].status == "failed"
+    assert "health check failed: backend unreachable" in statuses["unhealthy.py"].reason
+
+
+def test_missing_plugin_dir_is_reported_not_fatal(tmp_path: Path) -> None:
+    manager = PluginManager(make_settings(plugins_dir=[tmp_path / "nope"], builtin_plugins=["math"]))
+    statuses = manager.load()
+    assert "math" in manager.bundles
+    assert any(s.status == "failed" and "does not exist" in (s.reason or "") for s in statuses)
+
+
+def test_name_conflicts_higher_version_wins(tmp_path: Path) -> None:
+    a = tmp_path / "a"
+    b = tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    write_plugin(a, "shout_old.py", GOOD.format(name="Shout", version="1.2.0"))
+    write_plugin(b, "shout_new.py", GOOD.format(name="Shout", version="1.10.0"))
+    manager = PluginManager(make_settings(plugins_dir=[a, b], builtin_plugins=[]))
+    statuses = manager.load()
+    assert manager.bundles["shout"].metadata.version == "1.10.0"
+    loser = next(s for s in statuses if s.version == "1.2.0")
+    assert loser.status == "overridden" and "wins" in loser.reason
+
+
+def test_name_conflict_tie_directory_beats_installed(tmp_path: Path) -> None:
+    write_plugin(tmp_path, "mymath.py", GOOD.format(name="math", version="1.0.0"))
+    manager = PluginManager(make_settings(plugins_dir=[tmp_path], builtin_plugins=["math"]))
+    statuses = manager.load()
+    assert manager.bundles["math"].source.kind == "directory"
+    builtin = next(s for s in statuses if s.source == "builtin" and s.name == "math")
+    assert builtin.status == "overridden"
+
+
+def test_disabled_and_switched_off_builtins() -> None:
+    manager = PluginManager(make_settings(builtin_plugins=["math", "info"], disabled_plugins=["info"]))
+    statuses = manager.load()
+    assert set(manager.bundles) == {"math"}
+    assert any(s.name == "info" and s.status == "disabled" for s in statuses)
+
+
+def test_reload_picks_up_new_plugins(tmp_path: Path) -> None:
+    manager = PluginManager(make_settings(plugins_dir=[tmp_path], builtin_plugins=[]))
+    manager.load()
+    assert manager.bundles == {}
+    write_plugin(tmp_path, "good.py", GOOD.format(name="Shout", version="1.0.0"))
+    manager.reload()
+    assert set(manager.bundles) == {"shout"}
+
+
+def test_metadata_validation_messages() -> None:
+    with pytest.raises(ValueError, match="description"):
+        PluginMetadata(name="x", version="1.0", description="short")
+    with pytest.raises(ValueError, match="reserved"):
+        PluginMetadata(name="coordinator", version="1.0", description="A long enough description.")
+    with pytest.raises(ValueError, match="agent_type"):
+        PluginMetadata(name="x", version="1.0", description="A long enough description.", agent_type="boss")
+    meta = PluginMetadata(name="My Search", version="2.0.1", description="Searches things for people.")
+    assert meta.normalized_name == "my_search"
+
+
+def test_bundle_nodes_edges_and_back_tool() -> None:
+    @tool
+    def ping() -> str:
+        """Ping."""
+        return "pong"
+
+    class PingAgent(BaseAgent):
+        def get_tools(self):
+            return [ping]
+
+        def get_system_prompt(self) -> str:
+            return "ping"
+
+    class PingPlugin(BasePlugin):
+        @classmethod
+        def get_metadata(cls) -> PluginMetadata:
+            return PluginMetadata(name="Ping Pong", version="1.0", description="Answers ping with pong.")
+
+        @classmethod
+        def create_agent(cls) -> BaseAgent:
+            return PingAgent(cls.get_metadata())
+
+    manager = PluginManager(make_settings(builtin_plugins=[]), extra_plugins=[PingPlugin])
+    manager.load()
+    bundle = manager.bundles["ping_pong"]
+    assert [t.name for t in bundle.tools] == ["ping", "back"]
+    assert set(bundle.get_graph_nodes()) == {"ping_pong_agent", "ping_pong_tools"}
+    edges = bundle.get_graph_edges()
+    assert edges["direct_edges"] == [("ping_pong_tools", "coordinator")]
+    mapping = edges["conditional_edges"]["ping_pong_agent"]["mapping"]
+    assert mapping == {"continue": "ping_pong_tools", "back": "coordinator"}
