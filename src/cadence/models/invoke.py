@@ -74,15 +74,16 @@ async def call_model(
     per_call = timeout
     if context is not None:
         per_call = min(timeout or context.settings.model_timeout, context.settings.model_timeout)
+    keep_reserve = node not in {"synthesizer", "suspend"}
     safe = safe_messages(messages)
     label = model_label(model)
     started = time.monotonic()
     attempt = 0
     while True:
         attempt += 1
-        if context is not None and context.expired():
+        if context is not None and context.expired(keep_reserve=keep_reserve):
             raise TurnTimeoutError(f"the turn's deadline passed before the {node} could call its model")
-        budget = context.budget(per_call) if context is not None else per_call
+        budget = context.budget(per_call, keep_reserve=keep_reserve) if context is not None else per_call
         t0 = time.monotonic()
         try:
             if budget is None:
@@ -97,7 +98,9 @@ async def call_model(
                 exc_to_check = TimeoutError(f"model call timed out after {budget:.1f}s")
             elapsed = time.monotonic() - started
             transient = is_transient(exc_to_check)
-            deadline_left = context.remaining() if context is not None else None
+            deadline_left = None
+            if context is not None:
+                deadline_left = (context.remaining() or 0) - (context.final_reserve if keep_reserve else 0)
             delay = policy.delay(attempt)
             can_retry = (
                 transient
@@ -128,7 +131,7 @@ async def call_model(
                         error=f"{type(exc).__name__}: {exc}",
                     )
                 )
-            if context is not None and context.expired():
+            if context is not None and context.expired(keep_reserve=keep_reserve):
                 raise TurnTimeoutError(f"the turn's deadline passed while the {node} waited for its model") from exc
             kind = "timed out" if isinstance(exc_to_check, TimeoutError) else "failed"
             raise ModelCallError(

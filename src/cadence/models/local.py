@@ -14,9 +14,10 @@ Coordinator (every bound tool is a ``goto_`` routing tool)
     agent → tools → coordinator, so work after the question means the answer is
     ready. Otherwise :class:`~cadence.models.preroute.PreRouter` ranks the
     routing tools lexically against the question; the grammar allows the
-    shortlist (candidates within 75% of the best score), or every route plus
-    ``goto_finalize`` when nothing overlaps. With ``preroute`` off the model
-    chooses freely among all routes.
+    shortlist (candidates within 75% of the best score), or only
+    ``goto_finalize`` when nothing overlaps (no agent fits: greetings,
+    chit-chat, topics no plugin describes). With ``preroute`` off the model
+    chooses freely among all routes plus ``goto_finalize``.
 
 Agent (any other tools)
     First step of a turn (no tool result after the latest user message): the
@@ -40,7 +41,6 @@ loaded once per process. Retries and timeouts belong to
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import importlib.util
 import json
 import logging
@@ -82,7 +82,7 @@ MAX_STRING_CHARS = 120
 """Longest free string argument (when the user's message has no words to copy)."""
 MAX_SPAN_WORDS = 80
 """Only the last words of the user's message can be copied into string arguments."""
-DEFAULT_TEXT_TOKENS = 256
+DEFAULT_TEXT_TOKENS = 160
 DEFAULT_CALL_TOKENS = 160
 
 Mode = Literal["route", "call", "auto", "text"]
@@ -148,7 +148,9 @@ def _make_formatter(llama: Any) -> Callable[[list[dict[str, str]]], tuple[str, l
     def text(token_id: int) -> str:
         return llama._model.token_get_text(token_id) if token_id != -1 else ""
 
-    fmt = Jinja2ChatFormatter(template=template, eos_token=text(llama.token_eos()), bos_token=text(llama.token_bos()))
+    fmt = Jinja2ChatFormatter(
+        template=template, eos_token=text(llama.token_eos()), bos_token=text(llama.token_bos())
+    )
 
     def render(messages: list[dict[str, str]]) -> tuple[str, list[str]]:
         response = fmt(messages=messages)  # type: ignore[arg-type]
@@ -167,7 +169,9 @@ def load_model(path: str | Path, *, n_ctx: int = 4096, n_threads: int | None = N
         if cached is not None:
             return cached
         if not Path(resolved).is_file():
-            raise ModelConfigurationError(f"No GGUF model file at {resolved}; check CADENCE_LOCAL_MODEL_PATH.")
+            raise ModelConfigurationError(
+                f"No GGUF model file at {resolved}; check CADENCE_LOCAL_MODEL_PATH."
+            )
         try:
             from llama_cpp import Llama
         except ImportError as exc:
@@ -190,7 +194,11 @@ def load_model(path: str | Path, *, n_ctx: int = 4096, n_threads: int | None = N
 def gbnf_literal(text: str) -> str:
     """``text`` as a quoted GBNF literal."""
     escaped = (
-        text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+        text.replace("\\", "\\\\")
+        .replace('"', '\\"')
+        .replace("\n", "\\n")
+        .replace("\r", "\\r")
+        .replace("\t", "\\t")
     )
     return f'"{escaped}"'
 
@@ -200,7 +208,7 @@ def _json_string_body(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)[1:-1]
 
 
-_EDGE_PUNCT = "?!.,;:\"'`()[]{}" + "“”‘’"
+_PAIRS = {"(": ")", "[": "]", "{": "}", ")": "(", "]": "[", "}": "{"}
 
 
 def source_words(text: str, limit: int = MAX_SPAN_WORDS) -> list[str]:
@@ -211,9 +219,9 @@ def source_words(text: str, limit: int = MAX_SPAN_WORDS) -> list[str]:
     words: list[str] = []
     for raw in text.split():
         word = raw.strip("?!.,;:\"'`“”‘’")
-        while word and word[0] in "([{" and word.count(word[0]) > word.count({"(": ")", "[": "]", "{": "}"}[word[0]]):
+        while word and word[0] in _PAIRS and word.count(word[0]) > word.count(_PAIRS[word[0]]):
             word = word[1:]
-        while word and word[-1] in ")]}" and word.count(word[-1]) > word.count({")": "(", "]": "[", "}": "{"}[word[-1]]):
+        while word and word[-1] in _PAIRS and word.count(word[-1]) > word.count(_PAIRS[word[-1]]):
             word = word[:-1]
         if word:
             words.append(word)
@@ -253,9 +261,11 @@ class _GrammarBuilder:
 
     def value(self, schema: Mapping[str, Any], hint: str) -> str:
         """The rule name of a value matching ``schema``."""
-        if "enum" in schema and schema["enum"]:
+        if schema.get("enum"):
             name = self._new(hint)
-            self.rules[name] = " | ".join(gbnf_literal(json.dumps(v, ensure_ascii=False)) for v in schema["enum"])
+            self.rules[name] = " | ".join(
+                gbnf_literal(json.dumps(v, ensure_ascii=False)) for v in schema["enum"]
+            )
             return name
         if "const" in schema:
             name = self._new(hint)
@@ -342,12 +352,14 @@ def build_tool_grammar(
         function = tool_function(schema)
         name = str(function.get("name"))
         args = builder.object(function.get("parameters") or {}, name + "-args")
-        calls.append(f'{gbnf_literal("{" + json.dumps("name") + ": " + json.dumps(name) + ", ")} '
-                     f'{gbnf_literal(json.dumps("arguments") + ": ")} {args} "}}"')
+        calls.append(
+            f"{gbnf_literal('{' + json.dumps('name') + ': ' + json.dumps(name) + ', ')} "
+            f'{gbnf_literal(json.dumps("arguments") + ": ")} {args} "}}"'
+        )
     builder.rules["call"] = " | ".join(calls)
     root = "call"
     if allow_text:
-        builder.rules["text"] = '[^{\\x00-\\x1f] [^\\x00]*'
+        builder.rules["text"] = "[^{\\x00-\\x1f] [^\\x00]*"
         root = "call | text"
     return builder.render(root, source_words(source_text))
 
@@ -365,7 +377,9 @@ def parse_route(text: str, names: Sequence[str]) -> AIMessage:
     """An ``AIMessage`` with one routing call when ``text`` names a route, else plain text."""
     cleaned = text.strip()
     if cleaned in names:
-        return AIMessage(content="", tool_calls=[{"name": cleaned, "args": {}, "id": _call_id(), "type": "tool_call"}])
+        return AIMessage(
+            content="", tool_calls=[{"name": cleaned, "args": {}, "id": _call_id(), "type": "tool_call"}]
+        )
     logger.warning("local model produced no valid route", extra={"output": cleaned[:200]})
     return AIMessage(content=cleaned)
 
@@ -451,9 +465,9 @@ def turn_has_agent_work(messages: Sequence[BaseMessage]) -> bool:
     if tool_results(turn):
         return True
     for m in turn:
-        if isinstance(m, AIMessage) and m.name != "coordinator" and _text(m).strip():
-            if not any(c["name"].startswith("goto_") for c in m.tool_calls):
-                return True
+        is_agent_text = isinstance(m, AIMessage) and m.name != "coordinator" and bool(_text(m).strip())
+        if is_agent_text and not any(c["name"].startswith("goto_") for c in m.tool_calls):  # type: ignore[union-attr]
+            return True
     return False
 
 
@@ -561,7 +575,9 @@ class LocalChatModel(BaseChatModel):
             return self._plan_call(messages, real, question, allow_text=False)
         return self._plan_text(messages, question, turn, real)
 
-    def _plan_route(self, messages: Sequence[BaseMessage], tools: list[Mapping[str, Any]], question: str) -> _Plan:
+    def _plan_route(
+        self, messages: Sequence[BaseMessage], tools: list[Mapping[str, Any]], question: str
+    ) -> _Plan:
         names = [tool_name(t) for t in tools]
         if FINALIZE_TOOL not in names:
             names.append(FINALIZE_TOOL)
@@ -572,13 +588,15 @@ class LocalChatModel(BaseChatModel):
             else:
                 routes = [t for t in tools if tool_name(t) != FINALIZE_TOOL]
                 shortlist = PreRouter.from_tool_schemas(routes).shortlist(question) if routes else []
-                if shortlist:
-                    allowed = shortlist
+                # Nothing overlaps: no agent fits (greetings, chit-chat) -> finalize.
+                allowed = shortlist or [FINALIZE_TOOL]
         by_name = {tool_name(t): t for t in tools}
         lines = []
         for name in allowed:
             if name == FINALIZE_TOOL:
-                lines.append(f"- {FINALIZE_TOOL}: the answer is ready, or no agent fits (greetings, chit-chat).")
+                lines.append(
+                    f"- {FINALIZE_TOOL}: the answer is ready, or no agent fits (greetings, chit-chat)."
+                )
             else:
                 desc = str(tool_function(by_name[name]).get("description") or "")
                 lines.append(f"- {name}: {desc.removeprefix('Hand the conversation to the ')}")
@@ -587,11 +605,19 @@ class LocalChatModel(BaseChatModel):
             + "\n".join(lines)
             + "\nReply with the name of one option."
         )
-        prompt = [{"role": "system", "content": system}, {"role": "user", "content": question or "(no question)"}]
+        prompt = [
+            {"role": "system", "content": system},
+            {"role": "user", "content": question or "(no question)"},
+        ]
         return _Plan("route", prompt, build_route_grammar(allowed), [], allowed, 16)
 
     def _plan_call(
-        self, messages: Sequence[BaseMessage], tools: list[Mapping[str, Any]], question: str, *, allow_text: bool
+        self,
+        messages: Sequence[BaseMessage],
+        tools: list[Mapping[str, Any]],
+        question: str,
+        *,
+        allow_text: bool,
     ) -> _Plan:
         options = tools
         if self.preroute and len(tools) > 1:
@@ -608,7 +634,10 @@ class LocalChatModel(BaseChatModel):
         if allow_text:
             instructions += " If no tool is needed, answer in plain text instead."
         system = f"{base}\n\n{instructions}" if base else instructions
-        prompt = [{"role": "system", "content": system}, {"role": "user", "content": question or "(no question)"}]
+        prompt = [
+            {"role": "system", "content": system},
+            {"role": "user", "content": question or "(no question)"},
+        ]
         grammar = build_tool_grammar(options, source_text=question, allow_text=allow_text)
         tokens = self.max_tokens or (DEFAULT_TEXT_TOKENS if allow_text else DEFAULT_CALL_TOKENS)
         return _Plan("auto" if allow_text else "call", prompt, grammar, options, [], tokens)
@@ -627,7 +656,12 @@ class LocalChatModel(BaseChatModel):
             results = tool_results(turn)
             if results:
                 facts = "\n".join(f"Result of {name}: {value}" for name, value in results)
-                prompt.append({"role": "user", "content": f"{facts}\nAnswer my question using these results."})
+                prompt.append(
+                    {
+                        "role": "user",
+                        "content": f"{facts}\nAnswer my question in one or two sentences with these results.",
+                    }
+                )
         else:
             for m in messages:
                 if isinstance(m, SystemMessage):
@@ -639,12 +673,15 @@ class LocalChatModel(BaseChatModel):
         return _Plan("text", prompt, None, tools, [], self.max_tokens or DEFAULT_TEXT_TOKENS)
 
     # -- running ----------------------------------------------------------------------
-    def _completion_args(self, loaded: _Loaded, plan: _Plan, stop: list[str] | None) -> tuple[str, dict[str, Any]]:
+    def _completion_args(
+        self, loaded: _Loaded, plan: _Plan, stop: list[str] | None
+    ) -> tuple[str, dict[str, Any]]:
         prompt, template_stop = loaded.formatter(plan.messages)
         args: dict[str, Any] = {
             "max_tokens": plan.max_tokens,
             "temperature": self.temperature if plan.mode == "text" else 0.0,
             "stop": [*template_stop, *(stop or [])],
+            "repeat_penalty": 1.15 if plan.mode == "text" else 1.0,
         }
         if plan.grammar is not None:
             from llama_cpp import LlamaGrammar
@@ -682,7 +719,10 @@ class LocalChatModel(BaseChatModel):
             output_tokens=int(usage.get("completion_tokens", 0)),
             total_tokens=int(usage.get("total_tokens", 0)),
         )
-        message.response_metadata = {"model_name": self.model_label, "finish_reason": choice.get("finish_reason")}
+        message.response_metadata = {
+            "model_name": self.model_label,
+            "finish_reason": choice.get("finish_reason"),
+        }
         return message
 
     def _stream_text(
@@ -720,7 +760,13 @@ class LocalChatModel(BaseChatModel):
         yield AIMessageChunk(
             content=message.content,
             tool_call_chunks=[
-                {"name": c["name"], "args": json.dumps(c["args"]), "id": c["id"], "index": i, "type": "tool_call_chunk"}
+                {
+                    "name": c["name"],
+                    "args": json.dumps(c["args"]),
+                    "id": c["id"],
+                    "index": i,
+                    "type": "tool_call_chunk",
+                }
                 for i, c in enumerate(message.tool_calls)
             ],
             usage_metadata=message.usage_metadata,
@@ -763,7 +809,9 @@ class LocalChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
         plan = self.plan(messages, **kwargs)
-        chunks = self._stream_text(plan, stop) if plan.mode == "text" else self._as_chunks(self._run(plan, stop))
+        chunks = (
+            self._stream_text(plan, stop) if plan.mode == "text" else self._as_chunks(self._run(plan, stop))
+        )
         for message in chunks:
             chunk = ChatGenerationChunk(message=message)
             if run_manager is not None and isinstance(message.content, str) and message.content:
@@ -813,9 +861,8 @@ class LocalChatModel(BaseChatModel):
                     await run_manager.on_llm_new_token(value.content, chunk=chunk)
                 yield chunk
         finally:
-            cancel.set()
-            with contextlib.suppress(Exception):
-                await asyncio.shield(worker)
+            cancel.set()  # on early exit the worker stops at its next token
+            worker.add_done_callback(lambda f: f.exception() if not f.cancelled() else None)
 
 
 __all__ = [

@@ -35,12 +35,13 @@ _SYMBOLS: dict[str, str] = {
 _SYMBOL_RE = re.compile("|".join(re.escape(s) for s in _SYMBOLS))
 _WORD_RE = re.compile(r"[a-z]+|\d+(?:\.\d+)?")
 
-STOPWORDS = frozenset(
-    """a an and are as at be been but by can could did do does for from had has have how i if in into is it
+_STOPWORDS_TEXT = """a an and are as at be been but by can could did do does for from had has have how i if
+    in into is it
     its me my no not of on or our please so than that the their them then there these they this to was we
     what when where which who why will with would you your yours hand conversation agent agents tool tools
-    use using tell give show get let us about any some just like""".split()
-)
+    use using tell give show get let us about any some just like"""
+STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
+"""Words ignored when scoring (including routing boilerplate such as "agent" and "tool")."""
 
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "ly", "s")
 
@@ -177,7 +178,11 @@ class PreRouter:
                 tf = doc.get(term, 0)
                 if not tf:
                     continue
-                norm = tf * (self.k1 + 1) / (tf + self.k1 * (1 - self.b + self.b * length / max(self._avg, 1e-9)))
+                norm = (
+                    tf
+                    * (self.k1 + 1)
+                    / (tf + self.k1 * (1 - self.b + self.b * length / max(self._avg, 1e-9)))
+                )
                 score += self._idf.get(term, 0.0) * norm
             scores.append(RouteScore(cand.name, round(score, 6)))
         order = sorted(range(len(scores)), key=lambda i: -scores[i].score)

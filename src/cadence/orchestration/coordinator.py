@@ -82,8 +82,9 @@ class Coordinator:
             ctx[F.SUSPEND_REASON] = {"code": "max_tool_hops", "current": tool_hops, "maximum": settings.max_tool_hops}
             logger.info("tool hop limit reached", extra={"tool_hops": tool_hops})
             return {"plugin_context": ctx}
-        if context is not None and context.expired():
+        if context is not None and context.expired(keep_reserve=True):
             ctx[F.SUSPEND_REASON] = {"code": "deadline", "current": 0, "maximum": 0}
+            logger.info("turn deadline near; suspending with what exists")
             return {"plugin_context": ctx}
 
         response = await self._decide(state, config, context, ctx)
@@ -129,7 +130,11 @@ class Coordinator:
     ) -> AIMessage:
         settings = context.settings if context is not None else self.settings
         messages = [SystemMessage(content=self.prompt), *list(state.get("messages") or [])]
-        budget = context.budget(settings.coordinator_timeout) if context is not None else settings.coordinator_timeout
+        budget = (
+            context.budget(settings.coordinator_timeout, keep_reserve=True)
+            if context is not None
+            else settings.coordinator_timeout
+        )
         try:
             return await asyncio.wait_for(
                 call_model(self.bound_model, messages, node="coordinator", context=context, config=config),

@@ -41,7 +41,7 @@ async def logged_tool_call(
     context = getattr(request.runtime, "context", None)
     settings = getattr(context, "settings", None)
     limit = getattr(settings, "tool_timeout", None)
-    budget = context.budget(limit) if context is not None and hasattr(context, "budget") else limit
+    budget = context.budget(limit, keep_reserve=True) if context is not None and hasattr(context, "budget") else limit
     logger.info("tool start", extra={"tool": name, "args": call.get("args"), "tool_call_id": call.get("id")})
     started = time.monotonic()
     error: str | None = None

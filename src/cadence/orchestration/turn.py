@@ -73,15 +73,24 @@ class TurnContext:
             return None
         return self.deadline - time.monotonic()
 
-    def expired(self) -> bool:
-        """Whether the turn's deadline has passed."""
-        rem = self.remaining()
-        return rem is not None and rem <= 0
+    @property
+    def final_reserve(self) -> float:
+        """Seconds kept back for the final answer: work stops this long before the deadline."""
+        return min(5.0, 0.25 * self.settings.turn_timeout)
 
-    def budget(self, limit: float | None) -> float | None:
-        """The smaller of ``limit`` and the time left (at least a tiny positive value)."""
+    def expired(self, *, keep_reserve: bool = False) -> bool:
+        """Whether the deadline (or, with ``keep_reserve``, the work part of the turn) has passed."""
+        rem = self.remaining()
+        if rem is None:
+            return False
+        return rem <= (self.final_reserve if keep_reserve else 0)
+
+    def budget(self, limit: float | None, *, keep_reserve: bool = False) -> float | None:
+        """The smaller of ``limit`` and the time left (minus the final reserve for work steps)."""
         rem = self.remaining()
         if rem is None:
             return limit
+        if keep_reserve:
+            rem -= self.final_reserve
         rem = max(rem, 0.001)
         return rem if limit is None else min(limit, rem)

@@ -1,0 +1,140 @@
+"""Terminal rendering of a turn: a live status line, the streamed answer and the route taken."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.status import Status
+from rich.text import Text
+
+FINAL_NODES = {"synthesizer": "synthesizer", "suspend": "suspend"}
+
+
+def node_label(node: str) -> str:
+    """What the status line says while ``node`` is working."""
+    if node == "coordinator":
+        return "coordinator is choosing the next step…"
+    if node == "synthesizer":
+        return "synthesizer is writing the answer…"
+    if node == "suspend":
+        return "wrapping up: a limit was reached…"
+    if node == "control_tools":
+        return "routing…"
+    if node.endswith("_agent"):
+        return f"{node[: -len('_agent')]} agent is working…"
+    if node.endswith("_tools"):
+        return f"{node[: -len('_tools')]} agent is running tools…"
+    return f"{node}…"
+
+
+def _args_preview(args: Any, limit: int = 60) -> str:
+    if isinstance(args, dict):
+        text = ", ".join(f"{k}={v!r}" for k, v in args.items())
+    else:
+        text = str(args)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _seconds(duration_ms: Any) -> str:
+    try:
+        value = float(duration_ms) / 1000
+    except (TypeError, ValueError):
+        return "?s"
+    return f"{value:.1f}s" if value < 60 else f"{int(value // 60)}m{int(value % 60):02d}s"
+
+
+def route_line(trace: dict[str, Any]) -> str:
+    """One line summarising the route: ``route: math → synthesizer · 1 tool · 2.1s``."""
+    hops = [str(h) for h in trace.get("routing_history") or []]
+    hops.append("suspend" if trace.get("suspended") else "synthesizer")
+    tools = len(trace.get("tools_used") or [])
+    parts = ["route: " + " → ".join(hops), f"{tools} tool" + ("" if tools == 1 else "s")]
+    usage = trace.get("usage") or {}
+    total = usage.get("total_tokens") if isinstance(usage, dict) else None
+    if total:
+        parts.append(f"{total} tokens")
+    parts.append(_seconds(trace.get("duration_ms")))
+    if trace.get("suspended") and trace.get("suspend_reason"):
+        parts.append(f"suspended: {trace['suspend_reason']}")
+    return " · ".join(parts)
+
+
+class TurnView:
+    """Consumes ``Cadence.astream`` events and renders them.
+
+    The status line and tool progress go to ``err`` (only when it is a terminal);
+    the answer goes to ``out``, streamed token by token when the model streams.
+    """
+
+    def __init__(self, out: Console, err: Console, *, live: bool | None = None) -> None:
+        self.out = out
+        self.err = err
+        self.live = err.is_terminal if live is None else live
+        self.status: Status | None = None
+        self.streamed: list[str] = []
+        self.final: dict[str, Any] | None = None
+
+    def __enter__(self) -> TurnView:
+        if self.live:
+            self.status = self.err.status(node_label("coordinator"), spinner="dots")
+            self.status.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop_status()
+
+    def _stop_status(self) -> None:
+        if self.status is not None:
+            self.status.stop()
+            self.status = None
+
+    def _note(self, text: str, style: str = "dim") -> None:
+        if self.live and not self.streamed:
+            self.err.print(Text(text, style=style))
+
+    def handle(self, event: dict[str, Any]) -> None:
+        """Render one event."""
+        kind = event.get("type")
+        if kind == "node":
+            if self.status is not None:
+                self.status.update(node_label(str(event.get("node"))))
+        elif kind == "agent_start":
+            self._note(f"→ {event.get('agent')}")
+        elif kind == "tool_start":
+            if self.status is not None:
+                self.status.update(f"{event.get('agent')}: {event.get('name')}({_args_preview(event.get('args'))})…")
+        elif kind == "tool_end":
+            mark, style = ("✗", "red") if event.get("error") else ("✓", "dim")
+            result = str(event.get("result") or "").replace("\n", " ")
+            if len(result) > 80:
+                result = result[:79] + "…"
+            self._note(f"  {mark} {event.get('name')} → {result}", style)
+        elif kind == "suspend":
+            reason = event.get("reason") or {}
+            code = reason.get("code") if isinstance(reason, dict) else reason
+            self._note(f"suspending: {code}", "yellow")
+        elif kind == "token":
+            self._stop_status()
+            text = str(event.get("text") or "")
+            self.streamed.append(text)
+            self.out.print(text, end="", markup=False, highlight=False, soft_wrap=True)
+            self.out.file.flush()
+        elif kind == "final":
+            self.final = event
+
+    def finish(self) -> None:
+        """Print the answer (unless it was streamed) and the route line."""
+        self._stop_status()
+        if self.final is None:
+            return
+        response = str(self.final.get("response") or "")
+        streamed = "".join(self.streamed)
+        if streamed:
+            self.out.print(markup=False)
+            if streamed.strip() != response.strip() and response.strip():
+                # The streamed draft was replaced (retry or post-processing): show the final text.
+                self.out.print(response, markup=False, highlight=False, soft_wrap=True)
+        elif response:
+            self.out.print(response, markup=False, highlight=False, soft_wrap=True)
+        self.err.print(Text(route_line(self.final.get("trace") or {}), style="dim"))

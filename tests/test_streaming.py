@@ -1,0 +1,28 @@
+"""The engine's event stream: node, agent, tool, token and final events."""
+
+from __future__ import annotations
+
+from tests.conftest import FINALIZE, call, goto
+
+
+async def test_stream_events_for_a_tool_turn(engine_factory) -> None:
+    engine, _ = engine_factory([goto("math"), call("calculate", expression="15 * 23"), FINALIZE, {"content": "15 * 23 is 345"}])
+    events = [e async for e in engine.astream("Calculate 15 * 23")]
+    types = [e["type"] for e in events]
+    assert types[0] == "node" and types[-1] == "final"
+    assert "agent_start" in types and "agent_end" in types
+    start = next(e for e in events if e["type"] == "tool_start")
+    assert start["name"] == "calculate" and start["args"] == {"expression": "15 * 23"}
+    end = next(e for e in events if e["type"] == "tool_end")
+    assert end["result"] == "345" and end["error"] is False
+    tokens = "".join(e["text"] for e in events if e["type"] == "token")
+    assert tokens == "15 * 23 is 345"
+    final = events[-1]
+    assert final["response"] == "15 * 23 is 345" and final["trace"]["routing_history"] == ["math"]
+
+
+async def test_stream_reports_suspend(engine_factory) -> None:
+    engine, _ = engine_factory([goto("math"), {"content": "1"}, goto("math"), {"content": "stopped"}], max_agent_hops=1)
+    events = [e async for e in engine.astream("q")]
+    suspend = next(e for e in events if e["type"] == "suspend")
+    assert suspend["reason"]["code"] == "max_agent_hops"
