@@ -24,7 +24,11 @@ NOISY_LOGGERS = (
     "llama_cpp",
 )
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-_STANDARD_ATTRS = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime", "taskName"}
+_STANDARD_ATTRS = set(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {
+    "message",
+    "asctime",
+    "taskName",
+}
 
 
 class CompactFormatter(logging.Formatter):
@@ -35,7 +39,9 @@ class CompactFormatter(logging.Formatter):
         self.verbose = verbose
 
     def format(self, record: logging.LogRecord) -> str:
-        extras = {k: v for k, v in record.__dict__.items() if k not in _STANDARD_ATTRS and not k.startswith("_")}
+        extras = {
+            k: v for k, v in record.__dict__.items() if k not in _STANDARD_ATTRS and not k.startswith("_")
+        }
         text = f"{record.levelname.lower()} {record.name}: {record.getMessage()}"
         if extras:
             text += " " + " ".join(f"{k}={_short(v)}" for k, v in extras.items())

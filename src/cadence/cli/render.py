@@ -29,10 +29,7 @@ def node_label(node: str) -> str:
 
 
 def _args_preview(args: Any, limit: int = 60) -> str:
-    if isinstance(args, dict):
-        text = ", ".join(f"{k}={v!r}" for k, v in args.items())
-    else:
-        text = str(args)
+    text = ", ".join(f"{k}={v!r}" for k, v in args.items()) if isinstance(args, dict) else str(args)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -41,6 +38,8 @@ def _seconds(duration_ms: Any) -> str:
         value = float(duration_ms) / 1000
     except (TypeError, ValueError):
         return "?s"
+    if value < 1:
+        return f"{value * 1000:.0f}ms"
     return f"{value:.1f}s" if value < 60 else f"{int(value // 60)}m{int(value % 60):02d}s"
 
 
@@ -103,7 +102,9 @@ class TurnView:
             self._note(f"→ {event.get('agent')}")
         elif kind == "tool_start":
             if self.status is not None:
-                self.status.update(f"{event.get('agent')}: {event.get('name')}({_args_preview(event.get('args'))})…")
+                self.status.update(
+                    f"{event.get('agent')}: {event.get('name')}({_args_preview(event.get('args'))})…"
+                )
         elif kind == "tool_end":
             mark, style = ("✗", "red") if event.get("error") else ("✓", "dim")
             result = str(event.get("result") or "").replace("\n", " ")

@@ -681,7 +681,7 @@ class LocalChatModel(BaseChatModel):
             "max_tokens": plan.max_tokens,
             "temperature": self.temperature if plan.mode == "text" else 0.0,
             "stop": [*template_stop, *(stop or [])],
-            "repeat_penalty": 1.15 if plan.mode == "text" else 1.0,
+            "repeat_penalty": 1.0,  # a penalty makes the model alter numbers it should copy
         }
         if plan.grammar is not None:
             from llama_cpp import LlamaGrammar

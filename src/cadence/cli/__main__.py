@@ -1,0 +1,5 @@
+"""``python -m cadence.cli``."""
+
+from cadence.cli.main import main
+
+main()

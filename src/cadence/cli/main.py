@@ -1,0 +1,399 @@
+"""``cadence``: chat with the engine, inspect plugins, the graph and the settings, or serve the API.
+
+Every mistake a user can make (bad provider string, unreachable server, missing
+key, unknown tone, malformed settings) ends with one ``error: …`` line on stderr
+and a non-zero exit code, never a traceback. Answers go to stdout; the status
+line, the route taken and logs go to stderr.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import inspect
+import json
+import logging
+import sqlite3
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import pydantic
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from cadence import __version__
+from cadence.cli.logs import configure_logging
+from cadence.cli.render import TurnView
+from cadence.errors import CadenceError, ConfigurationError
+from cadence.orchestration.tones import TONE_NAMES, ResponseTone
+from cadence.settings import Settings, get_settings
+
+logger = logging.getLogger("cadence.cli")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+app = typer.Typer(
+    name="cadence",
+    help="Cadence: multi-agent conversations on LangGraph.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+plugins_app = typer.Typer(help="Inspect plugins.", no_args_is_help=True, pretty_exceptions_enable=False)
+app.add_typer(plugins_app, name="plugins")
+
+EXIT_ERROR = 1
+EXIT_INTERRUPTED = 130
+HELP_TEXT = (
+    "commands: /exit (or Ctrl-D) quit · /new new thread · /thread show thread id · /tone <name> · /help"
+)
+
+
+# -- plumbing -------------------------------------------------------------------------
+def _out() -> Console:
+    return Console(highlight=False)
+
+
+def _err() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def fail(message: str, code: int = EXIT_ERROR) -> typer.Exit:
+    """Print ``error: message`` as one line on stderr; returns the ``Exit`` to raise."""
+    typer.echo(f"error: {_one_line(message)}", err=True)
+    return typer.Exit(code)
+
+
+def _settings_error_text(exc: pydantic.ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        loc = [str(p) for p in err.get("loc", ()) if p != "__root__"]
+        name = f"CADENCE_{loc[0].upper()}" if loc else "settings"
+        msg = str(err.get("msg", "invalid value"))
+        secret = any(word in name for word in ("KEY", "DATABASE_URL", "PASSWORD", "TOKEN"))
+        value = err.get("input")
+        shown = "" if secret or value is None or isinstance(value, dict) else f" (got {str(value)[:60]!r})"
+        parts.append(f"{name}: {msg}{shown}")
+    return "Invalid Cadence settings: " + "; ".join(parts)
+
+
+def load_settings() -> Settings:
+    """Read the settings afresh (environment and ``.env``) and configure logging from them."""
+    get_settings.cache_clear()
+    try:
+        settings = get_settings()
+    except ConfigurationError as exc:
+        cause = exc.__cause__
+        if isinstance(cause, pydantic.ValidationError):
+            raise ConfigurationError(_settings_error_text(cause)) from cause
+        raise
+    configure_logging(settings.log_level)
+    return settings
+
+
+def guarded(fn: F) -> F:
+    """Turn every expected failure of a command into one ``error:`` line and a non-zero exit."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (typer.Exit, typer.Abort):
+            raise
+        except CadenceError as exc:
+            logger.debug("command failed", exc_info=True)
+            raise fail(exc.message) from None
+        except pydantic.ValidationError as exc:
+            raise fail(_settings_error_text(exc)) from None
+        except KeyboardInterrupt:
+            typer.echo("interrupted", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        except sqlite3.Error as exc:
+            raise fail(f"Database problem: {exc}. Check CADENCE_DATABASE_URL / CADENCE_DATA_DIR.") from None
+        except OSError as exc:
+            raise fail(f"{exc}") from None
+        except Exception as exc:
+            logger.debug("unexpected failure", exc_info=True)
+            raise fail(
+                f"Unexpected {type(exc).__name__}: {exc} (set CADENCE_LOG_LEVEL=DEBUG for the traceback)"
+            ) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"cadence {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version_callback, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    """Cadence: a coordinator routes your question to plugin agents; a synthesizer answers in your tone."""
+
+
+# -- chat -----------------------------------------------------------------------------
+def _dump(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, ensure_ascii=False, default=str)
+
+
+async def _run_turn(
+    engine: Any, message: str, *, thread: str | None, user: str | None, tone: str | None, json_output: bool
+) -> tuple[str, dict[str, Any] | None]:
+    """Run one turn, render it (or print its JSON) and return ``(thread_id, error)``."""
+    if json_output:
+        result = await engine.ainvoke(message, thread_id=thread, user_id=user, tone=tone)
+        typer.echo(_dump(result.to_dict()))
+        return result.thread_id, result.error
+    view = TurnView(_out(), _err())
+    with view:
+        async for event in engine.astream(message, thread_id=thread, user_id=user, tone=tone):
+            view.handle(event)
+    view.finish()
+    final = view.final or {}
+    return str(final.get("thread_id") or thread or ""), final.get("error")
+
+
+def _error_text(error: dict[str, Any]) -> str:
+    return str(error.get("message") or error.get("code") or "the turn failed")
+
+
+@app.command()
+@guarded
+def chat(
+    question: Annotated[
+        list[str] | None, typer.Argument(help="The question. Omit it to open an interactive session.")
+    ] = None,
+    tone: Annotated[
+        str | None, typer.Option("--tone", "-t", help=f"Answer tone: {', '.join(TONE_NAMES)}.")
+    ] = None,
+    thread: Annotated[
+        str | None, typer.Option("--thread", help="Thread id to continue (default: a new thread).")
+    ] = None,
+    user: Annotated[
+        str | None, typer.Option("--user", "-u", help="User id (default: CADENCE_DEFAULT_USER).")
+    ] = None,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object per answer (response, thread_id, trace).")
+    ] = False,
+) -> None:
+    """Ask one question, or chat interactively in one thread."""
+    settings = load_settings()
+    tone = ResponseTone.parse(tone).value if tone is not None else None
+    text = " ".join(question or [])
+    if question and not text.strip():
+        raise fail("The question is empty; type a question or omit it for an interactive session.")
+    if not question:
+        _interactive(settings, tone=tone, thread=thread, user=user, json_output=json_output)
+        return
+
+    from cadence.orchestration.engine import Cadence
+
+    async def once() -> dict[str, Any] | None:
+        async with Cadence.open(settings) as engine:
+            _, error = await _run_turn(
+                engine, text, thread=thread, user=user, tone=tone, json_output=json_output
+            )
+            return error
+
+    error = asyncio.run(once())
+    if error:
+        raise fail(_error_text(error))
+
+
+def _interactive(
+    settings: Settings, *, tone: str | None, thread: str | None, user: str | None, json_output: bool
+) -> None:
+    """The prompt loop: every turn continues the same thread until /exit or Ctrl-D."""
+    from cadence.orchestration.engine import Cadence
+
+    out, err = _out(), _err()
+    thread_id = thread or uuid.uuid4().hex
+    with asyncio.Runner() as runner:
+        stack = contextlib.AsyncExitStack()
+        engine = runner.run(stack.enter_async_context(Cadence.open(settings)))
+        try:
+            if not json_output:
+                err.print(Text(f"thread {thread_id} · {HELP_TEXT}", style="dim"))
+            while True:
+                try:
+                    line = input() if json_output else out.input(Text("you › ", style="bold cyan"))
+                except (EOFError, KeyboardInterrupt):
+                    if not json_output:
+                        out.print()
+                    break
+                text = line.strip()
+                if not text:
+                    continue
+                if text.startswith("/"):
+                    command, _, arg = text.partition(" ")
+                    command = command.lower()
+                    if command in {"/exit", "/quit", "/q"}:
+                        break
+                    if command == "/help":
+                        err.print(Text(HELP_TEXT, style="dim"))
+                    elif command == "/thread":
+                        err.print(Text(f"thread {thread_id}", style="dim"))
+                    elif command == "/new":
+                        thread_id = uuid.uuid4().hex
+                        err.print(Text(f"new thread {thread_id}", style="dim"))
+                    elif command == "/tone":
+                        try:
+                            tone = ResponseTone.parse(arg).value if arg.strip() else None
+                            err.print(Text(f"tone: {tone or 'natural'}", style="dim"))
+                        except CadenceError as exc:
+                            typer.echo(f"error: {_one_line(exc.message)}", err=True)
+                    else:
+                        typer.echo(f"error: Unknown command {command!r}; {HELP_TEXT}", err=True)
+                    continue
+                try:
+                    _, error = runner.run(
+                        _run_turn(
+                            engine, text, thread=thread_id, user=user, tone=tone, json_output=json_output
+                        )
+                    )
+                except KeyboardInterrupt:
+                    typer.echo("interrupted; the thread is kept", err=True)
+                    continue
+                except CadenceError as exc:
+                    typer.echo(f"error: {_one_line(exc.message)}", err=True)
+                    continue
+                if error:
+                    typer.echo(f"error: {_one_line(_error_text(error))}", err=True)
+        finally:
+            runner.run(stack.aclose())
+
+
+# -- plugins --------------------------------------------------------------------------
+def _first_clause(text: str, limit: int = 70) -> str:
+    head = text.split(": ", 1)[0] if ": " in text[:limit] else text
+    return head if len(head) <= limit else head[: limit - 1] + "…"
+
+
+_STATUS_STYLE = {"loaded": "green", "failed": "red", "overridden": "yellow", "disabled": "dim"}
+
+
+@plugins_app.command("list")
+@guarded
+def plugins_list(
+    json_output: Annotated[bool, typer.Option("--json", help="Print the statuses as JSON.")] = False,
+) -> None:
+    """List every plugin candidate with its status and, when it failed, why."""
+    from cadence.plugins.manager import PluginManager
+
+    settings = load_settings()
+    statuses = PluginManager(settings).load()
+    if json_output:
+        typer.echo(_dump({"plugins": [s.to_dict() for s in statuses]}))
+        return
+    if not statuses:
+        _out().print("No plugins found (CADENCE_BUILTIN_PLUGINS, CADENCE_PLUGINS_DIR, entry points).")
+        return
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    for column in ("plugin", "status", "version", "source", "details"):
+        table.add_column(column, overflow="fold")
+    for s in statuses:
+        if s.reason:
+            details = s.reason + (f" ({s.location})" if s.status == "failed" else "")
+        else:
+            details = _first_clause(s.description or "")
+        table.add_row(
+            s.name,
+            Text(s.status, style=_STATUS_STYLE.get(s.status, "")),
+            s.version or "",
+            s.source,
+            Text(details, style="red" if s.status == "failed" else ""),
+        )
+    _out().print(table)
+
+
+# -- graph ----------------------------------------------------------------------------
+@app.command()
+@guarded
+def graph(
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write the diagram to this file.")
+    ] = None,
+) -> None:
+    """Print the compiled graph as a Mermaid diagram (no model is contacted)."""
+    from cadence.orchestration.engine import Cadence
+    from cadence.testing import ScriptedChatModel
+
+    settings = load_settings()
+    # The graph's shape does not depend on the model: build it with an inert one.
+    engine = Cadence(settings, model=ScriptedChatModel.from_items([]))
+    diagram = engine.draw_mermaid()
+    if output is not None:
+        output.write_text(diagram, encoding="utf-8")
+        typer.echo(f"wrote {output}", err=True)
+        return
+    typer.echo(diagram)
+
+
+# -- config ---------------------------------------------------------------------------
+@app.command()
+@guarded
+def config(
+    json_output: Annotated[bool, typer.Option("--json", help="Print the settings as JSON.")] = False,
+) -> None:
+    """Show the effective settings (environment, .env and defaults) with secrets masked."""
+    settings = load_settings()
+    masked = settings.masked()
+    if json_output:
+        typer.echo(_dump(masked))
+        return
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    table.add_column("setting", style="cyan", no_wrap=True)
+    table.add_column("value", overflow="fold")
+    for name, value in masked.items():
+        shown = ", ".join(value) if isinstance(value, list) else ("" if value is None else str(value))
+        table.add_row(f"CADENCE_{name.upper()}", Text(shown, style="dim" if value in (None, []) else ""))
+    if not settings.database_url:
+        table.add_row("database (effective)", settings.resolved_database_url)
+    _out().print(table)
+
+
+# -- serve ----------------------------------------------------------------------------
+@app.command()
+@guarded
+def serve(
+    host: Annotated[str | None, typer.Option("--host", help="Bind address (default: CADENCE_HOST).")] = None,
+    port: Annotated[
+        int | None, typer.Option("--port", "-p", min=1, max=65535, help="Port (default: CADENCE_PORT).")
+    ] = None,
+) -> None:
+    """Serve the HTTP API."""
+    settings = load_settings()
+    try:
+        from cadence.server import run_server
+    except ImportError as exc:
+        raise ConfigurationError(
+            f"The HTTP server is not available in this installation ({exc}). "
+            'Reinstall with: pip install "cadence-agents"'
+        ) from exc
+    result = run_server(settings, host or settings.host, port or settings.port)
+    if inspect.isawaitable(result):
+        asyncio.run(result)  # type: ignore[arg-type]
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point."""
+    app(args=argv, prog_name="cadence")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,397 @@
+"""Thread ownership and listing: who owns which conversation, its title and last activity.
+
+The checkpointer holds the messages; the thread store holds one row per thread so the
+HTTP API can list a user's conversations, check ownership (a thread id belongs to one
+user; anyone else gets "not found") and delete them. Implementations:
+
+- :class:`SqliteThreadStore`: a ``cadence_threads`` table in the checkpointer's SQLite file;
+- :class:`PostgresThreadStore`: the same table in PostgreSQL (psycopg, imported when used);
+- :class:`MemoryThreadStore`: a dict, for tests and ``memory://``.
+
+:func:`open_thread_store` picks one from a database URL, like ``open_checkpointer``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from cadence.errors import ConfigurationError, NotFoundError
+from cadence.persistence.checkpointer import parse_database_url
+
+TITLE_MAX_CHARS = 80
+
+_COLUMNS = "thread_id, user_id, org_id, project_id, title, created_at, updated_at, turns"
+
+
+def make_title(message: str, limit: int = TITLE_MAX_CHARS) -> str:
+    """A thread title from its first message: whitespace collapsed, truncated with an ellipsis."""
+    text = " ".join(message.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+@dataclass(frozen=True)
+class ThreadRecord:
+    """One thread: its owner, optional org/project, title and activity times (UTC)."""
+
+    thread_id: str
+    user_id: str
+    title: str
+    created_at: datetime
+    updated_at: datetime
+    turns: int = 0
+    org_id: str | None = None
+    project_id: str | None = None
+
+    @classmethod
+    def from_row(cls, row: Any) -> ThreadRecord:
+        """Build from a ``_COLUMNS``-ordered row."""
+        thread_id, user_id, org_id, project_id, title, created, updated, turns = row
+        return cls(
+            thread_id=thread_id,
+            user_id=user_id,
+            title=title or "",
+            created_at=datetime.fromtimestamp(float(created), UTC),
+            updated_at=datetime.fromtimestamp(float(updated), UTC),
+            turns=int(turns or 0),
+            org_id=org_id,
+            project_id=project_id,
+        )
+
+
+def _not_found(thread_id: str) -> NotFoundError:
+    return NotFoundError(f"No thread {thread_id!r} for this user.", code="thread_not_found")
+
+
+@runtime_checkable
+class ThreadStore(Protocol):
+    """Ownership and metadata of threads. All methods are coroutines."""
+
+    async def setup(self) -> None:
+        """Create tables if needed."""
+
+    async def ping(self) -> None:
+        """Raise if the database is unreachable."""
+
+    async def get(self, thread_id: str) -> ThreadRecord | None:
+        """The thread with this id, whoever owns it."""
+
+    async def claim(
+        self,
+        user_id: str,
+        thread_id: str,
+        *,
+        title: str,
+        org_id: str | None = None,
+        project_id: str | None = None,
+    ) -> ThreadRecord:
+        """Create the thread for ``user_id`` if it is new; raise NotFoundError if another user owns it."""
+
+    async def touch(self, user_id: str, thread_id: str) -> None:
+        """Record activity (a finished turn) on the thread."""
+
+    async def list(
+        self,
+        user_id: str,
+        *,
+        limit: int = 50,
+        offset: int = 0,
+        org_id: str | None = None,
+        project_id: str | None = None,
+    ) -> list[ThreadRecord]:
+        """The user's threads, most recently active first."""
+
+    async def delete(self, user_id: str, thread_id: str) -> bool:
+        """Delete the user's thread record; False if there was none."""
+
+
+# -- memory ------------------------------------------------------------------------------
+class MemoryThreadStore:
+    """Threads in a dict (tests, ``memory://``)."""
+
+    def __init__(self) -> None:
+        self._rows: dict[str, ThreadRecord] = {}
+
+    async def setup(self) -> None:
+        """Nothing to create."""
+
+    async def ping(self) -> None:
+        """Always reachable."""
+
+    async def get(self, thread_id: str) -> ThreadRecord | None:
+        """The thread with this id, whoever owns it."""
+        return self._rows.get(thread_id)
+
+    async def claim(
+        self,
+        user_id: str,
+        thread_id: str,
+        *,
+        title: str,
+        org_id: str | None = None,
+        project_id: str | None = None,
+    ) -> ThreadRecord:
+        """Create the thread if new; NotFoundError if another user owns it."""
+        row = self._rows.get(thread_id)
+        if row is None:
+            now = datetime.now(UTC)
+            row = ThreadRecord(thread_id, user_id, make_title(title), now, now, 0, org_id, project_id)
+            self._rows[thread_id] = row
+        if row.user_id != user_id:
+            raise _not_found(thread_id)
+        return row
+
+    async def touch(self, user_id: str, thread_id: str) -> None:
+        """Bump the activity time and turn count."""
+        row = self._rows.get(thread_id)
+        if row is not None and row.user_id == user_id:
+            self._rows[thread_id] = ThreadRecord(
+                row.thread_id, row.user_id, row.title, row.created_at, datetime.now(UTC),
+                row.turns + 1, row.org_id, row.project_id,
+            )  # fmt: skip
+
+    async def list(
+        self,
+        user_id: str,
+        *,
+        limit: int = 50,
+        offset: int = 0,
+        org_id: str | None = None,
+        project_id: str | None = None,
+    ) -> list[ThreadRecord]:
+        """The user's threads, most recently active first."""
+        rows = [
+            r
+            for r in self._rows.values()
+            if r.user_id == user_id
+            and (org_id is None or r.org_id == org_id)
+            and (project_id is None or r.project_id == project_id)
+        ]
+        rows.sort(key=lambda r: r.updated_at, reverse=True)
+        return rows[offset : offset + limit]
+
+    async def delete(self, user_id: str, thread_id: str) -> bool:
+        """Remove the record if the user owns it."""
+        row = self._rows.get(thread_id)
+        if row is None or row.user_id != user_id:
+            return False
+        del self._rows[thread_id]
+        return True
+
+
+# -- SQL (shared by SQLite and PostgreSQL) -------------------------------------------------
+def _schema(real: str) -> list[str]:
+    return [
+        f"""CREATE TABLE IF NOT EXISTS cadence_threads (
+            thread_id TEXT PRIMARY KEY,
+            user_id TEXT NOT NULL,
+            org_id TEXT,
+            project_id TEXT,
+            title TEXT NOT NULL DEFAULT '',
+            created_at {real} NOT NULL,
+            updated_at {real} NOT NULL,
+            turns INTEGER NOT NULL DEFAULT 0
+        )""",
+        "CREATE INDEX IF NOT EXISTS cadence_threads_user_activity ON cadence_threads (user_id, updated_at)",
+    ]
+
+
+class _SqlThreadStore:
+    """Thread store logic over a DB-API-like async ``_execute``; subclasses set the placeholder."""
+
+    placeholder = "?"
+
+    async def _execute(self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False) -> list[Any]:
+        raise NotImplementedError
+
+    def _sql(self, sql: str) -> str:
+        return sql.replace("?", self.placeholder)
+
+    async def ping(self) -> None:
+        """Run a trivial query."""
+        await self._execute("SELECT 1", fetch=True)
+
+    async def get(self, thread_id: str) -> ThreadRecord | None:
+        """The thread with this id, whoever owns it."""
+        rows = await self._execute(
+            self._sql(f"SELECT {_COLUMNS} FROM cadence_threads WHERE thread_id = ?"), (thread_id,), fetch=True
+        )
+        return ThreadRecord.from_row(rows[0]) if rows else None
+
+    async def claim(
+        self,
+        user_id: str,
+        thread_id: str,
+        *,
+        title: str,
+        org_id: str | None = None,
+        project_id: str | None = None,
+    ) -> ThreadRecord:
+        """Insert the thread if new (race-free); NotFoundError if another user owns it."""
+        now = time.time()
+        await self._execute(
+            self._sql(
+                f"INSERT INTO cadence_threads ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, 0) "
+                "ON CONFLICT (thread_id) DO NOTHING"
+            ),
+            (thread_id, user_id, org_id, project_id, make_title(title), now, now),
+        )
+        row = await self.get(thread_id)
+        if row is None or row.user_id != user_id:
+            raise _not_found(thread_id)
+        return row
+
+    async def touch(self, user_id: str, thread_id: str) -> None:
+        """Bump the activity time and turn count."""
+        await self._execute(
+            self._sql(
+                "UPDATE cadence_threads SET updated_at = ?, turns = turns + 1 "
+                "WHERE thread_id = ? AND user_id = ?"
+            ),
+            (time.time(), thread_id, user_id),
+        )
+
+    async def list(
+        self,
+        user_id: str,
+        *,
+        limit: int = 50,
+        offset: int = 0,
+        org_id: str | None = None,
+        project_id: str | None = None,
+    ) -> list[ThreadRecord]:
+        """The user's threads, most recently active first."""
+        where = ["user_id = ?"]
+        params: list[Any] = [user_id]
+        if org_id is not None:
+            where.append("org_id = ?")
+            params.append(org_id)
+        if project_id is not None:
+            where.append("project_id = ?")
+            params.append(project_id)
+        sql = (
+            f"SELECT {_COLUMNS} FROM cadence_threads WHERE {' AND '.join(where)} "
+            "ORDER BY updated_at DESC, thread_id LIMIT ? OFFSET ?"
+        )
+        rows = await self._execute(self._sql(sql), (*params, int(limit), int(offset)), fetch=True)
+        return [ThreadRecord.from_row(r) for r in rows]
+
+    async def delete(self, user_id: str, thread_id: str) -> bool:
+        """Remove the record if the user owns it."""
+        found = await self._execute(
+            self._sql("SELECT 1 FROM cadence_threads WHERE thread_id = ? AND user_id = ?"),
+            (thread_id, user_id),
+            fetch=True,
+        )
+        if not found:
+            return False
+        await self._execute(
+            self._sql("DELETE FROM cadence_threads WHERE thread_id = ? AND user_id = ?"), (thread_id, user_id)
+        )
+        return True
+
+
+class SqliteThreadStore(_SqlThreadStore):
+    """Threads in a SQLite file via aiosqlite (its own worker thread; the event loop never blocks)."""
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def open(cls, path: str | Path) -> AsyncIterator[SqliteThreadStore]:
+        """Open (and create) the store in the SQLite file at ``path``."""
+        import aiosqlite
+
+        file = Path(path).expanduser()
+        file.parent.mkdir(parents=True, exist_ok=True)
+        async with aiosqlite.connect(str(file), timeout=30.0) as conn:
+            store = cls(conn)
+            await store.setup()
+            yield store
+
+    async def setup(self) -> None:
+        """WAL mode (readers and the checkpointer's writer coexist) and the table."""
+        await self._conn.execute("PRAGMA busy_timeout = 30000")
+        await self._conn.execute("PRAGMA journal_mode = WAL")
+        for stmt in _schema("REAL"):
+            await self._conn.execute(stmt)
+        await self._conn.commit()
+
+    async def _execute(self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False) -> list[Any]:
+        async with self._conn.execute(sql, params) as cursor:
+            rows = list(await cursor.fetchall()) if fetch else []
+        if not fetch:
+            await self._conn.commit()
+        return rows
+
+
+class PostgresThreadStore(_SqlThreadStore):
+    """Threads in PostgreSQL via a psycopg async connection pool (extra ``postgres``)."""
+
+    placeholder = "%s"
+
+    def __init__(self, pool: Any) -> None:
+        self._pool = pool
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def open(cls, url: str) -> AsyncIterator[PostgresThreadStore]:
+        """Open a small pool to ``url`` and create the table."""
+        try:
+            from psycopg_pool import AsyncConnectionPool
+        except ImportError as exc:
+            raise ConfigurationError(
+                'PostgreSQL needs the postgres extra: pip install "cadence-agents[postgres]"'
+            ) from exc
+        pool = AsyncConnectionPool(url, min_size=1, max_size=5, kwargs={"autocommit": True}, open=False)
+        try:
+            await pool.open(wait=True, timeout=30)
+        except Exception as exc:
+            raise ConfigurationError(f"Cannot reach PostgreSQL at {url.split('@')[-1]}: {exc}") from exc
+        try:
+            store = cls(pool)
+            await store.setup()
+            yield store
+        finally:
+            await pool.close()
+
+    async def setup(self) -> None:
+        """Create the table and index."""
+        for stmt in _schema("DOUBLE PRECISION"):
+            await self._execute(stmt)
+
+    async def _execute(self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False) -> list[Any]:
+        async with self._pool.connection() as conn, conn.cursor() as cursor:
+            await cursor.execute(sql, params)
+            return list(await cursor.fetchall()) if fetch else []
+
+
+@contextlib.asynccontextmanager
+async def open_thread_store(url: str) -> AsyncIterator[ThreadStore]:
+    """The thread store for a ``CADENCE_DATABASE_URL`` (same database as the checkpointer)."""
+    kind, target = parse_database_url(url)
+    if kind == "memory":
+        yield MemoryThreadStore()
+    elif kind == "sqlite":
+        async with SqliteThreadStore.open(target) as store:
+            yield store
+    else:
+        async with PostgresThreadStore.open(target) as pg:
+            yield pg
+
+
+__all__ = [
+    "MemoryThreadStore",
+    "PostgresThreadStore",
+    "SqliteThreadStore",
+    "ThreadRecord",
+    "ThreadStore",
+    "make_title",
+    "open_thread_store",
+]

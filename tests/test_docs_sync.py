@@ -1,0 +1,24 @@
+"""The README documents every setting and the CI script runs the README's two commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cadence.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_readme_documents_every_setting() -> None:
+    readme = (ROOT / "README.md").read_text()
+    missing = [name for name in Settings.model_fields if f"`CADENCE_{name.upper()}`" not in readme]
+    assert missing == []
+
+
+def test_ci_runs_the_readme_commands() -> None:
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    block = readme.split("```bash", 1)[1].split("```", 1)[0].strip().splitlines()
+    assert len(block) == 2
+    ci_lines = [line.strip() for line in ci.splitlines() if line.strip() and not line.startswith(("#", "set ", "cd "))]
+    assert ci_lines == [line.strip() for line in block]

@@ -1,0 +1,269 @@
+"""The model factory (spec parsing, errors, caching, overrides) and the lexical pre-router."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cadence.errors import ModelConfigurationError
+from cadence.models.factory import ModelFactory, parse_model_spec
+from cadence.models.preroute import PreRouter, RouteCandidate, stem, tokenize
+from cadence.sdk.metadata import LLMRequirements, PluginMetadata
+from cadence.settings import Settings
+from cadence.testing import ScriptedChatModel
+
+# --- parsing -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spec", "expected"),
+    [
+        ("openai:gpt-4.1-mini", ("openai", "gpt-4.1-mini")),
+        ("anthropic:claude-sonnet-4-5", ("anthropic", "claude-sonnet-4-5")),
+        ("google:gemini-2.5-flash", ("google", "gemini-2.5-flash")),
+        ("ollama:qwen2.5:7b", ("ollama", "qwen2.5:7b")),
+        ("openai-compatible:my-model", ("openai-compatible", "my-model")),
+        ("local", ("local", "")),
+        ("local:/models/x.gguf", ("local", "/models/x.gguf")),
+        ("scripted:/tmp/s.json", ("scripted", "/tmp/s.json")),
+        ("  OpenAI:gpt-4o ", ("openai", "gpt-4o")),
+    ],
+)
+def test_parse_model_spec(spec: str, expected: tuple[str, str]) -> None:
+    assert parse_model_spec(spec) == expected
+
+
+@pytest.mark.parametrize("spec", ["gpt-4o", "foo:bar", "", "openai:", "ollama"])
+def test_parse_model_spec_rejects_bad_specs_in_one_line(spec: str) -> None:
+    with pytest.raises(ModelConfigurationError) as info:
+        parse_model_spec(spec)
+    message = str(info.value)
+    assert "\n" not in message
+    assert "openai:<model>" in message and "local" in message
+
+
+# --- errors --------------------------------------------------------------------------
+
+
+def test_missing_openai_key_names_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("langchain_openai")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(ModelConfigurationError, match="OPENAI_API_KEY") as info:
+        ModelFactory(Settings(llm="openai:gpt-4.1-mini")).get("coordinator")
+    assert "\n" not in str(info.value)
+
+
+def test_missing_integration_package_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    real_import = builtins.__import__
+
+    def fake_import(name: str, *args: object, **kwargs: object) -> object:
+        if name.startswith("langchain_anthropic"):
+            raise ImportError("No module named 'langchain_anthropic'")
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test")
+    with pytest.raises(ModelConfigurationError, match=r'pip install "cadence-agents\[anthropic\]"') as info:
+        ModelFactory(Settings(llm="anthropic:claude-x")).get("agent")
+    assert "\n" not in str(info.value)
+
+
+def test_openai_compatible_requires_base_url() -> None:
+    pytest.importorskip("langchain_openai")
+    with pytest.raises(ModelConfigurationError, match="CADENCE_LLM_BASE_URL"):
+        ModelFactory(Settings(llm="openai-compatible:m")).get("agent")
+
+
+def test_openai_clients_get_timeout_and_no_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("langchain_openai")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    settings = Settings(llm="openai:gpt-4.1-mini", model_timeout=12.5, max_tokens=77)
+    model = ModelFactory(settings).get("agent")
+    assert model.max_retries == 0  # type: ignore[attr-defined]
+    assert model.request_timeout == 12.5  # type: ignore[attr-defined]
+    assert model.max_tokens == 77  # type: ignore[attr-defined]
+
+    compat = ModelFactory(
+        Settings(llm="openai-compatible:llama3", llm_base_url="http://localhost:9999/v1")
+    ).get("agent")
+    assert compat.openai_api_base == "http://localhost:9999/v1"  # type: ignore[attr-defined]
+    assert compat.openai_api_key.get_secret_value() == "not-needed"  # type: ignore[attr-defined]
+
+
+def test_missing_script_file_is_a_configuration_error(tmp_path: Path) -> None:
+    with pytest.raises(ModelConfigurationError, match="no script file"):
+        ModelFactory(Settings(llm=f"scripted:{tmp_path / 'missing.json'}")).get("coordinator")
+
+
+def test_local_model_path_must_exist(tmp_path: Path) -> None:
+    pytest.importorskip("llama_cpp")
+    with pytest.raises(ModelConfigurationError, match="No GGUF model file"):
+        ModelFactory(Settings(llm=f"local:{tmp_path / 'nope.gguf'}")).get("agent")
+
+
+# --- caching and overrides -----------------------------------------------------------
+
+
+def _script(tmp_path: Path) -> Path:
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps([{"content": "one"}, {"content": "two"}, {"content": "three"}]), encoding="utf-8")
+    return path
+
+
+def test_scripted_model_is_one_shared_instance_across_roles(tmp_path: Path) -> None:
+    path = _script(tmp_path)
+    factory = ModelFactory(Settings(llm=f"scripted:{path}"))
+    models = {
+        id(factory.get("coordinator")),
+        id(factory.get("synthesizer")),
+        id(factory.get("suspend")),
+        id(factory.get("agent")),
+    }
+    assert len(models) == 1
+    model = factory.get("coordinator")
+    assert isinstance(model, ScriptedChatModel)
+    assert model.invoke("a").content == "one"
+    assert factory.get("synthesizer").invoke("b").content == "two"
+    assert factory.get("agent").invoke("c").content == "three"
+
+
+def test_same_spec_and_params_share_an_instance(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("langchain_openai")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    settings = Settings(llm="openai:gpt-4.1-mini", coordinator_temperature=0.0, temperature=0.0)
+    factory = ModelFactory(settings)
+    assert factory.get("coordinator") is factory.get("agent")
+    # the synthesizer's default temperature (0.3) differs -> its own instance
+    assert factory.get("synthesizer") is not factory.get("agent")
+    assert factory.get("synthesizer") is factory.get("suspend")
+
+
+def test_role_overrides(tmp_path: Path) -> None:
+    settings = Settings(
+        llm="openai:base",
+        temperature=0.1,
+        max_tokens=100,
+        coordinator_llm="anthropic:router",
+        coordinator_temperature=0.0,
+        coordinator_max_tokens=20,
+        synthesizer_llm=f"scripted:{_script(tmp_path)}",
+        synthesizer_temperature=0.7,
+    )
+    factory = ModelFactory(settings)
+    coordinator = factory.params("coordinator")
+    assert (coordinator.spec, coordinator.temperature, coordinator.max_tokens) == ("anthropic:router", 0.0, 20)
+    synth = factory.params("synthesizer")
+    assert (synth.spec, synth.temperature, synth.max_tokens) == (settings.synthesizer_llm, 0.7, None)
+    assert factory.params("suspend").spec == "openai:base"
+    agent = factory.params("agent")
+    assert (agent.spec, agent.temperature, agent.max_tokens) == ("openai:base", 0.1, 100)
+    assert isinstance(factory.get("synthesizer"), ScriptedChatModel)
+
+
+def test_plugin_llm_requirements_override_the_agent_model() -> None:
+    settings = Settings(llm="openai:base", temperature=0.1, max_tokens=100)
+    plugin = PluginMetadata(
+        name="weather",
+        version="1.0.0",
+        description="Weather forecasts for any city.",
+        llm_requirements=LLMRequirements(model="ollama:qwen2.5:7b", temperature=0.5, max_tokens=300),
+    )
+    partial = PluginMetadata(
+        name="news",
+        version="1.0.0",
+        description="Latest news headlines.",
+        llm_requirements=LLMRequirements(temperature=0.9),
+    )
+    factory = ModelFactory(settings)
+    p = factory.params("agent", plugin)
+    assert (p.spec, p.temperature, p.max_tokens) == ("ollama:qwen2.5:7b", 0.5, 300)
+    q = factory.params("agent", partial)
+    assert (q.spec, q.temperature, q.max_tokens) == ("openai:base", 0.9, 100)
+
+
+def test_ollama_model_with_colon_and_base_url() -> None:
+    pytest.importorskip("langchain_ollama")
+    settings = Settings(llm="ollama:qwen2.5:7b", llm_base_url="http://gpu:11434")
+    model = ModelFactory(settings).get("agent")
+    assert model.model == "qwen2.5:7b"  # type: ignore[attr-defined]
+    assert model.base_url == "http://gpu:11434"  # type: ignore[attr-defined]
+
+
+# --- pre-router ----------------------------------------------------------------------
+
+MATH = PluginMetadata(
+    name="math",
+    version="1.0.0",
+    description="Calculator agent: evaluates arithmetic expressions (+ - * / powers, roots), percentages "
+    "and statistics of lists of numbers.",
+    capabilities=["arithmetic and calculations", "percentages", "average and median of numbers"],
+)
+INFO = PluginMetadata(
+    name="info",
+    version="1.0.0",
+    description="World clock agent: tells the current date and time in any city or time zone.",
+    capabilities=["current time in a city", "what day it is today", "time difference between two cities"],
+)
+DOCS = PluginMetadata(
+    name="docs",
+    version="1.0.0",
+    description="Documentation agent: searches the documentation about installing, configuring and "
+    "writing plugins.",
+    capabilities=["search the documentation", "how to write a plugin"],
+)
+
+
+def test_tokenize_normalises_symbols_numbers_and_suffixes() -> None:
+    assert tokenize("What is 15% of 80?") == ["number", "percent", "number"]
+    assert tokenize("2+2") == ["number", "plus", "number"]
+    assert "number" not in tokenize("e.g. 50 -> 75", digits=False)
+    assert stem("calculations") == stem("calculate") or stem("calculations").startswith("calcul")
+    assert stem("cities") == "city"
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Calculate 15 * 23", "goto_math_agent"),
+        ("What is 2+2?", "goto_math_agent"),
+        ("What's 15% of 80?", "goto_math_agent"),
+        ("What time is it in Tokyo?", "goto_info_agent"),
+        ("what day is it today", "goto_info_agent"),
+        ("How do I write a plugin?", "goto_docs_agent"),
+    ],
+)
+def test_preroute_ranks_the_right_plugin_first(question: str, expected: str) -> None:
+    router = PreRouter.from_metadata([MATH, INFO, DOCS])
+    ranked = router.rank(question)
+    assert ranked[0].name == expected
+    assert ranked[0].score > 0
+    assert router.shortlist(question) == [expected]
+
+
+def test_preroute_without_overlap_gives_an_empty_shortlist() -> None:
+    router = PreRouter.from_metadata([MATH, INFO, DOCS])
+    assert router.shortlist("hello there!") == []
+    assert all(r.score == 0 for r in router.rank("hello there!"))
+
+
+def test_preroute_over_tool_schemas_uses_the_tool_descriptions() -> None:
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+
+    from cadence.orchestration.control_tools import make_routing_tools
+
+    schemas = [convert_to_openai_tool(t) for t in make_routing_tools([MATH, INFO, DOCS])]
+    router = PreRouter.from_tool_schemas(schemas)
+    assert router.rank("What time is it in Tokyo?")[0].name == "goto_info_agent"
+    assert router.rank("Calculate 15 * 23")[0].name == "goto_math_agent"
+    # goto_finalize is just another candidate; it does not win on generic words
+    assert router.rank("Calculate 15 * 23")[0].name != "goto_finalize"
+
+
+def test_route_candidate_from_metadata() -> None:
+    cand = RouteCandidate.from_metadata(MATH)
+    assert cand.name == "goto_math_agent"
+    assert "math" in cand.document()
