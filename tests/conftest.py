@@ -44,7 +44,9 @@ def make_settings(**overrides: Any) -> Settings:
 def assert_no_unanswered_calls(model: ScriptedChatModel) -> None:
     """No model call received an AI tool call without its tool result."""
     for record in model.records:
-        assert unanswered_tool_calls(record.messages) == [], f"call {record.index} ({record.node}) got unanswered calls"
+        assert unanswered_tool_calls(record.messages) == [], (
+            f"call {record.index} ({record.node}) got unanswered calls"
+        )
 
 
 @pytest.fixture

@@ -20,5 +20,7 @@ def test_ci_runs_the_readme_commands() -> None:
     ci = (ROOT / ".ci" / "run").read_text()
     block = readme.split("```bash", 1)[1].split("```", 1)[0].strip().splitlines()
     assert len(block) == 2
-    ci_lines = [line.strip() for line in ci.splitlines() if line.strip() and not line.startswith(("#", "set ", "cd "))]
+    ci_lines = [
+        line.strip() for line in ci.splitlines() if line.strip() and not line.startswith(("#", "set ", "cd "))
+    ]
     assert ci_lines == [line.strip() for line in block]

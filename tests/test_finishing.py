@@ -7,6 +7,7 @@ import time
 
 import pytest
 from langchain_core.messages import AIMessage, SystemMessage, ToolMessage
+from tests.conftest import FINALIZE, assert_no_unanswered_calls, call, goto, make_settings
 
 from cadence.errors import ValidationError
 from cadence.orchestration.compaction import COMPACTION_HEADER, TRUNCATION_MARK
@@ -14,7 +15,6 @@ from cadence.orchestration.engine import Cadence
 from cadence.orchestration.tones import ResponseTone
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool
 from cadence.testing import ScriptedChatModel
-from tests.conftest import FINALIZE, assert_no_unanswered_calls, call, goto, make_settings
 
 CALC = [goto("math"), call("calculate", expression="15 * 23"), FINALIZE]
 
@@ -46,7 +46,9 @@ async def test_missing_or_empty_tone_means_natural(engine_factory) -> None:
 
 async def test_unknown_tone_is_a_clear_error(engine_factory) -> None:
     engine, _ = engine_factory([])
-    with pytest.raises(ValidationError, match="choose one of: natural, explanatory, formal, concise, learning"):
+    with pytest.raises(
+        ValidationError, match="choose one of: natural, explanatory, formal, concise, learning"
+    ):
         await engine.ainvoke("hi", tone="sarcastic")
 
 
@@ -105,7 +107,9 @@ async def test_compaction_truncates_explicitly_and_keeps_the_question(engine_fac
 
 
 async def test_earlier_turns_are_kept_as_plain_conversation(engine_factory) -> None:
-    engine, model = engine_factory([*CALC, {"content": "345"}, FINALIZE, {"content": "You asked about 15*23."}])
+    engine, model = engine_factory(
+        [*CALC, {"content": "345"}, FINALIZE, {"content": "You asked about 15*23."}]
+    )
     await engine.ainvoke("Calculate 15 * 23", thread_id="t")
     await engine.ainvoke("What did I ask?", thread_id="t")
     msgs = model.records[-1].messages
@@ -116,7 +120,14 @@ async def test_earlier_turns_are_kept_as_plain_conversation(engine_factory) -> N
 
 
 async def test_structured_model_mode(engine_factory) -> None:
-    structured = {"tool_calls": [{"name": "FinalResponse", "args": {"answer": "15 × 23 = 345", "math": {"expression": "15*23", "result": "345"}}}]}
+    structured = {
+        "tool_calls": [
+            {
+                "name": "FinalResponse",
+                "args": {"answer": "15 × 23 = 345", "math": {"expression": "15*23", "result": "345"}},
+            }
+        ]
+    }
     engine, model = engine_factory([*CALC, structured], structured_response="model")
     result = await engine.ainvoke("Calculate 15 * 23")
     assert result.response == "15 × 23 = 345"
@@ -126,7 +137,11 @@ async def test_structured_model_mode(engine_factory) -> None:
 
 async def test_structured_prompt_mode_with_retry(engine_factory) -> None:
     engine, model = engine_factory(
-        [*CALC, {"content": "not json"}, {"content": '```json\n{"answer": "345", "math": {"result": "345"}}\n```'}],
+        [
+            *CALC,
+            {"content": "not json"},
+            {"content": '```json\n{"answer": "345", "math": {"result": "345"}}\n```'},
+        ],
         structured_response="prompt",
     )
     result = await engine.ainvoke("Calculate 15 * 23")
@@ -156,6 +171,7 @@ async def test_structured_none_mode_is_plain(engine_factory) -> None:
 
 
 # --- containment and deadlines ------------------------------------------------------------
+
 
 @tool
 def explode(what: str) -> str:
@@ -239,7 +255,10 @@ async def test_model_that_never_answers(engine_factory) -> None:
 
 async def test_coordinator_timeout_routes_to_synthesizer(engine_factory) -> None:
     engine, model = engine_factory(
-        [{"delay_s": 5, "tool_calls": [{"name": "goto_math_agent", "args": {}}]}, {"content": "Nothing gathered yet."}],
+        [
+            {"delay_s": 5, "tool_calls": [{"name": "goto_math_agent", "args": {}}]},
+            {"content": "Nothing gathered yet."},
+        ],
         coordinator_timeout=0.3,
     )
     result = await engine.ainvoke("Calculate 15 * 23")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from langchain_core.messages import AIMessage, ToolMessage
-
 from tests.conftest import FINALIZE, call, goto
 
 
@@ -94,11 +93,21 @@ async def test_hop_limit_example_suspends(engine_factory) -> None:
 
 
 async def test_agent_hop_limit_triggers_exactly_at_limit(engine_factory) -> None:
-    within, _ = engine_factory([goto("math"), {"content": "a"}, goto("info"), {"content": "b"}, FINALIZE, {"content": "ok"}], max_agent_hops=2)
+    within, _ = engine_factory(
+        [goto("math"), {"content": "a"}, goto("info"), {"content": "b"}, FINALIZE, {"content": "ok"}],
+        max_agent_hops=2,
+    )
     r1 = await within.ainvoke("q")
     assert r1.trace["suspended"] is False and r1.trace["agent_hops"] == 2
     over, model = engine_factory(
-        [goto("math"), {"content": "a"}, goto("info"), {"content": "b"}, goto("docs"), {"content": "stopped"}],
+        [
+            goto("math"),
+            {"content": "a"},
+            goto("info"),
+            {"content": "b"},
+            goto("docs"),
+            {"content": "stopped"},
+        ],
         max_agent_hops=2,
     )
     r2 = await over.ainvoke("q")
@@ -126,7 +135,14 @@ async def test_tool_hop_limit_triggers_exactly_at_limit(engine_factory) -> None:
 
 
 async def test_consecutive_same_agent_guard(engine_factory) -> None:
-    script = [goto("math"), {"content": "1"}, goto("math"), {"content": "2"}, goto("math"), {"content": "stop"}]
+    script = [
+        goto("math"),
+        {"content": "1"},
+        goto("math"),
+        {"content": "2"},
+        goto("math"),
+        {"content": "stop"},
+    ]
     engine, model = engine_factory(script, coordinator_consecutive_agent_route_limit=2)
     result = await engine.ainvoke("q")
     assert result.trace["suspended"] is True
@@ -164,7 +180,9 @@ async def test_unknown_route_ends_in_synthesizer(engine_factory) -> None:
 
 
 async def test_malformed_route_ends_in_synthesizer(engine_factory) -> None:
-    engine, model = engine_factory([{"tool_calls": [{"name": "!!not a tool", "args": {"x": 1}}]}, {"content": "fallback"}])
+    engine, model = engine_factory(
+        [{"tool_calls": [{"name": "!!not a tool", "args": {"x": 1}}]}, {"content": "fallback"}]
+    )
     result = await engine.ainvoke("q")
     assert result.response == "fallback"
     assert model.records[-1].node == "synthesizer"
@@ -174,14 +192,18 @@ async def test_reply_without_tool_call_becomes_finalize(engine_factory) -> None:
     engine, model = engine_factory([{"content": "Hello there"}, {"content": "Hi! How can I help?"}])
     result = await engine.ainvoke("hi")
     assert result.response == "Hi! How can I help?"
-    state = (await engine.graph.aget_state({"configurable": {"thread_id": f"local::{result.thread_id}"}})).values
+    state = (
+        await engine.graph.aget_state({"configurable": {"thread_id": f"local::{result.thread_id}"}})
+    ).values
     coord = [m for m in state["messages"] if isinstance(m, AIMessage) and m.name == "coordinator"]
     assert coord[0].tool_calls[0]["name"] == "goto_finalize"
     assert coord[0].content == ""
 
 
 async def test_only_one_route_per_turn(engine_factory) -> None:
-    parallel = {"tool_calls": [{"name": "goto_math_agent", "args": {}}, {"name": "goto_info_agent", "args": {}}]}
+    parallel = {
+        "tool_calls": [{"name": "goto_math_agent", "args": {}}, {"name": "goto_info_agent", "args": {}}]
+    }
     engine, model = engine_factory([parallel, {"content": "4"}, FINALIZE, {"content": "4"}])
     result = await engine.ainvoke("q")
     assert result.trace["routing_history"] == ["math"]

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from tests.conftest import make_settings
+
 from cadence.orchestration.engine import Cadence
 from cadence.testing import ScriptedChatModel
-from tests.conftest import make_settings
 
 
 def test_nodes_and_edges_match_the_seeds() -> None:
@@ -46,7 +47,9 @@ def test_mermaid_drawing() -> None:
 
 
 def test_coordinator_prompt_lists_plugins_and_routes() -> None:
-    model = ScriptedChatModel.from_items([{"tool_calls": [{"name": "goto_finalize", "args": {}}]}, {"content": "ok"}])
+    model = ScriptedChatModel.from_items(
+        [{"tool_calls": [{"name": "goto_finalize", "args": {}}]}, {"content": "ok"}]
+    )
     engine = Cadence(make_settings(builtin_plugins=["math", "info"]), model=model)
     engine.invoke("hello")
     coord = model.records[0]

@@ -6,10 +6,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from tests.conftest import make_settings
 
 from cadence.plugins.manager import PluginManager
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool
-from tests.conftest import make_settings
 
 GOOD = '''
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool

@@ -41,7 +41,12 @@ def test_orphan_tool_message_is_dropped_and_complete_chains_kept() -> None:
 
 
 def test_invalid_tool_calls_are_removed() -> None:
-    bad = AIMessage("text", invalid_tool_calls=[{"name": "x", "args": "{oops", "id": "z", "error": "bad json", "type": "invalid_tool_call"}])
+    bad = AIMessage(
+        "text",
+        invalid_tool_calls=[
+            {"name": "x", "args": "{oops", "id": "z", "error": "bad json", "type": "invalid_tool_call"}
+        ],
+    )
     out = safe_messages([HumanMessage("q"), bad])
     assert unanswered_tool_calls(out) == [] and out[-1].content == "text"
 

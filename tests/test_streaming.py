@@ -6,7 +6,9 @@ from tests.conftest import FINALIZE, call, goto
 
 
 async def test_stream_events_for_a_tool_turn(engine_factory) -> None:
-    engine, _ = engine_factory([goto("math"), call("calculate", expression="15 * 23"), FINALIZE, {"content": "15 * 23 is 345"}])
+    engine, _ = engine_factory(
+        [goto("math"), call("calculate", expression="15 * 23"), FINALIZE, {"content": "15 * 23 is 345"}]
+    )
     events = [e async for e in engine.astream("Calculate 15 * 23")]
     types = [e["type"] for e in events]
     assert types[0] == "node" and types[-1] == "final"
@@ -22,7 +24,9 @@ async def test_stream_events_for_a_tool_turn(engine_factory) -> None:
 
 
 async def test_stream_reports_suspend(engine_factory) -> None:
-    engine, _ = engine_factory([goto("math"), {"content": "1"}, goto("math"), {"content": "stopped"}], max_agent_hops=1)
+    engine, _ = engine_factory(
+        [goto("math"), {"content": "1"}, goto("math"), {"content": "stopped"}], max_agent_hops=1
+    )
     events = [e async for e in engine.astream("q")]
     suspend = next(e for e in events if e["type"] == "suspend")
     assert suspend["reason"]["code"] == "max_agent_hops"

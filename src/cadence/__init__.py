@@ -8,6 +8,6 @@ turn ends, and a synthesizer writes the final answer in the requested tone.
 from cadence.errors import CadenceError
 from cadence.settings import Settings, get_settings
 
-__all__ = ["CadenceError", "Settings", "get_settings", "__version__"]
+__all__ = ["CadenceError", "Settings", "__version__", "get_settings"]
 
 __version__ = "0.1.0"

@@ -60,7 +60,9 @@ class Settings(BaseSettings):
     llm_base_url: str | None = Field(None, description="Base URL for openai-compatible / ollama servers.")
     llm_api_key: SecretStr | None = Field(None, description="API key for openai-compatible servers.")
     temperature: float = Field(0.0, ge=0.0, le=2.0, description="Default sampling temperature.")
-    max_tokens: int | None = Field(None, ge=1, description="Default max output tokens (None: provider default).")
+    max_tokens: int | None = Field(
+        None, ge=1, description="Default max output tokens (None: provider default)."
+    )
     coordinator_llm: str | None = Field(None, description="Coordinator model override (provider:model).")
     coordinator_temperature: float = Field(0.0, ge=0.0, le=2.0, description="Coordinator temperature.")
     coordinator_max_tokens: int | None = Field(None, ge=1, description="Coordinator max output tokens.")
@@ -71,20 +73,32 @@ class Settings(BaseSettings):
     suspend_temperature: float = Field(0.3, ge=0.0, le=2.0, description="Suspend-node temperature.")
     suspend_max_tokens: int | None = Field(None, ge=1, description="Suspend-node max output tokens.")
     model_timeout: float = Field(60.0, gt=0, description="Timeout in seconds of one model call.")
-    model_max_retries: int = Field(3, ge=0, description="Retries of a transient model error (rate limit, 5xx, timeout).")
-    model_retry_base_delay: float = Field(0.5, ge=0, description="First backoff delay in seconds (doubles, with jitter).")
+    model_max_retries: int = Field(
+        3, ge=0, description="Retries of a transient model error (rate limit, 5xx, timeout)."
+    )
+    model_retry_base_delay: float = Field(
+        0.5, ge=0, description="First backoff delay in seconds (doubles, with jitter)."
+    )
     model_retry_max_delay: float = Field(8.0, ge=0, description="Cap of one backoff delay in seconds.")
-    model_retry_max_time: float = Field(60.0, gt=0, description="Total time budget for retries of one call (s).")
-    local_model_path: Path | None = Field(None, description="GGUF file for the embedded model (default: bundled).")
+    model_retry_max_time: float = Field(
+        60.0, gt=0, description="Total time budget for retries of one call (s)."
+    )
+    local_model_path: Path | None = Field(
+        None, description="GGUF file for the embedded model (default: bundled)."
+    )
     local_model_threads: int | None = Field(None, ge=1, description="CPU threads of the embedded model.")
-    local_model_context: int = Field(4096, ge=512, description="Context window (tokens) of the embedded model.")
+    local_model_context: int = Field(
+        4096, ge=512, description="Context window (tokens) of the embedded model."
+    )
     local_preroute: bool = Field(
         True, description="Embedded model: rank plugins lexically before the constrained routing call."
     )
 
     # --- orchestration limits ---------------------------------------------------
     max_agent_hops: int = Field(25, ge=1, description="Agent routes allowed per turn; one more suspends.")
-    max_tool_hops: int = Field(50, ge=1, description="Tool executions allowed per turn; reaching it suspends.")
+    max_tool_hops: int = Field(
+        50, ge=1, description="Tool executions allowed per turn; reaching it suspends."
+    )
     coordinator_consecutive_agent_route_limit: int = Field(
         5, ge=1, description="Consecutive routes to the same agent allowed; one more suspends."
     )
@@ -95,9 +109,13 @@ class Settings(BaseSettings):
     )
 
     # --- finishing layer --------------------------------------------------------
-    structured_response: StructuredMode = Field("none", description="Synthesizer output mode: model|prompt|none.")
+    structured_response: StructuredMode = Field(
+        "none", description="Synthesizer output mode: model|prompt|none."
+    )
     structured_response_retries: int = Field(2, ge=0, description="Retries of prompt-mode structured output.")
-    synthesizer_compaction: CompactionMode = Field("tool", description="Synthesizer compaction: tool|system|none.")
+    synthesizer_compaction: CompactionMode = Field(
+        "tool", description="Synthesizer compaction: tool|system|none."
+    )
     synthesizer_compaction_max_chars: int = Field(
         6000, ge=200, description="Max characters of compacted agent/tool work given to the synthesizer."
     )
@@ -116,11 +134,15 @@ class Settings(BaseSettings):
     disabled_plugins: Annotated[list[str], NoDecode] = Field(
         default_factory=list, description="Plugin names never loaded (comma separated)."
     )
-    entry_points_enabled: bool = Field(True, description="Discover plugins from the 'cadence.plugins' entry points.")
+    entry_points_enabled: bool = Field(
+        True, description="Discover plugins from the 'cadence.plugins' entry points."
+    )
     docs_dir: Path | None = Field(None, description="Folder the docs plugin indexes (default: bundled docs).")
 
     # --- persistence & server -----------------------------------------------------
-    data_dir: Path = Field(Path.home() / ".cadence", description="Where the SQLite database and indexes live.")
+    data_dir: Path = Field(
+        Path.home() / ".cadence", description="Where the SQLite database and indexes live."
+    )
     database_url: str | None = Field(
         None, description="sqlite:///path.db (default under data_dir), postgresql://..., or memory://"
     )

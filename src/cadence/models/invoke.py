@@ -132,7 +132,9 @@ async def call_model(
                     )
                 )
             if context is not None and context.expired(keep_reserve=keep_reserve):
-                raise TurnTimeoutError(f"the turn's deadline passed while the {node} waited for its model") from exc
+                raise TurnTimeoutError(
+                    f"the turn's deadline passed while the {node} waited for its model"
+                ) from exc
             kind = "timed out" if isinstance(exc_to_check, TimeoutError) else "failed"
             raise ModelCallError(
                 f"The model for the {node} {kind} after {attempt} attempt(s): {type(exc).__name__}: {exc}. "

@@ -27,20 +27,30 @@ logger = logging.getLogger(__name__)
 
 
 async def run_agent(
-    agent: BaseAgent, node_name: str, state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any] | None
+    agent: BaseAgent,
+    node_name: str,
+    state: dict[str, Any],
+    config: RunnableConfig,
+    runtime: Runtime[Any] | None,
 ) -> dict[str, Any]:
     """Run one agent step and return the state update."""
     if agent.bound_model is None:
         raise CadenceError(f"agent {node_name} has no model; the plugin bundle must bind one before use")
     context = runtime.context if runtime is not None else None
-    messages = agent.build_messages({**state, "messages": strip_control_messages(state.get("messages") or [])})
+    messages = agent.build_messages(
+        {**state, "messages": strip_control_messages(state.get("messages") or [])}
+    )
     try:
-        response = await call_model(agent.bound_model, messages, node=node_name, context=context, config=config)
+        response = await call_model(
+            agent.bound_model, messages, node=node_name, context=context, config=config
+        )
     except CadenceError as exc:
         logger.warning("agent model failed", extra={"node": node_name, "error": str(exc)})
         if context is not None:
             context.trace.errors.append({"node": node_name, "code": exc.code, "message": str(exc)})
-        response = AIMessage(content=f"(The {agent.metadata.normalized_name} agent could not answer: {exc.message})")
+        response = AIMessage(
+            content=f"(The {agent.metadata.normalized_name} agent could not answer: {exc.message})"
+        )
     response = with_back_call(response)
     response = response.model_copy(update={"name": node_name})
     return {"messages": [response], "current_agent": agent.metadata.normalized_name}

@@ -38,7 +38,9 @@ class CompactedMessages:
     work_text: str = ""
 
 
-def split_at_last_human(messages: Sequence[BaseMessage]) -> tuple[list[BaseMessage], HumanMessage | None, list[BaseMessage]]:
+def split_at_last_human(
+    messages: Sequence[BaseMessage],
+) -> tuple[list[BaseMessage], HumanMessage | None, list[BaseMessage]]:
     """``(before, question, after)`` around the last human message."""
     for i in range(len(messages) - 1, -1, -1):
         if isinstance(messages[i], HumanMessage):
@@ -112,7 +114,9 @@ def compact_messages(messages: Sequence[BaseMessage], mode: str, max_chars: int)
         return CompactedMessages(messages=convo, system_suffix="\n\n" + work_text, work_text=work_text)
     call_id = f"call_work_{uuid.uuid4().hex[:12]}"
     folded = [
-        AIMessage(content="", tool_calls=[{"name": WORK_TOOL_NAME, "args": {}, "id": call_id, "type": "tool_call"}]),
+        AIMessage(
+            content="", tool_calls=[{"name": WORK_TOOL_NAME, "args": {}, "id": call_id, "type": "tool_call"}]
+        ),
         ToolMessage(content=work_text, tool_call_id=call_id, name=WORK_TOOL_NAME),
     ]
     return CompactedMessages(messages=[*convo, *folded], work_text=work_text)

@@ -28,7 +28,12 @@ from cadence.orchestration.control_tools import (
     make_routing_tools,
     route_tool_name,
 )
-from cadence.orchestration.hops import check_route, reset_route_counters, tool_hop_limit_reached, update_consecutive_routes
+from cadence.orchestration.hops import (
+    check_route,
+    reset_route_counters,
+    tool_hop_limit_reached,
+    update_consecutive_routes,
+)
 from cadence.orchestration.prompts import COORDINATOR_INSTRUCTIONS
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.state import plugin_context
@@ -49,7 +54,8 @@ def build_plugin_descriptions(plugins: Sequence[PluginMetadata]) -> str:
     lines = []
     for meta in plugins:
         caps = f" (capabilities: {', '.join(meta.capabilities)})" if meta.capabilities else ""
-        lines.append(f"- {meta.normalized_name}: {meta.description}{caps} -> call {route_tool_name(meta.normalized_name)}")
+        route = route_tool_name(meta.normalized_name)
+        lines.append(f"- {meta.normalized_name}: {meta.description}{caps} -> call {route}")
     return "\n".join(lines) if lines else "- (no agents are available)"
 
 
@@ -79,7 +85,11 @@ class Coordinator:
         tool_hops = int(state.get("tool_hops") or 0)
 
         if tool_hop_limit_reached(tool_hops, settings):
-            ctx[F.SUSPEND_REASON] = {"code": "max_tool_hops", "current": tool_hops, "maximum": settings.max_tool_hops}
+            ctx[F.SUSPEND_REASON] = {
+                "code": "max_tool_hops",
+                "current": tool_hops,
+                "maximum": settings.max_tool_hops,
+            }
             logger.info("tool hop limit reached", extra={"tool_hops": tool_hops})
             return {"plugin_context": ctx}
         if context is not None and context.expired(keep_reserve=True):
@@ -149,13 +159,15 @@ class Coordinator:
             logger.warning("coordinator failed; finalizing with what exists", extra={"error": reason})
             ctx[F.NOTES].append(reason)
             if context is not None:
-                code = "coordinator_timeout" if isinstance(exc, TimeoutError) else getattr(exc, "code", "error")
+                code = (
+                    "coordinator_timeout" if isinstance(exc, TimeoutError) else getattr(exc, "code", "error")
+                )
                 context.trace.errors.append({"node": "coordinator", "code": code, "message": reason})
             return AIMessage(content="", tool_calls=[finalize_call()])
 
 
 def coordinator_routing_logic(state: dict[str, Any]) -> str:
-    """The coordinator's safety checks in order: hop limit / consecutive limit → suspend; tool calls → continue."""
+    """Safety checks in order: hop or consecutive limit → suspend; tool calls → continue; else done."""
     reason = (state.get("plugin_context") or {}).get(F.SUSPEND_REASON)
     if reason:
         return RoutingDecision.SUSPEND

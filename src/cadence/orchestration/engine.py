@@ -132,7 +132,12 @@ class Cadence:
 
     # -- turns -----------------------------------------------------------------------
     def _prepare(
-        self, message: str, thread_id: str | None, user_id: str | None, tone: str | None, metadata: dict[str, Any] | None
+        self,
+        message: str,
+        thread_id: str | None,
+        user_id: str | None,
+        tone: str | None,
+        metadata: dict[str, Any] | None,
     ) -> tuple[dict[str, Any], dict[str, Any], TurnContext, str, str]:
         if not isinstance(message, str) or not message.strip():
             raise ValidationError("The message is empty; send the question as text.", code="empty_message")
@@ -211,7 +216,7 @@ class Cadence:
         ``tool_start``/``tool_end``, ``suspend``, ``token`` (answer text as generated),
         ``error`` and ``final`` (response, thread_id, trace).
         """
-        state_in, config, context, user, thread = self._prepare(message, thread_id, user_id, tone, metadata)
+        state_in, config, context, _user, thread = self._prepare(message, thread_id, user_id, tone, metadata)
         graph = self.graph
         modes = ["updates", "custom", "messages"] if tokens else ["updates", "custom"]
         final_state: dict[str, Any] = {}
@@ -238,7 +243,10 @@ class Cadence:
                     task.cancel()
                     with contextlib.suppress(BaseException):
                         await task
-                    error = {"code": "turn_timeout", "message": "The turn exceeded its deadline and was stopped."}
+                    error = {
+                        "code": "turn_timeout",
+                        "message": "The turn exceeded its deadline and was stopped.",
+                    }
                     await self._close_turn_after_timeout(graph, config)
                     break
                 if item is None:
@@ -252,7 +260,9 @@ class Cadence:
                 logger.error("turn failed", extra={"error": f"{type(exc).__name__}: {exc}"}, exc_info=exc)
                 error = {
                     "code": getattr(exc, "code", "internal_error"),
-                    "message": exc.message if isinstance(exc, CadenceError) else f"{type(exc).__name__}: {exc}",
+                    "message": exc.message
+                    if isinstance(exc, CadenceError)
+                    else f"{type(exc).__name__}: {exc}",
                 }
                 await self._close_turn_after_error(graph, config, error["message"])
         finally:
@@ -264,7 +274,9 @@ class Cadence:
         final_state = dict(snapshot.values or {})
         response = self._final_text(final_state)
         if error is None and context.trace.errors:
-            model_errors = [e for e in context.trace.errors if e.get("code") in {"model_error", "turn_timeout"}]
+            model_errors = [
+                e for e in context.trace.errors if e.get("code") in {"model_error", "turn_timeout"}
+            ]
             if model_errors and self._answer_is_fallback(final_state):
                 error = {"code": model_errors[-1]["code"], "message": model_errors[-1]["message"]}
         trace = self._trace(final_state, context, started)
@@ -328,7 +340,12 @@ class Cadence:
                 for call in getattr(msg, "tool_calls", None) or []:
                     if call["name"] != "back":
                         events.append(
-                            {"type": "tool_start", "agent": node[: -len("_agent")], "name": call["name"], "args": call["args"]}
+                            {
+                                "type": "tool_start",
+                                "agent": node[: -len("_agent")],
+                                "name": call["name"],
+                                "args": call["args"],
+                            }
                         )
             events.append({"type": "node", "node": node.replace("_agent", "_tools")})
         return events
@@ -370,7 +387,9 @@ class Cadence:
     async def _close_turn_after_timeout(self, graph: CompiledStateGraph, config: dict[str, Any]) -> None:
         await self._close_turn_after_error(graph, config, "the time allowed for this answer ran out")
 
-    async def _close_turn_after_error(self, graph: CompiledStateGraph, config: dict[str, Any], problem: str) -> None:
+    async def _close_turn_after_error(
+        self, graph: CompiledStateGraph, config: dict[str, Any], problem: str
+    ) -> None:
         """Leave the thread with a valid history and a final answer after an aborted turn."""
         try:
             snapshot = await graph.aget_state(config)
@@ -378,8 +397,12 @@ class Cadence:
             if self._final_text(snapshot.values or {}):
                 return
             pending = answer_pending_calls(messages, f"Not executed: {problem}.")
-            answer = AIMessage(content=fallback_answer([*messages, *pending], problem), name=GraphNodeNames.SYNTHESIZER)
-            await graph.aupdate_state(config, {"messages": [*pending, answer]}, as_node=GraphNodeNames.SYNTHESIZER)
+            answer = AIMessage(
+                content=fallback_answer([*messages, *pending], problem), name=GraphNodeNames.SYNTHESIZER
+            )
+            await graph.aupdate_state(
+                config, {"messages": [*pending, answer]}, as_node=GraphNodeNames.SYNTHESIZER
+            )
         except Exception:
             logger.exception("could not close the aborted turn")
 

@@ -60,11 +60,17 @@ def build_graph(
 
     # Phase 2: core nodes
     coordinator = Coordinator(models(GraphNodeNames.COORDINATOR, None), metadata, settings)
-    control_tools = ToolNode(coordinator.tools, name=GraphNodeNames.CONTROL_TOOLS, handle_tool_errors=tool_error_message)
+    control_tools = ToolNode(
+        coordinator.tools, name=GraphNodeNames.CONTROL_TOOLS, handle_tool_errors=tool_error_message
+    )
     graph.add_node(GraphNodeNames.COORDINATOR, coordinator)
     graph.add_node(GraphNodeNames.CONTROL_TOOLS, control_tools)
-    graph.add_node(GraphNodeNames.SUSPEND, SuspendNode(models(GraphNodeNames.SUSPEND, None), by_name, settings))
-    graph.add_node(GraphNodeNames.SYNTHESIZER, Synthesizer(models(GraphNodeNames.SYNTHESIZER, None), by_name, settings))
+    graph.add_node(
+        GraphNodeNames.SUSPEND, SuspendNode(models(GraphNodeNames.SUSPEND, None), by_name, settings)
+    )
+    graph.add_node(
+        GraphNodeNames.SYNTHESIZER, Synthesizer(models(GraphNodeNames.SYNTHESIZER, None), by_name, settings)
+    )
 
     # Phase 3: plugin nodes
     for bundle in bundles.values():

@@ -127,7 +127,9 @@ def strip_control_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage]
     for msg in messages:
         if isinstance(msg, AIMessage) and msg.tool_calls:
             keep = [c for c in msg.tool_calls if not is_control_tool(c.get("name"))]
-            control_ids.update(c["id"] for c in msg.tool_calls if is_control_tool(c.get("name")) and c.get("id"))
+            control_ids.update(
+                c["id"] for c in msg.tool_calls if is_control_tool(c.get("name")) and c.get("id")
+            )
             if len(keep) != len(msg.tool_calls):
                 if keep or _has_text(msg):
                     out.append(msg.model_copy(update={"tool_calls": keep}))

@@ -51,6 +51,10 @@ def plugin_context(state: AgentState | dict[str, Any]) -> dict[str, Any]:
     """A copy of the state's plugin context with every field present."""
     ctx = new_plugin_context()
     ctx.update(dict(state.get("plugin_context") or {}))
-    for key in (PluginContextFields.ROUTING_HISTORY, PluginContextFields.TOOLS_USED, PluginContextFields.NOTES):
+    for key in (
+        PluginContextFields.ROUTING_HISTORY,
+        PluginContextFields.TOOLS_USED,
+        PluginContextFields.NOTES,
+    ):
         ctx[key] = list(ctx.get(key) or [])
     return ctx

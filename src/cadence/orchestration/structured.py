@@ -62,7 +62,9 @@ def validate(data: Any, schema: Mapping[str, Any], path: str = "$") -> list[str]
     errors: list[str] = []
     expected = schema.get("type")
     if expected in _JSON_TYPES:
-        ok = isinstance(data, _JSON_TYPES[expected]) and not (expected in {"number", "integer"} and isinstance(data, bool))
+        ok = isinstance(data, _JSON_TYPES[expected]) and not (
+            expected in {"number", "integer"} and isinstance(data, bool)
+        )
         if not ok:
             return [f"{path} should be {expected}"]
     if isinstance(data, dict):
@@ -155,7 +157,9 @@ class StructuredResponseHandler:
         if problems:
             raise ValueError("; ".join(problems))
         raw = result.get("raw")
-        message = AIMessage(content=str(parsed["answer"]), usage_metadata=getattr(raw, "usage_metadata", None))
+        message = AIMessage(
+            content=str(parsed["answer"]), usage_metadata=getattr(raw, "usage_metadata", None)
+        )
         return FinalResponse(message=message, structured=parsed, mode_used="model")
 
     async def _prompt_mode(
@@ -169,7 +173,7 @@ class StructuredResponseHandler:
     ) -> FinalResponse:
         instructions = (
             "\n\nOUTPUT FORMAT: reply with ONLY one JSON object (no prose around it) that matches this JSON "
-            f"schema; put the complete answer for the user in \"answer\":\n{json.dumps(schema, indent=1)}"
+            f'schema; put the complete answer for the user in "answer":\n{json.dumps(schema, indent=1)}'
         )
         convo = list(messages)
         if convo and isinstance(convo[0], SystemMessage):
@@ -195,7 +199,8 @@ class StructuredResponseHandler:
                         *convo,
                         AIMessage(content=text),
                         HumanMessage(
-                            content=f"That reply was not valid ({last_error}). Reply again with only the JSON object."
+                            content=f"That reply was not valid ({last_error}). "
+                            "Reply again with only the JSON object."
                         ),
                     ]
                     await asyncio.sleep(self.base_delay * (2**attempt))

@@ -64,7 +64,9 @@ class FinalAnswerNode:
 
     node_name = "synthesizer"
 
-    def __init__(self, model: BaseChatModel, plugins: Mapping[str, PluginMetadata], settings: Settings) -> None:
+    def __init__(
+        self, model: BaseChatModel, plugins: Mapping[str, PluginMetadata], settings: Settings
+    ) -> None:
         self.model = model
         self.settings = settings
         self.context_builder = ResponseContextBuilder(plugins)
@@ -94,7 +96,9 @@ class FinalAnswerNode:
         view = {**state, "messages": [*messages, *pending]}
         rc = self.context_builder.build(view)
         prompt_messages = self.build_messages(view, settings)
-        handler = StructuredResponseHandler(settings.structured_response, settings.structured_response_retries)
+        handler = StructuredResponseHandler(
+            settings.structured_response, settings.structured_response_retries
+        )
         structured = None
         try:
             result = await handler.respond(

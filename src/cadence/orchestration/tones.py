@@ -31,7 +31,9 @@ class ResponseTone(StrEnum):
             return cls(text)
         except ValueError:
             names = ", ".join(t.value for t in cls)
-            raise ValidationError(f"Unknown tone {value!r}; choose one of: {names}.", code="invalid_tone") from None
+            raise ValidationError(
+                f"Unknown tone {value!r}; choose one of: {names}.", code="invalid_tone"
+            ) from None
 
     @classmethod
     def get_description(cls, value: str | None) -> str:

@@ -41,7 +41,11 @@ async def logged_tool_call(
     context = getattr(request.runtime, "context", None)
     settings = getattr(context, "settings", None)
     limit = getattr(settings, "tool_timeout", None)
-    budget = context.budget(limit, keep_reserve=True) if context is not None and hasattr(context, "budget") else limit
+    budget = (
+        context.budget(limit, keep_reserve=True)
+        if context is not None and hasattr(context, "budget")
+        else limit
+    )
     logger.info("tool start", extra={"tool": name, "args": call.get("args"), "tool_call_id": call.get("id")})
     started = time.monotonic()
     error: str | None = None
@@ -53,7 +57,10 @@ async def logged_tool_call(
     except TimeoutError:
         error = f"the tool did not finish within {budget:.1f}s"
         result = ToolMessage(
-            content=f"Error: {error}. Try a simpler request.", tool_call_id=call.get("id") or "", name=name, status="error"
+            content=f"Error: {error}. Try a simpler request.",
+            tool_call_id=call.get("id") or "",
+            name=name,
+            status="error",
         )
     duration_ms = (time.monotonic() - started) * 1000
     if isinstance(result, ToolMessage):

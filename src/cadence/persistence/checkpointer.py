@@ -23,7 +23,7 @@ def parse_database_url(url: str) -> tuple[str, str]:
     if text in {"memory", "memory://", ":memory:"}:
         return "memory", ""
     if text.startswith("sqlite:///"):
-        return "sqlite", text[len("sqlite:///") :] if not text.startswith("sqlite:////") else text[len("sqlite:///") :]
+        return "sqlite", text[len("sqlite:///") :]
     if text.startswith("sqlite://"):
         return "sqlite", text[len("sqlite://") :]
     if text.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")):

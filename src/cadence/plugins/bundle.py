@@ -44,7 +44,9 @@ class PluginBundle:
         self.source = source
         self.agent: BaseAgent = plugin.create_agent()
         if not isinstance(self.agent, BaseAgent):
-            raise TypeError(f"{plugin.__name__}.create_agent() must return a BaseAgent, got {type(self.agent).__name__}")
+            raise TypeError(
+                f"{plugin.__name__}.create_agent() must return a BaseAgent, got {type(self.agent).__name__}"
+            )
         tools = list(self.agent.get_tools())
         for t in tools:
             if not isinstance(t, BaseTool):
@@ -86,10 +88,14 @@ class PluginBundle:
         tool_node = self.tool_node
         agent_name = self.name
 
-        async def tools_node(state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]) -> dict[str, Any]:
+        async def tools_node(
+            state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]
+        ) -> dict[str, Any]:
             result = await tool_node.ainvoke(state, config)
             new_messages = list(result.get("messages", [])) if isinstance(result, dict) else list(result)
-            last_ai = next((m for m in reversed(state.get("messages") or []) if isinstance(m, AIMessage)), None)
+            last_ai = next(
+                (m for m in reversed(state.get("messages") or []) if isinstance(m, AIMessage)), None
+            )
             hops, records = tool_records(agent_name, [*([last_ai] if last_ai else []), *new_messages])
             ctx = plugin_context(state)
             ctx[F.TOOLS_USED].extend(records)
@@ -104,7 +110,10 @@ class PluginBundle:
 
     def get_graph_nodes(self) -> dict[str, AgentNode | Callable[..., Any]]:
         """The bundle's nodes by name."""
-        return {self.agent_node_name: self.agent.create_agent_node(), self.tools_node_name: self.create_tools_node()}
+        return {
+            self.agent_node_name: self.agent.create_agent_node(),
+            self.tools_node_name: self.create_tools_node(),
+        }
 
     def get_graph_edges(self) -> dict[str, Any]:
         """Conditional edge on ``should_continue`` and the direct edge tools → coordinator."""

@@ -108,12 +108,16 @@ class PluginManager:
                 f"name conflict with {winner[1].source} plugin {winner[0].name!r} "
                 f"v{winner[0].metadata.version} ({winner[1].location}), which wins"
             )
-            logger.warning("plugin name conflict", extra={"plugin": bundle.name, "winner": winner[1].location})
+            logger.warning(
+                "plugin name conflict", extra={"plugin": bundle.name, "winner": winner[1].location}
+            )
         self.bundles = {name: pair[0] for name, pair in sorted(loaded.items())}
         self.statuses = statuses
         for s in statuses:
             if s.status == "failed":
-                logger.warning("plugin skipped", extra={"plugin": s.name, "reason": s.reason, "location": s.location})
+                logger.warning(
+                    "plugin skipped", extra={"plugin": s.name, "reason": s.reason, "location": s.location}
+                )
         return statuses
 
     def reload(self) -> list[PluginStatus]:
@@ -135,7 +139,9 @@ class PluginManager:
         try:
             from cadence.builtins import BUILTIN_PLUGINS
         except Exception as exc:  # a broken built-in must not stop the app
-            failed.append(PluginStatus("builtins", "failed", "builtin", "cadence.builtins", reason=_short_exc(exc)))
+            failed.append(
+                PluginStatus("builtins", "failed", "builtin", "cadence.builtins", reason=_short_exc(exc))
+            )
             return found, failed
         for name in wanted:
             plugin = BUILTIN_PLUGINS.get(name)
@@ -164,10 +170,14 @@ class PluginManager:
                 obj = ep.load()
                 plugins = self._plugins_in(obj)
                 if not plugins:
-                    raise TypeError(f"entry point {ep.name!r} is not a BasePlugin subclass or a module with one")
+                    raise TypeError(
+                        f"entry point {ep.name!r} is not a BasePlugin subclass or a module with one"
+                    )
                 found.extend((p, PluginSource("entry_point", location)) for p in plugins)
             except Exception as exc:
-                failed.append(PluginStatus(ep.name, "failed", "entry_point", location, reason=_short_exc(exc)))
+                failed.append(
+                    PluginStatus(ep.name, "failed", "entry_point", location, reason=_short_exc(exc))
+                )
         return found, failed
 
     def _directories(self) -> tuple[list[tuple[type[BasePlugin], PluginSource]], list[PluginStatus]]:
@@ -202,9 +212,17 @@ class PluginManager:
                         raise TypeError("defines no BasePlugin subclass (subclass cadence.sdk.BasePlugin)")
                     found.extend((p, PluginSource("directory", str(entry))) for p in plugins)
                 except Exception as exc:
-                    logger.debug("plugin import failed", extra={"path": str(entry), "tb": traceback.format_exc()})
+                    logger.debug(
+                        "plugin import failed", extra={"path": str(entry), "tb": traceback.format_exc()}
+                    )
                     failed.append(
-                        PluginStatus(entry.stem, "failed", "directory", str(entry), reason=f"failed to import: {_short_exc(exc)}")
+                        PluginStatus(
+                            entry.stem,
+                            "failed",
+                            "directory",
+                            str(entry),
+                            reason=f"failed to import: {_short_exc(exc)}",
+                        )
                     )
         return found, failed
 
@@ -219,7 +237,9 @@ class PluginManager:
         module_name = f"cadence_plugin_{normalize_name(name)}_{digest}"
         sys.modules.pop(module_name, None)
         spec = importlib.util.spec_from_file_location(
-            module_name, path, submodule_search_locations=[str(path.parent)] if path.name == "__init__.py" else None
+            module_name,
+            path,
+            submodule_search_locations=[str(path.parent)] if path.name == "__init__.py" else None,
         )
         if spec is None or spec.loader is None:
             raise ImportError(f"cannot import {path}")

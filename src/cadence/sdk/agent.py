@@ -34,7 +34,12 @@ def with_back_call(response: AIMessage) -> AIMessage:
         update["invalid_tool_calls"] = []
     if not response.tool_calls:
         update["tool_calls"] = [
-            {"name": BACK_TOOL_NAME, "args": {}, "id": f"call_back_{uuid.uuid4().hex[:12]}", "type": "tool_call"}
+            {
+                "name": BACK_TOOL_NAME,
+                "args": {},
+                "id": f"call_back_{uuid.uuid4().hex[:12]}",
+                "type": "tool_call",
+            }
         ]
     return response.model_copy(update=update) if update else response
 
@@ -82,7 +87,9 @@ class BaseAgent(ABC):
         node_name = f"{self.metadata.normalized_name}_agent"
         agent = self
 
-        async def agent_node(state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]) -> dict[str, Any]:
+        async def agent_node(
+            state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]
+        ) -> dict[str, Any]:
             from cadence.orchestration.agent_node import run_agent
 
             return await run_agent(agent, node_name, state, config, runtime)

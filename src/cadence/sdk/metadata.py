@@ -48,11 +48,15 @@ class PluginMetadata(BaseModel):
 
     name: str = Field(..., description="Unique plugin name; letters, digits, spaces, '-' or '_'.")
     version: str = Field(..., description="Version such as 1.0.0; the higher wins a name conflict.")
-    description: str = Field(..., min_length=10, description="What the agent does (shown to the coordinator).")
+    description: str = Field(
+        ..., min_length=10, description="What the agent does (shown to the coordinator)."
+    )
     capabilities: list[str] = Field(default_factory=list, description="Short capability phrases.")
     agent_type: AgentType = AgentType.SPECIALIZED
     llm_requirements: LLMRequirements | None = None
-    dependencies: list[str] = Field(default_factory=list, description="Python distributions the plugin needs.")
+    dependencies: list[str] = Field(
+        default_factory=list, description="Python distributions the plugin needs."
+    )
     response_schema: dict[str, Any] | None = Field(
         None, description="JSON schema of additional structured data the synthesizer should return."
     )
@@ -67,7 +71,14 @@ class PluginMetadata(BaseModel):
                 f"plugin name {value!r} must start with a letter and contain only letters, digits, "
                 "spaces, '-' or '_' (max 63 characters)"
             )
-        if normalize_name(value) in {"coordinator", "control", "suspend", "synthesizer", "finalize", "finalizer"}:
+        if normalize_name(value) in {
+            "coordinator",
+            "control",
+            "suspend",
+            "synthesizer",
+            "finalize",
+            "finalizer",
+        }:
             raise ValueError(f"plugin name {value!r} is reserved by the Cadence graph")
         return value
 

@@ -62,7 +62,9 @@ def load_script(source: str | Path | Sequence[dict[str, Any]]) -> list[dict[str,
     if isinstance(source, (str, Path)):
         path = Path(source).expanduser()
         if not path.is_file():
-            raise ValidationError(f"Scripted model: no script file at {path}. Create a JSON list of responses.")
+            raise ValidationError(
+                f"Scripted model: no script file at {path}. Create a JSON list of responses."
+            )
         try:
             items = json.loads(path.read_text(encoding="utf-8"))
         except json.JSONDecodeError as exc:
@@ -77,14 +79,16 @@ def load_script(source: str | Path | Sequence[dict[str, Any]]) -> list[dict[str,
         unknown = set(item) - _ALLOWED_KEYS
         if unknown:
             raise ValidationError(
-                f"Scripted model: item {i} has unknown keys {sorted(unknown)}; allowed: {sorted(_ALLOWED_KEYS)}."
+                f"Scripted model: item {i} has unknown keys {sorted(unknown)}; "
+                f"allowed: {sorted(_ALLOWED_KEYS)}."
             )
         for call in item.get("tool_calls") or []:
             if not isinstance(call, dict) or not isinstance(call.get("name"), str):
                 raise ValidationError(f"Scripted model: item {i} has a tool call without a string 'name'.")
         raise_spec = item.get("raise")
         if raise_spec is not None and (
-            not isinstance(raise_spec, dict) or raise_spec.get("type") not in {"rate_limit", "timeout", "error"}
+            not isinstance(raise_spec, dict)
+            or raise_spec.get("type") not in {"rate_limit", "timeout", "error"}
         ):
             raise ValidationError(
                 f"Scripted model: item {i} 'raise.type' must be one of rate_limit, timeout, error."
@@ -104,13 +108,12 @@ class _Script:
 
     def next(self, record: ModelCallRecord) -> dict[str, Any]:
         with self.lock:
-            if self.index >= len(self.items):
-                if not self.loop or not self.items:
-                    raise ScriptExhaustedError(
-                        f"Scripted model: the script has {len(self.items)} item(s) and all were used; "
-                        f"call {self.index + 1} (node {record.node or '?'}) has no response. "
-                        "Add items to the script."
-                    )
+            if self.index >= len(self.items) and (not self.loop or not self.items):
+                raise ScriptExhaustedError(
+                    f"Scripted model: the script has {len(self.items)} item(s) and all were used; "
+                    f"call {self.index + 1} (node {record.node or '?'}) has no response. "
+                    "Add items to the script."
+                )
             item = self.items[self.index % len(self.items)] if self.items else {}
             record.index = self.index
             record.item = item
@@ -298,7 +301,13 @@ class ScriptedChatModel(BaseChatModel):
             piece = word if i == 0 else " " + word
             yield ChatGenerationChunk(message=AIMessageChunk(content=piece))
         tool_chunks = [
-            {"name": c["name"], "args": json.dumps(c["args"]), "id": c["id"], "index": i, "type": "tool_call_chunk"}
+            {
+                "name": c["name"],
+                "args": json.dumps(c["args"]),
+                "id": c["id"],
+                "index": i,
+                "type": "tool_call_chunk",
+            }
             for i, c in enumerate(message.tool_calls)
         ]
         yield ChatGenerationChunk(
