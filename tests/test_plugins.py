@@ -158,3 +158,15 @@ def test_bundle_nodes_edges_and_back_tool() -> None:
     assert edges["direct_edges"] == [("ping_pong_tools", "coordinator")]
     mapping = edges["conditional_edges"]["ping_pong_agent"]["mapping"]
     assert mapping == {"continue": "ping_pong_tools", "back": "coordinator"}
+
+
+def test_list_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from cadence.settings import Settings
+
+    monkeypatch.setenv("CADENCE_API_KEYS", "k1:alice, k2")
+    monkeypatch.setenv("CADENCE_PLUGINS_DIR", f"{tmp_path / 'a'}:{tmp_path / 'b'},{tmp_path / 'c'}")
+    monkeypatch.setenv("CADENCE_BUILTIN_PLUGINS", "math,info")
+    s = Settings()
+    assert s.api_keys == ["k1:alice", "k2"]
+    assert [p.name for p in s.plugins_dir] == ["a", "b", "c"]
+    assert s.builtin_plugins == ["math", "info"]

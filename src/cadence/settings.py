@@ -20,8 +20,8 @@ StructuredMode = Literal["model", "prompt", "none"]
 CompactionMode = Literal["tool", "system", "none"]
 
 
-def _split_list(value: Any) -> Any:
-    """Accept a JSON-free list from the environment: comma or os.pathsep separated."""
+def _split_list(value: Any, *, paths: bool = False) -> Any:
+    """Accept a JSON-free list from the environment: comma separated (paths: also os.pathsep)."""
     if value is None:
         return []
     if isinstance(value, str):
@@ -32,7 +32,7 @@ def _split_list(value: Any) -> Any:
             import json
 
             return json.loads(text)
-        seps = [",", os.pathsep] if os.pathsep != "," else [","]
+        seps = [",", os.pathsep] if paths and os.pathsep != "," else [","]
         parts = [text]
         for sep in seps:
             parts = [p for chunk in parts for p in chunk.split(sep)]
@@ -156,10 +156,15 @@ class Settings(BaseSettings):
     default_user: str = Field("local", description="User id used when a request names none.")
     log_level: str = Field("WARNING", description="Logging level of the CLI and server.")
 
-    @field_validator("plugins_dir", "builtin_plugins", "disabled_plugins", "api_keys", mode="before")
+    @field_validator("builtin_plugins", "disabled_plugins", "api_keys", mode="before")
     @classmethod
     def _lists(cls, value: Any) -> Any:
         return _split_list(value)
+
+    @field_validator("plugins_dir", mode="before")
+    @classmethod
+    def _path_lists(cls, value: Any) -> Any:
+        return _split_list(value, paths=True)
 
     @field_validator("llm")
     @classmethod

@@ -50,6 +50,21 @@ class CompactFormatter(logging.Formatter):
         return text
 
 
+class StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """A stream handler that always writes to the *current* ``sys.stderr`` (test runners swap it)."""
+
+    def __init__(self) -> None:
+        super().__init__(sys.stderr)
+
+    @property  # type: ignore[override]
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: Any) -> None:
+        return
+
+
 def _short(value: Any, limit: int = 300) -> str:
     text = str(value).replace("\n", " ")
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -75,7 +90,7 @@ def configure_logging(level_name: str) -> int:
     for handler in list(root.handlers):
         if getattr(handler, "_cadence_cli", False):
             root.removeHandler(handler)
-    handler = logging.StreamHandler(sys.stderr)
+    handler = StderrHandler()
     handler._cadence_cli = True  # type: ignore[attr-defined]
     handler.setFormatter(CompactFormatter(verbose=level <= logging.DEBUG))
     root.addHandler(handler)
