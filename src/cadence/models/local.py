@@ -22,13 +22,15 @@ Coordinator (every bound tool is a ``goto_`` routing tool)
 Agent (any other tools)
     First step of a turn (no tool result after the latest user message): the
     output is forced to be one tool call, ``{"name": ..., "arguments": {...}}``,
-    among the agent's real tools (``back`` excluded), shortlisted lexically like
-    routes. Argument values follow the tool's JSON schema: numbers, integers,
-    booleans, enums, arrays of those, and strings — a string must be a span of
-    words copied from the user's latest message (a 135M model copies reliably
+    among the agent's real tools (``back`` excluded), shortlisted lexically
+    (tools within 90% of the best score; all tools when nothing overlaps).
+    Argument values follow the tool's JSON schema: numbers, integers, booleans,
+    enums, arrays of those, and strings — a string must be a span of words
+    copied from the user's latest message (a 135M model copies reliably
     but cannot be trusted to write free text that ends). Only required
     arguments are produced. Once the turn has a tool result the agent answers in
-    plain text (which the agent node turns into ``back``). ``tool_choice`` can
+    plain text (which the agent node turns into ``back``) from a compact
+    "answer from these results" prompt. ``tool_choice`` can
     override: ``"none"`` → text, ``"auto"`` → text or a call, ``"any"``/
     ``"required"``/a tool name → a call.
 
@@ -82,6 +84,10 @@ MAX_STRING_CHARS = 120
 """Longest free string argument (when the user's message has no words to copy)."""
 MAX_SPAN_WORDS = 80
 """Only the last words of the user's message can be copied into string arguments."""
+ANSWER_FROM_RESULTS = "Answer the user's question in one sentence, using only the results given."
+"""System prompt of a text answer once the turn has tool results."""
+TOOL_SHORTLIST_RATIO = 0.9
+"""Agent tools kept for the model to choose from: those within 90% of the best lexical score."""
 DEFAULT_TEXT_TOKENS = 160
 DEFAULT_CALL_TOKENS = 160
 
@@ -621,7 +627,7 @@ class LocalChatModel(BaseChatModel):
     ) -> _Plan:
         options = tools
         if self.preroute and len(tools) > 1:
-            shortlist = PreRouter.from_tool_schemas(tools).shortlist(question)
+            shortlist = PreRouter.from_tool_schemas(tools).shortlist(question, ratio=TOOL_SHORTLIST_RATIO)
             if shortlist:
                 options = [t for t in tools if tool_name(t) in shortlist]
         base = _system_text(messages)
@@ -649,19 +655,20 @@ class LocalChatModel(BaseChatModel):
         turn: list[BaseMessage],
         tools: list[Mapping[str, Any]],
     ) -> _Plan:
-        system = _system_text(messages) or "You are a helpful assistant. Answer briefly and accurately."
+        results = tool_results(turn) if question else []
+        # With results, a compact instruction replaces the node's system prompt: a 135M model
+        # follows long prompts poorly (e.g. "you do not know the time" makes it refuse).
+        system = (
+            ANSWER_FROM_RESULTS
+            if results
+            else _system_text(messages) or "You are a helpful assistant. Answer briefly and accurately."
+        )
         prompt: list[dict[str, str]] = [{"role": "system", "content": system}]
-        if question:
+        if results:
+            facts = "\n".join(value for _, value in results)
+            prompt.append({"role": "user", "content": f"Question: {question}\n\nResults:\n{facts}"})
+        elif question:
             prompt.append({"role": "user", "content": question})
-            results = tool_results(turn)
-            if results:
-                facts = "\n".join(f"Result of {name}: {value}" for name, value in results)
-                prompt.append(
-                    {
-                        "role": "user",
-                        "content": f"{facts}\nAnswer my question in one or two sentences with these results.",
-                    }
-                )
         else:
             for m in messages:
                 if isinstance(m, SystemMessage):

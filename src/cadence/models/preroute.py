@@ -4,7 +4,7 @@ The embedded model is far too small to route reliably on its own, so before its
 constrained routing call it asks this module which candidates the question is
 about. Scoring is BM25 over each candidate's text (name, description and
 capabilities), with light stemming and a few generic normalisations: symbols
-become words (``%`` → ``percent``, ``+`` → ``plus``, ``*`` → ``times``), digits
+become words (``%`` → ``percent``, ``+`` → ``plus``, ``*`` → ``multiply``), digits
 add a ``number`` token. The same normalisation is applied to the candidate texts,
 so a description mentioning "+ - * / powers" or "numbers" matches "2+2" —
 nothing about particular plugins or sentences is hard-coded.
@@ -24,8 +24,8 @@ from cadence.sdk.metadata import PluginMetadata
 _SYMBOLS: dict[str, str] = {
     "%": " percent ",
     "+": " plus ",
-    "*": " times ",
-    "×": " times ",
+    "*": " multiply ",
+    "×": " multiply ",
     "÷": " divide ",
     "/": " divide ",
     "^": " power ",
@@ -51,10 +51,14 @@ def stem(word: str) -> str:
     if word.isdigit() or len(word) <= 3:
         return word
     for suffix in _SUFFIXES:
+        if suffix == "s" and word[-2] in "su":  # plus, class, status
+            continue
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             base = word[: -len(suffix)]
             if suffix in ("ies", "ied"):
                 return base + "y"
+            if suffix == "es" and not base.endswith(("s", "x", "z", "ch", "sh")):
+                return word[:-1]  # percentages -> percentage, times -> time
             return base
     return word
 

@@ -107,9 +107,12 @@ def compact_messages(messages: Sequence[BaseMessage], mode: str, max_chars: int)
     before, question, after = split_at_last_human(messages)
     history = earlier_conversation(before)
     work = describe_work(safe_messages(after))
-    body = truncate(work, max_chars) if work else "(no agent or tool results)"
+    body = truncate(work, max_chars)
     work_text = f"{COMPACTION_HEADER}\n{body}"
     convo = [*history, *([question] if question is not None else [])]
+    if not work:
+        # nothing was gathered this turn: no results block at all (the prompt forbids inventing)
+        return CompactedMessages(messages=convo)
     if mode == "system":
         return CompactedMessages(messages=convo, system_suffix="\n\n" + work_text, work_text=work_text)
     call_id = f"call_work_{uuid.uuid4().hex[:12]}"

