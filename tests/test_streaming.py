@@ -30,3 +30,29 @@ async def test_stream_reports_suspend(engine_factory) -> None:
     events = [e async for e in engine.astream("q")]
     suspend = next(e for e in events if e["type"] == "suspend")
     assert suspend["reason"]["code"] == "max_agent_hops"
+
+
+async def test_consumer_stopping_early_leaves_a_valid_thread(engine_factory) -> None:
+    from cadence.orchestration.safety import unanswered_tool_calls
+
+    engine, _ = engine_factory(
+        [goto("math"), {"delay_s": 5, "content": "slow"}, FINALIZE, {"content": "later answer"}]
+    )
+    stream = engine.astream("q", thread_id="early")
+    async for event in stream:
+        if event["type"] == "agent_start":
+            break
+    await stream.aclose()
+    state = (await engine.graph.aget_state({"configurable": {"thread_id": "local::early"}})).values
+    assert unanswered_tool_calls(state["messages"]) == []
+    assert state["messages"][-1].name == "synthesizer"
+
+
+async def test_ids_with_the_key_separator_are_rejected(engine_factory) -> None:
+    import pytest
+
+    from cadence.errors import ValidationError
+
+    engine, _ = engine_factory([])
+    with pytest.raises(ValidationError, match="may not contain"):
+        await engine.ainvoke("q", thread_id="a::b")

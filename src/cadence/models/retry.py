@@ -44,6 +44,10 @@ def is_transient(exc: BaseException) -> bool:
     """Whether ``exc`` is worth retrying: rate limits, timeouts, connection errors and 5xx."""
     if isinstance(exc, (TimeoutError, asyncio.TimeoutError, RateLimitError, ConnectionError)):
         return True
+    from cadence.errors import CadenceError
+
+    if isinstance(exc, CadenceError):
+        return False
     status = getattr(exc, "status_code", None)
     if status is None:
         response = getattr(exc, "response", None)

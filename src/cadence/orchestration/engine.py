@@ -63,9 +63,12 @@ class TurnResult:
         return out
 
 
+THREAD_KEY_SEPARATOR = "::"
+
+
 def thread_key(user_id: str, thread_id: str) -> str:
     """The checkpointer thread id: user and thread together, so users never share a thread."""
-    return f"{user_id}::{thread_id}"
+    return f"{user_id}{THREAD_KEY_SEPARATOR}{thread_id}"
 
 
 class Cadence:
@@ -149,6 +152,13 @@ class Cadence:
         tone_value = ResponseTone.parse(tone).value
         user = (user_id or self.settings.default_user).strip() or self.settings.default_user
         thread = thread_id or uuid.uuid4().hex
+        for label, value in (("user id", user), ("thread id", thread)):
+            if THREAD_KEY_SEPARATOR in value or len(value) > 256:
+                raise ValidationError(
+                    f"Invalid {label} {value[:40]!r}: it may not contain '{THREAD_KEY_SEPARATOR}' "
+                    "or exceed 256 characters.",
+                    code="invalid_id",
+                )
         context = TurnContext(
             settings=self.settings,
             deadline=time.monotonic() + self.settings.turn_timeout,
@@ -267,9 +277,14 @@ class Cadence:
                 await self._close_turn_after_error(graph, config, error["message"])
         finally:
             if not task.done():
+                # the consumer stopped early: stop the turn and leave the thread with a valid history
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await task
+                with contextlib.suppress(BaseException):
+                    await asyncio.shield(
+                        self._close_turn_after_error(graph, config, "the request was cancelled")
+                    )
         snapshot = await graph.aget_state(config)
         final_state = dict(snapshot.values or {})
         response = self._final_text(final_state)
@@ -319,8 +334,6 @@ class Cadence:
                 events.append({"type": "node", "node": GraphNodeNames.SYNTHESIZER})
         elif node.endswith("_tools") and node != GraphNodeNames.CONTROL_TOOLS:
             agent = node[: -len("_tools")]
-            before = len(ctx.get(F.TOOLS_USED) or [])
-            del before
             for msg in update.get("messages") or []:
                 if getattr(msg, "name", None) and msg.name != "back":
                     events.append(

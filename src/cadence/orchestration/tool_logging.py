@@ -46,7 +46,9 @@ async def logged_tool_call(
         if context is not None and hasattr(context, "budget")
         else limit
     )
-    logger.info("tool start", extra={"tool": name, "tool_args": call.get("args"), "tool_call_id": call.get("id")})
+    logger.info(
+        "tool start", extra={"tool": name, "tool_args": call.get("args"), "tool_call_id": call.get("id")}
+    )
     started = time.monotonic()
     error: str | None = None
     try:

@@ -13,6 +13,7 @@ user; anyone else gets "not found") and delete them. Implementations:
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator
@@ -301,6 +302,7 @@ class SqliteThreadStore(_SqlThreadStore):
 
     def __init__(self, conn: Any) -> None:
         self._conn = conn
+        self._lock = asyncio.Lock()
 
     @classmethod
     @contextlib.asynccontextmanager
@@ -310,7 +312,7 @@ class SqliteThreadStore(_SqlThreadStore):
 
         file = Path(path).expanduser()
         file.parent.mkdir(parents=True, exist_ok=True)
-        async with aiosqlite.connect(str(file), timeout=30.0) as conn:
+        async with aiosqlite.connect(str(file), timeout=30.0, isolation_level=None) as conn:
             store = cls(conn)
             await store.setup()
             yield store
@@ -321,14 +323,22 @@ class SqliteThreadStore(_SqlThreadStore):
         await self._conn.execute("PRAGMA journal_mode = WAL")
         for stmt in _schema("REAL"):
             await self._conn.execute(stmt)
-        await self._conn.commit()
 
     async def _execute(self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False) -> list[Any]:
-        async with self._conn.execute(sql, params) as cursor:
-            rows = list(await cursor.fetchall()) if fetch else []
-        if not fetch:
-            await self._conn.commit()
-        return rows
+        """Reads run as is; writes in ``BEGIN IMMEDIATE`` so they wait (busy timeout) for the writer lock
+        instead of failing with "database is locked" when a read snapshot goes stale under WAL."""
+        async with self._lock:
+            if fetch:
+                async with self._conn.execute(sql, params) as cursor:
+                    return list(await cursor.fetchall())
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                await self._conn.execute(sql, params)
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            await self._conn.execute("COMMIT")
+            return []
 
 
 class PostgresThreadStore(_SqlThreadStore):

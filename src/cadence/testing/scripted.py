@@ -189,6 +189,13 @@ class ScriptedChatModel(BaseChatModel):
         node = None
         metadata = getattr(run_manager, "metadata", None) or {}
         node = metadata.get("langgraph_node") or metadata.get("cadence_node")
+        if node is None:
+            try:
+                from langgraph.config import get_config
+
+                node = (get_config().get("metadata") or {}).get("langgraph_node")
+            except RuntimeError:
+                node = None
         schemas = kwargs.get("tools") or []
         names = [s.get("function", {}).get("name", s.get("name", "?")) for s in schemas]
         record = ModelCallRecord(

@@ -1,0 +1,93 @@
+"""Health, readiness and plugin routes."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
+
+from cadence import __version__
+from cadence.errors import PermissionDeniedError
+from cadence.server.auth import Principal, get_principal
+from cadence.server.chat import ERRORS
+from cadence.server.deps import get_service
+from cadence.server.errors import error_body
+from cadence.server.schemas import HealthResponse, PluginList, PluginStatusOut, ReadyResponse
+from cadence.server.service import ChatService
+
+logger = logging.getLogger(__name__)
+
+router = APIRouter(tags=["operations"])
+
+
+@router.get("/health", response_model=HealthResponse, summary="Liveness (no authentication)")
+async def health() -> HealthResponse:
+    """The process is up."""
+    return HealthResponse(version=__version__)
+
+
+@router.get(
+    "/ready",
+    response_model=ReadyResponse,
+    summary="Readiness: engine loaded, database reachable (no authentication)",
+    responses={503: {"description": "Not ready; `checks` says what failed."}},
+)
+async def ready(request: Request) -> Any:
+    """200 when the engine is loaded and the database answers, else 503 with the failing checks."""
+    checks: dict[str, str] = {}
+    service: ChatService | None = getattr(request.app.state, "service", None)
+    checks["engine"] = "ok" if service is not None and service.engine.graph is not None else "not loaded"
+    if service is None:
+        checks["database"] = "not open"
+    else:
+        try:
+            await asyncio.wait_for(service.store.ping(), timeout=5)
+            checks["database"] = "ok"
+        except Exception as exc:  # report, don't raise: this is a probe
+            checks["database"] = f"error: {type(exc).__name__}: {exc}"
+    if all(v == "ok" for v in checks.values()):
+        return ReadyResponse(status="ready", checks=checks)
+    body = error_body(
+        "not_ready", "The server is not ready: " + ", ".join(f"{k} {v}" for k, v in checks.items())
+    )
+    return JSONResponse({**body, "status": "not_ready", "checks": checks}, status_code=503)
+
+
+def _plugin_list(service: ChatService) -> PluginList:
+    return PluginList(plugins=[PluginStatusOut(**s.to_dict()) for s in service.engine.plugin_statuses])
+
+
+@router.get(
+    "/api/v1/plugins", response_model=PluginList, summary="List plugins and their status", responses=ERRORS
+)
+async def plugins(service: ChatService = Depends(get_service)) -> PluginList:
+    """Every plugin candidate: loaded, failed (with the reason), overridden or disabled."""
+    return _plugin_list(service)
+
+
+@router.post(
+    "/api/v1/plugins/reload",
+    response_model=PluginList,
+    summary="Rediscover plugins and rebuild the graph",
+    responses=ERRORS,
+)
+async def reload_plugins(
+    request: Request,
+    principal: Principal = Depends(get_principal),
+    service: ChatService = Depends(get_service),
+) -> PluginList:
+    """Rebuild the graph in a worker thread; turns in flight finish on the old graph.
+
+    With API keys on, only keys not bound to a user may reload (others get 403).
+    """
+    if not principal.is_admin:
+        raise PermissionDeniedError(
+            "Reloading plugins needs an API key not bound to a user.", code="forbidden"
+        )
+    async with request.app.state.reload_lock:
+        await asyncio.to_thread(service.engine.reload)
+    logger.info("plugins reloaded")
+    return _plugin_list(service)

@@ -1,0 +1,146 @@
+"""Optional API keys (``CADENCE_API_KEYS``): ``key`` or ``key:user_id``.
+
+When keys are configured, every request except ``/health`` and ``/ready`` needs
+``Authorization: Bearer <key>`` or ``X-API-Key: <key>`` (WebSocket clients that
+cannot set headers may use ``?api_key=<key>``). A key bound to a user acts only as
+that user: naming another user is 403, naming none means the bound user.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs
+
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from cadence.errors import PermissionDeniedError
+from cadence.server.errors import error_body
+from cadence.settings import Settings
+
+PUBLIC_PATHS = frozenset({"/health", "/ready"})
+_SCOPE_KEY = "cadence.principal"
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is calling: ``key_user`` is set when the key is bound to a user."""
+
+    authenticated: bool
+    key_user: str | None = None
+    keys_enabled: bool = False
+
+    @property
+    def is_admin(self) -> bool:
+        """Unbound keys (or no keys configured) may use administrative endpoints."""
+        return self.key_user is None
+
+
+def parse_keys(keys: list[str]) -> list[tuple[str, str | None]]:
+    """``[(key, bound_user | None)]`` from ``key`` / ``key:user_id`` entries."""
+    out: list[tuple[str, str | None]] = []
+    for entry in keys:
+        key, sep, user = entry.partition(":")
+        key = key.strip()
+        if key:
+            out.append((key, (user.strip() or None) if sep else None))
+    return out
+
+
+def resolve_user(principal: Principal, requested: str | None, settings: Settings) -> str:
+    """The user a request acts as; 403 if a user-bound key names someone else."""
+    requested = (requested or "").strip() or None
+    if principal.key_user is not None:
+        if requested is not None and requested != principal.key_user:
+            raise PermissionDeniedError(
+                f"This API key is bound to user {principal.key_user!r} and cannot act as {requested!r}.",
+                code="forbidden_user",
+            )
+        return principal.key_user
+    return requested or settings.default_user
+
+
+def get_principal(conn: HTTPConnection) -> Principal:
+    """FastAPI dependency: the principal the auth middleware attached to the request."""
+    return conn.scope.get(_SCOPE_KEY) or Principal(authenticated=False)
+
+
+class AuthMiddleware:
+    """Pure ASGI middleware (streaming-safe) that checks API keys on HTTP and WebSocket."""
+
+    def __init__(self, app: ASGIApp, keys: list[str]) -> None:
+        self.app = app
+        self.keys = parse_keys(keys)
+
+    def _match(self, presented: str | None) -> tuple[bool, str | None]:
+        if not presented:
+            return False, None
+        found, user = False, None
+        for key, bound in self.keys:
+            if hmac.compare_digest(key.encode(), presented.encode()):
+                found, user = True, bound
+        return found, user
+
+    @staticmethod
+    def _presented(scope: Scope) -> str | None:
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []}
+        auth = headers.get("authorization", "")
+        if auth[:7].lower() == "bearer ":
+            return auth[7:].strip() or None
+        if headers.get("x-api-key"):
+            return headers["x-api-key"].strip() or None
+        if scope["type"] == "websocket":
+            query = parse_qs((scope.get("query_string") or b"").decode("latin-1"))
+            values = query.get("api_key") or []
+            return values[0] if values else None
+        return None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in {"http", "websocket"}:
+            await self.app(scope, receive, send)
+            return
+        if not self.keys:
+            scope[_SCOPE_KEY] = Principal(authenticated=False)
+            await self.app(scope, receive, send)
+            return
+        if scope.get("path") in PUBLIC_PATHS:
+            await self.app(scope, receive, send)
+            return
+        presented = self._presented(scope)
+        ok, user = self._match(presented)
+        if ok:
+            scope[_SCOPE_KEY] = Principal(authenticated=True, key_user=user, keys_enabled=True)
+            await self.app(scope, receive, send)
+            return
+        code = "invalid_api_key" if presented else "missing_api_key"
+        message = (
+            "The API key is not valid."
+            if presented
+            else "An API key is required: send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'."
+        )
+        body = error_body(code, message, status=401, openai=str(scope.get("path", "")).startswith("/v1/"))
+        if scope["type"] == "http":
+            await _send_json(send, 401, body, {"www-authenticate": "Bearer"})
+        else:
+            await _reject_websocket(receive, send, body)
+
+
+async def _send_json(send: Send, status: int, body: dict[str, Any], headers: dict[str, str]) -> None:
+    data = json.dumps(body).encode()
+    raw = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
+    raw += [(k.encode(), v.encode()) for k, v in headers.items()]
+    await send({"type": "http.response.start", "status": status, "headers": raw})
+    await send({"type": "http.response.body", "body": data})
+
+
+async def _reject_websocket(receive: Receive, send: Send, body: dict[str, Any]) -> None:
+    """Accept, send one error event and close with 4401 so the client sees why."""
+    message = await receive()
+    if message.get("type") != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.send", "text": json.dumps({"type": "error", "status": 401, **body})})
+    await send({"type": "websocket.close", "code": 4401, "reason": "unauthorized"})

@@ -1,0 +1,167 @@
+"""Chat routes: JSON ``POST /api/v1/chat``, SSE ``POST /api/v1/chat/stream``, WebSocket ``/api/v1/ws``."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pydantic
+from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse, StreamingResponse
+
+from cadence.errors import CadenceError
+from cadence.server.auth import Principal, get_principal, resolve_user
+from cadence.server.deps import get_service
+from cadence.server.errors import error_body, turn_error_status, validation_code
+from cadence.server.schemas import ChatErrorResponse, ChatRequest, ChatResponse, ErrorResponse
+from cadence.server.service import ChatService, Turn, TurnRequest
+
+logger = logging.getLogger(__name__)
+
+router = APIRouter(prefix="/api/v1", tags=["chat"])
+
+THREAD_HEADER = "X-Cadence-Thread-Id"
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorResponse, "description": "Malformed JSON."},
+    401: {"model": ErrorResponse, "description": "Missing or wrong API key."},
+    403: {"model": ErrorResponse, "description": "The key may not act as this user."},
+    404: {"model": ErrorResponse, "description": "No such thread for this user."},
+    409: {"model": ErrorResponse, "description": "The thread is busy with another request."},
+    422: {"model": ErrorResponse, "description": "Invalid request (unknown field, tone, message too long)."},
+}
+
+
+def _turn_request(body: ChatRequest, principal: Principal, service: ChatService) -> TurnRequest:
+    return TurnRequest(
+        message=body.message,
+        user_id=resolve_user(principal, body.user_id, service.settings),
+        thread_id=body.thread_id,
+        tone=body.tone,
+        metadata=body.metadata,
+        org_id=body.org_id,
+        project_id=body.project_id,
+    )
+
+
+def _json(data: Any) -> str:
+    return json.dumps(data, default=str, ensure_ascii=False)
+
+
+@router.post(
+    "/chat",
+    response_model=ChatResponse,
+    summary="Send a message and get the answer",
+    responses={
+        **ERRORS,
+        502: {"model": ChatErrorResponse, "description": "A model or tool failed; the thread stays usable."},
+        504: {"model": ChatErrorResponse, "description": "The turn exceeded its deadline."},
+    },
+)
+async def chat(
+    body: ChatRequest,
+    principal: Principal = Depends(get_principal),
+    service: ChatService = Depends(get_service),
+) -> Any:
+    """Run one turn. Omit ``thread_id`` to start a conversation; the answer names the thread."""
+    turn = await service.start(_turn_request(body, principal, service), tokens=False)
+    final = await turn.result()
+    headers = {THREAD_HEADER: turn.thread_id}
+    if final.get("error"):
+        error = final["error"]
+        content = error_body(error["code"], error["message"], thread_id=turn.thread_id)
+        content.update(thread_id=turn.thread_id, response=final["response"], trace=final["trace"])
+        return JSONResponse(content, turn_error_status(error["code"]), headers=headers)
+    return JSONResponse(
+        ChatResponse(response=final["response"], thread_id=turn.thread_id, trace=final["trace"]).model_dump(
+            mode="json"
+        ),
+        headers=headers,
+    )
+
+
+async def _sse(turn: Turn) -> AsyncIterator[str]:
+    async for event in turn.events():
+        yield f"event: {event.get('type', 'message')}\ndata: {_json(event)}\n\n"
+
+
+@router.post(
+    "/chat/stream",
+    summary="Send a message and stream the turn (Server-Sent Events)",
+    response_class=StreamingResponse,
+    responses={
+        **ERRORS,
+        200: {
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "description": "SSE: `event: <type>` + `data: <json>` for node, agent_start, agent_end, "
+            "tool_start, tool_end, suspend, token, error and a last `final` event "
+            "(response, thread_id, trace, error).",
+        },
+    },
+)
+async def chat_stream(
+    body: ChatRequest,
+    principal: Principal = Depends(get_principal),
+    service: ChatService = Depends(get_service),
+) -> StreamingResponse:
+    """Same request as ``/chat``; the turn's events arrive as they happen."""
+    turn = await service.start(_turn_request(body, principal, service))
+    return StreamingResponse(
+        _sse(turn),
+        media_type="text/event-stream",
+        headers={THREAD_HEADER: turn.thread_id, "Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+def _reject(status: int, code: str, message: str, **extra: Any) -> str:
+    return _json({"type": "error", "status": status, **error_body(code, message, status=status, **extra)})
+
+
+@router.websocket("/ws")
+async def chat_ws(websocket: WebSocket) -> None:
+    """WebSocket chat: send ChatRequest JSON objects, receive event objects.
+
+    Each request ends with a ``final`` event, or with one ``error`` event that has a
+    ``status`` when it was rejected before the turn started (400, 403, 404, 409, 422).
+    Requests on one connection run one after another.
+    """
+    await websocket.accept()
+    principal = get_principal(websocket)
+    service = get_service(websocket)
+    while True:
+        try:
+            message = await websocket.receive()
+        except WebSocketDisconnect:
+            return
+        if message.get("type") == "websocket.disconnect":
+            return
+        raw = message.get("text")
+        if raw is None and message.get("bytes") is not None:
+            raw = message["bytes"].decode("utf-8", errors="replace")
+        try:
+            body = ChatRequest.model_validate(json.loads(raw or ""))
+        except json.JSONDecodeError as exc:
+            await websocket.send_text(_reject(400, "invalid_json", f"The message is not valid JSON ({exc})."))
+            continue
+        except pydantic.ValidationError as exc:
+            first = exc.errors()[0]
+            field = ".".join(str(p) for p in first.get("loc", ()))
+            code = validation_code(field, str(first.get("type", "")))
+            await websocket.send_text(_reject(422, code, f"{field or 'body'}: {first.get('msg')}"))
+            continue
+        try:
+            turn = await service.start(_turn_request(body, principal, service))
+        except CadenceError as exc:
+            await websocket.send_text(
+                _reject(exc.status_code, exc.code, exc.message, thread_id=body.thread_id)
+            )
+            continue
+        try:
+            async for event in turn.events():
+                await websocket.send_text(_json(event))
+        except Exception:  # the client went away (disconnect / closed-connection errors vary by server)
+            logger.info("websocket closed during a turn on thread %s; the turn finishes in the background",
+                        turn.thread_id)  # fmt: skip
+            return

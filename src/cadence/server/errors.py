@@ -1,0 +1,171 @@
+"""Error responses: every error is JSON ``{"error": {"code", "message"}}`` with the right status.
+
+- malformed JSON → 400 ``invalid_json``;
+- request validation (unknown field, wrong type, bad tone, too long) → 422;
+- :class:`~cadence.errors.CadenceError` → its ``status_code`` (401, 403, 404, 409, 422, 502, 504);
+- Starlette/FastAPI HTTP errors (unknown route, wrong method) → their status with a code;
+- anything else → 500 ``internal_error`` (logged).
+
+Under ``/v1/`` (the OpenAI-compatible API) the error also carries OpenAI's ``type`` and ``param``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from cadence.errors import CadenceError
+
+logger = logging.getLogger(__name__)
+
+_HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "invalid_request",
+    429: "rate_limited",
+    500: "internal_error",
+    502: "model_error",
+    503: "not_ready",
+    504: "turn_timeout",
+}
+
+_OPENAI_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    409: "conflict_error",
+    422: "invalid_request_error",
+}
+
+_VALIDATION_CODES = {
+    "extra_forbidden": "unknown_field",
+    "missing": "missing_field",
+    "literal_error": "invalid_value",
+    "string_pattern_mismatch": "invalid_value",
+}
+
+
+def error_body(
+    code: str, message: str, *, status: int = 400, openai: bool = False, **extra: Any
+) -> dict[str, Any]:
+    """The JSON error body; ``extra`` keys with a value are added inside ``error``."""
+    error: dict[str, Any] = {"code": code, "message": message}
+    error.update({k: v for k, v in extra.items() if v is not None})
+    if openai:
+        error.setdefault("type", _OPENAI_TYPES.get(status, "api_error"))
+        error.setdefault("param", None)
+    return {"error": error}
+
+
+def error_response(
+    status: int,
+    code: str,
+    message: str,
+    *,
+    headers: dict[str, str] | None = None,
+    openai: bool = False,
+    **extra: Any,
+) -> JSONResponse:
+    """A JSON error response."""
+    return JSONResponse(
+        error_body(code, message, status=status, openai=openai, **extra), status, headers=headers
+    )
+
+
+def turn_error_status(code: str | None) -> int:
+    """HTTP status of a turn that ended with an engine error: 504 timeout, 500 bug, else 502 upstream."""
+    if code == "turn_timeout":
+        return 504
+    if code == "internal_error":
+        return 500
+    return 502
+
+
+def _is_openai(request: Request) -> bool:
+    return request.url.path.startswith("/v1/")
+
+
+def validation_code(field: str, kind: str) -> str:
+    """The error code of one pydantic validation problem on ``field``."""
+    if field == "tone" and kind == "literal_error":
+        return "invalid_tone"
+    if field == "message" and kind == "string_too_short":
+        return "empty_message"
+    return _VALIDATION_CODES.get(kind, "invalid_request")
+
+
+def _validation_summary(exc: RequestValidationError) -> tuple[int, str, str, list[dict[str, Any]]]:
+    errors = list(exc.errors())
+    details: list[dict[str, Any]] = []
+    for err in errors:
+        loc = [str(p) for p in err.get("loc", ()) if p != "body"]
+        details.append({"field": ".".join(loc) or "body", "type": err.get("type"), "message": err.get("msg")})
+    if any(err.get("type") == "json_invalid" for err in errors):
+        ctx = (errors[0].get("ctx") or {}).get("error", "")
+        return 400, "invalid_json", f"The request body is not valid JSON ({ctx}).".replace(" ()", ""), details
+    body_errors = [e for e in errors if tuple(e.get("loc", ())) == ("body",)]
+    # a body FastAPI did not parse as JSON (no JSON content type, or not JSON at all)
+    if any(isinstance(e.get("input"), bytes | str) for e in body_errors):
+        message = "The request body must be a JSON object sent with 'Content-Type: application/json'."
+        return 400, "invalid_json", message, details
+    first = errors[0] if errors else {}
+    loc = [str(p) for p in first.get("loc", ()) if p != "body"]
+    field = ".".join(loc) or "body"
+    kind = str(first.get("type", ""))
+    code = validation_code(field, kind)
+    if kind == "extra_forbidden":
+        message = f"Unknown field {field!r}; remove it (see the API reference for the accepted fields)."
+    else:
+        message = f"{field}: {first.get('msg', 'invalid value')}"
+    if len(errors) > 1:
+        message += f" (and {len(errors) - 1} more problem(s))"
+    return 422, code, message, details
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Replace FastAPI's default handlers so every error has the Cadence shape."""
+
+    @app.exception_handler(CadenceError)
+    async def _cadence(request: Request, exc: CadenceError) -> JSONResponse:
+        status = exc.status_code if 400 <= exc.status_code < 600 else 500
+        headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+        return error_response(status, exc.code, exc.message, headers=headers, openai=_is_openai(request))
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        status, code, message, details = _validation_summary(exc)
+        return error_response(status, code, message, details=details, openai=_is_openai(request))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = _HTTP_CODES.get(exc.status_code, "http_error")
+        message = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+        if exc.status_code == 404 and message == "Not Found":
+            message = f"No endpoint {request.method} {request.url.path}; see /docs."
+        return error_response(
+            exc.status_code,
+            code,
+            message,
+            headers=dict(exc.headers or {}) or None,
+            openai=_is_openai(request),
+        )
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        logger.exception("unhandled error on %s %s", request.method, request.url.path)
+        return error_response(
+            500, "internal_error", f"Internal error ({type(exc).__name__}); see the server log.",
+            openai=_is_openai(request),
+        )  # fmt: skip

@@ -1,0 +1,218 @@
+"""OpenAI-compatible API: ``POST /v1/chat/completions`` (streamed or not) and ``GET /v1/models``.
+
+Point the official ``openai`` client at ``http://host:port/v1`` and it works unchanged:
+
+- ``model``: ``"cadence"`` or ``"cadence:<tone>"`` (natural, explanatory, formal, concise, learning);
+  a top-level ``tone`` (``extra_body={"tone": ...}``) overrides it. Other models → 404 ``model_not_found``.
+- ``user``: the Cadence user id (subject to API-key binding).
+- thread: header ``X-Cadence-Thread-Id``, or ``extra_body={"thread_id": ...}``, or ``metadata.thread_id``.
+  With a thread id the server holds the history: only the last message (which must be the
+  user's) is sent. Without one, a new thread is created and the request's messages are the
+  conversation: the last user message is the question and earlier user/assistant messages
+  seed the new thread's history (system messages are ignored: Cadence uses its own prompts).
+- The thread id comes back in the ``X-Cadence-Thread-Id`` header and the ``thread_id`` field
+  (of the completion, and of every stream chunk) so the client can continue the thread.
+- Unknown request fields are ignored (OpenAI clients send extras such as ``temperature``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import uuid
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header
+from fastapi.responses import JSONResponse, StreamingResponse
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+
+from cadence.errors import NotFoundError, ValidationError
+from cadence.orchestration.tones import TONE_NAMES
+from cadence.server.auth import Principal, get_principal, resolve_user
+from cadence.server.chat import ERRORS, THREAD_HEADER
+from cadence.server.deps import get_service
+from cadence.server.errors import error_body, turn_error_status
+from cadence.server.schemas import (
+    THREAD_ID_PATTERN,
+    ChatCompletion,
+    ChatCompletionRequest,
+    ErrorResponse,
+    ModelCard,
+    ModelList,
+    OpenAIMessage,
+)
+from cadence.server.service import ChatService, Turn, TurnRequest
+
+router = APIRouter(prefix="/v1", tags=["openai"])
+
+MODEL_ID = "cadence"
+_CREATED = int(time.time())
+
+
+def _text(content: str | list[dict[str, Any]] | None) -> str:
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    return "".join(
+        str(p.get("text", "")) for p in content if isinstance(p, dict) and p.get("type", "text") == "text"
+    )
+
+
+def _tone_from_model(model: str) -> str | None:
+    name, _, tone = model.strip().partition(":")
+    if name != MODEL_ID:
+        raise NotFoundError(
+            f"The model {model!r} does not exist; use 'cadence' or 'cadence:<tone>' (see GET /v1/models).",
+            code="model_not_found",
+        )
+    return tone or None
+
+
+def _history(messages: list[OpenAIMessage]) -> list[BaseMessage]:
+    out: list[BaseMessage] = []
+    for msg in messages:
+        text = _text(msg.content)
+        if msg.role == "user" and text.strip():
+            out.append(HumanMessage(content=text))
+        elif msg.role == "assistant" and text.strip():
+            out.append(AIMessage(content=text))
+    return out
+
+
+def _usage(trace: dict[str, Any]) -> dict[str, int]:
+    usage = trace.get("usage") or {}
+    inp, out = int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0))
+    return {"prompt_tokens": inp, "completion_tokens": out, "total_tokens": inp + out}
+
+
+@router.get("/models", response_model=ModelList, summary="List models (OpenAI-compatible)", responses=ERRORS)
+async def list_models() -> ModelList:
+    """``cadence`` and one ``cadence:<tone>`` per tone."""
+    ids = [MODEL_ID, *(f"{MODEL_ID}:{t}" for t in TONE_NAMES)]
+    return ModelList(data=[ModelCard(id=i, created=_CREATED) for i in ids])
+
+
+@router.post(
+    "/chat/completions",
+    response_model=ChatCompletion,
+    summary="Chat completion (OpenAI-compatible; stream or not)",
+    responses={
+        **ERRORS,
+        200: {
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "description": "A chat.completion; with stream=true, chat.completion.chunk SSE ending in [DONE].",
+        },
+        502: {
+            "model": ErrorResponse,
+            "description": "A model or tool failed (error.thread_id names the thread).",
+        },
+        504: {"model": ErrorResponse, "description": "The turn exceeded its deadline."},
+    },
+)
+async def chat_completions(
+    body: ChatCompletionRequest,
+    x_cadence_thread_id: Annotated[str | None, Header(description="Continue this thread.")] = None,
+    principal: Principal = Depends(get_principal),
+    service: ChatService = Depends(get_service),
+) -> Any:
+    """Answer the last user message with Cadence, as an OpenAI chat completion."""
+    tone = body.tone or _tone_from_model(body.model)
+    thread_id = x_cadence_thread_id or body.thread_id or (body.metadata or {}).get("thread_id")
+    if thread_id is not None and (
+        not isinstance(thread_id, str) or not re.fullmatch(THREAD_ID_PATTERN, thread_id)
+    ):
+        raise ValidationError("thread_id: letters, digits, '_', '.', '-' only (1-128).", code="invalid_value")
+    last = body.messages[-1]
+    if last.role != "user":
+        raise ValidationError(
+            "The last message must have role 'user': it is the question.", code="invalid_request"
+        )
+    metadata = {k: v for k, v in (body.metadata or {}).items() if k != "thread_id"} or None
+    request = TurnRequest(
+        message=_text(last.content),
+        user_id=resolve_user(principal, body.user, service.settings),
+        thread_id=thread_id,
+        tone=tone,
+        metadata=metadata,
+        history=_history(body.messages[:-1]),
+    )
+    turn = await service.start(request, tokens=body.stream)
+    completion_id = f"chatcmpl-{uuid.uuid4().hex}"
+    headers = {THREAD_HEADER: turn.thread_id}
+    if body.stream:
+        include_usage = bool((body.stream_options or {}).get("include_usage"))
+        return StreamingResponse(
+            _stream(turn, completion_id, body.model, include_usage),
+            media_type="text/event-stream",
+            headers={**headers, "Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+    final = await turn.result()
+    if final.get("error"):
+        err = final["error"]
+        status = turn_error_status(err["code"])
+        return JSONResponse(
+            error_body(err["code"], err["message"], status=status, openai=True, thread_id=turn.thread_id),
+            status,
+            headers=headers,
+        )
+    completion = ChatCompletion(
+        id=completion_id,
+        created=int(time.time()),
+        model=body.model,
+        choices=[{"index": 0, "message": {"role": "assistant", "content": final["response"]}}],
+        usage=_usage(final["trace"]),
+        thread_id=turn.thread_id,
+    )
+    return JSONResponse(completion.model_dump(mode="json"), headers=headers)
+
+
+async def _stream(turn: Turn, completion_id: str, model: str, include_usage: bool) -> AsyncIterator[str]:
+    created = int(time.time())
+
+    def chunk(delta: dict[str, Any], finish: str | None = None, **extra: Any) -> str:
+        data = {
+            "id": completion_id,
+            "object": "chat.completion.chunk",
+            "created": created,
+            "model": model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+            "thread_id": turn.thread_id,
+            **extra,
+        }
+        return f"data: {json.dumps(data, ensure_ascii=False)}\n\n"
+
+    yield chunk({"role": "assistant", "content": ""})
+    sent = ""
+    async for event in turn.events():
+        kind = event.get("type")
+        if kind == "token" and event.get("text"):
+            sent += event["text"]
+            yield chunk({"content": event["text"]})
+        elif kind == "final":
+            error = event.get("error")
+            if error:
+                body = error_body(
+                    error["code"], error["message"], status=turn_error_status(error["code"]), openai=True,
+                    thread_id=turn.thread_id,
+                )  # fmt: skip
+                yield f"data: {json.dumps(body, ensure_ascii=False)}\n\n"
+                break
+            response = event.get("response") or ""
+            if response != sent and response.startswith(sent):
+                yield chunk({"content": response[len(sent) :]})  # text the model did not stream
+            yield chunk({}, "stop")
+            if include_usage:
+                usage_chunk = {
+                    "id": completion_id,
+                    "object": "chat.completion.chunk",
+                    "created": created,
+                    "model": model,
+                    "choices": [],
+                    "usage": _usage(event.get("trace") or {}),
+                    "thread_id": turn.thread_id,
+                }
+                yield f"data: {json.dumps(usage_chunk)}\n\n"
+    yield "data: [DONE]\n\n"

@@ -1,0 +1,270 @@
+"""The server's chat service: ownership checks, per-thread locks and turns run as tasks.
+
+Every endpoint goes through :class:`ChatService`, so ownership (404 for another user's
+thread) and locking (409 after the wait) behave the same for JSON, SSE, WebSocket and
+the OpenAI-compatible API. A turn runs in its own task feeding an event queue: if the
+client goes away mid-stream, the turn still finishes and the thread stays consistent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+
+from cadence.errors import CadenceError, NotFoundError, ValidationError
+from cadence.orchestration.engine import FINAL_NODES, Cadence, thread_key
+from cadence.orchestration.graph import GraphNodeNames
+from cadence.orchestration.safety import is_control_tool, message_text
+from cadence.orchestration.tones import ResponseTone
+from cadence.persistence.threads import ThreadRecord, ThreadStore
+from cadence.server.locks import ThreadLocks
+from cadence.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class TurnRequest:
+    """A validated request for one turn."""
+
+    message: str
+    user_id: str
+    thread_id: str | None = None
+    tone: str | None = None
+    metadata: dict[str, Any] | None = None
+    org_id: str | None = None
+    project_id: str | None = None
+    history: Sequence[BaseMessage] = ()
+    """Earlier messages to seed a *new* thread with (OpenAI-style stateless requests)."""
+
+
+@dataclass
+class Turn:
+    """A running turn: read its engine events with :meth:`events` or wait with :meth:`result`."""
+
+    thread_id: str
+    user_id: str
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    task: asyncio.Task[None] | None = None
+
+    async def events(self) -> AsyncIterator[dict[str, Any]]:
+        """The engine's events; the last one has ``type == "final"``."""
+        while True:
+            event = await self.queue.get()
+            if event is None:
+                return
+            yield event
+
+    async def result(self) -> dict[str, Any]:
+        """The final event (response, thread_id, trace, error)."""
+        final: dict[str, Any] | None = None
+        async for event in self.events():
+            if event["type"] == "final":
+                final = event
+        assert final is not None, "a turn always ends with a final event"
+        return final
+
+
+class ChatService:
+    """Runs turns for users on their own threads."""
+
+    def __init__(self, engine: Cadence, store: ThreadStore, settings: Settings) -> None:
+        self.engine = engine
+        self.store = store
+        self.settings = settings
+        self.locks = ThreadLocks()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # -- validation & ownership ----------------------------------------------------------
+    def validate_message(self, message: str) -> None:
+        """422 for an empty or oversized message."""
+        if not message or not message.strip():
+            raise ValidationError("The message is empty; send the question as text.", code="empty_message")
+        limit = self.settings.max_message_chars
+        if len(message) > limit:
+            raise ValidationError(
+                f"The message has {len(message)} characters; the limit is {limit}.", code="message_too_long"
+            )
+
+    @staticmethod
+    def validate_tone(tone: str | None) -> str:
+        """The tone's value; 422 ``invalid_tone`` if unknown."""
+        return ResponseTone.parse(tone).value
+
+    def _config(self, user_id: str, thread_id: str) -> dict[str, Any]:
+        return {"configurable": {"thread_id": thread_key(user_id, thread_id)}}
+
+    async def _has_checkpoint(self, user_id: str, thread_id: str) -> bool:
+        config = {"configurable": {"thread_id": thread_key(user_id, thread_id), "checkpoint_ns": ""}}
+        return await self.engine.checkpointer.aget_tuple(config) is not None
+
+    async def owned(self, user_id: str, thread_id: str) -> ThreadRecord:
+        """The user's thread, or 404 (missing or another user's).
+
+        A thread that exists only in the checkpointer (e.g. started with ``cadence chat``)
+        is adopted: its key already names the user.
+        """
+        record = await self.store.get(thread_id)
+        if record is not None:
+            if record.user_id != user_id:
+                raise NotFoundError(f"No thread {thread_id!r} for this user.", code="thread_not_found")
+            return record
+        if await self._has_checkpoint(user_id, thread_id):
+            first = next(
+                (m for m in await self._messages(user_id, thread_id) if isinstance(m, HumanMessage)), None
+            )
+            title = message_text(first) if first is not None else thread_id
+            return await self.store.claim(user_id, thread_id, title=title)
+        raise NotFoundError(f"No thread {thread_id!r} for this user.", code="thread_not_found")
+
+    async def _reject_foreign(self, user_id: str, thread_id: str) -> None:
+        record = await self.store.get(thread_id)
+        if record is not None and record.user_id != user_id:
+            raise NotFoundError(f"No thread {thread_id!r} for this user.", code="thread_not_found")
+
+    # -- turns ---------------------------------------------------------------------------
+    async def start(self, req: TurnRequest, *, tokens: bool = True) -> Turn:
+        """Check, lock and start a turn; raises 404/409/422 before anything runs."""
+        self.validate_message(req.message)
+        tone = self.validate_tone(req.tone)
+        thread = req.thread_id or uuid.uuid4().hex
+        if req.thread_id:
+            await self._reject_foreign(req.user_id, thread)  # 404 before waiting on someone else's lock
+        lease = await self.locks.acquire(thread, self.settings.thread_lock_timeout)
+        try:
+            is_new = await self.store.get(thread) is None and not await self._has_checkpoint(
+                req.user_id, thread
+            )
+            await self.store.claim(
+                req.user_id, thread, title=req.message, org_id=req.org_id, project_id=req.project_id
+            )
+            if is_new and req.history:
+                await self._seed(req.user_id, thread, list(req.history))
+        except BaseException:
+            lease.release()
+            raise
+        turn = Turn(thread_id=thread, user_id=req.user_id)
+        task = asyncio.create_task(
+            self._run(turn, req, tone, tokens, lease.release), name=f"cadence-turn-{thread}"
+        )
+        turn.task = task
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return turn
+
+    async def _run(self, turn: Turn, req: TurnRequest, tone: str, tokens: bool, release: Any) -> None:
+        final: dict[str, Any] | None = None
+        try:
+            async for event in self.engine.astream(
+                req.message,
+                thread_id=turn.thread_id,
+                user_id=req.user_id,
+                tone=tone,
+                metadata=req.metadata,
+                tokens=tokens,
+            ):
+                if event.get("type") == "final":
+                    final = event
+                else:
+                    turn.queue.put_nowait(event)
+        except Exception as exc:
+            logger.exception("turn on thread %s failed outside the engine", turn.thread_id)
+            error = {
+                "code": exc.code if isinstance(exc, CadenceError) else "internal_error",
+                "message": exc.message if isinstance(exc, CadenceError) else f"{type(exc).__name__}: {exc}",
+            }
+            turn.queue.put_nowait({"type": "error", "error": error})
+            final = {
+                "type": "final",
+                "response": "",
+                "thread_id": turn.thread_id,
+                "trace": {},
+                "error": error,
+            }
+        finally:
+            with contextlib.suppress(Exception):
+                await self.store.touch(req.user_id, turn.thread_id)
+            release()
+            if final is not None:
+                if final.get("error"):
+                    logger.warning("turn on thread %s ended with error: %s", turn.thread_id, final["error"])
+                turn.queue.put_nowait(final)
+            turn.queue.put_nowait(None)
+
+    async def _seed(self, user_id: str, thread_id: str, history: list[BaseMessage]) -> None:
+        """Record earlier messages as the thread's history (as if answered by the synthesizer)."""
+        fixed: list[BaseMessage] = [
+            AIMessage(content=m.content, name=GraphNodeNames.SYNTHESIZER) if isinstance(m, AIMessage) else m
+            for m in history
+        ]
+        await self.engine.graph.aupdate_state(
+            self._config(user_id, thread_id), {"messages": fixed}, as_node=GraphNodeNames.SYNTHESIZER
+        )
+
+    async def drain(self, timeout: float) -> None:
+        """Wait (bounded) for running turns, then cancel what is left (server shutdown)."""
+        if not self._tasks:
+            return
+        _, pending = await asyncio.wait(set(self._tasks), timeout=timeout)
+        for task in pending:
+            task.cancel()
+        if pending:
+            await asyncio.wait(pending, timeout=5)
+
+    # -- reading and deleting ------------------------------------------------------------
+    async def _messages(self, user_id: str, thread_id: str) -> list[BaseMessage]:
+        snapshot = await self.engine.graph.aget_state(self._config(user_id, thread_id))
+        return list((snapshot.values or {}).get("messages") or [])
+
+    async def messages(
+        self, user_id: str, thread_id: str, *, include_internal: bool = False
+    ) -> list[dict[str, Any]]:
+        """The thread's messages; internal work (routing, agent steps, tools) only if asked, marked."""
+        out = [message_view(m) for m in await self._messages(user_id, thread_id)]
+        return out if include_internal else [m for m in out if not m["internal"]]
+
+    async def delete(self, user_id: str, thread_id: str) -> None:
+        """Delete the user's thread (checkpoints and record); waits for a running turn, else 409."""
+        await self.owned(user_id, thread_id)
+        lease = await self.locks.acquire(thread_id, self.settings.thread_lock_timeout)
+        try:
+            deleter = getattr(self.engine.checkpointer, "adelete_thread", None)
+            if deleter is not None:
+                await deleter(thread_key(user_id, thread_id))
+            await self.store.delete(user_id, thread_id)
+        finally:
+            lease.release()
+
+
+def message_view(msg: BaseMessage) -> dict[str, Any]:
+    """A message as the API shows it: role, content, name, and whether it is internal work."""
+    base: dict[str, Any] = {"content": message_text(msg), "name": msg.name}
+    if isinstance(msg, HumanMessage):
+        return {**base, "role": "user", "kind": "message", "internal": False}
+    if isinstance(msg, AIMessage):
+        calls = [{"id": c.get("id"), "name": c["name"], "args": c.get("args") or {}} for c in msg.tool_calls]
+        if msg.name in FINAL_NODES and not calls:
+            return {**base, "role": "assistant", "kind": "message", "internal": False}
+        routing = (
+            bool(calls) and all(is_control_tool(c["name"]) for c in calls) and not base["content"].strip()
+        )
+        return {
+            **base,
+            "role": "assistant",
+            "kind": "routing" if routing or msg.name == GraphNodeNames.COORDINATOR else "agent",
+            "internal": True,
+            "tool_calls": calls or None,
+        }
+    if isinstance(msg, ToolMessage):
+        kind = "routing" if is_control_tool(msg.name) else "tool"
+        return {**base, "role": "tool", "kind": kind, "internal": True, "tool_call_id": msg.tool_call_id}
+    if isinstance(msg, SystemMessage):
+        return {**base, "role": "system", "kind": "agent", "internal": True}
+    return {**base, "role": "assistant", "kind": "agent", "internal": True}

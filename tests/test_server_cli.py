@@ -1,0 +1,100 @@
+"""``cadence serve`` in a subprocess (CADENCE_LLM=scripted:<file>): serves, stops, restarts with the history."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def cadence_serve(tmp_path: Path, script: list[dict[str, str]], name: str) -> Iterator[str]:
+    script_file = tmp_path / f"{name}.json"
+    script_file.write_text(json.dumps(script), encoding="utf-8")
+    port = _free_port()
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("CADENCE_")},
+        "PYTHONPATH": str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        "CADENCE_LLM": f"scripted:{script_file}",
+        "CADENCE_DATABASE_URL": f"sqlite:///{tmp_path / 'serve.db'}",
+        "CADENCE_BUILTIN_PLUGINS": "",
+        "CADENCE_ENTRY_POINTS_ENABLED": "false",
+        "CADENCE_API_KEYS": "secret-key,alice-key:alice",
+    }
+    log = (tmp_path / f"{name}.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cadence.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        cwd=tmp_path,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, (tmp_path / f"{name}.log").read_text()
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{url}/ready", timeout=2).status_code == 200:
+                    break
+            assert time.monotonic() < deadline, "cadence serve did not become ready"
+            time.sleep(0.1)
+        yield url
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def test_cadence_serve_restart_keeps_threads(tmp_path: Path) -> None:
+    alice = {"Authorization": "Bearer alice-key"}
+    with cadence_serve(tmp_path, [{"content": "x"}, {"content": "First answer"}], "one") as url:
+        assert httpx.get(f"{url}/health").status_code == 200
+        assert httpx.post(f"{url}/api/v1/chat", json={"message": "hi"}).status_code == 401
+        resp = httpx.post(
+            f"{url}/api/v1/chat", json={"message": "Hello, remember me"}, headers=alice, timeout=30
+        )
+        assert resp.status_code == 200, resp.text
+        assert resp.json()["response"] == "First answer"
+        thread = resp.json()["thread_id"]
+
+    with cadence_serve(tmp_path, [{"content": "x"}, {"content": "Second answer"}], "two") as url:
+        threads = httpx.get(f"{url}/api/v1/threads", headers=alice).json()["threads"]
+        assert [t["thread_id"] for t in threads] == [thread]
+        resp = httpx.post(
+            f"{url}/api/v1/chat",
+            json={"message": "Still there?", "thread_id": thread},
+            headers=alice,
+            timeout=30,
+        )
+        assert resp.status_code == 200 and resp.json()["response"] == "Second answer"
+        detail = httpx.get(f"{url}/api/v1/threads/{thread}", headers=alice).json()
+        assert [m["content"] for m in detail["messages"]] == [
+            "Hello, remember me",
+            "First answer",
+            "Still there?",
+            "Second answer",
+        ]
+        other = httpx.get(f"{url}/api/v1/threads/{thread}", headers={"X-API-Key": "secret-key"})
+        assert other.status_code == 404  # the unbound key acts as the default user, not alice

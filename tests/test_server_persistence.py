@@ -1,0 +1,79 @@
+"""Persistence: conversations survive a server restart; the thread stores behave alike."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+
+from cadence.errors import NotFoundError
+from cadence.persistence.threads import MemoryThreadStore, SqliteThreadStore, ThreadStore, make_title
+from cadence.server import create_app
+from test_server_support import ANSWER, live_server, scripted, settings
+
+
+def test_conversation_survives_restart(tmp_path: Path) -> None:
+    cfg = settings(database_url=f"sqlite:///{tmp_path / 'cadence.db'}")
+    model = scripted()
+    with live_server(create_app(cfg, engine_kwargs={"model": model})) as url:
+        first = httpx.post(f"{url}/api/v1/chat", json={"message": "Remember the word zebra", "user_id": "u1"})
+        assert first.status_code == 200
+        thread = first.json()["thread_id"]
+
+    model2 = scripted(text="You said zebra")
+    with live_server(create_app(cfg, engine_kwargs={"model": model2})) as url:
+        listed = httpx.get(f"{url}/api/v1/threads", params={"user_id": "u1"}).json()["threads"]
+        assert [(t["thread_id"], t["title"]) for t in listed] == [(thread, "Remember the word zebra")]
+        again = httpx.post(
+            f"{url}/api/v1/chat", json={"message": "Which word?", "user_id": "u1", "thread_id": thread}
+        )
+        assert again.status_code == 200 and again.json()["response"] == "You said zebra"
+        # the new server's model saw the previous turn's history
+        assert any("Remember the word zebra" in str(m.content) for m in model2.records[0].messages)
+        messages = httpx.get(f"{url}/api/v1/threads/{thread}", params={"user_id": "u1"}).json()["messages"]
+        assert [m["content"] for m in messages] == [
+            "Remember the word zebra",
+            ANSWER,
+            "Which word?",
+            "You said zebra",
+        ]
+        # still not visible to another user after the restart
+        assert httpx.get(f"{url}/api/v1/threads/{thread}", params={"user_id": "u2"}).status_code == 404
+
+
+async def _exercise(store: ThreadStore) -> None:
+    await store.setup()
+    await store.ping()
+    a = await store.claim("alice", "t1", title="first   question\nwith lines", org_id="o1")
+    assert a.title == "first question with lines" and a.org_id == "o1" and a.turns == 0
+    await store.claim("alice", "t2", title="second")
+    await store.claim("bob", "t3", title="bob's")
+    with pytest.raises(NotFoundError):
+        await store.claim("bob", "t1", title="steal")
+    await store.touch("alice", "t1")
+    await store.touch("bob", "t1")  # not bob's: ignored
+    rows = await store.list("alice")
+    assert [r.thread_id for r in rows] == ["t1", "t2"] and rows[0].turns == 1
+    assert [r.thread_id for r in await store.list("alice", org_id="o1")] == ["t1"]
+    assert [r.thread_id for r in await store.list("alice", limit=1, offset=1)] == ["t2"]
+    again = await store.claim("alice", "t1", title="ignored")
+    assert again.title == "first question with lines"
+    assert not await store.delete("bob", "t1")
+    assert await store.delete("alice", "t1")
+    assert await store.get("t1") is None
+    assert [r.thread_id for r in await store.list("alice")] == ["t2"]
+
+
+async def test_memory_thread_store() -> None:
+    await _exercise(MemoryThreadStore())
+
+
+async def test_sqlite_thread_store(tmp_path: Path) -> None:
+    async with SqliteThreadStore.open(tmp_path / "threads.db") as store:
+        await _exercise(store)
+
+
+def test_make_title_truncates() -> None:
+    assert make_title("x" * 200).endswith("…") and len(make_title("x" * 200)) == 80
+    assert make_title("  short  ") == "short"
