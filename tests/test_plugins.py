@@ -170,3 +170,26 @@ def test_list_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp
     assert s.api_keys == ["k1:alice", "k2"]
     assert [p.name for p in s.plugins_dir] == ["a", "b", "c"]
     assert s.builtin_plugins == ["math", "info"]
+
+
+def test_entry_point_plugins_are_discovered(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import sys
+    from importlib.metadata import EntryPoint
+
+    import cadence.plugins.manager as manager_module
+
+    pkg = tmp_path / "ep_pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(textwrap.dedent(GOOD.format(name="Shout", version="2.0.0")))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    eps = [
+        EntryPoint(name="shout", value="ep_pkg:ShoutPlugin", group="cadence.plugins"),
+        EntryPoint(name="broken", value="ep_pkg_missing:Nope", group="cadence.plugins"),
+    ]
+    monkeypatch.setattr(manager_module, "entry_points", lambda group: eps if group == "cadence.plugins" else [])
+    manager = PluginManager(make_settings(builtin_plugins=[], entry_points_enabled=True))
+    statuses = manager.load()
+    assert manager.bundles["shout"].source.kind == "entry_point"
+    broken = next(s for s in statuses if s.name == "broken")
+    assert broken.status == "failed" and "ModuleNotFoundError" in broken.reason
+    sys.modules.pop("ep_pkg", None)
