@@ -310,13 +310,6 @@ def test_cli_chat_against_the_server(
     assert any(t == "Calculate 15 * 23" for t in user_turns)  # the first turn came from the database
 
 
-@pytest.mark.xfail(
-    reason="langchain-openai caches its default httpx.AsyncClient per base_url; a second asyncio.run() "
-    "(Cadence.invoke twice, or two CLI invocations in one process) reuses a keep-alive connection bound "
-    "to the closed loop: 'RuntimeError: Event loop is closed'. Fix in the model factory "
-    "(e.g. pass http_async_client per event loop).",
-    strict=False,
-)
 def test_sync_invoke_twice(server: FakeOpenAI) -> None:
     engine = Cadence(_settings(server))
     first = engine.invoke("Calculate 15 * 23", thread_id="sync")

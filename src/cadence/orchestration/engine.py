@@ -85,6 +85,7 @@ class Cadence:
     ) -> None:
         self.settings = settings or get_settings()
         self.checkpointer = checkpointer if checkpointer is not None else InMemorySaver()
+        self._runner: asyncio.Runner | None = None
         if model is not None:
             self._models: ModelResolver = lambda role, plugin, _m=model: _m
         elif models is not None:
@@ -207,8 +208,20 @@ class Cadence:
         )
 
     def invoke(self, message: str, **kwargs: Any) -> TurnResult:
-        """Synchronous :meth:`ainvoke` (not for use inside a running event loop)."""
-        return asyncio.run(self.ainvoke(message, **kwargs))
+        """Synchronous :meth:`ainvoke` (not for use inside a running event loop).
+
+        Successive calls share one event loop, so provider clients that keep
+        connections open (e.g. langchain-openai's) stay valid between calls.
+        """
+        if self._runner is None:
+            self._runner = asyncio.Runner()
+        return self._runner.run(self.ainvoke(message, **kwargs))
+
+    def close(self) -> None:
+        """Close the event loop used by :meth:`invoke` (if any)."""
+        if self._runner is not None:
+            self._runner.close()
+            self._runner = None
 
     async def astream(
         self,
