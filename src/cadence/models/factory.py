@@ -245,7 +245,8 @@ class ModelFactory:
             model_path=str(resolved),
             n_ctx=self.settings.local_model_context,
             n_threads=self.settings.local_model_threads,
-            temperature=temperature,
+            # greedy decoding: a 135M model copies results more faithfully, and replies are reproducible
+            temperature=0.0,
             max_tokens=max_tokens,
             preroute=self.settings.local_preroute,
         )

@@ -43,11 +43,16 @@ def agent_from_route(tool_name: str | None, known: Iterable[str]) -> str | None:
     return name if name in set(known) else None
 
 
-def _router(name: str) -> Any:
+def _router(name: str) -> tuple[Any, Any]:
+    """Sync and async functions returning ``name`` (async keeps routing off the thread pool)."""
+
     def route() -> str:
         return name
 
-    return route
+    async def aroute() -> str:
+        return name
+
+    return route, aroute
 
 
 def make_routing_tools(plugins: Sequence[PluginMetadata]) -> list[BaseTool]:
@@ -56,19 +61,25 @@ def make_routing_tools(plugins: Sequence[PluginMetadata]) -> list[BaseTool]:
     for meta in plugins:
         name = meta.normalized_name
         caps = f" Capabilities: {', '.join(meta.capabilities)}." if meta.capabilities else ""
+        func, coroutine = _router(name)
         tools.append(
             StructuredTool.from_function(
-                func=_router(name),
+                func=func,
+                coroutine=coroutine,
                 name=route_tool_name(name),
                 description=f"Hand the conversation to the {name} agent. {meta.description}{caps}",
             )
         )
 
-    def goto_finalize() -> str:
-        """Finish: the answer to the user's latest question is ready, or no agent fits."""
-        return FINALIZE
-
-    tools.append(StructuredTool.from_function(goto_finalize, name=FINALIZE_TOOL))
+    func, coroutine = _router(FINALIZE)
+    tools.append(
+        StructuredTool.from_function(
+            func=func,
+            coroutine=coroutine,
+            name=FINALIZE_TOOL,
+            description="Finish: the answer to the user's latest question is ready, or no agent fits.",
+        )
+    )
     return tools
 
 

@@ -241,7 +241,7 @@ class Cadence:
         """
         state_in, config, context, _user, thread = self._prepare(message, thread_id, user_id, tone, metadata)
         graph = self.graph
-        modes = ["updates", "custom", "messages"] if tokens else ["updates", "custom"]
+        modes = ["values", "updates", "custom", "messages"] if tokens else ["values", "updates", "custom"]
         final_state: dict[str, Any] = {}
         error: dict[str, Any] | None = None
         queue: asyncio.Queue[tuple[str, Any] | None] = asyncio.Queue()
@@ -275,6 +275,9 @@ class Cadence:
                 if item is None:
                     break
                 mode, chunk = item
+                if mode == "values" and isinstance(chunk, dict):
+                    final_state = chunk
+                    continue
                 for event in self._events(mode, chunk):
                     yield event
             if task.done() and not task.cancelled() and task.exception() is not None:
@@ -298,8 +301,9 @@ class Cadence:
                     await asyncio.shield(
                         self._close_turn_after_error(graph, config, "the request was cancelled")
                     )
-        snapshot = await graph.aget_state(config)
-        final_state = dict(snapshot.values or {})
+        if error is not None or not final_state:
+            snapshot = await graph.aget_state(config)
+            final_state = dict(snapshot.values or {})
         response = self._final_text(final_state)
         if error is None and context.trace.errors:
             model_errors = [

@@ -51,13 +51,58 @@ async def open_checkpointer(url: str) -> AsyncIterator[Any]:
         return
     try:
         from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+        from psycopg.rows import dict_row
+        from psycopg_pool import AsyncConnectionPool
     except ImportError as exc:
         raise ConfigurationError(
             'PostgreSQL needs the postgres extra: pip install "cadence-agents[postgres]"'
         ) from exc
-    try:
-        async with AsyncPostgresSaver.from_conn_string(target) as saver:
+    # A pool (not one connection): concurrent turns don't queue on a single connection, and a
+    # connection dropped by a database restart or an idle timeout is replaced (checked on checkout).
+    pool = AsyncConnectionPool(
+        target,
+        min_size=1,
+        max_size=10,
+        kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
+        check=AsyncConnectionPool.check_connection,
+        open=False,
+    )
+    async with postgres_setup_lock(url, target):
+        await pool.open(wait=True, timeout=30)
+        try:
+            saver = AsyncPostgresSaver(conn=pool)
             await saver.setup()
-            yield saver
-    except OSError as exc:
+        except BaseException:
+            await pool.close()
+            raise
+    try:
+        yield saver
+    finally:
+        await pool.close()
+
+
+# Any constant bigint: the PostgreSQL advisory lock that serializes schema setup across processes.
+SETUP_LOCK_KEY = 0x43616465_6E636501
+
+
+async def connect_postgres(url: str, target: str) -> Any:
+    """An autocommit psycopg connection to ``target``; ConfigurationError (quickly) if unreachable."""
+    import psycopg
+
+    try:
+        return await psycopg.AsyncConnection.connect(target, autocommit=True, connect_timeout=10)
+    except psycopg.OperationalError as exc:
         raise ConfigurationError(f"Cannot reach PostgreSQL at {url.split('@')[-1]}: {exc}") from exc
+
+
+@contextlib.asynccontextmanager
+async def postgres_setup_lock(url: str, target: str) -> AsyncIterator[None]:
+    """Hold a session advisory lock while creating tables, so servers starting together on a fresh
+    database don't race (``CREATE ... IF NOT EXISTS`` is not atomic: the losers fail with
+    UniqueViolation/DuplicateObject). Don't nest it: another session would wait on it."""
+    async with await connect_postgres(url, target) as conn:
+        await conn.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK_KEY,))
+        try:
+            yield
+        finally:
+            await conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))

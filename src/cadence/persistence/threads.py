@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from cadence.errors import ConfigurationError, NotFoundError
-from cadence.persistence.checkpointer import parse_database_url
+from cadence.persistence.checkpointer import SETUP_LOCK_KEY, connect_postgres, parse_database_url
 
 TITLE_MAX_CHARS = 80
 
@@ -359,7 +359,15 @@ class PostgresThreadStore(_SqlThreadStore):
             raise ConfigurationError(
                 'PostgreSQL needs the postgres extra: pip install "cadence-agents[postgres]"'
             ) from exc
-        pool = AsyncConnectionPool(url, min_size=1, max_size=5, kwargs={"autocommit": True}, open=False)
+        pool = AsyncConnectionPool(
+            url,
+            min_size=1,
+            max_size=5,
+            kwargs={"autocommit": True},
+            check=AsyncConnectionPool.check_connection,  # replace connections dropped by a restart
+            open=False,
+        )
+        await (await connect_postgres(url, url)).close()  # fail fast (ConfigurationError) if unreachable
         try:
             await pool.open(wait=True, timeout=30)
         except Exception as exc:
@@ -367,14 +375,23 @@ class PostgresThreadStore(_SqlThreadStore):
         try:
             store = cls(pool)
             await store.setup()
+        except BaseException:
+            await pool.close()
+            raise
+        try:
             yield store
         finally:
             await pool.close()
 
     async def setup(self) -> None:
-        """Create the table and index."""
-        for stmt in _schema("DOUBLE PRECISION"):
-            await self._execute(stmt)
+        """Create the table and index (under the setup lock: concurrent first starts don't race)."""
+        async with self._pool.connection() as conn:
+            await conn.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK_KEY,))
+            try:
+                for stmt in _schema("DOUBLE PRECISION"):
+                    await conn.execute(stmt)
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
 
     async def _execute(self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False) -> list[Any]:
         async with self._pool.connection() as conn, conn.cursor() as cursor:

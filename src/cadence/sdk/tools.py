@@ -21,7 +21,11 @@ def make_back_tool() -> BaseTool:
         """Return control back to the coordinator."""
         return "back"
 
-    return StructuredTool.from_function(back, name=BACK_TOOL_NAME)
+    async def aback() -> str:
+        """Return control back to the coordinator."""
+        return "back"
+
+    return StructuredTool.from_function(back, coroutine=aback, name=BACK_TOOL_NAME)
 
 
 __all__ = ["BACK_TOOL_NAME", "BaseTool", "ToolException", "make_back_tool", "tool"]

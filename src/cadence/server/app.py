@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
@@ -60,6 +61,7 @@ def create_app(
             service = ChatService(eng, store, settings)
             app.state.service = service
             app.state.reload_lock = asyncio.Lock()
+            tune_gc()
             logger.info("Cadence server ready (%d plugin(s) loaded)", len(eng.plugins))
             try:
                 yield
@@ -120,6 +122,19 @@ def _document_security(app: FastAPI) -> None:
         return schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def tune_gc() -> None:
+    """Freeze start-up objects and raise the collection threshold.
+
+    Under load a turn allocates many short-lived objects; with CPython's default
+    thresholds full collections re-scan the long-lived graph, models and modules
+    again and again (over half the CPU time at 1,000 concurrent turns, see
+    docs/benchmarks.md). Freezing moves start-up objects out of the collector's view.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 100)
 
 
 def run_server(settings: Settings | None = None, host: str | None = None, port: int | None = None) -> None:

