@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from cadence.errors import NotFoundError
+from cadence.errors import ConfigurationError, NotFoundError
 from cadence.orchestration.engine import Cadence, thread_key
 from cadence.persistence import open_checkpointer
 from cadence.persistence.threads import ThreadStore, open_thread_store
@@ -116,7 +116,9 @@ async def test_users_with_the_same_thread_id_do_not_share_history(database_url: 
         await engine.ainvoke("bob secret: plum", thread_id="shared", user_id="bob")
         await engine.ainvoke("what did I say?", thread_id="shared", user_id="bob")
         for call_index in (2, 3, 4, 5):
-            assert "kiwi" not in seen_by(engine, call_index) and "alice one" not in seen_by(engine, call_index)
+            assert "kiwi" not in seen_by(engine, call_index) and "alice one" not in seen_by(
+                engine, call_index
+            )
         assert "plum" in seen_by(engine, 4)
         assert await history(engine, "alice", "shared") == ["alice secret: kiwi", "alice one"]
         assert await history(engine, "bob", "shared") == [
@@ -182,8 +184,15 @@ async def test_store_setup_is_idempotent_and_ping_works(database_url: str) -> No
 async def test_store_claim_and_ownership(database_url: str) -> None:
     async with store_on(database_url) as store:
         assert await store.get("t1") is None
-        row = await store.claim("alice", "t1", title="first   question\nwith lines", org_id="o1", project_id="p1")
-        assert (row.thread_id, row.user_id, row.title, row.turns) == ("t1", "alice", "first question with lines", 0)
+        row = await store.claim(
+            "alice", "t1", title="first   question\nwith lines", org_id="o1", project_id="p1"
+        )
+        assert (row.thread_id, row.user_id, row.title, row.turns) == (
+            "t1",
+            "alice",
+            "first question with lines",
+            0,
+        )
         assert (row.org_id, row.project_id) == ("o1", "p1")
         assert row.created_at == row.updated_at and row.created_at.tzinfo is not None
         again = await store.claim("alice", "t1", title="ignored")  # claiming your own thread: a no-op
@@ -237,7 +246,8 @@ async def test_store_list_order_filters_and_pages(database_url: str) -> None:
         assert [r.thread_id for r in await store.list("alice", org_id="o1")] == ["t1", "t3"]
         assert [r.thread_id for r in await store.list("alice", project_id="nope")] == []
         pages = [
-            [r.thread_id for r in await store.list("alice", limit=2, offset=offset)] for offset in (0, 2, 4, 6)
+            [r.thread_id for r in await store.list("alice", limit=2, offset=offset)]
+            for offset in (0, 2, 4, 6)
         ]
         assert pages == [["t1", "t4"], ["t3", "t2"], ["t0"], []]
         assert [r.thread_id for r in await store.list("alice", limit=0)] == []
@@ -249,7 +259,11 @@ async def test_store_list_ties_are_stable(database_url: str) -> None:
         for i in range(6):
             await store.claim("alice", f"t{i}", title="same")
         everything = [r.thread_id for r in await store.list("alice")]
-        paged = [r.thread_id for offset in range(0, 6, 2) for r in await store.list("alice", limit=2, offset=offset)]
+        paged = [
+            r.thread_id
+            for offset in range(0, 6, 2)
+            for r in await store.list("alice", limit=2, offset=offset)
+        ]
         assert sorted(everything) == [f"t{i}" for i in range(6)]
         assert paged == everything
 
@@ -266,3 +280,64 @@ async def test_store_delete(database_url: str) -> None:
         assert [r.thread_id for r in await store.list("alice")] == ["t2"]
         reclaimed = await store.claim("bob", "t1", title="now bob's")  # the id is free again
         assert reclaimed.user_id == "bob" and reclaimed.turns == 0
+
+
+# -- operations ---------------------------------------------------------------------------------
+async def test_servers_starting_together_on_a_fresh_database(
+    database_url: str, request: pytest.FixtureRequest
+) -> None:
+    """Several processes (replicas, workers) opening a fresh database at once all succeed."""
+    if is_memory(database_url):
+        pytest.skip("memory:// is private to its process")
+    if database_url.startswith("sqlite"):
+        request.applymarker(
+            pytest.mark.xfail(
+                strict=True,
+                reason="known: concurrent SqliteThreadStore.setup() on a fresh file -> 'database is locked'",
+            )
+        )
+
+    async def start() -> None:
+        async with open_thread_store(database_url) as store, engine_on(database_url, []):
+            await store.ping()
+
+    results = await asyncio.gather(*(start() for _ in range(4)), return_exceptions=True)
+    assert [r for r in results if r is not None] == []
+
+
+def _drop_connections(url: str) -> int:
+    """Terminate every other session on the database (what a database restart or failover does)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+    return len(rows)
+
+
+async def test_postgres_survives_dropped_connections(database_url: str) -> None:
+    if not database_url.startswith("postgresql"):
+        pytest.skip("PostgreSQL only")
+    script = [*turn("Noted: zebra"), *turn("You said zebra")]
+    async with open_thread_store(database_url) as store, engine_on(database_url, script) as (engine, _):
+        await store.claim("alice", "t1", title="zebra")
+        await engine.ainvoke("Remember the word zebra", thread_id="t1", user_id="alice")
+        assert _drop_connections(database_url) >= 2  # the store's and the checkpointer's
+        await asyncio.sleep(0.1)
+        await store.ping()
+        await store.touch("alice", "t1")
+        assert [r.turns for r in await store.list("alice")] == [1]
+        again = await engine.ainvoke("Which word?", thread_id="t1", user_id="alice")
+        assert again.response == "You said zebra" and "Noted: zebra" in seen_by(engine, 3)
+
+
+async def test_unreachable_postgres_is_a_configuration_error(unused_tcp_port: int) -> None:
+    pytest.importorskip("psycopg")
+    url = f"postgresql://nobody:secret@127.0.0.1:{unused_tcp_port}/cadence"
+    for opener in (open_checkpointer, open_thread_store):
+        with pytest.raises(ConfigurationError, match="Cannot reach PostgreSQL") as caught:
+            async with opener(url):
+                pass
+        assert "secret" not in str(caught.value)

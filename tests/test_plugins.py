@@ -186,7 +186,9 @@ def test_entry_point_plugins_are_discovered(monkeypatch: pytest.MonkeyPatch, tmp
         EntryPoint(name="shout", value="ep_pkg:ShoutPlugin", group="cadence.plugins"),
         EntryPoint(name="broken", value="ep_pkg_missing:Nope", group="cadence.plugins"),
     ]
-    monkeypatch.setattr(manager_module, "entry_points", lambda group: eps if group == "cadence.plugins" else [])
+    monkeypatch.setattr(
+        manager_module, "entry_points", lambda group: eps if group == "cadence.plugins" else []
+    )
     manager = PluginManager(make_settings(builtin_plugins=[], entry_points_enabled=True))
     statuses = manager.load()
     assert manager.bundles["shout"].source.kind == "entry_point"

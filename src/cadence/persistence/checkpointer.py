@@ -7,7 +7,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -96,13 +98,32 @@ async def connect_postgres(url: str, target: str) -> Any:
 
 
 @contextlib.asynccontextmanager
-async def postgres_setup_lock(url: str, target: str) -> AsyncIterator[None]:
-    """Hold a session advisory lock while creating tables, so servers starting together on a fresh
+async def setup_lock_on(conn: Any, timeout_s: float = 120.0) -> AsyncIterator[None]:
+    """Hold the setup advisory lock on ``conn`` (autocommit), so servers starting together on a fresh
     database don't race (``CREATE ... IF NOT EXISTS`` is not atomic: the losers fail with
-    UniqueViolation/DuplicateObject). Don't nest it: another session would wait on it."""
-    async with await connect_postgres(url, target) as conn:
-        await conn.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK_KEY,))
-        try:
-            yield
-        finally:
-            await conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
+    UniqueViolation/DuplicateObject).
+
+    Polls ``pg_try_advisory_lock`` instead of blocking in ``pg_advisory_lock``: a session blocked in a
+    statement holds a snapshot, and the checkpointer's ``CREATE INDEX CONCURRENTLY`` migrations wait for
+    every such snapshot, so the lock holder and the waiters would deadlock undetected.
+    """
+    deadline = time.monotonic() + timeout_s
+    while True:
+        cursor = await conn.execute("SELECT pg_try_advisory_lock(%s)", (SETUP_LOCK_KEY,))
+        row = await cursor.fetchone()
+        if row and (row[0] if isinstance(row, tuple) else next(iter(row.values()))):
+            break
+        if time.monotonic() > deadline:
+            raise ConfigurationError(f"Timed out after {timeout_s:.0f}s waiting for another server's setup")
+        await asyncio.sleep(0.05)
+    try:
+        yield
+    finally:
+        await conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
+
+
+@contextlib.asynccontextmanager
+async def postgres_setup_lock(url: str, target: str) -> AsyncIterator[None]:
+    """:func:`setup_lock_on` a connection of its own (ConfigurationError if the server is unreachable)."""
+    async with await connect_postgres(url, target) as conn, setup_lock_on(conn):
+        yield

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from cadence.errors import ConfigurationError, NotFoundError
-from cadence.persistence.checkpointer import SETUP_LOCK_KEY, connect_postgres, parse_database_url
+from cadence.persistence.checkpointer import connect_postgres, parse_database_url, setup_lock_on
 
 TITLE_MAX_CHARS = 80
 
@@ -385,13 +385,9 @@ class PostgresThreadStore(_SqlThreadStore):
 
     async def setup(self) -> None:
         """Create the table and index (under the setup lock: concurrent first starts don't race)."""
-        async with self._pool.connection() as conn:
-            await conn.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK_KEY,))
-            try:
-                for stmt in _schema("DOUBLE PRECISION"):
-                    await conn.execute(stmt)
-            finally:
-                await conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
+        async with self._pool.connection() as conn, setup_lock_on(conn):
+            for stmt in _schema("DOUBLE PRECISION"):
+                await conn.execute(stmt)
 
     async def _execute(self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False) -> list[Any]:
         async with self._pool.connection() as conn, conn.cursor() as cursor:
