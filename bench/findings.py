@@ -79,10 +79,9 @@ def findings(res: dict[str, Any]) -> list[str]:
             + ")."
         )
         out.append(
-            "  Routing and tool calls were right in every example (constrained decoding), but the free-text "
-            'answers are poor: see section 4 ("Calculate 15 * 23" was answered without 345; another answer '
-            "echoes the synthesizer prompt). Worth a look by whoever owns `cadence.models.local` (e.g. a "
-            "templated answer from the tool results when the embedded model synthesizes)."
+            "  Routing and tool calls were right in every example (pre-router plus grammar-constrained "
+            "decoding); the answers are greedy-decoded and carry the tool results (section 4), though a "
+            "135M-parameter model's wording stays clumsy."
         )
     elif loc:
         out.append(f"- **Embedded model**: skipped ({loc['skipped']}).")
@@ -106,9 +105,9 @@ def profiling_findings(res: dict[str, Any]) -> list[str]:
             f"{t['cpu_s']:.1f} s CPU, {t['gc_s']:.2f} s in GC. Each in-flight turn keeps thousands of objects "
             "alive (messages, checkpoints, LangGraph tasks and configs), they survive into generation 2, and "
             "every full collection walks all of them, so GC cost grows with N × N, while the collections free "
-            "almost nothing (about 150 objects in a check run: the objects are live, not garbage). **Fix:** in `src/cadence/server/app.py` (the `lifespan` "
-            "of `create_app`, after the engine is built, or in `run_server`) call `gc.freeze()` and raise the "
-            "thresholds, e.g. `gc.set_threshold(50_000, 50, 100)` (make it a setting)."
+            "almost nothing (about 150 objects in a check run: the objects are live, not garbage). **Fixed:** "
+            "the server's start-up (`tune_gc` in `src/cadence/server/app.py`) freezes the start-up objects and "
+            "raises the thresholds; section 3 is measured with it."
         )
     per_turn = (gc_rows.get("off") or gc_rows.get("tuned") or {}).get("cpu_ms_per_turn")
     cpu_text = f"about {per_turn:.1f} ms" if per_turn else "several ms"
@@ -129,24 +128,22 @@ def profiling_findings(res: dict[str, Any]) -> list[str]:
         out.append(
             f"3. **Thread-pool hops per turn**: Cadence {one.get('Cadence', 0):.0f} vs peer "
             f"{one.get(PEER, 0):.0f} `run_in_executor` calls per one-agent turn. Three are Cadence's tool "
-            "executions: the routing tools `goto_math_agent` and `goto_finalize` are sync functions "
+            "executions: the routing tools `goto_math_agent` and `goto_finalize` were sync functions "
             "(`src/cadence/orchestration/control_tools.py`, `_router` and `goto_finalize` in "
             "`make_routing_tools`; likewise `back` in `src/cadence/sdk/tools.py::make_back_tool`), so "
-            "`ToolNode` runs each of them in the default thread pool (6 threads on 2 cores) and competes for "
-            "the GIL with the event loop. **Fix:** give them coroutines (`StructuredTool.from_function(func, "
-            "coroutine=async_func, ...)`) — they only return a constant. The other five hops (peer: four) are "
-            "scheduled by LangGraph internals."
+            "`ToolNode` ran each of them in the default thread pool (6 threads on 2 cores) and competes for "
+            "the GIL with the event loop. **Fixed:** they now have coroutines, so they run on the loop (the "
+            "count above is after the fix; it was 8 before). The remaining hops are scheduled by LangGraph "
+            "internals."
         )
     if reads:
         out.append(
-            "4. **A second checkpoint read per turn**: `Cadence.astream` "
-            "(`src/cadence/orchestration/engine.py`) calls `graph.aget_state(config)` after the stream to "
-            f"build the answer and trace: {reads.get('memory', 0):.2f} ms in memory, {reads.get('sqlite', 0):.2f} "
-            'ms with SQLite per turn. **Fix:** add `"values"` to the stream modes and keep the last values '
-            "chunk as the final state (fall back to `aget_state` only after a timeout or error). The server adds "
-            "another read before the turn: `ChatService.start` (`src/cadence/server/service.py`) calls "
-            "`_has_checkpoint` (a checkpointer `aget_tuple`) and `store.get` even when it has just generated a "
-            "fresh uuid thread id; skip both when `req.thread_id` is None."
+            "4. **A second checkpoint read per turn** (a state read costs "
+            f"{reads.get('memory', 0):.2f} ms in memory, {reads.get('sqlite', 0):.2f} ms with SQLite). "
+            "**Fixed:** `Cadence.astream` (`src/cadence/orchestration/engine.py`) now keeps the last `values` "
+            "chunk of the stream as the final state and reads the checkpoint only after a timeout or error; "
+            "`ChatService.start` (`src/cadence/server/service.py`) skips the ownership lookups for a thread id "
+            "it has just generated."
         )
     out.append(
         "5. **Per-turn work in Cadence's own nodes is small** (see the profiles in section 1: the Cadence "
@@ -164,9 +161,10 @@ def profiling_findings(res: dict[str, Any]) -> list[str]:
         "prompt + question) are about 2.4× the peer supervisor's (367 vs 154 tokens in the one-agent turn), and (b) the "
         "`goto_*` routing tool schemas repeat each plugin's description and capabilities "
         "(`control_tools.make_routing_tools`), so every coordinator call carries the agent list twice — "
-        "about 276 tokens of tool schemas against the peer's 72. Dropping the descriptions from the routing "
-        "tools (the prompt already lists the agents) or shortening the prompt saves several hundred tokens "
-        "per coordinator call; the two-agent turn makes three of them. Cadence saves one model call per "
+        "about 276 tokens of tool schemas against the peer's 72. Kept on purpose for now: the routing tool "
+        "descriptions are what the embedded model's lexical pre-router ranks and what weak models route by; "
+        "dropping them from the prompt or the tools would save a few hundred tokens per coordinator call "
+        "(the two-agent turn makes three) and is the next thing to measure against routing accuracy. Cadence saves one model call per "
         "agent step (no second agent call to read the tool result), which is why it makes 6 calls to the "
         "peer's 7 there."
     )

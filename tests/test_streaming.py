@@ -46,6 +46,7 @@ async def test_consumer_stopping_early_leaves_a_valid_thread(engine_factory) -> 
     state = (await engine.graph.aget_state({"configurable": {"thread_id": "local::early"}})).values
     assert unanswered_tool_calls(state["messages"]) == []
     assert state["messages"][-1].name == "synthesizer"
+    assert [m.content for m in state["messages"] if m.type == "human"] == ["q"]
 
 
 async def test_ids_with_the_key_separator_are_rejected(engine_factory) -> None:

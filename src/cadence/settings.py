@@ -122,6 +122,11 @@ class Settings(BaseSettings):
     coordinator_timeout: float = Field(30.0, gt=0, description="Timeout (s) of one coordinator decision.")
     turn_timeout: float = Field(120.0, gt=0, description="Deadline (s) of a whole turn.")
     tool_timeout: float = Field(30.0, gt=0, description="Timeout (s) of one tool execution.")
+    checkpoint_durability: Literal["exit", "async", "sync"] = Field(
+        "exit",
+        description="When LangGraph writes checkpoints: exit (once per turn, fastest), "
+        "async or sync (every step).",
+    )
 
     # --- plugins ------------------------------------------------------------------
     plugins_dir: Annotated[list[Path], NoDecode] = Field(

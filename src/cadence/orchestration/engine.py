@@ -250,7 +250,13 @@ class Cadence:
 
         async def pump() -> None:
             try:
-                async for mode, chunk in graph.astream(state_in, config, context=context, stream_mode=modes):
+                async for mode, chunk in graph.astream(
+                    state_in,
+                    config,
+                    context=context,
+                    stream_mode=modes,
+                    durability=self.settings.checkpoint_durability,
+                ):
                     await queue.put((mode, chunk))
             finally:
                 await queue.put(None)
@@ -270,7 +276,9 @@ class Cadence:
                         "code": "turn_timeout",
                         "message": "The turn exceeded its deadline and was stopped.",
                     }
-                    await self._close_turn_after_timeout(graph, config)
+                    await self._close_turn_after_error(
+                        graph, config, "the time allowed for this answer ran out", question=message
+                    )
                     break
                 if item is None:
                     break
@@ -290,7 +298,7 @@ class Cadence:
                     if isinstance(exc, CadenceError)
                     else f"{type(exc).__name__}: {exc}",
                 }
-                await self._close_turn_after_error(graph, config, error["message"])
+                await self._close_turn_after_error(graph, config, error["message"], question=message)
         finally:
             if not task.done():
                 # the consumer stopped early: stop the turn and leave the thread with a valid history
@@ -299,7 +307,9 @@ class Cadence:
                     await task
                 with contextlib.suppress(BaseException):
                     await asyncio.shield(
-                        self._close_turn_after_error(graph, config, "the request was cancelled")
+                        self._close_turn_after_error(
+                            graph, config, "the request was cancelled", question=message
+                        )
                     )
         if error is not None or not final_state:
             snapshot = await graph.aget_state(config)
@@ -414,24 +424,26 @@ class Cadence:
             "notes": [*context.trace.notes, *list(ctx.get(F.NOTES) or [])],
         }
 
-    async def _close_turn_after_timeout(self, graph: CompiledStateGraph, config: dict[str, Any]) -> None:
-        await self._close_turn_after_error(graph, config, "the time allowed for this answer ran out")
-
     async def _close_turn_after_error(
-        self, graph: CompiledStateGraph, config: dict[str, Any], problem: str
+        self, graph: CompiledStateGraph, config: dict[str, Any], problem: str, *, question: str
     ) -> None:
-        """Leave the thread with a valid history and a final answer after an aborted turn."""
+        """Leave the thread with a valid history, the question and a final answer after an aborted turn."""
         try:
             snapshot = await graph.aget_state(config)
             messages: list[BaseMessage] = list((snapshot.values or {}).get("messages") or [])
-            if self._final_text(snapshot.values or {}):
+            last_human = next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
+            head: list[BaseMessage] = []
+            if last_human is None or message_text(last_human) != question:
+                head = [HumanMessage(content=question)]  # the turn's steps were never checkpointed
+            elif self._final_text(snapshot.values or {}):
                 return
-            pending = answer_pending_calls(messages, f"Not executed: {problem}.")
+            pending = [] if head else answer_pending_calls(messages, f"Not executed: {problem}.")
             answer = AIMessage(
-                content=fallback_answer([*messages, *pending], problem), name=GraphNodeNames.SYNTHESIZER
+                content=fallback_answer([*messages, *head, *pending], problem),
+                name=GraphNodeNames.SYNTHESIZER,
             )
             await graph.aupdate_state(
-                config, {"messages": [*pending, answer]}, as_node=GraphNodeNames.SYNTHESIZER
+                config, {"messages": [*head, *pending, answer]}, as_node=GraphNodeNames.SYNTHESIZER
             )
         except Exception:
             logger.exception("could not close the aborted turn")

@@ -139,8 +139,9 @@ class ChatService:
             await self._reject_foreign(req.user_id, thread)  # 404 before waiting on someone else's lock
         lease = await self.locks.acquire(thread, self.settings.thread_lock_timeout)
         try:
-            is_new = await self.store.get(thread) is None and not await self._has_checkpoint(
-                req.user_id, thread
+            # a freshly generated id is new by construction: skip the two lookups
+            is_new = req.thread_id is None or (
+                await self.store.get(thread) is None and not await self._has_checkpoint(req.user_id, thread)
             )
             await self.store.claim(
                 req.user_id, thread, title=req.message, org_id=req.org_id, project_id=req.project_id
