@@ -57,3 +57,40 @@ async def test_ids_with_the_key_separator_are_rejected(engine_factory) -> None:
     engine, _ = engine_factory([])
     with pytest.raises(ValidationError, match="may not contain"):
         await engine.ainvoke("q", thread_id="a::b")
+
+
+async def test_tools_can_emit_progress_events(engine_factory) -> None:
+    from cadence.orchestration.engine import emit
+    from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool
+
+    @tool
+    async def crawl(pages: int) -> str:
+        """Pretend to crawl pages."""
+        for i in range(pages):
+            emit({"type": "progress", "tool": "crawl", "done": i + 1, "total": pages})
+        return f"crawled {pages}"
+
+    class CrawlAgent(BaseAgent):
+        def get_tools(self):
+            return [crawl]
+
+        def get_system_prompt(self) -> str:
+            return "crawl"
+
+    class CrawlPlugin(BasePlugin):
+        @classmethod
+        def get_metadata(cls) -> PluginMetadata:
+            return PluginMetadata(name="crawler", version="1.0", description="Crawls web pages for text.")
+
+        @classmethod
+        def create_agent(cls) -> BaseAgent:
+            return CrawlAgent(cls.get_metadata())
+
+    engine, _ = engine_factory(
+        [goto("crawler"), call("crawl", pages=3), FINALIZE, {"content": "done"}],
+        plugins=[CrawlPlugin],
+        builtin_plugins=[],
+    )
+    events = [e async for e in engine.astream("crawl please")]
+    progress = [e for e in events if e["type"] == "progress"]
+    assert [e["done"] for e in progress] == [1, 2, 3]
