@@ -121,6 +121,11 @@ class TurnView:
             self.streamed.append(text)
             self.out.print(text, end="", markup=False, highlight=False, soft_wrap=True)
             self.out.file.flush()
+        elif kind == "progress":
+            if self.status is not None:
+                done, total = event.get("done"), event.get("total")
+                count = f" {done}/{total}" if done is not None and total is not None else ""
+                self.status.update(f"{event.get('tool') or 'working'}{count}…")
         elif kind == "final":
             self.final = event
 
