@@ -72,6 +72,7 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from cadence.errors import ModelConfigurationError
+from cadence.models.chunks import tool_call_chunks
 from cadence.models.preroute import PreRouter
 
 logger = logging.getLogger(__name__)
@@ -766,16 +767,7 @@ class LocalChatModel(BaseChatModel):
     def _as_chunks(message: AIMessage) -> Iterator[AIMessageChunk]:
         yield AIMessageChunk(
             content=message.content,
-            tool_call_chunks=[
-                {
-                    "name": c["name"],
-                    "args": json.dumps(c["args"]),
-                    "id": c["id"],
-                    "index": i,
-                    "type": "tool_call_chunk",
-                }
-                for i, c in enumerate(message.tool_calls)
-            ],
+            tool_call_chunks=tool_call_chunks(message.tool_calls),
             usage_metadata=message.usage_metadata,
             response_metadata=message.response_metadata,
             chunk_position="last",

@@ -35,6 +35,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import PrivateAttr
 
 from cadence.errors import ScriptExhaustedError, ValidationError
+from cadence.models.chunks import tool_call_chunks
 from cadence.models.retry import RateLimitError
 
 _ALLOWED_KEYS = {"content", "tool_calls", "delay_s", "raise", "usage"}
@@ -307,16 +308,7 @@ class ScriptedChatModel(BaseChatModel):
         for i, word in enumerate(words):
             piece = word if i == 0 else " " + word
             yield ChatGenerationChunk(message=AIMessageChunk(content=piece))
-        tool_chunks = [
-            {
-                "name": c["name"],
-                "args": json.dumps(c["args"]),
-                "id": c["id"],
-                "index": i,
-                "type": "tool_call_chunk",
-            }
-            for i, c in enumerate(message.tool_calls)
-        ]
+        tool_chunks = tool_call_chunks(message.tool_calls)
         yield ChatGenerationChunk(
             message=AIMessageChunk(
                 content="",
