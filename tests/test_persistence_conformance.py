@@ -289,13 +289,6 @@ async def test_servers_starting_together_on_a_fresh_database(
     """Several processes (replicas, workers) opening a fresh database at once all succeed."""
     if is_memory(database_url):
         pytest.skip("memory:// is private to its process")
-    if database_url.startswith("sqlite"):
-        request.applymarker(
-            pytest.mark.xfail(
-                strict=True,
-                reason="known: concurrent SqliteThreadStore.setup() on a fresh file -> 'database is locked'",
-            )
-        )
 
     async def start() -> None:
         async with open_thread_store(database_url) as store, engine_on(database_url, []):

@@ -9,14 +9,35 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
+import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from langgraph.checkpoint.memory import InMemorySaver
 
 from cadence.errors import ConfigurationError
+
+SQLITE_BUSY_MS = 30_000
+
+
+async def retry_while_locked(action: Callable[[], Awaitable[None]], *, attempts: int = 8) -> None:
+    """Run a SQLite schema set-up, retrying "database is locked".
+
+    SQLite answers SQLITE_BUSY at once, without waiting for the busy timeout, when two
+    connections race to switch a fresh file to WAL or to upgrade a read lock; several
+    processes starting on a new database (workers, replicas) hit exactly that.
+    """
+    for attempt in range(attempts):
+        try:
+            await action()
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            await asyncio.sleep(0.02 * 2**attempt + random.uniform(0, 0.02))
 
 
 def parse_database_url(url: str) -> tuple[str, str]:
@@ -47,8 +68,12 @@ async def open_checkpointer(url: str) -> AsyncIterator[Any]:
 
         path = Path(target).expanduser()
         path.parent.mkdir(parents=True, exist_ok=True)
-        async with AsyncSqliteSaver.from_conn_string(str(path)) as saver:
-            await saver.setup()
+        import aiosqlite
+
+        async with aiosqlite.connect(str(path), timeout=SQLITE_BUSY_MS / 1000) as conn:
+            await conn.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}")
+            saver = AsyncSqliteSaver(conn)
+            await retry_while_locked(saver.setup)
             yield saver
         return
     try:

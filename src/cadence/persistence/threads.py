@@ -319,10 +319,15 @@ class SqliteThreadStore(_SqlThreadStore):
 
     async def setup(self) -> None:
         """WAL mode (readers and the checkpointer's writer coexist) and the table."""
-        await self._conn.execute("PRAGMA busy_timeout = 30000")
-        await self._conn.execute("PRAGMA journal_mode = WAL")
-        for stmt in _schema("REAL"):
-            await self._conn.execute(stmt)
+        from cadence.persistence.checkpointer import retry_while_locked
+
+        async def create() -> None:
+            await self._conn.execute("PRAGMA busy_timeout = 30000")
+            await self._conn.execute("PRAGMA journal_mode = WAL")
+            for stmt in _schema("REAL"):
+                await self._conn.execute(stmt)
+
+        await retry_while_locked(create)
 
     async def _execute(self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False) -> list[Any]:
         """Reads run as is; writes in ``BEGIN IMMEDIATE`` so they wait (busy timeout) for the writer lock
