@@ -50,12 +50,15 @@ def finalize_call() -> dict[str, Any]:
 
 
 def build_plugin_descriptions(plugins: Sequence[PluginMetadata]) -> str:
-    """The AVAILABLE AGENTS list of the coordinator prompt."""
+    """The AVAILABLE AGENTS list of the coordinator prompt.
+
+    Descriptions only: the capabilities are in each routing tool's description, which the
+    model receives with every call, so listing them here too would only cost tokens.
+    """
     lines = []
     for meta in plugins:
-        caps = f" (capabilities: {', '.join(meta.capabilities)})" if meta.capabilities else ""
         route = route_tool_name(meta.normalized_name)
-        lines.append(f"- {meta.normalized_name}: {meta.description}{caps} -> call {route}")
+        lines.append(f"- {meta.normalized_name}: {meta.description} -> call {route}")
     return "\n".join(lines) if lines else "- (no agents are available)"
 
 
