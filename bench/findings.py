@@ -89,6 +89,15 @@ def findings(res: dict[str, Any]) -> list[str]:
     return out
 
 
+def _first_calls(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The first model call of the one-agent turn, per framework."""
+    out: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        if row.get("conversation") == "one_agent" and row.get("calls"):
+            out[row["framework"]] = row["calls"][0]
+    return out
+
+
 def profiling_findings(res: dict[str, Any]) -> list[str]:
     """What the profiles and probes showed, with the file and function to change."""
     ov = res.get("overhead") or {}
@@ -160,18 +169,26 @@ def profiling_findings(res: dict[str, Any]) -> list[str]:
         "SQLite that took a one-agent turn from about 20 ms to about 8-11 ms (section 1); the price is that a "
         "process crash mid-turn loses that turn's intermediate steps (the engine closes aborted turns itself)."
     )
+    first = _first_calls(ov.get("tokens") or [])
+    cad, peer = first.get("Cadence"), first.get(PEER)
+    if cad and peer:
+        sizes = (
+            f"the first coordinator call's messages (system prompt + question) are {cad['messages']} tokens "
+            f"against the peer supervisor's {peer['messages']}, and its routing tool schemas {cad['tools']} "
+            f"against {peer['tools']}"
+        )
+    else:
+        sizes = "the first coordinator call is larger than the peer supervisor's"
     out.append(
         "7. **Tokens**: Cadence sends more input tokens than the peer for the same turn (section 2) mainly "
-        "because (a) the coordinator prompt (`COORDINATOR_INSTRUCTIONS` in "
-        "`src/cadence/orchestration/prompts.py`) is longer: the first coordinator call's messages (system "
-        "prompt + question) are about 2.4× the peer supervisor's (367 vs 154 tokens in the one-agent turn), and (b) the "
-        "`goto_*` routing tool schemas repeat each plugin's description and capabilities "
-        "(`control_tools.make_routing_tools`), so every coordinator call carries the agent list twice — "
-        "about 276 tokens of tool schemas against the peer's 72. Kept on purpose for now: the routing tool "
-        "descriptions are what the embedded model's lexical pre-router ranks and what weak models route by; "
-        "dropping them from the prompt or the tools would save a few hundred tokens per coordinator call "
-        "(the two-agent turn makes three) and is the next thing to measure against routing accuracy. Cadence saves one model call per "
-        "agent step (no second agent call to read the tool result), which is why it makes 6 calls to the "
-        "peer's 7 there."
+        "because of the coordinator: in the one-agent turn "
+        + sizes
+        + ". The prompt (`COORDINATOR_INSTRUCTIONS` in `src/cadence/orchestration/prompts.py`) states the "
+        "routing rules and lists each agent's description, and the `goto_*` tool descriptions "
+        "(`control_tools.make_routing_tools`) carry description and capabilities. The capabilities were "
+        "dropped from the prompt (they are in the tools); the tool descriptions stay on purpose: they are "
+        "what the embedded model's lexical pre-router ranks and what weak models route by. Cadence saves "
+        "one model call per agent step (no second agent call to read the tool result), which is why it "
+        "makes fewer calls than the peer in the two-agent turn."
     )
     return out
