@@ -1,59 +1,27 @@
 """Open the LangGraph checkpointer named by a database URL.
 
 - ``sqlite:///path/to/file.db`` (default, under the data directory): ``AsyncSqliteSaver``;
-- ``postgresql://user:pass@host/db``: ``AsyncPostgresSaver`` (extra ``postgres``);
+- ``postgresql://user:pass@host/db``: ``AsyncPostgresSaver`` over a connection pool (extra ``postgres``);
 - ``memory://``: ``InMemorySaver`` (tests).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import random
-import sqlite3
-import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
+from collections.abc import AsyncIterator
 from typing import Any
 
 from langgraph.checkpoint.memory import InMemorySaver
 
 from cadence.errors import ConfigurationError
-
-SQLITE_BUSY_MS = 30_000
-
-
-async def retry_while_locked(action: Callable[[], Awaitable[None]], *, attempts: int = 8) -> None:
-    """Run a SQLite schema set-up, retrying "database is locked".
-
-    SQLite answers SQLITE_BUSY at once, without waiting for the busy timeout, when two
-    connections race to switch a fresh file to WAL or to upgrade a read lock; several
-    processes starting on a new database (workers, replicas) hit exactly that.
-    """
-    for attempt in range(attempts):
-        try:
-            await action()
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or attempt == attempts - 1:
-                raise
-            await asyncio.sleep(0.02 * 2**attempt + random.uniform(0, 0.02))
-
-
-def parse_database_url(url: str) -> tuple[str, str]:
-    """``(kind, target)`` with kind ``sqlite``, ``postgres`` or ``memory``."""
-    text = url.strip()
-    if text in {"memory", "memory://", ":memory:"}:
-        return "memory", ""
-    if text.startswith("sqlite:///"):
-        return "sqlite", text[len("sqlite:///") :]
-    if text.startswith("sqlite://"):
-        return "sqlite", text[len("sqlite://") :]
-    if text.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")):
-        return "postgres", text.replace("postgresql+psycopg://", "postgresql://", 1)
-    raise ConfigurationError(
-        f"Unsupported CADENCE_DATABASE_URL {url!r}; use sqlite:///path.db, postgresql://user:pass@host/db or memory://"
-    )
+from cadence.persistence.databases import (
+    POSTGRES_EXTRA_HINT,
+    connect_sqlite,
+    parse_database_url,
+    postgres_pool,
+    postgres_setup_lock,
+    retry_while_locked,
+)
 
 
 @contextlib.asynccontextmanager
@@ -66,12 +34,7 @@ async def open_checkpointer(url: str) -> AsyncIterator[Any]:
     if kind == "sqlite":
         from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-        path = Path(target).expanduser()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        import aiosqlite
-
-        async with aiosqlite.connect(str(path), timeout=SQLITE_BUSY_MS / 1000) as conn:
-            await conn.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}")
+        async with connect_sqlite(target) as conn:
             saver = AsyncSqliteSaver(conn)
             await retry_while_locked(saver.setup)
             yield saver
@@ -79,76 +42,10 @@ async def open_checkpointer(url: str) -> AsyncIterator[Any]:
     try:
         from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
         from psycopg.rows import dict_row
-        from psycopg_pool import AsyncConnectionPool
     except ImportError as exc:
-        raise ConfigurationError(
-            'PostgreSQL needs the postgres extra: pip install "cadence-agents[postgres]"'
-        ) from exc
-    # A pool (not one connection): concurrent turns don't queue on a single connection, and a
-    # connection dropped by a database restart or an idle timeout is replaced (checked on checkout).
-    pool = AsyncConnectionPool(
-        target,
-        min_size=1,
-        max_size=10,
-        kwargs={"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row},
-        check=AsyncConnectionPool.check_connection,
-        open=False,
-    )
-    async with postgres_setup_lock(url, target):
-        await pool.open(wait=True, timeout=30)
-        try:
-            saver = AsyncPostgresSaver(conn=pool)
+        raise ConfigurationError(POSTGRES_EXTRA_HINT) from exc
+    async with postgres_pool(url, target, max_size=10, prepare_threshold=0, row_factory=dict_row) as pool:
+        saver = AsyncPostgresSaver(conn=pool)
+        async with postgres_setup_lock(url, target):  # held for the set-up only
             await saver.setup()
-        except BaseException:
-            await pool.close()
-            raise
-    try:
         yield saver
-    finally:
-        await pool.close()
-
-
-# Any constant bigint: the PostgreSQL advisory lock that serializes schema setup across processes.
-SETUP_LOCK_KEY = 0x43616465_6E636501
-
-
-async def connect_postgres(url: str, target: str) -> Any:
-    """An autocommit psycopg connection to ``target``; ConfigurationError (quickly) if unreachable."""
-    import psycopg
-
-    try:
-        return await psycopg.AsyncConnection.connect(target, autocommit=True, connect_timeout=10)
-    except psycopg.OperationalError as exc:
-        raise ConfigurationError(f"Cannot reach PostgreSQL at {url.split('@')[-1]}: {exc}") from exc
-
-
-@contextlib.asynccontextmanager
-async def setup_lock_on(conn: Any, timeout_s: float = 120.0) -> AsyncIterator[None]:
-    """Hold the setup advisory lock on ``conn`` (autocommit), so servers starting together on a fresh
-    database don't race (``CREATE ... IF NOT EXISTS`` is not atomic: the losers fail with
-    UniqueViolation/DuplicateObject).
-
-    Polls ``pg_try_advisory_lock`` instead of blocking in ``pg_advisory_lock``: a session blocked in a
-    statement holds a snapshot, and the checkpointer's ``CREATE INDEX CONCURRENTLY`` migrations wait for
-    every such snapshot, so the lock holder and the waiters would deadlock undetected.
-    """
-    deadline = time.monotonic() + timeout_s
-    while True:
-        cursor = await conn.execute("SELECT pg_try_advisory_lock(%s)", (SETUP_LOCK_KEY,))
-        row = await cursor.fetchone()
-        if row and (row[0] if isinstance(row, tuple) else next(iter(row.values()))):
-            break
-        if time.monotonic() > deadline:
-            raise ConfigurationError(f"Timed out after {timeout_s:.0f}s waiting for another server's setup")
-        await asyncio.sleep(0.05)
-    try:
-        yield
-    finally:
-        await conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
-
-
-@contextlib.asynccontextmanager
-async def postgres_setup_lock(url: str, target: str) -> AsyncIterator[None]:
-    """:func:`setup_lock_on` a connection of its own (ConfigurationError if the server is unreachable)."""
-    async with await connect_postgres(url, target) as conn, setup_lock_on(conn):
-        yield

@@ -22,8 +22,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from cadence.errors import ConfigurationError, NotFoundError
-from cadence.persistence.checkpointer import connect_postgres, parse_database_url, setup_lock_on
+from cadence.errors import NotFoundError
+from cadence.persistence.databases import (
+    connect_sqlite,
+    parse_database_url,
+    postgres_pool,
+    retry_while_locked,
+    setup_lock_on,
+)
 
 TITLE_MAX_CHARS = 80
 
@@ -308,24 +314,18 @@ class SqliteThreadStore(_SqlThreadStore):
     @contextlib.asynccontextmanager
     async def open(cls, path: str | Path) -> AsyncIterator[SqliteThreadStore]:
         """Open (and create) the store in the SQLite file at ``path``."""
-        import aiosqlite
-
-        file = Path(path).expanduser()
-        file.parent.mkdir(parents=True, exist_ok=True)
-        async with aiosqlite.connect(str(file), timeout=30.0, isolation_level=None) as conn:
+        async with connect_sqlite(path, isolation_level=None) as conn:
             store = cls(conn)
             await store.setup()
             yield store
 
     async def setup(self) -> None:
         """WAL mode (readers and the checkpointer's writer coexist) and the table."""
-        from cadence.persistence.checkpointer import retry_while_locked
 
         async def create() -> None:
-            await self._conn.execute("PRAGMA busy_timeout = 30000")
-            await self._conn.execute("PRAGMA journal_mode = WAL")
-            for stmt in _schema("REAL"):
-                await self._conn.execute(stmt)
+            for stmt in ["PRAGMA journal_mode = WAL", *_schema("REAL")]:
+                async with self._conn.execute(stmt):  # close each cursor: an open one holds a read lock
+                    pass
 
         await retry_while_locked(create)
 
@@ -358,35 +358,10 @@ class PostgresThreadStore(_SqlThreadStore):
     @contextlib.asynccontextmanager
     async def open(cls, url: str) -> AsyncIterator[PostgresThreadStore]:
         """Open a small pool to ``url`` and create the table."""
-        try:
-            from psycopg_pool import AsyncConnectionPool
-        except ImportError as exc:
-            raise ConfigurationError(
-                'PostgreSQL needs the postgres extra: pip install "cadence-agents[postgres]"'
-            ) from exc
-        pool = AsyncConnectionPool(
-            url,
-            min_size=1,
-            max_size=5,
-            kwargs={"autocommit": True},
-            check=AsyncConnectionPool.check_connection,  # replace connections dropped by a restart
-            open=False,
-        )
-        await (await connect_postgres(url, url)).close()  # fail fast (ConfigurationError) if unreachable
-        try:
-            await pool.open(wait=True, timeout=30)
-        except Exception as exc:
-            raise ConfigurationError(f"Cannot reach PostgreSQL at {url.split('@')[-1]}: {exc}") from exc
-        try:
+        async with postgres_pool(url, url, max_size=5) as pool:
             store = cls(pool)
             await store.setup()
-        except BaseException:
-            await pool.close()
-            raise
-        try:
             yield store
-        finally:
-            await pool.close()
 
     async def setup(self) -> None:
         """Create the table and index (under the setup lock: concurrent first starts don't race)."""

@@ -1,0 +1,152 @@
+"""Database plumbing shared by the checkpointer and the thread store.
+
+URL parsing, SQLite connections that wait for the writer lock, and PostgreSQL
+pools and the advisory lock that serializes schema set-up across processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from cadence.errors import ConfigurationError
+
+SQLITE_BUSY_MS = 30_000
+# Any constant bigint: the PostgreSQL advisory lock that serializes schema setup across processes.
+SETUP_LOCK_KEY = 0x43616465_6E636501
+POSTGRES_EXTRA_HINT = 'PostgreSQL needs the postgres extra: pip install "cadence-agents[postgres]"'
+
+
+def parse_database_url(url: str) -> tuple[str, str]:
+    """``(kind, target)`` with kind ``sqlite``, ``postgres`` or ``memory``."""
+    text = url.strip()
+    if text in {"memory", "memory://", ":memory:"}:
+        return "memory", ""
+    if text.startswith("sqlite:///"):
+        return "sqlite", text[len("sqlite:///") :]
+    if text.startswith("sqlite://"):
+        return "sqlite", text[len("sqlite://") :]
+    if text.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")):
+        return "postgres", text.replace("postgresql+psycopg://", "postgresql://", 1)
+    raise ConfigurationError(
+        f"Unsupported CADENCE_DATABASE_URL {url!r}; "
+        "use sqlite:///path.db, postgresql://user:pass@host/db or memory://"
+    )
+
+
+# -- SQLite ---------------------------------------------------------------------------------------
+@contextlib.asynccontextmanager
+async def connect_sqlite(path: str | Path, **kwargs: Any) -> AsyncIterator[Any]:
+    """An aiosqlite connection to ``path`` (parent folders created) that waits for the writer lock."""
+    import aiosqlite
+
+    file = Path(path).expanduser()
+    file.parent.mkdir(parents=True, exist_ok=True)
+    async with aiosqlite.connect(str(file), timeout=SQLITE_BUSY_MS / 1000, **kwargs) as conn:
+        async with conn.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}"):
+            pass
+        yield conn
+
+
+async def retry_while_locked(action: Callable[[], Awaitable[None]], *, attempts: int = 8) -> None:
+    """Run a SQLite schema set-up, retrying "database is locked".
+
+    SQLite answers SQLITE_BUSY at once, without waiting for the busy timeout, when two
+    connections race to switch a fresh file to WAL or to upgrade a read lock; several
+    processes starting on a new database (workers, replicas) hit exactly that.
+    """
+    for attempt in range(attempts):
+        try:
+            await action()
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            await asyncio.sleep(0.02 * 2**attempt + random.uniform(0, 0.02))
+
+
+# -- PostgreSQL -----------------------------------------------------------------------------------
+def _unreachable(url: str, exc: BaseException) -> ConfigurationError:
+    return ConfigurationError(f"Cannot reach PostgreSQL at {url.split('@')[-1]}: {exc}")
+
+
+async def connect_postgres(url: str, target: str) -> Any:
+    """An autocommit psycopg connection to ``target``; ConfigurationError (quickly) if unreachable."""
+    try:
+        import psycopg
+    except ImportError as exc:
+        raise ConfigurationError(POSTGRES_EXTRA_HINT) from exc
+    try:
+        return await psycopg.AsyncConnection.connect(target, autocommit=True, connect_timeout=10)
+    except psycopg.OperationalError as exc:
+        raise _unreachable(url, exc) from exc
+
+
+@contextlib.asynccontextmanager
+async def setup_lock_on(conn: Any, timeout_s: float = 120.0) -> AsyncIterator[None]:
+    """Hold the setup advisory lock on ``conn`` (autocommit), so servers starting together on a fresh
+    database don't race (``CREATE ... IF NOT EXISTS`` is not atomic: the losers fail with
+    UniqueViolation/DuplicateObject).
+
+    Polls ``pg_try_advisory_lock`` instead of blocking in ``pg_advisory_lock``: a session blocked in a
+    statement holds a snapshot, and the checkpointer's ``CREATE INDEX CONCURRENTLY`` migrations wait for
+    every such snapshot, so the lock holder and the waiters would deadlock undetected.
+    """
+    deadline = time.monotonic() + timeout_s
+    while True:
+        cursor = await conn.execute("SELECT pg_try_advisory_lock(%s)", (SETUP_LOCK_KEY,))
+        row = await cursor.fetchone()
+        if row and (row[0] if isinstance(row, tuple) else next(iter(row.values()))):
+            break
+        if time.monotonic() > deadline:
+            raise ConfigurationError(f"Timed out after {timeout_s:.0f}s waiting for another server's setup")
+        await asyncio.sleep(0.05)
+    try:
+        yield
+    finally:
+        await conn.execute("SELECT pg_advisory_unlock(%s)", (SETUP_LOCK_KEY,))
+
+
+@contextlib.asynccontextmanager
+async def postgres_setup_lock(url: str, target: str) -> AsyncIterator[None]:
+    """:func:`setup_lock_on` a connection of its own (ConfigurationError if the server is unreachable)."""
+    async with await connect_postgres(url, target) as conn, setup_lock_on(conn):
+        yield
+
+
+@contextlib.asynccontextmanager
+async def postgres_pool(url: str, target: str, *, max_size: int, **conn_kwargs: Any) -> AsyncIterator[Any]:
+    """An open psycopg pool to ``target`` whose connections are checked on checkout.
+
+    A pool (not one connection): concurrent work doesn't queue on a single connection, and a
+    connection dropped by a database restart or an idle timeout is replaced. Fails fast with
+    ConfigurationError when the server is unreachable or the ``postgres`` extra is missing.
+    """
+    try:
+        from psycopg_pool import AsyncConnectionPool
+    except ImportError as exc:
+        raise ConfigurationError(POSTGRES_EXTRA_HINT) from exc
+    await (await connect_postgres(url, target)).close()
+    pool = AsyncConnectionPool(
+        target,
+        min_size=1,
+        max_size=max_size,
+        kwargs={"autocommit": True, **conn_kwargs},
+        check=AsyncConnectionPool.check_connection,
+        open=False,
+    )
+    try:
+        await pool.open(wait=True, timeout=30)
+    except Exception as exc:
+        await pool.close()
+        raise _unreachable(url, exc) from exc
+    try:
+        yield pool
+    finally:
+        await pool.close()
