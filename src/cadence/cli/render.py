@@ -8,8 +8,6 @@ from rich.console import Console
 from rich.status import Status
 from rich.text import Text
 
-FINAL_NODES = {"synthesizer": "synthesizer", "suspend": "suspend"}
-
 
 def node_label(node: str) -> str:
     """What the status line says while ``node`` is working."""

@@ -20,6 +20,7 @@ from langchain_core.runnables import Runnable, RunnableConfig
 
 from cadence.errors import ModelCallError, TurnTimeoutError
 from cadence.models.retry import RetryPolicy, is_transient
+from cadence.orchestration.nodes import FINAL_NODES
 from cadence.orchestration.safety import safe_messages
 from cadence.orchestration.turn import ModelCallRecord, TurnContext
 
@@ -74,7 +75,7 @@ async def call_model(
     per_call = timeout
     if context is not None:
         per_call = min(timeout or context.settings.model_timeout, context.settings.model_timeout)
-    keep_reserve = node not in {"synthesizer", "suspend"}
+    keep_reserve = node not in FINAL_NODES
     safe = safe_messages(messages)
     label = model_label(model)
     started = time.monotonic()

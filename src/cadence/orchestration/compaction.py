@@ -21,12 +21,12 @@ from dataclasses import dataclass
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
+from cadence.orchestration.nodes import FINAL_NODES
 from cadence.orchestration.safety import is_control_tool, message_text, safe_messages
 
 COMPACTION_HEADER = "Results gathered by the agents for the latest question (use only these):"
 TRUNCATION_MARK = "… (truncated)"
 WORK_TOOL_NAME = "agent_results"
-FINAL_NODES = {"synthesizer", "suspend"}
 
 
 @dataclass(frozen=True)

@@ -27,11 +27,12 @@ from langgraph.config import get_stream_writer
 from langgraph.graph.state import CompiledStateGraph
 
 from cadence.errors import CadenceError, ValidationError
-from cadence.orchestration.graph import GraphNodeNames, ModelResolver, build_graph
+from cadence.orchestration.graph import ModelResolver, build_graph
+from cadence.orchestration.nodes import FINAL_NODES, GraphNodeNames
 from cadence.orchestration.safety import message_text
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.state import new_plugin_context
-from cadence.orchestration.synthesizer import answer_pending_calls, fallback_answer
+from cadence.orchestration.synthesizer import FALLBACK_KEY, answer_pending_calls, fallback_answer, is_fallback
 from cadence.orchestration.tones import ResponseTone
 from cadence.orchestration.turn import TurnContext
 from cadence.plugins.manager import PluginManager, PluginStatus
@@ -41,7 +42,6 @@ from cadence.settings import Settings, get_settings
 
 logger = logging.getLogger(__name__)
 
-FINAL_NODES = {GraphNodeNames.SYNTHESIZER, GraphNodeNames.SUSPEND}
 DEADLINE_GRACE_S = 2.0
 
 
@@ -61,6 +61,16 @@ class TurnResult:
         if self.error:
             out["error"] = self.error
         return out
+
+
+def validate_message(message: str, max_chars: int) -> None:
+    """Raise ValidationError (``empty_message``, ``message_too_long``) for an unusable user message."""
+    if not isinstance(message, str) or not message.strip():
+        raise ValidationError("The message is empty; send the question as text.", code="empty_message")
+    if len(message) > max_chars:
+        raise ValidationError(
+            f"The message has {len(message)} characters; the limit is {max_chars}.", code="message_too_long"
+        )
 
 
 THREAD_KEY_SEPARATOR = "::"
@@ -143,13 +153,7 @@ class Cadence:
         tone: str | None,
         metadata: dict[str, Any] | None,
     ) -> tuple[dict[str, Any], dict[str, Any], TurnContext, str, str]:
-        if not isinstance(message, str) or not message.strip():
-            raise ValidationError("The message is empty; send the question as text.", code="empty_message")
-        if len(message) > self.settings.max_message_chars:
-            raise ValidationError(
-                f"The message has {len(message)} characters; the limit is {self.settings.max_message_chars}.",
-                code="message_too_long",
-            )
+        validate_message(message, self.settings.max_message_chars)
         tone_value = ResponseTone.parse(tone).value
         user = (user_id or self.settings.default_user).strip() or self.settings.default_user
         thread = thread_id or uuid.uuid4().hex
@@ -319,7 +323,7 @@ class Cadence:
             model_errors = [
                 e for e in context.trace.errors if e.get("code") in {"model_error", "turn_timeout"}
             ]
-            if model_errors and self._answer_is_fallback(final_state):
+            if model_errors and is_fallback(self._final_message(final_state)):
                 error = {"code": model_errors[-1]["code"], "message": model_errors[-1]["message"]}
         trace = self._trace(final_state, context, started)
         if error is not None:
@@ -392,17 +396,19 @@ class Cadence:
 
     # -- results -------------------------------------------------------------------------
     @staticmethod
-    def _final_text(state: dict[str, Any]) -> str:
+    def _final_message(state: dict[str, Any]) -> AIMessage | None:
+        """The latest turn's final answer (None if the turn has none)."""
         for msg in reversed(state.get("messages") or []):
             if isinstance(msg, AIMessage) and msg.name in FINAL_NODES:
-                return message_text(msg)
+                return msg
             if isinstance(msg, HumanMessage):
                 break
-        return ""
+        return None
 
-    @staticmethod
-    def _answer_is_fallback(state: dict[str, Any]) -> bool:
-        return Cadence._final_text(state).startswith("Sorry, I couldn't finish this answer")
+    @classmethod
+    def _final_text(cls, state: dict[str, Any]) -> str:
+        final = cls._final_message(state)
+        return message_text(final) if final is not None else ""
 
     def _trace(self, state: dict[str, Any], context: TurnContext, started: float) -> dict[str, Any]:
         ctx = state.get("plugin_context") or {}
@@ -441,6 +447,7 @@ class Cadence:
             answer = AIMessage(
                 content=fallback_answer([*messages, *head, *pending], problem),
                 name=GraphNodeNames.SYNTHESIZER,
+                response_metadata={FALLBACK_KEY: True},
             )
             await graph.aupdate_state(
                 config, {"messages": [*head, *pending, answer]}, as_node=GraphNodeNames.SYNTHESIZER
@@ -457,4 +464,4 @@ def emit(event: dict[str, Any]) -> None:
         return
 
 
-__all__ = ["Cadence", "TurnResult", "emit", "thread_key"]
+__all__ = ["Cadence", "TurnResult", "emit", "thread_key", "validate_message"]

@@ -22,6 +22,7 @@ from langgraph.prebuilt import ToolNode
 
 from cadence.orchestration.control_tools import FINALIZE, RoutingDecision, determine_plugin_route
 from cadence.orchestration.coordinator import Coordinator, coordinator_routing_logic
+from cadence.orchestration.nodes import GraphNodeNames
 from cadence.orchestration.state import AgentState
 from cadence.orchestration.suspend import SuspendNode
 from cadence.orchestration.synthesizer import Synthesizer
@@ -35,15 +36,6 @@ logger = logging.getLogger(__name__)
 
 ModelResolver = Callable[[str, PluginMetadata | None], BaseChatModel]
 """``resolve(role, plugin)`` → the model for ``coordinator``, ``synthesizer``, ``suspend`` or ``agent``."""
-
-
-class GraphNodeNames:
-    """Names of the core nodes."""
-
-    COORDINATOR = "coordinator"
-    CONTROL_TOOLS = "control_tools"
-    SUSPEND = "suspend"
-    SYNTHESIZER = "synthesizer"
 
 
 def build_graph(

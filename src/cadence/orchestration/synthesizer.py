@@ -46,6 +46,15 @@ def answer_pending_calls(messages: Sequence[BaseMessage], note: str) -> list[Too
     ]
 
 
+FALLBACK_KEY = "cadence_fallback"
+"""``response_metadata`` flag of a final answer written without a model."""
+
+
+def is_fallback(message: BaseMessage | None) -> bool:
+    """Whether ``message`` is a model-free fallback answer."""
+    return bool(message is not None and (message.response_metadata or {}).get(FALLBACK_KEY))
+
+
 def fallback_answer(messages: Sequence[BaseMessage], problem: str) -> str:
     """A model-free answer: the problem in plain words and whatever results were gathered."""
     _, _, after = split_at_last_human(messages)
@@ -100,6 +109,7 @@ class FinalAnswerNode:
             settings.structured_response, settings.structured_response_retries
         )
         structured = None
+        fallback = False
         try:
             result = await handler.respond(
                 self.model,
@@ -118,20 +128,18 @@ class FinalAnswerNode:
                 context.trace.errors.append({"node": self.node_name, "code": exc.code, "message": str(exc)})
             content = fallback_answer(view["messages"], self.problem_text(exc))
             usage = None
-        notes = list((state.get("plugin_context") or {}).get(F.NOTES) or [])
+            fallback = True
         extra = self.trailing_note(state, context)
         if extra and isinstance(content, str):
             content = f"{content}\n\n{extra}"
         if context is not None and structured is not None:
             context.trace.structured = structured
+        metadata: dict[str, Any] = {"structured": structured} if structured is not None else {}
+        if fallback:
+            metadata[FALLBACK_KEY] = True
         answer = AIMessage(
-            content=content,
-            name=self.node_name,
-            usage_metadata=usage,
-            response_metadata={"structured": structured} if structured is not None else {},
+            content=content, name=self.node_name, usage_metadata=usage, response_metadata=metadata
         )
-        if notes:
-            logger.debug("turn notes", extra={"notes": notes})
         return {"messages": [*pending, answer]}
 
     def pending_note(self, state: Mapping[str, Any]) -> str:

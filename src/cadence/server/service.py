@@ -18,9 +18,9 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
-from cadence.errors import CadenceError, NotFoundError, ValidationError
-from cadence.orchestration.engine import FINAL_NODES, Cadence, thread_key
-from cadence.orchestration.graph import GraphNodeNames
+from cadence.errors import CadenceError, NotFoundError
+from cadence.orchestration.engine import Cadence, thread_key, validate_message
+from cadence.orchestration.nodes import FINAL_NODES, GraphNodeNames
 from cadence.orchestration.safety import is_control_tool, message_text
 from cadence.orchestration.tones import ResponseTone
 from cadence.persistence.threads import ThreadRecord, ThreadStore
@@ -84,14 +84,8 @@ class ChatService:
 
     # -- validation & ownership ----------------------------------------------------------
     def validate_message(self, message: str) -> None:
-        """422 for an empty or oversized message."""
-        if not message or not message.strip():
-            raise ValidationError("The message is empty; send the question as text.", code="empty_message")
-        limit = self.settings.max_message_chars
-        if len(message) > limit:
-            raise ValidationError(
-                f"The message has {len(message)} characters; the limit is {limit}.", code="message_too_long"
-            )
+        """422 for an empty or oversized message (checked before the thread is locked)."""
+        validate_message(message, self.settings.max_message_chars)
 
     @staticmethod
     def validate_tone(tone: str | None) -> str:
@@ -102,7 +96,8 @@ class ChatService:
         return {"configurable": {"thread_id": thread_key(user_id, thread_id)}}
 
     async def _has_checkpoint(self, user_id: str, thread_id: str) -> bool:
-        config = {"configurable": {"thread_id": thread_key(user_id, thread_id), "checkpoint_ns": ""}}
+        config = self._config(user_id, thread_id)
+        config["configurable"]["checkpoint_ns"] = ""
         return await self.engine.checkpointer.aget_tuple(config) is not None
 
     async def owned(self, user_id: str, thread_id: str) -> ThreadRecord:
