@@ -212,7 +212,7 @@ class DocsIndex:
                     continue
                 path = Path(dirpath) / name
                 try:
-                    if not path.resolve().is_relative_to(self.root):
+                    if path.is_symlink() and not path.resolve().is_relative_to(self.root):
                         continue  # a symlink leaving the folder
                     stat = path.stat()
                 except OSError:

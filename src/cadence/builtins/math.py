@@ -39,6 +39,7 @@ MAX_LIST_LENGTH = 10_000
 """Most numbers the list tools (``statistics``) accept."""
 
 _HINT = "use numbers, operators (+ - * / // % **) and functions like sqrt(2)"
+_INT_TOO_LARGE = f"Result too large: integers are limited to about {MAX_INT_BITS * 3 // 10} digits"
 
 
 class CalculationError(BuiltinToolError):
@@ -51,9 +52,7 @@ def _unsupported(reason: str) -> CalculationError:
 
 def _check_int(value: Number) -> Number:
     if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
-        raise CalculationError(
-            f"Result too large: integers are limited to about {MAX_INT_BITS * 3 // 10} digits"
-        )
+        raise CalculationError(_INT_TOO_LARGE)
     return value
 
 
@@ -96,9 +95,7 @@ def _power(base: Number, exponent: Number) -> Number:
 
 def _multiply(a: Number, b: Number) -> Number:
     if isinstance(a, int) and isinstance(b, int) and a.bit_length() + b.bit_length() > MAX_INT_BITS + 1:
-        raise CalculationError(
-            f"Result too large: integers are limited to about {MAX_INT_BITS * 3 // 10} digits"
-        )
+        raise CalculationError(_INT_TOO_LARGE)
     return a * b
 
 
@@ -147,14 +144,10 @@ def _round(x: Number, ndigits: Number | None = None) -> Number:
 
 
 def _min(*args: Number) -> Number:
-    if not args:
-        raise CalculationError("min() needs at least one number")
-    return min(args)
+    return min(args)  # min(5) works: one number is a valid call (the evaluator checks arity)
 
 
 def _max(*args: Number) -> Number:
-    if not args:
-        raise CalculationError("max() needs at least one number")
     return max(args)
 
 

@@ -65,9 +65,13 @@ class StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
         return
 
 
-def _short(value: Any, limit: int = 300) -> str:
-    text = str(value).replace("\n", " ")
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, ending with ``…`` when cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _short(value: Any, limit: int = 300) -> str:
+    return clip(str(value).replace("\n", " "), limit)
 
 
 def parse_level(name: str) -> int:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import inspect
 import json
 import logging
 import sqlite3
@@ -27,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cadence import __version__
-from cadence.cli.logs import configure_logging
+from cadence.cli.logs import clip, configure_logging
 from cadence.cli.render import TurnView
 from cadence.errors import CadenceError, ConfigurationError
 from cadence.orchestration.tones import TONE_NAMES, ResponseTone
@@ -68,9 +67,14 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+def _print_error(message: str) -> None:
+    """Print ``error: message`` as one line on stderr."""
+    typer.echo(f"error: {_one_line(message)}", err=True)
+
+
 def fail(message: str, code: int = EXIT_ERROR) -> typer.Exit:
     """Print ``error: message`` as one line on stderr; returns the ``Exit`` to raise."""
-    typer.echo(f"error: {_one_line(message)}", err=True)
+    _print_error(message)
     return typer.Exit(code)
 
 
@@ -153,19 +157,18 @@ def _dump(payload: dict[str, Any]) -> str:
 
 async def _run_turn(
     engine: Any, message: str, *, thread: str | None, user: str | None, tone: str | None, json_output: bool
-) -> tuple[str, dict[str, Any] | None]:
-    """Run one turn, render it (or print its JSON) and return ``(thread_id, error)``."""
+) -> dict[str, Any] | None:
+    """Run one turn, render it (or print its JSON) and return its error (None when it succeeded)."""
     if json_output:
         result = await engine.ainvoke(message, thread_id=thread, user_id=user, tone=tone)
         typer.echo(_dump(result.to_dict()))
-        return result.thread_id, result.error
+        return result.error
     view = TurnView(_out(), _err())
     with view:
         async for event in engine.astream(message, thread_id=thread, user_id=user, tone=tone):
             view.handle(event)
     view.finish()
-    final = view.final or {}
-    return str(final.get("thread_id") or thread or ""), final.get("error")
+    return (view.final or {}).get("error")
 
 
 def _error_text(error: dict[str, Any]) -> str:
@@ -205,14 +208,37 @@ def chat(
 
     async def once() -> dict[str, Any] | None:
         async with Cadence.open(settings) as engine:
-            _, error = await _run_turn(
-                engine, text, thread=thread, user=user, tone=tone, json_output=json_output
-            )
-            return error
+            return await _run_turn(engine, text, thread=thread, user=user, tone=tone, json_output=json_output)
 
     error = asyncio.run(once())
     if error:
         raise fail(_error_text(error))
+
+
+def _slash_command(
+    text: str, err: Console, *, thread_id: str, tone: str | None
+) -> tuple[str, str | None] | None:
+    """Handle one ``/command`` of the prompt loop: the new ``(thread_id, tone)``, or None to exit."""
+    command, _, arg = text.partition(" ")
+    command = command.lower()
+    if command in {"/exit", "/quit", "/q"}:
+        return None
+    if command == "/help":
+        err.print(Text(HELP_TEXT, style="dim"))
+    elif command == "/thread":
+        err.print(Text(f"thread {thread_id}", style="dim"))
+    elif command == "/new":
+        thread_id = uuid.uuid4().hex
+        err.print(Text(f"new thread {thread_id}", style="dim"))
+    elif command == "/tone":
+        try:
+            tone = ResponseTone.parse(arg).value if arg.strip() else None
+            err.print(Text(f"tone: {tone or 'natural'}", style="dim"))
+        except CadenceError as exc:
+            _print_error(exc.message)
+    else:
+        _print_error(f"Unknown command {command!r}; {HELP_TEXT}")
+    return thread_id, tone
 
 
 def _interactive(
@@ -240,28 +266,13 @@ def _interactive(
                 if not text:
                     continue
                 if text.startswith("/"):
-                    command, _, arg = text.partition(" ")
-                    command = command.lower()
-                    if command in {"/exit", "/quit", "/q"}:
+                    state = _slash_command(text, err, thread_id=thread_id, tone=tone)
+                    if state is None:
                         break
-                    if command == "/help":
-                        err.print(Text(HELP_TEXT, style="dim"))
-                    elif command == "/thread":
-                        err.print(Text(f"thread {thread_id}", style="dim"))
-                    elif command == "/new":
-                        thread_id = uuid.uuid4().hex
-                        err.print(Text(f"new thread {thread_id}", style="dim"))
-                    elif command == "/tone":
-                        try:
-                            tone = ResponseTone.parse(arg).value if arg.strip() else None
-                            err.print(Text(f"tone: {tone or 'natural'}", style="dim"))
-                        except CadenceError as exc:
-                            typer.echo(f"error: {_one_line(exc.message)}", err=True)
-                    else:
-                        typer.echo(f"error: Unknown command {command!r}; {HELP_TEXT}", err=True)
+                    thread_id, tone = state
                     continue
                 try:
-                    _, error = runner.run(
+                    error = runner.run(
                         _run_turn(
                             engine, text, thread=thread_id, user=user, tone=tone, json_output=json_output
                         )
@@ -270,10 +281,10 @@ def _interactive(
                     typer.echo("interrupted; the thread is kept", err=True)
                     continue
                 except CadenceError as exc:
-                    typer.echo(f"error: {_one_line(exc.message)}", err=True)
+                    _print_error(exc.message)
                     continue
                 if error:
-                    typer.echo(f"error: {_one_line(_error_text(error))}", err=True)
+                    _print_error(_error_text(error))
         finally:
             runner.run(stack.aclose())
 
@@ -281,7 +292,7 @@ def _interactive(
 # -- plugins --------------------------------------------------------------------------
 def _first_clause(text: str, limit: int = 70) -> str:
     head = text.split(": ", 1)[0] if ": " in text[:limit] else text
-    return head if len(head) <= limit else head[: limit - 1] + "…"
+    return clip(head, limit)
 
 
 _STATUS_STYLE = {"loaded": "green", "failed": "red", "overridden": "yellow", "disabled": "dim"}
@@ -385,9 +396,7 @@ def serve(
             f"The HTTP server is not available in this installation ({exc}). "
             'Reinstall with: pip install "cadence-agents"'
         ) from exc
-    result = run_server(settings, host or settings.host, port or settings.port)
-    if inspect.isawaitable(result):
-        asyncio.run(result)  # type: ignore[arg-type]
+    run_server(settings, host or settings.host, port or settings.port)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -8,6 +8,8 @@ from rich.console import Console
 from rich.status import Status
 from rich.text import Text
 
+from cadence.cli.logs import clip
+
 
 def node_label(node: str) -> str:
     """What the status line says while ``node`` is working."""
@@ -28,7 +30,7 @@ def node_label(node: str) -> str:
 
 def _args_preview(args: Any, limit: int = 60) -> str:
     text = ", ".join(f"{k}={v!r}" for k, v in args.items()) if isinstance(args, dict) else str(args)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return clip(text, limit)
 
 
 def _seconds(duration_ms: Any) -> str:
@@ -105,9 +107,7 @@ class TurnView:
                 )
         elif kind == "tool_end":
             mark, style = ("✗", "red") if event.get("error") else ("✓", "dim")
-            result = str(event.get("result") or "").replace("\n", " ")
-            if len(result) > 80:
-                result = result[:79] + "…"
+            result = clip(str(event.get("result") or "").replace("\n", " "), 80)
             self._note(f"  {mark} {event.get('name')} → {result}", style)
         elif kind == "suspend":
             reason = event.get("reason") or {}

