@@ -73,6 +73,12 @@ class Settings(BaseSettings):
     suspend_temperature: float = Field(0.3, ge=0.0, le=2.0, description="Suspend-node temperature.")
     suspend_max_tokens: int | None = Field(None, ge=1, description="Suspend-node max output tokens.")
     model_timeout: float = Field(60.0, gt=0, description="Timeout in seconds of one model call.")
+    model_connect_timeout: float = Field(
+        5.0,
+        gt=0,
+        description="Timeout (s) to connect to a model server, and for a self-hosted server "
+        "(CADENCE_LLM_BASE_URL) to answer its first request.",
+    )
     model_max_retries: int = Field(
         3, ge=0, description="Retries of a transient model error (rate limit, 5xx, timeout)."
     )
@@ -157,6 +163,18 @@ class Settings(BaseSettings):
         default_factory=list, description="API keys; 'key' or 'key:user_id' to bind a key to a user."
     )
     max_message_chars: int = Field(32000, ge=1, description="Max characters of one user message.")
+    max_request_bytes: int = Field(
+        4_194_304, ge=1024, description="Max size (bytes) of one HTTP request body or WebSocket message (413)."
+    )
+    max_openai_messages: int = Field(
+        1000, ge=1, description="Max messages in one request to the OpenAI-compatible endpoint."
+    )
+    max_metadata_bytes: int = Field(
+        16_384, ge=2, description="Max size (bytes, as compact JSON) of a request's metadata."
+    )
+    max_id_chars: int = Field(
+        128, ge=8, le=1024, description="Max characters of a thread, user, org or project id."
+    )
     thread_lock_timeout: float = Field(10.0, ge=0, description="Wait (s) for a busy thread before 409.")
     default_user: str = Field("local", description="User id used when a request names none.")
     log_level: str = Field("WARNING", description="Logging level of the CLI and server.")
