@@ -128,6 +128,11 @@ class Settings(BaseSettings):
     coordinator_timeout: float = Field(30.0, gt=0, description="Timeout (s) of one coordinator decision.")
     turn_timeout: float = Field(120.0, gt=0, description="Deadline (s) of a whole turn.")
     tool_timeout: float = Field(30.0, gt=0, description="Timeout (s) of one tool execution.")
+    plugin_max_threads: int = Field(
+        8,
+        ge=1,
+        description="Threads per plugin for synchronous tools; hung tools only exhaust their own plugin's.",
+    )
     checkpoint_durability: Literal["exit", "async", "sync"] = Field(
         "exit",
         description="When LangGraph writes checkpoints: exit (once per turn, fastest), "
