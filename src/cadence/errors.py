@@ -59,6 +59,16 @@ class ModelCallError(CadenceError):
     status_code = 502
 
 
+class ModelWorkerCrashedError(ModelCallError):
+    """The embedded model's worker process died (native crash, kill) during a call.
+
+    Not retried within the turn: the turn reports it, the worker is restarted and
+    the next turn works.
+    """
+
+    code = "model_worker_crashed"
+
+
 class TurnTimeoutError(CadenceError):
     """A turn exceeded its deadline."""
 

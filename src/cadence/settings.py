@@ -99,6 +99,19 @@ class Settings(BaseSettings):
     local_preroute: bool = Field(
         True, description="Embedded model: rank plugins lexically before the constrained routing call."
     )
+    local_model_start_timeout: float = Field(
+        120.0, gt=0, description="Seconds the embedded model's worker may take to start and load the model."
+    )
+    local_model_cancel_grace: float = Field(
+        2.0,
+        ge=0,
+        description="Seconds a cancelled embedded-model call gets to stop before the worker is killed.",
+    )
+    local_model_extra_buffers: bool = Field(
+        False,
+        description="Let llama.cpp repack the embedded model's weights into extra buffer types "
+        "(off: its AMX path crashes, llama.cpp issue 20824).",
+    )
 
     # --- orchestration limits ---------------------------------------------------
     max_agent_hops: int = Field(25, ge=1, description="Agent routes allowed per turn; one more suspends.")
