@@ -19,6 +19,7 @@ from typing import Any
 from langchain_core.tools import BaseTool
 
 from cadence.builtins._common import BuiltinToolError, agent_prompt
+from cadence.builtins.math_language import to_expression
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool
 
 logger = logging.getLogger(__name__)
@@ -343,8 +344,21 @@ def calculate(expression: str) -> str:
     atan, degrees, radians, log (natural, or log(x, base)), log10, log2, exp, abs,
     round, floor, ceil, factorial, min, max, pow and the constants pi, e, tau.
     Trigonometric functions use radians. Example: "sqrt(2) * (15 + 23) / 4".
+    Arithmetic in words also works ("2 to the power of 10", "the square root of 144",
+    "add 7 and 8 then subtract 3"); the result then shows the expression it was read as.
     """
-    result = evaluate(expression)
+    try:
+        result = evaluate(expression)
+    except CalculationError as exc:
+        translated = to_expression(expression) if isinstance(expression, str) else ""
+        if not translated or translated == expression.strip():
+            raise
+        try:
+            result = evaluate(translated)
+        except CalculationError:
+            raise exc from None
+        logger.debug("calculated %r as %r", expression, translated)
+        return f"{translated} = {format_number(result)}"
     logger.debug("calculated %r", expression)
     return format_number(result)
 

@@ -1,0 +1,235 @@
+"""Arithmetic the way people write it: words and phrases turned into an expression.
+
+:func:`to_expression` rewrites "2 to the power of 10", "the square root of 144",
+"add 7 and 8 and then subtract 3", "twelve times twelve", "20 percent of 150" or
+"What is 12 * 12?" into an expression the safe evaluator of
+:mod:`cadence.builtins.math` accepts (``2**10``, ``sqrt(144)``, ``((7 + 8) - 3)``,
+``12*12``, ``(20/100*150)``). It only rewrites; evaluation and its limits stay in
+the evaluator, so nothing here can run code.
+
+The rewriting is a few ordered, generic steps: number words become digits,
+question and request boilerplate is dropped, "then" splits a chain of steps that
+each apply to the running result, verb phrases ("subtract A from B", "multiply A
+by B", "the average of A, B and C") become operations, and operator words
+("plus", "times", "divided by", "squared", "percent of") become symbols.
+"""
+
+from __future__ import annotations
+
+import re
+
+_UNITS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+}  # fmt: skip
+_TENS = {
+    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+    "ninety": 90,
+}  # fmt: skip
+_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+_NUMBER_WORD = "|".join([*_UNITS, *_TENS, *_SCALES, "and", "a"])
+_NUMBER_PHRASE_RE = re.compile(
+    rf"\b(?:{'|'.join([*_UNITS, *_TENS])})(?:[\s-]+(?:{_NUMBER_WORD}))*\b", re.IGNORECASE
+)
+
+_LEAD_RE = re.compile(
+    r"^(?:(?:now|ok(?:ay)?|so|and|also|then|next|please|hey|hi|can you|could you|would you|will you|"
+    r"tell me|show me|let me know|i want to know|i'd like to know|do you know|what(?:'s| is| are| was)|"
+    r"what would be|how much (?:is|are|does|do)|how many is|calculate|compute|evaluate|work out|figure out|"
+    r"solve|find|give me|the result of|the value of|result of|value of|the answer to|answer to|"
+    r"how do you)\b[\s,:]*)+",
+    re.IGNORECASE,
+)
+_TRAIL_RE = re.compile(
+    r"(?:\s*(?:please|for me|exactly|equal to|equals|make|come to|give|now|again|\?|!|\.|=))+\s*$",
+    re.IGNORECASE,
+)
+_THEN_RE = re.compile(r"\s*(?:,?\s*and then|,?\s*then|;|, after that|and after that)\s+", re.I)
+
+_NUM = r"-?\d+(?:\.\d+)?"
+_OPERAND = r"(.+?)"
+
+
+def _words_to_number(phrase: str) -> str:
+    """``"twenty five"`` → ``"25"``; ``"one hundred and two"`` → ``"102"``; unparseable → unchanged."""
+    total, current = 0, 0
+    seen = False
+    for word in re.split(r"[\s-]+", phrase.lower()):
+        if word in ("and", "a", ""):
+            continue
+        if word in _UNITS:
+            current += _UNITS[word]
+        elif word in _TENS:
+            current += _TENS[word]
+        elif word in _SCALES:
+            scale = _SCALES[word]
+            if scale == 100:
+                current = max(current, 1) * 100
+            else:
+                total += max(current, 1) * scale
+                current = 0
+        else:
+            return phrase
+        seen = True
+    if not seen:
+        return phrase
+    trailing_and = re.search(r"\s+and\s*$", phrase, re.IGNORECASE)
+    return str(total + current) + (" and" if trailing_and else "")
+
+
+def numbers_from_words(text: str) -> str:
+    """Number words in ``text`` replaced by digits (other words untouched)."""
+    return _NUMBER_PHRASE_RE.sub(lambda m: _words_to_number(m.group(0)), text)
+
+
+# Operator words inside one clause, applied in order (longest phrases first).
+_OPERATOR_WORDS: tuple[tuple[str, str], ...] = (
+    (r"\bto the power of\b|\braised to the power of\b|\braised to\b|\bto the power\b", " ** "),
+    (r"\bsquared\b", " ** 2 "),
+    (r"\bcubed\b", " ** 3 "),
+    (r"\bmultiplied by\b|\btimes\b|(?<=\d)\s*x\s*(?=\d)|\bmultiply by\b|\bx\b", " * "),
+    (r"\bdivided by\b|\bover\b|\bdivide by\b", " / "),
+    (r"\bplus\b|\badded to\b|\bincreased by\b", " + "),
+    (r"\bminus\b|\bless\b|\bdecreased by\b|\btake away\b", " - "),
+    (r"\bmodulo\b|\bmod\b|\bremainder of\b", " % "),
+)
+_FUNCTION_WORDS: tuple[tuple[str, str], ...] = (
+    (r"(?:the\s+)?square\s+root\s+of", "sqrt"),
+    (r"(?:the\s+)?cube\s+root\s+of", "cbrt"),
+    (r"(?:the\s+)?factorial\s+of", "factorial"),
+    (r"(?:the\s+)?(?:natural\s+)?log(?:arithm)?\s+of", "ln"),
+    (r"(?:the\s+)?absolute\s+value\s+of", "abs"),
+    (r"(?:the\s+)?sine\s+of", "sin"),
+    (r"(?:the\s+)?cosine\s+of", "cos"),
+    (r"(?:the\s+)?tangent\s+of", "tan"),
+)
+_FILLER_RE = re.compile(r"\b(?:the|of|a|an|number|numbers|value|result|is|it|by|what|does|equal)\b", re.I)
+
+
+def _operand(text: str) -> str:
+    """One operand or sub-expression written in words, as an expression."""
+    return _clause(text)
+
+
+def _list(text: str) -> list[str]:
+    """``"4, 8 and 12"`` → ``["4", "8", "12"]`` (each item an expression)."""
+    parts = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", text.strip())
+    return [_operand(p) for p in parts if p.strip()]
+
+
+_VERB_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), form)
+    for pattern, form in (
+        (rf"^add {_OPERAND} (?:and|to|plus) {_OPERAND}$", "({0} + {1})"),
+        (rf"^subtract {_OPERAND} from {_OPERAND}$", "({1} - {0})"),
+        (rf"^take {_OPERAND} (?:away )?from {_OPERAND}$", "({1} - {0})"),
+        (rf"^multiply {_OPERAND} (?:by|and|with|times) {_OPERAND}$", "({0} * {1})"),
+        (rf"^divide {_OPERAND} (?:by|into) {_OPERAND}$", "({0} / {1})"),
+        (rf"^(?:the )?sum of {_OPERAND}$", "sum"),
+        (rf"^(?:the )?total of {_OPERAND}$", "sum"),
+        (rf"^(?:the )?product of {_OPERAND}$", "product"),
+        (rf"^(?:the )?(?:average|mean) of {_OPERAND}$", "mean"),
+        (rf"^(?:the )?difference (?:between|of) {_OPERAND} and {_OPERAND}$", "({0} - {1})"),
+        (rf"^(?:the )?quotient of {_OPERAND} and {_OPERAND}$", "({0} / {1})"),
+        (rf"^(?:twice|double) {_OPERAND}$", "(2 * {0})"),
+        (rf"^(?:triple|three times) {_OPERAND}$", "(3 * {0})"),
+        (rf"^half (?:of )?{_OPERAND}$", "({0} / 2)"),
+        (rf"^(?:a |one )?(?:third) of {_OPERAND}$", "({0} / 3)"),
+        (rf"^(?:a |one )?quarter of {_OPERAND}$", "({0} / 4)"),
+        (rf"^{_OPERAND} (?:percent|per cent|%) of {_OPERAND}$", "({0} / 100 * {1})"),
+        (rf"^{_OPERAND} (?:percent|per cent|%) (?:more than|increase on|up on) {_OPERAND}$",
+         "({1} * (1 + {0} / 100))"),
+        (rf"^{_OPERAND} (?:percent|per cent|%) (?:less than|off|decrease on|down on) {_OPERAND}$",
+         "({1} * (1 - {0} / 100))"),
+    )
+)  # fmt: skip
+
+# A step of a chain, applied to the running result ``{0}``.
+_STEP_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), form)
+    for pattern, form in (
+        (rf"^(?:add|plus) {_OPERAND}(?: to (?:it|that|the result))?$", "({0} + {1})"),
+        (rf"^(?:subtract|minus|take away|take) {_OPERAND}(?: from (?:it|that|the result))?$", "({0} - {1})"),
+        (rf"^(?:multiply|times)(?: (?:it|that|the result))? by {_OPERAND}$", "({0} * {1})"),
+        (rf"^(?:multiply|times) {_OPERAND}$", "({0} * {1})"),
+        (rf"^divide(?: (?:it|that|the result))? by {_OPERAND}$", "({0} / {1})"),
+        (rf"^(?:divide|split)(?: (?:it|that|the result))? (?:in|into) {_OPERAND}(?: parts)?$", "({0} / {1})"),
+        (r"^(?:square|take the square of)(?: it| that| the result)?$", "({0} ** 2)"),
+        (r"^(?:cube)(?: it| that| the result)?$", "({0} ** 3)"),
+        (r"^(?:take )?the square root(?: of (?:it|that|the result))?$", "sqrt({0})"),
+        (rf"^(?:raise (?:it|that|the result) )?to the power of {_OPERAND}$", "({0} ** {1})"),
+        (r"^double(?: it| that| the result)?$", "({0} * 2)"),
+        (r"^halve(?: it| that| the result)?$", "({0} / 2)"),
+    )
+)  # fmt: skip
+
+
+def _aggregate(kind: str, items: list[str]) -> str:
+    if kind == "sum":
+        return "(" + " + ".join(items) + ")"
+    if kind == "product":
+        return "(" + " * ".join(items) + ")"
+    return "((" + " + ".join(items) + f") / {len(items)})"
+
+
+def _symbols(text: str) -> str:
+    """Operator and function words of one clause replaced by symbols; leftover words dropped."""
+    out = f" {text} "
+    out = re.sub(rf"({_NUM})\s*(?:percent|per cent|%)\s+of\s+", r"(\1 / 100) * ", out, flags=re.I)
+    for pattern, symbol in _OPERATOR_WORDS:
+        out = re.sub(pattern, symbol, out, flags=re.IGNORECASE)
+    for pattern, name in _FUNCTION_WORDS:
+        out = re.sub(rf"\b{pattern}\s*\(?\s*({_NUM})\s*\)?", rf" {name}(\1) ", out, flags=re.IGNORECASE)
+    out = re.sub(rf"({_NUM})\s*(?:percent|per cent)", r"(\1 / 100)", out, flags=re.IGNORECASE)
+    out = _FILLER_RE.sub(" ", out)
+    out = re.sub(r"\bcbrt\(([^()]*)\)", r"((\1) ** (1 / 3))", out)
+    return re.sub(r"\s+", " ", out).strip()
+
+
+def _clause(text: str) -> str:
+    """One clause (no "then") as an expression."""
+    cleaned = text.strip().strip(",.;:?!").strip()
+    for pattern, form in _VERB_PATTERNS:
+        match = pattern.match(cleaned)
+        if match is None:
+            continue
+        if form in ("sum", "product", "mean"):
+            items = _list(match.group(1))
+            if len(items) >= 1:
+                return _aggregate(form, items)
+            continue
+        return form.format(*(_operand(g) for g in match.groups()))
+    return _symbols(cleaned)
+
+
+def _step(running: str, text: str) -> str:
+    """A "then" step applied to ``running``; an unrecognised step is a clause of its own."""
+    cleaned = text.strip().strip(",.;:?!").strip()
+    for pattern, form in _STEP_PATTERNS:
+        match = pattern.match(cleaned)
+        if match is not None:
+            return form.format(running, *(_operand(g) for g in match.groups()))
+    return _clause(cleaned)
+
+
+def to_expression(text: str) -> str:
+    """An arithmetic expression for ``text`` written in words and/or symbols (see the module docs).
+
+    The result is not validated: pass it to the evaluator, which rejects anything
+    that is not arithmetic.
+    """
+    cleaned = numbers_from_words(text.strip())
+    cleaned = re.sub(r"(?<=\d),(?=\d{3}\b)", "", cleaned)  # 1,000 -> 1000
+    cleaned = _LEAD_RE.sub("", cleaned)
+    cleaned = _TRAIL_RE.sub("", cleaned)
+    steps = [s for s in _THEN_RE.split(cleaned) if s.strip()]
+    if not steps:
+        return cleaned
+    expression = _clause(_LEAD_RE.sub("", steps[0]))
+    for step in steps[1:]:
+        expression = _step(expression, _LEAD_RE.sub("", step))
+    return expression
+
+
+__all__ = ["numbers_from_words", "to_expression"]

@@ -1,0 +1,235 @@
+"""Grammars (GBNF) for constrained decoding and the parsing of their outputs.
+
+Pure functions, unit-testable without a model.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from langchain_core.messages import AIMessage
+
+from cadence.models.preroute import tool_function, tool_name
+
+logger = logging.getLogger(__name__)
+
+MAX_STRING_CHARS = 120
+"""Longest free string argument (when the user's message has no words to copy)."""
+MAX_SPAN_WORDS = 80
+"""Only the last words of the user's message can be copied into string arguments."""
+
+
+def gbnf_literal(text: str) -> str:
+    """``text`` as a quoted GBNF literal."""
+    escaped = (
+        text.replace("\\", "\\\\")
+        .replace('"', '\\"')
+        .replace("\n", "\\n")
+        .replace("\r", "\\r")
+        .replace("\t", "\\t")
+    )
+    return f'"{escaped}"'
+
+
+def _json_string_body(text: str) -> str:
+    """``text`` as it appears between the quotes of a JSON string."""
+    return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+_PAIRS = {"(": ")", "[": "]", "{": "}", ")": "(", "]": "[", "}": "{"}
+
+
+def source_words(text: str, limit: int = MAX_SPAN_WORDS) -> list[str]:
+    """Whitespace words of ``text`` with sentence punctuation stripped from their edges.
+
+    Brackets are only stripped when unbalanced, so ``(2+3)*4`` stays whole.
+    """
+    words: list[str] = []
+    for raw in text.split():
+        word = raw.strip("?!.,;:\"'`“”‘’")
+        while word and word[0] in _PAIRS and word.count(word[0]) > word.count(_PAIRS[word[0]]):
+            word = word[1:]
+        while word and word[-1] in _PAIRS and word.count(word[-1]) > word.count(_PAIRS[word[-1]]):
+            word = word[:-1]
+        if word:
+            words.append(word)
+    return words[-limit:]
+
+
+def span_rules(words: Sequence[str], rule: str = "span") -> list[str]:
+    """GBNF rules for any run of consecutive ``words`` (linear size: one rule per start word)."""
+    if not words:
+        return [f'{rule} ::= [^"\\\\\\x00-\\x1f]{{1,{MAX_STRING_CHARS}}}']
+    lines = [f"{rule} ::= " + " | ".join(f"{rule}{i}" for i in range(len(words)))]
+    for i, word in enumerate(words):
+        tail = f' (" " {rule}{i + 1})?' if i + 1 < len(words) else ""
+        lines.append(f"{rule}{i} ::= {gbnf_literal(_json_string_body(word))}{tail}")
+    return lines
+
+
+_PRIMITIVE_RULES = {
+    "number": 'number ::= "-"? [0-9]{1,12} ("." [0-9]{1,6})?',
+    "integer": 'integer ::= "-"? [0-9]{1,12}',
+    "boolean": 'boolean ::= "true" | "false"',
+    "string": 'string ::= "\\"" span "\\""',
+}
+
+
+class _GrammarBuilder:
+    """Collects named rules while translating JSON schemas to GBNF."""
+
+    def __init__(self) -> None:
+        self.rules: dict[str, str] = {}
+        self.primitives: set[str] = set()
+        self.counter = 0
+
+    def _new(self, base: str) -> str:
+        self.counter += 1
+        return f"{re.sub(r'[^a-zA-Z0-9]', '-', base)}-{self.counter}"
+
+    def value(self, schema: Mapping[str, Any], hint: str) -> str:
+        """The rule name of a value matching ``schema``."""
+        if schema.get("enum"):
+            name = self._new(hint)
+            self.rules[name] = " | ".join(
+                gbnf_literal(json.dumps(v, ensure_ascii=False)) for v in schema["enum"]
+            )
+            return name
+        if "const" in schema:
+            name = self._new(hint)
+            self.rules[name] = gbnf_literal(json.dumps(schema["const"], ensure_ascii=False))
+            return name
+        for key in ("anyOf", "oneOf"):
+            options = [o for o in schema.get(key) or [] if o.get("type") != "null"]
+            if options:
+                return self.value(options[0], hint)
+        kind = schema.get("type", "string")
+        if isinstance(kind, list):
+            kind = next((k for k in kind if k != "null"), "string")
+        if kind in ("number", "integer", "boolean", "string"):
+            self.primitives.add(kind)
+            return kind
+        if kind == "array":
+            item = self.value(schema.get("items") or {"type": "string"}, hint + "-item")
+            name = self._new(hint)
+            self.rules[name] = f'"[" ({item} (", " {item}){{0,31}})? "]"'
+            return name
+        if kind == "object":
+            return self.object(schema, hint)
+        self.primitives.add("string")
+        return "string"
+
+    def object(self, schema: Mapping[str, Any], hint: str) -> str:
+        """An object with exactly the schema's required properties, in order."""
+        props: Mapping[str, Any] = schema.get("properties") or {}
+        required = [k for k in (schema.get("required") or []) if k in props]
+        name = self._new(hint)
+        if not required:
+            self.rules[name] = '"{}"'
+            return name
+        parts = []
+        for i, key in enumerate(required):
+            lead = "{" if i == 0 else ", "
+            parts.append(f"{gbnf_literal(lead + json.dumps(key) + ': ')} {self.value(props[key], key)}")
+        self.rules[name] = " ".join(parts) + ' "}"'
+        return name
+
+    def render(self, root: str, words: Sequence[str]) -> str:
+        lines = [f"root ::= {root}"]
+        lines += [f"{k} ::= {v}" for k, v in self.rules.items()]
+        lines += [_PRIMITIVE_RULES[p] for p in sorted(self.primitives)]
+        if "string" in self.primitives:
+            lines += span_rules(words)
+        return "\n".join(lines) + "\n"
+
+
+def build_route_grammar(names: Sequence[str]) -> str:
+    """A grammar whose only outputs are the given routing tool names."""
+    if not names:
+        raise ValueError("a routing grammar needs at least one route")
+    return "root ::= " + " | ".join(gbnf_literal(n) for n in names) + "\n"
+
+
+def build_tool_grammar(
+    tools: Sequence[Mapping[str, Any]],
+    *,
+    source_text: str = "",
+    allow_text: bool = False,
+) -> str:
+    """A grammar for exactly one call ``{"name": ..., "arguments": {...}}`` of one of ``tools``.
+
+    String arguments are spans of ``source_text``'s words (free bounded strings when
+    it has none). With ``allow_text`` the output may instead be plain text that does
+    not start with ``{`` (bounded by the call's ``max_tokens``).
+    """
+    if not tools:
+        raise ValueError("a tool grammar needs at least one tool")
+    builder = _GrammarBuilder()
+    calls = []
+    for schema in tools:
+        function = tool_function(schema)
+        name = str(function.get("name"))
+        args = builder.object(function.get("parameters") or {}, name + "-args")
+        calls.append(
+            f"{gbnf_literal('{' + json.dumps('name') + ': ' + json.dumps(name) + ', ')} "
+            f'{gbnf_literal(json.dumps("arguments") + ": ")} {args} "}}"'
+        )
+    builder.rules["call"] = " | ".join(calls)
+    root = "call"
+    if allow_text:
+        builder.rules["text"] = "[^{\\x00-\\x1f] [^\\x00]*"
+        root = "call | text"
+    return builder.render(root, source_words(source_text))
+
+
+# --------------------------------------------------------------------------------------
+# Parsing
+# --------------------------------------------------------------------------------------
+
+
+def _call_id() -> str:
+    return f"call_{uuid.uuid4().hex[:16]}"
+
+
+def parse_route(text: str, names: Sequence[str]) -> AIMessage:
+    """An ``AIMessage`` with one routing call when ``text`` names a route, else plain text."""
+    cleaned = text.strip()
+    if cleaned in names:
+        return AIMessage(
+            content="", tool_calls=[{"name": cleaned, "args": {}, "id": _call_id(), "type": "tool_call"}]
+        )
+    logger.warning("local model produced no valid route", extra={"output": cleaned[:200]})
+    return AIMessage(content=cleaned)
+
+
+def _validate_args(args: Any, schema: Mapping[str, Any]) -> bool:
+    if not isinstance(args, dict):
+        return False
+    props = schema.get("properties") or {}
+    return all(key in args for key in schema.get("required") or [] if key in props)
+
+
+def parse_tool_output(text: str, tools: Sequence[Mapping[str, Any]]) -> AIMessage:
+    """An ``AIMessage`` with one tool call when ``text`` is a valid call of ``tools``, else plain text.
+
+    Never raises: malformed output becomes the message's text.
+    """
+    cleaned = text.strip()
+    if cleaned.startswith("{"):
+        try:
+            data = json.loads(cleaned)
+        except json.JSONDecodeError:
+            data = None
+        by_name = {tool_name(t): tool_function(t) for t in tools}
+        if isinstance(data, dict) and data.get("name") in by_name:
+            args = data.get("arguments", {})
+            if _validate_args(args, by_name[data["name"]].get("parameters") or {}):
+                call = {"name": data["name"], "args": args, "id": _call_id(), "type": "tool_call"}
+                return AIMessage(content="", tool_calls=[call])
+        logger.warning("local model produced a malformed tool call", extra={"output": cleaned[:200]})
+    return AIMessage(content=cleaned)

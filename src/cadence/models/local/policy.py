@@ -1,0 +1,259 @@
+"""The small-model policy: what each call of the embedded model is asked and allowed to say.
+
+A 135M model cannot follow tool-calling instructions on its own, so whenever tools
+are bound every call uses **constrained decoding** (a GBNF grammar) and a few
+documented, generic policies:
+
+Coordinator (every bound tool is a ``goto_`` routing tool)
+    The output is always exactly one routing tool name. With ``preroute`` on
+    (``settings.local_preroute``): when this turn already holds agent work (a tool
+    result other than ``goto_*``/``back``, or an agent's text after the latest
+    user message) the grammar allows only ``goto_finalize`` — the flow is
+    agent → tools → coordinator, so work after the question means the answer is
+    ready. Otherwise :class:`~cadence.models.preroute.PreRouter` ranks the
+    routing tools lexically against the question; the grammar allows the
+    shortlist (candidates within 75% of the best score), or only
+    ``goto_finalize`` when nothing overlaps (no agent fits: greetings,
+    chit-chat, topics no plugin describes). With ``preroute`` off the model
+    chooses freely among all routes plus ``goto_finalize``.
+
+Agent (any other tools)
+    First step of a turn (no tool result after the latest user message): the
+    output is forced to be one tool call, ``{"name": ..., "arguments": {...}}``,
+    among the agent's real tools (``back`` excluded), shortlisted lexically
+    (tools within 90% of the best score; all tools when nothing overlaps).
+    Argument values follow the tool's JSON schema: numbers, integers, booleans,
+    enums, arrays of those, and strings — a string must be a span of words
+    copied from the user's latest message (a 135M model copies reliably
+    but cannot be trusted to write free text that ends). Only required
+    arguments are produced. Once the turn has a tool result the agent answers in
+    plain text (which the agent node turns into ``back``) from a compact
+    "answer from these results" prompt. ``tool_choice`` can
+    override: ``"none"`` → text, ``"auto"`` → text or a call, ``"any"``/
+    ``"required"``/a tool name → a call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
+
+from cadence.models.local.grammar import build_route_grammar, build_tool_grammar
+from cadence.models.preroute import PreRouter, tool_function, tool_name
+from cadence.orchestration.compaction import split_at_last_human
+from cadence.orchestration.control_tools import FINALIZE_TOOL, ROUTE_DESCRIPTION_PREFIX
+from cadence.orchestration.safety import is_control_tool, message_text
+from cadence.sdk.tools import BACK_TOOL_NAME
+
+ANSWER_FROM_RESULTS = "Answer the user's question in one sentence, using only the results given."
+"""System prompt of a text answer once the turn has tool results."""
+TOOL_SHORTLIST_RATIO = 0.9
+"""Agent tools kept for the model to choose from: those within 90% of the best lexical score."""
+DEFAULT_MAX_TOKENS = 160
+"""Tokens a call may produce when ``max_tokens`` is not set."""
+
+Mode = Literal["route", "call", "auto", "text"]
+"""How a call's output is read: a route name, a tool call, a tool call or text, or text."""
+
+
+def current_turn(messages: Sequence[BaseMessage]) -> tuple[str, list[BaseMessage]]:
+    """The latest user message's text and the messages after it (``""`` and all messages without one)."""
+    before, question, after = split_at_last_human(messages)
+    if question is None:
+        return "", before
+    return message_text(question), after
+
+
+def _tool_names_by_id(messages: Sequence[BaseMessage]) -> dict[str, str]:
+    names: dict[str, str] = {}
+    for m in messages:
+        if isinstance(m, AIMessage):
+            for call in m.tool_calls:
+                if call.get("id"):
+                    names[str(call["id"])] = call["name"]
+    return names
+
+
+def tool_results(messages: Sequence[BaseMessage]) -> list[tuple[str, str]]:
+    """``(tool name, result)`` of the non-control tool results among ``messages``."""
+    names = _tool_names_by_id(messages)
+    out = []
+    for m in messages:
+        if isinstance(m, ToolMessage):
+            name = m.name or names.get(m.tool_call_id, "")
+            if not is_control_tool(name):
+                out.append((name or "tool", message_text(m)))
+    return out
+
+
+def turn_has_agent_work(messages: Sequence[BaseMessage]) -> bool:
+    """Whether, after the latest user message, an agent produced a tool result or an answer text."""
+    _, turn = current_turn(messages)
+    return _has_agent_work(turn, tool_results(turn))
+
+
+def _has_agent_work(turn: Sequence[BaseMessage], results: Sequence[tuple[str, str]]) -> bool:
+    """:func:`turn_has_agent_work` of a turn whose :func:`tool_results` are known."""
+    if results:
+        return True
+    for m in turn:
+        is_agent_text = isinstance(m, AIMessage) and m.name != "coordinator" and bool(message_text(m).strip())
+        if is_agent_text and not any(c["name"].startswith("goto_") for c in m.tool_calls):  # type: ignore[union-attr]
+            return True
+    return False
+
+
+def _system_text(messages: Sequence[BaseMessage]) -> str:
+    return "\n\n".join(message_text(m) for m in messages if isinstance(m, SystemMessage)).strip()
+
+
+def _describe_tool(schema: Mapping[str, Any]) -> str:
+    function = tool_function(schema)
+    props = (function.get("parameters") or {}).get("properties") or {}
+    params = ", ".join(f"{k}: {v.get('type', 'string')}" for k, v in props.items())
+    desc = str(function.get("description") or "").strip().split("\n")[0]
+    return f"- {function.get('name')}({params}): {desc}"
+
+
+@dataclass
+class Plan:
+    """What one call generates: its prompt, grammar and how to parse the output."""
+
+    mode: Mode
+    """How the output is parsed."""
+    messages: list[dict[str, str]]
+    """The chat messages (role/content) given to the model."""
+    grammar: str | None
+    """The GBNF grammar constraining the output, if any."""
+    options: list[Mapping[str, Any]]
+    """The tool schemas a call may name (``call``/``auto``)."""
+    route_names: list[str]
+    """The routing tool names a route may name (``route``)."""
+    max_tokens: int
+    """Tokens the call may produce."""
+
+
+@dataclass
+class SmallModelPolicy:
+    """Plans every call of a small model: prompt, grammar and output parsing (see the module docs)."""
+
+    preroute: bool = True
+    """Rank routes and tools lexically before the constrained call."""
+    max_tokens: int | None = None
+    """Tokens a call may produce (``None``: :data:`DEFAULT_MAX_TOKENS`)."""
+
+    def plan(self, messages: Sequence[BaseMessage], **kwargs: Any) -> Plan:
+        """Decide the prompt, grammar and output parsing of one call (no model needed)."""
+        tools: list[Mapping[str, Any]] = list(kwargs.get("tools") or [])
+        tool_choice = kwargs.get("tool_choice")
+        if isinstance(tool_choice, dict):
+            tool_choice = tool_name(tool_choice)
+        question, turn = current_turn(messages)
+        results = tool_results(turn)
+        if tools and all(tool_name(t).startswith("goto_") for t in tools):
+            return self._plan_route(tools, question, _has_agent_work(turn, results))
+        real = [t for t in tools if tool_name(t) != BACK_TOOL_NAME]
+        if isinstance(tool_choice, str) and tool_choice not in ("auto", "none", "any", "required"):
+            real = [t for t in real if tool_name(t) == tool_choice] or real
+        if real and tool_choice != "none":
+            if tool_choice == "auto":
+                return self._plan_call(messages, real, question, allow_text=True)
+            if tool_choice in ("any", "required") or not results:
+                return self._plan_call(messages, real, question, allow_text=False)
+        return self._plan_text(messages, question, results)
+
+    def _plan_route(self, tools: list[Mapping[str, Any]], question: str, has_agent_work: bool) -> Plan:
+        names = [tool_name(t) for t in tools]
+        if FINALIZE_TOOL not in names:
+            names.append(FINALIZE_TOOL)
+        allowed = list(names)
+        if self.preroute:
+            if has_agent_work:
+                allowed = [FINALIZE_TOOL]
+            else:
+                routes = [t for t in tools if tool_name(t) != FINALIZE_TOOL]
+                shortlist = PreRouter.from_tool_schemas(routes).shortlist(question) if routes else []
+                # Nothing overlaps: no agent fits (greetings, chit-chat) -> finalize.
+                allowed = shortlist or [FINALIZE_TOOL]
+        by_name = {tool_name(t): t for t in tools}
+        lines = []
+        for name in allowed:
+            if name == FINALIZE_TOOL:
+                lines.append(
+                    f"- {FINALIZE_TOOL}: the answer is ready, or no agent fits (greetings, chit-chat)."
+                )
+            else:
+                desc = str(tool_function(by_name[name]).get("description") or "")
+                lines.append(f"- {name}: {desc.removeprefix(ROUTE_DESCRIPTION_PREFIX)}")
+        system = (
+            "You route the user's request to the best option. Options:\n"
+            + "\n".join(lines)
+            + "\nReply with the name of one option."
+        )
+        prompt = [
+            {"role": "system", "content": system},
+            {"role": "user", "content": question or "(no question)"},
+        ]
+        return Plan("route", prompt, build_route_grammar(allowed), [], allowed, 16)
+
+    def _plan_call(
+        self,
+        messages: Sequence[BaseMessage],
+        tools: list[Mapping[str, Any]],
+        question: str,
+        *,
+        allow_text: bool,
+    ) -> Plan:
+        options = tools
+        if self.preroute and len(tools) > 1:
+            shortlist = PreRouter.from_tool_schemas(tools).shortlist(question, ratio=TOOL_SHORTLIST_RATIO)
+            if shortlist:
+                options = [t for t in tools if tool_name(t) in shortlist]
+        base = _system_text(messages)
+        instructions = (
+            "Tools:\n"
+            + "\n".join(_describe_tool(t) for t in options)
+            + '\nReply with one tool call as JSON: {"name": "<tool>", "arguments": {...}}. '
+            "Copy the values from the user's message."
+        )
+        if allow_text:
+            instructions += " If no tool is needed, answer in plain text instead."
+        system = f"{base}\n\n{instructions}" if base else instructions
+        prompt = [
+            {"role": "system", "content": system},
+            {"role": "user", "content": question or "(no question)"},
+        ]
+        grammar = build_tool_grammar(options, source_text=question, allow_text=allow_text)
+        tokens = self.max_tokens or DEFAULT_MAX_TOKENS
+        return Plan("auto" if allow_text else "call", prompt, grammar, options, [], tokens)
+
+    def _plan_text(
+        self, messages: Sequence[BaseMessage], question: str, results: list[tuple[str, str]]
+    ) -> Plan:
+        if not question:
+            results = []
+        # With results, a compact instruction replaces the node's system prompt: a 135M model
+        # follows long prompts poorly (e.g. "you do not know the time" makes it refuse).
+        system = (
+            ANSWER_FROM_RESULTS
+            if results
+            else _system_text(messages) or "You are a helpful assistant. Answer briefly and accurately."
+        )
+        prompt: list[dict[str, str]] = [{"role": "system", "content": system}]
+        if results:
+            facts = "\n".join(value for _, value in results)
+            prompt.append({"role": "user", "content": f"Question: {question}\n\nResults:\n{facts}"})
+        elif question:
+            prompt.append({"role": "user", "content": question})
+        else:
+            for m in messages:
+                if isinstance(m, SystemMessage):
+                    continue
+                role = "assistant" if isinstance(m, AIMessage) else "user"
+                text = message_text(m).strip()
+                if text:
+                    prompt.append({"role": role, "content": text})
+        return Plan("text", prompt, None, [], [], self.max_tokens or DEFAULT_MAX_TOKENS)
