@@ -206,7 +206,10 @@ def test_time_difference_half_hour_and_same(monkeypatch: pytest.MonkeyPatch) -> 
 def test_current_time(monkeypatch: pytest.MonkeyPatch) -> None:
     _pin(monkeypatch, datetime(2025, 1, 15, 3, 0, tzinfo=UTC))
     out = current_time.invoke({"location": "Tokyo"})
-    assert out == "The current time in Tokyo, Japan (Asia/Tokyo, UTC+09:00) is 12:00 on Wednesday, 15 January 2025."
+    assert (
+        out
+        == "The current time in Tokyo, Japan (Asia/Tokyo, UTC+09:00) is 12:00 on Wednesday, 15 January 2025."
+    )
     assert "22:00 on Tuesday, 14 January 2025" in current_time.invoke({"location": "new york"})
     assert "03:00" in current_time.invoke({"location": "UTC"})
     assert "Asia/Ho_Chi_Minh" in current_time.invoke({"location": "Ho Chi Minh City"})

