@@ -326,6 +326,7 @@ _TRAILING_FILLERS = (
     "city",
     "area",
     "metro area",
+    "please",
 )
 _WORD_EXPANSIONS = {"st": "saint", "ste": "sainte", "mt": "mount", "ft": "fort"}
 
