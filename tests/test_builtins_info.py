@@ -345,3 +345,42 @@ def test_index_is_built_once_from_bundled_data() -> None:
     assert info._gazetteer() is index
     assert len(index.cities) > 30000
     assert info.warm_up() is None  # already built: nothing to start
+
+
+def test_warm_up_builds_the_index_once_in_the_background(monkeypatch: pytest.MonkeyPatch) -> None:
+    builds: list[int] = []
+    build = info._build_gazetteer
+    monkeypatch.setattr(info, "_GAZETTEER", None)
+    monkeypatch.setattr(info, "_build_gazetteer", lambda: builds.append(1) or build())
+    thread = info.warm_up()
+    assert thread is not None
+    index = info._gazetteer()  # waits for the background build instead of starting another
+    thread.join(timeout=120)
+    assert not thread.is_alive()
+    assert info._gazetteer() is index
+    assert builds == [1]
+    assert resolve_location("Kathmandu").zone_name == "Asia/Kathmandu"
+
+
+def test_index_is_built_from_the_wheel_without_network() -> None:
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent(
+        """
+        import sys
+
+        def refuse_network(event, args):
+            if event in ("socket.connect", "socket.getaddrinfo", "urllib.Request"):
+                raise RuntimeError(f"network access while building the place index: {event}")
+
+        from cadence.builtins import info
+
+        sys.addaudithook(refuse_network)
+        print(len(info._gazetteer().cities))
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert int(result.stdout) > 30000
