@@ -297,7 +297,7 @@ def test_config_masks_secrets(cli_env: dict[str, str], monkeypatch) -> None:
 def test_serve_calls_run_server(cli_env: dict[str, str], monkeypatch) -> None:
     calls: list[tuple[Any, ...]] = []
     fake = types.ModuleType("cadence.server")
-    fake.run_server = lambda settings, host, port: calls.append((settings, host, port))  # type: ignore[attr-defined]
+    fake.run_server = lambda settings, host, port, **_: calls.append((settings, host, port))  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "cadence.server", fake)
     result = run("serve", "--port", "8123")
     assert result.exit_code == 0, result.output

@@ -84,7 +84,8 @@ def test_openai_clients_get_timeout_and_no_retries(monkeypatch: pytest.MonkeyPat
     settings = Settings(llm="openai:gpt-4.1-mini", model_timeout=12.5, max_tokens=77)
     model = ModelFactory(settings).get("agent")
     assert model.max_retries == 0  # type: ignore[attr-defined]
-    assert model.request_timeout == 12.5  # type: ignore[attr-defined]
+    assert model.request_timeout.read == 12.5  # type: ignore[attr-defined]
+    assert model.request_timeout.connect == settings.model_connect_timeout  # type: ignore[attr-defined]
     assert model.max_tokens == 77  # type: ignore[attr-defined]
 
     compat = ModelFactory(

@@ -384,7 +384,10 @@ def config(
 def serve(
     host: Annotated[str | None, typer.Option("--host", help="Bind address (default: CADENCE_HOST).")] = None,
     port: Annotated[
-        int | None, typer.Option("--port", "-p", min=1, max=65535, help="Port (default: CADENCE_PORT).")
+        int | None,
+        typer.Option(
+            "--port", "-p", min=0, max=65535, help="Port (default: CADENCE_PORT; 0: any free port)."
+        ),
     ] = None,
 ) -> None:
     """Serve the HTTP API."""
@@ -396,7 +399,13 @@ def serve(
             f"The HTTP server is not available in this installation ({exc}). "
             'Reinstall with: pip install "cadence-agents"'
         ) from exc
-    run_server(settings, host or settings.host, port or settings.port)
+
+    def ready(url: str) -> None:
+        typer.echo(
+            f"Cadence {__version__} serving on {url} (API docs: {url}/docs); press Ctrl-C to stop", err=True
+        )
+
+    run_server(settings, host or settings.host, settings.port if port is None else port, on_ready=ready)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -10,7 +10,8 @@ Valid specs::
     local | local:<file.gguf>   the embedded llama.cpp model (bundled SmolLM2 by default)
     scripted:<file.json>        the scripted test model (one instance shared by every role)
 
-Provider clients get ``timeout=settings.model_timeout`` and ``max_retries=0``:
+Provider clients get ``timeout=settings.model_timeout`` (OpenAI and Ollama: as the read timeout,
+with ``settings.model_connect_timeout`` to connect) and ``max_retries=0``:
 retries belong to :func:`cadence.models.invoke.call_model`. Integration packages
 are imported lazily; a missing one, a missing API key or a bad spec raises
 :class:`~cadence.errors.ModelConfigurationError` with one line saying what to do.
@@ -166,6 +167,12 @@ class ModelFactory:
         }
         return builders[provider](model, temperature, max_tokens)
 
+    def _http_timeout(self) -> Any:
+        """httpx timeouts: read CADENCE_MODEL_TIMEOUT, connect CADENCE_MODEL_CONNECT_TIMEOUT."""
+        import httpx
+
+        return httpx.Timeout(self.settings.model_timeout, connect=self.settings.model_connect_timeout)
+
     def _common(self, temperature: float, max_tokens: int | None) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
             "temperature": temperature,
@@ -179,7 +186,8 @@ class ModelFactory:
     def _openai(self, model: str, temperature: float, max_tokens: int | None) -> BaseChatModel:
         module = _import("langchain_openai", "openai", "langchain-openai")
         key = _require_env("OPENAI_API_KEY")
-        return module.ChatOpenAI(model=model, api_key=key, **self._common(temperature, max_tokens))
+        kwargs = {**self._common(temperature, max_tokens), "timeout": self._http_timeout()}
+        return module.ChatOpenAI(model=model, api_key=key, **kwargs)
 
     def _openai_compatible(self, model: str, temperature: float, max_tokens: int | None) -> BaseChatModel:
         module = _import("langchain_openai", "openai", "langchain-openai")
@@ -193,7 +201,7 @@ class ModelFactory:
             model=model,
             base_url=self.settings.llm_base_url,
             api_key=key,
-            **self._common(temperature, max_tokens),
+            **{**self._common(temperature, max_tokens), "timeout": self._http_timeout()},
         )
 
     def _anthropic(self, model: str, temperature: float, max_tokens: int | None) -> BaseChatModel:
@@ -215,7 +223,7 @@ class ModelFactory:
         kwargs: dict[str, Any] = {
             "model": model,
             "temperature": temperature,
-            "client_kwargs": {"timeout": self.settings.model_timeout},
+            "client_kwargs": {"timeout": self._http_timeout()},
         }
         if self.settings.llm_base_url:
             kwargs["base_url"] = self.settings.llm_base_url
@@ -238,6 +246,9 @@ class ModelFactory:
             temperature=0.0,
             max_tokens=max_tokens,
             preroute=self.settings.local_preroute,
+            extra_buffers=self.settings.local_model_extra_buffers,
+            worker_start_timeout=self.settings.local_model_start_timeout,
+            worker_cancel_grace=self.settings.local_model_cancel_grace,
         )
 
     def _scripted(self, model: str, temperature: float, max_tokens: int | None) -> BaseChatModel:

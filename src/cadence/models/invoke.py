@@ -42,6 +42,120 @@ def model_label(model: Runnable[Any, Any] | BaseChatModel) -> str:
     return getattr(inner, "_llm_type", type(inner).__name__)
 
 
+def model_endpoint(model: Runnable[Any, Any] | BaseChatModel) -> str | None:
+    """The base URL of the server behind a (possibly bound) model, when it names one."""
+    inner: Any = model
+    for _ in range(5):
+        bound = getattr(inner, "bound", None)
+        if bound is None:
+            break
+        inner = bound
+    for attr in ("openai_api_base", "base_url", "anthropic_api_url"):
+        value = getattr(inner, attr, None)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+_ANSWERED: set[str] = set()
+"""Self-hosted model servers that have answered a request (probed once per process)."""
+
+
+async def check_server(url: str, timeout: float, node: str) -> None:
+    """Fail fast unless the server at ``url`` answers HTTP within ``timeout`` seconds.
+
+    Any status counts as an answer. Without this, a server that accepts connections and
+    never answers holds every call for the full read timeout (CADENCE_MODEL_TIMEOUT) and
+    its retries. Successes are remembered, so each server is probed once.
+    """
+    if url in _ANSWERED:
+        return
+    import httpx
+
+    try:
+        async with httpx.AsyncClient(timeout=httpx.Timeout(timeout)) as client:
+            await client.get(url)
+    except httpx.TimeoutException as exc:
+        raise ModelCallError(
+            f"The model for the {node} got no answer from its server at {url} within {timeout:g} s; "
+            "check that the server is running and answering, and CADENCE_LLM_BASE_URL "
+            "(CADENCE_MODEL_CONNECT_TIMEOUT sets the wait)."
+        ) from exc
+    except httpx.HTTPError as exc:
+        raise ModelCallError(
+            f"The model for the {node} cannot reach its server at {url} ({type(exc).__name__}: "
+            f"{_clip(str(exc)) or 'no answer'}); check CADENCE_LLM_BASE_URL and that the server is running."
+        ) from exc
+    _ANSWERED.add(url)
+
+
+def _clip(text: str, limit: int = 200) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _status(exc: BaseException) -> int | None:
+    status = getattr(exc, "status_code", None)
+    if status is None:
+        status = getattr(getattr(exc, "response", None), "status_code", None)
+    return status if isinstance(status, int) else None
+
+
+def _is_connection_error(exc: BaseException) -> bool:
+    seen: BaseException | None = exc
+    for _ in range(5):
+        if seen is None:
+            return False
+        name = type(seen).__name__.lower()
+        if isinstance(seen, ConnectionError) or "connect" in name:
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def failure_message(
+    node: str,
+    exc: BaseException,
+    *,
+    attempts: int,
+    timed_out: bool,
+    budget: float | None,
+    endpoint: str | None,
+) -> str:
+    """One line saying why the model call failed and what to check (URL, key, limits), by kind of error."""
+    what = f"{type(exc).__name__}: {_clip(str(exc))}"
+    where = f" at {endpoint}" if endpoint else ""
+    tries = f"after {attempts} attempt(s)"
+    status = _status(exc)
+    if timed_out:
+        wait = f"{budget:g} s" if budget is not None else "its timeout"
+        return (
+            f"The model for the {node} got no answer{where} within {wait} {tries}; "
+            "check the server's load, or raise CADENCE_MODEL_TIMEOUT."
+        )
+    if _is_connection_error(exc):
+        return (
+            f"The model for the {node} cannot reach its server{where} ({what}); "
+            "check CADENCE_LLM_BASE_URL (or the provider's status) and that the server is running."
+        )
+    if status in (401, 403):
+        return (
+            f"The model for the {node} was refused: the server{where} rejected the API key ({what}); "
+            "check CADENCE_LLM_API_KEY or the provider's key variable (e.g. OPENAI_API_KEY)."
+        )
+    if status == 429:
+        return (
+            f"The model for the {node} is rate limited by the server{where} {tries} ({what}); "
+            "wait and try again, or raise CADENCE_MODEL_MAX_RETRIES."
+        )
+    if status == 404:
+        return (
+            f"The model for the {node} was not found on the server{where} ({what}); "
+            "check the model name in CADENCE_LLM and CADENCE_LLM_BASE_URL."
+        )
+    return f"The model for the {node} failed {tries}: {what}. Check the provider's status, or try again."
+
+
 def retry_policy_for(context: TurnContext | None) -> RetryPolicy:
     """The retry policy from the turn's settings (defaults without a context)."""
     if context is None:
@@ -78,6 +192,9 @@ async def call_model(
     keep_reserve = node not in FINAL_NODES
     safe = safe_messages(messages)
     label = model_label(model)
+    endpoint = model_endpoint(model)
+    if context is not None and endpoint is not None and endpoint == context.settings.llm_base_url:
+        await check_server(endpoint, context.settings.model_connect_timeout, node)
     started = time.monotonic()
     attempt = 0
     while True:
@@ -109,7 +226,7 @@ async def call_model(
                 and elapsed + delay < policy.max_time
                 and (deadline_left is None or deadline_left > delay)
             )
-            logger.warning(
+            (logger.info if can_retry else logger.warning)(
                 "model call failed",
                 extra={
                     "node": node,
@@ -132,14 +249,17 @@ async def call_model(
                         error=f"{type(exc).__name__}: {exc}",
                     )
                 )
+            if isinstance(exc, ModelCallError):
+                raise exc  # already one classified line (e.g. the embedded model's worker crashed)
             if context is not None and context.expired(keep_reserve=keep_reserve):
                 raise TurnTimeoutError(
                     f"the turn's deadline passed while the {node} waited for its model"
                 ) from exc
-            kind = "timed out" if isinstance(exc_to_check, TimeoutError) else "failed"
+            timed_out = isinstance(exc_to_check, TimeoutError) or "timeout" in type(exc).__name__.lower()
             raise ModelCallError(
-                f"The model for the {node} {kind} after {attempt} attempt(s): {type(exc).__name__}: {exc}. "
-                "Check the provider's status, your API key and rate limits, or try again."
+                failure_message(
+                    node, exc, attempts=attempt, timed_out=timed_out, budget=budget, endpoint=endpoint
+                )
             ) from exc
         if raw:
             raw_msg = result.get("raw") if isinstance(result, dict) else None

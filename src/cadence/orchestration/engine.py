@@ -75,6 +75,10 @@ def validate_message(message: str, max_chars: int) -> None:
 
 THREAD_KEY_SEPARATOR = "::"
 
+PENDING_QUESTION_KEY = "cadence_pending"
+"""``response_metadata`` flag of a question checkpointed before its turn ran (see ``_record_question``);
+still set after the turn means the turn never finished (the process stopped mid-turn)."""
+
 
 def thread_key(user_id: str, thread_id: str) -> str:
     """The checkpointer thread id: user and thread together, so users never share a thread."""
@@ -157,11 +161,12 @@ class Cadence:
         tone_value = ResponseTone.parse(tone).value
         user = (user_id or self.settings.default_user).strip() or self.settings.default_user
         thread = thread_id or uuid.uuid4().hex
+        limit = self.settings.max_id_chars
         for label, value in (("user id", user), ("thread id", thread)):
-            if THREAD_KEY_SEPARATOR in value or len(value) > 256:
+            if THREAD_KEY_SEPARATOR in value or len(value) > limit:
                 raise ValidationError(
                     f"Invalid {label} {value[:40]!r}: it may not contain '{THREAD_KEY_SEPARATOR}' "
-                    "or exceed 256 characters.",
+                    f"or exceed {limit} characters (CADENCE_MAX_ID_CHARS).",
                     code="invalid_id",
                 )
         context = TurnContext(
@@ -171,7 +176,7 @@ class Cadence:
             thread_id=thread,
         )
         state_in = {
-            "messages": [HumanMessage(content=message)],
+            "messages": [HumanMessage(content=message, id=str(uuid.uuid4()))],
             "agent_hops": 0,
             "tool_hops": 0,
             "current_agent": None,
@@ -244,7 +249,10 @@ class Cadence:
         ``error`` and ``final`` (response, thread_id, trace).
         """
         state_in, config, context, _user, thread = self._prepare(message, thread_id, user_id, tone, metadata)
+        question: HumanMessage = state_in["messages"][0]
         graph = self.graph
+        if self.settings.checkpoint_durability == "exit":
+            await self._record_question(graph, config, question)
         modes = ["values", "updates", "custom", "messages"] if tokens else ["values", "updates", "custom"]
         final_state: dict[str, Any] = {}
         error: dict[str, Any] | None = None
@@ -281,7 +289,7 @@ class Cadence:
                         "message": "The turn exceeded its deadline and was stopped.",
                     }
                     await self._close_turn_after_error(
-                        graph, config, "the time allowed for this answer ran out", question=message
+                        graph, config, "the time allowed for this answer ran out", question=question
                     )
                     break
                 if item is None:
@@ -302,7 +310,7 @@ class Cadence:
                     if isinstance(exc, CadenceError)
                     else f"{type(exc).__name__}: {exc}",
                 }
-                await self._close_turn_after_error(graph, config, error["message"], question=message)
+                await self._close_turn_after_error(graph, config, error["message"], question=question)
         finally:
             if not task.done():
                 # the consumer stopped early: stop the turn and leave the thread with a valid history
@@ -312,7 +320,7 @@ class Cadence:
                 with contextlib.suppress(BaseException):
                     await asyncio.shield(
                         self._close_turn_after_error(
-                            graph, config, "the request was cancelled", question=message
+                            graph, config, "the request was cancelled", question=question
                         )
                     )
         if error is not None or not final_state:
@@ -430,27 +438,39 @@ class Cadence:
             "notes": [*context.trace.notes, *list(ctx.get(F.NOTES) or [])],
         }
 
+    @staticmethod
+    async def _record_question(
+        graph: CompiledStateGraph, config: dict[str, Any], question: HumanMessage
+    ) -> None:
+        """Checkpoint the question, flagged pending, before the turn runs.
+
+        With durability ``exit`` LangGraph writes once, when the turn ends; a crash mid-turn
+        would lose the question. The turn's own input carries the same message id, so the
+        final checkpoint replaces the flagged copy; a crash leaves it flagged (interrupted).
+        """
+        pending = question.model_copy(update={"response_metadata": {PENDING_QUESTION_KEY: True}})
+        await graph.aupdate_state(config, {"messages": [pending]}, as_node=GraphNodeNames.SYNTHESIZER)
+
     async def _close_turn_after_error(
-        self, graph: CompiledStateGraph, config: dict[str, Any], problem: str, *, question: str
+        self, graph: CompiledStateGraph, config: dict[str, Any], problem: str, *, question: HumanMessage
     ) -> None:
         """Leave the thread with a valid history, the question and a final answer after an aborted turn."""
         try:
             snapshot = await graph.aget_state(config)
             messages: list[BaseMessage] = list((snapshot.values or {}).get("messages") or [])
             last_human = next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
-            head: list[BaseMessage] = []
-            if last_human is None or message_text(last_human) != question:
-                head = [HumanMessage(content=question)]  # the turn's steps were never checkpointed
-            elif self._final_text(snapshot.values or {}):
+            recorded = last_human is not None and last_human.id == question.id
+            if recorded and self._final_text(snapshot.values or {}):
                 return
-            pending = [] if head else answer_pending_calls(messages, f"Not executed: {problem}.")
+            # a recorded question is replaced in place (same id: no longer pending), else appended
+            pending = answer_pending_calls(messages, f"Not executed: {problem}.") if recorded else []
             answer = AIMessage(
-                content=fallback_answer([*messages, *head, *pending], problem),
+                content=fallback_answer([*messages, *([] if recorded else [question]), *pending], problem),
                 name=GraphNodeNames.SYNTHESIZER,
                 response_metadata={FALLBACK_KEY: True},
             )
             await graph.aupdate_state(
-                config, {"messages": [*head, *pending, answer]}, as_node=GraphNodeNames.SYNTHESIZER
+                config, {"messages": [question, *pending, answer]}, as_node=GraphNodeNames.SYNTHESIZER
             )
         except Exception:
             logger.exception("could not close the aborted turn")
@@ -464,4 +484,4 @@ def emit(event: dict[str, Any]) -> None:
         return
 
 
-__all__ = ["Cadence", "TurnResult", "emit", "thread_key", "validate_message"]
+__all__ = ["PENDING_QUESTION_KEY", "Cadence", "TurnResult", "emit", "thread_key", "validate_message"]

@@ -20,7 +20,7 @@ from cadence.persistence.databases import (
     parse_database_url,
     postgres_pool,
     postgres_setup_lock,
-    retry_while_locked,
+    setup_sqlite,
 )
 
 
@@ -36,7 +36,7 @@ async def open_checkpointer(url: str) -> AsyncIterator[Any]:
 
         async with connect_sqlite(target) as conn:
             saver = AsyncSqliteSaver(conn)
-            await retry_while_locked(saver.setup)
+            await setup_sqlite(target, saver.setup)
             yield saver
         return
     try:

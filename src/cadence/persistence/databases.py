@@ -41,17 +41,68 @@ def parse_database_url(url: str) -> tuple[str, str]:
 
 
 # -- SQLite ---------------------------------------------------------------------------------------
+SQLITE_SETTINGS_HINT = "check CADENCE_DATA_DIR (or CADENCE_DATABASE_URL)"
+
+
+def sqlite_problem(file: str | Path, exc: BaseException) -> ConfigurationError:
+    """A one-line ConfigurationError for a SQLite file that cannot be created, opened or written."""
+    reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return ConfigurationError(f"Cannot use the SQLite database {file}: {reason}; {SQLITE_SETTINGS_HINT}.")
+
+
+def _prepare_folder(file: Path) -> None:
+    folder = file.parent
+    blocker = next((p for p in [folder, *folder.parents] if p.exists() and not p.is_dir()), None)
+    if blocker is not None:
+        raise ConfigurationError(
+            f"Cannot use the SQLite database {file}: {blocker} is a file, not a folder; "
+            f"{SQLITE_SETTINGS_HINT}."
+        )
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigurationError(
+            f"Cannot create the folder {folder} for the SQLite database: {exc.strerror or exc}; "
+            f"{SQLITE_SETTINGS_HINT}."
+        ) from None
+    if file.is_dir():
+        raise ConfigurationError(
+            f"Cannot use the SQLite database {file}: it is a folder, not a file; {SQLITE_SETTINGS_HINT}."
+        )
+
+
 @contextlib.asynccontextmanager
 async def connect_sqlite(path: str | Path, **kwargs: Any) -> AsyncIterator[Any]:
-    """An aiosqlite connection to ``path`` (parent folders created) that waits for the writer lock."""
+    """An aiosqlite connection to ``path`` (parent folders created) that waits for the writer lock.
+
+    A path that cannot hold a database (a file where a folder should be, a read-only or
+    missing folder) is a one-line :class:`ConfigurationError`, raised before anything runs.
+    """
     import aiosqlite
 
     file = Path(path).expanduser()
-    file.parent.mkdir(parents=True, exist_ok=True)
-    async with aiosqlite.connect(str(file), timeout=SQLITE_BUSY_MS / 1000, **kwargs) as conn:
-        async with conn.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}"):
-            pass
+    _prepare_folder(file)
+    try:
+        conn = await aiosqlite.connect(str(file), timeout=SQLITE_BUSY_MS / 1000, **kwargs)
+    except (sqlite3.Error, OSError) as exc:
+        raise sqlite_problem(file, exc) from None
+    try:
+        try:
+            async with conn.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}"):
+                pass
+        except sqlite3.Error as exc:
+            raise sqlite_problem(file, exc) from None
         yield conn
+    finally:
+        await conn.close()
+
+
+async def setup_sqlite(file: str | Path, action: Callable[[], Awaitable[None]]) -> None:
+    """Run a schema set-up (:func:`retry_while_locked`); an unwritable file is a ConfigurationError."""
+    try:
+        await retry_while_locked(action)
+    except sqlite3.Error as exc:
+        raise sqlite_problem(file, exc) from None
 
 
 async def retry_while_locked(action: Callable[[], Awaitable[None]], *, attempts: int = 8) -> None:

@@ -29,16 +29,19 @@ from cadence.persistence.databases import (
     postgres_pool,
     retry_while_locked,
     setup_lock_on,
+    setup_sqlite,
 )
 
 TITLE_MAX_CHARS = 80
+_CONTROL = {c: " " for c in [*range(32), 127]}
 
 _COLUMNS = "thread_id, user_id, org_id, project_id, title, created_at, updated_at, turns"
 
 
 def make_title(message: str, limit: int = TITLE_MAX_CHARS) -> str:
-    """A thread title from its first message: whitespace collapsed, truncated with an ellipsis."""
-    text = " ".join(message.split())
+    """A thread title from its first message: control characters dropped, whitespace collapsed,
+    truncated with an ellipsis (any database can store it: no NUL)."""
+    text = " ".join(message.translate(_CONTROL).split())
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
@@ -316,7 +319,7 @@ class SqliteThreadStore(_SqlThreadStore):
         """Open (and create) the store in the SQLite file at ``path``."""
         async with connect_sqlite(path, isolation_level=None) as conn:
             store = cls(conn)
-            await store.setup()
+            await setup_sqlite(Path(path).expanduser(), store.setup)
             yield store
 
     async def setup(self) -> None:

@@ -6,19 +6,23 @@ import asyncio
 import contextlib
 import gc
 import logging
-from collections.abc import AsyncIterator, Mapping
+import socket
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
 from cadence import __version__
+from cadence.errors import ConfigurationError
 from cadence.orchestration.engine import Cadence
 from cadence.persistence.threads import ThreadStore, open_thread_store
 from cadence.server import admin, chat, openai_compat, threads
 from cadence.server.auth import AuthMiddleware
 from cadence.server.errors import install_error_handlers
+from cadence.server.limits import BodyLimitMiddleware
 from cadence.server.service import ChatService
+from cadence.server.validation import apply_schema_limits
 from cadence.settings import Settings, get_settings
 
 logger = logging.getLogger(__name__)
@@ -32,6 +36,12 @@ health, and an OpenAI-compatible `/v1/chat/completions`.
 Errors are always `{"error": {"code": ..., "message": ...}}`. With API keys configured,
 send `Authorization: Bearer <key>` or `X-API-Key: <key>` (everything but `/health`, `/ready`).
 """
+
+
+TOO_LARGE_RESPONSE: dict[str, Any] = {
+    "description": "The body is larger than CADENCE_MAX_REQUEST_BYTES.",
+    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorResponse"}}},
+}
 
 
 def create_app(
@@ -84,15 +94,18 @@ def create_app(
     app.state.service = None
     app.state.settings = settings
     install_error_handlers(app)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_request_bytes)
     app.add_middleware(AuthMiddleware, keys=list(settings.api_keys))
     for module in (chat, threads, openai_compat, admin):
         app.include_router(module.router)
-    _document_security(app)
+    app.state.api_routes = [r for m in (chat, threads, openai_compat, admin) for r in m.router.routes]
+    _document(app, settings)
     return app
 
 
-def _document_security(app: FastAPI) -> None:
-    """Add the API-key schemes to the OpenAPI schema (enforced by AuthMiddleware when keys are set)."""
+def _document(app: FastAPI, settings: Settings) -> None:
+    """Complete the OpenAPI schema: the limits from ``settings``, 413 on every body, the API-key schemes
+    (enforced by AuthMiddleware when keys are set)."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema:
@@ -118,6 +131,11 @@ def _document_security(app: FastAPI) -> None:
             for op in ops.values():
                 if isinstance(op, dict):
                     op["security"] = [{"bearer": []}, {"apiKey": []}, {}]
+        for ops in schema.get("paths", {}).values():
+            for op in ops.values():
+                if isinstance(op, dict) and "requestBody" in op:
+                    op.setdefault("responses", {}).setdefault("413", TOO_LARGE_RESPONSE)
+        apply_schema_limits(schema, settings)
         app.openapi_schema = schema
         return schema
 
@@ -137,17 +155,81 @@ def tune_gc() -> None:
     gc.set_threshold(50_000, 50, 100)
 
 
-def run_server(settings: Settings | None = None, host: str | None = None, port: int | None = None) -> None:
-    """Serve the API with uvicorn until interrupted (``cadence serve``)."""
+def bind_socket(host: str, port: int) -> socket.socket:
+    """A bound TCP socket for ``host:port``; ConfigurationError (one line) if the address is unusable."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        reason = exc.strerror or str(exc)
+        raise ConfigurationError(
+            f"Cannot listen on {host}:{port}: {reason}. Choose another --port (CADENCE_PORT) "
+            "or --host (CADENCE_HOST)."
+        ) from exc
+    sock.set_inheritable(True)
+    return sock
+
+
+def server_url(sock: socket.socket) -> str:
+    """The ``http://host:port`` a bound socket serves."""
+    host, port = sock.getsockname()[:2]
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+async def serve(
+    settings: Settings,
+    sock: socket.socket,
+    *,
+    on_ready: Callable[[str], None] | None = None,
+    **engine_kwargs: Any,
+) -> None:
+    """Open the engine and the thread store, then serve on ``sock`` until uvicorn stops.
+
+    Everything that can be misconfigured (model, database, data folder) is opened
+    before the server starts, so a mistake is a :class:`~cadence.errors.CadenceError`
+    raised here (one line in the CLI), not a failed ASGI lifespan. ``on_ready`` gets the
+    URL once the server accepts requests.
+    """
     import uvicorn
 
+    level = str(settings.log_level or "WARNING").lower()
+    async with (
+        open_thread_store(settings.resolved_database_url) as store,
+        Cadence.open(settings, **engine_kwargs) as engine,
+    ):
+        app = create_app(settings, engine, thread_store=store)
+        config = uvicorn.Config(
+            app,
+            log_level=level,
+            lifespan="on",
+            timeout_graceful_shutdown=int(SHUTDOWN_GRACE_S) + 5,
+            ws_max_size=settings.max_request_bytes,
+        )
+        server = uvicorn.Server(config)
+        task = asyncio.create_task(server.serve(sockets=[sock]))
+        while not server.started and not task.done():
+            await asyncio.sleep(0.02)
+        if server.started and on_ready is not None:
+            on_ready(server_url(sock))
+        await task
+
+
+def run_server(
+    settings: Settings | None = None,
+    host: str | None = None,
+    port: int | None = None,
+    *,
+    on_ready: Callable[[str], None] | None = None,
+) -> None:
+    """Serve the API until interrupted (``cadence serve``); ``on_ready`` gets the URL when it is up."""
     settings = settings or get_settings()
     level = str(settings.log_level or "WARNING").upper()
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    uvicorn.run(
-        create_app(settings),
-        host=host or settings.host,
-        port=port or settings.port,
-        log_level=level.lower(),
-        timeout_graceful_shutdown=int(SHUTDOWN_GRACE_S) + 5,
-    )
+    sock = bind_socket(host or settings.host, settings.port if port is None else port)
+    try:
+        asyncio.run(serve(settings, sock, on_ready=on_ready))
+    finally:
+        sock.close()

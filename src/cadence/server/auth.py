@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from cadence.errors import PermissionDeniedError
 from cadence.server.errors import error_body
+from cadence.server.validation import validate_user_id
 from cadence.settings import Settings
 
 PUBLIC_PATHS = frozenset({"/health", "/ready"})
@@ -51,8 +52,10 @@ def parse_keys(keys: list[str]) -> list[tuple[str, str | None]]:
 
 
 def resolve_user(principal: Principal, requested: str | None, settings: Settings) -> str:
-    """The user a request acts as; 403 if a user-bound key names someone else."""
+    """The user a request acts as; 403 if a user-bound key names someone else, 422 for an invalid id."""
     requested = (requested or "").strip() or None
+    if requested is not None:
+        validate_user_id(requested, settings)
     if principal.key_user is not None:
         if requested is not None and requested != principal.key_user:
             raise PermissionDeniedError(

@@ -15,7 +15,14 @@ from cadence.errors import CadenceError
 from cadence.server.auth import Principal, get_principal, resolve_user
 from cadence.server.deps import get_service
 from cadence.server.errors import error_body, turn_error_status, validation_code
-from cadence.server.schemas import ChatErrorResponse, ChatRequest, ChatResponse, ErrorResponse
+from cadence.server.limits import REQUEST_TOO_LARGE, too_large_message
+from cadence.server.schemas import (
+    CHAT_STREAM_CONTENT,
+    ChatErrorResponse,
+    ChatRequest,
+    ChatResponse,
+    ErrorResponse,
+)
 from cadence.server.service import ChatService, Turn, TurnRequest
 
 logger = logging.getLogger(__name__)
@@ -94,7 +101,7 @@ async def _sse(turn: Turn) -> AsyncIterator[str]:
     responses={
         **ERRORS,
         200: {
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "content": CHAT_STREAM_CONTENT,
             "description": "SSE: `event: <type>` + `data: <json>` for node, agent_start, agent_end, "
             "tool_start, tool_end, suspend, token, error and a last `final` event "
             "(response, thread_id, trace, error).",
@@ -124,7 +131,7 @@ async def chat_ws(websocket: WebSocket) -> None:
     """WebSocket chat: send ChatRequest JSON objects, receive event objects.
 
     Each request ends with a ``final`` event, or with one ``error`` event that has a
-    ``status`` when it was rejected before the turn started (400, 403, 404, 409, 422).
+    ``status`` when it was rejected before the turn started (400, 403, 404, 409, 413, 422).
     Requests on one connection run one after another.
     """
     await websocket.accept()
@@ -140,9 +147,13 @@ async def chat_ws(websocket: WebSocket) -> None:
         raw = message.get("text")
         if raw is None and message.get("bytes") is not None:
             raw = message["bytes"].decode("utf-8", errors="replace")
+        limit = service.settings.max_request_bytes
+        if raw is not None and len(raw) > limit // 4 and len(raw.encode("utf-8", "surrogatepass")) > limit:
+            await websocket.send_text(_reject(413, REQUEST_TOO_LARGE, too_large_message(limit)))
+            continue
         try:
             body = ChatRequest.model_validate(json.loads(raw or ""))
-        except json.JSONDecodeError as exc:
+        except (json.JSONDecodeError, RecursionError) as exc:
             await websocket.send_text(_reject(400, "invalid_json", f"The message is not valid JSON ({exc})."))
             continue
         except pydantic.ValidationError as exc:

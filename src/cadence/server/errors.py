@@ -18,6 +18,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from cadence.errors import CadenceError
 
@@ -46,6 +47,7 @@ _OPENAI_TYPES = {
     403: "permission_error",
     404: "not_found_error",
     409: "conflict_error",
+    413: "invalid_request_error",
     422: "invalid_request_error",
 }
 
@@ -54,6 +56,7 @@ _VALIDATION_CODES = {
     "missing": "missing_field",
     "literal_error": "invalid_value",
     "string_pattern_mismatch": "invalid_value",
+    "string_unicode": "invalid_text",
 }
 
 
@@ -134,6 +137,19 @@ def _validation_summary(exc: RequestValidationError) -> tuple[int, str, str, lis
     return 422, code, message, details
 
 
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route serves on this request's path (Starlette names only the first route's)."""
+    methods: set[str] = set()
+    routes = [*request.app.router.routes, *getattr(request.app.state, "api_routes", [])]
+    for route in routes:
+        if not hasattr(route, "path_regex"):
+            continue  # an included router (newer FastAPI): its routes are in app.state.api_routes
+        match, _ = route.matches(request.scope)  # PARTIAL: the path matches, the method does not
+        if match != Match.NONE:
+            methods.update(getattr(route, "methods", None) or ())
+    return sorted(methods)
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Replace FastAPI's default handlers so every error has the Cadence shape."""
 
@@ -152,13 +168,19 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = _HTTP_CODES.get(exc.status_code, "http_error")
         message = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+        headers = dict(exc.headers or {})
         if exc.status_code == 404 and message == "Not Found":
             message = f"No endpoint {request.method} {request.url.path}; see /docs."
+        if exc.status_code == 405:
+            allowed = allowed_methods(request)
+            if allowed:
+                headers["Allow"] = ", ".join(allowed)
+                message = f"{request.method} is not allowed on {request.url.path}; use {', '.join(allowed)}."
         return error_response(
             exc.status_code,
             code,
             message,
-            headers=dict(exc.headers or {}) or None,
+            headers=headers or None,
             openai=_is_openai(request),
         )
 

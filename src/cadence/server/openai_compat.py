@@ -18,7 +18,6 @@ Point the official ``openai`` client at ``http://host:port/v1`` and it works unc
 from __future__ import annotations
 
 import json
-import re
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -35,7 +34,7 @@ from cadence.server.chat import ERRORS, THREAD_HEADER
 from cadence.server.deps import get_service
 from cadence.server.errors import error_body, turn_error_status
 from cadence.server.schemas import (
-    THREAD_ID_PATTERN,
+    COMPLETION_STREAM_CONTENT,
     ChatCompletion,
     ChatCompletionRequest,
     ErrorResponse,
@@ -44,6 +43,7 @@ from cadence.server.schemas import (
     OpenAIMessage,
 )
 from cadence.server.service import ChatService, Turn, TurnRequest
+from cadence.server.validation import THREAD_ID_PATTERN, limit, validate_thread_id
 
 router = APIRouter(prefix="/v1", tags=["openai"])
 
@@ -65,7 +65,8 @@ def _tone_from_model(model: str) -> str | None:
     name, _, tone = model.strip().partition(":")
     if name != MODEL_ID:
         raise NotFoundError(
-            f"The model {model!r} does not exist; use 'cadence' or 'cadence:<tone>' (see GET /v1/models).",
+            f"The model {model[:60]!r} does not exist; "
+            "use 'cadence' or 'cadence:<tone>' (see GET /v1/models).",
             code="model_not_found",
         )
     return tone or None
@@ -102,7 +103,7 @@ async def list_models() -> ModelList:
     responses={
         **ERRORS,
         200: {
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "content": COMPLETION_STREAM_CONTENT,
             "description": "A chat.completion; with stream=true, chat.completion.chunk SSE ending in [DONE].",
         },
         502: {
@@ -114,17 +115,32 @@ async def list_models() -> ModelList:
 )
 async def chat_completions(
     body: ChatCompletionRequest,
-    x_cadence_thread_id: Annotated[str | None, Header(description="Continue this thread.")] = None,
+    x_cadence_thread_id: Annotated[
+        str | None,
+        Header(
+            pattern=THREAD_ID_PATTERN,
+            description="Continue this thread.",
+            json_schema_extra=limit("max_id_chars"),
+        ),
+    ] = None,
     principal: Principal = Depends(get_principal),
     service: ChatService = Depends(get_service),
 ) -> Any:
     """Answer the last user message with Cadence, as an OpenAI chat completion."""
+    limit = service.settings.max_openai_messages
+    if len(body.messages) > limit:
+        raise ValidationError(
+            f"The request has {len(body.messages)} messages; the limit is {limit} "
+            "(CADENCE_MAX_OPENAI_MESSAGES). Continue a thread (X-Cadence-Thread-Id) instead of "
+            "resending the conversation.",
+            code="too_many_messages",
+        )
     tone = body.tone or _tone_from_model(body.model)
     thread_id = x_cadence_thread_id or body.thread_id or (body.metadata or {}).get("thread_id")
-    if thread_id is not None and (
-        not isinstance(thread_id, str) or not re.fullmatch(THREAD_ID_PATTERN, thread_id)
-    ):
-        raise ValidationError("thread_id: letters, digits, '_', '.', '-' only (1-128).", code="invalid_value")
+    if thread_id is not None:
+        if not isinstance(thread_id, str):
+            raise ValidationError("metadata.thread_id must be a string.", code="invalid_value")
+        validate_thread_id(thread_id, service.settings)
     last = body.messages[-1]
     if last.role != "user":
         raise ValidationError(

@@ -12,12 +12,42 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from cadence.orchestration.tones import TONE_NAMES
+from cadence.server.validation import LABEL_PATTERN, THREAD_ID_PATTERN, USER_ID_PATTERN, limit
 
 ToneName = Literal["natural", "explanatory", "formal", "concise", "learning"]
 assert set(TONE_NAMES) == set(ToneName.__args__), "ToneName must list every ResponseTone"  # type: ignore[attr-defined]
 
-THREAD_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,127}$"
-"""Thread ids: letters, digits, ``_``, ``.``, ``-``; no ``:`` (the engine joins user and thread by ``::``)."""
+
+def sse_content(event: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    """An OpenAPI ``text/event-stream`` media type whose ``itemSchema`` describes one event
+    (OpenAPI 3.2 style, as FastAPI's own SSE responses): ``event`` and ``data`` fields."""
+    return {
+        "text/event-stream": {
+            "itemSchema": {
+                "type": "object",
+                "required": ["data"],
+                "properties": {"event": event, "data": data, "id": {"type": "string"}},
+            }
+        }
+    }
+
+
+CHAT_STREAM_CONTENT = sse_content(
+    {"type": "string", "description": "The event's type (same as data.type)."},
+    {
+        "type": "string",
+        "contentMediaType": "application/json",
+        "contentSchema": {"type": "object", "required": ["type"], "properties": {"type": {"type": "string"}}},
+        "description": "The event as JSON.",
+    },
+)
+"""``POST /api/v1/chat/stream``: ``event: <type>`` + ``data: <json>`` per event."""
+
+COMPLETION_STREAM_CONTENT = sse_content(
+    {"type": "string"},
+    {"type": "string", "description": "A chat.completion.chunk (or an error) as JSON; the last is [DONE]."},
+)
+"""``POST /v1/chat/completions`` with ``stream=true``: OpenAI's ``data:`` chunks."""
 
 
 class _Strict(BaseModel):
@@ -46,18 +76,42 @@ class ErrorResponse(BaseModel):
 class ChatRequest(_Strict):
     """One user message; omit ``thread_id`` to start a new conversation."""
 
-    message: str = Field(min_length=1, description="The user's message (at most CADENCE_MAX_MESSAGE_CHARS).")
-    thread_id: str | None = Field(None, pattern=THREAD_ID_PATTERN, description="Continue this thread.")
+    message: str = Field(
+        min_length=1,
+        description="The user's message (at most CADENCE_MAX_MESSAGE_CHARS; not blank).",
+        json_schema_extra=limit("max_message_chars"),
+    )
+    thread_id: str | None = Field(
+        None,
+        pattern=THREAD_ID_PATTERN,
+        description="Continue this thread (or name a new one).",
+        json_schema_extra=limit("max_id_chars"),
+    )
     user_id: str | None = Field(
         None,
         min_length=1,
-        max_length=200,
-        description="Act as this user (default: the key's user or default_user).",
+        pattern=USER_ID_PATTERN,
+        description="Act as this user (default: the key's user or default_user); no '::'.",
+        json_schema_extra=limit("max_id_chars"),
     )
     tone: ToneName | None = Field(None, description="Tone of the answer (default natural).")
-    metadata: dict[str, Any] | None = Field(None, description="Free-form metadata passed to the turn.")
-    org_id: str | None = Field(None, max_length=200, description="Organisation recorded on a new thread.")
-    project_id: str | None = Field(None, max_length=200, description="Project recorded on a new thread.")
+    metadata: dict[str, Any] | None = Field(
+        None,
+        description="Free-form metadata passed to the turn (at most CADENCE_MAX_METADATA_BYTES as JSON, "
+        "32 levels deep, 64-bit integers).",
+    )
+    org_id: str | None = Field(
+        None,
+        pattern=LABEL_PATTERN,
+        description="Organisation recorded on a new thread.",
+        json_schema_extra=limit("max_id_chars"),
+    )
+    project_id: str | None = Field(
+        None,
+        pattern=LABEL_PATTERN,
+        description="Project recorded on a new thread.",
+        json_schema_extra=limit("max_id_chars"),
+    )
 
 
 class ChatResponse(BaseModel):
@@ -123,6 +177,9 @@ class MessageOut(BaseModel):
     internal: bool = False
     tool_calls: list[ToolCallOut] | None = None
     tool_call_id: str | None = None
+    interrupted: bool = Field(
+        False, description="A question whose turn never finished (the server stopped mid-turn)."
+    )
 
 
 class ThreadDetail(ThreadSummary):
@@ -191,12 +248,30 @@ class ChatCompletionRequest(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     model: str = Field(description='"cadence" or "cadence:<tone>".')
-    messages: list[OpenAIMessage] = Field(min_length=1)
+    messages: list[OpenAIMessage] = Field(
+        min_length=1,
+        description="The conversation; the last message is the user's question "
+        "(at most CADENCE_MAX_OPENAI_MESSAGES).",
+        json_schema_extra=limit("max_openai_messages"),
+    )
     stream: bool = False
     stream_options: dict[str, Any] | None = None
-    user: str | None = Field(None, description="The Cadence user id.")
-    metadata: dict[str, Any] | None = Field(None, description="May carry thread_id; passed to the turn.")
-    thread_id: str | None = Field(None, description="Continue this thread (or header X-Cadence-Thread-Id).")
+    user: str | None = Field(
+        None,
+        pattern=USER_ID_PATTERN,
+        description="The Cadence user id (no '::').",
+        json_schema_extra=limit("max_id_chars"),
+    )
+    metadata: dict[str, Any] | None = Field(
+        None,
+        description="May carry thread_id; passed to the turn (at most CADENCE_MAX_METADATA_BYTES as JSON).",
+    )
+    thread_id: str | None = Field(
+        None,
+        pattern=THREAD_ID_PATTERN,
+        description="Continue this thread (or header X-Cadence-Thread-Id).",
+        json_schema_extra=limit("max_id_chars"),
+    )
     tone: ToneName | None = Field(None, description="Overrides the tone named by the model.")
 
 

@@ -19,12 +19,19 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 from cadence.errors import CadenceError, NotFoundError
-from cadence.orchestration.engine import Cadence, thread_key, validate_message
+from cadence.orchestration.engine import PENDING_QUESTION_KEY, Cadence, thread_key, validate_message
 from cadence.orchestration.nodes import FINAL_NODES, GraphNodeNames
 from cadence.orchestration.safety import is_control_tool, message_text
 from cadence.orchestration.tones import ResponseTone
 from cadence.persistence.threads import ThreadRecord, ThreadStore
 from cadence.server.locks import ThreadLocks
+from cadence.server.validation import (
+    check_text,
+    validate_label,
+    validate_metadata,
+    validate_thread_id,
+    validate_user_id,
+)
 from cadence.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -86,6 +93,20 @@ class ChatService:
     def validate_message(self, message: str) -> None:
         """422 for an empty or oversized message (checked before the thread is locked)."""
         validate_message(message, self.settings.max_message_chars)
+        check_text("message", message)
+
+    def validate(self, req: TurnRequest) -> None:
+        """422 for anything in ``req`` that cannot be stored: checked before a thread is claimed."""
+        s = self.settings
+        self.validate_message(req.message)
+        validate_user_id(req.user_id, s)
+        if req.thread_id is not None:
+            validate_thread_id(req.thread_id, s)
+        validate_label("org_id", req.org_id, s)
+        validate_label("project_id", req.project_id, s)
+        validate_metadata(req.metadata, s)
+        for msg in req.history:
+            check_text("messages", message_text(msg))
 
     @staticmethod
     def validate_tone(tone: str | None) -> str:
@@ -127,7 +148,7 @@ class ChatService:
     # -- turns ---------------------------------------------------------------------------
     async def start(self, req: TurnRequest, *, tokens: bool = True) -> Turn:
         """Check, lock and start a turn; raises 404/409/422 before anything runs."""
-        self.validate_message(req.message)
+        self.validate(req)
         tone = self.validate_tone(req.tone)
         thread = req.thread_id or uuid.uuid4().hex
         if req.thread_id:
@@ -223,7 +244,15 @@ class ChatService:
         self, user_id: str, thread_id: str, *, include_internal: bool = False
     ) -> list[dict[str, Any]]:
         """The thread's messages; internal work (routing, agent steps, tools) only if asked, marked."""
-        out = [message_view(m) for m in await self._messages(user_id, thread_id)]
+        running = self.locks.busy(thread_id)
+        messages = await self._messages(user_id, thread_id)
+        out = [message_view(m) for m in messages]
+        for i, msg in enumerate(messages):
+            # still flagged pending: its turn never finished, unless it is the turn running now
+            if (msg.response_metadata or {}).get(PENDING_QUESTION_KEY) and not (
+                running and i == len(messages) - 1
+            ):
+                out[i]["interrupted"] = True
         return out if include_internal else [m for m in out if not m["internal"]]
 
     async def delete(self, user_id: str, thread_id: str) -> None:

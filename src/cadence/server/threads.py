@@ -11,7 +11,6 @@ from cadence.server.auth import Principal, get_principal, resolve_user
 from cadence.server.chat import ERRORS
 from cadence.server.deps import get_service
 from cadence.server.schemas import (
-    THREAD_ID_PATTERN,
     DeleteResponse,
     MessageOut,
     ThreadDetail,
@@ -19,13 +18,33 @@ from cadence.server.schemas import (
     ThreadSummary,
 )
 from cadence.server.service import ChatService
+from cadence.server.validation import (
+    LABEL_PATTERN,
+    THREAD_ID_PATTERN,
+    USER_ID_PATTERN,
+    limit,
+    validate_label,
+    validate_thread_id,
+)
 
 router = APIRouter(prefix="/api/v1/threads", tags=["threads"])
 
+MAX_OFFSET = 2**31 - 1
+"""Largest ``offset`` of the thread list (a database integer)."""
+
 UserQuery = Annotated[
-    str | None, Query(description="Act as this user (default: the key's user or default_user).")
+    str | None,
+    Query(
+        pattern=USER_ID_PATTERN,
+        description="Act as this user (default: the key's user or default_user).",
+        json_schema_extra=limit("max_id_chars"),
+    ),
 ]
-ThreadPath = Annotated[str, Path(pattern=THREAD_ID_PATTERN, description="The thread id.")]
+LabelQuery = Annotated[str | None, Query(pattern=LABEL_PATTERN, json_schema_extra=limit("max_id_chars"))]
+ThreadPath = Annotated[
+    str,
+    Path(pattern=THREAD_ID_PATTERN, description="The thread id.", json_schema_extra=limit("max_id_chars")),
+]
 
 
 def _summary(record: ThreadRecord) -> ThreadSummary:
@@ -45,14 +64,16 @@ def _summary(record: ThreadRecord) -> ThreadSummary:
 async def list_threads(
     user_id: UserQuery = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
-    org_id: Annotated[str | None, Query()] = None,
-    project_id: Annotated[str | None, Query()] = None,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
+    org_id: LabelQuery = None,
+    project_id: LabelQuery = None,
     principal: Principal = Depends(get_principal),
     service: ChatService = Depends(get_service),
 ) -> ThreadList:
     """The user's threads with their title (first message) and last activity, most recent first."""
     user = resolve_user(principal, user_id, service.settings)
+    validate_label("org_id", org_id, service.settings)
+    validate_label("project_id", project_id, service.settings)
     records = await service.store.list(user, limit=limit, offset=offset, org_id=org_id, project_id=project_id)
     return ThreadList(threads=[_summary(r) for r in records], limit=limit, offset=offset)
 
@@ -71,6 +92,7 @@ async def get_thread(
 ) -> ThreadDetail:
     """The conversation: user messages and final answers (internal work only if asked)."""
     user = resolve_user(principal, user_id, service.settings)
+    validate_thread_id(thread_id, service.settings)
     record = await service.owned(user, thread_id)
     messages = await service.messages(user, thread_id, include_internal=include_internal)
     return ThreadDetail(
@@ -87,5 +109,6 @@ async def delete_thread(
 ) -> DeleteResponse:
     """Delete the thread's history and record (waits for a running turn, else 409)."""
     user = resolve_user(principal, user_id, service.settings)
+    validate_thread_id(thread_id, service.settings)
     await service.delete(user, thread_id)
     return DeleteResponse(thread_id=thread_id, deleted=True)

@@ -1,0 +1,86 @@
+"""Request size limit: bodies larger than ``CADENCE_MAX_REQUEST_BYTES`` get 413 before any parsing.
+
+A pure ASGI middleware (streaming-safe). A declared ``Content-Length`` over the limit
+is refused without reading the body; a body without one (chunked) is read up to the
+limit and refused as soon as it goes over, so an endless upload cannot fill memory.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import MutableMapping
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from cadence.server.errors import error_body
+
+REQUEST_TOO_LARGE = "request_too_large"
+
+
+def too_large_message(limit: int) -> str:
+    """The error message of a request over the limit."""
+    return f"The request is larger than {limit} bytes (CADENCE_MAX_REQUEST_BYTES); send less."
+
+
+class BodyLimitMiddleware:
+    """Answer 413 ``request_too_large`` to HTTP requests whose body exceeds ``max_bytes``."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = _content_length(scope)
+        if declared is not None and declared > self.max_bytes:
+            await self._reject(scope, send)
+            return
+        if declared is not None:
+            await self.app(scope, receive, send)  # the server stops at the declared length
+            return
+        # no Content-Length: read (bounded) before handing the body on
+        buffered: list[Message] = []
+        size = 0
+        while True:
+            message = await receive()
+            buffered.append(message)
+            if message["type"] != "http.request":
+                break
+            size += len(message.get("body", b""))
+            if size > self.max_bytes:
+                await self._reject(scope, send)
+                return
+            if not message.get("more_body", False):
+                break
+
+        async def replay() -> Message:
+            if buffered:
+                return buffered.pop(0)
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _reject(self, scope: Scope, send: Send) -> None:
+        openai = str(scope.get("path", "")).startswith("/v1/")
+        body = error_body(REQUEST_TOO_LARGE, too_large_message(self.max_bytes), status=413, openai=openai)
+        data = json.dumps(body).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(data)).encode()),
+            (b"connection", b"close"),
+        ]
+        await send({"type": "http.response.start", "status": 413, "headers": headers})
+        await send({"type": "http.response.body", "body": data})
+
+
+def _content_length(scope: MutableMapping[str, Any]) -> int | None:
+    for key, value in scope.get("headers") or []:
+        if key.lower() == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None

@@ -1,0 +1,162 @@
+"""Input checks shared by every endpoint: ids, text, metadata (422 before anything is stored).
+
+The request models declare the static shape (patterns, types); the limits that are
+settings (``CADENCE_MAX_ID_CHARS``, ``CADENCE_MAX_METADATA_BYTES``, …) are checked here and
+written into the OpenAPI schema by :func:`apply_schema_limits`, so the schema says what
+the server really accepts.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from cadence.errors import ValidationError
+from cadence.settings import Settings
+
+THREAD_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$"
+"""Thread ids: letters, digits, ``_``, ``.``, ``-``; no ``:`` (the engine joins user and thread by ``::``)."""
+
+USER_ID_PATTERN = r"^[^\x00-\x1f\x7f:]*(?::[^\x00-\x1f\x7f:]+)*:?$"
+"""User ids: no control characters and no ``::`` (the separator of the checkpoint key)."""
+
+LABEL_PATTERN = r"^[^\x00-\x1f\x7f]*$"
+"""Org and project ids: no control characters."""
+
+METADATA_MAX_DEPTH = 32
+"""Nesting levels allowed in ``metadata`` (objects and lists)."""
+
+INT64 = (-(2**63), 2**63 - 1)
+"""Integers in ``metadata`` must fit in 64 bits (the checkpoint's serializer)."""
+
+LIMIT_KEY = "x-cadence-limit"
+"""Marks a schema node whose ``maxLength``/``maxItems`` comes from a setting."""
+
+_THREAD_RE = re.compile(THREAD_ID_PATTERN)
+_USER_RE = re.compile(USER_ID_PATTERN)
+_LABEL_RE = re.compile(LABEL_PATTERN)
+
+
+def _invalid(message: str, code: str = "invalid_value") -> ValidationError:
+    return ValidationError(message, code=code)
+
+
+def check_text(field: str, value: str) -> None:
+    """422 ``invalid_text`` if ``value`` cannot be stored as UTF-8 (lone surrogates, e.g. ``"\\ud800"``)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _invalid(
+            f"{field}: the text contains invalid Unicode (a lone surrogate).", "invalid_text"
+        ) from None
+
+
+def _check_length(label: str, value: str, max_chars: int) -> None:
+    if len(value) > max_chars:
+        raise _invalid(
+            f"The {label} has {len(value)} characters; the limit is {max_chars} (CADENCE_MAX_ID_CHARS).",
+            "id_too_long",
+        )
+
+
+def validate_thread_id(value: str, settings: Settings) -> None:
+    """422 unless ``value`` is 1 to ``max_id_chars`` of ``A-Z a-z 0-9 _ . -`` starting with a letter/digit."""
+    if not _THREAD_RE.fullmatch(value):
+        raise _invalid(
+            f"Invalid thread id {value[:40]!r}: use letters, digits, '_', '.' and '-' "
+            "(starting with a letter or digit)."
+        )
+    _check_length("thread id", value, settings.max_id_chars)
+
+
+def validate_user_id(value: str, settings: Settings) -> None:
+    """422 for a user id with ``::`` or control characters, or longer than ``max_id_chars``."""
+    check_text("user id", value)
+    if not _USER_RE.fullmatch(value):
+        raise _invalid(
+            f"Invalid user id {value[:40]!r}: it may not contain '::' or control characters.", "invalid_id"
+        )
+    _check_length("user id", value, settings.max_id_chars)
+
+
+def validate_label(label: str, value: str | None, settings: Settings) -> None:
+    """422 for an org/project id with control characters or longer than ``max_id_chars``."""
+    if value is None:
+        return
+    check_text(label, value)
+    if not _LABEL_RE.fullmatch(value):
+        raise _invalid(
+            f"Invalid {label} {value[:40]!r}: it may not contain control characters.", "invalid_id"
+        )
+    _check_length(label, value, settings.max_id_chars)
+
+
+def _walk(value: Any, depth: int) -> None:
+    if depth > METADATA_MAX_DEPTH:
+        raise _invalid(f"metadata: nested deeper than {METADATA_MAX_DEPTH} levels.", "invalid_metadata")
+    if isinstance(value, bool) or value is None or isinstance(value, str | float):
+        return
+    if isinstance(value, int):
+        if not INT64[0] <= value <= INT64[1]:
+            raise _invalid("metadata: integers must fit in 64 bits; send large numbers as strings.",
+                           "invalid_metadata")  # fmt: skip
+        return
+    if isinstance(value, dict):
+        for item in value.values():
+            _walk(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _walk(item, depth + 1)
+
+
+def validate_metadata(metadata: dict[str, Any] | None, settings: Settings) -> None:
+    """422 for metadata that is too large, too deep, or not storable (64-bit integers, finite numbers)."""
+    if metadata is None:
+        return
+    try:
+        text = json.dumps(metadata, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise _invalid(
+            "metadata: the text contains invalid Unicode (a lone surrogate).", "invalid_text"
+        ) from None
+    except (ValueError, TypeError, RecursionError):
+        raise _invalid("metadata: must be JSON with finite numbers.", "invalid_metadata") from None
+    if size > settings.max_metadata_bytes:
+        raise _invalid(
+            f"metadata is {size} bytes as JSON; the limit is {settings.max_metadata_bytes} "
+            "(CADENCE_MAX_METADATA_BYTES).",
+            "metadata_too_large",
+        )
+    _walk(metadata, 1)
+
+
+def limit(setting: str) -> dict[str, Any]:
+    """``json_schema_extra`` marking a field whose length limit is the setting ``setting``."""
+    return {LIMIT_KEY: setting}
+
+
+def apply_schema_limits(node: Any, settings: Settings) -> None:
+    """Replace every :func:`limit` marker in an OpenAPI schema by the setting's value.
+
+    Strings get ``maxLength`` and arrays ``maxItems``, on the node itself or on its
+    ``anyOf`` branches (optional fields).
+    """
+    if isinstance(node, list):
+        for item in node:
+            apply_schema_limits(item, settings)
+        return
+    if not isinstance(node, dict):
+        return
+    name = node.pop(LIMIT_KEY, None)
+    if name is not None:
+        value = int(getattr(settings, name))
+        targets = [b for b in node.get("anyOf", []) if isinstance(b, dict)] or [node]
+        for target in targets:
+            if target.get("type") == "string":
+                target["maxLength"] = value
+            elif target.get("type") == "array":
+                target["maxItems"] = value
+    for child in node.values():
+        apply_schema_limits(child, settings)
