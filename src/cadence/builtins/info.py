@@ -693,7 +693,6 @@ class Place:
 class _Qualified(NamedTuple):
     name: str
     qualifiers: tuple[set[tuple[str, str]], ...]
-    qualifier_text: str
 
 
 def _city_ok(city: _City, qualifiers: Sequence[set[tuple[str, str]]]) -> bool:
@@ -742,13 +741,13 @@ def _region_place(g: _Gazetteer, region: _Region, name: str, others: Sequence[st
     )
 
 
-Candidate = _Region | int
+_Candidate = _Region | int
 """A place a name can mean: a country or division, or the index of a city."""
 
 
 def _candidates(
     g: _Gazetteer, key: str, qualifiers: Sequence[set[tuple[str, str]]] = ()
-) -> tuple[list[Candidate], bool]:
+) -> tuple[list[_Candidate], bool]:
     """Places named ``key`` that satisfy the qualifiers, best first, and whether only alternate names matched.
 
     Countries come first, then states and provinces, then cities whose own name is ``key``
@@ -770,12 +769,12 @@ def _candidates(
     return list(alternate), bool(alternate)
 
 
-def _label_of(g: _Gazetteer, candidate: Candidate) -> str:
+def _label_of(g: _Gazetteer, candidate: _Candidate) -> str:
     return candidate.label if isinstance(candidate, _Region) else g.city_label(candidate)
 
 
 def _other_labels(
-    g: _Gazetteer, chosen: Place, candidates: Sequence[Candidate], skip: Candidate | None
+    g: _Gazetteer, chosen: Place, candidates: Sequence[_Candidate], skip: _Candidate | None
 ) -> list[str]:
     """Labels of the candidates that are not the chosen place (nor its reference city)."""
     reference = skip.city if isinstance(skip, _Region) else skip
@@ -803,7 +802,7 @@ def _with_alternatives(place: Place, name: str, labels: Sequence[str]) -> Place:
     )
 
 
-def _display(g: _Gazetteer, key: str, candidate: Candidate) -> str:
+def _display(g: _Gazetteer, key: str, candidate: _Candidate) -> str:
     """The shared name as people write it: ``Paris``, ``Springfield``, ``Georgia``."""
     name = candidate.name if isinstance(candidate, _Region) else g.cities[candidate].name
     return name if _key(name) == key else key.title()
@@ -892,7 +891,7 @@ def _splits(g: _Gazetteer, key: str) -> Iterable[_Qualified]:
         name, *rest = [part.strip() for part in key.split(",")]
         qualifiers = [_qualifier(g, part) for part in rest]
         if all(q is not None for q in qualifiers):
-            yield _Qualified(name, tuple(q for q in qualifiers if q is not None), ", ".join(rest))
+            yield _Qualified(name, tuple(q for q in qualifiers if q is not None))
         return
     words = key.split()
     for size in (1, 2, 3):
@@ -900,11 +899,11 @@ def _splits(g: _Gazetteer, key: str) -> Iterable[_Qualified]:
             break
         qualifier = _qualifier(g, " ".join(words[-size:]))
         if qualifier is not None:
-            yield _Qualified(" ".join(words[:-size]), (qualifier,), " ".join(words[-size:]))
+            yield _Qualified(" ".join(words[:-size]), (qualifier,))
             if len(words) - size >= 2:  # "portland oregon us"
                 inner = _qualifier(g, words[-size - 1])
                 if inner is not None:
-                    yield _Qualified(" ".join(words[: -size - 1]), (inner, qualifier), "")
+                    yield _Qualified(" ".join(words[: -size - 1]), (inner, qualifier))
 
 
 def _resolve_text(g: _Gazetteer, text: str, *, allow_alias: bool = True) -> Place | None:
@@ -925,7 +924,7 @@ def _resolve_text(g: _Gazetteer, text: str, *, allow_alias: bool = True) -> Plac
 
 def _offset_place(location: str) -> Place | None:
     compact = re.sub(r"\s+", "", _fold(location)).rstrip(".?!")
-    compact = re.sub(r"^(?:in|at|the)", "", compact) if compact[:2] in ("in", "at") else compact
+    compact = re.sub(r"^(?:in|at)(?=utc|gmt|[+-])", "", compact)  # "in UTC+2"
     match = _OFFSET_RE.match(compact)
     if not match or (not compact.startswith(("utc", "gmt")) and compact[0] not in "+-"):
         return None
