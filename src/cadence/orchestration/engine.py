@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterable
@@ -26,7 +27,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.config import get_stream_writer
 from langgraph.graph.state import CompiledStateGraph
 
-from cadence.errors import CadenceError, ValidationError
+from cadence.errors import CadenceError, ModelWorkerCrashedError, ValidationError
 from cadence.orchestration.graph import ModelResolver, build_graph
 from cadence.orchestration.nodes import FINAL_NODES, GraphNodeNames
 from cadence.orchestration.safety import message_text
@@ -123,7 +124,10 @@ class Cadence:
         settings = settings or get_settings()
         async with open_checkpointer(settings.resolved_database_url) as saver:
             engine = await asyncio.to_thread(lambda: cls(settings, checkpointer=saver, **kwargs))
-            yield engine
+            try:
+                yield engine
+            finally:
+                await asyncio.to_thread(stop_model_workers)
 
     def _build(self) -> CompiledStateGraph:
         return build_graph(self.plugin_manager.bundles, self.settings, self._models, self.checkpointer)
@@ -333,6 +337,9 @@ class Cadence:
             ]
             if model_errors and is_fallback(self._final_message(final_state)):
                 error = {"code": model_errors[-1]["code"], "message": model_errors[-1]["message"]}
+            crashed = [e for e in context.trace.errors if e.get("code") == ModelWorkerCrashedError.code]
+            if error is None and crashed:  # the answer was written without part of the turn's work
+                error = {"code": crashed[-1]["code"], "message": crashed[-1]["message"]}
         trace = self._trace(final_state, context, started)
         if error is not None:
             yield {"type": "error", "error": error}
@@ -474,6 +481,13 @@ class Cadence:
             )
         except Exception:
             logger.exception("could not close the aborted turn")
+
+
+def stop_model_workers() -> None:
+    """Stop the embedded model's worker processes, if any were started (engine shutdown)."""
+    worker = sys.modules.get("cadence.models.local.worker")
+    if worker is not None:
+        worker.shutdown_workers()
 
 
 def emit(event: dict[str, Any]) -> None:

