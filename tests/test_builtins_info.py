@@ -182,6 +182,7 @@ def test_ambiguous_name_picks_the_most_populous_and_names_the_others(winter: dat
         ("Tokyo, JP", "Tokyo, Japan", "Asia/Tokyo"),
         ("New York, NY", "New York City, New York, US", "America/New_York"),
         ("Paris (France)", "Paris, France", "Europe/Paris"),
+        ("Kolkata (Calcutta)", "Kolkata, India", "Asia/Kolkata"),
     ],
 )
 def test_qualifiers_pick_one_place(name: str, label: str, zone: str) -> None:
@@ -241,6 +242,8 @@ def test_filler_words_and_punctuation_are_ignored(written: str) -> None:
         ("Montreal", "Montréal, Canada"),
         ("Reykjavik", "Reykjavík, Iceland"),
         ("München", "Munich, Germany"),
+        ("San José", "San José, Costa Rica"),  # the accent picks Costa Rica over California
+        ("San Jose", "San Jose, California, US"),
     ],
 )
 def test_case_and_accents_do_not_matter(written: str, label: str) -> None:

@@ -778,10 +778,20 @@ def _other_labels(
 ) -> list[str]:
     """Labels of the candidates that are not the chosen place (nor its reference city)."""
     reference = skip.city if isinstance(skip, _Region) else skip
+    chosen_name = chosen.label.split(",")[0]
+    base_name = _PARENTHESIS.sub("", chosen_name)
     labels: list[str] = []
     for other in candidates:
         if other is skip or other == reference:
             continue
+        if not isinstance(other, _Region):
+            city = g.cities[other]
+            if (
+                (city.country, city.zone) == (chosen.within[0], chosen.zone_name)
+                and city.name != chosen_name
+                and _PARENTHESIS.sub("", city.name) == base_name  # "Zürich (Kreis 11)" is part of Zürich
+            ):
+                continue
         if isinstance(other, _Region) and (
             other.city == reference  # Singapore the country and Singapore the city
             or (other.country, other.admin1) in ((chosen.within[0], ""), chosen.within)  # New York state
@@ -952,9 +962,32 @@ def resolve_location(location: str) -> Place:
     g = _gazetteer()
     key = _key(location)
     found = _resolve_text(g, key) if key else None
+    if found is None and "(" in location:  # "Kolkata (Calcutta)": the part in brackets is another name
+        found = _resolve_text(g, _key(_PARENTHESIS.sub("", location)))
     if found is None:
         raise _unknown(g, location, key)
-    return found
+    return _prefer_as_typed(found, location)
+
+
+def _prefer_as_typed(place: Place, location: str) -> Place:
+    """Among places sharing a name, prefer the one spelled with the accents the user typed.
+
+    ``San José`` is the capital of Costa Rica, not San Jose, California.
+    """
+    if not place.alternatives or location.isascii():
+        return place
+    typed = location.lower()
+    name = place.label.split(",")[0]
+    if name.lower() in typed:
+        return place
+    g = _gazetteer()
+    for other in place.alternatives:
+        other_name = other.split(",")[0]
+        if _key(other_name) == _key(name) and other_name.lower() in typed:
+            chosen = _resolve_text(g, _key(other))
+            if chosen is not None and chosen.label == other:
+                return chosen
+    return place
 
 
 def _unknown(g: _Gazetteer, location: str, key: str) -> UnknownLocationError:
