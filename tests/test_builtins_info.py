@@ -343,6 +343,19 @@ def test_every_country_with_a_city_resolves_to_a_valid_zone() -> None:
     assert resolved > 230
 
 
+def test_every_city_of_100000_people_resolves_by_name_and_by_name_and_country() -> None:
+    index = info._gazetteer()
+    checked = 0
+    for city in index.cities:
+        if city.population < 100000 or "," in city.name:
+            continue
+        resolve_location(city.name)  # some place of that name: never an error
+        place = resolve_location(f"{city.name}, {index.countries[city.country]}")
+        assert place.within[0] == city.country, (city, place)
+        checked += 1
+    assert checked > 6000
+
+
 def test_index_is_built_once_from_bundled_data() -> None:
     index = info._gazetteer()
     assert info._gazetteer() is index
