@@ -15,7 +15,10 @@ nations of the UK) plus a short list of common abbreviations (``NYC``, ``UK``,
   punctuation do not matter.
 
 The index is built once, on first use or in the background when the agent is
-created (:func:`warm_up`). Offsets are computed with :mod:`zoneinfo` at the
+created (:func:`warm_up`): about 1.3 s of CPU and 35 MB, with other Latin-script
+names indexed for cities of at least :data:`ALTERNATE_NAMES_MIN_POPULATION`
+people (all of them would cost about 2 s and 54 MB); a lookup then takes well
+under a millisecond. Offsets are computed with :mod:`zoneinfo` at the
 current instant, so daylight saving time is honoured. Tests pin the clock by
 monkeypatching :func:`now`.
 """
