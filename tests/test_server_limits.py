@@ -184,6 +184,8 @@ def test_schema_declares_limits_and_media_types(client: httpx.Client) -> None:
     assert completion["messages"]["maxItems"] == 20
     stream = schema["paths"]["/api/v1/chat/stream"]["post"]["responses"]
     assert list(stream["200"]["content"]) == ["text/event-stream"]
+    event = stream["200"]["content"]["text/event-stream"]["itemSchema"]  # one event, not a plain string
+    assert event["type"] == "object" and set(event["properties"]) >= {"event", "data"}
     assert "413" in stream
     completions = schema["paths"]["/v1/chat/completions"]["post"]["responses"]["200"]["content"]
     assert set(completions) == {"application/json", "text/event-stream"}
