@@ -162,3 +162,26 @@ def test_connect_and_read_timeouts_are_separate_settings() -> None:
     )
     timeout = ModelFactory(settings).get("agent").request_timeout  # type: ignore[attr-defined]
     assert (timeout.read, timeout.connect) == (42, 3)
+
+
+class _StatusError(Exception):
+    def __init__(self, status: int) -> None:
+        super().__init__(f"HTTP {status}")
+        self.status_code = status
+
+
+@pytest.mark.parametrize(
+    ("exc", "says", "never"),
+    [
+        (ConnectionRefusedError("refused"), "cannot reach its server at http://h/v1", "API key"),
+        (_StatusError(401), "rejected the API key", "rate limit"),
+        (_StatusError(429), "rate limited", "API key"),
+        (_StatusError(404), "not found", "API key"),
+        (_StatusError(500), "failed after 2 attempt(s)", "API key"),
+    ],
+)
+def test_model_failures_say_what_to_check(exc: Exception, says: str, never: str) -> None:
+    from cadence.models.invoke import failure_message
+
+    text = failure_message("coordinator", exc, attempts=2, timed_out=False, budget=5, endpoint="http://h/v1")
+    assert says in text and never not in text and "\n" not in text

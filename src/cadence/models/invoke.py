@@ -194,7 +194,20 @@ async def call_model(
     label = model_label(model)
     endpoint = model_endpoint(model)
     if context is not None and endpoint is not None and endpoint == context.settings.llm_base_url:
-        await check_server(endpoint, context.settings.model_connect_timeout, node)
+        t0 = time.monotonic()
+        try:
+            await check_server(endpoint, context.settings.model_connect_timeout, node)
+        except ModelCallError as exc:
+            context.trace.model_calls.append(
+                ModelCallRecord(
+                    node=node,
+                    model=label,
+                    duration_ms=(time.monotonic() - t0) * 1000,
+                    attempts=1,
+                    error=exc.message,
+                )
+            )
+            raise
     started = time.monotonic()
     attempt = 0
     while True:
