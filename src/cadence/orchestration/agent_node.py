@@ -2,8 +2,9 @@
 
 The agent sees its system prompt and the conversation without the coordinator's
 routing bookkeeping; a direct answer gets a synthesized ``back`` call so the flow
-is always agent → tools → coordinator; a model failure becomes a ``back`` with an
-explanation instead of an exception.
+is always agent → tools → coordinator; a model failure, or any exception of the
+plugin's own code (``SystemExit`` included), becomes a ``back`` with an explanation
+instead of an exception.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from langgraph.runtime import Runtime
 from cadence.errors import CadenceError
 from cadence.models.invoke import call_model
 from cadence.orchestration.safety import strip_control_messages
+from cadence.orchestration.tool_logging import is_real_cancellation
 from cadence.sdk.agent import with_back_call
 
 if TYPE_CHECKING:
@@ -37,20 +39,29 @@ async def run_agent(
     if agent.bound_model is None:
         raise CadenceError(f"agent {node_name} has no model; the plugin bundle must bind one before use")
     context = runtime.context if runtime is not None else None
-    messages = agent.build_messages(
-        {**state, "messages": strip_control_messages(state.get("messages") or [])}
-    )
+    plugin = agent.metadata.normalized_name
     try:
+        messages = agent.build_messages(
+            {**state, "messages": strip_control_messages(state.get("messages") or [])}
+        )
         response = await call_model(
             agent.bound_model, messages, node=node_name, context=context, config=config
         )
     except CadenceError as exc:
         logger.warning("agent model failed", extra={"node": node_name, "error": str(exc)})
-        if context is not None:
-            context.trace.errors.append({"node": node_name, "code": exc.code, "message": str(exc)})
-        response = AIMessage(
-            content=f"(The {agent.metadata.normalized_name} agent could not answer: {exc.message})"
-        )
+        response = _failed(context, node_name, plugin, exc.code, exc.message)
+    except BaseException as exc:  # the plugin's own code (prompt, messages) failed, even with SystemExit
+        if isinstance(exc, GeneratorExit) or is_real_cancellation(exc):
+            raise
+        logger.error("agent step failed", extra={"node": node_name, "error": f"{type(exc).__name__}: {exc}"})
+        response = _failed(context, node_name, plugin, "agent_error", f"{type(exc).__name__}: {exc}")
     response = with_back_call(response)
     response = response.model_copy(update={"name": node_name})
     return {"messages": [response], "current_agent": agent.metadata.normalized_name}
+
+
+def _failed(context: Any, node_name: str, plugin: str, code: str, message: str) -> AIMessage:
+    """The agent's reply when its step failed: an explanation (a ``back`` call is added after)."""
+    if context is not None:
+        context.trace.errors.append({"node": node_name, "code": code, "message": message})
+    return AIMessage(content=f"(The {plugin} agent could not answer: {message})")

@@ -3,8 +3,11 @@
 :func:`logged_tool_call` wraps each execution in a plugin's ``ToolNode``
 (``awrap_tool_call``): it logs, bounds the call by the tool timeout and the
 turn's deadline, turns a timeout into an error tool result, and stamps the
-duration on the result. :func:`tool_records` turns a step's calls and results
-into trace records and the tool-hop count (``goto_*`` and ``back`` never count).
+duration on the result. Whatever the tool raises, including ``SystemExit``,
+``KeyboardInterrupt`` and other ``BaseException`` subclasses, ends as an error tool
+result; only the cancellation of the turn itself propagates. :func:`tool_records`
+turns a step's calls and results into trace records and the tool-hop count
+(``goto_*`` and ``back`` never count).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langgraph.prebuilt.tool_node import ToolCallRequest
 from langgraph.types import Command
 
+from cadence.errors import ToolExecutionError
 from cadence.orchestration.safety import is_control_tool, message_text
 
 logger = logging.getLogger(__name__)
@@ -26,16 +30,53 @@ logger = logging.getLogger(__name__)
 MAX_RESULT_CHARS_IN_TRACE = 2000
 
 
+def is_real_cancellation(exc: BaseException) -> bool:
+    """Whether ``exc`` is the cancellation of the running task (which must propagate).
+
+    A ``CancelledError`` that a tool raised by itself, with nobody cancelling the
+    current task, is a fault of the tool like any other.
+    """
+    if not isinstance(exc, asyncio.CancelledError):
+        return False
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:
+        return True
+    return task is None or task.cancelling() > 0
+
+
+def plugin_fault(exc: BaseException, *, plugin: str, tool: str) -> ToolExecutionError:
+    """The error a tool's process-level exception (``SystemExit``, ``KeyboardInterrupt``, …) becomes."""
+    detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    logger.error(
+        "plugin tool raised a process-level exception; contained",
+        extra={"plugin": plugin, "tool": tool, "error": detail},
+    )
+    return ToolExecutionError(
+        f"Error: the tool {tool} of the {plugin} plugin crashed ({detail}); this is a bug in the plugin. "
+        "Try a different approach or answer without this tool.",
+        code="tool_crashed",
+    )
+
+
 def tool_error_message(exc: Exception) -> str:
     """The content of an error tool result: what failed, so the agent can react."""
+    if isinstance(exc, ToolExecutionError):
+        return exc.message
     return f"Error: {type(exc).__name__}: {exc}. Check the arguments or try a different approach."
 
 
 async def logged_tool_call(
     request: ToolCallRequest,
     execute: Callable[[ToolCallRequest], Awaitable[ToolMessage | Command]],
+    *,
+    plugin: str = "?",
 ) -> ToolMessage | Command:
-    """Log and time one tool execution, bounded by the tool timeout and the turn deadline."""
+    """Log and time one tool execution, bounded by the tool timeout and the turn deadline.
+
+    The call runs in the caller's task (``asyncio.timeout``, not a new task), so an
+    exception of any kind raised by the tool is caught here and becomes an error result.
+    """
     call = request.tool_call
     name = call.get("name", "?")
     context = getattr(request.runtime, "context", None)
@@ -52,18 +93,17 @@ async def logged_tool_call(
     started = time.monotonic()
     error: str | None = None
     try:
-        if budget is None:
+        async with asyncio.timeout(budget):
             result = await execute(request)
-        else:
-            result = await asyncio.wait_for(execute(request), timeout=budget)
     except TimeoutError:
         error = f"the tool did not finish within {budget:.1f}s"
-        result = ToolMessage(
-            content=f"Error: {error}. Try a simpler request.",
-            tool_call_id=call.get("id") or "",
-            name=name,
-            status="error",
-        )
+        result = _error_result(call, f"Error: {error}. Try a simpler request.")
+    except Exception as exc:  # an interceptor or the ToolNode itself failed
+        result = _error_result(call, tool_error_message(exc))
+    except BaseException as exc:  # SystemExit, KeyboardInterrupt, ... from plugin code
+        if isinstance(exc, GeneratorExit) or is_real_cancellation(exc):
+            raise
+        result = _error_result(call, plugin_fault(exc, plugin=plugin, tool=name).message)
     duration_ms = (time.monotonic() - started) * 1000
     if isinstance(result, ToolMessage):
         if result.status == "error" and error is None:
@@ -72,6 +112,12 @@ async def logged_tool_call(
     log = logger.warning if error else logger.info
     log("tool end", extra={"tool": name, "duration_ms": round(duration_ms, 2), "error": error})
     return result
+
+
+def _error_result(call: dict[str, Any] | Any, content: str) -> ToolMessage:
+    return ToolMessage(
+        content=content, tool_call_id=call.get("id") or "", name=call.get("name", "?"), status="error"
+    )
 
 
 def tool_records(agent: str, messages: Sequence[BaseMessage]) -> tuple[int, list[dict[str, Any]]]:

@@ -2,24 +2,38 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.prebuilt import ToolNode
+from langgraph.prebuilt.tool_node import ToolCallRequest
 from langgraph.runtime import Runtime
+from langgraph.types import Command
 
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.state import plugin_context
-from cadence.orchestration.tool_logging import logged_tool_call, tool_error_message, tool_records
+from cadence.orchestration.tool_logging import (
+    is_real_cancellation,
+    logged_tool_call,
+    tool_error_message,
+    tool_records,
+)
+from cadence.plugins.containment import PluginThreadPool, contain_tools, run_tool_in_pool
 from cadence.sdk.agent import AgentNode, BaseAgent
 from cadence.sdk.metadata import PluginMetadata
 from cadence.sdk.plugin import BasePlugin
 from cadence.sdk.tools import make_back_tool
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_PLUGIN_MAX_THREADS = 8
+"""Threads per plugin for synchronous tools when no setting is given (``CADENCE_PLUGIN_MAX_THREADS``)."""
 
 
 @dataclass(frozen=True)
@@ -38,7 +52,14 @@ class PluginBundle:
     to the coordinator.
     """
 
-    def __init__(self, plugin: type[BasePlugin], metadata: PluginMetadata, source: PluginSource) -> None:
+    def __init__(
+        self,
+        plugin: type[BasePlugin],
+        metadata: PluginMetadata,
+        source: PluginSource,
+        *,
+        max_threads: int = DEFAULT_PLUGIN_MAX_THREADS,
+    ) -> None:
         self.plugin = plugin
         self.metadata = metadata
         self.source = source
@@ -57,12 +78,25 @@ class PluginBundle:
         if len(set(names)) != len(names):
             raise ValueError(f"duplicate tool names: {names}")
         self.tools: list[BaseTool] = [*tools, make_back_tool()]
+        self.thread_pool = PluginThreadPool(metadata.normalized_name, max_threads)
         self.tool_node = ToolNode(
-            self.tools,
+            contain_tools(self.tools, plugin=metadata.normalized_name, pool=self.thread_pool),
             name=self.tools_node_name,
             handle_tool_errors=tool_error_message,
-            awrap_tool_call=logged_tool_call,
+            awrap_tool_call=self._wrap_tool_call,
         )
+
+    async def _wrap_tool_call(
+        self,
+        request: ToolCallRequest,
+        execute: Callable[[ToolCallRequest], Awaitable[ToolMessage | Command]],
+    ) -> ToolMessage | Command:
+        """Every execution: synchronous tools in the plugin's pool, logged, bounded, contained."""
+        if request.tool is not None:
+            tool = run_tool_in_pool(request.tool, self.thread_pool)
+            if tool is not request.tool:
+                request = request.override(tool=tool)
+        return await logged_tool_call(request, execute, plugin=self.name)
 
     @property
     def name(self) -> str:
@@ -115,12 +149,37 @@ class PluginBundle:
             self.tools_node_name: self.create_tools_node(),
         }
 
+    def should_continue(self, state: dict[str, Any]) -> str:
+        """The agent's ``should_continue``, contained; pending tool calls always go to the tools node.
+
+        A ``back`` while the agent's last message still has tool calls would leave them
+        unanswered in the thread, so it becomes ``continue`` (the tools node answers every
+        call, ``back`` included). A failing ``should_continue`` counts as ``continue``.
+        """
+        messages = state.get("messages") or []
+        pending = bool(messages and getattr(messages[-1], "tool_calls", None))
+        try:
+            decision = self.agent.should_continue(state)
+        except Exception as exc:
+            decision = "continue"
+            logger.warning("should_continue failed", extra={"plugin": self.name, "error": str(exc)})
+        except BaseException as exc:
+            if isinstance(exc, GeneratorExit) or is_real_cancellation(exc):
+                raise
+            decision = "continue"
+            logger.error(
+                "should_continue raised %s; contained", type(exc).__name__, extra={"plugin": self.name}
+            )
+        if (decision == "continue") != pending:
+            logger.debug("should_continue overridden", extra={"plugin": self.name, "decision": decision})
+        return "continue" if pending else "back"
+
     def get_graph_edges(self) -> dict[str, Any]:
         """Conditional edge on ``should_continue`` and the direct edge tools → coordinator."""
         return {
             "conditional_edges": {
                 self.agent_node_name: {
-                    "condition": self.agent.should_continue,
+                    "condition": self.should_continue,
                     "mapping": {"continue": self.tools_node_name, "back": "coordinator"},
                 }
             },

@@ -4,13 +4,15 @@ Sources, in discovery order: built-in plugins (``CADENCE_BUILTIN_PLUGINS``),
 Python entry points (group ``cadence.plugins``), plugin directories
 (``CADENCE_PLUGINS_DIR``) and classes registered with ``register_plugin``.
 A plugin that fails to import, validate, resolve its dependencies or pass its
-health check is reported with its reason and skipped. Name conflicts are
+health check is reported with its reason and skipped, whatever it raises
+(``SystemExit`` and ``KeyboardInterrupt`` included; only cancellation propagates). Name conflicts are
 resolved deterministically: the higher version wins; on a tie a directory
 plugin beats an installed package, which beats a built-in.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import importlib
 import importlib.util
@@ -65,7 +67,15 @@ def _short_exc(exc: BaseException) -> str:
             loc = ".".join(str(p) for p in err.get("loc", ())) or "metadata"
             parts.append(f"{loc}: {err.get('msg')}")
         return "invalid metadata: " + "; ".join(parts)
+    if not isinstance(exc, Exception):  # SystemExit, KeyboardInterrupt, ...
+        return f"{type(exc).__name__}({exc}) raised by the plugin's code; a plugin may not exit the process"
     return f"{type(exc).__name__}: {exc}"
+
+
+def _reraise_cancellation(exc: BaseException) -> None:
+    """Plugin code may raise anything (``SystemExit`` included) and is contained; cancellation is not."""
+    if isinstance(exc, asyncio.CancelledError | GeneratorExit):
+        raise exc
 
 
 class PluginManager:
@@ -138,7 +148,8 @@ class PluginManager:
             return found, failed
         try:
             from cadence.builtins import BUILTIN_PLUGINS
-        except Exception as exc:  # a broken built-in must not stop the app
+        except BaseException as exc:  # a broken built-in must not stop the app
+            _reraise_cancellation(exc)
             failed.append(
                 PluginStatus("builtins", "failed", "builtin", "cadence.builtins", reason=_short_exc(exc))
             )
@@ -174,7 +185,8 @@ class PluginManager:
                         f"entry point {ep.name!r} is not a BasePlugin subclass or a module with one"
                     )
                 found.extend((p, PluginSource("entry_point", location)) for p in plugins)
-            except Exception as exc:
+            except BaseException as exc:  # SystemExit at import included: one plugin never stops the app
+                _reraise_cancellation(exc)
                 failed.append(
                     PluginStatus(ep.name, "failed", "entry_point", location, reason=_short_exc(exc))
                 )
@@ -211,7 +223,8 @@ class PluginManager:
                     if not plugins:
                         raise TypeError("defines no BasePlugin subclass (subclass cadence.sdk.BasePlugin)")
                     found.extend((p, PluginSource("directory", str(entry))) for p in plugins)
-                except Exception as exc:
+                except BaseException as exc:  # SystemExit at import included
+                    _reraise_cancellation(exc)
                     logger.debug(
                         "plugin import failed", extra={"path": str(entry), "tb": traceback.format_exc()}
                     )
@@ -276,7 +289,8 @@ class PluginManager:
             metadata = plugin.get_metadata()
             if not isinstance(metadata, PluginMetadata):
                 raise TypeError(f"get_metadata() must return PluginMetadata, got {type(metadata).__name__}")
-        except Exception as exc:
+        except BaseException as exc:
+            _reraise_cancellation(exc)
             status.reason = _short_exc(exc)
             return None, status
         status.name = metadata.normalized_name
@@ -295,8 +309,9 @@ class PluginManager:
             if not health.get("healthy", False):
                 status.reason = f"health check failed: {health.get('details') or 'unhealthy'}"
                 return None, status
-            bundle = PluginBundle(plugin, metadata, source)
-        except Exception as exc:
+            bundle = PluginBundle(plugin, metadata, source, max_threads=self.settings.plugin_max_threads)
+        except BaseException as exc:
+            _reraise_cancellation(exc)
             status.reason = _short_exc(exc)
             return None, status
         status.status = "loaded"

@@ -32,11 +32,15 @@ async def health() -> HealthResponse:
 @router.get(
     "/ready",
     response_model=ReadyResponse,
-    summary="Readiness: engine loaded, database reachable (no authentication)",
+    summary="Readiness: engine loaded, database reachable, plugins not saturated (no authentication)",
     responses={503: {"description": "Not ready; `checks` says what failed."}},
 )
 async def ready(request: Request) -> Any:
-    """200 when the engine is loaded and the database answers, else 503 with the failing checks."""
+    """200 when the engine is loaded and the database answers, else 503 with the failing checks.
+
+    A plugin whose tool threads are all stuck (hung synchronous tools) makes the status
+    ``degraded`` (still 200: every other plugin keeps working) with a ``plugin:<name>`` check.
+    """
     checks: dict[str, str] = {}
     service: ChatService | None = getattr(request.app.state, "service", None)
     checks["engine"] = "ok" if service is not None and service.engine.graph is not None else "not loaded"
@@ -48,12 +52,26 @@ async def ready(request: Request) -> Any:
             checks["database"] = "ok"
         except Exception as exc:  # report, don't raise: this is a probe
             checks["database"] = f"error: {type(exc).__name__}: {exc}"
+    degraded = _saturated_plugins(service) if service is not None else {}
     if all(v == "ok" for v in checks.values()):
+        if degraded:
+            checks.update({f"plugin:{name}": f"degraded: {detail}" for name, detail in degraded.items()})
+            return ReadyResponse(status="degraded", checks=checks)
         return ReadyResponse(status="ready", checks=checks)
     body = error_body(
         "not_ready", "The server is not ready: " + ", ".join(f"{k} {v}" for k, v in checks.items())
     )
     return JSONResponse({**body, "status": "not_ready", "checks": checks}, status_code=503)
+
+
+def _saturated_plugins(service: ChatService) -> dict[str, str]:
+    """Plugins whose every tool thread is held by a call that timed out and never returned."""
+    out: dict[str, str] = {}
+    for name, bundle in service.engine.plugin_manager.bundles.items():
+        stats = bundle.thread_pool.stats()
+        if stats.saturated:
+            out[name] = stats.describe()
+    return out
 
 
 def _plugin_list(service: ChatService) -> PluginList:

@@ -222,9 +222,9 @@ class HealthResponse(BaseModel):
 
 
 class ReadyResponse(BaseModel):
-    """Readiness: the engine is loaded and the database answers."""
+    """Readiness: the engine is loaded and the database answers; ``degraded`` names saturated plugins."""
 
-    status: Literal["ready", "not_ready"]
+    status: Literal["ready", "degraded", "not_ready"]
     checks: dict[str, str]
 
 

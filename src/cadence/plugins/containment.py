@@ -1,0 +1,255 @@
+"""Fault containment for plugin code: bounded threads per plugin and no escaping ``BaseException``.
+
+A plugin's tools are someone else's code running inside the server. Two things
+must never happen because of them:
+
+- **Process-level exceptions escaping.** ``SystemExit``, ``KeyboardInterrupt`` and
+  other ``BaseException`` subclasses raised by a tool would otherwise stop the
+  event loop (asyncio re-raises ``SystemExit``/``KeyboardInterrupt`` out of the
+  task that raised them). :func:`contain_tools` wraps every ``@tool`` so such an
+  exception becomes a :class:`~cadence.errors.ToolExecutionError` inside the tool's
+  own task; ``tool_logging.plugin_fault`` is the one conversion. Task cancellation
+  (``asyncio.CancelledError`` while the task is being cancelled) is never caught.
+- **Hung synchronous tools starving everyone.** Synchronous tools run in their
+  plugin's :class:`PluginThreadPool` (``CADENCE_PLUGIN_MAX_THREADS`` daemon threads),
+  never in the event loop's shared default executor. A tool that never returns
+  holds one of its own plugin's threads; when the tool timeout abandons it, the
+  thread is counted as *stuck*. Once every thread of a plugin is stuck, its calls
+  fail at once with a clear error and ``/ready`` reports the plugin as degraded;
+  other plugins, the models and the server are unaffected. Daemon threads never
+  keep the process from exiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import inspect
+import logging
+import queue
+import threading
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.tools import BaseTool, StructuredTool, Tool
+
+from cadence.errors import ToolExecutionError
+from cadence.orchestration.tool_logging import is_real_cancellation, plugin_fault
+
+logger = logging.getLogger(__name__)
+
+IDLE_THREAD_SECONDS = 60.0
+"""An idle worker thread exits after this long (threads are started again on demand)."""
+
+
+class PluginSaturatedError(ToolExecutionError):
+    """Every thread of a plugin is held by a tool call that timed out and never returned."""
+
+    code = "plugin_saturated"
+
+
+@dataclass(frozen=True)
+class PoolStats:
+    """A snapshot of a plugin's thread pool."""
+
+    max_threads: int
+    busy: int
+    stuck: int
+    queued: int
+
+    @property
+    def saturated(self) -> bool:
+        """All threads are held by calls abandoned after their timeout: new calls fail at once."""
+        return self.stuck >= self.max_threads
+
+    def describe(self) -> str:
+        """One line for ``/ready``."""
+        return (
+            f"{self.busy}/{self.max_threads} threads busy, {self.stuck} held by tool calls "
+            "that timed out and never returned"
+        )
+
+
+class PluginThreadPool:
+    """A bounded pool of daemon threads for one plugin's synchronous tools.
+
+    Unlike ``concurrent.futures.ThreadPoolExecutor`` its threads are daemons, so a
+    tool that never returns cannot hold up the process at exit; idle threads exit
+    after :data:`IDLE_THREAD_SECONDS`.
+    """
+
+    def __init__(self, plugin: str, max_threads: int) -> None:
+        if max_threads < 1:
+            raise ValueError("max_threads must be at least 1")
+        self.plugin = plugin
+        self.max_threads = max_threads
+        self._queue: queue.SimpleQueue[tuple[Future[Any], Callable[[], Any]]] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._threads = 0
+        self._idle = 0
+        self._running: set[Future[Any]] = set()
+        self._queued = 0
+        self._stuck: set[Future[Any]] = set()
+
+    def stats(self) -> PoolStats:
+        """Current load of the pool."""
+        with self._lock:
+            return PoolStats(self.max_threads, len(self._running), len(self._stuck), self._queued)
+
+    def submit(self, fn: Callable[[], Any]) -> Future[Any]:
+        """Queue ``fn`` (no arguments) and return its future; starts a thread if none is free for it."""
+        future: Future[Any] = Future()
+        with self._lock:
+            self._queued += 1
+            self._queue.put((future, fn))
+            if self._queued > self._idle and self._threads < self.max_threads:
+                self._threads += 1
+                threading.Thread(
+                    target=self._worker, name=f"cadence-plugin-{self.plugin}-{self._threads}", daemon=True
+                ).start()
+        return future
+
+    def _worker(self) -> None:
+        while True:
+            with self._lock:
+                self._idle += 1
+            try:
+                future, fn = self._queue.get(timeout=IDLE_THREAD_SECONDS)
+            except queue.Empty:
+                with self._lock:
+                    self._idle -= 1
+                    if self._queue.empty():
+                        self._threads -= 1
+                        return
+                continue
+            with self._lock:
+                self._idle -= 1
+                self._queued -= 1
+                if not future.set_running_or_notify_cancel():
+                    continue
+                self._running.add(future)
+            error: BaseException | None = None
+            result: Any = None
+            try:
+                result = fn()
+            except BaseException as exc:  # handed to the awaiting task, which contains it
+                error = exc
+            with self._lock:  # the counts are right before the awaiting task resumes
+                self._running.discard(future)
+                self._stuck.discard(future)
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+            del future, fn, error
+
+    async def run(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Run ``fn(*args, **kwargs)`` in a pool thread (with the caller's context) and await it.
+
+        If the awaiting task is cancelled (tool timeout, turn deadline) while the call
+        runs, the thread is abandoned and counted as stuck until it returns.
+        Raises :class:`PluginSaturatedError` at once when every thread is stuck.
+        """
+        stats = self.stats()
+        if stats.saturated:
+            raise PluginSaturatedError(
+                f"Error: the {self.plugin} plugin is saturated: all {self.max_threads} of its threads are "
+                "held by earlier tool calls that timed out and never returned. Answer without this plugin's "
+                "tools; the operator should fix the plugin or raise CADENCE_PLUGIN_MAX_THREADS.",
+            )
+        context = contextvars.copy_context()
+        future = self.submit(functools.partial(context.run, fn, *args, **kwargs))
+        try:
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            if not future.cancel():  # already running: the thread cannot be stopped
+                with self._lock:
+                    if future in self._running:
+                        self._stuck.add(future)
+            raise
+
+
+def runs_in_thread(tool: BaseTool) -> bool:
+    """Whether LangChain would run ``tool`` in a worker thread (it has no coroutine of its own)."""
+    if isinstance(tool, StructuredTool | Tool):
+        return tool.coroutine is None and tool.func is not None
+    return type(tool)._arun is BaseTool._arun
+
+
+def _contained(
+    coroutine: Callable[..., Awaitable[Any]], *, plugin: str, tool: str
+) -> Callable[..., Awaitable[Any]]:
+    @functools.wraps(coroutine)
+    async def contained(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return await coroutine(*args, **kwargs)
+        except Exception:
+            raise
+        except BaseException as exc:
+            if isinstance(exc, GeneratorExit) or is_real_cancellation(exc):
+                raise
+            raise plugin_fault(exc, plugin=plugin, tool=tool) from None
+
+    return contained
+
+
+def _in_pool(func: Callable[..., Any], pool: PluginThreadPool) -> Callable[..., Awaitable[Any]]:
+    @functools.wraps(func)
+    async def in_pool(*args: Any, **kwargs: Any) -> Any:
+        return await pool.run(func, *args, **kwargs)
+
+    # inspect.signature follows __wrapped__, so LangChain passes config/callbacks exactly as to ``func``
+    return in_pool
+
+
+def contain_tools(tools: list[BaseTool], *, plugin: str, pool: PluginThreadPool) -> list[BaseTool]:
+    """Copies of a plugin's tools that run in its thread pool and cannot raise process-level exceptions.
+
+    ``@tool`` functions (``StructuredTool``/``Tool``) get a coroutine: synchronous ones run
+    ``func`` in ``pool``, asynchronous ones keep theirs; either way wrapped by the
+    containment. Other ``BaseTool`` subclasses are returned as they are; the tool-call
+    wrapper runs synchronous ones in ``pool`` (see :func:`run_tool_in_pool`).
+    """
+    out: list[BaseTool] = []
+    for t in tools:
+        if isinstance(t, StructuredTool | Tool) and (t.coroutine is not None or t.func is not None):
+            base = t.coroutine if t.coroutine is not None else _in_pool(t.func, pool)  # type: ignore[arg-type]
+            if not inspect.iscoroutinefunction(base):
+                out.append(t)
+                continue
+            out.append(t.model_copy(update={"coroutine": _contained(base, plugin=plugin, tool=t.name)}))
+        else:
+            out.append(t)
+    return out
+
+
+class _PoolBoundTool(BaseTool):
+    """Runs a synchronous ``BaseTool`` subclass's ``invoke`` in its plugin's pool (execution only)."""
+
+    inner: BaseTool
+    pool: Any
+
+    def _run(self, *args: Any, **kwargs: Any) -> Any:  # pragma: no cover - never called
+        raise NotImplementedError
+
+    def get_input_schema(self, config: Any = None) -> Any:
+        """The wrapped tool's input schema."""
+        return self.inner.get_input_schema(config)
+
+    def invoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        """The wrapped tool, in the calling thread."""
+        return self.inner.invoke(input, config, **kwargs)
+
+    async def ainvoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        """The wrapped tool's ``invoke`` in a pool thread (what LangChain does in the shared pool)."""
+        return await self.pool.run(self.inner.invoke, input, config, **kwargs)
+
+
+def run_tool_in_pool(tool: BaseTool, pool: PluginThreadPool) -> BaseTool:
+    """``tool`` itself, or for a synchronous ``BaseTool`` subclass a stand-in executing it in ``pool``."""
+    if isinstance(tool, StructuredTool | Tool) or not runs_in_thread(tool):
+        return tool
+    return _PoolBoundTool(name=tool.name, description=tool.description, inner=tool, pool=pool)

@@ -1,0 +1,377 @@
+"""Fault plugins: whatever a plugin's code raises or however long it blocks, the server keeps serving.
+
+Faults covered: ``SystemExit``, ``KeyboardInterrupt`` and other ``BaseException``
+subclasses at import, at load and in sync and async tools; tools raising
+``CancelledError`` by themselves; async tools that hang; sync tools that never
+return their thread. Real cancellation of a turn must still propagate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from tests.conftest import FINALIZE, call, goto, make_settings
+from tests.test_server_support import live_server
+
+from cadence.orchestration.engine import Cadence, thread_key
+from cadence.orchestration.synthesizer import is_fallback
+from cadence.plugins.containment import PluginThreadPool
+from cadence.plugins.manager import PluginManager
+from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool
+from cadence.server import create_app
+from cadence.testing import ScriptedChatModel
+
+
+class PluginBoom(BaseException):
+    """A BaseException that is neither SystemExit nor KeyboardInterrupt."""
+
+
+FAULTS: dict[str, type[BaseException]] = {
+    "system_exit": SystemExit,
+    "keyboard_interrupt": KeyboardInterrupt,
+    "base_exception": PluginBoom,
+    "cancelled_by_itself": asyncio.CancelledError,
+}
+
+
+def _raise(kind: str) -> None:
+    raise FAULTS[kind](3) if FAULTS[kind] is SystemExit else FAULTS[kind]("raised by the plugin")
+
+
+@tool
+def crash_sync(kind: str) -> str:
+    """Raise the named fault from a synchronous tool."""
+    _raise(kind)
+    return "unreachable"
+
+
+@tool
+async def crash_async(kind: str) -> str:
+    """Raise the named fault from an asynchronous tool."""
+    await asyncio.sleep(0)
+    _raise(kind)
+    return "unreachable"
+
+
+RELEASE = threading.Event()
+"""Set at teardown so the hung threads of these tests end."""
+STARTED = threading.Semaphore(0)
+
+
+@tool
+def block() -> str:
+    """Never return (until the test releases it)."""
+    STARTED.release()
+    RELEASE.wait()
+    return "released"
+
+
+@tool
+async def sleep_forever() -> str:
+    """An async tool that never finishes by itself."""
+    await asyncio.sleep(3600)
+    return "woke"
+
+
+def _plugin(name: str, tools: list[Any]) -> type[BasePlugin]:
+    class Agent(BaseAgent):
+        def get_tools(self) -> list[Any]:
+            return list(tools)
+
+        def get_system_prompt(self) -> str:
+            return f"You are the {name} agent."
+
+    class Plugin(BasePlugin):
+        @classmethod
+        def get_metadata(cls) -> PluginMetadata:
+            return PluginMetadata(
+                name=name, version="1.0.0", description=f"The {name} fault plugin for tests."
+            )
+
+        @classmethod
+        def create_agent(cls) -> BaseAgent:
+            return Agent(cls.get_metadata())
+
+    Plugin.__name__ = Plugin.__qualname__ = f"{name.title()}Plugin"
+    return Plugin
+
+
+CrashPlugin = _plugin("crash", [crash_sync, crash_async])
+HangPlugin = _plugin("hang", [block, sleep_forever])
+
+
+@pytest.fixture(autouse=True)
+def _release_hung_threads() -> Any:
+    RELEASE.clear()
+    yield
+    RELEASE.set()
+
+
+def _engine(script: list[dict[str, Any]], **overrides: Any) -> tuple[Cadence, ScriptedChatModel]:
+    model = ScriptedChatModel.from_items(script)
+    settings = make_settings(builtin_plugins=["math"], **overrides)
+    return Cadence(settings, model=model, plugins=[CrashPlugin, HangPlugin]), model
+
+
+@pytest.mark.parametrize("kind", list(FAULTS))
+@pytest.mark.parametrize("tool_name", ["crash_sync", "crash_async"])
+async def test_tool_faults_become_error_results(tool_name: str, kind: str) -> None:
+    engine, _ = _engine(
+        [goto("crash"), call(tool_name, kind=kind), FINALIZE, {"content": "The tool failed, sorry."}]
+    )
+    result = await engine.ainvoke("Crash, please.")
+    assert result.response == "The tool failed, sorry."
+    [used] = result.trace["tools_used"]
+    assert used["name"] == tool_name and used["result"] is None
+    assert FAULTS[kind].__name__ in used["error"]
+    # the engine still serves the next turn on the same event loop
+    engine2, _ = _engine([FINALIZE, {"content": "still here"}])
+    assert (await engine2.ainvoke("Hello?")).response == "still here"
+
+
+async def test_hung_async_tool_is_cancelled_at_the_tool_timeout() -> None:
+    engine, _ = _engine(
+        [goto("hang"), call("sleep_forever"), FINALIZE, {"content": "It took too long."}], tool_timeout=0.2
+    )
+    result = await engine.ainvoke("Sleep.")
+    assert result.response == "It took too long."
+    assert "did not finish within" in result.trace["tools_used"][0]["error"]
+
+
+async def test_cancelling_a_turn_still_cancels_its_tool() -> None:
+    seen: list[str] = []
+    started = asyncio.Event()
+
+    @tool
+    async def wait_here() -> str:
+        """Wait until cancelled."""
+        started.set()
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            seen.append("cancelled")
+            raise
+        return "woke"
+
+    model = ScriptedChatModel.from_items([goto("waiter"), call("wait_here")])
+    engine = Cadence(make_settings(builtin_plugins=[]), model=model, plugins=[_plugin("waiter", [wait_here])])
+    turn = asyncio.create_task(engine.ainvoke("Wait."))
+    await asyncio.wait_for(started.wait(), timeout=30)
+    turn.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await turn
+    assert seen == ["cancelled"]
+
+
+def test_faults_at_import_and_load_skip_only_that_plugin(tmp_path: Path) -> None:
+    good = textwrap.dedent(
+        """
+        from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata
+
+        class A(BaseAgent):
+            def get_tools(self):
+                return []
+            def get_system_prompt(self):
+                return "ok"
+
+        class P(BasePlugin):
+            @classmethod
+            def get_metadata(cls):
+                return PluginMetadata(name="{name}", version="1.0.0", description="A plugin for the tests.")
+            @classmethod
+            def create_agent(cls):
+                {create}
+        """
+    )
+    ok = "return A(cls.get_metadata())"
+    (tmp_path / "fine.py").write_text(good.format(name="fine", create=ok))
+    (tmp_path / "exits.py").write_text("import sys\nsys.exit(3)\n")
+    (tmp_path / "interrupts.py").write_text("raise KeyboardInterrupt\n")
+    (tmp_path / "boom.py").write_text("class Boom(BaseException):\n    pass\nraise Boom('at import')\n")
+    (tmp_path / "exits_late.py").write_text(good.format(name="late", create="raise SystemExit(4)"))
+    manager = PluginManager(make_settings(plugins_dir=[tmp_path], builtin_plugins=["math"]))
+    statuses = {Path(s.location).name: s for s in manager.load() if s.source == "directory"}
+    assert set(manager.bundles) == {"fine", "math"}
+    for name, exc in [
+        ("exits.py", "SystemExit"),
+        ("interrupts.py", "KeyboardInterrupt"),
+        ("boom.py", "Boom"),
+        ("exits_late.py", "SystemExit"),
+    ]:
+        assert statuses[name].status == "failed"
+        assert exc in (statuses[name].reason or "")
+
+
+def test_server_starts_with_a_plugin_that_exits_at_import(tmp_path: Path) -> None:
+    (tmp_path / "exits.py").write_text("import sys\nsys.exit(3)\n")
+    settings = make_settings(plugins_dir=[tmp_path], builtin_plugins=["math"])
+    app = create_app(settings, engine_kwargs={"model": ScriptedChatModel.from_items([], loop=True)})
+    with live_server(app) as url, httpx.Client(base_url=url, timeout=30) as client:
+        assert client.get("/ready").json()["status"] == "ready"
+        plugins = {p["name"]: p for p in client.get("/api/v1/plugins").json()["plugins"]}
+        assert plugins["math"]["status"] == "loaded"
+        assert any("SystemExit" in (p["reason"] or "") for p in plugins.values())
+
+
+HUNG = 20
+
+
+def test_hung_sync_tools_only_saturate_their_own_plugin() -> None:
+    """20 hung sync tools outstanding: /ready says degraded, a math turn on another thread still works."""
+    # Phase 1: every model call of the 20 concurrent turns gets the same item, so their order
+    # does not matter: the coordinator keeps the first call (route to hang), the agent runs both
+    # (the route is not its tool: error result; block hangs), suspend gets a tool-only reply.
+    item = {"tool_calls": [{"name": "goto_hang_agent", "args": {}}, {"name": "block", "args": {}}]}
+    per_turn = 4  # coordinator, agent, coordinator (hop limit → suspend), suspend
+    phase2 = [goto("math"), call("calculate", expression="2+2"), FINALIZE, {"content": "2+2 is 4."}]
+    model = ScriptedChatModel.from_items([item] * (HUNG * per_turn) + phase2)
+    settings = make_settings(
+        builtin_plugins=["math"], max_agent_hops=1, tool_timeout=0.5, plugin_max_threads=HUNG
+    )
+    app = create_app(settings, engine_kwargs={"model": model, "plugins": [HangPlugin]})
+    with live_server(app) as url, httpx.Client(base_url=url, timeout=60) as client:
+        assert client.get("/ready").json()["status"] == "ready"
+
+        def hung_turn(i: int) -> dict[str, Any]:
+            with httpx.Client(base_url=url, timeout=60) as c:
+                return c.post("/api/v1/chat", json={"message": f"Block {i}."}).json()
+
+        with ThreadPoolExecutor(HUNG) as pool:
+            answers = list(pool.map(hung_turn, range(HUNG)))
+        for answer in answers:
+            assert answer["response"].strip()
+            assert "did not finish within" in answer["trace"]["tools_used"][0]["error"]
+        assert model.remaining == len(phase2)
+        for _ in range(HUNG):  # every hung call really started in its own thread
+            assert STARTED.acquire(timeout=30)
+
+        ready = client.get("/ready")
+        assert ready.status_code == 200
+        body = ready.json()
+        assert body["status"] == "degraded"
+        assert body["checks"]["plugin:hang"].startswith(f"degraded: {HUNG}/{HUNG} threads busy")
+        assert "math" not in " ".join(body["checks"])
+
+        started = time.monotonic()
+        answer = client.post("/api/v1/chat", json={"message": "What is 2+2?"}).json()
+        assert answer["response"] == "2+2 is 4."
+        [used] = answer["trace"]["tools_used"]
+        assert (used["name"], used["result"], used["error"]) == ("calculate", "4", None)
+        assert time.monotonic() - started < 20  # generous: it must not wait for the hung threads
+
+        RELEASE.set()
+        deadline = time.monotonic() + 30
+        while client.get("/ready").json()["status"] != "ready":
+            assert time.monotonic() < deadline, "the plugin did not recover after its threads returned"
+            time.sleep(0.05)
+
+
+async def test_saturated_plugin_fails_fast_with_a_clear_error() -> None:
+    engine, _ = _engine(
+        [
+            goto("hang"),
+            call("block"),
+            goto("hang"),
+            call("block"),
+            FINALIZE,
+            {"content": "The hang plugin is stuck."},
+        ],
+        tool_timeout=0.3,
+        plugin_max_threads=1,
+    )
+    result = await engine.ainvoke("Block twice.")
+    first, second = result.trace["tools_used"]
+    assert "did not finish within" in first["error"]
+    assert "saturated" in second["error"] and "CADENCE_PLUGIN_MAX_THREADS" in second["error"]
+    assert second["duration_ms"] < 250  # failed at once instead of waiting for its timeout
+    assert result.response == "The hang plugin is stuck."
+
+
+def test_threads_that_never_return_do_not_block_process_exit() -> None:
+    code = textwrap.dedent(
+        """
+        import asyncio, threading
+        from cadence.plugins.containment import PluginThreadPool
+
+        async def main():
+            pool = PluginThreadPool("stuck", 2)
+            try:
+                await asyncio.wait_for(pool.run(threading.Event().wait), timeout=0.1)
+            except TimeoutError:
+                pass
+            assert pool.stats().stuck == 1
+            print("done", flush=True)
+
+        asyncio.run(main())
+        """
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "done"
+
+
+async def test_pool_bounds_threads_and_passes_context() -> None:
+    pool = PluginThreadPool("bounded", 2)
+    names: set[str] = set()
+    lock = threading.Lock()
+
+    def work() -> int:
+        with lock:
+            names.add(threading.current_thread().name)
+        time.sleep(0.01)
+        return 1
+
+    assert sum(await asyncio.gather(*[pool.run(work) for _ in range(20)])) == 20
+    assert 1 <= len(names) <= 2 and all(n.startswith("cadence-plugin-bounded") for n in names)
+    assert pool.stats().busy == 0 and pool.stats().stuck == 0
+
+
+async def test_plugin_agent_code_faults_are_contained() -> None:
+    class BadPromptAgent(BaseAgent):
+        def get_tools(self) -> list[Any]:
+            return []
+
+        def get_system_prompt(self) -> str:
+            raise SystemExit("prompt")
+
+    class BadPromptPlugin(BasePlugin):
+        @classmethod
+        def get_metadata(cls) -> PluginMetadata:
+            return PluginMetadata(name="badprompt", version="1.0.0", description="Fails in its prompt.")
+
+        @classmethod
+        def create_agent(cls) -> BaseAgent:
+            return BadPromptAgent(cls.get_metadata())
+
+    model = ScriptedChatModel.from_items([goto("badprompt"), FINALIZE, {"content": "That agent is broken."}])
+    engine = Cadence(make_settings(builtin_plugins=[]), model=model, plugins=[BadPromptPlugin])
+    result = await engine.ainvoke("Use the broken agent.")
+    assert result.response == "That agent is broken."
+    assert any(e["code"] == "agent_error" and "SystemExit" in e["message"] for e in result.trace["errors"])
+
+
+async def test_empty_and_tool_only_final_replies_fall_back() -> None:
+    for reply in (
+        {"content": ""},
+        {"content": "  "},
+        {"tool_calls": [{"name": "goto_finalize", "args": {}}]},
+    ):
+        engine, _ = _engine([FINALIZE, reply])
+        result = await engine.ainvoke("What is 2+2?")
+        assert result.response.strip()
+        assert any(e["code"] == "empty_answer" for e in result.trace["errors"])
+        key = thread_key(engine.settings.default_user, result.thread_id)
+        state = await engine.graph.aget_state({"configurable": {"thread_id": key}})
+        assert is_fallback(state.values["messages"][-1])
