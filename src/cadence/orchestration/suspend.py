@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cadence.errors import CadenceError
 from cadence.orchestration.prompts import SUSPEND_INSTRUCTIONS, SUSPEND_REASONS
 from cadence.orchestration.response_context import ResponseContext
 from cadence.orchestration.state import PluginContextFields as F
@@ -43,6 +42,6 @@ class SuspendNode(FinalAnswerNode):
         """Dangling routes are answered with the reason they did not run."""
         return f"Not executed: stopped because {suspend_reason_text(state)}."
 
-    def problem_text(self, exc: CadenceError) -> str:
-        """Explain both the early stop and the model failure."""
-        return "I had to stop early and the language model did not respond either"
+    def problem_text(self, cause: str) -> str:
+        """Explain both the early stop and the model problem."""
+        return f"I had to stop early, and then {cause}"

@@ -4,7 +4,9 @@ It answers the latest user question from what the agents and tools returned,
 and nothing else. Its prompt carries the tone instruction and the used plugins'
 response suggestions; its messages are compacted (see :mod:`compaction`); the
 answer may carry structured data (see :mod:`structured`). If its model fails,
-the turn still ends with a clear answer built from the gathered results.
+or replies without text (empty, or only a tool call), the turn still ends with a
+clear model-free answer built from the gathered results, flagged in the answer's
+metadata (:data:`FALLBACK_KEY`) and recorded in the trace's ``errors``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from cadence.errors import CadenceError
 from cadence.orchestration.compaction import compact_messages, describe_work, split_at_last_human, with_system
 from cadence.orchestration.prompts import SYNTHESIZER_INSTRUCTIONS
 from cadence.orchestration.response_context import ResponseContext, ResponseContextBuilder
+from cadence.orchestration.safety import message_text
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.structured import StructuredResponseHandler
 from cadence.orchestration.turn import TurnContext
@@ -66,6 +69,15 @@ def fallback_answer(messages: Sequence[BaseMessage], problem: str) -> str:
         lines += ["", "Nothing was found yet."]
     lines += ["", "Please try again, or rephrase the question."]
     return "\n".join(lines)
+
+
+def unusable_reply(message: BaseMessage) -> str | None:
+    """Why a final-answer model reply cannot be shown (no text, or only a tool call), or None."""
+    if message_text(message).strip():
+        return None
+    if getattr(message, "tool_calls", None) or getattr(message, "invalid_tool_calls", None):
+        return "the language model replied with a tool call instead of an answer"
+    return "the language model returned an empty answer"
 
 
 class FinalAnswerNode:
@@ -119,14 +131,23 @@ class FinalAnswerNode:
                 context=context,
                 config=config,
             )
-            content = result.message.content
+            content: Any = result.message.content
             structured = result.structured
             usage = result.message.usage_metadata
+            unusable = unusable_reply(result.message)
+            if unusable is not None:
+                content = self.fallback(
+                    view["messages"], context, "empty_answer", unusable, self.problem_text(unusable)
+                )
+                structured, fallback = None, True
         except CadenceError as exc:
-            logger.warning("final answer model failed", extra={"node": self.node_name, "error": str(exc)})
-            if context is not None:
-                context.trace.errors.append({"node": self.node_name, "code": exc.code, "message": str(exc)})
-            content = fallback_answer(view["messages"], self.problem_text(exc))
+            content = self.fallback(
+                view["messages"],
+                context,
+                exc.code,
+                str(exc),
+                self.problem_text(f"the language model did not respond ({exc.message})"),
+            )
             usage = None
             fallback = True
         extra = self.trailing_note(state, context)
@@ -142,13 +163,32 @@ class FinalAnswerNode:
         )
         return {"messages": [*pending, answer]}
 
+    def fallback(
+        self,
+        messages: Sequence[BaseMessage],
+        context: TurnContext | None,
+        code: str,
+        detail: str,
+        problem: str,
+    ) -> str:
+        """The model-free answer, recorded in the trace's errors (the one place answers fall back).
+
+        The answer message is flagged with :data:`FALLBACK_KEY`; callers never match its text.
+        """
+        logger.warning(
+            "final answer falls back", extra={"node": self.node_name, "code": code, "error": detail}
+        )
+        if context is not None:
+            context.trace.errors.append({"node": self.node_name, "code": code, "message": detail})
+        return fallback_answer(messages, problem)
+
     def pending_note(self, state: Mapping[str, Any]) -> str:
         """Content of tool messages that answer calls left pending when this node runs."""
         return "Not executed: the conversation moved on to the final answer."
 
-    def problem_text(self, exc: CadenceError) -> str:
-        """Plain-words explanation of a model failure for the fallback answer."""
-        return f"the language model did not respond ({exc.message})"
+    def problem_text(self, cause: str) -> str:
+        """Plain-words explanation for the fallback answer, from the model problem's ``cause``."""
+        return cause
 
     def trailing_note(self, state: Mapping[str, Any], context: TurnContext | None) -> str:
         """A note appended to the answer (e.g. when the turn's deadline cut it short)."""
