@@ -14,6 +14,7 @@ import logging
 import os
 import re
 import sqlite3
+import stat as _stat
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +42,8 @@ MAX_READ_CHARS = 20_000
 MAX_RESULTS = 20
 """Upper bound of ``search_docs``'s ``limit``."""
 MAX_QUERY_TERMS = 32
+MAX_PATH_CHARS = 1_000
+"""Longer ``read_doc`` paths are refused (the OS rejects them anyway, with its own error)."""
 
 _STOPWORDS = frozenset(
     {
@@ -217,6 +220,8 @@ class DocsIndex:
                     stat = path.stat()
                 except OSError:
                     continue
+                if not _stat.S_ISREG(stat.st_mode):
+                    continue  # a FIFO, socket or device would block or never end
                 if stat.st_size > MAX_FILE_BYTES:
                     logger.info("docs: skipping large file %s (%d bytes)", path, stat.st_size)
                     continue
@@ -250,8 +255,8 @@ class DocsIndex:
     def _index_file(self, rel: str, signature: tuple[int, int]) -> None:
         file = self.root / rel
         try:
-            text = file.read_text(encoding="utf-8", errors="replace")
-        except OSError as exc:
+            text = read_regular_file(file, MAX_FILE_BYTES)
+        except (OSError, DocsError) as exc:
             logger.warning("docs: cannot read %s: %s", file, exc)
             return
         markdown = file.suffix.lower() != ".txt"
@@ -294,31 +299,62 @@ class DocsIndex:
         ]
 
     def resolve(self, path: str) -> Path:
-        """The file ``path`` names inside the folder; :class:`DocsError` for anything else."""
+        """The file ``path`` names inside the folder; :class:`DocsError` for anything else.
+
+        Error messages quote the (shortened) path as given, never the folder's location.
+        """
+        shown = _shown(path)
         cleaned = re.sub(r":\d+$", "", path.strip().strip("'\"`"))
         if not cleaned:
             raise DocsError("No path given; pass a path from search_docs, e.g. 'overview.md'")
-        candidate = Path(cleaned).expanduser()
-        target = (candidate if candidate.is_absolute() else self.root / candidate).resolve()
-        if not target.is_relative_to(self.root):
+        if len(cleaned) > MAX_PATH_CHARS or "\x00" in cleaned:
+            raise DocsError(f"Refused: {shown} is not a document path; pass a path returned by search_docs")
+        try:
+            candidate = Path(cleaned).expanduser()
+            target = (candidate if candidate.is_absolute() else self.root / candidate).resolve()
+            if not target.is_relative_to(self.root):
+                raise DocsError(
+                    f"Refused: {shown} is outside the docs folder; pass a path returned by search_docs"
+                )
+            if target.suffix.lower() not in DOC_SUFFIXES:
+                raise DocsError(f"Refused: {shown} is not a .md or .txt document")
+            if not target.is_file():
+                raise DocsError(
+                    f"No document {shown} in the docs folder; use list_docs or search_docs to find one"
+                )
+        except (OSError, ValueError, RuntimeError) as exc:
             raise DocsError(
-                f"Refused: {path!r} is outside the docs folder; pass a path returned by search_docs"
-            )
-        if target.suffix.lower() not in DOC_SUFFIXES:
-            raise DocsError(f"Refused: {path!r} is not a .md or .txt document")
-        if not target.is_file():
-            raise DocsError(
-                f"No document {path!r} in the docs folder; use list_docs or search_docs to find one"
-            )
+                f"No usable document {shown} in the docs folder; use list_docs or search_docs to find one"
+            ) from exc
         return target
 
     def read(self, path: str, max_chars: int = MAX_READ_CHARS) -> str:
         """The text of a document inside the folder (truncated to ``max_chars``)."""
         target = self.resolve(path)
-        text = target.read_text(encoding="utf-8", errors="replace")
+        try:
+            text = read_regular_file(target, MAX_FILE_BYTES)
+        except OSError as exc:
+            logger.warning("docs: cannot read %s: %s", target, exc)
+            raise DocsError(f"The document {_shown(path)} cannot be read; try another one") from None
         if len(text) > max_chars:
             text = text[:max_chars] + f"\n\n[… truncated at {max_chars} of {len(text)} characters]"
         return text
+
+
+def _shown(path: str) -> str:
+    """A user-given path for an error message: quoted and shortened."""
+    return repr(path if len(path) <= 80 else path[:77] + "...")
+
+
+def read_regular_file(path: Path, max_bytes: int) -> str:
+    """The text of a regular file, never blocking on a FIFO or device (:class:`DocsError` for those)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags)
+    with os.fdopen(fd, "rb") as handle:
+        if not _stat.S_ISREG(os.fstat(fd).st_mode):
+            raise DocsError(f"{_shown(path.name)} is not a regular file")
+        data = handle.read(max_bytes + 1)
+    return data[:max_bytes].decode("utf-8", errors="replace")
 
 
 _INDEXES: dict[Path, DocsIndex] = {}

@@ -336,6 +336,12 @@ def _numbers(values: list[float], what: str) -> list[float]:
     return values
 
 
+def _finite(value: float) -> float:
+    if not math.isfinite(value):
+        raise CalculationError("Result too large to represent (or not a number); use smaller, finite numbers")
+    return value
+
+
 @tool
 def calculate(expression: str) -> str:
     """Evaluate an arithmetic expression and return the exact result.
@@ -368,14 +374,14 @@ def percentage(part: float, whole: float) -> str:
     """What percentage ``part`` is of ``whole`` (e.g. 30 of 120 → 25%)."""
     if whole == 0:
         raise CalculationError("Division by zero: the whole must not be 0")
-    value = part / whole * 100
+    value = _finite(part / whole * 100)
     return f"{format_number(part)} is {format_number(value)}% of {format_number(whole)}"
 
 
 @tool
 def percent_of(percent: float, value: float) -> str:
     """``percent`` percent of ``value`` (e.g. 15% of 80 → 12)."""
-    result = percent / 100 * value
+    result = _finite(percent / 100 * value)
     return f"{format_number(percent)}% of {format_number(value)} is {format_number(result)}"
 
 
@@ -384,7 +390,7 @@ def percent_change(old: float, new: float) -> str:
     """The percentage increase or decrease from ``old`` to ``new`` (e.g. 50 → 75 is +50%)."""
     if old == 0:
         raise CalculationError("Percent change from 0 is undefined; give a non-zero starting value")
-    change = (new - old) / abs(old) * 100
+    change = _finite((new - old) / abs(old) * 100)
     direction = "an increase" if change > 0 else "a decrease" if change < 0 else "no change"
     amount = "" if change == 0 else f" of {format_number(abs(change))}%"
     return f"From {format_number(old)} to {format_number(new)} is {direction}{amount}"
@@ -394,18 +400,26 @@ def percent_change(old: float, new: float) -> str:
 def statistics(numbers: list[float]) -> str:
     """Summary statistics of a list of numbers: count, sum, mean, median, min, max, standard deviation."""
     values = _numbers(list(numbers), "statistics")
-    parts = [
-        f"count: {len(values)}",
-        f"sum: {format_number(math.fsum(values))}",
-        f"mean: {format_number(_stats.fmean(values))}",
-        f"median: {format_number(_stats.median(values))}",
-        f"min: {format_number(min(values))}",
-        f"max: {format_number(max(values))}",
-    ]
-    if len(values) > 1:
-        parts.append(f"sample standard deviation: {format_number(_stats.stdev(values))}")
-        parts.append(f"population standard deviation: {format_number(_stats.pstdev(values))}")
-    return "; ".join(parts)
+    try:
+        figures = [
+            ("sum", math.fsum(values)),
+            ("mean", _stats.fmean(values)),
+            ("median", _stats.median(values)),
+            ("min", min(values)),
+            ("max", max(values)),
+        ]
+        if len(values) > 1:
+            figures.append(("sample standard deviation", _stats.stdev(values)))
+            figures.append(("population standard deviation", _stats.pstdev(values)))
+    except (OverflowError, ValueError, ZeroDivisionError) as exc:
+        raise CalculationError(
+            "The numbers are too large to summarise (a sum or spread overflows); scale them down first"
+        ) from exc
+    if any(not math.isfinite(value) for _, value in figures):
+        raise CalculationError(
+            "The numbers are too large to summarise (a sum or spread overflows); scale them down first"
+        )
+    return "; ".join([f"count: {len(values)}", *(f"{name}: {format_number(v)}" for name, v in figures)])
 
 
 MATH_TOOLS: list[BaseTool] = [calculate, percentage, percent_of, percent_change, statistics]
