@@ -153,6 +153,13 @@ class ScriptedChatModel(BaseChatModel):
         """A model replaying the JSON script at ``path``."""
         return cls(load_script(path), loop=loop, script_name=f"scripted:{Path(path).name}")
 
+    def reset(self, items: Sequence[dict[str, Any]]) -> None:
+        """Replace the script and clear the records (one model and graph reused across many scripts).
+
+        Every binding of the model (``bind_tools``) sees the new script.
+        """
+        self._script = _Script(load_script(items), self.loop)
+
     @property
     def _llm_type(self) -> str:
         return "scripted"
