@@ -375,3 +375,116 @@ async def test_empty_and_tool_only_final_replies_fall_back() -> None:
         key = thread_key(engine.settings.default_user, result.thread_id)
         state = await engine.graph.aget_state({"configurable": {"thread_id": key}})
         assert is_fallback(state.values["messages"][-1])
+
+
+def test_server_keeps_serving_after_tools_exit() -> None:
+    script: list[dict[str, Any]] = []
+    for name in ("crash_async", "crash_sync"):
+        for kind in ("system_exit", "keyboard_interrupt"):
+            script += [goto("crash"), call(name, kind=kind), FINALIZE, {"content": f"{name} {kind} failed."}]
+    model = ScriptedChatModel.from_items(script)
+    app = create_app(
+        make_settings(builtin_plugins=[]), engine_kwargs={"model": model, "plugins": [CrashPlugin]}
+    )
+    with live_server(app) as url, httpx.Client(base_url=url, timeout=30) as client:
+        for name in ("crash_async", "crash_sync"):
+            for kind in ("system_exit", "keyboard_interrupt"):
+                resp = client.post("/api/v1/chat", json={"message": "Crash."})
+                assert resp.status_code == 200
+                assert resp.json()["response"] == f"{name} {kind} failed."
+                assert "crashed" in resp.json()["trace"]["tools_used"][0]["error"]
+                assert client.get("/health").status_code == 200
+
+
+HANGING_PLUGIN = '''
+import threading
+from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool
+
+@tool
+def block() -> str:
+    """Never return."""
+    threading.Event().wait()
+    return "never"
+
+class HangAgent(BaseAgent):
+    def get_tools(self):
+        return [block]
+    def get_system_prompt(self):
+        return "You block."
+
+class HangPlugin(BasePlugin):
+    @classmethod
+    def get_metadata(cls):
+        return PluginMetadata(name="hang", version="1.0.0", description="A tool that never returns.")
+    @classmethod
+    def create_agent(cls):
+        return HangAgent(cls.get_metadata())
+'''
+
+
+def test_sigterm_stops_a_server_whose_tool_never_returns(tmp_path: Path) -> None:
+    """A real ``cadence serve`` process exits on SIGTERM although a tool thread never returns."""
+    import json
+    import os
+    import signal
+    import socket
+
+    plugins = tmp_path / "plugins"
+    plugins.mkdir()
+    (plugins / "hang.py").write_text(HANGING_PLUGIN)
+    script = tmp_path / "script.json"
+    script.write_text(
+        json.dumps([goto("hang"), call("block"), FINALIZE, {"content": "It hung."}]), encoding="utf-8"
+    )
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("CADENCE_")},
+        "CADENCE_LLM": f"scripted:{script}",
+        "CADENCE_PLUGINS_DIR": str(plugins),
+        "CADENCE_BUILTIN_PLUGINS": "",
+        "CADENCE_ENTRY_POINTS_ENABLED": "false",
+        "CADENCE_DATA_DIR": str(tmp_path / "data"),
+        "CADENCE_DATABASE_URL": "memory://",
+        "CADENCE_TOOL_TIMEOUT": "0.5",
+        "CADENCE_LOG_LEVEL": "WARNING",
+    }
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "from cadence.cli.main import main; main()",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+            try:
+                if httpx.get(f"{url}/health", timeout=5).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.1)
+        answer = httpx.post(f"{url}/api/v1/chat", json={"message": "Block."}, timeout=60).json()
+        assert answer["response"] == "It hung."
+        assert "did not finish within" in answer["trace"]["tools_used"][0]["error"]
+        proc.send_signal(signal.SIGTERM)
+        # generous bound; uvicorn shuts down gracefully, then re-raises the signal it caught
+        assert proc.wait(timeout=30) in (0, -signal.SIGTERM)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
