@@ -16,14 +16,16 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import httpx
 import pytest
+from langchain_core.runnables import RunnableConfig
+from langgraph.prebuilt import InjectedState
 from tests.conftest import FINALIZE, call, goto, make_settings
 from tests.test_server_support import live_server
 
-from cadence.orchestration.engine import Cadence, thread_key
+from cadence.orchestration.engine import Cadence, emit, thread_key
 from cadence.orchestration.synthesizer import is_fallback
 from cadence.plugins.containment import PluginThreadPool
 from cadence.plugins.manager import PluginManager
@@ -113,6 +115,8 @@ HangPlugin = _plugin("hang", [block, sleep_forever])
 @pytest.fixture(autouse=True)
 def _release_hung_threads() -> Any:
     RELEASE.clear()
+    while STARTED.acquire(blocking=False):  # no permits left over from another test
+        pass
     yield
     RELEASE.set()
 
@@ -488,3 +492,35 @@ def test_sigterm_stops_a_server_whose_tool_never_returns(tmp_path: Path) -> None
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+@tool
+def sync_state(state: Annotated[dict, InjectedState], config: RunnableConfig) -> str:
+    """Count the messages (injected state) and see the run config, from a pool thread."""
+    emit({"type": "progress", "tool": "sync_state"})
+    return f"sync {len(state['messages'])} {bool(config.get('configurable'))}"
+
+
+@tool
+async def async_state(state: Annotated[dict, InjectedState], config: RunnableConfig) -> str:
+    """Count the messages (injected state) and see the run config, in a contained coroutine."""
+    emit({"type": "progress", "tool": "async_state"})
+    return f"async {len(state['messages'])} {bool(config.get('configurable'))}"
+
+
+async def test_contained_tools_keep_injection_config_and_progress_events() -> None:
+    model = ScriptedChatModel.from_items(
+        [
+            goto("inject"),
+            {"tool_calls": [{"name": "sync_state", "args": {}}, {"name": "async_state", "args": {}}]},
+            FINALIZE,
+            {"content": "ok"},
+        ]
+    )
+    engine = Cadence(
+        make_settings(builtin_plugins=[]), model=model, plugins=[_plugin("inject", [sync_state, async_state])]
+    )
+    events = [event async for event in engine.astream("Count.")]
+    assert sorted(e["tool"] for e in events if e["type"] == "progress") == ["async_state", "sync_state"]
+    used = {u["name"]: (u["result"], u["error"]) for u in events[-1]["trace"]["tools_used"]}
+    assert used == {"sync_state": ("sync 4 True", None), "async_state": ("async 4 True", None)}
