@@ -2,7 +2,7 @@
 
 Hypothesis generates scripts of model behaviour (routes to real and unknown agents,
 good and bad tool calls, faulting tools, empty, text and tool-only replies, raised
-errors, scripts that run out) and runs each as one turn on a shared engine. Every
+errors, scripts that run out) and runs each as one turn (streamed or not) on a shared engine. Every
 turn must end with a non-empty answer, stay within the hop guards, never leave a tool
 call unanswered in the thread and never send a model an unanswered call.
 """
@@ -117,6 +117,8 @@ SCRIPTS = st.lists(REPLY, min_size=0, max_size=14)  # running out of items is a 
 
 _MODEL = ScriptedChatModel.from_items([])
 _ENGINE: Cadence | None = None
+_RUNNER = asyncio.Runner()
+"""One event loop for all examples (an engine's cached clients stay on one loop)."""
 
 
 def _engine() -> Cadence:
@@ -138,6 +140,20 @@ def _engine() -> Cadence:
     return _ENGINE
 
 
+async def _turn(engine: Cadence, thread: str, stream: bool) -> tuple[str, dict[str, Any], list[Any]]:
+    """One turn (streamed with tokens, or not): its answer, trace and the thread's messages after it."""
+    if stream:
+        events = [event async for event in engine.astream("What is 2+2?", thread_id=thread)]
+        assert [e["type"] for e in events].count("final") == 1 and events[-1]["type"] == "final"
+        response, trace = events[-1]["response"], events[-1]["trace"]
+    else:
+        result = await engine.ainvoke("What is 2+2?", thread_id=thread)
+        response, trace = result.response, result.trace
+    key = thread_key(engine.settings.default_user, thread)
+    state = await engine.graph.aget_state({"configurable": {"thread_id": key}})
+    return response, trace, list(state.values["messages"])
+
+
 @settings(
     max_examples=EXAMPLES,
     deadline=None,
@@ -145,33 +161,23 @@ def _engine() -> Cadence:
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
-@given(script=SCRIPTS)
-def test_every_turn_ends_with_an_answer(script: list[dict[str, Any]]) -> None:
+@given(script=SCRIPTS, stream=st.booleans())
+def test_every_turn_ends_with_an_answer(script: list[dict[str, Any]], stream: bool) -> None:
     engine = _engine()
     _MODEL.reset(script)
-    thread = uuid.uuid4().hex
-    result = engine.invoke("What is 2+2?", thread_id=thread)
+    response, trace, messages = _RUNNER.run(_turn(engine, uuid.uuid4().hex, stream))
 
-    assert result.response.strip(), f"empty answer for {script}"
-    trace = result.trace
+    assert response.strip(), f"empty answer for {script}"
     assert trace["agent_hops"] <= MAX_AGENT_HOPS
     assert trace["tool_hops"] < MAX_TOOL_HOPS + MAX_CALLS_PER_REPLY
     # coordinator visits ≤ hops + 1, agent steps ≤ hops, one final answer; each call may be retried once
     assert len(_MODEL.records) <= (2 * MAX_AGENT_HOPS + 2) * (RETRIES + 1)
     for record in _MODEL.records:
         assert unanswered_tool_calls(record.messages) == [], f"model got unanswered calls for {script}"
-
-    state = engine._runner.run(  # type: ignore[union-attr]
-        engine.graph.aget_state(
-            {"configurable": {"thread_id": thread_key(engine.settings.default_user, thread)}}
-        )
-    )
-    messages = state.values["messages"]
     assert unanswered_tool_calls(messages) == [], f"thread left with unanswered calls for {script}"
     assert messages[-1].type == "ai" and messages[-1].name in {"synthesizer", "suspend"}
 
 
 def teardown_module() -> None:
-    """Close the shared engine's event loop."""
-    if _ENGINE is not None:
-        _ENGINE.close()
+    """Close the event loop shared by the examples."""
+    _RUNNER.close()
