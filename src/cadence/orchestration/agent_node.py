@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import AIMessage
 from langchain_core.runnables import RunnableConfig
+from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime
 
 from cadence.errors import CadenceError
@@ -51,7 +52,7 @@ async def run_agent(
         logger.warning("agent model failed", extra={"node": node_name, "error": str(exc)})
         response = _failed(context, node_name, plugin, exc.code, exc.message)
     except BaseException as exc:  # the plugin's own code (prompt, messages) failed, even with SystemExit
-        if isinstance(exc, GeneratorExit) or is_real_cancellation(exc):
+        if isinstance(exc, GeneratorExit | GraphBubbleUp) or is_real_cancellation(exc):
             raise
         logger.error("agent step failed", extra={"node": node_name, "error": f"{type(exc).__name__}: {exc}"})
         response = _failed(context, node_name, plugin, "agent_error", f"{type(exc).__name__}: {exc}")

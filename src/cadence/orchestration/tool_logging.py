@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from langgraph.errors import GraphBubbleUp
 from langgraph.prebuilt.tool_node import ToolCallRequest
 from langgraph.types import Command
 
@@ -98,6 +99,8 @@ async def logged_tool_call(
     except TimeoutError:
         error = f"the tool did not finish within {budget:.1f}s"
         result = _error_result(call, f"Error: {error}. Try a simpler request.")
+    except GraphBubbleUp:  # interrupt() and friends steer the graph: not a failure
+        raise
     except Exception as exc:  # an interceptor or the ToolNode itself failed
         result = _error_result(call, tool_error_message(exc))
     except BaseException as exc:  # SystemExit, KeyboardInterrupt, ... from plugin code
