@@ -29,11 +29,12 @@ from cadence.sdk.agent import AgentNode, BaseAgent
 from cadence.sdk.metadata import PluginMetadata
 from cadence.sdk.plugin import BasePlugin
 from cadence.sdk.tools import make_back_tool
+from cadence.settings import Settings
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_PLUGIN_MAX_THREADS = 8
-"""Threads per plugin for synchronous tools when no setting is given (``CADENCE_PLUGIN_MAX_THREADS``)."""
+DEFAULT_PLUGIN_MAX_THREADS: int = Settings.model_fields["plugin_max_threads"].default
+"""Threads per plugin for synchronous tools when none are given (``CADENCE_PLUGIN_MAX_THREADS``)."""
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,9 @@ class PluginBundle:
 
     Every bundle gets the automatic ``back`` tool. The agent's conditional edge uses
     ``should_continue`` (continue → tools, back → coordinator); tools always return
-    to the coordinator.
+    to the coordinator. The tools node runs the plugin's tools contained (see
+    :mod:`cadence.plugins.containment`): synchronous ones in the bundle's own
+    ``thread_pool``, and nothing they raise escapes as anything but an error result.
     """
 
     def __init__(
