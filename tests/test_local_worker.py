@@ -76,12 +76,12 @@ def test_the_model_is_loaded_without_extra_buffer_types() -> None:
 
 @real_model
 def test_the_worker_reports_its_model_loaded_without_extra_buffer_types() -> None:
-    model = LocalChatModel(n_threads=1)
+    model = LocalChatModel()
     model.load()
     info = model.worker().ready_info
     assert info["pid"] == model.worker_pid != os.getpid()
     assert info["extra_buffers"] is False
-    on = LocalChatModel(n_threads=1, n_ctx=1024, extra_buffers=True)
+    on = LocalChatModel(n_ctx=1024, extra_buffers=True)
     try:
         on.load()
         assert on.worker().ready_info["extra_buffers"] is True  # the setting reaches llama.cpp
@@ -112,7 +112,7 @@ def test_a_crash_is_not_retried_within_the_turn() -> None:
 
 @pytest.fixture
 def worker_key() -> WorkerKey:
-    return WorkerKey(str(bundled_model_path().resolve()), 1024, 2)
+    return LocalChatModel().worker().key  # the worker every default-configured test shares
 
 
 @real_model
@@ -221,8 +221,8 @@ def _kill_when_a_request_is_pending(pid: int) -> None:
 
 @real_model
 async def test_a_turn_whose_worker_is_killed_reports_it_and_the_next_turn_works() -> None:
-    engine = Cadence(make_settings(llm="local", local_model_threads=2))
-    model = LocalChatModel(n_threads=2)
+    engine = Cadence(make_settings(llm="local", synthesizer_max_tokens=32))  # short answers: a faster test
+    model = LocalChatModel()
     pid = model.load()
     killer = asyncio.create_task(asyncio.to_thread(_kill_when_a_request_is_pending, pid))
     result = await engine.ainvoke("What is 2+2?")
@@ -269,6 +269,7 @@ def _local_serve(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]
         "PYTHONPATH": str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""),
         "CADENCE_LLM": "local",
         "CADENCE_LOCAL_MODEL_THREADS": "2",
+        "CADENCE_SYNTHESIZER_MAX_TOKENS": "32",  # short answers: a faster test
         "CADENCE_DATABASE_URL": f"sqlite:///{tmp_path / 'serve.db'}",
         "CADENCE_ENTRY_POINTS_ENABLED": "false",
         "HF_HUB_OFFLINE": "1",
