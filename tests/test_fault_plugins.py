@@ -22,7 +22,7 @@ import httpx
 import pytest
 from langchain_core.runnables import RunnableConfig
 from langgraph.prebuilt import InjectedState
-from tests.conftest import FINALIZE, call, goto, make_settings
+from tests.conftest import FINALIZE, assert_no_unanswered_calls, call, goto, make_settings
 from tests.test_server_support import live_server
 
 from cadence.orchestration.engine import Cadence, emit, thread_key
@@ -524,3 +524,40 @@ async def test_contained_tools_keep_injection_config_and_progress_events() -> No
     assert sorted(e["tool"] for e in events if e["type"] == "progress") == ["async_state", "sync_state"]
     used = {u["name"]: (u["result"], u["error"]) for u in events[-1]["trace"]["tools_used"]}
     assert used == {"sync_state": ("sync 4 True", None), "async_state": ("async 4 True", None)}
+
+
+@pytest.mark.parametrize("behaviour", ["raises", "says_back"])
+async def test_should_continue_cannot_strand_tool_calls(behaviour: str) -> None:
+    @tool
+    def shout(text: str) -> str:
+        """Upper-case the text."""
+        return text.upper()
+
+    class OddAgent(BaseAgent):
+        def get_tools(self) -> list[Any]:
+            return [shout]
+
+        def get_system_prompt(self) -> str:
+            return "You shout."
+
+        @staticmethod
+        def should_continue(state: dict[str, Any]) -> str:
+            if behaviour == "raises":
+                raise SystemExit("should_continue")
+            return "back"
+
+    class OddPlugin(BasePlugin):
+        @classmethod
+        def get_metadata(cls) -> PluginMetadata:
+            return PluginMetadata(name="odd", version="1.0.0", description="Routes its own way.")
+
+        @classmethod
+        def create_agent(cls) -> BaseAgent:
+            return OddAgent(cls.get_metadata())
+
+    model = ScriptedChatModel.from_items([goto("odd"), call("shout", text="hi"), FINALIZE, {"content": "HI"}])
+    engine = Cadence(make_settings(builtin_plugins=[]), model=model, plugins=[OddPlugin])
+    result = await engine.ainvoke("Shout hi.")
+    assert "HI" in result.response
+    assert [(u["name"], u["result"]) for u in result.trace["tools_used"]] == [("shout", "HI")]
+    assert_no_unanswered_calls(model)
