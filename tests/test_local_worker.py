@@ -168,6 +168,21 @@ def test_a_hung_worker_is_killed_after_the_grace_and_restarted(worker_key: Worke
 
 
 @real_model
+def test_closing_a_busy_worker_stops_it_at_once_without_a_restart(worker_key: WorkerKey) -> None:
+    worker = get_worker(worker_key)
+    pid = worker.start()
+    restarts = worker.restarts
+    stream = worker.stream(LONG_REQUEST)
+    next(stream)
+    worker.close()  # shutdown: does not wait for the generation
+    with pytest.raises(ModelCallError, match=r"was stopped \(shutdown\) during the call; try again"):
+        list(stream)
+    assert worker.pid is None and worker.restarts == restarts
+    assert _exited(pid)
+    assert worker.complete(SHORT_REQUEST)["output_tokens"] > 0  # the next call starts a new worker
+
+
+@real_model
 async def test_a_cancelled_async_call_frees_the_worker() -> None:
     model = LocalChatModel(max_tokens=3000)
     worker = model.worker()

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from cadence.errors import ModelConfigurationError, ModelWorkerCrashedError
+from cadence.errors import ModelCallError, ModelConfigurationError, ModelWorkerCrashedError
 
 logger = logging.getLogger(__name__)
 
@@ -95,18 +95,17 @@ class _Process:
             "extra_buffers": key.extra_buffers,
             "parent": os.getpid(),
         }
-        env = dict(os.environ)
-        package_root = str(Path(__file__).resolve().parents[3])
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
+        # -P: the script's folder is not put on sys.path (its module names cannot shadow others)
         self.popen = subprocess.Popen(
             [sys.executable, "-P", str(WORKER_SCRIPT), json.dumps(config)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=None,  # llama.cpp's own messages go to the parent's stderr
-            env=env,
             close_fds=True,
         )
         self.pid = self.popen.pid
+        self.stopping = False
+        """Set when the worker is being stopped on purpose (shutdown): its end is no crash."""
         self.events: queue.Queue[dict[str, Any] | None] = queue.Queue()
         assert self.popen.stdout is not None
         threading.Thread(
@@ -246,10 +245,14 @@ class ModelWorker:
             return self._ensure().pid
 
     def close(self) -> None:
-        """Stop the worker process (it is started again by the next call)."""
-        with self._lock:
-            process, self._process = self._process, None
+        """Stop the worker process now (it is started again by the next call).
+
+        Does not wait for a call in flight: that call fails with a one-line
+        :class:`~cadence.errors.ModelCallError` saying the worker was stopped.
+        """
+        process, self._process = self._process, None
         if process is not None:
+            process.stopping = True
             process.stop(grace=self.options.cancel_grace)
 
     def _crashed(self, process: _Process) -> ModelWorkerCrashedError:
@@ -316,6 +319,11 @@ class ModelWorker:
                         if cancel_sent_at is not None:
                             self._kill_hung(process, request_id)
                             raise GenerationCancelled
+                        if process.stopping:
+                            raise ModelCallError(
+                                "The embedded model's worker process was stopped (shutdown) during the call; "
+                                "try again."
+                            )
                         raise self._crashed(process)
                     if event.get("id") != request_id:
                         continue
