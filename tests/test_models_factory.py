@@ -9,7 +9,7 @@ import pytest
 
 from cadence.errors import ModelConfigurationError
 from cadence.models.factory import ModelFactory, parse_model_spec
-from cadence.models.preroute import PreRouter, RouteCandidate, stem, tokenize
+from cadence.models.preroute import NUMBER_TOKEN, PreRouter, RouteCandidate, stem, tokenize
 from cadence.sdk.metadata import LLMRequirements, PluginMetadata
 from cadence.settings import Settings
 from cadence.testing import ScriptedChatModel
@@ -225,9 +225,15 @@ DOCS = PluginMetadata(
 
 
 def test_tokenize_normalises_symbols_numbers_and_suffixes() -> None:
-    assert tokenize("What is 15% of 80?") == ["number", "percent", "number"]
-    assert tokenize("2+2") == ["number", "plus", "number"]
-    assert "number" not in tokenize("e.g. 50 -> 75", digits=False)
+    assert tokenize("What is 15% of 80?") == [NUMBER_TOKEN, "percent", NUMBER_TOKEN]
+    assert tokenize("2+2") == [NUMBER_TOKEN, "plus", NUMBER_TOKEN]
+    assert tokenize("twelve times twelve") == [NUMBER_TOKEN, stem("multiply"), NUMBER_TOKEN]
+    assert tokenize("50 - 8") == [NUMBER_TOKEN, "minus", NUMBER_TOKEN]
+    assert "minus" not in tokenize("a well-known tool")
+    assert NUMBER_TOKEN == stem("numbers")  # a number in a question matches "numbers" in a description
+    assert NUMBER_TOKEN not in tokenize("e.g. 50 -> 75", digits=False)
+    assert stem("divided") == stem("divide") and stem("squared") == stem("square")
+    assert stem("multiplied") == stem("multiply") == stem("multiplies")
     assert stem("calculations").startswith("calcul")
     assert stem("percentages") == stem("percentage")
     assert stem("boxes") == "box"

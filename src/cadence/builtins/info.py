@@ -1226,7 +1226,7 @@ class InfoPlugin(BasePlugin):
             capabilities=[
                 "current date and time in a city or time zone",
                 "what day or date it is today",
-                "time difference between two cities",
+                "time difference between two cities: how many hours ahead or behind one place is",
                 "convert a meeting time between time zones",
             ],
             response_suggestion=(

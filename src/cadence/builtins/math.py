@@ -350,8 +350,9 @@ def calculate(expression: str) -> str:
     atan, degrees, radians, log (natural, or log(x, base)), log10, log2, exp, abs,
     round, floor, ceil, factorial, min, max, pow and the constants pi, e, tau.
     Trigonometric functions use radians. Example: "sqrt(2) * (15 + 23) / 4".
-    Arithmetic in words also works ("2 to the power of 10", "the square root of 144",
-    "add 7 and 8 then subtract 3"); the result then shows the expression it was read as.
+    Arithmetic in words also works: add, subtract, multiply, divide, squared, cubed, powers,
+    square roots, percent of ("2 to the power of 10", "the square root of 144", "add 7 and 8
+    then subtract 3"); the result then shows the expression it was read as.
     """
     try:
         result = evaluate(expression)
@@ -462,7 +463,8 @@ class MathPlugin(BasePlugin):
                 "(mean, median, standard deviation) of lists of numbers."
             ),
             capabilities=[
-                "arithmetic and calculations",
+                "arithmetic and calculations: add, subtract, multiply and divide numbers",
+                "squares, cubes, powers and roots; sums, products and averages written in words",
                 "square roots, powers, logarithms, trigonometry, factorials",
                 "percentages, percent of a value, percent change",
                 "average, median, sum, min, max and standard deviation of numbers",

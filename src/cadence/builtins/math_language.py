@@ -38,7 +38,7 @@ _LEAD_RE = re.compile(
     r"tell me|show me|let me know|i want to know|i'd like to know|do you know|what(?:'s| is| are| was)|"
     r"what would be|how much (?:is|are|does|do)|how many is|calculate|compute|evaluate|work out|figure out|"
     r"solve|find|give me|the result of|the value of|result of|value of|the answer to|answer to|"
-    r"how do you)\b[\s,:]*)+",
+    r"how do you|start with|starting with|begin with)\b[\s,:]*)+",
     re.IGNORECASE,
 )
 _TRAIL_RE = re.compile(

@@ -33,7 +33,12 @@ _SYMBOLS: dict[str, str] = {
     "=": " equal ",
     "√": " root ",
 }
-_SYMBOL_RE = re.compile("|".join(re.escape(s) for s in _SYMBOLS))
+_SYMBOL_RE = re.compile("|".join(re.escape(s) for s in _SYMBOLS) + r"|(?<=[\d\s)])-(?=[\s\d(])")
+_NUMBER_WORDS_TEXT = """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+    fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred
+    thousand million billion"""
+_NUMBER_WORDS = frozenset(_NUMBER_WORDS_TEXT.split())
+"""Number words, which count like digits."""
 _WORD_RE = re.compile(r"[a-z]+|\d+(?:\.\d+)?")
 
 _STOPWORDS_TEXT = """a an and are as at be been but by can could did do does for from had has have how i if
@@ -54,14 +59,30 @@ def stem(word: str) -> str:
     for suffix in _SUFFIXES:
         if suffix == "s" and word[-2] in "su":  # plus, class, status
             continue
+        if suffix == "ly" and word.endswith("ply"):  # multiply, apply, reply
+            continue
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             base = word[: -len(suffix)]
             if suffix in ("ies", "ied"):
                 return base + "y"
             if suffix == "es" and not base.endswith(("s", "x", "z", "ch", "sh")):
-                return word[:-1]  # percentages -> percentage, times -> time
+                return _drop_final_e(word[:-1])  # percentages -> percentag, times -> tim
             return base
-    return word
+    return _drop_final_e(word)
+
+
+def _drop_final_e(word: str) -> str:
+    """``divide`` and ``divided`` meet at ``divid``; ``square`` and ``squared`` at ``squar``."""
+    return word[:-1] if word.endswith("e") and len(word) >= 4 else word
+
+
+NUMBER_TOKEN = stem("number")
+"""The token a written number becomes in a query (it matches "numbers" in a description)."""
+
+
+_EXAMPLE_RE = re.compile(r"\((?:e\.g\.|eg|for example|for instance|example:)[^)]*\)", re.IGNORECASE)
+NUMBER_WEIGHT = 0.25
+"""A written number is weak evidence: it says "numbers", not which operation or tool."""
 
 
 def tokenize(text: str, *, digits: bool = True) -> list[str]:
@@ -70,13 +91,17 @@ def tokenize(text: str, *, digits: bool = True) -> list[str]:
     With ``digits`` a number becomes the token ``number`` (queries); without, numbers
     are dropped (candidate texts, whose examples such as "e.g. 50 → 75" are noise).
     """
-    text = _SYMBOL_RE.sub(lambda m: _SYMBOLS[m.group(0)], text.lower().replace("_", " "))
+    text = _SYMBOL_RE.sub(lambda m: _SYMBOLS.get(m.group(0), " minus "), text.lower().replace("_", " "))
+    words = _WORD_RE.findall(text)
+    numeric = [w[0].isdigit() or w in _NUMBER_WORDS for w in words]
     tokens: list[str] = []
-    for word in _WORD_RE.findall(text):
-        if word[0].isdigit():
+    for i, word in enumerate(words):
+        if numeric[i]:
             if digits:
-                tokens.append("number")
+                tokens.append(NUMBER_TOKEN)
             continue
+        if word == "times" and 0 < i < len(words) - 1 and numeric[i - 1] and numeric[i + 1]:
+            word = "multiply"  # "twelve times twelve"
         if word in STOPWORDS:
             continue
         tokens.append(stem(word))
@@ -134,8 +159,11 @@ class RouteCandidate:
         )
 
     def document(self) -> list[str]:
-        """The weighted bag of tokens of this candidate (name keywords count twice)."""
-        tokens = tokenize(self.description, digits=False)
+        """The weighted bag of tokens of this candidate (name keywords count twice).
+
+        Parenthesised examples ("(e.g. 50 → 75 is +50%)") are left out: their symbols are noise.
+        """
+        tokens = tokenize(_EXAMPLE_RE.sub(" ", self.description), digits=False)
         for cap in self.capabilities:
             tokens.extend(tokenize(cap, digits=False))
         for keyword in self.keywords:
@@ -198,7 +226,8 @@ class PreRouter:
                     * (self.k1 + 1)
                     / (tf + self.k1 * (1 - self.b + self.b * length / max(self._avg, 1e-9)))
                 )
-                score += self._idf.get(term, 0.0) * norm
+                weight = NUMBER_WEIGHT if term == NUMBER_TOKEN else 1.0
+                score += weight * self._idf.get(term, 0.0) * norm
             scores.append(RouteScore(cand.name, round(score, 6)))
         order = sorted(range(len(scores)), key=lambda i: -scores[i].score)
         return [scores[i] for i in order]

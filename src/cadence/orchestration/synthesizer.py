@@ -16,11 +16,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
 from cadence.errors import CadenceError
+from cadence.orchestration.answer_check import ANSWER_CHECK_KEY, check_answer, faithful_answer, turn_results
 from cadence.orchestration.compaction import compact_messages, describe_work, split_at_last_human, with_system
 from cadence.orchestration.prompts import SYNTHESIZER_INSTRUCTIONS
 from cadence.orchestration.response_context import ResponseContext, ResponseContextBuilder
@@ -84,6 +85,8 @@ class FinalAnswerNode:
     """Shared machinery of the synthesizer and suspend nodes."""
 
     node_name = "synthesizer"
+    check_answers = False
+    """Whether answers go through the final-answer check (see :meth:`checked`)."""
 
     def __init__(
         self, model: BaseChatModel, plugins: Mapping[str, PluginMetadata], settings: Settings
@@ -122,6 +125,7 @@ class FinalAnswerNode:
         )
         structured = None
         fallback = False
+        rewritten: str | None = None
         try:
             result = await handler.respond(
                 self.model,
@@ -140,6 +144,8 @@ class FinalAnswerNode:
                     view["messages"], context, "empty_answer", unusable, self.problem_text(unusable)
                 )
                 structured, fallback = None, True
+            elif isinstance(content, str) and self.check_answers:
+                content, rewritten = self.checked(view, content, prompt_messages, context)
         except CadenceError as exc:
             content = self.fallback(
                 view["messages"],
@@ -158,6 +164,8 @@ class FinalAnswerNode:
         metadata: dict[str, Any] = {"structured": structured} if structured is not None else {}
         if fallback:
             metadata[FALLBACK_KEY] = True
+        if rewritten is not None:
+            metadata[ANSWER_CHECK_KEY] = rewritten
         answer = AIMessage(
             content=content, name=self.node_name, usage_metadata=usage, response_metadata=metadata
         )
@@ -182,6 +190,32 @@ class FinalAnswerNode:
             context.trace.errors.append({"node": self.node_name, "code": code, "message": detail})
         return fallback_answer(messages, problem)
 
+    def checked(
+        self,
+        state: Mapping[str, Any],
+        answer: str,
+        prompt_messages: Sequence[BaseMessage],
+        context: TurnContext | None,
+    ) -> tuple[str, str | None]:
+        """The answer after the final-answer check, and the failed check's reason when it was rewritten.
+
+        An answer that drops or contradicts the turn's tool results is replaced by one built from
+        the results themselves (see :mod:`answer_check`), noted in the trace.
+        """
+        question, results = turn_results(list(state.get("messages") or []))
+        instructions = "\n".join(message_text(m) for m in prompt_messages if isinstance(m, SystemMessage))
+        verdict = check_answer(answer, question=question, results=results, instructions=instructions)
+        if verdict.problem is None:
+            return verdict.answer, None
+        rewrite = faithful_answer(question, results, state.get("tone"))
+        if not rewrite:
+            return verdict.answer or answer, None
+        note = f"{self.node_name}: answer rewritten from the tool results ({verdict.problem})"
+        logger.info("final answer rewritten", extra={"node": self.node_name, "reason": verdict.problem})
+        if context is not None:
+            context.trace.notes.append(note)
+        return rewrite, verdict.problem
+
     def pending_note(self, state: Mapping[str, Any]) -> str:
         """Content of tool messages that answer calls left pending when this node runs."""
         return "Not executed: the conversation moved on to the final answer."
@@ -203,6 +237,7 @@ class Synthesizer(FinalAnswerNode):
     """The synthesizer node."""
 
     node_name = "synthesizer"
+    check_answers = True
 
     def system_prompt(self, state: Mapping[str, Any], rc: ResponseContext) -> str:
         """SYNTHESIZER_INSTRUCTIONS with the tone and the plugins' suggestions."""

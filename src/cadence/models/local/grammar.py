@@ -14,7 +14,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 
-from cadence.models.preroute import tool_function, tool_name
+from cadence.models.preroute import STOPWORDS, tool_function, tool_name
 
 logger = logging.getLogger(__name__)
 
@@ -62,13 +62,28 @@ def source_words(text: str, limit: int = MAX_SPAN_WORDS) -> list[str]:
 
 
 def span_rules(words: Sequence[str], rule: str = "span") -> list[str]:
-    """GBNF rules for any run of consecutive ``words`` (linear size: one rule per start word)."""
+    """GBNF rules for any run of consecutive ``words`` that starts and ends on a content word.
+
+    Function words ("the", "and", "in", "is", ...) may sit inside a span but never at
+    its edges, so "in Tokyo" or "London and" cannot be copied where "Tokyo" or
+    "London" is meant. Linear size: one rule per word. With no content word at all,
+    every word counts as one.
+    """
     if not words:
         return [f'{rule} ::= [^"\\\\\\x00-\\x1f]{{1,{MAX_STRING_CHARS}}}']
-    lines = [f"{rule} ::= " + " | ".join(f"{rule}{i}" for i in range(len(words)))]
+    content = [w.lower() not in STOPWORDS for w in words]
+    if not any(content):
+        content = [True] * len(words)
+    starts = [i for i, ok in enumerate(content) if ok]
+    lines = [f"{rule} ::= " + " | ".join(f"{rule}{i}" for i in starts)]
     for i, word in enumerate(words):
-        tail = f' (" " {rule}{i + 1})?' if i + 1 < len(words) else ""
-        lines.append(f"{rule}{i} ::= {gbnf_literal(_json_string_body(word))}{tail}")
+        literal = gbnf_literal(_json_string_body(word))
+        later = any(content[i + 1 :])
+        options = [literal] if content[i] else []
+        if later:
+            options.append(f'{literal} " " {rule}{i + 1}')
+        if options:
+            lines.append(f"{rule}{i} ::= " + " | ".join(options))
     return lines
 
 
@@ -83,10 +98,11 @@ _PRIMITIVE_RULES = {
 class _GrammarBuilder:
     """Collects named rules while translating JSON schemas to GBNF."""
 
-    def __init__(self) -> None:
+    def __init__(self, numbers: Sequence[str] = ()) -> None:
         self.rules: dict[str, str] = {}
         self.primitives: set[str] = set()
         self.counter = 0
+        self.numbers = list(numbers)
 
     def _new(self, base: str) -> str:
         self.counter += 1
@@ -111,6 +127,13 @@ class _GrammarBuilder:
         kind = schema.get("type", "string")
         if isinstance(kind, list):
             kind = next((k for k in kind if k != "null"), "string")
+        if kind in ("number", "integer") and self.numbers:
+            # Numbers are copied from the message, like strings: a small model miscopies digits.
+            choices = [n for n in self.numbers if kind == "number" or re.fullmatch(r"-?\d+", n)]
+            if choices:
+                name = self._new(hint)
+                self.rules[name] = " | ".join(gbnf_literal(n) for n in choices)
+                return name
         if kind in ("number", "integer", "boolean", "string"):
             self.primitives.add(kind)
             return kind
@@ -160,21 +183,29 @@ def build_tool_grammar(
     *,
     source_text: str = "",
     allow_text: bool = False,
+    decided: Mapping[str, Mapping[str, Any]] | None = None,
+    numbers: Sequence[str] = (),
 ) -> str:
     """A grammar for exactly one call ``{"name": ..., "arguments": {...}}`` of one of ``tools``.
 
     String arguments are spans of ``source_text``'s words (free bounded strings when
-    it has none). With ``allow_text`` the output may instead be plain text that does
-    not start with ``{`` (bounded by the call's ``max_tokens``).
+    it has none); number arguments are one of ``numbers`` when given. A tool named in
+    ``decided`` gets exactly those arguments. With ``allow_text`` the output may
+    instead be plain text that does not start with ``{`` (bounded by the call's
+    ``max_tokens``).
     """
     if not tools:
         raise ValueError("a tool grammar needs at least one tool")
-    builder = _GrammarBuilder()
+    builder = _GrammarBuilder(numbers)
     calls = []
     for schema in tools:
         function = tool_function(schema)
         name = str(function.get("name"))
-        args = builder.object(function.get("parameters") or {}, name + "-args")
+        if decided is not None and name in decided:
+            args = builder._new(name + "-args")
+            builder.rules[args] = gbnf_literal(json.dumps(dict(decided[name]), ensure_ascii=False))
+        else:
+            args = builder.object(function.get("parameters") or {}, name + "-args")
         calls.append(
             f"{gbnf_literal('{' + json.dumps('name') + ': ' + json.dumps(name) + ', ')} "
             f'{gbnf_literal(json.dumps("arguments") + ": ")} {args} "}}"'

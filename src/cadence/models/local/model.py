@@ -124,13 +124,19 @@ class LocalChatModel(BaseChatModel):
             "max_tokens": plan.max_tokens,
             "temperature": self.temperature if plan.mode == "text" else 0.0,
             "stop": list(stop or []),
-            "repeat_penalty": 1.0,  # a penalty makes the model alter numbers it should copy
+            "repeat_penalty": plan.repeat_penalty,
             "stream": stream,
         }
 
     def _run(self, plan: Plan, stop: list[str] | None, cancel: threading.Event | None = None) -> AIMessage:
-        """One blocking generation in the worker (started first if needed)."""
-        result = self.worker().complete(self._completion_args(plan, stop, stream=False), cancel)
+        """One blocking generation in the worker (started first if needed).
+
+        A plan whose output is already decided (:attr:`Plan.fixed`) costs no generation.
+        """
+        if plan.fixed is not None:
+            result: dict[str, Any] = {"text": plan.fixed, "finish_reason": "decided"}
+        else:
+            result = self.worker().complete(self._completion_args(plan, stop, stream=False), cancel)
         text = result.get("text") or ""
         if plan.mode == "route":
             message = parse_route(text, plan.route_names)
@@ -170,6 +176,8 @@ class LocalChatModel(BaseChatModel):
 
     async def _arun(self, plan: Plan, stop: list[str] | None) -> AIMessage:
         """:meth:`_run` in a worker thread; cancelling the task stops the generation."""
+        if plan.fixed is not None:
+            return self._run(plan, stop)
         cancel = threading.Event()
         try:
             return await asyncio.to_thread(self._run, plan, stop, cancel)
@@ -216,9 +224,8 @@ class LocalChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
         plan = self.plan(messages, **kwargs)
-        chunks = (
-            self._stream_text(plan, stop) if plan.mode == "text" else self._as_chunks(self._run(plan, stop))
-        )
+        streamed = plan.mode == "text" and plan.fixed is None
+        chunks = self._stream_text(plan, stop) if streamed else self._as_chunks(self._run(plan, stop))
         for message in chunks:
             chunk = ChatGenerationChunk(message=message)
             if run_manager is not None and isinstance(message.content, str) and message.content:
@@ -233,7 +240,7 @@ class LocalChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> AsyncIterator[ChatGenerationChunk]:
         plan = self.plan(messages, **kwargs)
-        if plan.mode != "text":
+        if plan.mode != "text" or plan.fixed is not None:
             for piece in self._as_chunks(await self._arun(plan, stop)):
                 yield ChatGenerationChunk(message=piece)
             return

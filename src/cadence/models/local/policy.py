@@ -35,6 +35,8 @@ Agent (any other tools)
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -134,6 +136,131 @@ class Plan:
     """The routing tool names a route may name (``route``)."""
     max_tokens: int
     """Tokens the call may produce."""
+    fixed: str | None = None
+    """The output, when the policy already decided it (one allowed route, a call with no free choice,
+    results handed back verbatim): no generation is run."""
+    repeat_penalty: float = 1.0
+    """llama.cpp's repeat penalty (1.0 = none: a penalty makes the model alter numbers it should copy)."""
+
+
+_REFERENCE_RE = re.compile(
+    r"\b(?:the (?:previous |last |same )?(?:result|answer|number|total|value)|that (?:number|result|value)"
+    r"|that|this|it)\b",
+    re.IGNORECASE,
+)
+"""Words that refer back to the previous turn's result ("multiply *that* by 2")."""
+_FOLLOW_UP_RE = re.compile(
+    r"^\W*(?:and|what about|how about|now|also|then|same for|and what about|and how about|what of)\b",
+    re.IGNORECASE,
+)
+"""Openings of a follow-up question ("And in Paris?", "What about New York?")."""
+_VALUE_RE = re.compile(r"(?:^|=|\bis)\s*(-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?)\s*%?\.?\s*$", re.IGNORECASE)
+"""A result that *is* a value: a bare number, ``expr = number`` or ``... is number``."""
+_MAX_FOLLOW_UP_WORDS = 5
+"""A question this short that matches no route continues with the previous turn's agent."""
+
+
+def previous_turn(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """The messages of the turn before the latest user message (its question excluded)."""
+    before, question, _ = split_at_last_human(messages)
+    if question is None:
+        return []
+    _, _, earlier = split_at_last_human(before)
+    return earlier
+
+
+def previous_route(messages: Sequence[BaseMessage]) -> str | None:
+    """The last agent route (``goto_*`` other than finalize) of the previous turn."""
+    for m in reversed(previous_turn(messages)):
+        if isinstance(m, AIMessage):
+            for call in reversed(m.tool_calls):
+                if call["name"].startswith("goto_") and call["name"] != FINALIZE_TOOL:
+                    return call["name"]
+    return None
+
+
+def previous_result(messages: Sequence[BaseMessage]) -> tuple[str, str] | None:
+    """``(tool name, result)`` of the previous turn's last work tool result."""
+    results = tool_results(previous_turn(messages))
+    return results[-1] if results else None
+
+
+def result_value(result: str) -> str | None:
+    """The value a result states (``"345"``, ``"12 * 12 = 144"`` → ``"144"``), or None."""
+    match = _VALUE_RE.search(result.strip())
+    return match.group(1).replace(",", "") if match else None
+
+
+def is_follow_up(question: str) -> bool:
+    """Whether ``question`` reads as a continuation of the previous turn."""
+    words = re.findall(r"[\w']+", question)
+    return bool(_FOLLOW_UP_RE.search(question)) or len(words) <= _MAX_FOLLOW_UP_WORDS
+
+
+def resolve_reference(question: str, value: str) -> str:
+    """``question`` with its first reference to the previous result replaced by ``value``."""
+    return _REFERENCE_RE.sub(value, question, count=1)
+
+
+def numbers_in(text: str) -> list[str]:
+    """The numbers written in ``text``, in order, without repeats."""
+    found = re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w])", text)
+    return list(dict.fromkeys(found))
+
+
+_STYLE_RE = re.compile(r"RESPONSE STYLE\W*(.+)", re.IGNORECASE)
+
+
+def style_instruction(system: str) -> str:
+    """The first sentence of a node prompt's response-style instruction ("" when it has none)."""
+    match = _STYLE_RE.search(system)
+    if not match:
+        return ""
+    first = re.split(r"(?<=[.!?:])\s", match.group(1).strip(), maxsplit=1)[0]
+    return first.rstrip(":").strip()
+
+
+_WORK_LINE_RE = re.compile(r"^\[[^\]]+\] (?:(?P<tool>\S+) (?:result|error): |said: )(?P<text>.*)$")
+
+
+def plain_results(text: str) -> str:
+    """Folded agent work (``[agent] tool result: ...`` lines) reduced to what was found.
+
+    Call lines and headers are dropped: a small model copies them into the answer.
+    """
+    lines = text.splitlines()
+    if not any(_WORK_LINE_RE.match(line) for line in lines):
+        return text
+    kept = [m.group("text") for line in lines if (m := _WORK_LINE_RE.match(line))]
+    return "\n".join(kept)
+
+
+def sole_string_parameter(schema: Mapping[str, Any]) -> str | None:
+    """The parameter name when a tool takes exactly one required argument and it is a string."""
+    params = tool_function(schema).get("parameters") or {}
+    props: Mapping[str, Any] = params.get("properties") or {}
+    required = [k for k in params.get("required") or [] if k in props]
+    if len(required) != 1:
+        return None
+    kind = props[required[0]].get("type", "string")
+    return required[0] if kind == "string" else None
+
+
+def has_no_required_arguments(schema: Mapping[str, Any]) -> bool:
+    """Whether a tool can be called with ``{}``."""
+    params = tool_function(schema).get("parameters") or {}
+    props = params.get("properties") or {}
+    return not [k for k in params.get("required") or [] if k in props]
+
+
+CHAT_SYSTEM = "You are a friendly assistant. Reply in one or two short sentences."
+"""System prompt of a reply without tool results (a node's long prompt is echoed by a small model)."""
+CHAT_MAX_TOKENS = 60
+"""Tokens a reply without tool results may produce (small models ramble and repeat)."""
+ANSWER_MAX_TOKENS = 80
+"""Tokens an answer from tool results may produce."""
+CHAT_REPEAT_PENALTY = 1.3
+"""Repeat penalty of replies without results (nothing to copy, so nothing to alter)."""
 
 
 @dataclass
@@ -154,7 +281,7 @@ class SmallModelPolicy:
         question, turn = current_turn(messages)
         results = tool_results(turn)
         if tools and all(tool_name(t).startswith("goto_") for t in tools):
-            return self._plan_route(tools, question, _has_agent_work(turn, results))
+            return self._plan_route(messages, tools, question, _has_agent_work(turn, results))
         real = [t for t in tools if tool_name(t) != BACK_TOOL_NAME]
         if isinstance(tool_choice, str) and tool_choice not in ("auto", "none", "any", "required"):
             real = [t for t in real if tool_name(t) == tool_choice] or real
@@ -163,9 +290,19 @@ class SmallModelPolicy:
                 return self._plan_call(messages, real, question, allow_text=True)
             if tool_choice in ("any", "required") or not results:
                 return self._plan_call(messages, real, question, allow_text=False)
+        if tools and results and question:
+            # An agent with results hands them back verbatim: a small model only degrades them,
+            # and the final-answer node writes the answer.
+            return Plan("text", [], None, [], [], 0, fixed="\n".join(value for _, value in results))
         return self._plan_text(messages, question, results)
 
-    def _plan_route(self, tools: list[Mapping[str, Any]], question: str, has_agent_work: bool) -> Plan:
+    def _plan_route(
+        self,
+        messages: Sequence[BaseMessage],
+        tools: list[Mapping[str, Any]],
+        question: str,
+        has_agent_work: bool,
+    ) -> Plan:
         names = [tool_name(t) for t in tools]
         if FINALIZE_TOOL not in names:
             names.append(FINALIZE_TOOL)
@@ -176,6 +313,10 @@ class SmallModelPolicy:
             else:
                 routes = [t for t in tools if tool_name(t) != FINALIZE_TOOL]
                 shortlist = PreRouter.from_tool_schemas(routes).shortlist(question) if routes else []
+                if not shortlist and is_follow_up(question):
+                    # "And in Paris?": nothing matches, so the previous turn's agent continues.
+                    earlier = previous_route(messages)
+                    shortlist = [earlier] if earlier in names else []
                 # Nothing overlaps: no agent fits (greetings, chit-chat) -> finalize.
                 allowed = shortlist or [FINALIZE_TOOL]
         by_name = {tool_name(t): t for t in tools}
@@ -197,7 +338,8 @@ class SmallModelPolicy:
             {"role": "system", "content": system},
             {"role": "user", "content": question or "(no question)"},
         ]
-        return Plan("route", prompt, build_route_grammar(allowed), [], allowed, 16)
+        fixed = allowed[0] if len(allowed) == 1 else None
+        return Plan("route", prompt, build_route_grammar(allowed), [], allowed, 16, fixed=fixed)
 
     def _plan_call(
         self,
@@ -207,11 +349,35 @@ class SmallModelPolicy:
         *,
         allow_text: bool,
     ) -> Plan:
+        names = {tool_name(t) for t in tools}
+        earlier = previous_result(messages)
+        if earlier is not None and earlier[0] in names:
+            value = result_value(earlier[1])
+            if value is not None:
+                question = resolve_reference(question, value)
         options = tools
         if self.preroute and len(tools) > 1:
             shortlist = PreRouter.from_tool_schemas(tools).shortlist(question, ratio=TOOL_SHORTLIST_RATIO)
+            if not shortlist and earlier is not None and earlier[0] in names and is_follow_up(question):
+                shortlist = [earlier[0]]
             if shortlist:
                 options = [t for t in tools if tool_name(t) in shortlist]
+        # Arguments with no free choice are decided here: a tool's only string argument is the
+        # user's whole message (a small model picks spans badly; tools should read natural
+        # language), and a tool without required arguments is called with {}.
+        decided: dict[str, dict[str, Any]] = {}
+        for t in options:
+            sole = sole_string_parameter(t)
+            if sole is not None:
+                decided[tool_name(t)] = {sole: question.strip()}
+            elif has_no_required_arguments(t):
+                decided[tool_name(t)] = {}
+        tokens = self.max_tokens or DEFAULT_MAX_TOKENS
+        mode: Mode = "auto" if allow_text else "call"
+        if len(options) == 1 and tool_name(options[0]) in decided and not allow_text:
+            name = tool_name(options[0])
+            fixed = json.dumps({"name": name, "arguments": decided[name]}, ensure_ascii=False)
+            return Plan(mode, [], None, options, [], tokens, fixed=fixed)
         base = _system_text(messages)
         instructions = (
             "Tools:\n"
@@ -226,34 +392,44 @@ class SmallModelPolicy:
             {"role": "system", "content": system},
             {"role": "user", "content": question or "(no question)"},
         ]
-        grammar = build_tool_grammar(options, source_text=question, allow_text=allow_text)
-        tokens = self.max_tokens or DEFAULT_MAX_TOKENS
-        return Plan("auto" if allow_text else "call", prompt, grammar, options, [], tokens)
+        grammar = build_tool_grammar(
+            options,
+            source_text=question,
+            allow_text=allow_text,
+            decided=decided,
+            numbers=numbers_in(question),
+        )
+        return Plan(mode, prompt, grammar, options, [], tokens)
 
     def _plan_text(
         self, messages: Sequence[BaseMessage], question: str, results: list[tuple[str, str]]
     ) -> Plan:
         if not question:
             results = []
-        # With results, a compact instruction replaces the node's system prompt: a 135M model
-        # follows long prompts poorly (e.g. "you do not know the time" makes it refuse).
-        system = (
-            ANSWER_FROM_RESULTS
-            if results
-            else _system_text(messages) or "You are a helpful assistant. Answer briefly and accurately."
-        )
-        prompt: list[dict[str, str]] = [{"role": "system", "content": system}]
+        system_text = _system_text(messages)
+        style = style_instruction(system_text)
         if results:
-            facts = "\n".join(value for _, value in results)
-            prompt.append({"role": "user", "content": f"Question: {question}\n\nResults:\n{facts}"})
-        elif question:
-            prompt.append({"role": "user", "content": question})
-        else:
-            for m in messages:
-                if isinstance(m, SystemMessage):
-                    continue
-                role = "assistant" if isinstance(m, AIMessage) else "user"
-                text = message_text(m).strip()
-                if text:
-                    prompt.append({"role": role, "content": text})
+            # A compact instruction replaces the node's system prompt: a 135M model follows long
+            # prompts poorly (e.g. "you do not know the time" makes it refuse) and echoes them.
+            system = ANSWER_FROM_RESULTS
+            facts = "\n".join(plain_results(value) for _, value in results)
+            prompt: list[dict[str, str]] = [
+                {"role": "system", "content": system},
+                {"role": "user", "content": f"Question: {question}\n\nResults:\n{facts}"},
+            ]
+            tokens = min(self.max_tokens or ANSWER_MAX_TOKENS, ANSWER_MAX_TOKENS)
+            return Plan("text", prompt, None, [], [], tokens)
+        if question:
+            system = CHAT_SYSTEM + (f" {style}" if style else "")
+            prompt = [{"role": "system", "content": system}, {"role": "user", "content": question}]
+            tokens = min(self.max_tokens or CHAT_MAX_TOKENS, CHAT_MAX_TOKENS)
+            return Plan("text", prompt, None, [], [], tokens, repeat_penalty=CHAT_REPEAT_PENALTY)
+        prompt = [{"role": "system", "content": system_text or CHAT_SYSTEM}]
+        for m in messages:
+            if isinstance(m, SystemMessage):
+                continue
+            role = "assistant" if isinstance(m, AIMessage) else "user"
+            text = message_text(m).strip()
+            if text:
+                prompt.append({"role": role, "content": text})
         return Plan("text", prompt, None, [], [], self.max_tokens or DEFAULT_MAX_TOKENS)

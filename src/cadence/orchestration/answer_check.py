@@ -1,0 +1,322 @@
+"""The final-answer check: an answer must carry the results it rests on, and nothing else.
+
+Every model, large or small, can write an answer that drops the number a tool
+computed, states a number no tool returned, repeats itself until the length limit
+or echoes its own instructions. :func:`check_answer` looks for exactly that,
+generically (numbers, clock times and words, never particular sentences):
+
+- **repetition**: a sentence said twice is cut (the answer is kept, cleaned);
+- **prompt echo**: eight consecutive words of the node's instructions in the answer;
+- **missing result**: the turn's short tool results (values, not documents) state
+  facts (numbers, clock times) that are not in the question, and the answer
+  carries none of them; otherwise the answer shares none of the results' content
+  words;
+- **invented number**: the answer states a number that is neither in the results
+  nor in the question.
+
+When the check fails, :func:`faithful_answer` writes the answer from the results
+themselves, in the requested tone, and the final-answer node flags it in the
+answer's metadata (:data:`ANSWER_CHECK_KEY`) and the trace's notes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+
+from cadence.orchestration.compaction import split_at_last_human
+from cadence.orchestration.safety import is_control_tool, message_text
+
+ANSWER_CHECK_KEY = "cadence_answer_check"
+"""``response_metadata`` key of a final answer rewritten from the results: the failed check's reason."""
+
+ECHO_WORDS = 8
+"""Consecutive words shared with the instructions that count as an echo."""
+SHORT_RESULT_CHARS = 400
+"""Results up to this long state values an answer must carry; longer ones are documents."""
+MAX_RESULT_CHARS = 600
+"""Longest single result quoted in a faithful answer (longer ones are cut at a sentence)."""
+
+_FACT_RE = re.compile(
+    r"(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.:])-?\d+(?::\d{2})?(?:\.\d+)?(?![\w:])"
+)
+_LIST_MARKER_RE = re.compile(r"(?m)^\s*\d+[.)]\s")
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z_'-]{3,}")
+_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
+_COMMON = frozenset(
+    [
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "also",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "could",
+        "does",
+        "doing",
+        "down",
+        "during",
+        "each",
+        "from",
+        "further",
+        "have",
+        "having",
+        "here",
+        "into",
+        "itself",
+        "just",
+        "more",
+        "most",
+        "other",
+        "over",
+        "same",
+        "should",
+        "some",
+        "such",
+        "than",
+        "that",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "under",
+        "until",
+        "very",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "with",
+        "would",
+        "your",
+        "yours",
+        "answer",
+        "question",
+        "result",
+        "results",
+        "found",
+        "tool",
+        "tools",
+        "agent",
+        "agents",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """One work tool's successful result in the current turn."""
+
+    name: str
+    """The tool's name."""
+    args: Mapping[str, Any]
+    """The arguments it was called with."""
+    content: str
+    """What it returned."""
+
+
+@dataclass(frozen=True)
+class AnswerVerdict:
+    """The outcome of :func:`check_answer`."""
+
+    answer: str
+    """The answer, cleaned of repeated sentences."""
+    problem: str | None = None
+    """Why the answer cannot be shown as it is (``None``: it can)."""
+    details: list[str] = field(default_factory=list)
+    """Specifics: the missing or invented facts."""
+
+
+def turn_results(messages: Sequence[BaseMessage]) -> tuple[str, list[ToolResult]]:
+    """The latest question and the successful work tool results that followed it."""
+    _, question, after = split_at_last_human(messages)
+    calls: dict[str, tuple[str, Mapping[str, Any]]] = {}
+    out: list[ToolResult] = []
+    for m in after:
+        if isinstance(m, AIMessage):
+            for c in m.tool_calls or []:
+                calls[c.get("id") or ""] = (c["name"], c.get("args") or {})
+        elif isinstance(m, ToolMessage) and m.status != "error":
+            name, args = calls.get(m.tool_call_id, (m.name or "tool", {}))
+            if not is_control_tool(name):
+                out.append(ToolResult(name=name, args=args, content=message_text(m).strip()))
+    return (message_text(question) if question is not None else ""), out
+
+
+def facts(text: str) -> list[str]:
+    """Numbers and clock times written in ``text`` (normalised: no thousands separators)."""
+    return [f.replace(",", "") for f in _FACT_RE.findall(text)]
+
+
+def _same_number(a: str, b: str) -> bool:
+    if ":" in a or ":" in b:
+        return a.lstrip("-") == b.lstrip("-")
+    try:
+        return abs(float(a) - float(b)) <= 1e-9 * max(1.0, abs(float(b)))
+    except ValueError:
+        return a == b
+
+
+def _contains(pool: Sequence[str], fact: str) -> bool:
+    return any(_same_number(fact, p) for p in pool)
+
+
+def _content_words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD_RE.findall(text)} - _COMMON
+
+
+def drop_repeats(text: str) -> str:
+    """``text`` with every sentence said a second time removed, and a cut-off last sentence dropped."""
+    parts = [p for p in _SENTENCE_RE.split(text.strip()) if p.strip()]
+    seen: set[str] = set()
+    kept: list[str] = []
+    for part in parts:
+        key = re.sub(r"\W+", " ", part.lower()).strip()
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append(part.strip())
+    if len(kept) > 1 and not re.search(r"[.!?)\"'`*:]$", kept[-1]):
+        kept.pop()  # cut off by the length limit
+    return " ".join(kept)
+
+
+def echoes(answer: str, instructions: str, n: int = ECHO_WORDS) -> bool:
+    """Whether ``answer`` repeats ``n`` consecutive words of ``instructions``."""
+    words = re.findall(r"\w+", instructions.lower())
+    grams = {" ".join(words[i : i + n]) for i in range(len(words) - n + 1)}
+    said = re.findall(r"\w+", answer.lower())
+    return any(" ".join(said[i : i + n]) in grams for i in range(len(said) - n + 1))
+
+
+def check_answer(
+    answer: str, *, question: str, results: Sequence[ToolResult], instructions: str = ""
+) -> AnswerVerdict:
+    """Check ``answer`` against the turn's ``results`` (see the module docs)."""
+    cleaned = drop_repeats(answer)
+    if not cleaned:
+        return AnswerVerdict(cleaned, "empty")
+    if instructions and echoes(cleaned, instructions):
+        return AnswerVerdict(cleaned, "prompt_echo")
+    if not results:
+        return AnswerVerdict(cleaned)
+    evidence = " \n".join(r.content for r in results)
+    asked = facts(question)
+    # Short results are values (a sum, a clock time): the answer must carry one. Long ones are
+    # documents, which an answer summarises in words.
+    short = " \n".join(r.content for r in results if len(r.content) <= SHORT_RESULT_CHARS)
+    stated = [f for f in facts(short) if not _contains(asked, f)]
+    said = facts(_LIST_MARKER_RE.sub("", cleaned))
+    invented = [f for f in said if not _contains(asked, f) and not _contains(facts(evidence), f)]
+    if invented:
+        return AnswerVerdict(cleaned, "invented_number", invented)
+    if stated:
+        if not any(_contains(said, f) for f in stated):
+            return AnswerVerdict(cleaned, "missing_result", stated[:5])
+        return AnswerVerdict(cleaned)
+    shared = (_content_words(evidence) - _content_words(question)) & _content_words(cleaned)
+    if not shared:
+        return AnswerVerdict(cleaned, "missing_result")
+    return AnswerVerdict(cleaned)
+
+
+def _shorten(text: str, limit: int = MAX_RESULT_CHARS) -> str:
+    text = re.sub(r"\s+", " ", text).strip()
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    end = max(cut.rfind(". "), cut.rfind("? "), cut.rfind("! "))
+    return (cut[: end + 1] if end > limit // 3 else cut.rstrip() + "…").strip()
+
+
+def _first_sentence(text: str) -> str:
+    return _SENTENCE_RE.split(re.sub(r"[ \t]+", " ", text).strip(), maxsplit=1)[0].strip()
+
+
+def _is_value(text: str) -> bool:
+    return bool(re.fullmatch(r"-?[\d,]+(?:\.\d+)?(?:e-?\d+)?%?", text.strip()))
+
+
+def _statement(result: ToolResult) -> str:
+    """A result as a sentence: a bare value gets the expression or arguments it came from."""
+    content = result.content
+    if _is_value(content):
+        values = [str(v) for v in result.args.values() if isinstance(v, str | int | float)]
+        if len(values) == 1 and values[0].strip():
+            return f"{values[0].strip()} = {content}"
+        return f"The result is {content}"
+    return content
+
+
+def _args_text(args: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in args.items()) or "no arguments"
+
+
+def _end(sentence: str) -> str:
+    sentence = sentence.strip()
+    return sentence if not sentence or sentence[-1] in ".!?…" else sentence + "."
+
+
+def faithful_answer(question: str, results: Sequence[ToolResult], tone: str | None) -> str:
+    """An answer made of the results themselves, shaped by the tone (natural when unknown)."""
+    statements = [_shorten(_statement(r)) for r in results if r.content]
+    if not statements:
+        return ""
+    tone = (tone or "natural").lower()
+    if tone == "concise":
+        short = [r.content if _is_value(r.content) else _first_sentence(_shorten(r.content)) for r in results]
+        return " ".join(_end(s) for s in short if s)
+    if tone == "formal":
+        if len(statements) == 1:
+            return f"In response to your question: {_end(statements[0])}"
+        return "In response to your question:\n" + "\n".join(f"- {_end(s)}" for s in statements)
+    if tone == "explanatory":
+        lines = [_end(s) for s in statements]
+        how = "; ".join(f"the {r.name} tool was used with {_args_text(r.args)}" for r in results)
+        lines.append(
+            f"How this was worked out: to answer “{question.strip()}”, {how}, and the answer above is "
+            "exactly what it returned, so it does not rest on guesswork."
+        )
+        return "\n\n".join(lines)
+    if tone == "learning":
+        steps = [f"1. The question: {question.strip()}"]
+        for i, r in enumerate(results, start=2):
+            steps.append(f"{i}. Use the {r.name} tool with {_args_text(r.args)}.")
+        steps.append(f"{len(results) + 2}. Read the result: {_end(' '.join(statements))}")
+        steps.append("Recap: the answer comes straight from the tool's result.")
+        steps.append("Try next: ask a follow-up that builds on this result.")
+        return "\n".join(steps)
+    if len(statements) == 1:
+        return _end(statements[0])
+    return "Here is what I found:\n" + "\n".join(f"- {_end(s)}" for s in statements)
+
+
+__all__ = [
+    "ANSWER_CHECK_KEY",
+    "AnswerVerdict",
+    "ToolResult",
+    "check_answer",
+    "drop_repeats",
+    "echoes",
+    "facts",
+    "faithful_answer",
+    "turn_results",
+]

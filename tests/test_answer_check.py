@@ -1,0 +1,124 @@
+"""The final-answer check: answers carry the results they rest on, and nothing else."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from tests.conftest import FINALIZE, call, goto
+
+from cadence.orchestration.answer_check import (
+    ToolResult,
+    check_answer,
+    drop_repeats,
+    echoes,
+    facts,
+    faithful_answer,
+    turn_results,
+)
+
+CALC = [ToolResult("calculate", {"expression": "12 * 12"}, "144")]
+TIME = [
+    ToolResult(
+        "current_time",
+        {"location": "Tokyo"},
+        "The current time in Tokyo, Japan (Asia/Tokyo, UTC+09:00) is 22:05 on Sunday, 22 November 2026.",
+    )
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "results", "problem"),
+    [
+        ("12 * 12 is 144.", CALC, None),
+        ("The answer is 1,440.", [ToolResult("calculate", {}, "1440")], None),
+        ("The answer is 12.", CALC, "missing_result"),
+        ("It is 144, or maybe 145.", CALC, "invented_number"),
+        ("It's 22:05 in Tokyo.", TIME, None),
+        ("It's 10:05 in Tokyo.", TIME, "invented_number"),
+        ("Tokyo is a lovely city.", TIME, "missing_result"),
+        ("", CALC, "empty"),
+        ("Hello! Nice to meet you.", [], None),
+    ],
+)
+def test_check_answer(answer: str, results: list[ToolResult], problem: str | None) -> None:
+    question = "What is 12 * 12?" if results is CALC else "What time is it in Tokyo?"
+    assert check_answer(answer, question=question, results=results).problem == problem
+
+
+def test_long_results_are_documents_summarised_in_words() -> None:
+    doc = ToolResult(
+        "search_docs", {"query": "coordinator"}, "The coordinator routes questions. " * 20 + "25"
+    )
+    ok = check_answer(
+        "The coordinator routes each question to an agent.", question="coordinator?", results=[doc]
+    )
+    assert ok.problem is None
+    off = check_answer("Bananas are yellow.", question="coordinator?", results=[doc])
+    assert off.problem == "missing_result"
+
+
+def test_repetition_is_cut_and_echo_is_caught() -> None:
+    assert drop_repeats("I'm glad. I'm glad! Really glad. I'm glad.") == "I'm glad. Really glad."
+    assert drop_repeats("First sentence. And a cut-off sec") == "First sentence."
+    prompt = "You are the Synthesizer, responsible for the final response of a multi-agent conversation."
+    said = "The Synthesizer, responsible for the final response of a multi-agent conversation."
+    assert echoes(said, prompt)
+    assert check_answer(said, question="hi", results=[], instructions=prompt).problem == "prompt_echo"
+    assert not echoes("A short reply about something else entirely today.", prompt)
+
+
+def test_facts_are_numbers_and_clock_times() -> None:
+    assert facts("It is 14:05, 1,024 items, 12.5% and -3.") == ["14:05", "1024", "12.5", "-3"]
+    assert facts("1. first\nstep2 x3") == ["1"]
+
+
+def test_faithful_answer_follows_the_tone() -> None:
+    q = "What is 12 * 12?"
+    natural = faithful_answer(q, CALC, "natural")
+    concise = faithful_answer(q, CALC, "concise")
+    explanatory = faithful_answer(q, CALC, "explanatory")
+    learning = faithful_answer(q, CALC, "learning")
+    formal = faithful_answer(q, CALC, "formal")
+    assert concise == "144."  # the value alone
+    for text in (natural, explanatory, learning, formal):
+        assert "144" in text and "12 * 12" in text
+    assert len(concise) < len(natural) <= len(formal) < len(explanatory)
+    assert learning.startswith("1. ") and "Try next" in learning
+    assert len({natural, concise, explanatory, learning, formal}) == 5
+    assert faithful_answer(q, [], "natural") == ""
+
+
+def test_turn_results_skip_routing_and_errors() -> None:
+    messages = [
+        HumanMessage("old"),
+        AIMessage("", tool_calls=[{"name": "calculate", "args": {"expression": "1+1"}, "id": "a"}]),
+        ToolMessage("2", tool_call_id="a"),
+        HumanMessage("What is 12 * 12?"),
+        AIMessage("", tool_calls=[{"name": "goto_math_agent", "args": {}, "id": "r"}]),
+        ToolMessage("routed", tool_call_id="r"),
+        AIMessage("", tool_calls=[{"name": "calculate", "args": {"expression": "12*12"}, "id": "b"}]),
+        ToolMessage("144", tool_call_id="b"),
+        AIMessage("", tool_calls=[{"name": "calculate", "args": {"expression": "1/0"}, "id": "c"}]),
+        ToolMessage("Error: division by zero", tool_call_id="c", status="error"),
+    ]
+    question, results = turn_results(messages)
+    assert question == "What is 12 * 12?"
+    assert results == [ToolResult("calculate", {"expression": "12*12"}, "144")]
+
+
+async def test_synthesizer_rewrites_an_answer_that_drops_the_result(engine_factory) -> None:
+    engine, _ = engine_factory(
+        [goto("math"), call("calculate", expression="12 * 12"), FINALIZE, {"content": "It is 12."}]
+    )
+    result = await engine.ainvoke("What is 12 * 12?", tone="concise")
+    assert "144" in result.response and result.error is None
+    assert any("rewritten from the tool results (missing_result)" in n for n in result.trace["notes"])
+
+
+async def test_synthesizer_keeps_a_faithful_answer(engine_factory) -> None:
+    engine, _ = engine_factory(
+        [goto("math"), call("calculate", expression="12 * 12"), FINALIZE, {"content": "12 * 12 = 144."}]
+    )
+    result = await engine.ainvoke("What is 12 * 12?")
+    assert result.response == "12 * 12 = 144."
+    assert not any("rewritten" in n for n in result.trace["notes"])

@@ -1,0 +1,67 @@
+"""Arithmetic written in words: read into an expression, evaluated by the safe evaluator."""
+
+from __future__ import annotations
+
+import pytest
+
+from cadence.builtins.math import calculate, evaluate
+from cadence.builtins.math_language import numbers_from_words, to_expression
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("What is 12 * 12?", 144),
+        ("Compute 2 to the power of 10", 1024),
+        ("3 raised to 4", 81),
+        ("What is the square root of 144?", 12),
+        ("the cube root of 27", 3),
+        ("How much is 100 divided by 8?", 12.5),
+        ("add 7 and 8 and then subtract 3", 12),
+        ("add 10 to 5, then multiply by 3", 45),
+        ("What is twelve times twelve?", 144),
+        ("what is one hundred and twenty five divided by five", 25),
+        ("What is 20 percent of 150?", 30),
+        ("What's 15% of 80?", 12),
+        ("What is 3 cubed?", 27),
+        ("What is 9 squared?", 81),
+        ("Multiply 6 by 7", 42),
+        ("Subtract 15 from 40", 25),
+        ("take 5 away from 12", 7),
+        ("Divide 96 by 4", 24),
+        ("the sum of 1, 2, 3 and 4", 10),
+        ("the product of 2, 3 and 4", 24),
+        ("What is the average of 4, 8 and 12?", 8),
+        ("the mean of 2 and 4", 3),
+        ("the difference between 50 and 8", 42),
+        ("five plus three times two", 11),
+        ("half of 50", 25),
+        ("twice 21", 42),
+        ("10% of 250 then add 5", 30),
+        ("What is 7 x 8?", 56),
+        ("forty two minus seven", 35),
+        ("1,000 plus 24", 1024),
+        ("start with 9, then square it", 81),
+    ],
+)
+def test_words_become_the_right_expression(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+def test_number_words() -> None:
+    assert numbers_from_words("twenty five apples and three pears") == "25 apples and 3 pears"
+    assert numbers_from_words("one thousand two hundred") == "1200"
+    assert numbers_from_words("no numbers here") == "no numbers here"
+
+
+def test_calculate_reads_words_and_shows_what_it_computed() -> None:
+    assert calculate.invoke({"expression": "15 * 23"}) == "345"
+    assert calculate.invoke({"expression": "What is 2 to the power of 10?"}) == "2 ** 10 = 1024"
+    assert calculate.invoke({"expression": "Calculate 15 * 23"}) == "15 * 23 = 345"
+
+
+@pytest.mark.parametrize("text", ["What time is it in Tokyo?", "import os", "__import__('os')", "hello"])
+def test_non_arithmetic_still_fails_cleanly(text: str) -> None:
+    with pytest.raises(Exception) as info:
+        calculate.invoke({"expression": text})
+    assert type(info.value).__name__ == "CalculationError"
