@@ -21,6 +21,7 @@ from typing import Annotated, Any
 import httpx
 import pytest
 from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool
 from langgraph.prebuilt import InjectedState
 from tests.conftest import FINALIZE, assert_no_unanswered_calls, call, goto, make_settings
 from tests.test_server_support import live_server
@@ -561,3 +562,38 @@ async def test_should_continue_cannot_strand_tool_calls(behaviour: str) -> None:
     assert "HI" in result.response
     assert [(u["name"], u["result"]) for u in result.trace["tools_used"]] == [("shout", "HI")]
     assert_no_unanswered_calls(model)
+
+
+class ThreadNameTool(BaseTool):
+    """A hand-written synchronous BaseTool subclass (no ``_arun``)."""
+
+    name: str = "thread_name"
+    description: str = "The name of the thread the tool runs in; exits when asked to."
+
+    def _run(self, exit_code: int = 0) -> str:
+        if exit_code:
+            raise SystemExit(exit_code)
+        return threading.current_thread().name
+
+
+async def test_hand_written_sync_tools_run_in_the_plugin_pool_and_are_contained() -> None:
+    model = ScriptedChatModel.from_items(
+        [
+            goto("custom"),
+            {
+                "tool_calls": [
+                    {"name": "thread_name", "args": {"exit_code": 0}},
+                    {"name": "thread_name", "args": {"exit_code": 2}},
+                ]
+            },
+            FINALIZE,
+            {"content": "Done."},
+        ]
+    )
+    engine = Cadence(
+        make_settings(builtin_plugins=[]), model=model, plugins=[_plugin("custom", [ThreadNameTool()])]
+    )
+    result = await engine.ainvoke("Which thread?")
+    ok, crashed = result.trace["tools_used"]
+    assert ok["result"].startswith("cadence-plugin-custom-")
+    assert crashed["result"] is None and "SystemExit: 2" in crashed["error"]
