@@ -326,6 +326,8 @@ def test_cadence_serve_keeps_serving_after_its_model_worker_is_killed(tmp_path: 
         first = httpx.post(f"{url}/api/v1/chat", json={"message": "What is 2+2?"}, timeout=300)
         assert first.status_code == 200, first.text
         (worker,) = _workers_of(server.pid)
+        (reported,) = httpx.get(f"{url}/ready", timeout=10).json()["details"]["embedded_model_workers"]
+        assert reported == {"model": bundled_model_path().name, "pid": worker, "restarts": 0}
         killer = threading.Thread(target=_kill_when_a_request_is_pending, args=(worker,))
         killer.start()
         crashed = httpx.post(f"{url}/api/v1/chat", json={"message": "What is 2+2?"}, timeout=300)
@@ -340,4 +342,6 @@ def test_cadence_serve_keeps_serving_after_its_model_worker_is_killed(tmp_path: 
         assert again.json().get("error") is None and again.json()["response"].strip()
         (restarted,) = _workers_of(server.pid)
         assert restarted != worker
+        (reported,) = httpx.get(f"{url}/ready", timeout=10).json()["details"]["embedded_model_workers"]
+        assert (reported["pid"], reported["restarts"]) == (restarted, 1)
     assert _exited(restarted)  # the server stopped its worker when it shut down

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
+from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
@@ -32,6 +34,7 @@ async def health() -> HealthResponse:
 @router.get(
     "/ready",
     response_model=ReadyResponse,
+    response_model_exclude_none=True,
     summary="Readiness: engine loaded, database reachable, plugins not saturated (no authentication)",
     responses={503: {"description": "Not ready; `checks` says what failed."}},
 )
@@ -56,12 +59,25 @@ async def ready(request: Request) -> Any:
     if all(v == "ok" for v in checks.values()):
         if degraded:
             checks.update({f"plugin:{name}": f"degraded: {detail}" for name, detail in degraded.items()})
-            return ReadyResponse(status="degraded", checks=checks)
-        return ReadyResponse(status="ready", checks=checks)
+            return ReadyResponse(status="degraded", checks=checks, details=_model_workers())
+        return ReadyResponse(status="ready", checks=checks, details=_model_workers())
     body = error_body(
         "not_ready", "The server is not ready: " + ", ".join(f"{k} {v}" for k, v in checks.items())
     )
     return JSONResponse({**body, "status": "not_ready", "checks": checks}, status_code=503)
+
+
+def _model_workers() -> dict[str, Any] | None:
+    """The embedded model's running worker processes (model file, pid, restarts), if any."""
+    module = sys.modules.get("cadence.models.local.worker")
+    workers = module.running_workers() if module is not None else []
+    if not workers:
+        return None
+    return {
+        "embedded_model_workers": [
+            {"model": Path(w.key.path).name, "pid": w.pid, "restarts": w.restarts} for w in workers
+        ]
+    }
 
 
 def _saturated_plugins(service: ChatService) -> dict[str, str]:

@@ -226,6 +226,9 @@ class ReadyResponse(BaseModel):
 
     status: Literal["ready", "degraded", "not_ready"]
     checks: dict[str, str]
+    details: dict[str, Any] | None = Field(
+        None, description="Operational details: embedded_model_workers [{model, pid, restarts}] if any run."
+    )
 
 
 # -- OpenAI compatibility ---------------------------------------------------------------
