@@ -291,7 +291,7 @@ async def test_saturated_plugin_fails_fast_with_a_clear_error() -> None:
             FINALIZE,
             {"content": "The hang plugin is stuck."},
         ],
-        tool_timeout=0.3,
+        tool_timeout=1.0,  # roomy: the first call must have started (and hung) before it times out
         plugin_max_threads=1,
     )
     result = await engine.ainvoke("Block twice.")
@@ -308,11 +308,20 @@ def test_threads_that_never_return_do_not_block_process_exit() -> None:
         import asyncio, threading
         from cadence.plugins.containment import PluginThreadPool
 
+        started = threading.Event()
+
+        def hang():
+            started.set()
+            threading.Event().wait()
+
         async def main():
             pool = PluginThreadPool("stuck", 2)
+            call = asyncio.ensure_future(pool.run(hang))
+            await asyncio.to_thread(started.wait)
+            call.cancel()
             try:
-                await asyncio.wait_for(pool.run(threading.Event().wait), timeout=0.1)
-            except TimeoutError:
+                await call
+            except asyncio.CancelledError:
                 pass
             assert pool.stats().stuck == 1
             print("done", flush=True)
