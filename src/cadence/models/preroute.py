@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cadence.orchestration.control_tools import route_tool_name
+from cadence.conventions import route_core, route_tool_name
 from cadence.sdk.metadata import PluginMetadata
 
 _SYMBOLS: dict[str, str] = {
@@ -145,11 +145,7 @@ class RouteCandidate:
         """
         function = tool_function(schema)
         name = tool_name(schema)
-        core = name
-        if core.startswith("goto_"):
-            core = core[len("goto_") :]
-            if core.endswith("_agent"):
-                core = core[: -len("_agent")]
+        core = route_core(name)
         params = (function.get("parameters") or {}).get("properties") or {}
         return cls(
             name=name,

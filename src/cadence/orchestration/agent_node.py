@@ -18,7 +18,7 @@ from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime
 
 from cadence.errors import CadenceError
-from cadence.models.invoke import call_model
+from cadence.orchestration.model_call import call_model
 from cadence.orchestration.safety import strip_control_messages
 from cadence.orchestration.tool_logging import is_real_cancellation
 from cadence.sdk.agent import with_back_call

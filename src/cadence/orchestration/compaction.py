@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
-from cadence.orchestration.nodes import FINAL_NODES
-from cadence.orchestration.safety import is_control_tool, message_text, safe_messages
+from cadence.conventions import FINAL_NODES, is_control_tool, message_text, split_at_last_human
+from cadence.orchestration.safety import safe_messages
 
 COMPACTION_HEADER = "Results gathered by the agents for the latest question (use only these):"
 TRUNCATION_MARK = "… (truncated)"
@@ -36,16 +36,6 @@ class CompactedMessages:
     messages: list[BaseMessage]
     system_suffix: str = ""
     work_text: str = ""
-
-
-def split_at_last_human(
-    messages: Sequence[BaseMessage],
-) -> tuple[list[BaseMessage], HumanMessage | None, list[BaseMessage]]:
-    """``(before, question, after)`` around the last human message."""
-    for i in range(len(messages) - 1, -1, -1):
-        if isinstance(messages[i], HumanMessage):
-            return list(messages[:i]), messages[i], list(messages[i + 1 :])  # type: ignore[return-value]
-    return list(messages), None, []
 
 
 def earlier_conversation(messages: Sequence[BaseMessage]) -> list[BaseMessage]:

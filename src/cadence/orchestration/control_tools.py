@@ -14,14 +14,27 @@ from typing import Any
 from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
 
+from cadence.conventions import (
+    FINALIZE,
+    FINALIZE_TOOL,
+    ROUTE_DESCRIPTION_PREFIX,
+    agent_from_route,
+    route_tool_name,
+)
 from cadence.sdk.metadata import PluginMetadata
 
 logger = logging.getLogger(__name__)
 
-FINALIZE = "finalize"
-FINALIZE_TOOL = "goto_finalize"
-ROUTE_DESCRIPTION_PREFIX = "Hand the conversation to the "
-"""How every ``goto_{name}_agent`` description starts (the embedded model's prompt drops it)."""
+__all__ = [
+    "FINALIZE",
+    "FINALIZE_TOOL",
+    "ROUTE_DESCRIPTION_PREFIX",
+    "RoutingDecision",
+    "agent_from_route",
+    "determine_plugin_route",
+    "make_routing_tools",
+    "route_tool_name",
+]
 
 
 class RoutingDecision:
@@ -30,19 +43,6 @@ class RoutingDecision:
     CONTINUE = "continue"
     SUSPEND = "suspend"
     DONE = "done"
-
-
-def route_tool_name(plugin_name: str) -> str:
-    """The routing tool of a plugin: ``goto_{name}_agent``."""
-    return f"goto_{plugin_name}_agent"
-
-
-def agent_from_route(tool_name: str | None, known: Iterable[str]) -> str | None:
-    """The plugin a ``goto_{name}_agent`` call routes to, or None (finalize, unknown or malformed)."""
-    if not tool_name or not tool_name.startswith("goto_") or not tool_name.endswith("_agent"):
-        return None
-    name = tool_name[len("goto_") : -len("_agent")]
-    return name if name in set(known) else None
 
 
 def _router(name: str) -> tuple[Any, Any]:

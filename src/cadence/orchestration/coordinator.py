@@ -20,7 +20,6 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
 from cadence.errors import CadenceError
-from cadence.models.invoke import call_model
 from cadence.orchestration.control_tools import (
     FINALIZE_TOOL,
     RoutingDecision,
@@ -34,6 +33,7 @@ from cadence.orchestration.hops import (
     tool_hop_limit_reached,
     update_consecutive_routes,
 )
+from cadence.orchestration.model_call import call_model
 from cadence.orchestration.prompts import COORDINATOR_INSTRUCTIONS
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.state import plugin_context

@@ -1,16 +1,7 @@
-"""Names of the graph's core nodes (plugin nodes are ``{name}_agent`` and ``{name}_tools``)."""
+"""Names of the graph's core nodes (re-exported from :mod:`cadence.conventions`, their one home)."""
 
 from __future__ import annotations
 
+from cadence.conventions import FINAL_NODES, GraphNodeNames
 
-class GraphNodeNames:
-    """Names of the core nodes."""
-
-    COORDINATOR = "coordinator"
-    CONTROL_TOOLS = "control_tools"
-    SUSPEND = "suspend"
-    SYNTHESIZER = "synthesizer"
-
-
-FINAL_NODES: frozenset[str] = frozenset({GraphNodeNames.SYNTHESIZER, GraphNodeNames.SUSPEND})
-"""Nodes that write the turn's final answer."""
+__all__ = ["FINAL_NODES", "GraphNodeNames"]

@@ -12,7 +12,17 @@ from collections.abc import Sequence
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
+from cadence.conventions import has_text, is_control_tool, message_text
+
 logger = logging.getLogger(__name__)
+
+__all__ = [
+    "is_control_tool",
+    "message_text",
+    "safe_messages",
+    "strip_control_messages",
+    "unanswered_tool_calls",
+]
 
 
 def safe_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
@@ -55,7 +65,7 @@ def safe_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
                 continue
             if msg.tool_calls or has_invalid:
                 logger.debug("dropping unanswered tool calls", extra={"message_id": msg.id})
-                if _has_text(msg):
+                if has_text(msg):
                     result.append(msg.model_copy(update={"tool_calls": [], "invalid_tool_calls": []}))
                 i = j  # the partial tool results answer a dropped call: drop them too
                 continue
@@ -87,35 +97,6 @@ def unanswered_tool_calls(messages: Sequence[BaseMessage]) -> list[str]:
     return list(pending)
 
 
-def _has_text(msg: BaseMessage) -> bool:
-    content = msg.content
-    if isinstance(content, str):
-        return bool(content.strip())
-    return any(
-        (isinstance(part, str) and part.strip()) or (isinstance(part, dict) and part.get("text"))
-        for part in content
-    )
-
-
-def message_text(msg: BaseMessage) -> str:
-    """The plain text of a message whose content may be a string or a list of parts."""
-    content = msg.content
-    if isinstance(content, str):
-        return content
-    parts: list[str] = []
-    for part in content:
-        if isinstance(part, str):
-            parts.append(part)
-        elif isinstance(part, dict) and isinstance(part.get("text"), str):
-            parts.append(part["text"])
-    return "".join(parts)
-
-
-def is_control_tool(name: str | None) -> bool:
-    """Routing (``goto_*``) and ``back`` tools steer the graph; they do no work."""
-    return bool(name) and (name.startswith("goto_") or name == "back")
-
-
 def strip_control_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
     """Drop routing chains (``goto_*``/``back`` calls and their results), keeping any text.
 
@@ -131,7 +112,7 @@ def strip_control_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage]
                 c["id"] for c in msg.tool_calls if is_control_tool(c.get("name")) and c.get("id")
             )
             if len(keep) != len(msg.tool_calls):
-                if keep or _has_text(msg):
+                if keep or has_text(msg):
                     out.append(msg.model_copy(update={"tool_calls": keep}))
                 continue
         if isinstance(msg, ToolMessage) and msg.tool_call_id in control_ids:

@@ -26,7 +26,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.runnables import RunnableConfig
 
 from cadence.errors import CadenceError, TurnTimeoutError
-from cadence.models.invoke import call_model
+from cadence.orchestration.model_call import call_model
 from cadence.orchestration.turn import TurnContext
 
 logger = logging.getLogger(__name__)

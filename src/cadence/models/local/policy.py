@@ -43,12 +43,16 @@ from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
 
+from cadence.conventions import (
+    BACK_TOOL_NAME,
+    FINALIZE_TOOL,
+    ROUTE_DESCRIPTION_PREFIX,
+    is_control_tool,
+    message_text,
+    split_at_last_human,
+)
 from cadence.models.local.grammar import build_route_grammar, build_tool_grammar
 from cadence.models.preroute import PreRouter, tool_function, tool_name
-from cadence.orchestration.compaction import split_at_last_human
-from cadence.orchestration.control_tools import FINALIZE_TOOL, ROUTE_DESCRIPTION_PREFIX
-from cadence.orchestration.safety import is_control_tool, message_text
-from cadence.sdk.tools import BACK_TOOL_NAME
 
 ANSWER_FROM_RESULTS = "Answer the user's question in one sentence, using only the results given."
 """System prompt of a text answer once the turn has tool results."""

@@ -1,0 +1,166 @@
+"""One way to call a model: message safety, timeout, deadline, retries and usage accounting.
+
+Every node calls its model through :func:`call_model`, so that no model is sent an
+unanswered tool call, every call has a timeout bounded by the turn's deadline,
+transient errors are retried with backoff, and token usage reported by the
+provider is recorded in the turn's trace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.runnables import Runnable, RunnableConfig
+
+from cadence.conventions import FINAL_NODES
+from cadence.errors import ModelCallError, TurnTimeoutError
+from cadence.models.invoke import check_server, failure_message, model_endpoint, model_label
+from cadence.models.retry import RetryPolicy, is_transient
+from cadence.orchestration.safety import safe_messages
+from cadence.orchestration.turn import ModelCallRecord, TurnContext
+
+logger = logging.getLogger(__name__)
+
+
+def retry_policy_for(context: TurnContext | None) -> RetryPolicy:
+    """The retry policy from the turn's settings (defaults without a context)."""
+    if context is None:
+        return RetryPolicy()
+    s = context.settings
+    return RetryPolicy(
+        max_retries=s.model_max_retries,
+        base_delay=s.model_retry_base_delay,
+        max_delay=s.model_retry_max_delay,
+        max_time=s.model_retry_max_time,
+    )
+
+
+async def call_model(
+    model: Runnable[Any, Any],
+    messages: Sequence[BaseMessage],
+    *,
+    node: str,
+    context: TurnContext | None,
+    config: RunnableConfig | None = None,
+    timeout: float | None = None,
+    raw: bool = False,
+) -> Any:
+    """Call ``model`` with a safe copy of ``messages`` and return its ``AIMessage``.
+
+    With ``raw=True`` the runnable's output is returned as it is (structured output).
+    Raises :class:`ModelCallError` after the retries are spent (or on a permanent
+    error) and :class:`TurnTimeoutError` when the turn's deadline has passed.
+    """
+    policy = retry_policy_for(context)
+    per_call = timeout
+    if context is not None:
+        per_call = min(timeout or context.settings.model_timeout, context.settings.model_timeout)
+    keep_reserve = node not in FINAL_NODES
+    safe = safe_messages(messages)
+    label = model_label(model)
+    endpoint = model_endpoint(model)
+    if context is not None and endpoint is not None and endpoint == context.settings.llm_base_url:
+        t0 = time.monotonic()
+        try:
+            await check_server(endpoint, context.settings.model_connect_timeout, node)
+        except ModelCallError as exc:
+            context.trace.model_calls.append(
+                ModelCallRecord(
+                    node=node,
+                    model=label,
+                    duration_ms=(time.monotonic() - t0) * 1000,
+                    attempts=1,
+                    error=exc.message,
+                )
+            )
+            raise
+    started = time.monotonic()
+    attempt = 0
+    while True:
+        attempt += 1
+        if context is not None and context.expired(keep_reserve=keep_reserve):
+            raise TurnTimeoutError(f"the turn's deadline passed before the {node} could call its model")
+        budget = context.budget(per_call, keep_reserve=keep_reserve) if context is not None else per_call
+        t0 = time.monotonic()
+        try:
+            if budget is None:
+                result = await model.ainvoke(safe, config)
+            else:
+                result = await asyncio.wait_for(model.ainvoke(safe, config), timeout=budget)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # classified below
+            exc_to_check: BaseException = exc
+            if isinstance(exc, asyncio.TimeoutError | TimeoutError):
+                exc_to_check = TimeoutError(f"model call timed out after {budget:.1f}s")
+            elapsed = time.monotonic() - started
+            transient = is_transient(exc_to_check)
+            deadline_left = None
+            if context is not None:
+                deadline_left = (context.remaining() or 0) - (context.final_reserve if keep_reserve else 0)
+            delay = policy.delay(attempt)
+            can_retry = (
+                transient
+                and attempt <= policy.max_retries
+                and elapsed + delay < policy.max_time
+                and (deadline_left is None or deadline_left > delay)
+            )
+            (logger.info if can_retry else logger.warning)(
+                "model call failed",
+                extra={
+                    "node": node,
+                    "model": label,
+                    "attempt": attempt,
+                    "error": f"{type(exc).__name__}: {exc}",
+                    "retrying": can_retry,
+                },
+            )
+            if can_retry:
+                await asyncio.sleep(delay)
+                continue
+            if context is not None:
+                context.trace.model_calls.append(
+                    ModelCallRecord(
+                        node=node,
+                        model=label,
+                        duration_ms=(time.monotonic() - t0) * 1000,
+                        attempts=attempt,
+                        error=f"{type(exc).__name__}: {exc}",
+                    )
+                )
+            if isinstance(exc, ModelCallError):
+                raise exc  # already one classified line (e.g. the embedded model's worker crashed)
+            if context is not None and context.expired(keep_reserve=keep_reserve):
+                raise TurnTimeoutError(
+                    f"the turn's deadline passed while the {node} waited for its model"
+                ) from exc
+            timed_out = isinstance(exc_to_check, TimeoutError) or "timeout" in type(exc).__name__.lower()
+            raise ModelCallError(
+                failure_message(
+                    node, exc, attempts=attempt, timed_out=timed_out, budget=budget, endpoint=endpoint
+                )
+            ) from exc
+        if raw:
+            raw_msg = result.get("raw") if isinstance(result, dict) else None
+            usage = getattr(raw_msg, "usage_metadata", None) or {}
+        else:
+            if not isinstance(result, AIMessage):
+                result = AIMessage(content=str(getattr(result, "content", result)))
+            usage = result.usage_metadata or {}
+        if context is not None:
+            context.trace.model_calls.append(
+                ModelCallRecord(
+                    node=node,
+                    model=label,
+                    input_tokens=int(usage.get("input_tokens", 0) or 0),
+                    output_tokens=int(usage.get("output_tokens", 0) or 0),
+                    duration_ms=(time.monotonic() - t0) * 1000,
+                    attempts=attempt,
+                )
+            )
+        return result
