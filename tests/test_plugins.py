@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from tests.conftest import make_settings
 
+from cadence.orchestration import plugin_nodes
 from cadence.plugins.manager import PluginManager
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool
 
@@ -153,8 +154,8 @@ def test_bundle_nodes_edges_and_back_tool() -> None:
     manager.load()
     bundle = manager.bundles["ping_pong"]
     assert [t.name for t in bundle.tools] == ["ping", "back"]
-    assert set(bundle.get_graph_nodes()) == {"ping_pong_agent", "ping_pong_tools"}
-    edges = bundle.get_graph_edges()
+    assert set(plugin_nodes.graph_nodes(bundle)) == {"ping_pong_agent", "ping_pong_tools"}
+    edges = plugin_nodes.graph_edges(bundle)
     assert edges["direct_edges"] == [("ping_pong_tools", "coordinator")]
     mapping = edges["conditional_edges"]["ping_pong_agent"]["mapping"]
     assert mapping == {"continue": "ping_pong_tools", "back": "coordinator"}

@@ -252,7 +252,7 @@ class ModelFactory:
         )
 
     def _scripted(self, model: str, temperature: float, max_tokens: int | None) -> BaseChatModel:
-        from cadence.testing.scripted import ScriptedChatModel
+        from cadence.models.scripted import ScriptedChatModel
 
         try:
             return ScriptedChatModel.from_file(model)

@@ -20,9 +20,10 @@ from langgraph.graph import END, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.prebuilt import ToolNode
 
+from cadence.conventions import GraphNodeNames
+from cadence.orchestration import plugin_nodes
 from cadence.orchestration.control_tools import FINALIZE, RoutingDecision, determine_plugin_route
 from cadence.orchestration.coordinator import Coordinator, coordinator_routing_logic
-from cadence.orchestration.nodes import GraphNodeNames
 from cadence.orchestration.state import AgentState
 from cadence.orchestration.suspend import SuspendNode
 from cadence.orchestration.synthesizer import Synthesizer
@@ -67,7 +68,7 @@ def build_graph(
     # Phase 3: plugin nodes
     for bundle in bundles.values():
         bundle.bind_model(models("agent", bundle.metadata))
-        for name, node in bundle.get_graph_nodes().items():
+        for name, node in plugin_nodes.graph_nodes(bundle).items():
             graph.add_node(name, node)
 
     # Phase 4: routing edges
@@ -89,7 +90,7 @@ def build_graph(
 
     graph.add_conditional_edges(GraphNodeNames.CONTROL_TOOLS, route_after_control_tools, route_mapping)
     for bundle in bundles.values():
-        edges = bundle.get_graph_edges()
+        edges = plugin_nodes.graph_edges(bundle)
         for source, spec in edges["conditional_edges"].items():
             graph.add_conditional_edges(source, spec["condition"], spec["mapping"])
         for source, target in edges["direct_edges"]:

@@ -23,41 +23,21 @@ from langgraph.errors import GraphBubbleUp
 from langgraph.prebuilt.tool_node import ToolCallRequest
 from langgraph.types import Command
 
+from cadence.conventions import is_control_tool, message_text
 from cadence.errors import ToolExecutionError
-from cadence.orchestration.safety import is_control_tool, message_text
+from cadence.plugins.containment import is_real_cancellation, plugin_fault
 
 logger = logging.getLogger(__name__)
 
 MAX_RESULT_CHARS_IN_TRACE = 2000
 
-
-def is_real_cancellation(exc: BaseException) -> bool:
-    """Whether ``exc`` is the cancellation of the running task (which must propagate).
-
-    A ``CancelledError`` that a tool raised by itself, with nobody cancelling the
-    current task, is a fault of the tool like any other.
-    """
-    if not isinstance(exc, asyncio.CancelledError):
-        return False
-    try:
-        task = asyncio.current_task()
-    except RuntimeError:
-        return True
-    return task is None or task.cancelling() > 0
-
-
-def plugin_fault(exc: BaseException, *, plugin: str, tool: str) -> ToolExecutionError:
-    """The error a tool's process-level exception (``SystemExit``, ``KeyboardInterrupt``, …) becomes."""
-    detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-    logger.error(
-        "plugin tool raised a process-level exception; contained",
-        extra={"plugin": plugin, "tool": tool, "error": detail},
-    )
-    return ToolExecutionError(
-        f"Error: the tool {tool} of the {plugin} plugin crashed ({detail}); this is a bug in the plugin. "
-        "Try a different approach or answer without this tool.",
-        code="tool_crashed",
-    )
+__all__ = [
+    "is_real_cancellation",
+    "logged_tool_call",
+    "plugin_fault",
+    "tool_error_message",
+    "tool_records",
+]
 
 
 def tool_error_message(exc: Exception) -> str:

@@ -8,7 +8,7 @@ must never happen because of them:
   event loop (asyncio re-raises ``SystemExit``/``KeyboardInterrupt`` out of the
   task that raised them). :func:`contain_tools` wraps every ``@tool`` so such an
   exception becomes a :class:`~cadence.errors.ToolExecutionError` inside the tool's
-  own task; ``tool_logging.plugin_fault`` is the one conversion. Task cancellation
+  own task; :func:`plugin_fault` is the one conversion. Task cancellation
   (``asyncio.CancelledError`` while the task is being cancelled) is never caught.
 - **Hung synchronous tools starving everyone.** Synchronous tools run in their
   plugin's :class:`PluginThreadPool` (``CADENCE_PLUGIN_MAX_THREADS`` daemon threads),
@@ -37,9 +37,38 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool, Tool
 
 from cadence.errors import ToolExecutionError
-from cadence.orchestration.tool_logging import is_real_cancellation, plugin_fault
 
 logger = logging.getLogger(__name__)
+
+
+def is_real_cancellation(exc: BaseException) -> bool:
+    """Whether ``exc`` is the cancellation of the running task (which must propagate).
+
+    A ``CancelledError`` that a tool raised by itself, with nobody cancelling the
+    current task, is a fault of the tool like any other.
+    """
+    if not isinstance(exc, asyncio.CancelledError):
+        return False
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:
+        return True
+    return task is None or task.cancelling() > 0
+
+
+def plugin_fault(exc: BaseException, *, plugin: str, tool: str) -> ToolExecutionError:
+    """The error a tool's process-level exception (``SystemExit``, ``KeyboardInterrupt``, …) becomes."""
+    detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    logger.error(
+        "plugin tool raised a process-level exception; contained",
+        extra={"plugin": plugin, "tool": tool, "error": detail},
+    )
+    return ToolExecutionError(
+        f"Error: the tool {tool} of the {plugin} plugin crashed ({detail}); this is a bug in the plugin. "
+        "Try a different approach or answer without this tool.",
+        code="tool_crashed",
+    )
+
 
 IDLE_THREAD_SECONDS = 60.0
 """An idle worker thread exits after this long (threads are started again on demand)."""

@@ -20,6 +20,11 @@ from cadence.sdk.tools import BACK_TOOL_NAME
 logger = logging.getLogger(__name__)
 
 AgentNode = Callable[..., Awaitable[dict[str, Any]]]
+"""A graph node: ``(state, config, runtime)`` → the state update."""
+AgentRunner = Callable[
+    ["BaseAgent", str, dict[str, Any], RunnableConfig, "Runtime[Any] | None"], Awaitable[dict[str, Any]]
+]
+"""One agent step: ``(agent, node_name, state, config, runtime)`` → the state update."""
 
 
 def with_back_call(response: AIMessage) -> AIMessage:
@@ -82,17 +87,18 @@ class BaseAgent(ABC):
         """The messages sent to the model: the system prompt, then the conversation."""
         return [SystemMessage(content=self.get_system_prompt()), *list(state.get("messages") or [])]
 
-    def create_agent_node(self) -> AgentNode:
-        """The graph node: calls the model, synthesizes ``back`` for direct answers, names the message."""
-        node_name = f"{self.metadata.normalized_name}_agent"
+    def create_agent_node(self, run: AgentRunner, node_name: str) -> AgentNode:
+        """The graph node ``node_name``: each step is ``run(agent, node_name, state, config, runtime)``.
+
+        The orchestration passes its runner (which calls the model, synthesizes ``back`` for
+        direct answers, names the message and contains failures); override to wrap it.
+        """
         agent = self
 
         async def agent_node(
             state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]
         ) -> dict[str, Any]:
-            from cadence.orchestration.agent_node import run_agent
-
-            return await run_agent(agent, node_name, state, config, runtime)
+            return await run(agent, node_name, state, config, runtime)
 
         agent_node.__name__ = node_name
         return agent_node

@@ -9,6 +9,6 @@
 ... ])
 """
 
-from cadence.testing.scripted import ModelCallRecord, ScriptedChatModel, load_script
+from cadence.models.scripted import ModelCallRecord, ScriptedChatModel, load_script
 
 __all__ = ["ModelCallRecord", "ScriptedChatModel", "load_script"]

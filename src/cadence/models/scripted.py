@@ -1,0 +1,327 @@
+"""A scripted chat model: replays a list of responses and records every call.
+
+A script is a JSON list; each item is one model response, consumed in call order
+across all nodes that share the model::
+
+    {"content": "...",
+     "tool_calls": [{"name": "goto_math_agent", "args": {}}],
+     "delay_s": 0.0,
+     "raise": {"type": "rate_limit" | "timeout" | "error", "message": "..."},
+     "usage": {"input_tokens": 10, "output_tokens": 3}}
+
+Every key is optional. Running out of items raises :class:`ScriptExhaustedError`.
+Select it from configuration with ``CADENCE_LLM=scripted:<path to the JSON file>``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from langchain_core.runnables import Runnable
+from langchain_core.tools import BaseTool
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from pydantic import PrivateAttr
+
+from cadence.errors import ScriptExhaustedError, ValidationError
+from cadence.models.chunks import tool_call_chunks
+from cadence.models.retry import RateLimitError
+
+_ALLOWED_KEYS = {"content", "tool_calls", "delay_s", "raise", "usage"}
+
+
+class ScriptedModelError(Exception):
+    """A permanent model error raised on the script's request (``"raise": {"type": "error"}``)."""
+
+
+@dataclass
+class ModelCallRecord:
+    """One call the scripted model received."""
+
+    index: int
+    node: str | None
+    messages: list[BaseMessage]
+    tools: list[str]
+    tool_schemas: list[dict[str, Any]] = field(default_factory=list)
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    item: dict[str, Any] | None = None
+
+
+def load_script(source: str | Path | Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Load and validate a script from a JSON file path or a list of items."""
+    if isinstance(source, (str, Path)):
+        path = Path(source).expanduser()
+        if not path.is_file():
+            raise ValidationError(
+                f"Scripted model: no script file at {path}. Create a JSON list of responses."
+            )
+        try:
+            items = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise ValidationError(f"Scripted model: {path} is not valid JSON ({exc}).") from exc
+    else:
+        items = list(source)
+    if not isinstance(items, list):
+        raise ValidationError("Scripted model: a script must be a JSON list of response objects.")
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise ValidationError(f"Scripted model: item {i} must be an object, got {type(item).__name__}.")
+        unknown = set(item) - _ALLOWED_KEYS
+        if unknown:
+            raise ValidationError(
+                f"Scripted model: item {i} has unknown keys {sorted(unknown)}; "
+                f"allowed: {sorted(_ALLOWED_KEYS)}."
+            )
+        for call in item.get("tool_calls") or []:
+            if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+                raise ValidationError(f"Scripted model: item {i} has a tool call without a string 'name'.")
+        raise_spec = item.get("raise")
+        if raise_spec is not None and (
+            not isinstance(raise_spec, dict)
+            or raise_spec.get("type") not in {"rate_limit", "timeout", "error"}
+        ):
+            raise ValidationError(
+                f"Scripted model: item {i} 'raise.type' must be one of rate_limit, timeout, error."
+            )
+    return items
+
+
+class _Script:
+    """The shared cursor and records behind a scripted model and all its bindings."""
+
+    def __init__(self, items: list[dict[str, Any]], loop: bool) -> None:
+        self.items = items
+        self.loop = loop
+        self.index = 0
+        self.records: list[ModelCallRecord] = []
+        self.lock = threading.Lock()
+
+    def next(self, record: ModelCallRecord) -> dict[str, Any]:
+        with self.lock:
+            if self.index >= len(self.items) and (not self.loop or not self.items):
+                raise ScriptExhaustedError(
+                    f"Scripted model: the script has {len(self.items)} item(s) and all were used; "
+                    f"call {self.index + 1} (node {record.node or '?'}) has no response. "
+                    "Add items to the script."
+                )
+            item = self.items[self.index % len(self.items)] if self.items else {}
+            record.index = self.index
+            record.item = item
+            self.index += 1
+            self.records.append(record)
+            return item
+
+
+def _count_tokens(text: str) -> int:
+    return len(text.split())
+
+
+class ScriptedChatModel(BaseChatModel):
+    """A chat model that replays scripted responses and records every call.
+
+    Supports ``bind_tools`` (records the tools offered), streaming (content is
+    emitted word by word), delays, and scripted failures (rate limit, timeout,
+    error). ``records`` lists every call with its node, messages and tools.
+    """
+
+    script_name: str = "scripted"
+    loop: bool = False
+    _script: _Script = PrivateAttr()
+
+    def __init__(self, items: Sequence[dict[str, Any]] | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._script = _Script(load_script(items or []), self.loop)
+
+    @classmethod
+    def from_items(cls, items: Sequence[dict[str, Any]], *, loop: bool = False) -> ScriptedChatModel:
+        """A model replaying ``items`` (``loop`` restarts the script instead of failing when it ends)."""
+        return cls(items, loop=loop)
+
+    @classmethod
+    def from_file(cls, path: str | Path, *, loop: bool = False) -> ScriptedChatModel:
+        """A model replaying the JSON script at ``path``."""
+        return cls(load_script(path), loop=loop, script_name=f"scripted:{Path(path).name}")
+
+    def reset(self, items: Sequence[dict[str, Any]]) -> None:
+        """Replace the script and clear the records (one model and graph reused across many scripts).
+
+        Every binding of the model (``bind_tools``) sees the new script.
+        """
+        self._script = _Script(load_script(items), self.loop)
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    @property
+    def model_label(self) -> str:
+        """The name shown in traces."""
+        return self.script_name
+
+    @property
+    def records(self) -> list[ModelCallRecord]:
+        """Every call received so far, in order."""
+        return self._script.records
+
+    @property
+    def remaining(self) -> int:
+        """Items not yet consumed."""
+        return max(0, len(self._script.items) - self._script.index)
+
+    def bind_tools(
+        self,
+        tools: Sequence[dict[str, Any] | type | BaseTool | Any],
+        *,
+        tool_choice: str | None = None,
+        **kwargs: Any,
+    ) -> Runnable[LanguageModelInput, AIMessage]:
+        """Bind tools; they are recorded with each call (the script decides the calls)."""
+        formatted = [convert_to_openai_tool(t) for t in tools]
+        if tool_choice is not None:
+            kwargs["tool_choice"] = tool_choice
+        return self.bind(tools=formatted, **kwargs)
+
+    # -- internals -------------------------------------------------------------------
+    def _take(self, messages: list[BaseMessage], run_manager: Any, kwargs: dict[str, Any]) -> dict[str, Any]:
+        node = None
+        metadata = getattr(run_manager, "metadata", None) or {}
+        node = metadata.get("langgraph_node") or metadata.get("cadence_node")
+        if node is None:
+            try:
+                from langgraph.config import get_config
+
+                node = (get_config().get("metadata") or {}).get("langgraph_node")
+            except RuntimeError:
+                node = None
+        schemas = kwargs.get("tools") or []
+        names = [s.get("function", {}).get("name", s.get("name", "?")) for s in schemas]
+        record = ModelCallRecord(
+            index=-1,
+            node=node,
+            messages=list(messages),
+            tools=names,
+            tool_schemas=list(schemas),
+            kwargs={k: v for k, v in kwargs.items() if k != "tools"},
+        )
+        return self._script.next(record)
+
+    @staticmethod
+    def _fail(item: dict[str, Any]) -> None:
+        spec = item.get("raise")
+        if not spec:
+            return
+        message = spec.get("message") or f"scripted {spec['type']}"
+        if spec["type"] == "rate_limit":
+            raise RateLimitError(message)
+        if spec["type"] == "timeout":
+            raise TimeoutError(message)
+        raise ScriptedModelError(message)
+
+    @staticmethod
+    def _message(item: dict[str, Any], messages: list[BaseMessage]) -> AIMessage:
+        content = item.get("content") or ""
+        calls = [
+            {
+                "name": c["name"],
+                "args": dict(c.get("args") or {}),
+                "id": c.get("id") or f"call_{uuid.uuid4().hex[:12]}",
+                "type": "tool_call",
+            }
+            for c in item.get("tool_calls") or []
+        ]
+        usage = item.get("usage") or {}
+        inp = int(usage.get("input_tokens", sum(_count_tokens(str(m.content)) for m in messages)))
+        out = int(usage.get("output_tokens", _count_tokens(content) + 3 * len(calls)))
+        return AIMessage(
+            content=content,
+            tool_calls=calls,
+            usage_metadata={"input_tokens": inp, "output_tokens": out, "total_tokens": inp + out},
+            response_metadata={"model_name": "scripted"},
+        )
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        item = self._take(messages, run_manager, kwargs)
+        if item.get("delay_s"):
+            time.sleep(float(item["delay_s"]))
+        self._fail(item)
+        return ChatResult(generations=[ChatGeneration(message=self._message(item, messages))])
+
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        item = self._take(messages, run_manager, kwargs)
+        if item.get("delay_s"):
+            await asyncio.sleep(float(item["delay_s"]))
+        self._fail(item)
+        return ChatResult(generations=[ChatGeneration(message=self._message(item, messages))])
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        item = self._take(messages, run_manager, kwargs)
+        if item.get("delay_s"):
+            time.sleep(float(item["delay_s"]))
+        self._fail(item)
+        for chunk in self._chunks(self._message(item, messages)):
+            if run_manager is not None and isinstance(chunk.message.content, str) and chunk.message.content:
+                run_manager.on_llm_new_token(chunk.message.content, chunk=chunk)
+            yield chunk
+
+    async def _astream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[ChatGenerationChunk]:
+        item = self._take(messages, run_manager, kwargs)
+        if item.get("delay_s"):
+            await asyncio.sleep(float(item["delay_s"]))
+        self._fail(item)
+        for chunk in self._chunks(self._message(item, messages)):
+            if run_manager is not None and isinstance(chunk.message.content, str) and chunk.message.content:
+                await run_manager.on_llm_new_token(chunk.message.content, chunk=chunk)
+            yield chunk
+
+    @staticmethod
+    def _chunks(message: AIMessage) -> Iterator[ChatGenerationChunk]:
+        text = message.content if isinstance(message.content, str) else ""
+        words = text.split(" ") if text else []
+        for i, word in enumerate(words):
+            piece = word if i == 0 else " " + word
+            yield ChatGenerationChunk(message=AIMessageChunk(content=piece))
+        tool_chunks = tool_call_chunks(message.tool_calls)
+        yield ChatGenerationChunk(
+            message=AIMessageChunk(
+                content="",
+                tool_call_chunks=tool_chunks,
+                usage_metadata=message.usage_metadata,
+                response_metadata=message.response_metadata,
+                chunk_position="last",
+            )
+        )

@@ -1,0 +1,105 @@
+"""A plugin's graph nodes and edges, in one place: ``{name}_agent`` and ``{name}_tools``.
+
+- ``{name}_agent`` runs one agent step (:func:`cadence.orchestration.agent_node.run_agent`
+  through :meth:`BaseAgent.create_agent_node`);
+- ``{name}_tools`` is a ``ToolNode`` over the plugin's contained tools plus ``back``:
+  every execution runs synchronous tools in the plugin's thread pool, is logged,
+  bounded by the tool timeout and the turn's deadline, and contained; the node
+  counts tool hops and records the tools used in the plugin context;
+- edges: the agent's conditional edge on the bundle's ``should_continue``
+  (continue → ``{name}_tools``, back → coordinator) and ``{name}_tools`` → coordinator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.prebuilt import ToolNode
+from langgraph.prebuilt.tool_node import ToolCallRequest
+from langgraph.runtime import Runtime
+from langgraph.types import Command
+
+from cadence.conventions import BACK, CONTINUE, GraphNodeNames
+from cadence.orchestration.agent_node import run_agent
+from cadence.orchestration.state import PluginContextFields as F
+from cadence.orchestration.state import plugin_context
+from cadence.orchestration.tool_logging import logged_tool_call, tool_error_message, tool_records
+from cadence.plugins.bundle import PluginBundle
+from cadence.plugins.containment import run_tool_in_pool
+from cadence.sdk.agent import AgentNode
+
+__all__ = ["agent_node", "graph_edges", "graph_nodes", "tool_node", "tools_node"]
+
+
+def agent_node(bundle: PluginBundle) -> AgentNode:
+    """The ``{name}_agent`` node."""
+    return bundle.agent.create_agent_node(run_agent, bundle.agent_node_name)
+
+
+def tool_node(bundle: PluginBundle) -> ToolNode:
+    """The ``ToolNode`` over the bundle's contained tools (plus ``back``)."""
+    pool = bundle.thread_pool
+    plugin = bundle.name
+
+    async def wrap_tool_call(
+        request: ToolCallRequest,
+        execute: Callable[[ToolCallRequest], Awaitable[ToolMessage | Command]],
+    ) -> ToolMessage | Command:
+        """Every execution: synchronous tools in the plugin's pool, logged, bounded, contained."""
+        if request.tool is not None:
+            tool = run_tool_in_pool(request.tool, pool)
+            if tool is not request.tool:
+                request = request.override(tool=tool)
+        return await logged_tool_call(request, execute, plugin=plugin)
+
+    return ToolNode(
+        bundle.contained_tools,
+        name=bundle.tools_node_name,
+        handle_tool_errors=tool_error_message,
+        awrap_tool_call=wrap_tool_call,
+    )
+
+
+def tools_node(bundle: PluginBundle) -> Callable[..., Any]:
+    """The ``{name}_tools`` node: runs the ToolNode, counts tool hops, records the tools used."""
+    node = tool_node(bundle)
+    agent_name = bundle.name
+
+    async def plugin_tools_node(
+        state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]
+    ) -> dict[str, Any]:
+        result = await node.ainvoke(state, config)
+        new_messages = list(result.get("messages", [])) if isinstance(result, dict) else list(result)
+        last_ai = next((m for m in reversed(state.get("messages") or []) if isinstance(m, AIMessage)), None)
+        hops, records = tool_records(agent_name, [*([last_ai] if last_ai else []), *new_messages])
+        ctx = plugin_context(state)
+        ctx[F.TOOLS_USED].extend(records)
+        return {
+            "messages": new_messages,
+            "tool_hops": int(state.get("tool_hops") or 0) + hops,
+            "plugin_context": ctx,
+        }
+
+    plugin_tools_node.__name__ = bundle.tools_node_name
+    return plugin_tools_node
+
+
+def graph_nodes(bundle: PluginBundle) -> dict[str, AgentNode | Callable[..., Any]]:
+    """The bundle's nodes by name: ``{name}_agent`` and ``{name}_tools``."""
+    return {bundle.agent_node_name: agent_node(bundle), bundle.tools_node_name: tools_node(bundle)}
+
+
+def graph_edges(bundle: PluginBundle) -> dict[str, Any]:
+    """Conditional edge on ``should_continue`` and the direct edge tools → coordinator."""
+    return {
+        "conditional_edges": {
+            bundle.agent_node_name: {
+                "condition": bundle.should_continue,
+                "mapping": {CONTINUE: bundle.tools_node_name, BACK: GraphNodeNames.COORDINATOR},
+            }
+        },
+        "direct_edges": [(bundle.tools_node_name, GraphNodeNames.COORDINATOR)],
+    }
