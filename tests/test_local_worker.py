@@ -30,7 +30,6 @@ from cadence.errors import ModelCallError, ModelWorkerCrashedError
 from cadence.models.local import (
     LocalChatModel,
     bundled_model_path,
-    load_model,
     local_runtime_available,
     worker_main,
 )
@@ -65,10 +64,13 @@ SHORT_REQUEST = {**LONG_REQUEST, "grammar": None, "max_tokens": 3, "stream": Fal
 @real_model
 def test_the_model_is_loaded_without_extra_buffer_types() -> None:
     assert worker_main.supports_extra_buffer_switch()
-    loaded = load_model(bundled_model_path(), n_ctx=512, n_threads=1)
-    # the very struct llama.cpp loaded the model with
-    assert loaded.llama._model.params is loaded.llama.model_params
-    assert loaded.llama._model.params.use_extra_bufts is False
+    llama = worker_main.load_llama(str(bundled_model_path()), n_ctx=512, n_threads=1)
+    try:
+        # the very struct llama.cpp loaded the model with
+        assert llama._model.params is llama.model_params
+        assert llama._model.params.use_extra_bufts is False
+    finally:
+        llama.close()
     from llama_cpp import llama_cpp as bindings
 
     assert bindings.llama_model_default_params().use_extra_bufts is True  # why the override is needed
@@ -184,13 +186,13 @@ def test_closing_a_busy_worker_stops_it_at_once_without_a_restart(worker_key: Wo
 
 @real_model
 async def test_a_cancelled_async_call_frees_the_worker() -> None:
-    model = LocalChatModel(max_tokens=3000)
+    model = LocalChatModel(max_tokens=3000, worker_cancel_grace=120.0)  # no kill: it must stop by itself
     worker = model.worker()
     pid = model.load()
     stream = model.astream([HumanMessage("Tell me a very long story about a dragon and a knight.")])
     await anext(stream)
     await stream.aclose()  # the consumer goes away (a deadline, a disconnected client)
-    for _ in range(200):  # generous: the worker stops at its next token
+    for _ in range(2400):  # generous (a loaded machine): the worker stops at its next token
         if not worker._lock.locked():
             break
         await asyncio.sleep(0.05)
