@@ -9,22 +9,23 @@ from rich.status import Status
 from rich.text import Text
 
 from cadence.cli.logs import clip
+from cadence.conventions import GraphNodeNames, plugin_of_node
 
 
 def node_label(node: str) -> str:
     """What the status line says while ``node`` is working."""
-    if node == "coordinator":
+    if node == GraphNodeNames.COORDINATOR:
         return "coordinator is choosing the next step…"
-    if node == "synthesizer":
+    if node == GraphNodeNames.SYNTHESIZER:
         return "synthesizer is writing the answer…"
-    if node == "suspend":
+    if node == GraphNodeNames.SUSPEND:
         return "wrapping up: a limit was reached…"
-    if node == "control_tools":
+    if node == GraphNodeNames.CONTROL_TOOLS:
         return "routing…"
-    if node.endswith("_agent"):
-        return f"{node[: -len('_agent')]} agent is working…"
-    if node.endswith("_tools"):
-        return f"{node[: -len('_tools')]} agent is running tools…"
+    plugin_node = plugin_of_node(node)
+    if plugin_node is not None:
+        plugin, kind = plugin_node
+        return f"{plugin} agent is working…" if kind == "agent" else f"{plugin} agent is running tools…"
     return f"{node}…"
 
 

@@ -24,19 +24,26 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.config import get_stream_writer
 from langgraph.graph.state import CompiledStateGraph
 
+from cadence.conventions import (
+    BACK_TOOL_NAME,
+    FINAL_NODES,
+    GraphNodeNames,
+    agent_node_name,
+    message_text,
+    plugin_of_node,
+    tools_node_name,
+)
 from cadence.errors import CadenceError, ModelWorkerCrashedError, ValidationError
 from cadence.orchestration.graph import ModelResolver, build_graph
-from cadence.orchestration.nodes import FINAL_NODES, GraphNodeNames
-from cadence.orchestration.safety import message_text
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.state import new_plugin_context
 from cadence.orchestration.synthesizer import FALLBACK_KEY, answer_pending_calls, fallback_answer, is_fallback
 from cadence.orchestration.tones import ResponseTone
 from cadence.orchestration.turn import TurnContext
 from cadence.plugins.manager import PluginManager, PluginStatus
+from cadence.sdk.events import emit
 from cadence.sdk.metadata import PluginMetadata
 from cadence.sdk.plugin import BasePlugin
 from cadence.settings import Settings, get_settings
@@ -375,13 +382,17 @@ class Cadence:
             elif update.get("current_agent") and update.get("agent_hops"):
                 agent = update["current_agent"]
                 events.append({"type": "agent_start", "agent": agent, "hop": update["agent_hops"]})
-                events.append({"type": "node", "node": f"{agent}_agent"})
+                events.append({"type": "node", "node": agent_node_name(agent)})
             else:
                 events.append({"type": "node", "node": GraphNodeNames.SYNTHESIZER})
-        elif node.endswith("_tools") and node != GraphNodeNames.CONTROL_TOOLS:
-            agent = node[: -len("_tools")]
+            return events
+        plugin_node = plugin_of_node(node)
+        if plugin_node is None:
+            return events
+        agent, kind = plugin_node
+        if kind == "tools":
             for msg in update.get("messages") or []:
-                if getattr(msg, "name", None) and msg.name != "back":
+                if getattr(msg, "name", None) and msg.name != BACK_TOOL_NAME:
                     events.append(
                         {
                             "type": "tool_end",
@@ -394,19 +405,14 @@ class Cadence:
                     )
             events.append({"type": "agent_end", "agent": agent})
             events.append({"type": "node", "node": GraphNodeNames.COORDINATOR})
-        elif node.endswith("_agent"):
+        else:
             for msg in update.get("messages") or []:
                 for call in getattr(msg, "tool_calls", None) or []:
-                    if call["name"] != "back":
+                    if call["name"] != BACK_TOOL_NAME:
                         events.append(
-                            {
-                                "type": "tool_start",
-                                "agent": node[: -len("_agent")],
-                                "name": call["name"],
-                                "args": call["args"],
-                            }
+                            {"type": "tool_start", "agent": agent, "name": call["name"], "args": call["args"]}
                         )
-            events.append({"type": "node", "node": node.replace("_agent", "_tools")})
+            events.append({"type": "node", "node": tools_node_name(agent)})
         return events
 
     # -- results -------------------------------------------------------------------------
@@ -488,14 +494,6 @@ def stop_model_workers() -> None:
     worker = sys.modules.get("cadence.models.local.worker")
     if worker is not None:
         worker.shutdown_workers()
-
-
-def emit(event: dict[str, Any]) -> None:
-    """Emit a custom stream event from inside a node or tool (no-op outside a streamed run)."""
-    try:
-        get_stream_writer()(event)
-    except Exception:
-        return
 
 
 __all__ = ["PENDING_QUESTION_KEY", "Cadence", "TurnResult", "emit", "thread_key", "validate_message"]

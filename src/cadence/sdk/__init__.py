@@ -4,6 +4,7 @@ See docs/plugins.md for a complete example plugin.
 """
 
 from cadence.sdk.agent import BaseAgent, with_back_call
+from cadence.sdk.events import emit
 from cadence.sdk.metadata import AgentType, LLMRequirements, PluginMetadata, normalize_name
 from cadence.sdk.plugin import BasePlugin, register_plugin, registered_plugins, unregister_plugin
 from cadence.sdk.tools import BACK_TOOL_NAME, ToolException, tool
@@ -16,6 +17,7 @@ __all__ = [
     "LLMRequirements",
     "PluginMetadata",
     "ToolException",
+    "emit",
     "normalize_name",
     "register_plugin",
     "registered_plugins",

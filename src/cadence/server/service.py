@@ -18,10 +18,9 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
+from cadence.conventions import FINAL_NODES, GraphNodeNames, is_control_tool, message_text
 from cadence.errors import CadenceError, NotFoundError
 from cadence.orchestration.engine import PENDING_QUESTION_KEY, Cadence, thread_key, validate_message
-from cadence.orchestration.nodes import FINAL_NODES, GraphNodeNames
-from cadence.orchestration.safety import is_control_tool, message_text
 from cadence.orchestration.tones import ResponseTone
 from cadence.persistence.threads import ThreadRecord, ThreadStore
 from cadence.server.locks import ThreadLocks
