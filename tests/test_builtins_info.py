@@ -400,3 +400,24 @@ def test_index_is_built_from_the_wheel_without_network() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert int(result.stdout) > 30000
+
+
+@pytest.mark.parametrize(
+    ("sentence", "label"),
+    [
+        ("What is the local time in Mumbai?", "Mumbai, India"),
+        ("And in Paris?", "Paris, France"),
+        ("What about New York?", "New York City, New York, US"),
+        ("how about berlin", "Berlin, Germany"),
+        ("Current time in Sao Paulo, please", "São Paulo, Brazil"),
+        ("time in rio de janeiro right now", "Rio de Janeiro, Brazil"),
+        ("Is it late in Los Angeles now?", "Los Angeles, California, US"),
+    ],
+)
+def test_a_place_mentioned_in_a_sentence_resolves(sentence: str, label: str) -> None:
+    assert resolve_location(sentence).label == label
+
+
+def test_a_sentence_without_a_place_is_still_unknown() -> None:
+    with pytest.raises(UnknownLocationError):
+        resolve_location("what is the time right now please")

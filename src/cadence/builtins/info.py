@@ -972,8 +972,54 @@ def resolve_location(location: str) -> Place:
     if found is None and "(" in location:  # "Kolkata (Calcutta)": the part in brackets is another name
         found = _resolve_text(g, _key(_PARENTHESIS.sub("", location)))
     if found is None:
+        found = _mentioned_place(g, location)
+    if found is None:
         raise _unknown(g, location, key)
     return _prefer_as_typed(found, location)
+
+
+_SENTENCE_WORDS_TEXT = """a an and are as at be been but by can could did do does for from had has have how i
+    if in into is
+    it its me my no not of on or our please so than that the their them then there these they this to was
+    we what when where which who why will with would you your about any some just like tell give show get
+    let us time times local current currently now right today tonight clock hour hours zone zones date day
+    difference between ahead behind compared apart far many much convert meeting o'clock am pm"""
+_SENTENCE_WORDS = frozenset(_SENTENCE_WORDS_TEXT.split())
+"""Words of a question around a place name ("what is the local time in ..."): never a place alone."""
+_SENTENCE_PREPOSITIONS = frozenset({"in", "at", "for", "of", "from", "to", "about", "and", "between"})
+MAX_NAME_WORDS = 4
+"""Longest place name looked for inside a sentence."""
+
+
+def _mentioned_place(g: _Gazetteer, text: str) -> Place | None:
+    """The place a whole sentence mentions ("What is the local time in Mumbai?" → Mumbai), or None.
+
+    Word runs are tried longest first; a run must not start or end with a question word. Among
+    runs of one length, a capitalised one (as typed) and then the one after a preposition
+    such as "in" wins, the last one first ("time in Paris, not in Nice").
+    """
+    raw = [w for w in re.findall(r"[\w'.-]+", text) if w.strip(".'-")]
+    if len(raw) < 2:
+        return None
+    words = [_key(w) for w in raw]
+    if not any(w in _SENTENCE_WORDS for w in words):
+        return None  # a name, not a sentence ("Los Angles", "Paris, Germany"): no guessing from its parts
+    for size in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
+        runs: list[tuple[int, int, int, int]] = []
+        for start in range(len(words) - size + 1):
+            run = words[start : start + size]
+            if run[0] in _SENTENCE_WORDS or run[-1] in _SENTENCE_WORDS or not all(run):
+                continue
+            capitalised = all(
+                w[:1].isupper() for w in raw[start : start + size] if w.lower() not in ("of", "de")
+            )
+            after_preposition = start > 0 and words[start - 1] in _SENTENCE_PREPOSITIONS
+            runs.append((int(capitalised and start > 0), int(after_preposition), start, size))
+        for _, _, start, size in sorted(runs, reverse=True):
+            found = _resolve_text(g, " ".join(words[start : start + size]), allow_alias=True)
+            if found is not None:
+                return found
+    return None
 
 
 def _prefer_as_typed(place: Place, location: str) -> Place:
