@@ -47,9 +47,10 @@ def run_chat(question: str, tmp_path: Path) -> dict:
 def test_calculate_on_the_embedded_model(tmp_path: Path) -> None:
     out = run_chat("Calculate 15 * 23", tmp_path)
     assert out["trace"]["routing_history"] == ["math"]
-    assert out["trace"]["tools_used"][0]["result"] == "345"
+    assert out["trace"]["tools_used"][0]["result"].endswith("345")
     assert "345" in out["response"]
-    assert all(c["input_tokens"] > 0 for c in out["trace"]["model_calls"])
+    # decisions with a single option cost no generation; the answer itself is generated
+    assert any(c["input_tokens"] > 0 for c in out["trace"]["model_calls"])
 
 
 def test_two_plus_two_on_the_embedded_model(tmp_path: Path) -> None:
@@ -64,3 +65,4 @@ def test_time_in_tokyo_on_the_embedded_model(tmp_path: Path) -> None:
     used = out["trace"]["tools_used"][0]
     assert used["name"] == "current_time" and "Tokyo" in used["args"]["location"]
     assert used["error"] is None
+    assert used["result"].split(" is ")[-1][:5] in out["response"]  # the clock time the tool read
