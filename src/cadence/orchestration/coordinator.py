@@ -27,12 +27,8 @@ from cadence.orchestration.control_tools import (
     make_routing_tools,
     route_tool_name,
 )
-from cadence.orchestration.hops import (
-    check_route,
-    reset_route_counters,
-    tool_hop_limit_reached,
-    update_consecutive_routes,
-)
+from cadence.orchestration.guards import BEFORE_DECISION, ON_ROUTE, GuardView
+from cadence.orchestration.hops import reset_route_counters, update_consecutive_routes
 from cadence.orchestration.model_call import call_model
 from cadence.orchestration.prompts import COORDINATOR_INSTRUCTIONS
 from cadence.orchestration.state import PluginContextFields as F
@@ -87,17 +83,14 @@ class Coordinator:
         agent_hops = int(state.get("agent_hops") or 0)
         tool_hops = int(state.get("tool_hops") or 0)
 
-        if tool_hop_limit_reached(tool_hops, settings):
-            ctx[F.SUSPEND_REASON] = {
-                "code": "max_tool_hops",
-                "current": tool_hops,
-                "maximum": settings.max_tool_hops,
-            }
-            logger.info("tool hop limit reached", extra={"tool_hops": tool_hops})
-            return {"plugin_context": ctx}
-        if context is not None and context.expired(keep_reserve=True):
-            ctx[F.SUSPEND_REASON] = {"code": "deadline", "current": 0, "maximum": 0}
-            logger.info("turn deadline near; suspending with what exists")
+        view = GuardView(settings, agent_hops, tool_hops, ctx, context)
+        reason = BEFORE_DECISION.check(view)
+        if reason is not None:
+            ctx[F.SUSPEND_REASON] = reason.to_dict()
+            logger.info(
+                "guard triggered before the decision",
+                extra={"reason": str(reason.code), "tool_hops": tool_hops},
+            )
             return {"plugin_context": ctx}
 
         response = await self._decide(state, config, context, ctx)
@@ -115,11 +108,10 @@ class Coordinator:
         agent = agent_from_route(call["name"], self.plugin_names)
         update: dict[str, Any] = {"messages": [response]}
         if agent is not None:
-            limit = check_route(agent, agent_hops, ctx, settings)
-            if limit is not None:
-                code, details = limit
-                ctx[F.SUSPEND_REASON] = {"code": code, **details}
-                logger.info("route guard triggered", extra={"reason": code, "agent": agent})
+            reason = ON_ROUTE.check(view.routing_to(agent))
+            if reason is not None:
+                ctx[F.SUSPEND_REASON] = reason.to_dict()
+                logger.info("route guard triggered", extra={"reason": str(reason.code), "agent": agent})
             else:
                 agent_hops += 1
                 update_consecutive_routes(ctx, agent)

@@ -46,9 +46,13 @@ you had to stop before finishing.
 **RESPONSE STYLE**: {tone_instruction}
 {plugin_suggestions}"""
 
+UNKNOWN_SUSPEND_REASON = "it needed more steps than one answer may take"
+"""The suspend node's reason when the state holds none it knows."""
+
 SUSPEND_REASONS: dict[str, str] = {
     "max_agent_hops": "it needed more steps ({current}/{maximum}) than one answer may take",
     "max_tool_hops": "it ran as many lookups and calculations ({current}/{maximum}) as one answer may use",
     "consecutive_agent_routes": "it kept asking the same helper ({current} times in a row) without progress",
     "deadline": "it ran out of time",
 }
+"""Each suspend code (:class:`cadence.orchestration.guards.SuspendCode`) in plain words."""

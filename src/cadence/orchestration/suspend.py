@@ -9,20 +9,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cadence.orchestration.prompts import SUSPEND_INSTRUCTIONS, SUSPEND_REASONS
+from cadence.orchestration.guards import suspend_reason
+from cadence.orchestration.prompts import SUSPEND_INSTRUCTIONS, SUSPEND_REASONS, UNKNOWN_SUSPEND_REASON
 from cadence.orchestration.response_context import ResponseContext
-from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.synthesizer import FinalAnswerNode
 
 
 def suspend_reason_text(state: Mapping[str, Any]) -> str:
     """The guard that stopped the turn, in plain words."""
-    reason = (state.get("plugin_context") or {}).get(F.SUSPEND_REASON) or {}
-    template = SUSPEND_REASONS.get(reason.get("code", ""), "it needed more steps than one answer may take")
-    try:
-        return template.format(current=reason.get("current", "?"), maximum=reason.get("maximum", "?"))
-    except (KeyError, IndexError):
-        return template
+    reason = suspend_reason(state.get("plugin_context"))
+    if reason is None:
+        return UNKNOWN_SUSPEND_REASON
+    return SUSPEND_REASONS[reason.code].format(current=reason.current, maximum=reason.maximum)
 
 
 class SuspendNode(FinalAnswerNode):
