@@ -22,26 +22,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph.state import CompiledStateGraph
 
-from cadence.conventions import (
-    BACK_TOOL_NAME,
-    FINAL_NODES,
-    GraphNodeNames,
-    agent_node_name,
-    message_text,
-    plugin_of_node,
-    tools_node_name,
-)
+from cadence.conventions import FINAL_NODES, GraphNodeNames, message_text
 from cadence.errors import CadenceError, ModelWorkerCrashedError, ValidationError
+from cadence.orchestration.events import error_event, events_from_chunk, final_event, node_event
 from cadence.orchestration.graph import ModelResolver, build_graph
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.state import new_plugin_context
 from cadence.orchestration.synthesizer import FALLBACK_KEY, answer_pending_calls, fallback_answer, is_fallback
 from cadence.orchestration.tones import ResponseTone
-from cadence.orchestration.turn import TurnContext
+from cadence.orchestration.turn import TraceRecord, TurnContext
 from cadence.plugins.manager import PluginManager, PluginStatus
 from cadence.sdk.events import emit
 from cadence.sdk.metadata import PluginMetadata
@@ -255,9 +248,10 @@ class Cadence:
     ) -> AsyncIterator[dict[str, Any]]:
         """Run one turn, yielding events; the last event has ``type == "final"``.
 
-        Event types: ``node`` (a node starts working), ``agent_start``/``agent_end``,
-        ``tool_start``/``tool_end``, ``suspend``, ``token`` (answer text as generated),
-        ``error`` and ``final`` (response, thread_id, trace).
+        Event types (typed in :mod:`cadence.orchestration.events`): ``node`` (a node
+        starts working), ``agent_start``/``agent_end``, ``tool_start``/``tool_end``,
+        ``suspend``, ``token`` (answer text as generated), ``error`` and ``final``
+        (response, thread_id, trace); plugins' own ``emit`` events pass through.
         """
         state_in, config, context, _user, thread = self._prepare(message, thread_id, user_id, tone, metadata)
         question: HumanMessage = state_in["messages"][0]
@@ -269,7 +263,7 @@ class Cadence:
         error: dict[str, Any] | None = None
         queue: asyncio.Queue[tuple[str, Any] | None] = asyncio.Queue()
         started = time.monotonic()
-        yield {"type": "node", "node": GraphNodeNames.COORDINATOR}
+        yield node_event(GraphNodeNames.COORDINATOR)
 
         async def pump() -> None:
             try:
@@ -309,7 +303,7 @@ class Cadence:
                 if mode == "values" and isinstance(chunk, dict):
                     final_state = chunk
                     continue
-                for event in self._events(mode, chunk):
+                for event in events_from_chunk(mode, chunk):
                     yield event
             if task.done() and not task.cancelled() and task.exception() is not None:
                 exc = task.exception()
@@ -349,71 +343,8 @@ class Cadence:
                 error = {"code": crashed[-1]["code"], "message": crashed[-1]["message"]}
         trace = self._trace(final_state, context, started)
         if error is not None:
-            yield {"type": "error", "error": error}
-        yield {"type": "final", "response": response, "thread_id": thread, "trace": trace, "error": error}
-
-    # -- event translation -------------------------------------------------------------
-    def _events(self, mode: str, chunk: Any) -> list[dict[str, Any]]:
-        events: list[dict[str, Any]] = []
-        if mode == "custom" and isinstance(chunk, dict):
-            events.append(chunk)
-        elif mode == "messages":
-            msg, meta = chunk
-            node = (meta or {}).get("langgraph_node")
-            if node in FINAL_NODES and isinstance(msg, AIMessageChunk):
-                text = message_text(msg)
-                if text:
-                    events.append({"type": "token", "node": node, "text": text})
-        elif mode == "updates" and isinstance(chunk, dict):
-            for node, update in chunk.items():
-                if not isinstance(update, dict):
-                    continue
-                events.extend(self._update_events(node, update))
-        return events
-
-    def _update_events(self, node: str, update: dict[str, Any]) -> list[dict[str, Any]]:
-        events: list[dict[str, Any]] = []
-        ctx = update.get("plugin_context") or {}
-        if node == GraphNodeNames.COORDINATOR:
-            reason = ctx.get(F.SUSPEND_REASON)
-            if reason:
-                events.append({"type": "suspend", "reason": reason})
-                events.append({"type": "node", "node": GraphNodeNames.SUSPEND})
-            elif update.get("current_agent") and update.get("agent_hops"):
-                agent = update["current_agent"]
-                events.append({"type": "agent_start", "agent": agent, "hop": update["agent_hops"]})
-                events.append({"type": "node", "node": agent_node_name(agent)})
-            else:
-                events.append({"type": "node", "node": GraphNodeNames.SYNTHESIZER})
-            return events
-        plugin_node = plugin_of_node(node)
-        if plugin_node is None:
-            return events
-        agent, kind = plugin_node
-        if kind == "tools":
-            for msg in update.get("messages") or []:
-                if getattr(msg, "name", None) and msg.name != BACK_TOOL_NAME:
-                    events.append(
-                        {
-                            "type": "tool_end",
-                            "agent": agent,
-                            "name": msg.name,
-                            "result": message_text(msg)[:2000],
-                            "error": getattr(msg, "status", "success") == "error",
-                            "duration_ms": (msg.response_metadata or {}).get("duration_ms"),
-                        }
-                    )
-            events.append({"type": "agent_end", "agent": agent})
-            events.append({"type": "node", "node": GraphNodeNames.COORDINATOR})
-        else:
-            for msg in update.get("messages") or []:
-                for call in getattr(msg, "tool_calls", None) or []:
-                    if call["name"] != BACK_TOOL_NAME:
-                        events.append(
-                            {"type": "tool_start", "agent": agent, "name": call["name"], "args": call["args"]}
-                        )
-            events.append({"type": "node", "node": tools_node_name(agent)})
-        return events
+            yield error_event(error)
+        yield final_event(response, thread, trace, error)
 
     # -- results -------------------------------------------------------------------------
     @staticmethod
@@ -431,25 +362,25 @@ class Cadence:
         final = cls._final_message(state)
         return message_text(final) if final is not None else ""
 
-    def _trace(self, state: dict[str, Any], context: TurnContext, started: float) -> dict[str, Any]:
+    def _trace(self, state: dict[str, Any], context: TurnContext, started: float) -> TraceRecord:
         ctx = state.get("plugin_context") or {}
         reason = ctx.get(F.SUSPEND_REASON)
-        return {
-            "routing_history": list(ctx.get(F.ROUTING_HISTORY) or []),
-            "agent_hops": int(state.get("agent_hops") or 0),
-            "tool_hops": int(state.get("tool_hops") or 0),
-            "tools_used": list(ctx.get(F.TOOLS_USED) or []),
-            "suspended": bool(reason),
-            "suspend_reason": (reason or {}).get("code"),
-            "suspend_details": reason,
-            "model_calls": [c.to_dict() for c in context.trace.model_calls],
-            "usage": context.trace.usage(),
-            "duration_ms": round((time.monotonic() - started) * 1000, 2),
-            "tone": state.get("tone") or "natural",
-            "structured": context.trace.structured,
-            "errors": list(context.trace.errors),
-            "notes": [*context.trace.notes, *list(ctx.get(F.NOTES) or [])],
-        }
+        return TraceRecord(
+            routing_history=list(ctx.get(F.ROUTING_HISTORY) or []),
+            agent_hops=int(state.get("agent_hops") or 0),
+            tool_hops=int(state.get("tool_hops") or 0),
+            tools_used=list(ctx.get(F.TOOLS_USED) or []),
+            suspended=bool(reason),
+            suspend_reason=(reason or {}).get("code"),
+            suspend_details=reason,
+            model_calls=[c.to_dict() for c in context.trace.model_calls],
+            usage=context.trace.usage(),
+            duration_ms=round((time.monotonic() - started) * 1000, 2),
+            tone=state.get("tone") or "natural",
+            structured=context.trace.structured,
+            errors=list(context.trace.errors),
+            notes=[*context.trace.notes, *list(ctx.get(F.NOTES) or [])],
+        )
 
     @staticmethod
     async def _record_question(

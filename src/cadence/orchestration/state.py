@@ -19,6 +19,29 @@ class PluginContextFields:
     NOTES = "notes"
 
 
+class PluginContext(TypedDict):
+    """What the turn's nodes record for one another: ``AgentState.plugin_context``.
+
+    The keys are also named in :class:`PluginContextFields`.
+
+    Stored in the graph state (and so in checkpoints) as this plain dict; reset by the
+    engine at the start of every turn.
+    """
+
+    routing_history: list[str]
+    """The agents the coordinator routed to, in order (the trace's ``routing_history``)."""
+    last_routed_agent: str | None
+    """The agent of the latest route (for the consecutive-route guard)."""
+    same_agent_consecutive_routes: int
+    """Routes in a row to ``last_routed_agent``."""
+    tools_used: list[dict[str, Any]]
+    """One record per tool call of the turn (the trace's ``tools_used``)."""
+    suspend_reason: dict[str, Any] | None
+    """Set by a guard: the JSON form of a :class:`~cadence.orchestration.guards.SuspendReason`."""
+    notes: list[str]
+    """Remarks for the trace (e.g. why the coordinator finalized early)."""
+
+
 class AgentState(TypedDict, total=False):
     """State of a conversation in the Cadence graph.
 
@@ -32,12 +55,12 @@ class AgentState(TypedDict, total=False):
     current_agent: str | None
     tone: str
     metadata: dict[str, Any]
-    plugin_context: dict[str, Any]
+    plugin_context: PluginContext
 
 
-def new_plugin_context() -> dict[str, Any]:
+def new_plugin_context() -> PluginContext:
     """A fresh plugin context for a new turn."""
-    return {
+    return {  # type: ignore[return-value]
         PluginContextFields.ROUTING_HISTORY: [],
         PluginContextFields.LAST_ROUTED_AGENT: None,
         PluginContextFields.SAME_AGENT_CONSECUTIVE_ROUTES: 0,

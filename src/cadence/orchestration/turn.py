@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from cadence.settings import Settings
 
@@ -54,6 +54,39 @@ class TurnTrace:
         inp = sum(c.input_tokens for c in self.model_calls)
         out = sum(c.output_tokens for c in self.model_calls)
         return {"input_tokens": inp, "output_tokens": out, "total_tokens": inp + out}
+
+
+class TraceRecord(TypedDict):
+    """The trace of one turn as the API, the CLI and ``TurnResult.trace`` carry it (JSON-ready)."""
+
+    routing_history: list[str]
+    """The agents routed to, in order."""
+    agent_hops: int
+    """Routes to agents in this turn."""
+    tool_hops: int
+    """Work tools run in this turn (``goto_*`` and ``back`` never count)."""
+    tools_used: list[dict[str, Any]]
+    """One record per tool call: agent, tool, args, result (clipped), error, duration."""
+    suspended: bool
+    """Whether a guard stopped the turn."""
+    suspend_reason: str | None
+    """The suspend reason's code (a :class:`~cadence.orchestration.guards.SuspendCode`), or None."""
+    suspend_details: dict[str, Any] | None
+    """The suspend reason's JSON form (code, current, maximum, and agent for consecutive routes)."""
+    model_calls: list[dict[str, Any]]
+    """One :meth:`ModelCallRecord.to_dict` per model call."""
+    usage: dict[str, int]
+    """Tokens summed over the turn's model calls (input, output, total)."""
+    duration_ms: float
+    """Wall time of the turn."""
+    tone: str
+    """The tone the answer was written in."""
+    structured: dict[str, Any] | None
+    """The structured answer, when one was requested and produced."""
+    errors: list[dict[str, Any]]
+    """What went wrong along the way: ``{"node", "code", "message"}`` each."""
+    notes: list[str]
+    """Remarks of the nodes (e.g. a coordinator timeout, an answer rewritten by the check)."""
 
 
 @dataclass

@@ -1,0 +1,247 @@
+"""Stream events, in one module: what ``Cadence.astream`` yields, and how graph output becomes events.
+
+Every event is a JSON-ready dict with a ``type``; the typed records below document
+each one (the server sends them as SSE/WebSocket messages as they are, the CLI
+renders them). Plugin code adds its own events with :func:`cadence.sdk.emit`
+(``custom`` stream mode); they pass through unchanged.
+
+How LangGraph's stream becomes events (:func:`events_from_chunk`):
+
+- ``messages`` chunks of the final-answer nodes → ``token``;
+- ``updates`` of the coordinator → ``suspend`` + ``node`` (suspend), or ``agent_start`` +
+  ``node`` (the agent), or ``node`` (synthesizer);
+- ``updates`` of ``{name}_agent`` → ``tool_start`` per work-tool call + ``node`` (its tools);
+- ``updates`` of ``{name}_tools`` → ``tool_end`` per result + ``agent_end`` + ``node`` (coordinator);
+- ``custom`` chunks (``emit``) → passed through.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+from langchain_core.messages import AIMessageChunk
+
+from cadence.conventions import (
+    BACK_TOOL_NAME,
+    FINAL_NODES,
+    GraphNodeNames,
+    agent_node_name,
+    message_text,
+    plugin_of_node,
+    tools_node_name,
+)
+from cadence.orchestration.state import PluginContextFields as F
+
+MAX_RESULT_CHARS_IN_EVENT = 2000
+"""A ``tool_end`` event carries at most this many characters of the result."""
+
+
+class NodeEvent(TypedDict):
+    """A node starts working."""
+
+    type: Literal["node"]
+    node: str
+    """The node's name (``coordinator``, ``{name}_agent``, ``{name}_tools``, ``synthesizer``, ``suspend``)."""
+
+
+class AgentStartEvent(TypedDict):
+    """The coordinator routed to an agent."""
+
+    type: Literal["agent_start"]
+    agent: str
+    """The plugin's normalised name."""
+    hop: int
+    """The turn's agent hop count after this route."""
+
+
+class AgentEndEvent(TypedDict):
+    """An agent's tools ran; control goes back to the coordinator."""
+
+    type: Literal["agent_end"]
+    agent: str
+    """The plugin's normalised name."""
+
+
+class ToolStartEvent(TypedDict):
+    """An agent called one of its work tools."""
+
+    type: Literal["tool_start"]
+    agent: str
+    """The plugin's normalised name."""
+    name: str
+    """The tool's name."""
+    args: Any
+    """The call's arguments."""
+
+
+class ToolEndEvent(TypedDict):
+    """A work tool returned."""
+
+    type: Literal["tool_end"]
+    agent: str
+    """The plugin's normalised name."""
+    name: str
+    """The tool's name."""
+    result: str
+    """The result's text (at most :data:`MAX_RESULT_CHARS_IN_EVENT` characters)."""
+    error: bool
+    """Whether the result is an error result."""
+    duration_ms: float | None
+    """How long the tool ran (None when unknown)."""
+
+
+class SuspendEvent(TypedDict):
+    """A guard stopped the turn; the suspend node writes the answer."""
+
+    type: Literal["suspend"]
+    reason: dict[str, Any]
+    """The suspend reason's JSON form (:meth:`cadence.orchestration.guards.SuspendReason.to_dict`)."""
+
+
+class TokenEvent(TypedDict):
+    """Answer text as the final-answer node generates it."""
+
+    type: Literal["token"]
+    node: str
+    """``synthesizer`` or ``suspend``."""
+    text: str
+    """The new piece of text."""
+
+
+class ErrorEvent(TypedDict):
+    """The turn failed (or part of it did); the final event follows."""
+
+    type: Literal["error"]
+    error: dict[str, Any]
+    """``{"code", "message"}``."""
+
+
+class FinalEvent(TypedDict):
+    """The last event of every turn."""
+
+    type: Literal["final"]
+    response: str
+    """The final answer's text."""
+    thread_id: str
+    """The conversation's thread id."""
+    trace: dict[str, Any]
+    """The turn's trace (see :class:`cadence.orchestration.turn.TraceRecord`)."""
+    error: dict[str, Any] | None
+    """``{"code", "message"}`` when the turn failed, else None."""
+
+
+StreamEvent = (
+    NodeEvent
+    | AgentStartEvent
+    | AgentEndEvent
+    | ToolStartEvent
+    | ToolEndEvent
+    | SuspendEvent
+    | TokenEvent
+    | ErrorEvent
+    | FinalEvent
+    | dict[str, Any]
+)
+"""Any event ``Cadence.astream`` yields (plugins' own ``emit`` events are plain dicts)."""
+
+
+def node_event(node: str) -> NodeEvent:
+    """``node``: ``node`` starts working."""
+    return {"type": "node", "node": node}
+
+
+def error_event(error: dict[str, Any]) -> ErrorEvent:
+    """``error``: the turn failed."""
+    return {"type": "error", "error": error}
+
+
+def final_event(
+    response: str, thread_id: str, trace: dict[str, Any], error: dict[str, Any] | None
+) -> FinalEvent:
+    """``final``: the answer, the thread, the trace and the error (if any)."""
+    return {"type": "final", "response": response, "thread_id": thread_id, "trace": trace, "error": error}
+
+
+def events_from_chunk(mode: str, chunk: Any) -> list[StreamEvent]:
+    """The events one chunk of LangGraph's stream (``stream_mode`` ``mode``) stands for."""
+    events: list[StreamEvent] = []
+    if mode == "custom" and isinstance(chunk, dict):
+        events.append(chunk)
+    elif mode == "messages":
+        msg, meta = chunk
+        node = (meta or {}).get("langgraph_node")
+        if node in FINAL_NODES and isinstance(msg, AIMessageChunk):
+            text = message_text(msg)
+            if text:
+                events.append(TokenEvent(type="token", node=node, text=text))
+    elif mode == "updates" and isinstance(chunk, dict):
+        for node, update in chunk.items():
+            if isinstance(update, dict):
+                events.extend(events_from_update(node, update))
+    return events
+
+
+def events_from_update(node: str, update: dict[str, Any]) -> list[StreamEvent]:
+    """The events a node's state update stands for."""
+    events: list[StreamEvent] = []
+    ctx = update.get("plugin_context") or {}
+    if node == GraphNodeNames.COORDINATOR:
+        reason = ctx.get(F.SUSPEND_REASON)
+        if reason:
+            events.append(SuspendEvent(type="suspend", reason=reason))
+            events.append(node_event(GraphNodeNames.SUSPEND))
+        elif update.get("current_agent") and update.get("agent_hops"):
+            agent = update["current_agent"]
+            events.append(AgentStartEvent(type="agent_start", agent=agent, hop=update["agent_hops"]))
+            events.append(node_event(agent_node_name(agent)))
+        else:
+            events.append(node_event(GraphNodeNames.SYNTHESIZER))
+        return events
+    plugin_node = plugin_of_node(node)
+    if plugin_node is None:
+        return events
+    agent, kind = plugin_node
+    if kind == "tools":
+        for msg in update.get("messages") or []:
+            if getattr(msg, "name", None) and msg.name != BACK_TOOL_NAME:
+                events.append(
+                    ToolEndEvent(
+                        type="tool_end",
+                        agent=agent,
+                        name=msg.name,
+                        result=message_text(msg)[:MAX_RESULT_CHARS_IN_EVENT],
+                        error=getattr(msg, "status", "success") == "error",
+                        duration_ms=(msg.response_metadata or {}).get("duration_ms"),
+                    )
+                )
+        events.append(AgentEndEvent(type="agent_end", agent=agent))
+        events.append(node_event(GraphNodeNames.COORDINATOR))
+    else:
+        for msg in update.get("messages") or []:
+            for call in getattr(msg, "tool_calls", None) or []:
+                if call["name"] != BACK_TOOL_NAME:
+                    events.append(
+                        ToolStartEvent(type="tool_start", agent=agent, name=call["name"], args=call["args"])
+                    )
+        events.append(node_event(tools_node_name(agent)))
+    return events
+
+
+__all__ = [
+    "MAX_RESULT_CHARS_IN_EVENT",
+    "AgentEndEvent",
+    "AgentStartEvent",
+    "ErrorEvent",
+    "FinalEvent",
+    "NodeEvent",
+    "StreamEvent",
+    "SuspendEvent",
+    "TokenEvent",
+    "ToolEndEvent",
+    "ToolStartEvent",
+    "error_event",
+    "events_from_chunk",
+    "events_from_update",
+    "final_event",
+    "node_event",
+]
