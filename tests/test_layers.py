@@ -6,7 +6,7 @@ at module level, inside a function (lazy imports), under ``TYPE_CHECKING``. The 
 
 - ``cadence.sdk`` imports nothing of Cadence;
 - ``cadence.conventions`` (names and message helpers) builds only on the SDK;
-- models import only the SDK, settings, errors and the conventions;
+- models import only the SDK, settings, errors, the conventions and the retry helper (``backoff``);
 - plugins (discovery, validation, containment) and the built-in plugins sit below the
   orchestration, which sits below the testing helpers, the server and the CLI;
 - no import circle between any two modules.
@@ -22,7 +22,7 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 
 LAYERS: list[set[str]] = [
     {"sdk"},
-    {"errors"},
+    {"errors", "backoff"},
     {"settings"},
     {"conventions"},
     {"models", "builtins"},
@@ -39,13 +39,23 @@ LAYERS: list[set[str]] = [
 ALLOWED: dict[str, set[str]] = {
     "sdk": set(),
     "errors": set(),
+    "backoff": set(),
     "settings": {"errors"},
     "conventions": {"sdk"},
-    "models": {"sdk", "errors", "settings", "conventions"},
+    "models": {"sdk", "errors", "backoff", "settings", "conventions"},
     "builtins": {"sdk", "errors", "settings"},
     "plugins": {"sdk", "errors", "settings", "conventions", "builtins"},
-    "persistence": {"errors", "settings"},
-    "orchestration": {"sdk", "errors", "settings", "conventions", "models", "plugins", "persistence"},
+    "persistence": {"errors", "backoff", "settings"},
+    "orchestration": {
+        "sdk",
+        "errors",
+        "backoff",
+        "settings",
+        "conventions",
+        "models",
+        "plugins",
+        "persistence",
+    },
     "testing": {"sdk", "errors", "settings", "conventions", "models", "plugins", "orchestration"},
     "cadence": {"errors", "settings", "orchestration"},
     "server": {"cadence", "sdk", "errors", "settings", "conventions", "orchestration", "persistence"},

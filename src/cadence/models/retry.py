@@ -1,10 +1,15 @@
-"""Retries of transient model errors: exponential backoff with jitter, bounded in attempts and time."""
+"""Retries of transient model errors: which errors are transient, and the policy's backoff.
+
+The retry loop itself is :func:`cadence.backoff.retry_async` (tenacity), used by
+:func:`cadence.orchestration.model_call.call_model` with a :class:`RetryPolicy`.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import random
 from dataclasses import dataclass
+
+from cadence.backoff import exponential_delay
 
 _TRANSIENT_NAMES = (
     "ratelimit",
@@ -36,8 +41,7 @@ class RetryPolicy:
 
     def delay(self, attempt: int) -> float:
         """Backoff before retry number ``attempt`` (1-based), with full jitter on half the span."""
-        raw = min(self.max_delay, self.base_delay * (2 ** (attempt - 1)))
-        return raw / 2 + random.uniform(0, raw / 2)
+        return exponential_delay(self.base_delay, cap=self.max_delay, half_jitter=True)(attempt)
 
 
 def is_transient(exc: BaseException) -> bool:

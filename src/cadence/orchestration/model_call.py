@@ -17,6 +17,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.runnables import Runnable, RunnableConfig
 
+from cadence.backoff import retry_async
 from cadence.conventions import FINAL_NODES
 from cadence.errors import ModelCallError, TurnTimeoutError
 from cadence.models.invoke import check_server, failure_message, model_endpoint, model_label
@@ -38,6 +39,25 @@ def retry_policy_for(context: TurnContext | None) -> RetryPolicy:
         max_delay=s.model_retry_max_delay,
         max_time=s.model_retry_max_time,
     )
+
+
+class _CallTimedOut(TimeoutError):
+    """One attempt ran out of its time budget (a transient failure)."""
+
+    def __init__(self, budget: float | None) -> None:
+        super().__init__(f"model call timed out after {budget or 0:.1f}s")
+
+
+def _original(exc: BaseException) -> BaseException:
+    """The exception the model raised (a timed-out attempt: the ``TimeoutError`` itself)."""
+    if isinstance(exc, _CallTimedOut) and exc.__cause__ is not None:
+        return exc.__cause__
+    return exc
+
+
+def budget_of(context: TurnContext | None, per_call: float | None, keep_reserve: bool) -> float | None:
+    """The time budget of one attempt: the per-call timeout bounded by the turn's deadline."""
+    return context.budget(per_call, keep_reserve=keep_reserve) if context is not None else per_call
 
 
 async def call_model(
@@ -79,88 +99,110 @@ async def call_model(
                 )
             )
             raise
-    started = time.monotonic()
-    attempt = 0
-    while True:
-        attempt += 1
+    # what the latest attempt saw, for the failure record and message
+    last = {"attempt": 0, "t0": time.monotonic(), "budget": budget_of(context, per_call, keep_reserve)}
+    expired_before_call = False
+
+    async def attempt_call(attempt: int) -> Any:
+        nonlocal expired_before_call
+        last["attempt"] = attempt
         if context is not None and context.expired(keep_reserve=keep_reserve):
+            expired_before_call = True
             raise TurnTimeoutError(f"the turn's deadline passed before the {node} could call its model")
-        budget = context.budget(per_call, keep_reserve=keep_reserve) if context is not None else per_call
-        t0 = time.monotonic()
+        budget = budget_of(context, per_call, keep_reserve)
+        last["budget"] = budget
+        last["t0"] = time.monotonic()
         try:
             if budget is None:
-                result = await model.ainvoke(safe, config)
-            else:
-                result = await asyncio.wait_for(model.ainvoke(safe, config), timeout=budget)
-        except asyncio.CancelledError:
+                return await model.ainvoke(safe, config)
+            return await asyncio.wait_for(model.ainvoke(safe, config), timeout=budget)
+        except TimeoutError as exc:
+            raise _CallTimedOut(budget) from exc
+
+    def time_left() -> float | None:
+        if context is None:
+            return None
+        return (context.remaining() or 0) - (context.final_reserve if keep_reserve else 0)
+
+    def on_retry(attempt: int, exc: BaseException, wait: float) -> None:
+        logger.info(
+            "model call failed",
+            extra={
+                "node": node,
+                "model": label,
+                "attempt": attempt,
+                "error": f"{type(_original(exc)).__name__}: {_original(exc)}",
+                "retrying": True,
+            },
+        )
+
+    try:
+        result = await retry_async(
+            attempt_call,
+            retry_on=is_transient,
+            max_attempts=policy.max_retries + 1,
+            delay=policy.delay,
+            max_time=policy.max_time,
+            time_left=time_left,
+            on_retry=on_retry,
+        )
+    except asyncio.CancelledError:
+        raise
+    except Exception as failure:
+        if expired_before_call:
             raise
-        except Exception as exc:  # classified below
-            exc_to_check: BaseException = exc
-            if isinstance(exc, asyncio.TimeoutError | TimeoutError):
-                exc_to_check = TimeoutError(f"model call timed out after {budget:.1f}s")
-            elapsed = time.monotonic() - started
-            transient = is_transient(exc_to_check)
-            deadline_left = None
-            if context is not None:
-                deadline_left = (context.remaining() or 0) - (context.final_reserve if keep_reserve else 0)
-            delay = policy.delay(attempt)
-            can_retry = (
-                transient
-                and attempt <= policy.max_retries
-                and elapsed + delay < policy.max_time
-                and (deadline_left is None or deadline_left > delay)
-            )
-            (logger.info if can_retry else logger.warning)(
-                "model call failed",
-                extra={
-                    "node": node,
-                    "model": label,
-                    "attempt": attempt,
-                    "error": f"{type(exc).__name__}: {exc}",
-                    "retrying": can_retry,
-                },
-            )
-            if can_retry:
-                await asyncio.sleep(delay)
-                continue
-            if context is not None:
-                context.trace.model_calls.append(
-                    ModelCallRecord(
-                        node=node,
-                        model=label,
-                        duration_ms=(time.monotonic() - t0) * 1000,
-                        attempts=attempt,
-                        error=f"{type(exc).__name__}: {exc}",
-                    )
-                )
-            if isinstance(exc, ModelCallError):
-                raise exc  # already one classified line (e.g. the embedded model's worker crashed)
-            if context is not None and context.expired(keep_reserve=keep_reserve):
-                raise TurnTimeoutError(
-                    f"the turn's deadline passed while the {node} waited for its model"
-                ) from exc
-            timed_out = isinstance(exc_to_check, TimeoutError) or "timeout" in type(exc).__name__.lower()
-            raise ModelCallError(
-                failure_message(
-                    node, exc, attempts=attempt, timed_out=timed_out, budget=budget, endpoint=endpoint
-                )
-            ) from exc
-        if raw:
-            raw_msg = result.get("raw") if isinstance(result, dict) else None
-            usage = getattr(raw_msg, "usage_metadata", None) or {}
-        else:
-            if not isinstance(result, AIMessage):
-                result = AIMessage(content=str(getattr(result, "content", result)))
-            usage = result.usage_metadata or {}
+        exc = _original(failure)
+        attempt = int(last["attempt"])
+        logger.warning(
+            "model call failed",
+            extra={
+                "node": node,
+                "model": label,
+                "attempt": attempt,
+                "error": f"{type(exc).__name__}: {exc}",
+                "retrying": False,
+            },
+        )
         if context is not None:
             context.trace.model_calls.append(
                 ModelCallRecord(
                     node=node,
                     model=label,
-                    input_tokens=int(usage.get("input_tokens", 0) or 0),
-                    output_tokens=int(usage.get("output_tokens", 0) or 0),
-                    duration_ms=(time.monotonic() - t0) * 1000,
+                    duration_ms=(time.monotonic() - float(last["t0"])) * 1000,
                     attempts=attempt,
+                    error=f"{type(exc).__name__}: {exc}",
                 )
             )
-        return result
+        if isinstance(exc, ModelCallError):
+            raise  # already one classified line (e.g. the embedded model's worker crashed)
+        if context is not None and context.expired(keep_reserve=keep_reserve):
+            raise TurnTimeoutError(
+                f"the turn's deadline passed while the {node} waited for its model"
+            ) from exc
+        timed_out = isinstance(failure, _CallTimedOut) or "timeout" in type(exc).__name__.lower()
+        raise ModelCallError(
+            failure_message(
+                node, exc, attempts=attempt, timed_out=timed_out, budget=last["budget"], endpoint=endpoint
+            )
+        ) from exc
+    t0 = float(last["t0"])
+    attempt = int(last["attempt"])
+    if raw:
+        raw_msg = result.get("raw") if isinstance(result, dict) else None
+        usage = getattr(raw_msg, "usage_metadata", None) or {}
+    else:
+        if not isinstance(result, AIMessage):
+            result = AIMessage(content=str(getattr(result, "content", result)))
+        usage = result.usage_metadata or {}
+    if context is not None:
+        context.trace.model_calls.append(
+            ModelCallRecord(
+                node=node,
+                model=label,
+                input_tokens=int(usage.get("input_tokens", 0) or 0),
+                output_tokens=int(usage.get("output_tokens", 0) or 0),
+                duration_ms=(time.monotonic() - t0) * 1000,
+                attempts=attempt,
+            )
+        )
+    return result

@@ -13,7 +13,6 @@ Any failure falls back to the plain call and is logged.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import re
@@ -25,6 +24,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 
+from cadence.backoff import exponential_delay, retry_async
 from cadence.errors import CadenceError, TurnTimeoutError
 from cadence.orchestration.model_call import call_model
 from cadence.orchestration.turn import TurnContext
@@ -97,6 +97,10 @@ class FinalResponse:
     message: AIMessage
     structured: dict[str, Any] | None = None
     mode_used: str = "none"
+
+
+class _InvalidReply(ValueError):
+    """A prompt-mode reply that is not valid JSON for the schema (retried with a correction)."""
 
 
 class StructuredResponseHandler:
@@ -180,8 +184,9 @@ class StructuredResponseHandler:
             convo[0] = SystemMessage(content=str(convo[0].content) + instructions)
         else:
             convo.insert(0, SystemMessage(content=instructions.strip()))
-        last_error = ""
-        for attempt in range(self.retries + 1):
+
+        async def attempt_reply(attempt: int) -> FinalResponse:
+            nonlocal convo
             reply = await call_model(model, convo, node=node, context=context, config=config)
             text = reply.content if isinstance(reply.content, str) else str(reply.content)
             try:
@@ -189,19 +194,27 @@ class StructuredResponseHandler:
                 problems = validate(data, schema)
                 if problems:
                     raise ValueError("; ".join(problems))
-                message = AIMessage(content=str(data["answer"]), usage_metadata=reply.usage_metadata)
-                return FinalResponse(message=message, structured=data, mode_used="prompt")
             except (ValueError, json.JSONDecodeError) as exc:
-                last_error = str(exc)
-                logger.info("structured reply invalid", extra={"attempt": attempt + 1, "error": last_error})
-                if attempt < self.retries:
-                    convo = [
-                        *convo,
-                        AIMessage(content=text),
-                        HumanMessage(
-                            content=f"That reply was not valid ({last_error}). "
-                            "Reply again with only the JSON object."
-                        ),
-                    ]
-                    await asyncio.sleep(self.base_delay * (2**attempt))
-        raise CadenceError(f"no valid structured reply after {self.retries + 1} attempts: {last_error}")
+                logger.info("structured reply invalid", extra={"attempt": attempt, "error": str(exc)})
+                convo = [
+                    *convo,
+                    AIMessage(content=text),
+                    HumanMessage(
+                        content=f"That reply was not valid ({exc}). Reply again with only the JSON object."
+                    ),
+                ]
+                raise _InvalidReply(str(exc)) from exc
+            message = AIMessage(content=str(data["answer"]), usage_metadata=reply.usage_metadata)
+            return FinalResponse(message=message, structured=data, mode_used="prompt")
+
+        try:
+            return await retry_async(
+                attempt_reply,
+                retry_on=lambda exc: isinstance(exc, _InvalidReply),
+                max_attempts=self.retries + 1,
+                delay=exponential_delay(self.base_delay),
+            )
+        except _InvalidReply as exc:
+            raise CadenceError(
+                f"no valid structured reply after {self.retries + 1} attempts: {exc}"
+            ) from None

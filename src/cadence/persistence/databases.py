@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import random
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from cadence.backoff import exponential_delay, retry_async
 from cadence.errors import ConfigurationError
 
 SQLITE_BUSY_MS = 30_000
@@ -112,14 +112,16 @@ async def retry_while_locked(action: Callable[[], Awaitable[None]], *, attempts:
     connections race to switch a fresh file to WAL or to upgrade a read lock; several
     processes starting on a new database (workers, replicas) hit exactly that.
     """
-    for attempt in range(attempts):
-        try:
-            await action()
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or attempt == attempts - 1:
-                raise
-            await asyncio.sleep(0.02 * 2**attempt + random.uniform(0, 0.02))
+
+    async def attempt_action(_attempt: int) -> None:
+        await action()
+
+    await retry_async(
+        attempt_action,
+        retry_on=lambda exc: isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc),
+        max_attempts=attempts,
+        delay=exponential_delay(0.02, jitter=0.02),
+    )
 
 
 # -- PostgreSQL -----------------------------------------------------------------------------------
