@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +22,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
+from langchain_core.utils.json import parse_json_markdown
 
 from cadence.backoff import exponential_delay, retry_async
 from cadence.errors import CadenceError, TurnTimeoutError
@@ -78,16 +78,19 @@ def validate(data: Any, schema: Mapping[str, Any], path: str = "$") -> list[str]
 
 
 def extract_json(text: str) -> Any:
-    """The first JSON object in ``text`` (inside a ```json fence or bare)."""
-    fence = re.search(r"```(?:json)?\s*(\{.*?\})\s*```", text, re.S)
-    candidate = fence.group(1) if fence else None
-    if candidate is None:
-        start = text.find("{")
-        end = text.rfind("}")
-        if start < 0 or end <= start:
-            raise ValueError("no JSON object found in the reply")
-        candidate = text[start : end + 1]
-    return json.loads(candidate)
+    """The JSON object in ``text``: fenced (```json) or bare (LangChain's ``parse_json_markdown``),
+    else the span from the first ``{`` to the last ``}`` of a reply that wraps it in prose."""
+    try:
+        data = parse_json_markdown(text)
+    except ValueError:  # json.JSONDecodeError included
+        data = None
+    if isinstance(data, dict):
+        return data
+    start = text.find("{")
+    end = text.rfind("}")
+    if start < 0 or end <= start:
+        raise ValueError("no JSON object found in the reply")
+    return json.loads(text[start : end + 1])
 
 
 @dataclass(frozen=True)
