@@ -15,6 +15,7 @@ from fastapi.openapi.utils import get_openapi
 
 from cadence import __version__
 from cadence.errors import ConfigurationError
+from cadence.logs import configure_logging
 from cadence.orchestration.engine import Cadence
 from cadence.persistence.threads import ThreadStore, open_thread_store
 from cadence.server import admin, chat, openai_compat, threads
@@ -226,8 +227,7 @@ def run_server(
 ) -> None:
     """Serve the API until interrupted (``cadence serve``); ``on_ready`` gets the URL when it is up."""
     settings = settings or get_settings()
-    level = str(settings.log_level or "WARNING").upper()
-    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(settings.log_level or "WARNING")
     sock = bind_socket(host or settings.host, settings.port if port is None else port)
     try:
         asyncio.run(serve(settings, sock, on_ready=on_ready))
