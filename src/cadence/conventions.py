@@ -15,10 +15,11 @@ This module sits just above the SDK: it imports only ``cadence.sdk`` (for the
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage
 
-from cadence.sdk.tools import BACK_TOOL_NAME
+from cadence.sdk.tools import BACK_TOOL_NAME, CONTROL_METADATA_KEY
 
 
 class GraphNodeNames:
@@ -56,6 +57,7 @@ __all__ = [
     "BACK",
     "BACK_TOOL_NAME",
     "CONTINUE",
+    "CONTROL_METADATA_KEY",
     "FINALIZE",
     "FINALIZE_TOOL",
     "FINAL_NODES",
@@ -67,6 +69,7 @@ __all__ = [
     "agent_node_name",
     "has_text",
     "is_control_tool",
+    "is_control_tool_object",
     "is_reserved_tool_name",
     "is_route_tool",
     "message_text",
@@ -137,6 +140,11 @@ def agent_from_route(tool_name: str | None, known: Iterable[str]) -> str | None:
 def is_control_tool(name: str | None) -> bool:
     """Routing (``goto_*``) and ``back`` tools steer the graph; they do no work."""
     return is_route_tool(name) or name == BACK_TOOL_NAME
+
+
+def is_control_tool_object(tool: Any) -> bool:
+    """Whether a tool object is marked as a control tool (``metadata``, not its name)."""
+    return bool((getattr(tool, "metadata", None) or {}).get(CONTROL_METADATA_KEY))
 
 
 def is_reserved_tool_name(name: str) -> bool:

@@ -1,24 +1,33 @@
-"""Control tools: the coordinator's ``goto_`` routing tools and how their results route.
+"""Control tools: the coordinator's ``goto_`` routing tools, which route by LangGraph ``Command``.
 
-``goto_{name}_agent`` returns the plugin's normalised name and routes to
-``{name}_agent``; ``goto_finalize`` returns ``"finalize"`` and routes to the
-synthesizer; anything else routes to the synthesizer with a warning.
+``goto_{name}_agent`` answers with the plugin's normalised name and returns
+``Command(goto="{name}_agent")``; ``goto_finalize`` answers ``"finalize"`` and goes
+to the synthesizer; anything else (a tool the coordinator does not have, an error)
+goes to the synthesizer with a warning (:func:`route_or_finalize`). Control tools
+are marked by metadata (``CONTROL_METADATA_KEY``); in a conversation's history,
+where only names remain, :func:`cadence.conventions.is_control_tool` recognises them.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Annotated, Any
 
 from langchain_core.messages import ToolMessage
-from langchain_core.tools import BaseTool, StructuredTool
+from langchain_core.tools import BaseTool, InjectedToolCallId, StructuredTool
+from langgraph.prebuilt.tool_node import ToolCallRequest
+from langgraph.types import Command
 
 from cadence.conventions import (
+    CONTROL_METADATA_KEY,
     FINALIZE,
     FINALIZE_TOOL,
     ROUTE_DESCRIPTION_PREFIX,
+    GraphNodeNames,
     agent_from_route,
+    agent_node_name,
+    is_control_tool_object,
     route_tool_name,
 )
 from cadence.sdk.metadata import PluginMetadata
@@ -26,13 +35,16 @@ from cadence.sdk.metadata import PluginMetadata
 logger = logging.getLogger(__name__)
 
 __all__ = [
+    "CONTROL_METADATA_KEY",
     "FINALIZE",
     "FINALIZE_TOOL",
     "ROUTE_DESCRIPTION_PREFIX",
     "RoutingDecision",
     "agent_from_route",
     "determine_plugin_route",
+    "is_control_tool_object",
     "make_routing_tools",
+    "route_or_finalize",
     "route_tool_name",
 ]
 
@@ -45,16 +57,24 @@ class RoutingDecision:
     DONE = "done"
 
 
-def _router(name: str) -> tuple[Any, Any]:
-    """Sync and async functions returning ``name`` (async keeps routing off the thread pool)."""
+def _router(route: str, tool_name: str, target: str) -> tuple[Any, Any]:
+    """Sync and async routing functions: answer the call with ``route`` and go to ``target``.
 
-    def route() -> str:
-        return name
+    They return a LangGraph ``Command``: the tool result (the route's name, as the
+    history has always shown it) and the next node, so the route is decided once, here.
+    """
 
-    async def aroute() -> str:
-        return name
+    def command(tool_call_id: str) -> Command:
+        message = ToolMessage(content=route, name=tool_name, tool_call_id=tool_call_id)
+        return Command(goto=target, update={"messages": [message]})
 
-    return route, aroute
+    def run(tool_call_id: Annotated[str, InjectedToolCallId]) -> Command:
+        return command(tool_call_id)
+
+    async def arun(tool_call_id: Annotated[str, InjectedToolCallId]) -> Command:
+        return command(tool_call_id)
+
+    return run, arun
 
 
 def make_routing_tools(plugins: Sequence[PluginMetadata]) -> list[BaseTool]:
@@ -63,26 +83,48 @@ def make_routing_tools(plugins: Sequence[PluginMetadata]) -> list[BaseTool]:
     for meta in plugins:
         name = meta.normalized_name
         caps = f" Capabilities: {', '.join(meta.capabilities)}." if meta.capabilities else ""
-        func, coroutine = _router(name)
+        tool_name = route_tool_name(name)
+        func, coroutine = _router(name, tool_name, agent_node_name(name))
         tools.append(
             StructuredTool.from_function(
                 func=func,
                 coroutine=coroutine,
-                name=route_tool_name(name),
+                name=tool_name,
                 description=f"{ROUTE_DESCRIPTION_PREFIX}{name} agent. {meta.description}{caps}",
+                metadata={CONTROL_METADATA_KEY: True},
             )
         )
 
-    func, coroutine = _router(FINALIZE)
+    func, coroutine = _router(FINALIZE, FINALIZE_TOOL, GraphNodeNames.SYNTHESIZER)
     tools.append(
         StructuredTool.from_function(
             func=func,
             coroutine=coroutine,
             name=FINALIZE_TOOL,
             description="Finish: the answer to the user's latest question is ready, or no agent fits.",
+            metadata={CONTROL_METADATA_KEY: True},
         )
     )
     return tools
+
+
+async def route_or_finalize(
+    request: ToolCallRequest,
+    execute: Callable[[ToolCallRequest], Awaitable[ToolMessage | Command]],
+) -> ToolMessage | Command:
+    """``control_tools``' wrapper: a call that does not route (unknown tool, error) goes to the synthesizer.
+
+    Routing tools answer with a ``Command``; anything else (a tool the coordinator does not
+    have, a failure) keeps its error result and finalizes, as an unknown route always has.
+    """
+    result = await execute(request)
+    if isinstance(result, Command):
+        return result
+    logger.warning(
+        "unknown routing result; routing to the synthesizer",
+        extra={"route": request.tool_call.get("name"), "route_result": str(result.content)[:200]},
+    )
+    return Command(goto=GraphNodeNames.SYNTHESIZER, update={"messages": [result]})
 
 
 def determine_plugin_route(state: dict[str, Any], plugin_names: Iterable[str]) -> str:

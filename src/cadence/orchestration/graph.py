@@ -3,8 +3,8 @@
 1. initialise a ``StateGraph(AgentState, context_schema=TurnContext)``;
 2. register the core nodes ``coordinator``, ``control_tools``, ``suspend``, ``synthesizer``;
 3. add each plugin bundle's ``{name}_agent`` and ``{name}_tools`` nodes;
-4. add the routing edges (coordinator → continue/suspend/done, control_tools → agents or
-   synthesizer, the bundles' own edges, suspend/synthesizer → END);
+4. add the routing edges (coordinator → continue/suspend/done; control_tools → agents or
+   synthesizer by the routing tools' ``Command``; the bundles' own edges; suspend/synthesizer → END);
 5. set the coordinator as the entry point;
 6. compile with the checkpointer.
 """
@@ -22,7 +22,7 @@ from langgraph.prebuilt import ToolNode
 
 from cadence.conventions import GraphNodeNames
 from cadence.orchestration import plugin_nodes
-from cadence.orchestration.control_tools import FINALIZE, RoutingDecision, determine_plugin_route
+from cadence.orchestration.control_tools import RoutingDecision, route_or_finalize
 from cadence.orchestration.coordinator import Coordinator, coordinator_routing_logic
 from cadence.orchestration.state import AgentState
 from cadence.orchestration.suspend import SuspendNode
@@ -54,10 +54,18 @@ def build_graph(
     # Phase 2: core nodes
     coordinator = Coordinator(models(GraphNodeNames.COORDINATOR, None), metadata, settings)
     control_tools = ToolNode(
-        coordinator.tools, name=GraphNodeNames.CONTROL_TOOLS, handle_tool_errors=tool_error_message
+        coordinator.tools,
+        name=GraphNodeNames.CONTROL_TOOLS,
+        handle_tool_errors=tool_error_message,
+        awrap_tool_call=route_or_finalize,
     )
     graph.add_node(GraphNodeNames.COORDINATOR, coordinator)
-    graph.add_node(GraphNodeNames.CONTROL_TOOLS, control_tools)
+    # the routing tools go to the next node themselves (Command); destinations draw those edges
+    graph.add_node(
+        GraphNodeNames.CONTROL_TOOLS,
+        control_tools,
+        destinations=(*(b.agent_node_name for b in bundles.values()), GraphNodeNames.SYNTHESIZER),
+    )
     graph.add_node(
         GraphNodeNames.SUSPEND, SuspendNode(models(GraphNodeNames.SUSPEND, None), by_name, settings)
     )
@@ -81,14 +89,6 @@ def build_graph(
             RoutingDecision.DONE: GraphNodeNames.SYNTHESIZER,
         },
     )
-    names = list(bundles)
-    route_mapping = {name: bundles[name].agent_node_name for name in names}
-    route_mapping[FINALIZE] = GraphNodeNames.SYNTHESIZER
-
-    def route_after_control_tools(state: dict[str, Any]) -> str:
-        return determine_plugin_route(state, names)
-
-    graph.add_conditional_edges(GraphNodeNames.CONTROL_TOOLS, route_after_control_tools, route_mapping)
     for bundle in bundles.values():
         edges = plugin_nodes.graph_edges(bundle)
         for source, spec in edges["conditional_edges"].items():

@@ -12,6 +12,9 @@ from langchain_core.tools import tool as _lc_tool
 tool = _lc_tool
 
 BACK_TOOL_NAME = "back"
+"""The automatic tool that returns control from an agent to the coordinator."""
+CONTROL_METADATA_KEY = "cadence_control"
+"""``tool.metadata[CONTROL_METADATA_KEY]`` is True on the tools that steer the graph (routes and ``back``)."""
 
 
 def make_back_tool() -> BaseTool:
@@ -25,7 +28,9 @@ def make_back_tool() -> BaseTool:
         """Return control back to the coordinator."""
         return "back"
 
-    return StructuredTool.from_function(back, coroutine=aback, name=BACK_TOOL_NAME)
+    return StructuredTool.from_function(
+        back, coroutine=aback, name=BACK_TOOL_NAME, metadata={CONTROL_METADATA_KEY: True}
+    )
 
 
-__all__ = ["BACK_TOOL_NAME", "BaseTool", "ToolException", "make_back_tool", "tool"]
+__all__ = ["BACK_TOOL_NAME", "CONTROL_METADATA_KEY", "BaseTool", "ToolException", "make_back_tool", "tool"]
