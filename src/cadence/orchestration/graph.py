@@ -20,7 +20,7 @@ from langgraph.graph import END, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.prebuilt import ToolNode
 
-from cadence.conventions import GraphNodeNames
+from cadence.conventions import FINALIZE, GraphNodeNames
 from cadence.orchestration import plugin_nodes
 from cadence.orchestration.control_tools import RoutingDecision, route_or_finalize
 from cadence.orchestration.coordinator import Coordinator, coordinator_routing_logic
@@ -64,7 +64,10 @@ def build_graph(
     graph.add_node(
         GraphNodeNames.CONTROL_TOOLS,
         control_tools,
-        destinations=(*(b.agent_node_name for b in bundles.values()), GraphNodeNames.SYNTHESIZER),
+        destinations={
+            **{b.agent_node_name: b.name for b in bundles.values()},
+            GraphNodeNames.SYNTHESIZER: FINALIZE,
+        },
     )
     graph.add_node(
         GraphNodeNames.SUSPEND, SuspendNode(models(GraphNodeNames.SUSPEND, None), by_name, settings)
