@@ -9,6 +9,7 @@ Its prompt lists the plugins' descriptions and routing tools. One route per turn
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import uuid
 from collections.abc import Sequence
@@ -16,10 +17,12 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, SystemMessage
-from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
 from cadence.errors import CadenceError
+from cadence.models.invoke import model_endpoint
 from cadence.orchestration.control_tools import (
     FINALIZE_TOOL,
     RoutingDecision,
@@ -58,6 +61,23 @@ def build_plugin_descriptions(plugins: Sequence[PluginMetadata]) -> str:
     return "\n".join(lines) if lines else "- (no agents are available)"
 
 
+def bind_routes(model: BaseChatModel, tools: Sequence[BaseTool]) -> Runnable[Any, Any]:
+    """``model`` bound to the routing tools, with parallel tool calls off where the provider supports it.
+
+    One route per turn step: integrations whose ``bind_tools`` takes ``parallel_tool_calls``
+    (OpenAI, Anthropic) are asked for at most one call, when they talk to the provider's own
+    API (a self-hosted OpenAI-compatible server may not know the flag). The coordinator keeps
+    only the first call anyway.
+    """
+    try:
+        accepts = "parallel_tool_calls" in inspect.signature(model.bind_tools).parameters
+    except (TypeError, ValueError):
+        accepts = False
+    if accepts and model_endpoint(model) is None:
+        return model.bind_tools(list(tools), parallel_tool_calls=False)
+    return model.bind_tools(list(tools))
+
+
 class Coordinator:
     """The coordinator node and its routing logic."""
 
@@ -67,7 +87,7 @@ class Coordinator:
         self.settings = settings
         self.tools = make_routing_tools(self.plugins)
         self.model = model
-        self.bound_model = model.bind_tools(self.tools)
+        self.bound_model = bind_routes(model, self.tools)
         self.prompt = COORDINATOR_INSTRUCTIONS.format(
             plugin_descriptions=build_plugin_descriptions(self.plugins),
             tool_options=" | ".join(route_tool_name(n) for n in self.plugin_names) or "(none)",
