@@ -86,6 +86,22 @@ def thread_key(user_id: str, thread_id: str) -> str:
     return f"{user_id}{THREAD_KEY_SEPARATOR}{thread_id}"
 
 
+@dataclass(frozen=True)
+class TurnInput:
+    """One turn's input, checked once by :meth:`Cadence.turn_input`."""
+
+    message: str
+    """The user's message (non-empty, at most ``CADENCE_MAX_MESSAGE_CHARS``)."""
+    tone: str
+    """The tone's value (``natural``, ``explanatory``, …)."""
+    user_id: str
+    """Who asks (``CADENCE_DEFAULT_USER`` when none was given)."""
+    thread_id: str
+    """The conversation (a new id when none was given)."""
+    metadata: dict[str, Any] | None = None
+    """Caller's metadata, kept in the state with the tone and user id."""
+
+
 class Cadence:
     """The engine. Give it a model (tests) or let the model factory resolve models from settings."""
 
@@ -153,14 +169,20 @@ class Cadence:
         return self.graph.get_graph().draw_mermaid()
 
     # -- turns -----------------------------------------------------------------------
-    def _prepare(
+    def turn_input(
         self,
         message: str,
-        thread_id: str | None,
-        user_id: str | None,
-        tone: str | None,
-        metadata: dict[str, Any] | None,
-    ) -> tuple[dict[str, Any], dict[str, Any], TurnContext, str, str]:
+        *,
+        thread_id: str | None = None,
+        user_id: str | None = None,
+        tone: str | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> TurnInput:
+        """Check one turn's input once: the message, the tone, the user and the thread (made if none).
+
+        Raises :class:`ValidationError` (``empty_message``, ``message_too_long``, ``invalid_tone``,
+        ``invalid_id``). Pass the result to :meth:`astream` to run the turn without checking again.
+        """
         validate_message(message, self.settings.max_message_chars)
         tone_value = ResponseTone.parse(tone).value
         user = (user_id or self.settings.default_user).strip() or self.settings.default_user
@@ -173,6 +195,11 @@ class Cadence:
                     f"or exceed {limit} characters (CADENCE_MAX_ID_CHARS).",
                     code="invalid_id",
                 )
+        return TurnInput(message=message, tone=tone_value, user_id=user, thread_id=thread, metadata=metadata)
+
+    def _prepare(self, turn: TurnInput) -> tuple[dict[str, Any], dict[str, Any], TurnContext, str, str]:
+        message, tone_value, user, thread = turn.message, turn.tone, turn.user_id, turn.thread_id
+        metadata = turn.metadata
         context = TurnContext(
             settings=self.settings,
             deadline=time.monotonic() + self.settings.turn_timeout,
@@ -238,7 +265,7 @@ class Cadence:
 
     async def astream(
         self,
-        message: str,
+        message: str | TurnInput,
         *,
         thread_id: str | None = None,
         user_id: str | None = None,
@@ -248,12 +275,20 @@ class Cadence:
     ) -> AsyncIterator[dict[str, Any]]:
         """Run one turn, yielding events; the last event has ``type == "final"``.
 
+        ``message`` is the user's text, or a :class:`TurnInput` from :meth:`turn_input`
+        (already checked; the keyword arguments are then ignored).
+
         Event types (typed in :mod:`cadence.orchestration.events`): ``node`` (a node
         starts working), ``agent_start``/``agent_end``, ``tool_start``/``tool_end``,
         ``suspend``, ``token`` (answer text as generated), ``error`` and ``final``
         (response, thread_id, trace); plugins' own ``emit`` events pass through.
         """
-        state_in, config, context, _user, thread = self._prepare(message, thread_id, user_id, tone, metadata)
+        turn = (
+            message
+            if isinstance(message, TurnInput)
+            else self.turn_input(message, thread_id=thread_id, user_id=user_id, tone=tone, metadata=metadata)
+        )
+        state_in, config, context, _user, thread = self._prepare(turn)
         question: HumanMessage = state_in["messages"][0]
         graph = self.graph
         if self.settings.checkpoint_durability == "exit":
@@ -427,4 +462,12 @@ def stop_model_workers() -> None:
         worker.shutdown_workers()
 
 
-__all__ = ["PENDING_QUESTION_KEY", "Cadence", "TurnResult", "emit", "thread_key", "validate_message"]
+__all__ = [
+    "PENDING_QUESTION_KEY",
+    "Cadence",
+    "TurnInput",
+    "TurnResult",
+    "emit",
+    "thread_key",
+    "validate_message",
+]

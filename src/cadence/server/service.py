@@ -20,7 +20,13 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 
 from cadence.conventions import FINAL_NODES, GraphNodeNames, is_control_tool, message_text
 from cadence.errors import CadenceError, NotFoundError
-from cadence.orchestration.engine import PENDING_QUESTION_KEY, Cadence, thread_key, validate_message
+from cadence.orchestration.engine import (
+    PENDING_QUESTION_KEY,
+    Cadence,
+    TurnInput,
+    thread_key,
+    validate_message,
+)
 from cadence.orchestration.tones import ResponseTone
 from cadence.persistence.threads import ThreadRecord, ThreadStore
 from cadence.server.locks import ThreadLocks
@@ -147,9 +153,14 @@ class ChatService:
     # -- turns ---------------------------------------------------------------------------
     async def start(self, req: TurnRequest, *, tokens: bool = True) -> Turn:
         """Check, lock and start a turn; raises 404/409/422 before anything runs."""
+        # the server's checks are a superset of the engine's (message, tone, ids): the engine
+        # runs the TurnInput made here without checking it again
         self.validate(req)
         tone = self.validate_tone(req.tone)
         thread = req.thread_id or uuid.uuid4().hex
+        turn_input = TurnInput(
+            message=req.message, tone=tone, user_id=req.user_id, thread_id=thread, metadata=req.metadata
+        )
         if req.thread_id:
             await self._reject_foreign(req.user_id, thread)  # 404 before waiting on someone else's lock
         lease = await self.locks.acquire(thread, self.settings.thread_lock_timeout)
@@ -168,24 +179,19 @@ class ChatService:
             raise
         turn = Turn(thread_id=thread, user_id=req.user_id)
         task = asyncio.create_task(
-            self._run(turn, req, tone, tokens, lease.release), name=f"cadence-turn-{thread}"
+            self._run(turn, req, turn_input, tokens, lease.release), name=f"cadence-turn-{thread}"
         )
         turn.task = task
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return turn
 
-    async def _run(self, turn: Turn, req: TurnRequest, tone: str, tokens: bool, release: Any) -> None:
+    async def _run(
+        self, turn: Turn, req: TurnRequest, turn_input: TurnInput, tokens: bool, release: Any
+    ) -> None:
         final: dict[str, Any] | None = None
         try:
-            async for event in self.engine.astream(
-                req.message,
-                thread_id=turn.thread_id,
-                user_id=req.user_id,
-                tone=tone,
-                metadata=req.metadata,
-                tokens=tokens,
-            ):
+            async for event in self.engine.astream(turn_input, tokens=tokens):
                 if event.get("type") == "final":
                     final = event
                 else:

@@ -1,0 +1,44 @@
+"""A turn's input is checked once (Cadence.turn_input) and runs as it is."""
+
+from __future__ import annotations
+
+import pytest
+from tests.conftest import FINALIZE
+
+from cadence.errors import ValidationError
+from cadence.orchestration.engine import TurnInput
+
+
+async def test_checked_input_runs_without_a_second_check(engine_factory) -> None:
+    engine, _ = engine_factory([FINALIZE, {"content": "Hello!"}])
+    turn = engine.turn_input("hi", user_id="  ann ", tone="concise")
+    assert (turn.message, turn.user_id, turn.tone) == ("hi", "ann", "concise")
+    assert len(turn.thread_id) == 32  # made once, here
+    events = [e async for e in engine.astream(turn, tokens=False)]
+    final = events[-1]
+    assert final["type"] == "final" and final["response"] == "Hello!"
+    assert final["thread_id"] == turn.thread_id and final["trace"]["tone"] == "concise"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "code"),
+    [
+        ({"message": "  "}, "empty_message"),
+        ({"message": "x" * 40, "max_message_chars": 10}, "message_too_long"),
+        ({"message": "hi", "tone": "shouty"}, "invalid_tone"),
+        ({"message": "hi", "user_id": "a::b"}, "invalid_id"),
+    ],
+)
+def test_bad_input_is_refused_before_anything_runs(engine_factory, kwargs: dict, code: str) -> None:
+    limit = kwargs.pop("max_message_chars", 32000)
+    engine, _ = engine_factory([], max_message_chars=limit)
+    message = kwargs.pop("message")
+    with pytest.raises(ValidationError) as info:
+        engine.turn_input(message, **kwargs)
+    assert info.value.code == code
+
+
+def test_turn_input_is_a_frozen_record() -> None:
+    turn = TurnInput(message="hi", tone="natural", user_id="u", thread_id="t")
+    with pytest.raises(AttributeError):
+        turn.message = "other"  # type: ignore[misc]
