@@ -197,7 +197,19 @@ class Cadence:
                 )
         return TurnInput(message=message, tone=tone_value, user_id=user, thread_id=thread, metadata=metadata)
 
-    def _prepare(self, turn: TurnInput) -> tuple[dict[str, Any], dict[str, Any], TurnContext, str, str]:
+    def _prepare(
+        self,
+        message: str | TurnInput,
+        thread_id: str | None = None,
+        user_id: str | None = None,
+        tone: str | None = None,
+        metadata: dict[str, Any] | None = None,
+    ) -> tuple[dict[str, Any], dict[str, Any], TurnContext, str, str]:
+        turn = (
+            message
+            if isinstance(message, TurnInput)
+            else self.turn_input(message, thread_id=thread_id, user_id=user_id, tone=tone, metadata=metadata)
+        )
         message, tone_value, user, thread = turn.message, turn.tone, turn.user_id, turn.thread_id
         metadata = turn.metadata
         context = TurnContext(
@@ -283,12 +295,7 @@ class Cadence:
         ``suspend``, ``token`` (answer text as generated), ``error`` and ``final``
         (response, thread_id, trace); plugins' own ``emit`` events pass through.
         """
-        turn = (
-            message
-            if isinstance(message, TurnInput)
-            else self.turn_input(message, thread_id=thread_id, user_id=user_id, tone=tone, metadata=metadata)
-        )
-        state_in, config, context, _user, thread = self._prepare(turn)
+        state_in, config, context, _user, thread = self._prepare(message, thread_id, user_id, tone, metadata)
         question: HumanMessage = state_in["messages"][0]
         graph = self.graph
         if self.settings.checkpoint_durability == "exit":
@@ -296,67 +303,61 @@ class Cadence:
         modes = ["values", "updates", "custom", "messages"] if tokens else ["values", "updates", "custom"]
         final_state: dict[str, Any] = {}
         error: dict[str, Any] | None = None
-        queue: asyncio.Queue[tuple[str, Any] | None] = asyncio.Queue()
         started = time.monotonic()
         yield node_event(GraphNodeNames.COORDINATOR)
-
-        async def pump() -> None:
-            try:
-                async for mode, chunk in graph.astream(
-                    state_in,
-                    config,
-                    context=context,
-                    stream_mode=modes,
-                    durability=self.settings.checkpoint_durability,
-                ):
-                    await queue.put((mode, chunk))
-            finally:
-                await queue.put(None)
-
-        task = asyncio.create_task(pump())
+        # one task: the graph runs in the caller's task, one step per pull; each pull is bounded
+        # by the hard limit (a timeout around the pull only, never around a yield)
+        stream = graph.astream(
+            state_in,
+            config,
+            context=context,
+            stream_mode=modes,
+            durability=self.settings.checkpoint_durability,
+        )
         hard_limit = self.settings.turn_timeout + DEADLINE_GRACE_S
+        finished = False
         try:
             while True:
                 remaining = hard_limit - (time.monotonic() - started)
+                scope = asyncio.timeout(max(remaining, 0.01))
                 try:
-                    item = await asyncio.wait_for(queue.get(), timeout=max(remaining, 0.01))
-                except TimeoutError:
-                    task.cancel()
+                    async with scope:
+                        mode, chunk = await anext(stream)
+                except StopAsyncIteration:
+                    finished = True
+                    break
+                except Exception as exc:
+                    finished = True
                     with contextlib.suppress(BaseException):
-                        await task
+                        await stream.aclose()
+                    if isinstance(exc, TimeoutError) and scope.expired():
+                        error = {
+                            "code": "turn_timeout",
+                            "message": "The turn exceeded its deadline and was stopped.",
+                        }
+                        await self._close_turn_after_error(
+                            graph, config, "the time allowed for this answer ran out", question=question
+                        )
+                        break
+                    logger.error("turn failed", extra={"error": f"{type(exc).__name__}: {exc}"}, exc_info=exc)
                     error = {
-                        "code": "turn_timeout",
-                        "message": "The turn exceeded its deadline and was stopped.",
+                        "code": getattr(exc, "code", "internal_error"),
+                        "message": exc.message
+                        if isinstance(exc, CadenceError)
+                        else f"{type(exc).__name__}: {exc}",
                     }
-                    await self._close_turn_after_error(
-                        graph, config, "the time allowed for this answer ran out", question=question
-                    )
+                    await self._close_turn_after_error(graph, config, error["message"], question=question)
                     break
-                if item is None:
-                    break
-                mode, chunk = item
                 if mode == "values" and isinstance(chunk, dict):
                     final_state = chunk
                     continue
                 for event in events_from_chunk(mode, chunk):
                     yield event
-            if task.done() and not task.cancelled() and task.exception() is not None:
-                exc = task.exception()
-                assert exc is not None
-                logger.error("turn failed", extra={"error": f"{type(exc).__name__}: {exc}"}, exc_info=exc)
-                error = {
-                    "code": getattr(exc, "code", "internal_error"),
-                    "message": exc.message
-                    if isinstance(exc, CadenceError)
-                    else f"{type(exc).__name__}: {exc}",
-                }
-                await self._close_turn_after_error(graph, config, error["message"], question=question)
         finally:
-            if not task.done():
+            if not finished:
                 # the consumer stopped early: stop the turn and leave the thread with a valid history
-                task.cancel()
                 with contextlib.suppress(BaseException):
-                    await task
+                    await stream.aclose()
                 with contextlib.suppress(BaseException):
                     await asyncio.shield(
                         self._close_turn_after_error(
