@@ -128,7 +128,10 @@ async def route_or_finalize(
 
 
 def determine_plugin_route(state: dict[str, Any], plugin_names: Iterable[str]) -> str:
-    """Where control goes after ``control_tools``: a plugin name, or ``finalize``."""
+    """The route a ``control_tools`` result names: a plugin name, or ``finalize``.
+
+    For reading a history; the graph itself routes by the routing tools' ``Command``.
+    """
     names = set(plugin_names)
     messages = state.get("messages") or []
     if not messages or not isinstance(messages[-1], ToolMessage):
