@@ -18,6 +18,7 @@ from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime
 
 from cadence.errors import CadenceError
+from cadence.orchestration.events import agent_events, emit_events
 from cadence.orchestration.model_call import call_model
 from cadence.orchestration.safety import strip_control_messages
 from cadence.orchestration.tool_logging import is_real_cancellation
@@ -58,7 +59,9 @@ async def run_agent(
         response = _failed(context, node_name, plugin, "agent_error", f"{type(exc).__name__}: {exc}")
     response = with_back_call(response)
     response = response.model_copy(update={"name": node_name})
-    return {"messages": [response], "current_agent": agent.metadata.normalized_name}
+    update: dict[str, Any] = {"messages": [response], "current_agent": plugin}
+    emit_events(agent_events(plugin, update))
+    return update
 
 
 def _failed(context: Any, node_name: str, plugin: str, code: str, message: str) -> AIMessage:

@@ -30,6 +30,7 @@ from cadence.orchestration.control_tools import (
     make_routing_tools,
     route_tool_name,
 )
+from cadence.orchestration.events import coordinator_events, emit_events
 from cadence.orchestration.guards import BEFORE_DECISION, ON_ROUTE, GuardView
 from cadence.orchestration.hops import reset_route_counters, update_consecutive_routes
 from cadence.orchestration.model_call import call_model
@@ -111,7 +112,9 @@ class Coordinator:
                 "guard triggered before the decision",
                 extra={"reason": str(reason.code), "tool_hops": tool_hops},
             )
-            return {"plugin_context": ctx}
+            update: dict[str, Any] = {"plugin_context": ctx}
+            emit_events(coordinator_events(update))
+            return update
 
         response = await self._decide(state, config, context, ctx)
         calls = list(response.tool_calls or [])
@@ -126,7 +129,7 @@ class Coordinator:
         response = AIMessage(content="", tool_calls=calls, name="coordinator", id=response.id)
         call = calls[0]
         agent = agent_from_route(call["name"], self.plugin_names)
-        update: dict[str, Any] = {"messages": [response]}
+        update = {"messages": [response]}
         if agent is not None:
             reason = ON_ROUTE.check(view.routing_to(agent))
             if reason is not None:
@@ -144,6 +147,7 @@ class Coordinator:
         else:
             logger.warning("coordinator chose an unknown route", extra={"route": call["name"]})
         update["plugin_context"] = ctx
+        emit_events(coordinator_events(update))
         return update
 
     async def _decide(

@@ -300,7 +300,8 @@ class Cadence:
         graph = self.graph
         if self.settings.checkpoint_durability == "exit":
             await self._record_question(graph, config, question)
-        modes = ["values", "updates", "custom", "messages"] if tokens else ["values", "updates", "custom"]
+        # the nodes emit their events where they happen ("custom"); "messages" gives the answer's tokens
+        modes = ["values", "custom", "messages"] if tokens else ["values", "custom"]
         final_state: dict[str, Any] = {}
         error: dict[str, Any] | None = None
         started = time.monotonic()

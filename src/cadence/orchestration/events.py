@@ -5,14 +5,16 @@ each one (the server sends them as SSE/WebSocket messages as they are, the CLI
 renders them). Plugin code adds its own events with :func:`cadence.sdk.emit`
 (``custom`` stream mode); they pass through unchanged.
 
-How LangGraph's stream becomes events (:func:`events_from_chunk`):
+Events are emitted where they happen (:func:`emit_events`, LangGraph's ``custom`` stream):
 
-- ``messages`` chunks of the final-answer nodes → ``token``;
-- ``updates`` of the coordinator → ``suspend`` + ``node`` (suspend), or ``agent_start`` +
-  ``node`` (the agent), or ``node`` (synthesizer);
-- ``updates`` of ``{name}_agent`` → ``tool_start`` per work-tool call + ``node`` (its tools);
-- ``updates`` of ``{name}_tools`` → ``tool_end`` per result + ``agent_end`` + ``node`` (coordinator);
-- ``custom`` chunks (``emit``) → passed through.
+- the coordinator → ``suspend`` + ``node`` (suspend), or ``agent_start`` + ``node`` (the
+  agent), or ``node`` (synthesizer) (:func:`coordinator_events`);
+- ``{name}_agent`` → ``tool_start`` per work-tool call + ``node`` (its tools) (:func:`agent_events`);
+- ``{name}_tools`` → ``tool_end`` per result + ``agent_end`` + ``node`` (coordinator) (:func:`tools_events`);
+- plugins' own ``emit`` events likewise.
+
+:func:`events_from_chunk` turns LangGraph's stream into events: ``custom`` chunks pass
+through, ``messages`` chunks of the final-answer nodes become ``token``.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from cadence.conventions import (
     tools_node_name,
 )
 from cadence.orchestration.state import PluginContextFields as F
+from cadence.sdk.events import emit
 
 MAX_RESULT_CHARS_IN_EVENT = 2000
 """A ``tool_end`` event carries at most this many characters of the result."""
@@ -181,50 +184,70 @@ def events_from_chunk(mode: str, chunk: Any) -> list[StreamEvent]:
     return events
 
 
-def events_from_update(node: str, update: dict[str, Any]) -> list[StreamEvent]:
-    """The events a node's state update stands for."""
-    events: list[StreamEvent] = []
+def coordinator_events(update: dict[str, Any]) -> list[StreamEvent]:
+    """What a coordinator step stands for: ``suspend`` + ``node`` suspend, ``agent_start`` + ``node`` agent,
+    or ``node`` synthesizer."""
     ctx = update.get("plugin_context") or {}
+    reason = ctx.get(F.SUSPEND_REASON)
+    if reason:
+        return [SuspendEvent(type="suspend", reason=reason), node_event(GraphNodeNames.SUSPEND)]
+    if update.get("current_agent") and update.get("agent_hops"):
+        agent = update["current_agent"]
+        return [
+            AgentStartEvent(type="agent_start", agent=agent, hop=update["agent_hops"]),
+            node_event(agent_node_name(agent)),
+        ]
+    return [node_event(GraphNodeNames.SYNTHESIZER)]
+
+
+def agent_events(agent: str, update: dict[str, Any]) -> list[StreamEvent]:
+    """What an agent step stands for: ``tool_start`` per work-tool call, then ``node`` (its tools)."""
+    events: list[StreamEvent] = []
+    for msg in update.get("messages") or []:
+        for call in getattr(msg, "tool_calls", None) or []:
+            if call["name"] != BACK_TOOL_NAME:
+                events.append(
+                    ToolStartEvent(type="tool_start", agent=agent, name=call["name"], args=call["args"])
+                )
+    events.append(node_event(tools_node_name(agent)))
+    return events
+
+
+def tools_events(agent: str, update: dict[str, Any]) -> list[StreamEvent]:
+    """What a tools step stands for: ``tool_end`` per result, ``agent_end``, then ``node`` coordinator."""
+    events: list[StreamEvent] = []
+    for msg in update.get("messages") or []:
+        if getattr(msg, "name", None) and msg.name != BACK_TOOL_NAME:
+            events.append(
+                ToolEndEvent(
+                    type="tool_end",
+                    agent=agent,
+                    name=msg.name,
+                    result=message_text(msg)[:MAX_RESULT_CHARS_IN_EVENT],
+                    error=getattr(msg, "status", "success") == "error",
+                    duration_ms=(msg.response_metadata or {}).get("duration_ms"),
+                )
+            )
+    events.append(AgentEndEvent(type="agent_end", agent=agent))
+    events.append(node_event(GraphNodeNames.COORDINATOR))
+    return events
+
+
+def emit_events(events: list[StreamEvent]) -> None:
+    """Send ``events`` to the turn's stream from inside the node where they happen (no-op unstreamed)."""
+    for event in events:
+        emit(event)  # type: ignore[arg-type]
+
+
+def events_from_update(node: str, update: dict[str, Any]) -> list[StreamEvent]:
+    """The events a node's state update stands for (the nodes emit these themselves as they happen)."""
     if node == GraphNodeNames.COORDINATOR:
-        reason = ctx.get(F.SUSPEND_REASON)
-        if reason:
-            events.append(SuspendEvent(type="suspend", reason=reason))
-            events.append(node_event(GraphNodeNames.SUSPEND))
-        elif update.get("current_agent") and update.get("agent_hops"):
-            agent = update["current_agent"]
-            events.append(AgentStartEvent(type="agent_start", agent=agent, hop=update["agent_hops"]))
-            events.append(node_event(agent_node_name(agent)))
-        else:
-            events.append(node_event(GraphNodeNames.SYNTHESIZER))
-        return events
+        return coordinator_events(update)
     plugin_node = plugin_of_node(node)
     if plugin_node is None:
-        return events
+        return []
     agent, kind = plugin_node
-    if kind == "tools":
-        for msg in update.get("messages") or []:
-            if getattr(msg, "name", None) and msg.name != BACK_TOOL_NAME:
-                events.append(
-                    ToolEndEvent(
-                        type="tool_end",
-                        agent=agent,
-                        name=msg.name,
-                        result=message_text(msg)[:MAX_RESULT_CHARS_IN_EVENT],
-                        error=getattr(msg, "status", "success") == "error",
-                        duration_ms=(msg.response_metadata or {}).get("duration_ms"),
-                    )
-                )
-        events.append(AgentEndEvent(type="agent_end", agent=agent))
-        events.append(node_event(GraphNodeNames.COORDINATOR))
-    else:
-        for msg in update.get("messages") or []:
-            for call in getattr(msg, "tool_calls", None) or []:
-                if call["name"] != BACK_TOOL_NAME:
-                    events.append(
-                        ToolStartEvent(type="tool_start", agent=agent, name=call["name"], args=call["args"])
-                    )
-        events.append(node_event(tools_node_name(agent)))
-    return events
+    return tools_events(agent, update) if kind == "tools" else agent_events(agent, update)
 
 
 __all__ = [
@@ -239,9 +262,13 @@ __all__ = [
     "TokenEvent",
     "ToolEndEvent",
     "ToolStartEvent",
+    "agent_events",
+    "coordinator_events",
+    "emit_events",
     "error_event",
     "events_from_chunk",
     "events_from_update",
     "final_event",
     "node_event",
+    "tools_events",
 ]

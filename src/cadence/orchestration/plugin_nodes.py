@@ -24,6 +24,7 @@ from langgraph.types import Command
 
 from cadence.conventions import BACK, CONTINUE, GraphNodeNames
 from cadence.orchestration.agent_node import run_agent
+from cadence.orchestration.events import emit_events, tools_events
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.state import plugin_context
 from cadence.orchestration.tool_logging import logged_tool_call, tool_error_message, tool_records
@@ -77,11 +78,13 @@ def tools_node(bundle: PluginBundle) -> Callable[..., Any]:
         hops, records = tool_records(agent_name, [*([last_ai] if last_ai else []), *new_messages])
         ctx = plugin_context(state)
         ctx[F.TOOLS_USED].extend(records)
-        return {
+        update = {
             "messages": new_messages,
             "tool_hops": int(state.get("tool_hops") or 0) + hops,
             "plugin_context": ctx,
         }
+        emit_events(tools_events(agent_name, update))
+        return update
 
     plugin_tools_node.__name__ = bundle.tools_node_name
     return plugin_tools_node
