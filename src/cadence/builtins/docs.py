@@ -47,6 +47,17 @@ MAX_PATH_CHARS = 1_000
 
 _STOPWORDS = frozenset(
     {
+        # words about the search itself ("what do the docs say about ..."), not its topic
+        "according",
+        "doc",
+        "docs",
+        "documentation",
+        "look",
+        "lookup",
+        "say",
+        "says",
+        "search",
+        "tell",
         "a",
         "an",
         "and",
@@ -284,7 +295,7 @@ class DocsIndex:
             try:
                 rows = self._db.execute(
                     """
-                    SELECT path, line, heading, snippet(passages, 3, '**', '**', '…', 40),
+                    SELECT path, line, heading, snippet(passages, 3, '', '', '…', 40),
                            bm25(passages, 0.0, 0.0, 3.0, 1.0) AS score
                     FROM passages WHERE passages MATCH ? ORDER BY score LIMIT ?
                     """,
@@ -394,18 +405,19 @@ def make_docs_tools(folder: Path) -> list[BaseTool]:
     index = get_index(folder)
 
     def search_docs(query: str, limit: int = 5) -> str:
-        """Full-text search of the documentation; returns the best passages with their source path:line.
+        """Search (look up) the documentation: what the docs say about a topic, how to do something, which
+        setting controls what. Returns the best passages with their source path:line.
 
         Use a few keywords (e.g. "plugin metadata capabilities"); limit is 1-20.
         """
         return format_hits(query, index.search(query, limit))
 
     def read_doc(path: str) -> str:
-        """The full text of one document of the documentation, by the path search_docs returned."""
+        """Read one whole document by its path (e.g. "overview.md"), as search_docs or list_docs gave it."""
         return index.read(path)
 
     def list_docs() -> str:
-        """The paths of all documents in the documentation folder."""
+        """List which documents are available: the paths of all documents in the documentation folder."""
         documents = index.documents()
         if not documents:
             return "The documentation folder has no .md or .txt documents."

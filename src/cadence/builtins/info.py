@@ -1186,7 +1186,8 @@ def parse_clock(text: str, today: date) -> datetime:
 
 @tool
 def current_time(location: str) -> str:
-    """The current date and time in a city, country, US state, IANA time zone (e.g. 'Asia/Tokyo') or 'UTC'."""
+    """What time it is right now: the current date and time in a city, country, US state, IANA time zone
+    (e.g. 'Asia/Tokyo') or 'UTC'."""
     place = resolve_location(location)
     moment = now()
     sentence = f"The current time in {_named(moment, place)} is {_clock(moment, place)}."
@@ -1195,7 +1196,8 @@ def current_time(location: str) -> str:
 
 @tool
 def time_difference(location_a: str, location_b: str) -> str:
-    """How many hours location_a is ahead of or behind location_b right now (daylight saving aware)."""
+    """The time difference between two places: how many hours location_a is ahead of or behind
+    location_b, how far apart they are in time (daylight saving aware)."""
     a, b = resolve_location(location_a), resolve_location(location_b)
     moment = now()
     minutes = offset_difference_minutes(a, b, moment)

@@ -45,7 +45,7 @@ _STOPWORDS_TEXT = """a an and are as at be been but by can could did do does for
     in into is it
     its me my no not of on or our please so than that the their them then there these they this to was we
     what when where which who why will with would you your yours hand conversation agent agents tool tools
-    use using tell give show get let us about any some just like"""
+    use using tell give show get let us about any some just like s t re ll ve d m"""
 STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 """Words ignored when scoring (including routing boilerplate such as "agent" and "tool")."""
 

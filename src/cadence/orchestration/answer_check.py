@@ -39,6 +39,10 @@ ECHO_WORDS = 8
 """Consecutive words shared with the instructions that count as an echo."""
 SHORT_RESULT_CHARS = 400
 """Results up to this long state values an answer must carry; longer ones are documents."""
+MAX_ITEM_CHARS = 60
+"""Longest line counted as an item of a list result."""
+GROUNDED_SHARE = 0.7
+"""Share of an answer's own content words that must appear in document-like results."""
 MAX_RESULT_CHARS = 600
 """Longest single result quoted in a faithful answer (longer ones are cut at a sentence)."""
 
@@ -117,6 +121,21 @@ _COMMON = frozenset(
         "tools",
         "agent",
         "agents",
+        "allows",
+        "uses",
+        "used",
+        "using",
+        "means",
+        "lets",
+        "called",
+        "explains",
+        "describes",
+        "says",
+        "shows",
+        "needs",
+        "makes",
+        "gives",
+        "there",
     ]
 )
 
@@ -222,20 +241,84 @@ def check_answer(
     asked = facts(question)
     # Short results are values (a sum, a clock time): the answer must carry one. Long ones are
     # documents, which an answer summarises in words.
-    short = " \n".join(r.content for r in results if len(r.content) <= SHORT_RESULT_CHARS)
-    stated = [f for f in facts(short) if not _contains(asked, f)]
+    short = [r.content for r in results if len(r.content) <= SHORT_RESULT_CHARS]
+    stated = [f for r in short for f in leading_facts(r) if not _contains(asked, f)]
     said = facts(_LIST_MARKER_RE.sub("", cleaned))
     invented = [f for f in said if not _contains(asked, f) and not _contains(facts(evidence), f)]
     if invented:
         return AnswerVerdict(cleaned, "invented_number", invented)
+    known = identifiers(evidence) | identifiers(question)
+    named = sorted(identifiers(cleaned) - known)
+    if named:
+        return AnswerVerdict(cleaned, "invented_name", named[:5])
+    listed = [r for r in results if len(listed_items(r.content)) >= 2]
+    for r in listed:
+        items = listed_items(r.content)
+        carried = [i for i in items if i.lower() in cleaned.lower()]
+        if len(carried) * 2 < len(items):
+            return AnswerVerdict(cleaned, "missing_result", items[:5])
     if stated:
         if not any(_contains(said, f) for f in stated):
             return AnswerVerdict(cleaned, "missing_result", stated[:5])
         return AnswerVerdict(cleaned)
-    shared = (_content_words(evidence) - _content_words(question)) & _content_words(cleaned)
-    if not shared:
-        return AnswerVerdict(cleaned, "missing_result")
+    # Words only (documents): the answer's own words must mostly come from the results.
+    own = _content_words(cleaned) - _content_words(question)
+    grounded = own & _content_words(evidence)
+    if not grounded or len(grounded) < GROUNDED_SHARE * len(own):
+        return AnswerVerdict(cleaned, "missing_result", sorted(own - grounded)[:5])
     return AnswerVerdict(cleaned)
+
+
+_IDENTIFIER_RE = re.compile(r"\b[A-Za-z][\w-]*(?:[_.][A-Za-z0-9]+)+\b")
+
+
+def identifiers(text: str) -> set[str]:
+    """Names written like code: settings, files, modules (``CADENCE_LLM``, ``overview.md``)."""
+    return {m.group(0).strip(".").lower() for m in _IDENTIFIER_RE.finditer(text) if "_" in m.group(0) or
+            re.search(r"\.[a-z]{1,5}$", m.group(0))}  # fmt: skip
+
+
+def listed_items(result: str) -> list[str]:
+    """The items of a list result: the lines after a line ending with ``:`` (names without extensions)."""
+    lines = [line.strip(" -*•\t") for line in result.splitlines()]
+    for i, line in enumerate(lines):
+        if line.endswith(":"):
+            rest = [item for item in lines[i + 1 :] if item]
+            if not rest or any(len(item) > MAX_ITEM_CHARS or item.endswith(":") for item in rest):
+                return []  # prose follows, not a list
+            return [re.sub(r"\.\w{1,5}$", "", item) for item in rest]
+    return []
+
+
+def leading_facts(result: str) -> list[str]:
+    """The facts a result leads with: those of its first sentence outside brackets (all, if none).
+
+    "New York is 3 hours ahead of Los Angeles. It is 21:23 in New York (UTC-05:00)..." leads with 3.
+    """
+    first = _first_sentence(result)
+    lead = facts(re.sub(r"\([^)]*\)", " ", first))
+    return lead or facts(result)
+
+
+def relevant_passages(text: str, question: str, limit: int = MAX_RESULT_CHARS) -> str:
+    """The paragraphs of a long result that share the most words with the question, in their order.
+
+    Lines that only introduce what follows (ending with ``:``) are left out.
+    """
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", text) if p.strip()]
+    content = [p for p in paragraphs if not p.rstrip().endswith(":")] or paragraphs
+    if len(content) <= 1 or len(text) <= limit:
+        return _shorten("\n".join(content), limit)
+    wanted = _content_words(question)
+    ranked = sorted(range(len(content)), key=lambda i: (-len(_content_words(content[i]) & wanted), i))
+    chosen: list[int] = []
+    size = 0
+    for i in ranked:
+        if chosen and size + len(content[i]) > limit:
+            break
+        chosen.append(i)
+        size += len(content[i])
+    return _shorten("\n".join(content[i] for i in sorted(chosen)), limit)
 
 
 def _shorten(text: str, limit: int = MAX_RESULT_CHARS) -> str:
@@ -277,12 +360,17 @@ def _end(sentence: str) -> str:
 
 def faithful_answer(question: str, results: Sequence[ToolResult], tone: str | None) -> str:
     """An answer made of the results themselves, shaped by the tone (natural when unknown)."""
-    statements = [_shorten(_statement(r)) for r in results if r.content]
+    used = [r for r in results if r.content]
+    statements = [
+        relevant_passages(r.content, question) if len(r.content) > SHORT_RESULT_CHARS else _statement(r)
+        for r in used
+    ]
     if not statements:
         return ""
     tone = (tone or "natural").lower()
     if tone == "concise":
-        short = [r.content if _is_value(r.content) else _first_sentence(_shorten(r.content)) for r in results]
+        pairs = zip(used, statements, strict=True)
+        short = [r.content if _is_value(r.content) else _first_sentence(s) for r, s in pairs]
         return " ".join(_end(s) for s in short if s)
     if tone == "formal":
         if len(statements) == 1:

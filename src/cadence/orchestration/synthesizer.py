@@ -59,10 +59,14 @@ def is_fallback(message: BaseMessage | None) -> bool:
     return bool(message is not None and (message.response_metadata or {}).get(FALLBACK_KEY))
 
 
-def fallback_answer(messages: Sequence[BaseMessage], problem: str) -> str:
-    """A model-free answer: the problem in plain words and whatever results were gathered."""
+def fallback_answer(messages: Sequence[BaseMessage], problem: str, tone: str | None = None) -> str:
+    """A model-free answer: the problem in plain words and whatever results were gathered.
+
+    Successful tool results are given as a faithful answer in the tone; otherwise the work is listed.
+    """
+    question, results = turn_results(messages)
     _, _, after = split_at_last_human(messages)
-    work = describe_work(after)
+    work = faithful_answer(question, results, tone) if results else describe_work(after)
     lines = [f"Sorry, I couldn't finish this answer: {problem}"]
     if work:
         lines += ["", "Here is what I found so far:", work]
@@ -141,7 +145,12 @@ class FinalAnswerNode:
             unusable = unusable_reply(result.message)
             if unusable is not None:
                 content = self.fallback(
-                    view["messages"], context, "empty_answer", unusable, self.problem_text(unusable)
+                    view["messages"],
+                    context,
+                    "empty_answer",
+                    unusable,
+                    self.problem_text(unusable),
+                    state.get("tone"),
                 )
                 structured, fallback = None, True
             elif isinstance(content, str) and self.check_answers:
@@ -153,6 +162,7 @@ class FinalAnswerNode:
                 exc.code,
                 str(exc),
                 self.problem_text(f"the language model did not respond ({exc.message})"),
+                state.get("tone"),
             )
             usage = None
             fallback = True
@@ -178,6 +188,7 @@ class FinalAnswerNode:
         code: str,
         detail: str,
         problem: str,
+        tone: str | None = None,
     ) -> str:
         """The model-free answer, recorded in the trace's errors (the one place answers fall back).
 
@@ -188,7 +199,7 @@ class FinalAnswerNode:
         )
         if context is not None:
             context.trace.errors.append({"node": self.node_name, "code": code, "message": detail})
-        return fallback_answer(messages, problem)
+        return fallback_answer(messages, problem, tone)
 
     def checked(
         self,

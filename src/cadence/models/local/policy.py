@@ -250,6 +250,25 @@ def sole_string_parameter(schema: Mapping[str, Any]) -> str | None:
     return required[0] if kind == "string" else None
 
 
+def required_count(schema: Mapping[str, Any]) -> int:
+    """How many arguments a tool requires."""
+    params = tool_function(schema).get("parameters") or {}
+    props = params.get("properties") or {}
+    return len([k for k in params.get("required") or [] if k in props])
+
+
+def simplest_of_ties(options: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Among tools that fit a question about equally well, the ones needing the fewest arguments.
+
+    "What's the time in Cairo?" matches ``current_time(location)`` and ``convert_time(time, from, to)``
+    equally; the simpler reading wins, as it would for a person.
+    """
+    if len(options) < 2:
+        return options
+    fewest = min(required_count(t) for t in options)
+    return [t for t in options if required_count(t) == fewest]
+
+
 def has_no_required_arguments(schema: Mapping[str, Any]) -> bool:
     """Whether a tool can be called with ``{}``."""
     params = tool_function(schema).get("parameters") or {}
@@ -365,7 +384,8 @@ class SmallModelPolicy:
             if not shortlist and earlier is not None and earlier[0] in names and is_follow_up(question):
                 shortlist = [earlier[0]]
             if shortlist:
-                options = [t for t in tools if tool_name(t) in shortlist]
+                # the shortlist holds the tools that fit about equally well
+                options = simplest_of_ties([t for t in tools if tool_name(t) in shortlist])
         # Arguments with no free choice are decided here: a tool's only string argument is the
         # user's whole message (a small model picks spans badly; tools should read natural
         # language), and a tool without required arguments is called with {}.
