@@ -380,4 +380,10 @@ def write_report(res: dict[str, Any], doc: Path) -> None:
         "",
     ]
     doc.parent.mkdir(parents=True, exist_ok=True)
-    doc.write_text("\n".join(lines), encoding="utf-8")
+    text = "\n".join(lines)
+    previous = doc.read_text(encoding="utf-8") if doc.exists() else ""
+    start, end = "<!-- quality:start -->", "<!-- quality:end -->"
+    if start in previous and end in previous:  # section 5 is written by `python -m bench.quality`
+        kept = previous[previous.index(start) : previous.index(end) + len(end)]
+        text = text.rstrip() + "\n\n" + kept + "\n"
+    doc.write_text(text, encoding="utf-8")
