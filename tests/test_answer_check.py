@@ -9,6 +9,7 @@ from tests.conftest import FINALIZE, call, goto
 from cadence.orchestration.answer_check import (
     ToolResult,
     check_answer,
+    conform_to_tone,
     drop_repeats,
     echoes,
     facts,
@@ -122,3 +123,20 @@ async def test_synthesizer_keeps_a_faithful_answer(engine_factory) -> None:
     result = await engine.ainvoke("What is 12 * 12?")
     assert result.response == "12 * 12 = 144."
     assert not any("rewritten" in n for n in result.trace["notes"])
+
+
+def test_answers_are_brought_in_line_with_the_tone() -> None:
+    q = "What is 12 * 12?"
+    long = "Well, " + "the result you asked about " * 6 + "is 144."
+    concise, changed = conform_to_tone(long, "concise", q, CALC)
+    assert changed and concise == "144."
+    explained, changed = conform_to_tone("It is 144.", "explanatory", q, CALC)
+    assert changed and explained.startswith("It is 144.") and "calculate tool" in explained
+    steps, changed = conform_to_tone("It is 144.", "learning", q, CALC)
+    assert changed and steps.startswith("1. ")
+    formal, changed = conform_to_tone("It's 144! Don't worry.", "formal", q, CALC)
+    assert changed and formal == "It is 144. Do not worry."
+    same, changed = conform_to_tone("It is 144.", "natural", q, CALC)
+    assert not changed and same == "It is 144."
+    chat, changed = conform_to_tone("Hello there. " + "More words here. " * 10, "concise", "hi", [])
+    assert changed and chat == "Hello there."

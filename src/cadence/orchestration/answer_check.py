@@ -358,6 +358,59 @@ def _end(sentence: str) -> str:
     return sentence if not sentence or sentence[-1] in ".!?…" else sentence + "."
 
 
+def explanation(question: str, results: Sequence[ToolResult]) -> str:
+    """How the results were obtained, in words (the "why" an explanatory answer gives)."""
+    how = "; ".join(f"the {r.name} tool was used with {_args_text(r.args)}" for r in results)
+    return (
+        f"How this was worked out: to answer “{question.strip()}”, {how}, and the answer above is "
+        "exactly what it returned, so it does not rest on guesswork."
+    )
+
+
+CONCISE_MAX_WORDS = 25
+"""A concise answer longer than this is cut to its essentials."""
+EXPLANATORY_MIN_WORDS = 25
+"""An explanatory answer shorter than this gets the explanation of how it was obtained."""
+_CONTRACTIONS = {
+    "it's": "it is", "that's": "that is", "there's": "there is", "here's": "here is", "what's": "what is",
+    "i'm": "I am", "you're": "you are", "we're": "we are", "they're": "they are", "isn't": "is not",
+    "aren't": "are not", "don't": "do not", "doesn't": "does not", "didn't": "did not", "can't": "cannot",
+    "won't": "will not", "couldn't": "could not", "wouldn't": "would not", "i'll": "I will",
+    "you'll": "you will", "let's": "let us", "i've": "I have", "you've": "you have",
+}  # fmt: skip
+_CONTRACTION_RE = re.compile(r"\b(" + "|".join(re.escape(k) for k in _CONTRACTIONS) + r")\b", re.IGNORECASE)
+_STEP_RE = re.compile(r"(?m)^\s*\d+[.)]\s")
+
+
+def _expand(match: re.Match[str]) -> str:
+    word = match.group(0)
+    full = _CONTRACTIONS[word.lower().replace("’", "'")]
+    return full[0].upper() + full[1:] if word[0].isupper() else full
+
+
+def conform_to_tone(
+    answer: str, tone: str | None, question: str, results: Sequence[ToolResult]
+) -> tuple[str, bool]:
+    """``answer`` brought in line with the tone's measurable traits, and whether it changed.
+
+    Concise: at most :data:`CONCISE_MAX_WORDS` words; explanatory: says how the results were
+    obtained; learning: numbered steps; formal: no contractions or exclamation marks. Models,
+    small ones above all, often ignore a tone; these traits are what a reader notices first.
+    """
+    tone = (tone or "natural").lower()
+    words = len(answer.split())
+    shaped = answer
+    if tone == "concise" and words > CONCISE_MAX_WORDS:
+        shaped = faithful_answer(question, results, "concise") if results else _end(_first_sentence(answer))
+    elif tone == "explanatory" and words < EXPLANATORY_MIN_WORDS and results:
+        shaped = f"{_end(answer)}\n\n{explanation(question, results)}"
+    elif tone == "learning" and len(_STEP_RE.findall(answer)) < 2 and results:
+        shaped = faithful_answer(question, results, "learning")
+    elif tone == "formal":
+        shaped = _CONTRACTION_RE.sub(_expand, answer.replace("’", "'")).replace("!", ".")
+    return shaped, shaped != answer
+
+
 def faithful_answer(question: str, results: Sequence[ToolResult], tone: str | None) -> str:
     """An answer made of the results themselves, shaped by the tone (natural when unknown)."""
     used = [r for r in results if r.content]
@@ -377,13 +430,7 @@ def faithful_answer(question: str, results: Sequence[ToolResult], tone: str | No
             return f"In response to your question: {_end(statements[0])}"
         return "In response to your question:\n" + "\n".join(f"- {_end(s)}" for s in statements)
     if tone == "explanatory":
-        lines = [_end(s) for s in statements]
-        how = "; ".join(f"the {r.name} tool was used with {_args_text(r.args)}" for r in results)
-        lines.append(
-            f"How this was worked out: to answer “{question.strip()}”, {how}, and the answer above is "
-            "exactly what it returned, so it does not rest on guesswork."
-        )
-        return "\n\n".join(lines)
+        return "\n\n".join([*(_end(s) for s in statements), explanation(question, used)])
     if tone == "learning":
         steps = [f"1. The question: {question.strip()}"]
         for i, r in enumerate(results, start=2):
@@ -402,6 +449,7 @@ __all__ = [
     "AnswerVerdict",
     "ToolResult",
     "check_answer",
+    "conform_to_tone",
     "drop_repeats",
     "echoes",
     "facts",

@@ -21,7 +21,13 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
 from cadence.errors import CadenceError
-from cadence.orchestration.answer_check import ANSWER_CHECK_KEY, check_answer, faithful_answer, turn_results
+from cadence.orchestration.answer_check import (
+    ANSWER_CHECK_KEY,
+    check_answer,
+    conform_to_tone,
+    faithful_answer,
+    turn_results,
+)
 from cadence.orchestration.compaction import compact_messages, describe_work, split_at_last_human, with_system
 from cadence.orchestration.prompts import SYNTHESIZER_INSTRUCTIONS
 from cadence.orchestration.response_context import ResponseContext, ResponseContextBuilder
@@ -217,7 +223,10 @@ class FinalAnswerNode:
         instructions = "\n".join(message_text(m) for m in prompt_messages if isinstance(m, SystemMessage))
         verdict = check_answer(answer, question=question, results=results, instructions=instructions)
         if verdict.problem is None:
-            return verdict.answer, None
+            shaped, changed = conform_to_tone(verdict.answer, state.get("tone"), question, results)
+            if changed and context is not None:
+                context.trace.notes.append(f"{self.node_name}: answer shaped to the {state.get('tone')} tone")
+            return shaped, None
         rewrite = faithful_answer(question, results, state.get("tone"))
         if not rewrite:
             return verdict.answer or answer, None

@@ -239,6 +239,30 @@ def plain_results(text: str) -> str:
     return "\n".join(kept)
 
 
+_SHAPES: tuple[tuple[tuple[str, ...], str, int], ...] = (
+    (("brief", "concise", "few words"), "Answer with the result only, in a few words.", 24),
+    (("step", "teach"), "Explain the answer in short numbered steps, using only the results given.", 140),
+    (("detailed", "educational", "explain"), "Give the answer, then explain it in two or three sentences, "
+     "using only the results given.", 120),
+    (("professional", "formal"), "Answer in one complete, formal sentence without contractions, using only "
+     "the results given.", 60),
+)  # fmt: skip
+"""Response styles a small model can follow: words of the style instruction, instruction, token budget."""
+
+
+def answer_shape(style: str) -> tuple[str, int]:
+    """The instruction and token budget of an answer from results, for a node's response style.
+
+    A 135M model cannot follow a paragraph about tone, but it can follow one short instruction
+    and a length budget; the final-answer check still guards the content.
+    """
+    lowered = style.lower()
+    for words, instruction, budget in _SHAPES:
+        if any(w in lowered for w in words):
+            return instruction, budget
+    return ANSWER_FROM_RESULTS, ANSWER_MAX_TOKENS
+
+
 def sole_string_parameter(schema: Mapping[str, Any]) -> str | None:
     """The parameter name when a tool takes exactly one required argument and it is a string."""
     params = tool_function(schema).get("parameters") or {}
@@ -435,13 +459,13 @@ class SmallModelPolicy:
         if results:
             # A compact instruction replaces the node's system prompt: a 135M model follows long
             # prompts poorly (e.g. "you do not know the time" makes it refuse) and echoes them.
-            system = ANSWER_FROM_RESULTS
+            shape, budget = answer_shape(style)
             facts = "\n".join(plain_results(value) for _, value in results)
             prompt: list[dict[str, str]] = [
-                {"role": "system", "content": system},
+                {"role": "system", "content": shape},
                 {"role": "user", "content": f"Question: {question}\n\nResults:\n{facts}"},
             ]
-            tokens = min(self.max_tokens or ANSWER_MAX_TOKENS, ANSWER_MAX_TOKENS)
+            tokens = min(self.max_tokens or budget, budget)
             return Plan("text", prompt, None, [], [], tokens)
         if question:
             system = CHAT_SYSTEM + (f" {style}" if style else "")
