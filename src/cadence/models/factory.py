@@ -12,7 +12,7 @@ Valid specs::
 
 Provider clients get ``timeout=settings.model_timeout`` (OpenAI and Ollama: as the read timeout,
 with ``settings.model_connect_timeout`` to connect) and ``max_retries=0``:
-retries belong to :func:`cadence.models.invoke.call_model`. Integration packages
+retries belong to :func:`cadence.orchestration.model_call.call_model`. Integration packages
 are imported lazily; a missing one, a missing API key or a bad spec raises
 :class:`~cadence.errors.ModelConfigurationError` with one line saying what to do.
 """
