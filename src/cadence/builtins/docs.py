@@ -48,6 +48,15 @@ MAX_PATH_CHARS = 1_000
 _STOPWORDS = frozenset(
     {
         # words about the search itself ("what do the docs say about ..."), not its topic
+        "about",
+        "describe",
+        "did",
+        "explain",
+        "mention",
+        "mentions",
+        "please",
+        "said",
+        "up",
         "according",
         "doc",
         "docs",
