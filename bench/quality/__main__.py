@@ -70,12 +70,26 @@ async def run_item(engine: Any, item: Item, tone: str | None = None) -> Outcome:
     )
 
 
+def spread(items: Sequence[Item], n: int) -> list[Item]:
+    """``n`` items taken in turn from each category (so every kind of question is answered in each tone)."""
+    by_category: dict[str, list[Item]] = {}
+    for item in items:
+        by_category.setdefault(item.category, []).append(item)
+    queues = list(by_category.values())
+    out: list[Item] = []
+    while len(out) < n and any(queues):
+        for queue in queues:
+            if queue and len(out) < n:
+                out.append(queue.pop(0))
+    return out
+
+
 def _words(text: str) -> int:
     return len(text.split())
 
 
 async def run(items: Sequence[Item], tone_items: int, verbose: bool) -> dict[str, Any]:
-    """Evaluate ``items`` (default tone), then every tone on the first ``tone_items`` tool items."""
+    """Evaluate ``items`` (default tone), then every tone on ``tone_items`` tool items of every category."""
     with tempfile.TemporaryDirectory(prefix="cadence-quality-") as tmp:
         engine = _engine(Path(tmp))
         model = engine._models("coordinator", None)
@@ -93,7 +107,7 @@ async def run(items: Sequence[Item], tone_items: int, verbose: bool) -> dict[str
                 detail = f"       tools={outcome.tools} notes={outcome.notes} {outcome.reason}"
                 print(detail, flush=True)
         tone_rows: dict[str, list[dict[str, Any]]] = {t: [] for t in TONES}
-        subset = [i for i in items if i.category != "no_tool"][:tone_items]
+        subset = spread([i for i in items if i.category != "no_tool"], tone_items)
         for tone in TONES if tone_items else ():
             for item in subset:
                 outcome = await run_item(engine, item, tone=tone)

@@ -300,6 +300,52 @@ def leading_facts(result: str) -> list[str]:
     return lead or facts(result)
 
 
+MAX_SENTENCES = 4
+"""Sentences quoted from a document-like result in a faithful answer."""
+
+
+def relevant_sentences(text: str, question: str, limit: int = MAX_RESULT_CHARS) -> str:
+    """The sentences of a long result that are most about the question, in their order.
+
+    A sentence ranks by how many of the question's words it has, then by how early the first one
+    comes (a sentence that starts with the topic is about it: "The synthesizer writes the final
+    answer"), then by its place; the best one is quoted with the sentence after it (which usually
+    elaborates), then the next best. Lines that introduce what follows (ending with ``:``) and
+    citation lines (``[1] path:line — heading``) are left out. Falls back to the best passages.
+    """
+    wanted = {_singular(w) for w in _content_words(question)}
+    body = [
+        line
+        for line in text.splitlines()
+        if line.strip() and not line.rstrip().endswith(":") and not re.match(r"\s*\[\d+\]\s", line)
+    ]
+    sentences = [
+        re.sub(r"^[\s…*•-]+|\*\*", "", part).strip()
+        for line in body
+        for part in re.split(r"(?<=[.!?])\s+|\s+-\s+(?=`)", line)
+    ]
+    scored = []
+    for index, sentence in enumerate(sentences):
+        words = [_singular(w.lower()) for w in _WORD_RE.findall(sentence)]
+        hits = [i for i, w in enumerate(words) if w in wanted]
+        if hits and len(sentence) >= 20:
+            scored.append((-len({words[i] for i in hits}), hits[0], index))
+    if not scored:
+        return relevant_passages(text, question, limit)
+    ranked = [index for _, _, index in sorted(scored)]
+    best = ranked[0]
+    picked = [best]
+    if best + 1 < len(sentences):  # the sentence after the best one usually elaborates on it
+        picked.append(best + 1)
+    picked += [i for i in ranked[1:] if i not in picked]
+    chosen = sorted(picked[:MAX_SENTENCES])
+    return _shorten(" ".join(_end(sentences[i].lstrip("…").strip()) for i in chosen), limit)
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
 def relevant_passages(text: str, question: str, limit: int = MAX_RESULT_CHARS) -> str:
     """The paragraphs of a long result that share the most words with the question, in their order.
 
@@ -415,7 +461,7 @@ def faithful_answer(question: str, results: Sequence[ToolResult], tone: str | No
     """An answer made of the results themselves, shaped by the tone (natural when unknown)."""
     used = [r for r in results if r.content]
     statements = [
-        relevant_passages(r.content, question) if len(r.content) > SHORT_RESULT_CHARS else _statement(r)
+        relevant_sentences(r.content, question) if len(r.content) > SHORT_RESULT_CHARS else _statement(r)
         for r in used
     ]
     if not statements:
