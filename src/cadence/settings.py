@@ -182,7 +182,9 @@ class Settings(BaseSettings):
     )
     max_message_chars: int = Field(32000, ge=1, description="Max characters of one user message.")
     max_request_bytes: int = Field(
-        4_194_304, ge=1024, description="Max size (bytes) of one HTTP request body or WebSocket message (413)."
+        4_194_304,
+        ge=1024,
+        description="Max size (bytes) of one HTTP request body or WebSocket message (413).",
     )
     max_openai_messages: int = Field(
         1000, ge=1, description="Max messages in one request to the OpenAI-compatible endpoint."
