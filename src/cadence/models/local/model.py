@@ -6,7 +6,7 @@ Each call is planned by :class:`~cadence.models.local.policy.SmallModelPolicy`
 takes the calling process down. The calling side waits in a thread (never on the
 event loop); requests to one worker are serialized, because one llama context is
 not reentrant. Cancelling a call stops its generation in the worker. Retries and
-timeouts belong to :func:`cadence.models.invoke.call_model`, not here.
+timeouts belong to :func:`cadence.orchestration.model_call.call_model`, not here.
 """
 
 from __future__ import annotations

@@ -48,6 +48,7 @@ from cadence.conventions import (
     FINALIZE_TOOL,
     ROUTE_DESCRIPTION_PREFIX,
     is_control_tool,
+    is_route_tool,
     message_text,
     split_at_last_human,
 )
@@ -107,7 +108,7 @@ def _has_agent_work(turn: Sequence[BaseMessage], results: Sequence[tuple[str, st
         return True
     for m in turn:
         is_agent_text = isinstance(m, AIMessage) and m.name != "coordinator" and bool(message_text(m).strip())
-        if is_agent_text and not any(c["name"].startswith("goto_") for c in m.tool_calls):  # type: ignore[union-attr]
+        if is_agent_text and not any(is_route_tool(c["name"]) for c in m.tool_calls):  # type: ignore[union-attr]
             return True
     return False
 
@@ -178,7 +179,7 @@ def previous_route(messages: Sequence[BaseMessage]) -> str | None:
     for m in reversed(previous_turn(messages)):
         if isinstance(m, AIMessage):
             for call in reversed(m.tool_calls):
-                if call["name"].startswith("goto_") and call["name"] != FINALIZE_TOOL:
+                if is_route_tool(call["name"]) and call["name"] != FINALIZE_TOOL:
                     return call["name"]
     return None
 
@@ -327,7 +328,7 @@ class SmallModelPolicy:
             tool_choice = tool_name(tool_choice)
         question, turn = current_turn(messages)
         results = tool_results(turn)
-        if tools and all(tool_name(t).startswith("goto_") for t in tools):
+        if tools and all(is_route_tool(tool_name(t)) for t in tools):
             return self._plan_route(messages, tools, question, _has_agent_work(turn, results))
         real = [t for t in tools if tool_name(t) != BACK_TOOL_NAME]
         if isinstance(tool_choice, str) and tool_choice not in ("auto", "none", "any", "required"):
