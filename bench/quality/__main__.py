@@ -224,10 +224,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-write", action="store_true", help="Print only; leave the doc and results alone."
     )
+    parser.add_argument("--report-only", action="store_true", help="Re-render the doc from results.json.")
     args = parser.parse_args(argv)
     for key in [k for k in os.environ if k.startswith("CADENCE_")]:
         del os.environ[key]  # the evaluation's settings are explicit
     logging.basicConfig(level=logging.ERROR)
+    if args.report_only:
+        write_doc(json.loads(RESULTS.read_text(encoding="utf-8")))
+        return 0
     items = load_items()
     if args.only:
         wanted = set(args.only.split(","))
