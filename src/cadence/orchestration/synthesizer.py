@@ -109,9 +109,16 @@ class FinalAnswerNode:
         """The node's system prompt (overridden by subclasses)."""
         raise NotImplementedError
 
-    def build_messages(self, state: Mapping[str, Any], settings: Settings) -> list[BaseMessage]:
-        """System prompt plus the compacted conversation."""
-        rc = self.context_builder.build(state)
+    def build_messages(
+        self, state: Mapping[str, Any], settings: Settings, rc: ResponseContext | None = None
+    ) -> list[BaseMessage]:
+        """System prompt plus the compacted conversation.
+
+        ``rc`` is the response context already built for ``state`` (built here when omitted), so a
+        node builds it once.
+        """
+        if rc is None:
+            rc = self.context_builder.build(state)
         compacted = compact_messages(
             list(state.get("messages") or []),
             settings.synthesizer_compaction,
@@ -129,7 +136,7 @@ class FinalAnswerNode:
         pending = answer_pending_calls(messages, self.pending_note(state))
         view = {**state, "messages": [*messages, *pending]}
         rc = self.context_builder.build(view)
-        prompt_messages = self.build_messages(view, settings)
+        prompt_messages = self.build_messages(view, settings, rc)
         handler = StructuredResponseHandler(
             settings.structured_response, settings.structured_response_retries
         )
