@@ -118,9 +118,15 @@ def _list(text: str) -> list[str]:
     return [_operand(p) for p in parts if p.strip()]
 
 
-_VERB_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), form)
-    for pattern, form in (
+Rules = tuple[tuple[re.Pattern[str], str], ...]
+
+
+def _rules(*pairs: tuple[str, str]) -> Rules:
+    """``(regex, form)`` pairs compiled case-insensitively."""
+    return tuple((re.compile(pattern, re.IGNORECASE), form) for pattern, form in pairs)
+
+
+_VERB_PATTERNS: Rules = _rules(
         (rf"^add {_OPERAND} (?:and|to|plus) {_OPERAND}$", "({0} + {1})"),
         (rf"^subtract {_OPERAND} from {_OPERAND}$", "({1} - {0})"),
         (rf"^take {_OPERAND} (?:away )?from {_OPERAND}$", "({1} - {0})"),
@@ -142,13 +148,10 @@ _VERB_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
          "({1} * (1 + {0} / 100))"),
         (rf"^{_OPERAND} (?:percent|per cent|%) (?:less than|off|decrease on|down on) {_OPERAND}$",
          "({1} * (1 - {0} / 100))"),
-    )
 )  # fmt: skip
 
 # A step of a chain, applied to the running result ``{0}``.
-_STEP_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), form)
-    for pattern, form in (
+_STEP_PATTERNS: Rules = _rules(
         (rf"^(?:add|plus) {_OPERAND}(?: to (?:it|that|the result))?$", "({0} + {1})"),
         (rf"^(?:subtract|minus|take away|take) {_OPERAND}(?: from (?:it|that|the result))?$", "({0} - {1})"),
         (rf"^(?:multiply|times)(?: (?:it|that|the result))? by {_OPERAND}$", "({0} * {1})"),
@@ -161,7 +164,6 @@ _STEP_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (rf"^(?:raise (?:it|that|the result) )?to the power of {_OPERAND}$", "({0} ** {1})"),
         (r"^double(?: it| that| the result)?$", "({0} * 2)"),
         (r"^halve(?: it| that| the result)?$", "({0} / 2)"),
-    )
 )  # fmt: skip
 
 
