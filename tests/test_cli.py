@@ -282,15 +282,18 @@ def test_graph_prints_mermaid(cli_env: dict[str, str], tmp_path: Path, monkeypat
 
 def test_config_masks_secrets(cli_env: dict[str, str], monkeypatch) -> None:
     monkeypatch.setenv("CADENCE_LLM_API_KEY", "sk-very-secret-value")
-    monkeypatch.setenv("CADENCE_API_KEYS", "k-one,k-two")
+    monkeypatch.setenv("CADENCE_API_KEYS", "k-one,k-two:bob")
+    monkeypatch.setenv("CADENCE_DATABASE_URL", "postgresql://cadence:pw-very-secret@db.example/cadence")
     result = run("config")
     assert result.exit_code == 0, result.output
     assert "sk-very-secret-value" not in result.output and "k-one" not in result.output
+    assert "pw-very-secret" not in result.output
     assert "CADENCE_LLM_API_KEY" in result.stdout and "***" in result.stdout
     as_json = run("config", "--json")
     data = json.loads(as_json.stdout)
     assert data["llm_api_key"] == "***"
-    assert data["api_keys"] == ["***", "***"]
+    assert data["api_keys"] == ["***", "***:bob"]
+    assert data["database_url"] == "postgresql://***@db.example/cadence"
     assert data["builtin_plugins"] == ["math"]
 
 

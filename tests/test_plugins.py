@@ -168,7 +168,8 @@ def test_list_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp
     monkeypatch.setenv("CADENCE_PLUGINS_DIR", f"{tmp_path / 'a'}:{tmp_path / 'b'},{tmp_path / 'c'}")
     monkeypatch.setenv("CADENCE_BUILTIN_PLUGINS", "math,info")
     s = Settings()
-    assert s.api_keys == ["k1:alice", "k2"]
+    assert [k.get_secret_value() for k in s.api_keys] == ["k1:alice", "k2"]
+    assert "k1:alice" not in repr(s)
     assert [p.name for p in s.plugins_dir] == ["a", "b", "c"]
     assert s.builtin_plugins == ["math", "info"]
 

@@ -172,12 +172,12 @@ class Settings(BaseSettings):
     data_dir: Path = Field(
         Path.home() / ".cadence", description="Where the SQLite database and indexes live."
     )
-    database_url: str | None = Field(
+    database_url: SecretStr | None = Field(
         None, description="sqlite:///path.db (default under data_dir), postgresql://..., or memory://"
     )
     host: str = Field("127.0.0.1", description="Server bind address.")
     port: int = Field(8000, ge=1, le=65535, description="Server port.")
-    api_keys: Annotated[list[str], NoDecode] = Field(
+    api_keys: Annotated[list[SecretStr], NoDecode] = Field(
         default_factory=list, description="API keys; 'key' or 'key:user_id' to bind a key to a user."
     )
     max_message_chars: int = Field(32000, ge=1, description="Max characters of one user message.")
@@ -228,27 +228,43 @@ class Settings(BaseSettings):
     def resolved_database_url(self) -> str:
         """The checkpointer URL, defaulting to a SQLite file under ``data_dir``."""
         if self.database_url:
-            return self.database_url
+            return self.database_url.get_secret_value()
         return f"sqlite:///{self.data_dir / 'cadence.db'}"
 
     def masked(self) -> dict[str, Any]:
-        """The effective settings as a dict with secrets masked."""
+        """The effective settings as a dict with secrets masked.
+
+        Secrets are :class:`~pydantic.SecretStr` (never shown by ``repr``, logs or dumps); what
+        is not secret stays visible: the user an API key is bound to, and a database URL
+        without its credentials.
+        """
         out: dict[str, Any] = {}
         for name, value in self.model_dump().items():
-            if isinstance(getattr(self, name), SecretStr):
-                value = "***" if getattr(self, name) is not None else None
-            elif name == "api_keys":
-                value = [("***:" + k.split(":", 1)[1]) if ":" in k else "***" for k in self.api_keys]
-            elif name == "database_url" and value and "@" in str(value):
-                head, tail = str(value).split("@", 1)
-                scheme = head.split("://", 1)[0]
-                value = f"{scheme}://***@{tail}"
+            if name == "api_keys":
+                value = [_masked_key(k.get_secret_value()) for k in self.api_keys]
+            elif name == "database_url" and self.database_url is not None:
+                value = _masked_url(self.database_url.get_secret_value())
+            elif isinstance(value, SecretStr):
+                value = "***"
             elif isinstance(value, Path):
                 value = str(value)
             elif isinstance(value, list):
                 value = [str(v) for v in value]
             out[name] = value
         return out
+
+
+def _masked_key(key: str) -> str:
+    """An API key as ``cadence config`` shows it: ``***``, or ``***:user_id`` for a bound key."""
+    return "***:" + key.split(":", 1)[1] if ":" in key else "***"
+
+
+def _masked_url(url: str) -> str:
+    """A database URL without its credentials (``scheme://***@host/db``); others unchanged."""
+    if "@" not in url:
+        return url
+    head, tail = url.split("@", 1)
+    return f"{head.split('://', 1)[0]}://***@{tail}"
 
 
 @lru_cache(maxsize=1)

@@ -96,7 +96,7 @@ def create_app(
     app.state.settings = settings
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_request_bytes)
-    app.add_middleware(AuthMiddleware, keys=list(settings.api_keys))
+    app.add_middleware(AuthMiddleware, keys=[key.get_secret_value() for key in settings.api_keys])
     for module in (chat, threads, openai_compat, admin):
         app.include_router(module.router)
     app.state.api_routes = [r for m in (chat, threads, openai_compat, admin) for r in m.router.routes]
