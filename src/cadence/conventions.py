@@ -29,9 +29,15 @@ class GraphNodeNames:
     CONTROL_TOOLS = "control_tools"
     SUSPEND = "suspend"
     SYNTHESIZER = "synthesizer"
+    SUPERVISOR = "supervisor"
+    """The supervisor mode's deciding node (it takes the coordinator's place)."""
+    FORWARD = "forward"
+    """The supervisor mode's node that passes an agent's answer through verbatim (``forward_message``)."""
 
 
-FINAL_NODES: frozenset[str] = frozenset({GraphNodeNames.SYNTHESIZER, GraphNodeNames.SUSPEND})
+FINAL_NODES: frozenset[str] = frozenset(
+    {GraphNodeNames.SYNTHESIZER, GraphNodeNames.SUSPEND, GraphNodeNames.FORWARD}
+)
 """Nodes that write the turn's final answer."""
 
 AGENT_SUFFIX = "_agent"
@@ -47,6 +53,9 @@ FINALIZE_TOOL = f"{GOTO_PREFIX}{FINALIZE}"
 ROUTE_DESCRIPTION_PREFIX = "Hand the conversation to the "
 """How every ``goto_{name}_agent`` description starts (the embedded model's prompt drops it)."""
 
+FORWARD_TOOL = "forward_message"
+"""The supervisor's tool that passes an agent's last answer to the user verbatim (a control tool)."""
+
 CONTINUE = "continue"
 """An agent's edge label: its tool calls go to its tools node."""
 BACK = "back"
@@ -61,6 +70,7 @@ __all__ = [
     "FINALIZE",
     "FINALIZE_TOOL",
     "FINAL_NODES",
+    "FORWARD_TOOL",
     "GOTO_PREFIX",
     "ROUTE_DESCRIPTION_PREFIX",
     "TOOLS_SUFFIX",
@@ -99,6 +109,8 @@ def plugin_of_node(node: str) -> tuple[str, str] | None:
         GraphNodeNames.CONTROL_TOOLS,
         GraphNodeNames.SUSPEND,
         GraphNodeNames.SYNTHESIZER,
+        GraphNodeNames.SUPERVISOR,
+        GraphNodeNames.FORWARD,
     ):
         return None
     if node.endswith(AGENT_SUFFIX) and len(node) > len(AGENT_SUFFIX):
@@ -138,8 +150,8 @@ def agent_from_route(tool_name: str | None, known: Iterable[str]) -> str | None:
 
 
 def is_control_tool(name: str | None) -> bool:
-    """Routing (``goto_*``) and ``back`` tools steer the graph; they do no work."""
-    return is_route_tool(name) or name == BACK_TOOL_NAME
+    """Routing (``goto_*``), ``back`` and ``forward_message`` tools steer the graph; they do no work."""
+    return is_route_tool(name) or name in (BACK_TOOL_NAME, FORWARD_TOOL)
 
 
 def is_control_tool_object(tool: Any) -> bool:

@@ -114,6 +114,18 @@ class Settings(BaseSettings):
     )
 
     # --- orchestration limits ---------------------------------------------------
+    mode: str = Field(
+        "coordinator",
+        description="Orchestration mode of a turn when the request names none: coordinator or supervisor.",
+    )
+    supervisor_output_mode: Literal["last_message", "full_history"] = Field(
+        "last_message",
+        description="What the supervisor sees of an agent's work: its last message, or its full history.",
+    )
+    supervisor_handoff_messages: bool = Field(
+        True,
+        description="Keep the supervisor's handoff and hand-back calls in what it sees (breadcrumbs).",
+    )
     max_agent_hops: int = Field(25, ge=1, description="Agent routes allowed per turn; one more suspends.")
     max_tool_hops: int = Field(
         50, ge=1, description="Tool executions allowed per turn; reaching it suspends."
@@ -203,6 +215,11 @@ class Settings(BaseSettings):
     @classmethod
     def _lists(cls, value: Any) -> Any:
         return _split_list(value)
+
+    @field_validator("mode", mode="before")
+    @classmethod
+    def _mode_name(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("plugins_dir", mode="before")
     @classmethod

@@ -82,6 +82,11 @@ def bind_routes(model: BaseChatModel, tools: Sequence[BaseTool]) -> Runnable[Any
 class Coordinator:
     """The coordinator node and its routing logic."""
 
+    node_name: str = "coordinator"
+    """The node's name (in the model call records, the trace and its routing messages)."""
+    finishing_tools: frozenset[str] = frozenset({FINALIZE_TOOL})
+    """Calls that end the work (they reset the consecutive-route counters)."""
+
     def __init__(self, model: BaseChatModel, plugins: Sequence[PluginMetadata], settings: Settings) -> None:
         self.plugins = list(plugins)
         self.plugin_names = [p.normalized_name for p in self.plugins]
@@ -126,7 +131,7 @@ class Coordinator:
             calls = calls[:1]
         if not calls:
             calls = [finalize_call()]
-        response = AIMessage(content="", tool_calls=calls, name="coordinator", id=response.id)
+        response = AIMessage(content="", tool_calls=calls, name=self.node_name, id=response.id)
         call = calls[0]
         agent = agent_from_route(call["name"], self.plugin_names)
         update = {"messages": [response]}
@@ -142,13 +147,17 @@ class Coordinator:
                 update["current_agent"] = agent
                 update["agent_hops"] = agent_hops
                 logger.debug("routing to agent", extra={"agent": agent, "agent_hops": agent_hops})
-        elif call["name"] == FINALIZE_TOOL:
+        elif call["name"] in self.finishing_tools:
             reset_route_counters(ctx)
         else:
             logger.warning("coordinator chose an unknown route", extra={"route": call["name"]})
         update["plugin_context"] = ctx
         emit_events(coordinator_events(update))
         return update
+
+    def model_input(self, state: dict[str, Any]) -> list[Any]:
+        """The conversation the model decides on (after its system prompt): the whole history here."""
+        return list(state.get("messages") or [])
 
     async def _decide(
         self,
@@ -158,7 +167,7 @@ class Coordinator:
         ctx: dict[str, Any],
     ) -> AIMessage:
         settings = context.settings if context is not None else self.settings
-        messages = [SystemMessage(content=self.prompt), *list(state.get("messages") or [])]
+        messages = [SystemMessage(content=self.prompt), *self.model_input(state)]
         budget = (
             context.budget(settings.coordinator_timeout, keep_reserve=True)
             if context is not None
@@ -166,7 +175,7 @@ class Coordinator:
         )
         try:
             return await asyncio.wait_for(
-                call_model(self.bound_model, messages, node="coordinator", context=context, config=config),
+                call_model(self.bound_model, messages, node=self.node_name, context=context, config=config),
                 timeout=budget,
             )
         except (TimeoutError, CadenceError) as exc:
@@ -181,7 +190,7 @@ class Coordinator:
                 code = (
                     "coordinator_timeout" if isinstance(exc, TimeoutError) else getattr(exc, "code", "error")
                 )
-                context.trace.errors.append({"node": "coordinator", "code": code, "message": reason})
+                context.trace.errors.append({"node": self.node_name, "code": code, "message": reason})
             return AIMessage(content="", tool_calls=[finalize_call()])
 
 

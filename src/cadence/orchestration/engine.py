@@ -27,9 +27,10 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph.state import CompiledStateGraph
 
 from cadence.conventions import FINAL_NODES, GraphNodeNames, message_text
-from cadence.errors import CadenceError, ModelWorkerCrashedError, ValidationError
+from cadence.errors import CadenceError, ConfigurationError, ModelWorkerCrashedError, ValidationError
 from cadence.orchestration.events import error_event, events_from_chunk, final_event, node_event
-from cadence.orchestration.graph import ModelResolver, build_graph
+from cadence.orchestration.graph import ModelResolver
+from cadence.orchestration.modes import ENTRY_NODES, check_mode, graph_builder, mode_names
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.state import new_plugin_context
 from cadence.orchestration.synthesizer import FALLBACK_KEY, answer_pending_calls, fallback_answer, is_fallback
@@ -100,6 +101,8 @@ class TurnInput:
     """The conversation (a new id when none was given)."""
     metadata: dict[str, Any] | None = None
     """Caller's metadata, kept in the state with the tone and user id."""
+    mode: str | None = None
+    """The orchestration mode of this turn (None: ``CADENCE_MODE``)."""
 
 
 class Cadence:
@@ -126,9 +129,14 @@ class Cadence:
 
             factory = ModelFactory(self.settings)
             self._models = factory.get
+        try:
+            self.mode = check_mode(self.settings.mode)
+        except ValidationError as exc:
+            raise ConfigurationError(f"CADENCE_MODE: {exc.message}") from None
+        self._graphs: dict[str, CompiledStateGraph] = {}
         self.plugin_manager = PluginManager(self.settings, extra_plugins=plugins)
         self.plugin_manager.load()
-        self.graph: CompiledStateGraph = self._build()
+        self.graph: CompiledStateGraph = self.graph_for(self.mode)
 
     # -- lifecycle -------------------------------------------------------------------
     @classmethod
@@ -145,13 +153,31 @@ class Cadence:
             finally:
                 await asyncio.to_thread(stop_model_workers)
 
-    def _build(self) -> CompiledStateGraph:
-        return build_graph(self.plugin_manager.bundles, self.settings, self._models, self.checkpointer)
+    def _build(self, mode: str | None = None) -> CompiledStateGraph:
+        builder = graph_builder(mode or self.mode)
+        return builder(self.plugin_manager.bundles, self.settings, self._models, self.checkpointer)
+
+    @property
+    def modes(self) -> list[str]:
+        """The orchestration modes a turn may ask for."""
+        return mode_names()
+
+    def graph_for(self, mode: str | None = None) -> CompiledStateGraph:
+        """The compiled graph of ``mode`` (default ``CADENCE_MODE``), built on first use.
+
+        Raises :class:`ValidationError` (``unknown_mode``) for a name that is not a mode.
+        """
+        name = check_mode(mode) if mode else self.mode
+        graph = self._graphs.get(name)
+        if graph is None:
+            graph = self._graphs[name] = self._build(name)
+        return graph
 
     def reload(self) -> list[PluginStatus]:
-        """Rediscover plugins and rebuild the graph; turns in flight finish on the old graph."""
+        """Rediscover plugins and rebuild the graphs; turns in flight finish on the old graph."""
         statuses = self.plugin_manager.reload()
-        self.graph = self._build()
+        self._graphs = {}
+        self.graph = self.graph_for(self.mode)
         return statuses
 
     @property
@@ -164,9 +190,9 @@ class Cadence:
         """Status of every plugin candidate (loaded, failed with reason, overridden, disabled)."""
         return self.plugin_manager.statuses
 
-    def draw_mermaid(self) -> str:
-        """The compiled graph as a Mermaid diagram."""
-        return self.graph.get_graph().draw_mermaid()
+    def draw_mermaid(self, mode: str | None = None) -> str:
+        """The compiled graph of ``mode`` (default ``CADENCE_MODE``) as a Mermaid diagram."""
+        return self.graph_for(mode).get_graph().draw_mermaid()
 
     # -- turns -----------------------------------------------------------------------
     def turn_input(
@@ -177,13 +203,16 @@ class Cadence:
         user_id: str | None = None,
         tone: str | None = None,
         metadata: dict[str, Any] | None = None,
+        mode: str | None = None,
     ) -> TurnInput:
-        """Check one turn's input once: the message, the tone, the user and the thread (made if none).
+        """Check one turn's input once: the message, the tone, the user, the thread (made if none), the mode.
 
         Raises :class:`ValidationError` (``empty_message``, ``message_too_long``, ``invalid_tone``,
-        ``invalid_id``). Pass the result to :meth:`astream` to run the turn without checking again.
+        ``invalid_id``, ``unknown_mode``). Pass the result to :meth:`astream` to run the turn
+        without checking again.
         """
         validate_message(message, self.settings.max_message_chars)
+        mode_name = check_mode(mode) if mode else self.mode
         tone_value = ResponseTone.parse(tone).value
         user = (user_id or self.settings.default_user).strip() or self.settings.default_user
         thread = thread_id or uuid.uuid4().hex
@@ -195,7 +224,14 @@ class Cadence:
                     f"or exceed {limit} characters (CADENCE_MAX_ID_CHARS).",
                     code="invalid_id",
                 )
-        return TurnInput(message=message, tone=tone_value, user_id=user, thread_id=thread, metadata=metadata)
+        return TurnInput(
+            message=message,
+            tone=tone_value,
+            user_id=user,
+            thread_id=thread,
+            metadata=metadata,
+            mode=mode_name,
+        )
 
     def _prepare(
         self,
@@ -204,11 +240,14 @@ class Cadence:
         user_id: str | None = None,
         tone: str | None = None,
         metadata: dict[str, Any] | None = None,
+        mode: str | None = None,
     ) -> tuple[dict[str, Any], dict[str, Any], TurnContext, str, str]:
         turn = (
             message
             if isinstance(message, TurnInput)
-            else self.turn_input(message, thread_id=thread_id, user_id=user_id, tone=tone, metadata=metadata)
+            else self.turn_input(
+                message, thread_id=thread_id, user_id=user_id, tone=tone, metadata=metadata, mode=mode
+            )
         )
         message, tone_value, user, thread = turn.message, turn.tone, turn.user_id, turn.thread_id
         metadata = turn.metadata
@@ -217,6 +256,7 @@ class Cadence:
             deadline=time.monotonic() + self.settings.turn_timeout,
             user_id=user,
             thread_id=thread,
+            mode=check_mode(turn.mode) if turn.mode else self.mode,
         )
         state_in = {
             "messages": [HumanMessage(content=message, id=str(uuid.uuid4()))],
@@ -242,11 +282,18 @@ class Cadence:
         user_id: str | None = None,
         tone: str | None = None,
         metadata: dict[str, Any] | None = None,
+        mode: str | None = None,
     ) -> TurnResult:
-        """Run one turn and return its answer and trace."""
+        """Run one turn (in ``mode``, default ``CADENCE_MODE``) and return its answer and trace."""
         final: dict[str, Any] | None = None
         async for event in self.astream(
-            message, thread_id=thread_id, user_id=user_id, tone=tone, metadata=metadata, tokens=False
+            message,
+            thread_id=thread_id,
+            user_id=user_id,
+            tone=tone,
+            metadata=metadata,
+            mode=mode,
+            tokens=False,
         ):
             if event["type"] == "final":
                 final = event
@@ -283,6 +330,7 @@ class Cadence:
         user_id: str | None = None,
         tone: str | None = None,
         metadata: dict[str, Any] | None = None,
+        mode: str | None = None,
         tokens: bool = True,
     ) -> AsyncIterator[dict[str, Any]]:
         """Run one turn, yielding events; the last event has ``type == "final"``.
@@ -295,9 +343,11 @@ class Cadence:
         ``suspend``, ``token`` (answer text as generated), ``error`` and ``final``
         (response, thread_id, trace); plugins' own ``emit`` events pass through.
         """
-        state_in, config, context, _user, thread = self._prepare(message, thread_id, user_id, tone, metadata)
+        state_in, config, context, _user, thread = self._prepare(
+            message, thread_id, user_id, tone, metadata, mode
+        )
         question: HumanMessage = state_in["messages"][0]
-        graph = self.graph
+        graph = self.graph_for(context.mode)
         if self.settings.checkpoint_durability == "exit":
             await self._record_question(graph, config, question)
         # the nodes emit their events where they happen ("custom"); "messages" gives the answer's tokens
@@ -305,7 +355,7 @@ class Cadence:
         final_state: dict[str, Any] = {}
         error: dict[str, Any] | None = None
         started = time.monotonic()
-        yield node_event(GraphNodeNames.COORDINATOR)
+        yield node_event(ENTRY_NODES[context.mode])
         # one task: the graph runs in the caller's task, one step per pull; each pull is bounded
         # by the hard limit (a timeout around the pull only, never around a yield)
         stream = graph.astream(
@@ -414,6 +464,7 @@ class Cadence:
             usage=context.trace.usage(),
             duration_ms=round((time.monotonic() - started) * 1000, 2),
             tone=state.get("tone") or "natural",
+            mode=context.mode,
             structured=context.trace.structured,
             errors=list(context.trace.errors),
             notes=[*context.trace.notes, *list(ctx.get(F.NOTES) or [])],

@@ -213,8 +213,14 @@ def agent_events(agent: str, update: dict[str, Any]) -> list[StreamEvent]:
     return events
 
 
-def tools_events(agent: str, update: dict[str, Any]) -> list[StreamEvent]:
-    """What a tools step stands for: ``tool_end`` per result, ``agent_end``, then ``node`` coordinator."""
+def tools_events(
+    agent: str, update: dict[str, Any], next_node: str = GraphNodeNames.COORDINATOR
+) -> list[StreamEvent]:
+    """What a tools step stands for: ``tool_end`` per result, ``agent_end``, then ``node`` ``next_node``.
+
+    When ``next_node`` is the agent's own node (an agent looping over its tools, as in the
+    supervisor mode) the agent has not ended: there is no ``agent_end``.
+    """
     events: list[StreamEvent] = []
     for msg in update.get("messages") or []:
         if getattr(msg, "name", None) and msg.name != BACK_TOOL_NAME:
@@ -228,8 +234,9 @@ def tools_events(agent: str, update: dict[str, Any]) -> list[StreamEvent]:
                     duration_ms=(msg.response_metadata or {}).get("duration_ms"),
                 )
             )
-    events.append(AgentEndEvent(type="agent_end", agent=agent))
-    events.append(node_event(GraphNodeNames.COORDINATOR))
+    if next_node != agent_node_name(agent):
+        events.append(AgentEndEvent(type="agent_end", agent=agent))
+    events.append(node_event(next_node))
     return events
 
 

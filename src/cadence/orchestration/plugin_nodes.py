@@ -64,14 +64,22 @@ def tool_node(bundle: PluginBundle) -> ToolNode:
     )
 
 
-def tools_node(bundle: PluginBundle) -> Callable[..., Any]:
-    """The ``{name}_tools`` node: runs the ToolNode, counts tool hops, records the tools used."""
+NextNode = Callable[[dict[str, Any], dict[str, Any], Runtime[Any]], str]
+"""``next_node(state, update, runtime)`` → where a tools step goes (a mode's own routing)."""
+
+
+def tools_node(bundle: PluginBundle, next_node: NextNode | None = None) -> Callable[..., Any]:
+    """The ``{name}_tools`` node: runs the ToolNode, counts tool hops, records the tools used.
+
+    Without ``next_node`` the step returns its update (the graph's edge goes on); with it, the
+    step returns ``Command(goto=next_node(state, update, runtime), update=...)``.
+    """
     node = tool_node(bundle)
     agent_name = bundle.name
 
     async def plugin_tools_node(
         state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]
-    ) -> dict[str, Any]:
+    ) -> dict[str, Any] | Command:
         result = await node.ainvoke(state, config)
         new_messages = list(result.get("messages", [])) if isinstance(result, dict) else list(result)
         last_ai = next((m for m in reversed(state.get("messages") or []) if isinstance(m, AIMessage)), None)
@@ -83,8 +91,12 @@ def tools_node(bundle: PluginBundle) -> Callable[..., Any]:
             "tool_hops": int(state.get("tool_hops") or 0) + hops,
             "plugin_context": ctx,
         }
-        emit_events(tools_events(agent_name, update))
-        return update
+        if next_node is None:
+            emit_events(tools_events(agent_name, update))
+            return update
+        target = next_node(state, update, runtime)
+        emit_events(tools_events(agent_name, update, target))
+        return Command(goto=target, update=update)
 
     plugin_tools_node.__name__ = bundle.tools_node_name
     return plugin_tools_node

@@ -81,6 +81,8 @@ class TraceRecord(TypedDict):
     """Wall time of the turn."""
     tone: str
     """The tone the answer was written in."""
+    mode: str
+    """The orchestration mode the turn ran in (``coordinator``, ``supervisor``)."""
     structured: dict[str, Any] | None
     """The structured answer, when one was requested and produced."""
     errors: list[dict[str, Any]]
@@ -97,6 +99,8 @@ class TurnContext:
     deadline: float | None = None
     user_id: str | None = None
     thread_id: str | None = None
+    mode: str = "coordinator"
+    """The orchestration mode of the turn."""
     trace: TurnTrace = field(default_factory=TurnTrace)
     started: float = field(default_factory=time.monotonic)
 

@@ -1,0 +1,259 @@
+"""The supervisor mode (seed 004), driven by the scripted model; modes chosen per turn."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.messages import AIMessage, ToolMessage
+from tests.conftest import FINALIZE, call, goto, make_settings
+
+from cadence.errors import ConfigurationError, ValidationError
+from cadence.orchestration.engine import Cadence
+from cadence.orchestration.modes import check_mode, mode_names
+from cadence.orchestration.modes.supervisor import FORWARDED_KEY, supervisor_view
+from cadence.testing import ScriptedChatModel
+
+
+def forward(agent: str) -> dict:
+    """A scripted supervisor decision passing ``agent``'s answer on verbatim."""
+    return {"tool_calls": [{"name": "forward_message", "args": {"from_agent": agent}}]}
+
+
+def nodes(model: ScriptedChatModel) -> list[str]:
+    return [r.node for r in model.records]
+
+
+async def test_one_agent_turn_loops_over_its_tools_then_hands_back(engine_factory) -> None:
+    engine, model = engine_factory(
+        [
+            goto("math"),
+            call("calculate", expression="15 * 23"),
+            {"content": "15 * 23 = 345"},
+            FINALIZE,
+            {"content": "15 * 23 is 345."},
+        ],
+        mode="supervisor",
+    )
+    result = await engine.ainvoke("Calculate 15 * 23")
+    # the agent ran its own loop (two steps) without the supervisor deciding in between
+    assert nodes(model) == ["supervisor", "math_agent", "math_agent", "supervisor", "synthesizer"]
+    assert result.response == "15 * 23 is 345."
+    assert result.trace["mode"] == "supervisor"
+    assert result.trace["routing_history"] == ["math"]
+    assert result.trace["agent_hops"] == 1 and result.trace["tool_hops"] == 1
+    assert [t["name"] for t in result.trace["tools_used"]] == ["calculate"]
+    # the agent's second step saw its tool's result
+    assert any(isinstance(m, ToolMessage) and m.content == "345" for m in model.records[2].messages)
+
+
+async def test_two_agent_turn(engine_factory) -> None:
+    engine, model = engine_factory(
+        [
+            goto("math"),
+            call("calculate", expression="2026 - 2018"),
+            {"content": "2026 - 2018 = 8"},
+            goto("info"),
+            {"content": "Python 3.7 came out in 2018."},
+            FINALIZE,
+            {"content": "Python 3.7 came out in 2018, 8 years ago."},
+        ],
+        mode="supervisor",
+    )
+    result = await engine.ainvoke("How many years since Python 3.7 came out?")
+    assert nodes(model) == [
+        "supervisor",
+        "math_agent",
+        "math_agent",
+        "supervisor",
+        "info_agent",
+        "supervisor",
+        "synthesizer",
+    ]
+    assert result.trace["routing_history"] == ["math", "info"]
+    assert result.trace["agent_hops"] == 2
+    synthesizer_saw = " ".join(str(m.content) for m in model.records[-1].messages)
+    assert "2026 - 2018 = 8" in synthesizer_saw and "came out in 2018" in synthesizer_saw
+
+
+async def test_forward_message_passes_the_answer_through_without_a_final_model_call(engine_factory) -> None:
+    engine, model = engine_factory(
+        [
+            goto("math"),
+            call("calculate", expression="15 * 23"),
+            {"content": "15 * 23 = 345"},
+            forward("math"),
+        ],
+        mode="supervisor",
+    )
+    result = await engine.ainvoke("Calculate 15 * 23", thread_id="f1")
+    assert result.response == "15 * 23 = 345"
+    assert nodes(model) == ["supervisor", "math_agent", "math_agent", "supervisor"]  # no synthesizer call
+    state = (
+        await engine.graph_for("supervisor").aget_state({"configurable": {"thread_id": "local::f1"}})
+    ).values
+    final = state["messages"][-1]
+    assert isinstance(final, AIMessage) and final.name == "forward"
+    assert final.response_metadata[FORWARDED_KEY] == "math"
+    # the history stays usable: a second turn in the same thread sees the forwarded answer
+    model.reset([goto("math"), {"content": "345 + 5 = 350"}, forward("math")])
+    second = await engine.ainvoke("and plus 5?", thread_id="f1", mode="supervisor")
+    assert second.response == "345 + 5 = 350"
+    assert any(m.content == "15 * 23 = 345" for m in model.records[0].messages)
+
+
+async def test_forward_without_an_answer_of_that_agent_is_synthesized(engine_factory) -> None:
+    engine, model = engine_factory(
+        [goto("math"), {"content": "4"}, forward("docs"), {"content": "2 + 2 is 4."}], mode="supervisor"
+    )
+    result = await engine.ainvoke("What is 2+2?")
+    assert nodes(model)[-1] == "synthesizer"
+    assert result.response == "2 + 2 is 4."
+    assert any("forward_message" in note for note in result.trace["notes"])
+
+
+@pytest.mark.parametrize("output_mode", ["last_message", "full_history"])
+async def test_output_mode_decides_what_the_supervisor_sees(engine_factory, output_mode) -> None:
+    engine, model = engine_factory(
+        [goto("math"), call("calculate", expression="15 * 23"), {"content": "It is 345."}, forward("math")],
+        mode="supervisor",
+        supervisor_output_mode=output_mode,
+    )
+    await engine.ainvoke("Calculate 15 * 23")
+    seen = model.records[3]
+    assert seen.node == "supervisor"
+    work_calls = [
+        c["name"]
+        for m in seen.messages
+        if isinstance(m, AIMessage)
+        for c in m.tool_calls
+        if c["name"] == "calculate"
+    ]
+    work_results = [m for m in seen.messages if isinstance(m, ToolMessage) and m.name == "calculate"]
+    assert any(isinstance(m, AIMessage) and m.content == "It is 345." for m in seen.messages)
+    if output_mode == "last_message":
+        assert work_calls == [] and work_results == []
+    else:
+        assert work_calls == ["calculate"] and [m.content for m in work_results] == ["345"]
+
+
+@pytest.mark.parametrize("breadcrumbs", [True, False])
+async def test_handoff_messages_setting(engine_factory, breadcrumbs) -> None:
+    engine, model = engine_factory(
+        [goto("math"), {"content": "It is 4."}, forward("math")],
+        mode="supervisor",
+        supervisor_handoff_messages=breadcrumbs,
+    )
+    await engine.ainvoke("What is 2+2?")
+    seen = model.records[2].messages
+    calls = [c["name"] for m in seen if isinstance(m, AIMessage) for c in m.tool_calls]
+    results = [m.name for m in seen if isinstance(m, ToolMessage)]
+    if breadcrumbs:
+        assert calls == ["goto_math_agent", "back"] and results == ["goto_math_agent", "back"]
+    else:
+        assert calls == [] and results == []
+    assert any(isinstance(m, AIMessage) and m.content == "It is 4." for m in seen)
+
+
+def test_supervisor_view_rejects_an_unknown_output_mode() -> None:
+    with pytest.raises(ValueError, match="full_history"):
+        supervisor_view([], "structured")
+
+
+async def test_agent_hops_bound_a_looping_supervisor(engine_factory) -> None:
+    script = [
+        goto("math"),
+        {"content": "4"},
+        goto("info"),
+        {"content": "x"},
+        goto("math"),
+        {"content": "Stopped."},
+    ]
+    engine, model = engine_factory(script, mode="supervisor", max_agent_hops=2)
+    result = await engine.ainvoke("loop forever")
+    assert result.trace["suspended"] and result.trace["suspend_reason"] == "max_agent_hops"
+    assert result.trace["routing_history"] == ["math", "info"]
+    assert nodes(model)[-1] == "suspend" and result.response == "Stopped."
+
+
+async def test_consecutive_handoffs_bound_a_looping_supervisor(engine_factory) -> None:
+    script = [goto("math"), {"content": "4"}] * 3 + [{"content": "Stopped."}]
+    engine, model = engine_factory(script, mode="supervisor", coordinator_consecutive_agent_route_limit=2)
+    result = await engine.ainvoke("again and again")
+    assert result.trace["suspend_reason"] == "consecutive_agent_routes"
+    assert result.trace["routing_history"] == ["math", "math"]
+    assert nodes(model)[-1] == "suspend"
+
+
+async def test_tool_hops_end_an_agent_looping_over_its_tools(engine_factory) -> None:
+    script = [
+        goto("math"),
+        *[call("calculate", expression=f"{i} + 1") for i in range(5)],
+        {"content": "Stopped."},
+    ]
+    engine, model = engine_factory(script, mode="supervisor", max_tool_hops=2)
+    result = await engine.ainvoke("count up")
+    assert result.trace["suspend_reason"] == "max_tool_hops"
+    assert result.trace["tool_hops"] == 2
+    # the agent stopped at the limit and the supervisor suspended without a model call
+    assert nodes(model) == ["supervisor", "math_agent", "math_agent", "suspend"]
+
+
+async def test_streamed_events_of_an_agent_loop(engine_factory) -> None:
+    engine, _ = engine_factory(
+        [goto("math"), call("calculate", expression="1 + 1"), {"content": "2"}, forward("math")],
+        mode="supervisor",
+    )
+    events = [e async for e in engine.astream("1 + 1?")]
+    kinds = [e["type"] for e in events if e["type"] != "node"]
+    assert kinds == ["agent_start", "tool_start", "tool_end", "agent_end", "final"]
+    assert events[0] == {"type": "node", "node": "supervisor"}
+    assert events[-1]["response"] == "2" and events[-1]["trace"]["mode"] == "supervisor"
+
+
+async def test_mode_per_turn_on_one_engine(engine_factory) -> None:
+    engine, model = engine_factory(
+        [
+            *[goto("math"), {"content": "4"}, FINALIZE, {"content": "2 + 2 is 4."}],
+            *[goto("math"), {"content": "6"}, forward("math")],
+        ]
+    )
+    first = await engine.ainvoke("What is 2+2?", thread_id="m")
+    second = await engine.ainvoke("And 3+3?", thread_id="m", mode="Supervisor")
+    assert first.trace["mode"] == "coordinator" and second.trace["mode"] == "supervisor"
+    assert second.response == "6"
+    assert nodes(model)[:4] == ["coordinator", "math_agent", "coordinator", "synthesizer"]
+    assert nodes(model)[4:] == ["supervisor", "math_agent", "supervisor"]
+    assert engine.graph is engine.graph_for("coordinator")
+
+
+async def test_unknown_mode_is_a_validation_error_listing_the_modes(engine_factory) -> None:
+    engine, _ = engine_factory([])
+    with pytest.raises(ValidationError) as err:
+        await engine.ainvoke("hi", mode="swarm")
+    assert err.value.code == "unknown_mode"
+    assert "coordinator" in err.value.message and "supervisor" in err.value.message
+    with pytest.raises(ValidationError):
+        engine.turn_input("hi", mode="nope")
+
+
+def test_unknown_configured_mode_is_a_configuration_error() -> None:
+    with pytest.raises(ConfigurationError, match="CADENCE_MODE"):
+        Cadence(make_settings(mode="swarm"), model=ScriptedChatModel.from_items([]))
+
+
+def test_modes_registry_and_diagrams() -> None:
+    assert mode_names() == ["coordinator", "supervisor"]
+    assert check_mode(" SUPERVISOR ") == "supervisor"
+    engine = Cadence(make_settings(), model=ScriptedChatModel.from_items([]))
+    supervisor = engine.draw_mermaid("supervisor")
+    for node in (
+        "supervisor",
+        "control_tools",
+        "forward",
+        "math_agent",
+        "math_tools",
+        "synthesizer",
+        "suspend",
+    ):
+        assert node in supervisor
+    assert "coordinator" not in supervisor
+    assert "coordinator" in engine.draw_mermaid()
