@@ -35,7 +35,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import PrivateAttr
 
 from cadence.errors import ScriptExhaustedError, ValidationError
-from cadence.models.chunks import tool_call_chunks
+from cadence.models.chunks import areport_tokens, report_tokens, tool_call_chunks
 from cadence.models.retry import RateLimitError
 
 _ALLOWED_KEYS = {"content", "tool_calls", "delay_s", "raise", "usage"}
@@ -287,10 +287,7 @@ class ScriptedChatModel(BaseChatModel):
         if item.get("delay_s"):
             time.sleep(float(item["delay_s"]))
         self._fail(item)
-        for chunk in self._chunks(self._message(item, messages)):
-            if run_manager is not None and isinstance(chunk.message.content, str) and chunk.message.content:
-                run_manager.on_llm_new_token(chunk.message.content, chunk=chunk)
-            yield chunk
+        yield from report_tokens(self._chunks(self._message(item, messages)), run_manager)
 
     async def _astream(
         self,
@@ -303,9 +300,7 @@ class ScriptedChatModel(BaseChatModel):
         if item.get("delay_s"):
             await asyncio.sleep(float(item["delay_s"]))
         self._fail(item)
-        for chunk in self._chunks(self._message(item, messages)):
-            if run_manager is not None and isinstance(chunk.message.content, str) and chunk.message.content:
-                await run_manager.on_llm_new_token(chunk.message.content, chunk=chunk)
+        async for chunk in areport_tokens(self._chunks(self._message(item, messages)), run_manager):
             yield chunk
 
     @staticmethod

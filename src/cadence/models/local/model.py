@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import aclosing
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from cadence.models.chunks import tool_call_chunks
+from cadence.models.chunks import report_tokens, stream_in_thread, tool_call_chunks
 from cadence.models.local.grammar import parse_route, parse_tool_output
 from cadence.models.local.policy import Plan, SmallModelPolicy
 from cadence.models.local.runtime import BUNDLED_FILE, bundled_model_path
@@ -226,11 +227,7 @@ class LocalChatModel(BaseChatModel):
         plan = self.plan(messages, **kwargs)
         streamed = plan.mode == "text" and plan.fixed is None
         chunks = self._stream_text(plan, stop) if streamed else self._as_chunks(self._run(plan, stop))
-        for message in chunks:
-            chunk = ChatGenerationChunk(message=message)
-            if run_manager is not None and isinstance(message.content, str) and message.content:
-                run_manager.on_llm_new_token(message.content, chunk=chunk)
-            yield chunk
+        yield from report_tokens((ChatGenerationChunk(message=m) for m in chunks), run_manager)
 
     async def _astream(
         self,
@@ -244,31 +241,8 @@ class LocalChatModel(BaseChatModel):
             for piece in self._as_chunks(await self._arun(plan, stop)):
                 yield ChatGenerationChunk(message=piece)
             return
-        cancel = threading.Event()
-        loop = asyncio.get_running_loop()
-        queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
-
-        def produce() -> None:
-            try:
-                for piece in self._stream_text(plan, stop, cancel):
-                    loop.call_soon_threadsafe(queue.put_nowait, ("chunk", piece))
-            except BaseException as exc:  # delivered to the consumer
-                loop.call_soon_threadsafe(queue.put_nowait, ("error", exc))
-            else:
-                loop.call_soon_threadsafe(queue.put_nowait, ("done", None))
-
-        worker = loop.run_in_executor(None, produce)
-        try:
-            while True:
-                kind, value = await queue.get()
-                if kind == "done":
-                    break
-                if kind == "error":
-                    raise value
-                chunk = ChatGenerationChunk(message=value)
-                if run_manager is not None and isinstance(value.content, str) and value.content:
-                    await run_manager.on_llm_new_token(value.content, chunk=chunk)
+        # generation blocks: it runs in a worker thread, its tokens handed to the loop as they come
+        stream = stream_in_thread(lambda cancel: self._stream_text(plan, stop, cancel), run_manager)
+        async with aclosing(stream):  # on early exit the worker process stops at its next token
+            async for chunk in stream:
                 yield chunk
-        finally:
-            cancel.set()  # on early exit the worker process stops at its next token
-            worker.add_done_callback(lambda f: f.exception() if not f.cancelled() else None)
