@@ -151,6 +151,17 @@ def _root(
 
 
 # -- chat -----------------------------------------------------------------------------
+def _with_mode(settings: Any, mode: str | None) -> Any:
+    """``settings`` with ``mode`` as the default mode (checked: a one-line error lists the modes)."""
+    from cadence.orchestration.modes import check_mode
+
+    try:
+        name = check_mode(mode if mode is not None else settings.mode)
+    except CadenceError as exc:
+        raise fail(exc.message) from None
+    return settings.model_copy(update={"mode": name})
+
+
 def _dump(payload: dict[str, Any]) -> str:
     return json.dumps(payload, ensure_ascii=False, default=str)
 
@@ -193,9 +204,15 @@ def chat(
     json_output: Annotated[
         bool, typer.Option("--json", help="Print one JSON object per answer (response, thread_id, trace).")
     ] = False,
+    mode: Annotated[
+        str | None,
+        typer.Option(
+            "--mode", "-m", help="Orchestration mode: coordinator or supervisor (default CADENCE_MODE)."
+        ),
+    ] = None,
 ) -> None:
     """Ask one question, or chat interactively in one thread."""
-    settings = load_settings()
+    settings = _with_mode(load_settings(), mode)
     tone = ResponseTone.parse(tone).value if tone is not None else None
     text = " ".join(question or [])
     if question and not text.strip():
@@ -339,12 +356,16 @@ def graph(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Write the diagram to this file.")
     ] = None,
+    mode: Annotated[
+        str | None,
+        typer.Option("--mode", "-m", help="The mode whose graph to print (default CADENCE_MODE)."),
+    ] = None,
 ) -> None:
-    """Print the compiled graph as a Mermaid diagram (no model is contacted)."""
+    """Print a mode's compiled graph as a Mermaid diagram (no model is contacted)."""
     from cadence.orchestration.engine import Cadence
     from cadence.testing import ScriptedChatModel
 
-    settings = load_settings()
+    settings = _with_mode(load_settings(), mode)
     # The graph's shape does not depend on the model: build it with an inert one.
     engine = Cadence(settings, model=ScriptedChatModel.from_items([]))
     diagram = engine.draw_mermaid()

@@ -47,6 +47,7 @@ def _turn_request(body: ChatRequest, principal: Principal, service: ChatService)
         user_id=resolve_user(principal, body.user_id, service.settings),
         thread_id=body.thread_id,
         tone=body.tone,
+        mode=body.mode,
         metadata=body.metadata,
         org_id=body.org_id,
         project_id=body.project_id,

@@ -95,6 +95,11 @@ class ChatRequest(_Strict):
         json_schema_extra=limit("max_id_chars"),
     )
     tone: ToneName | None = Field(None, description="Tone of the answer (default natural).")
+    mode: str | None = Field(
+        None,
+        max_length=40,
+        description="Orchestration mode of this turn: coordinator or supervisor (default CADENCE_MODE).",
+    )
     metadata: dict[str, Any] | None = Field(
         None,
         description="Free-form metadata passed to the turn (at most CADENCE_MAX_METADATA_BYTES as JSON, "

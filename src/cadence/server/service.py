@@ -27,6 +27,7 @@ from cadence.orchestration.engine import (
     thread_key,
     validate_message,
 )
+from cadence.orchestration.modes import check_mode
 from cadence.orchestration.tones import ResponseTone
 from cadence.persistence.threads import ThreadRecord, ThreadStore
 from cadence.server.locks import ThreadLocks
@@ -50,6 +51,8 @@ class TurnRequest:
     user_id: str
     thread_id: str | None = None
     tone: str | None = None
+    mode: str | None = None
+    """The orchestration mode (None: ``CADENCE_MODE``); 422 ``unknown_mode`` if it is none."""
     metadata: dict[str, Any] | None = None
     org_id: str | None = None
     project_id: str | None = None
@@ -158,8 +161,14 @@ class ChatService:
         self.validate(req)
         tone = self.validate_tone(req.tone)
         thread = req.thread_id or uuid.uuid4().hex
+        mode = check_mode(req.mode) if req.mode else None
         turn_input = TurnInput(
-            message=req.message, tone=tone, user_id=req.user_id, thread_id=thread, metadata=req.metadata
+            message=req.message,
+            tone=tone,
+            user_id=req.user_id,
+            thread_id=thread,
+            metadata=req.metadata,
+            mode=mode,
         )
         if req.thread_id:
             await self._reject_foreign(req.user_id, thread)  # 404 before waiting on someone else's lock
