@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from types import SimpleNamespace
+
 import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 from tests.conftest import FINALIZE, call, goto, make_settings
@@ -9,7 +12,8 @@ from tests.conftest import FINALIZE, call, goto, make_settings
 from cadence.errors import ConfigurationError, ValidationError
 from cadence.orchestration.engine import Cadence
 from cadence.orchestration.modes import check_mode, mode_names
-from cadence.orchestration.modes.supervisor import FORWARDED_KEY, supervisor_view
+from cadence.orchestration.modes.supervisor import FORWARDED_KEY, agent_loop, supervisor_view
+from cadence.orchestration.turn import TurnContext
 from cadence.testing import ScriptedChatModel
 
 
@@ -197,6 +201,24 @@ async def test_tool_hops_end_an_agent_looping_over_its_tools(engine_factory) -> 
     assert nodes(model) == ["supervisor", "math_agent", "math_agent", "suspend"]
 
 
+def test_the_deadline_ends_an_agent_loop(engine_factory) -> None:
+    engine, _ = engine_factory([], mode="supervisor")
+    bundle = engine.plugin_manager.bundles["math"]
+    next_node = agent_loop(bundle)
+    working = {
+        "messages": [AIMessage(content="", tool_calls=[{"name": "calculate", "args": {}, "id": "c1"}])]
+    }
+    update = {"tool_hops": 1, "plugin_context": {}}
+
+    def runtime(deadline: float) -> SimpleNamespace:
+        return SimpleNamespace(context=TurnContext(settings=engine.settings, deadline=deadline))
+
+    assert next_node(working, update, runtime(time.monotonic() + 3600)) == "math_agent"
+    assert next_node(working, update, runtime(time.monotonic() - 1)) == "supervisor"
+    answered = {"messages": [AIMessage(content="4", tool_calls=[{"name": "back", "args": {}, "id": "c2"}])]}
+    assert next_node(answered, update, runtime(time.monotonic() + 3600)) == "supervisor"
+
+
 async def test_streamed_events_of_an_agent_loop(engine_factory) -> None:
     engine, _ = engine_factory(
         [goto("math"), call("calculate", expression="1 + 1"), {"content": "2"}, forward("math")],
@@ -206,6 +228,16 @@ async def test_streamed_events_of_an_agent_loop(engine_factory) -> None:
     kinds = [e["type"] for e in events if e["type"] != "node"]
     assert kinds == ["agent_start", "tool_start", "tool_end", "agent_end", "final"]
     assert events[0] == {"type": "node", "node": "supervisor"}
+    visited = [e["node"] for e in events if e["type"] == "node"]
+    assert visited == [
+        "supervisor",
+        "math_agent",
+        "math_tools",
+        "math_agent",
+        "math_tools",
+        "supervisor",
+        "forward",
+    ]
     assert events[-1]["response"] == "2" and events[-1]["trace"]["mode"] == "supervisor"
 
 

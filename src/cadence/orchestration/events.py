@@ -26,6 +26,7 @@ from langchain_core.messages import AIMessageChunk
 from cadence.conventions import (
     BACK_TOOL_NAME,
     FINAL_NODES,
+    FORWARD_TOOL,
     GraphNodeNames,
     agent_node_name,
     message_text,
@@ -185,8 +186,8 @@ def events_from_chunk(mode: str, chunk: Any) -> list[StreamEvent]:
 
 
 def coordinator_events(update: dict[str, Any]) -> list[StreamEvent]:
-    """What a coordinator step stands for: ``suspend`` + ``node`` suspend, ``agent_start`` + ``node`` agent,
-    or ``node`` synthesizer."""
+    """What a coordinator (or supervisor) step stands for: ``suspend`` + ``node`` suspend, ``agent_start`` +
+    ``node`` agent, ``node`` forward (``forward_message``), or ``node`` synthesizer."""
     ctx = update.get("plugin_context") or {}
     reason = ctx.get(F.SUSPEND_REASON)
     if reason:
@@ -197,6 +198,9 @@ def coordinator_events(update: dict[str, Any]) -> list[StreamEvent]:
             AgentStartEvent(type="agent_start", agent=agent, hop=update["agent_hops"]),
             node_event(agent_node_name(agent)),
         ]
+    calls = [c for m in update.get("messages") or [] for c in getattr(m, "tool_calls", None) or []]
+    if any(c.get("name") == FORWARD_TOOL for c in calls):  # the supervisor passes an answer on
+        return [node_event(GraphNodeNames.FORWARD)]
     return [node_event(GraphNodeNames.SYNTHESIZER)]
 
 
