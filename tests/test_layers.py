@@ -6,7 +6,8 @@ at module level, inside a function (lazy imports), under ``TYPE_CHECKING``. The 
 
 - ``cadence.sdk`` imports nothing of Cadence;
 - ``cadence.conventions`` (names and message helpers) builds only on the SDK;
-- models import only the SDK, settings, errors, the conventions and the retry helper (``backoff``);
+- models import only the SDK, settings, errors, the conventions, the retry helper (``backoff``) and
+  the shared stopwords (``text``);
 - plugins (discovery, validation, containment) and the built-in plugins sit below the
   orchestration, which sits below the testing helpers, the server and the CLI;
 - no import circle between any two modules.
@@ -22,7 +23,7 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 
 LAYERS: list[set[str]] = [
     {"sdk"},
-    {"errors", "backoff"},
+    {"errors", "backoff", "text"},
     {"settings", "logs"},
     {"conventions"},
     {"models", "builtins"},
@@ -40,11 +41,12 @@ ALLOWED: dict[str, set[str]] = {
     "sdk": set(),
     "errors": set(),
     "backoff": set(),
+    "text": set(),
     "settings": {"errors"},
     "logs": {"errors"},
     "conventions": {"sdk"},
-    "models": {"sdk", "errors", "backoff", "settings", "conventions"},
-    "builtins": {"sdk", "errors", "settings"},
+    "models": {"sdk", "errors", "backoff", "settings", "conventions", "text"},
+    "builtins": {"sdk", "errors", "settings", "text"},
     "plugins": {"sdk", "errors", "settings", "conventions", "builtins"},
     "persistence": {"errors", "backoff", "settings"},
     "orchestration": {

@@ -24,6 +24,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 
 from cadence.builtins._common import BuiltinToolError, agent_prompt
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata
+from cadence.text import STOPWORDS as BASE_STOPWORDS
 
 logger = logging.getLogger(__name__)
 
@@ -45,71 +46,27 @@ MAX_QUERY_TERMS = 32
 MAX_PATH_CHARS = 1_000
 """Longer ``read_doc`` paths are refused (the OS rejects them anyway, with its own error)."""
 
-_STOPWORDS = frozenset(
+_STOPWORDS = BASE_STOPWORDS | frozenset(
     {
         # words about the search itself ("what do the docs say about ..."), not its topic
-        "about",
-        "describe",
-        "did",
-        "explain",
-        "mention",
-        "mentions",
-        "please",
-        "said",
-        "up",
         "according",
+        "describe",
         "doc",
         "docs",
         "documentation",
+        "explain",
         "look",
         "lookup",
+        "mention",
+        "mentions",
+        "said",
         "say",
         "says",
         "search",
-        "tell",
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "can",
-        "do",
-        "does",
-        "for",
-        "from",
-        "how",
-        "i",
-        "in",
-        "is",
-        "it",
-        "its",
-        "me",
-        "my",
-        "of",
-        "on",
-        "or",
-        "s",
-        "t",
-        "that",
-        "the",
-        "this",
-        "to",
-        "was",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "will",
-        "with",
-        "you",
-        "your",
+        "up",
     }
 )
+"""Words that are not search terms: the shared base plus words about searching."""
 _HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE_RE = re.compile(r"^\s*(```|~~~)")
 

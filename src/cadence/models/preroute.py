@@ -21,6 +21,7 @@ from typing import Any
 
 from cadence.conventions import route_core, route_tool_name
 from cadence.sdk.metadata import PluginMetadata
+from cadence.text import STOPWORDS as BASE_STOPWORDS
 
 _SYMBOLS: dict[str, str] = {
     "%": " percent ",
@@ -41,13 +42,11 @@ _NUMBER_WORDS = frozenset(_NUMBER_WORDS_TEXT.split())
 """Number words, which count like digits."""
 _WORD_RE = re.compile(r"[a-z]+|\d+(?:\.\d+)?")
 
-_STOPWORDS_TEXT = """a an and are as at be been but by can could did do does for from had has have how i if
-    in into is it
-    its me my no not of on or our please so than that the their them then there these they this to was we
-    what when where which who why will with would you your yours hand conversation agent agents tool tools
-    use using tell give show get let us about any some just like s t re ll ve d m"""
-STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
-"""Words ignored when scoring (including routing boilerplate such as "agent" and "tool")."""
+_ROUTING_STOPWORDS_TEXT = """been but could had has have if into no not our so than their them then there
+    these they we would yours hand conversation agent agents tool tools use using give show get let us any
+    some just like re ll ve d m"""
+STOPWORDS = BASE_STOPWORDS | frozenset(_ROUTING_STOPWORDS_TEXT.split())
+"""Words ignored when scoring: the shared base plus routing boilerplate such as "agent" and "tool"."""
 
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "ly", "s")
 
