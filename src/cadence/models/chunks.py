@@ -15,8 +15,20 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, I
 from typing import Any
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
-from langchain_core.messages import BaseMessageChunk, ToolCall, ToolCallChunk
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.messages import AIMessage, BaseMessageChunk, ToolCall, ToolCallChunk
 from langchain_core.outputs import ChatGenerationChunk
+from langchain_core.runnables import Runnable
+from langchain_core.utils.function_calling import convert_to_openai_tool
+
+
+def bind_openai_tools(
+    model: BaseChatModel, tools: Sequence[Any], tool_choice: str | None, **kwargs: Any
+) -> Runnable[LanguageModelInput, AIMessage]:
+    """``model`` bound to ``tools`` as OpenAI-style schemas (and ``tool_choice``) in each call's kwargs."""
+    if tool_choice is not None:
+        kwargs["tool_choice"] = tool_choice
+    return model.bind(tools=[convert_to_openai_tool(t) for t in tools], **kwargs)
 
 
 def tool_call_chunks(calls: Sequence[ToolCall]) -> list[ToolCallChunk]:

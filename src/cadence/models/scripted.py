@@ -31,11 +31,10 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
-from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import PrivateAttr
 
 from cadence.errors import ScriptExhaustedError, ValidationError
-from cadence.models.chunks import areport_tokens, report_tokens, tool_call_chunks
+from cadence.models.chunks import areport_tokens, bind_openai_tools, report_tokens, tool_call_chunks
 from cadence.models.retry import RateLimitError
 
 _ALLOWED_KEYS = {"content", "tool_calls", "delay_s", "raise", "usage"}
@@ -187,10 +186,7 @@ class ScriptedChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> Runnable[LanguageModelInput, AIMessage]:
         """Bind tools; they are recorded with each call (the script decides the calls)."""
-        formatted = [convert_to_openai_tool(t) for t in tools]
-        if tool_choice is not None:
-            kwargs["tool_choice"] = tool_choice
-        return self.bind(tools=formatted, **kwargs)
+        return bind_openai_tools(self, tools, tool_choice, **kwargs)
 
     # -- internals -------------------------------------------------------------------
     def _take(self, messages: list[BaseMessage], run_manager: Any, kwargs: dict[str, Any]) -> dict[str, Any]:

@@ -49,32 +49,10 @@ def build_graph(
     # Phase 1: graph initialisation
     graph: StateGraph = StateGraph(AgentState, context_schema=TurnContext)
     metadata = [b.metadata for b in bundles.values()]
-    by_name = {b.name: b.metadata for b in bundles.values()}
 
     # Phase 2: core nodes
     coordinator = Coordinator(models(GraphNodeNames.COORDINATOR, None), metadata, settings)
-    control_tools = ToolNode(
-        coordinator.tools,
-        name=GraphNodeNames.CONTROL_TOOLS,
-        handle_tool_errors=tool_error_message,
-        awrap_tool_call=route_or_finalize,
-    )
-    graph.add_node(GraphNodeNames.COORDINATOR, coordinator)
-    # the routing tools go to the next node themselves (Command); destinations draw those edges
-    graph.add_node(
-        GraphNodeNames.CONTROL_TOOLS,
-        control_tools,
-        destinations={
-            **{b.agent_node_name: b.name for b in bundles.values()},
-            GraphNodeNames.SYNTHESIZER: FINALIZE,
-        },
-    )
-    graph.add_node(
-        GraphNodeNames.SUSPEND, SuspendNode(models(GraphNodeNames.SUSPEND, None), by_name, settings)
-    )
-    graph.add_node(
-        GraphNodeNames.SYNTHESIZER, Synthesizer(models(GraphNodeNames.SYNTHESIZER, None), by_name, settings)
-    )
+    add_decision_nodes(graph, GraphNodeNames.COORDINATOR, coordinator, bundles, models, settings)
 
     # Phase 3: plugin nodes
     for bundle in bundles.values():
@@ -108,3 +86,41 @@ def build_graph(
     compiled = graph.compile(checkpointer=checkpointer, name="cadence")
     logger.debug("graph built", extra={"nodes": list(compiled.get_graph().nodes)})
     return compiled
+
+
+def add_decision_nodes(
+    graph: StateGraph,
+    name: str,
+    decider: Any,
+    bundles: dict[str, PluginBundle],
+    models: ModelResolver,
+    settings: Settings,
+    extra_destinations: dict[str, str] | None = None,
+) -> None:
+    """The nodes every mode shares: the deciding node, its routing tools, suspend and synthesizer.
+
+    The routing tools go to the next node themselves (``Command``); ``destinations`` draw those edges.
+    """
+    by_name = {b.name: b.metadata for b in bundles.values()}
+    control_tools = ToolNode(
+        decider.tools,
+        name=GraphNodeNames.CONTROL_TOOLS,
+        handle_tool_errors=tool_error_message,
+        awrap_tool_call=route_or_finalize,
+    )
+    graph.add_node(name, decider)
+    graph.add_node(
+        GraphNodeNames.CONTROL_TOOLS,
+        control_tools,
+        destinations={
+            **{b.agent_node_name: b.name for b in bundles.values()},
+            **(extra_destinations or {}),
+            GraphNodeNames.SYNTHESIZER: FINALIZE,
+        },
+    )
+    graph.add_node(
+        GraphNodeNames.SUSPEND, SuspendNode(models(GraphNodeNames.SUSPEND, None), by_name, settings)
+    )
+    graph.add_node(
+        GraphNodeNames.SYNTHESIZER, Synthesizer(models(GraphNodeNames.SYNTHESIZER, None), by_name, settings)
+    )

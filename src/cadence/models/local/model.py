@@ -25,9 +25,8 @@ from langchain_core.messages.ai import UsageMetadata
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
-from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from cadence.models.chunks import report_tokens, stream_in_thread, tool_call_chunks
+from cadence.models.chunks import bind_openai_tools, report_tokens, stream_in_thread, tool_call_chunks
 from cadence.models.local.grammar import parse_route, parse_tool_output
 from cadence.models.local.policy import Plan, SmallModelPolicy
 from cadence.models.local.runtime import BUNDLED_FILE, bundled_model_path
@@ -107,10 +106,7 @@ class LocalChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> Runnable[LanguageModelInput, AIMessage]:
         """Bind tools (stored as OpenAI-style schemas in the call's kwargs)."""
-        formatted = [convert_to_openai_tool(t) for t in tools]
-        if tool_choice is not None:
-            kwargs["tool_choice"] = tool_choice
-        return self.bind(tools=formatted, **kwargs)
+        return bind_openai_tools(self, tools, tool_choice, **kwargs)
 
     def plan(self, messages: Sequence[BaseMessage], **kwargs: Any) -> Plan:
         """Decide the prompt, grammar and output parsing of one call (no model needed)."""

@@ -282,7 +282,7 @@ def required_count(schema: Mapping[str, Any]) -> int:
     return len([k for k in params.get("required") or [] if k in props])
 
 
-def simplest_of_ties(options: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def fewest_arguments(options: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """Among tools that fit a question about equally well, the ones needing the fewest arguments.
 
     "What's the time in Cairo?" matches ``current_time(location)`` and ``convert_time(time, from, to)``
@@ -410,7 +410,7 @@ class SmallModelPolicy:
                 shortlist = [earlier[0]]
             if shortlist:
                 # the shortlist holds the tools that fit about equally well
-                options = simplest_of_ties([t for t in tools if tool_name(t) in shortlist])
+                options = fewest_arguments([t for t in tools if tool_name(t) in shortlist])
         # Arguments with no free choice are decided here: a tool's only string argument is the
         # user's whole message (a small model picks spans badly; tools should read natural
         # language), and a tool without required arguments is called with {}.

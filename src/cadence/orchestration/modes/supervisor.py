@@ -30,7 +30,6 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.tools import BaseTool, InjectedToolCallId, StructuredTool
 from langgraph.graph import END, StateGraph
 from langgraph.graph.state import CompiledStateGraph
-from langgraph.prebuilt import ToolNode
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
@@ -39,7 +38,6 @@ from cadence.conventions import (
     BACK_TOOL_NAME,
     CONTINUE,
     CONTROL_METADATA_KEY,
-    FINALIZE,
     FINALIZE_TOOL,
     FORWARD_TOOL,
     GraphNodeNames,
@@ -52,18 +50,15 @@ from cadence.conventions import (
     split_at_last_human,
 )
 from cadence.orchestration import plugin_nodes
-from cadence.orchestration.control_tools import RoutingDecision, route_or_finalize
+from cadence.orchestration.control_tools import RoutingDecision
 from cadence.orchestration.coordinator import Coordinator, bind_routes, build_plugin_descriptions
 from cadence.orchestration.coordinator import coordinator_routing_logic as supervisor_routing_logic
-from cadence.orchestration.graph import ModelResolver
+from cadence.orchestration.graph import ModelResolver, add_decision_nodes
 from cadence.orchestration.guards import BEFORE_DECISION, GuardView
 from cadence.orchestration.prompts import SUPERVISOR_INSTRUCTIONS
 from cadence.orchestration.safety import strip_control_messages
 from cadence.orchestration.state import AgentState, plugin_context
 from cadence.orchestration.state import PluginContextFields as F
-from cadence.orchestration.suspend import SuspendNode
-from cadence.orchestration.synthesizer import Synthesizer
-from cadence.orchestration.tool_logging import tool_error_message
 from cadence.orchestration.turn import TurnContext
 from cadence.plugins.bundle import PluginBundle
 from cadence.sdk.metadata import PluginMetadata
@@ -251,36 +246,22 @@ def build_supervisor_graph(
     """Build and compile the supervisor graph for ``bundles``."""
     graph: StateGraph = StateGraph(AgentState, context_schema=TurnContext)
     metadata = [b.metadata for b in bundles.values()]
-    by_name = {b.name: b.metadata for b in bundles.values()}
 
     # the supervisor decides with the coordinator's model (the deciding role)
     supervisor = Supervisor(models(GraphNodeNames.COORDINATOR, None), metadata, settings)
-    handoffs = ToolNode(
-        supervisor.tools,
-        name=GraphNodeNames.CONTROL_TOOLS,
-        handle_tool_errors=tool_error_message,
-        awrap_tool_call=route_or_finalize,
-    )
-    graph.add_node(GraphNodeNames.SUPERVISOR, supervisor)
-    graph.add_node(
-        GraphNodeNames.CONTROL_TOOLS,
-        handoffs,
-        destinations={
-            **{b.agent_node_name: b.name for b in bundles.values()},
-            GraphNodeNames.FORWARD: FORWARD_TOOL,
-            GraphNodeNames.SYNTHESIZER: FINALIZE,
-        },
+    add_decision_nodes(
+        graph,
+        GraphNodeNames.SUPERVISOR,
+        supervisor,
+        bundles,
+        models,
+        settings,
+        extra_destinations={GraphNodeNames.FORWARD: FORWARD_TOOL},
     )
     graph.add_node(
         GraphNodeNames.FORWARD,
         forward_node,
         destinations={END: "forwarded", GraphNodeNames.SYNTHESIZER: "nothing to forward"},
-    )
-    graph.add_node(
-        GraphNodeNames.SUSPEND, SuspendNode(models(GraphNodeNames.SUSPEND, None), by_name, settings)
-    )
-    graph.add_node(
-        GraphNodeNames.SYNTHESIZER, Synthesizer(models(GraphNodeNames.SYNTHESIZER, None), by_name, settings)
     )
 
     for bundle in bundles.values():
