@@ -10,27 +10,33 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import json
 import logging
-import sqlite3
 import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
-import pydantic
 import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from cadence import __version__
-from cadence.cli.logs import clip, configure_logging
+from cadence.cli.common import (
+    dump_json,
+    err_console,
+    fail,
+    guarded,
+    load_settings,
+    out_console,
+    print_error,
+)
+from cadence.cli.logs import clip
 from cadence.cli.render import TurnView
+from cadence.cli.threads import threads_app
 from cadence.errors import CadenceError, ConfigurationError
 from cadence.orchestration.tones import TONE_NAMES, ResponseTone
-from cadence.settings import Settings, get_settings
+from cadence.settings import Settings
 
 logger = logging.getLogger("cadence.cli")
 
@@ -46,93 +52,11 @@ app = typer.Typer(
 )
 plugins_app = typer.Typer(help="Inspect plugins.", no_args_is_help=True, pretty_exceptions_enable=False)
 app.add_typer(plugins_app, name="plugins")
+app.add_typer(threads_app, name="threads")
 
-EXIT_ERROR = 1
-EXIT_INTERRUPTED = 130
 HELP_TEXT = (
     "commands: /exit (or Ctrl-D) quit · /new new thread · /thread show thread id · /tone <name> · /help"
 )
-
-
-# -- plumbing -------------------------------------------------------------------------
-def _out() -> Console:
-    return Console(highlight=False)
-
-
-def _err() -> Console:
-    return Console(stderr=True, highlight=False)
-
-
-def _one_line(text: str) -> str:
-    return " ".join(str(text).split())
-
-
-def _print_error(message: str) -> None:
-    """Print ``error: message`` as one line on stderr."""
-    typer.echo(f"error: {_one_line(message)}", err=True)
-
-
-def fail(message: str, code: int = EXIT_ERROR) -> typer.Exit:
-    """Print ``error: message`` as one line on stderr; returns the ``Exit`` to raise."""
-    _print_error(message)
-    return typer.Exit(code)
-
-
-def _settings_error_text(exc: pydantic.ValidationError) -> str:
-    parts = []
-    for err in exc.errors():
-        loc = [str(p) for p in err.get("loc", ()) if p != "__root__"]
-        name = f"CADENCE_{loc[0].upper()}" if loc else "settings"
-        msg = str(err.get("msg", "invalid value"))
-        secret = any(word in name for word in ("KEY", "DATABASE_URL", "PASSWORD", "TOKEN"))
-        value = err.get("input")
-        shown = "" if secret or value is None or isinstance(value, dict) else f" (got {str(value)[:60]!r})"
-        parts.append(f"{name}: {msg}{shown}")
-    return "Invalid Cadence settings: " + "; ".join(parts)
-
-
-def load_settings() -> Settings:
-    """Read the settings afresh (environment and ``.env``) and configure logging from them."""
-    get_settings.cache_clear()
-    try:
-        settings = get_settings()
-    except ConfigurationError as exc:
-        cause = exc.__cause__
-        if isinstance(cause, pydantic.ValidationError):
-            raise ConfigurationError(_settings_error_text(cause)) from cause
-        raise
-    configure_logging(settings.log_level)
-    return settings
-
-
-def guarded(fn: F) -> F:
-    """Turn every expected failure of a command into one ``error:`` line and a non-zero exit."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except (typer.Exit, typer.Abort):
-            raise
-        except CadenceError as exc:
-            logger.debug("command failed", exc_info=True)
-            raise fail(exc.message) from None
-        except pydantic.ValidationError as exc:
-            raise fail(_settings_error_text(exc)) from None
-        except KeyboardInterrupt:
-            typer.echo("interrupted", err=True)
-            raise typer.Exit(EXIT_INTERRUPTED) from None
-        except sqlite3.Error as exc:
-            raise fail(f"Database problem: {exc}. Check CADENCE_DATABASE_URL / CADENCE_DATA_DIR.") from None
-        except OSError as exc:
-            raise fail(f"{exc}") from None
-        except Exception as exc:
-            logger.debug("unexpected failure", exc_info=True)
-            raise fail(
-                f"Unexpected {type(exc).__name__}: {exc} (set CADENCE_LOG_LEVEL=DEBUG for the traceback)"
-            ) from None
-
-    return wrapper  # type: ignore[return-value]
 
 
 def _version_callback(value: bool) -> None:
@@ -162,19 +86,15 @@ def _with_mode(settings: Any, mode: str | None) -> Any:
     return settings.model_copy(update={"mode": name})
 
 
-def _dump(payload: dict[str, Any]) -> str:
-    return json.dumps(payload, ensure_ascii=False, default=str)
-
-
 async def _run_turn(
     engine: Any, message: str, *, thread: str | None, user: str | None, tone: str | None, json_output: bool
 ) -> dict[str, Any] | None:
     """Run one turn, render it (or print its JSON) and return its error (None when it succeeded)."""
     if json_output:
         result = await engine.ainvoke(message, thread_id=thread, user_id=user, tone=tone)
-        typer.echo(_dump(result.to_dict()))
+        typer.echo(dump_json(result.to_dict()))
         return result.error
-    view = TurnView(_out(), _err())
+    view = TurnView(out_console(), err_console())
     with view:
         async for event in engine.astream(message, thread_id=thread, user_id=user, tone=tone):
             view.handle(event)
@@ -252,9 +172,9 @@ def _slash_command(
             tone = ResponseTone.parse(arg).value if arg.strip() else None
             err.print(Text(f"tone: {tone or 'natural'}", style="dim"))
         except CadenceError as exc:
-            _print_error(exc.message)
+            print_error(exc.message)
     else:
-        _print_error(f"Unknown command {command!r}; {HELP_TEXT}")
+        print_error(f"Unknown command {command!r}; {HELP_TEXT}")
     return thread_id, tone
 
 
@@ -264,7 +184,7 @@ def _interactive(
     """The prompt loop: every turn continues the same thread until /exit or Ctrl-D."""
     from cadence.orchestration.engine import Cadence
 
-    out, err = _out(), _err()
+    out, err = out_console(), err_console()
     thread_id = thread or uuid.uuid4().hex
     with asyncio.Runner() as runner:
         stack = contextlib.AsyncExitStack()
@@ -298,10 +218,10 @@ def _interactive(
                     typer.echo("interrupted; the thread is kept", err=True)
                     continue
                 except CadenceError as exc:
-                    _print_error(exc.message)
+                    print_error(exc.message)
                     continue
                 if error:
-                    _print_error(_error_text(error))
+                    print_error(_error_text(error))
         finally:
             runner.run(stack.aclose())
 
@@ -326,10 +246,10 @@ def plugins_list(
     settings = load_settings()
     statuses = PluginManager(settings).load()
     if json_output:
-        typer.echo(_dump({"plugins": [s.to_dict() for s in statuses]}))
+        typer.echo(dump_json({"plugins": [s.to_dict() for s in statuses]}))
         return
     if not statuses:
-        _out().print("No plugins found (CADENCE_BUILTIN_PLUGINS, CADENCE_PLUGINS_DIR, entry points).")
+        out_console().print("No plugins found (CADENCE_BUILTIN_PLUGINS, CADENCE_PLUGINS_DIR, entry points).")
         return
     table = Table(box=None, pad_edge=False, header_style="bold")
     for column in ("plugin", "status", "version", "source", "details"):
@@ -346,7 +266,7 @@ def plugins_list(
             s.source,
             Text(details, style="red" if s.status == "failed" else ""),
         )
-    _out().print(table)
+    out_console().print(table)
 
 
 # -- graph ----------------------------------------------------------------------------
@@ -386,7 +306,7 @@ def config(
     settings = load_settings()
     masked = settings.masked()
     if json_output:
-        typer.echo(_dump(masked))
+        typer.echo(dump_json(masked))
         return
     table = Table(box=None, pad_edge=False, header_style="bold")
     table.add_column("setting", style="cyan", no_wrap=True)
@@ -396,7 +316,7 @@ def config(
         table.add_row(f"CADENCE_{name.upper()}", Text(shown, style="dim" if value in (None, []) else ""))
     if not settings.database_url:
         table.add_row("database (effective)", settings.resolved_database_url)
-    _out().print(table)
+    out_console().print(table)
 
 
 # -- serve ----------------------------------------------------------------------------

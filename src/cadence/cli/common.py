@@ -1,0 +1,109 @@
+"""What every ``cadence`` command shares: settings loading, one-line errors, consoles, JSON output."""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import sqlite3
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import pydantic
+import typer
+from rich.console import Console
+
+from cadence.cli.logs import configure_logging
+from cadence.errors import CadenceError, ConfigurationError
+from cadence.settings import Settings, get_settings
+
+logger = logging.getLogger("cadence.cli")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_ERROR = 1
+EXIT_INTERRUPTED = 130
+
+
+def out_console() -> Console:
+    return Console(highlight=False)
+
+
+def err_console() -> Console:
+    return Console(stderr=True, highlight=False)
+
+
+def one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def print_error(message: str) -> None:
+    """Print ``error: message`` as one line on stderr."""
+    typer.echo(f"error: {one_line(message)}", err=True)
+
+
+def fail(message: str, code: int = EXIT_ERROR) -> typer.Exit:
+    """Print ``error: message`` as one line on stderr; returns the ``Exit`` to raise."""
+    print_error(message)
+    return typer.Exit(code)
+
+
+def _settings_error_text(exc: pydantic.ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        loc = [str(p) for p in err.get("loc", ()) if p != "__root__"]
+        name = f"CADENCE_{loc[0].upper()}" if loc else "settings"
+        msg = str(err.get("msg", "invalid value"))
+        secret = any(word in name for word in ("KEY", "DATABASE_URL", "PASSWORD", "TOKEN"))
+        value = err.get("input")
+        shown = "" if secret or value is None or isinstance(value, dict) else f" (got {str(value)[:60]!r})"
+        parts.append(f"{name}: {msg}{shown}")
+    return "Invalid Cadence settings: " + "; ".join(parts)
+
+
+def load_settings() -> Settings:
+    """Read the settings afresh (environment and ``.env``) and configure logging from them."""
+    get_settings.cache_clear()
+    try:
+        settings = get_settings()
+    except ConfigurationError as exc:
+        cause = exc.__cause__
+        if isinstance(cause, pydantic.ValidationError):
+            raise ConfigurationError(_settings_error_text(cause)) from cause
+        raise
+    configure_logging(settings.log_level)
+    return settings
+
+
+def guarded(fn: F) -> F:
+    """Turn every expected failure of a command into one ``error:`` line and a non-zero exit."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (typer.Exit, typer.Abort):
+            raise
+        except CadenceError as exc:
+            logger.debug("command failed", exc_info=True)
+            raise fail(exc.message) from None
+        except pydantic.ValidationError as exc:
+            raise fail(_settings_error_text(exc)) from None
+        except KeyboardInterrupt:
+            typer.echo("interrupted", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        except sqlite3.Error as exc:
+            raise fail(f"Database problem: {exc}. Check CADENCE_DATABASE_URL / CADENCE_DATA_DIR.") from None
+        except OSError as exc:
+            raise fail(f"{exc}") from None
+        except Exception as exc:
+            logger.debug("unexpected failure", exc_info=True)
+            raise fail(
+                f"Unexpected {type(exc).__name__}: {exc} (set CADENCE_LOG_LEVEL=DEBUG for the traceback)"
+            ) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def dump_json(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, ensure_ascii=False, default=str)
