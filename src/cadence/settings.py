@@ -126,6 +126,20 @@ class Settings(BaseSettings):
         True,
         description="Keep the supervisor's handoff and hand-back calls in what it sees (breadcrumbs).",
     )
+    validation: Literal["off", "flag", "correct"] = Field(
+        "flag",
+        description="Final-answer validation (relevance, grounding, citations): off, flag (a verdict "
+        "in the trace) or correct (one correction round when it fails).",
+    )
+    max_parallel_tools: int = Field(
+        3, ge=1, description="Tool calls of one agent step run at the same time, at most."
+    )
+    model_input_max_tokens: int = Field(
+        0,
+        ge=0,
+        description="Token budget of the conversation sent with one agent or supervisor model call "
+        "(oldest messages trimmed first); 0: no trimming.",
+    )
     max_agent_hops: int = Field(25, ge=1, description="Agent routes allowed per turn; one more suspends.")
     max_tool_hops: int = Field(
         50, ge=1, description="Tool executions allowed per turn; reaching it suspends."
