@@ -222,6 +222,27 @@ class Settings(BaseSettings):
         128, ge=8, le=1024, description="Max characters of a thread, user, org or project id."
     )
     thread_lock_timeout: float = Field(10.0, ge=0, description="Wait (s) for a busy thread before 409.")
+    workers: int = Field(
+        1, ge=1, le=64, description="Worker processes of cadence serve (--workers); they share the database."
+    )
+    retention_keep_last: int = Field(
+        50,
+        ge=0,
+        description="Checkpoints kept per thread by the background retention (older ones are deleted; "
+        "a thread's latest always stays); 0: no count limit.",
+    )
+    retention_max_age_hours: float = Field(
+        0.0,
+        ge=0,
+        description="Retention also deletes checkpoints older than this (a thread's latest always stays); "
+        "0: no age limit.",
+    )
+    retention_interval_s: float = Field(
+        600.0,
+        ge=0,
+        description="Seconds between background retention passes (run by one worker of all sharing "
+        "the database); 0: never.",
+    )
     default_user: str = Field("local", description="User id used when a request names none.")
     log_level: str = Field("WARNING", description="Logging level of the CLI and server.")
 
