@@ -153,6 +153,50 @@ class Settings(BaseSettings):
         description="LangGraph recursion limit (super-steps) per turn; 0 derives it from the hop limits.",
     )
 
+    # --- planner mode and long-term memory --------------------------------------
+    researcher_max_iterations: int = Field(
+        3, ge=1, description="Planner mode: tool rounds the researcher runs at most per turn."
+    )
+    researcher_min_results: int = Field(
+        1,
+        ge=1,
+        description="Planner mode: useful tool results the researcher wants; fewer, it retries with "
+        "alternative tools (until CADENCE_RESEARCHER_MAX_ITERATIONS).",
+    )
+    memory: bool = Field(
+        True, description="Long-term memory per user and project (on|off): recalled and ingested every turn."
+    )
+    memory_recall_limit: int = Field(5, ge=1, description="Memories recalled for one question, at most.")
+    memory_min_score: float = Field(
+        0.15, ge=0.0, le=1.0, description="Least relevance (0-1) of a memory given to the answering nodes."
+    )
+    memory_adequacy_threshold: float = Field(
+        0.6,
+        ge=0.0,
+        le=1.0,
+        description="Adequacy (0-1) from which memory alone answers a question (routing may skip tools).",
+    )
+    memory_max_items: int = Field(
+        2000, ge=10, description="Memories kept per user and project; consolidation trims the oldest."
+    )
+    memory_max_item_chars: int = Field(
+        600, ge=50, description="Longest tool result or answer kept as a memory (longer ones are clipped)."
+    )
+    memory_summarize_after_days: float = Field(
+        30.0, ge=0, description="Consolidation summarises results and answers older than this; 0: never."
+    )
+    memory_consolidate_idle_s: float = Field(
+        600.0,
+        ge=0,
+        description="cadence serve consolidates memory after this many idle seconds; 0: never on idle.",
+    )
+    memory_embeddings: str | None = Field(
+        None,
+        description="Embedding model for memory recall as provider:model (LangChain init_embeddings); "
+        "unset: lexical recall only (BM25).",
+    )
+    memory_embedding_dims: int = Field(1536, ge=1, description="Dimensions of CADENCE_MEMORY_EMBEDDINGS.")
+
     # --- finishing layer --------------------------------------------------------
     structured_response: StructuredMode = Field(
         "none", description="Synthesizer output mode: model|prompt|none."
