@@ -468,6 +468,7 @@ class Cadence:
             structured=context.trace.structured,
             errors=list(context.trace.errors),
             notes=[*context.trace.notes, *list(ctx.get(F.NOTES) or [])],
+            validation=[r.to_dict() for r in context.trace.validation],
         )
 
     @staticmethod

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
@@ -29,12 +29,20 @@ from cadence.orchestration.answer_check import (
     turn_results,
 )
 from cadence.orchestration.compaction import compact_messages, describe_work, split_at_last_human, with_system
+from cadence.orchestration.model_call import call_model
 from cadence.orchestration.prompts import SYNTHESIZER_INSTRUCTIONS
 from cadence.orchestration.response_context import ResponseContext, ResponseContextBuilder
 from cadence.orchestration.safety import message_text
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.structured import StructuredResponseHandler
 from cadence.orchestration.turn import TurnContext
+from cadence.orchestration.validation import (
+    ValidationVerdict,
+    record_validation,
+    retrieved_sources,
+    validate_turn,
+    with_citations,
+)
 from cadence.sdk.metadata import PluginMetadata
 from cadence.settings import Settings
 
@@ -167,7 +175,17 @@ class FinalAnswerNode:
                 )
                 structured, fallback = None, True
             elif isinstance(content, str) and self.check_answers:
+                mode = settings.validation
+                draft = validate_turn(view["messages"], content) if mode != "off" else None
+                corrected = False
+                if draft is not None and not draft.ok and mode == "correct" and structured is None:
+                    content = await self.corrected(content, draft, prompt_messages, context, config)
+                    corrected = True
                 content, rewritten = self.checked(view, content, prompt_messages, context)
+                content = self.cited(view, content)
+                if draft is not None:
+                    final = validate_turn(view["messages"], content)
+                    record_validation(context, self.node_name, mode, final, draft, corrected)
         except CadenceError as exc:
             content = self.fallback(
                 view["messages"],
@@ -242,6 +260,41 @@ class FinalAnswerNode:
         if context is not None:
             context.trace.notes.append(note)
         return rewrite, verdict.problem
+
+    async def corrected(
+        self,
+        answer: str,
+        verdict: ValidationVerdict,
+        prompt_messages: Sequence[BaseMessage],
+        context: TurnContext | None,
+        config: RunnableConfig,
+    ) -> str:
+        """``CADENCE_VALIDATION=correct``: the one correction round of a draft that failed validation.
+
+        The model gets its prompt, its draft and the verdict's :meth:`~ValidationVerdict.feedback`,
+        once; a failed or empty correction keeps the draft (the final-answer check still applies).
+        """
+        logger.info(
+            "answer fails validation; correcting",
+            extra={"node": self.node_name, "problems": verdict.problems},
+        )
+        messages = [*prompt_messages, AIMessage(content=answer), HumanMessage(content=verdict.feedback())]
+        try:
+            reply = await call_model(
+                self.model, messages, node=self.node_name, context=context, config=config
+            )
+        except CadenceError as exc:
+            logger.warning(
+                "correction failed; keeping the draft", extra={"node": self.node_name, "error": str(exc)}
+            )
+            return answer
+        text = message_text(reply)
+        return text if text.strip() else answer
+
+    def cited(self, state: Mapping[str, Any], answer: str) -> str:
+        """``answer`` citing the documents the turn retrieved (``[path]``) when it cites none."""
+        _, results = turn_results(list(state.get("messages") or []))
+        return with_citations(answer, retrieved_sources(results))
 
     def pending_note(self, state: Mapping[str, Any]) -> str:
         """Content of tool messages that answer calls left pending when this node runs."""

@@ -48,6 +48,8 @@ class TurnTrace:
     errors: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     structured: dict[str, Any] | None = None
+    validation: list[Any] = field(default_factory=list)
+    """:class:`~cadence.orchestration.validation.ValidationRecord` of each validated final answer."""
 
     def usage(self) -> dict[str, int]:
         """Tokens summed over the turn's model calls."""
@@ -89,6 +91,8 @@ class TraceRecord(TypedDict):
     """What went wrong along the way: ``{"node", "code", "message"}`` each."""
     notes: list[str]
     """Remarks of the nodes (e.g. a coordinator timeout, an answer rewritten by the check)."""
+    validation: list[dict[str, Any]]
+    """One ``ValidationRecord.to_dict()`` per validated final answer (``CADENCE_VALIDATION``)."""
 
 
 @dataclass
