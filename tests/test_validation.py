@@ -57,7 +57,9 @@ def test_citations_must_name_retrieved_documents() -> None:
     assert good.ok, good
     assert good.citations == ["plugins.md"] and good.sources == ["plugins.md", "guide/overview.md"]
     # the file name alone is enough when it is unique among the retrieved documents
-    assert validate_answer("Cadence routes?", "Cadence routes between plugin agents [overview.md].", [SEARCH]).ok
+    assert validate_answer(
+        "Cadence routes?", "Cadence routes between plugin agents [overview.md].", [SEARCH]
+    ).ok
     bad = validate_answer("What does the plugin description say?", f"{answer} [secrets.md].", [SEARCH])
     assert bad.problems == ["unknown_citation"] and bad.details == ["secrets.md"]
     missing = validate_answer("What does the plugin description say?", f"{answer}.", [SEARCH])
