@@ -237,6 +237,16 @@ class Settings(BaseSettings):
         True, description="Discover plugins from the 'cadence.plugins' entry points."
     )
     docs_dir: Path | None = Field(None, description="Folder the docs plugin indexes (default: bundled docs).")
+    agents_dir: Annotated[list[Path], NoDecode] = Field(
+        default_factory=list,
+        description="Folders (or files) of agents written in Markdown (comma or os.pathsep separated).",
+    )
+    agent: str | None = Field(
+        None, description="The agent a single-mode turn talks to when the request names none."
+    )
+    summarize_max_chars: int = Field(
+        50_000, ge=100, description="Max characters of the text given to the summarize_text tool."
+    )
 
     # --- persistence & server -----------------------------------------------------
     data_dir: Path = Field(
@@ -300,7 +310,7 @@ class Settings(BaseSettings):
     def _mode_name(cls, value: Any) -> Any:
         return value.strip().lower() if isinstance(value, str) else value
 
-    @field_validator("plugins_dir", mode="before")
+    @field_validator("plugins_dir", "agents_dir", mode="before")
     @classmethod
     def _path_lists(cls, value: Any) -> Any:
         return _split_list(value, paths=True)
