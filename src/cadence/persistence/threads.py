@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -119,6 +120,9 @@ class ThreadStore(Protocol):
     async def delete(self, user_id: str, thread_id: str) -> bool:
         """Delete the user's thread record; False if there was none."""
 
+    async def rename(self, user_id: str, thread_id: str, title: str) -> ThreadRecord | None:
+        """Give the user's thread a new title (cleaned by :func:`make_title`); None if there is none."""
+
 
 # -- memory ------------------------------------------------------------------------------
 class MemoryThreadStore:
@@ -192,6 +196,15 @@ class MemoryThreadStore:
             return False
         del self._rows[thread_id]
         return True
+
+    async def rename(self, user_id: str, thread_id: str, title: str) -> ThreadRecord | None:
+        """Replace the title if the user owns the thread (activity time unchanged)."""
+        row = self._rows.get(thread_id)
+        if row is None or row.user_id != user_id:
+            return None
+        row = dataclasses.replace(row, title=make_title(title))
+        self._rows[thread_id] = row
+        return row
 
 
 # -- SQL (shared by SQLite and PostgreSQL) -------------------------------------------------
@@ -304,6 +317,15 @@ class _SqlThreadStore:
             self._sql("DELETE FROM cadence_threads WHERE thread_id = ? AND user_id = ?"), (thread_id, user_id)
         )
         return True
+
+    async def rename(self, user_id: str, thread_id: str, title: str) -> ThreadRecord | None:
+        """Replace the title if the user owns the thread (activity time unchanged)."""
+        await self._execute(
+            self._sql("UPDATE cadence_threads SET title = ? WHERE thread_id = ? AND user_id = ?"),
+            (make_title(title), thread_id, user_id),
+        )
+        row = await self.get(thread_id)
+        return row if row is not None and row.user_id == user_id else None
 
 
 class SqliteThreadStore(_SqlThreadStore):

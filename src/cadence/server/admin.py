@@ -6,18 +6,31 @@ import asyncio
 import logging
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
+from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse
 
 from cadence import __version__
 from cadence.errors import PermissionDeniedError
+from cadence.orchestration.modes import ENTRY_NODES, MODES, check_mode
+from cadence.orchestration.tones import TONE_NAMES
 from cadence.server.auth import Principal, get_principal
 from cadence.server.chat import ERRORS
 from cadence.server.deps import get_service
 from cadence.server.errors import error_body
-from cadence.server.schemas import HealthResponse, PluginList, PluginStatusOut, ReadyResponse
+from cadence.server.schemas import (
+    GraphEdgeOut,
+    GraphNodeOut,
+    GraphResponse,
+    HealthResponse,
+    ModeOut,
+    ModesResponse,
+    PluginList,
+    PluginStatusOut,
+    ReadyResponse,
+)
 from cadence.server.service import ChatService
 
 logger = logging.getLogger(__name__)
@@ -125,3 +138,66 @@ async def reload_plugins(
         await asyncio.to_thread(service.engine.reload)
     logger.info("plugins reloaded")
     return _plugin_list(service)
+
+
+# -- modes and graphs (the web page's mode picker and graph view) ---------------------------
+def _first_line(text: str | None) -> str:
+    return next((line.strip() for line in (text or "").splitlines() if line.strip()), "")
+
+
+@router.get(
+    "/api/v1/modes",
+    response_model=ModesResponse,
+    summary="The orchestration modes and answer tones a request may name",
+    responses=ERRORS,
+)
+async def modes(service: ChatService = Depends(get_service)) -> ModesResponse:
+    """Every mode (with its first node and whether it is ``CADENCE_MODE``) and every tone."""
+    default = service.engine.mode
+    out = []
+    for name, builder in MODES.items():
+        module = sys.modules.get(builder.__module__)
+        out.append(
+            ModeOut(
+                name=name,
+                description=_first_line(getattr(module, "__doc__", None)),
+                entry=ENTRY_NODES.get(name, ""),
+                default=name == default,
+            )
+        )
+    return ModesResponse(modes=out, default_mode=default, tones=list(TONE_NAMES), default_tone="natural")
+
+
+def _graph(service: ChatService, mode: str) -> GraphResponse:
+    """The mode's compiled graph as nodes, edges and Mermaid (compiles it on first use: run off the loop)."""
+    drawable = service.engine.graph_for(mode).get_graph()
+    edges = [
+        GraphEdgeOut(
+            source=e.source,
+            target=e.target,
+            conditional=bool(e.conditional),
+            label=None if e.data is None else str(e.data),
+        )
+        for e in drawable.edges
+    ]
+    return GraphResponse(
+        mode=mode,
+        nodes=[GraphNodeOut(id=node_id) for node_id in drawable.nodes],
+        edges=edges,
+        mermaid=drawable.draw_mermaid(),
+    )
+
+
+@router.get(
+    "/api/v1/modes/{mode}/graph",
+    response_model=GraphResponse,
+    summary="A mode's compiled graph (nodes, edges, Mermaid)",
+    responses=ERRORS,
+)
+async def mode_graph(
+    mode: Annotated[str, PathParam(max_length=40, description="A mode name (GET /api/v1/modes).")],
+    service: ChatService = Depends(get_service),
+) -> GraphResponse:
+    """The graph a turn in ``mode`` runs on, with the plugins loaded now (422 ``unknown_mode``)."""
+    name = check_mode(mode)
+    return await asyncio.to_thread(_graph, service, name)

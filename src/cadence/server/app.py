@@ -18,7 +18,7 @@ from cadence.errors import ConfigurationError
 from cadence.logs import configure_logging
 from cadence.orchestration.engine import Cadence
 from cadence.persistence.threads import ThreadStore, open_thread_store
-from cadence.server import admin, chat, openai_compat, threads
+from cadence.server import admin, chat, openai_compat, threads, web
 from cadence.server.auth import AuthMiddleware
 from cadence.server.errors import install_error_handlers
 from cadence.server.limits import BodyLimitMiddleware
@@ -85,6 +85,8 @@ def create_app(
         version=__version__,
         description=DESCRIPTION,
         lifespan=lifespan,
+        docs_url=None,  # /docs is served by cadence.server.web with local assets
+        redoc_url=None,
         openapi_tags=[
             {"name": "chat", "description": "Send messages; JSON, SSE or WebSocket."},
             {"name": "threads", "description": "A user's conversations."},
@@ -100,6 +102,7 @@ def create_app(
     for module in (chat, threads, openai_compat, admin):
         app.include_router(module.router)
     app.state.api_routes = [r for m in (chat, threads, openai_compat, admin) for r in m.router.routes]
+    web.install(app)  # the chat page at /, /docs offline
     _document(app, settings)
     return app
 

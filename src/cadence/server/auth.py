@@ -1,6 +1,7 @@
 """Optional API keys (``CADENCE_API_KEYS``): ``key`` or ``key:user_id``.
 
-When keys are configured, every request except ``/health`` and ``/ready`` needs
+When keys are configured, every request except ``/health``, ``/ready`` and the web page
+(``/`` and its ``/static/`` assets, which hold no data) needs
 ``Authorization: Bearer <key>`` or ``X-API-Key: <key>`` (WebSocket clients that
 cannot set headers may use ``?api_key=<key>``). A key bound to a user acts only as
 that user: naming another user is 403, naming none means the bound user.
@@ -22,7 +23,10 @@ from cadence.server.errors import error_body
 from cadence.server.validation import validate_user_id
 from cadence.settings import Settings
 
-PUBLIC_PATHS = frozenset({"/health", "/ready"})
+PUBLIC_PATHS = frozenset({"/health", "/ready", "/"})
+"""Served without a key: the probes, and the web page (it holds no data; it asks for the key)."""
+PUBLIC_PREFIXES = ("/static/",)
+"""The web page's assets (cadence.server.web), also public."""
 _SCOPE_KEY = "cadence.principal"
 
 
@@ -109,7 +113,8 @@ class AuthMiddleware:
             scope[_SCOPE_KEY] = Principal(authenticated=False)
             await self.app(scope, receive, send)
             return
-        if scope.get("path") in PUBLIC_PATHS:
+        path = str(scope.get("path", ""))
+        if path in PUBLIC_PATHS or path.startswith(PUBLIC_PREFIXES):
             await self.app(scope, receive, send)
             return
         presented = self._presented(scope)

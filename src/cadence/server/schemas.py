@@ -200,6 +200,60 @@ class DeleteResponse(BaseModel):
     deleted: bool
 
 
+class ThreadRename(_Strict):
+    """A thread's new title."""
+
+    title: str = Field(
+        min_length=1,
+        max_length=80,
+        description="The new title (at most 80 characters; control characters become spaces, "
+        "whitespace is collapsed; not blank).",
+    )
+
+
+# -- modes and graphs (the web page's pickers and graph view) ---------------------------------
+class ModeOut(BaseModel):
+    """One orchestration mode a turn may ask for."""
+
+    name: str
+    description: str = Field(description="What the mode does, in one line.")
+    entry: str = Field(description="The mode's first node.")
+    default: bool = Field(description="Whether it is CADENCE_MODE (the mode of a request that names none).")
+
+
+class ModesResponse(BaseModel):
+    """The modes and tones a chat request may name."""
+
+    modes: list[ModeOut]
+    default_mode: str
+    tones: list[ToneName]
+    default_tone: ToneName
+
+
+class GraphNodeOut(BaseModel):
+    """A node of a compiled graph (``__start__`` and ``__end__`` included)."""
+
+    id: str
+
+
+class GraphEdgeOut(BaseModel):
+    """An edge of a compiled graph; ``conditional`` when a decision picks it at run time."""
+
+    source: str
+    target: str
+    conditional: bool = False
+    label: str | None = None
+
+
+class GraphResponse(BaseModel):
+    """The compiled graph of one mode: nodes and edges (to draw), and the same as Mermaid text."""
+
+    mode: str
+    nodes: list[GraphNodeOut]
+    edges: list[GraphEdgeOut]
+    mermaid: str
+
+
 # -- plugins & health -------------------------------------------------------------------
 class PluginStatusOut(BaseModel):
     """Outcome of loading one plugin candidate."""

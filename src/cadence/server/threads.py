@@ -6,7 +6,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query
 
-from cadence.persistence.threads import ThreadRecord
+from cadence.errors import NotFoundError, ValidationError
+from cadence.persistence.threads import ThreadRecord, make_title
 from cadence.server.auth import Principal, get_principal, resolve_user
 from cadence.server.chat import ERRORS
 from cadence.server.deps import get_service
@@ -15,6 +16,7 @@ from cadence.server.schemas import (
     MessageOut,
     ThreadDetail,
     ThreadList,
+    ThreadRename,
     ThreadSummary,
 )
 from cadence.server.service import ChatService
@@ -22,6 +24,7 @@ from cadence.server.validation import (
     LABEL_PATTERN,
     THREAD_ID_PATTERN,
     USER_ID_PATTERN,
+    check_text,
     limit,
     validate_label,
     validate_thread_id,
@@ -112,3 +115,25 @@ async def delete_thread(
     validate_thread_id(thread_id, service.settings)
     await service.delete(user, thread_id)
     return DeleteResponse(thread_id=thread_id, deleted=True)
+
+
+@router.patch("/{thread_id}", response_model=ThreadSummary, summary="Rename a thread", responses=ERRORS)
+async def rename_thread(
+    thread_id: ThreadPath,
+    body: ThreadRename,
+    user_id: UserQuery = None,
+    principal: Principal = Depends(get_principal),
+    service: ChatService = Depends(get_service),
+) -> ThreadSummary:
+    """Give the thread a new title (its first message by default); the activity time is unchanged."""
+    user = resolve_user(principal, user_id, service.settings)
+    validate_thread_id(thread_id, service.settings)
+    check_text("title", body.title)
+    if not make_title(body.title):
+        raise ValidationError("title: the title is blank; send at least one visible character.",
+                              code="empty_title")  # fmt: skip
+    await service.owned(user, thread_id)
+    record = await service.store.rename(user, thread_id, body.title)
+    if record is None:  # deleted in between
+        raise NotFoundError(f"No thread {thread_id!r} for this user.", code="thread_not_found")
+    return _summary(record)
