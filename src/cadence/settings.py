@@ -221,6 +221,17 @@ class Settings(BaseSettings):
         description="When LangGraph writes checkpoints: exit (once per turn, fastest), "
         "async or sync (every step).",
     )
+    approval_tools: Annotated[list[str], NoDecode] = Field(
+        default_factory=list,
+        description="Tools that need a human's approval before they run, whatever their plugin declares "
+        "(comma-separated tool names; * for every tool).",
+    )
+    history_max_checkpoints: int = Field(
+        200, ge=1, description="Most checkpoints a thread's history lists (newest first)."
+    )
+    note_max_chars: int = Field(
+        50_000, ge=100, description="Max characters of a note the docs plugin's write_note writes."
+    )
 
     # --- plugins ------------------------------------------------------------------
     plugins_dir: Annotated[list[Path], NoDecode] = Field(
@@ -300,7 +311,7 @@ class Settings(BaseSettings):
     default_user: str = Field("local", description="User id used when a request names none.")
     log_level: str = Field("WARNING", description="Logging level of the CLI and server.")
 
-    @field_validator("builtin_plugins", "disabled_plugins", "api_keys", mode="before")
+    @field_validator("builtin_plugins", "disabled_plugins", "api_keys", "approval_tools", mode="before")
     @classmethod
     def _lists(cls, value: Any) -> Any:
         return _split_list(value)
