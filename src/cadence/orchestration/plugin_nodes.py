@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -41,9 +42,14 @@ def agent_node(bundle: PluginBundle) -> AgentNode:
 
 
 def tool_node(bundle: PluginBundle) -> ToolNode:
-    """The ``ToolNode`` over the bundle's contained tools (plus ``back``)."""
+    """The ``ToolNode`` over the bundle's contained tools (plus ``back``).
+
+    The calls of one step run in parallel, at most ``CADENCE_MAX_PARALLEL_TOOLS`` at a time
+    (one semaphore per step: the ToolNode hands every call of a step the same state object).
+    """
     pool = bundle.thread_pool
     plugin = bundle.name
+    steps: dict[int, tuple[asyncio.Semaphore, int]] = {}  # id(step state) -> (slots, calls using them)
 
     async def wrap_tool_call(
         request: ToolCallRequest,
@@ -54,7 +60,18 @@ def tool_node(bundle: PluginBundle) -> ToolNode:
             tool = run_tool_in_pool(request.tool, pool)
             if tool is not request.tool:
                 request = request.override(tool=tool)
-        return await logged_tool_call(request, execute, plugin=plugin)
+        key = id(request.state)
+        slots, users = steps.get(key) or (asyncio.Semaphore(_parallel_limit(request)), 0)
+        steps[key] = (slots, users + 1)
+        try:
+            async with slots:
+                return await logged_tool_call(request, execute, plugin=plugin)
+        finally:
+            slots, users = steps[key]
+            if users <= 1:
+                del steps[key]
+            else:
+                steps[key] = (slots, users - 1)
 
     return ToolNode(
         bundle.contained_tools,
@@ -62,6 +79,13 @@ def tool_node(bundle: PluginBundle) -> ToolNode:
         handle_tool_errors=tool_error_message,
         awrap_tool_call=wrap_tool_call,
     )
+
+
+def _parallel_limit(request: ToolCallRequest) -> int:
+    """``CADENCE_MAX_PARALLEL_TOOLS`` of the turn (3 outside a turn)."""
+    context = getattr(request.runtime, "context", None)
+    settings = getattr(context, "settings", None)
+    return int(getattr(settings, "max_parallel_tools", 3) or 3)
 
 
 NextNode = Callable[[dict[str, Any], dict[str, Any], Runtime[Any]], str]
