@@ -330,8 +330,18 @@ def serve(
             "--port", "-p", min=0, max=65535, help="Port (default: CADENCE_PORT; 0: any free port)."
         ),
     ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            "-w",
+            min=1,
+            max=64,
+            help="Worker processes sharing the database (default: CADENCE_WORKERS); see docs/deployment.md.",
+        ),
+    ] = None,
 ) -> None:
-    """Serve the HTTP API."""
+    """Serve the HTTP API (with --workers K: K processes on one port and one database)."""
     settings = load_settings()
     try:
         from cadence.server import run_server
@@ -346,7 +356,8 @@ def serve(
             f"Cadence {__version__} serving on {url} (API docs: {url}/docs); press Ctrl-C to stop", err=True
         )
 
-    run_server(settings, host or settings.host, settings.port if port is None else port, on_ready=ready)
+    chosen_port = settings.port if port is None else port
+    run_server(settings, host or settings.host, chosen_port, on_ready=ready, workers=workers)
 
 
 def main(argv: list[str] | None = None) -> None:

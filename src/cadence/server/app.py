@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import json
 import logging
+import os
 import socket
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
@@ -17,6 +19,8 @@ from cadence import __version__
 from cadence.errors import ConfigurationError
 from cadence.logs import configure_logging
 from cadence.orchestration.engine import Cadence
+from cadence.persistence.locks import DatabaseLocks, LeaderJob, open_database_locks
+from cadence.persistence.retention import retention_job
 from cadence.persistence.threads import ThreadStore, open_thread_store
 from cadence.server import admin, chat, openai_compat, threads, web
 from cadence.server.auth import AuthMiddleware
@@ -51,12 +55,15 @@ def create_app(
     *,
     thread_store: ThreadStore | None = None,
     engine_kwargs: Mapping[str, Any] | None = None,
+    db_locks: DatabaseLocks | None = None,
 ) -> FastAPI:
     """Build the app. Its lifespan opens ``Cadence.open(settings)`` unless ``engine`` is given.
 
-    The thread store is opened from ``settings.resolved_database_url`` (the checkpointer's
-    database) unless ``thread_store`` is given; ``engine_kwargs`` go to ``Cadence.open``
-    (e.g. ``model=`` in tests).
+    The thread store and the database locks (per-thread serialization across processes,
+    leader jobs) are opened from ``settings.resolved_database_url`` (the checkpointer's
+    database) unless ``thread_store`` / ``db_locks`` are given; ``engine_kwargs`` go to
+    ``Cadence.open`` (e.g. ``model=`` in tests). The lifespan also runs the checkpoint
+    retention in the background, in one process of all sharing the database.
     """
     settings = settings or (engine.settings if engine is not None else get_settings())
 
@@ -66,10 +73,18 @@ def create_app(
             store = thread_store
             if store is None:
                 store = await stack.enter_async_context(open_thread_store(settings.resolved_database_url))
+            locks = db_locks
+            if locks is None:
+                locks = await stack.enter_async_context(open_database_locks(settings.resolved_database_url))
             eng = engine
             if eng is None:
                 eng = await stack.enter_async_context(Cadence.open(settings, **dict(engine_kwargs or {})))
-            service = ChatService(eng, store, settings)
+            service = ChatService(eng, store, settings, locks)
+            app.state.db_locks = locks
+            job = retention_job(settings)
+            if job is not None:
+                retention = LeaderJob(locks, "retention", job, settings.retention_interval_s)
+                app.state.retention = await stack.enter_async_context(retention)
             app.state.service = service
             app.state.reload_lock = asyncio.Lock()
             tune_gc()
@@ -202,9 +217,10 @@ async def serve(
     level = str(settings.log_level or "WARNING").lower()
     async with (
         open_thread_store(settings.resolved_database_url) as store,
+        open_database_locks(settings.resolved_database_url) as locks,
         Cadence.open(settings, **engine_kwargs) as engine,
     ):
-        app = create_app(settings, engine, thread_store=store)
+        app = create_app(settings, engine, thread_store=store, db_locks=locks)
         config = uvicorn.Config(
             app,
             log_level=level,
@@ -227,12 +243,127 @@ def run_server(
     port: int | None = None,
     *,
     on_ready: Callable[[str], None] | None = None,
+    workers: int | None = None,
 ) -> None:
-    """Serve the API until interrupted (``cadence serve``); ``on_ready`` gets the URL when it is up."""
+    """Serve the API until interrupted (``cadence serve``); ``on_ready`` gets the URL when it is up.
+
+    ``workers`` (default ``CADENCE_WORKERS``) above 1 serves with that many processes
+    (:func:`serve_workers`).
+    """
     settings = settings or get_settings()
     configure_logging(settings.log_level or "WARNING")
+    count = settings.workers if workers is None else workers
     sock = bind_socket(host or settings.host, settings.port if port is None else port)
     try:
-        asyncio.run(serve(settings, sock, on_ready=on_ready))
+        if count > 1:
+            serve_workers(settings, sock, count, on_ready=on_ready)
+        else:
+            asyncio.run(serve(settings, sock, on_ready=on_ready))
     finally:
         sock.close()
+
+
+# -- several worker processes --------------------------------------------------------------
+WORKER_SETTINGS_ENV = "CADENCE__WORKER_SETTINGS"
+"""The parent's settings (JSON) for its worker processes (not a setting: the double underscore)."""
+
+
+def settings_for_workers(settings: Settings) -> str:
+    """``settings`` as JSON a worker can rebuild them from (secrets included: an environment variable
+    of the parent, inherited by its workers only)."""
+    data = settings.model_dump(mode="json")
+    data["database_url"] = settings.database_url.get_secret_value() if settings.database_url else None
+    data["api_keys"] = [key.get_secret_value() for key in settings.api_keys]
+    for name in list(data):
+        field = getattr(settings, name, None)
+        if hasattr(field, "get_secret_value"):
+            data[name] = field.get_secret_value()
+    return json.dumps(data)
+
+
+def worker_settings() -> Settings:
+    """The settings a worker process runs with: its parent's, else the environment's."""
+    raw = os.environ.get(WORKER_SETTINGS_ENV)
+    return Settings(**json.loads(raw)) if raw else get_settings()
+
+
+def worker_app() -> FastAPI:
+    """The app factory each worker process calls (``uvicorn --factory cadence.server.app:worker_app``)."""
+    settings = worker_settings()
+    configure_logging(settings.log_level or "WARNING")
+    return create_app(settings)
+
+
+async def _preflight(settings: Settings) -> None:
+    """Open everything once in the parent: a misconfiguration is one line here, not K failing workers
+    (and the schemas exist before the workers race to create them)."""
+    async with (
+        open_thread_store(settings.resolved_database_url),
+        open_database_locks(settings.resolved_database_url),
+        Cadence.open(settings),
+    ):
+        pass
+
+
+def serve_workers(
+    settings: Settings,
+    sock: socket.socket,
+    workers: int,
+    *,
+    on_ready: Callable[[str], None] | None = None,
+    app_factory: str = "cadence.server.app:worker_app",
+    preflight: bool = True,
+) -> None:
+    """Serve on ``sock`` with ``workers`` processes (uvicorn's supervisor) until SIGINT/SIGTERM.
+
+    Each worker builds its own app with ``app_factory`` (an import string of a function returning
+    the app) and opens its own engine and connections to the shared database; the workers accept
+    connections from the one listening socket. Per-thread serialization across them is the database's
+    (:mod:`cadence.persistence.locks`); background jobs run in one of them (``LeaderJob``).
+    A ``memory://`` database is per process, so it cannot be shared: ConfigurationError.
+    """
+    import threading
+
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    from cadence.persistence.databases import parse_database_url
+
+    if parse_database_url(settings.resolved_database_url)[0] == "memory":
+        raise ConfigurationError(
+            "Several workers need a database they can share: set CADENCE_DATABASE_URL to sqlite:///... "
+            "or postgresql://... (memory:// is per process), or serve with one worker."
+        )
+    if preflight:
+        asyncio.run(_preflight(settings))
+    os.environ[WORKER_SETTINGS_ENV] = settings_for_workers(settings)
+    config = uvicorn.Config(
+        app_factory,
+        factory=True,
+        workers=workers,
+        log_level=str(settings.log_level or "WARNING").lower(),
+        lifespan="on",
+        timeout_graceful_shutdown=int(SHUTDOWN_GRACE_S) + 5,
+        ws_max_size=settings.max_request_bytes,
+    )
+    url = server_url(sock)
+    supervisor = Multiprocess(config, sockets=[sock])
+    if on_ready is not None:
+        threading.Thread(target=_announce_when_ready, args=(url, on_ready, supervisor), daemon=True).start()
+    supervisor.run()
+
+
+def _announce_when_ready(url: str, on_ready: Callable[[str], None], supervisor: Any) -> None:
+    """Call ``on_ready(url)`` once a worker answers ``/health``."""
+    import time
+    import urllib.request
+
+    while not supervisor.should_exit.is_set():
+        try:
+            with urllib.request.urlopen(f"{url}/health", timeout=2) as resp:
+                if resp.status == 200:
+                    on_ready(url)
+                    return
+        except OSError:
+            pass
+        time.sleep(0.1)

@@ -29,6 +29,7 @@ from cadence.orchestration.engine import (
 )
 from cadence.orchestration.modes import check_mode
 from cadence.orchestration.tones import ResponseTone
+from cadence.persistence.locks import DatabaseLocks
 from cadence.persistence.threads import ThreadRecord, ThreadStore
 from cadence.server.locks import ThreadLocks
 from cadence.server.validation import (
@@ -90,11 +91,13 @@ class Turn:
 class ChatService:
     """Runs turns for users on their own threads."""
 
-    def __init__(self, engine: Cadence, store: ThreadStore, settings: Settings) -> None:
+    def __init__(
+        self, engine: Cadence, store: ThreadStore, settings: Settings, db_locks: DatabaseLocks | None = None
+    ) -> None:
         self.engine = engine
         self.store = store
         self.settings = settings
-        self.locks = ThreadLocks()
+        self.locks = ThreadLocks(db_locks)  # db_locks: per-thread serialization across processes
         self._tasks: set[asyncio.Task[None]] = set()
 
     # -- validation & ownership ----------------------------------------------------------
@@ -184,11 +187,11 @@ class ChatService:
             if is_new and req.history:
                 await self._seed(req.user_id, thread, list(req.history))
         except BaseException:
-            lease.release()
+            await lease.arelease()
             raise
         turn = Turn(thread_id=thread, user_id=req.user_id)
         task = asyncio.create_task(
-            self._run(turn, req, turn_input, tokens, lease.release), name=f"cadence-turn-{thread}"
+            self._run(turn, req, turn_input, tokens, lease.arelease), name=f"cadence-turn-{thread}"
         )
         turn.task = task
         self._tasks.add(task)
@@ -222,7 +225,7 @@ class ChatService:
         finally:
             with contextlib.suppress(Exception):
                 await self.store.touch(req.user_id, turn.thread_id)
-            release()
+            await release()
             if final is not None:
                 if final.get("error"):
                     logger.warning("turn on thread %s ended with error: %s", turn.thread_id, final["error"])
@@ -248,6 +251,7 @@ class ChatService:
             task.cancel()
         if pending:
             await asyncio.wait(pending, timeout=5)
+        await self.locks.wait_released()
 
     # -- reading and deleting ------------------------------------------------------------
     async def _messages(self, user_id: str, thread_id: str) -> list[BaseMessage]:
@@ -279,7 +283,7 @@ class ChatService:
                 await deleter(thread_key(user_id, thread_id))
             await self.store.delete(user_id, thread_id)
         finally:
-            lease.release()
+            await lease.arelease()
 
 
 def message_view(msg: BaseMessage) -> dict[str, Any]:
