@@ -1,0 +1,123 @@
+"""What a turn leaves in memory: the facts a user states about themselves, tool results, answers.
+
+**Facts** (:func:`stated_facts`). The user's message is cut into clauses (at sentence ends and
+at "and"/"but" before a new first-person clause); a clause is a fact when it is a first-person
+statement ("My …", "I …", "I'm …", "Call me …") that is neither a question nor a request
+("I want…", "I need…", "I'd like…", "I wonder…"). Each fact keeps the user's words (``text``)
+and the same sentence addressed to the user (``statement``: "My name is Ada" → "Your name is
+Ada"), which is what an answering model is given. A fact may carry a ``topic`` ("my name",
+"i work on"): a newer fact on the same topic replaces the older one.
+
+**Tool results** worth keeping: successful, non-empty results of work tools, clipped to
+``CADENCE_MEMORY_MAX_ITEM_CHARS``. **Answers**: a turn's final answer, when it rests on tool
+results or recalled memory (chit-chat is not worth keeping), with its question.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_CLAUSE_RE = re.compile(
+    r"(?<=[.!?;])\s+|\s*,?\s+(?:and|but)\s+(?=(?:i|i'm|i am|i've|my|call me)\b)|\n+", re.IGNORECASE
+)
+_FIRST_PERSON_RE = re.compile(
+    r"^(?:(?:also|btw|by the way|oh|so|well|hi|hello|hey)\s*,?\s+)?"
+    r"(?P<body>(?:i|i'm|i am|i've|my|call me)\b.*)$",
+    re.IGNORECASE,
+)
+_REQUEST_RE = re.compile(
+    r"^(?:i (?:want|need|would|wonder|was wondering|think|guess|hope|mean|asked|don't know|do not know|"
+    r"forgot|wanted|can't|cannot)|i'd|my question)\b",
+    re.IGNORECASE,
+)
+_QUESTION_START_RE = re.compile(
+    r"^(?:what|who|where|when|why|how|which|do|does|did|is|are|can|could|would|will|should)\b", re.IGNORECASE
+)
+_TOPIC_RES = (
+    re.compile(r"^(my [a-z' ]{1,40}?) (?:is|are|was|were)\b", re.IGNORECASE),
+    re.compile(r"^(i (?:work|live|study|teach|stay|grew up) (?:on|at|in|as|for|with))\b", re.IGNORECASE),
+    re.compile(r"^(call me)\b", re.IGNORECASE),
+)
+_SWAPS = {
+    "i": "you", "i'm": "you're", "i've": "you've", "i'll": "you'll", "i'd": "you'd", "me": "you",
+    "my": "your", "mine": "yours", "myself": "yourself", "am": "are", "was": "were",
+}  # fmt: skip
+_SWAP_RE = re.compile(
+    r"\b(" + "|".join(re.escape(w) for w in sorted(_SWAPS, key=len, reverse=True)) + r")(?![\w'])",
+    re.IGNORECASE,
+)
+MIN_FACT_WORDS = 3
+"""Fewest words of a fact ("I'm …" counts as two words: "I'm Ada" is kept)."""
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One fact a user stated about themselves."""
+
+    text: str
+    """The user's words ("I work on compilers.")."""
+    statement: str
+    """The same fact addressed to the user ("You work on compilers.")."""
+    topic: str | None = None
+    """What the fact is about ("i work on"); a newer fact on the same topic replaces an older one."""
+
+
+def _sentence(text: str) -> str:
+    text = " ".join(text.split()).strip(" ,;")
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+def addressed(text: str) -> str:
+    """``text`` (first person) addressed to its speaker: I → you, my → your, am → are."""
+
+    def swap(match: re.Match[str]) -> str:
+        word = match.group(0)
+        out = _SWAPS[word.lower().replace("’", "'")]
+        return out[0].upper() + out[1:] if word[0].isupper() else out
+
+    swapped = _SWAP_RE.sub(swap, text.replace("’", "'"))
+    return _sentence(swapped)
+
+
+def stated_facts(message: str) -> list[Fact]:
+    """The facts the user states about themselves in ``message`` (see the module docs)."""
+    facts: list[Fact] = []
+    for raw in _CLAUSE_RE.split(message.replace("’", "'")):
+        clause = (raw or "").strip(" ,;")
+        if not clause or clause.endswith("?"):
+            continue
+        match = _FIRST_PERSON_RE.match(clause)
+        if match is None:
+            continue
+        body = match.group("body").rstrip(".!;, ")
+        if _REQUEST_RE.match(body) or _QUESTION_START_RE.match(body):
+            continue
+        if len(body.split()) < 2 or (
+            len(body.split()) < MIN_FACT_WORDS and not body.lower().startswith("i'm")
+        ):
+            continue
+        topic = None
+        for pattern in _TOPIC_RES:
+            found = pattern.match(body)
+            if found:
+                topic = " ".join(found.group(1).lower().split())
+                break
+        facts.append(Fact(text=_sentence(body), statement=addressed(body), topic=topic))
+    return facts
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` with collapsed whitespace, cut at ``limit`` characters (at a sentence end if one is near)."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[:limit]
+    end = max(cut.rfind(". "), cut.rfind("! "), cut.rfind("? "))
+    return cut[: end + 1] if end > limit // 2 else cut.rstrip() + "…"
+
+
+__all__ = ["Fact", "addressed", "clip", "stated_facts"]

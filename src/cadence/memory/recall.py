@@ -1,0 +1,125 @@
+"""Lexical recall: terms, Okapi BM25 over a namespace's memories, relevance and the adequacy score.
+
+Pure functions (no store, no I/O), so the formulas are tested on their own.
+
+**Terms.** Lower-cased words and numbers (``[a-z0-9]+``, an apostrophe suffix dropped), without the
+shared stopwords (:data:`cadence.text.STOPWORDS`) and a few conversational ones; a plural ``s``
+is dropped from words longer than three letters (``compilers`` → ``compiler``).
+
+**BM25** (Okapi, ``k1 = 1.2``, ``b = 0.75``) of a memory ``d`` for a question ``q`` among the
+``N`` memories of the namespace::
+
+    idf(t)   = ln(1 + (N - n(t) + 0.5) / (n(t) + 0.5))          n(t): memories holding t
+    bm25(d)  = Σ_{t ∈ q} idf(t) · tf(t,d)·(k1+1) / (tf(t,d) + k1·(1 - b + b·|d|/avgdl))
+
+**Relevance** of a memory, 0–1: ``min(1, bm25(d) / Σ_{t ∈ q} idf(t))`` — 1 when the memory
+holds every term of the question once at average length; a term the memory lacks costs its
+share of the question's idf.
+
+**Adequacy**, 0–1 (how well memory alone answers the question): the idf-weighted share of the
+question's terms that the recalled memories hold::
+
+    adequacy = Σ_{t ∈ q} idf(t) · [t in some recalled memory] / Σ_{t ∈ q} idf(t)
+
+A question term no memory holds has the largest idf (``n = 0``), so a question about something
+never mentioned scores low even when one of its words is common in memory. A question without
+terms ("hi") has adequacy 0.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from cadence.text import STOPWORDS
+
+K1 = 1.2
+"""BM25 term-frequency saturation."""
+B = 0.75
+"""BM25 length normalisation."""
+
+_EXTRA_STOPWORDS = """am have has had i'm im i've ive we our us know remember recall again also just
+    yes no ok okay
+    please thanks thank hi hello hey would could should there their them they then than so very
+    really any some much many one get got"""
+
+MEMORY_STOPWORDS = STOPWORDS | frozenset(_EXTRA_STOPWORDS.split())
+"""Words that say nothing about what a memory or a question is about."""
+
+_TOKEN_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+def stem(word: str) -> str:
+    """A light stem: a plural ``s`` dropped from words longer than three letters (not ``ss``)."""
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def terms(text: str) -> list[str]:
+    """The content terms of ``text``, in order (repeats kept: they are term frequencies)."""
+    out = []
+    for token in _TOKEN_RE.findall(text.lower().replace("’", "'")):
+        word = token.split("'", 1)[0]
+        if token in MEMORY_STOPWORDS or word in MEMORY_STOPWORDS or not word:
+            continue
+        out.append(stem(word))
+    return out
+
+
+def idf(n: int, total: int) -> float:
+    """BM25's inverse document frequency of a term held by ``n`` of ``total`` memories."""
+    return math.log(1.0 + (total - n + 0.5) / (n + 0.5))
+
+
+def bm25(query: Sequence[str], documents: Sequence[Sequence[str]]) -> list[float]:
+    """The BM25 score of every document (a list of terms) for the query terms (see the module docs)."""
+    total = len(documents)
+    if total == 0:
+        return []
+    unique = list(dict.fromkeys(query))
+    average = sum(len(d) for d in documents) / total or 1.0
+    frequencies = [Counter(d) for d in documents]
+    df = {t: sum(1 for f in frequencies if t in f) for t in unique}
+    scores = []
+    for doc, freq in zip(documents, frequencies, strict=True):
+        norm = K1 * (1 - B + B * len(doc) / average)
+        score = 0.0
+        for t in unique:
+            tf = freq.get(t, 0)
+            if tf:
+                score += idf(df[t], total) * tf * (K1 + 1) / (tf + norm)
+        scores.append(score)
+    return scores
+
+
+def relevance(query: Sequence[str], documents: Sequence[Sequence[str]]) -> list[float]:
+    """Every document's relevance, 0–1: its BM25 over the question's total idf, capped at 1."""
+    unique = list(dict.fromkeys(query))
+    if not unique or not documents:
+        return [0.0] * len(documents)
+    total = len(documents)
+    frequencies = [set(d) for d in documents]
+    ceiling = sum(idf(sum(1 for f in frequencies if t in f), total) for t in unique)
+    return [min(1.0, s / ceiling) if ceiling > 0 else 0.0 for s in bm25(unique, documents)]
+
+
+def adequacy(
+    query: Sequence[str], recalled: Sequence[Sequence[str]], documents: Sequence[Sequence[str]]
+) -> float:
+    """How well the ``recalled`` memories cover the question, 0–1 (idf over all ``documents``)."""
+    unique = list(dict.fromkeys(query))
+    if not unique:
+        return 0.0
+    total = max(len(documents), 1)
+    frequencies = [set(d) for d in documents]
+    held = set().union(*(set(r) for r in recalled)) if recalled else set()
+    weights = {t: idf(sum(1 for f in frequencies if t in f), total) for t in unique}
+    whole = sum(weights.values())
+    covered = sum(w for t, w in weights.items() if t in held)
+    return round(covered / whole, 4) if whole > 0 else 0.0
+
+
+__all__ = ["K1", "MEMORY_STOPWORDS", "B", "adequacy", "bm25", "idf", "relevance", "stem", "terms"]

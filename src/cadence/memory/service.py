@@ -1,0 +1,513 @@
+"""The memory service: remember, recall (with the adequacy score), list, forget, consolidate.
+
+Memories live in a LangGraph ``BaseStore`` (see :mod:`cadence.memory.store`) under the namespace
+``("cadence_memory", user_id, project_id)`` — a user's memories are only ever read through their
+own namespace prefix, so nothing is visible across users. ``project_id`` is optional: a turn
+without one uses the user's project-less namespace; listing or forgetting without one covers
+all of the user's memories.
+
+Each memory is one store item whose value holds ``text`` (what was said or found),
+``statement`` (what an answering model is given), ``kind`` (``fact``, ``result``, ``answer``,
+``summary``), an optional ``topic``, the ``source_thread`` and its times (epoch seconds).
+
+Recall scores every memory of the namespace lexically (BM25, :mod:`cadence.memory.recall`)
+and, when the store has a vector index (``CADENCE_MEMORY_EMBEDDINGS``), by similarity too: a
+memory's score is the larger of the two; adequacy is the larger of the lexical coverage and
+the best similarity.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from langgraph.store.base import BaseStore, Item
+
+from cadence.memory.ingest import clip, stated_facts
+from cadence.memory.recall import adequacy, relevance, terms
+from cadence.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+ROOT = "cadence_memory"
+"""The first label of every memory namespace."""
+NO_PROJECT = "%"
+"""The project label of memories without a project (no encoded project id can be ``%``)."""
+SCAN_LIMIT = 100_000
+"""Store items read at once when a whole namespace is scored or listed."""
+SUMMARY_MAX_FACTOR = 4
+"""A summary may be this many times ``CADENCE_MEMORY_MAX_ITEM_CHARS`` long."""
+
+
+class MemoryKind(StrEnum):
+    """What a memory is."""
+
+    FACT = "fact"
+    """Something the user said about themselves."""
+    RESULT = "result"
+    """A tool's result."""
+    ANSWER = "answer"
+    """A final answer, with its question."""
+    SUMMARY = "summary"
+    """Old results and answers, summarised by consolidation."""
+
+
+def encode_label(value: str) -> str:
+    """A namespace label for an id (store labels may not contain ``.``)."""
+    return value.replace("%", "%25").replace(".", "%2E")
+
+
+def decode_label(label: str) -> str:
+    """The id of an encoded namespace label."""
+    return label.replace("%2E", ".").replace("%25", "%")
+
+
+def _stamp(seconds: float) -> datetime:
+    return datetime.fromtimestamp(float(seconds), UTC)
+
+
+@dataclass(frozen=True)
+class MemoryItem:
+    """One memory as the service returns it."""
+
+    id: str
+    text: str
+    statement: str
+    kind: str
+    user_id: str
+    project_id: str | None
+    source_thread: str | None
+    created_at: datetime
+    updated_at: datetime
+    topic: str | None = None
+    score: float | None = None
+    """Relevance to the recalled question, 0–1 (recall only)."""
+
+    @classmethod
+    def from_store(cls, item: Item, score: float | None = None) -> MemoryItem:
+        """Build from a store item of a memory namespace."""
+        value = item.value
+        project = item.namespace[2] if len(item.namespace) > 2 else NO_PROJECT
+        now = time.time()
+        return cls(
+            id=item.key,
+            text=str(value.get("text") or ""),
+            statement=str(value.get("statement") or value.get("text") or ""),
+            kind=str(value.get("kind") or MemoryKind.FACT),
+            user_id=decode_label(item.namespace[1]) if len(item.namespace) > 1 else "",
+            project_id=None if project == NO_PROJECT else decode_label(project),
+            source_thread=value.get("source_thread"),
+            created_at=_stamp(value.get("created_at") or now),
+            updated_at=_stamp(value.get("updated_at") or value.get("created_at") or now),
+            topic=value.get("topic"),
+            score=None if score is None else round(score, 4),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (API, CLI, trace)."""
+        out: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind,
+            "text": self.text,
+            "statement": self.statement,
+            "project_id": self.project_id,
+            "source_thread": self.source_thread,
+            "created_at": self.created_at.isoformat(),
+            "updated_at": self.updated_at.isoformat(),
+        }
+        if self.topic:
+            out["topic"] = self.topic
+        if self.score is not None:
+            out["score"] = self.score
+        return out
+
+
+@dataclass(frozen=True)
+class Recall:
+    """What memory holds for one question: the recalled memories, best first, and the adequacy score."""
+
+    question: str
+    items: list[MemoryItem] = field(default_factory=list)
+    adequacy: float = 0.0
+    """How well memory alone answers the question, 0–1 (see :mod:`cadence.memory.recall`)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (the graph state's ``memory`` and the trace)."""
+        return {"adequacy": self.adequacy, "items": [i.to_dict() for i in self.items]}
+
+    def adequacy_of(self, kinds: Iterable[str]) -> float:
+        """The adequacy the memories of ``kinds`` alone give (recomputed from their scores' terms)."""
+        wanted = set(kinds)
+        return self.adequacy if all(i.kind in wanted for i in self.items) else _partial(self, wanted)
+
+
+def _partial(recall: Recall, kinds: set[str]) -> float:
+    asked = terms(recall.question)
+    chosen = [terms(i.text) for i in recall.items if i.kind in kinds]
+    if not chosen:
+        return 0.0
+    every = [terms(i.text) for i in recall.items]
+    return adequacy(asked, chosen, every)
+
+
+@dataclass
+class ConsolidationReport:
+    """What one consolidation run changed."""
+
+    namespaces: int = 0
+    merged: int = 0
+    """Duplicates removed (same kind and words)."""
+    superseded: int = 0
+    """Facts replaced by a newer fact on the same topic."""
+    summarised: int = 0
+    """Old results and answers folded into a summary."""
+    trimmed: int = 0
+    """Oldest memories removed to stay within ``CADENCE_MEMORY_MAX_ITEMS``."""
+
+    @property
+    def changed(self) -> int:
+        """Memories removed or folded, in all."""
+        return self.merged + self.superseded + self.summarised + self.trimmed
+
+    def add(self, other: ConsolidationReport) -> None:
+        """Add another run's counts to this one."""
+        self.namespaces += other.namespaces
+        self.merged += other.merged
+        self.superseded += other.superseded
+        self.summarised += other.summarised
+        self.trimmed += other.trimmed
+
+    def to_dict(self) -> dict[str, int]:
+        """JSON-ready form."""
+        return {
+            "namespaces": self.namespaces,
+            "merged": self.merged,
+            "superseded": self.superseded,
+            "summarised": self.summarised,
+            "trimmed": self.trimmed,
+        }
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.lower().split()).rstrip(".!")
+
+
+class MemoryService:
+    """Long-term memory per ``(user_id, project_id)`` over a LangGraph store (see the module docs)."""
+
+    def __init__(self, store: BaseStore, settings: Settings) -> None:
+        self.store = store
+        self.settings = settings
+        self.semantic = bool(getattr(store, "index_config", None))
+        """Whether the store has a vector index (recall also scores by similarity)."""
+
+    # -- namespaces -------------------------------------------------------------------------
+    @staticmethod
+    def namespace(user_id: str, project_id: str | None = None) -> tuple[str, str, str]:
+        """The namespace of a user's memories in a project (or without one)."""
+        project = encode_label(project_id) if project_id else NO_PROJECT
+        return (ROOT, encode_label(user_id), project)
+
+    @staticmethod
+    def user_prefix(user_id: str) -> tuple[str, str]:
+        """The prefix of all of a user's namespaces."""
+        return (ROOT, encode_label(user_id))
+
+    async def _scan(self, prefix: tuple[str, ...]) -> list[Item]:
+        return list(await self.store.asearch(prefix, limit=SCAN_LIMIT))
+
+    # -- writing ------------------------------------------------------------------------------
+    async def remember(
+        self,
+        user_id: str,
+        text: str,
+        *,
+        kind: str = MemoryKind.FACT,
+        statement: str | None = None,
+        project_id: str | None = None,
+        source_thread: str | None = None,
+        topic: str | None = None,
+        extra: Mapping[str, Any] | None = None,
+        now: float | None = None,
+    ) -> MemoryItem:
+        """Store one memory; the same words (same kind) refresh it, a fact on the same topic replaces it."""
+        namespace = self.namespace(user_id, project_id)
+        stamp = time.time() if now is None else now
+        existing = await self._scan(namespace)
+        same = next(
+            (
+                i
+                for i in existing
+                if i.value.get("kind") == kind
+                and (
+                    _normal(str(i.value.get("text") or "")) == _normal(text)
+                    or (topic and kind == MemoryKind.FACT and i.value.get("topic") == topic)
+                )
+            ),
+            None,
+        )
+        key = same.key if same is not None else uuid.uuid4().hex
+        created = float(same.value.get("created_at") or stamp) if same is not None else stamp
+        value: dict[str, Any] = {
+            **dict(extra or {}),
+            "text": text,
+            "statement": statement or text,
+            "kind": str(kind),
+            "topic": topic,
+            "source_thread": source_thread,
+            "created_at": created
+            if same is not None and _normal(str(same.value.get("text"))) == _normal(text)
+            else stamp,
+            "updated_at": stamp,
+        }
+        await self.store.aput(namespace, key, value)
+        logger.debug("memory stored", extra={"kind": str(kind), "replaced": same is not None})
+        return MemoryItem.from_store(
+            Item(
+                value=value,
+                key=key,
+                namespace=namespace,
+                created_at=_stamp(created),
+                updated_at=_stamp(stamp),
+            )
+        )
+
+    async def ingest_turn(
+        self,
+        user_id: str,
+        question: str,
+        answer: str,
+        *,
+        project_id: str | None = None,
+        thread_id: str | None = None,
+        results: Sequence[tuple[str, Mapping[str, Any], str]] = (),
+        answer_usable: bool = True,
+        now: float | None = None,
+    ) -> list[MemoryItem]:
+        """Remember what a turn taught: the user's stated facts, tool results, and the answer.
+
+        ``results`` are ``(tool, args, content)`` of the turn's successful work tools; the answer is
+        kept only when it rests on results and is ``answer_usable`` (not a fallback or a suspension).
+        """
+        limit = self.settings.memory_max_item_chars
+        stored: list[MemoryItem] = []
+        common = {"project_id": project_id, "source_thread": thread_id, "now": now}
+        for fact in stated_facts(question):
+            stored.append(
+                await self.remember(
+                    user_id,
+                    fact.text,
+                    kind=MemoryKind.FACT,
+                    statement=fact.statement,
+                    topic=fact.topic,
+                    **common,
+                )
+            )
+        kept_results = [(n, a, c.strip()) for n, a, c in results if c and c.strip()]
+        for name, args, content in kept_results:
+            text = clip(content, limit)
+            stored.append(
+                await self.remember(
+                    user_id,
+                    text,
+                    kind=MemoryKind.RESULT,
+                    statement=text,
+                    extra={"tool": name, "args": dict(args), "question": clip(question, limit)},
+                    **common,
+                )
+            )
+        if kept_results and answer_usable and answer.strip():
+            text = clip(f"{question.strip()} — {answer.strip()}", limit)
+            stored.append(
+                await self.remember(
+                    user_id, text, kind=MemoryKind.ANSWER, statement=clip(answer, limit), **common
+                )
+            )
+        return stored
+
+    # -- reading ------------------------------------------------------------------------------
+    async def recall(
+        self,
+        user_id: str,
+        question: str,
+        *,
+        project_id: str | None = None,
+        limit: int | None = None,
+        min_score: float | None = None,
+    ) -> Recall:
+        """The memories most relevant to ``question`` (best first) and the adequacy score."""
+        limit = self.settings.memory_recall_limit if limit is None else limit
+        floor = self.settings.memory_min_score if min_score is None else min_score
+        namespace = self.namespace(user_id, project_id)
+        items = await self._scan(namespace)
+        if not items:
+            return Recall(question)
+        asked = terms(question)
+        documents = [terms(str(i.value.get("text") or "")) for i in items]
+        scores = relevance(asked, documents)
+        similarity: dict[str, float] = {}
+        if self.semantic and question.strip():
+            found = await self.store.asearch(namespace, query=question, limit=len(items))
+            similarity = {i.key: max(0.0, min(1.0, float(i.score or 0.0))) for i in found}
+            scores = [max(s, similarity.get(i.key, 0.0)) for s, i in zip(scores, items, strict=True)]
+        order = sorted(
+            range(len(items)),
+            key=lambda k: (-scores[k], -float(items[k].value.get("updated_at") or 0.0), items[k].key),
+        )
+        chosen = [k for k in order if scores[k] >= floor and scores[k] > 0][:limit]
+        score = adequacy(asked, [documents[k] for k in chosen], documents)
+        if similarity and chosen:
+            score = max(score, max(similarity.get(items[k].key, 0.0) for k in chosen))
+        return Recall(
+            question,
+            [MemoryItem.from_store(items[k], scores[k]) for k in chosen],
+            round(score, 4),
+        )
+
+    async def list(
+        self, user_id: str, *, project_id: str | None = None, limit: int = 50, offset: int = 0
+    ) -> list[MemoryItem]:
+        """The user's memories (of one project, or all), most recently updated first."""
+        prefix = self.namespace(user_id, project_id) if project_id else self.user_prefix(user_id)
+        items = [MemoryItem.from_store(i) for i in await self._scan(prefix)]
+        items.sort(key=lambda m: (-m.updated_at.timestamp(), m.id))
+        return items[offset : offset + limit] if limit > 0 else []
+
+    async def forget(self, user_id: str, memory_id: str, *, project_id: str | None = None) -> bool:
+        """Delete one of the user's memories; False when the user has none with that id."""
+        prefix = self.namespace(user_id, project_id) if project_id else self.user_prefix(user_id)
+        found = [i for i in await self._scan(prefix) if i.key == memory_id]
+        for item in found:
+            await self.store.adelete(item.namespace, item.key)
+        return bool(found)
+
+    async def forget_all(self, user_id: str, *, project_id: str | None = None) -> int:
+        """Delete all of the user's memories (of one project, or all); how many were deleted."""
+        prefix = self.namespace(user_id, project_id) if project_id else self.user_prefix(user_id)
+        items = await self._scan(prefix)
+        for item in items:
+            await self.store.adelete(item.namespace, item.key)
+        return len(items)
+
+    # -- consolidation ------------------------------------------------------------------------------
+    async def consolidate(
+        self, user_id: str, *, project_id: str | None = None, now: float | None = None
+    ) -> ConsolidationReport:
+        """Merge duplicates, keep the newest fact per topic, summarise old results and answers, trim."""
+        prefix = self.namespace(user_id, project_id) if project_id else self.user_prefix(user_id)
+        report = ConsolidationReport()
+        by_namespace: dict[tuple[str, ...], list[Item]] = {}
+        for item in await self._scan(prefix):
+            by_namespace.setdefault(tuple(item.namespace), []).append(item)
+        for namespace, items in by_namespace.items():
+            report.add(await self._consolidate_namespace(namespace, items, now))
+        return report
+
+    async def consolidate_all(self, now: float | None = None) -> ConsolidationReport:
+        """:meth:`consolidate` every user's memories (the idle job of ``cadence serve``)."""
+        report = ConsolidationReport()
+        users = {
+            ns[1] for ns in await self.store.alist_namespaces(prefix=(ROOT,), max_depth=2, limit=SCAN_LIMIT)
+        }
+        for label in sorted(users):
+            report.add(await self.consolidate(decode_label(label), now=now))
+        return report
+
+    async def _consolidate_namespace(
+        self, namespace: tuple[str, ...], items: list[Item], now: float | None
+    ) -> ConsolidationReport:
+        report = ConsolidationReport(namespaces=1)
+        stamp = time.time() if now is None else now
+
+        def updated(i: Item) -> float:
+            return float(i.value.get("updated_at") or 0.0)
+
+        items = sorted(items, key=lambda i: (-updated(i), i.key))  # newest first: the first of a group stays
+        keep: list[Item] = []
+        seen_words: set[tuple[str, frozenset[str]]] = set()
+        seen_topics: set[str] = set()
+        drop: list[Item] = []
+        for item in items:
+            kind = str(item.value.get("kind") or "")
+            words = frozenset(terms(str(item.value.get("text") or ""))) or frozenset(
+                {_normal(str(item.value.get("text")))}
+            )
+            topic = item.value.get("topic")
+            if (kind, words) in seen_words:
+                report.merged += 1
+                drop.append(item)
+                continue
+            if kind == MemoryKind.FACT and topic and topic in seen_topics:
+                report.superseded += 1
+                drop.append(item)
+                continue
+            seen_words.add((kind, words))
+            if kind == MemoryKind.FACT and topic:
+                seen_topics.add(topic)
+            keep.append(item)
+        days = self.settings.memory_summarize_after_days
+        if days > 0:
+            cutoff = stamp - days * 86_400
+            old = [
+                i
+                for i in keep
+                if i.value.get("kind") in (MemoryKind.RESULT, MemoryKind.ANSWER, MemoryKind.SUMMARY)
+                and updated(i) < cutoff
+            ]
+            if len(old) > 1 or any(i.value.get("kind") != MemoryKind.SUMMARY for i in old):
+                summary = self._summary(sorted(old, key=lambda i: (updated(i), i.key)))
+                await self.store.aput(
+                    namespace, uuid.uuid4().hex, {**summary, "created_at": stamp, "updated_at": stamp}
+                )
+                report.summarised += len([i for i in old if i.value.get("kind") != MemoryKind.SUMMARY])
+                drop += old
+                keep = [i for i in keep if i not in old]
+        extra = len(keep) + (1 if report.summarised else 0) - self.settings.memory_max_items
+        if extra > 0:
+            # oldest first, results and answers before facts
+            order = sorted(keep, key=lambda i: (i.value.get("kind") == MemoryKind.FACT, updated(i), i.key))
+            trimmed = order[:extra]
+            report.trimmed += len(trimmed)
+            drop += trimmed
+        for item in drop:
+            await self.store.adelete(namespace, item.key)
+        if report.changed:
+            logger.info(
+                "memory consolidated", extra={"namespace": "/".join(namespace[1:]), **report.to_dict()}
+            )
+        return report
+
+    def _summary(self, old: Sequence[Item]) -> dict[str, Any]:
+        """One summary memory of old results and answers (oldest first), within its size limit."""
+        limit = self.settings.memory_max_item_chars * SUMMARY_MAX_FACTOR
+        first = _stamp(min(float(i.value.get("created_at") or 0.0) for i in old)).date().isoformat()
+        last = _stamp(max(float(i.value.get("updated_at") or 0.0) for i in old)).date().isoformat()
+        parts = [clip(str(i.value.get("statement") or i.value.get("text") or ""), 160) for i in old]
+        head = f"Earlier ({first} to {last}): "
+        text = clip(head + " | ".join(p for p in parts if p), limit)
+        return {
+            "text": text,
+            "statement": text,
+            "kind": str(MemoryKind.SUMMARY),
+            "topic": None,
+            "source_thread": None,
+        }
+
+
+__all__ = [
+    "NO_PROJECT",
+    "ROOT",
+    "ConsolidationReport",
+    "MemoryItem",
+    "MemoryKind",
+    "MemoryService",
+    "Recall",
+    "decode_label",
+    "encode_label",
+]
