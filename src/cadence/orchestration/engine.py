@@ -17,7 +17,7 @@ import logging
 import sys
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,17 +25,34 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.types import Command
 
 from cadence.conventions import FINAL_NODES, GraphNodeNames, message_text
-from cadence.errors import CadenceError, ConfigurationError, ModelWorkerCrashedError, ValidationError
+from cadence.errors import (
+    CadenceError,
+    ConfigurationError,
+    ConflictError,
+    ModelWorkerCrashedError,
+    NotFoundError,
+    ValidationError,
+)
+from cadence.orchestration.approval import (
+    InterruptEvent,
+    PendingApproval,
+    approval_interrupts,
+    approval_prompt,
+    parse_decisions,
+    pending_approvals,
+)
 from cadence.orchestration.events import error_event, events_from_chunk, final_event, node_event
 from cadence.orchestration.graph import ModelResolver
+from cadence.orchestration.inspection import history_entries, plan_fork
 from cadence.orchestration.modes import ENTRY_NODES, check_mode, graph_builder, mode_names
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.state import new_plugin_context
 from cadence.orchestration.synthesizer import FALLBACK_KEY, answer_pending_calls, fallback_answer, is_fallback
 from cadence.orchestration.tones import ResponseTone
-from cadence.orchestration.turn import TraceRecord, TurnContext
+from cadence.orchestration.turn import ModelCallRecord, TraceRecord, TurnContext
 from cadence.plugins.manager import PluginManager, PluginStatus
 from cadence.sdk.events import emit
 from cadence.sdk.metadata import PluginMetadata
@@ -56,13 +73,33 @@ class TurnResult:
     trace: dict[str, Any]
     error: dict[str, Any] | None = None
     structured: dict[str, Any] | None = field(default=None)
+    interrupted: bool = False
+    """The turn paused: ``approvals`` wait for a human (resume with :meth:`Cadence.aresume`)."""
+    approvals: list[dict[str, Any]] = field(default_factory=list)
+    """The pending approvals of a paused turn (id, thread, agent, tool, arguments, reason)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape shared by ``cadence chat --json`` and ``POST /api/v1/chat``."""
         out: dict[str, Any] = {"response": self.response, "thread_id": self.thread_id, "trace": self.trace}
         if self.error:
             out["error"] = self.error
+        if self.interrupted:
+            out["interrupted"] = True
+            out["approvals"] = self.approvals
         return out
+
+    @classmethod
+    def from_final(cls, final: dict[str, Any]) -> TurnResult:
+        """The result a ``final`` event stands for."""
+        return cls(
+            response=final["response"],
+            thread_id=final["thread_id"],
+            trace=final["trace"],
+            error=final.get("error"),
+            structured=(final.get("trace") or {}).get("structured"),
+            interrupted=bool(final.get("interrupted")),
+            approvals=list(final.get("approvals") or []),
+        )
 
 
 def validate_message(message: str, max_chars: int) -> None:
@@ -270,7 +307,7 @@ class Cadence:
         config = {
             "configurable": {"thread_id": thread_key(user, thread)},
             "recursion_limit": self.settings.graph_recursion_limit,
-            "metadata": {"cadence_user": user, "cadence_thread": thread},
+            "metadata": {"cadence_user": user, "cadence_thread": thread, "cadence_mode": context.mode},
         }
         return state_in, config, context, user, thread
 
@@ -298,13 +335,7 @@ class Cadence:
             if event["type"] == "final":
                 final = event
         assert final is not None
-        return TurnResult(
-            response=final["response"],
-            thread_id=final["thread_id"],
-            trace=final["trace"],
-            error=final.get("error"),
-            structured=final["trace"].get("structured"),
-        )
+        return TurnResult.from_final(final)
 
     def invoke(self, message: str, **kwargs: Any) -> TurnResult:
         """Synchronous :meth:`ainvoke` (not for use inside a running event loop).
@@ -340,32 +371,63 @@ class Cadence:
 
         Event types (typed in :mod:`cadence.orchestration.events`): ``node`` (a node
         starts working), ``agent_start``/``agent_end``, ``tool_start``/``tool_end``,
-        ``suspend``, ``token`` (answer text as generated), ``error`` and ``final``
-        (response, thread_id, trace); plugins' own ``emit`` events pass through.
+        ``suspend``, ``token`` (answer text as generated), ``interrupt`` (the turn paused for
+        approvals), ``error`` and ``final`` (response, thread_id, trace; ``interrupted`` and
+        ``approvals`` when paused); plugins' own ``emit`` events pass through.
+
+        Raises :class:`ConflictError` (``approval_pending``) when the thread waits for approvals.
         """
         state_in, config, context, _user, thread = self._prepare(
             message, thread_id, user_id, tone, metadata, mode
         )
         question: HumanMessage = state_in["messages"][0]
         graph = self.graph_for(context.mode)
+        await self.ensure_not_paused(_user, thread)
         if self.settings.checkpoint_durability == "exit":
             await self._record_question(graph, config, question)
+        async for event in self._drive(
+            graph, state_in, config, context, question=question, thread=thread, tokens=tokens,
+            first_node=ENTRY_NODES[context.mode],
+        ):  # fmt: skip
+            yield event
+
+    async def _drive(
+        self,
+        graph: CompiledStateGraph,
+        graph_input: Any,
+        config: dict[str, Any],
+        context: TurnContext,
+        *,
+        question: HumanMessage,
+        thread: str,
+        tokens: bool,
+        first_node: str,
+        run_config: dict[str, Any] | None = None,
+        prior_elapsed_s: float = 0.0,
+    ) -> AsyncIterator[dict[str, Any]]:
+        """Run the graph on ``graph_input`` (a new turn's state, a resume ``Command``, or None to run
+        from the checkpoint of ``run_config``) and yield the turn's events, ending with ``final``.
+
+        ``config`` names the thread (errors close the turn there); ``prior_elapsed_s`` is the
+        running time the turn spent before a pause (in the trace's ``duration_ms``).
+        """
         # the nodes emit their events where they happen ("custom"); "messages" gives the answer's tokens
         modes = ["values", "custom", "messages"] if tokens else ["values", "custom"]
         final_state: dict[str, Any] = {}
         error: dict[str, Any] | None = None
         started = time.monotonic()
-        yield node_event(ENTRY_NODES[context.mode])
+        yield node_event(first_node)
         # one task: the graph runs in the caller's task, one step per pull; each pull is bounded
         # by the hard limit (a timeout around the pull only, never around a yield)
         stream = graph.astream(
-            state_in,
-            config,
+            graph_input,
+            run_config or config,
             context=context,
             stream_mode=modes,
             durability=self.settings.checkpoint_durability,
         )
-        hard_limit = self.settings.turn_timeout + DEADLINE_GRACE_S
+        remaining = context.remaining()
+        hard_limit = (self.settings.turn_timeout if remaining is None else remaining) + DEADLINE_GRACE_S
         finished = False
         try:
             while True:
@@ -415,10 +477,13 @@ class Cadence:
                             graph, config, "the request was cancelled", question=question
                         )
                     )
+        approvals: list[PendingApproval] = []
+        if error is None and final_state.get("__interrupt__"):  # the turn paused for approvals
+            approvals = pending_approvals(_Paused(final_state["__interrupt__"]), thread)
         if error is not None or not final_state:
             snapshot = await graph.aget_state(config)
             final_state = dict(snapshot.values or {})
-        response = self._final_text(final_state)
+        response = approval_prompt(approvals) if approvals else self._final_text(final_state)
         if error is None and context.trace.errors:
             model_errors = [
                 e for e in context.trace.errors if e.get("code") in {"model_error", "turn_timeout"}
@@ -428,9 +493,18 @@ class Cadence:
             crashed = [e for e in context.trace.errors if e.get("code") == ModelWorkerCrashedError.code]
             if error is None and crashed:  # the answer was written without part of the turn's work
                 error = {"code": crashed[-1]["code"], "message": crashed[-1]["message"]}
-        trace = self._trace(final_state, context, started)
+        trace = self._trace(final_state, context, started - prior_elapsed_s)
+        trace["interrupted"] = bool(approvals)  # type: ignore[typeddict-unknown-key]
+        trace["approvals"] = [  # type: ignore[typeddict-unknown-key]
+            *((final_state.get("plugin_context") or {}).get(F.APPROVALS) or []),
+            *({**a, "decision": "pending"} for a in approvals),
+        ]
         if error is not None:
             yield error_event(error)
+        if approvals:
+            yield InterruptEvent(type="interrupt", approvals=approvals)
+            yield {**final_event(response, thread, trace, error), "interrupted": True, "approvals": approvals}
+            return
         yield final_event(response, thread, trace, error)
 
     # -- results -------------------------------------------------------------------------
@@ -507,6 +581,196 @@ class Cadence:
             )
         except Exception:
             logger.exception("could not close the aborted turn")
+
+
+    # -- human in the loop: pauses, history, time travel ------------------------------------------
+    def _thread_config(self, user_id: str | None, thread_id: str) -> tuple[str, dict[str, Any]]:
+        user = (user_id or self.settings.default_user).strip() or self.settings.default_user
+        return user, {
+            "configurable": {"thread_id": thread_key(user, thread_id)},
+            "recursion_limit": self.settings.graph_recursion_limit,
+            "metadata": {"cadence_user": user, "cadence_thread": thread_id},
+        }
+
+    async def ensure_not_paused(self, user_id: str, thread_id: str) -> None:
+        """Raise :class:`ConflictError` (``approval_pending``) when the thread waits for approvals.
+
+        A paused turn must be decided (resume) before the thread takes a new message: the agent's
+        calls are still unanswered. One checkpoint read; the state is read only when the latest
+        checkpoint has pending writes (a finished turn's has none).
+        """
+        config = {"configurable": {"thread_id": thread_key(user_id, thread_id), "checkpoint_ns": ""}}
+        saved = await self.checkpointer.aget_tuple(config)
+        if saved is None or not saved.pending_writes:
+            return
+        if not approval_interrupts(await self.graph.aget_state(config)):
+            return
+        raise ConflictError(
+            f"Thread {thread_id!r} is waiting for approval of a tool call; decide it first "
+            "(POST /api/v1/threads/{id}/resume, or reply approve / reject in cadence chat).",
+            code="approval_pending",
+        )
+
+    async def pending(self, *, thread_id: str, user_id: str | None = None) -> list[PendingApproval]:
+        """The approvals the thread waits for (empty when it is not paused)."""
+        _, config = self._thread_config(user_id, thread_id)
+        snapshot = await self.graph.aget_state(config)
+        return pending_approvals(snapshot, thread_id)
+
+    async def resume_stream(
+        self,
+        decisions: Mapping[str, Any] | str,
+        *,
+        thread_id: str,
+        user_id: str | None = None,
+        tokens: bool = True,
+    ) -> AsyncIterator[dict[str, Any]]:
+        """Continue a paused turn with the human's decisions; yields the turn's events like :meth:`astream`.
+
+        ``decisions``: ``{call_id: "approve" | {"decision": "reject", "message": ...} |
+        {"decision": "edit", "arguments": {...}}}`` for every pending call, or one decision for all.
+        The continued turn gets what is left of ``CADENCE_TURN_TIMEOUT`` (the time spent waiting
+        for the human does not count), at least the final answer's reserve; its trace covers the
+        whole turn (model calls, tools and decisions before and after the pause).
+
+        Raises :class:`ConflictError` (``not_paused``) when the thread waits for nothing, and
+        :class:`ValidationError` (``invalid_decision``) for missing, unknown or malformed decisions.
+        """
+        user, config = self._thread_config(user_id, thread_id)
+        snapshot = await self.graph.aget_state(config)
+        paused = approval_interrupts(snapshot)
+        if not paused:
+            raise ConflictError(
+                f"Thread {thread_id!r} is not waiting for approval; there is nothing to resume.",
+                code="not_paused",
+            )
+        pending = [a for item in paused for a in item.value.get("approvals") or []]
+        chosen = parse_decisions(decisions, pending)
+        resume = {
+            item.id: {a["id"]: chosen[a["id"]].to_dict() for a in item.value.get("approvals") or []}
+            for item in paused
+        }
+        payload = paused[0].value
+        turn = payload.get("turn") or {}
+        mode = payload.get("mode") or (snapshot.metadata or {}).get("cadence_mode") or self.mode
+        graph = self.graph_for(mode)
+        elapsed = float(turn.get("elapsed_s") or 0.0)
+        budget = max(self.settings.turn_timeout - elapsed, min(5.0, 0.25 * self.settings.turn_timeout))
+        context = TurnContext(
+            settings=self.settings,
+            deadline=time.monotonic() + budget,
+            user_id=user,
+            thread_id=thread_id,
+            mode=mode,
+        )
+        context.trace.model_calls.extend(ModelCallRecord(**c) for c in turn.get("model_calls") or [])
+        context.trace.errors.extend(turn.get("errors") or [])
+        context.trace.notes.extend(turn.get("notes") or [])
+        config["metadata"]["cadence_mode"] = mode
+        logger.info("resuming a paused turn", extra={"thread": thread_id, "decisions": len(chosen)})
+        async for event in self._drive(
+            graph, Command(resume=resume), config, context, question=_last_question(snapshot.values),
+            thread=thread_id, tokens=tokens, first_node=(snapshot.next or (ENTRY_NODES[mode],))[0],
+            prior_elapsed_s=elapsed,
+        ):  # fmt: skip
+            yield event
+
+    async def aresume(
+        self, decisions: Mapping[str, Any] | str, *, thread_id: str, user_id: str | None = None
+    ) -> TurnResult:
+        """Continue a paused turn (see :meth:`resume_stream`) and return its result."""
+        final: dict[str, Any] | None = None
+        async for event in self.resume_stream(decisions, thread_id=thread_id, user_id=user_id, tokens=False):
+            if event["type"] == "final":
+                final = event
+        assert final is not None
+        return TurnResult.from_final(final)
+
+    async def history(
+        self, *, thread_id: str, user_id: str | None = None, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The thread's checkpoints, newest first (at most ``limit``, default
+        ``CADENCE_HISTORY_MAX_CHECKPOINTS``): see :func:`cadence.orchestration.inspection.history_entries`.
+
+        With ``CADENCE_CHECKPOINT_DURABILITY=exit`` (the default) a thread keeps one checkpoint per
+        turn and one per pause; ``async`` or ``sync`` keep one per step (every node).
+        Raises :class:`NotFoundError` for a thread without checkpoints.
+        """
+        _, config = self._thread_config(user_id, thread_id)
+        cap = min(limit or self.settings.history_max_checkpoints, self.settings.history_max_checkpoints)
+        snapshots = [s async for s in self.graph.aget_state_history(config, limit=cap + 1)]
+        if not snapshots:
+            raise NotFoundError(f"No thread {thread_id!r} for this user.", code="thread_not_found")
+        return history_entries(snapshots, cap)
+
+    async def fork_stream(
+        self,
+        checkpoint_id: str,
+        *,
+        thread_id: str,
+        user_id: str | None = None,
+        route: str | None = None,
+        tool_results: Mapping[str, str] | None = None,
+        tokens: bool = True,
+    ) -> AsyncIterator[dict[str, Any]]:
+        """Time travel: run the thread again from ``checkpoint_id``, with optional edits; yields events.
+
+        - ``route``: force the next decision: an agent's name, or ``finalize``. The checkpoint must
+          be one where the deciding node (coordinator/supervisor) runs next, or the one right after
+          its decision (then the decision is replaced). The guards are not asked (a human decided);
+          the trace's notes say so.
+        - ``tool_results``: ``{tool_call_id: new result text}`` replaces results already in the
+          checkpoint (the agent and the synthesizer see the new text).
+
+        The branch continues the same thread (LangGraph's fork: a new checkpoint whose parent is
+        ``checkpoint_id``); the thread's current state is the branch's. The run gets a full
+        ``CADENCE_TURN_TIMEOUT``. Raises :class:`NotFoundError` (unknown checkpoint),
+        :class:`ValidationError` (``invalid_fork``: nothing to run, unknown agent or call id).
+        """
+        user, config = self._thread_config(user_id, thread_id)
+        plan = await plan_fork(self, config, checkpoint_id, route=route, tool_results=tool_results)
+        graph = self.graph_for(plan.mode)
+        run_config = plan.config
+        if plan.update is not None:
+            run_config = await graph.aupdate_state(plan.config, plan.update, as_node=plan.as_node)
+        context = TurnContext(
+            settings=self.settings,
+            deadline=time.monotonic() + self.settings.turn_timeout,
+            user_id=user,
+            thread_id=thread_id,
+            mode=plan.mode,
+        )
+        context.trace.notes.extend(plan.notes)
+        run_config = {**config, "configurable": {**config["configurable"], **run_config["configurable"]}}
+        logger.info("forking a thread", extra={"thread": thread_id, "checkpoint": checkpoint_id})
+        async for event in self._drive(
+            graph, None, config, context, question=plan.question, thread=thread_id, tokens=tokens,
+            first_node=plan.first_node, run_config=run_config,
+        ):  # fmt: skip
+            yield event
+
+    async def afork(self, checkpoint_id: str, *, thread_id: str, **kwargs: Any) -> TurnResult:
+        """Run a fork (see :meth:`fork_stream`) and return the branch's result."""
+        final: dict[str, Any] | None = None
+        async for event in self.fork_stream(checkpoint_id, thread_id=thread_id, tokens=False, **kwargs):
+            if event["type"] == "final":
+                final = event
+        assert final is not None
+        return TurnResult.from_final(final)
+
+
+@dataclass(frozen=True)
+class _Paused:
+    """The interrupts of a stream's last values, shaped like a ``StateSnapshot`` for the readers."""
+
+    interrupts: Any
+
+
+def _last_question(values: Mapping[str, Any] | None) -> HumanMessage:
+    """The latest user message of a state (the question of the turn a resume or fork continues)."""
+    messages = (values or {}).get("messages") or []
+    found = next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
+    return found if found is not None else HumanMessage(content="", id=str(uuid.uuid4()))
 
 
 def stop_model_workers() -> None:

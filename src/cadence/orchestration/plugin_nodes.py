@@ -25,6 +25,7 @@ from langgraph.types import Command
 
 from cadence.conventions import BACK, CONTINUE, GraphNodeNames
 from cadence.orchestration.agent_node import run_agent
+from cadence.orchestration.approval import bundle_rules, review_tool_calls
 from cadence.orchestration.events import emit_events, tools_events
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.state import plugin_context
@@ -97,6 +98,9 @@ def tools_node(bundle: PluginBundle, next_node: NextNode | None = None) -> Calla
 
     Without ``next_node`` the step returns its update (the graph's edge goes on); with it, the
     step returns ``Command(goto=next_node(state, update, runtime), update=...)``.
+
+    The step starts with the approval step (:func:`cadence.orchestration.approval.review_tool_calls`):
+    calls that need a human's approval pause the turn before anything runs.
     """
     node = tool_node(bundle)
     agent_name = bundle.name
@@ -104,12 +108,23 @@ def tools_node(bundle: PluginBundle, next_node: NextNode | None = None) -> Calla
     async def plugin_tools_node(
         state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]
     ) -> dict[str, Any] | Command:
-        result = await node.ainvoke(state, config)
-        new_messages = list(result.get("messages", [])) if isinstance(result, dict) else list(result)
-        last_ai = next((m for m in reversed(state.get("messages") or []) if isinstance(m, AIMessage)), None)
+        settings = getattr(getattr(runtime, "context", None), "settings", None)
+        rules = bundle_rules(bundle, settings) if settings is not None else {}
+        approval = review_tool_calls(state, agent=agent_name, rules=rules, runtime=runtime)  # may pause
+        if approval.to_run:
+            result = await node.ainvoke(approval.run_state, config)
+            ran = list(result.get("messages", [])) if isinstance(result, dict) else list(result)
+        else:
+            ran = []
+        new_messages = approval.messages(ran)
+        last_ai = approval.edited_message or next(
+            (m for m in reversed(state.get("messages") or []) if isinstance(m, AIMessage)), None
+        )
         hops, records = tool_records(agent_name, [*([last_ai] if last_ai else []), *new_messages])
         ctx = plugin_context(state)
         ctx[F.TOOLS_USED].extend(records)
+        if approval.decisions:
+            ctx[F.APPROVALS] = [*list(ctx.get(F.APPROVALS) or []), *approval.decisions]
         update = {
             "messages": new_messages,
             "tool_hops": int(state.get("tool_hops") or 0) + hops,

@@ -17,6 +17,7 @@ class PluginContextFields:
     TOOLS_USED = "tools_used"
     SUSPEND_REASON = "suspend_reason"
     NOTES = "notes"
+    APPROVALS = "approvals"
 
 
 class PluginContext(TypedDict):
@@ -40,6 +41,8 @@ class PluginContext(TypedDict):
     """Set by a guard: the JSON form of a :class:`~cadence.orchestration.guards.SuspendReason`."""
     notes: list[str]
     """Remarks for the trace (e.g. why the coordinator finalized early)."""
+    approvals: list[dict[str, Any]]
+    """Human decisions about tool calls in this turn (id, agent, tool, arguments, decision, …)."""
 
 
 class AgentState(TypedDict, total=False):
@@ -67,6 +70,7 @@ def new_plugin_context() -> PluginContext:
         PluginContextFields.TOOLS_USED: [],
         PluginContextFields.SUSPEND_REASON: None,
         PluginContextFields.NOTES: [],
+        PluginContextFields.APPROVALS: [],
     }
 
 
@@ -78,6 +82,7 @@ def plugin_context(state: AgentState | dict[str, Any]) -> dict[str, Any]:
         PluginContextFields.ROUTING_HISTORY,
         PluginContextFields.TOOLS_USED,
         PluginContextFields.NOTES,
+        PluginContextFields.APPROVALS,
     ):
         ctx[key] = list(ctx.get(key) or [])
     return ctx

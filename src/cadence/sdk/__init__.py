@@ -4,14 +4,17 @@ See docs/plugins.md for a complete example plugin.
 """
 
 from cadence.sdk.agent import BaseAgent, with_back_call
+from cadence.sdk.approval import APPROVAL_METADATA_KEY, ApprovalPolicy, requires_approval
 from cadence.sdk.events import emit
 from cadence.sdk.metadata import AgentType, LLMRequirements, PluginMetadata, normalize_name
 from cadence.sdk.plugin import BasePlugin, register_plugin, registered_plugins, unregister_plugin
 from cadence.sdk.tools import BACK_TOOL_NAME, ToolException, tool
 
 __all__ = [
+    "APPROVAL_METADATA_KEY",
     "BACK_TOOL_NAME",
     "AgentType",
+    "ApprovalPolicy",
     "BaseAgent",
     "BasePlugin",
     "LLMRequirements",
@@ -21,6 +24,7 @@ __all__ = [
     "normalize_name",
     "register_plugin",
     "registered_plugins",
+    "requires_approval",
     "tool",
     "unregister_plugin",
     "with_back_call",

@@ -61,6 +61,11 @@ class PluginMetadata(BaseModel):
         None, description="JSON schema of additional structured data the synthesizer should return."
     )
     response_suggestion: str | None = Field(None, description="Guidance for the final answer's presentation.")
+    requires_approval: bool = Field(
+        False,
+        description="Every tool of the plugin needs a human's approval before it runs "
+        "(see cadence.sdk.approval for per-tool declarations).",
+    )
 
     @field_validator("name")
     @classmethod

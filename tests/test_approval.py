@@ -1,0 +1,297 @@
+"""Human approval of tool calls: the pause, approve / reject / edit, several calls, both modes."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.tools import BaseTool, StructuredTool
+from tests.conftest import FINALIZE, call, goto
+
+from cadence.errors import ConflictError, ValidationError
+from cadence.orchestration.approval import (
+    REJECTION_KEY,
+    ApprovalRule,
+    CallDecision,
+    Decision,
+    approval_prompt,
+    approval_rules,
+    parse_decisions,
+)
+from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, requires_approval
+from cadence.sdk.approval import APPROVAL_METADATA_KEY
+from cadence.settings import Settings
+
+WRITTEN: list[dict[str, Any]] = []
+
+
+def _send(to: str, amount: int = 0) -> str:
+    """Send money to someone."""
+    WRITTEN.append({"to": to, "amount": amount})
+    return f"sent {amount} to {to}"
+
+
+def _lookup(name: str) -> str:
+    """Look up a person."""
+    return f"{name} is a friend"
+
+
+def bank_tools() -> list[BaseTool]:
+    send = requires_approval(
+        StructuredTool.from_function(_send, name="send_money"),
+        when=lambda args: "more than 100" if int(args.get("amount") or 0) > 100 else None,
+    )
+    return [send, StructuredTool.from_function(_lookup, name="lookup")]
+
+
+class BankAgent(BaseAgent):
+    def get_tools(self) -> list[BaseTool]:
+        return bank_tools()
+
+    def get_system_prompt(self) -> str:
+        return "You move money."
+
+
+class BankPlugin(BasePlugin):
+    @classmethod
+    def get_metadata(cls) -> PluginMetadata:
+        return PluginMetadata(name="bank", version="1.0.0", description="Moves money between people.")
+
+    @classmethod
+    def create_agent(cls) -> BaseAgent:
+        return BankAgent(cls.get_metadata())
+
+
+@pytest.fixture(autouse=True)
+def _clear() -> None:
+    WRITTEN.clear()
+
+
+# -- declarations -------------------------------------------------------------------------------
+def test_declarations_static_policy_plugin_and_setting() -> None:
+    send, lookup = bank_tools()
+    assert callable(send.metadata[APPROVAL_METADATA_KEY])
+    rules = approval_rules([send, lookup], Settings())
+    assert set(rules) == {"send_money"}
+    assert rules["send_money"].check({"amount": 500}) == "more than 100"
+    assert rules["send_money"].check({"amount": 5}) is None
+    # the plugin asks for every tool; the setting forces named tools or all ('*'); back never asks
+    assert set(approval_rules([send, lookup], Settings(), plugin_requires=True)) == {"send_money", "lookup"}
+    forced = approval_rules([lookup], Settings(approval_tools="lookup"))
+    assert forced["lookup"].check({}) and "CADENCE_APPROVAL_TOOLS" in forced["lookup"].check({})
+    assert set(approval_rules([send, lookup], Settings(approval_tools="*"))) == {"send_money", "lookup"}
+    with pytest.raises(TypeError):
+        requires_approval(_send)  # type: ignore[type-var]
+
+
+def test_a_failing_policy_asks_a_human() -> None:
+    rule = ApprovalRule(policy=lambda args: 1 / 0)
+    assert "policy failed" in (rule.check({}) or "")
+
+
+def test_decisions_are_checked() -> None:
+    pending = [{"id": "a"}, {"id": "b"}]
+    assert {k: v.decision for k, v in parse_decisions("approve", pending).items()} == {
+        "a": Decision.APPROVE,
+        "b": Decision.APPROVE,
+    }
+    both = parse_decisions({"a": "approve", "b": {"decision": "reject", "message": "no"}}, pending)
+    assert both["b"] == CallDecision(Decision.REJECT, "no")
+    for bad, word in (
+        ({"a": "approve"}, "missing: b"),
+        ({"a": "approve", "b": "approve", "c": "approve"}, "No pending call 'c'"),
+        ({"a": "maybe", "b": "approve"}, "use approve, reject or edit"),
+        ({"a": {"decision": "edit"}, "b": "approve"}, "needs 'arguments'"),
+        ({"decision": "edit", "arguments": {}}, "decide each pending call"),
+    ):
+        with pytest.raises(ValidationError, match=word):
+            parse_decisions(bad, pending)
+
+
+# -- the engine ---------------------------------------------------------------------------------
+async def test_approve_runs_the_call_and_continues_the_same_turn(engine_factory) -> None:
+    engine, model = engine_factory(
+        [
+            goto("math"),
+            call("calculate", expression="2 + 2"),
+            FINALIZE,
+            {"content": "2 + 2 is 4."},
+        ],
+        approval_tools=["calculate"],
+    )
+    paused = await engine.ainvoke("What is 2 + 2?", thread_id="t1")
+    assert paused.interrupted and paused.error is None
+    [pending] = paused.approvals
+    assert pending["tool"] == "calculate" and pending["agent"] == "math" and pending["thread"] == "t1"
+    assert pending["arguments"] == {"expression": "2 + 2"} and "CADENCE_APPROVAL_TOOLS" in pending["reason"]
+    assert "calculate" in paused.response and "approve" in paused.response
+    assert paused.trace["interrupted"] and paused.trace["tools_used"] == []
+    assert await engine.pending(thread_id="t1") == paused.approvals
+    # a new message must wait for the decision
+    with pytest.raises(ConflictError) as info:
+        await engine.ainvoke("something else", thread_id="t1")
+    assert info.value.code == "approval_pending"
+
+    result = await engine.aresume({pending["id"]: "approve"}, thread_id="t1")
+    assert not result.interrupted and result.response == "2 + 2 is 4."
+    # the trace covers the whole turn: the route before the pause, the tool after it, both decisions
+    assert result.trace["routing_history"] == ["math"]
+    assert [t["result"] for t in result.trace["tools_used"]] == ["4"]
+    assert [(a["tool"], a["decision"]) for a in result.trace["approvals"]] == [("calculate", "approve")]
+    assert [c["node"] for c in result.trace["model_calls"]] == [
+        "coordinator",
+        "math_agent",
+        "coordinator",
+        "synthesizer",
+    ]
+    assert result.trace["tool_hops"] == 1
+    assert await engine.pending(thread_id="t1") == []
+    with pytest.raises(ConflictError) as info:
+        await engine.aresume("approve", thread_id="t1")
+    assert info.value.code == "not_paused"
+
+
+async def test_reject_gives_the_agent_the_message_as_the_result(engine_factory) -> None:
+    engine, model = engine_factory(
+        [
+            goto("bank"),
+            call("send_money", to="bob", amount=500),
+            FINALIZE,
+            {"content": "I did not send the money."},
+        ],
+        plugins=[BankPlugin],
+    )
+    paused = await engine.ainvoke("Send bob 500", thread_id="t2")
+    assert [a["reason"] for a in paused.approvals] == ["more than 100"]
+    result = await engine.aresume(
+        {"decision": "reject", "message": "too much, ask me tomorrow"}, thread_id="t2"
+    )
+    assert WRITTEN == []  # the tool never ran
+    assert result.response == "I did not send the money."
+    coordinator = [r for r in model.records if r.node == "coordinator"][-1]
+    rejected = [m for m in coordinator.messages if isinstance(m, ToolMessage) and m.name == "send_money"]
+    assert len(rejected) == 1 and "too much, ask me tomorrow" in str(rejected[0].content)
+    assert rejected[0].status == "error" and rejected[0].response_metadata.get(REJECTION_KEY)
+    [decision] = result.trace["approvals"]
+    assert decision["decision"] == "reject" and decision["message"] == "too much, ask me tomorrow"
+
+
+async def test_small_amounts_need_no_approval(engine_factory) -> None:
+    engine, _ = engine_factory(
+        [goto("bank"), call("send_money", to="bob", amount=5), FINALIZE, {"content": "Sent."}],
+        plugins=[BankPlugin],
+    )
+    result = await engine.ainvoke("Send bob 5")
+    assert not result.interrupted and WRITTEN == [{"to": "bob", "amount": 5}]
+
+
+async def test_edit_runs_the_call_with_the_new_arguments(engine_factory) -> None:
+    engine, model = engine_factory(
+        [
+            goto("bank"),
+            call("send_money", to="bob", amount=500),
+            FINALIZE,
+            {"content": "Sent 50 to bob."},
+        ],
+        plugins=[BankPlugin],
+    )
+    paused = await engine.ainvoke("Send bob 500", thread_id="t3")
+    cid = paused.approvals[0]["id"]
+    result = await engine.aresume(
+        {cid: {"decision": "edit", "arguments": {"to": "bob", "amount": 50}}}, thread_id="t3"
+    )
+    assert WRITTEN == [{"to": "bob", "amount": 50}]
+    assert result.trace["tools_used"][0]["args"] == {"to": "bob", "amount": 50}
+    assert result.trace["approvals"][0]["edited_arguments"] == {"to": "bob", "amount": 50}
+    # the thread shows the arguments that ran, answered by their result
+    state = await engine.graph.aget_state({"configurable": {"thread_id": "local::t3"}})
+    agent_msg = next(m for m in state.values["messages"] if isinstance(m, AIMessage) and m.name == "bank_agent")
+    assert agent_msg.tool_calls[0]["args"] == {"to": "bob", "amount": 50}
+
+
+async def test_two_pending_calls_in_one_step_are_decided_together(engine_factory) -> None:
+    two_calls = {
+        "tool_calls": [
+            {"name": "send_money", "args": {"to": "ann", "amount": 300}},
+            {"name": "lookup", "args": {"name": "ann"}},
+            {"name": "send_money", "args": {"to": "bob", "amount": 400}},
+        ]
+    }
+    engine, model = engine_factory(
+        [goto("bank"), two_calls, FINALIZE, {"content": "Sent to ann only."}],
+        plugins=[BankPlugin],
+    )
+    paused = await engine.ainvoke("Pay ann 300 and bob 400", thread_id="t4")
+    assert [a["arguments"]["to"] for a in paused.approvals] == ["ann", "bob"]
+    ann, bob = (a["id"] for a in paused.approvals)
+    with pytest.raises(ValidationError, match="missing"):
+        await engine.aresume({ann: "approve"}, thread_id="t4")
+    result = await engine.aresume(
+        {ann: "approve", bob: {"decision": "reject", "message": "not bob"}}, thread_id="t4"
+    )
+    assert WRITTEN == [{"to": "ann", "amount": 300}]
+    # every call answered, in the agent's order (the lookup needed no approval and ran)
+    coordinator = [r for r in model.records if r.node == "coordinator"][-1]
+    results = [m for m in coordinator.messages if isinstance(m, ToolMessage) and m.name != "goto_bank_agent"]
+    assert [m.name for m in results][-3:] == ["send_money", "lookup", "send_money"]
+    assert result.trace["tool_hops"] == 3
+
+
+async def test_approval_in_supervisor_mode(engine_factory) -> None:
+    engine, model = engine_factory(
+        [
+            goto("math"),
+            call("calculate", expression="6 * 7"),
+            {"content": "6 * 7 = 42"},
+            FINALIZE,
+            {"content": "It is 42."},
+        ],
+        mode="supervisor",
+        approval_tools=["*"],
+    )
+    paused = await engine.ainvoke("6 * 7?", thread_id="t5")
+    assert paused.interrupted and paused.approvals[0]["tool"] == "calculate"
+    result = await engine.aresume("approve", thread_id="t5")
+    assert result.response == "It is 42." and result.trace["mode"] == "supervisor"
+    assert [r.node for r in model.records] == ["supervisor", "math_agent", "math_agent", "supervisor", "synthesizer"]
+
+
+async def test_the_stream_reports_the_pause(engine_factory) -> None:
+    engine, _ = engine_factory(
+        [goto("math"), call("calculate", expression="1 + 1"), FINALIZE, {"content": "2"}],
+        approval_tools=["calculate"],
+    )
+    events = [e async for e in engine.astream("1 + 1?", thread_id="t6")]
+    kinds = [e["type"] for e in events]
+    assert kinds[-2:] == ["interrupt", "final"]
+    assert events[-1]["interrupted"] is True and events[-1]["approvals"] == events[-2]["approvals"]
+    resumed = [e async for e in engine.resume_stream("approve", thread_id="t6")]
+    assert resumed[0] == {"type": "node", "node": "math_tools"}
+    assert any(e["type"] == "tool_end" and e["result"] == "2" for e in resumed)
+    assert resumed[-1]["type"] == "final" and resumed[-1]["response"] == "2"
+
+
+async def test_waiting_does_not_count_against_the_deadline(engine_factory) -> None:
+    engine, _ = engine_factory(
+        [goto("math"), call("calculate", expression="3 + 3"), FINALIZE, {"content": "6"}],
+        approval_tools=["calculate"],
+        turn_timeout=2.0,
+    )
+    paused = await engine.ainvoke("3 + 3?", thread_id="t7")
+    assert paused.interrupted
+    # the human takes longer than the whole turn may run: the resumed turn still has its time
+    await asyncio.sleep(2.5)
+    result = await engine.aresume("approve", thread_id="t7")
+    assert not result.trace["suspended"] and result.response == "6"
+    assert result.trace["duration_ms"] < 2000  # running time only, the wait excluded
+
+
+def test_prompt_lists_every_call() -> None:
+    text = approval_prompt(
+        [
+            {"id": "c1", "agent": "docs", "tool": "write_note", "arguments": {"title": "x"}, "reason": "writes"},
+        ]
+    )
+    assert "docs.write_note(title='x')" in text and "[id c1]" in text
