@@ -1,0 +1,269 @@
+"""Several processes on one database: per-thread locks across processes, leader jobs, real servers.
+
+- the database locks reach other processes and die with them (SQLite: ``fcntl`` on a lock file;
+  PostgreSQL: advisory locks on the process's lock session);
+- a :class:`LeaderJob` runs in one holder at a time and another takes over when it stops;
+- two ``cadence serve`` processes on different ports sharing one database (SQLite file or
+  PostgreSQL: the several-machines case on loopback) serve one thread: concurrent requests
+  sent alternately to both are serialized, none is lost, both show the same history;
+- ``cadence serve --workers 2``: two worker processes on one port, same guarantees.
+
+The servers use the scripted model (``CADENCE_LLM=scripted:<file>``) with a delay per call, so
+turns overlap unless the locks serialize them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from cadence.persistence.locks import LeaderJob, open_database_locks
+from pg_support import fresh_database, postgres_server_url
+
+__all__ = ["postgres_server_url"]
+
+ANSWER = "Done and dusted"
+DELAY_S = 0.15  # per model call; a turn makes two (coordinator, synthesizer)
+REQUESTS = 8
+START_TIMEOUT_S = 90
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database each process can open."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'shared.db'}"
+    return fresh_database(request.getfixturevalue("postgres_server_url"))
+
+
+def _env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CADENCE_")}
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in [src, env.get("PYTHONPATH", "")] if p)
+    env.update(extra or {})
+    return env
+
+
+# -- the locks themselves, across processes ---------------------------------------------
+HOLDER = """
+import asyncio, sys
+from cadence.persistence.locks import open_database_locks
+
+async def main():
+    async with open_database_locks(sys.argv[1]) as locks:
+        lease = await locks.try_acquire("thread:shared")
+        print("held" if lease else "refused", flush=True)
+        await asyncio.sleep(600)
+
+asyncio.run(main())
+"""
+
+
+async def test_database_locks_reach_other_processes_and_die_with_them(database_url: str) -> None:
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, database_url], env=_env(), stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None
+        line = await asyncio.wait_for(asyncio.to_thread(holder.stdout.readline), START_TIMEOUT_S)
+        assert line.strip() == "held"
+        async with open_database_locks(database_url) as locks:
+            assert locks.shared
+            assert await locks.try_acquire("thread:shared") is None
+            assert await locks.acquire("thread:shared", timeout=0.3) is None
+            other = await locks.try_acquire("thread:other")  # other names are free
+            assert other is not None
+            await other.release()
+            holder.send_signal(signal.SIGKILL)  # a crash: no release ever runs
+            holder.wait(timeout=30)
+            lease = await locks.acquire("thread:shared", timeout=30)
+            assert lease is not None
+            assert await locks.try_acquire("thread:shared") is None  # held: refused in this process too
+            await lease.release()
+            await lease.release()  # idempotent
+            again = await locks.try_acquire("thread:shared")
+            assert again is not None
+            await again.release()
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait()
+
+
+async def test_a_leader_job_runs_in_one_holder_and_fails_over(database_url: str) -> None:
+    runs = {"a": 0, "b": 0}
+
+    def job(name: str):
+        async def run() -> None:
+            runs[name] += 1
+
+        return run
+
+    async with contextlib.AsyncExitStack() as stack:
+        locks_a = await stack.enter_async_context(open_database_locks(database_url))
+        locks_b = await stack.enter_async_context(open_database_locks(database_url))
+        a = LeaderJob(locks_a, "demo", job("a"), 0.02, retry_s=0.02, run_first=True)
+        b = LeaderJob(locks_b, "demo", job("b"), 0.02, retry_s=0.02, run_first=True)
+        await a.__aenter__()
+        await _until(lambda: runs["a"] >= 1)
+        await b.__aenter__()
+        await _until(lambda: runs["a"] >= 10)
+        assert runs["b"] == 0 and a.is_leader and not b.is_leader
+        await a.stop()  # the leader goes away: the other one takes over
+        await _until(lambda: runs["b"] >= 3)
+        assert b.is_leader
+        frozen = runs["a"]
+        await _until(lambda: runs["b"] >= 6)
+        assert runs["a"] == frozen
+        await b.stop()
+
+
+async def _until(condition, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "condition not reached in time"
+        await asyncio.sleep(0.01)
+
+
+# -- real servers -------------------------------------------------------------------------
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def cadence_serve(tmp_path: Path, database_url: str, *args: str) -> Iterator[tuple[str, int]]:
+    """``cadence serve`` in a subprocess on a free port; yields its URL and pid; stopped with SIGINT."""
+    script = tmp_path / "script.json"
+    if not script.exists():
+        script.write_text(json.dumps([{"content": ANSWER, "delay_s": DELAY_S}] * 400))
+    port = _free_port()
+    env = _env({
+        "CADENCE_LLM": f"scripted:{script}",
+        "CADENCE_DATABASE_URL": database_url,
+        "CADENCE_DATA_DIR": str(tmp_path / "data"),
+        "CADENCE_BUILTIN_PLUGINS": "",
+        "CADENCE_ENTRY_POINTS_ENABLED": "false",
+        "CADENCE_MODEL_MAX_RETRIES": "0",
+        "CADENCE_THREAD_LOCK_TIMEOUT": "120",
+    })  # fmt: skip
+    log = (tmp_path / f"serve-{port}.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cadence.cli.main", "serve", "--port", str(port), *args],
+        env=env, stdout=log, stderr=subprocess.STDOUT, cwd=tmp_path,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            if proc.poll() is not None:
+                log.flush()
+                raise AssertionError(f"cadence serve exited: {(tmp_path / f'serve-{port}.log').read_text()}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{url}/ready", timeout=2).status_code == 200:
+                    break
+            assert time.monotonic() < deadline, "cadence serve did not become ready"
+            time.sleep(0.2)
+        yield url, proc.pid
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+async def _concurrent_turns(urls: list[str], thread: str, n: int) -> list[str]:
+    """``n`` requests on ``thread`` at once, request i to ``urls[i % len(urls)]``, each on its own
+    connection; returns the thread id each got."""
+
+    async def one(i: int) -> str:
+        async with httpx.AsyncClient(base_url=urls[i % len(urls)], timeout=120) as client:
+            resp = await client.post(
+                "/api/v1/chat", json={"message": f"m{i}", "user_id": "u", "thread_id": thread}
+            )
+            assert resp.status_code == 200, resp.text
+            assert resp.json()["response"] == ANSWER
+            return str(resp.json()["thread_id"])
+
+    return list(await asyncio.gather(*(one(i) for i in range(n))))
+
+
+async def _history(url: str, thread: str) -> list[tuple[str, str]]:
+    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        resp = await client.get(f"/api/v1/threads/{thread}", params={"user_id": "u"})
+        assert resp.status_code == 200, resp.text
+        body = resp.json()
+        assert body["turns"] == REQUESTS
+        return [(m["role"], m["content"]) for m in body["messages"]]
+
+
+def _assert_serialized(history: list[tuple[str, str]]) -> None:
+    """Every request's question is there once, each followed by its answer (no turn overlapped)."""
+    questions = [content for role, content in history if role == "user"]
+    assert sorted(questions) == sorted(f"m{i}" for i in range(REQUESTS))
+    assert history == [pair for q in questions for pair in (("user", q), ("assistant", ANSWER))]
+
+
+async def test_two_servers_on_one_database_serve_the_same_threads(tmp_path: Path, database_url: str) -> None:
+    with (
+        cadence_serve(tmp_path, database_url) as (first, _),
+        cadence_serve(tmp_path, database_url) as (second, _),
+    ):
+        started = time.monotonic()
+        ids = await _concurrent_turns([first, second], "shared-thread", REQUESTS)
+        elapsed = time.monotonic() - started
+        assert set(ids) == {"shared-thread"}
+        seen_first, seen_second = (
+            await _history(first, "shared-thread"),
+            await _history(second, "shared-thread"),
+        )
+    assert seen_first == seen_second
+    _assert_serialized(seen_first)
+    assert elapsed >= REQUESTS * 2 * DELAY_S  # one turn after the other: the model's delays add up
+
+
+async def test_serve_workers_runs_k_processes_on_one_port(tmp_path: Path) -> None:
+    import psutil
+
+    database_url = f"sqlite:///{tmp_path / 'workers.db'}"
+    with cadence_serve(tmp_path, database_url, "--workers", "2") as (url, pid):
+        ids = await _concurrent_turns([url], "one-thread", REQUESTS)
+        assert set(ids) == {"one-thread"}
+        history = await _history(url, "one-thread")
+        port = int(url.rsplit(":", 1)[1])
+        workers = {
+            child.pid
+            for child in psutil.Process(pid).children()
+            if any(c.laddr and c.laddr.port == port for c in child.net_connections("tcp"))
+        }
+        async with open_database_locks(database_url) as locks:
+            # the retention job is led by one of the workers: its leader lock is taken
+            assert await locks.try_acquire("leader:retention") is None
+    _assert_serialized(history)
+    assert len(workers) == 2, f"expected two worker processes serving port {port}, got {workers}"
+
+
+def test_several_workers_refuse_a_memory_database(tmp_path: Path) -> None:
+    env = _env({"CADENCE_DATABASE_URL": "memory://", "CADENCE_DATA_DIR": str(tmp_path)})
+    out = subprocess.run(
+        [sys.executable, "-m", "cadence.cli.main", "serve", "--port", "0", "--workers", "2"],
+        env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path,
+    )  # fmt: skip
+    assert out.returncode == 1
+    assert out.stderr.strip().splitlines()[-1].startswith("error: Several workers need a database")
