@@ -1,0 +1,332 @@
+"""The web page in a real browser (system Chromium via Playwright) against loopback servers.
+
+The main server runs the coordinator mode with the math plugin and a scripted model (route to
+math, calculate, answer); :class:`GatedModel` holds an answer mid-stream so the page can be
+seen streaming without timing anything.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from tests.browser.support import GATE, MATH_TURN, GatedModel, Server, running, screenshot
+from tests.test_server_support import settings
+
+from cadence.server import create_app
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+ANSWER = "15 * 23 = 345, computed by the math agent."
+
+
+def math_app(**overrides: Any) -> Any:
+    """An app with the math plugin and the gated scripted model looping over :data:`MATH_TURN`."""
+    values: dict[str, Any] = {"builtin_plugins": ["math"], **overrides}
+    return create_app(
+        settings(**values), engine_kwargs={"model": GatedModel.from_items(MATH_TURN, loop=True)}
+    )
+
+
+@pytest.fixture(scope="module")
+def server(browser: Any) -> Iterator[Server]:
+    """The module's server (started after the browser, so a missing browser skips before any work)."""
+    with running(math_app(thread_lock_timeout=0.5)) as srv:
+        yield srv
+
+
+def open_page(page: Any, url: str) -> None:
+    """Load the page and wait until its first data (modes, threads, plugins) is in."""
+    page.goto(url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+
+
+def send(page: Any, text: str) -> None:
+    """Type ``text`` and press Enter."""
+    page.fill("#message-input", text)
+    page.press("#message-input", "Enter")
+
+
+def last_answer(page: Any) -> Any:
+    return page.locator(".msg.assistant").last
+
+
+def start_thread(url: str, message: str) -> str:
+    """A thread made through the API (not the page); its id."""
+    response = httpx.post(f"{url}/api/v1/chat", json={"message": message}, timeout=30)
+    assert response.status_code == 200, response.text
+    return response.json()["thread_id"]
+
+
+# -- the page ------------------------------------------------------------------------------
+def test_page_loads_with_pickers_plugins_and_only_local_requests(page: Any, server: Server) -> None:
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    open_page(page, server.url)
+    modes = page.locator("#mode-select option").all_inner_texts()
+    assert {"coordinator", "supervisor"} <= set(modes)
+    assert page.locator("#mode-select").input_value() == "coordinator"
+    assert page.locator("#tone-select option").all_inner_texts() == [
+        "natural",
+        "explanatory",
+        "formal",
+        "concise",
+        "learning",
+    ]
+    plugin = page.locator("#plugin-list li[data-plugin=math]")
+    assert "loaded" in plugin.inner_text()
+    assert requests and all(u.startswith(server.url + "/") for u in requests), requests
+    # every control has an accessible name
+    unnamed = page.evaluate(
+        """() => [...document.querySelectorAll('button, select, textarea, input')]
+            .filter((e) => !e.closest('[hidden]') && !e.closest('dialog'))
+            .filter((e) => !(e.getAttribute('aria-label') || e.labels?.length || e.textContent.trim()))
+            .map((e) => e.outerHTML)"""
+    )
+    assert unnamed == []
+
+
+def test_docs_page_renders_offline(page: Any, server: Server) -> None:
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.goto(server.url + "/docs")
+    page.wait_for_selector(".swagger-ui .info .title")
+    assert "Cadence" in page.locator(".swagger-ui .info .title").inner_text()
+    page.wait_for_selector(".opblock-summary-path[data-path='/api/v1/chat']")
+    assert all(u.startswith(server.url + "/") for u in requests), requests
+
+
+def test_answer_streams_token_by_token_then_trace_opens(page: Any, server: Server) -> None:
+    open_page(page, server.url)
+    GATE.clear()
+    try:
+        send(page, "What is 15 * 23?")
+        streaming = page.locator(".msg.assistant.streaming")
+        streaming.wait_for()
+        page.wait_for_function(
+            "() => document.querySelector('.msg.assistant.streaming .text').textContent.includes('345,')"
+        )
+        partial = streaming.locator(".text").inner_text()
+        assert partial.startswith("15 * 23 = 345") and "computed" not in partial
+        assert int(streaming.get_attribute("data-tokens")) >= 2
+        assert page.locator("#send-button").is_disabled()
+        screenshot(page, "webui-streaming")
+    finally:
+        GATE.set()
+    answer = page.locator(".msg.assistant:not(.streaming)").last
+    answer.locator("details.trace").wait_for()
+    assert answer.locator(".text").inner_text() == ANSWER
+    assert page.locator("#message-input").input_value() == ""
+    # the new thread is current and listed
+    assert page.locator("#thread-title").inner_text() == "What is 15 * 23?"
+    page.locator("#thread-list button[aria-current=true]", has_text="What is 15 * 23?").wait_for()
+    # the trace: route, tool with arguments, result and duration, model calls, tokens, steps
+    answer.locator("details.trace > summary").click()
+    trace = answer.locator("details.trace")
+    text = trace.inner_text()
+    assert re.search(r"Route\s+math", text)
+    tools = trace.locator("table").first.inner_text()
+    assert "calculate" in tools and '"expression": "15 * 23"' in tools and "345" in tools
+    assert re.search(r"\d+ ms", tools)
+    calls = trace.locator("table").nth(1).inner_text()
+    assert calls.count("scripted") == 4 and "synthesizer" in calls
+    assert re.search(r"Tokens\s+\d+ in · \d+ out · \d+ total", text)
+    assert "→ math agent (hop 1)" in text and "math: calculate" in text
+    screenshot(page, "webui-trace")
+
+
+def test_fallback_without_streaming(page: Any, server: Server) -> None:
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+    open_page(page, server.url)
+    page.uncheck("#stream-toggle")
+    send(page, "Without streaming, 15 * 23?")
+    answer = page.locator(".msg.assistant:not(.streaming)").last
+    answer.locator("details.trace").wait_for()
+    assert answer.locator(".text").inner_text() == ANSWER
+    assert answer.get_attribute("data-tokens") == "0"
+    assert posted == [server.url + "/api/v1/chat"]
+
+
+def test_keyboard_enter_sends_and_shift_enter_breaks_the_line(page: Any, server: Server) -> None:
+    open_page(page, server.url)
+    box = page.locator("#message-input")
+    box.click()
+    page.keyboard.type("first line")
+    page.keyboard.press("Shift+Enter")
+    page.keyboard.type("second line")
+    assert box.input_value() == "first line\nsecond line"
+    assert page.locator(".msg.user").count() == 0
+    page.keyboard.press("Enter")
+    page.locator(".msg.user").wait_for()
+    assert page.locator(".msg.user .text").inner_text() == "first line\nsecond line"
+    page.locator(".msg.assistant details.trace").wait_for()
+
+
+def test_switch_threads_shows_each_history_then_rename_and_delete(page: Any, server: Server) -> None:
+    first = start_thread(server.url, "Alpha question about 15 * 23")
+    second = start_thread(server.url, "Beta question about 15 * 23")
+    open_page(page, server.url)
+    page.click(f"#thread-list button[data-thread-id='{first}']")
+    page.locator(".msg.user .text", has_text="Alpha question").wait_for()
+    assert page.locator(".msg.user").count() == 1
+    assert page.locator(".msg.assistant .text").inner_text() == ANSWER
+    assert page.locator("#thread-title").inner_text() == "Alpha question about 15 * 23"
+    page.click(f"#thread-list button[data-thread-id='{second}']")
+    page.locator(".msg.user .text", has_text="Beta question").wait_for()
+    assert page.locator(".msg.user .text", has_text="Alpha question").count() == 0
+    # a follow-up continues the open thread
+    send(page, "And again?")
+    page.locator(".msg.assistant details.trace").wait_for()
+    detail = httpx.get(f"{server.url}/api/v1/threads/{second}").json()
+    assert [m["content"] for m in detail["messages"] if m["role"] == "user"] == [
+        "Beta question about 15 * 23",
+        "And again?",
+    ]
+    screenshot(page, "webui-threads")
+    # rename
+    page.click("#rename-button")
+    page.fill("#rename-input", "Renamed beta")
+    page.click("#rename-form button[type=submit]")
+    page.locator(f"#thread-list button[data-thread-id='{second}']", has_text="Renamed beta").wait_for()
+    assert page.locator("#thread-title").inner_text() == "Renamed beta"
+    assert httpx.get(f"{server.url}/api/v1/threads/{second}").json()["title"] == "Renamed beta"
+    # delete (after a confirmation)
+    page.click("#delete-button")
+    assert "Renamed beta" in page.locator("#delete-dialog").inner_text()
+    page.click("#delete-form button[type=submit]")
+    page.locator(f"#thread-list button[data-thread-id='{second}']").wait_for(state="detached")
+    assert page.locator("#thread-title").inner_text() == "New chat"
+    assert httpx.get(f"{server.url}/api/v1/threads/{second}").status_code == 404
+    # a new chat starts a new thread
+    page.click(f"#thread-list button[data-thread-id='{first}']")
+    page.locator(".msg.user .text", has_text="Alpha question").wait_for()
+    page.click("#new-thread")
+    assert page.locator(".msg").count() == 0
+    assert page.locator("#rename-button").is_disabled()
+
+
+def test_graph_of_each_mode_is_drawn(page: Any, server: Server) -> None:
+    open_page(page, server.url)
+    page.click("#graph-button")
+    view = page.locator("#graph-view svg")
+    view.wait_for()
+    nodes = page.locator("#graph-view g.node")
+    ids = {nodes.nth(i).get_attribute("data-node") for i in range(nodes.count())}
+    assert {
+        "__start__",
+        "coordinator",
+        "control_tools",
+        "math_agent",
+        "math_tools",
+        "synthesizer",
+        "__end__",
+    } <= ids
+    assert page.locator("#graph-view path.edge").count() >= len(ids) - 1
+    assert page.locator("#graph-view path.edge.conditional").count() >= 1
+    assert "coordinator" in page.locator("#graph-mermaid").text_content()
+    screenshot(page, "webui-graph")
+    page.select_option("#mode-select", "supervisor")
+    page.locator("#graph-view g.node[data-node=supervisor]").wait_for()
+    assert page.locator("#graph-title").inner_text() == "Graph of the supervisor mode"
+    page.click("#graph-close")
+    # the chosen mode goes with the next message
+    send(page, "In supervisor mode?")
+    answer = page.locator(".msg.assistant:not(.streaming)").last
+    answer.locator("details.trace").wait_for()
+    answer.locator("details.trace > summary").click()
+    assert re.search(r"Mode\s+supervisor", answer.locator("details.trace").inner_text())
+
+
+def test_thread_busy_shows_409(page: Any, browser: Any, server: Server) -> None:
+    thread = start_thread(server.url, "Busy thread, 15 * 23")
+    open_page(page, server.url)
+    page.click(f"#thread-list button[data-thread-id='{thread}']")
+    page.locator(".msg.user").wait_for()
+    other = browser.new_context().new_page()
+    GATE.clear()
+    try:
+        send(page, "Hold this thread")
+        page.locator(".msg.assistant.streaming .text", has_text="345,").wait_for()
+        other.goto(f"{server.url}/#thread={thread}")
+        other.wait_for_selector("body[data-ready=true]")
+        other.locator(".msg.user .text", has_text="Busy thread").wait_for()
+        send(other, "Me too")
+        other.locator("#banner", has_text="busy").wait_for()
+        assert other.locator("#message-input").input_value() == "Me too"
+        screenshot(other, "webui-busy")
+    finally:
+        GATE.set()
+        other.context.close()
+    page.locator(".msg.assistant:not(.streaming) details.trace").last.wait_for()
+
+
+def test_phone_width_layout(browser: Any, server: Server) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 780}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        thread = start_thread(server.url, "From a phone")
+        open_page(page, server.url)
+        assert page.locator("#menu-button").is_visible()
+        assert not page.locator("#sidebar").evaluate("(e) => e.getBoundingClientRect().right > 0")
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 390
+        page.click("#menu-button")
+        assert page.locator("#menu-button").get_attribute("aria-expanded") == "true"
+        page.locator(f"#thread-list button[data-thread-id='{thread}']").click()
+        page.locator(".msg.user .text", has_text="From a phone").wait_for()
+        assert page.locator("#menu-button").get_attribute("aria-expanded") == "false"
+        assert page.locator("#message-input").is_visible() and page.locator("#send-button").is_visible()
+        screenshot(page, "webui-phone")
+    finally:
+        context.close()
+
+
+# -- API keys and a server that goes away ---------------------------------------------------
+def test_api_key_prompt(page: Any, browser: Any) -> None:
+    with running(math_app(api_keys=["s3cret-key"])) as srv:
+        open_page(page, srv.url)
+        dialog = page.locator("#key-dialog")
+        dialog.wait_for()
+        assert "needs an API key" in dialog.inner_text()
+        screenshot(page, "webui-api-key")
+        page.fill("#key-input", "wrong")
+        page.click("#key-save")
+        page.locator("#key-reason", has_text="not accepted").wait_for()
+        assert dialog.is_visible()
+        page.fill("#key-input", "s3cret-key")
+        page.click("#key-save")
+        dialog.wait_for(state="hidden")
+        page.locator("#plugin-list li[data-plugin=math]").wait_for()
+        send(page, "With a key, 15 * 23?")
+        page.locator(".msg.assistant:not(.streaming) details.trace").wait_for()
+        assert page.locator(".msg.assistant .text").inner_text() == ANSWER
+        assert page.locator("#banner").is_hidden()
+
+
+def test_server_down_then_back(page: Any) -> None:
+    srv = Server(math_app()).start()
+    port = srv.port
+    try:
+        open_page(page, srv.url)
+    finally:
+        srv.stop()
+    send(page, "Anyone there?")
+    banner = page.locator("#banner")
+    banner.locator("text=Cannot reach the Cadence server").wait_for()
+    assert "down" in page.locator("#conn-status").get_attribute("class")
+    assert page.locator("#message-input").input_value() == "Anyone there?"
+    assert page.locator(".msg").count() == 0
+    screenshot(page, "webui-server-down")
+    back = Server(math_app(), port=port).start()
+    try:
+        page.click("#banner-action")  # "Retry now"
+        banner.locator("text=Reconnected").wait_for()
+        assert "down" not in page.locator("#conn-status").get_attribute("class")
+        page.press("#message-input", "Enter")
+        page.locator(".msg.assistant:not(.streaming) details.trace").wait_for()
+    finally:
+        back.stop()
