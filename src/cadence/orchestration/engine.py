@@ -48,6 +48,7 @@ from cadence.orchestration.events import error_event, events_from_chunk, final_e
 from cadence.orchestration.graph import ModelResolver
 from cadence.orchestration.inspection import history_entries, plan_fork
 from cadence.orchestration.modes import ENTRY_NODES, check_mode, graph_builder, mode_names
+from cadence.orchestration.recall import EngineMemory, open_engine_memory
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.state import new_plugin_context
 from cadence.orchestration.synthesizer import FALLBACK_KEY, answer_pending_calls, fallback_answer, is_fallback
@@ -140,9 +141,11 @@ class TurnInput:
     """Caller's metadata, kept in the state with the tone and user id."""
     mode: str | None = None
     """The orchestration mode of this turn (None: ``CADENCE_MODE``)."""
+    project_id: str | None = None
+    """The project whose long-term memory the turn uses (None: the user's memory without a project)."""
 
 
-class Cadence:
+class Cadence(EngineMemory):
     """The engine. Give it a model (tests) or let the model factory resolve models from settings."""
 
     def __init__(
@@ -153,9 +156,11 @@ class Cadence:
         models: ModelResolver | None = None,
         checkpointer: Any = None,
         plugins: Iterable[type[BasePlugin]] = (),
+        memory_store: Any = None,
     ) -> None:
         self.settings = settings or get_settings()
         self.checkpointer = checkpointer if checkpointer is not None else InMemorySaver()
+        self.memory = self.open_memory(memory_store)  # long-term memory (None when CADENCE_MEMORY is off)
         self._runner: asyncio.Runner | None = None
         if model is not None:
             self._models: ModelResolver = lambda role, plugin, _m=model: _m
@@ -183,8 +188,13 @@ class Cadence:
         from cadence.persistence import open_checkpointer
 
         settings = settings or get_settings()
-        async with open_checkpointer(settings.resolved_database_url) as saver:
-            engine = await asyncio.to_thread(lambda: cls(settings, checkpointer=saver, **kwargs))
+        async with (
+            open_checkpointer(settings.resolved_database_url) as saver,
+            open_engine_memory(settings, kwargs) as memory_store,
+        ):
+            engine = await asyncio.to_thread(
+                lambda: cls(settings, checkpointer=saver, memory_store=memory_store, **kwargs)
+            )
             try:
                 yield engine
             finally:
@@ -304,6 +314,7 @@ class Cadence:
             "metadata": {**(metadata or {}), "tone": tone_value, "user_id": user},
             "plugin_context": new_plugin_context(),
         }
+        self.attach_memory(context, turn, state_in)
         config = {
             "configurable": {"thread_id": thread_key(user, thread)},
             "recursion_limit": self.settings.graph_recursion_limit,
@@ -383,6 +394,7 @@ class Cadence:
         question: HumanMessage = state_in["messages"][0]
         graph = self.graph_for(context.mode)
         await self.ensure_not_paused(_user, thread)
+        await self.recall_memory(state_in, context)
         if self.settings.checkpoint_durability == "exit":
             await self._record_question(graph, config, question)
         async for event in self._drive(
@@ -494,6 +506,7 @@ class Cadence:
             if error is None and crashed:  # the answer was written without part of the turn's work
                 error = {"code": crashed[-1]["code"], "message": crashed[-1]["message"]}
         trace = self._trace(final_state, context, started - prior_elapsed_s)
+        trace.update(await self.memory_after_turn(final_state, context, error, paused=bool(approvals)))  # type: ignore[typeddict-item]
         trace["interrupted"] = bool(approvals)  # type: ignore[typeddict-unknown-key]
         trace["approvals"] = [  # type: ignore[typeddict-unknown-key]
             *((final_state.get("plugin_context") or {}).get(F.APPROVALS) or []),

@@ -59,6 +59,21 @@ class AgentState(TypedDict, total=False):
     tone: str
     metadata: dict[str, Any]
     plugin_context: PluginContext
+    memory: dict[str, Any]
+    """The turn's long-term memory recall: ``adequacy``, ``routing_adequacy``, ``items`` (see ``recall``)."""
+    # planner mode (seed 002), returned by the trace
+    thought: str
+    """The planner's and the root's reasoning (a ``<think>`` block is split off into it)."""
+    scratchpad: str
+    """Internal notes of the planner mode's nodes, errors included."""
+    route: str | None
+    """The planner's decision: ``researcher``, ``validator`` or ``end``."""
+    planned_tools: list[dict[str, Any]]
+    """The planner's tools: ``{"name", "args"}`` each."""
+    tool_results: list[dict[str, Any]]
+    """The tool results gathered this turn: ``{"name", "args", "content", "ok", "by"}`` each."""
+    research_iterations: int
+    """Tool rounds the researcher ran this turn."""
 
 
 def new_plugin_context() -> PluginContext:

@@ -105,6 +105,10 @@ class TurnContext:
     thread_id: str | None = None
     mode: str = "coordinator"
     """The orchestration mode of the turn."""
+    project_id: str | None = None
+    """The project whose long-term memory the turn uses (None: the user's memory without a project)."""
+    memory: Any = None
+    """The engine's :class:`~cadence.memory.MemoryService` (None when ``CADENCE_MEMORY`` is off)."""
     trace: TurnTrace = field(default_factory=TurnTrace)
     started: float = field(default_factory=time.monotonic)
 

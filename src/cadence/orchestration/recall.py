@@ -1,0 +1,253 @@
+"""Long-term memory in a turn: recalled before the graph runs, given to the nodes, ingested after.
+
+The engine (through :class:`EngineMemory`) recalls the user's memories for the question before
+the graph runs and puts them in the state's ``memory`` (``adequacy``, ``routing_adequacy`` and
+the relevant ``items``); after the turn it ingests what the turn taught (see
+:meth:`cadence.memory.MemoryService.ingest_turn`) unless a node did it already (the planner's
+root). The nodes read the state:
+
+- **routing** (coordinator, supervisor): when the facts the user stated answer the question on
+  their own (``routing_adequacy`` ≥ ``CADENCE_MEMORY_ADEQUACY_THRESHOLD``), the deciding model sees
+  them as a ``recall_memory`` result right after the question, so it can finalize without tools
+  (tool results are never trusted to stay true: a clock time changes);
+- **final answer** (synthesizer, the planner's root): adequate memory is given as a
+  ``recall_memory`` result — grounded material that the answer must carry, like any tool result;
+  merely relevant memory is listed in the prompt and counts as grounded evidence only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import uuid
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+
+from cadence.conventions import message_text, split_at_last_human
+from cadence.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+MEMORY_TOOL = "recall_memory"
+"""The name memory is given under when it reaches a model as a tool result."""
+MEMORY_NODE = "memory"
+"""The ``name`` of the AI message that carries the ``recall_memory`` call."""
+STATE_KEY = "memory"
+"""The state key of the turn's recall."""
+INGESTED = "ingested"
+"""Set in the state's memory by a node that ingested the turn itself (the engine then does not)."""
+
+
+def turn_memory(state: Mapping[str, Any]) -> dict[str, Any]:
+    """The turn's recall from the state (empty when memory is off)."""
+    return dict(state.get(STATE_KEY) or {})
+
+
+def memory_items(state: Mapping[str, Any], kinds: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """The recalled memories (best first), optionally of some kinds only."""
+    items = list(turn_memory(state).get("items") or [])
+    return [i for i in items if kinds is None or i.get("kind") in kinds]
+
+
+def is_adequate(state: Mapping[str, Any], settings: Settings, *, routing: bool = False) -> bool:
+    """Whether memory alone answers the question (``routing``: the user's stated facts alone)."""
+    memory = turn_memory(state)
+    key = "routing_adequacy" if routing else "adequacy"
+    return bool(memory.get("items")) and float(memory.get(key) or 0.0) >= settings.memory_adequacy_threshold
+
+
+def memory_text(items: Sequence[Mapping[str, Any]]) -> str:
+    """The memories as lines an answering model reads ("You work on compilers.")."""
+    return "\n".join(str(i.get("statement") or i.get("text") or "").strip() for i in items if i)
+
+
+def memory_pair(question: str, items: Sequence[Mapping[str, Any]]) -> list[BaseMessage]:
+    """A ``recall_memory`` call and its result holding ``items``."""
+    call_id = f"call_mem_{uuid.uuid4().hex[:12]}"
+    call = {"name": MEMORY_TOOL, "args": {"query": question}, "id": call_id, "type": "tool_call"}
+    return [
+        AIMessage(content="", tool_calls=[call], name=MEMORY_NODE),
+        ToolMessage(content=memory_text(items), tool_call_id=call_id, name=MEMORY_TOOL),
+    ]
+
+
+def with_memory(messages: Sequence[BaseMessage], state: Mapping[str, Any], settings: Settings, *,
+                routing: bool = False) -> list[BaseMessage]:  # fmt: skip
+    """``messages`` with the adequate memory inserted as a ``recall_memory`` result after the question.
+
+    ``routing``: only the user's stated facts, and only when they answer the question alone.
+    Unchanged when memory does not answer the question.
+    """
+    if not is_adequate(state, settings, routing=routing):
+        return list(messages)
+    items = memory_items(state, ["fact"] if routing else None)
+    before, question, after = split_at_last_human(messages)
+    if question is None or not items:
+        return list(messages)
+    return [*before, question, *memory_pair(message_text(question), items), *after]
+
+
+def memory_evidence(state: Mapping[str, Any]) -> list[str]:
+    """The recalled memories' statements: grounded material for the final-answer check."""
+    return [str(i.get("statement") or i.get("text") or "") for i in memory_items(state)]
+
+
+def memory_prompt(state: Mapping[str, Any], settings: Settings) -> str:
+    """A prompt section listing merely relevant memories (empty when none, or when given as a result)."""
+    items = memory_items(state)
+    if not items or is_adequate(state, settings):
+        return ""
+    lines = "\n".join(f"- {s}" for s in memory_evidence(state) if s)
+    return (
+        "\n\nWHAT YOU REMEMBER FROM EARLIER CONVERSATIONS WITH THIS USER (use it only if it helps "
+        f"answer the question):\n{lines}\n"
+    )
+
+
+# -- the engine's part --------------------------------------------------------------------------
+@contextlib.asynccontextmanager
+async def open_engine_memory(settings: Settings, kwargs: dict[str, Any]) -> AsyncIterator[Any]:
+    """The memory store for an engine being opened: ``kwargs['memory_store']`` when given (popped),
+    else the configured store when ``CADENCE_MEMORY`` is on, else None."""
+    given = kwargs.pop("memory_store", None)
+    if given is not None or not settings.memory:
+        yield given
+        return
+    from cadence.memory import open_memory_store
+
+    async with open_memory_store(settings) as store:
+        yield store
+
+
+class EngineMemory:
+    """The engine's memory methods (mixed into :class:`~cadence.orchestration.engine.Cadence`)."""
+
+    settings: Settings
+    memory: Any
+    """The :class:`~cadence.memory.MemoryService`, or None when ``CADENCE_MEMORY`` is off."""
+
+    def open_memory(self, store: Any) -> Any:
+        """The memory service over ``store`` (an in-process store when None), None when memory is off."""
+        if not self.settings.memory:
+            return None
+        from langgraph.store.memory import InMemoryStore
+
+        from cadence.memory import MemoryService
+
+        return MemoryService(store if store is not None else InMemoryStore(), self.settings)
+
+    def attach_memory(self, context: Any, turn: Any, state_in: dict[str, Any]) -> None:
+        """Give the turn its memory handle and project, and start it with an empty recall."""
+        context.memory = self.memory
+        context.project_id = getattr(turn, "project_id", None)
+        state_in[STATE_KEY] = {}
+
+    async def recall_memory(self, state_in: dict[str, Any], context: Any) -> None:
+        """Recall the user's memories for the question into the state (errors are logged, never fatal)."""
+        if self.memory is None:
+            return
+        question = message_text(state_in["messages"][0])
+        try:
+            recall = await self.memory.recall(context.user_id, question, project_id=context.project_id)
+        except Exception as exc:
+            logger.warning("memory recall failed", extra={"error": f"{type(exc).__name__}: {exc}"})
+            context.trace.errors.append({"node": MEMORY_NODE, "code": "memory_error", "message": str(exc)})
+            return
+        state_in[STATE_KEY] = {
+            **recall.to_dict(),
+            "routing_adequacy": recall.adequacy_of(["fact"]),
+        }
+
+    async def memory_after_turn(
+        self, state: Mapping[str, Any], context: Any, error: Mapping[str, Any] | None, *, paused: bool
+    ) -> dict[str, Any]:
+        """Ingest the finished turn (unless a node did) and return the trace's memory fields."""
+        from cadence.orchestration.answer_check import turn_results
+        from cadence.orchestration.synthesizer import is_fallback
+
+        trace: dict[str, Any] = {}
+        for key in ("thought", "scratchpad", "route", "planned_tools", "tool_results"):
+            if key in state:
+                trace[key] = state.get(key)
+        if self.memory is None:
+            return trace
+        memory = turn_memory(state)
+        ingested = memory.get(INGESTED)
+        if not paused and ingested is None:
+            messages = list(state.get("messages") or [])
+            question, results = turn_results(messages)
+            final = _final_answer(messages)
+            ctx = state.get("plugin_context") or {}
+            usable = final is not None and not is_fallback(final) and not ctx.get("suspend_reason")
+            ingested = await ingest(
+                self.memory, context, question, message_text(final) if final is not None else "",
+                [(r.name, r.args, r.content) for r in results], usable=usable and error is None,
+            )  # fmt: skip
+        trace["memory"] = {
+            "adequacy": memory.get("adequacy", 0.0),
+            "items": [
+                {k: i.get(k) for k in ("id", "kind", "statement", "score", "source_thread")}
+                for i in memory.get("items") or []
+            ],
+            "ingested": int(ingested or 0),
+        }
+        return trace
+
+
+def _final_answer(messages: Sequence[BaseMessage]) -> AIMessage | None:
+    from cadence.conventions import FINAL_NODES
+
+    for msg in reversed(messages):
+        if isinstance(msg, AIMessage) and msg.name in FINAL_NODES:
+            return msg
+        if isinstance(msg, HumanMessage):
+            return None
+    return None
+
+
+async def ingest(
+    memory: Any,
+    context: Any,
+    question: str,
+    answer: str,
+    results: Sequence[tuple[str, Mapping[str, Any], str]],
+    *,
+    usable: bool,
+) -> int:
+    """Ingest one turn into memory; how many memories were written (errors logged, never fatal)."""
+    try:
+        stored = await memory.ingest_turn(
+            context.user_id,
+            question,
+            answer,
+            project_id=getattr(context, "project_id", None),
+            thread_id=context.thread_id,
+            results=[r for r in results if r[0] != MEMORY_TOOL],
+            answer_usable=usable,
+        )
+    except Exception as exc:
+        logger.warning("memory ingestion failed", extra={"error": f"{type(exc).__name__}: {exc}"})
+        context.trace.errors.append({"node": MEMORY_NODE, "code": "memory_error", "message": str(exc)})
+        return 0
+    return len(stored)
+
+
+__all__ = [
+    "INGESTED",
+    "MEMORY_NODE",
+    "MEMORY_TOOL",
+    "STATE_KEY",
+    "EngineMemory",
+    "ingest",
+    "is_adequate",
+    "memory_evidence",
+    "memory_items",
+    "memory_pair",
+    "memory_prompt",
+    "memory_text",
+    "open_engine_memory",
+    "turn_memory",
+    "with_memory",
+]
