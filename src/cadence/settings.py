@@ -126,6 +126,11 @@ class Settings(BaseSettings):
         True,
         description="Keep the supervisor's handoff and hand-back calls in what it sees (breadcrumbs).",
     )
+    supervisor_direct_answer: bool = Field(
+        True,
+        description="Supervisor mode: an agent's answer that can stand as it is reaches the user without "
+        "another supervisor call (the rule: docs/architecture.md).",
+    )
     validation: Literal["off", "flag", "correct"] = Field(
         "flag",
         description="Final-answer validation (relevance, grounding, citations): off, flag (a verdict "

@@ -238,8 +238,8 @@ class Cadence(EngineMemory):
         return self.plugin_manager.statuses
 
     def draw_mermaid(self, mode: str | None = None) -> str:
-        """The compiled graph of ``mode`` (default ``CADENCE_MODE``) as a Mermaid diagram."""
-        return self.graph_for(mode).get_graph().draw_mermaid()
+        """The compiled graph of ``mode`` (default ``CADENCE_MODE``) as Mermaid (subgraphs drawn)."""
+        return self.graph_for(mode).get_graph(xray=1).draw_mermaid()
 
     # -- turns -----------------------------------------------------------------------
     def turn_input(
@@ -437,6 +437,7 @@ class Cadence(EngineMemory):
             context=context,
             stream_mode=modes,
             durability=self.settings.checkpoint_durability,
+            subgraphs=True,  # agent subgraphs' tokens and events (supervisor mode) are not lost
         )
         remaining = context.remaining()
         hard_limit = (self.settings.turn_timeout if remaining is None else remaining) + DEADLINE_GRACE_S
@@ -447,7 +448,7 @@ class Cadence(EngineMemory):
                 scope = asyncio.timeout(max(remaining, 0.01))
                 try:
                     async with scope:
-                        mode, chunk = await anext(stream)
+                        namespace, mode, chunk = await anext(stream)
                 except StopAsyncIteration:
                     finished = True
                     break
@@ -474,9 +475,10 @@ class Cadence(EngineMemory):
                     await self._close_turn_after_error(graph, config, error["message"], question=question)
                     break
                 if mode == "values" and isinstance(chunk, dict):
-                    final_state = chunk
+                    if not namespace:  # a subgraph's values are its own state, not the turn's
+                        final_state = chunk
                     continue
-                for event in events_from_chunk(mode, chunk):
+                for event in events_from_chunk(mode, chunk, subgraph=bool(namespace)):
                     yield event
         finally:
             if not finished:

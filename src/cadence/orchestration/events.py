@@ -166,15 +166,20 @@ def final_event(
     return {"type": "final", "response": response, "thread_id": thread_id, "trace": trace, "error": error}
 
 
-def events_from_chunk(mode: str, chunk: Any) -> list[StreamEvent]:
-    """The events one chunk of LangGraph's stream (``stream_mode`` ``mode``) stands for."""
+def events_from_chunk(mode: str, chunk: Any, subgraph: bool = False) -> list[StreamEvent]:
+    """The events one chunk of LangGraph's stream (``stream_mode`` ``mode``) stands for.
+
+    ``subgraph``: the chunk comes from a subgraph (an agent subgraph of the supervisor mode),
+    whose agent's tokens are streamed too (``token`` events naming the agent's node).
+    """
     events: list[StreamEvent] = []
     if mode == "custom" and isinstance(chunk, dict):
         events.append(chunk)
     elif mode == "messages":
         msg, meta = chunk
         node = (meta or {}).get("langgraph_node")
-        if node in FINAL_NODES and isinstance(msg, AIMessageChunk):
+        agent_token = subgraph and (plugin_of_node(node or "") or ("", ""))[1] == "agent"
+        if (node in FINAL_NODES or agent_token) and isinstance(msg, AIMessageChunk):
             text = message_text(msg)
             if text:
                 events.append(TokenEvent(type="token", node=node, text=text))

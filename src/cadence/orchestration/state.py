@@ -17,6 +17,8 @@ class PluginContextFields:
     TOOLS_USED = "tools_used"
     SUSPEND_REASON = "suspend_reason"
     NOTES = "notes"
+    VALIDATION_FEEDBACK = "validation_feedback"
+    VALIDATION_DRAFT = "validation_draft"
     APPROVALS = "approvals"
 
 
@@ -41,6 +43,10 @@ class PluginContext(TypedDict):
     """Set by a guard: the JSON form of a :class:`~cadence.orchestration.guards.SuspendReason`."""
     notes: list[str]
     """Remarks for the trace (e.g. why the coordinator finalized early)."""
+    validation_feedback: str | None
+    """A validation correction round in progress: what the answering agent is asked to fix."""
+    validation_draft: dict[str, Any] | None
+    """The failed verdict (``ValidationVerdict.to_dict``) of the answer being corrected."""
     approvals: list[dict[str, Any]]
     """Human decisions about tool calls in this turn (id, agent, tool, arguments, decision, …)."""
 
@@ -85,6 +91,8 @@ def new_plugin_context() -> PluginContext:
         PluginContextFields.TOOLS_USED: [],
         PluginContextFields.SUSPEND_REASON: None,
         PluginContextFields.NOTES: [],
+        PluginContextFields.VALIDATION_FEEDBACK: None,
+        PluginContextFields.VALIDATION_DRAFT: None,
         PluginContextFields.APPROVALS: [],
     }
 

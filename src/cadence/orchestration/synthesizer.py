@@ -12,6 +12,7 @@ metadata (:data:`FALLBACK_KEY`) and recorded in the trace's ``errors``.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -31,6 +32,7 @@ from cadence.orchestration.answer_check import (
 from cadence.orchestration.compaction import compact_messages, describe_work, split_at_last_human, with_system
 from cadence.orchestration.model_call import call_model
 from cadence.orchestration.prompts import SYNTHESIZER_INSTRUCTIONS
+from cadence.orchestration.recall import memory_evidence, memory_prompt, with_memory
 from cadence.orchestration.response_context import ResponseContext, ResponseContextBuilder
 from cadence.orchestration.safety import message_text
 from cadence.orchestration.state import PluginContextFields as F
@@ -40,7 +42,8 @@ from cadence.orchestration.validation import (
     ValidationVerdict,
     record_validation,
     retrieved_sources,
-    validate_turn,
+    turn_evidence,
+    validate_state,
     with_citations,
 )
 from cadence.sdk.metadata import PluginMetadata
@@ -66,6 +69,21 @@ def answer_pending_calls(messages: Sequence[BaseMessage], note: str) -> list[Too
 
 FALLBACK_KEY = "cadence_fallback"
 """``response_metadata`` flag of a final answer written without a model."""
+
+THOUGHT_KEY = "thought"
+"""``response_metadata`` key of the reasoning a model wrote in a ``<think>`` block (never the answer)."""
+_THINK_RE = re.compile(r"<think>(.*?)(?:</think>|$)", re.DOTALL | re.IGNORECASE)
+
+
+def split_thought(content: Any) -> tuple[Any, str]:
+    """``(answer, thought)``: a text reply without its ``<think>`` blocks, and what they said.
+
+    An unclosed block runs to the end. Non-text content is returned as it is.
+    """
+    if not isinstance(content, str) or "<think>" not in content.lower():
+        return content, ""
+    thought = "\n".join(m.strip() for m in _THINK_RE.findall(content) if m.strip())
+    return _THINK_RE.sub("", content).strip(), thought
 
 
 def is_fallback(message: BaseMessage | None) -> bool:
@@ -142,7 +160,7 @@ class FinalAnswerNode:
         settings = context.settings if context is not None else self.settings
         messages = list(state.get("messages") or [])
         pending = answer_pending_calls(messages, self.pending_note(state))
-        view = {**state, "messages": [*messages, *pending]}
+        view = {**state, "messages": self.conversation([*messages, *pending], state, settings)}
         rc = self.context_builder.build(view)
         prompt_messages = self.build_messages(view, settings, rc)
         handler = StructuredResponseHandler(
@@ -150,6 +168,7 @@ class FinalAnswerNode:
         )
         structured = None
         fallback = False
+        thought = ""
         rewritten: str | None = None
         try:
             result = await handler.respond(
@@ -160,7 +179,7 @@ class FinalAnswerNode:
                 context=context,
                 config=config,
             )
-            content: Any = result.message.content
+            content, thought = split_thought(result.message.content)
             structured = result.structured
             usage = result.message.usage_metadata
             unusable = unusable_reply(result.message)
@@ -176,7 +195,7 @@ class FinalAnswerNode:
                 structured, fallback = None, True
             elif isinstance(content, str) and self.check_answers:
                 mode = settings.validation
-                draft = validate_turn(view["messages"], content) if mode != "off" else None
+                draft = validate_state(view, content) if mode != "off" else None
                 corrected = False
                 if draft is not None and not draft.ok and mode == "correct" and structured is None:
                     content = await self.corrected(content, draft, prompt_messages, context, config)
@@ -184,7 +203,7 @@ class FinalAnswerNode:
                 content, rewritten = self.checked(view, content, prompt_messages, context)
                 content = self.cited(view, content)
                 if draft is not None:
-                    final = validate_turn(view["messages"], content)
+                    final = validate_state(view, content)
                     record_validation(context, self.node_name, mode, final, draft, corrected)
         except CadenceError as exc:
             content = self.fallback(
@@ -203,6 +222,8 @@ class FinalAnswerNode:
         if context is not None and structured is not None:
             context.trace.structured = structured
         metadata: dict[str, Any] = {"structured": structured} if structured is not None else {}
+        if thought:
+            metadata[THOUGHT_KEY] = thought
         if fallback:
             metadata[FALLBACK_KEY] = True
         if rewritten is not None:
@@ -246,7 +267,13 @@ class FinalAnswerNode:
         """
         question, results = turn_results(list(state.get("messages") or []))
         instructions = "\n".join(message_text(m) for m in prompt_messages if isinstance(m, SystemMessage))
-        verdict = check_answer(answer, question=question, results=results, instructions=instructions)
+        verdict = check_answer(
+            answer,
+            question=question,
+            results=results,
+            instructions=instructions,
+            grounded=memory_evidence(state),
+        )
         if verdict.problem is None:
             shaped, changed = conform_to_tone(verdict.answer, state.get("tone"), question, results)
             if changed and context is not None:
@@ -293,8 +320,14 @@ class FinalAnswerNode:
 
     def cited(self, state: Mapping[str, Any], answer: str) -> str:
         """``answer`` citing the documents the turn retrieved (``[path]``) when it cites none."""
-        _, results = turn_results(list(state.get("messages") or []))
+        _, results = turn_evidence(state)
         return with_citations(answer, retrieved_sources(results))
+
+    def conversation(
+        self, messages: list[BaseMessage], state: Mapping[str, Any], settings: Settings
+    ) -> list[BaseMessage]:
+        """The conversation the answer is written and checked from (the synthesizer adds memory)."""
+        return messages
 
     def pending_note(self, state: Mapping[str, Any]) -> str:
         """Content of tool messages that answer calls left pending when this node runs."""
@@ -323,4 +356,10 @@ class Synthesizer(FinalAnswerNode):
         """SYNTHESIZER_INSTRUCTIONS with the tone and the plugins' suggestions."""
         return SYNTHESIZER_INSTRUCTIONS.format(
             tone_instruction=rc.tone_instruction, plugin_suggestions=rc.suggestions_text
-        )
+        ) + memory_prompt(state, self.settings)
+
+    def conversation(
+        self, messages: list[BaseMessage], state: Mapping[str, Any], settings: Settings
+    ) -> list[BaseMessage]:
+        """The conversation with the memory that answers the question given as a ``recall_memory`` result."""
+        return with_memory(messages, state, settings)

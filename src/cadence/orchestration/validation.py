@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
@@ -36,7 +36,6 @@ from cadence.orchestration.answer_check import (
     facts,
     turn_results,
 )
-from cadence.text import STOPWORDS
 
 logger = logging.getLogger(__name__)
 
@@ -54,8 +53,10 @@ _HIT_RE = re.compile(r"(?m)^\[\d+\]\s+(\S+?):\d+(?:\s|$)")
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]{2,}")
 _QUESTION_WORDS = frozenset(
     {"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "does", "did", "tell",
-     "explain", "give", "show", "please", "can", "could", "would", "should", "about", "the", "and"}
+     "explain", "give", "show", "please", "can", "could", "would", "should", "about", "the", "and",
+     "are", "was", "for", "from", "that", "this", "with", "will", "you", "your", "its"}
 )  # fmt: skip
+"""Question and function words: they say nothing about what a question is about."""
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,7 @@ def retrieved_sources(results: Sequence[ToolResult]) -> list[str]:
 
 def _content_words(text: str) -> set[str]:
     words = {w.lower().strip("'-") for w in _WORD_RE.findall(text)}
-    return {_stem(w) for w in words if w not in STOPWORDS and w not in _QUESTION_WORDS and len(w) > 2}
+    return {_stem(w) for w in words if w not in _QUESTION_WORDS and len(w) > 2}
 
 
 def _stem(word: str) -> str:
@@ -250,6 +251,30 @@ def _known(cited: str, known: Sequence[str]) -> bool:
     return sum(1 for k in known if k.rsplit("/", 1)[-1] == base) == 1 and "/" not in cited
 
 
+def results_from_records(records: Iterable[Mapping[str, Any]]) -> list[ToolResult]:
+    """The successful work results among the trace's ``tools_used`` records (results clipped as recorded)."""
+    return [
+        ToolResult(
+            name=str(r.get("name") or "tool"), args=dict(r.get("args") or {}), content=str(r["result"])
+        )
+        for r in records
+        if not r.get("error") and r.get("result") is not None
+    ]
+
+
+def turn_evidence(state: Mapping[str, Any]) -> tuple[str, list[ToolResult]]:
+    """The turn's question and tool results, from its messages, else from its ``tools_used`` records.
+
+    An agent's work may stay out of the shared history (the supervisor mode's ``last_message``);
+    the plugin context's ``tools_used`` records then carry its results.
+    """
+    question, results = turn_results(list(state.get("messages") or []))
+    if not results:
+        records = (state.get("plugin_context") or {}).get("tools_used") or []
+        results = results_from_records(records)
+    return question, results
+
+
 def validate_turn(messages: Sequence[BaseMessage], answer: str) -> ValidationVerdict:
     """:func:`validate_answer` with the question and tool results read from a turn's ``messages``."""
     question, results = turn_results(messages)
@@ -284,6 +309,12 @@ def record_validation(
     return record
 
 
+def validate_state(state: Mapping[str, Any], answer: str) -> ValidationVerdict:
+    """:func:`validate_answer` with the question and tool results of :func:`turn_evidence`."""
+    question, results = turn_evidence(state)
+    return validate_answer(question, answer, results)
+
+
 def with_citations(answer: str, sources: Sequence[str]) -> str:
     """``answer`` with a ``Sources:`` line citing ``sources`` as ``[path]``, unless it already cites one."""
     if not sources or citations(answer):
@@ -300,8 +331,11 @@ __all__ = [
     "citations",
     "is_relevant",
     "record_validation",
+    "results_from_records",
     "retrieved_sources",
+    "turn_evidence",
     "validate_answer",
+    "validate_state",
     "validate_turn",
     "with_citations",
 ]

@@ -22,11 +22,13 @@ supervisor → control_tools → ``{name}_agent`` ⇄ ``{name}_tools`` → super
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, InjectedToolCallId, StructuredTool
 from langgraph.graph import END, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -50,16 +52,28 @@ from cadence.conventions import (
     split_at_last_human,
 )
 from cadence.orchestration import plugin_nodes
+from cadence.orchestration.answer_check import facts
 from cadence.orchestration.control_tools import RoutingDecision
 from cadence.orchestration.coordinator import Coordinator, bind_routes, build_plugin_descriptions
 from cadence.orchestration.coordinator import coordinator_routing_logic as supervisor_routing_logic
+from cadence.orchestration.events import emit_events, node_event
 from cadence.orchestration.graph import ModelResolver, add_decision_nodes
 from cadence.orchestration.guards import BEFORE_DECISION, GuardView
 from cadence.orchestration.prompts import SUPERVISOR_INSTRUCTIONS
 from cadence.orchestration.safety import strip_control_messages
 from cadence.orchestration.state import AgentState, plugin_context
 from cadence.orchestration.state import PluginContextFields as F
+from cadence.orchestration.trimming import replace_history, trim_history
 from cadence.orchestration.turn import TurnContext
+from cadence.orchestration.validation import (
+    ValidationVerdict,
+    record_validation,
+    results_from_records,
+    retrieved_sources,
+    turn_evidence,
+    validate_answer,
+    with_citations,
+)
 from cadence.plugins.bundle import PluginBundle
 from cadence.sdk.metadata import PluginMetadata
 from cadence.settings import Settings
@@ -169,27 +183,40 @@ class Supervisor(Coordinator):
         self.handoff_messages = settings.supervisor_handoff_messages
 
     def model_input(self, state: dict[str, Any]) -> list[Any]:
-        """The conversation through :func:`supervisor_view` (output mode, handoff breadcrumbs)."""
-        return supervisor_view(state.get("messages") or [], self.output_mode, self.handoff_messages)
+        """The conversation through :func:`supervisor_view`, trimmed to ``CADENCE_MODEL_INPUT_MAX_TOKENS``."""
+        view = supervisor_view(state.get("messages") or [], self.output_mode, self.handoff_messages)
+        return trim_history(view, self.settings.model_input_max_tokens)
 
 
 # -- forward ----------------------------------------------------------------------------------
-async def forward_node(state: dict[str, Any]) -> Command:
-    """Write the forwarded agent's last answer of this turn as the final answer, verbatim.
+def _forwarded_agent(state: dict[str, Any]) -> str:
+    """The agent whose answer ``forward`` passes on: the ``forward_message`` call's, else the current one.
 
-    The agent is the ``forward_message`` call's result; without an answer of that agent in
-    this turn, the synthesizer writes the final answer instead (noted in the trace).
+    After the latest hand-back (a ``back`` result), a ``forward_message`` result names the agent;
+    without one the agent's answer came straight from its loop (the direct answer).
     """
     _, _, after = split_at_last_human(state.get("messages") or [])
-    agent = next(
-        (
-            message_text(m).strip()
-            for m in reversed(after)
-            if isinstance(m, ToolMessage) and m.name == FORWARD_TOOL
-        ),
-        "",
-    )
-    answer = next(
+    for m in reversed(after):
+        if isinstance(m, ToolMessage) and m.name == FORWARD_TOOL:
+            return message_text(m).strip().lower()
+        if isinstance(m, ToolMessage) and m.name == BACK_TOOL_NAME:
+            break
+    return str(state.get("current_agent") or "")
+
+
+def _forward_called(state: dict[str, Any]) -> bool:
+    """Whether the supervisor called ``forward_message`` after the latest hand-back."""
+    _, _, after = split_at_last_human(state.get("messages") or [])
+    for m in reversed(after):
+        if isinstance(m, ToolMessage) and m.name in (FORWARD_TOOL, BACK_TOOL_NAME):
+            return m.name == FORWARD_TOOL
+    return False
+
+
+def _agent_answer(state: dict[str, Any], agent: str) -> AIMessage | None:
+    """``agent``'s last answer with text in this turn."""
+    _, _, after = split_at_last_human(state.get("messages") or [])
+    return next(
         (
             m
             for m in reversed(after)
@@ -197,30 +224,122 @@ async def forward_node(state: dict[str, Any]) -> Command:
         ),
         None,
     )
+
+
+async def forward_node(state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]) -> Command:
+    """Write an agent's last answer of this turn as the final answer, verbatim (plus its citations).
+
+    The agent is the ``forward_message`` call's result, or the agent whose answer could stand
+    as it is (:func:`answer_stands`). Without an answer of that agent in this turn, the
+    synthesizer writes the final answer instead (noted in the trace). With
+    ``CADENCE_VALIDATION`` ``flag`` the verdict is recorded; with ``correct`` a failing answer
+    goes back to its agent once, with the verdict's feedback (the answering node corrects it).
+    """
+    context = runtime.context if runtime is not None else None
+    ctx = plugin_context(state)
+    agent = _forwarded_agent(state)
+    answer = _agent_answer(state, agent)
     if answer is None:
-        ctx = plugin_context(state)
         ctx[F.NOTES].append(f"forward_message: no answer of agent {agent!r} to forward; synthesized instead")
         logger.warning("nothing to forward; synthesizing", extra={"agent": agent})
+        emit_events([node_event(GraphNodeNames.SYNTHESIZER)])
         return Command(goto=GraphNodeNames.SYNTHESIZER, update={"plugin_context": ctx})
-    final = AIMessage(
-        content=message_text(answer),
-        name=GraphNodeNames.FORWARD,
-        response_metadata={FORWARDED_KEY: agent},
+    question, results = turn_evidence(state)
+    text = with_citations(message_text(answer), retrieved_sources(results))
+    settings = context.settings if isinstance(context, TurnContext) else None
+    mode = settings.validation if settings is not None else "off"
+    if mode != "off":
+        verdict = validate_answer(question, text, results)
+        draft = ctx.get(F.VALIDATION_DRAFT)
+        if not verdict.ok and mode == "correct" and draft is None:
+            ctx[F.VALIDATION_DRAFT] = verdict.to_dict()
+            ctx[F.VALIDATION_FEEDBACK] = verdict.feedback()
+            logger.info("forwarded answer fails validation; back to its agent", extra={"agent": agent})
+            emit_events([node_event(agent_node_name(agent))])
+            return Command(goto=agent_node_name(agent), update={"plugin_context": ctx})
+        first = ValidationVerdict(**draft) if draft else verdict
+        record_validation(context, GraphNodeNames.FORWARD, mode, verdict, first, corrected=draft is not None)
+    if not _forward_called(state):
+        ctx[F.NOTES].append(f"supervisor: the {agent} agent's answer stood as it was (direct answer)")
+    final = AIMessage(content=text, name=GraphNodeNames.FORWARD, response_metadata={FORWARDED_KEY: agent})
+    return Command(goto=END, update={"messages": [final], "plugin_context": ctx})
+
+
+# -- the direct answer --------------------------------------------------------------------------
+COVERAGE = 0.5
+"""Share of the question's terms an answer that stands must cover (with its tools' arguments and results)."""
+
+
+def _terms(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z'-]{2,}", text) if w.lower() not in _FILLER} | set(
+        facts(text)
     )
-    return Command(goto=END, update={"messages": [final]})
+
+
+_FILLER = frozenset(
+    {"the", "and", "for", "are", "was", "what", "which", "who", "whom", "whose", "when", "where", "why",
+     "how", "does", "did", "can", "could", "would", "should", "please", "tell", "give", "show", "explain",
+     "about", "with", "from", "that", "this", "into", "you", "your", "its", "calculate", "compute"}
+)  # fmt: skip
+
+
+def answer_stands(state: dict[str, Any], update: dict[str, Any], agent: str, answer: AIMessage) -> bool:
+    """Whether ``agent``'s answer can reach the user as it is, without another supervisor call.
+
+    The rule (documented in docs/architecture.md), all of:
+
+    1. it is the turn's only handoff so far (routing history ``[agent]``) and no guard fired;
+    2. the agent ran at least one work tool in this turn, and none failed;
+    3. the answer has text of its own (not merely its tool results copied);
+    4. it passes validation (:func:`~cadence.orchestration.validation.validate_answer`: relevant,
+       no invented number or name, the results carried, citations of retrieved documents);
+    5. the question is covered: at least :data:`COVERAGE` of its terms (content words and numbers)
+       appear in the answer, the tools' arguments or their results.
+    """
+    ctx = update.get("plugin_context") or {}
+    if list(ctx.get(F.ROUTING_HISTORY) or []) != [agent] or ctx.get(F.SUSPEND_REASON):
+        return False
+    records = list(ctx.get(F.TOOLS_USED) or [])
+    if not records or any(r.get("error") for r in records):
+        return False
+    text = message_text(answer).strip()
+    results = results_from_records(records)
+    contents = [r.content.strip() for r in results]
+    if not text or text in contents or " ".join(text.split()) == " ".join("\n".join(contents).split()):
+        return False
+    question, _ = turn_evidence(state)
+    if not validate_answer(question, text, results).ok:
+        return False
+    asked = _terms(question)
+    if not asked:
+        return True
+    seen = _terms(" ".join([text, *contents, *(str(v) for r in results for v in r.args.values())]))
+    return len(asked & seen) >= COVERAGE * len(asked)
 
 
 # -- the agents' loops ----------------------------------------------------------------------------
 def agent_loop(bundle: PluginBundle) -> plugin_nodes.NextNode:
-    """Where ``{name}_tools`` goes: back to its agent, or to the supervisor (answer given, or a guard)."""
+    """Where ``{name}_tools`` goes: back to its agent, or out of its loop.
+
+    Out of the loop: to ``forward`` when the answer can stand as it is (:func:`answer_stands`,
+    with ``CADENCE_SUPERVISOR_DIRECT_ANSWER``) or is a validation correction, else to the
+    supervisor (answer given, or a guard fired).
+    """
 
     def next_node(state: dict[str, Any], update: dict[str, Any], runtime: Runtime[Any]) -> str:
-        last_ai = next((m for m in reversed(state.get("messages") or []) if isinstance(m, AIMessage)), None)
+        messages = state.get("messages") or []
+        last_ai = next((m for m in reversed(messages) if isinstance(m, AIMessage)), None)
         calls = list(getattr(last_ai, "tool_calls", None) or [])
-        if not calls or any(c.get("name") == BACK_TOOL_NAME for c in calls):
-            return GraphNodeNames.SUPERVISOR
         context = runtime.context if runtime is not None else None
         settings = context.settings if isinstance(context, TurnContext) else None
+        if not calls or any(c.get("name") == BACK_TOOL_NAME for c in calls):
+            ctx = update.get("plugin_context") or {}
+            if ctx.get(F.VALIDATION_FEEDBACK):  # the correction round: straight back to forward
+                return GraphNodeNames.FORWARD
+            direct = settings is not None and settings.supervisor_direct_answer
+            if direct and last_ai is not None and answer_stands(state, update, bundle.name, last_ai):
+                return GraphNodeNames.FORWARD
+            return GraphNodeNames.SUPERVISOR
         if settings is not None:
             view = GuardView(
                 settings,
@@ -236,6 +355,98 @@ def agent_loop(bundle: PluginBundle) -> plugin_nodes.NextNode:
     return next_node
 
 
+def handed_back(
+    messages: Sequence[BaseMessage], new: Sequence[BaseMessage], output_mode: str
+) -> list[BaseMessage]:
+    """What an agent's visit adds to the shared history when it hands back.
+
+    ``last_message``: its last message and that message's tool results (the answer, with its
+    ``back`` breadcrumb); ``full_history``: everything it did (messages already shared keep their
+    ids, so the ``add_messages`` reducer replaces them in place).
+    """
+    if output_mode == "full_history":
+        return [*messages, *new]
+    last_ai = next((m for m in reversed(messages) if isinstance(m, AIMessage)), None)
+    return [*([last_ai] if last_ai is not None else []), *new]
+
+
+def agent_step(bundle: PluginBundle) -> Callable[..., Any]:
+    """The agent subgraph's ``{name}_agent`` node: one agent step on a trimmed history.
+
+    Pre-model trimming (``CADENCE_MODEL_INPUT_MAX_TOKENS``): the subgraph's own copy of the
+    conversation is replaced by the trimmed one (``RemoveMessage(REMOVE_ALL_MESSAGES)``), so the
+    model gets the budget and the shared history stays whole. A validation correction round
+    adds its feedback as the last message the model sees.
+    """
+    inner = plugin_nodes.agent_node(bundle)
+
+    async def node(state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]) -> dict[str, Any]:
+        context = runtime.context if runtime is not None else None
+        budget = context.settings.model_input_max_tokens if isinstance(context, TurnContext) else 0
+        messages = list(state.get("messages") or [])
+        trimmed = trim_history(messages, budget)
+        feedback = (state.get("plugin_context") or {}).get(F.VALIDATION_FEEDBACK)
+        seen = [*trimmed, HumanMessage(content=feedback)] if feedback else trimmed
+        view = (
+            state
+            if seen is messages or (len(seen) == len(messages) and not feedback)
+            else {
+                **state,
+                "messages": seen,
+            }
+        )
+        update = await inner(view, config, runtime)
+        if len(trimmed) < len(messages):
+            update = {**update, "messages": [*replace_history(trimmed), *update.get("messages", [])]}
+        return update
+
+    node.__name__ = bundle.agent_node_name
+    return node
+
+
+def hand_back(bundle: PluginBundle, output_mode: str) -> Callable[..., Any]:
+    """The agent subgraph's ``{name}_tools`` node: the plugin's tools step, leaving by ``Command.PARENT``.
+
+    A step that goes on loops inside the subgraph; one that leaves it hands back to the parent
+    graph (supervisor or forward) with what :func:`handed_back` shares, so ``output_mode``
+    decides what the shared history, and so the supervisor and the other agents, see.
+    """
+    inner = plugin_nodes.tools_node(bundle, agent_loop(bundle))
+
+    async def node(state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]) -> Any:
+        result = await inner(state, config, runtime)
+        if not isinstance(result, Command) or result.goto == bundle.agent_node_name:
+            return result
+        update = dict(result.update or {})  # type: ignore[call-overload]
+        update["messages"] = handed_back(
+            state.get("messages") or [], update.get("messages") or [], output_mode
+        )
+        return Command(graph=Command.PARENT, goto=result.goto, update=update)
+
+    node.__name__ = bundle.tools_node_name
+    return node
+
+
+def agent_subgraph(bundle: PluginBundle, settings: Settings) -> CompiledStateGraph:
+    """``{name}_agent`` ⇄ ``{name}_tools`` as a subgraph, looping until the agent hands back."""
+    sub: StateGraph = StateGraph(AgentState, context_schema=TurnContext)
+    sub.add_node(bundle.agent_node_name, agent_step(bundle))
+    sub.add_node(
+        bundle.tools_node_name,
+        hand_back(bundle, settings.supervisor_output_mode),
+        destinations={bundle.agent_node_name: "loop"},
+    )
+    # every step goes through the tools node, which leaves the loop by a Command (even a step
+    # without calls, which cannot happen while direct answers get their ``back`` call)
+    sub.add_conditional_edges(
+        bundle.agent_node_name,
+        bundle.should_continue,
+        {CONTINUE: bundle.tools_node_name, BACK_EDGE: bundle.tools_node_name},
+    )
+    sub.set_entry_point(bundle.agent_node_name)
+    return sub.compile(name=bundle.agent_node_name)
+
+
 # -- the graph ------------------------------------------------------------------------------------
 def build_supervisor_graph(
     bundles: dict[str, PluginBundle],
@@ -243,7 +454,7 @@ def build_supervisor_graph(
     models: ModelResolver,
     checkpointer: Any = None,
 ) -> CompiledStateGraph:
-    """Build and compile the supervisor graph for ``bundles``."""
+    """Build and compile the supervisor graph for ``bundles``: each agent a subgraph."""
     graph: StateGraph = StateGraph(AgentState, context_schema=TurnContext)
     metadata = [b.metadata for b in bundles.values()]
 
@@ -261,21 +472,19 @@ def build_supervisor_graph(
     graph.add_node(
         GraphNodeNames.FORWARD,
         forward_node,
-        destinations={END: "forwarded", GraphNodeNames.SYNTHESIZER: "nothing to forward"},
+        destinations={
+            END: "forwarded",
+            GraphNodeNames.SYNTHESIZER: "nothing to forward",
+            **{b.agent_node_name: "correct" for b in bundles.values()},
+        },
     )
 
     for bundle in bundles.values():
         bundle.bind_model(models("agent", bundle.metadata))
-        graph.add_node(bundle.agent_node_name, plugin_nodes.agent_node(bundle))
         graph.add_node(
-            bundle.tools_node_name,
-            plugin_nodes.tools_node(bundle, agent_loop(bundle)),
-            destinations={bundle.agent_node_name: "loop", GraphNodeNames.SUPERVISOR: "hand back"},
-        )
-        graph.add_conditional_edges(
             bundle.agent_node_name,
-            bundle.should_continue,
-            {CONTINUE: bundle.tools_node_name, BACK_EDGE: GraphNodeNames.SUPERVISOR},
+            agent_subgraph(bundle, settings),
+            destinations={GraphNodeNames.SUPERVISOR: "hand back", GraphNodeNames.FORWARD: "answer"},
         )
 
     graph.add_conditional_edges(
@@ -296,13 +505,19 @@ def build_supervisor_graph(
 
 
 __all__ = [
+    "COVERAGE",
     "FORWARDED_KEY",
     "NAME",
     "OUTPUT_MODES",
     "Supervisor",
     "agent_loop",
+    "agent_step",
+    "agent_subgraph",
+    "answer_stands",
     "build_supervisor_graph",
     "forward_node",
+    "hand_back",
+    "handed_back",
     "make_forward_tool",
     "supervisor_view",
 ]

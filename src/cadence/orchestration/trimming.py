@@ -1,0 +1,69 @@
+"""Pre-model trimming: the conversation sent with one model call fits a token budget.
+
+``CADENCE_MODEL_INPUT_MAX_TOKENS`` is the budget (0: no trimming) of the messages a supervisor
+or agent call sends after its system prompt. The current turn (the latest user message and
+everything after it) is always kept whole; earlier turns are dropped oldest first with
+LangChain's ``trim_messages`` (``strategy="last"``, whole messages, starting on a user message,
+so no tool result is kept without its call), counted with ``count_tokens_approximately`` (no
+tokenizer needed, the same for every model).
+
+Two ways to apply it, both LangGraph's:
+
+- :func:`trim_history` returns the trimmed list, for a model's *input* only (the shared history
+  stays whole; the supervisor's view);
+- :func:`replace_history` returns the update ``[RemoveMessage(id=REMOVE_ALL_MESSAGES), *trimmed]``
+  that makes the ``add_messages`` reducer *replace* a state's history instead of appending, for
+  a state that is the model's own (an agent subgraph's private copy of the conversation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from langchain_core.messages import BaseMessage, RemoveMessage, trim_messages
+from langchain_core.messages.utils import count_tokens_approximately
+from langgraph.graph.message import REMOVE_ALL_MESSAGES
+
+from cadence.conventions import split_at_last_human
+
+TokenCounter = Callable[[Sequence[BaseMessage]], int]
+"""``count(messages)`` → tokens (default: ``count_tokens_approximately``)."""
+
+
+def trim_history(
+    messages: Sequence[BaseMessage], max_tokens: int, counter: TokenCounter | None = None
+) -> list[BaseMessage]:
+    """``messages`` within ``max_tokens``: the current turn whole, earlier turns newest first.
+
+    ``max_tokens <= 0`` returns the messages unchanged. When the current turn alone exceeds
+    the budget, it is kept and every earlier message dropped.
+    """
+    if max_tokens <= 0:
+        return list(messages)
+    count = counter or count_tokens_approximately
+    if count(messages) <= max_tokens:
+        return list(messages)
+    before, question, after = split_at_last_human(messages)
+    current = ([question] if question is not None else []) + list(after)
+    if question is None:  # no user message: nothing to trim by turns
+        return list(messages)
+    left = max_tokens - count(current)
+    if left <= 0 or not before:
+        return current
+    kept = trim_messages(
+        list(before),
+        max_tokens=left,
+        token_counter=count,
+        strategy="last",
+        start_on="human",
+        allow_partial=False,
+    )
+    return [*kept, *current]
+
+
+def replace_history(trimmed: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """The ``messages`` update that replaces a state's whole history with ``trimmed``."""
+    return [RemoveMessage(id=REMOVE_ALL_MESSAGES), *trimmed]
+
+
+__all__ = ["TokenCounter", "replace_history", "trim_history"]
