@@ -227,9 +227,18 @@ def echoes(answer: str, instructions: str, n: int = ECHO_WORDS) -> bool:
 
 
 def check_answer(
-    answer: str, *, question: str, results: Sequence[ToolResult], instructions: str = ""
+    answer: str,
+    *,
+    question: str,
+    results: Sequence[ToolResult],
+    instructions: str = "",
+    grounded: Sequence[str] = (),
 ) -> AnswerVerdict:
-    """Check ``answer`` against the turn's ``results`` (see the module docs)."""
+    """Check ``answer`` against the turn's ``results`` (see the module docs).
+
+    ``grounded``: other material the answer may rest on (the user's recalled memories): it counts
+    as evidence for the invented-number, invented-name and word checks, but is never required.
+    """
     cleaned = drop_repeats(answer)
     if not cleaned:
         return AnswerVerdict(cleaned, "empty")
@@ -237,7 +246,7 @@ def check_answer(
         return AnswerVerdict(cleaned, "prompt_echo")
     if not results:
         return AnswerVerdict(cleaned)
-    evidence = " \n".join(r.content for r in results)
+    evidence = " \n".join([*(r.content for r in results), *grounded])
     asked = facts(question)
     # Short results are values (a sum, a clock time): the answer must carry one. Long ones are
     # documents, which an answer summarises in words.

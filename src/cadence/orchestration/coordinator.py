@@ -35,6 +35,7 @@ from cadence.orchestration.guards import BEFORE_DECISION, ON_ROUTE, GuardView
 from cadence.orchestration.hops import reset_route_counters, update_consecutive_routes
 from cadence.orchestration.model_call import call_model
 from cadence.orchestration.prompts import COORDINATOR_INSTRUCTIONS
+from cadence.orchestration.recall import with_memory
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.state import plugin_context
 from cadence.orchestration.turn import TurnContext
@@ -167,7 +168,9 @@ class Coordinator:
         ctx: dict[str, Any],
     ) -> AIMessage:
         settings = context.settings if context is not None else self.settings
-        messages = [SystemMessage(content=self.prompt), *self.model_input(state)]
+        # the facts the user stated, when they answer the question alone, let the model finalize
+        conversation = with_memory(self.model_input(state), state, settings, routing=True)
+        messages = [SystemMessage(content=self.prompt), *conversation]
         budget = (
             context.budget(settings.coordinator_timeout, keep_reserve=True)
             if context is not None

@@ -1,0 +1,160 @@
+"""Long-term memory: the formulas (BM25, relevance, adequacy), fact extraction, and memory in turns.
+
+The store backends share one spec in ``test_memory_conformance.py``; here memory runs in process.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any
+
+import pytest
+
+from cadence.memory.ingest import addressed, stated_facts
+from cadence.memory.recall import adequacy, bm25, idf, relevance, terms
+from cadence.orchestration.engine import Cadence
+from cadence.testing import ScriptedChatModel
+from conftest import FINALIZE, call, goto, make_settings
+
+ADA = "My name is Ada and I work on compilers."
+
+
+# -- formulas ---------------------------------------------------------------------------------
+def test_terms_drop_stopwords_and_plurals() -> None:
+    assert terms("What do I work on?") == ["work"]
+    assert terms("I work on compilers.") == ["work", "compiler"]
+    assert terms("Hi there!") == []
+
+
+def test_bm25_matches_the_documented_formula() -> None:
+    docs = [["work", "compiler"], ["cat", "tom"], ["work", "garden", "garden"]]
+    scores = bm25(["work", "compiler"], docs)
+    avgdl = 7 / 3
+    norm = 1.2 * (1 - 0.75 + 0.75 * 2 / avgdl)
+    expected = idf(2, 3) * 2.2 / (1 + norm) + idf(1, 3) * 2.2 / (1 + norm)
+    assert math.isclose(scores[0], expected) and scores[1] == 0.0
+    assert idf(1, 3) == pytest.approx(math.log(1 + 2.5 / 1.5))
+    assert scores[0] > scores[2] > 0
+
+
+def test_relevance_and_adequacy_order() -> None:
+    docs = [terms("I work on compilers."), terms("My cat is called Tom."), terms("I like green tea.")]
+    rel = relevance(terms("What do I work on?"), docs)
+    assert rel[0] > 0 and rel[1] == rel[2] == 0.0 and all(0 <= r <= 1 for r in rel)
+    full = adequacy(terms("What do I work on?"), [docs[0]], docs)
+    partial = adequacy(terms("Do I work on weekends?"), [docs[0]], docs)
+    none = adequacy(terms("What is the capital of Peru?"), [], docs)
+    assert full == 1.0 > partial > none == 0.0
+    assert adequacy([], [docs[0]], docs) == 0.0
+
+
+# -- facts -----------------------------------------------------------------------------------------
+def test_stated_facts_are_first_person_statements() -> None:
+    facts = stated_facts(ADA)
+    assert [(f.text, f.statement, f.topic) for f in facts] == [
+        ("My name is Ada.", "Your name is Ada.", "my name"),
+        ("I work on compilers.", "You work on compilers.", "i work on"),
+    ]
+    assert stated_facts("What do I work on?") == []
+    assert stated_facts("I want to know the time in Tokyo.") == []
+    assert stated_facts("Calculate 15 * 23") == []
+    assert [f.statement for f in stated_facts("Hi, I'm Bo. What time is it?")] == ["You're Bo."]
+    assert addressed("I am a teacher and my dog likes me") == "You are a teacher and your dog likes you."
+
+
+# -- in turns -----------------------------------------------------------------------------------------
+def engine_with(script: list[dict[str, Any]], **overrides: Any) -> tuple[Cadence, ScriptedChatModel]:
+    model = ScriptedChatModel.from_items(script)
+    return Cadence(make_settings(**overrides), model=model), model
+
+
+def seen(model: ScriptedChatModel, index: int) -> str:
+    return "\n".join(str(m.content) for m in model.records[index].messages)
+
+
+async def test_memory_is_recalled_in_a_new_thread_of_the_same_user_only() -> None:
+    engine, model = engine_with(
+        [FINALIZE, {"content": "Nice to meet you, Ada."},  # alice, thread 1
+         FINALIZE, {"content": "You work on compilers."},  # alice, thread 2
+         FINALIZE, {"content": "I don't know what you work on."}]  # bob
+    )  # fmt: skip
+    first = await engine.ainvoke(ADA, thread_id="t1", user_id="alice")
+    assert first.trace["memory"]["ingested"] == 2
+    second = await engine.ainvoke("What do I work on?", thread_id="t2", user_id="alice")
+    assert second.response == "You work on compilers."
+    memory = second.trace["memory"]
+    assert memory["adequacy"] == 1.0 and memory["items"][0]["statement"] == "You work on compilers."
+    assert memory["items"][0]["source_thread"] == "t1"
+    assert "You work on compilers." in seen(model, 2)  # the coordinator saw it (and could finalize)
+    assert "You work on compilers." in seen(model, 3)  # so did the synthesizer
+    third = await engine.ainvoke("What do I work on?", thread_id="t3", user_id="bob")
+    assert third.trace["memory"]["items"] == [] and "compilers" not in seen(model, 4) + seen(model, 5)
+    assert "compilers" not in third.response
+
+
+async def test_an_answer_that_ignores_adequate_memory_is_rewritten_from_it() -> None:
+    engine, _ = engine_with([FINALIZE, {"content": "Hello!"}, FINALIZE, {"content": "I am not sure."}])
+    await engine.ainvoke(ADA, thread_id="t1", user_id="alice")
+    out = await engine.ainvoke("What do I work on?", thread_id="t2", user_id="alice")
+    assert "compilers" in out.response
+    assert any("rewritten" in n for n in out.trace["notes"])
+
+
+async def test_memory_counts_as_grounded_evidence() -> None:
+    """A relevant but not adequate memory may be used by the answer without it being 'invented'."""
+    engine, _ = engine_with(
+        [FINALIZE, {"content": "Noted."},
+         goto("math"), call("calculate", expression="7 * 6"), FINALIZE,
+         {"content": "7 * 6 = 42, and your cat is 3 years old."}]
+    )  # fmt: skip
+    await engine.ainvoke("My cat is 3 years old.", thread_id="t1", user_id="alice")
+    out = await engine.ainvoke("What is 7 * 6 and how old is my cat?", thread_id="t2", user_id="alice")
+    assert out.trace["memory"]["items"] and out.trace["memory"]["adequacy"] < 0.6, out.trace["memory"]
+    assert not any("invented_number" in n for n in out.trace["notes"])
+    assert out.response == "7 * 6 = 42, and your cat is 3 years old."
+
+
+async def test_forgetting_removes_memory_from_recall() -> None:
+    engine, model = engine_with([FINALIZE, {"content": "Hi Ada."}, FINALIZE, {"content": "No idea."}])
+    await engine.ainvoke(ADA, thread_id="t1", user_id="alice")
+    assert await engine.memory.forget_all("alice") == 2
+    out = await engine.ainvoke("What do I work on?", thread_id="t2", user_id="alice")
+    assert out.trace["memory"]["items"] == [] and "compilers" not in seen(model, 2) + seen(model, 3)
+
+
+async def test_tool_results_and_answers_are_ingested_with_their_thread() -> None:
+    engine, _ = engine_with(
+        [goto("math"), call("calculate", expression="15 * 23"), FINALIZE, {"content": "15 * 23 = 345"}]
+    )  # fmt: skip
+    await engine.ainvoke("Calculate 15 * 23", thread_id="t9", user_id="carol")
+    items = await engine.memory.list("carol")
+    assert sorted(i.kind for i in items) == ["answer", "result"]
+    assert all(i.source_thread == "t9" for i in items)
+    assert any("345" in i.text for i in items if i.kind == "result")
+
+
+async def test_projects_keep_memories_apart() -> None:
+    engine, model = engine_with([FINALIZE, {"content": "ok"}, FINALIZE, {"content": "?"}])
+    turn = dataclasses.replace(engine.turn_input(ADA, user_id="alice"), project_id="p1")
+    async for _ in engine.astream(turn, tokens=False):
+        pass
+    assert [i.project_id for i in await engine.memory.list("alice")] == ["p1", "p1"]
+    out = await engine.ainvoke("What do I work on?", user_id="alice")  # no project: other namespace
+    assert out.trace["memory"]["items"] == []
+
+
+async def test_memory_off() -> None:
+    engine, model = engine_with([FINALIZE, {"content": "Hi"}, FINALIZE, {"content": "?"}], memory=False)
+    assert engine.memory is None
+    await engine.ainvoke(ADA, user_id="alice")
+    out = await engine.ainvoke("What do I work on?", user_id="alice")
+    assert "memory" not in out.trace and "compilers" not in seen(model, 2) + seen(model, 3)
+
+
+async def test_think_blocks_never_reach_the_answer() -> None:
+    engine, _ = engine_with([FINALIZE, {"content": "<think>The user greets me.</think>Hello there!"}])
+    out = await engine.ainvoke("Hello", user_id="dave")
+    assert out.response == "Hello there!"
+    state = await engine.graph.aget_state({"configurable": {"thread_id": f"dave::{out.thread_id}"}})
+    assert state.values["messages"][-1].response_metadata["thought"] == "The user greets me."
