@@ -207,7 +207,9 @@ async def test_edit_runs_the_call_with_the_new_arguments(engine_factory) -> None
     assert result.trace["approvals"][0]["edited_arguments"] == {"to": "bob", "amount": 50}
     # the thread shows the arguments that ran, answered by their result
     state = await engine.graph.aget_state({"configurable": {"thread_id": "local::t3"}})
-    agent_msg = next(m for m in state.values["messages"] if isinstance(m, AIMessage) and m.name == "bank_agent")
+    agent_msg = next(
+        m for m in state.values["messages"] if isinstance(m, AIMessage) and m.name == "bank_agent"
+    )
     assert agent_msg.tool_calls[0]["args"] == {"to": "bob", "amount": 50}
 
 
@@ -255,7 +257,13 @@ async def test_approval_in_supervisor_mode(engine_factory) -> None:
     assert paused.interrupted and paused.approvals[0]["tool"] == "calculate"
     result = await engine.aresume("approve", thread_id="t5")
     assert result.response == "It is 42." and result.trace["mode"] == "supervisor"
-    assert [r.node for r in model.records] == ["supervisor", "math_agent", "math_agent", "supervisor", "synthesizer"]
+    assert [r.node for r in model.records] == [
+        "supervisor",
+        "math_agent",
+        "math_agent",
+        "supervisor",
+        "synthesizer",
+    ]
 
 
 async def test_the_stream_reports_the_pause(engine_factory) -> None:
@@ -291,7 +299,13 @@ async def test_waiting_does_not_count_against_the_deadline(engine_factory) -> No
 def test_prompt_lists_every_call() -> None:
     text = approval_prompt(
         [
-            {"id": "c1", "agent": "docs", "tool": "write_note", "arguments": {"title": "x"}, "reason": "writes"},
+            {
+                "id": "c1",
+                "agent": "docs",
+                "tool": "write_note",
+                "arguments": {"title": "x"},
+                "reason": "writes",
+            },
         ]
     )
     assert "docs.write_note(title='x')" in text and "[id c1]" in text

@@ -162,7 +162,7 @@ async def plan_fork(
         )
     mode = _mode_of(engine, snapshot)
     decider = ENTRY_NODES.get(mode, GraphNodeNames.COORDINATOR)
-    plan = ForkPlan(mode=mode, config=dict(snapshot.config), question=_question(snapshot.values))
+    plan = ForkPlan(mode=mode, config=_at(snapshot.config), question=_question(snapshot.values))
     values = dict(snapshot.values)
     messages = list(values.get("messages") or [])
     replaced: list[BaseMessage] = []
@@ -193,7 +193,7 @@ async def plan_fork(
             earlier = await engine.graph.aget_state(snapshot.parent_config)
             if tuple(earlier.next or ()) == (decider,):
                 snapshot, values = earlier, dict(earlier.values)
-                plan.config = dict(earlier.config)
+                plan.config = _at(earlier.config)
         if tuple(snapshot.next or ()) != (decider,):
             raise ValidationError(
                 f"A route can be forced only where the {decider} decides next (this checkpoint runs "
@@ -226,6 +226,12 @@ async def plan_fork(
             update = Command(update=update, goto=list(snapshot.next))
         plan.update, plan.as_node = update, writer
     return plan
+
+
+def _at(config: Mapping[str, Any]) -> dict[str, Any]:
+    """A checkpoint's config, ready for ``update_state`` (the root namespace spelled out)."""
+    configurable = {"checkpoint_ns": "", **dict(config.get("configurable") or {})}
+    return {**dict(config), "configurable": configurable}
 
 
 async def _writer_of(snapshot: Any, engine: Cadence) -> str | None:

@@ -82,12 +82,14 @@ async def chat(
         content = error_body(error["code"], error["message"], thread_id=turn.thread_id)
         content.update(thread_id=turn.thread_id, response=final["response"], trace=final["trace"])
         return JSONResponse(content, turn_error_status(error["code"]), headers=headers)
-    return JSONResponse(
-        ChatResponse(response=final["response"], thread_id=turn.thread_id, trace=final["trace"]).model_dump(
-            mode="json"
-        ),
-        headers=headers,
+    body_out = ChatResponse(
+        response=final["response"],
+        thread_id=turn.thread_id,
+        trace=final["trace"],
+        interrupted=bool(final.get("interrupted")),
+        approvals=final.get("approvals") or [],
     )
+    return JSONResponse(body_out.model_dump(mode="json"), headers=headers)
 
 
 async def _sse(turn: Turn) -> AsyncIterator[str]:

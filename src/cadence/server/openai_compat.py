@@ -13,6 +13,10 @@ Point the official ``openai`` client at ``http://host:port/v1`` and it works unc
 - The thread id comes back in the ``X-Cadence-Thread-Id`` header and the ``thread_id`` field
   (of the completion, and of every stream chunk) so the client can continue the thread.
 - Unknown request fields are ignored (OpenAI clients send extras such as ``temperature``).
+- A turn paused for approval answers with an assistant message saying what waits for approval;
+  on that thread the next user message ``approve`` (or ``yes``) runs the calls and
+  ``reject <reason>`` (or ``no <reason>``) refuses them, the reason being what the agent reads;
+  any other message gets the question again.
 """
 
 from __future__ import annotations
@@ -28,7 +32,9 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from cadence.errors import NotFoundError, ValidationError
+from cadence.orchestration.approval import approval_prompt
 from cadence.orchestration.tones import TONE_NAMES
+from cadence.server.approvals import start_resume
 from cadence.server.auth import Principal, get_principal, resolve_user
 from cadence.server.chat import ERRORS, THREAD_HEADER
 from cadence.server.deps import get_service
@@ -87,6 +93,46 @@ def _usage(trace: dict[str, Any]) -> dict[str, int]:
     usage = trace.get("usage") or {}
     inp, out = int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0))
     return {"prompt_tokens": inp, "completion_tokens": out, "total_tokens": inp + out}
+
+
+APPROVE_WORDS = frozenset({"approve", "approved", "yes", "y", "ok", "okay"})
+"""Replies that approve a paused turn's calls on the OpenAI-compatible endpoint."""
+REJECT_WORDS = frozenset({"reject", "rejected", "no", "n", "deny"})
+"""First words of replies that reject them (the rest of the reply is the reason the agent reads)."""
+
+
+def approval_decision(text: str) -> str | dict[str, str] | None:
+    """A reply to a pause as a decision for every pending call: ``approve``, ``reject <reason>``, or None."""
+    words = text.strip().split(maxsplit=1)
+    if not words:
+        return None
+    first = words[0].lower().strip(".,!:;")
+    if first in APPROVE_WORDS and len(words) == 1:
+        return "approve"
+    if first in REJECT_WORDS:
+        reason = words[1].strip() if len(words) > 1 else ""
+        return {"decision": "reject", "message": reason or "The user rejected this call."}
+    return None
+
+
+async def _approval_reply(service: ChatService, request: TurnRequest, *, tokens: bool) -> Turn | None:
+    """On a paused thread, the user's message decides the pause (``approve`` / ``reject <reason>``);
+    anything else gets the pause's question again (nothing runs). None when the thread is not paused."""
+    if request.thread_id is None:
+        return None
+    pending = await service.engine.pending(thread_id=request.thread_id, user_id=request.user_id)
+    if not pending:
+        return None
+    decision = approval_decision(request.message)
+    if decision is not None:
+        return await start_resume(service, request.user_id, request.thread_id, decision, tokens=tokens)
+    await service.owned(request.user_id, request.thread_id)
+    turn = Turn(thread_id=request.thread_id, user_id=request.user_id)
+    text = "Still waiting for your decision. " + approval_prompt(pending)
+    final = {"type": "final", "response": text, "thread_id": request.thread_id, "trace": {}, "error": None}
+    turn.queue.put_nowait(final)
+    turn.queue.put_nowait(None)
+    return turn
 
 
 @router.get("/models", response_model=ModelList, summary="List models (OpenAI-compatible)", responses=ERRORS)
@@ -155,7 +201,8 @@ async def chat_completions(
         metadata=metadata,
         history=_history(body.messages[:-1]),
     )
-    turn = await service.start(request, tokens=body.stream)
+    decided = await _approval_reply(service, request, tokens=body.stream)
+    turn = decided if decided is not None else await service.start(request, tokens=body.stream)
     completion_id = f"chatcmpl-{uuid.uuid4().hex}"
     headers = {THREAD_HEADER: turn.thread_id}
     if body.stream:

@@ -119,13 +119,115 @@ class ChatRequest(_Strict):
     )
 
 
-class ChatResponse(BaseModel):
-    """The answer of one turn."""
+class ApprovalOut(BaseModel):
+    """A tool call waiting for a human's decision."""
 
-    response: str
+    id: str = Field(description="The tool call's id: decide by it.")
+    thread: str | None = Field(None, description="The thread.")
+    agent: str = Field(description="The plugin whose agent made the call.")
+    tool: str
+    arguments: dict[str, Any] = Field(default_factory=dict, description="The call's arguments.")
+    reason: str = Field(description="Why the call needs approval.")
+
+
+class ChatResponse(BaseModel):
+    """The answer of one turn (or, when ``interrupted``, the approvals it waits for)."""
+
+    response: str = Field(description="The answer; for a paused turn, what waits for approval.")
     thread_id: str
     trace: dict[str, Any] = Field(
-        description="Routing history, hops, tools used, model calls, usage, timing."
+        description="Routing history, hops, tools used, model calls, usage, timing, approvals."
+    )
+    interrupted: bool = Field(
+        False, description="The turn paused: decide the approvals with POST /api/v1/threads/{id}/resume."
+    )
+    approvals: list[ApprovalOut] = Field(default_factory=list, description="The pending approvals.")
+
+
+class ResumeRequest(_Strict):
+    """The decisions about a paused turn's pending calls.
+
+    ``decisions``: ``{call_id: decision}`` for every pending call, or one decision for all of them.
+    A decision is ``"approve"``, ``"reject"``, ``{"decision": "reject", "message": "..."}`` (the agent
+    reads the message as the tool's result) or ``{"decision": "edit", "arguments": {...}}``.
+    """
+
+    decisions: dict[str, Any] | str = Field(
+        description='e.g. "approve", or {"call_1": "approve", "call_2": {"decision": "reject", '
+        '"message": "not now"}}.'
+    )
+    user_id: str | None = Field(
+        None,
+        min_length=1,
+        pattern=USER_ID_PATTERN,
+        description="Act as this user (default: the key's user or default_user).",
+        json_schema_extra=limit("max_id_chars"),
+    )
+    stream: bool = Field(False, description="Stream the continued turn as Server-Sent Events.")
+
+
+class PendingResponse(BaseModel):
+    """The approvals a thread waits for (empty when it is not paused)."""
+
+    thread_id: str
+    interrupted: bool
+    approvals: list[ApprovalOut]
+
+
+class CheckpointMessageOut(BaseModel):
+    """A message a checkpoint added: its tool calls, or the call it answers."""
+
+    id: str | None = None
+    role: str
+    name: str | None = None
+    content: str
+    tool_calls: list[ToolCallOut] | None = None
+    tool_call_id: str | None = None
+    status: str | None = None
+
+
+class CheckpointOut(BaseModel):
+    """One checkpoint of a thread (a state snapshot)."""
+
+    checkpoint_id: str
+    parent_id: str | None = None
+    step: int | None = Field(None, description="LangGraph's step number (-1 for an input checkpoint).")
+    source: str | None = Field(None, description="input, loop (a step ran), update or fork.")
+    node: str | None = Field(None, description="What wrote it: the node(s) whose step ran, input or update.")
+    next: list[str] = Field(description="What runs from it (empty at the end of a turn).")
+    created_at: str | None = None
+    mode: str | None = None
+    messages: list[CheckpointMessageOut] = Field(description="The messages this checkpoint added.")
+    message_count: int = Field(description="Messages in the thread at this checkpoint.")
+    approvals: list[ApprovalOut] = Field(default_factory=list, description="Approvals pending here.")
+
+
+class HistoryResponse(BaseModel):
+    """A thread's checkpoints, newest first."""
+
+    thread_id: str
+    checkpoints: list[CheckpointOut]
+
+
+class ForkRequest(_Strict):
+    """Run a thread again from one of its checkpoints, with optional edits (time travel)."""
+
+    checkpoint_id: str = Field(min_length=1, max_length=200, description="From the thread's history.")
+    route: str | None = Field(
+        None,
+        max_length=80,
+        description="Force the next decision: an agent's name or 'finalize' (at a checkpoint where the "
+        "coordinator/supervisor decides next, or right after its decision).",
+    )
+    tool_results: dict[str, str] | None = Field(
+        None, description="Replace tool results already in the checkpoint: {tool_call_id: new text}."
+    )
+    user_id: str | None = Field(
+        None,
+        min_length=1,
+        pattern=USER_ID_PATTERN,
+        description="Act as this user (default: the key's user or default_user).",
+        json_schema_extra=limit("max_id_chars"),
     )
 
 

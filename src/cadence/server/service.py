@@ -177,6 +177,8 @@ class ChatService:
             await self._reject_foreign(req.user_id, thread)  # 404 before waiting on someone else's lock
         lease = await self.locks.acquire(thread, self.settings.thread_lock_timeout)
         try:
+            if req.thread_id is not None:  # a paused turn is decided (resume) before a new message
+                await self.engine.ensure_not_paused(req.user_id, thread)
             # a freshly generated id is new by construction: skip the two lookups
             is_new = req.thread_id is None or (
                 await self.store.get(thread) is None and not await self._has_checkpoint(req.user_id, thread)
