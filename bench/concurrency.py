@@ -5,7 +5,12 @@ with :class:`~bench.policy_model.PolicyChatModel`, 100 ms per model call). An ht
 AsyncClient with connection limits raised to N sends N one-agent tool turns at once,
 each on a new thread. Ideal wall time is the longest chain of model calls × the
 delay (4 × 100 ms): what an engine with zero overhead and unbounded concurrency
-would take. Peak RSS of the server process is sampled every 20 ms with psutil.
+would take. Peak RSS of each server process is sampled every 20 ms with psutil.
+
+Workers: with K > 1 the server is ``cadence.server.app.serve_workers`` (uvicorn's
+supervisor and K worker processes on one socket, one database; per-thread locks in the
+database). Server CPU is the sum over the supervisor and its workers; memory is the peak
+RSS of the largest worker.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ class ConcurrencyRow:
 
     backend: str
     n: int
+    workers: int
     ok: int
     wall_s: float
     ideal_s: float
@@ -50,6 +56,8 @@ class ConcurrencyRow:
     rss_peak_mb: float
     server_cpu_s: float
     client_cpu_s: float
+    rss_worker_peak_mb: float = 0.0
+    """Peak RSS of the largest worker process (K = 1: the server process)."""
 
 
 def _free_port() -> int:
@@ -60,13 +68,13 @@ def _free_port() -> int:
 
 @contextlib.contextmanager
 def server(
-    workdir: Path, database_url: str, delay: float, profile: Path | None = None
+    workdir: Path, database_url: str, delay: float, profile: Path | None = None, workers: int = 1
 ) -> Iterator[tuple[str, int]]:
     """Start ``bench.server_app`` and yield ``(base_url, pid)``; stop it with SIGINT."""
     port = _free_port()
     cmd = [
         sys.executable, "-m", "bench.server_app", "--port", str(port), "--database-url", database_url,
-        "--delay", str(delay), "--data-dir", str(workdir / "server-data"),
+        "--delay", str(delay), "--data-dir", str(workdir / "server-data"), "--workers", str(workers),
     ]  # fmt: skip
     if profile is not None:
         cmd += ["--profile", str(profile)]
@@ -103,17 +111,41 @@ def _wait_ready(port: int, proc: subprocess.Popen[bytes], timeout: float = 60) -
     raise RuntimeError("the benchmark server did not become ready")
 
 
-async def _sample_rss(pid: int, stop: asyncio.Event, peak: list[float]) -> None:
+def _tree(pid: int) -> list[Any]:
+    """The server process and its workers (uvicorn's supervisor spawns them as children)."""
     import psutil
 
     proc = psutil.Process(pid)
-    while not stop.is_set():
+    return [proc, *proc.children(recursive=True)]
+
+
+def _tree_cpu(pid: int) -> float:
+    import psutil
+
+    total = 0.0
+    for p in _tree(pid):
         with contextlib.suppress(psutil.Error):
-            peak[0] = max(peak[0], proc.memory_info().rss / 2**20)
+            total += sum(p.cpu_times()[:2])
+    return total
+
+
+async def _sample_rss(pid: int, stop: asyncio.Event, peak: list[float]) -> None:
+    """peak[0]: the whole tree's RSS; peak[1]: the largest single process's."""
+    import psutil
+
+    procs = _tree(pid)
+    while not stop.is_set():
+        total = 0.0
+        for p in procs:
+            with contextlib.suppress(psutil.Error):
+                rss = p.memory_info().rss / 2**20
+                total += rss
+                peak[1] = max(peak[1], rss)
+        peak[0] = max(peak[0], total)
         await asyncio.sleep(0.02)
 
 
-async def load(base: str, pid: int, n: int, backend: str, delay: float) -> ConcurrencyRow:
+async def load(base: str, pid: int, n: int, backend: str, delay: float, workers: int = 1) -> ConcurrencyRow:
     """Send ``n`` concurrent chat turns and measure them.
 
     Each conversation has its own ``httpx.AsyncClient`` (one keep-alive connection):
@@ -122,9 +154,8 @@ async def load(base: str, pid: int, n: int, backend: str, delay: float) -> Concu
     which would make the client, not the server, the bottleneck.
     """
     import httpx
-    import psutil
 
-    rss_idle = psutil.Process(pid).memory_info().rss / 2**20
+    rss_idle = sum(p.memory_info().rss for p in _tree(pid)) / 2**20
     timeout = httpx.Timeout(600.0)
     async with contextlib.AsyncExitStack() as stack:
         clients = [
@@ -142,21 +173,22 @@ async def load(base: str, pid: int, n: int, backend: str, delay: float) -> Concu
             return r.status_code == 200 and r.json().get("response") == ANSWER
 
         stop = asyncio.Event()
-        peak = [rss_idle]
+        peak = [rss_idle, 0.0]
         sampler = asyncio.create_task(_sample_rss(pid, stop, peak))
-        server_cpu0 = sum(psutil.Process(pid).cpu_times()[:2])
+        server_cpu0 = _tree_cpu(pid)
         client_cpu0 = time.process_time()
         t0 = time.perf_counter()
         results = await asyncio.gather(*(one(i) for i in range(n)))
         wall = time.perf_counter() - t0
         client_cpu = time.process_time() - client_cpu0
-        server_cpu = sum(psutil.Process(pid).cpu_times()[:2]) - server_cpu0
+        server_cpu = _tree_cpu(pid) - server_cpu0
         stop.set()
         await sampler
     ideal = CHAIN * delay
     return ConcurrencyRow(
         backend=backend,
         n=n,
+        workers=workers,
         ok=sum(results),
         wall_s=round(wall, 3),
         ideal_s=round(ideal, 3),
@@ -168,26 +200,56 @@ async def load(base: str, pid: int, n: int, backend: str, delay: float) -> Concu
         rss_peak_mb=round(peak[0], 1),
         server_cpu_s=round(server_cpu, 2),
         client_cpu_s=round(client_cpu, 2),
+        rss_worker_peak_mb=round(peak[1], 1),
     )
 
 
+def _configs(backends: list[str], workers: list[int]) -> list[tuple[str, int]]:
+    """(backend, K) pairs: memory:// is per process, so only K = 1."""
+    return [(b, k) for b in backends for k in workers if not (b == "memory" and k > 1)]
+
+
 async def run_concurrency(
-    workdir: Path, levels: list[int], backends: list[str], delay: float = 0.1
+    workdir: Path,
+    levels: list[int],
+    backends: list[str],
+    delay: float = 0.1,
+    workers: list[int] | None = None,
 ) -> dict[str, Any]:
-    """Section 3 at every load level, on a fresh server per checkpointer."""
+    """Section 3 at every load level, on a fresh server (and database) per checkpointer and K."""
+    from bench.pg_server import UNAVAILABLE, new_database, postgres_server
+
     raise_fd_limit()
     rows: list[ConcurrencyRow] = []
-    for backend in backends:
-        url = "memory://" if backend == "memory" else f"sqlite:///{workdir / f'server-{backend}.db'}"
-        with server(workdir, url, delay) as (base, pid):
-            await load(base, pid, 5, backend, delay)  # warm-up
-            for n in levels:
-                row = await load(base, pid, n, backend, delay)
-                rows.append(row)
-                print(f"  concurrency {backend:6} N={n:5}: {row.wall_s:.2f} s ({row.ratio}x ideal), "
-                      f"{row.rps} req/s, peak RSS {row.rss_peak_mb} MB, ok {row.ok}/{n}, "
-                      f"CPU server {row.server_cpu_s} s client {row.client_cpu_s} s")  # fmt: skip
-    return {"rows": [asdict(r) for r in rows], "delay_s": delay, "chain": CHAIN}
+    skipped: list[str] = []
+    with postgres_server() if "postgres" in backends else contextlib.nullcontext() as pg_url:
+        for backend, k in _configs(backends, workers or [1]):
+            if backend == "postgres" and pg_url is None:
+                skipped.append(f"postgres: {'; '.join(UNAVAILABLE) or 'unavailable'}")
+                continue
+            if backend == "memory":
+                url = "memory://"
+            elif backend == "postgres":
+                url = new_database(pg_url)
+            else:
+                url = f"sqlite:///{workdir / f'server-{backend}-k{k}.db'}"
+            with server(workdir, url, delay, workers=k) as (base, pid):
+                for _ in range(max(1, k)):
+                    await load(base, pid, 5, backend, delay, k)  # warm-up (every worker, roughly)
+                for n in levels:
+                    row = await load(base, pid, n, backend, delay, k)
+                    rows.append(row)
+                    print(f"  concurrency {backend:8} K={k} N={n:5}: {row.wall_s:.2f} s ({row.ratio}x), "
+                          f"{row.rps} req/s, CPU {1000 * row.server_cpu_s / n:.1f} ms/turn, "
+                          f"worker peak RSS {row.rss_worker_peak_mb} MB, ok {row.ok}/{n}")  # fmt: skip
+    return {
+        "rows": [asdict(r) for r in rows],
+        "delay_s": delay,
+        "chain": CHAIN,
+        "skipped": skipped,
+        "cores": os.cpu_count(),
+        "load_before": os.getloadavg()[0],
+    }
 
 
 async def profile_server(workdir: Path, n: int, backend: str, delay: float = 0.1) -> dict[str, Any]:

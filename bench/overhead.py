@@ -34,6 +34,8 @@ class OverheadRow:
     median_ms: float
     p95_ms: float
     mean_ms: float
+    supersteps: int = 0
+    """Supersteps of Cadence's turn, the floor's chain length (section 1's floor)."""
 
 
 @dataclass
@@ -73,8 +75,21 @@ async def measure_overhead(
     conv: Conversation, backend: str, workdir: Path, turns: int, warmup: int
 ) -> tuple[list[OverheadRow], dict[str, list[float]]]:
     """Median and p95 per-turn time of both frameworks on ``conv`` with ``backend``."""
+    from bench.floor import FloorSubject, cadence_supersteps
+    from cadence.persistence import open_checkpointer
+
     samples: dict[str, list[float]] = {}
-    async with open_subjects(backend, cadence_script(conv), peer_script(conv), workdir) as subjects:
+    floor_url = (
+        "memory://" if backend == "memory" else f"sqlite:///{workdir / f'floor-{conv.key}-{backend}.db'}"
+    )
+    async with (
+        open_subjects(backend, cadence_script(conv), peer_script(conv), workdir) as pair,
+        open_checkpointer(floor_url) as floor_saver,
+    ):
+        cadence = pair[0]
+        steps = await cadence_supersteps(cadence, conv.message, f"floor-probe-{conv.key}")
+        floor = FloorSubject(steps, floor_saver, cadence.engine.settings.checkpoint_durability)
+        subjects = (*pair, floor)
         for subject in subjects:
             await _timed_turns(subject, conv.message, f"warm-{subject.name}", warmup)
             samples[subject.name] = []
@@ -96,6 +111,7 @@ async def measure_overhead(
             median_ms=round(median(values), 3),
             p95_ms=round(percentile(values, 95), 3),
             mean_ms=round(sum(values) / len(values), 3),
+            supersteps=steps,
         )
         for name, values in samples.items()
     ]

@@ -1,12 +1,16 @@
 """Launch Cadence's HTTP server with the benchmark's policy model (run as a subprocess by the bench).
 
 ``python -m bench.server_app --port 8765 --database-url sqlite:///x.db --delay 0.1``
-(``--profile out.pyisession`` saves a pyinstrument session on shutdown).
+(``--profile out.pyisession`` saves a pyinstrument session on shutdown; ``--workers 2`` serves
+with two processes through ``cadence.server.app.serve_workers``, each building its app with
+:func:`worker_app`, like ``cadence serve --workers 2``).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import os
 import resource
 import tempfile
 from pathlib import Path
@@ -23,6 +27,27 @@ def raise_fd_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
+DELAY_ENV = "BENCH_MODEL_DELAY_S"
+
+
+def worker_app() -> object:
+    """The app factory of each worker process: the parent's settings, the policy model."""
+    from cadence.server import create_app
+    from cadence.server.app import worker_settings
+
+    model = PolicyChatModel(delay_s=float(os.environ.get(DELAY_ENV, "0.1")))
+    return create_app(worker_settings(), engine_kwargs={"model": model})
+
+
+async def _create_schemas(url: str) -> None:
+    """Create the tables once before the workers start (the policy model needs no engine preflight)."""
+    from cadence.persistence import open_checkpointer
+    from cadence.persistence.threads import open_thread_store
+
+    async with open_thread_store(url), open_checkpointer(url):
+        pass
+
+
 def main() -> None:
     """Parse arguments, build the app and serve it until SIGINT/SIGTERM."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -31,6 +56,7 @@ def main() -> None:
     parser.add_argument("--delay", type=float, default=0.1)
     parser.add_argument("--data-dir", default=None)
     parser.add_argument("--profile", default=None, help="Save a pyinstrument session here on shutdown.")
+    parser.add_argument("--workers", type=int, default=1, help="Worker processes (one database).")
     args = parser.parse_args()
     raise_fd_limit()
 
@@ -47,6 +73,16 @@ def main() -> None:
         builtin_plugins=list(AGENTS),
         log_level="WARNING",
     )
+    if args.workers > 1:
+        from cadence.server.app import bind_socket, serve_workers
+
+        os.environ[DELAY_ENV] = str(args.delay)
+        asyncio.run(_create_schemas(settings.resolved_database_url))
+        sock = bind_socket("127.0.0.1", args.port)
+        sock.listen(4096)
+        factory = "bench.server_app:worker_app"
+        serve_workers(settings, sock, args.workers, app_factory=factory, preflight=False)
+        return
     app = create_app(settings, engine_kwargs={"model": PolicyChatModel(delay_s=args.delay)})
     profiler = None
     if args.profile:

@@ -1,0 +1,70 @@
+"""The floor: a flat LangGraph graph with as many supersteps as a Cadence turn, on the same checkpointer.
+
+No agents, no models, no tools: a chain of nodes that each append one message, compiled with a
+checkpointer of the same kind and run with the same durability as Cadence. What one turn costs
+there is what LangGraph itself costs for that many supersteps; Cadence's turn minus it is
+Cadence's own cost (nodes, prompts, streaming, tracing) plus the tools.
+
+The number of supersteps is measured on the Cadence subject (its latest checkpoint's ``step``
+after one turn on a fresh thread, minus the checkpoint it started from and the input step).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.graph import END, START, MessagesState, StateGraph
+
+from cadence.testing import ScriptedChatModel
+
+
+async def cadence_supersteps(cadence: Any, message: str, thread_id: str = "floor-probe") -> int:
+    """Supersteps of one Cadence turn of ``message`` (run on a fresh thread)."""
+    await cadence.turn(message, thread_id)
+    saver = cadence.engine.checkpointer
+    key = f"{cadence.engine.settings.default_user}::{thread_id}"
+    steps = [t.metadata.get("step", 0) async for t in saver.alist({"configurable": {"thread_id": key}})]
+    return max(steps) - min(steps) - 1  # minus the input step
+
+
+def build_floor(steps: int, checkpointer: Any) -> Any:
+    """A chain of ``steps`` nodes, each appending one AI message, compiled with ``checkpointer``."""
+    builder = StateGraph(MessagesState)
+    names = [f"step_{i}" for i in range(steps)]
+
+    def make(i: int) -> Any:
+        async def node(state: MessagesState) -> dict[str, Any]:
+            return {"messages": [AIMessage(content=f"step {i}")]}
+
+        return node
+
+    for i, name in enumerate(names):
+        builder.add_node(name, make(i))
+    builder.add_edge(START, names[0])
+    for a, b in itertools.pairwise(names):
+        builder.add_edge(a, b)
+    builder.add_edge(names[-1], END)
+    return builder.compile(checkpointer=checkpointer)
+
+
+class FloorSubject:
+    """The flat graph as a benchmark subject (``await turn(message, thread_id)``)."""
+
+    name = "floor"
+
+    def __init__(self, steps: int, checkpointer: Any, durability: str) -> None:
+        self.steps = steps
+        self.graph = build_floor(steps, checkpointer)
+        self.durability = durability
+        self.model = ScriptedChatModel.from_items([])  # no model calls; keeps the Subject shape
+
+    async def turn(self, message: str, thread_id: str) -> str:
+        """One ``ainvoke`` of the chain."""
+        out = await self.graph.ainvoke(
+            {"messages": [HumanMessage(content=message)]},
+            {"configurable": {"thread_id": thread_id}},
+            durability=self.durability,
+        )
+        return str(out["messages"][-1].content)
