@@ -3,6 +3,8 @@
 - ``math``: a safe calculator (``ast``-based, never ``eval``), percentages, statistics.
 - ``info``: current time, time differences and time conversion between places.
 - ``docs``: SQLite FTS5 search over a folder of Markdown/text files (bundled docs by default).
+- ``text``: ``summarize_text`` (extractive offline, abstractive with the model when asked); not
+  loaded by default, its tool is available by name to Markdown agents.
 
 ``Settings.builtin_plugins`` chooses which of :data:`BUILTIN_PLUGINS` are loaded.
 """
@@ -12,13 +14,15 @@ from __future__ import annotations
 from cadence.builtins.docs import DocsPlugin
 from cadence.builtins.info import InfoPlugin
 from cadence.builtins.math import MathPlugin
+from cadence.builtins.text import TextPlugin
 from cadence.sdk import BasePlugin
 
 BUILTIN_PLUGINS: dict[str, type[BasePlugin]] = {
     "math": MathPlugin,
     "info": InfoPlugin,
     "docs": DocsPlugin,
+    "text": TextPlugin,
 }
 """Built-in plugin classes by name (the names used in ``CADENCE_BUILTIN_PLUGINS``)."""
 
-__all__ = ["BUILTIN_PLUGINS", "DocsPlugin", "InfoPlugin", "MathPlugin"]
+__all__ = ["BUILTIN_PLUGINS", "DocsPlugin", "InfoPlugin", "MathPlugin", "TextPlugin"]

@@ -75,15 +75,22 @@ def _root(
 
 
 # -- chat -----------------------------------------------------------------------------
-def _with_mode(settings: Any, mode: str | None) -> Any:
-    """``settings`` with ``mode`` as the default mode (checked: a one-line error lists the modes)."""
+def _with_mode(settings: Any, mode: str | None, agent: str | None = None) -> Any:
+    """``settings`` with ``mode`` as the default mode (checked: a one-line error lists the modes).
+
+    ``agent`` (``--agent``) selects the single mode's agent and implies ``--mode single``.
+    """
     from cadence.orchestration.modes import check_mode
 
     try:
-        name = check_mode(mode if mode is not None else settings.mode)
+        name = check_mode(mode if mode is not None else ("single" if agent else settings.mode))
     except CadenceError as exc:
         raise fail(exc.message) from None
-    return settings.model_copy(update={"mode": name})
+    if agent is None:
+        return settings.model_copy(update={"mode": name})
+    if name != "single":
+        raise fail(f"--agent talks to one agent in the single mode; drop --mode {name} or --agent.")
+    return settings.model_copy(update={"mode": name, "agent": agent})
 
 
 async def _run_turn(
@@ -130,9 +137,15 @@ def chat(
             "--mode", "-m", help="Orchestration mode: coordinator or supervisor (default CADENCE_MODE)."
         ),
     ] = None,
+    agent: Annotated[
+        str | None,
+        typer.Option(
+            "--agent", "-a", help="Talk to this one agent (plugin or Markdown agent): the single mode."
+        ),
+    ] = None,
 ) -> None:
     """Ask one question, or chat interactively in one thread."""
-    settings = _with_mode(load_settings(), mode)
+    settings = _with_mode(load_settings(), mode, agent)
     tone = ResponseTone.parse(tone).value if tone is not None else None
     text = " ".join(question or [])
     if question and not text.strip():
@@ -252,7 +265,7 @@ def plugins_list(
         out_console().print("No plugins found (CADENCE_BUILTIN_PLUGINS, CADENCE_PLUGINS_DIR, entry points).")
         return
     table = Table(box=None, pad_edge=False, header_style="bold")
-    for column in ("plugin", "status", "version", "source", "details"):
+    for column in ("plugin", "status", "version", "source", "health", "details"):
         table.add_column(column, overflow="fold")
     for s in statuses:
         if s.reason:
@@ -264,6 +277,7 @@ def plugins_list(
             Text(s.status, style=_STATUS_STYLE.get(s.status, "")),
             s.version or "",
             s.source,
+            clip(s.health or "", 40),
             Text(details, style="red" if s.status == "failed" else ""),
         )
     out_console().print(table)

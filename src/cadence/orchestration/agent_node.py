@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime
@@ -36,8 +36,14 @@ async def run_agent(
     state: dict[str, Any],
     config: RunnableConfig,
     runtime: Runtime[Any] | None,
+    *,
+    instructions: str | None = None,
 ) -> dict[str, Any]:
-    """Run one agent step and return the state update."""
+    """Run one agent step and return the state update.
+
+    ``instructions`` (a mode's own, e.g. the single mode's tone) are appended to the agent's
+    system prompt for this step.
+    """
     if agent.bound_model is None:
         raise CadenceError(f"agent {node_name} has no model; the plugin bundle must bind one before use")
     context = runtime.context if runtime is not None else None
@@ -46,6 +52,8 @@ async def run_agent(
         messages = agent.build_messages(
             {**state, "messages": strip_control_messages(state.get("messages") or [])}
         )
+        if instructions:
+            messages = with_instructions(messages, instructions)
         response = await call_model(
             agent.bound_model, messages, node=node_name, context=context, config=config
         )
@@ -62,6 +70,14 @@ async def run_agent(
     update: dict[str, Any] = {"messages": [response], "current_agent": plugin}
     emit_events(agent_events(plugin, update))
     return update
+
+
+def with_instructions(messages: list[Any], instructions: str) -> list[Any]:
+    """``messages`` with ``instructions`` appended to the leading system message (or one added first)."""
+    if messages and isinstance(messages[0], SystemMessage) and isinstance(messages[0].content, str):
+        first = messages[0].model_copy(update={"content": f"{messages[0].content}\n\n{instructions}"})
+        return [first, *messages[1:]]
+    return [SystemMessage(content=instructions), *messages]
 
 
 def _failed(context: Any, node_name: str, plugin: str, code: str, message: str) -> AIMessage:

@@ -141,6 +141,8 @@ class TurnInput:
     """Caller's metadata, kept in the state with the tone and user id."""
     mode: str | None = None
     """The orchestration mode of this turn (None: ``CADENCE_MODE``)."""
+    agent: str | None = None
+    """The agent of a ``single``-mode turn (checked; None in the other modes)."""
     project_id: str | None = None
     """The project whose long-term memory the turn uses (None: the user's memory without a project)."""
 
@@ -251,6 +253,7 @@ class Cadence(EngineMemory):
         tone: str | None = None,
         metadata: dict[str, Any] | None = None,
         mode: str | None = None,
+        agent: str | None = None,
     ) -> TurnInput:
         """Check one turn's input once: the message, the tone, the user, the thread (made if none), the mode.
 
@@ -259,7 +262,7 @@ class Cadence(EngineMemory):
         without checking again.
         """
         validate_message(message, self.settings.max_message_chars)
-        mode_name = check_mode(mode) if mode else self.mode
+        mode_name, agent = self._single_agent(mode, agent)
         tone_value = ResponseTone.parse(tone).value
         user = (user_id or self.settings.default_user).strip() or self.settings.default_user
         thread = thread_id or uuid.uuid4().hex
@@ -278,7 +281,28 @@ class Cadence(EngineMemory):
             thread_id=thread,
             metadata=metadata,
             mode=mode_name,
+            agent=agent,
         )
+
+    def _single_agent(self, mode: str | None, agent: str | None) -> tuple[str, str | None]:
+        """The turn's mode and, in the single mode, its agent (naming an agent implies the single mode).
+
+        Raises :class:`ValidationError` (``unknown_mode``, ``unknown_agent``, ``agent_required``).
+        """
+        from cadence.orchestration.modes import single
+
+        if agent and not mode:
+            mode = single.NAME
+        mode_name = check_mode(mode) if mode else self.mode
+        if mode_name != single.NAME:
+            if agent:
+                raise ValidationError(
+                    f"An agent is named only in the single mode, not {mode_name!r}; drop the agent or "
+                    "use the single mode.",
+                    code="agent_needs_single_mode",
+                )
+            return mode_name, None
+        return mode_name, single.resolve_agent(agent, self.plugin_manager.bundles, self.settings.agent)
 
     def _prepare(
         self,
@@ -288,12 +312,19 @@ class Cadence(EngineMemory):
         tone: str | None = None,
         metadata: dict[str, Any] | None = None,
         mode: str | None = None,
+        agent: str | None = None,
     ) -> tuple[dict[str, Any], dict[str, Any], TurnContext, str, str]:
         turn = (
             message
             if isinstance(message, TurnInput)
             else self.turn_input(
-                message, thread_id=thread_id, user_id=user_id, tone=tone, metadata=metadata, mode=mode
+                message,
+                thread_id=thread_id,
+                user_id=user_id,
+                tone=tone,
+                metadata=metadata,
+                mode=mode,
+                agent=agent,
             )
         )
         message, tone_value, user, thread = turn.message, turn.tone, turn.user_id, turn.thread_id
@@ -304,6 +335,7 @@ class Cadence(EngineMemory):
             user_id=user,
             thread_id=thread,
             mode=check_mode(turn.mode) if turn.mode else self.mode,
+            agent=turn.agent,
         )
         state_in = {
             "messages": [HumanMessage(content=message, id=str(uuid.uuid4()))],
@@ -331,8 +363,9 @@ class Cadence(EngineMemory):
         tone: str | None = None,
         metadata: dict[str, Any] | None = None,
         mode: str | None = None,
+        agent: str | None = None,
     ) -> TurnResult:
-        """Run one turn (in ``mode``, default ``CADENCE_MODE``) and return its answer and trace."""
+        """Run one turn (in ``mode``, default ``CADENCE_MODE``; ``agent`` for the single mode)."""
         final: dict[str, Any] | None = None
         async for event in self.astream(
             message,
@@ -341,6 +374,7 @@ class Cadence(EngineMemory):
             tone=tone,
             metadata=metadata,
             mode=mode,
+            agent=agent,
             tokens=False,
         ):
             if event["type"] == "final":
@@ -373,6 +407,7 @@ class Cadence(EngineMemory):
         tone: str | None = None,
         metadata: dict[str, Any] | None = None,
         mode: str | None = None,
+        agent: str | None = None,
         tokens: bool = True,
     ) -> AsyncIterator[dict[str, Any]]:
         """Run one turn, yielding events; the last event has ``type == "final"``.
@@ -389,7 +424,7 @@ class Cadence(EngineMemory):
         Raises :class:`ConflictError` (``approval_pending``) when the thread waits for approvals.
         """
         state_in, config, context, _user, thread = self._prepare(
-            message, thread_id, user_id, tone, metadata, mode
+            message, thread_id, user_id, tone, metadata, mode, agent
         )
         question: HumanMessage = state_in["messages"][0]
         graph = self.graph_for(context.mode)
@@ -399,7 +434,7 @@ class Cadence(EngineMemory):
             await self._record_question(graph, config, question)
         async for event in self._drive(
             graph, state_in, config, context, question=question, thread=thread, tokens=tokens,
-            first_node=ENTRY_NODES[context.mode],
+            first_node=ENTRY_NODES[context.mode].format(agent=context.agent or ""),
         ):  # fmt: skip
             yield event
 
@@ -571,7 +606,7 @@ class Cadence(EngineMemory):
         final checkpoint replaces the flagged copy; a crash leaves it flagged (interrupted).
         """
         pending = question.model_copy(update={"response_metadata": {PENDING_QUESTION_KEY: True}})
-        await graph.aupdate_state(config, {"messages": [pending]}, as_node=GraphNodeNames.SYNTHESIZER)
+        await graph.aupdate_state(config, {"messages": [pending]}, as_node=answer_writer(graph))
 
     async def _close_turn_after_error(
         self, graph: CompiledStateGraph, config: dict[str, Any], problem: str, *, question: HumanMessage
@@ -592,7 +627,7 @@ class Cadence(EngineMemory):
                 response_metadata={FALLBACK_KEY: True},
             )
             await graph.aupdate_state(
-                config, {"messages": [question, *pending, answer]}, as_node=GraphNodeNames.SYNTHESIZER
+                config, {"messages": [question, *pending, answer]}, as_node=answer_writer(graph)
             )
         except Exception:
             logger.exception("could not close the aborted turn")
@@ -786,6 +821,11 @@ def _last_question(values: Mapping[str, Any] | None) -> HumanMessage:
     messages = (values or {}).get("messages") or []
     found = next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
     return found if found is not None else HumanMessage(content="", id=str(uuid.uuid4()))
+
+
+def answer_writer(graph: CompiledStateGraph) -> str:
+    """The node the engine writes a final answer as (``synthesizer``; ``forward`` in the single mode)."""
+    return GraphNodeNames.SYNTHESIZER if GraphNodeNames.SYNTHESIZER in graph.nodes else GraphNodeNames.FORWARD
 
 
 def stop_model_workers() -> None:

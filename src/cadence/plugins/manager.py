@@ -2,7 +2,9 @@
 
 Sources, in discovery order: built-in plugins (``CADENCE_BUILTIN_PLUGINS``),
 Python entry points (group ``cadence.plugins``), plugin directories
-(``CADENCE_PLUGINS_DIR``) and classes registered with ``register_plugin``.
+(``CADENCE_PLUGINS_DIR``) and classes registered with ``register_plugin``; then
+Markdown agents (``CADENCE_AGENTS_DIR`` and entry point group ``cadence.agents``, see
+:mod:`cadence.plugins.markdown`), whose tools are looked up among the loaded plugins.
 A plugin that fails to import, validate, resolve its dependencies or pass its
 health check is reported with its reason and skipped, whatever it raises
 (``SystemExit`` and ``KeyboardInterrupt`` included; only cancellation propagates). Name conflicts are
@@ -37,7 +39,7 @@ from cadence.settings import Settings
 logger = logging.getLogger(__name__)
 
 ENTRY_POINT_GROUP = "cadence.plugins"
-_SOURCE_RANK = {"builtin": 0, "registered": 1, "entry_point": 2, "directory": 3}
+_SOURCE_RANK = {"builtin": 0, "registered": 1, "entry_point": 2, "directory": 3, "markdown": 4}
 
 
 @dataclass
@@ -51,6 +53,8 @@ class PluginStatus:
     version: str | None = None
     description: str | None = None
     reason: str | None = None
+    health: str | None = None
+    """What the plugin's ``health_check()`` said (its ``details``), for a plugin that passed it."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -121,6 +125,7 @@ class PluginManager:
             logger.warning(
                 "plugin name conflict", extra={"plugin": bundle.name, "winner": winner[1].location}
             )
+        self._markdown_agents(loaded, statuses, disabled)
         self.bundles = {name: pair[0] for name, pair in sorted(loaded.items())}
         self.statuses = statuses
         for s in statuses:
@@ -243,6 +248,77 @@ class PluginManager:
         plugins = [*registered_plugins(), *self.extra_plugins]
         return [(p, PluginSource("registered", f"{p.__module__}.{p.__qualname__}")) for p in plugins], []
 
+    # -- markdown agents -----------------------------------------------------------------
+    def _markdown_agents(
+        self,
+        loaded: dict[str, tuple[PluginBundle, PluginStatus]],
+        statuses: list[PluginStatus],
+        disabled: set[str],
+    ) -> None:
+        """Load the Markdown agents into ``loaded``; every skipped file gets a status with its reason."""
+        from cadence.plugins import markdown
+
+        directories = list(self.settings.agents_dir)
+        packaged: list[Path] = []
+        if self.settings.entry_points_enabled:
+            packaged, broken = markdown.packaged_agent_dirs()
+            for name, location, reason in broken:
+                statuses.append(PluginStatus(name, "failed", "markdown", location, reason=reason))
+        files, missing = markdown.agent_files([*directories, *packaged])
+        for directory, reason in missing:
+            statuses.append(PluginStatus(directory.name, "failed", "markdown", str(directory), reason=reason))
+        if not files:
+            return
+        catalog = markdown.ToolCatalog(
+            ((name, pair[0].agent, pair[0].tools) for name, pair in sorted(loaded.items())),
+            lambda: self._unloaded_builtin_agents(set(loaded), disabled),
+        )
+        for path in files:
+            status = PluginStatus(path.stem, "failed", "markdown", str(path))
+            statuses.append(status)
+            try:
+                defn = markdown.parse_agent_file(path)
+                status.name = normalize_name(defn.name)
+                plugin = markdown.plugin_class(defn, catalog)
+                metadata = plugin.get_metadata()
+                status.name, status.version = metadata.normalized_name, metadata.version
+                status.description = metadata.description
+                taken = loaded.get(metadata.normalized_name)
+                if taken is not None:
+                    raise markdown.MarkdownAgentError(
+                        path,
+                        defn.line_of("name"),
+                        f"the name {metadata.name!r} is already taken by the {taken[1].source} plugin "
+                        f"{taken[0].name!r} ({taken[1].location}); give this agent another name",
+                    )
+            except markdown.MarkdownAgentError as exc:
+                status.reason = f"line {exc.line}: {exc.problem}" if exc.line else exc.problem
+                continue
+            except BaseException as exc:
+                _reraise_cancellation(exc)
+                status.reason = _short_exc(exc)
+                continue
+            bundle, result = self._load_one(plugin, PluginSource("markdown", str(path)), disabled)
+            status.status, status.reason, status.health = result.status, result.reason, result.health
+            if bundle is not None:
+                loaded[bundle.name] = (bundle, status)
+
+    def _unloaded_builtin_agents(self, loaded: set[str], disabled: set[str]) -> list[tuple[str, Any]]:
+        """Agents of the built-in plugins not loaded as agents (their tools are still available by name)."""
+        try:
+            from cadence.builtins import BUILTIN_PLUGINS
+        except Exception:
+            return []
+        agents = []
+        for name, plugin in BUILTIN_PLUGINS.items():
+            if name in loaded or name in disabled:
+                continue
+            try:
+                agents.append((name, plugin.create_agent()))
+            except Exception as exc:
+                logger.warning("built-in agent unavailable", extra={"plugin": name, "error": str(exc)})
+        return agents
+
     # -- helpers -----------------------------------------------------------------------
     @staticmethod
     def _import_path(name: str, path: Path) -> ModuleType:
@@ -309,6 +385,7 @@ class PluginManager:
             if not health.get("healthy", False):
                 status.reason = f"health check failed: {health.get('details') or 'unhealthy'}"
                 return None, status
+            status.health = str(health.get("details") or "ok")
             bundle = PluginBundle(plugin, metadata, source, max_threads=self.settings.plugin_max_threads)
         except BaseException as exc:
             _reraise_cancellation(exc)

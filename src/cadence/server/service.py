@@ -24,6 +24,7 @@ from cadence.orchestration.engine import (
     PENDING_QUESTION_KEY,
     Cadence,
     TurnInput,
+    answer_writer,
     thread_key,
     validate_message,
 )
@@ -241,7 +242,7 @@ class ChatService:
             for m in history
         ]
         await self.engine.graph.aupdate_state(
-            self._config(user_id, thread_id), {"messages": fixed}, as_node=GraphNodeNames.SYNTHESIZER
+            self._config(user_id, thread_id), {"messages": fixed}, as_node=answer_writer(self.engine.graph)
         )
 
     async def drain(self, timeout: float) -> None:

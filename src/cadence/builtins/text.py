@@ -1,0 +1,224 @@
+"""The built-in ``text`` plugin: ``summarize_text``, offline by default.
+
+- **Extractive** (the default, no model needed): the sentences that carry the text's most
+  frequent content words, in their original order; deterministic and instant.
+- **Abstractive** (``style="abstractive"``): the plugin's model (the model the turn's agents use)
+  rewrites the text in a few sentences; when no model is bound, or the call fails, the result is
+  the extractive summary with a note saying so.
+
+Input is bounded by ``CADENCE_SUMMARIZE_MAX_CHARS`` (default 50,000 characters); longer text is
+refused with an error that says how to proceed. The tool is available by name to Markdown
+agents (``tools: [summarize_text]``) even when the ``text`` plugin is not loaded as an agent.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from typing import Literal
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.tools import BaseTool, StructuredTool
+
+from cadence.builtins._common import BuiltinToolError, agent_prompt
+from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata
+from cadence.settings import Settings, get_settings
+from cadence.text import STOPWORDS
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_SENTENCES = 3
+"""Sentences in a summary when the call names no number."""
+MAX_SENTENCES = 20
+"""The most sentences a summary may ask for."""
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n\s*\n|\n(?=\s*[-*•]\s)")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+|\d+(?:[.,]\d+)?")
+
+_MORE_STOPWORDS = """also but had has have he her him his if into just more most not now only other our out
+    over said she so some such than their them then there these they those through too up us very we were
+    would yes no been being all any each few may might must shall should could"""
+
+SUMMARY_STOPWORDS = STOPWORDS | frozenset(_MORE_STOPWORDS.split())
+"""Words that say nothing about what a text is about (:data:`cadence.text.STOPWORDS` and more)."""
+
+ABSTRACTIVE_PROMPT = (
+    "Summarize the user's text in at most {n} sentences. Keep names, numbers, decisions and dates exactly "
+    "as written; add nothing that is not in the text. Reply with the summary only."
+)
+
+
+class TextTooLongError(BuiltinToolError):
+    """The text exceeds ``CADENCE_SUMMARIZE_MAX_CHARS``."""
+
+
+def split_sentences(text: str) -> list[str]:
+    """The text's sentences (and list items), trimmed, without empty ones."""
+    parts = _SENTENCE_END.split(text.strip())
+    return [" ".join(p.split()) for p in parts if p and p.strip()]
+
+
+def _content_words(sentence: str) -> list[str]:
+    return [w for w in (m.group(0).lower() for m in _WORD.finditer(sentence)) if w not in SUMMARY_STOPWORDS]
+
+
+def extractive_summary(text: str, max_sentences: int = DEFAULT_SENTENCES) -> str:
+    """The ``max_sentences`` sentences that best cover the text's content words, in their order.
+
+    A sentence scores the summed frequency of its distinct content words divided by the square
+    root of its length (long sentences are not favoured for length alone); the first sentence
+    gets a small bonus (texts tend to open with their topic). Text with no more sentences than
+    asked for is returned as it is (whitespace normalised).
+    """
+    sentences = split_sentences(text)
+    if len(sentences) <= max_sentences:
+        return " ".join(sentences)
+    freq = Counter(w for s in sentences for w in _content_words(s))
+    scores: list[tuple[float, int]] = []
+    for i, sentence in enumerate(sentences):
+        words = _content_words(sentence)
+        if not words:
+            scores.append((0.0, i))
+            continue
+        score = sum(freq[w] for w in set(words)) / (len(words) ** 0.5)
+        if i == 0:
+            score *= 1.2
+        scores.append((score, i))
+    chosen = sorted(i for _, i in sorted(scores, key=lambda p: (-p[0], p[1]))[:max_sentences])
+    return " ".join(sentences[i] for i in chosen)
+
+
+def check_text(text: str, limit: int) -> str:
+    """``text`` stripped; raises :class:`BuiltinToolError` when empty or longer than ``limit``."""
+    if not isinstance(text, str) or not text.strip():
+        raise BuiltinToolError("There is no text to summarize; pass the text itself in 'text'.")
+    if len(text) > limit:
+        raise TextTooLongError(
+            f"The text has {len(text):,} characters; summarize_text accepts at most {limit:,} "
+            "(CADENCE_SUMMARIZE_MAX_CHARS). Summarize it in parts of at most that size, then "
+            "summarize the parts' summaries."
+        )
+    return text.strip()
+
+
+def _turn_settings() -> Settings | None:
+    """The settings of the turn this tool runs in (None outside a graph run)."""
+    try:
+        from langgraph.runtime import get_runtime
+
+        settings = getattr(get_runtime().context, "settings", None)
+    except Exception:
+        return None
+    return settings if isinstance(settings, Settings) else None
+
+
+def _sentences(max_sentences: int | None) -> int:
+    n = DEFAULT_SENTENCES if max_sentences is None else int(max_sentences)
+    if not 1 <= n <= MAX_SENTENCES:
+        raise BuiltinToolError(f"max_sentences must be between 1 and {MAX_SENTENCES}; got {n}.")
+    return n
+
+
+class TextAgent(BaseAgent):
+    """The text agent; its tools use its model for abstractive summaries."""
+
+    def __init__(self, metadata: PluginMetadata, settings: Settings | None = None) -> None:
+        super().__init__(metadata)
+        self._settings = settings
+        self._tools = [self._summarize_tool()]
+
+    @property
+    def max_chars(self) -> int:
+        """The input bound (``CADENCE_SUMMARIZE_MAX_CHARS``): the turn's settings, else the process's."""
+        settings = self._settings or _turn_settings() or get_settings()
+        return settings.summarize_max_chars
+
+    def get_tools(self) -> list[BaseTool]:
+        """``summarize_text``."""
+        return list(self._tools)
+
+    def get_system_prompt(self) -> str:
+        """The text agent's prompt."""
+        return agent_prompt(
+            "You summarize text the user gives you.",
+            [
+                "Call summarize_text with the full text; never summarize in your head.",
+                "Use style 'abstractive' only when the user asks for a rewritten summary.",
+            ],
+        )
+
+    async def summarize(
+        self,
+        text: str,
+        max_sentences: int | None = DEFAULT_SENTENCES,
+        style: Literal["extractive", "abstractive"] = "extractive",
+    ) -> str:
+        """The summary of ``text`` (see :mod:`cadence.builtins.text`)."""
+        body = check_text(text, self.max_chars)
+        n = _sentences(max_sentences)
+        if style not in ("extractive", "abstractive"):
+            raise BuiltinToolError(f"style must be 'extractive' or 'abstractive'; got {style!r}.")
+        extract = extractive_summary(body, n)
+        if style == "extractive":
+            return extract
+        if self.model is None:
+            return f"{extract}\n\n(Extractive summary: no model is available for an abstractive one.)"
+        try:
+            reply = await self.model.ainvoke(
+                [SystemMessage(content=ABSTRACTIVE_PROMPT.format(n=n)), HumanMessage(content=body)]
+            )
+            summary = reply.text.strip() if hasattr(reply, "text") else str(reply.content).strip()
+        except Exception as exc:  # the tool still answers: the extractive summary, and why
+            logger.warning("abstractive summary failed", extra={"error": f"{type(exc).__name__}: {exc}"})
+            return f"{extract}\n\n(Extractive summary: the model could not summarize ({type(exc).__name__}).)"
+        return summary or extract
+
+    def _summarize_tool(self) -> BaseTool:
+        agent = self
+
+        async def summarize_text(
+            text: str,
+            max_sentences: int = DEFAULT_SENTENCES,
+            style: Literal["extractive", "abstractive"] = "extractive",
+        ) -> str:
+            """Summarize a text in a few sentences.
+
+            text: the full text to summarize. max_sentences: how many sentences (1-20, default 3).
+            style: 'extractive' (default: the text's key sentences, works offline) or 'abstractive'
+            (rewritten by the language model).
+            """
+            return await agent.summarize(text, max_sentences, style)
+
+        return StructuredTool.from_function(coroutine=summarize_text, name="summarize_text")
+
+
+class TextPlugin(BasePlugin):
+    """Built-in plugin ``text``: ``summarize_text`` (extractive offline, abstractive with a model)."""
+
+    @classmethod
+    def get_metadata(cls) -> PluginMetadata:
+        """Metadata of the text plugin."""
+        return PluginMetadata(
+            name="text",
+            version="1.0.0",
+            description="Summarizer agent: shortens a long text the user provides into its key sentences.",
+            capabilities=["summarize a text, an article, notes or a transcript", "shorten long text"],
+            agent_type="utility",
+            response_suggestion="Give the summary as it is; do not add facts that are not in the text.",
+        )
+
+    @classmethod
+    def create_agent(cls) -> BaseAgent:
+        """A new text agent."""
+        return TextAgent(cls.get_metadata())
+
+
+__all__ = [
+    "TextAgent",
+    "TextPlugin",
+    "TextTooLongError",
+    "check_text",
+    "extractive_summary",
+    "split_sentences",
+]

@@ -1,0 +1,317 @@
+"""The single-agent mode (seed 003, the bpm-agent graph): one agent and its tools, nothing else.
+
+START → ``{name}_agent`` ⇄ ``{name}_tools`` → forward → END
+
+- No coordinator, no synthesizer: the agent's own answer is the final answer, so a turn that
+  uses one tool costs two model calls (the tool call, then the answer) and a direct answer one.
+- The agent is a plugin or a Markdown agent, chosen per turn: the request's ``agent`` (API field
+  ``agent``, ``cadence chat --agent``), else ``CADENCE_AGENT``, else the only loaded plugin.
+  The graph holds every loaded agent; its entry edge goes to the turn's agent.
+- ``should_continue`` of the seed: an agent step with work-tool calls goes to its tools node;
+  an answer (no work-tool call; the ``back`` call every direct answer gets is answered by the
+  forward node) goes to ``forward``, which writes it verbatim as the final answer.
+- The tools step is the plugins' own (:func:`cadence.orchestration.plugin_nodes.tools_node`:
+  contained, logged, bounded, tool approvals included); after it the guards of every mode are
+  checked (tool hops, the turn's deadline), and a fired guard ends the turn in ``suspend``,
+  which explains why, in the turn's tone.
+- The tone and the agent's response suggestion are added to the agent's system prompt, since its
+  answer is the one the user reads.
+- If the agent's model fails, the final answer is the model-free fallback of every mode
+  (flagged, with the error in the trace and the turn's ``error``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
+
+from cadence.conventions import BACK_TOOL_NAME, GraphNodeNames, agent_node_name, has_text, message_text
+from cadence.errors import ConfigurationError, ValidationError
+from cadence.orchestration import plugin_nodes
+from cadence.orchestration.agent_node import run_agent
+from cadence.orchestration.events import AgentEndEvent, AgentStartEvent, emit_events, node_event
+from cadence.orchestration.graph import ModelResolver
+from cadence.orchestration.guards import BEFORE_DECISION, GuardView
+from cadence.orchestration.state import AgentState, plugin_context
+from cadence.orchestration.state import PluginContextFields as F
+from cadence.orchestration.suspend import SuspendNode
+from cadence.orchestration.synthesizer import FALLBACK_KEY, fallback_answer
+from cadence.orchestration.tones import ResponseTone
+from cadence.orchestration.turn import TurnContext
+from cadence.plugins.bundle import PluginBundle
+from cadence.sdk.metadata import PluginMetadata, normalize_name
+from cadence.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+NAME = "single"
+"""The mode's name (``CADENCE_MODE``, the API's ``mode``, ``cadence chat --mode``)."""
+
+ANSWER_NODE = GraphNodeNames.FORWARD
+"""The node that passes the agent's answer on as the final answer (a final node of every mode)."""
+FORWARDED_KEY = "cadence_forwarded"
+"""``response_metadata`` of the final answer: the agent whose answer it is (as in the supervisor mode)."""
+
+TOOLS = "tools"
+"""The agent's edge label: work-tool calls go to its tools node."""
+ANSWER = "answer"
+"""The agent's edge label: it answered; the forward node writes the final answer."""
+
+SINGLE_INSTRUCTIONS = (
+    "Your reply is the final answer the user reads; nobody rewrites it. {tone} "
+    "When you have what you need, answer the question directly."
+)
+"""Added to the agent's system prompt in this mode: the tone (and the response suggestion)."""
+
+
+# -- which agent --------------------------------------------------------------------------------
+def resolve_agent(name: str | None, bundles: Mapping[str, PluginBundle], default: str | None = None) -> str:
+    """The loaded agent a single-mode turn talks to: ``name``, else ``default``, else the only one.
+
+    Raises :class:`ValidationError` ``unknown_agent`` (listing the agents) or ``agent_required``.
+    """
+    wanted = name if name and str(name).strip() else default
+    if wanted and str(wanted).strip():
+        key = normalize_name(str(wanted))
+        if key not in bundles:
+            available = ", ".join(bundles) or "none loaded"
+            raise ValidationError(
+                f"Unknown agent {str(wanted)[:60]!r} for the single mode; use one of: {available}.",
+                code="unknown_agent",
+            )
+        return key
+    if len(bundles) == 1:
+        return next(iter(bundles))
+    raise ValidationError(
+        "The single mode talks to one agent: name it (API 'agent', cadence chat --agent NAME, or "
+        f"CADENCE_AGENT); agents: {', '.join(bundles) or 'none loaded'}.",
+        code="agent_required",
+    )
+
+
+def check_configured_agent(settings: Settings, bundles: Mapping[str, PluginBundle]) -> str | None:
+    """``CADENCE_AGENT`` checked against the loaded agents when it is set; ConfigurationError if unknown."""
+    if not settings.agent:
+        return None
+    try:
+        return resolve_agent(settings.agent, bundles)
+    except ValidationError as exc:
+        raise ConfigurationError(f"CADENCE_AGENT (or --agent): {exc.message}") from None
+
+
+def turn_agent(runtime: Runtime[Any] | None) -> str | None:
+    """The agent of the running turn (``TurnContext.agent``)."""
+    context = runtime.context if runtime is not None else None
+    return getattr(context, "agent", None) if context is not None else None
+
+
+# -- the agent step -------------------------------------------------------------------------------
+def single_instructions(state: Mapping[str, Any], metadata: PluginMetadata) -> str:
+    """The tone of the turn and the agent's response suggestion, as instructions for its prompt."""
+    raw = state.get("tone") or (state.get("metadata") or {}).get("tone")
+    tone = ResponseTone.get_description(raw)
+    text = SINGLE_INSTRUCTIONS.format(tone=tone)
+    if metadata.response_suggestion:
+        text += f"\nPresentation: {metadata.response_suggestion}"
+    return text
+
+
+def without_forwarded_copies(messages: list[Any]) -> list[Any]:
+    """The conversation without the final answers that only repeat an agent's answer (forwarded).
+
+    The agent's own answer stays in the history; its forwarded copy would show it twice.
+    """
+    return [
+        m
+        for m in messages
+        if not (
+            isinstance(m, AIMessage)
+            and m.name == ANSWER_NODE
+            and (m.response_metadata or {}).get(FORWARDED_KEY)
+            and not (m.response_metadata or {}).get(FALLBACK_KEY)
+        )
+    ]
+
+
+def agent_step(bundle: PluginBundle) -> Any:
+    """``{name}_agent``: the plugin's own agent node, with the mode's instructions; counts the one hop."""
+
+    async def runner(
+        agent: Any, node_name: str, state: dict[str, Any], config: RunnableConfig, runtime: Any
+    ) -> dict[str, Any]:
+        view = {**state, "messages": without_forwarded_copies(state.get("messages") or [])}
+        return await run_agent(
+            agent,
+            node_name,
+            view,
+            config,
+            runtime,
+            instructions=single_instructions(state, bundle.metadata),
+        )
+
+    inner = bundle.agent.create_agent_node(runner, bundle.agent_node_name)
+
+    async def single_agent_node(
+        state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]
+    ) -> dict[str, Any]:
+        first = not int(state.get("agent_hops") or 0)
+        if first:
+            emit_events([AgentStartEvent(type="agent_start", agent=bundle.name, hop=1)])
+        update = dict(await inner(state, config, runtime))
+        if first:
+            ctx = plugin_context(state)
+            ctx[F.ROUTING_HISTORY].append(bundle.name)
+            ctx[F.LAST_ROUTED_AGENT] = bundle.name
+            ctx[F.SAME_AGENT_CONSECUTIVE_ROUTES] = 1
+            update["agent_hops"] = 1
+            update["plugin_context"] = ctx
+        return update
+
+    single_agent_node.__name__ = bundle.agent_node_name
+    return single_agent_node
+
+
+def should_continue(state: dict[str, Any]) -> str:
+    """The seed's ``should_continue``: ``tools`` when the agent called a work tool, else ``answer``."""
+    messages = state.get("messages") or []
+    last = messages[-1] if messages else None
+    calls = list(getattr(last, "tool_calls", None) or []) if isinstance(last, AIMessage) else []
+    return TOOLS if any(c.get("name") != BACK_TOOL_NAME for c in calls) else ANSWER
+
+
+def after_tools(bundle: PluginBundle) -> plugin_nodes.NextNode:
+    """Where ``{name}_tools`` goes: back to the agent, or to ``suspend`` when a guard fired."""
+
+    def next_node(state: dict[str, Any], update: dict[str, Any], runtime: Runtime[Any]) -> str:
+        context = runtime.context if runtime is not None else None
+        if isinstance(context, TurnContext):
+            ctx = update.get("plugin_context") or plugin_context(state)
+            view = GuardView(
+                context.settings,
+                int(state.get("agent_hops") or 0),
+                int(update.get("tool_hops") or 0),
+                ctx,
+                context,
+            )
+            reason = BEFORE_DECISION.check(view)
+            if reason is not None:
+                ctx[F.SUSPEND_REASON] = reason.to_dict()
+                update["plugin_context"] = ctx
+                logger.info("single mode suspends", extra={"agent": bundle.name, "reason": str(reason.code)})
+                return GraphNodeNames.SUSPEND
+        return bundle.agent_node_name
+
+    return next_node
+
+
+# -- the answer -------------------------------------------------------------------------------------
+async def forward_answer(
+    state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]
+) -> dict[str, Any]:
+    """Write the agent's answer as the final answer, verbatim (or the fallback if its model failed).
+
+    The ``back`` call an agent's direct answer carries is answered here (the history stays valid).
+    """
+    messages = list(state.get("messages") or [])
+    last = messages[-1] if messages else None
+    answered = {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}
+    pending = [
+        ToolMessage(content=BACK_TOOL_NAME, name=c["name"], tool_call_id=c["id"])
+        for c in (getattr(last, "tool_calls", None) or [] if isinstance(last, AIMessage) else [])
+        if c.get("id") and c["id"] not in answered
+    ]
+    agent = str(state.get("current_agent") or "")
+    context = runtime.context if runtime is not None else None
+    failures = [
+        e
+        for e in (context.trace.errors if isinstance(context, TurnContext) else [])
+        if e.get("node") == agent_node_name(agent)
+    ]
+    answer = last if isinstance(last, AIMessage) and last.name == agent_node_name(agent) else None
+    metadata: dict[str, Any] = {FORWARDED_KEY: agent}
+    if failures or answer is None or not has_text(answer):
+        problem = failures[-1]["message"] if failures else "the agent returned an empty answer"
+        if not failures and isinstance(context, TurnContext):
+            context.trace.errors.append({"node": ANSWER_NODE, "code": "empty_answer", "message": problem})
+        content = fallback_answer([*messages, *pending], problem, state.get("tone"))
+        metadata[FALLBACK_KEY] = True
+    else:
+        content = message_text(answer)
+    emit_events([AgentEndEvent(type="agent_end", agent=agent), node_event(ANSWER_NODE)])
+    final = AIMessage(content=content, name=ANSWER_NODE, response_metadata=metadata)
+    return {"messages": [*pending, final]}
+
+
+# -- the graph ----------------------------------------------------------------------------------------
+def build_single_graph(
+    bundles: dict[str, PluginBundle],
+    settings: Settings,
+    models: ModelResolver,
+    checkpointer: Any = None,
+) -> CompiledStateGraph:
+    """Build and compile the single-agent graph over ``bundles`` (each turn runs one of them)."""
+    check_configured_agent(settings, bundles)
+    graph: StateGraph = StateGraph(AgentState, context_schema=TurnContext)
+    by_name = {b.name: b.metadata for b in bundles.values()}
+    graph.add_node(ANSWER_NODE, forward_answer)
+    graph.add_node(
+        GraphNodeNames.SUSPEND, SuspendNode(models(GraphNodeNames.SUSPEND, None), by_name, settings)
+    )
+    for bundle in bundles.values():
+        bundle.bind_model(models("agent", bundle.metadata))
+        graph.add_node(bundle.agent_node_name, agent_step(bundle))
+        graph.add_node(
+            bundle.tools_node_name,
+            plugin_nodes.tools_node(bundle, after_tools(bundle)),
+            destinations={bundle.agent_node_name: "loop", GraphNodeNames.SUSPEND: "guard"},
+        )
+        graph.add_conditional_edges(
+            bundle.agent_node_name,
+            should_continue,
+            {TOOLS: bundle.tools_node_name, ANSWER: ANSWER_NODE},
+        )
+
+    default = settings.agent
+
+    def entry(state: dict[str, Any], runtime: Runtime[Any]) -> str:
+        return agent_node_name(resolve_agent(turn_agent(runtime), bundles, default))
+
+    if bundles:
+        graph.add_conditional_edges(
+            START, entry, {b.agent_node_name: b.agent_node_name for b in bundles.values()}
+        )
+    else:  # nothing to talk to: the answer node explains (no agent answered)
+        graph.add_edge(START, ANSWER_NODE)
+    graph.add_edge(ANSWER_NODE, END)
+    graph.add_edge(GraphNodeNames.SUSPEND, END)
+    compiled = graph.compile(checkpointer=checkpointer, name="cadence")
+    logger.debug("single graph built", extra={"nodes": list(compiled.get_graph().nodes)})
+    return compiled
+
+
+def entry_node(agent: str) -> str:
+    """The first node of a single-mode turn (the stream's first ``node`` event)."""
+    return agent_node_name(agent)
+
+
+__all__ = [
+    "ANSWER_NODE",
+    "FORWARDED_KEY",
+    "NAME",
+    "after_tools",
+    "agent_step",
+    "build_single_graph",
+    "check_configured_agent",
+    "entry_node",
+    "forward_answer",
+    "resolve_agent",
+    "should_continue",
+    "single_instructions",
+]

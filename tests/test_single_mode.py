@@ -1,0 +1,223 @@
+"""The single-agent mode (seed 003): START → agent ⇄ tools → END, the fewest model calls."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from tests.conftest import call, make_settings
+from test_cli import assert_one_error_line, cli_env, run, use_script  # noqa: F401  (cli_env is a fixture)
+
+from cadence.errors import ConfigurationError, ValidationError
+from cadence.orchestration.engine import Cadence
+from cadence.orchestration.modes import ENTRY_NODES, MODES, check_mode
+from cadence.orchestration.modes.single import after_tools
+from cadence.orchestration.tones import ResponseTone
+from cadence.orchestration.turn import TurnContext
+from cadence.testing import ScriptedChatModel
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples" / "agents"
+
+
+def nodes(model: ScriptedChatModel) -> list[str]:
+    return [r.node for r in model.records]
+
+
+def test_single_is_a_registered_mode() -> None:
+    assert "single" in MODES and check_mode(" Single ") == "single"
+    assert ENTRY_NODES["single"].format(agent="math") == "math_agent"
+
+
+def test_graph_nodes_and_edges() -> None:
+    engine = Cadence(
+        make_settings(builtin_plugins=["math"], mode="single"), model=ScriptedChatModel.from_items([])
+    )
+    g = engine.graph.get_graph()
+    assert set(g.nodes) == {"__start__", "__end__", "math_agent", "math_tools", "forward", "suspend"}
+    assert {(e.source, e.target, e.conditional) for e in g.edges} == {
+        ("__start__", "math_agent", True),
+        ("math_agent", "math_tools", True),  # should_continue: tools
+        ("math_agent", "forward", True),  # should_continue: end (the answer)
+        ("math_tools", "math_agent", True),  # back to the agent
+        ("math_tools", "suspend", True),  # a guard fired
+        ("forward", "__end__", False),
+        ("suspend", "__end__", False),
+    }
+
+
+def test_graph_with_several_agents_starts_at_the_turns_agent() -> None:
+    engine = Cadence(
+        make_settings(builtin_plugins=["math", "info"], mode="single", agent="info"),
+        model=ScriptedChatModel.from_items([]),
+    )
+    edges = {(e.source, e.target) for e in engine.graph.get_graph().edges}
+    assert {("__start__", "math_agent"), ("__start__", "info_agent")} <= edges
+    assert not {"coordinator", "supervisor", "synthesizer", "control_tools"} & set(engine.graph.nodes)
+
+
+async def test_one_tool_turn_costs_two_model_calls(engine_factory) -> None:
+    engine, model = engine_factory(
+        [call("calculate", expression="15 * 23"), {"content": "15 * 23 = 345"}],
+        mode="single",
+        agent="math",
+    )
+    result = await engine.ainvoke("Calculate 15 * 23")
+    assert result.response == "15 * 23 = 345" and result.error is None
+    assert nodes(model) == ["math_agent", "math_agent"]
+    trace = result.trace
+    assert trace["mode"] == "single" and trace["routing_history"] == ["math"]
+    assert (trace["agent_hops"], trace["tool_hops"]) == (1, 1)
+    assert [c["node"] for c in trace["model_calls"]] == ["math_agent", "math_agent"]
+    assert trace["tools_used"][0]["result"] == "345"
+    # the second call saw the tool's result
+    assert any(isinstance(m, ToolMessage) and m.content == "345" for m in model.records[1].messages)
+    assert model.records[0].tools[0] == "calculate" and model.records[0].tools[-1] == "back"
+
+
+async def test_direct_answer_is_one_call_and_the_thread_stays_valid(engine_factory) -> None:
+    engine, model = engine_factory(
+        [{"content": "Hello! Ask me a calculation."}, {"content": "Still here."}],
+        mode="single",
+        agent="math",
+    )
+    first = await engine.ainvoke("hi", thread_id="t1")
+    assert first.response == "Hello! Ask me a calculation." and nodes(model) == ["math_agent"]
+    second = await engine.ainvoke("still there?", thread_id="t1")
+    assert second.response == "Still here."
+    # the second turn's agent saw the first exchange (persistence), without control bookkeeping
+    seen = model.records[1].messages
+    assert [type(m) for m in seen] == [SystemMessage, HumanMessage, AIMessage, HumanMessage]
+    state = await engine.graph.aget_state({"configurable": {"thread_id": "local::t1"}})
+    final = state.values["messages"][-1]
+    assert final.name == "forward" and final.response_metadata["cadence_forwarded"] == "math"
+
+
+async def test_markdown_agent_in_single_mode_with_summarize_text(engine_factory) -> None:
+    notes = "The team decided to ship on Friday. Ben writes the notes. Lunch was good."
+    engine, model = engine_factory(
+        [call("summarize_text", text=notes, max_sentences=1), {"content": "Decision: ship on Friday."}],
+        mode="single",
+        agent="meeting_notes",
+        agents_dir=[EXAMPLES],
+    )
+    result = await engine.ainvoke(f"Summarize: {notes}", tone="concise")
+    assert result.response == "Decision: ship on Friday."
+    assert nodes(model) == ["meeting_notes_agent", "meeting_notes_agent"]
+    prompt = str(model.records[0].messages[0].content)
+    # the file's body, then the tone and the response suggestion (its answer is the final answer)
+    assert prompt.startswith("You are a meeting-notes assistant.")
+    assert ResponseTone.CONCISE.description in prompt
+    assert "Start with a one-line summary" in prompt
+    assert result.trace["tools_used"][0]["name"] == "summarize_text"
+
+
+async def test_tone_reaches_the_agent(engine_factory) -> None:
+    engine, model = engine_factory([{"content": "4"}], mode="single", agent="math")
+    await engine.ainvoke("2+2?", tone="formal")
+    assert ResponseTone.FORMAL.description in str(model.records[0].messages[0].content)
+
+
+async def test_tool_hops_guard_suspends(engine_factory) -> None:
+    script = [*[call("calculate", expression=f"{i} + 1") for i in range(2)], {"content": "Stopped early."}]
+    engine, model = engine_factory(script, mode="single", agent="math", max_tool_hops=2)
+    result = await engine.ainvoke("count up")
+    assert result.trace["suspended"] and result.trace["suspend_reason"] == "max_tool_hops"
+    assert result.trace["tool_hops"] == 2
+    assert nodes(model) == ["math_agent", "math_agent", "suspend"]
+    assert result.response == "Stopped early."
+
+
+def test_the_deadline_ends_the_loop(engine_factory) -> None:
+    engine, _ = engine_factory([], mode="single", agent="math")
+    next_node = after_tools(engine.plugin_manager.bundles["math"])
+    state = {"messages": [AIMessage(content="", tool_calls=[{"name": "calculate", "args": {}, "id": "c1"}])]}
+
+    def runtime(deadline: float) -> SimpleNamespace:
+        return SimpleNamespace(context=TurnContext(settings=engine.settings, deadline=deadline))
+
+    update: dict = {"tool_hops": 1, "plugin_context": {}}
+    assert next_node(state, update, runtime(time.monotonic() + 3600)) == "math_agent"
+    assert next_node(state, update, runtime(time.monotonic() - 1)) == "suspend"
+    assert update["plugin_context"]["suspend_reason"]["code"] == "deadline"
+
+
+async def test_model_failure_gives_the_fallback_answer_and_an_error(engine_factory) -> None:
+    engine, model = engine_factory(
+        [{"raise": {"type": "error", "message": "provider down"}}], mode="single", agent="math"
+    )
+    result = await engine.ainvoke("2+2?")
+    assert result.error is not None and result.error["code"] == "model_error"
+    assert result.response.startswith("Sorry, I couldn't finish this answer")
+    assert nodes(model) == ["math_agent"]
+
+
+async def test_streamed_events(engine_factory) -> None:
+    engine, _ = engine_factory(
+        [call("calculate", expression="1 + 1"), {"content": "2"}], mode="single", agent="math"
+    )
+    events = [e async for e in engine.astream("1 + 1?")]
+    assert events[0] == {"type": "node", "node": "math_agent"}
+    kinds = [e["type"] for e in events if e["type"] != "node"]
+    assert kinds == ["agent_start", "tool_start", "tool_end", "agent_end", "final"]
+    assert events[-1]["response"] == "2"
+    assert [e["node"] for e in events if e["type"] == "node"][-1] == "forward"
+
+
+# -- which agent -------------------------------------------------------------------------------------------
+async def test_agent_per_turn_and_its_checks(engine_factory) -> None:
+    engine, model = engine_factory([{"content": "It is noon."}], builtin_plugins=["math", "info"])
+    assert engine.mode == "coordinator"
+    result = await engine.ainvoke("time?", agent="info")  # naming an agent implies the single mode
+    assert result.trace["mode"] == "single" and nodes(model) == ["info_agent"]
+    with pytest.raises(ValidationError) as unknown:
+        engine.turn_input("hi", mode="single", agent="weather")
+    assert unknown.value.code == "unknown_agent" and "info, math" in unknown.value.message
+    with pytest.raises(ValidationError) as required:
+        engine.turn_input("hi", mode="single")
+    assert required.value.code == "agent_required" and "CADENCE_AGENT" in required.value.message
+    with pytest.raises(ValidationError) as wrong_mode:
+        engine.turn_input("hi", mode="supervisor", agent="info")
+    assert wrong_mode.value.code == "agent_needs_single_mode"
+
+
+def test_the_only_agent_needs_no_name() -> None:
+    engine = Cadence(
+        make_settings(builtin_plugins=["math"], mode="single"), model=ScriptedChatModel.from_items([])
+    )
+    assert engine.turn_input("hi").agent == "math"
+
+
+def test_unknown_configured_agent_is_a_configuration_error() -> None:
+    with pytest.raises(ConfigurationError) as info:
+        Cadence(make_settings(mode="single", agent="nobody"), model=ScriptedChatModel.from_items([]))
+    assert "CADENCE_AGENT" in info.value.message and "math" in info.value.message
+
+
+# -- CLI -----------------------------------------------------------------------------------------------------
+def test_cli_chat_agent(cli_env: dict[str, str], tmp_path: Path, monkeypatch) -> None:  # noqa: F811
+    use_script(monkeypatch, tmp_path, [call("calculate", expression="6 * 7"), {"content": "42"}], "single")
+    result = run("chat", "--agent", "math", "--json", "6 * 7?")
+    assert result.exit_code == 0, result.output
+    body = json.loads(result.stdout)
+    assert body["response"] == "42" and body["trace"]["mode"] == "single"
+    assert [c["node"] for c in body["trace"]["model_calls"]] == ["math_agent", "math_agent"]
+
+
+def test_cli_agent_errors(cli_env: dict[str, str], tmp_path: Path, monkeypatch) -> None:  # noqa: F811
+    use_script(monkeypatch, tmp_path, [], "none")
+    assert_one_error_line(run("chat", "--agent", "weather", "hi"), "Unknown agent 'weather'")
+    assert_one_error_line(run("chat", "--agent", "math", "--mode", "supervisor", "hi"), "--agent")
+
+
+def test_cli_graph_single(cli_env: dict[str, str], monkeypatch) -> None:  # noqa: F811
+    monkeypatch.setenv("CADENCE_LLM", "nope:x")
+    result = run("graph", "--mode", "single")
+    assert result.exit_code == 0, result.output
+    for node in ("math_agent", "math_tools", "forward", "suspend"):
+        assert node in result.stdout
+    assert "coordinator" not in result.stdout and "synthesizer" not in result.stdout
