@@ -4,6 +4,9 @@ Point the official ``openai`` client at ``http://host:port/v1`` and it works unc
 
 - ``model``: ``"cadence"`` or ``"cadence:<tone>"`` (natural, explanatory, formal, concise, learning);
   a top-level ``tone`` (``extra_body={"tone": ...}``) overrides it. Other models → 404 ``model_not_found``.
+- mode: ``"cadence:<mode>"`` or ``"cadence:<mode>:<tone>"`` (``cadence:supervisor``), or a top-level
+  ``mode`` (``extra_body={"mode": "supervisor"}``, which wins); default ``CADENCE_MODE``; an unknown
+  mode in ``mode`` → 422 ``unknown_mode``.
 - ``user``: the Cadence user id (subject to API-key binding).
 - thread: header ``X-Cadence-Thread-Id``, or ``extra_body={"thread_id": ...}``, or ``metadata.thread_id``.
   With a thread id the server holds the history: only the last message (which must be the
@@ -33,6 +36,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from cadence.errors import NotFoundError, ValidationError
 from cadence.orchestration.approval import approval_prompt
+from cadence.orchestration.modes import mode_names
 from cadence.orchestration.tones import TONE_NAMES
 from cadence.server.approvals import start_resume
 from cadence.server.auth import Principal, get_principal, resolve_user
@@ -67,15 +71,19 @@ def _text(content: str | list[dict[str, Any]] | None) -> str:
     )
 
 
-def _tone_from_model(model: str) -> str | None:
-    name, _, tone = model.strip().partition(":")
-    if name != MODEL_ID:
+def _model_options(model: str) -> tuple[str | None, str | None]:
+    """``(tone, mode)`` named by ``model``: ``cadence``, ``cadence:<tone>``, ``cadence:<mode>`` or
+    ``cadence:<mode>:<tone>`` (a suffix that is a mode's name is the mode; the other is the tone)."""
+    name, *parts = model.strip().split(":")
+    if name != MODEL_ID or len(parts) > 2:
         raise NotFoundError(
             f"The model {model[:60]!r} does not exist; "
-            "use 'cadence' or 'cadence:<tone>' (see GET /v1/models).",
+            "use 'cadence', 'cadence:<tone>' or 'cadence:<mode>:<tone>' (see GET /v1/models).",
             code="model_not_found",
         )
-    return tone or None
+    modes = [p for p in parts if p.strip().lower() in mode_names()]
+    tones = [p for p in parts if p not in modes and p]
+    return (tones[0] if tones else None), (modes[0] if modes else None)
 
 
 def _history(messages: list[OpenAIMessage]) -> list[BaseMessage]:
@@ -181,7 +189,9 @@ async def chat_completions(
             "resending the conversation.",
             code="too_many_messages",
         )
-    tone = body.tone or _tone_from_model(body.model)
+    model_tone, model_mode = _model_options(body.model)
+    tone = body.tone or model_tone
+    mode = body.mode or model_mode
     thread_id = x_cadence_thread_id or body.thread_id or (body.metadata or {}).get("thread_id")
     if thread_id is not None:
         if not isinstance(thread_id, str):
@@ -198,6 +208,7 @@ async def chat_completions(
         user_id=resolve_user(principal, body.user, service.settings),
         thread_id=thread_id,
         tone=tone,
+        mode=mode,
         metadata=metadata,
         history=_history(body.messages[:-1]),
     )

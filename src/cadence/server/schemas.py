@@ -406,7 +406,7 @@ class OpenAIMessage(BaseModel):
 class ChatCompletionRequest(BaseModel):
     """OpenAI ``chat.completions`` request; unknown fields are ignored.
 
-    Cadence extras (top level, e.g. the Python client's ``extra_body``): ``thread_id``, ``tone``.
+    Cadence extras (top level, e.g. the Python client's ``extra_body``): ``thread_id``, ``tone``, ``mode``.
     """
 
     model_config = ConfigDict(extra="ignore")
@@ -437,6 +437,11 @@ class ChatCompletionRequest(BaseModel):
         json_schema_extra=limit("max_id_chars"),
     )
     tone: ToneName | None = Field(None, description="Overrides the tone named by the model.")
+    mode: str | None = Field(
+        None,
+        max_length=40,
+        description="Orchestration mode (coordinator, supervisor, ...); overrides the model's mode.",
+    )
 
 
 class CompletionMessage(BaseModel):
