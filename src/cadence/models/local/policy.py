@@ -17,6 +17,14 @@ Coordinator (every bound tool is a ``goto_`` routing tool)
     chit-chat, topics no plugin describes). With ``preroute`` off the model
     chooses freely among all routes plus ``goto_finalize``.
 
+Supervisor (the routing tools plus ``forward_message``)
+    No free generation either. Before any agent work in the turn it routes like the
+    coordinator (the lexical shortlist, constrained to one route name, ``forward_message``
+    excluded). Once an agent has handed back: when that agent's last answer has text other
+    than the tool results the supervisor sees (with ``full_history``; ``last_message`` shows
+    it none), the decision is fixed to ``forward_message(from_agent=<that agent>)``; otherwise
+    it is fixed to ``goto_finalize`` (the synthesizer writes the answer from the results).
+
 Agent (any other tools)
     First step of a turn (no tool result after the latest user message): the
     output is forced to be one tool call, ``{"name": ..., "arguments": {...}}``,
@@ -46,10 +54,12 @@ from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolM
 from cadence.conventions import (
     BACK_TOOL_NAME,
     FINALIZE_TOOL,
+    FORWARD_TOOL,
     ROUTE_DESCRIPTION_PREFIX,
     is_control_tool,
     is_route_tool,
     message_text,
+    plugin_of_node,
     split_at_last_human,
 )
 from cadence.models.local.grammar import build_route_grammar, build_tool_grammar
@@ -111,6 +121,15 @@ def _has_agent_work(turn: Sequence[BaseMessage], results: Sequence[tuple[str, st
         if is_agent_text and not any(is_route_tool(c["name"]) for c in m.tool_calls):  # type: ignore[union-attr]
             return True
     return False
+
+
+def last_agent_answer(turn: Sequence[BaseMessage]) -> tuple[str, str] | None:
+    """``(plugin, text)`` of the last agent answer with text among ``turn`` (None without one)."""
+    for m in reversed(turn):
+        node = plugin_of_node(getattr(m, "name", None) or "")
+        if isinstance(m, AIMessage) and node is not None and node[1] == "agent" and message_text(m).strip():
+            return node[0], message_text(m).strip()
+    return None
 
 
 def _system_text(messages: Sequence[BaseMessage]) -> str:
@@ -330,6 +349,9 @@ class SmallModelPolicy:
         results = tool_results(turn)
         if tools and all(is_route_tool(tool_name(t)) for t in tools):
             return self._plan_route(messages, tools, question, _has_agent_work(turn, results))
+        names = [tool_name(t) for t in tools]
+        if FORWARD_TOOL in names and all(is_route_tool(n) or n == FORWARD_TOOL for n in names):
+            return self._plan_supervisor(messages, tools, question, turn, results)
         real = [t for t in tools if tool_name(t) != BACK_TOOL_NAME]
         if isinstance(tool_choice, str) and tool_choice not in ("auto", "none", "any", "required"):
             real = [t for t in real if tool_name(t) == tool_choice] or real
@@ -388,6 +410,27 @@ class SmallModelPolicy:
         ]
         fixed = allowed[0] if len(allowed) == 1 else None
         return Plan("route", prompt, build_route_grammar(allowed), [], allowed, 16, fixed=fixed)
+
+    def _plan_supervisor(
+        self,
+        messages: Sequence[BaseMessage],
+        tools: list[Mapping[str, Any]],
+        question: str,
+        turn: Sequence[BaseMessage],
+        results: Sequence[tuple[str, str]],
+    ) -> Plan:
+        """The supervisor's decision, never generated freely (see the module docs)."""
+        routes = [t for t in tools if tool_name(t) != FORWARD_TOOL]
+        if not _has_agent_work(turn, results):
+            return self._plan_route(messages, routes, question, False)
+        answer = last_agent_answer(turn)
+        copied = {" ".join(value.split()) for _, value in results}
+        copied.add(" ".join("\n".join(value for _, value in results).split()))
+        if answer is not None and " ".join(answer[1].split()) not in copied:
+            forward = next(t for t in tools if tool_name(t) == FORWARD_TOOL)
+            call = {"name": FORWARD_TOOL, "arguments": {"from_agent": answer[0]}}
+            return Plan("call", [], None, [forward], [], 0, fixed=json.dumps(call, ensure_ascii=False))
+        return self._plan_route(messages, routes, question, True)
 
     def _plan_call(
         self,
