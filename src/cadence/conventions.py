@@ -33,10 +33,18 @@ class GraphNodeNames:
     """The supervisor mode's deciding node (it takes the coordinator's place)."""
     FORWARD = "forward"
     """The supervisor mode's node that passes an agent's answer through verbatim (``forward_message``)."""
+    PLANNER = "planner"
+    """The planner mode's first node: recalls memory and plans (``researcher`` | ``validator`` | ``end``)."""
+    RESEARCHER = "researcher"
+    """The planner mode's multi-shot tool loop."""
+    VALIDATOR = "validator"
+    """The planner mode's consistency check of the gathered results."""
+    ROOT = "root"
+    """The planner mode's final node: runs planned tools not yet run, writes the answer, ingests memory."""
 
 
 FINAL_NODES: frozenset[str] = frozenset(
-    {GraphNodeNames.SYNTHESIZER, GraphNodeNames.SUSPEND, GraphNodeNames.FORWARD}
+    {GraphNodeNames.SYNTHESIZER, GraphNodeNames.SUSPEND, GraphNodeNames.FORWARD, GraphNodeNames.ROOT}
 )
 """Nodes that write the turn's final answer."""
 
@@ -111,6 +119,10 @@ def plugin_of_node(node: str) -> tuple[str, str] | None:
         GraphNodeNames.SYNTHESIZER,
         GraphNodeNames.SUPERVISOR,
         GraphNodeNames.FORWARD,
+        GraphNodeNames.PLANNER,
+        GraphNodeNames.RESEARCHER,
+        GraphNodeNames.VALIDATOR,
+        GraphNodeNames.ROOT,
     ):
         return None
     if node.endswith(AGENT_SUFFIX) and len(node) > len(AGENT_SUFFIX):

@@ -824,8 +824,12 @@ def _last_question(values: Mapping[str, Any] | None) -> HumanMessage:
 
 
 def answer_writer(graph: CompiledStateGraph) -> str:
-    """The node the engine writes a final answer as (``synthesizer``; ``forward`` in the single mode)."""
-    return GraphNodeNames.SYNTHESIZER if GraphNodeNames.SYNTHESIZER in graph.nodes else GraphNodeNames.FORWARD
+    """The node the engine writes a final answer as (``synthesizer``; ``root`` in the planner mode;
+    ``forward`` in the single mode)."""
+    for node in (GraphNodeNames.SYNTHESIZER, GraphNodeNames.ROOT):
+        if node in graph.nodes:
+            return node
+    return GraphNodeNames.FORWARD
 
 
 def stop_model_workers() -> None:

@@ -4,6 +4,7 @@
 - ``supervisor`` (:mod:`.supervisor`): a supervisor hands off, each agent loops over its tools
   until it answers, then hands back.
 - ``single`` (:mod:`.single`): one agent ⇄ its tools, its answer is the final answer (no coordinator).
+- ``planner`` (:mod:`.planner`): a planner decides first (researcher | validator | end), root answers.
 
 The engine compiles one graph per mode when a turn first asks for it; ``CADENCE_MODE`` is the
 default, a request may name another (API ``mode``, ``cadence chat --mode``).
@@ -19,7 +20,7 @@ from langgraph.graph.state import CompiledStateGraph
 from cadence.conventions import GraphNodeNames
 from cadence.errors import ValidationError
 from cadence.orchestration.graph import ModelResolver
-from cadence.orchestration.modes import coordinator, single, supervisor
+from cadence.orchestration.modes import coordinator, planner, single, supervisor
 from cadence.plugins.bundle import PluginBundle
 from cadence.settings import Settings
 
@@ -29,6 +30,7 @@ GraphBuilder = Callable[[dict[str, PluginBundle], Settings, ModelResolver, Any],
 MODES: dict[str, GraphBuilder] = {
     coordinator.NAME: coordinator.build_coordinator_graph,
     supervisor.NAME: supervisor.build_supervisor_graph,
+    planner.NAME: planner.build_planner_graph,
     single.NAME: single.build_single_graph,
 }
 """The registry: mode name → graph builder."""
@@ -36,6 +38,7 @@ MODES: dict[str, GraphBuilder] = {
 ENTRY_NODES: dict[str, str] = {
     coordinator.NAME: GraphNodeNames.COORDINATOR,
     supervisor.NAME: GraphNodeNames.SUPERVISOR,
+    planner.NAME: GraphNodeNames.PLANNER,
     single.NAME: "{agent}_agent",
 }
 """Each mode's first node (the stream's first ``node`` event); ``{agent}`` is the turn's agent."""

@@ -1,0 +1,745 @@
+"""The planner mode's nodes (seed 002): planner, researcher, validator and root.
+
+- :class:`Planner` runs first on every turn. It reads the turn's memory recall (the engine put it
+  in the state with its adequacy score), sees the tool catalogue (every plugin's tools) and the
+  sub-agents, and asks its model for a plan: ``delegate_to`` (``researcher`` | ``validator`` |
+  ``end``), ``tools`` (``{"name", "args"}`` each; ``args`` may be left out for the researcher to
+  fill) and a ``thought``. The model answers with the ``make_plan`` tool, or with text holding
+  ``<plan>{json}</plan>``, or any JSON object. Fallbacks (seed 002, "Error Handling"): the JSON is
+  extracted from the text when the tags are missing; an invalid ``delegate_to`` means ``end``;
+  tool entries that name no catalogue tool or carry bad arguments are skipped and logged; a plan
+  field the model left out comes from the lexical plan (:func:`lexical_plan`: memory adequate →
+  ``end``; tools that fit the question lexically → ``researcher``; else ``end``) — which is how
+  the embedded model plans without free generation (``make_plan`` has no required argument,
+  so its policy calls it with ``{}``).
+- :class:`Researcher` runs the planned tools, then, while fewer than
+  ``CADENCE_RESEARCHER_MIN_RESULTS`` useful results are in, asks its model for a call among the
+  tools not tried yet (alternatives), up to ``CADENCE_RESEARCHER_MAX_ITERATIONS`` rounds; it
+  hands partial results on when it runs out.
+- :class:`Validator` runs the planned tools not run yet and checks the gathered results for
+  consistency (:func:`check_results`, built on the shared validation role
+  :mod:`cadence.orchestration.validation`).
+- :class:`Root` runs any planned tool not run yet, then writes the answer as the synthesizer
+  does (it *is* the shared final-answer node: tone, memory, answer check, validation), splits a
+  ``<think>`` block off into ``thought`` and ingests the results and the answer into memory.
+
+Every tool runs through the plugin's shared tools step (:func:`plugin_nodes.tools_node`:
+containment, logging, approval, hop counting), which goes back to the node that asked. The
+guards bound the loop: at tool hops or the deadline the work stops and root answers from what
+is in. Errors are logged, never block the turn, and are written to the ``scratchpad``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool, StructuredTool
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from langgraph.graph import END
+from langgraph.runtime import Runtime
+from langgraph.types import Command
+from pydantic import BaseModel, Field
+
+from cadence.conventions import GraphNodeNames, message_text, split_at_last_human
+from cadence.errors import CadenceError
+from cadence.models.preroute import PreRouter
+from cadence.orchestration.answer_check import ToolResult, leading_facts
+from cadence.orchestration.events import emit_events, node_event
+from cadence.orchestration.guards import BEFORE_DECISION, GuardView
+from cadence.orchestration.model_call import call_model
+from cadence.orchestration.recall import (
+    INGESTED,
+    STATE_KEY,
+    ingest,
+    is_adequate,
+    memory_evidence,
+    turn_memory,
+)
+from cadence.orchestration.response_context import ResponseContext
+from cadence.orchestration.state import PluginContextFields as F
+from cadence.orchestration.state import plugin_context
+from cadence.orchestration.synthesizer import THOUGHT_KEY, Synthesizer
+from cadence.orchestration.turn import TurnContext
+from cadence.orchestration.validation import is_relevant
+from cadence.plugins.bundle import PluginBundle
+from cadence.sdk.metadata import PluginMetadata
+from cadence.settings import Settings
+
+logger = logging.getLogger(__name__)
+
+PLAN_TOOL = "make_plan"
+"""The tool the planner's model submits its plan with."""
+ROUTES = ("researcher", "validator", "end")
+"""Where the planner may delegate."""
+SUB_AGENTS = {
+    "researcher": "runs tools (several rounds, alternatives when results are missing) to gather facts",
+    "validator": "runs the planned tools and checks the results for consistency before the answer",
+    "end": "answer now, from memory and any planned tools (root runs them)",
+}
+"""The sub-agents the planner delegates to, as its prompt describes them."""
+
+PLANNER_INSTRUCTIONS = """You are the planner. Decide how to answer the user's latest message.
+
+MEMORY (what you remember about this user; adequacy {adequacy:.2f} of 1 = how well memory alone answers):
+{memory}
+
+TOOLS:
+{tools}
+
+SUB-AGENTS:
+{agents}
+
+Submit your plan with the make_plan tool, or reply with <plan>{{"delegate_to": "researcher" | "validator" |
+"end", "tools": [{{"name": "<tool>", "args": {{...}}}}], "thought": "<why>"}}</plan>.
+Use "end" when memory or the conversation already answers the question or no tool fits."""
+
+RESEARCHER_INSTRUCTIONS = """You gather facts for the user's latest question. Call the one tool that best
+helps answer it, with arguments taken from the question."""
+
+_PLAN_TAG_RE = re.compile(r"<plan>(.*?)</plan>", re.DOTALL | re.IGNORECASE)
+
+
+# -- the plan ------------------------------------------------------------------------------------
+class PlannedToolSpec(BaseModel):
+    """One tool the plan asks for."""
+
+    name: str = Field(description="A tool of the catalogue.")
+    args: dict[str, Any] | None = Field(None, description="Its arguments (omit: the researcher fills them).")
+
+
+class PlanSpec(BaseModel):
+    """The plan (every field optional: what is left out comes from the lexical plan)."""
+
+    delegate_to: str | None = Field(None, description="researcher, validator or end.")
+    tools: list[PlannedToolSpec] | None = Field(None, description="Tools to run.")
+    thought: str | None = Field(None, description="Why, in one or two sentences.")
+
+
+def make_plan_tool() -> BaseTool:
+    """The ``make_plan`` tool the planner's model is bound to (no required argument)."""
+
+    def make_plan(**kwargs: Any) -> str:
+        return "plan received"
+
+    return StructuredTool.from_function(
+        make_plan,
+        name=PLAN_TOOL,
+        description="Submit the plan: delegate_to (researcher, validator or end), tools to run, thought.",
+        args_schema=PlanSpec,
+    )
+
+
+@dataclass
+class Plan:
+    """A checked plan."""
+
+    delegate_to: str
+    tools: list[dict[str, Any]] = field(default_factory=list)
+    thought: str = ""
+    notes: list[str] = field(default_factory=list)
+    """What the parsing fell back on (also in the scratchpad)."""
+
+
+def catalogue(bundles: Mapping[str, PluginBundle]) -> dict[str, tuple[PluginBundle, BaseTool]]:
+    """Every plugin's work tools by name (``back`` excluded), with the bundle that runs them."""
+    out: dict[str, tuple[PluginBundle, BaseTool]] = {}
+    for bundle in bundles.values():
+        for tool in bundle.tools:
+            if tool.name != "back" and tool.name not in out:
+                out[tool.name] = (bundle, tool)
+    return out
+
+
+def extract_plan(message: BaseMessage) -> tuple[dict[str, Any] | None, str]:
+    """The raw plan in a model reply and where it was found (``tool``, ``tags``, ``json``, ``none``)."""
+    for call in getattr(message, "tool_calls", None) or []:
+        if call.get("name") == PLAN_TOOL:
+            return dict(call.get("args") or {}), "tool"
+    text = message_text(message)
+    tagged = _PLAN_TAG_RE.search(text)
+    if tagged:
+        parsed = _json_object(tagged.group(1))
+        if parsed is not None:
+            return parsed, "tags"
+    parsed = _json_object(text)
+    return (parsed, "json") if parsed is not None else (None, "none")
+
+
+def _json_object(text: str) -> dict[str, Any] | None:
+    """The first JSON object in ``text`` (the largest parseable span from each ``{``)."""
+    starts = [i for i, ch in enumerate(text) if ch == "{"]
+    for start in starts:
+        end = text.rfind("}")
+        while end > start:
+            try:
+                value = json.loads(text[start : end + 1])
+            except ValueError:
+                end = text.rfind("}", start, end)
+                continue
+            if isinstance(value, dict):
+                return value
+            break
+    return None
+
+
+def check_plan(
+    raw: Mapping[str, Any] | None, tools: Mapping[str, Any], default: Plan, source: str = "model"
+) -> Plan:
+    """The plan from ``raw`` with the seed's fallbacks (see the module docs); ``default`` fills gaps."""
+    notes: list[str] = []
+    if raw is None:
+        notes.append(f"plan: no plan found in the {source} reply; lexical plan used")
+        return Plan(default.delegate_to, list(default.tools), default.thought, notes)
+    route = raw.get("delegate_to")
+    if route is None:
+        delegate = default.delegate_to
+        notes.append(f"plan: no delegate_to; lexical plan's {delegate!r} used")
+    elif isinstance(route, str) and route.strip().lower() in ROUTES:
+        delegate = route.strip().lower()
+    else:
+        delegate = "end"
+        notes.append(f"plan: invalid delegate_to {str(route)[:40]!r}; ending")
+    planned: list[dict[str, Any]] = []
+    entries = raw.get("tools")
+    if entries is None:
+        planned = list(default.tools)
+    elif not isinstance(entries, list):
+        notes.append("plan: 'tools' is not a list; skipped")
+    else:
+        for entry in entries:
+            name = entry.get("name") if isinstance(entry, Mapping) else None
+            args = entry.get("args") if isinstance(entry, Mapping) else None
+            if not isinstance(name, str) or name not in tools:
+                notes.append(f"plan: tool entry {str(entry)[:60]!r} names no tool of the catalogue; skipped")
+            elif args is not None and not isinstance(args, Mapping):
+                notes.append(f"plan: tool {name!r} has arguments that are not an object; skipped")
+            else:
+                planned.append({"name": name, "args": dict(args) if args is not None else None})
+    thought = raw.get("thought")
+    thought_text = thought.strip() if isinstance(thought, str) and thought.strip() else default.thought
+    for note in notes:
+        logger.warning(note, extra={"raw_plan": json.dumps(raw, default=str)[:500]})
+    return Plan(delegate, planned, thought_text, notes)
+
+
+def lexical_plan(
+    question: str,
+    state: Mapping[str, Any],
+    tools: Mapping[str, tuple[PluginBundle, BaseTool]],
+    settings: Settings,
+) -> Plan:
+    """The plan without a model: memory adequate → end; tools that fit lexically → researcher; else end."""
+    memory = turn_memory(state)
+    if is_adequate(state, settings, routing=True):
+        return Plan(
+            "end", [], f"memory answers this (adequacy {float(memory.get('routing_adequacy') or 0):.2f})"
+        )
+    schemas = [convert_to_openai_tool(tool) for _, tool in tools.values()]
+    shortlist = PreRouter.from_tool_schemas(schemas).shortlist(question, ratio=0.9) if schemas else []
+    if shortlist:
+        return Plan(
+            "researcher",
+            [{"name": name, "args": None} for name in shortlist[:1]],
+            f"the {shortlist[0]} tool fits the question",
+        )
+    return Plan("end", [], "no tool fits; answer directly")
+
+
+# -- the turn's results ------------------------------------------------------------------------------
+def gathered(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
+    """The turn's tool results: ``{"name", "args", "content", "ok", "by"}`` each, in order."""
+    _, _, after = split_at_last_human(messages)
+    calls: dict[str, tuple[str, dict[str, Any], str]] = {}
+    out: list[dict[str, Any]] = []
+    for m in after:
+        if isinstance(m, AIMessage):
+            for c in m.tool_calls or []:
+                calls[c.get("id") or ""] = (c["name"], dict(c.get("args") or {}), m.name or "")
+        elif isinstance(m, ToolMessage) and m.tool_call_id in calls:
+            name, args, by = calls[m.tool_call_id]
+            content = message_text(m).strip()
+            out.append({"name": name, "args": args, "content": content, "ok": m.status != "error", "by": by})
+    return out
+
+
+def is_useful(result: Mapping[str, Any]) -> bool:
+    """A successful, non-empty result."""
+    return bool(result.get("ok")) and bool(str(result.get("content") or "").strip())
+
+
+def pending_planned(state: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The planned tools not run yet this turn (a tool with arguments: that call; without: that tool)."""
+    done = gathered(state.get("messages") or [])
+    out = []
+    for planned in state.get("planned_tools") or []:
+        args = planned.get("args")
+        ran = any(r["name"] == planned["name"] and (args is None or r["args"] == args) for r in done)
+        if not ran:
+            out.append(planned)
+    return out
+
+
+@dataclass(frozen=True)
+class ConsistencyVerdict:
+    """What :func:`check_results` found."""
+
+    ok: bool
+    problems: list[str] = field(default_factory=list)
+
+
+def check_results(
+    question: str, results: Sequence[Mapping[str, Any]], memory: Sequence[str] = ()
+) -> ConsistencyVerdict:
+    """Are the gathered results consistent? (the validator's checks, in one place)
+
+    - a tool failed, or returned nothing;
+    - the same call returned different results;
+    - results lead with different values for the same question (two tools disagree);
+    - a result is not about the question (:func:`cadence.orchestration.validation.is_relevant`,
+      the shared validation role's relevance rule);
+    - a result contradicts a remembered fact's value (same words, another number).
+    """
+    problems: list[str] = []
+    for r in results:
+        if not r.get("ok"):
+            problems.append(f"tool_failed: {r['name']}: {str(r.get('content'))[:120]}")
+        elif not str(r.get("content") or "").strip():
+            problems.append(f"empty_result: {r['name']}")
+    useful = [r for r in results if is_useful(r)]
+    by_call: dict[str, set[str]] = {}
+    for r in useful:
+        by_call.setdefault(f"{r['name']}{json.dumps(r['args'], sort_keys=True)}", set()).add(r["content"])
+    problems += [
+        f"conflict: {call} returned different results" for call, seen in by_call.items() if len(seen) > 1
+    ]
+    leads = {r["name"]: leading_facts(r["content"])[:1] for r in useful if len(r["content"]) <= 400}
+    values = {v[0] for v in leads.values() if v}
+    if len({n for n, v in leads.items() if v}) > 1 and len(values) > 1:
+        problems.append(f"disagreement: the results state different values ({', '.join(sorted(values))})")
+    asked = [ToolResult(name="question", args={}, content=question)]  # the question's own numbers count
+    for r in useful:
+        if not is_relevant(question, r["content"], asked):
+            problems.append(f"irrelevant_result: {r['name']}")
+    for fact in memory:
+        fact_values = leading_facts(fact)
+        for r in useful:
+            shared = _words(fact) & _words(r["content"])
+            other = leading_facts(r["content"])
+            if fact_values and other and len(shared) >= 2 and fact_values[0] != other[0]:
+                problems.append(f"memory_conflict: {r['name']} says {other[0]}, memory says {fact_values[0]}")
+    return ConsistencyVerdict(not problems, problems)
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z]{4,}", text.lower())}
+
+
+def _note(state: Mapping[str, Any], *lines: str) -> str:
+    """The scratchpad with ``lines`` added."""
+    pad = str(state.get("scratchpad") or "")
+    added = "\n".join(line for line in lines if line)
+    return f"{pad}\n{added}".strip() if added else pad
+
+
+def _calls_message(node: str, calls: Sequence[Mapping[str, Any]]) -> AIMessage:
+    return AIMessage(
+        content="",
+        name=node,
+        tool_calls=[
+            {"name": c["name"], "args": dict(c.get("args") or {}), "id": f"call_{uuid.uuid4().hex[:12]}",
+             "type": "tool_call"}
+            for c in calls
+        ],
+    )  # fmt: skip
+
+
+def _context(runtime: Runtime[TurnContext] | None) -> TurnContext | None:
+    return runtime.context if runtime is not None else None
+
+
+def _guard_stop(
+    state: Mapping[str, Any], context: TurnContext | None, settings: Settings
+) -> dict[str, Any] | None:
+    """The plugin context with the suspend reason when a guard stops the tool work, else None."""
+    ctx = plugin_context(state)
+    view = GuardView(
+        settings, int(state.get("agent_hops") or 0), int(state.get("tool_hops") or 0), ctx, context
+    )
+    reason = BEFORE_DECISION.check(view)
+    if reason is None:
+        return None
+    ctx[F.SUSPEND_REASON] = reason.to_dict()
+    ctx[F.NOTES].append(f"planner mode: tool work stopped ({reason.code}); answering from partial results")
+    logger.warning("planner mode: guard stops the tool work", extra={"reason": str(reason.code)})
+    return ctx
+
+
+class ToolRunner:
+    """What the nodes that run tools share: one plugin's calls per round, arguments from the model."""
+
+    node_name = "researcher"
+
+    def __init__(
+        self, model: BaseChatModel, tools: Mapping[str, tuple[PluginBundle, BaseTool]], settings: Settings
+    ):
+        self.model = model
+        self.tools = dict(tools)
+        self.settings = settings
+
+    def round_for(self, calls: Sequence[Mapping[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
+        """The tools node and the calls of the first call's plugin (the others wait for the next round)."""
+        bundle = self.tools[calls[0]["name"]][0]
+        mine = [dict(c) for c in calls if self.tools[c["name"]][0] is bundle]
+        return bundle.tools_node_name, mine
+
+    async def choose_call(
+        self,
+        state: Mapping[str, Any],
+        names: Sequence[str],
+        config: RunnableConfig,
+        context: TurnContext | None,
+    ) -> tuple[list[dict[str, Any]], str]:
+        """Ask the model for a call among ``names`` (the tool's arguments from the question).
+
+        Returns the calls (only catalogue tools among ``names``) and a note for the scratchpad.
+        """
+        tools = [self.tools[n][1] for n in names if n in self.tools]
+        if not tools:
+            return [], "no tool to choose from"
+        bound = self.model.bind_tools(tools, tool_choice="any")
+        messages = [SystemMessage(content=RESEARCHER_INSTRUCTIONS), *list(state.get("messages") or [])]
+        budget = context.budget(self.settings.coordinator_timeout, keep_reserve=True) if context else None
+        try:
+            reply = await asyncio.wait_for(
+                call_model(bound, messages, node=self.node_name, context=context, config=config),
+                timeout=budget,
+            )
+        except (TimeoutError, CadenceError) as exc:
+            note = f"{self.node_name}: the model could not choose a tool ({exc})"
+            logger.warning(note)
+            if context is not None:
+                context.trace.errors.append(
+                    {"node": self.node_name, "code": "model_error", "message": str(exc)}
+                )
+            return [], note
+        allowed = set(names)
+        calls = [
+            {"name": c["name"], "args": dict(c.get("args") or {})}
+            for c in getattr(reply, "tool_calls", None) or []
+            if c.get("name") in allowed
+        ]
+        dropped = [
+            c.get("name") for c in getattr(reply, "tool_calls", None) or [] if c.get("name") not in allowed
+        ]
+        note = f"{self.node_name}: ignored calls of unknown or tried tools {dropped}" if dropped else ""
+        return calls, note
+
+    async def planned_calls(
+        self, state: Mapping[str, Any], config: RunnableConfig, context: TurnContext | None
+    ) -> tuple[list[dict[str, Any]], list[str]]:
+        """The calls of the planned tools not run yet (arguments asked of the model when planned without)."""
+        calls: list[dict[str, Any]] = []
+        notes: list[str] = []
+        for planned in pending_planned(state):
+            if planned.get("args") is not None:
+                calls.append({"name": planned["name"], "args": planned["args"]})
+                continue
+            chosen, note = await self.choose_call(state, [planned["name"]], config, context)
+            notes.append(note)
+            if chosen:
+                calls.append(chosen[0])
+            else:
+                notes.append(
+                    f"{self.node_name}: planned tool {planned['name']!r} could not be called; skipped"
+                )
+        return calls, [n for n in notes if n]
+
+    def run(
+        self, state: Mapping[str, Any], calls: Sequence[Mapping[str, Any]], update: dict[str, Any]
+    ) -> Command:
+        """Go to the tools node of the first call's plugin with that plugin's calls."""
+        target, mine = self.round_for(calls)
+        message = _calls_message(self.node_name, mine)
+        return Command(goto=target, update={**update, "messages": [message]})
+
+
+# -- the nodes ---------------------------------------------------------------------------------------
+class Planner:
+    """The ``planner`` node: recall (from the state), catalogue, plan."""
+
+    node_name = GraphNodeNames.PLANNER
+
+    def __init__(
+        self, model: BaseChatModel, tools: Mapping[str, tuple[PluginBundle, BaseTool]], settings: Settings
+    ) -> None:
+        self.tools = dict(tools)
+        self.settings = settings
+        self.model = model
+        self.bound = model.bind_tools([make_plan_tool()], tool_choice=PLAN_TOOL)
+        lines = []
+        for name, (bundle, tool) in self.tools.items():
+            params = ", ".join((tool.args or {}).keys())
+            desc = (tool.description or "").strip().split("\n")[0]
+            lines.append(f"- {name}({params}) [{bundle.name}]: {desc}")
+        self.tool_lines = "\n".join(lines) or "- (no tools)"
+        self.agent_lines = "\n".join(f"- {k}: {v}" for k, v in SUB_AGENTS.items())
+
+    def prompt(self, state: Mapping[str, Any]) -> str:
+        """The planner's system prompt: memory with its adequacy, the tools, the sub-agents."""
+        memory = turn_memory(state)
+        remembered = "\n".join(f"- {s}" for s in memory_evidence(state)) or "- (nothing relevant)"
+        return PLANNER_INSTRUCTIONS.format(
+            adequacy=float(memory.get("adequacy") or 0.0),
+            memory=remembered,
+            tools=self.tool_lines,
+            agents=self.agent_lines,
+        )
+
+    async def __call__(
+        self, state: dict[str, Any], config: RunnableConfig, runtime: Runtime[TurnContext]
+    ) -> Command:
+        """Plan the turn and go to the delegate (``end`` → root)."""
+        emit_events([node_event(self.node_name)])
+        context = _context(runtime)
+        settings = context.settings if context is not None else self.settings
+        messages = list(state.get("messages") or [])
+        _, question, _ = split_at_last_human(messages)
+        question_text = message_text(question) if question is not None else ""
+        default = lexical_plan(question_text, state, self.tools, settings)
+        prompt = [SystemMessage(content=self.prompt(state)), *messages]
+        budget = context.budget(settings.coordinator_timeout, keep_reserve=True) if context else None
+        try:
+            reply = await asyncio.wait_for(
+                call_model(self.bound, prompt, node=self.node_name, context=context, config=config),
+                timeout=budget,
+            )
+            raw, source = extract_plan(reply)
+            if raw is None:
+                logger.warning("planner reply holds no plan", extra={"raw": message_text(reply)[:500]})
+            plan = check_plan(raw, self.tools, default, source="model")
+            if source in ("tags", "json"):
+                plan.notes.insert(0, f"planner: plan read from the reply's text ({source})")
+        except (TimeoutError, CadenceError) as exc:
+            note = f"planner: the model did not plan ({exc or type(exc).__name__}); lexical plan used"
+            logger.warning(note)
+            if context is not None:
+                context.trace.errors.append(
+                    {"node": self.node_name, "code": "model_error", "message": str(exc)}
+                )
+            plan = Plan(default.delegate_to, list(default.tools), default.thought, [note])
+        memory = turn_memory(state)
+        pad = _note(
+            {},
+            f"planner: adequacy {float(memory.get('adequacy') or 0):.2f}; route {plan.delegate_to}; "
+            f"tools {[t['name'] for t in plan.tools]}",
+            *plan.notes,
+        )
+        target = {"researcher": GraphNodeNames.RESEARCHER, "validator": GraphNodeNames.VALIDATOR}.get(
+            plan.delegate_to, GraphNodeNames.ROOT
+        )
+        return Command(
+            goto=target,
+            update={
+                "route": plan.delegate_to,
+                "planned_tools": plan.tools,
+                "thought": plan.thought,
+                "scratchpad": pad,
+                "tool_results": [],
+                "research_iterations": 0,
+            },
+        )
+
+
+class Researcher(ToolRunner):
+    """The ``researcher`` node: planned tools, then alternatives, until enough useful results or the limit."""
+
+    node_name = GraphNodeNames.RESEARCHER
+
+    async def __call__(
+        self, state: dict[str, Any], config: RunnableConfig, runtime: Runtime[TurnContext]
+    ) -> Command:
+        """One research round: run tools (→ the plugin's tools step → back here) or hand on to root."""
+        emit_events([node_event(self.node_name)])
+        context = _context(runtime)
+        settings = context.settings if context is not None else self.settings
+        results = gathered(state.get("messages") or [])
+        iterations = int(state.get("research_iterations") or 0)
+        stop = _guard_stop(state, context, settings)
+        if stop is not None:
+            return self._done(state, results, "researcher: stopped by a guard; partial results", stop)
+        useful = [r for r in results if is_useful(r)]
+        failed = [r for r in results if not r["ok"]]
+        notes = [f"researcher: tool {r['name']} failed: {r['content'][:160]}" for r in failed if r not in
+                 (state.get("tool_results") or [])]  # fmt: skip
+        calls, planned_notes = await self.planned_calls(state, config, context)
+        notes += planned_notes
+        if not calls:
+            if len(useful) >= settings.researcher_min_results:
+                return self._done(state, results, *notes, f"researcher: {len(useful)} useful result(s)")
+            if iterations >= settings.researcher_max_iterations:
+                logger.warning("researcher: maximum iterations reached", extra={"iterations": iterations})
+                return self._done(
+                    state, results, *notes,
+                    f"researcher: maximum iterations ({iterations}) reached; {len(useful)} useful result(s)",
+                )  # fmt: skip
+            tried = {r["name"] for r in results}
+            untried = [n for n in self.tools if n not in tried]
+            if not untried:
+                return self._done(state, results, *notes, "researcher: all tools tried; partial results")
+            calls, note = await self.choose_call(state, untried, config, context)
+            notes.append(note)
+            if not calls:
+                return self._done(state, results, *notes, "researcher: no alternative tool; partial results")
+            notes.append(f"researcher: round {iterations + 1}: trying {[c['name'] for c in calls]}")
+        elif iterations >= settings.researcher_max_iterations:
+            return self._done(
+                state, results, *notes, "researcher: maximum iterations reached before the plan ran"
+            )
+        update = {
+            "research_iterations": iterations + 1,
+            "scratchpad": _note(state, *notes),
+            "tool_results": results,
+        }
+        return self.run(state, calls, update)
+
+    def _done(self, state: Mapping[str, Any], results: list[dict[str, Any]], *notes: str,
+              ctx: dict[str, Any] | None = None) -> Command:  # fmt: skip
+        update: dict[str, Any] = {"scratchpad": _note(state, *notes), "tool_results": results}
+        if ctx is not None:
+            update["plugin_context"] = ctx
+        return Command(goto=GraphNodeNames.ROOT, update=update)
+
+
+class Validator(ToolRunner):
+    """The ``validator`` node: runs the planned tools not run yet, then checks the results' consistency."""
+
+    node_name = GraphNodeNames.VALIDATOR
+
+    async def __call__(
+        self, state: dict[str, Any], config: RunnableConfig, runtime: Runtime[TurnContext]
+    ) -> Command:
+        """Run pending planned tools (→ tools step → back here), then check and go to root."""
+        emit_events([node_event(self.node_name)])
+        context = _context(runtime)
+        settings = context.settings if context is not None else self.settings
+        stop = _guard_stop(state, context, settings)
+        if stop is None:
+            calls, notes = await self.planned_calls(state, config, context)
+            if calls:
+                return self.run(state, calls, {"scratchpad": _note(state, *notes)})
+        messages = list(state.get("messages") or [])
+        _, question, _ = split_at_last_human(messages)
+        results = gathered(messages)
+        verdict = check_results(message_text(question) if question else "", results, memory_evidence(state))
+        lines = [
+            "validator: results consistent" if verdict.ok else "validator: " + "; ".join(verdict.problems)
+        ]
+        if context is not None and not verdict.ok:
+            context.trace.notes.append(lines[0])
+        update: dict[str, Any] = {"scratchpad": _note(state, *lines), "tool_results": results}
+        if stop is not None:
+            update["plugin_context"] = stop
+        return Command(goto=GraphNodeNames.ROOT, update=update)
+
+
+class Root(Synthesizer):
+    """The ``root`` node: runs planned tools not run yet, writes the answer (the shared final-answer node),
+    splits ``<think>`` into ``thought`` and ingests the turn into memory."""
+
+    node_name = GraphNodeNames.ROOT
+
+    def __init__(
+        self,
+        model: BaseChatModel,
+        plugins: Mapping[str, PluginMetadata],
+        settings: Settings,
+        runner: ToolRunner,
+    ) -> None:
+        super().__init__(model, plugins, settings)
+        self.runner = runner
+        self.runner.node_name = self.node_name
+
+    def system_prompt(self, state: Mapping[str, Any], rc: ResponseContext) -> str:
+        """The synthesizer's prompt, with the planner's thought."""
+        base = super().system_prompt(state, rc)
+        thought = str(state.get("thought") or "").strip()
+        return f"{base}\n\nTHE PLANNER'S NOTE: {thought}\n" if thought else base
+
+    async def __call__(  # type: ignore[override]
+        self, state: dict[str, Any], config: RunnableConfig, runtime: Runtime[TurnContext]
+    ) -> Command:
+        """Run pending planned tools (→ tools step → back here), else answer and end the turn."""
+        emit_events([node_event(self.node_name)])
+        context = _context(runtime)
+        settings = context.settings if context is not None else self.settings
+        notes: list[str] = []
+        stop = _guard_stop(state, context, settings) if pending_planned(state) else None
+        if stop is None and pending_planned(state):
+            calls, notes = await self.runner.planned_calls(state, config, context)
+            if calls:
+                notes.append(f"root: running planned tools {[c['name'] for c in calls]}")
+                return self.runner.run(state, calls, {"scratchpad": _note(state, *notes)})
+        view = {**state, "plugin_context": stop} if stop is not None else state
+        written = await super().__call__(view, config, runtime)
+        messages = [*list(state.get("messages") or []), *written["messages"]]
+        answer = written["messages"][-1]
+        thought = str((answer.response_metadata or {}).get(THOUGHT_KEY) or "")
+        results = gathered(messages)
+        update: dict[str, Any] = {
+            **written,
+            "tool_results": results,
+            "thought": "\n".join(t for t in (str(state.get("thought") or ""), thought) if t),
+            "scratchpad": _note(state, *notes),
+        }
+        if stop is not None:
+            update["plugin_context"] = stop
+        memory = turn_memory(state)
+        if context is not None and context.memory is not None:
+            question, results_for_memory = _question_and_results(messages)
+            usable = not (answer.response_metadata or {}).get("cadence_fallback") and stop is None
+            count = await ingest(context.memory, context, question, message_text(answer), results_for_memory,
+                                 usable=usable)  # fmt: skip
+            update[STATE_KEY] = {**memory, INGESTED: count}
+            if not count and any(e.get("code") == "memory_error" for e in context.trace.errors):
+                update["scratchpad"] = _note(update, "root: memory ingestion failed (logged); answer kept")
+        return Command(goto=END, update=update)
+
+
+def _question_and_results(
+    messages: Sequence[BaseMessage],
+) -> tuple[str, list[tuple[str, dict[str, Any], str]]]:
+    from cadence.orchestration.answer_check import turn_results
+
+    question, results = turn_results(messages)
+    return question, [(r.name, dict(r.args), r.content) for r in results]
+
+
+__all__ = [
+    "PLAN_TOOL",
+    "ROUTES",
+    "ConsistencyVerdict",
+    "Plan",
+    "Planner",
+    "Researcher",
+    "Root",
+    "ToolRunner",
+    "Validator",
+    "catalogue",
+    "check_plan",
+    "check_results",
+    "extract_plan",
+    "gathered",
+    "lexical_plan",
+    "make_plan_tool",
+    "pending_planned",
+]
