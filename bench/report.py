@@ -68,8 +68,9 @@ def section_overhead(res: dict[str, Any]) -> list[str]:
     tool_ms = res["overhead"].get("tool_ms", {})
     out = [
         "| conversation | checkpointer | Cadence median (p95) ms | langgraph-supervisor median (p95) ms "
-        "| ratio Cadence / peer (median) | of which tool execution ms |",
-        "|---|---|---|---|---|---|",
+        "| ratio Cadence / peer (median) | floor median ms (supersteps) | ratio Cadence / floor "
+        "| of which tool execution ms |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for conv in CONVERSATIONS:
         for backend in ("memory", "sqlite"):
@@ -79,10 +80,16 @@ def section_overhead(res: dict[str, Any]) -> list[str]:
             if len(pair) < 2:
                 continue
             c, p = pair["Cadence"], pair[PEER]
+            fl = pair.get("floor")
+            floor_cells = (
+                f"| {_f(fl['median_ms'])} ({fl.get('supersteps', '?')}) | **{c['median_ms'] / fl['median_ms']:.2f}** "
+                if fl
+                else "| not measured | — "
+            )
             out.append(
                 f"| {conv.title} | {'in-memory' if backend == 'memory' else 'SQLite'} "
                 f"| {_f(c['median_ms'])} ({_f(c['p95_ms'])}) | {_f(p['median_ms'])} ({_f(p['p95_ms'])}) "
-                f"| **{c['median_ms'] / p['median_ms']:.2f}** | {tool_ms.get(conv.key, float('nan')):.2f} |"
+                f"| **{c['median_ms'] / p['median_ms']:.2f}** {floor_cells}| {tool_ms.get(conv.key, float('nan')):.2f} |"
             )
     return out
 
@@ -147,18 +154,33 @@ def section_concurrency(res: dict[str, Any]) -> list[str]:
     conc = res["concurrency"]
     out = [
         f"Ideal = {conc['chain']} model calls × {int(conc['delay_s'] * 1000)} ms = "
-        f"{conc['chain'] * conc['delay_s']:.1f} s for every N.",
+        f"{conc['chain'] * conc['delay_s']:.1f} s for every N. K = worker processes "
+        "(`serve_workers`, per-thread locks in the database); server CPU is summed over the supervisor "
+        "and its workers; *worker peak RSS* is the largest single process, *total* all of them.",
         "",
-        "| checkpointer | N | ok | wall s | × ideal | req/s | p50 / p95 latency ms | server CPU s "
-        "| server CPU ms/turn | peak RSS MB (idle) |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| checkpointer | K | N | ok | wall s | × ideal | req/s | p50 / p95 latency ms | server CPU s "
+        "| server CPU ms/turn | worker peak RSS MB | total peak RSS MB (idle) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in conc["rows"]:
         out.append(
-            f"| {r['backend']} | {r['n']} | {r['ok']}/{r['n']} | {_f(r['wall_s'])} | **{r['ratio']}** | {r['rps']} "
-            f"| {r['p50_ms']:.0f} / {r['p95_ms']:.0f} | {_f(r['server_cpu_s'])} "
-            f"| {1000 * r['server_cpu_s'] / r['n']:.1f} | {r['rss_peak_mb']:.0f} ({r['rss_idle_mb']:.0f}) |"
+            f"| {r['backend']} | {r.get('workers', 1)} | {r['n']} | {r['ok']}/{r['n']} | {_f(r['wall_s'])} "
+            f"| **{r['ratio']}** | {r['rps']} | {r['p50_ms']:.0f} / {r['p95_ms']:.0f} | {_f(r['server_cpu_s'])} "
+            f"| {1000 * r['server_cpu_s'] / r['n']:.1f} | {r.get('rss_worker_peak_mb', r['rss_peak_mb']):.0f} "
+            f"| {r['rss_peak_mb']:.0f} ({r['rss_idle_mb']:.0f}) |"
         )
+    scaling = worker_scaling(conc["rows"])
+    if scaling:
+        out += [
+            "",
+            "Throughput from 1 to 2 workers (req/s with K = 2 divided by req/s with K = 1, same N):",
+            "",
+            "| checkpointer | N | K=1 req/s | K=2 req/s | ratio |",
+            "|---|---|---|---|---|",
+        ]
+        out += [f"| {b} | {n} | {one} | {two} | **{two / one:.2f}** |" for b, n, one, two in scaling]
+    for note in conc.get("skipped") or []:
+        out += ["", f"Skipped: {note}."]
     gc_rows = res.get("gc_probe") or []
     if gc_rows:
         out += [
@@ -187,6 +209,46 @@ def section_concurrency(res: dict[str, Any]) -> list[str]:
         out += [f"- {g}: {_pct(v)}" for g, v in list(sp["by_package"].items())[:8]]
         out += ["", "Cadence functions by inclusive time:", ""]
         out += [f"- `{name}` {_pct(share)}" for name, share in sp["our_functions"][:10]]
+    return out
+
+
+def worker_scaling(rows: list[dict[str, Any]]) -> list[tuple[str, int, float, float]]:
+    """(backend, N, req/s with K=1, req/s with K=2) wherever both were measured."""
+    by = {(r["backend"], r["n"], r.get("workers", 1)): r["rps"] for r in rows}
+    return [
+        (b, n, by[(b, n, 1)], by[(b, n, 2)])
+        for (b, n, k) in sorted(by)
+        if k == 1 and (b, n, 2) in by and by[(b, n, 1)]
+    ]
+
+
+def section_storage(res: dict[str, Any]) -> list[str]:
+    """Database size per 1,000 turns, without and with retention."""
+    st = res.get("storage")
+    if not st:
+        return ["Not run."]
+    if "skipped" in st and "rows" not in st:
+        return [f"Skipped: {st['skipped']}."]
+    out = [
+        f"{st['threads']} threads × {st['turns_per_thread']} one-agent tool turns = "
+        f"{st['threads'] * st['turns_per_thread']} turns (scripted model, `Cadence.ainvoke`, durability "
+        f"`exit`: two checkpoints per turn); with retention, a pass (`apply_retention`, keep last "
+        f"{st['keep_last']} per thread: the default) every {st['pass_every']} turns, as the server's "
+        "background job would. SQLite: file size and pages in use (freed pages are reused, the file "
+        "does not shrink without `VACUUM`); PostgreSQL: `pg_total_relation_size` of `checkpoints`, "
+        "`checkpoint_blobs`, `checkpoint_writes` after a plain `VACUUM` (what autovacuum does).",
+        "",
+        "| database | retention | size MB | in use MB | checkpoint rows | time for the turns s "
+        "| retention s per pass | checkpoints deleted |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in st["rows"]:
+        out.append(
+            f"| {r['backend']} | {r['retention']} | **{r['file_mb']}** | {r['in_use_mb']} | {r['checkpoints']} "
+            f"| {r['turns_s']} | {r['retention_s_per_pass']} | {r['deleted_checkpoints']} |"
+        )
+    for note in st.get("skipped") or []:
+        out += ["", f"PostgreSQL skipped: {note}."]
     return out
 
 
@@ -231,7 +293,7 @@ def chart(res: dict[str, Any], path: Path) -> bool:
                     for r in rows
                     if r["conversation"] == conv.key and r["backend"] == backend
                 }
-                if len(pair) == 2:
+                if "Cadence" in pair and PEER in pair:
                     labels.append(f"{conv.key.replace('_', '-')}\n{backend}")
                     cad.append(pair["Cadence"]["median_ms"])
                     peer.append(pair[PEER]["median_ms"])
@@ -256,11 +318,9 @@ def chart(res: dict[str, Any], path: Path) -> bool:
     ax = axes[1][0]
     if "concurrency" in res:
         conc = res["concurrency"]
-        for backend in sorted({r["backend"] for r in conc["rows"]}):
-            rs = [r for r in conc["rows"] if r["backend"] == backend]
-            ax.plot(
-                [r["n"] for r in rs], [r["wall_s"] for r in rs], marker="o", label=f"Cadence HTTP ({backend})"
-            )
+        for backend, k in sorted({(r["backend"], r.get("workers", 1)) for r in conc["rows"]}):
+            rs = [r for r in conc["rows"] if r["backend"] == backend and r.get("workers", 1) == k]
+            ax.plot([r["n"] for r in rs], [r["wall_s"] for r in rs], marker="o", label=f"{backend}, K={k}")
         ns = sorted({r["n"] for r in conc["rows"]})
         ideal = conc["chain"] * conc["delay_s"]
         ax.plot(ns, [ideal] * len(ns), "k--", label="ideal (4 × 100 ms)")
@@ -299,6 +359,16 @@ def write_report(res: dict[str, Any], doc: Path) -> None:
         "",
         f"Generated by `python -m bench` ({res.get('mode', '?')} run, {res.get('started', '?')}, "
         f"{res.get('runtime_s', '?')} s). Raw numbers: `bench/results.json`.",
+        *(
+            [
+                "Sections not re-run this time, kept from earlier runs: "
+                + ", ".join(f"`{k}` ({v})" for k, v in res["carried_over"].items())
+                + "."
+            ]
+            if res.get("carried_over")
+            else []
+        ),
+        *([f"Conditions: {res['conditions']}"] if res.get("conditions") else []),
         "",
         "## Reproduce",
         "",
@@ -341,6 +411,10 @@ def write_report(res: dict[str, Any], doc: Path) -> None:
         'default `output_mode="last_message"`; supervisor prompt lists the same agent descriptions. Scripted '
         "responses adapted to its tool names (`transfer_to_math_agent`, …). A react agent reads its tool "
         "result with one more model call before handing back.",
+        "- Floor (`bench/floor.py`): a flat LangGraph `StateGraph(MessagesState)` chain with as many supersteps "
+        "as Cadence's turn (measured on Cadence's checkpoints in the same run), each node appending one "
+        "message; a checkpointer of the same kind, the same durability, interleaved with the other two. "
+        "No models, no tools: what LangGraph itself costs for that many supersteps.",
         "",
         *section_overhead(res),
         "",
@@ -369,6 +443,10 @@ def write_report(res: dict[str, Any], doc: Path) -> None:
         "peak RSS sampled every 20 ms.",
         "",
         *section_concurrency(res),
+        "",
+        "### 3c. Database size per 1,000 turns (checkpoint retention)",
+        "",
+        *section_storage(res),
         "",
         "## 4. Embedded local model (`CADENCE_LLM=local`)",
         "",

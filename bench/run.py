@@ -2,7 +2,7 @@
 
 Usage::
 
-    python -m bench            # full run (about 5 minutes on 2 cores)
+    python -m bench            # full run (about 15 minutes on 2 cores)
     python -m bench --quick    # short run for iteration
     python -m bench --report-only   # re-render the doc from bench/results.json
 """
@@ -36,18 +36,22 @@ class Plan:
     server_backends: list[str]
     server_profile_n: int
     gc_probe_n: int
+    workers: tuple[int, ...] = (1,)
+    storage_turns_per_thread: int = 100
 
 
-FULL = Plan(200, 20, 200, [10, 100, 1000], ["memory", "sqlite"], 1000, 1000)
-QUICK = Plan(30, 5, 50, [10, 100], ["memory"], 100, 200)
+FULL = Plan(200, 20, 200, [10, 100, 1000], ["memory", "sqlite", "postgres"], 1000, 1000, (1, 2), 100)
+QUICK = Plan(30, 5, 50, [10, 100], ["memory", "sqlite"], 100, 200, (1, 2), 10)
+SECTIONS = "overhead,concurrency,storage,local"
 
 
 async def run_all(plan: Plan, sections: set[str]) -> dict[str, Any]:
     """Run the chosen sections; each one's failure is recorded, not raised."""
-    from bench import concurrency, local_model, overhead
+    from bench import concurrency, local_model, overhead, storage
     from bench.conversations import ONE_AGENT
 
     results: dict[str, Any] = {"plan": plan.__dict__, "started": time.strftime("%Y-%m-%d %H:%M:%S")}
+    load = os.getloadavg()
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="cadence-bench-") as tmp:
         work = Path(tmp)
@@ -69,7 +73,7 @@ async def run_all(plan: Plan, sections: set[str]) -> dict[str, Any]:
             print("[3] concurrency through the HTTP server")
             try:
                 results["concurrency"] = await concurrency.run_concurrency(
-                    work, plan.levels, plan.server_backends
+                    work, plan.levels, plan.server_backends, workers=list(plan.workers)
                 )
                 print("[3] profiling the server under load")
                 results["server_profile"] = await concurrency.profile_server(
@@ -80,7 +84,36 @@ async def run_all(plan: Plan, sections: set[str]) -> dict[str, Any]:
             except Exception as exc:
                 results["concurrency_error"] = f"{type(exc).__name__}: {exc}"
                 print(f"  concurrency failed: {results['concurrency_error']}")
+        if "storage" in sections:
+            print("[3c] database size per 1,000 turns, without and with retention")
+            try:
+                results["storage"] = await storage.run_storage(work, plan.storage_turns_per_thread)
+            except Exception as exc:
+                results["storage"] = {"skipped": f"failed: {type(exc).__name__}: {exc}"}
     results["runtime_s"] = round(time.perf_counter() - t0, 1)
+    results["conditions"] = (
+        f"{os.cpu_count()} cores shared with other jobs; 1-minute load average {load[0]:.1f} when the run "
+        f"started, {os.getloadavg()[0]:.1f} when it ended (a load above the core count means the benchmark "
+        "competed for the CPU: absolute times are inflated and noisy, ratios measured side by side less so)."
+    )
+    return results
+
+
+def merge_previous(results: dict[str, Any], path: Path) -> dict[str, Any]:
+    """Keep the sections this run did not measure from the previous results (marked with their date)."""
+    if not path.exists():
+        return results
+    previous = json.loads(path.read_text(encoding="utf-8"))
+    fresh = set(results)
+    earlier = dict(previous.get("carried_over") or {})
+    carried: dict[str, str] = {}
+    for key, value in previous.items():
+        if key in fresh or key in {"plan", "started", "runtime_s", "mode", "carried_over"}:
+            continue
+        results[key] = value
+        carried[key] = earlier.get(key, previous.get("started", "?"))
+    if carried:
+        results["carried_over"] = carried
     return results
 
 
@@ -93,8 +126,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--sections",
-        default="overhead,concurrency,local",
-        help="Comma-separated: overhead,concurrency,local.",
+        default=SECTIONS,
+        help=f"Comma-separated, of {SECTIONS}; sections not run keep their previous results.",
     )
     parser.add_argument("--results", type=Path, default=RESULTS, help="Where to write/read the raw results.")
     parser.add_argument("--doc", type=Path, default=ROOT / "docs" / "benchmarks.md")
@@ -112,6 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         plan = QUICK if args.quick else FULL
         results = asyncio.run(run_all(plan, set(args.sections.split(","))))
         results["mode"] = "quick" if args.quick else "full"
+        results = merge_previous(results, args.results)
         args.results.write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
         print(f"raw results: {args.results}")
     write_report(results, args.doc)

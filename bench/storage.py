@@ -1,4 +1,4 @@
-"""Section 6: database size per 1,000 turns, without and with checkpoint retention.
+"""Section 3c: database size per 1,000 turns, without and with checkpoint retention.
 
 1,000 one-agent tool turns (scripted model, ``Cadence.ainvoke``, the default durability) on
 ``THREADS`` threads of ``TURNS_PER_THREAD`` turns each, twice per backend on a fresh database:
@@ -72,7 +72,7 @@ async def _size(url: str) -> dict[str, float]:
     return await _pg_size(url)
 
 
-async def _fill(url: str, settings: Settings, policy: RetentionPolicy | None) -> dict[str, Any]:
+async def _fill(url: str, settings: Settings, policy: RetentionPolicy | None, turns: int) -> dict[str, Any]:
     """1,000 turns on ``url``; a retention pass every PASS_EVERY turns when ``policy`` is given."""
     passes: list[dict[str, Any]] = []
     t0 = time.perf_counter()
@@ -81,7 +81,7 @@ async def _fill(url: str, settings: Settings, policy: RetentionPolicy | None) ->
             settings, ScriptedChatModel.from_items(cadence_script(ONE_AGENT), loop=True), saver
         )
         done = 0
-        for _ in range(TURNS_PER_THREAD):
+        for _ in range(turns):
             for thread in range(THREADS):
                 await subject.turn(ONE_AGENT.message, f"storage-{thread}")
                 done += 1
@@ -99,8 +99,8 @@ async def _fill(url: str, settings: Settings, policy: RetentionPolicy | None) ->
     }
 
 
-async def run_storage(workdir: Path) -> dict[str, Any]:
-    """Section 6 for SQLite and (when it can start) PostgreSQL."""
+async def run_storage(workdir: Path, turns_per_thread: int = TURNS_PER_THREAD) -> dict[str, Any]:
+    """Section 3c for SQLite and (when it can start) PostgreSQL."""
     from bench.pg_server import UNAVAILABLE, new_database, postgres_server
 
     settings = bench_settings(workdir / "data")
@@ -115,7 +115,8 @@ async def run_storage(workdir: Path) -> dict[str, Any]:
                     url = f"sqlite:///{workdir / f'storage-{len(rows)}.db'}"
                 else:
                     url = new_database(pg_url)  # type: ignore[arg-type]
-                row = {"backend": backend, "retention": label, **await _fill(url, settings, pol)}
+                filled = await _fill(url, settings, pol, turns_per_thread)
+                row = {"backend": backend, "retention": label, **filled}
                 rows.append(row)
                 on_disk, in_use, count = row["file_mb"], row["in_use_mb"], row["checkpoints"]
                 print(f"  storage {backend:8} {label}: {on_disk} MB, {in_use} MB used, {count} rows")
@@ -125,7 +126,7 @@ async def run_storage(workdir: Path) -> dict[str, Any]:
     return {
         "rows": rows,
         "threads": THREADS,
-        "turns_per_thread": TURNS_PER_THREAD,
+        "turns_per_thread": turns_per_thread,
         "pass_every": PASS_EVERY,
         "keep_last": policy.keep_last,
         "skipped": list(UNAVAILABLE),
