@@ -46,17 +46,19 @@ class PluginValidationError(PluginError):
     code = "plugin_validation_error"
 
 
-class ScriptExhaustedError(CadenceError):
-    """The scripted test model was called more times than its script has items."""
-
-    code = "script_exhausted"
-
-
 class ModelCallError(CadenceError):
     """A model call failed after its retries (rate limit, timeout, provider error)."""
 
     code = "model_error"
     status_code = 502
+
+
+class ScriptExhaustedError(ModelCallError):
+    """The scripted test model was called more times than its script has items.
+
+    A model failure like any other (code ``model_error``), whose message says it is the script
+    that ran out, not a provider.
+    """
 
 
 class ModelWorkerCrashedError(ModelCallError):

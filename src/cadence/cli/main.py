@@ -53,6 +53,7 @@ app = typer.Typer(
 plugins_app = typer.Typer(help="Inspect plugins.", no_args_is_help=True, pretty_exceptions_enable=False)
 app.add_typer(plugins_app, name="plugins")
 app.add_typer(threads_app, name="threads")
+import cadence.cli.replay  # noqa: E402, F401  (registers 'cadence threads replay')
 
 HELP_TEXT = (
     "commands: /exit (or Ctrl-D) quit · /new new thread · /thread show thread id · /tone <name> · /help"

@@ -47,7 +47,10 @@ def _seconds(duration_ms: Any) -> str:
 def route_line(trace: dict[str, Any]) -> str:
     """One line summarising the route: ``route: math → synthesizer · 1 tool · 2.1s``."""
     hops = [str(h) for h in trace.get("routing_history") or []]
-    hops.append("suspend" if trace.get("suspended") else "synthesizer")
+    if trace.get("suspended"):
+        hops.append("suspend")
+    elif trace.get("mode") != "single":  # in the single mode the agent's answer is the final answer
+        hops.append("synthesizer")
     tools = len(trace.get("tools_used") or [])
     parts = ["route: " + " → ".join(hops), f"{tools} tool" + ("" if tools == 1 else "s")]
     usage = trace.get("usage") or {}

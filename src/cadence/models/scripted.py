@@ -9,8 +9,12 @@ across all nodes that share the model::
      "raise": {"type": "rate_limit" | "timeout" | "error", "message": "..."},
      "usage": {"input_tokens": 10, "output_tokens": 3}}
 
-Every key is optional. Running out of items raises :class:`ScriptExhaustedError`.
-Select it from configuration with ``CADENCE_LLM=scripted:<path to the JSON file>``.
+Every key is optional. One script serves every node (coordinator or supervisor, agents,
+synthesizer, suspend): items are consumed in one global order, in the order the nodes call the
+model, so a script lists the responses of a whole turn (and of the turns after it) in sequence.
+Running out of items raises :class:`ScriptExhaustedError`, a model failure whose message names
+the call and node that found the script empty. Select it from configuration with
+``CADENCE_LLM=scripted:<path to the JSON file>``.
 """
 
 from __future__ import annotations
@@ -99,20 +103,24 @@ def load_script(source: str | Path | Sequence[dict[str, Any]]) -> list[dict[str,
 class _Script:
     """The shared cursor and records behind a scripted model and all its bindings."""
 
-    def __init__(self, items: list[dict[str, Any]], loop: bool) -> None:
+    def __init__(self, items: list[dict[str, Any]], loop: bool, name: str = "scripted") -> None:
         self.items = items
         self.loop = loop
+        self.name = name
+        self.calls = 0
         self.index = 0
         self.records: list[ModelCallRecord] = []
         self.lock = threading.Lock()
 
     def next(self, record: ModelCallRecord) -> dict[str, Any]:
         with self.lock:
+            self.calls += 1
             if self.index >= len(self.items) and (not self.loop or not self.items):
                 raise ScriptExhaustedError(
-                    f"Scripted model: the script has {len(self.items)} item(s) and all were used; "
-                    f"call {self.index + 1} (node {record.node or '?'}) has no response. "
-                    "Add items to the script."
+                    f"Scripted model {self.name}: the script ran out: all {len(self.items)} item(s) were "
+                    f"used and call {self.calls} (node {record.node or '?'}) has no response. Items "
+                    "are consumed in one order across every node (coordinator, agents, synthesizer); "
+                    "add a response for this call to the script."
                 )
             item = self.items[self.index % len(self.items)] if self.items else {}
             record.index = self.index
@@ -140,7 +148,7 @@ class ScriptedChatModel(BaseChatModel):
 
     def __init__(self, items: Sequence[dict[str, Any]] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._script = _Script(load_script(items or []), self.loop)
+        self._script = _Script(load_script(items or []), self.loop, self.script_name)
 
     @classmethod
     def from_items(cls, items: Sequence[dict[str, Any]], *, loop: bool = False) -> ScriptedChatModel:
@@ -157,7 +165,7 @@ class ScriptedChatModel(BaseChatModel):
 
         Every binding of the model (``bind_tools``) sees the new script.
         """
-        self._script = _Script(load_script(items), self.loop)
+        self._script = _Script(load_script(items), self.loop, self.script_name)
 
     @property
     def _llm_type(self) -> str:

@@ -1,0 +1,152 @@
+"""The built-in text plugin: summarize_text, extractive offline, abstractive with a model, bounded input."""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.messages import HumanMessage, SystemMessage
+from tests.conftest import call
+
+from cadence.builtins import BUILTIN_PLUGINS
+from cadence.builtins._common import BuiltinToolError
+from cadence.builtins.text import (
+    TextAgent,
+    TextPlugin,
+    TextTooLongError,
+    extractive_summary,
+    split_sentences,
+)
+from cadence.settings import Settings
+from cadence.testing import ScriptedChatModel
+
+ARTICLE = (
+    "Solar panels turn sunlight into electricity. "
+    "The price of solar panels fell by ninety percent in ten years. "
+    "My neighbour painted his fence green last summer. "
+    "Cheaper solar panels mean that solar electricity now costs less than coal in most countries. "
+    "Storage batteries let solar electricity be used at night. "
+    "The weather was pleasant on the day of the interview."
+)
+
+
+def agent(**settings: object) -> TextAgent:
+    return TextAgent(TextPlugin.get_metadata(), Settings(**settings) if settings else None)
+
+
+def test_registered_as_a_builtin() -> None:
+    assert BUILTIN_PLUGINS["text"] is TextPlugin
+    assert [t.name for t in TextPlugin.create_agent().get_tools()] == ["summarize_text"]
+
+
+def test_extractive_summary_keeps_the_topic_sentences_in_order() -> None:
+    summary = extractive_summary(ARTICLE, 2)
+    picked = split_sentences(summary)
+    assert len(picked) == 2 and all(s in ARTICLE for s in picked)
+    assert "fence" not in summary and "weather" not in summary  # off-topic sentences are left out
+    assert [ARTICLE.index(s) for s in picked] == sorted(ARTICLE.index(s) for s in picked)
+    assert all("solar" in s.lower() for s in picked)
+
+
+def test_short_text_is_returned_whole() -> None:
+    assert extractive_summary("  One sentence.\n\nTwo   sentences.  ", 3) == "One sentence. Two sentences."
+
+
+def test_list_items_and_paragraphs_are_sentences() -> None:
+    assert split_sentences("Intro line\n- first item\n- second item\n\nLast paragraph. End.") == [
+        "Intro line",
+        "- first item",
+        "- second item",
+        "Last paragraph.",
+        "End.",
+    ]
+
+
+async def test_offline_without_a_model() -> None:
+    tool = agent().get_tools()[0]
+    result = await tool.ainvoke({"text": ARTICLE, "max_sentences": 1})
+    assert len(split_sentences(result)) == 1 and "solar" in result.lower()
+    rewritten = await tool.ainvoke({"text": ARTICLE, "style": "abstractive"})
+    assert rewritten.endswith("(Extractive summary: no model is available for an abstractive one.)")
+
+
+async def test_abstractive_uses_the_model() -> None:
+    text_agent = agent()
+    model = ScriptedChatModel.from_items([{"content": "Solar power got cheap and beats coal."}])
+    text_agent.bind_model(model)
+    result = await text_agent.get_tools()[0].ainvoke(
+        {"text": ARTICLE, "style": "abstractive", "max_sentences": 1}
+    )
+    assert result == "Solar power got cheap and beats coal."
+    sent = model.records[0].messages
+    assert isinstance(sent[0], SystemMessage) and "at most 1 sentences" in sent[0].content
+    assert isinstance(sent[1], HumanMessage) and sent[1].content == ARTICLE
+
+
+async def test_abstractive_falls_back_when_the_model_fails() -> None:
+    text_agent = agent()
+    text_agent.bind_model(ScriptedChatModel.from_items([{"raise": {"type": "error", "message": "down"}}]))
+    result = await text_agent.summarize(ARTICLE, 2, "abstractive")
+    assert result.startswith(extractive_summary(ARTICLE, 2))
+    assert "the model could not summarize" in result
+
+
+async def test_input_is_bounded() -> None:
+    text_agent = agent(summarize_max_chars=100)
+    with pytest.raises(TextTooLongError) as info:
+        await text_agent.summarize("word " * 40)
+    message = str(info.value)
+    assert (
+        "200 characters" in message and "at most 100" in message and "CADENCE_SUMMARIZE_MAX_CHARS" in message
+    )
+    assert await text_agent.summarize("Short enough. Really.") == "Short enough. Really."
+
+
+def test_default_bound_is_the_documented_setting(monkeypatch) -> None:
+    from cadence.settings import get_settings
+
+    assert Settings.model_fields["summarize_max_chars"].default == 50_000
+    monkeypatch.setenv("CADENCE_SUMMARIZE_MAX_CHARS", "150")
+    get_settings.cache_clear()
+    assert agent().max_chars == 150
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        ({"text": "   "}, "no text to summarize"),
+        ({"text": ARTICLE, "max_sentences": 0}, "between 1 and 20"),
+        ({"text": ARTICLE, "max_sentences": 21}, "between 1 and 20"),
+    ],
+)
+async def test_bad_arguments(args: dict, fragment: str) -> None:
+    with pytest.raises(BuiltinToolError) as info:
+        await agent().summarize(**args)
+    assert fragment in str(info.value)
+
+
+async def test_in_a_turn_the_bound_comes_from_the_turns_settings(engine_factory) -> None:
+    long_text = "A sentence about solar panels. " * 10
+    engine, _ = engine_factory(
+        [call("summarize_text", text=long_text), {"content": "Too long."}],
+        builtin_plugins=["text"],
+        mode="single",
+        summarize_max_chars=100,
+    )
+    result = await engine.ainvoke("Summarize this.")
+    used = result.trace["tools_used"][0]
+    assert "at most 100" in used["error"]
+
+
+async def test_abstractive_in_a_turn_uses_the_turns_model(engine_factory) -> None:
+    engine, model = engine_factory(
+        [
+            call("summarize_text", text=ARTICLE, style="abstractive", max_sentences=1),
+            {"content": "Solar is cheap now."},
+            {"content": "Summary: solar is cheap now."},
+        ],
+        builtin_plugins=["text"],
+        mode="single",
+    )
+    result = await engine.ainvoke("Rewrite this as a summary: ...")
+    assert result.response == "Summary: solar is cheap now."
+    assert [r.node for r in model.records] == ["text_agent", "text_tools", "text_agent"]
+    assert result.trace["tools_used"][0]["result"] == "Solar is cheap now."
