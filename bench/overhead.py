@@ -49,6 +49,8 @@ class TokenRow:
     message_tokens: int
     tool_schema_tokens: int
     calls: list[dict[str, Any]]
+    answer_as_scripted: bool = True
+    """Whether the final answer was the scripted one (else the synthesizer rewrote it)."""
 
 
 def _peer_label(tools: list[str]) -> str:
@@ -124,8 +126,8 @@ async def measure_tokens(conv: Conversation, workdir: Path) -> list[TokenRow]:
     async with open_subjects("memory", cadence_script(conv), peer_script(conv), workdir) as subjects:
         for subject in subjects:
             answer = await subject.turn(conv.message, "tokens")
-            if answer != conv.answer:
-                raise RuntimeError(f"{subject.name} answered {answer!r}, expected {conv.answer!r}")
+            if answer != conv.answer:  # counted all the same, and flagged in the report
+                print(f"  warning: {subject.name} answered {answer[:80]!r}…, expected {conv.answer!r}")
             counted: list[CallTokens] = []
             for record in subject.model.records:
                 label = (
@@ -143,6 +145,7 @@ async def measure_tokens(conv: Conversation, workdir: Path) -> list[TokenRow]:
                     message_tokens=sum(c.messages for c in counted),
                     tool_schema_tokens=sum(c.tools for c in counted),
                     calls=[{**asdict(c), "total": c.total} for c in counted],
+                    answer_as_scripted=answer == conv.answer,
                 )
             )
     return rows

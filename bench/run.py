@@ -99,6 +99,22 @@ async def run_all(plan: Plan, sections: set[str]) -> dict[str, Any]:
     return results
 
 
+RUN_KEYS = {"plan", "started", "runtime_s", "mode", "carried_over", "commit", "conditions"}
+"""Keys describing a run, not a section: never carried over."""
+
+
+def _commit() -> str:
+    """The checked-out commit (short), or '' outside a git checkout."""
+    import subprocess
+
+    try:
+        cmd = ["git", "rev-parse", "--short", "HEAD"]
+        out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=False)
+    except OSError:
+        return ""
+    return out.stdout.strip() if out.returncode == 0 else ""
+
+
 def merge_previous(results: dict[str, Any], path: Path) -> dict[str, Any]:
     """Keep the sections this run did not measure from the previous results (marked with their date)."""
     if not path.exists():
@@ -108,7 +124,7 @@ def merge_previous(results: dict[str, Any], path: Path) -> dict[str, Any]:
     earlier = dict(previous.get("carried_over") or {})
     carried: dict[str, str] = {}
     for key, value in previous.items():
-        if key in fresh or key in {"plan", "started", "runtime_s", "mode", "carried_over"}:
+        if key in fresh or key in RUN_KEYS:
             continue
         results[key] = value
         carried[key] = earlier.get(key, previous.get("started", "?"))
@@ -145,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         plan = QUICK if args.quick else FULL
         results = asyncio.run(run_all(plan, set(args.sections.split(","))))
         results["mode"] = "quick" if args.quick else "full"
+        results["commit"] = os.environ.get("BENCH_COMMIT") or _commit()
         results = merge_previous(results, args.results)
         args.results.write_text(json.dumps(results, indent=1, default=str), encoding="utf-8")
         print(f"raw results: {args.results}")
