@@ -576,7 +576,7 @@ class Researcher(ToolRunner):
         iterations = int(state.get("research_iterations") or 0)
         stop = _guard_stop(state, context, settings)
         if stop is not None:
-            return self._done(state, results, "researcher: stopped by a guard; partial results", stop)
+            return self._done(state, results, "researcher: stopped by a guard; partial results", ctx=stop)
         useful = [r for r in results if is_useful(r)]
         failed = [r for r in results if not r["ok"]]
         notes = [f"researcher: tool {r['name']} failed: {r['content'][:160]}" for r in failed if r not in

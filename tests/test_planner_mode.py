@@ -1,0 +1,254 @@
+"""The planner mode (seed 002) on the scripted model: routes, plan fallbacks, the researcher's loop,
+the validator, root's planned tools and ``<think>`` split, memory, guards, the graph."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage
+
+from cadence.orchestration.engine import Cadence
+from cadence.orchestration.planner import Plan, check_plan, check_results, extract_plan
+from cadence.testing import ScriptedChatModel
+from conftest import make_settings
+
+ADA = "My name is Ada and I work on compilers."
+
+
+def plan(delegate: str | None = None, tools: list[dict[str, Any]] | None = None, thought: str = "t") -> dict:
+    """A scripted planner reply calling make_plan."""
+    args: dict[str, Any] = {"thought": thought}
+    if delegate is not None:
+        args["delegate_to"] = delegate
+    if tools is not None:
+        args["tools"] = tools
+    return {"tool_calls": [{"name": "make_plan", "args": args}]}
+
+
+def calc(expression: str) -> dict[str, Any]:
+    return {"name": "calculate", "args": {"expression": expression}}
+
+
+def planner_engine(script: list[dict[str, Any]], **overrides: Any) -> tuple[Cadence, ScriptedChatModel]:
+    model = ScriptedChatModel.from_items(script)
+    return Cadence(make_settings(mode="planner", **overrides), model=model), model
+
+
+def seen(model: ScriptedChatModel, index: int) -> str:
+    return "\n".join(str(m.content) for m in model.records[index].messages)
+
+
+# -- routes ---------------------------------------------------------------------------------------
+async def test_planner_routes_to_researcher() -> None:
+    engine, model = planner_engine([plan("researcher", [calc("15 * 23")]), {"content": "15 * 23 = 345"}])
+    out = await engine.ainvoke("Calculate 15 * 23", user_id="u")
+    assert out.response == "15 * 23 = 345" and out.trace["mode"] == "planner"
+    assert out.trace["route"] == "researcher"
+    assert out.trace["planned_tools"] == [calc("15 * 23")]
+    assert [(r["name"], r["content"], r["by"]) for r in out.trace["tool_results"]] == [
+        ("calculate", "345", "researcher")
+    ]
+    assert [t["name"] for t in out.trace["tools_used"]] == ["calculate"] and out.trace["tool_hops"] == 1
+    assert "researcher: 1 useful result(s)" in out.trace["scratchpad"]
+    assert [r.node for r in model.records] == ["planner", "root"]
+
+
+async def test_planner_routes_to_validator_which_checks_the_results() -> None:
+    engine, _ = planner_engine([plan("validator", [calc("2 + 2")]), {"content": "2 + 2 = 4"}])
+    out = await engine.ainvoke("What is 2 + 2?", user_id="u")
+    assert out.trace["route"] == "validator" and out.response == "2 + 2 = 4"
+    assert out.trace["tool_results"][0]["by"] == "validator"
+    assert "validator: results consistent" in out.trace["scratchpad"]
+
+
+async def test_the_validator_reports_a_failed_tool() -> None:
+    engine, _ = planner_engine([plan("validator", [calc("2 +* 2")]), {"content": "I could not compute it."}])
+    out = await engine.ainvoke("What is 2 +* 2?", user_id="u")
+    assert "validator: tool_failed: calculate" in out.trace["scratchpad"]
+    assert any(n.startswith("validator: tool_failed") for n in out.trace["notes"])
+
+
+async def test_planner_routes_to_end() -> None:
+    engine, model = planner_engine([plan("end", []), {"content": "Hello! How can I help?"}])
+    out = await engine.ainvoke("Hello there", user_id="u")
+    assert out.trace["route"] == "end" and out.trace["tools_used"] == []
+    assert out.response == "Hello! How can I help?" and len(model.records) == 2
+
+
+# -- plan parsing fallbacks --------------------------------------------------------------------------
+def test_plan_extraction_from_tags_json_and_nothing() -> None:
+    tagged = AIMessage(content='Sure. <plan>{"delegate_to": "end", "thought": "easy"}</plan>')
+    assert extract_plan(tagged) == ({"delegate_to": "end", "thought": "easy"}, "tags")
+    bare = AIMessage(content='I think {"delegate_to": "researcher", "tools": []} is best.')
+    assert extract_plan(bare) == ({"delegate_to": "researcher", "tools": []}, "json")
+    assert extract_plan(AIMessage(content="no idea")) == (None, "none")
+    broken = AIMessage(content='<plan>{"delegate_to": "end",}</plan> {"delegate_to": "validator"}')
+    assert extract_plan(broken)[0] == {"delegate_to": "validator"}
+
+
+def test_invalid_route_ends_and_bad_tool_entries_are_skipped() -> None:
+    tools = {"calculate": object(), "current_time": object()}
+    default = Plan("researcher", [{"name": "calculate", "args": None}], "lexical")
+    checked = check_plan(
+        {"delegate_to": "banana", "tools": [{"name": "nope"}, {"name": "calculate", "args": "x"}, "junk",
+                                            calc("2+2"), {"name": "current_time"}]},
+        tools, default,
+    )  # fmt: skip
+    assert checked.delegate_to == "end"
+    assert checked.tools == [calc("2+2"), {"name": "current_time", "args": None}]
+    assert len(checked.notes) == 4 and checked.thought == "lexical"
+    missing = check_plan({"thought": "hm"}, tools, default)
+    assert missing.delegate_to == "researcher" and missing.tools == default.tools and missing.thought == "hm"
+    assert check_plan(None, tools, default).delegate_to == "researcher"
+
+
+async def test_a_text_plan_and_an_invalid_route_in_a_turn() -> None:
+    engine, _ = planner_engine(
+        [{"content": '<plan>{"delegate_to": "somewhere", "tools": [{"name": "nope"}], "thought": "x"}</plan>'},
+         {"content": "Hi!"}]
+    )  # fmt: skip
+    out = await engine.ainvoke("Hello", user_id="u")
+    assert out.trace["route"] == "end" and out.trace["planned_tools"] == []
+    pad = out.trace["scratchpad"]
+    assert "read from the reply's text (tags)" in pad and "invalid delegate_to 'somewhere'" in pad
+    assert "names no tool of the catalogue" in pad
+
+
+async def test_no_plan_falls_back_to_the_lexical_plan_and_the_researcher_fills_arguments() -> None:
+    engine, model = planner_engine(
+        [{"content": "Let me think about it."},  # planner: no plan at all
+         {"tool_calls": [calc("15 * 23")]},  # researcher: the arguments of the planned tool
+         {"content": "15 * 23 = 345"}]
+    )  # fmt: skip
+    out = await engine.ainvoke("Calculate 15 * 23", user_id="u")
+    assert out.trace["route"] == "researcher"
+    assert out.trace["planned_tools"] == [{"name": "calculate", "args": None}]
+    assert "no plan found" in out.trace["scratchpad"] and out.response == "15 * 23 = 345"
+    assert model.records[1].node == "researcher"
+    assert list(model.records[1].tools) == ["calculate"]
+
+
+# -- the researcher's loop ---------------------------------------------------------------------------
+async def test_researcher_retries_with_alternative_tools_until_the_iteration_limit() -> None:
+    engine, model = planner_engine(
+        [plan("researcher", [calc("15 * 23")]),
+         {"tool_calls": [{"name": "percentage", "args": {"part": 1, "whole": 4}}]},  # round 2: an alternative
+         {"content": "15 * 23 = 345"}],
+        researcher_min_results=3, researcher_max_iterations=2,
+    )  # fmt: skip
+    out = await engine.ainvoke("Calculate 15 * 23", user_id="u")
+    assert [t["name"] for t in out.trace["tools_used"]] == ["calculate", "percentage"]
+    tried = list(model.records[1].tools)
+    assert "calculate" not in tried and "percentage" in tried  # alternatives only
+    assert "maximum iterations (2) reached" in out.trace["scratchpad"]
+    assert out.response == "15 * 23 = 345"  # partial results go on to root
+
+
+async def test_researcher_retries_after_a_failed_tool_and_stops_when_enough() -> None:
+    engine, _ = planner_engine(
+        [plan("researcher", [calc("15 +* 23")]),
+         {"tool_calls": [{"name": "statistics", "args": {"numbers": [15, 23]}}]},
+         {"content": "The mean of 15 and 23 is 19."}],
+        researcher_max_iterations=5,
+    )  # fmt: skip
+    out = await engine.ainvoke("Calculate 15 and 23", user_id="u")
+    results = out.trace["tool_results"]
+    assert [(r["name"], r["ok"]) for r in results] == [("calculate", False), ("statistics", True)]
+    pad = out.trace["scratchpad"]
+    assert "researcher: tool calculate failed" in pad and "researcher: 1 useful result(s)" in pad
+
+
+# -- root -----------------------------------------------------------------------------------------------
+async def test_root_executes_planned_tools_not_yet_run() -> None:
+    engine, _ = planner_engine([plan("end", [calc("6 * 7")]), {"content": "6 * 7 = 42"}])
+    out = await engine.ainvoke("What is 6 * 7?", user_id="u")
+    assert out.trace["route"] == "end"
+    assert [(r["name"], r["by"]) for r in out.trace["tool_results"]] == [("calculate", "root")]
+    assert out.response == "6 * 7 = 42"
+
+
+async def test_root_splits_think_into_thought() -> None:
+    engine, _ = planner_engine(
+        [plan("end", [calc("15 * 23")], thought="one calculation"),
+         {"content": "<think>The tool said 345, so I say that.</think>15 * 23 = 345"}]
+    )  # fmt: skip
+    out = await engine.ainvoke("Calculate 15 * 23", user_id="u")
+    assert out.response == "15 * 23 = 345" and "<think>" not in out.response
+    assert "one calculation" in out.trace["thought"] and "The tool said 345" in out.trace["thought"]
+
+
+# -- memory and guards -----------------------------------------------------------------------------------
+async def test_memory_in_the_planner_mode() -> None:
+    engine, model = planner_engine(
+        [plan("end", []), {"content": "Nice to meet you, Ada."},
+         {"content": "(no plan)"}, {"content": "You work on compilers."}]
+    )  # fmt: skip
+    first = await engine.ainvoke(ADA, thread_id="t1", user_id="ada")
+    assert first.trace["memory"]["ingested"] == 2  # root ingested the stated facts
+    second = await engine.ainvoke("What do I work on?", thread_id="t2", user_id="ada")
+    assert second.trace["route"] == "end" and "memory answers this" in second.trace["thought"]
+    assert "You work on compilers." in seen(model, 2) and "adequacy 1.00" in seen(model, 2)
+    assert second.response == "You work on compilers."
+
+
+async def test_guards_stop_the_research_with_partial_results() -> None:
+    engine, _ = planner_engine(
+        [plan("researcher", [calc("1 + 1"), calc("2 + 2"), calc("3 + 3")]), {"content": "1 + 1 = 2"}],
+        max_tool_hops=1,
+    )  # fmt: skip
+    out = await engine.ainvoke("Add 1 + 1, 2 + 2 and 3 + 3", user_id="u")
+    assert out.trace["suspended"] and out.trace["suspend_reason"] == "max_tool_hops"
+    assert out.trace["tool_hops"] <= 3 and "stopped by a guard" in out.trace["scratchpad"]
+
+
+async def test_a_planner_model_error_is_visible_and_not_blocking() -> None:
+    engine, _ = planner_engine(
+        [{"raise": {"type": "error", "message": "boom"}}, {"content": "Hello!"}], model_max_retries=0
+    )
+    out = await engine.ainvoke("Hello", user_id="u")
+    assert out.response == "Hello!" and out.trace["route"] == "end"
+    assert "lexical plan used" in out.trace["scratchpad"]
+    assert any(e["node"] == "planner" for e in out.trace["errors"])
+
+
+def test_check_results() -> None:
+    ok = check_results("What is 15 * 23?", [{"name": "calculate", "args": {}, "content": "345", "ok": True}])
+    assert ok.ok and ok.problems == []
+    bad = check_results(
+        "What time is it in Tokyo?",
+        [{"name": "current_time", "args": {"location": "Tokyo"}, "content": "It is 21:23 in Tokyo.", "ok": True},
+         {"name": "current_time", "args": {"location": "Tokyo"}, "content": "It is 09:00 in Tokyo.", "ok": True},
+         {"name": "search_docs", "args": {}, "content": "Bananas are yellow.", "ok": True},
+         {"name": "calculate", "args": {}, "content": "division by zero", "ok": False}],
+    )  # fmt: skip
+    kinds = {p.split(":")[0] for p in bad.problems}
+    assert not bad.ok and kinds == {"tool_failed", "conflict", "irrelevant_result"}
+    remembered = check_results(
+        "How tall is the tower?",
+        [{"name": "lookup", "args": {}, "content": "The tower is 300 metres tall.", "ok": True}],
+        ["The tower is 324 metres tall."],
+    )
+    assert [p.split(":")[0] for p in remembered.problems] == ["memory_conflict"]
+
+
+def test_the_planner_graph() -> None:
+    engine = Cadence(
+        make_settings(mode="planner", builtin_plugins=["math"]), model=ScriptedChatModel.from_items([])
+    )
+    nodes = set(engine.graph.get_graph().nodes)
+    assert {"planner", "researcher", "validator", "root", "math_tools"} <= nodes
+    diagram = engine.draw_mermaid("planner")
+    assert "planner -.-> researcher" in diagram and "root -. &nbsp;answer&nbsp; .-> __end__" in diagram
+
+
+@pytest.mark.parametrize("mode", ["planner"])
+def test_cli_graph_planner(mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from cadence.cli.main import app
+
+    monkeypatch.setenv("CADENCE_LLM", "nope:x")  # drawing a graph contacts no model
+    result = CliRunner().invoke(app, ["graph", "--mode", mode])
+    assert result.exit_code == 0, result.output
+    assert "planner" in result.stdout and "researcher" in result.stdout
