@@ -32,7 +32,6 @@ from cadence.cli.common import (
     print_error,
 )
 from cadence.cli.logs import clip
-from cadence.cli.render import TurnView
 from cadence.cli.threads import threads_app
 from cadence.errors import CadenceError, ConfigurationError
 from cadence.orchestration.tones import TONE_NAMES, ResponseTone
@@ -53,6 +52,7 @@ app = typer.Typer(
 plugins_app = typer.Typer(help="Inspect plugins.", no_args_is_help=True, pretty_exceptions_enable=False)
 app.add_typer(plugins_app, name="plugins")
 app.add_typer(threads_app, name="threads")
+import cadence.cli.history  # noqa: E402  (registers 'cadence threads list|show|history|fork')
 import cadence.cli.replay  # noqa: E402, F401  (registers 'cadence threads replay')
 
 HELP_TEXT = (
@@ -97,17 +97,13 @@ def _with_mode(settings: Any, mode: str | None, agent: str | None = None) -> Any
 async def _run_turn(
     engine: Any, message: str, *, thread: str | None, user: str | None, tone: str | None, json_output: bool
 ) -> dict[str, Any] | None:
-    """Run one turn, render it (or print its JSON) and return its error (None when it succeeded)."""
-    if json_output:
-        result = await engine.ainvoke(message, thread_id=thread, user_id=user, tone=tone)
-        typer.echo(dump_json(result.to_dict()))
-        return result.error
-    view = TurnView(out_console(), err_console())
-    with view:
-        async for event in engine.astream(message, thread_id=thread, user_id=user, tone=tone):
-            view.handle(event)
-    view.finish()
-    return (view.final or {}).get("error")
+    """Run one turn, render it (or print its JSON) and return its error (None when it succeeded).
+
+    A turn that pauses for approval asks inline and continues (see :mod:`cadence.cli.approvals`).
+    """
+    from cadence.cli.approvals import run_turn
+
+    return await run_turn(engine, message, thread=thread, user=user, tone=tone, json_output=json_output)
 
 
 def _error_text(error: dict[str, Any]) -> str:
