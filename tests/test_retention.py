@@ -163,3 +163,31 @@ async def test_memory_and_disabled_policies_do_nothing(tmp_path: Path) -> None:
     await fill(url, ["t"], turns=2)
     assert (await apply_retention(url, RetentionPolicy(keep_last=0, max_age_s=0))).checkpoints == 0
     assert (await apply_retention(f"sqlite:///{tmp_path / 'empty.db'}", RetentionPolicy(1))).checkpoints == 0
+
+
+async def test_the_server_prunes_in_the_background(tmp_path: Path) -> None:
+    import asyncio
+
+    import httpx
+
+    from test_server_support import ANSWER, scripted, serve
+
+    url = f"sqlite:///{tmp_path / 'server.db'}"
+    overrides = {"database_url": url, "retention_keep_last": 2, "retention_interval_s": 0.05}
+    with serve(scripted(), **overrides) as base:
+        async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+            thread = None
+            for i in range(4):
+                body = {"message": f"q{i}", "user_id": USER, **({"thread_id": thread} if thread else {})}
+                resp = await client.post("/api/v1/chat", json=body)
+                assert resp.status_code == 200 and resp.json()["response"] == ANSWER
+                thread = resp.json()["thread_id"]
+            async with open_checkpointer(url) as saver:
+                deadline = time.monotonic() + 30
+                while len(await checkpoint_ids(saver, thread_key(USER, thread))) > 2:
+                    assert time.monotonic() < deadline, "the background retention never ran"
+                    await asyncio.sleep(0.05)
+            resp = await client.get(f"/api/v1/threads/{thread}", params={"user_id": USER})
+            assert [m["content"] for m in resp.json()["messages"] if m["role"] == "user"] == [
+                "q0", "q1", "q2", "q3",
+            ]  # fmt: skip
