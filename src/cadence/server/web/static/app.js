@@ -130,6 +130,11 @@ function handleError(err) {
     showBanner("An API key is required.", { kind: "auth", action: "Enter key", onAction: () => askForKey() });
     return;
   }
+  if (err.status === 409 && err.code === "approval_pending") {
+    showBanner(`This thread waits for your approval of a tool call: decide it above before sending a new `
+      + `message. (${err.message})`, { kind: "busy" });
+    return;
+  }
   if (err.status === 409) {
     showBanner(`This thread is busy with another request (another tab or client). Wait for it to finish, `
       + `then send again. (${err.message})`, { kind: "busy" });
@@ -212,11 +217,24 @@ async function openThread(threadId) {
     if (message.role === "user") addUserMessage(message.content, { interrupted: message.interrupted });
     else if (message.role === "assistant") new AnswerView({ text: message.content });
   }
-  // Human in the loop: a thread paused for approval says so (extension point: field names of issue 11).
-  const pending = thread.approvals || thread.pending_approvals;
-  if (Array.isArray(pending) && pending.length) renderApprovals(pending, null);
   closeSidebar();
   scrollDown();
+  await showPendingApprovals(thread.thread_id);
+}
+
+/** A paused thread shows the calls it waits for (GET .../approvals; nothing on a server without it). */
+async function showPendingApprovals(threadId) {
+  let data;
+  try {
+    data = await getJson(HITL.approvalsPath(threadId));
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "not_found") return; // no such endpoint here
+    throw err;
+  }
+  if (threadId === state.threadId && data.interrupted && (data.approvals || []).length) {
+    const last = [...$("messages").querySelectorAll(".msg.assistant")].pop();
+    renderApprovals(data.approvals, last ? { node: last } : null);
+  }
 }
 
 function newThread() {
@@ -287,20 +305,20 @@ async function send(text) {
   loadThreads().catch(() => {});
 }
 
-async function sendJson(payload, view) {
-  let data;
+/** POST and read a JSON answer; a 502/504 that carries the turn's fallback answer and trace counts as one. */
+async function postForAnswer(path, body) {
   try {
-    data = await (await api("/api/v1/chat", { method: "POST", body: payload })).json();
+    return await (await api(path, { method: "POST", body })).json();
   } catch (err) {
-    // 502/504: the turn ran and failed part-way; its fallback answer and trace come with the error
-    if (err instanceof ApiError && err.body && typeof err.body.response === "string") {
-      data = { ...err.body };
-    } else {
-      throw err;
-    }
+    if (err instanceof ApiError && err.body && typeof err.body.response === "string") return { ...err.body };
+    throw err;
   }
+}
+
+async function sendJson(payload, view) {
+  const data = await postForAnswer("/api/v1/chat", payload);
   view.started = true;
-  adoptThread(data.thread_id);
+  adoptThread(data.thread_id, payload.message);
   view.finish(data);
 }
 
@@ -318,7 +336,12 @@ async function sendStreaming(payload, view) {
     throw err;
   }
   view.started = true;
-  adoptThread(response.headers.get("X-Cadence-Thread-Id"));
+  adoptThread(response.headers.get("X-Cadence-Thread-Id"), payload.message);
+  await readStream(response, view);
+}
+
+/** Feed a text/event-stream response's events to ``view`` as they arrive. */
+async function readStream(response, view) {
   if (!response.body) {
     for (const event of parseSse(await response.text()).events) view.event(event);
   } else {
@@ -360,8 +383,15 @@ function parseSse(text) {
   return { events, rest };
 }
 
-function adoptThread(threadId) {
-  if (threadId && threadId !== state.threadId) setThread(threadId);
+/** The turn named its thread: a new one becomes current, titled by its first message until the list says. */
+function adoptThread(threadId, firstMessage) {
+  if (threadId && threadId !== state.threadId) setThread(threadId, titleOf(firstMessage || threadId));
+}
+
+/** A title as the server makes it from a first message: whitespace collapsed, 80 characters at most. */
+function titleOf(text) {
+  const collapsed = String(text).replace(/\s+/g, " ").trim();
+  return collapsed.length <= 80 ? collapsed : `${collapsed.slice(0, 79).trimEnd()}…`;
 }
 
 // -- answers and their trace ---------------------------------------------------------------
@@ -522,8 +552,9 @@ function renderTrace(trace, steps) {
 // -- human in the loop: approvals and checkpoint history (issue 11's endpoints) -------------
 // Extension points, in one place: the request bodies and the fields read from the answers.
 const HITL = {
+  approvalsPath: (threadId) => `/api/v1/threads/${encodeURIComponent(threadId)}/approvals`,
   resumePath: (threadId) => `/api/v1/threads/${encodeURIComponent(threadId)}/resume`,
-  resumeBody: (decisions) => ({ decisions }),
+  resumeBody: (decisions, stream) => ({ decisions, stream }),
   historyPath: (threadId) => `/api/v1/threads/${encodeURIComponent(threadId)}/history`,
   forkPath: (threadId) => `/api/v1/threads/${encodeURIComponent(threadId)}/fork`,
   forkBody: (checkpoint) => ({ checkpoint_id: checkpoint.checkpoint_id || checkpoint.id }),
@@ -541,9 +572,17 @@ function renderApprovals(approvals, view) {
     const answer = new AnswerView({ streaming: true });
     setBusy(true);
     try {
-      const data = await (await api(HITL.resumePath(state.threadId), { method: "POST", body: HITL.resumeBody(decisions) })).json();
-      answer.started = true;
-      answer.finish(data);
+      const stream = $("stream-toggle").checked && streamingSupported() && !state.streamUnavailable;
+      const path = HITL.resumePath(state.threadId);
+      if (stream) {
+        const response = await api(path, { method: "POST", body: HITL.resumeBody(decisions, true) });
+        answer.started = true;
+        await readStream(response, answer);
+      } else {
+        const data = await postForAnswer(path, HITL.resumeBody(decisions, false));
+        answer.started = true;
+        answer.finish(data);
+      }
     } catch (err) {
       answer.fail(err);
       for (const button of box.querySelectorAll("button, textarea, input")) button.disabled = false;
@@ -612,39 +651,52 @@ async function toggleHistory() {
   }
   const list = $("history-list");
   list.replaceChildren();
-  for (const checkpoint of HITL.checkpoints(data)) {
-    const messages = checkpoint.messages || [];
-    const last = messages.length ? messages[messages.length - 1] : null;
-    const preview = last ? `${last.role || last.type || ""}: ${String(last.content || "").slice(0, 120)}` : "";
-    list.append(el("li", {},
+  const checkpoints = HITL.checkpoints(data);
+  for (const checkpoint of checkpoints) {
+    const next = checkpoint.next || [];
+    list.append(el("li", { dataset: { checkpointId: checkpoint.checkpoint_id || checkpoint.id } },
       el("div", { className: "row" },
         el("strong", {}, `step ${checkpoint.step ?? "?"}`),
-        el("span", {}, checkpoint.node || (checkpoint.next || []).join(", ") || ""),
-        el("button", { type: "button", onclick: () => runFrom(checkpoint).catch(handleError) }, "Run again from here")),
-      preview ? el("div", { className: "muted" }, preview) : null));
+        el("span", {}, `${checkpoint.node || checkpoint.source || ""}${next.length ? ` → ${next.join(", ")}` : " (end of turn)"}`),
+        (checkpoint.approvals || []).length ? el("span", { className: "badge warn" }, "waiting for approval") : null,
+        next.length ? el("button", { type: "button", onclick: () => runFrom(checkpoint).catch(handleError) }, "Run again from here") : null),
+      el("ul", { className: "steps" }, (checkpoint.messages || []).map((m) => el("li", {}, describeMessage(m))))));
+  }
+  if (!checkpoints.some((c) => (c.next || []).length)) {
+    list.append(el("li", { className: "muted" }, "No checkpoint here has work left to run again: with "
+      + "CADENCE_CHECKPOINT_DURABILITY=exit only the end of each turn (and each pause) is kept; "
+      + "async or sync keeps every step."));
   }
   $("history-panel").hidden = false;
   $("history-button").setAttribute("aria-expanded", "true");
 }
 
+function describeMessage(message) {
+  const calls = (message.tool_calls || []).map((c) => `${c.name}(${JSON.stringify(c.args || {})})`).join(", ");
+  const text = String(message.content || "").replace(/\s+/g, " ").slice(0, 140);
+  return `${message.role}${message.name ? ` ${message.name}` : ""}: ${calls || text}`;
+}
+
+/** Fork from a checkpoint: the thread continues from there; show the branch and the run's trace. */
 async function runFrom(checkpoint) {
   hideHistory();
-  const answer = new AnswerView({ streaming: true });
+  const pending = new AnswerView({ streaming: true });
   setBusy(true);
+  let data;
   try {
-    const data = await (await api(HITL.forkPath(state.threadId), { method: "POST", body: HITL.forkBody(checkpoint) })).json();
-    answer.started = true;
-    if (data.thread_id && data.thread_id !== state.threadId) {
-      await loadThreads();
-      await openThread(data.thread_id);
-    }
-    answer.finish(data);
+    data = await postForAnswer(HITL.forkPath(state.threadId), HITL.forkBody(checkpoint));
   } catch (err) {
-    answer.fail(err);
+    pending.fail(err);
     handleError(err);
+    return;
   } finally {
     setBusy(false);
   }
+  await openThread(data.thread_id || state.threadId);
+  const last = [...$("messages").querySelectorAll(".msg.assistant")].pop();
+  if (last && data.trace) last.append(renderTrace(data.trace, []));
+  if (last && data.error) last.append(el("div", { className: "error-text", role: "note" }, data.error.message));
+  loadThreads().catch(() => {});
 }
 
 // -- the graph of the current mode, drawn as SVG (layered layout, no library) ---------------
