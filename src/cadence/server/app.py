@@ -22,7 +22,7 @@ from cadence.orchestration.engine import Cadence
 from cadence.persistence.locks import DatabaseLocks, LeaderJob, open_database_locks
 from cadence.persistence.retention import retention_job
 from cadence.persistence.threads import ThreadStore, open_thread_store
-from cadence.server import admin, approvals, chat, openai_compat, threads, web
+from cadence.server import admin, approvals, chat, memories, openai_compat, threads, web
 from cadence.server.auth import AuthMiddleware
 from cadence.server.errors import install_error_handlers
 from cadence.server.limits import BodyLimitMiddleware
@@ -85,6 +85,7 @@ def create_app(
             if job is not None:
                 retention = LeaderJob(locks, "retention", job, settings.retention_interval_s)
                 app.state.retention = await stack.enter_async_context(retention)
+            await memories.start_consolidation(stack, app, service, locks, settings)  # memory, on idle
             app.state.service = service
             app.state.reload_lock = asyncio.Lock()
             tune_gc()
@@ -114,10 +115,10 @@ def create_app(
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_request_bytes)
     app.add_middleware(AuthMiddleware, keys=[key.get_secret_value() for key in settings.api_keys])
-    for module in (chat, threads, approvals, openai_compat, admin):
+    for module in (chat, threads, approvals, memories, openai_compat, admin):
         app.include_router(module.router)
     app.state.api_routes = [
-        r for m in (chat, threads, approvals, openai_compat, admin) for r in m.router.routes
+        r for m in (chat, threads, approvals, memories, openai_compat, admin) for r in m.router.routes
     ]
     web.install(app)  # the chat page at /, /docs offline
     _document(app, settings)

@@ -173,6 +173,7 @@ class ChatService:
             thread_id=thread,
             metadata=req.metadata,
             mode=mode,
+            project_id=req.project_id,
         )
         if req.thread_id:
             await self._reject_foreign(req.user_id, thread)  # 404 before waiting on someone else's lock
