@@ -10,6 +10,7 @@ about Cadence bundled in ``cadence/builtins/docs_corpus``.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import re
@@ -23,7 +24,7 @@ from typing import Any
 from langchain_core.tools import BaseTool, StructuredTool
 
 from cadence.builtins._common import BuiltinToolError, agent_prompt
-from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata
+from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, requires_approval
 from cadence.text import STOPWORDS as BASE_STOPWORDS
 
 logger = logging.getLogger(__name__)
@@ -355,6 +356,61 @@ def docs_folder() -> Path:
     return configured.expanduser() if configured else BUNDLED_DOCS_DIR
 
 
+NOTE_SUFFIX = ".md"
+"""Notes are Markdown files."""
+MAX_NOTE_NAME_CHARS = 60
+"""A note's file name (from its title) has at most this many characters before ``.md``."""
+WRITE_NOTE_REASON = "write_note writes a file into the documentation folder"
+"""Why ``write_note`` asks for approval (shown to the human)."""
+
+
+def note_file_name(title: str) -> str:
+    """The safe file name of a note titled ``title``: lower-case words joined by ``-``, plus ``.md``.
+
+    Only letters, digits and ``-`` survive (no separators, no dots: no way out of the folder).
+    Raises :class:`DocsError` for a title with nothing usable.
+    """
+    slug = re.sub(r"[^a-z0-9]+", "-", title.strip().lower()).strip("-")[:MAX_NOTE_NAME_CHARS].strip("-")
+    if not slug:
+        raise DocsError(f"The title {_shown(title)} has no letters or digits; give the note a title")
+    return slug + NOTE_SUFFIX
+
+
+def write_note_file(folder: Path, title: str, text: str, *, overwrite: bool, max_chars: int) -> Path:
+    """Write the note ``title`` into ``folder`` (a new file unless ``overwrite``); returns its path.
+
+    The name is :func:`note_file_name`'s; the target must resolve inside the folder and must not
+    be a symlink; the text is bounded by ``max_chars``. The file is written whole or not at all.
+    """
+    if not text.strip():
+        raise DocsError("The note is empty; write its text")
+    if len(text) > max_chars:
+        raise DocsError(
+            f"The note has {len(text)} characters; the limit is {max_chars} (CADENCE_NOTE_MAX_CHARS). "
+            "Shorten it or split it into several notes"
+        )
+    root = folder.expanduser().resolve()
+    if not root.is_dir():
+        raise DocsError("The documentation folder does not exist; set CADENCE_DOCS_DIR to an existing folder")
+    name = note_file_name(title)
+    target = root / name
+    if target.is_symlink() or not target.resolve().is_relative_to(root):
+        raise DocsError(f"Refused: {name} is not a plain file of the docs folder")
+    if target.exists() and not overwrite:
+        raise DocsError(f"A note {name} already exists; choose another title or pass overwrite=true")
+    content = f"# {' '.join(title.split())}\n\n{text.strip()}\n"
+    temporary = root / f".{name}.{os.getpid()}.{threading.get_ident()}.tmp"
+    try:
+        with open(temporary, "x", encoding="utf-8") as handle:
+            handle.write(content)
+        os.replace(temporary, target)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise DocsError(f"The note {name} could not be written ({exc.strerror or exc})") from None
+    return target
+
+
 def format_hits(query: str, hits: list[SearchHit]) -> str:
     """Search results as text for the model: source, heading and snippet of each hit."""
     if not hits:
@@ -366,8 +422,9 @@ def format_hits(query: str, hits: list[SearchHit]) -> str:
     return "\n\n".join(lines)
 
 
-def make_docs_tools(folder: Path) -> list[BaseTool]:
-    """The ``search_docs``, ``read_doc`` and ``list_docs`` tools bound to ``folder``."""
+def make_docs_tools(folder: Path, *, writable: bool = False) -> list[BaseTool]:
+    """The ``search_docs``, ``read_doc`` and ``list_docs`` tools bound to ``folder``; with ``writable``
+    also ``write_note``, which needs a human's approval before it runs."""
     index = get_index(folder)
 
     def search_docs(query: str, limit: int = 5) -> str:
@@ -389,11 +446,27 @@ def make_docs_tools(folder: Path) -> list[BaseTool]:
             return "The documentation folder has no .md or .txt documents."
         return f"{len(documents)} document(s):\n" + "\n".join(documents)
 
-    return [
+    tools: list[BaseTool] = [
         StructuredTool.from_function(search_docs),
         StructuredTool.from_function(read_doc),
         StructuredTool.from_function(list_docs),
     ]
+    if writable:
+
+        def write_note(title: str, text: str, overwrite: bool = False) -> str:
+            """Save a note (Markdown) in the documentation folder, when the user asks to write, save or
+            record something there. title: the note's title (it names the file); text: its content.
+            A reviewer approves the note before it is written."""
+            from cadence.settings import get_settings
+
+            target = write_note_file(
+                folder, title, text, overwrite=overwrite, max_chars=get_settings().note_max_chars
+            )
+            index.refresh()
+            return f"Wrote {target.name} ({len(text)} characters); search_docs finds it now."
+
+        tools.append(requires_approval(StructuredTool.from_function(write_note), reason=WRITE_NOTE_REASON))
+    return tools
 
 
 class DocsAgent(BaseAgent):
@@ -404,8 +477,10 @@ class DocsAgent(BaseAgent):
         self.folder = folder
 
     def get_tools(self) -> list[BaseTool]:
-        """``search_docs``, ``read_doc`` and ``list_docs`` over the agent's folder."""
-        return make_docs_tools(self.folder or docs_folder())
+        """``search_docs``, ``read_doc`` and ``list_docs`` over the agent's folder, plus ``write_note``
+        (approval required) when the folder is the user's own (not the bundled documentation)."""
+        folder = self.folder or docs_folder()
+        return make_docs_tools(folder, writable=folder.expanduser().resolve() != BUNDLED_DOCS_DIR)
 
     def get_system_prompt(self) -> str:
         """Instructions to answer only from the documents, citing sources."""
@@ -416,6 +491,7 @@ class DocsAgent(BaseAgent):
                 "Use `read_doc` when a snippet is not enough, and `list_docs` to see what exists.",
                 "Answer only with what the documents say and cite each source as path:line; "
                 "if the documents do not cover the question, say so.",
+                "Call `write_note` (when you have it) only when the user asks to write or save a note.",
             ],
         )
 
