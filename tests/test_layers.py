@@ -86,6 +86,7 @@ ALLOWED: dict[str, set[str]] = {
         "plugins",
         "testing",
         "server",
+        "memory",
     },
 }
 """What each component may import (besides itself)."""

@@ -38,6 +38,8 @@ STATE_KEY = "memory"
 """The state key of the turn's recall."""
 INGESTED = "ingested"
 """Set in the state's memory by a node that ingested the turn itself (the engine then does not)."""
+FALLBACK_KEY = "cadence_fallback"
+"""The final-answer nodes' flag of a model-free answer (``synthesizer.FALLBACK_KEY``): never kept."""
 
 
 def turn_memory(state: Mapping[str, Any]) -> dict[str, Any]:
@@ -165,7 +167,6 @@ class EngineMemory:
     ) -> dict[str, Any]:
         """Ingest the finished turn (unless a node did) and return the trace's memory fields."""
         from cadence.orchestration.answer_check import turn_results
-        from cadence.orchestration.synthesizer import is_fallback
 
         trace: dict[str, Any] = {}
         for key in ("thought", "scratchpad", "route", "planned_tools", "tool_results"):
@@ -180,7 +181,8 @@ class EngineMemory:
             question, results = turn_results(messages)
             final = _final_answer(messages)
             ctx = state.get("plugin_context") or {}
-            usable = final is not None and not is_fallback(final) and not ctx.get("suspend_reason")
+            fallback = final is not None and (final.response_metadata or {}).get(FALLBACK_KEY)
+            usable = final is not None and not fallback and not ctx.get("suspend_reason")
             ingested = await ingest(
                 self.memory, context, question, message_text(final) if final is not None else "",
                 [(r.name, r.args, r.content) for r in results], usable=usable and error is None,
