@@ -32,6 +32,7 @@ from cadence.cli.common import (
     print_error,
 )
 from cadence.cli.logs import clip
+from cadence.cli.memory import memory_app
 from cadence.cli.threads import threads_app
 from cadence.errors import CadenceError, ConfigurationError
 from cadence.orchestration.tones import TONE_NAMES, ResponseTone
@@ -52,6 +53,7 @@ app = typer.Typer(
 plugins_app = typer.Typer(help="Inspect plugins.", no_args_is_help=True, pretty_exceptions_enable=False)
 app.add_typer(plugins_app, name="plugins")
 app.add_typer(threads_app, name="threads")
+app.add_typer(memory_app, name="memory")
 import cadence.cli.history  # noqa: E402  (registers 'cadence threads list|show|history|fork')
 import cadence.cli.replay  # noqa: E402, F401  (registers 'cadence threads replay')
 
