@@ -253,3 +253,48 @@ async def test_a_forwarded_document_answer_cites_its_sources(engine_factory) -> 
     assert record["verdict"]["citations"] and set(record["verdict"]["citations"]) <= set(
         record["verdict"]["sources"]
     )
+
+
+# -- the supervisor's own answer and its compact handoff tools -------------------------------------
+async def test_the_supervisor_writes_a_combined_answer_itself(engine_factory) -> None:
+    engine, model = engine_factory(
+        [
+            goto("math"),
+            call("calculate", expression="2026 - 2018"),
+            {"content": "It has been 8 years."},
+            goto("info"),
+            {"content": "Python 3.7 came out in 2018."},
+            {"content": "Python 3.7 came out in 2018, 8 years ago."},  # text, no tool call
+        ],
+        mode="supervisor",
+    )
+    result = await engine.ainvoke("How many years since Python 3.7 came out?", thread_id="s")
+    assert nodes(model)[-1] == "supervisor" and "synthesizer" not in nodes(model)
+    assert result.response == "Python 3.7 came out in 2018, 8 years ago."
+    final = (await state_of(engine, "s"))["messages"][-1]
+    assert final.name == "forward" and final.response_metadata["cadence_forwarded"] == "supervisor"
+
+
+async def test_a_text_reply_before_any_agent_work_still_goes_to_the_synthesizer(engine_factory) -> None:
+    engine, model = engine_factory(
+        [{"content": "Let me think."}, {"content": "Hello! How can I help?"}], mode="supervisor"
+    )
+    result = await engine.ainvoke("Hello")
+    assert nodes(model) == ["supervisor", "synthesizer"] and result.response == "Hello! How can I help?"
+
+
+async def test_the_supervisors_handoff_tools_carry_the_capabilities_only(engine_factory) -> None:
+    engine, model = engine_factory([goto("math"), {"content": "4"}, forward("math")], mode="supervisor")
+    await engine.ainvoke("What is 2+2?")
+    schemas = {s["function"]["name"]: s["function"]["description"] for s in model.records[0].tool_schemas}
+    math = engine.plugin_manager.bundles["math"].metadata
+    assert schemas["goto_math_agent"].startswith("Hand the conversation to the math agent: ")
+    assert all(c in schemas["goto_math_agent"] for c in math.capabilities)
+    assert math.description not in schemas["goto_math_agent"]
+    assert set(schemas) == {
+        "goto_math_agent",
+        "goto_info_agent",
+        "goto_docs_agent",
+        "goto_finalize",
+        "forward_message",
+    }

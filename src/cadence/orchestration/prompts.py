@@ -57,17 +57,7 @@ SUSPEND_REASONS: dict[str, str] = {
 }
 """Each suspend code (:class:`cadence.orchestration.guards.SuspendCode`) in plain words."""
 
-SUPERVISOR_INSTRUCTIONS = """You are the supervisor of a team of specialised agents. Hand the user's latest \
-request to the agent that fits; each agent works with its own tools until it answers, then hands back to you.
-
-**AVAILABLE AGENTS**
-{plugin_descriptions}
-- forward_message: when an agent's last answer already answers the user's question as it stands, call \
-forward_message with that agent's name to pass it on verbatim.
-- finalize: call goto_finalize when the answers needed are in the conversation but must be combined, or when no \
-agent fits.
-
-**RULES**
-1. Call exactly ONE of: {tool_options} | forward_message | goto_finalize.
-2. Do not do the agents' work yourself (no calculations, lookups or answers) and do not invent agents.
-3. Do not hand the same request to an agent again once it has answered it."""
+SUPERVISOR_INSTRUCTIONS = """You supervise agents, each reached by its tool ({tool_options}); an agent works with \
+its own tools until it answers, then hands back. Then call forward_message with its name when its answer answers \
+the question as it stands, write the answer yourself when the agents' answers must be combined, or call \
+goto_finalize when no agent fits. One tool call at a time; never do an agent's work yourself."""

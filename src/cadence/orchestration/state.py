@@ -19,6 +19,7 @@ class PluginContextFields:
     NOTES = "notes"
     VALIDATION_FEEDBACK = "validation_feedback"
     VALIDATION_DRAFT = "validation_draft"
+    SUPERVISOR_ANSWER = "supervisor_answer"
     APPROVALS = "approvals"
 
 
@@ -47,6 +48,8 @@ class PluginContext(TypedDict):
     """A validation correction round in progress: what the answering agent is asked to fix."""
     validation_draft: dict[str, Any] | None
     """The failed verdict (``ValidationVerdict.to_dict``) of the answer being corrected."""
+    supervisor_answer: str | None
+    """The supervisor mode's own final answer (a text reply after agent work), written by ``forward``."""
     approvals: list[dict[str, Any]]
     """Human decisions about tool calls in this turn (id, agent, tool, arguments, decision, …)."""
 
@@ -93,6 +96,7 @@ def new_plugin_context() -> PluginContext:
         PluginContextFields.NOTES: [],
         PluginContextFields.VALIDATION_FEEDBACK: None,
         PluginContextFields.VALIDATION_DRAFT: None,
+        PluginContextFields.SUPERVISOR_ANSWER: None,
         PluginContextFields.APPROVALS: [],
     }
 

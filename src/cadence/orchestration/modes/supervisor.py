@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import re
+import uuid
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
@@ -42,6 +43,7 @@ from cadence.conventions import (
     CONTROL_METADATA_KEY,
     FINALIZE_TOOL,
     FORWARD_TOOL,
+    ROUTE_DESCRIPTION_PREFIX,
     GraphNodeNames,
     agent_node_name,
     has_text,
@@ -152,12 +154,32 @@ def make_forward_tool(plugin_names: Sequence[str]) -> BaseTool:
         func=run,
         coroutine=arun,
         name=FORWARD_TOOL,
-        description=(
-            "Pass an agent's last answer to the user verbatim, when it answers the question as it stands. "
-            f"from_agent: the agent's name ({names})."
-        ),
+        description=f"Pass an agent's last answer to the user verbatim. from_agent: {names}.",
         metadata={CONTROL_METADATA_KEY: True},
     )
+
+
+def handoff_tools(routing: Sequence[BaseTool], plugins: Sequence[PluginMetadata]) -> list[BaseTool]:
+    """The routing tools with compact descriptions: an agent's capabilities (what it is routed by).
+
+    The coordinator's tools carry each plugin's description and capabilities; the supervisor,
+    called once per handoff, gets the capabilities only (the same routing words: the embedded
+    model's lexical pre-router decides the same way), a third fewer tokens per call.
+    """
+    by_route = {route_tool_name(p.normalized_name): p for p in plugins}
+    out: list[BaseTool] = []
+    for tool in routing:
+        meta = by_route.get(tool.name)
+        if meta is not None and meta.capabilities:
+            text = f"{ROUTE_DESCRIPTION_PREFIX}{meta.normalized_name} agent: {'; '.join(meta.capabilities)}."
+            tool = tool.model_copy(update={"description": text})
+        out.append(tool)
+    return out
+
+
+def _turn_has_agent_answer(messages: Sequence[BaseMessage]) -> bool:
+    _, _, after = split_at_last_human(messages)
+    return any(_is_agent_message(m) and has_text(m) for m in after)
 
 
 class Supervisor(Coordinator):
@@ -165,7 +187,10 @@ class Supervisor(Coordinator):
 
     Guards, the one-call-per-decision rule, the routing history, the consecutive-route
     counters and the events are the coordinator's (inherited); the supervisor adds
-    ``forward_message`` and sees the conversation through :func:`supervisor_view`.
+    ``forward_message``, sees the conversation through :func:`supervisor_view` (trimmed), and
+    may answer itself: a reply with text and no tool call once agents have answered in this
+    turn is the final answer (written by ``forward``, as the peer's supervisor writes it),
+    where the coordinator would hand it to the synthesizer.
     """
 
     node_name = GraphNodeNames.SUPERVISOR
@@ -173,7 +198,7 @@ class Supervisor(Coordinator):
 
     def __init__(self, model: BaseChatModel, plugins: Sequence[PluginMetadata], settings: Settings) -> None:
         super().__init__(model, plugins, settings)
-        self.tools = [*self.tools, make_forward_tool(self.plugin_names)]
+        self.tools = [*handoff_tools(self.tools, self.plugins), make_forward_tool(self.plugin_names)]
         self.bound_model = bind_routes(model, self.tools)
         self.prompt = SUPERVISOR_INSTRUCTIONS.format(
             plugin_descriptions=build_plugin_descriptions(self.plugins),
@@ -183,9 +208,37 @@ class Supervisor(Coordinator):
         self.handoff_messages = settings.supervisor_handoff_messages
 
     def model_input(self, state: dict[str, Any]) -> list[Any]:
-        """The conversation through :func:`supervisor_view`, trimmed to ``CADENCE_MODEL_INPUT_MAX_TOKENS``."""
+        """The conversation through :func:`supervisor_view`, trimmed to ``CADENCE_MODEL_INPUT_MAX_TOKENS``.
+
+        In a validation correction round of the supervisor's own answer, the feedback comes last.
+        """
         view = supervisor_view(state.get("messages") or [], self.output_mode, self.handoff_messages)
-        return trim_history(view, self.settings.model_input_max_tokens)
+        trimmed = trim_history(view, self.settings.model_input_max_tokens)
+        ctx = state.get("plugin_context") or {}
+        if ctx.get(F.VALIDATION_FEEDBACK) and ctx.get(F.SUPERVISOR_ANSWER):
+            trimmed = [*trimmed, HumanMessage(content=ctx[F.VALIDATION_FEEDBACK])]
+        return trimmed
+
+    async def _decide(
+        self,
+        state: dict[str, Any],
+        config: RunnableConfig,
+        context: TurnContext | None,
+        ctx: dict[str, Any],
+    ) -> AIMessage:
+        """The coordinator's decision; text after agent work becomes ``forward_message(supervisor)``."""
+        response = await super()._decide(state, config, context, ctx)
+        text = message_text(response).strip()
+        if text and not response.tool_calls and _turn_has_agent_answer(state.get("messages") or []):
+            ctx[F.SUPERVISOR_ANSWER] = text
+            call = {
+                "name": FORWARD_TOOL,
+                "args": {"from_agent": GraphNodeNames.SUPERVISOR},
+                "id": f"call_fwd_{uuid.uuid4().hex[:12]}",
+                "type": "tool_call",
+            }
+            return AIMessage(content="", tool_calls=[call], id=response.id)
+        return response
 
 
 # -- forward ----------------------------------------------------------------------------------
@@ -238,7 +291,8 @@ async def forward_node(state: dict[str, Any], config: RunnableConfig, runtime: R
     context = runtime.context if runtime is not None else None
     ctx = plugin_context(state)
     agent = _forwarded_agent(state)
-    answer = _agent_answer(state, agent)
+    own = ctx.get(F.SUPERVISOR_ANSWER) if agent == GraphNodeNames.SUPERVISOR else None
+    answer = AIMessage(content=own) if own else _agent_answer(state, agent)
     if answer is None:
         ctx[F.NOTES].append(f"forward_message: no answer of agent {agent!r} to forward; synthesized instead")
         logger.warning("nothing to forward; synthesizing", extra={"agent": agent})
@@ -255,11 +309,12 @@ async def forward_node(state: dict[str, Any], config: RunnableConfig, runtime: R
             ctx[F.VALIDATION_DRAFT] = verdict.to_dict()
             ctx[F.VALIDATION_FEEDBACK] = verdict.feedback()
             logger.info("forwarded answer fails validation; back to its agent", extra={"agent": agent})
-            emit_events([node_event(agent_node_name(agent))])
-            return Command(goto=agent_node_name(agent), update={"plugin_context": ctx})
+            target = GraphNodeNames.SUPERVISOR if own else agent_node_name(agent)
+            emit_events([node_event(target)])
+            return Command(goto=target, update={"plugin_context": ctx})
         first = ValidationVerdict(**draft) if draft else verdict
         record_validation(context, GraphNodeNames.FORWARD, mode, verdict, first, corrected=draft is not None)
-    if not _forward_called(state):
+    if not _forward_called(state) and not own:
         ctx[F.NOTES].append(f"supervisor: the {agent} agent's answer stood as it was (direct answer)")
     final = AIMessage(content=text, name=GraphNodeNames.FORWARD, response_metadata={FORWARDED_KEY: agent})
     return Command(goto=END, update={"messages": [final], "plugin_context": ctx})
@@ -476,6 +531,7 @@ def build_supervisor_graph(
             END: "forwarded",
             GraphNodeNames.SYNTHESIZER: "nothing to forward",
             **{b.agent_node_name: "correct" for b in bundles.values()},
+            GraphNodeNames.SUPERVISOR: "correct",
         },
     )
 
@@ -518,6 +574,7 @@ __all__ = [
     "forward_node",
     "hand_back",
     "handed_back",
+    "handoff_tools",
     "make_forward_tool",
     "supervisor_view",
 ]
