@@ -307,3 +307,23 @@ def test_prompt_lists_every_call() -> None:
         ]
     )
     assert "docs.write_note(title='x')" in text and "[id c1]" in text
+
+
+async def test_a_turn_in_another_mode_pauses_and_resumes_in_its_mode(engine_factory) -> None:
+    engine, _ = engine_factory(
+        [
+            goto("math"),
+            call("calculate", expression="6 * 7"),
+            {"content": "6 * 7 = 42"},
+            FINALIZE,
+            {"content": "42"},
+        ],
+        approval_tools=["calculate"],
+    )
+    assert engine.mode == "coordinator"
+    paused = await engine.ainvoke("6 * 7?", thread_id="m1", mode="supervisor")
+    assert [a["tool"] for a in await engine.pending(thread_id="m1")] == ["calculate"]
+    result = await engine.aresume({paused.approvals[0]["id"]: "approve"}, thread_id="m1")
+    assert result.trace["mode"] == "supervisor" and [t["result"] for t in result.trace["tools_used"]] == [
+        "42"
+    ]

@@ -642,6 +642,15 @@ class Cadence(EngineMemory):
             "metadata": {"cadence_user": user, "cadence_thread": thread_id},
         }
 
+    async def thread_graph(self, config: dict[str, Any]) -> CompiledStateGraph:
+        """The graph of the mode the thread's latest checkpoint ran in (default mode if unknown):
+        its state is read with the nodes that wrote it."""
+        saved = await self.checkpointer.aget_tuple(
+            {"configurable": {"checkpoint_ns": "", **config["configurable"]}}
+        )
+        mode = ((saved.metadata or {}) if saved is not None else {}).get("cadence_mode")
+        return self.graph_for(mode) if mode in self.modes else self.graph
+
     async def ensure_not_paused(self, user_id: str, thread_id: str) -> None:
         """Raise :class:`ConflictError` (``approval_pending``) when the thread waits for approvals.
 
@@ -653,7 +662,7 @@ class Cadence(EngineMemory):
         saved = await self.checkpointer.aget_tuple(config)
         if saved is None or not saved.pending_writes:
             return
-        if not approval_interrupts(await self.graph.aget_state(config)):
+        if not approval_interrupts(await (await self.thread_graph(config)).aget_state(config)):
             return
         raise ConflictError(
             f"Thread {thread_id!r} is waiting for approval of a tool call; decide it first "
@@ -664,7 +673,7 @@ class Cadence(EngineMemory):
     async def pending(self, *, thread_id: str, user_id: str | None = None) -> list[PendingApproval]:
         """The approvals the thread waits for (empty when it is not paused)."""
         _, config = self._thread_config(user_id, thread_id)
-        snapshot = await self.graph.aget_state(config)
+        snapshot = await (await self.thread_graph(config)).aget_state(config)
         return pending_approvals(snapshot, thread_id)
 
     async def resume_stream(
@@ -687,7 +696,7 @@ class Cadence(EngineMemory):
         :class:`ValidationError` (``invalid_decision``) for missing, unknown or malformed decisions.
         """
         user, config = self._thread_config(user_id, thread_id)
-        snapshot = await self.graph.aget_state(config)
+        snapshot = await (await self.thread_graph(config)).aget_state(config)
         paused = approval_interrupts(snapshot)
         if not paused:
             raise ConflictError(
@@ -748,7 +757,8 @@ class Cadence(EngineMemory):
         """
         _, config = self._thread_config(user_id, thread_id)
         cap = min(limit or self.settings.history_max_checkpoints, self.settings.history_max_checkpoints)
-        snapshots = [s async for s in self.graph.aget_state_history(config, limit=cap + 1)]
+        graph = await self.thread_graph(config)
+        snapshots = [s async for s in graph.aget_state_history(config, limit=cap + 1)]
         if not snapshots:
             raise NotFoundError(f"No thread {thread_id!r} for this user.", code="thread_not_found")
         return history_entries(snapshots, cap)
@@ -792,6 +802,7 @@ class Cadence(EngineMemory):
         )
         context.trace.notes.extend(plan.notes)
         run_config = {**config, "configurable": {**config["configurable"], **run_config["configurable"]}}
+        run_config["metadata"] = {**config["metadata"], "cadence_mode": plan.mode}
         logger.info("forking a thread", extra={"thread": thread_id, "checkpoint": checkpoint_id})
         async for event in self._drive(
             graph, None, config, context, question=plan.question, thread=thread_id, tokens=tokens,

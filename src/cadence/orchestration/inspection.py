@@ -154,7 +154,8 @@ async def plan_fork(
 ) -> ForkPlan:
     """The :class:`ForkPlan` of a fork from ``checkpoint_id`` (see :meth:`Cadence.fork_stream`)."""
     at = {**config, "configurable": {**config["configurable"], "checkpoint_id": checkpoint_id}}
-    snapshot = await engine.graph.aget_state(at)
+    graph = await engine.thread_graph(at)
+    snapshot = await graph.aget_state(at)
     if not snapshot.values or _checkpoint_id(snapshot) != checkpoint_id:
         raise NotFoundError(
             f"No checkpoint {checkpoint_id!r} in this thread; list them with the thread's history.",
@@ -190,7 +191,7 @@ async def plan_fork(
     if route is not None:
         if tuple(snapshot.next or ()) == (GraphNodeNames.CONTROL_TOOLS,) and snapshot.parent_config:
             # right after the decision: decide again from the checkpoint before it
-            earlier = await engine.graph.aget_state(snapshot.parent_config)
+            earlier = await graph.aget_state(snapshot.parent_config)
             if tuple(earlier.next or ()) == (decider,):
                 snapshot, values = earlier, dict(earlier.values)
                 plan.config = _at(earlier.config)
@@ -214,7 +215,7 @@ async def plan_fork(
         )
     plan.first_node = snapshot.next[0]
     if replaced:
-        writer = await _writer_of(snapshot, engine)
+        writer = await _writer_of(snapshot, graph)
         if writer is None:
             raise ValidationError(
                 f"Cannot tell which node wrote checkpoint {checkpoint_id!r}; edit a checkpoint "
@@ -234,12 +235,12 @@ def _at(config: Mapping[str, Any]) -> dict[str, Any]:
     return {**dict(config), "configurable": configurable}
 
 
-async def _writer_of(snapshot: Any, engine: Cadence) -> str | None:
+async def _writer_of(snapshot: Any, graph: Any) -> str | None:
     """The node whose step wrote ``snapshot`` (the parent's single ``next``), if it is one node."""
     meta = snapshot.metadata or {}
     if meta.get("source") != "loop" or not snapshot.parent_config:
         return None
-    parent = await engine.graph.aget_state(snapshot.parent_config)
+    parent = await graph.aget_state(snapshot.parent_config)
     nodes = tuple(parent.next or ())
     return nodes[0] if len(nodes) == 1 else None
 
