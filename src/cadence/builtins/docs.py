@@ -489,7 +489,7 @@ class DocsAgent(BaseAgent):
             [
                 "Call `search_docs` with a few keywords; search again with other words if nothing fits.",
                 "Use `read_doc` when a snippet is not enough, and `list_docs` to see what exists.",
-                "Answer only with what the documents say and cite each source as path:line; "
+                "Answer only with what the documents say and cite each source as [path] (e.g. [plugins.md]); "
                 "if the documents do not cover the question, say so.",
                 "Call `write_note` (when you have it) only when the user asks to write or save a note.",
             ],
@@ -525,7 +525,7 @@ class DocsPlugin(BasePlugin):
                     }
                 },
             },
-            response_suggestion="Answer from the passages found and cite their sources (path:line).",
+            response_suggestion="Answer from the passages found and cite their sources as [path].",
         )
 
     @classmethod
