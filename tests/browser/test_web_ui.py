@@ -153,6 +153,76 @@ def test_answer_streams_token_by_token_then_trace_opens(page: Any, server: Serve
     screenshot(page, "webui-trace")
 
 
+def test_trace_panel_shows_suspend_deadline_validation_and_errors(page: Any, server: Server) -> None:
+    """The parts of a trace the scripted turns do not produce, rendered by the page's own function."""
+    open_page(page, server.url)
+    trace = {
+        "mode": "supervisor",
+        "tone": "formal",
+        "routing_history": ["math", "math"],
+        "agent_hops": 2,
+        "tool_hops": 1,
+        "duration_ms": 1234.5,
+        "usage": {"input_tokens": 7, "output_tokens": 3, "total_tokens": 10},
+        "tools_used": [
+            {
+                "agent": "math",
+                "name": "calculate",
+                "args": {"expression": "1/0"},
+                "result": None,
+                "error": "division by zero",
+                "duration_ms": 2.5,
+            }
+        ],
+        "model_calls": [
+            {
+                "node": "coordinator",
+                "model": "m",
+                "input_tokens": 7,
+                "output_tokens": 3,
+                "duration_ms": 9,
+                "attempts": 2,
+                "error": "rate limited",
+            }
+        ],
+        "suspended": True,
+        "suspend_reason": "max_agent_hops",
+        "suspend_details": {"current": 3, "maximum": 2},
+        "errors": [
+            {"node": "turn", "code": "turn_timeout", "message": "The turn exceeded 2 s."},
+            {"node": "math_tools", "code": "tool_error", "message": "boom"},
+        ],
+        "validation": [
+            {
+                "node": "synthesizer",
+                "mode": "correct",
+                "verdict": {
+                    "ok": False,
+                    "problems": ["invented_number"],
+                    "details": ["42 is not in the results"],
+                },
+                "corrected": True,
+                "draft_problems": ["invented_number"],
+            }
+        ],
+        "notes": ["answer rewritten by the check"],
+    }
+    text = page.evaluate(
+        "(trace) => { const d = renderTrace(trace, []); d.open = true; document.body.append(d); return d.innerText; }",
+        trace,
+    )
+    assert "Trace · 2 agents · 1 tool · 10 tokens · 1235 ms" in text
+    assert re.search(r"Route\s+math → math", text) and re.search(r"Tone\s+formal", text)
+    assert 'max_agent_hops {"current":3,"maximum":2}' in text
+    assert "Deadline" in text and "The turn exceeded 2 s." in text
+    assert "division by zero" in text and "2 (rate limited)" in text
+    assert (
+        "problems: invented_number · corrected · first draft: invented_number · 42 is not in the results"
+        in text
+    )
+    assert "math_tools: tool_error: boom" in text and "answer rewritten by the check" in text
+
+
 def test_fallback_without_streaming(page: Any, server: Server) -> None:
     posted: list[str] = []
     page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
