@@ -265,3 +265,37 @@ def test_plugins_list_shows_markdown_agents_and_health(tmp_path: Path, monkeypat
     assert rows["math"]["health"] == "ok"
     table = CliRunner().invoke(app, ["plugins", "list"])
     assert "meeting_notes" in table.stdout and "markdown" in table.stdout and "health" in table.stdout
+
+
+# -- the docs -----------------------------------------------------------------------------------------------
+def test_the_docs_example_and_every_field_reference(tmp_path: Path) -> None:
+    import re
+
+    from cadence.plugins.markdown import FIELDS
+
+    docs = (ROOT / "docs" / "agents-in-markdown.md").read_text()
+    first = re.findall(r"```markdown\n(.*?)```", docs, re.S)[0]
+    write_agent(tmp_path / "first", "packing-list.md", first)
+    manager = PluginManager(make_settings(builtin_plugins=["math"], agents_dir=[tmp_path / "first"]))
+    manager.load()
+    assert [t.name for t in manager.bundles["packing_list"].tools] == ["calculate", "back"]
+    # the mistake shown in the docs is reported on the line the docs say
+    write_agent(tmp_path / "typo", "packing-list.md", first.replace("[calculate]", "[calculator]"))
+    manager = PluginManager(make_settings(builtin_plugins=["math"], agents_dir=[tmp_path / "typo"]))
+    manager.load()
+    reason = next(s.reason for s in manager.statuses if s.source == "markdown")
+    assert (
+        reason.startswith("line 7: unknown tool 'calculator'") and "line 7: unknown tool 'calculator'" in docs
+    )
+    # every field has a section with an example, and each example is valid
+    for field in FIELDS:
+        section = docs.split(f"### `{field}`", 1)[1].split("###", 1)[0]
+        example = re.findall(r"```yaml\n(.*?)```", section, re.S)[0]
+        base = {"name": "name: doc_example\n", "description": "description: An example from the docs.\n"}
+        base[field] = example
+        text = "---\n" + "".join(base.values()) + "---\nInstructions.\n"
+        path = write_agent(tmp_path / f"field_{field}", "example.md", text)
+        manager = PluginManager(make_settings(builtin_plugins=["math"], agents_dir=[path.parent]))
+        manager.load()
+        status = next(s for s in manager.statuses if s.source == "markdown")
+        assert status.status == "loaded", (field, status.reason)

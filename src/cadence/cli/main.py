@@ -33,6 +33,7 @@ from cadence.cli.common import (
 )
 from cadence.cli.logs import clip
 from cadence.cli.memory import memory_app
+from cadence.cli.scaffold import new_plugin
 from cadence.cli.threads import threads_app
 from cadence.errors import CadenceError, ConfigurationError
 from cadence.orchestration.tones import TONE_NAMES, ResponseTone
@@ -52,6 +53,7 @@ app = typer.Typer(
 )
 plugins_app = typer.Typer(help="Inspect plugins.", no_args_is_help=True, pretty_exceptions_enable=False)
 app.add_typer(plugins_app, name="plugins")
+plugins_app.command("new")(guarded(new_plugin))
 app.add_typer(threads_app, name="threads")
 app.add_typer(memory_app, name="memory")
 import cadence.cli.history  # noqa: E402  (registers 'cadence threads list|show|history|fork')
