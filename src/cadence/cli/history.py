@@ -33,8 +33,6 @@ UserOption = Annotated[
     str | None, typer.Option("--user", "-u", help="User id (default: CADENCE_DEFAULT_USER).")
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
-SCAN_LIMIT = 20_000
-"""``list`` reads at most this many checkpoints to find the threads started outside the API."""
 
 
 @contextlib.asynccontextmanager
@@ -57,48 +55,8 @@ def _user(settings: Settings, user: str | None) -> str:
 
 
 async def _list_threads(settings: Settings, user: str, limit: int) -> list[dict[str, Any]]:
-    from cadence.orchestration.approval import pending_approvals
-    from cadence.orchestration.engine import THREAD_KEY_SEPARATOR
-    from cadence.persistence.threads import open_thread_store
-
-    rows: dict[str, dict[str, Any]] = {}
-    async with open_thread_store(settings.resolved_database_url) as store:
-        for record in await store.list(user, limit=limit):
-            rows[record.thread_id] = {
-                "thread_id": record.thread_id,
-                "title": record.title,
-                "updated_at": record.updated_at.isoformat(),
-            }
     async with _engine(settings) as engine:
-        prefix = f"{user}{THREAD_KEY_SEPARATOR}"
-        scanned = 0
-        async for saved in engine.checkpointer.alist(None):
-            scanned += 1
-            if scanned > SCAN_LIMIT or len(rows) >= limit * 4:
-                break
-            configurable = saved.config.get("configurable") or {}
-            key = str(configurable.get("thread_id") or "")
-            if configurable.get("checkpoint_ns") or not key.startswith(prefix):
-                continue
-            thread = key[len(prefix) :]
-            rows.setdefault(
-                thread, {"thread_id": thread, "title": None, "updated_at": saved.checkpoint["ts"]}
-            )
-        out = sorted(rows.values(), key=lambda r: str(r["updated_at"]), reverse=True)[:limit]
-        for row in out:
-            snapshot = await engine.graph.aget_state(
-                {"configurable": {"thread_id": f"{prefix}{row['thread_id']}"}}
-            )
-            messages = list((snapshot.values or {}).get("messages") or [])
-            row["messages"] = len(messages)
-            row["paused"] = bool(pending_approvals(snapshot))
-            if not row["title"]:
-                from cadence.conventions import message_text
-                from cadence.persistence.threads import make_title
-
-                first = next((m for m in messages if m.type == "human"), None)
-                row["title"] = make_title(message_text(first)) if first is not None else row["thread_id"]
-    return out
+        return list(await engine.threads(user_id=user, limit=limit))
 
 
 @threads_app.command("list")

@@ -46,7 +46,7 @@ from cadence.orchestration.approval import (
 )
 from cadence.orchestration.events import error_event, events_from_chunk, final_event, node_event
 from cadence.orchestration.graph import ModelResolver
-from cadence.orchestration.inspection import history_entries, plan_fork
+from cadence.orchestration.inspection import history_entries, list_threads, plan_fork
 from cadence.orchestration.modes import ENTRY_NODES, check_mode, graph_builder, mode_names
 from cadence.orchestration.recall import EngineMemory, open_engine_memory
 from cadence.orchestration.state import PluginContextFields as F
@@ -432,11 +432,13 @@ class Cadence(EngineMemory):
         await self.recall_memory(state_in, context)
         if self.settings.checkpoint_durability == "exit":
             await self._record_question(graph, config, question)
-        async for event in self._drive(
+        run = self._drive(
             graph, state_in, config, context, question=question, thread=thread, tokens=tokens,
             first_node=ENTRY_NODES[context.mode].format(agent=context.agent or ""),
-        ):  # fmt: skip
-            yield event
+        )  # fmt: skip
+        async with contextlib.aclosing(run):  # a consumer stopping early closes the turn at once
+            async for event in run:
+                yield event
 
     async def _drive(
         self,
@@ -727,12 +729,14 @@ class Cadence(EngineMemory):
         context.trace.notes.extend(turn.get("notes") or [])
         config["metadata"]["cadence_mode"] = mode
         logger.info("resuming a paused turn", extra={"thread": thread_id, "decisions": len(chosen)})
-        async for event in self._drive(
+        run = self._drive(
             graph, Command(resume=resume), config, context, question=_last_question(snapshot.values),
             thread=thread_id, tokens=tokens, first_node=(snapshot.next or (ENTRY_NODES[mode],))[0],
             prior_elapsed_s=elapsed,
-        ):  # fmt: skip
-            yield event
+        )  # fmt: skip
+        async with contextlib.aclosing(run):
+            async for event in run:
+                yield event
 
     async def aresume(
         self, decisions: Mapping[str, Any] | str, *, thread_id: str, user_id: str | None = None
@@ -804,11 +808,18 @@ class Cadence(EngineMemory):
         run_config = {**config, "configurable": {**config["configurable"], **run_config["configurable"]}}
         run_config["metadata"] = {**config["metadata"], "cadence_mode": plan.mode}
         logger.info("forking a thread", extra={"thread": thread_id, "checkpoint": checkpoint_id})
-        async for event in self._drive(
+        run = self._drive(
             graph, None, config, context, question=plan.question, thread=thread_id, tokens=tokens,
             first_node=plan.first_node, run_config=run_config,
-        ):  # fmt: skip
-            yield event
+        )  # fmt: skip
+        async with contextlib.aclosing(run):
+            async for event in run:
+                yield event
+
+    async def threads(self, *, user_id: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+        """The user's threads, newest first (see :func:`cadence.orchestration.inspection.list_threads`)."""
+        user, _ = self._thread_config(user_id, "")
+        return await list_threads(self, user, limit, key_prefix=thread_key(user, ""))
 
     async def afork(self, checkpoint_id: str, *, thread_id: str, **kwargs: Any) -> TurnResult:
         """Run a fork (see :meth:`fork_stream`) and return the branch's result."""

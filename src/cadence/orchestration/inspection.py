@@ -11,7 +11,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.types import Command
@@ -23,9 +23,6 @@ from cadence.orchestration.hops import reset_route_counters, update_consecutive_
 from cadence.orchestration.modes import ENTRY_NODES
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.state import plugin_context
-
-if TYPE_CHECKING:
-    from cadence.orchestration.engine import Cadence
 
 MAX_CONTENT_CHARS = 4000
 """A message's content in the history is clipped to this many characters."""
@@ -128,7 +125,7 @@ class ForkPlan:
     notes: list[str] = field(default_factory=list)
 
 
-def _mode_of(engine: Cadence, snapshot: Any) -> str:
+def _mode_of(engine: Any, snapshot: Any) -> str:
     mode = (snapshot.metadata or {}).get("cadence_mode")
     if mode in engine.modes:
         return str(mode)
@@ -137,7 +134,7 @@ def _mode_of(engine: Cadence, snapshot: Any) -> str:
     return engine.mode
 
 
-def _routes_by_command(engine: Cadence, mode: str, node: str) -> bool:
+def _routes_by_command(engine: Any, mode: str, node: str) -> bool:
     """Whether ``node`` of ``mode``'s graph has no edge of its own (it routes with ``Command``)."""
     builder = engine.graph_for(mode).builder
     has_edge = any(source == node for source, _ in builder.edges) or bool(builder.branches.get(node))
@@ -145,7 +142,7 @@ def _routes_by_command(engine: Cadence, mode: str, node: str) -> bool:
 
 
 async def plan_fork(
-    engine: Cadence,
+    engine: Any,
     config: dict[str, Any],
     checkpoint_id: str,
     *,
@@ -253,7 +250,7 @@ def _question(values: Mapping[str, Any] | None) -> HumanMessage:
 
 
 def _forced_route(
-    engine: Cadence, values: Mapping[str, Any], decider: str, route: str, replaced: list[BaseMessage]
+    engine: Any, values: Mapping[str, Any], decider: str, route: str, replaced: list[BaseMessage]
 ) -> tuple[dict[str, Any], str]:
     """The update of a decision a reviewer makes in the decider's place: the routing call and its
     bookkeeping (hops, routing history, consecutive routes), as the decider itself would record them."""
@@ -287,4 +284,48 @@ def _forced_route(
     return update, decider
 
 
-__all__ = ["OVERRIDE_KEY", "ForkPlan", "history_entries", "message_record", "plan_fork"]
+# -- threads ------------------------------------------------------------------------------------------
+SCAN_LIMIT = 20_000
+""":func:`list_threads` reads at most this many checkpoints to find threads started outside the API."""
+
+
+async def list_threads(engine: Any, user: str, limit: int, *, key_prefix: str) -> list[dict[str, Any]]:
+    """The user's threads, newest first: the thread records (API threads) and the threads found in the
+    checkpoints (started with ``cadence chat`` or the library), each with its title, last activity,
+    message count and whether it is paused for approval. ``key_prefix``: the user's checkpoint-key prefix."""
+    from cadence.persistence.threads import make_title, open_thread_store
+
+    rows: dict[str, dict[str, Any]] = {}
+    async with open_thread_store(engine.settings.resolved_database_url) as store:
+        for record in await store.list(user, limit=limit):
+            rows[record.thread_id] = {
+                "thread_id": record.thread_id,
+                "title": record.title,
+                "updated_at": record.updated_at.isoformat(),
+            }
+    prefix = key_prefix
+    scanned = 0
+    async for saved in engine.checkpointer.alist(None):
+        scanned += 1
+        if scanned > SCAN_LIMIT or len(rows) >= limit * 4:
+            break
+        configurable = saved.config.get("configurable") or {}
+        key = str(configurable.get("thread_id") or "")
+        if configurable.get("checkpoint_ns") or not key.startswith(prefix):
+            continue
+        thread = key[len(prefix) :]
+        rows.setdefault(thread, {"thread_id": thread, "title": None, "updated_at": saved.checkpoint["ts"]})
+    out = sorted(rows.values(), key=lambda r: str(r["updated_at"]), reverse=True)[:limit]
+    for row in out:
+        config = {"configurable": {"thread_id": f"{prefix}{row['thread_id']}"}}
+        snapshot = await (await engine.thread_graph(config)).aget_state(config)
+        messages = list((snapshot.values or {}).get("messages") or [])
+        row["messages"] = len(messages)
+        row["paused"] = bool(pending_approvals(snapshot))
+        if not row["title"]:
+            first = next((m for m in messages if isinstance(m, HumanMessage)), None)
+            row["title"] = make_title(message_text(first)) if first is not None else row["thread_id"]
+    return out
+
+
+__all__ = ["OVERRIDE_KEY", "ForkPlan", "history_entries", "list_threads", "message_record", "plan_fork"]
