@@ -634,7 +634,6 @@ class Cadence(EngineMemory):
         except Exception:
             logger.exception("could not close the aborted turn")
 
-
     # -- human in the loop: pauses, history, time travel ------------------------------------------
     def _thread_config(self, user_id: str | None, thread_id: str) -> tuple[str, dict[str, Any]]:
         user = (user_id or self.settings.default_user).strip() or self.settings.default_user
