@@ -121,6 +121,7 @@ def tools_node(bundle: PluginBundle, next_node: NextNode | None = None) -> Calla
             (m for m in reversed(state.get("messages") or []) if isinstance(m, AIMessage)), None
         )
         hops, records = tool_records(agent_name, [*([last_ai] if last_ai else []), *new_messages])
+        hops -= len(approval.rejected)  # a rejected call never ran: not a tool hop
         ctx = plugin_context(state)
         ctx[F.TOOLS_USED].extend(records)
         if approval.decisions:
