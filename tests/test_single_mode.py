@@ -10,7 +10,6 @@ from types import SimpleNamespace
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from tests.conftest import call, make_settings
-from test_cli import assert_one_error_line, cli_env, run, use_script  # noqa: F401  (cli_env is a fixture)
 
 from cadence.errors import ConfigurationError, ValidationError
 from cadence.orchestration.engine import Cadence
@@ -19,6 +18,7 @@ from cadence.orchestration.modes.single import after_tools
 from cadence.orchestration.tones import ResponseTone
 from cadence.orchestration.turn import TurnContext
 from cadence.testing import ScriptedChatModel
+from test_cli import assert_one_error_line, cli_env, run, use_script  # noqa: F401  (cli_env is a fixture)
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "agents"
@@ -221,3 +221,32 @@ def test_cli_graph_single(cli_env: dict[str, str], monkeypatch) -> None:  # noqa
     for node in ("math_agent", "math_tools", "forward", "suspend"):
         assert node in result.stdout
     assert "coordinator" not in result.stdout and "synthesizer" not in result.stdout
+
+
+# -- HTTP API ------------------------------------------------------------------------------------------------
+def test_api_agent_field() -> None:
+    import httpx
+
+    from test_server_support import ANSWER, parse_sse, serve
+
+    with serve(builtin_plugins=["math", "info"]) as url, httpx.Client(base_url=url, timeout=30) as client:
+        body = client.post("/api/v1/chat", json={"message": "hi", "agent": "math"})
+        assert body.status_code == 200, body.text
+        trace = body.json()["trace"]
+        assert body.json()["response"] == ANSWER and trace["mode"] == "single"
+        assert trace["routing_history"] == ["math"] and [c["node"] for c in trace["model_calls"]] == [
+            "math_agent"
+        ]
+
+        stream = client.post("/api/v1/chat/stream", json={"message": "hi", "mode": "single", "agent": "info"})
+        events = parse_sse(stream.text)
+        assert events[0][1] == {"type": "node", "node": "info_agent"}
+        assert events[-1][1]["trace"]["routing_history"] == ["info"]
+
+        unknown = client.post("/api/v1/chat", json={"message": "hi", "agent": "weather"})
+        assert unknown.status_code == 422 and unknown.json()["error"]["code"] == "unknown_agent"
+        assert "info, math" in unknown.json()["error"]["message"]
+        missing = client.post("/api/v1/chat", json={"message": "hi", "mode": "single"})
+        assert missing.status_code == 422 and missing.json()["error"]["code"] == "agent_required"
+        wrong = client.post("/api/v1/chat", json={"message": "hi", "mode": "supervisor", "agent": "math"})
+        assert wrong.status_code == 422 and wrong.json()["error"]["code"] == "agent_needs_single_mode"

@@ -141,10 +141,10 @@ class TurnInput:
     """Caller's metadata, kept in the state with the tone and user id."""
     mode: str | None = None
     """The orchestration mode of this turn (None: ``CADENCE_MODE``)."""
-    agent: str | None = None
-    """The agent of a ``single``-mode turn (checked; None in the other modes)."""
     project_id: str | None = None
     """The project whose long-term memory the turn uses (None: the user's memory without a project)."""
+    agent: str | None = None
+    """The agent of a ``single``-mode turn (checked; None in the other modes)."""
 
 
 class Cadence(EngineMemory):
@@ -262,7 +262,7 @@ class Cadence(EngineMemory):
         without checking again.
         """
         validate_message(message, self.settings.max_message_chars)
-        mode_name, agent = self._single_agent(mode, agent)
+        mode_name, agent = self.mode_and_agent(mode, agent)
         tone_value = ResponseTone.parse(tone).value
         user = (user_id or self.settings.default_user).strip() or self.settings.default_user
         thread = thread_id or uuid.uuid4().hex
@@ -284,10 +284,11 @@ class Cadence(EngineMemory):
             agent=agent,
         )
 
-    def _single_agent(self, mode: str | None, agent: str | None) -> tuple[str, str | None]:
+    def mode_and_agent(self, mode: str | None, agent: str | None) -> tuple[str, str | None]:
         """The turn's mode and, in the single mode, its agent (naming an agent implies the single mode).
 
-        Raises :class:`ValidationError` (``unknown_mode``, ``unknown_agent``, ``agent_required``).
+        Raises :class:`ValidationError` (``unknown_mode``, ``unknown_agent``, ``agent_required``,
+        ``agent_needs_single_mode``).
         """
         from cadence.orchestration.modes import single
 

@@ -48,6 +48,7 @@ def _turn_request(body: ChatRequest, principal: Principal, service: ChatService)
         thread_id=body.thread_id,
         tone=body.tone,
         mode=body.mode,
+        agent=body.agent,
         metadata=body.metadata,
         org_id=body.org_id,
         project_id=body.project_id,

@@ -100,6 +100,12 @@ class ChatRequest(_Strict):
         max_length=40,
         description="Orchestration mode of this turn: coordinator or supervisor (default CADENCE_MODE).",
     )
+    agent: str | None = Field(
+        None,
+        max_length=80,
+        description="Talk to this one agent (plugin or Markdown agent) in the single mode; naming an agent "
+        "implies mode single (default CADENCE_AGENT). 422 unknown_agent lists the agents.",
+    )
     metadata: dict[str, Any] | None = Field(
         None,
         description="Free-form metadata passed to the turn (at most CADENCE_MAX_METADATA_BYTES as JSON, "

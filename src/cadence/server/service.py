@@ -28,7 +28,6 @@ from cadence.orchestration.engine import (
     thread_key,
     validate_message,
 )
-from cadence.orchestration.modes import check_mode
 from cadence.orchestration.tones import ResponseTone
 from cadence.persistence.locks import DatabaseLocks
 from cadence.persistence.threads import ThreadRecord, ThreadStore
@@ -55,6 +54,8 @@ class TurnRequest:
     tone: str | None = None
     mode: str | None = None
     """The orchestration mode (None: ``CADENCE_MODE``); 422 ``unknown_mode`` if it is none."""
+    agent: str | None = None
+    """The single mode's agent (naming one implies the single mode); 422 ``unknown_agent``."""
     metadata: dict[str, Any] | None = None
     org_id: str | None = None
     project_id: str | None = None
@@ -165,7 +166,7 @@ class ChatService:
         self.validate(req)
         tone = self.validate_tone(req.tone)
         thread = req.thread_id or uuid.uuid4().hex
-        mode = check_mode(req.mode) if req.mode else None
+        mode, agent = self.engine.mode_and_agent(req.mode, req.agent)  # 422 unknown mode or agent
         turn_input = TurnInput(
             message=req.message,
             tone=tone,
@@ -173,6 +174,7 @@ class ChatService:
             thread_id=thread,
             metadata=req.metadata,
             mode=mode,
+            agent=agent,
             project_id=req.project_id,
         )
         if req.thread_id:
