@@ -250,3 +250,22 @@ def test_api_agent_field() -> None:
         assert missing.status_code == 422 and missing.json()["error"]["code"] == "agent_required"
         wrong = client.post("/api/v1/chat", json={"message": "hi", "mode": "supervisor", "agent": "math"})
         assert wrong.status_code == 422 and wrong.json()["error"]["code"] == "agent_needs_single_mode"
+
+
+# -- human approval (the plugins' own tools step, so approvals apply here too) --------------------------------
+async def test_tool_approval_pauses_and_resumes_in_single_mode(engine_factory) -> None:
+    engine, model = engine_factory(
+        [call("calculate", expression="2 + 2"), {"content": "2 + 2 is 4."}],
+        mode="single",
+        agent="math",
+        approval_tools=["calculate"],
+    )
+    paused = await engine.ainvoke("What is 2 + 2?", thread_id="a1")
+    assert paused.interrupted and paused.error is None
+    [pending] = paused.approvals
+    assert (pending["tool"], pending["agent"]) == ("calculate", "math")
+    assert paused.trace["mode"] == "single" and paused.trace["tools_used"] == []
+    result = await engine.aresume({pending["id"]: "approve"}, thread_id="a1")
+    assert not result.interrupted and result.response == "2 + 2 is 4."
+    assert result.trace["mode"] == "single" and result.trace["tools_used"][0]["result"] == "4"
+    assert nodes(model) == ["math_agent", "math_agent"]
