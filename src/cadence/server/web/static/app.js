@@ -708,11 +708,15 @@ function svg(tag, attrs, ...children) {
   return node;
 }
 
-/** Layers by longest path over the forward edges (a depth-first search finds the back edges). */
+/** Layers by longest path over the forward edges (a depth-first search finds the back edges); an
+ * edge that spans layers (a back edge too, taken upwards) gets a waypoint in each layer it crosses,
+ * so it is routed between the boxes. */
 function layout(graph) {
   const ids = graph.nodes.map((n) => n.id);
+  const known = new Set(ids);
+  const edges = graph.edges.filter((e) => known.has(e.source) && known.has(e.target));
   const out = new Map(ids.map((id) => [id, []]));
-  for (const edge of graph.edges) if (out.has(edge.source) && out.has(edge.target)) out.get(edge.source).push(edge.target);
+  for (const edge of edges) out.get(edge.source).push(edge.target);
   const back = new Set();
   const visiting = new Set();
   const done = new Set();
@@ -727,13 +731,14 @@ function layout(graph) {
   };
   if (out.has("__start__")) visit("__start__");
   for (const id of ids) if (!done.has(id)) visit(id);
+  const isBack = (e) => e.source === e.target || back.has(`${e.source}\u0000${e.target}`);
   const layer = new Map(ids.map((id) => [id, 0]));
   for (let round = 0; round < ids.length; round += 1) {
     let changed = false;
-    for (const edge of graph.edges) {
-      if (back.has(`${edge.source}\u0000${edge.target}`) || edge.source === edge.target) continue;
+    for (const edge of edges) {
+      if (isBack(edge)) continue;
       const want = layer.get(edge.source) + 1;
-      if (layer.has(edge.target) && layer.get(edge.target) < want) {
+      if (layer.get(edge.target) < want) {
         layer.set(edge.target, want);
         changed = true;
       }
@@ -742,27 +747,47 @@ function layout(graph) {
   }
   const layers = [];
   for (const id of ids) (layers[layer.get(id)] ||= []).push(id);
+  // waypoints of the edges that span layers (top-down: a back edge from its target to its source)
+  const preds = new Map(ids.map((id) => [id, []]));
+  const routes = new Map();
+  edges.forEach((edge, index) => {
+    if (edge.source === edge.target) return;
+    const [top, bottom] = isBack(edge) ? [edge.target, edge.source] : [edge.source, edge.target];
+    const chain = [top];
+    for (let depth = layer.get(top) + 1; depth < layer.get(bottom); depth += 1) {
+      const waypoint = `\u0001${index}:${depth}`;
+      layers[depth].push(waypoint);
+      layer.set(waypoint, depth);
+      chain.push(waypoint);
+    }
+    chain.push(bottom);
+    for (let i = 1; i < chain.length; i += 1) (preds.get(chain[i]) || preds.set(chain[i], []).get(chain[i])).push(chain[i - 1]);
+    routes.set(edge, chain);
+  });
   // order each layer by the mean position of its predecessors (fewer crossings)
   const position = new Map();
   layers.forEach((row, depth) => {
     if (depth > 0) {
       const score = (id) => {
-        const preds = graph.edges.filter((e) => e.target === id && position.has(e.source)).map((e) => position.get(e.source));
-        return preds.length ? preds.reduce((a, b) => a + b, 0) / preds.length : 0;
+        const placed = (preds.get(id) || []).filter((p) => position.has(p)).map((p) => position.get(p));
+        return placed.length ? placed.reduce((a, b) => a + b, 0) / placed.length : 0;
       };
-      row.sort((a, b) => score(a) - score(b));
+      const scores = new Map(row.map((id) => [id, score(id)]));
+      row.sort((a, b) => scores.get(a) - scores.get(b));
     }
     row.forEach((id, index) => position.set(id, index - (row.length - 1) / 2));
   });
-  return { layers, layer, back };
+  return { layers, routes, isBack };
 }
 
+const isWaypoint = (id) => id.startsWith("\u0001");
+
 function drawGraph(graph) {
-  const { layers, layer, back } = layout(graph);
+  const { layers, routes, isBack } = layout(graph);
   const boxHeight = 30;
   const rowGap = 70;
   const colGap = 26;
-  const width = (id) => Math.max(70, id.length * 7.2 + 24);
+  const width = (id) => (isWaypoint(id) ? 8 : Math.max(70, id.length * 7.2 + 24));
   const rowWidths = layers.map((row) => row.reduce((sum, id) => sum + width(id), 0) + colGap * (row.length - 1));
   const margin = 140;
   const total = Math.max(...rowWidths) + 2 * margin;
@@ -779,41 +804,39 @@ function drawGraph(graph) {
     "aria-label": `Graph of the ${graph.mode} mode: ${graph.nodes.length} nodes, ${graph.edges.length} edges` });
   root.append(svg("defs", {}, svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7,
     markerHeight: 7, orient: "auto-start-reverse" }, svg("path", { d: "M0,0 L10,5 L0,10 z" }))));
-  let loopOffset = 0;
   for (const edge of graph.edges) {
     const a = box.get(edge.source);
     const b = box.get(edge.target);
     if (!a || !b) continue;
     let d;
     let label;
-    const isBack = back.has(`${edge.source}\u0000${edge.target}`) || layer.get(edge.target) <= layer.get(edge.source);
     if (edge.source === edge.target) {
       d = `M${a.x + a.w},${a.y + 8} c30,-20 30,34 0,14`;
       label = [a.x + a.w + 26, a.y + 10];
-    } else if (isBack) {
-      // around the right of both boxes
-      loopOffset += 14;
-      const sx = a.x + a.w;
-      const sy = a.y + a.h / 2;
-      const tx = b.x + b.w;
-      const ty = b.y + b.h / 2;
-      const bulge = Math.max(sx, tx) + 40 + loopOffset;
-      d = `M${sx},${sy} C${bulge},${sy} ${bulge},${ty} ${tx},${ty}`;
-      label = [bulge - 20, (sy + ty) / 2];
     } else {
-      const sx = a.x + a.w / 2;
-      const sy = a.y + a.h;
-      const tx = b.x + b.w / 2;
-      const ty = b.y;
-      const mid = (sy + ty) / 2;
-      d = `M${sx},${sy} C${sx},${mid} ${tx},${mid} ${tx},${ty}`;
-      label = [(sx + tx) / 2, mid];
+      // top-down through the waypoints: bottom centre → each waypoint → top centre (reversed for a back edge)
+      const chain = routes.get(edge).map((id) => box.get(id));
+      const points = [[chain[0].x + chain[0].w / 2, chain[0].y + chain[0].h]];
+      for (const w of chain.slice(1, -1)) points.push([w.x + w.w / 2, w.y], [w.x + w.w / 2, w.y + w.h]);
+      const last = chain[chain.length - 1];
+      points.push([last.x + last.w / 2, last.y]);
+      if (isBack(edge)) points.reverse();
+      d = `M${points[0][0]},${points[0][1]}`;
+      for (let i = 1; i < points.length; i += 1) {
+        const [x0, y0] = points[i - 1];
+        const [x1, y1] = points[i];
+        const mid = (y0 + y1) / 2;
+        d += Math.abs(y1 - y0) > boxHeight ? ` C${x0},${mid} ${x1},${mid} ${x1},${y1}` : ` L${x1},${y1}`;
+      }
+      const at = Math.floor((points.length - 1) / 2);
+      label = [(points[at][0] + points[at + 1][0]) / 2, (points[at][1] + points[at + 1][1]) / 2];
     }
     root.append(svg("path", { d, class: `edge${edge.conditional ? " conditional" : ""}`, "marker-end": "url(#arrow)" },
       svg("title", {}, `${edge.source} → ${edge.target}${edge.label ? ` (${edge.label})` : ""}`)));
     if (edge.label) root.append(svg("text", { x: label[0], y: label[1], class: "edge-label", "text-anchor": "middle" }, edge.label));
   }
   for (const [id, b] of box) {
+    if (isWaypoint(id)) continue;
     const terminal = id === "__start__" || id === "__end__";
     root.append(svg("g", { class: `node${terminal ? " terminal" : ""}`, "data-node": id },
       svg("rect", { x: b.x, y: b.y, width: b.w, height: b.h, rx: terminal ? 15 : 5 }),
