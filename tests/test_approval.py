@@ -327,3 +327,15 @@ async def test_a_turn_in_another_mode_pauses_and_resumes_in_its_mode(engine_fact
     assert result.trace["mode"] == "supervisor" and [t["result"] for t in result.trace["tools_used"]] == [
         "42"
     ]
+
+
+async def test_approval_in_single_mode(engine_factory) -> None:
+    # the single mode's tools step is the plugins' own: the same approval step pauses it
+    engine, model = engine_factory(
+        [call("calculate", expression="6 * 7"), {"content": "6 * 7 = 42"}], approval_tools=["calculate"]
+    )
+    paused = await engine.ainvoke("6 * 7?", thread_id="s1", agent="math")
+    assert paused.interrupted and [a["tool"] for a in paused.approvals] == ["calculate"]
+    result = await engine.aresume("approve", thread_id="s1")
+    assert result.response == "6 * 7 = 42" and result.trace["mode"] == "single"
+    assert [r.node for r in model.records] == ["math_agent", "math_agent"]

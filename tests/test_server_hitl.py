@@ -235,3 +235,16 @@ def test_openai_pause_then_approve_and_reject() -> None:
             if m["role"] == "tool" and m["name"] == "calculate" and m["status"] == "error"
         ]
         assert rejected and "not now" in rejected[0]["content"]
+
+
+def test_websocket_reports_the_pause() -> None:
+    from websockets.sync.client import connect
+
+    with live_server(app_with([*PAUSE, *FINISH])) as url:
+        with connect(url.replace("http://", "ws://") + "/api/v1/ws") as ws:
+            ws.send(json.dumps({"message": "2 + 2?", "user_id": "u1"}))
+            events = []
+            while not events or events[-1]["type"] != "final":
+                events.append(json.loads(ws.recv(timeout=30)))
+        assert [e["type"] for e in events][-2:] == ["interrupt", "final"]
+        assert events[-1]["interrupted"] is True and events[-1]["approvals"][0]["tool"] == "calculate"
