@@ -165,7 +165,13 @@ async def test_streamed_events(engine_factory) -> None:
     kinds = [e["type"] for e in events if e["type"] != "node"]
     assert kinds == ["agent_start", "tool_start", "tool_end", "agent_end", "final"]
     assert events[-1]["response"] == "2"
-    assert [e["node"] for e in events if e["type"] == "node"][-1] == "forward"
+    # each node event names the node that works next: the agent's answer goes to forward, not to its tools
+    assert [e["node"] for e in events if e["type"] == "node"] == [
+        "math_agent",
+        "math_tools",
+        "math_agent",
+        "forward",
+    ]
 
 
 # -- which agent -------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ instead of an exception.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import AIMessage, SystemMessage
@@ -38,11 +39,13 @@ async def run_agent(
     runtime: Runtime[Any] | None,
     *,
     instructions: str | None = None,
+    next_node: Callable[[dict[str, Any]], str] | None = None,
 ) -> dict[str, Any]:
     """Run one agent step and return the state update.
 
     ``instructions`` (a mode's own, e.g. the single mode's tone) are appended to the agent's
-    system prompt for this step.
+    system prompt for this step; ``next_node(update)`` names the node the step goes to, for its
+    ``node`` event (default: the agent's tools node).
     """
     if agent.bound_model is None:
         raise CadenceError(f"agent {node_name} has no model; the plugin bundle must bind one before use")
@@ -68,7 +71,7 @@ async def run_agent(
     response = with_back_call(response)
     response = response.model_copy(update={"name": node_name})
     update: dict[str, Any] = {"messages": [response], "current_agent": plugin}
-    emit_events(agent_events(plugin, update))
+    emit_events(agent_events(plugin, update, next_node(update) if next_node is not None else None))
     return update
 
 

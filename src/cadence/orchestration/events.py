@@ -209,8 +209,12 @@ def coordinator_events(update: dict[str, Any]) -> list[StreamEvent]:
     return [node_event(GraphNodeNames.SYNTHESIZER)]
 
 
-def agent_events(agent: str, update: dict[str, Any]) -> list[StreamEvent]:
-    """What an agent step stands for: ``tool_start`` per work-tool call, then ``node`` (its tools)."""
+def agent_events(agent: str, update: dict[str, Any], next_node: str | None = None) -> list[StreamEvent]:
+    """What an agent step stands for: ``tool_start`` per work-tool call, then ``node`` ``next_node``.
+
+    ``next_node`` defaults to the agent's tools node (where every mode but ``single`` goes next);
+    another node means the agent is done: ``agent_end`` comes first.
+    """
     events: list[StreamEvent] = []
     for msg in update.get("messages") or []:
         for call in getattr(msg, "tool_calls", None) or []:
@@ -218,7 +222,9 @@ def agent_events(agent: str, update: dict[str, Any]) -> list[StreamEvent]:
                 events.append(
                     ToolStartEvent(type="tool_start", agent=agent, name=call["name"], args=call["args"])
                 )
-    events.append(node_event(tools_node_name(agent)))
+    if next_node is not None and next_node != tools_node_name(agent):
+        events.append(AgentEndEvent(type="agent_end", agent=agent))
+    events.append(node_event(next_node or tools_node_name(agent)))
     return events
 
 

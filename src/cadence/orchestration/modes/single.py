@@ -36,7 +36,7 @@ from cadence.conventions import BACK_TOOL_NAME, GraphNodeNames, agent_node_name,
 from cadence.errors import ConfigurationError, ValidationError
 from cadence.orchestration import plugin_nodes
 from cadence.orchestration.agent_node import run_agent
-from cadence.orchestration.events import AgentEndEvent, AgentStartEvent, emit_events, node_event
+from cadence.orchestration.events import AgentStartEvent, emit_events
 from cadence.orchestration.graph import ModelResolver
 from cadence.orchestration.guards import BEFORE_DECISION, GuardView
 from cadence.orchestration.state import AgentState, plugin_context
@@ -154,6 +154,9 @@ def agent_step(bundle: PluginBundle) -> Any:
             config,
             runtime,
             instructions=single_instructions(state, bundle.metadata),
+            next_node=lambda update: (
+                bundle.tools_node_name if should_continue(update) == TOOLS else ANSWER_NODE
+            ),
         )
 
     inner = bundle.agent.create_agent_node(runner, bundle.agent_node_name)
@@ -244,7 +247,6 @@ async def forward_answer(
         metadata[FALLBACK_KEY] = True
     else:
         content = message_text(answer)
-    emit_events([AgentEndEvent(type="agent_end", agent=agent), node_event(ANSWER_NODE)])
     final = AIMessage(content=content, name=ANSWER_NODE, response_metadata=metadata)
     return {"messages": [*pending, final]}
 
