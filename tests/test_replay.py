@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
-from test_cli import assert_one_error_line, cli_env, run, thread_messages, use_script  # noqa: F401
 
 from cadence.cli.replay import pick_turn, stored_turns
+from test_cli import assert_one_error_line, cli_env, run, thread_messages, use_script  # noqa: F401
 
 FIRST = [
     {"tool_calls": [{"name": "goto_math_agent", "args": {}}]},
@@ -75,9 +75,11 @@ def test_replay_shows_both_answers(cli_env: dict[str, str], tmp_path: Path, monk
     assert "turn 2 of 2" in table.stdout and "the answers differ" in table.stdout
 
 
-def test_replay_a_single_mode_turn_keeps_its_agent(
-    cli_env: dict[str, str], tmp_path: Path, monkeypatch
-) -> None:  # noqa: F811
+def test_replay_of_a_single_mode_turn(
+    cli_env: dict[str, str],  # noqa: F811
+    tmp_path: Path,
+    monkeypatch,
+) -> None:
     use_script(monkeypatch, tmp_path, [{"content": "Hi, I compute."}], "single")
     assert run("chat", "--agent", "math", "--thread", "s1", "hello").exit_code == 0
     use_script(monkeypatch, tmp_path, [{"content": "Hi, I compute."}], "again")
