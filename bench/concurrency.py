@@ -24,7 +24,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +58,8 @@ class ConcurrencyRow:
     client_cpu_s: float
     rss_worker_peak_mb: float = 0.0
     """Peak RSS of the largest worker process (K = 1: the server process)."""
+    failures: dict[str, int] = field(default_factory=dict)
+    """Requests that failed, by error (connection errors, HTTP status)."""
 
 
 def _free_port() -> int:
@@ -166,10 +168,18 @@ async def load(base: str, pid: int, n: int, backend: str, delay: float, workers:
         await asyncio.gather(*(c.get("/health") for c in clients))
         latencies: list[float] = []
 
+        failures: dict[str, int] = {}
+
         async def one(i: int) -> bool:
             t0 = time.perf_counter()
-            r = await clients[i].post("/api/v1/chat", json={"message": MESSAGE})
+            try:
+                r = await clients[i].post("/api/v1/chat", json={"message": MESSAGE})
+            except httpx.HTTPError as exc:  # counted (not ok), the others still measured
+                failures[type(exc).__name__] = failures.get(type(exc).__name__, 0) + 1
+                return False
             latencies.append((time.perf_counter() - t0) * 1000)
+            if r.status_code != 200:
+                failures[f"HTTP {r.status_code}"] = failures.get(f"HTTP {r.status_code}", 0) + 1
             return r.status_code == 200 and r.json().get("response") == ANSWER
 
         stop = asyncio.Event()
@@ -194,13 +204,14 @@ async def load(base: str, pid: int, n: int, backend: str, delay: float, workers:
         ideal_s=round(ideal, 3),
         ratio=round(wall / ideal, 2),
         rps=round(n / wall, 1),
-        p50_ms=round(median(latencies), 1),
-        p95_ms=round(percentile(latencies, 95), 1),
+        p50_ms=round(median(latencies), 1) if latencies else 0.0,
+        p95_ms=round(percentile(latencies, 95), 1) if latencies else 0.0,
         rss_idle_mb=round(rss_idle, 1),
         rss_peak_mb=round(peak[0], 1),
         server_cpu_s=round(server_cpu, 2),
         client_cpu_s=round(client_cpu, 2),
         rss_worker_peak_mb=round(peak[1], 1),
+        failures=failures,
     )
 
 

@@ -172,7 +172,7 @@ def section_concurrency(res: dict[str, Any]) -> list[str]:
     ]
     for r in conc["rows"]:
         out.append(
-            f"| {r['backend']} | {r.get('workers', 1)} | {r['n']} | {r['ok']}/{r['n']} | {_f(r['wall_s'])} "
+            f"| {r['backend']} | {r.get('workers', 1)} | {r['n']} | {r['ok']}/{r['n']}{_failures(r)} | {_f(r['wall_s'])} "
             f"| **{r['ratio']}** | {r['rps']} | {r['p50_ms']:.0f} / {r['p95_ms']:.0f} | {_f(r['server_cpu_s'])} "
             f"| {1000 * r['server_cpu_s'] / r['n']:.1f} | {r.get('rss_worker_peak_mb', r['rss_peak_mb']):.0f} "
             f"| {r['rss_peak_mb']:.0f} ({r['rss_idle_mb']:.0f}) |"
@@ -218,6 +218,11 @@ def section_concurrency(res: dict[str, Any]) -> list[str]:
         out += ["", "Cadence functions by inclusive time:", ""]
         out += [f"- `{name}` {_pct(share)}" for name, share in sp["our_functions"][:10]]
     return out
+
+
+def _failures(row: dict[str, Any]) -> str:
+    fails = row.get("failures") or {}
+    return f" ({', '.join(f'{k} × {v}' for k, v in fails.items())})" if fails else ""
 
 
 def worker_scaling(rows: list[dict[str, Any]]) -> list[tuple[str, int, float, float]]:
@@ -474,3 +479,6 @@ def write_report(res: dict[str, Any], doc: Path) -> None:
         kept = previous[previous.index(start) : previous.index(end) + len(end)]
         text = text.rstrip() + "\n\n" + kept + "\n"
     doc.write_text(text, encoding="utf-8")
+    from bench.supervisor import write_section  # section 6 (supervisor mode), after section 5
+
+    write_section(doc, res.get("supervisor"))

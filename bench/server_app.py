@@ -28,6 +28,9 @@ def raise_fd_limit() -> None:
 
 
 DELAY_ENV = "BENCH_MODEL_DELAY_S"
+KEEP_ALIVE_S = 600
+"""The client opens its N connections before sending: on a busy machine that takes longer than
+uvicorn's default 5 s keep-alive, which would close the first ones before their request."""
 
 
 def worker_app() -> object:
@@ -81,7 +84,8 @@ def main() -> None:
         sock = bind_socket("127.0.0.1", args.port)
         sock.listen(4096)
         factory = "bench.server_app:worker_app"
-        serve_workers(settings, sock, args.workers, app_factory=factory, preflight=False)
+        options = {"preflight": False, "timeout_keep_alive": KEEP_ALIVE_S}
+        serve_workers(settings, sock, args.workers, app_factory=factory, **options)
         return
     app = create_app(settings, engine_kwargs={"model": PolicyChatModel(delay_s=args.delay)})
     profiler = None
@@ -92,8 +96,9 @@ def main() -> None:
         profiler.start()
     try:
         uvicorn.run(
-            app, host="127.0.0.1", port=args.port, log_level="warning", backlog=4096, access_log=False
-        )
+            app, host="127.0.0.1", port=args.port, log_level="warning", backlog=4096, access_log=False,
+            timeout_keep_alive=KEEP_ALIVE_S,
+        )  # fmt: skip
     finally:
         if profiler is not None:
             profiler.stop()

@@ -316,6 +316,7 @@ def serve_workers(
     on_ready: Callable[[str], None] | None = None,
     app_factory: str = "cadence.server.app:worker_app",
     preflight: bool = True,
+    **uvicorn_options: Any,
 ) -> None:
     """Serve on ``sock`` with ``workers`` processes (uvicorn's supervisor) until SIGINT/SIGTERM.
 
@@ -324,6 +325,7 @@ def serve_workers(
     connections from the one listening socket. Per-thread serialization across them is the database's
     (:mod:`cadence.persistence.locks`); background jobs run in one of them (``LeaderJob``).
     A ``memory://`` database is per process, so it cannot be shared: ConfigurationError.
+    ``uvicorn_options`` go to ``uvicorn.Config`` (e.g. ``timeout_keep_alive``).
     """
     import threading
 
@@ -348,6 +350,7 @@ def serve_workers(
         lifespan="on",
         timeout_graceful_shutdown=int(SHUTDOWN_GRACE_S) + 5,
         ws_max_size=settings.max_request_bytes,
+        **uvicorn_options,
     )
     url = server_url(sock)
     supervisor = Multiprocess(config, sockets=[sock])
