@@ -482,3 +482,6 @@ def write_report(res: dict[str, Any], doc: Path) -> None:
     from bench.supervisor import write_section  # section 6 (supervisor mode), after section 5
 
     write_section(doc, res.get("supervisor"))
+    from bench.supervisor import write_section  # section 6 (supervisor mode), after section 5
+
+    write_section(doc, res.get("supervisor"))

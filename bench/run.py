@@ -42,7 +42,7 @@ class Plan:
 
 FULL = Plan(200, 20, 200, [10, 100, 1000], ["memory", "sqlite", "postgres"], 1000, 1000, (1, 2), 100)
 QUICK = Plan(30, 5, 50, [10, 100], ["memory", "sqlite"], 100, 200, (1, 2), 10)
-SECTIONS = "overhead,concurrency,storage,local"
+SECTIONS = "overhead,concurrency,storage,local,supervisor"
 
 
 async def run_all(plan: Plan, sections: set[str]) -> dict[str, Any]:
@@ -84,6 +84,11 @@ async def run_all(plan: Plan, sections: set[str]) -> dict[str, Any]:
             except Exception as exc:
                 results["concurrency_error"] = f"{type(exc).__name__}: {exc}"
                 print(f"  concurrency failed: {results['concurrency_error']}")
+        if "supervisor" in sections:
+            print("[6] supervisor mode against langgraph-supervisor")
+            from bench import supervisor
+
+            results["supervisor"] = await supervisor.run_supervisor(work, plan.turns, plan.warmup)
         if "storage" in sections:
             print("[3c] database size per 1,000 turns, without and with retention")
             try:

@@ -475,7 +475,7 @@ class Cadence(EngineMemory):
             context=context,
             stream_mode=modes,
             durability=self.settings.checkpoint_durability,
-            subgraphs=True,  # agent subgraphs' tokens and events (supervisor mode) are not lost
+            subgraphs=tokens,  # a streamed turn shows the agent subgraphs' tokens and events too
         )
         remaining = context.remaining()
         hard_limit = (self.settings.turn_timeout if remaining is None else remaining) + DEADLINE_GRACE_S
@@ -486,7 +486,8 @@ class Cadence(EngineMemory):
                 scope = asyncio.timeout(max(remaining, 0.01))
                 try:
                     async with scope:
-                        namespace, mode, chunk = await anext(stream)
+                        item = await anext(stream)
+                    namespace, mode, chunk = item if len(item) == 3 else ((), *item)
                 except StopAsyncIteration:
                     finished = True
                     break
