@@ -1,4 +1,15 @@
-"""Helpers of the browser tests: the system's Chromium, loopback servers, a gated scripted model, screenshots."""
+"""Helpers of the browser tests: the system's Chromium, loopback servers, a gated scripted model, screenshots.
+
+The browser tests drive the system's Chromium with Playwright for Python; no browser is ever
+downloaded: Chromium comes from the system's packages (Debian: ``apt-get install -y chromium``;
+``.ci/install-chromium`` installs it when missing). Without it (or without Playwright) the tests
+are skipped, except on CI (``CI=true``), where that is a failure.
+
+Screenshots of the page's main states are written to ``docs/img/`` only when asked:
+``WEBUI_SCREENSHOTS=1 .venv/bin/python -m pytest tests/browser``.
+
+(No ``conftest.py`` here: other test modules import ``tests/conftest.py`` as ``conftest``.)
+"""
 
 from __future__ import annotations
 
@@ -13,6 +24,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 import uvicorn
 from fastapi import FastAPI
 
@@ -107,3 +119,43 @@ MATH_TURN: list[dict[str, Any]] = [
     {"content": f"15 * 23 = 345, {GATE_WORD} by the math agent."},
 ]
 """One coordinator-mode turn: route to math, calculate, finalize, answer (four model calls)."""
+
+
+# -- the browser -----------------------------------------------------------------------------
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"{reason} (CI=true: the browser tests must run; .ci/run installs Chromium with apt-get)")
+    pytest.skip(reason)
+
+
+@contextlib.contextmanager
+def system_chromium() -> Iterator[Any]:
+    """A headless system Chromium driven by Playwright; skips (fails under CI=true) without one."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("Playwright is not installed (pip install -e '.[dev]')")
+    path = chromium_path()
+    if path is None:
+        _unavailable("No system Chromium found (Debian: apt-get install -y chromium)")
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=path, headless=True)
+        try:
+            yield instance
+        finally:
+            instance.close()
+
+
+@contextlib.contextmanager
+def fresh_page(browser: Any) -> Iterator[Any]:
+    """A page with its own storage; any script error on it fails the test."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(15_000)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        yield tab
+    finally:
+        context.close()
+    assert errors == [], f"script errors on the page: {errors}"

@@ -14,12 +14,24 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.browser.support import GATE, MATH_TURN, GatedModel, Server, running, screenshot
+from tests.browser.support import (
+    GATE,
+    MATH_TURN,
+    GatedModel,
+    Server,
+    fresh_page,
+    running,
+    screenshot,
+    system_chromium,
+)
 from tests.test_server_support import settings
 
 from cadence.server import create_app
 
-expect = pytest.importorskip("playwright.sync_api").expect
+try:
+    from playwright.sync_api import expect
+except ImportError:  # the browser fixture skips, or fails under CI=true
+    expect = None
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -30,6 +42,20 @@ def math_app(**overrides: Any) -> Any:
     return create_app(
         settings(**values), engine_kwargs={"model": GatedModel.from_items(MATH_TURN, loop=True)}
     )
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless system Chromium for the module."""
+    with system_chromium() as instance:
+        yield instance
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh page per test."""
+    with fresh_page(browser) as tab:
+        yield tab
 
 
 @pytest.fixture(scope="module")
