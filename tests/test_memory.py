@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cadence.memory.ingest import addressed, stated_facts
+from cadence.memory.ingest import addressed, only_statements, stated_facts
 from cadence.memory.recall import adequacy, bm25, idf, relevance, terms
 from cadence.orchestration.engine import Cadence
 from cadence.testing import ScriptedChatModel
@@ -61,6 +61,22 @@ def test_stated_facts_are_first_person_statements() -> None:
     assert stated_facts("Calculate 15 * 23") == []
     assert [f.statement for f in stated_facts("Hi, I'm Bo. What time is it?")] == ["You're Bo."]
     assert addressed("I am a teacher and my dog likes me") == "You are a teacher and your dog likes you."
+
+
+def test_a_message_of_statements_only() -> None:
+    assert only_statements(ADA) and only_statements("Hi! I'm Bo.")
+    assert not only_statements("I work on compilers, what is 2+2?")
+    assert not only_statements("I live in Paris. Calculate 2+2")
+    assert not only_statements("Hello")
+
+
+async def test_a_statement_is_answered_from_itself_without_tools() -> None:
+    """The facts a message states answer it: routing sees them (and may finalize), the answer carries them."""
+    engine, model = engine_with([FINALIZE, {"content": "Nice to meet you!"}])
+    out = await engine.ainvoke(ADA, user_id="erin")
+    assert out.trace["memory"]["adequacy"] == 1.0
+    assert "You work on compilers." in seen(model, 0)  # the coordinator's input
+    assert "compilers" in out.response and "Ada" in out.response  # rewritten from what was stated
 
 
 # -- in turns -----------------------------------------------------------------------------------------

@@ -110,6 +110,32 @@ def stated_facts(message: str) -> list[Fact]:
     return facts
 
 
+_GREETING_WORDS = frozenset(
+    {"hi", "hello", "hey", "thanks", "thank", "you", "ok", "okay", "so", "well", "btw"}
+)
+
+
+def only_statements(message: str) -> bool:
+    """Whether ``message`` only states facts about the user (greetings aside): nothing is asked.
+
+    "My name is Ada and I work on compilers." is; "I work on compilers, what is 2+2?" is not.
+    """
+    if "?" in message:
+        return False
+    found = False
+    for raw in _CLAUSE_RE.split(message.replace("’", "'")):
+        clause = (raw or "").strip(" ,;.!")
+        if not clause:
+            continue
+        words = re.findall(r"[a-z']+", clause.lower())
+        if words and all(w in _GREETING_WORDS for w in words):
+            continue
+        if not stated_facts(clause):
+            return False
+        found = True
+    return found
+
+
 def clip(text: str, limit: int) -> str:
     """``text`` with collapsed whitespace, cut at ``limit`` characters (at a sentence end if one is near)."""
     flat = " ".join(text.split())
@@ -120,4 +146,4 @@ def clip(text: str, limit: int) -> str:
     return cut[: end + 1] if end > limit // 2 else cut.rstrip() + "…"
 
 
-__all__ = ["Fact", "addressed", "clip", "stated_facts"]
+__all__ = ["Fact", "addressed", "clip", "only_statements", "stated_facts"]

@@ -228,7 +228,9 @@ def check_plan(
     thought = raw.get("thought")
     thought_text = thought.strip() if isinstance(thought, str) and thought.strip() else default.thought
     for note in notes:
-        logger.warning(note, extra={"raw_plan": json.dumps(raw, default=str)[:500]})
+        # a field left out is a normal way to defer to the lexical plan (the embedded model does)
+        level = logging.INFO if note.startswith("plan: no delegate_to") else logging.WARNING
+        logger.log(level, note, extra={"raw_plan": json.dumps(raw, default=str)[:500]})
     return Plan(delegate, planned, thought_text, notes)
 
 

@@ -84,7 +84,10 @@ def with_memory(messages: Sequence[BaseMessage], state: Mapping[str, Any], setti
     """
     if not is_adequate(state, settings, routing=routing):
         return list(messages)
-    items = memory_items(state, ["fact"] if routing else None)
+    # what the user said about themselves is what answers them best: when those facts are adequate
+    # on their own, they alone are given
+    facts_only = routing or is_adequate(state, settings, routing=True)
+    items = memory_items(state, ["fact"] if facts_only else None)
     before, question, after = split_at_last_human(messages)
     if question is None or not items:
         return list(messages)
@@ -157,10 +160,12 @@ class EngineMemory:
             logger.warning("memory recall failed", extra={"error": f"{type(exc).__name__}: {exc}"})
             context.trace.errors.append({"node": MEMORY_NODE, "code": "memory_error", "message": str(exc)})
             return
-        state_in[STATE_KEY] = {
-            **recall.to_dict(),
-            "routing_adequacy": recall.adequacy_of(["fact"]),
-        }
+        memory = {**recall.to_dict(), "routing_adequacy": recall.adequacy_of(["fact"])}
+        stated = _stated_now(question)
+        if stated:
+            # the message only tells facts about the user: they answer this turn (and are kept after it)
+            memory = {"adequacy": 1.0, "routing_adequacy": 1.0, "items": stated, "stated": True}
+        state_in[STATE_KEY] = memory
 
     async def memory_after_turn(
         self, state: Mapping[str, Any], context: Any, error: Mapping[str, Any] | None, *, paused: bool
@@ -196,6 +201,25 @@ class EngineMemory:
             "ingested": int(ingested or 0),
         }
         return trace
+
+
+def _stated_now(message: str) -> list[dict[str, Any]]:
+    """The facts of a message that only states facts about the user, as recalled items (else [])."""
+    from cadence.memory.ingest import only_statements, stated_facts
+
+    if not only_statements(message):
+        return []
+    return [
+        {
+            "id": None,
+            "kind": "fact",
+            "text": f.text,
+            "statement": f.statement,
+            "score": 1.0,
+            "source_thread": None,
+        }
+        for f in stated_facts(message)
+    ]
 
 
 def _final_answer(messages: Sequence[BaseMessage]) -> AIMessage | None:
