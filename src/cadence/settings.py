@@ -116,7 +116,8 @@ class Settings(BaseSettings):
     # --- orchestration limits ---------------------------------------------------
     mode: str = Field(
         "coordinator",
-        description="Orchestration mode of a turn when the request names none: coordinator or supervisor.",
+        description="Orchestration mode of a turn when the request names none: coordinator, supervisor, "
+        "planner or single.",
     )
     supervisor_output_mode: Literal["last_message", "full_history"] = Field(
         "last_message",
