@@ -91,6 +91,8 @@ async def test_modes_and_tones(client: httpx.AsyncClient) -> None:
     assert {"coordinator", "supervisor"} <= set(names)
     assert data["default_mode"] == "coordinator"
     assert [m["name"] for m in data["modes"] if m["default"]] == ["coordinator"]
+    described = {m["name"]: m["description"] for m in data["modes"]}
+    assert described["coordinator"].startswith("The coordinator mode")  # from modes/coordinator.py
     supervisor = next(m for m in data["modes"] if m["name"] == "supervisor")
     assert supervisor["entry"] == "supervisor" and "supervisor" in supervisor["description"].lower()
     assert data["tones"] == ["natural", "explanatory", "formal", "concise", "learning"]

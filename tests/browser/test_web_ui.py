@@ -365,6 +365,33 @@ def test_graph_of_each_mode_is_drawn(page: Any, server: Server) -> None:
     assert page.locator("#tone-select").input_value() == "concise"
 
 
+def test_single_mode_asks_for_an_agent(page: Any, server: Server) -> None:
+    open_page(page, server.url)
+    picker = page.locator("#agent-picker")
+    expect(picker).to_be_hidden()
+    page.select_option("#mode-select", "single")
+    expect(picker).to_be_visible()
+    assert page.locator("#agent-select option").all_inner_texts() == ["default", "math"]
+    page.select_option("#agent-select", "math")
+    bodies: list[Any] = []
+
+    def answer(route: Any) -> None:  # answered here: the server's script is written for the coordinator
+        bodies.append(route.request.post_data_json)
+        final = {"type": "final", "response": "ok", "thread_id": "t-single", "trace": {"mode": "single"}}
+        route.fulfill(
+            status=200, content_type="text/event-stream", body=f"event: final\ndata: {json.dumps(final)}\n\n"
+        )
+
+    page.route("**/api/v1/chat/stream", answer)
+    send(page, "Just the math agent")
+    finished_answer(page)
+    assert bodies == [
+        {"message": "Just the math agent", "tone": "natural", "mode": "single", "agent": "math"}
+    ]
+    page.select_option("#mode-select", "coordinator")
+    expect(picker).to_be_hidden()
+
+
 def test_thread_busy_shows_409(page: Any, browser: Any, server: Server) -> None:
     thread = start_thread(server.url, "Busy thread, 15 * 23")
     open_page(page, server.url)

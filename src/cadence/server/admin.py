@@ -156,7 +156,8 @@ async def modes(service: ChatService = Depends(get_service)) -> ModesResponse:
     default = service.engine.mode
     out = []
     for name, builder in MODES.items():
-        module = sys.modules.get(builder.__module__)
+        # the mode's own module (modes/<name>.py) describes it; else the builder's
+        module = sys.modules.get(f"cadence.orchestration.modes.{name}") or sys.modules.get(builder.__module__)
         out.append(
             ModeOut(
                 name=name,

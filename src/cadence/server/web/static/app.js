@@ -279,6 +279,7 @@ function setBusy(busy) {
 async function send(text) {
   if (state.busy || !text.trim()) return;
   const payload = { message: text, tone: $("tone-select").value || undefined, mode: $("mode-select").value || undefined };
+  if (payload.mode === SINGLE_MODE && $("agent-select").value) payload.agent = $("agent-select").value;
   if (state.threadId) payload.thread_id = state.threadId;
   hideBanner();
   const question = addUserMessage(text);
@@ -861,6 +862,7 @@ async function loadPlugins() {
     fetch("/ready").then((r) => r.json()).catch(() => ({ checks: {} })),
   ]);
   const checks = ready.checks || {};
+  fillAgents(plugins.plugins.filter((p) => p.status === "loaded").map((p) => p.name));
   const list = $("plugin-list");
   list.replaceChildren();
   for (const plugin of plugins.plugins) {
@@ -874,7 +876,22 @@ async function loadPlugins() {
   if (!plugins.plugins.length) list.append(el("li", { className: "muted" }, "No plugins loaded."));
 }
 
-// -- modes and tones -----------------------------------------------------------------------
+// -- modes, agents and tones ---------------------------------------------------------------
+/** The mode that talks to one agent (the request's `agent`); the Agent picker shows only then. */
+const SINGLE_MODE = "single";
+
+/** The single mode's agents: the loaded plugins ("default" leaves it to CADENCE_AGENT). */
+function fillAgents(names) {
+  const select = $("agent-select");
+  const chosen = select.value || localStorage.getItem("cadence.agent") || "";
+  select.replaceChildren(el("option", { value: "" }, "default"), ...names.map((n) => el("option", { value: n }, n)));
+  select.value = names.includes(chosen) ? chosen : "";
+}
+
+function showAgentPicker() {
+  $("agent-picker").hidden = $("mode-select").value !== SINGLE_MODE;
+}
+
 async function loadModes() {
   const data = await getJson("/api/v1/modes");
   const fill = (select, values, preferred, fallback, describe) => {
@@ -885,6 +902,7 @@ async function loadModes() {
   fill($("mode-select"), data.modes.map((m) => m.name), localStorage.getItem("cadence.mode"), data.default_mode,
     (name) => descriptions[name]);
   fill($("tone-select"), data.tones, localStorage.getItem("cadence.tone"), data.default_tone);
+  showAgentPicker();
 }
 
 // -- dialogs, keyboard and start-up --------------------------------------------------------
@@ -945,9 +963,11 @@ function bindUi() {
   $("banner-close").addEventListener("click", () => { $("banner").hidden = true; });
   $("mode-select").addEventListener("change", () => {
     localStorage.setItem("cadence.mode", $("mode-select").value);
+    showAgentPicker();
     if ($("graph-dialog").open) showGraph().catch(handleError);
   });
   $("tone-select").addEventListener("change", () => localStorage.setItem("cadence.tone", $("tone-select").value));
+  $("agent-select").addEventListener("change", () => localStorage.setItem("cadence.agent", $("agent-select").value));
   $("graph-button").addEventListener("click", () => showGraph().catch(handleError));
   $("graph-close").addEventListener("click", () => $("graph-dialog").close());
   $("plugins-refresh").addEventListener("click", () => loadPlugins().catch(handleError));
