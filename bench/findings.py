@@ -105,13 +105,14 @@ def _storage_lines(res: dict[str, Any]) -> list[str]:
     parts = []
     for backend in ("sqlite", "postgres"):
         pair = [r for r in st["rows"] if r["backend"] == backend]
-        if len(pair) == 2:
+        if len(pair) >= 2:
             parts.append(
-                f"{backend} {pair[0]['file_mb']} MB without retention, {pair[1]['file_mb']} MB with it"
+                f"{backend} {pair[0]['file_mb']} MB without retention, "
+                + ", ".join(f"{r['file_mb']} MB with {r['retention']}" for r in pair[1:])
             )
     turns = st["threads"] * st["turns_per_thread"]
     return [
-        f"- **Storage per {turns} turns** ({st['threads']} threads; retention keep last {st['keep_last']}): "
+        f"- **Storage per {turns} turns** ({st['threads']} threads of {st['turns_per_thread']} turns): "
         + "; ".join(parts)
         + " (section 3c)."
     ]

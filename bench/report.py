@@ -245,9 +245,10 @@ def section_storage(res: dict[str, Any]) -> list[str]:
     out = [
         f"{st['threads']} threads × {st['turns_per_thread']} one-agent tool turns = "
         f"{st['threads'] * st['turns_per_thread']} turns (scripted model, `Cadence.ainvoke`, durability "
-        f"`exit`: two checkpoints per turn); with retention, a pass (`apply_retention`, keep last "
-        f"{st['keep_last']} per thread: the default) every {st['pass_every']} turns, as the server's "
-        "background job would. SQLite: file size and pages in use (freed pages are reused, the file "
+        f"`exit`: two checkpoints per turn); with retention, a pass (`apply_retention`; keep last "
+        f"{st['keep_last']} per thread is the default) every {st['pass_every']} turns, as the server's "
+        "background job would. Every checkpoint holds the thread's whole state, so what is kept grows "
+        "with the length of the threads times the number kept. SQLite: file size and pages in use (freed pages are reused, the file "
         "does not shrink without `VACUUM`); PostgreSQL: `pg_total_relation_size` of `checkpoints`, "
         "`checkpoint_blobs`, `checkpoint_writes` after a plain `VACUUM` (what autovacuum does).",
         "",
@@ -479,9 +480,6 @@ def write_report(res: dict[str, Any], doc: Path) -> None:
         kept = previous[previous.index(start) : previous.index(end) + len(end)]
         text = text.rstrip() + "\n\n" + kept + "\n"
     doc.write_text(text, encoding="utf-8")
-    from bench.supervisor import write_section  # section 6 (supervisor mode), after section 5
-
-    write_section(doc, res.get("supervisor"))
     from bench.supervisor import write_section  # section 6 (supervisor mode), after section 5
 
     write_section(doc, res.get("supervisor"))

@@ -4,8 +4,8 @@
 ``THREADS`` threads of ``TURNS_PER_THREAD`` turns each, twice per backend on a fresh database:
 
 - **without retention**: the checkpoint tables as LangGraph leaves them;
-- **with retention** (``CADENCE_RETENTION_KEEP_LAST`` at its default): a retention pass after every
-  100 turns, as the server's background job would do, then the size at the end.
+- **with retention** (``CADENCE_RETENTION_KEEP_LAST`` at its default, then at ``SMALL_KEEP``): a
+  retention pass after every 100 turns, as the server's background job would do, then the size at the end.
 
 Sizes: SQLite: the file (``page_count × page_size``) and the pages in use (minus the free list,
 which SQLite reuses for new rows); PostgreSQL: ``pg_total_relation_size`` of the checkpoint tables
@@ -29,6 +29,8 @@ from cadence.testing import ScriptedChatModel
 THREADS = 10
 TURNS_PER_THREAD = 100
 PASS_EVERY = 100
+SMALL_KEEP = 10
+"""A second, tighter retention: what the knob buys (the kept checkpoints each hold the whole thread)."""
 PG_TABLES = ("checkpoints", "checkpoint_blobs", "checkpoint_writes")
 
 
@@ -110,7 +112,12 @@ async def run_storage(workdir: Path, turns_per_thread: int = TURNS_PER_THREAD) -
         for backend in ("sqlite", "postgres"):
             if backend == "postgres" and pg_url is None:
                 continue
-            for label, pol in (("without retention", None), (f"keep last {policy.keep_last}", policy)):
+            variants = [
+                ("without retention", None),
+                (f"keep last {policy.keep_last} (default)", policy),
+                (f"keep last {SMALL_KEEP}", RetentionPolicy(keep_last=SMALL_KEEP)),
+            ]
+            for label, pol in variants:
                 if backend == "sqlite":
                     url = f"sqlite:///{workdir / f'storage-{len(rows)}.db'}"
                 else:
