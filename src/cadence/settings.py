@@ -141,10 +141,10 @@ class Settings(BaseSettings):
         3, ge=1, description="Tool calls of one agent step run at the same time, at most."
     )
     model_input_max_tokens: int = Field(
-        0,
+        24000,
         ge=0,
-        description="Token budget of the conversation sent with one agent or supervisor model call "
-        "(oldest messages trimmed first); 0: no trimming.",
+        description="Supervisor mode: token budget of the conversation sent with one agent or supervisor "
+        "model call (earlier turns trimmed oldest first; the current turn is kept); 0: no trimming.",
     )
     max_agent_hops: int = Field(25, ge=1, description="Agent routes allowed per turn; one more suspends.")
     max_tool_hops: int = Field(
