@@ -368,7 +368,9 @@ def serve(
 
     def ready(url: str) -> None:
         typer.echo(
-            f"Cadence {__version__} serving on {url} (API docs: {url}/docs); press Ctrl-C to stop", err=True
+            f"Cadence {__version__} serving on {url} (chat: {url}/, API docs: {url}/docs); "
+            "press Ctrl-C to stop",
+            err=True,
         )
 
     chosen_port = settings.port if port is None else port
