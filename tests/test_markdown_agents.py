@@ -299,3 +299,30 @@ def test_the_docs_example_and_every_field_reference(tmp_path: Path) -> None:
         manager.load()
         status = next(s for s in manager.statuses if s.source == "markdown")
         assert status.status == "loaded", (field, status.reason)
+
+
+def test_agents_shipped_in_an_installed_package(tmp_path: Path, monkeypatch) -> None:
+    """A distribution declaring ``cadence.agents`` (a real dist-info on sys.path, nothing patched)."""
+    import sys
+
+    site = tmp_path / "site"
+    package = site / "shipped_agents_pkg" / "agents"
+    write_agent(package, "release.md", GOOD)
+    (package / "__init__.py").write_text("")
+    (package.parent / "__init__.py").write_text("")
+    info = site / "shipped_agents_pkg-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: shipped-agents-pkg\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[cadence.agents]\nreleases = shipped_agents_pkg.agents\n")
+    monkeypatch.syspath_prepend(str(site))
+    try:
+        manager = PluginManager(make_settings(builtin_plugins=["math"], entry_points_enabled=True))
+        manager.load()
+        bundle = manager.bundles["release_helper"]
+        assert bundle.source.kind == "markdown" and bundle.source.location.endswith("release.md")
+        off = PluginManager(make_settings(builtin_plugins=["math"], entry_points_enabled=False))
+        off.load()
+        assert "release_helper" not in off.bundles
+    finally:
+        for name in ("shipped_agents_pkg", "shipped_agents_pkg.agents"):
+            sys.modules.pop(name, None)
