@@ -326,3 +326,16 @@ def test_agents_shipped_in_an_installed_package(tmp_path: Path, monkeypatch) -> 
     finally:
         for name in ("shipped_agents_pkg", "shipped_agents_pkg.agents"):
             sys.modules.pop(name, None)
+
+
+def test_api_lists_markdown_agents_with_health() -> None:
+    import httpx
+
+    from test_server_support import serve
+
+    with serve(builtin_plugins=["math"], agents_dir=[EXAMPLES]) as url:
+        plugins = httpx.get(f"{url}/api/v1/plugins", timeout=30).json()["plugins"]
+    by_name = {p["name"]: p for p in plugins}
+    assert by_name["meeting_notes"]["source"] == "markdown" and by_name["meeting_notes"]["status"] == "loaded"
+    assert by_name["meeting_notes"]["health"] == "markdown agent (summarize_text)"
+    assert by_name["math"]["health"] == "ok"

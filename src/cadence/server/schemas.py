@@ -368,11 +368,12 @@ class PluginStatusOut(BaseModel):
 
     name: str
     status: str = Field(description="loaded | failed | overridden | disabled")
-    source: str
+    source: str = Field(description="builtin | entry_point | directory | registered | markdown")
     location: str
     version: str | None = None
     description: str | None = None
     reason: str | None = None
+    health: str | None = Field(None, description="What the plugin's health_check() said (loaded plugins).")
 
 
 class PluginList(BaseModel):
