@@ -129,7 +129,7 @@ def merge_previous(results: dict[str, Any], path: Path) -> dict[str, Any]:
     earlier = dict(previous.get("carried_over") or {})
     carried: dict[str, str] = {}
     for key, value in previous.items():
-        if key in fresh or key in RUN_KEYS:
+        if key in fresh or key in RUN_KEYS or f"{key}_error" in fresh:  # a failed section is not replaced
             continue
         results[key] = value
         carried[key] = earlier.get(key, previous.get("started", "?"))
