@@ -74,23 +74,30 @@ def idf(n: int, total: int) -> float:
     return math.log(1.0 + (total - n + 0.5) / (n + 0.5))
 
 
-def bm25(query: Sequence[str], documents: Sequence[Sequence[str]]) -> list[float]:
-    """The BM25 score of every document (a list of terms) for the query terms (see the module docs)."""
+def bm25(
+    query: Sequence[str],
+    documents: Sequence[Sequence[str]],
+    frequencies: Sequence[Counter[str]] | None = None,
+) -> list[float]:
+    """The BM25 score of every document (a list of terms) for the query terms (see the module docs).
+
+    ``frequencies``: the documents' term counts, when the caller has them already.
+    """
     total = len(documents)
     if total == 0:
         return []
     unique = list(dict.fromkeys(query))
     average = sum(len(d) for d in documents) / total or 1.0
-    frequencies = [Counter(d) for d in documents]
-    df = {t: sum(1 for f in frequencies if t in f) for t in unique}
+    counts = frequencies if frequencies is not None else [Counter(d) for d in documents]
+    weights = {t: idf(sum(1 for f in counts if t in f), total) for t in unique}
     scores = []
-    for doc, freq in zip(documents, frequencies, strict=True):
+    for doc, freq in zip(documents, counts, strict=True):
         norm = K1 * (1 - B + B * len(doc) / average)
         score = 0.0
         for t in unique:
             tf = freq.get(t, 0)
             if tf:
-                score += idf(df[t], total) * tf * (K1 + 1) / (tf + norm)
+                score += weights[t] * tf * (K1 + 1) / (tf + norm)
         scores.append(score)
     return scores
 
@@ -101,9 +108,9 @@ def relevance(query: Sequence[str], documents: Sequence[Sequence[str]]) -> list[
     if not unique or not documents:
         return [0.0] * len(documents)
     total = len(documents)
-    frequencies = [set(d) for d in documents]
-    ceiling = sum(idf(sum(1 for f in frequencies if t in f), total) for t in unique)
-    return [min(1.0, s / ceiling) if ceiling > 0 else 0.0 for s in bm25(unique, documents)]
+    counts = [Counter(d) for d in documents]
+    ceiling = sum(idf(sum(1 for f in counts if t in f), total) for t in unique)
+    return [min(1.0, s / ceiling) if ceiling > 0 else 0.0 for s in bm25(unique, documents, counts)]
 
 
 def adequacy(

@@ -18,6 +18,7 @@ the best similarity.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 import uuid
@@ -43,6 +44,20 @@ SCAN_LIMIT = 100_000
 """Store items read at once when a whole namespace is scored or listed."""
 SUMMARY_MAX_FACTOR = 4
 """A summary may be this many times ``CADENCE_MEMORY_MAX_ITEM_CHARS`` long."""
+
+
+THREAD_SCORING_FROM = 200
+"""Namespaces with more memories than this are scored in a worker thread."""
+
+
+def _terms_of(item: Item) -> list[str]:
+    stored = item.value.get("terms")
+    return list(stored) if isinstance(stored, list) else terms(str(item.value.get("text") or ""))
+
+
+def _score(asked: list[str], items: Sequence[Item]) -> tuple[list[list[str]], list[float]]:
+    documents = [_terms_of(i) for i in items]
+    return documents, relevance(asked, documents)
 
 
 class MemoryKind(StrEnum):
@@ -265,6 +280,7 @@ class MemoryService:
             if same is not None and _normal(str(same.value.get("text"))) == _normal(text)
             else stamp,
             "updated_at": stamp,
+            "terms": terms(text),
         }
         await self.store.aput(namespace, key, value)
         logger.debug("memory stored", extra={"kind": str(kind), "replaced": same is not None})
@@ -349,8 +365,10 @@ class MemoryService:
         if not items:
             return Recall(question)
         asked = terms(question)
-        documents = [terms(str(i.value.get("text") or "")) for i in items]
-        scores = relevance(asked, documents)
+        if len(items) > THREAD_SCORING_FROM:  # scoring is CPU work: keep the event loop free
+            documents, scores = await asyncio.to_thread(_score, asked, items)
+        else:
+            documents, scores = _score(asked, items)
         similarity: dict[str, float] = {}
         if self.semantic and question.strip():
             found = await self.store.asearch(namespace, query=question, limit=len(items))

@@ -83,7 +83,13 @@ async def open_memory_store(
         path = memory_sqlite_path(target)
         async with connect_sqlite(path, isolation_level=None) as conn:
             store = AsyncSqliteStore(conn, index=index)  # type: ignore[arg-type]
-            await setup_sqlite(path, store.setup)
+
+            async def setup() -> None:
+                async with conn.execute("PRAGMA journal_mode = WAL"):  # readers never block the writer
+                    pass
+                await store.setup()
+
+            await setup_sqlite(path, setup)
             yield store
         return
     try:
