@@ -252,3 +252,23 @@ def test_cli_graph_planner(mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
     result = CliRunner().invoke(app, ["graph", "--mode", mode])
     assert result.exit_code == 0, result.output
     assert "planner" in result.stdout and "researcher" in result.stdout
+
+
+async def test_the_stream_starts_at_the_planner_and_names_the_nodes() -> None:
+    engine, _ = planner_engine([plan("researcher", [calc("2 + 2")]), {"content": "2 + 2 = 4"}])
+    events = [e async for e in engine.astream("What is 2 + 2?", user_id="u", tokens=False)]
+    assert events[0] == {"type": "node", "node": "planner"}
+    nodes = [e["node"] for e in events if e["type"] == "node"]
+    assert nodes[:2] == ["planner", "researcher"] and "root" in nodes
+    assert any(e["type"] == "tool_end" for e in events) and events[-1]["type"] == "final"
+
+
+def test_the_api_runs_the_planner_mode_per_request() -> None:
+    import httpx
+
+    from test_server_support import serve
+
+    with serve() as url, httpx.Client(base_url=url, timeout=30) as client:
+        body = client.post("/api/v1/chat", json={"message": "hi", "mode": "planner"}).json()
+        assert body["trace"]["mode"] == "planner" and body["trace"]["route"] == "end"
+        assert body["response"] and "scratchpad" in body["trace"]

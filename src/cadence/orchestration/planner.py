@@ -510,8 +510,7 @@ class Planner:
     async def __call__(
         self, state: dict[str, Any], config: RunnableConfig, runtime: Runtime[TurnContext]
     ) -> Command:
-        """Plan the turn and go to the delegate (``end`` → root)."""
-        emit_events([node_event(self.node_name)])
+        """Plan the turn and go to the delegate (``end`` → root); the engine announces this first node."""
         context = _context(runtime)
         settings = context.settings if context is not None else self.settings
         messages = list(state.get("messages") or [])
