@@ -275,3 +275,24 @@ async def test_tool_approval_pauses_and_resumes_in_single_mode(engine_factory) -
     assert not result.interrupted and result.response == "2 + 2 is 4."
     assert result.trace["mode"] == "single" and result.trace["tools_used"][0]["result"] == "4"
     assert nodes(model) == ["math_agent", "math_agent"]
+
+
+def test_openai_endpoint_agent() -> None:
+    from test_server_openai import client_for
+    from test_server_support import ANSWER, serve
+
+    model = ScriptedChatModel.from_items([{"content": ANSWER}], loop=True)
+    with serve(model, builtin_plugins=["math", "info"]) as url:
+        completion = client_for(url).chat.completions.create(
+            model="cadence",
+            messages=[
+                {"role": "user", "content": "My name is Ada."},
+                {"role": "assistant", "content": "Nice to meet you, Ada."},
+                {"role": "user", "content": "What is my name?"},
+            ],
+            extra_body={"agent": "info"},
+        )
+        assert completion.choices[0].message.content == ANSWER
+        assert nodes(model) == ["info_agent"]  # the agent alone, one call
+        # the stateless history was seeded into the new thread and the agent saw it
+        assert any("My name is Ada." in str(m.content) for m in model.records[0].messages)

@@ -6,7 +6,7 @@ Point the official ``openai`` client at ``http://host:port/v1`` and it works unc
   a top-level ``tone`` (``extra_body={"tone": ...}``) overrides it. Other models → 404 ``model_not_found``.
 - mode: ``"cadence:<mode>"`` or ``"cadence:<mode>:<tone>"`` (``cadence:supervisor``), or a top-level
   ``mode`` (``extra_body={"mode": "supervisor"}``, which wins); default ``CADENCE_MODE``; an unknown
-  mode in ``mode`` → 422 ``unknown_mode``.
+  mode in ``mode`` → 422 ``unknown_mode``. A top-level ``agent`` talks to that one agent (the single mode).
 - ``user``: the Cadence user id (subject to API-key binding).
 - thread: header ``X-Cadence-Thread-Id``, or ``extra_body={"thread_id": ...}``, or ``metadata.thread_id``.
   With a thread id the server holds the history: only the last message (which must be the
@@ -209,6 +209,7 @@ async def chat_completions(
         thread_id=thread_id,
         tone=tone,
         mode=mode,
+        agent=body.agent,
         metadata=metadata,
         history=_history(body.messages[:-1]),
     )

@@ -413,7 +413,8 @@ class OpenAIMessage(BaseModel):
 class ChatCompletionRequest(BaseModel):
     """OpenAI ``chat.completions`` request; unknown fields are ignored.
 
-    Cadence extras (top level, e.g. the Python client's ``extra_body``): ``thread_id``, ``tone``, ``mode``.
+    Cadence extras (top level, e.g. the Python client's ``extra_body``): ``thread_id``, ``tone``, ``mode``,
+    ``agent``.
     """
 
     model_config = ConfigDict(extra="ignore")
@@ -448,6 +449,11 @@ class ChatCompletionRequest(BaseModel):
         None,
         max_length=40,
         description="Orchestration mode (coordinator, supervisor, ...); overrides the model's mode.",
+    )
+    agent: str | None = Field(
+        None,
+        max_length=80,
+        description="The single mode's agent (naming one implies mode single); 422 unknown_agent.",
     )
 
 
