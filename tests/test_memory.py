@@ -174,3 +174,15 @@ async def test_think_blocks_never_reach_the_answer() -> None:
     assert out.response == "Hello there!"
     state = await engine.graph.aget_state({"configurable": {"thread_id": f"dave::{out.thread_id}"}})
     assert state.values["messages"][-1].response_metadata["thought"] == "The user greets me."
+
+
+async def test_the_supervisor_mode_gets_memory_too() -> None:
+    engine, model = engine_with(
+        [FINALIZE, {"content": "Hello Ada."}, FINALIZE, {"content": "You work on compilers."}],
+        mode="supervisor",
+    )
+    await engine.ainvoke(ADA, thread_id="t1", user_id="alice")
+    out = await engine.ainvoke("What do I work on?", thread_id="t2", user_id="alice")
+    assert out.trace["mode"] == "supervisor" and out.response == "You work on compilers."
+    assert model.records[2].node == "supervisor" and "You work on compilers." in seen(model, 2)
+    assert "You work on compilers." in seen(model, 3)
