@@ -186,3 +186,36 @@ async def test_the_supervisor_mode_gets_memory_too() -> None:
     assert out.trace["mode"] == "supervisor" and out.response == "You work on compilers."
     assert model.records[2].node == "supervisor" and "You work on compilers." in seen(model, 2)
     assert "You work on compilers." in seen(model, 3)
+
+
+async def test_recall_with_an_embedding_index() -> None:
+    """With a vector index a memory's score is the larger of its lexical relevance and its similarity."""
+    from langchain_core.embeddings import DeterministicFakeEmbedding
+
+    from cadence.memory import MemoryService, open_memory_store
+
+    settings = make_settings(memory_min_score=0.99)
+    index = {"dims": 32, "embed": DeterministicFakeEmbedding(size=32), "fields": ["text"]}
+    async with open_memory_store(settings, index=index) as store:
+        memory = MemoryService(store, settings)
+        assert memory.semantic
+        await memory.remember("alice", "Tabs versus spaces: spaces.")
+        await memory.remember("alice", "I work on compilers.")
+        # the fake embedding gives identical texts identical vectors: similarity 1, words or not
+        same = await memory.recall("alice", "Tabs versus spaces: spaces.")
+        assert [i.text for i in same.items] == ["Tabs versus spaces: spaces."] and same.adequacy == 1.0
+        lexical = await memory.recall("alice", "What do I work on?")
+        assert [i.text for i in lexical.items] == ["I work on compilers."]
+
+
+def test_an_embedding_model_needs_langchain() -> None:
+    import importlib.util
+
+    from cadence.errors import ConfigurationError
+    from cadence.memory.store import embedding_index
+
+    if importlib.util.find_spec("langchain") is not None:
+        pytest.skip("langchain is installed")
+    with pytest.raises(ConfigurationError, match="pip install langchain"):
+        embedding_index(make_settings(memory_embeddings="openai:text-embedding-3-small"))
+    assert embedding_index(make_settings()) is None
