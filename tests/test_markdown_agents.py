@@ -339,3 +339,30 @@ def test_api_lists_markdown_agents_with_health() -> None:
     assert by_name["meeting_notes"]["source"] == "markdown" and by_name["meeting_notes"]["status"] == "loaded"
     assert by_name["meeting_notes"]["health"] == "markdown agent (summarize_text)"
     assert by_name["math"]["health"] == "ok"
+
+
+async def test_planner_mode_uses_a_markdown_agents_tools(engine_factory) -> None:
+    planned = [
+        {"name": "calculate", "args": {"expression": "15 * 23"}},
+        {"name": "summarize_text", "args": {"text": NOTES, "max_sentences": 1}},
+    ]
+    engine, model = engine_factory(
+        [
+            {
+                "tool_calls": [
+                    {
+                        "name": "make_plan",
+                        "args": {"thought": "t", "delegate_to": "researcher", "tools": planned},
+                    }
+                ]
+            },
+            {"content": "345; the team ships 2.1 on Friday."},
+        ],
+        mode="planner",
+        agents_dir=[EXAMPLES],
+    )
+    result = await engine.ainvoke("15 * 23, and summarize the notes", user_id="u")
+    assert result.error is None and [r.node for r in model.records] == ["planner", "root"]
+    # summarize_text is offered by the markdown agent meeting_notes (the text plugin is not loaded)
+    assert "text" not in engine.plugin_manager.bundles
+    assert [t["name"] for t in result.trace["tools_used"]] == ["calculate", "summarize_text"]
