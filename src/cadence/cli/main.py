@@ -135,7 +135,9 @@ def chat(
     mode: Annotated[
         str | None,
         typer.Option(
-            "--mode", "-m", help="Orchestration mode: coordinator or supervisor (default CADENCE_MODE)."
+            "--mode",
+            "-m",
+            help="Orchestration mode: coordinator, supervisor, planner or single (default CADENCE_MODE).",
         ),
     ] = None,
     agent: Annotated[
