@@ -140,7 +140,9 @@ async def test_consolidation_merges_supersedes_summarises_and_trims(database_url
         await store.aput(ns, "old_fact", {"text": "I live in Paris.", "kind": "fact", "topic": "i live in",
                                          "updated_at": now - 100})  # fmt: skip
         await store.aput(
-            ns, "new_fact", {"text": "I live in Rome.", "kind": "fact", "topic": "i live in", "updated_at": now}
+            ns,
+            "new_fact",
+            {"text": "I live in Rome.", "kind": "fact", "topic": "i live in", "updated_at": now},
         )
         for n in range(3):
             await memory.remember(
