@@ -272,3 +272,19 @@ def test_the_api_runs_the_planner_mode_per_request() -> None:
         body = client.post("/api/v1/chat", json={"message": "hi", "mode": "planner"}).json()
         assert body["trace"]["mode"] == "planner" and body["trace"]["route"] == "end"
         assert body["response"] and "scratchpad" in body["trace"]
+
+
+async def test_planned_tools_go_through_the_approval_step() -> None:
+    engine, _ = planner_engine(
+        [plan("researcher", [calc("2 + 2")]), {"content": "2 + 2 = 4"}], approval_tools=["calculate"]
+    )
+    paused = await engine.ainvoke("What is 2 + 2?", thread_id="t1", user_id="u")
+    assert paused.interrupted and paused.trace["tools_used"] == []
+    [pending] = paused.approvals
+    assert pending["tool"] == "calculate" and pending["arguments"] == {"expression": "2 + 2"}
+    done = await engine.aresume({pending["id"]: "approve"}, thread_id="t1", user_id="u")
+    assert not done.interrupted and done.response == "2 + 2 = 4"
+    assert [(r["name"], r["content"], r["by"]) for r in done.trace["tool_results"]] == [
+        ("calculate", "4", "researcher")
+    ]
+    assert done.trace["memory"]["ingested"] >= 1  # ingested once the turn finished, not at the pause
