@@ -150,3 +150,9 @@ async def test_abstractive_in_a_turn_uses_the_turns_model(engine_factory) -> Non
     assert result.response == "Summary: solar is cheap now."
     assert [r.node for r in model.records] == ["text_agent", "text_tools", "text_agent"]
     assert result.trace["tools_used"][0]["result"] == "Solar is cheap now."
+    # the tool's own model call is in the trace, between the agent's two
+    assert [c["node"] for c in result.trace["model_calls"]] == ["text_agent", "text_tools", "text_agent"]
+    assert (
+        result.trace["model_calls"][1]["model"] == "scripted"
+        and result.trace["model_calls"][1]["error"] is None
+    )

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections import Counter
-from typing import Literal
+from typing import Any, Literal
 
 from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.tools import BaseTool, StructuredTool
@@ -113,6 +114,34 @@ def _turn_settings() -> Settings | None:
     return settings if isinstance(settings, Settings) else None
 
 
+def _record_call(model: Any, started: float, usage: Any, error: str | None) -> None:
+    """Put the abstractive summary's model call in the turn's trace (when it runs inside a turn)."""
+    try:
+        from langgraph.config import get_config
+        from langgraph.runtime import get_runtime
+
+        context = get_runtime().context
+        node = str((get_config().get("metadata") or {}).get("langgraph_node") or "summarize_text")
+    except Exception:
+        return
+    record = getattr(context, "record_model_call", None)
+    if not callable(record):
+        return
+    label = next(
+        (v for a in ("model_label", "model_name", "model") if isinstance(v := getattr(model, a, None), str)),
+        type(model).__name__,
+    )
+    usage = usage if isinstance(usage, dict) else {}
+    record(
+        node,
+        label,
+        duration_ms=(time.monotonic() - started) * 1000,
+        input_tokens=int(usage.get("input_tokens", 0)),
+        output_tokens=int(usage.get("output_tokens", 0)),
+        error=error,
+    )
+
+
 def _sentences(max_sentences: int | None) -> int:
     n = DEFAULT_SENTENCES if max_sentences is None else int(max_sentences)
     if not 1 <= n <= MAX_SENTENCES:
@@ -164,6 +193,7 @@ class TextAgent(BaseAgent):
             return extract
         if self.model is None:
             return f"{extract}\n\n(Extractive summary: no model is available for an abstractive one.)"
+        started = time.monotonic()
         try:
             reply = await self.model.ainvoke(
                 [SystemMessage(content=ABSTRACTIVE_PROMPT.format(n=n)), HumanMessage(content=body)]
@@ -171,7 +201,9 @@ class TextAgent(BaseAgent):
             summary = reply.text.strip() if hasattr(reply, "text") else str(reply.content).strip()
         except Exception as exc:  # the tool still answers: the extractive summary, and why
             logger.warning("abstractive summary failed", extra={"error": f"{type(exc).__name__}: {exc}"})
+            _record_call(self.model, started, None, f"{type(exc).__name__}: {exc}")
             return f"{extract}\n\n(Extractive summary: the model could not summarize ({type(exc).__name__}).)"
+        _record_call(self.model, started, getattr(reply, "usage_metadata", None), None)
         return summary or extract
 
     def _summarize_tool(self) -> BaseTool:

@@ -114,6 +114,32 @@ class TurnContext:
     trace: TurnTrace = field(default_factory=TurnTrace)
     started: float = field(default_factory=time.monotonic)
 
+    def record_model_call(
+        self,
+        node: str,
+        model: str,
+        *,
+        duration_ms: float,
+        input_tokens: int = 0,
+        output_tokens: int = 0,
+        error: str | None = None,
+    ) -> None:
+        """Add a model call made outside the model-call path (a tool's own call) to the trace.
+
+        Plugins reach it duck-typed (``langgraph.runtime.get_runtime().context``), without importing
+        the orchestration.
+        """
+        self.trace.model_calls.append(
+            ModelCallRecord(
+                node=node,
+                model=model,
+                input_tokens=input_tokens,
+                output_tokens=output_tokens,
+                duration_ms=duration_ms,
+                error=error,
+            )
+        )
+
     def remaining(self) -> float | None:
         """Seconds left before the turn's deadline (None when there is none)."""
         if self.deadline is None:
