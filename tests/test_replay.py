@@ -16,12 +16,6 @@ FIRST = [
     {"tool_calls": [{"name": "goto_finalize", "args": {}}]},
     {"content": "15 * 23 = 345"},
 ]
-SECOND = [
-    {"tool_calls": [{"name": "goto_math_agent", "args": {}}]},
-    {"tool_calls": [{"name": "calculate", "args": {"expression": "345 * 2"}}]},
-    {"tool_calls": [{"name": "goto_finalize", "args": {}}]},
-    {"content": "Doubled: 690"},
-]
 
 
 def test_turns_of_a_thread() -> None:
@@ -48,8 +42,12 @@ def test_turns_of_a_thread() -> None:
 def test_replay_shows_both_answers(cli_env: dict[str, str], tmp_path: Path, monkeypatch) -> None:  # noqa: F811
     use_script(monkeypatch, tmp_path, FIRST, "first")  # each command reads its script afresh
     assert run("chat", "--thread", "t1", "Calculate 15 * 23").exit_code == 0
-    use_script(monkeypatch, tmp_path, SECOND, "second")
-    assert run("chat", "--thread", "t1", "Double it").exit_code == 0
+    second = [
+        {"tool_calls": [{"name": "calculate", "args": {"expression": "345 * 2"}}]},
+        {"content": "Doubled: 690"},
+    ]
+    use_script(monkeypatch, tmp_path, second, "second")  # the second turn runs in the single mode
+    assert run("chat", "--agent", "math", "--thread", "t1", "Double it").exit_code == 0
     before = thread_messages(cli_env, "local", "t1")
 
     # a new configuration: the model now words the answer differently
@@ -59,6 +57,7 @@ def test_replay_shows_both_answers(cli_env: dict[str, str], tmp_path: Path, monk
     assert result.exit_code == 0, result.output
     body = json.loads(result.stdout)
     assert (body["turn"], body["turns"], body["question"]) == (1, 2, "Calculate 15 * 23")
+    assert body["stored"]["mode"] == "coordinator"  # from the checkpoint that ends with turn 1
     assert body["stored"]["answer"] == "15 * 23 = 345"
     assert body["replayed"]["answer"] == "The product of 15 and 23 is 345."
     assert body["same"] is False and body["model"].startswith("scripted:")
@@ -67,12 +66,13 @@ def test_replay_shows_both_answers(cli_env: dict[str, str], tmp_path: Path, monk
     assert thread_messages(cli_env, "local", "t1") == before
 
     # the last turn, replayed with the history before it, side by side in a table
-    use_script(monkeypatch, tmp_path, [*SECOND[:3], {"content": "690"}], "last")
+    use_script(monkeypatch, tmp_path, [second[0], {"content": "690"}], "last")
     table = run("threads", "replay", "t1")
     assert table.exit_code == 0, table.output
     assert "Doubled: 690" in table.stdout and "690" in table.stdout
     assert "stored answer" in table.stdout and "replayed now" in table.stdout
     assert "turn 2 of 2" in table.stdout and "the answers differ" in table.stdout
+    assert "route: math · 1 tool" in table.stdout  # replayed in the turn's own mode (single, agent math)
 
 
 def test_replay_of_a_single_mode_turn(

@@ -2,7 +2,8 @@
 
 The stored thread is read from the checkpoints (``CADENCE_DATABASE_URL``) and never changed:
 the turn's question is asked again in a scratch copy of the thread (kept in memory) holding
-the conversation before it, with the turn's tone and mode, by an engine built from the
+the conversation before it, with the turn's tone and mode (from the newest checkpoint that ends
+with that turn), by an engine built from the
 current settings (a new model, a changed prompt or Markdown agent, other plugins). The stored
 answer and the new one are shown side by side (``--json``: one object with both).
 
@@ -141,8 +142,12 @@ async def replay_turn(
             )
         stored = pick_turn(dict(snapshot.values), turn, thread_id)
         turns = len(stored_turns(list(snapshot.values.get("messages") or [])))
-        if stored.index == turns:  # the latest checkpoint's metadata is the latest turn's
-            stored.mode = (snapshot.metadata or {}).get("cadence_mode")
+        # the turn's mode and tone: those of the newest checkpoint that ends with this turn
+        async for past in stored_engine.graph.aget_state_history(config):
+            if len(stored_turns(list((past.values or {}).get("messages") or []))) == stored.index:
+                stored.mode = (past.metadata or {}).get("cadence_mode")
+                stored.tone = stored.tone or (past.values or {}).get("tone")
+                break
 
         # the replay runs in a scratch copy of the thread, in memory, with the current configuration
         replayer = await asyncio.to_thread(lambda: Cadence(settings, checkpointer=InMemorySaver(), **kwargs))
