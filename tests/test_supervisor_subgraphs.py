@@ -298,3 +298,26 @@ async def test_the_supervisors_handoff_tools_carry_the_capabilities_only(engine_
         "goto_finalize",
         "forward_message",
     }
+
+
+async def test_correct_sends_the_supervisors_own_answer_back_to_it_once(engine_factory) -> None:
+    engine, model = engine_factory(
+        [
+            goto("math"),
+            call("calculate", expression="2026 - 2018"),
+            {"content": "It has been 8 years."},
+            goto("info"),
+            {"content": "Python 3.7 came out in 2018."},
+            {"content": "Python 3.7 came out 9 years ago."},  # an invented number
+            {"content": "Python 3.7 came out 8 years ago."},  # the correction round
+        ],
+        mode="supervisor",
+        validation="correct",
+    )
+    result = await engine.ainvoke("How many years since Python 3.7 came out?")
+    assert nodes(model)[-2:] == ["supervisor", "supervisor"] and "synthesizer" not in nodes(model)
+    feedback = model.records[-1].messages[-1]
+    assert isinstance(feedback, HumanMessage) and "9" in str(feedback.content)
+    assert result.response == "Python 3.7 came out 8 years ago."
+    [record] = result.trace["validation"]
+    assert record["corrected"] and "invented_number" in record["draft_problems"] and record["verdict"]["ok"]

@@ -56,9 +56,13 @@ from cadence.conventions import (
 from cadence.orchestration import plugin_nodes
 from cadence.orchestration.answer_check import facts
 from cadence.orchestration.control_tools import RoutingDecision
-from cadence.orchestration.coordinator import Coordinator, bind_routes, build_plugin_descriptions
-from cadence.orchestration.coordinator import coordinator_routing_logic as supervisor_routing_logic
-from cadence.orchestration.events import emit_events, node_event
+from cadence.orchestration.coordinator import (
+    Coordinator,
+    bind_routes,
+    build_plugin_descriptions,
+    coordinator_routing_logic,
+)
+from cadence.orchestration.events import emit_events, node_event, tools_events
 from cadence.orchestration.graph import ModelResolver, add_decision_nodes
 from cadence.orchestration.guards import BEFORE_DECISION, GuardView
 from cadence.orchestration.prompts import SUPERVISOR_INSTRUCTIONS
@@ -219,6 +223,35 @@ class Supervisor(Coordinator):
             trimmed = [*trimmed, HumanMessage(content=ctx[F.VALIDATION_FEEDBACK])]
         return trimmed
 
+    async def __call__(
+        self, state: dict[str, Any], config: RunnableConfig, runtime: Runtime[TurnContext]
+    ) -> Any:
+        """The coordinator's visit; the supervisor's own answer is written here at once.
+
+        Its ``forward_message(supervisor)`` decision is answered and the ``forward`` step run
+        in this node (:func:`finish`), two LangGraph tasks sooner than through ``control_tools``.
+        """
+        update = await super().__call__(state, config, runtime)
+        ctx = update.get("plugin_context") or {}
+        decision = (update.get("messages") or [None])[-1]
+        calls = list(getattr(decision, "tool_calls", None) or [])
+        own = (
+            ctx.get(F.SUPERVISOR_ANSWER)
+            and len(calls) == 1
+            and calls[0]["name"] == FORWARD_TOOL
+            and (calls[0].get("args") or {}).get("from_agent") == GraphNodeNames.SUPERVISOR
+        )
+        if not own:
+            return update
+        result = ToolMessage(
+            content=GraphNodeNames.SUPERVISOR, name=FORWARD_TOOL, tool_call_id=calls[0]["id"]
+        )
+        view = {**state, **update, "messages": [*(state.get("messages") or []), decision, result]}
+        done = finish(view, runtime.context if runtime is not None else None)
+        written = dict(done.update or {})  # type: ignore[call-overload]
+        final = written.pop("messages", [])
+        return Command(goto=done.goto, update={**update, **written, "messages": [decision, result, *final]})
+
     async def _decide(
         self,
         state: dict[str, Any],
@@ -239,6 +272,21 @@ class Supervisor(Coordinator):
             }
             return AIMessage(content="", tool_calls=[call], id=response.id)
         return response
+
+
+WRITTEN = "written"
+"""The supervisor's routing result when it wrote the final answer itself (its ``Command`` went on)."""
+
+
+def supervisor_routing_logic(state: dict[str, Any]) -> str:
+    """The coordinator's routing, plus :data:`WRITTEN` when the supervisor's visit wrote the answer."""
+    messages = state.get("messages") or []
+    last = messages[-1] if messages else None
+    if isinstance(last, AIMessage) and last.name == GraphNodeNames.FORWARD:
+        return WRITTEN  # the answer is written
+    if isinstance(last, ToolMessage) and last.name == FORWARD_TOOL:
+        return WRITTEN  # the answer goes back for its correction round (the visit's Command)
+    return coordinator_routing_logic(state)
 
 
 # -- forward ----------------------------------------------------------------------------------
@@ -288,7 +336,15 @@ async def forward_node(state: dict[str, Any], config: RunnableConfig, runtime: R
     ``CADENCE_VALIDATION`` ``flag`` the verdict is recorded; with ``correct`` a failing answer
     goes back to its agent once, with the verdict's feedback (the answering node corrects it).
     """
-    context = runtime.context if runtime is not None else None
+    return finish(state, runtime.context if runtime is not None else None)
+
+
+def finish(state: dict[str, Any], context: Any) -> Command:
+    """The ``forward`` step (see :func:`forward_node`) as a function of the state and the turn context.
+
+    An agent whose answer stands runs it at the end of its own loop (:func:`answered`), one
+    LangGraph task sooner than a visit of the ``forward`` node.
+    """
     ctx = plugin_context(state)
     agent = _forwarded_agent(state)
     own = ctx.get(F.SUPERVISOR_ANSWER) if agent == GraphNodeNames.SUPERVISOR else None
@@ -425,15 +481,17 @@ def handed_back(
     return [*([last_ai] if last_ai is not None else []), *new]
 
 
-def agent_step(bundle: PluginBundle) -> Callable[..., Any]:
+def agent_step(bundle: PluginBundle, output_mode: str = "last_message") -> Callable[..., Any]:
     """The agent subgraph's ``{name}_agent`` node: one agent step on a trimmed history.
 
     Pre-model trimming (``CADENCE_MODEL_INPUT_MAX_TOKENS``): the subgraph's own copy of the
     conversation is replaced by the trimmed one (``RemoveMessage(REMOVE_ALL_MESSAGES)``), so the
     model gets the budget and the shared history stays whole. A validation correction round
-    adds its feedback as the last message the model sees.
+    adds its feedback as the last message the model sees. An answer (a step whose only call is
+    ``back``) hands back at once (:func:`answered`): no tools step just to run ``back``.
     """
     inner = plugin_nodes.agent_node(bundle)
+    loop = agent_loop(bundle)
 
     async def node(state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]) -> dict[str, Any]:
         context = runtime.context if runtime is not None else None
@@ -451,12 +509,56 @@ def agent_step(bundle: PluginBundle) -> Callable[..., Any]:
             }
         )
         update = await inner(view, config, runtime)
+        response = (update.get("messages") or [None])[-1]
+        calls = list(getattr(response, "tool_calls", None) or [])
+        if isinstance(response, AIMessage) and calls and all(c.get("name") == BACK_TOOL_NAME for c in calls):
+            return answered(bundle, loop, output_mode, state, messages, response, update, runtime)
         if len(trimmed) < len(messages):
             update = {**update, "messages": [*replace_history(trimmed), *update.get("messages", [])]}
         return update
 
     node.__name__ = bundle.agent_node_name
     return node
+
+
+def answered(
+    bundle: PluginBundle,
+    loop: plugin_nodes.NextNode,
+    output_mode: str,
+    state: dict[str, Any],
+    messages: list[BaseMessage],
+    response: AIMessage,
+    update: dict[str, Any],
+    runtime: Runtime[Any],
+) -> Command:
+    """The agent answered: its ``back`` call is answered here and the answer handed back to the parent.
+
+    What the tools step would do for a lone ``back``, one LangGraph task earlier: the breadcrumb
+    result, the same events (``agent_end``, the next node), the same destination
+    (:func:`agent_loop`: supervisor, or forward for an answer that stands) and the same share
+    of the history (:func:`handed_back`).
+    """
+    back = [
+        ToolMessage(content=BACK_TOOL_NAME, name=BACK_TOOL_NAME, tool_call_id=str(c.get("id") or ""))
+        for c in response.tool_calls
+    ]
+    step = {
+        "messages": back,
+        "tool_hops": int(state.get("tool_hops") or 0),
+        "plugin_context": plugin_context(state),
+    }
+    target = loop({**state, "messages": [*messages, response]}, step, runtime)
+    emit_events(tools_events(bundle.name, step, target))
+    shared = handed_back([*messages, response], back, output_mode)
+    rest = {k: v for k, v in update.items() if k != "messages"}
+    if target == GraphNodeNames.FORWARD:  # the answer stands, or was corrected: write it here
+        view = {**state, **rest, **step, "messages": [*messages, response, *back]}
+        done = finish(view, runtime.context if runtime is not None else None)
+        written = dict(done.update or {})  # type: ignore[call-overload]
+        final = written.pop("messages", [])
+        update = {**rest, **step, **written, "messages": [*shared, *final]}
+        return Command(graph=Command.PARENT, goto=done.goto, update=update)
+    return Command(graph=Command.PARENT, goto=target, update={**rest, **step, "messages": shared})
 
 
 def hand_back(bundle: PluginBundle, output_mode: str) -> Callable[..., Any]:
@@ -485,7 +587,7 @@ def hand_back(bundle: PluginBundle, output_mode: str) -> Callable[..., Any]:
 def agent_subgraph(bundle: PluginBundle, settings: Settings) -> CompiledStateGraph:
     """``{name}_agent`` ⇄ ``{name}_tools`` as a subgraph, looping until the agent hands back."""
     sub: StateGraph = StateGraph(AgentState, context_schema=TurnContext)
-    sub.add_node(bundle.agent_node_name, agent_step(bundle))
+    sub.add_node(bundle.agent_node_name, agent_step(bundle, settings.supervisor_output_mode))
     sub.add_node(
         bundle.tools_node_name,
         hand_back(bundle, settings.supervisor_output_mode),
@@ -550,6 +652,7 @@ def build_supervisor_graph(
             RoutingDecision.CONTINUE: GraphNodeNames.CONTROL_TOOLS,
             RoutingDecision.SUSPEND: GraphNodeNames.SUSPEND,
             RoutingDecision.DONE: GraphNodeNames.SYNTHESIZER,
+            WRITTEN: END,
         },
     )
     graph.add_edge(GraphNodeNames.SUSPEND, END)
@@ -570,11 +673,14 @@ __all__ = [
     "agent_step",
     "agent_subgraph",
     "answer_stands",
+    "answered",
     "build_supervisor_graph",
+    "finish",
     "forward_node",
     "hand_back",
     "handed_back",
     "handoff_tools",
     "make_forward_tool",
+    "supervisor_routing_logic",
     "supervisor_view",
 ]
