@@ -237,6 +237,31 @@ async def measure_usage(conv: Conversation, workdir: Path) -> list[Usage]:
     return rows
 
 
+async def count_tasks(conv: Conversation, workdir: Path) -> dict[str, list[str]]:
+    """The LangGraph tasks (node runs, subgraphs' included) of one turn of each framework, in order."""
+    out: dict[str, list[str]] = {}
+    async with open_pair(conv, "memory", workdir) as (cadence, peer):
+        state, config, context = cadence.engine._prepare(conv.message, "tasks")[:3]
+        runs = [
+            (cadence.name, cadence.engine.graph_for("supervisor"), state, config, {"context": context}),
+            (
+                peer.name,
+                peer.graph,
+                {"messages": [HumanMessage(conv.message)]},
+                {"configurable": {"thread_id": "t"}},
+                {},
+            ),
+        ]
+        for name, graph, inp, cfg, extra in runs:
+            names = []
+            async for item in graph.astream(inp, cfg, stream_mode=["tasks"], subgraphs=True, **extra):
+                chunk = item[-1]
+                if isinstance(chunk, dict) and "input" in chunk:
+                    names.append(str(chunk["name"]))
+            out[name] = names
+    return out
+
+
 async def run_supervisor(workdir: Path, turns: int, warmup: int) -> dict[str, Any]:
     """The section's measurements for every conversation (overhead on each checkpointer, usage)."""
     overhead = []
@@ -249,7 +274,8 @@ async def run_supervisor(workdir: Path, turns: int, warmup: int) -> dict[str, An
                 + ", ".join(f"{r['framework']} {r['median_ms']:.2f} ms" for r in got)
             )
     usage = [asdict(u) for conv in CONVERSATIONS for u in await measure_usage(conv, workdir)]
-    return {"overhead": overhead, "usage": usage, "turns": turns}
+    tasks = {conv.key: await count_tasks(conv, workdir) for conv in CONVERSATIONS}
+    return {"overhead": overhead, "usage": usage, "tasks": tasks, "turns": turns}
 
 
 OVERHEAD_HEADER = (
@@ -297,6 +323,23 @@ def render(res: dict[str, Any] | None) -> str:
         met = "met" if max(ratios) <= TARGET_RATIO else "NOT met"
         lines += ["", f"Target: at most {TARGET_RATIO}× the peer's overhead per turn — {met} "
                   f"(worst ratio {max(ratios):.2f}×)."]  # fmt: skip
+    tasks = res.get("tasks") or {}
+    if tasks:
+        lines += [
+            "",
+            "LangGraph tasks per turn (node runs, the agents' subgraphs included): "
+            + "; ".join(
+                f"{titles[key]}: Cadence {len(t.get(SupervisorCadence.name, []))}, "
+                f"peer {len(t.get(SupervisorPeer.name, []))}"
+                for key, t in tasks.items()
+            )
+            + ". In memory a turn's time is mostly LangGraph's cost per task (Cadence's own code is a "
+            "few % of a turn, section 1's profiles). Cadence runs fewer tasks: an agent's answer hands back "
+            "from its agent step, an answer that stands is written at the end of the agent's loop and the "
+            "supervisor's own answer in its visit; the handoff still runs in `control_tools` (the routing "
+            "tools' Command, which thread forks rely on). On SQLite Cadence also writes one checkpoint per "
+            "turn (`CADENCE_CHECKPOINT_DURABILITY=exit`) where the peer writes one per step.",
+        ]
     lines += [
         "",
         "Model calls and tokens of one turn (input: tiktoken `o200k_base` over exactly what each call "
