@@ -321,3 +321,17 @@ async def test_correct_sends_the_supervisors_own_answer_back_to_it_once(engine_f
     assert result.response == "Python 3.7 came out 8 years ago."
     [record] = result.trace["validation"]
     assert record["corrected"] and "invented_number" in record["draft_problems"] and record["verdict"]["ok"]
+
+
+async def test_the_turn_deadline_ends_an_agent_subgraph_looping_over_its_tools(engine_factory) -> None:
+    # the agent would call its tool 30 times (0.3 s per model call); the work part of a 1 s turn ends first
+    script = [
+        goto("math"),
+        *[{**call("calculate", expression=f"{i} + 1"), "delay_s": 0.3} for i in range(30)],
+        {"content": "Stopped: out of time."},
+    ]
+    engine, model = engine_factory(script, mode="supervisor", turn_timeout=1.0)
+    result = await engine.ainvoke("count up forever")
+    assert result.trace["suspended"] and result.trace["suspend_reason"] == "deadline"
+    assert nodes(model)[-1] == "suspend" and nodes(model).count("supervisor") == 1
+    assert 1 <= result.trace["tool_hops"] < 30
