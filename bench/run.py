@@ -131,6 +131,8 @@ def merge_previous(results: dict[str, Any], path: Path) -> dict[str, Any]:
     for key, value in previous.items():
         if key in fresh or key in RUN_KEYS or f"{key}_error" in fresh:  # a failed section is not replaced
             continue
+        if key.endswith("_error") and key.removesuffix("_error") in fresh:  # measured fine this time
+            continue
         results[key] = value
         carried[key] = earlier.get(key, previous.get("started", "?"))
     if carried:
