@@ -130,6 +130,38 @@ async def test_a_leader_job_runs_in_one_holder_and_fails_over(database_url: str)
         await b.stop()
 
 
+async def test_a_leader_that_loses_its_postgres_session_hands_over(postgres_server_url: str) -> None:
+    import psycopg
+
+    url = fresh_database(postgres_server_url)
+    runs = {"a": 0, "b": 0}
+
+    def job(name: str):
+        async def run() -> None:
+            runs[name] += 1
+
+        return run
+
+    async with open_database_locks(url) as locks_a, open_database_locks(url) as locks_b:
+        a = LeaderJob(locks_a, "demo", job("a"), 0.02, retry_s=0.02, run_first=True)
+        b = LeaderJob(locks_b, "demo", job("b"), 0.02, retry_s=0.02, run_first=True)
+        async with a:
+            await _until(lambda: runs["a"] >= 1)
+            async with b:
+                await _until(lambda: runs["a"] >= 5)
+                assert runs["b"] == 0
+                # the database drops a's lock session (restart, network, idle timeout): its locks go with it
+                async with await psycopg.AsyncConnection.connect(url, autocommit=True) as admin:
+                    await admin.execute(
+                        "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+                    )
+                await _until(lambda: runs["b"] >= 3)
+                assert b.is_leader and not a.is_leader
+                frozen = runs["a"]
+                await _until(lambda: runs["b"] >= 8)
+                assert runs["a"] == frozen  # a noticed, reconnected and did not run again
+
+
 async def _until(condition, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while not condition():

@@ -68,6 +68,11 @@ class DatabaseLease:
         """Whether :meth:`release` has run."""
         return self._released
 
+    @property
+    def held(self) -> bool:
+        """Whether the lock is still held: not released, and (PostgreSQL) its session not lost since."""
+        return not self._released and self._owner._valid(self._token)
+
     async def release(self) -> None:
         """Release the lock (safe to call more than once)."""
         if not self._released:
@@ -90,6 +95,11 @@ class DatabaseLocks(Protocol):
 
     async def _release(self, name: str, token: Any) -> None: ...
 
+    def _valid(self, token: Any) -> bool: ...
+
+    async def ping(self) -> None:
+        """Check the locks' connection (PostgreSQL: reconnects a lost lock session, ending its leases)."""
+
 
 class _PollingLocks:
     """``acquire`` by polling ``try_acquire``; an in-process record of held names.
@@ -111,8 +121,19 @@ class _PollingLocks:
         if name in self._held:
             return None
         self._held.add(name)
+        attempt = asyncio.ensure_future(self._try(name))
         try:
-            token = await self._try(name)
+            token = await asyncio.shield(attempt)
+        except asyncio.CancelledError:
+            # the caller gave up: let the attempt finish and undo a success (a lock taken for nobody
+            # would stay held by this process's session until it ends)
+            try:
+                won = await attempt
+                if won is not None:
+                    await self._unlock(name, won)
+            finally:
+                self._held.discard(name)
+            raise
         except BaseException:
             self._held.discard(name)
             raise
@@ -143,6 +164,12 @@ class _PollingLocks:
 
     async def _unlock(self, name: str, token: Any) -> None:
         raise NotImplementedError
+
+    def _valid(self, token: Any) -> bool:
+        return True
+
+    async def ping(self) -> None:
+        """Nothing to check: the locks live in this process or in the kernel."""
 
 
 class LocalLocks(_PollingLocks):
@@ -247,6 +274,13 @@ class PostgresLocks(_PollingLocks):
         got = await self._query("SELECT pg_try_advisory_lock(%s)", lock_key(name))
         return self._session if got else None
 
+    def _valid(self, token: Any) -> bool:
+        return token == self._session and self._conn is not None and not self._conn.closed
+
+    async def ping(self) -> None:
+        """A round trip on the lock session; a lost session is replaced (its leases are no longer held)."""
+        await self._query("SELECT %s::bigint", 0)
+
     async def _unlock(self, name: str, token: Any) -> None:
         if token != self._session:
             return  # taken on a lost session: already released by the server
@@ -283,7 +317,7 @@ async def open_database_locks(url: str) -> AsyncIterator[DatabaseLocks]:
     else:
         pg = PostgresLocks(url, target)
         try:
-            await pg._query("SELECT %s::bigint", 0)  # connect now: an unreachable server fails at start
+            await pg.ping()  # connect now: an unreachable server fails at start
             yield pg
         finally:
             await pg.aclose()
@@ -326,26 +360,21 @@ class LeaderJob:
 
     @property
     def is_leader(self) -> bool:
-        """Whether this process holds the job's lock now."""
-        return self._lease is not None and not self._lease.released
+        """Whether this process holds the job's lock now (a lost PostgreSQL lock session ends it)."""
+        return self._lease is not None and self._lease.held
 
     async def _loop(self) -> None:
         try:
             while True:
-                if not self.is_leader:
-                    self._lease = await self.locks.try_acquire(f"leader:{self.name}")
-                    if self._lease is None:
+                try:
+                    if not await self._lead():
                         await asyncio.sleep(self.retry_s)
                         continue
-                    logger.info("leading the background job %r", self.name)
-                    if not self.run_first:
-                        await asyncio.sleep(self.interval_s)
-                try:
                     await self.job()
                     self.runs += 1
                 except asyncio.CancelledError:
                     raise
-                except Exception:
+                except Exception:  # the job, or the database under the locks: log, carry on
                     logger.exception("background job %r failed; retrying in %g s", self.name, self.interval_s)
                 await asyncio.sleep(self.interval_s)
         finally:
@@ -353,6 +382,23 @@ class LeaderJob:
                 lease, self._lease = self._lease, None
                 with contextlib.suppress(Exception):
                     await asyncio.shield(lease.release())
+
+    async def _lead(self) -> bool:
+        """Whether this process leads now: keep a held lock (checked on the database), else try to take it."""
+        if self._lease is not None:
+            await self.locks.ping()
+            if self.is_leader:
+                return True
+            lease, self._lease = self._lease, None  # lost with its session: give it up, compete again
+            with contextlib.suppress(Exception):
+                await lease.release()
+        self._lease = await self.locks.try_acquire(f"leader:{self.name}")
+        if self._lease is None:
+            return False
+        logger.info("leading the background job %r", self.name)
+        if not self.run_first:
+            await asyncio.sleep(self.interval_s)
+        return True
 
     def start(self) -> None:
         """Start the loop as a task of the running event loop."""
