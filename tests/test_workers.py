@@ -155,11 +155,13 @@ async def test_a_leader_that_loses_its_postgres_session_hands_over(postgres_serv
                     await admin.execute(
                         "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted"
                     )
-                await _until(lambda: runs["b"] >= 3)
-                assert b.is_leader and not a.is_leader
-                frozen = runs["a"]
-                await _until(lambda: runs["b"] >= 8)
-                assert runs["a"] == frozen  # a noticed, reconnected and did not run again
+                await _until(lambda: locks_a._session >= 1)  # a noticed and reconnected
+                # one leader again (whichever took the free lock first), never two
+                await _until(lambda: a.is_leader != b.is_leader)
+                leader, other = ("a", "b") if a.is_leader else ("b", "a")
+                before = dict(runs)
+                await _until(lambda: runs[leader] >= before[leader] + 5)
+                assert runs[other] <= before[other] + 1  # at most a run already under way
 
 
 async def _until(condition, timeout: float = 30.0) -> None:
