@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from langchain_core.tools import BaseTool, ToolException
 
-from cadence.builtins import BUILTIN_PLUGINS, DocsPlugin, InfoPlugin, MathPlugin
+from cadence.builtins import BUILTIN_PLUGINS, DocsPlugin, InfoPlugin, MathPlugin, TextPlugin
 from cadence.builtins import info as info_mod
 from cadence.builtins.docs import (
     BUNDLED_DOCS_DIR,
@@ -384,7 +384,7 @@ def test_docs_folder_from_settings(monkeypatch: pytest.MonkeyPatch, docs_folder:
 
 
 def test_builtin_plugins_mapping() -> None:
-    assert {"math": MathPlugin, "info": InfoPlugin, "docs": DocsPlugin} == BUILTIN_PLUGINS
+    assert {"math": MathPlugin, "info": InfoPlugin, "docs": DocsPlugin, "text": TextPlugin} == BUILTIN_PLUGINS
 
 
 @pytest.mark.parametrize("name", ["math", "info", "docs"])
@@ -424,4 +424,5 @@ def test_tool_names() -> None:
         "math": ["calculate", "percent_change", "percent_of", "percentage", "statistics"],
         "info": ["convert_time", "current_time", "time_difference"],
         "docs": ["list_docs", "read_doc", "search_docs"],
+        "text": ["summarize_text"],
     }

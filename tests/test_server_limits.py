@@ -168,7 +168,7 @@ def test_websocket_message_over_the_limit_gets_413_and_stays_open(server: tuple[
 def test_options_lists_every_method_of_the_path(client: httpx.Client) -> None:
     resp = client.options("/api/v1/threads/abc")
     assert resp.status_code == 405
-    assert {m.strip() for m in resp.headers["allow"].split(",")} == {"GET", "DELETE"}
+    assert {m.strip() for m in resp.headers["allow"].split(",")} == {"GET", "PATCH", "DELETE"}
     assert resp.json()["error"]["code"] == "method_not_allowed"
     resp = client.put("/api/v1/chat")
     assert resp.status_code == 405 and resp.headers["allow"] == "POST"
@@ -191,7 +191,7 @@ def test_schema_declares_limits_and_media_types(client: httpx.Client) -> None:
     assert set(completions) == {"application/json", "text/event-stream"}
     assert completions["application/json"]["schema"] == {"$ref": "#/components/schemas/ChatCompletion"}
     path = schema["paths"]["/api/v1/threads/{thread_id}"]
-    assert set(path) == {"get", "delete"}
+    assert set(path) == {"get", "patch", "delete"}
     offset = next(p for p in path["get"]["parameters"] if p["name"] == "user_id")
     assert "pattern" in offset["schema"]["anyOf"][0]
     dumped = json.dumps(schema)
