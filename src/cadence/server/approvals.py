@@ -22,14 +22,13 @@ from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import JSONResponse
 
 from cadence.errors import CadenceError, ConflictError
 from cadence.orchestration.approval import parse_decisions
 from cadence.server.auth import Principal, get_principal, resolve_user
-from cadence.server.chat import ERRORS, THREAD_HEADER, _sse
+from cadence.server.chat import ERRORS, stream_response, turn_response
 from cadence.server.deps import get_service
-from cadence.server.errors import error_body, turn_error_status
 from cadence.server.schemas import (
     CHAT_STREAM_CONTENT,
     ChatErrorResponse,
@@ -137,33 +136,6 @@ async def start_resume(
     return await start_run(service, user, thread_id, events, check)
 
 
-async def turn_response(turn: Turn) -> JSONResponse:
-    """The JSON answer of a run, as ``POST /api/v1/chat`` gives it (errors with their status)."""
-    final = await turn.result()
-    headers = {THREAD_HEADER: turn.thread_id}
-    if final.get("error"):
-        error = final["error"]
-        content = error_body(error["code"], error["message"], thread_id=turn.thread_id)
-        content.update(thread_id=turn.thread_id, response=final["response"], trace=final["trace"])
-        return JSONResponse(content, turn_error_status(error["code"]), headers=headers)
-    body = ChatResponse(
-        response=final["response"],
-        thread_id=turn.thread_id,
-        trace=final["trace"],
-        interrupted=bool(final.get("interrupted")),
-        approvals=final.get("approvals") or [],
-    )
-    return JSONResponse(body.model_dump(mode="json"), headers=headers)
-
-
-def _stream(turn: Turn) -> StreamingResponse:
-    return StreamingResponse(
-        _sse(turn),
-        media_type="text/event-stream",
-        headers={THREAD_HEADER: turn.thread_id, "Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
-
-
 @router.get(
     "/{thread_id}/approvals",
     response_model=PendingResponse,
@@ -201,7 +173,7 @@ async def resume(
     user = resolve_user(principal, body.user_id, service.settings)
     validate_thread_id(thread_id, service.settings)
     turn = await start_resume(service, user, thread_id, body.decisions, tokens=body.stream)
-    return _stream(turn) if body.stream else await turn_response(turn)
+    return stream_response(turn) if body.stream else await turn_response(turn)
 
 
 @router.get(
@@ -275,4 +247,4 @@ async def _replay(
         yield event
 
 
-__all__ = ["router", "start_resume", "start_run", "turn_response"]
+__all__ = ["router", "start_resume", "start_run"]

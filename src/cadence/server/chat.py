@@ -76,6 +76,11 @@ async def chat(
 ) -> Any:
     """Run one turn. Omit ``thread_id`` to start a conversation; the answer names the thread."""
     turn = await service.start(_turn_request(body, principal, service), tokens=False)
+    return await turn_response(turn)
+
+
+async def turn_response(turn: Turn) -> JSONResponse:
+    """A run's JSON answer as ``POST /api/v1/chat`` gives it (errors with their status)."""
     final = await turn.result()
     headers = {THREAD_HEADER: turn.thread_id}
     if final.get("error"):
@@ -83,14 +88,23 @@ async def chat(
         content = error_body(error["code"], error["message"], thread_id=turn.thread_id)
         content.update(thread_id=turn.thread_id, response=final["response"], trace=final["trace"])
         return JSONResponse(content, turn_error_status(error["code"]), headers=headers)
-    body_out = ChatResponse(
+    body = ChatResponse(
         response=final["response"],
         thread_id=turn.thread_id,
         trace=final["trace"],
         interrupted=bool(final.get("interrupted")),
         approvals=final.get("approvals") or [],
     )
-    return JSONResponse(body_out.model_dump(mode="json"), headers=headers)
+    return JSONResponse(body.model_dump(mode="json"), headers=headers)
+
+
+def stream_response(turn: Turn) -> StreamingResponse:
+    """A run's events as Server-Sent Events, as ``POST /api/v1/chat/stream`` gives them."""
+    return StreamingResponse(
+        _sse(turn),
+        media_type="text/event-stream",
+        headers={THREAD_HEADER: turn.thread_id, "Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
 
 
 async def _sse(turn: Turn) -> AsyncIterator[str]:
@@ -119,11 +133,7 @@ async def chat_stream(
 ) -> StreamingResponse:
     """Same request as ``/chat``; the turn's events arrive as they happen."""
     turn = await service.start(_turn_request(body, principal, service))
-    return StreamingResponse(
-        _sse(turn),
-        media_type="text/event-stream",
-        headers={THREAD_HEADER: turn.thread_id, "Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+    return stream_response(turn)
 
 
 def _reject(status: int, code: str, message: str, **extra: Any) -> str:
