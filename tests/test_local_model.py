@@ -24,6 +24,7 @@ from cadence.models.local import (
     turn_has_agent_work,
 )
 from cadence.models.local.policy import is_follow_up, numbers_in, result_value, style_instruction
+from cadence.models.preroute import routing_schema
 from cadence.orchestration.control_tools import make_routing_tools
 from cadence.sdk.metadata import PluginMetadata
 from cadence.sdk.tools import make_back_tool
@@ -69,7 +70,8 @@ def time_difference(location_a: str, location_b: str) -> str:
 
 
 def _schemas(tools: list[Any]) -> list[dict[str, Any]]:
-    return [convert_to_openai_tool(t) for t in tools]
+    """The schemas as the local model binds them (routing tools with their full routing text)."""
+    return [routing_schema(t) for t in tools]
 
 
 def _routing_schemas() -> list[dict[str, Any]]:

@@ -265,12 +265,18 @@ def test_preroute_without_overlap_gives_an_empty_shortlist() -> None:
     assert all(r.score == 0 for r in router.rank("hello there!"))
 
 
-def test_preroute_over_tool_schemas_uses_the_tool_descriptions() -> None:
+def test_preroute_over_tool_schemas_uses_the_routing_text() -> None:
     from langchain_core.utils.function_calling import convert_to_openai_tool
 
+    from cadence.models.preroute import routing_schema
     from cadence.orchestration.control_tools import make_routing_tools
 
-    schemas = [convert_to_openai_tool(t) for t in make_routing_tools([MATH, INFO, DOCS])]
+    tools = make_routing_tools([MATH, INFO, DOCS])
+    # providers get one short line per route; the local model binds the full routing text
+    sent = [convert_to_openai_tool(t)["function"]["description"] for t in tools]
+    assert sent[0] == "Hand the conversation to the math agent."
+    schemas = [routing_schema(t) for t in tools]
+    assert MATH.description in schemas[0]["function"]["description"]
     router = PreRouter.from_tool_schemas(schemas)
     assert router.rank("What time is it in Tokyo?")[0].name == "goto_info_agent"
     assert router.rank("Calculate 15 * 23")[0].name == "goto_math_agent"

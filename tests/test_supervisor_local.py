@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
-from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from cadence.builtins.math import MathPlugin
 from cadence.models.local import bundled_model_path, local_runtime_available
 from cadence.models.local.policy import SmallModelPolicy
+from cadence.models.preroute import routing_schema
 from cadence.orchestration.control_tools import make_routing_tools
 from cadence.orchestration.modes.supervisor import make_forward_tool
 
@@ -23,7 +23,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 
 def supervisor_tools() -> list[dict]:
     tools = [*make_routing_tools([MathPlugin.get_metadata()]), make_forward_tool(["math"])]
-    return [convert_to_openai_tool(t) for t in tools]
+    return [routing_schema(t) for t in tools]  # as the local model binds them
 
 
 def handed_back(answer: str) -> list:

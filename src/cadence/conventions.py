@@ -60,6 +60,9 @@ FINALIZE_TOOL = f"{GOTO_PREFIX}{FINALIZE}"
 """The routing tool that finishes the turn: ``goto_finalize``."""
 ROUTE_DESCRIPTION_PREFIX = "Hand the conversation to the "
 """How every ``goto_{name}_agent`` description starts (the embedded model's prompt drops it)."""
+ROUTE_TEXT_METADATA_KEY = "cadence_route_text"
+"""``tool.metadata[ROUTE_TEXT_METADATA_KEY]``: a routing tool's full routing text (the plugin's description
+and capabilities), for a model that routes lexically in-process; the schema sent to providers stays short."""
 
 FORWARD_TOOL = "forward_message"
 """The supervisor's tool that passes an agent's last answer to the user verbatim (a control tool)."""
@@ -81,6 +84,7 @@ __all__ = [
     "FORWARD_TOOL",
     "GOTO_PREFIX",
     "ROUTE_DESCRIPTION_PREFIX",
+    "ROUTE_TEXT_METADATA_KEY",
     "TOOLS_SUFFIX",
     "GraphNodeNames",
     "agent_from_route",

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cadence.conventions import route_core, route_tool_name
+from cadence.conventions import ROUTE_TEXT_METADATA_KEY, route_core, route_tool_name
 from cadence.sdk.metadata import PluginMetadata
 from cadence.text import STOPWORDS as BASE_STOPWORDS
 
@@ -110,6 +110,24 @@ def tokenize(text: str, *, digits: bool = True) -> list[str]:
 def tool_function(schema: Mapping[str, Any]) -> Mapping[str, Any]:
     """The ``function`` part of an OpenAI-style tool schema."""
     return schema.get("function", schema)
+
+
+def routing_schema(tool: Any) -> dict[str, Any]:
+    """``tool`` as an OpenAI-style schema whose description is its routing text, when it has one.
+
+    A routing tool's description, sent to providers with every coordinator call, is kept short;
+    its full routing text (the plugin's description and capabilities, which this pre-router
+    ranks) rides in ``tool.metadata[ROUTE_TEXT_METADATA_KEY]``. A model that routes in-process
+    binds its tools through this function to get that text back; any other tool (or schema) is
+    converted unchanged.
+    """
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+
+    schema = convert_to_openai_tool(tool)
+    text = (getattr(tool, "metadata", None) or {}).get(ROUTE_TEXT_METADATA_KEY)
+    if isinstance(text, str) and text and "function" in schema:
+        schema = {**schema, "function": {**schema["function"], "description": text}}
+    return schema
 
 
 def tool_name(schema: Mapping[str, Any]) -> str:
@@ -241,6 +259,7 @@ __all__ = [
     "PreRouter",
     "RouteCandidate",
     "RouteScore",
+    "routing_schema",
     "stem",
     "tokenize",
     "tool_function",

@@ -24,7 +24,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from cadence.conventions import FINAL_NODES, is_control_tool, message_text, split_at_last_human
 from cadence.orchestration.safety import safe_messages
 
-COMPACTION_HEADER = "Results gathered by the agents for the latest question (use only these):"
+COMPACTION_HEADER = "The agents' results for this question:"
 TRUNCATION_MARK = "… (truncated)"
 WORK_TOOL_NAME = "agent_results"
 
@@ -57,9 +57,13 @@ def _fmt_args(args: dict[str, object]) -> str:
 
 
 def describe_work(messages: Sequence[BaseMessage]) -> str:
-    """One line per agent statement, tool call and tool result (routing bookkeeping omitted)."""
+    """One line per agent statement and per tool call with its result (routing bookkeeping omitted).
+
+    A call and its result share a line, ``[agent] tool({args}) result: ...`` (``error:`` for a
+    failure); a call left without a result keeps its own line, ``[agent] called tool({args})``.
+    """
     lines: list[str] = []
-    calls: dict[str, tuple[str, str]] = {}
+    calls: dict[str, tuple[str, str, int]] = {}
     for msg in messages:
         if isinstance(msg, AIMessage):
             who = msg.name or "agent"
@@ -71,14 +75,15 @@ def describe_work(messages: Sequence[BaseMessage]) -> str:
             for call in msg.tool_calls or []:
                 if is_control_tool(call.get("name")):
                     continue
-                calls[call.get("id") or ""] = (who, call["name"])
-                lines.append(f"[{who}] called {call['name']}({_fmt_args(call.get('args') or {})})")
+                signature = f"{call['name']}({_fmt_args(call.get('args') or {})})"
+                calls[call.get("id") or ""] = (who, signature, len(lines))
+                lines.append(f"[{who}] called {signature}")
         elif isinstance(msg, ToolMessage):
             if msg.tool_call_id not in calls:
                 continue
-            who, name = calls[msg.tool_call_id]
+            who, signature, index = calls.pop(msg.tool_call_id)
             status = "error" if getattr(msg, "status", "success") == "error" else "result"
-            lines.append(f"[{who}] {name} {status}: {message_text(msg).strip()}")
+            lines[index] = f"[{who}] {signature} {status}: {message_text(msg).strip()}"
     return "\n".join(lines)
 
 

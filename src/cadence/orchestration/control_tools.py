@@ -24,6 +24,7 @@ from cadence.conventions import (
     FINALIZE,
     FINALIZE_TOOL,
     ROUTE_DESCRIPTION_PREFIX,
+    ROUTE_TEXT_METADATA_KEY,
     GraphNodeNames,
     agent_from_route,
     agent_node_name,
@@ -84,14 +85,17 @@ def make_routing_tools(plugins: Sequence[PluginMetadata]) -> list[BaseTool]:
         name = meta.normalized_name
         caps = f" Capabilities: {', '.join(meta.capabilities)}." if meta.capabilities else ""
         tool_name = route_tool_name(name)
+        route_text = f"{ROUTE_DESCRIPTION_PREFIX}{name} agent. {meta.description}{caps}"
         func, coroutine = _router(name, tool_name, agent_node_name(name))
         tools.append(
             StructuredTool.from_function(
                 func=func,
                 coroutine=coroutine,
                 name=tool_name,
-                description=f"{ROUTE_DESCRIPTION_PREFIX}{name} agent. {meta.description}{caps}",
-                metadata={CONTROL_METADATA_KEY: True},
+                # short for providers (the coordinator's prompt describes each agent); the full
+                # routing text rides in the metadata for the embedded model's lexical pre-router
+                description=f"{ROUTE_DESCRIPTION_PREFIX}{name} agent.",
+                metadata={CONTROL_METADATA_KEY: True, ROUTE_TEXT_METADATA_KEY: route_text},
             )
         )
 
@@ -101,7 +105,7 @@ def make_routing_tools(plugins: Sequence[PluginMetadata]) -> list[BaseTool]:
             func=func,
             coroutine=coroutine,
             name=FINALIZE_TOOL,
-            description="Finish: the answer to the user's latest question is ready, or no agent fits.",
+            description="Finish: the answer is ready, or no agent fits.",
             metadata={CONTROL_METADATA_KEY: True},
         )
     )

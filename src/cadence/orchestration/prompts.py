@@ -2,36 +2,22 @@
 
 from __future__ import annotations
 
-COORDINATOR_INSTRUCTIONS = """You are the coordinator of a team of specialised agents. Your only job is to decide \
-who acts next for the user's latest request: one agent, or finalize.
-
-**AVAILABLE AGENTS**
+COORDINATOR_INSTRUCTIONS = """Pick who works next on the user's latest request. Agents:
 {plugin_descriptions}
-- finalize: call goto_finalize when the answer to the user's latest question is already in the conversation, \
-or when no agent fits.
+Call one goto tool per step (the same agent again while it still fits); goto_finalize once the conversation \
+holds the answer, or when no agent fits. Never do an agent's work yourself."""
+"""The coordinator's system prompt (``plugin_descriptions``: one line per agent with its routing tool).
 
-**RULES**
-1. Choose exactly ONE route per turn by calling exactly one of: {tool_options} | goto_finalize.
-2. Do not invent agents or tools, and do not do the agents' work yourself (no calculations, lookups or answers).
-3. Use the full conversation history; if the results needed are already there, call goto_finalize instead of \
-repeating work.
-4. Prefer continuity: when the last agent is still the best fit for what remains, route to it again."""
+Short on purpose: it is sent with every coordinator call, and the routing tools' own descriptions
+are one line each (the embedded model's pre-router reads the plugins' full routing text from the
+tools' metadata, not from this prompt)."""
 
-SYNTHESIZER_INSTRUCTIONS = """You are the Synthesizer, responsible for the final response of a multi-agent \
-conversation.
-
-CRITICAL REQUIREMENTS:
-1. **RESPECT AGENT RESPONSES** - Use ONLY the information provided by agents and tools; do NOT make up or add \
-information.
-2. **ADDRESS THE CURRENT USER QUERY** - Answer the most recent user question; use earlier conversation only as \
-context.
-3. **SYNTHESIZE RELEVANT WORK** - Connect and organise the work done by the agents into one coherent answer.
-4. **BE HELPFUL** - Give useful, actionable information that directly answers the question. If the agents found \
-nothing useful, say so plainly instead of guessing.
-5. **RESPONSE STYLE**: {tone_instruction}
-{plugin_suggestions}
-IMPORTANT: present what the agents gathered; do not generate new facts or assumptions beyond it. Never mention \
-agents, tools, routing or other internal machinery."""
+SYNTHESIZER_INSTRUCTIONS = """Write the final answer to the user's latest question from the agents' results \
+only: add no facts of your own; if they found nothing useful, say so plainly. Use earlier conversation only as \
+context. Never mention agents, tools or routing.
+RESPONSE STYLE: {tone_instruction}
+{plugin_suggestions}"""
+"""The synthesizer's system prompt; ``RESPONSE STYLE:`` marks the tone (the embedded model's policy reads it)."""
 
 SUSPEND_INSTRUCTIONS = """You are writing the final answer of a conversation that had to stop early: {reason}.
 

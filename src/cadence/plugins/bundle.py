@@ -18,7 +18,7 @@ from cadence.plugins.containment import PluginThreadPool, contain_tools, is_real
 from cadence.sdk.agent import BaseAgent
 from cadence.sdk.metadata import PluginMetadata
 from cadence.sdk.plugin import BasePlugin
-from cadence.sdk.tools import make_back_tool
+from cadence.sdk.tools import BACK_TOOL_NAME, make_back_tool
 from cadence.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -94,8 +94,13 @@ class PluginBundle:
         return tools_node_name(self.name)
 
     def bind_model(self, model: BaseChatModel) -> None:
-        """Bind the plugin's model with its tools plus ``back``."""
-        self.agent.bind_model(model, self.tools)
+        """Bind the plugin's model with its own tools (``back`` is not sent to the model).
+
+        An answer without a tool call hands back (the agent step gives it a synthesized
+        ``back`` call), so a ``back`` schema in every agent call would only cost tokens; the
+        tools node still has ``back`` to answer that call.
+        """
+        self.agent.bind_model(model, [t for t in self.tools if t.name != BACK_TOOL_NAME])
 
     def should_continue(self, state: dict[str, Any]) -> str:
         """The agent's ``should_continue``, contained; pending tool calls always go to the tools node.

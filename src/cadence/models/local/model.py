@@ -31,6 +31,7 @@ from cadence.models.local.grammar import parse_route, parse_tool_output
 from cadence.models.local.policy import Plan, SmallModelPolicy
 from cadence.models.local.runtime import BUNDLED_FILE, bundled_model_path
 from cadence.models.local.worker import ModelWorker, WorkerKey, WorkerOptions, get_worker
+from cadence.models.preroute import routing_schema
 
 
 class LocalChatModel(BaseChatModel):
@@ -105,8 +106,12 @@ class LocalChatModel(BaseChatModel):
         tool_choice: str | None = None,
         **kwargs: Any,
     ) -> Runnable[LanguageModelInput, AIMessage]:
-        """Bind tools (stored as OpenAI-style schemas in the call's kwargs)."""
-        return bind_openai_tools(self, tools, tool_choice, **kwargs)
+        """Bind tools (stored as OpenAI-style schemas in the call's kwargs).
+
+        Routing tools bring back their full routing text (:func:`~cadence.models.preroute.routing_schema`):
+        the pre-router and the routing prompt of the policy read it.
+        """
+        return bind_openai_tools(self, [routing_schema(t) for t in tools], tool_choice, **kwargs)
 
     def plan(self, messages: Sequence[BaseMessage], **kwargs: Any) -> Plan:
         """Decide the prompt, grammar and output parsing of one call (no model needed)."""

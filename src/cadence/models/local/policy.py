@@ -244,7 +244,10 @@ def style_instruction(system: str) -> str:
     return first.rstrip(":").strip()
 
 
-_WORK_LINE_RE = re.compile(r"^\[[^\]]+\] (?:(?P<tool>\S+) (?:result|error): |said: )(?P<text>.*)$")
+_WORK_LINE_RE = re.compile(
+    r"^\[[^\]]+\] (?:(?P<tool>[\w.-]+)(?:\(.*?\))? (?:result|error): |said: )(?P<text>.*)$"
+)
+"""A line of folded work: ``[agent] tool({args}) result: ...`` (or ``tool result:``), ``[agent] said:``."""
 
 
 def plain_results(text: str) -> str:
