@@ -5,8 +5,10 @@ checkpointer of the same kind and run with the same durability as Cadence. What 
 there is what LangGraph itself costs for that many supersteps; Cadence's turn minus it is
 Cadence's own cost (nodes, prompts, streaming, tracing) plus the tools.
 
-The number of supersteps is measured on the Cadence subject (its latest checkpoint's ``step``
-after one turn on a fresh thread, minus the checkpoint it started from and the input step).
+The number of supersteps is measured on the Cadence subject: the node supersteps of one turn on a
+fresh thread (its latest checkpoint's ``step``, counted from the checkpoint the turn started from:
+the pending question written before the turn, where the checkpointer keeps one; the floor's chain
+has as many nodes, its ``step`` ends at the same number).
 """
 
 from __future__ import annotations
@@ -26,7 +28,10 @@ async def cadence_supersteps(cadence: Any, message: str, thread_id: str = "floor
     saver = cadence.engine.checkpointer
     key = f"{cadence.engine.settings.default_user}::{thread_id}"
     steps = [t.metadata.get("step", 0) async for t in saver.alist({"configurable": {"thread_id": key}})]
-    return max(steps) - min(steps) - 1  # minus the input step
+    if len(steps) == 1:  # the turn's own checkpoint only: input step -1, then one step per superstep
+        return max(steps)
+    # from the pending question's checkpoint (its own step), minus the run's input step
+    return max(steps) - min(steps) - 2
 
 
 def build_floor(steps: int, checkpointer: Any) -> Any:

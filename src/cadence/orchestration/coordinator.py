@@ -13,14 +13,17 @@ import inspect
 import logging
 import uuid
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, SystemMessage
+from langchain_core.messages import AIMessage, SystemMessage, ToolMessage
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.tools import BaseTool
+from langgraph.prebuilt.tool_node import INVALID_TOOL_NAME_ERROR_TEMPLATE
 from langgraph.runtime import Runtime
+from langgraph.types import Command
 
+from cadence.conventions import FINALIZE, GraphNodeNames, agent_node_name
 from cadence.errors import CadenceError
 from cadence.models.invoke import model_endpoint
 from cadence.orchestration.control_tools import (
@@ -195,6 +198,57 @@ class Coordinator:
                 )
                 context.trace.errors.append({"node": self.node_name, "code": code, "message": reason})
             return AIMessage(content="", tool_calls=[finalize_call()])
+
+
+class RoutingCoordinator(Coordinator):
+    """The coordinator mode's node: decides, answers its routing call and goes on, in one step.
+
+    The routing tools' work (answer ``goto_{name}_agent`` with the plugin's name, ``goto_finalize``
+    with ``finalize``; an unknown tool with the tool node's error and the synthesizer) is done here
+    and the node returns ``Command(goto=...)``: no ``control_tools`` step and no conditional edge
+    per decision. The history is the same as with the routing step (the decision, then its result).
+    ``control_tools`` stays in the graph for forks that force a route and for checkpoints written
+    before (their ``next`` is ``control_tools``).
+    """
+
+    destinations: ClassVar[dict[str, str]] = {
+        GraphNodeNames.CONTROL_TOOLS: RoutingDecision.CONTINUE,
+        GraphNodeNames.SUSPEND: RoutingDecision.SUSPEND,
+        GraphNodeNames.SYNTHESIZER: RoutingDecision.DONE,
+    }
+    """What ``cadence graph`` draws from the node (the seeds' edges: the routing step, suspend, done)."""
+
+    async def __call__(  # type: ignore[override]
+        self, state: dict[str, Any], config: RunnableConfig, runtime: Runtime[TurnContext]
+    ) -> Command:
+        """One routing decision, answered; ``Command`` to the agent, the synthesizer or suspend."""
+        update = await super().__call__(state, config, runtime)
+        return Command(goto=self.route(update), update=update)
+
+    def route(self, update: dict[str, Any]) -> str:
+        """The next node of a decision ``update``; answers its routing call in ``update`` (in place)."""
+        if (update.get("plugin_context") or {}).get(F.SUSPEND_REASON):
+            return GraphNodeNames.SUSPEND  # its pending call is answered by the suspend node
+        decision = (update.get("messages") or [None])[-1]
+        calls = list(getattr(decision, "tool_calls", None) or [])
+        if not calls:
+            return GraphNodeNames.SYNTHESIZER
+        call = calls[0]
+        name = call["name"]
+        agent = agent_from_route(name, self.plugin_names)
+        call_id = call.get("id") or f"call_{uuid.uuid4().hex[:12]}"
+        if agent is not None and update.get("current_agent") == agent:
+            update["messages"].append(ToolMessage(content=agent, name=name, tool_call_id=call_id))
+            return agent_node_name(agent)
+        if name == FINALIZE_TOOL:
+            update["messages"].append(ToolMessage(content=FINALIZE, name=name, tool_call_id=call_id))
+            return GraphNodeNames.SYNTHESIZER
+        logger.warning("unknown routing result; routing to the synthesizer", extra={"route": name})
+        error = INVALID_TOOL_NAME_ERROR_TEMPLATE.format(
+            requested_tool=name, available_tools=", ".join(t.name for t in self.tools)
+        )
+        update["messages"].append(ToolMessage(content=error, name=name, tool_call_id=call_id, status="error"))
+        return GraphNodeNames.SYNTHESIZER
 
 
 def coordinator_routing_logic(state: dict[str, Any]) -> str:

@@ -162,6 +162,8 @@ class Cadence(EngineMemory):
     ) -> None:
         self.settings = settings or get_settings()
         self.checkpointer = checkpointer if checkpointer is not None else InMemorySaver()
+        # a pending question is checkpointed before the turn only where it can outlive a crash
+        self._durable = not isinstance(self.checkpointer, InMemorySaver)
         self.memory = self.open_memory(memory_store)  # long-term memory (None when CADENCE_MEMORY is off)
         self._runner: asyncio.Runner | None = None
         if model is not None:
@@ -377,6 +379,7 @@ class Cadence(EngineMemory):
             mode=mode,
             agent=agent,
             tokens=False,
+            events=False,
         ):
             if event["type"] == "final":
                 final = event
@@ -410,8 +413,13 @@ class Cadence(EngineMemory):
         mode: str | None = None,
         agent: str | None = None,
         tokens: bool = True,
+        events: bool = True,
     ) -> AsyncIterator[dict[str, Any]]:
         """Run one turn, yielding events; the last event has ``type == "final"``.
+
+        ``events=False``: only the ``final`` event (and ``error``/``interrupt``), for a caller that
+        wants the answer alone (:meth:`ainvoke`, a JSON response): the graph then runs without
+        the event and token streams (LangGraph's ``values`` mode only), which costs less per step.
 
         ``message`` is the user's text, or a :class:`TurnInput` from :meth:`turn_input`
         (already checked; the keyword arguments are then ignored).
@@ -431,11 +439,11 @@ class Cadence(EngineMemory):
         graph = self.graph_for(context.mode)
         await self.ensure_not_paused(_user, thread)
         await self.recall_memory(state_in, context)
-        if self.settings.checkpoint_durability == "exit":
+        if self.settings.checkpoint_durability == "exit" and self._durable:
             await self._record_question(graph, config, question)
         run = self._drive(
             graph, state_in, config, context, question=question, thread=thread, tokens=tokens,
-            first_node=ENTRY_NODES[context.mode].format(agent=context.agent or ""),
+            first_node=ENTRY_NODES[context.mode].format(agent=context.agent or ""), events=events,
         )  # fmt: skip
         async with contextlib.aclosing(run):  # a consumer stopping early closes the turn at once
             async for event in run:
@@ -454,19 +462,24 @@ class Cadence(EngineMemory):
         first_node: str,
         run_config: dict[str, Any] | None = None,
         prior_elapsed_s: float = 0.0,
+        events: bool = True,
     ) -> AsyncIterator[dict[str, Any]]:
         """Run the graph on ``graph_input`` (a new turn's state, a resume ``Command``, or None to run
         from the checkpoint of ``run_config``) and yield the turn's events, ending with ``final``.
 
         ``config`` names the thread (errors close the turn there); ``prior_elapsed_s`` is the
-        running time the turn spent before a pause (in the trace's ``duration_ms``).
+        running time the turn spent before a pause (in the trace's ``duration_ms``); ``events=False``
+        yields only the ``final`` event (and ``error``/``interrupt``).
         """
-        # the nodes emit their events where they happen ("custom"); "messages" gives the answer's tokens
-        modes = ["values", "custom", "messages"] if tokens else ["values", "custom"]
+        # the nodes emit their events where they happen ("custom"); "messages" gives the answer's tokens;
+        # without events, "values" alone (no stream writer, no callback handler on the model calls)
+        tokens = tokens and events
+        modes = ["values", "custom", "messages"] if tokens else ["values", "custom"] if events else ["values"]
         final_state: dict[str, Any] = {}
         error: dict[str, Any] | None = None
         started = time.monotonic()
-        yield node_event(first_node)
+        if events:
+            yield node_event(first_node)
         # one task: the graph runs in the caller's task, one step per pull; each pull is bounded
         # by the hard limit (a timeout around the pull only, never around a yield)
         stream = graph.astream(
@@ -606,8 +619,10 @@ class Cadence(EngineMemory):
         """Checkpoint the question, flagged pending, before the turn runs.
 
         With durability ``exit`` LangGraph writes once, when the turn ends; a crash mid-turn
-        would lose the question. The turn's own input carries the same message id, so the
-        final checkpoint replaces the flagged copy; a crash leaves it flagged (interrupted).
+        would lose the question. Not with an in-memory checkpointer (a crash loses the whole
+        thread there; the write would cost a checkpoint per turn for nothing). The turn's own
+        input carries the same message id, so the final checkpoint replaces the flagged copy; a
+        crash leaves it flagged (interrupted).
         """
         pending = question.model_copy(update={"response_metadata": {PENDING_QUESTION_KEY: True}})
         await graph.aupdate_state(config, {"messages": [pending]}, as_node=answer_writer(graph))

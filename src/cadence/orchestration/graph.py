@@ -3,8 +3,11 @@
 1. initialise a ``StateGraph(AgentState, context_schema=TurnContext)``;
 2. register the core nodes ``coordinator``, ``control_tools``, ``suspend``, ``synthesizer``;
 3. add each plugin bundle's ``{name}_agent`` and ``{name}_tools`` nodes;
-4. add the routing edges (coordinator → continue/suspend/done; control_tools → agents or
-   synthesizer by the routing tools' ``Command``; the bundles' own edges; suspend/synthesizer → END);
+4. add the routing edges (coordinator → continue/suspend/done, drawn from the ``Command``
+   destinations the coordinator declares: it answers its routing call itself and goes straight
+   to the agent, the synthesizer or suspend (:class:`RoutingCoordinator`); control_tools → agents or
+   synthesizer by the routing tools' ``Command``, for forks that force a route; the bundles' own
+   edges; suspend/synthesizer → END);
 5. set the coordinator as the entry point;
 6. compile with the checkpointer.
 """
@@ -22,8 +25,8 @@ from langgraph.prebuilt import ToolNode
 
 from cadence.conventions import FINALIZE, GraphNodeNames
 from cadence.orchestration import plugin_nodes
-from cadence.orchestration.control_tools import RoutingDecision, route_or_finalize
-from cadence.orchestration.coordinator import Coordinator, coordinator_routing_logic
+from cadence.orchestration.control_tools import route_or_finalize
+from cadence.orchestration.coordinator import RoutingCoordinator
 from cadence.orchestration.state import AgentState
 from cadence.orchestration.suspend import SuspendNode
 from cadence.orchestration.synthesizer import Synthesizer
@@ -51,7 +54,7 @@ def build_graph(
     metadata = [b.metadata for b in bundles.values()]
 
     # Phase 2: core nodes
-    coordinator = Coordinator(models(GraphNodeNames.COORDINATOR, None), metadata, settings)
+    coordinator = RoutingCoordinator(models(GraphNodeNames.COORDINATOR, None), metadata, settings)
     add_decision_nodes(graph, GraphNodeNames.COORDINATOR, coordinator, bundles, models, settings)
 
     # Phase 3: plugin nodes
@@ -60,16 +63,7 @@ def build_graph(
         for name, node in plugin_nodes.graph_nodes(bundle).items():
             graph.add_node(name, node)
 
-    # Phase 4: routing edges
-    graph.add_conditional_edges(
-        GraphNodeNames.COORDINATOR,
-        coordinator_routing_logic,
-        {
-            RoutingDecision.CONTINUE: GraphNodeNames.CONTROL_TOOLS,
-            RoutingDecision.SUSPEND: GraphNodeNames.SUSPEND,
-            RoutingDecision.DONE: GraphNodeNames.SYNTHESIZER,
-        },
-    )
+    # Phase 4: routing edges (the coordinator's are its Command destinations, added with the node)
     for bundle in bundles.values():
         edges = plugin_nodes.graph_edges(bundle)
         for source, spec in edges["conditional_edges"].items():
@@ -100,6 +94,7 @@ def add_decision_nodes(
     """The nodes every mode shares: the deciding node, its routing tools, suspend and synthesizer.
 
     The routing tools go to the next node themselves (``Command``); ``destinations`` draw those edges.
+    A decider that routes by ``Command`` itself declares its own ``destinations`` (drawn likewise).
     """
     by_name = {b.name: b.metadata for b in bundles.values()}
     control_tools = ToolNode(
@@ -108,7 +103,7 @@ def add_decision_nodes(
         handle_tool_errors=tool_error_message,
         awrap_tool_call=route_or_finalize,
     )
-    graph.add_node(name, decider)
+    graph.add_node(name, decider, destinations=getattr(decider, "destinations", None))
     graph.add_node(
         GraphNodeNames.CONTROL_TOOLS,
         control_tools,

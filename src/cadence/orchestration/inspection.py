@@ -186,8 +186,9 @@ async def plan_fork(
         plan.notes.append(f"fork: the result of tool call {call_id} was replaced by a reviewer")
 
     if route is not None:
-        if tuple(snapshot.next or ()) == (GraphNodeNames.CONTROL_TOOLS,) and snapshot.parent_config:
-            # right after the decision: decide again from the checkpoint before it
+        if tuple(snapshot.next or ()) != (decider,) and snapshot.parent_config:
+            # right after the decision (its routing step or the node it routed to next): decide
+            # again from the checkpoint before it
             earlier = await graph.aget_state(snapshot.parent_config)
             if tuple(earlier.next or ()) == (decider,):
                 snapshot, values = earlier, dict(earlier.values)
@@ -200,6 +201,8 @@ async def plan_fork(
                 code="invalid_fork",
             )
         plan.update, plan.as_node = _forced_route(engine, values, decider, route.strip().lower(), replaced)
+        if _routes_by_command(engine, mode, decider):  # the routing step answers the forced call
+            plan.update = Command(update=plan.update, goto=GraphNodeNames.CONTROL_TOOLS)
         plan.first_node = GraphNodeNames.CONTROL_TOOLS
         plan.notes.append(f"fork: route {route!r} forced by a reviewer (guards not consulted)")
         return plan

@@ -34,7 +34,7 @@ from cadence.plugins.bundle import PluginBundle
 from cadence.plugins.containment import run_tool_in_pool
 from cadence.sdk.agent import AgentNode
 
-__all__ = ["agent_node", "graph_edges", "graph_nodes", "tool_node", "tools_node"]
+__all__ = ["agent_node", "async_should_continue", "graph_edges", "graph_nodes", "tool_node", "tools_node"]
 
 
 def agent_node(bundle: PluginBundle) -> AgentNode:
@@ -147,12 +147,26 @@ def graph_nodes(bundle: PluginBundle) -> dict[str, AgentNode | Callable[..., Any
     return {bundle.agent_node_name: agent_node(bundle), bundle.tools_node_name: tools_node(bundle)}
 
 
+def async_should_continue(bundle: PluginBundle) -> Callable[[dict[str, Any]], Awaitable[str]]:
+    """The bundle's ``should_continue`` as a coroutine function.
+
+    LangGraph runs a synchronous edge function in the default thread pool (a hop off the event
+    loop and back per agent step); this one runs on the loop. Same decision, same containment.
+    """
+
+    async def should_continue(state: dict[str, Any]) -> str:
+        return bundle.should_continue(state)
+
+    should_continue.__name__ = f"{bundle.name}_should_continue"
+    return should_continue
+
+
 def graph_edges(bundle: PluginBundle) -> dict[str, Any]:
     """Conditional edge on ``should_continue`` and the direct edge tools → coordinator."""
     return {
         "conditional_edges": {
             bundle.agent_node_name: {
-                "condition": bundle.should_continue,
+                "condition": async_should_continue(bundle),
                 "mapping": {CONTINUE: bundle.tools_node_name, BACK: GraphNodeNames.COORDINATOR},
             }
         },
