@@ -1,7 +1,9 @@
 """How a plugin agent runs as a graph node.
 
 The agent sees its system prompt and the conversation without the coordinator's
-routing bookkeeping; a direct answer gets a synthesized ``back`` call so the flow
+routing bookkeeping, trimmed to the turn's token budget (``CADENCE_MODEL_INPUT_MAX_TOKENS``,
+:func:`cadence.orchestration.trimming.trim_history`: earlier turns dropped oldest first, the
+current turn whole); a direct answer gets a synthesized ``back`` call so the flow
 is always agent → tools → coordinator; a model failure, or any exception of the
 plugin's own code (``SystemExit`` included), becomes a ``back`` with an explanation
 instead of an exception.
@@ -23,6 +25,7 @@ from cadence.orchestration.events import agent_events, emit_events
 from cadence.orchestration.model_call import call_model
 from cadence.orchestration.safety import strip_control_messages
 from cadence.orchestration.tool_logging import is_real_cancellation
+from cadence.orchestration.trimming import input_budget, trim_history
 from cadence.sdk.agent import with_back_call
 
 if TYPE_CHECKING:
@@ -52,9 +55,10 @@ async def run_agent(
     context = runtime.context if runtime is not None else None
     plugin = agent.metadata.normalized_name
     try:
-        messages = agent.build_messages(
-            {**state, "messages": strip_control_messages(state.get("messages") or [])}
+        conversation = trim_history(
+            strip_control_messages(state.get("messages") or []), input_budget(context)
         )
+        messages = agent.build_messages({**state, "messages": conversation})
         if instructions:
             messages = with_instructions(messages, instructions)
         response = await call_model(

@@ -1,7 +1,8 @@
 """Pre-model trimming: the conversation sent with one model call fits a token budget.
 
-``CADENCE_MODEL_INPUT_MAX_TOKENS`` is the budget (0: no trimming) of the messages a supervisor
-or agent call sends after its system prompt. The current turn (the latest user message and
+``CADENCE_MODEL_INPUT_MAX_TOKENS`` is the budget (0: no trimming) of the messages a model call
+sends after its system prompt: every agent step (in every mode, :mod:`cadence.orchestration.agent_node`),
+the coordinator's and the supervisor's decisions. The current turn (the latest user message and
 everything after it) is always kept whole; earlier turns are dropped oldest first with
 LangChain's ``trim_messages`` (``strategy="last"``, whole messages, starting on a user message,
 so no tool result is kept without its call), counted with ``count_tokens_approximately`` (no
@@ -19,12 +20,14 @@ Two ways to apply it, both LangGraph's:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from langchain_core.messages import BaseMessage, RemoveMessage, trim_messages
 from langchain_core.messages.utils import count_tokens_approximately
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 
 from cadence.conventions import split_at_last_human
+from cadence.settings import Settings
 
 TokenCounter = Callable[[Sequence[BaseMessage]], int]
 """``count(messages)`` → tokens (default: ``count_tokens_approximately``)."""
@@ -61,9 +64,20 @@ def trim_history(
     return [*kept, *current]
 
 
+def input_budget(context: Any, settings: Settings | None = None) -> int:
+    """The turn's token budget per model call: ``CADENCE_MODEL_INPUT_MAX_TOKENS`` of the turn's settings.
+
+    ``context`` is the turn's :class:`~cadence.orchestration.turn.TurnContext` (its settings may be a
+    request's own); without one, ``settings`` (else 0: no trimming).
+    """
+    own = getattr(context, "settings", None)
+    chosen = own if isinstance(own, Settings) else settings
+    return chosen.model_input_max_tokens if chosen is not None else 0
+
+
 def replace_history(trimmed: Sequence[BaseMessage]) -> list[BaseMessage]:
     """The ``messages`` update that replaces a state's whole history with ``trimmed``."""
     return [RemoveMessage(id=REMOVE_ALL_MESSAGES), *trimmed]
 
 
-__all__ = ["TokenCounter", "replace_history", "trim_history"]
+__all__ = ["TokenCounter", "input_budget", "replace_history", "trim_history"]
