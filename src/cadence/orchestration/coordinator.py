@@ -41,6 +41,7 @@ from cadence.orchestration.prompts import COORDINATOR_INSTRUCTIONS
 from cadence.orchestration.recall import with_memory
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.state import plugin_context
+from cadence.orchestration.trimming import trim_history
 from cadence.orchestration.turn import TurnContext
 from cadence.sdk.metadata import PluginMetadata
 from cadence.settings import Settings
@@ -54,10 +55,10 @@ def finalize_call() -> dict[str, Any]:
 
 
 def build_plugin_descriptions(plugins: Sequence[PluginMetadata]) -> str:
-    """The AVAILABLE AGENTS list of the coordinator prompt.
+    """The agents list of the coordinator prompt: each agent's description and routing tool.
 
-    Descriptions only: the capabilities are in each routing tool's description, which the
-    model receives with every call, so listing them here too would only cost tokens.
+    Descriptions only, once: the routing tools describe themselves in one line, and the
+    capabilities (which the embedded model's pre-router ranks) ride in their metadata.
     """
     lines = []
     for meta in plugins:
@@ -160,8 +161,12 @@ class Coordinator:
         return update
 
     def model_input(self, state: dict[str, Any]) -> list[Any]:
-        """The conversation the model decides on (after its system prompt): the whole history here."""
-        return list(state.get("messages") or [])
+        """The conversation the model decides on (after its system prompt), within the token budget.
+
+        ``CADENCE_MODEL_INPUT_MAX_TOKENS`` (:func:`~cadence.orchestration.trimming.trim_history`):
+        earlier turns dropped oldest first, the current turn whole.
+        """
+        return trim_history(state.get("messages") or [], self.settings.model_input_max_tokens)
 
     async def _decide(
         self,
