@@ -253,7 +253,8 @@ def check_answer(
     short = [r.content for r in results if len(r.content) <= SHORT_RESULT_CHARS]
     stated = [f for r in short for f in leading_facts(r) if not _contains(asked, f)]
     said = facts(_LIST_MARKER_RE.sub("", cleaned))
-    invented = [f for f in said if not _contains(asked, f) and not _contains(facts(evidence), f)]
+    found = facts(evidence) if said else []  # read once, not once per number said
+    invented = [f for f in said if not _contains(asked, f) and not _contains(found, f)]
     if invented:
         return AnswerVerdict(cleaned, "invented_number", invented)
     known = identifiers(evidence) | identifiers(question)

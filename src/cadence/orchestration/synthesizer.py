@@ -39,11 +39,9 @@ from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.structured import StructuredResponseHandler
 from cadence.orchestration.turn import TurnContext
 from cadence.orchestration.validation import (
+    TurnEvidence,
     ValidationVerdict,
     record_validation,
-    retrieved_sources,
-    turn_evidence,
-    validate_state,
     with_citations,
 )
 from cadence.sdk.metadata import PluginMetadata
@@ -195,15 +193,16 @@ class FinalAnswerNode:
                 structured, fallback = None, True
             elif isinstance(content, str) and self.check_answers:
                 mode = settings.validation
-                draft = validate_state(view, content) if mode != "off" else None
+                evidence = TurnEvidence.of(view)  # the turn's question and results, read once
+                draft = evidence.validate(content) if mode != "off" else None
                 corrected = False
                 if draft is not None and not draft.ok and mode == "correct" and structured is None:
                     content = await self.corrected(content, draft, prompt_messages, context, config)
                     corrected = True
-                content, rewritten = self.checked(view, content, prompt_messages, context)
-                content = self.cited(view, content)
+                content, rewritten = self.checked(view, content, prompt_messages, context, evidence)
+                content = self.cited(view, content, evidence)
                 if draft is not None:
-                    final = validate_state(view, content)
+                    final = evidence.validate(content)
                     record_validation(context, self.node_name, mode, final, draft, corrected)
         except CadenceError as exc:
             content = self.fallback(
@@ -259,13 +258,16 @@ class FinalAnswerNode:
         answer: str,
         prompt_messages: Sequence[BaseMessage],
         context: TurnContext | None,
+        evidence: TurnEvidence | None = None,
     ) -> tuple[str, str | None]:
         """The answer after the final-answer check, and the failed check's reason when it was rewritten.
 
         An answer that drops or contradicts the turn's tool results is replaced by one built from
-        the results themselves (see :mod:`answer_check`), noted in the trace.
+        the results themselves (see :mod:`answer_check`), noted in the trace. ``evidence``: the
+        turn's evidence when the caller has read it already.
         """
-        question, results = turn_results(list(state.get("messages") or []))
+        evidence = evidence or TurnEvidence.of(state)
+        question, results = evidence.question, evidence.message_results
         instructions = "\n".join(message_text(m) for m in prompt_messages if isinstance(m, SystemMessage))
         verdict = check_answer(
             answer,
@@ -318,10 +320,10 @@ class FinalAnswerNode:
         text = message_text(reply)
         return text if text.strip() else answer
 
-    def cited(self, state: Mapping[str, Any], answer: str) -> str:
+    def cited(self, state: Mapping[str, Any], answer: str, evidence: TurnEvidence | None = None) -> str:
         """``answer`` citing the documents the turn retrieved (``[path]``) when it cites none."""
-        _, results = turn_evidence(state)
-        return with_citations(answer, retrieved_sources(results))
+        evidence = evidence or TurnEvidence.of(state)
+        return with_citations(answer, evidence.sources)
 
     def conversation(
         self, messages: list[BaseMessage], state: Mapping[str, Any], settings: Settings

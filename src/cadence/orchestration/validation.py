@@ -275,6 +275,35 @@ def turn_evidence(state: Mapping[str, Any]) -> tuple[str, list[ToolResult]]:
     return question, results
 
 
+@dataclass
+class TurnEvidence:
+    """A turn's question and tool results, read from its state once for all the answer's checks.
+
+    ``message_results``: the results in the turn's messages (:func:`turn_results`); ``results``:
+    those, else the ``tools_used`` records' (:func:`turn_evidence`); ``sources``: the documents
+    they retrieved (:func:`retrieved_sources`).
+    """
+
+    question: str
+    message_results: list[ToolResult]
+    results: list[ToolResult]
+    sources: list[str]
+
+    @classmethod
+    def of(cls, state: Mapping[str, Any]) -> TurnEvidence:
+        """The evidence of the turn in ``state``."""
+        question, in_messages = turn_results(list(state.get("messages") or []))
+        results = in_messages
+        if not results:
+            records = (state.get("plugin_context") or {}).get("tools_used") or []
+            results = results_from_records(records)
+        return cls(question, in_messages, results, retrieved_sources(results))
+
+    def validate(self, answer: str) -> ValidationVerdict:
+        """:func:`validate_answer` of ``answer`` against this evidence (as :func:`validate_state`)."""
+        return validate_answer(self.question, answer, self.results, sources=self.sources)
+
+
 def validate_turn(messages: Sequence[BaseMessage], answer: str) -> ValidationVerdict:
     """:func:`validate_answer` with the question and tool results read from a turn's ``messages``."""
     question, results = turn_results(messages)
@@ -325,6 +354,7 @@ def with_citations(answer: str, sources: Sequence[str]) -> str:
 __all__ = [
     "DOC_TOOLS",
     "VALIDATION_MODES",
+    "TurnEvidence",
     "ValidationMode",
     "ValidationRecord",
     "ValidationVerdict",
