@@ -185,10 +185,10 @@ class Coordinator:
             else settings.coordinator_timeout
         )
         try:
-            return await asyncio.wait_for(
-                call_model(self.bound_model, messages, node=self.node_name, context=context, config=config),
-                timeout=budget,
-            )
+            async with asyncio.timeout(budget):  # in this task (wait_for would start one per decision)
+                return await call_model(
+                    self.bound_model, messages, node=self.node_name, context=context, config=config
+                )
         except (TimeoutError, CadenceError) as exc:
             reason = (
                 f"the coordinator's decision timed out after {budget:.1f}s"
