@@ -195,14 +195,14 @@ class FinalAnswerNode:
                 mode = settings.validation
                 evidence = TurnEvidence.of(view)  # the turn's question and results, read once
                 draft = evidence.validate(content) if mode != "off" else None
-                corrected = False
+                drafted, corrected = content, False
                 if draft is not None and not draft.ok and mode == "correct" and structured is None:
                     content = await self.corrected(content, draft, prompt_messages, context, config)
                     corrected = True
                 content, rewritten = self.checked(view, content, prompt_messages, context, evidence)
                 content = self.cited(view, content, evidence)
-                if draft is not None:
-                    final = evidence.validate(content)
+                if draft is not None:  # the answer as shown (the draft's verdict when it stands as it was)
+                    final = draft if content == drafted else evidence.validate(content)
                     record_validation(context, self.node_name, mode, final, draft, corrected)
         except CadenceError as exc:
             content = self.fallback(

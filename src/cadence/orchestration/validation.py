@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from langchain_core.messages import BaseMessage
@@ -95,7 +95,15 @@ class ValidationVerdict:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (the trace's ``validation`` record carries it)."""
-        return asdict(self)
+        return {
+            "ok": self.ok,
+            "relevant": self.relevant,
+            "grounded": self.grounded,
+            "problems": list(self.problems),
+            "details": list(self.details),
+            "citations": list(self.citations),
+            "sources": list(self.sources),
+        }
 
 
 _ADVICE = {
@@ -126,7 +134,13 @@ class ValidationRecord:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form."""
-        return asdict(self)
+        return {
+            "node": self.node,
+            "mode": self.mode,
+            "verdict": dict(self.verdict),
+            "corrected": self.corrected,
+            "draft_problems": list(self.draft_problems),
+        }
 
 
 def citations(answer: str) -> list[str]:
