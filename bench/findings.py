@@ -30,17 +30,53 @@ def _overhead_lines(res: dict[str, Any]) -> list[str]:
     return [f"- **Overhead per turn** (target: Cadence ≤ peer): {verdict}. Median Cadence vs peer: {cells}."]
 
 
-def _token_lines(res: dict[str, Any]) -> list[str]:
-    toks = res["overhead"]["tokens"]
+TOKEN_TARGET = 0.8
+"""Issue 16: Cadence's input tokens at most 0.8× the peer's on both conversations."""
+
+
+def _token_pairs(res: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """``(conversation, Cadence row, peer row)`` of section 2, in conversation order."""
+    from bench.tokens import token_rows
+
+    toks = token_rows(res)
     out = []
     for conv in sorted({t["conversation"] for t in toks}):
-        c = next(t for t in toks if t["framework"] == "Cadence" and t["conversation"] == conv)
-        p = next(t for t in toks if t["framework"] == PEER and t["conversation"] == conv)
-        out.append(
-            f"{conv.replace('_', '-')}: {c['model_calls']} calls / {c['input_tokens']} tokens vs "
-            f"{p['model_calls']} calls / {p['input_tokens']} tokens ({c['input_tokens'] / p['input_tokens']:.2f}×)"
-        )
-    return ["- **Model calls and input tokens per turn** (Cadence vs peer): " + "; ".join(out) + "."]
+        c = next((t for t in toks if t["framework"] == "Cadence" and t["conversation"] == conv), None)
+        p = next((t for t in toks if t["framework"] == PEER and t["conversation"] == conv), None)
+        if c is not None and p is not None:
+            out.append((conv, c, p))
+    return out
+
+
+def _token_lines(res: dict[str, Any]) -> list[str]:
+    pairs = _token_pairs(res)
+    if not pairs:
+        return []
+    out = [
+        f"{conv.replace('_', '-')}: {c['model_calls']} calls / {c['input_tokens']} tokens vs "
+        f"{p['model_calls']} calls / {p['input_tokens']} tokens ({c['input_tokens'] / p['input_tokens']:.2f}×)"
+        for conv, c, p in pairs
+    ]
+    met = all(c["input_tokens"] <= TOKEN_TARGET * p["input_tokens"] for _, c, p in pairs)
+    verdict = "met" if met else "missed"
+    return [
+        f"- **Model calls and input tokens per turn** (Cadence vs peer; target ≤ {TOKEN_TARGET}× the peer's "
+        f"input tokens on both): {verdict}. " + "; ".join(out) + "."
+    ]
+
+
+def _by_role(row: dict[str, Any]) -> dict[str, int]:
+    """Input tokens of one turn summed by role: deciding (coordinator or supervisor), agents, the answer step."""
+    out = {"decide": 0, "agents": 0, "answer": 0}
+    for call in row.get("calls") or []:
+        label = call["label"]
+        if label in ("coordinator", "supervisor"):
+            out["decide"] += call["total"]
+        elif label == "synthesizer":
+            out["answer"] += call["total"]
+        else:
+            out["agents"] += call["total"]
+    return out
 
 
 def _concurrency_lines(res: dict[str, Any]) -> list[str]:
@@ -124,7 +160,8 @@ def findings(res: dict[str, Any]) -> list[str]:
     """Summary bullets, then the profiling findings (see FINDINGS below)."""
     out: list[str] = []
     if "overhead" in res:
-        out += _overhead_lines(res) + _floor_lines(res) + _token_lines(res)
+        out += _overhead_lines(res) + _floor_lines(res)
+    out += _token_lines(res)
     out += _concurrency_lines(res) + _storage_lines(res)
     loc = res.get("local") or {}
     if loc and "skipped" not in loc:
@@ -156,6 +193,50 @@ def _first_calls(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         if row.get("conversation") == "one_agent" and row.get("calls"):
             out[row["framework"]] = row["calls"][0]
     return out
+
+
+def _token_finding(res: dict[str, Any]) -> list[str]:
+    """Finding 7: where each framework's input tokens go, and what Cadence changed to cut its own."""
+    from bench.tokens import token_rows
+
+    pairs = _token_pairs(res)
+    if not pairs:
+        return []
+    first = _first_calls(token_rows(res))
+    cad, peer = first.get("Cadence"), first.get(PEER)
+    sizes = ""
+    if cad and peer:
+        sizes = (
+            f" The first routing call of the one-agent turn: messages (system prompt + question) {cad['messages']} "
+            f"tokens against the peer supervisor's {peer['messages']}, routing tool schemas {cad['tools']} against "
+            f"{peer['tools']}."
+        )
+    roles = []
+    for conv, c, p in pairs:
+        rc, rp = _by_role(c), _by_role(p)
+        roles.append(
+            f"{conv.replace('_', '-')}: Cadence {rc['decide']} deciding (coordinator), {rc['agents']} in agent calls, "
+            f"{rc['answer']} answering (synthesizer); the peer {rp['decide']} in supervisor calls (its last one "
+            f"writes the answer), {rp['agents']} in agent calls"
+        )
+    return [
+        "7. **Tokens**: where they go, by role — "
+        + "; ".join(roles)
+        + "."
+        + sizes
+        + " Cadence's agents cost less because an agent step is one call (its tool result goes to the "
+        "coordinator; the peer's react agent makes a second call to read it, with its tool schemas again), and "
+        "agents are not offered the `back` tool (`PluginBundle.bind_model`: an answer without a tool call hands "
+        "back). Its routing calls were the excess: the coordinator prompt (`COORDINATOR_INSTRUCTIONS` in "
+        "`src/cadence/orchestration/prompts.py`) now lists each agent's description once with one line of rules, "
+        "and the `goto_*` tools (`control_tools.make_routing_tools`) describe themselves in one line, while the "
+        "full routing text (description + capabilities) rides in the tool's metadata (`cadence_route_text`); the "
+        "embedded model binds it back (`models/preroute.py::routing_schema`), so its lexical pre-router ranks the "
+        "same words as before (section 5 measures its routing). The synthesizer's prompt is four lines and the "
+        "folded work puts a call and its result on one line (`orchestration/compaction.py`). What remains on "
+        "Cadence's side is the coordinator's last call, which only decides to finalize after the agents' results "
+        "(it sees the whole turn, tool results included)."
+    ]
 
 
 def profiling_findings(res: dict[str, Any]) -> list[str]:
@@ -229,28 +310,7 @@ def profiling_findings(res: dict[str, Any]) -> list[str]:
         "SQLite that took a one-agent turn from about 20 ms to about 8-11 ms (section 1); the price is that a "
         "process crash mid-turn loses that turn's intermediate steps (the engine closes aborted turns itself)."
     )
-    first = _first_calls(ov.get("tokens") or [])
-    cad, peer = first.get("Cadence"), first.get(PEER)
-    if cad and peer:
-        sizes = (
-            f"the first coordinator call's messages (system prompt + question) are {cad['messages']} tokens "
-            f"against the peer supervisor's {peer['messages']}, and its routing tool schemas {cad['tools']} "
-            f"against {peer['tools']}"
-        )
-    else:
-        sizes = "the first coordinator call is larger than the peer supervisor's"
-    out.append(
-        "7. **Tokens**: Cadence sends more input tokens than the peer for the same turn (section 2) mainly "
-        "because of the coordinator: in the one-agent turn "
-        + sizes
-        + ". The prompt (`COORDINATOR_INSTRUCTIONS` in `src/cadence/orchestration/prompts.py`) states the "
-        "routing rules and lists each agent's description, and the `goto_*` tool descriptions "
-        "(`control_tools.make_routing_tools`) carry description and capabilities. The capabilities were "
-        "dropped from the prompt (they are in the tools); the tool descriptions stay on purpose: they are "
-        "what the embedded model's lexical pre-router ranks and what weak models route by. Cadence saves "
-        "one model call per agent step (no second agent call to read the tool result), which is why it "
-        "makes fewer calls than the peer in the two-agent turn."
-    )
+    out += _token_finding(res)
     out += _floor_gap(res)
     return out
 

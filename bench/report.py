@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.conversations import CONVERSATIONS
-from bench.tokens import ENCODING
+from bench.tokens import ENCODING, token_rows
 
 PEER = "langgraph-supervisor"
 PACKAGES = (
@@ -96,7 +96,7 @@ def section_overhead(res: dict[str, Any]) -> list[str]:
 
 def section_tokens(res: dict[str, Any]) -> list[str]:
     """Section 2 tables: totals and per call."""
-    rows = res["overhead"]["tokens"]
+    rows = token_rows(res)
     out = [
         "| conversation | framework | model calls | input tokens | of which messages | of which tool schemas |",
         "|---|---|---|---|---|---|",
@@ -319,7 +319,7 @@ def chart(res: dict[str, Any], path: Path) -> bool:
         ax.set_title("1. Orchestration overhead (zero-latency model)")
         ax.legend()
         ax = axes[0][1]
-        toks = res["overhead"]["tokens"]
+        toks = token_rows(res)
         labels = [c.key.replace("_", "-") for c in CONVERSATIONS]
         for j, fw in enumerate(("Cadence", PEER)):
             vals = [next((t["input_tokens"] for t in toks if t["framework"] == fw and t["conversation"] == c.key), 0)

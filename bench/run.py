@@ -42,7 +42,7 @@ class Plan:
 
 FULL = Plan(200, 20, 200, [10, 100, 1000], ["memory", "sqlite", "postgres"], 1000, 1000, (1, 2), 100)
 QUICK = Plan(30, 5, 50, [10, 100], ["memory", "sqlite"], 100, 200, (1, 2), 10)
-SECTIONS = "overhead,concurrency,storage,local,supervisor"
+SECTIONS = "overhead,tokens,concurrency,storage,local,supervisor"
 
 
 async def run_all(plan: Plan, sections: set[str]) -> dict[str, Any]:
@@ -63,6 +63,13 @@ async def run_all(plan: Plan, sections: set[str]) -> dict[str, Any]:
                 backend: await overhead.profile_cadence(work, ONE_AGENT, backend, plan.profile_turns)
                 for backend in ("memory", "sqlite")
             }
+        if "tokens" in sections:
+            from bench.tokens import run_tokens
+
+            print("[2] model calls and input tokens")
+            results["tokens"] = await run_tokens(work)
+        elif "overhead" in results:  # section 2 is also measured with section 1: keep the newest
+            results["tokens"] = results["overhead"]["tokens"]
         if "local" in sections:
             print("[4] embedded local model")
             try:

@@ -116,3 +116,25 @@ def call_tokens(record: ModelCallRecord, label: str) -> CallTokens:
         tools=tools,
         n_tools=len(schemas),
     )
+
+
+def token_rows(res: dict[str, Any]) -> list[dict[str, Any]]:
+    """Section 2's rows of a results dict: the ``tokens`` section's, else those measured with ``overhead``."""
+    rows = res.get("tokens")
+    if isinstance(rows, list) and rows:
+        return rows
+    return list((res.get("overhead") or {}).get("tokens") or [])
+
+
+async def run_tokens(workdir: Any) -> list[dict[str, Any]]:
+    """Section 2 alone: model calls and input tokens of one turn of each conversation, both frameworks."""
+    from dataclasses import asdict
+
+    from bench.conversations import CONVERSATIONS
+    from bench.overhead import measure_tokens
+
+    rows = []
+    for conv in CONVERSATIONS:
+        rows += [asdict(t) for t in await measure_tokens(conv, workdir)]
+    return rows
+

@@ -15,7 +15,6 @@ Compacted work longer than the max-characters setting is cut with an explicit
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -27,6 +26,8 @@ from cadence.orchestration.safety import safe_messages
 COMPACTION_HEADER = "The agents' results for this question:"
 TRUNCATION_MARK = "… (truncated)"
 WORK_TOOL_NAME = "agent_results"
+WORK_CALL_ID = "call_work"
+"""The id of the folded work's call: it only has to be unique within the one model call it is sent with."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ def compact_messages(messages: Sequence[BaseMessage], mode: str, max_chars: int)
         return CompactedMessages(messages=convo)
     if mode == "system":
         return CompactedMessages(messages=convo, system_suffix="\n\n" + work_text, work_text=work_text)
-    call_id = f"call_work_{uuid.uuid4().hex[:12]}"
+    call_id = WORK_CALL_ID
     folded = [
         AIMessage(
             content="", tool_calls=[{"name": WORK_TOOL_NAME, "args": {}, "id": call_id, "type": "tool_call"}]
