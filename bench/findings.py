@@ -233,10 +233,24 @@ def _token_finding(res: dict[str, Any]) -> list[str]:
         "full routing text (description + capabilities) rides in the tool's metadata (`cadence_route_text`); the "
         "embedded model binds it back (`models/preroute.py::routing_schema`), so its lexical pre-router ranks the "
         "same words as before (section 5 measures its routing). The synthesizer's prompt is four lines and the "
-        "folded work puts a call and its result on one line (`orchestration/compaction.py`). What remains on "
-        "Cadence's side is the coordinator's last call, which only decides to finalize after the agents' results "
-        "(it sees the whole turn, tool results included)."
+        "folded work puts a call and its result on one line (`orchestration/compaction.py`)."
+        + _last_decision(pairs)
     ]
+
+
+def _last_decision(pairs: list[tuple[str, dict[str, Any], dict[str, Any]]]) -> str:
+    """What the coordinator's last call of each turn costs, when the turn still makes one before the answer."""
+    parts = []
+    for conv, c, _ in pairs:
+        labels = [call["label"] for call in c.get("calls") or []]
+        if len(labels) >= 2 and labels[-2:] == ["coordinator", "synthesizer"]:
+            parts.append(f"{c['calls'][-2]['total']} tokens in the {conv.replace('_', '-')} turn")
+    if not parts:
+        return " The coordinator makes no call between the agents' last result and the answer step."
+    return (
+        " What remains on Cadence's side is the coordinator's last call, which only decides to finalize after "
+        "the agents' results and sees the whole turn, tool results included (" + ", ".join(parts) + ")."
+    )
 
 
 def profiling_findings(res: dict[str, Any]) -> list[str]:
