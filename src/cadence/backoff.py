@@ -15,7 +15,9 @@ Only ``Exception`` subclasses are ever retried: cancellation and other
 
 from __future__ import annotations
 
+import asyncio
 import random
+import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
@@ -65,11 +67,10 @@ async def retry_async(
     Otherwise the last exception is re-raised as it is.
     """
 
-    def stop(state: RetryCallState) -> bool:
-        if state.attempt_number >= max_attempts:
+    def gives_up(attempt: int, elapsed: float, wait: float) -> bool:
+        if attempt >= max_attempts:
             return True
-        wait = state.upcoming_sleep
-        if max_time is not None and (state.seconds_since_start or 0.0) + wait >= max_time:
+        if max_time is not None and elapsed + wait >= max_time:
             return True
         if time_left is not None:
             left = time_left()
@@ -77,20 +78,37 @@ async def retry_async(
                 return True
         return False
 
+    # the first attempt runs directly (most calls succeed at once: no retry machinery per call);
+    # a failure it may retry hands over to tenacity for the attempts after it
+    started = time.monotonic()
+    try:
+        return await action(1)
+    except Exception as exc:
+        wait = delay(1)
+        if not retry_on(exc) or gives_up(1, time.monotonic() - started, wait):
+            raise
+        if on_retry is not None:
+            on_retry(1, exc, wait)
+    await asyncio.sleep(wait)
+
+    def stop(state: RetryCallState) -> bool:
+        attempt = state.attempt_number + 1
+        return gives_up(attempt, time.monotonic() - started, state.upcoming_sleep)
+
     def before_sleep(state: RetryCallState) -> None:
         if on_retry is not None and state.outcome is not None:
             exc = state.outcome.exception()
             if exc is not None:
-                on_retry(state.attempt_number, exc, state.upcoming_sleep)
+                on_retry(state.attempt_number + 1, exc, state.upcoming_sleep)
 
     retrying = AsyncRetrying(
         retry=retry_if_exception(lambda exc: isinstance(exc, Exception) and retry_on(exc)),
         stop=stop,
-        wait=lambda state: delay(state.attempt_number),
+        wait=lambda state: delay(state.attempt_number + 1),
         before_sleep=before_sleep,
         reraise=True,
     )
     async for attempt in retrying:
         with attempt:
-            return await action(attempt.retry_state.attempt_number)
+            return await action(attempt.retry_state.attempt_number + 1)
     raise AssertionError("unreachable: tenacity either returns or re-raises")  # pragma: no cover

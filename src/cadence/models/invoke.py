@@ -19,8 +19,34 @@ from cadence.errors import ModelCallError
 logger = logging.getLogger(__name__)
 
 
+_KNOWN: dict[int, tuple[Any, str, str | None]] = {}
+"""``id(model)`` → ``(model, label, endpoint)``: what :func:`model_label` and :func:`model_endpoint`
+found for a model object (held, so its id is not reused); read once per model, not once per call."""
+_KNOWN_MAX = 256
+
+
+def _known(model: Any) -> tuple[str, str | None]:
+    entry = _KNOWN.get(id(model))
+    if entry is not None and entry[0] is model:
+        return entry[1], entry[2]
+    label, endpoint = _label(model), _endpoint(model)
+    if len(_KNOWN) >= _KNOWN_MAX:
+        _KNOWN.pop(next(iter(_KNOWN)))
+    _KNOWN[id(model)] = (model, label, endpoint)
+    return label, endpoint
+
+
 def model_label(model: Runnable[Any, Any] | BaseChatModel) -> str:
     """A readable name of the model behind a (possibly bound) runnable."""
+    return _known(model)[0]
+
+
+def model_endpoint(model: Runnable[Any, Any] | BaseChatModel) -> str | None:
+    """The base URL of the server behind a (possibly bound) model, when it names one."""
+    return _known(model)[1]
+
+
+def _label(model: Any) -> str:
     inner: Any = model
     for _ in range(5):
         bound = getattr(inner, "bound", None)
@@ -34,8 +60,7 @@ def model_label(model: Runnable[Any, Any] | BaseChatModel) -> str:
     return getattr(inner, "_llm_type", type(inner).__name__)
 
 
-def model_endpoint(model: Runnable[Any, Any] | BaseChatModel) -> str | None:
-    """The base URL of the server behind a (possibly bound) model, when it names one."""
+def _endpoint(model: Any) -> str | None:
     inner: Any = model
     for _ in range(5):
         bound = getattr(inner, "bound", None)
