@@ -75,7 +75,7 @@ async def chat(
     service: ChatService = Depends(get_service),
 ) -> Any:
     """Run one turn. Omit ``thread_id`` to start a conversation; the answer names the thread."""
-    turn = await service.start(_turn_request(body, principal, service), tokens=False)
+    turn = await service.start(_turn_request(body, principal, service), tokens=False, events=False)
     return await turn_response(turn)
 
 

@@ -159,8 +159,12 @@ class ChatService:
             raise NotFoundError(f"No thread {thread_id!r} for this user.", code="thread_not_found")
 
     # -- turns ---------------------------------------------------------------------------
-    async def start(self, req: TurnRequest, *, tokens: bool = True) -> Turn:
-        """Check, lock and start a turn; raises 404/409/422 before anything runs."""
+    async def start(self, req: TurnRequest, *, tokens: bool = True, events: bool = True) -> Turn:
+        """Check, lock and start a turn; raises 404/409/422 before anything runs.
+
+        ``events=False``: the turn's ``final`` event only (a JSON answer; the engine then runs the
+        graph without its event streams, :meth:`Cadence.astream`).
+        """
         # the server's checks are a superset of the engine's (message, tone, ids): the engine
         # runs the TurnInput made here without checking it again
         self.validate(req)
@@ -197,7 +201,8 @@ class ChatService:
             raise
         turn = Turn(thread_id=thread, user_id=req.user_id)
         task = asyncio.create_task(
-            self._run(turn, req, turn_input, tokens, lease.arelease), name=f"cadence-turn-{thread}"
+            self._run(turn, req, turn_input, tokens, lease.arelease, events),
+            name=f"cadence-turn-{thread}",
         )
         turn.task = task
         self._tasks.add(task)
@@ -205,11 +210,17 @@ class ChatService:
         return turn
 
     async def _run(
-        self, turn: Turn, req: TurnRequest, turn_input: TurnInput, tokens: bool, release: Any
+        self,
+        turn: Turn,
+        req: TurnRequest,
+        turn_input: TurnInput,
+        tokens: bool,
+        release: Any,
+        events: bool = True,
     ) -> None:
         final: dict[str, Any] | None = None
         try:
-            async for event in self.engine.astream(turn_input, tokens=tokens):
+            async for event in self.engine.astream(turn_input, tokens=tokens, events=events):
                 if event.get("type") == "final":
                     final = event
                 else:
