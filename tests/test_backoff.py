@@ -114,3 +114,25 @@ def test_exponential_delay() -> None:
         raw = min(8.0, 0.5 * 2 ** (n - 1))
         assert raw / 2 <= exponential_delay(0.5, cap=8.0, half_jitter=True)(n) <= raw
         assert 0.02 * 2 ** (n - 1) <= exponential_delay(0.02, jitter=0.02)(n) <= 0.02 * 2 ** (n - 1) + 0.02
+
+
+async def test_attempts_are_numbered_across_the_first_try_and_the_retries() -> None:
+    calls: list[int] = []
+    seen: list[int] = []
+    waits: list[int] = []
+
+    def delay(n: int) -> float:
+        waits.append(n)
+        return 0.0
+
+    with pytest.raises(Flaky, match="failure 4"):
+        await retry_async(
+            failing(10, calls),
+            retry_on=lambda exc: isinstance(exc, Flaky),
+            max_attempts=4,
+            delay=delay,
+            on_retry=lambda n, exc, wait: seen.append(n),
+        )
+    assert calls == [1, 2, 3, 4]
+    assert seen == [1, 2, 3]
+    assert waits[:3] == [1, 2, 3]
