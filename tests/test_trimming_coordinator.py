@@ -132,3 +132,17 @@ async def test_a_current_turn_over_the_budget_is_kept_whole(engine_factory) -> N
         assert_pairs_whole(seen)
     # the agent's call and its result reached the coordinator's second decision together
     assert [type(m).__name__ for m in conversation(model.records[2])][-2:] == ["AIMessage", "ToolMessage"]
+
+
+def test_the_budget_is_the_turns_setting() -> None:
+    from types import SimpleNamespace
+
+    from tests.conftest import make_settings
+
+    from cadence.orchestration.trimming import input_budget
+
+    own, default = make_settings(model_input_max_tokens=77), make_settings(model_input_max_tokens=5)
+    assert input_budget(SimpleNamespace(settings=own)) == 77  # a request's own settings win
+    assert input_budget(None, default) == 5
+    assert input_budget(SimpleNamespace(settings=None), default) == 5
+    assert input_budget(None) == 0  # no settings at all: no trimming
