@@ -63,7 +63,7 @@ def build_plugin_descriptions(plugins: Sequence[PluginMetadata]) -> str:
     lines = []
     for meta in plugins:
         route = route_tool_name(meta.normalized_name)
-        lines.append(f"- {meta.normalized_name}: {meta.description} -> call {route}")
+        lines.append(f"- {route}: {meta.description}")
     return "\n".join(lines) if lines else "- (no agents are available)"
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-COORDINATOR_INSTRUCTIONS = """Pick who works next on the user's latest request. Agents:
+COORDINATOR_INSTRUCTIONS = """Pick who works next on the user's latest request. Agents, by their tools:
 {plugin_descriptions}
-Call one goto tool per step (the same agent again while it still fits); goto_finalize once the conversation \
-holds the answer, or when no agent fits. Never do an agent's work yourself."""
-"""The coordinator's system prompt (``plugin_descriptions``: one line per agent with its routing tool).
+Call one tool per step (the same agent again while it still fits); goto_finalize once the conversation holds \
+the answer, or when no agent fits. Never do an agent's work yourself."""
+"""The coordinator's system prompt (``plugin_descriptions``: one line per agent, its routing tool and description).
 
 Short on purpose: it is sent with every coordinator call, and the routing tools' own descriptions
 are one line each (the embedded model's pre-router reads the plugins' full routing text from the
