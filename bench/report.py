@@ -442,7 +442,8 @@ def write_report(res: dict[str, Any], doc: Path) -> None:
         "(`ScriptedChatModel.records`, both systems) plus the JSON of the tool schemas bound to that call; "
         "messages use OpenAI's chat framing (3 tokens per message, role, name, content, tool calls as name + "
         "JSON arguments, tool-call ids). The absolute numbers approximate one provider's billing; the "
-        "comparison is like for like.",
+        "comparison is like for like. Measured with section 1, or alone (seconds): "
+        "`python -m bench --sections tokens`.",
         "",
         *section_tokens(res),
         "",
