@@ -137,4 +137,3 @@ async def run_tokens(workdir: Any) -> list[dict[str, Any]]:
     for conv in CONVERSATIONS:
         rows += [asdict(t) for t in await measure_tokens(conv, workdir)]
     return rows
-
