@@ -164,7 +164,7 @@ def test_a_turn(tmp_path: Path) -> None:
     assert result.response == "The text has 3 words."
     assert result.trace["routing_history"] == ["{slug}"]
     assert result.trace["tools_used"][0]["result"] == "3"
-    assert model.records[1].tools == ["count_words", "back"]  # the agent was offered its tools
+    assert model.records[1].tools == ["count_words"]  # the agent was offered its tools
     engine.close()
 
 
