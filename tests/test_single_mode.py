@@ -45,7 +45,8 @@ def test_graph_nodes_and_edges() -> None:
         ("math_agent", "forward", True),  # should_continue: end (the answer)
         ("math_tools", "math_agent", True),  # back to the agent
         ("math_tools", "suspend", True),  # a guard fired
-        ("forward", "__end__", False),
+        ("forward", "__end__", True),  # the answer
+        ("forward", "math_agent", True),  # validation: correct sends a failing answer back once
         ("suspend", "__end__", False),
     }
 
@@ -296,3 +297,118 @@ def test_openai_endpoint_agent() -> None:
         assert nodes(model) == ["info_agent"]  # the agent alone, one call
         # the stateless history was seeded into the new thread and the agent saw it
         assert any("My name is Ada." in str(m.content) for m in model.records[0].messages)
+
+
+# -- validation (CADENCE_VALIDATION, the shared validation role) ----------------------------------------------
+async def test_flag_records_the_agents_verdict_and_changes_nothing(engine_factory) -> None:
+    engine, model = engine_factory(
+        [call("calculate", expression="12 * 12"), {"content": "It is 150."}],
+        mode="single",
+        agent="math",
+        validation="flag",
+    )
+    result = await engine.ainvoke("What is 12 * 12?")
+    assert result.response == "It is 150."  # flag records, it never rewrites
+    assert nodes(model) == ["math_agent", "math_agent"]  # and never calls a model
+    [record] = result.trace["validation"]
+    assert (record["node"], record["mode"], record["corrected"]) == ("forward", "flag", False)
+    assert not record["verdict"]["ok"] and record["verdict"]["problems"] == ["invented_number"]
+    assert record["draft_problems"] == ["invented_number"]
+
+
+async def test_flag_records_a_valid_answer(engine_factory) -> None:
+    engine, _ = engine_factory(
+        [call("calculate", expression="12 * 12"), {"content": "12 * 12 = 144."}], mode="single", agent="math"
+    )
+    result = await engine.ainvoke("What is 12 * 12?")  # flag is the default
+    [record] = result.trace["validation"]
+    assert record["verdict"]["ok"] and record["draft_problems"] == [] and not record["corrected"]
+
+
+async def test_correct_sends_a_failing_answer_back_to_the_agent_once(engine_factory) -> None:
+    engine, model = engine_factory(
+        [
+            call("calculate", expression="12 * 12"),
+            {"content": "It is 150."},
+            {"content": "12 * 12 is 144."},  # the correction round
+            {"content": "Yes, 144."},  # the next turn
+        ],
+        mode="single",
+        agent="math",
+        validation="correct",
+    )
+    result = await engine.ainvoke("What is 12 * 12?", thread_id="v1")
+    assert result.response == "12 * 12 is 144." and result.error is None
+    assert nodes(model) == ["math_agent", "math_agent", "math_agent"]
+    correction = model.records[2].messages
+    # the agent sees its draft, then the verdict's feedback last
+    assert isinstance(correction[-2], AIMessage) and correction[-2].content == "It is 150."
+    assert isinstance(correction[-1], HumanMessage) and "150" in str(correction[-1].content)
+    assert "did not pass validation" in str(correction[-1].content)
+    [record] = result.trace["validation"]
+    assert record["corrected"] and record["draft_problems"] == ["invented_number"] and record["verdict"]["ok"]
+    assert result.trace["agent_hops"] == 1  # the correction round is not another hop
+    # the thread stays valid (every back call answered; the fixture checks each call) and goes on
+    again = await engine.ainvoke("Sure?", thread_id="v1")
+    assert again.response == "Yes, 144."
+    assert not any("did not pass validation" in str(m.content) for m in model.records[3].messages)
+
+
+async def test_correct_leaves_a_valid_answer_alone(engine_factory) -> None:
+    engine, model = engine_factory(
+        [call("calculate", expression="12 * 12"), {"content": "12 * 12 = 144."}],
+        mode="single",
+        agent="math",
+        validation="correct",
+    )
+    result = await engine.ainvoke("What is 12 * 12?")
+    assert nodes(model) == ["math_agent", "math_agent"]
+    assert result.trace["validation"][0]["corrected"] is False
+
+
+async def test_a_failed_correction_keeps_the_draft(engine_factory) -> None:
+    engine, model = engine_factory(
+        [
+            call("calculate", expression="12 * 12"),
+            {"content": "It is 150."},
+            {"raise": {"type": "error", "message": "provider down"}},
+        ],
+        mode="single",
+        agent="math",
+        validation="correct",
+        model_max_retries=0,
+    )
+    result = await engine.ainvoke("What is 12 * 12?")
+    assert result.response == "It is 150."  # the draft stands, no second round
+    assert nodes(model) == ["math_agent", "math_agent", "math_agent"]
+    [record] = result.trace["validation"]
+    assert record["corrected"] and not record["verdict"]["ok"]
+    assert any("correction failed" in note for note in result.trace["notes"])
+
+
+async def test_off_validates_nothing(engine_factory) -> None:
+    engine, _ = engine_factory(
+        [call("calculate", expression="12 * 12"), {"content": "It is 150."}],
+        mode="single",
+        agent="math",
+        validation="off",
+    )
+    result = await engine.ainvoke("What is 12 * 12?")
+    assert result.response == "It is 150." and result.trace["validation"] == []
+
+
+async def test_a_document_answer_cites_its_sources_in_single_mode(engine_factory) -> None:
+    engine, _ = engine_factory(
+        [
+            call("search_docs", query="plugin metadata"),
+            {"content": "A plugin's metadata has a description, shown to the coordinator, and capabilities."},
+        ],
+        mode="single",
+        agent="docs",
+        validation="correct",
+    )
+    result = await engine.ainvoke("What is in a plugin's metadata?")
+    assert "[plugins.md]" in result.response
+    [record] = result.trace["validation"]
+    assert record["verdict"]["ok"] and not record["corrected"]
+    assert set(record["verdict"]["citations"]) <= set(record["verdict"]["sources"])

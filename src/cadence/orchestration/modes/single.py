@@ -18,6 +18,11 @@ START → ``{name}_agent`` ⇄ ``{name}_tools`` → forward → END
   answer is the one the user reads.
 - If the agent's model fails, the final answer is the model-free fallback of every mode
   (flagged, with the error in the trace and the turn's ``error``).
+- Validation (``CADENCE_VALIDATION``, the shared :mod:`cadence.orchestration.validation`): the
+  forward node validates the agent's answer (citing the retrieved documents first, as every
+  final-answer node does); ``flag`` records the verdict in the trace, ``correct`` sends a failing
+  answer back to the agent once with the verdict's feedback as the last message it sees, then
+  forwards the corrected answer (or the draft, if the correction fails).
 """
 
 from __future__ import annotations
@@ -26,17 +31,25 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
+from langgraph.types import Command
 
-from cadence.conventions import BACK_TOOL_NAME, GraphNodeNames, agent_node_name, has_text, message_text
+from cadence.conventions import (
+    BACK_TOOL_NAME,
+    GraphNodeNames,
+    agent_node_name,
+    has_text,
+    message_text,
+    split_at_last_human,
+)
 from cadence.errors import ConfigurationError, ValidationError
 from cadence.orchestration import plugin_nodes
 from cadence.orchestration.agent_node import run_agent
-from cadence.orchestration.events import AgentStartEvent, emit_events
+from cadence.orchestration.events import AgentStartEvent, emit_events, node_event
 from cadence.orchestration.graph import ModelResolver
 from cadence.orchestration.guards import BEFORE_DECISION, GuardView
 from cadence.orchestration.state import AgentState, plugin_context
@@ -45,6 +58,12 @@ from cadence.orchestration.suspend import SuspendNode
 from cadence.orchestration.synthesizer import FALLBACK_KEY, fallback_answer
 from cadence.orchestration.tones import ResponseTone
 from cadence.orchestration.turn import TurnContext
+from cadence.orchestration.validation import (
+    TurnEvidence,
+    ValidationVerdict,
+    record_validation,
+    with_citations,
+)
 from cadence.plugins.bundle import PluginBundle
 from cadence.sdk.metadata import PluginMetadata, normalize_name
 from cadence.settings import Settings
@@ -146,7 +165,11 @@ def agent_step(bundle: PluginBundle) -> Any:
     async def runner(
         agent: Any, node_name: str, state: dict[str, Any], config: RunnableConfig, runtime: Any
     ) -> dict[str, Any]:
-        view = {**state, "messages": without_forwarded_copies(state.get("messages") or [])}
+        messages = without_forwarded_copies(state.get("messages") or [])
+        feedback = (state.get("plugin_context") or {}).get(F.VALIDATION_FEEDBACK)
+        if feedback:  # the validation correction round: what to fix comes last
+            messages = [*messages, HumanMessage(content=feedback)]
+        view = {**state, "messages": messages}
         return await run_agent(
             agent,
             node_name,
@@ -215,12 +238,35 @@ def after_tools(bundle: PluginBundle) -> plugin_nodes.NextNode:
 
 
 # -- the answer -------------------------------------------------------------------------------------
-async def forward_answer(
-    state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]
-) -> dict[str, Any]:
+def _draft_answer(messages: list[BaseMessage], agent: str) -> AIMessage | None:
+    """The agent's answer this turn that ``forward`` sent back for correction (its ``back`` call answered).
+
+    Only ``forward`` answers an agent's ``back`` call in this mode, and it answers the draft's
+    when it sends the correction round; the corrected answer's call is still pending.
+    """
+    _, _, after = split_at_last_human(messages)
+    answered = {m.tool_call_id for m in after if isinstance(m, ToolMessage) and m.name == BACK_TOOL_NAME}
+    return next(
+        (
+            m
+            for m in reversed(after)
+            if isinstance(m, AIMessage)
+            and m.name == agent_node_name(agent)
+            and has_text(m)
+            and any(c.get("id") in answered for c in m.tool_calls)
+        ),
+        None,
+    )
+
+
+async def forward_answer(state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]) -> Command:
     """Write the agent's answer as the final answer, verbatim (or the fallback if its model failed).
 
     The ``back`` call an agent's direct answer carries is answered here (the history stays valid).
+    The answer cites the documents the turn retrieved (``[path]``) when it cites none, and is
+    validated (``CADENCE_VALIDATION``): ``flag`` records the verdict in the trace; ``correct``
+    sends a failing answer back to the agent once, with the verdict's feedback, then writes the
+    corrected answer (the draft when the correction fails or is empty).
     """
     messages = list(state.get("messages") or [])
     last = messages[-1] if messages else None
@@ -232,23 +278,41 @@ async def forward_answer(
     ]
     agent = str(state.get("current_agent") or "")
     context = runtime.context if runtime is not None else None
-    failures = [
-        e
-        for e in (context.trace.errors if isinstance(context, TurnContext) else [])
-        if e.get("node") == agent_node_name(agent)
-    ]
+    turn = context if isinstance(context, TurnContext) else None
+    ctx = plugin_context(state)
+    failures = [e for e in (turn.trace.errors if turn else []) if e.get("node") == agent_node_name(agent)]
     answer = last if isinstance(last, AIMessage) and last.name == agent_node_name(agent) else None
+    draft = ctx.get(F.VALIDATION_DRAFT)  # set: this is the answer of the correction round
+    mode = turn.settings.validation if turn is not None else "off"
     metadata: dict[str, Any] = {FORWARDED_KEY: agent}
+    if draft is not None and (failures or answer is None or not has_text(answer)):
+        kept = _draft_answer(messages, agent)  # the correction failed: the draft stands
+        if kept is not None:
+            ctx[F.NOTES].append(f"validation: the {agent} agent's correction failed; its first answer stands")
+            answer, failures = kept, []
     if failures or answer is None or not has_text(answer):
         problem = failures[-1]["message"] if failures else "the agent returned an empty answer"
-        if not failures and isinstance(context, TurnContext):
-            context.trace.errors.append({"node": ANSWER_NODE, "code": "empty_answer", "message": problem})
+        if not failures and turn is not None:
+            turn.trace.errors.append({"node": ANSWER_NODE, "code": "empty_answer", "message": problem})
         content = fallback_answer([*messages, *pending], problem, state.get("tone"))
         metadata[FALLBACK_KEY] = True
     else:
-        content = message_text(answer)
+        evidence = TurnEvidence.of({**state, "messages": [*messages, *pending]})
+        content = with_citations(message_text(answer), evidence.sources)
+        if mode != "off":
+            verdict = evidence.validate(content)
+            if not verdict.ok and mode == "correct" and draft is None:
+                ctx[F.VALIDATION_DRAFT] = verdict.to_dict()
+                ctx[F.VALIDATION_FEEDBACK] = verdict.feedback()
+                logger.info("the agent's answer fails validation; back to it once", extra={"agent": agent})
+                emit_events([node_event(agent_node_name(agent))])
+                return Command(
+                    goto=agent_node_name(agent), update={"messages": pending, "plugin_context": ctx}
+                )
+            first = ValidationVerdict(**draft) if draft is not None else verdict
+            record_validation(turn, ANSWER_NODE, mode, verdict, first, corrected=draft is not None)
     final = AIMessage(content=content, name=ANSWER_NODE, response_metadata=metadata)
-    return {"messages": [*pending, final]}
+    return Command(goto=END, update={"messages": [*pending, final], "plugin_context": ctx})
 
 
 # -- the graph ----------------------------------------------------------------------------------------
@@ -262,7 +326,11 @@ def build_single_graph(
     check_configured_agent(settings, bundles)
     graph: StateGraph = StateGraph(AgentState, context_schema=TurnContext)
     by_name = {b.name: b.metadata for b in bundles.values()}
-    graph.add_node(ANSWER_NODE, forward_answer)
+    graph.add_node(
+        ANSWER_NODE,
+        forward_answer,
+        destinations={END: "answer", **{b.agent_node_name: "correct" for b in bundles.values()}},
+    )
     graph.add_node(
         GraphNodeNames.SUSPEND, SuspendNode(models(GraphNodeNames.SUSPEND, None), by_name, settings)
     )
@@ -291,7 +359,6 @@ def build_single_graph(
         )
     else:  # nothing to talk to: the answer node explains (no agent answered)
         graph.add_edge(START, ANSWER_NODE)
-    graph.add_edge(ANSWER_NODE, END)
     graph.add_edge(GraphNodeNames.SUSPEND, END)
     compiled = graph.compile(checkpointer=checkpointer, name="cadence")
     logger.debug("single graph built", extra={"nodes": list(compiled.get_graph().nodes)})
