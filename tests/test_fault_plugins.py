@@ -606,3 +606,26 @@ async def test_hand_written_sync_tools_run_in_the_plugin_pool_and_are_contained(
     ok, crashed = result.trace["tools_used"]
     assert ok["result"].startswith("cadence-plugin-custom-")
     assert crashed["result"] is None and "SystemExit: 2" in crashed["error"]
+
+
+async def test_contained_tools_carry_evaluated_annotations_and_still_get_their_config() -> None:
+    """Wrapping resolves a tool's string annotations once (LangChain reads them on every call)."""
+    from langchain_core.tools import tool
+
+    from cadence.plugins.containment import contain_tools
+
+    seen: list[Any] = []
+
+    @tool
+    def stamp(text: str, config: RunnableConfig) -> str:
+        """Echo ``text`` and note the run's config."""
+        seen.append(config)
+        return text.upper()
+
+    pool = PluginThreadPool("stamp", 2)
+    (contained,) = contain_tools([stamp], plugin="stamp", pool=pool)
+    hints = contained.coroutine.__annotations__  # type: ignore[union-attr]
+    assert hints["text"] is str and hints["config"] is RunnableConfig  # objects, not strings
+    out = await contained.ainvoke({"text": "hi"}, config={"tags": ["probe"]})
+    assert out == "HI"
+    assert seen and "probe" in (seen[0].get("tags") or [])

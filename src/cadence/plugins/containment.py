@@ -32,7 +32,7 @@ import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_type_hints
 
 from langchain_core.tools import BaseTool, StructuredTool, Tool
 
@@ -208,6 +208,19 @@ def runs_in_thread(tool: BaseTool) -> bool:
     return type(tool)._arun is BaseTool._arun
 
 
+def _resolve_annotations(wrapper: Callable[..., Any], wrapped: Callable[..., Any]) -> None:
+    """Give ``wrapper`` the evaluated annotations of ``wrapped`` (once, at wrap time).
+
+    LangChain reads a tool coroutine's type hints on every call; string annotations (``from
+    __future__ import annotations``) would be compiled and evaluated each time. Unresolvable ones
+    stay as they are.
+    """
+    try:
+        wrapper.__annotations__ = get_type_hints(wrapped, include_extras=True)
+    except Exception:  # a forward reference LangChain cannot resolve either
+        return
+
+
 def _contained(
     coroutine: Callable[..., Awaitable[Any]], *, plugin: str, tool: str
 ) -> Callable[..., Awaitable[Any]]:
@@ -222,6 +235,7 @@ def _contained(
                 raise
             raise plugin_fault(exc, plugin=plugin, tool=tool) from None
 
+    _resolve_annotations(contained, coroutine)
     return contained
 
 
@@ -230,6 +244,7 @@ def _in_pool(func: Callable[..., Any], pool: PluginThreadPool) -> Callable[..., 
     async def in_pool(*args: Any, **kwargs: Any) -> Any:
         return await pool.run(func, *args, **kwargs)
 
+    _resolve_annotations(in_pool, func)
     # inspect.signature follows __wrapped__, so LangChain passes config/callbacks exactly as to ``func``
     return in_pool
 
