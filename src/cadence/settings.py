@@ -215,7 +215,12 @@ class Settings(BaseSettings):
     synthesizer_compaction_max_chars: int = Field(
         6000, ge=200, description="Max characters of compacted agent/tool work given to the synthesizer."
     )
-    coordinator_timeout: float = Field(30.0, gt=0, description="Timeout (s) of one coordinator decision.")
+    coordinator_timeout: float = Field(
+        30.0,
+        gt=0,
+        description="Timeout (s) of one decision in every mode: the coordinator's, the supervisor's and the "
+        "planner's (retries included); agents' model calls and tools get the turn's remaining time instead.",
+    )
     turn_timeout: float = Field(120.0, gt=0, description="Deadline (s) of a whole turn.")
     tool_timeout: float = Field(30.0, gt=0, description="Timeout (s) of one tool execution.")
     plugin_max_threads: int = Field(

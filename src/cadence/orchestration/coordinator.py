@@ -191,7 +191,7 @@ class Coordinator:
                 )
         except (TimeoutError, CadenceError) as exc:
             reason = (
-                f"the coordinator's decision timed out after {budget:.1f}s"
+                f"the {self.node_name}'s decision timed out after {budget:.1f}s"
                 if isinstance(exc, TimeoutError)
                 else str(exc)
             )

@@ -189,8 +189,10 @@ def _turn_has_agent_answer(messages: Sequence[BaseMessage]) -> bool:
 class Supervisor(Coordinator):
     """The supervisor node: the coordinator's decision step with handoff tools and its own view.
 
-    Guards, the one-call-per-decision rule, the routing history, the consecutive-route
-    counters and the events are the coordinator's (inherited); the supervisor adds
+    Guards, the one-call-per-decision rule, the decision timeout (``CADENCE_COORDINATOR_TIMEOUT``,
+    bounded by the turn's deadline: a slow decision finalizes with what the turn has, recorded
+    in the trace), the routing history, the consecutive-route counters and the events are the
+    coordinator's (inherited); the supervisor adds
     ``forward_message``, sees the conversation through :func:`supervisor_view` (trimmed), and
     may answer itself: a reply with text and no tool call once agents have answered in this
     turn is the final answer (written by ``forward``, as the peer's supervisor writes it),
