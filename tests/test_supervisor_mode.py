@@ -6,13 +6,14 @@ import time
 from types import SimpleNamespace
 
 import pytest
-from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.messages import AIMessage, SystemMessage, ToolMessage
 from tests.conftest import FINALIZE, call, goto, make_settings
 
 from cadence.errors import ConfigurationError, ValidationError
 from cadence.orchestration.engine import Cadence
 from cadence.orchestration.modes import check_mode, mode_names
 from cadence.orchestration.modes.supervisor import FORWARDED_KEY, agent_loop, supervisor_view
+from cadence.orchestration.tones import ResponseTone
 from cadence.orchestration.turn import TurnContext
 from cadence.testing import ScriptedChatModel
 
@@ -202,6 +203,88 @@ async def test_tool_hops_end_an_agent_looping_over_its_tools(engine_factory) -> 
     assert result.trace["tool_hops"] == 2
     # the agent stopped at the limit and the supervisor suspended without a model call
     assert nodes(model) == ["supervisor", "math_agent", "math_agent", "suspend"]
+
+
+async def test_at_their_limits_the_route_guards_let_the_turn_finish(engine_factory) -> None:
+    # exactly max_agent_hops handoffs: no suspend; the supervisor writes the combined answer itself
+    script = [
+        goto("math"),
+        {"content": "4"},
+        goto("info"),
+        {"content": "It is noon."},
+        {"content": "4, at noon."},
+    ]
+    engine, model = engine_factory(script, mode="supervisor", max_agent_hops=2)
+    result = await engine.ainvoke("2 + 2, and the time?")
+    assert not result.trace["suspended"] and result.trace["agent_hops"] == 2
+    assert result.response == "4, at noon." and "suspend" not in nodes(model)
+    # exactly the consecutive-route limit: no suspend either
+    script = [
+        goto("math"),
+        {"content": "4"},
+        goto("math"),
+        {"content": "Still 4."},
+        FINALIZE,
+        {"content": "4."},
+    ]
+    engine, model = engine_factory(script, mode="supervisor", coordinator_consecutive_agent_route_limit=2)
+    result = await engine.ainvoke("2 + 2, twice")
+    assert not result.trace["suspended"] and result.trace["routing_history"] == ["math", "math"]
+    assert result.response == "4." and "suspend" not in nodes(model)
+
+
+GUARDS = {
+    "max_agent_hops": (
+        [goto("math"), {"content": "4"}, goto("info"), {"content": "x"}, goto("math")],
+        {"max_agent_hops": 2},
+        "it needed more steps (2/2) than one answer may take",
+    ),
+    "max_tool_hops": (
+        [goto("math"), *[call("calculate", expression=f"{i} + 1") for i in range(2)]],
+        {"max_tool_hops": 2},
+        "it ran as many lookups and calculations (2/2) as one answer may use",
+    ),
+    "consecutive_agent_routes": (
+        [goto("math"), {"content": "4"}] * 2 + [goto("math")],
+        {"coordinator_consecutive_agent_route_limit": 2},
+        "it kept asking the same helper (3 times in a row) without progress",
+    ),
+}
+
+
+@pytest.mark.parametrize("code", sorted(GUARDS))
+@pytest.mark.parametrize("tone", ["formal", "concise"])
+async def test_a_fired_guard_suspends_with_a_tone_aware_message(engine_factory, code: str, tone: str) -> None:
+    script, limits, reason = GUARDS[code]
+    engine, model = engine_factory(
+        [*script, {"content": "I had to stop early."}], mode="supervisor", **limits
+    )
+    result = await engine.ainvoke("keep going", tone=tone)
+    assert result.trace["suspended"] and result.trace["suspend_reason"] == code
+    assert result.trace["suspend_details"]["code"] == code
+    assert nodes(model)[-1] == "suspend" and result.response == "I had to stop early."
+    # the suspend node explains the guard in plain words, in the turn's tone (and only that tone)
+    prompt = model.records[-1].messages[0]
+    assert isinstance(prompt, SystemMessage) and reason in str(prompt.content)
+    assert ResponseTone(tone).description in str(prompt.content)
+    for other in ResponseTone:
+        if other.value != tone:
+            assert other.description not in str(prompt.content)
+    assert result.trace["tone"] == tone
+
+
+async def test_a_suspend_whose_model_fails_answers_from_the_results_in_the_tone(engine_factory) -> None:
+    script = [
+        goto("math"),
+        call("calculate", expression="12 * 12"),
+        {"raise": {"type": "error", "message": "provider down"}},  # the suspend node's model
+    ]
+    engine, model = engine_factory(script, mode="supervisor", max_tool_hops=1, model_max_retries=0)
+    result = await engine.ainvoke("What is 12 * 12?", tone="formal")
+    assert result.trace["suspend_reason"] == "max_tool_hops" and nodes(model)[-1] == "suspend"
+    assert result.response.startswith("Sorry, I couldn't finish this answer")
+    assert "In response to your question" in result.response and "144" in result.response
+    assert result.error is not None and result.error["code"] == "model_error"
 
 
 def test_the_deadline_ends_an_agent_loop(engine_factory) -> None:
