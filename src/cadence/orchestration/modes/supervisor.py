@@ -1,7 +1,7 @@
 """The supervisor mode (seed 004): a supervisor hands off; each agent loops over its tools until it answers.
 
-supervisor → control_tools → ``{name}_agent`` ⇄ ``{name}_tools`` → supervisor … → synthesizer
-(or → forward, which passes an agent's answer through verbatim).
+supervisor → ``{name}_agent`` ⇄ ``{name}_tools`` → supervisor … → synthesizer
+(or the forward step, which passes an agent's answer through verbatim).
 
 - The supervisor is the coordinator node with other tools and another view of the
   conversation (:class:`Supervisor`): its handoff tools are the project's routing tools
@@ -25,7 +25,7 @@ import logging
 import re
 import uuid
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
@@ -55,12 +55,11 @@ from cadence.conventions import (
 )
 from cadence.orchestration import plugin_nodes
 from cadence.orchestration.answer_check import facts
-from cadence.orchestration.control_tools import RoutingDecision
 from cadence.orchestration.coordinator import (
     Coordinator,
+    RoutingCoordinator,
     bind_routes,
     build_plugin_descriptions,
-    coordinator_routing_logic,
 )
 from cadence.orchestration.events import emit_events, node_event, tools_events
 from cadence.orchestration.graph import ModelResolver, add_decision_nodes
@@ -186,7 +185,7 @@ def _turn_has_agent_answer(messages: Sequence[BaseMessage]) -> bool:
     return any(_is_agent_message(m) and has_text(m) for m in after)
 
 
-class Supervisor(Coordinator):
+class Supervisor(RoutingCoordinator):
     """The supervisor node: the coordinator's decision step with handoff tools and its own view.
 
     Guards, the one-call-per-decision rule, the decision timeout (``CADENCE_COORDINATOR_TIMEOUT``,
@@ -197,10 +196,20 @@ class Supervisor(Coordinator):
     may answer itself: a reply with text and no tool call once agents have answered in this
     turn is the final answer (written by ``forward``, as the peer's supervisor writes it),
     where the coordinator would hand it to the synthesizer.
+
+    Like the coordinator mode's node it answers its own handoff call and goes on by
+    ``Command`` (no ``control_tools`` step per handoff); a ``forward_message`` call is answered
+    and the ``forward`` step run in the same visit (:func:`finish`).
     """
 
     node_name = GraphNodeNames.SUPERVISOR
     finishing_tools = frozenset({FINALIZE_TOOL, FORWARD_TOOL})
+    destinations: ClassVar[dict[str, str]] = {
+        **RoutingCoordinator.destinations,
+        GraphNodeNames.FORWARD: FORWARD_TOOL,
+        END: "answer written",
+    }
+    """What ``cadence graph`` draws from the node: the handoff step, forward, suspend, done, written."""
 
     def __init__(self, model: BaseChatModel, plugins: Sequence[PluginMetadata], settings: Settings) -> None:
         super().__init__(model, plugins, settings)
@@ -225,29 +234,23 @@ class Supervisor(Coordinator):
             trimmed = [*trimmed, HumanMessage(content=ctx[F.VALIDATION_FEEDBACK])]
         return trimmed
 
-    async def __call__(
+    async def __call__(  # type: ignore[override]
         self, state: dict[str, Any], config: RunnableConfig, runtime: Runtime[TurnContext]
-    ) -> Any:
-        """The coordinator's visit; the supervisor's own answer is written here at once.
+    ) -> Command:
+        """One decision, answered here: ``Command`` to the agent, the synthesizer, suspend or past forward.
 
-        Its ``forward_message(supervisor)`` decision is answered and the ``forward`` step run
-        in this node (:func:`finish`), two LangGraph tasks sooner than through ``control_tools``.
+        A handoff is answered as its routing tool would answer it (:meth:`route`); a
+        ``forward_message(from_agent)`` call (the supervisor's own answer included) is answered
+        with the agent's name and the ``forward`` step run in this visit (:func:`finish`).
         """
-        update = await super().__call__(state, config, runtime)
-        ctx = update.get("plugin_context") or {}
+        update = await Coordinator.__call__(self, state, config, runtime)
         decision = (update.get("messages") or [None])[-1]
         calls = list(getattr(decision, "tool_calls", None) or [])
-        own = (
-            ctx.get(F.SUPERVISOR_ANSWER)
-            and len(calls) == 1
-            and calls[0]["name"] == FORWARD_TOOL
-            and (calls[0].get("args") or {}).get("from_agent") == GraphNodeNames.SUPERVISOR
-        )
-        if not own:
-            return update
-        result = ToolMessage(
-            content=GraphNodeNames.SUPERVISOR, name=FORWARD_TOOL, tool_call_id=calls[0]["id"]
-        )
+        suspended = (update.get("plugin_context") or {}).get(F.SUSPEND_REASON)
+        if suspended or len(calls) != 1 or calls[0]["name"] != FORWARD_TOOL:
+            return Command(goto=self.route(update), update=update)
+        agent = str((calls[0].get("args") or {}).get("from_agent") or "").strip().lower()
+        result = ToolMessage(content=agent, name=FORWARD_TOOL, tool_call_id=calls[0].get("id") or "")
         view = {**state, **update, "messages": [*(state.get("messages") or []), decision, result]}
         done = finish(view, runtime.context if runtime is not None else None)
         written = dict(done.update or {})  # type: ignore[call-overload]
@@ -274,21 +277,6 @@ class Supervisor(Coordinator):
             }
             return AIMessage(content="", tool_calls=[call], id=response.id)
         return response
-
-
-WRITTEN = "written"
-"""The supervisor's routing result when it wrote the final answer itself (its ``Command`` went on)."""
-
-
-def supervisor_routing_logic(state: dict[str, Any]) -> str:
-    """The coordinator's routing, plus :data:`WRITTEN` when the supervisor's visit wrote the answer."""
-    messages = state.get("messages") or []
-    last = messages[-1] if messages else None
-    if isinstance(last, AIMessage) and last.name == GraphNodeNames.FORWARD:
-        return WRITTEN  # the answer is written
-    if isinstance(last, ToolMessage) and last.name == FORWARD_TOOL:
-        return WRITTEN  # the answer goes back for its correction round (the visit's Command)
-    return coordinator_routing_logic(state)
 
 
 # -- forward ----------------------------------------------------------------------------------
@@ -647,16 +635,7 @@ def build_supervisor_graph(
             destinations={GraphNodeNames.SUPERVISOR: "hand back", GraphNodeNames.FORWARD: "answer"},
         )
 
-    graph.add_conditional_edges(
-        GraphNodeNames.SUPERVISOR,
-        supervisor_routing_logic,
-        {
-            RoutingDecision.CONTINUE: GraphNodeNames.CONTROL_TOOLS,
-            RoutingDecision.SUSPEND: GraphNodeNames.SUSPEND,
-            RoutingDecision.DONE: GraphNodeNames.SYNTHESIZER,
-            WRITTEN: END,
-        },
-    )
+    # the supervisor's edges are its Command destinations (declared with the node)
     graph.add_edge(GraphNodeNames.SUSPEND, END)
     graph.add_edge(GraphNodeNames.SYNTHESIZER, END)
     graph.set_entry_point(GraphNodeNames.SUPERVISOR)
@@ -683,6 +662,5 @@ __all__ = [
     "handed_back",
     "handoff_tools",
     "make_forward_tool",
-    "supervisor_routing_logic",
     "supervisor_view",
 ]
