@@ -219,3 +219,55 @@ def test_an_embedding_model_needs_langchain() -> None:
     with pytest.raises(ConfigurationError, match="pip install langchain"):
         embedding_index(make_settings(memory_embeddings="openai:text-embedding-3-small"))
     assert embedding_index(make_settings()) is None
+
+# -- volatile tools ------------------------------------------------------------------------------------
+def test_a_tool_declares_its_results_volatile() -> None:
+    from langchain_core.tools import tool
+
+    from cadence.builtins.info import INFO_TOOLS
+    from cadence.sdk import VOLATILE_METADATA_KEY, is_volatile, volatile
+
+    @volatile(reason="a price changes")
+    @tool
+    def price(item: str) -> str:
+        """Today's price of an item."""
+        return "3 EUR"
+
+    @tool
+    def double(x: int) -> int:
+        """Twice x."""
+        return 2 * x
+
+    assert is_volatile(price) and price.metadata[VOLATILE_METADATA_KEY] is True
+    assert not is_volatile(double) and is_volatile(volatile(double)) and double.name == "double"
+    assert all(is_volatile(t) for t in INFO_TOOLS)  # the clock tools: current time, differences, conversion
+    with pytest.raises(TypeError, match="LangChain tool"):
+        volatile(lambda: None)  # type: ignore[type-var]
+
+
+async def test_volatile_tool_results_and_their_answers_are_not_kept() -> None:
+    """A clock time is true for a minute: neither the result nor the answer stating it is remembered."""
+    engine, _ = engine_with(
+        [goto("info"), call("current_time", location="Tokyo"), FINALIZE, {"content": "It is 15:51 in Tokyo."},
+         goto("math"), call("calculate", expression="15 * 23"), FINALIZE, {"content": "15 * 23 = 345"}]
+    )  # fmt: skip
+    assert "current_time" in engine.volatile_tools() and "calculate" not in engine.volatile_tools()
+    clock = await engine.ainvoke("What time is it in Tokyo?", thread_id="t1", user_id="carol")
+    assert clock.trace["memory"]["ingested"] == 0 and await engine.memory.list("carol") == []
+    await engine.ainvoke("Calculate 15 * 23", thread_id="t2", user_id="carol")
+    assert sorted(i.kind for i in await engine.memory.list("carol")) == ["answer", "result"]
+
+
+async def test_the_service_skips_volatile_results() -> None:
+    from langgraph.store.memory import InMemoryStore
+
+    from cadence.memory import MemoryService
+
+    memory = MemoryService(InMemoryStore(), make_settings())
+    results = [("current_time", {"location": "Paris"}, "07:51 in Paris"), ("calculate", {}, "42")]
+    stored = await memory.ingest_turn(
+        "u", "What time is it in Paris, and 6 * 7?", "07:51 and 42", results=results,
+        volatile_tools={"current_time"},
+    )  # fmt: skip
+    assert [(i.kind, i.text) for i in stored] == [("result", "42")]  # no answer: it states the time
+

@@ -41,7 +41,7 @@ from typing import NamedTuple
 from langchain_core.tools import BaseTool
 
 from cadence.builtins._common import BuiltinToolError, agent_prompt
-from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool
+from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool, volatile
 
 logger = logging.getLogger(__name__)
 
@@ -1184,6 +1184,7 @@ def parse_clock(text: str, today: date) -> datetime:
 # --- tools -----------------------------------------------------------------------------
 
 
+@volatile(reason="the current time changes every minute")
 @tool
 def current_time(location: str) -> str:
     """What time it is right now: the current date and time in a city, country, US state, IANA time zone
@@ -1194,6 +1195,7 @@ def current_time(location: str) -> str:
     return _with_notes(sentence, moment, place)
 
 
+@volatile(reason="states the current time in both places; offsets change with daylight saving")
 @tool
 def time_difference(location_a: str, location_b: str) -> str:
     """The time difference between two places: how many hours location_a is ahead of or behind
@@ -1212,6 +1214,7 @@ def time_difference(location_a: str, location_b: str) -> str:
     return _with_notes(sentence, moment, a, b)
 
 
+@volatile(reason="uses today's date and its daylight saving offsets when no date is given")
 @tool
 def convert_time(time: str, from_location: str, to_location: str) -> str:
     """Convert a clock time (e.g. '15:30', '3pm', '2025-01-15 09:00') in from_location to to_location.
@@ -1229,7 +1232,8 @@ def convert_time(time: str, from_location: str, to_location: str) -> str:
 
 
 INFO_TOOLS: list[BaseTool] = [current_time, time_difference, convert_time]
-"""The tools of the info agent."""
+"""The tools of the info agent. All are volatile (:func:`cadence.sdk.volatile`): what they say is true
+now, so long-term memory never keeps it."""
 
 
 class InfoAgent(BaseAgent):

@@ -22,7 +22,7 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -304,12 +304,15 @@ class MemoryService:
         thread_id: str | None = None,
         results: Sequence[tuple[str, Mapping[str, Any], str]] = (),
         answer_usable: bool = True,
+        volatile_tools: Collection[str] = (),
         now: float | None = None,
     ) -> list[MemoryItem]:
         """Remember what a turn taught: the user's stated facts, tool results, and the answer.
 
         ``results`` are ``(tool, args, content)`` of the turn's successful work tools; the answer is
         kept only when it rests on results and is ``answer_usable`` (not a fallback or a suspension).
+        ``volatile_tools``: tools whose results are only true when computed (a clock time, see
+        :func:`cadence.sdk.volatile`): their results are not kept, nor an answer resting on one.
         """
         limit = self.settings.memory_max_item_chars
         stored: list[MemoryItem] = []
@@ -325,7 +328,12 @@ class MemoryService:
                     **common,
                 )
             )
-        kept_results = [(n, a, c.strip()) for n, a, c in results if c and c.strip()]
+        volatile = [n for n, _, _ in results if n in volatile_tools]
+        if volatile:
+            logger.debug("volatile results not kept", extra={"tools": sorted(set(volatile))})
+        kept_results = [
+            (n, a, c.strip()) for n, a, c in results if c and c.strip() and n not in volatile_tools
+        ]
         for name, args, content in kept_results:
             text = clip(content, limit)
             stored.append(
@@ -338,7 +346,7 @@ class MemoryService:
                     **common,
                 )
             )
-        if kept_results and answer_usable and answer.strip():
+        if kept_results and not volatile and answer_usable and answer.strip():
             text = clip(f"{question.strip()} — {answer.strip()}", limit)
             stored.append(
                 await self.remember(

@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import uuid
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Collection, Mapping, Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
@@ -132,6 +132,11 @@ class EngineMemory:
     settings: Settings
     memory: Any
     """The :class:`~cadence.memory.MemoryService`, or None when ``CADENCE_MEMORY`` is off."""
+    plugin_manager: Any
+
+    def volatile_tools(self) -> frozenset[str]:
+        """The loaded plugins' tools whose results memory never keeps (see :func:`volatile_tool_names`)."""
+        return volatile_tool_names(getattr(self.plugin_manager, "bundles", None) or {})
 
     def open_memory(self, store: Any) -> Any:
         """The memory service over ``store`` (an in-process store when None), None when memory is off."""
@@ -147,6 +152,8 @@ class EngineMemory:
         """Give the turn its memory handle and project, and start it with an empty recall."""
         context.memory = self.memory
         context.project_id = getattr(turn, "project_id", None)
+        if self.memory is not None:
+            context.volatile_tools = self.volatile_tools()
         state_in[STATE_KEY] = {}
 
     async def recall_memory(self, state_in: dict[str, Any], context: Any) -> None:
@@ -191,6 +198,7 @@ class EngineMemory:
             ingested = await ingest(
                 self.memory, context, question, message_text(final) if final is not None else "",
                 [(r.name, r.args, r.content) for r in results], usable=usable and error is None,
+                volatile_tools=self.volatile_tools(),
             )  # fmt: skip
         trace["memory"] = {
             "adequacy": memory.get("adequacy", 0.0),
@@ -201,6 +209,14 @@ class EngineMemory:
             "ingested": int(ingested or 0),
         }
         return trace
+
+
+def volatile_tool_names(bundles: Mapping[str, Any] | Sequence[Any]) -> frozenset[str]:
+    """The names of the tools of ``bundles`` that declare their results volatile (never remembered)."""
+    from cadence.sdk.memory import is_volatile
+
+    found = bundles.values() if isinstance(bundles, Mapping) else bundles
+    return frozenset(t.name for b in found for t in getattr(b, "tools", None) or [] if is_volatile(t))
 
 
 def _stated_now(message: str) -> list[dict[str, Any]]:
@@ -241,8 +257,14 @@ async def ingest(
     results: Sequence[tuple[str, Mapping[str, Any], str]],
     *,
     usable: bool,
+    volatile_tools: Collection[str] | None = None,
 ) -> int:
-    """Ingest one turn into memory; how many memories were written (errors logged, never fatal)."""
+    """Ingest one turn into memory; how many memories were written (errors logged, never fatal).
+
+    ``volatile_tools``: tools whose results are not kept (default: the turn context's).
+    """
+    if volatile_tools is None:
+        volatile_tools = getattr(context, "volatile_tools", None) or frozenset()
     try:
         stored = await memory.ingest_turn(
             context.user_id,
@@ -252,6 +274,7 @@ async def ingest(
             thread_id=context.thread_id,
             results=[r for r in results if r[0] != MEMORY_TOOL],
             answer_usable=usable,
+            volatile_tools=volatile_tools,
         )
     except Exception as exc:
         logger.warning("memory ingestion failed", extra={"error": f"{type(exc).__name__}: {exc}"})
@@ -275,5 +298,6 @@ __all__ = [
     "memory_text",
     "open_engine_memory",
     "turn_memory",
+    "volatile_tool_names",
     "with_memory",
 ]

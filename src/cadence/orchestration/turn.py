@@ -109,6 +109,8 @@ class TurnContext:
     """The project whose long-term memory the turn uses (None: the user's memory without a project)."""
     memory: Any = None
     """The engine's :class:`~cadence.memory.MemoryService` (None when ``CADENCE_MEMORY`` is off)."""
+    volatile_tools: frozenset[str] = frozenset()
+    """Tools whose results memory never keeps (declared with :func:`cadence.sdk.volatile`)."""
     agent: str | None = None
     """The agent a ``single``-mode turn talks to (None in the other modes)."""
     trace: TurnTrace = field(default_factory=TurnTrace)

@@ -6,6 +6,7 @@ See docs/plugins.md for a complete example plugin.
 from cadence.sdk.agent import BaseAgent, with_back_call
 from cadence.sdk.approval import APPROVAL_METADATA_KEY, ApprovalPolicy, requires_approval
 from cadence.sdk.events import emit
+from cadence.sdk.memory import VOLATILE_METADATA_KEY, is_volatile, volatile
 from cadence.sdk.metadata import AgentType, LLMRequirements, PluginMetadata, normalize_name
 from cadence.sdk.plugin import BasePlugin, register_plugin, registered_plugins, unregister_plugin
 from cadence.sdk.tools import BACK_TOOL_NAME, ToolException, tool
@@ -13,6 +14,7 @@ from cadence.sdk.tools import BACK_TOOL_NAME, ToolException, tool
 __all__ = [
     "APPROVAL_METADATA_KEY",
     "BACK_TOOL_NAME",
+    "VOLATILE_METADATA_KEY",
     "AgentType",
     "ApprovalPolicy",
     "BaseAgent",
@@ -21,11 +23,13 @@ __all__ = [
     "PluginMetadata",
     "ToolException",
     "emit",
+    "is_volatile",
     "normalize_name",
     "register_plugin",
     "registered_plugins",
     "requires_approval",
     "tool",
     "unregister_plugin",
+    "volatile",
     "with_back_call",
 ]
