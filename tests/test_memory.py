@@ -220,6 +220,7 @@ def test_an_embedding_model_needs_langchain() -> None:
         embedding_index(make_settings(memory_embeddings="openai:text-embedding-3-small"))
     assert embedding_index(make_settings()) is None
 
+
 # -- volatile tools ------------------------------------------------------------------------------------
 def test_a_tool_declares_its_results_volatile() -> None:
     from langchain_core.tools import tool
@@ -271,3 +272,55 @@ async def test_the_service_skips_volatile_results() -> None:
     )  # fmt: skip
     assert [(i.kind, i.text) for i in stored] == [("result", "42")]  # no answer: it states the time
 
+
+# -- results and answers of other threads are supporting evidence only ---------------------------------
+async def test_an_unrelated_earlier_result_is_not_offered_as_memory() -> None:
+    """'And add 6 to it' is about this thread's 144, not about an earlier thread's 6 * 7 = 42."""
+    engine, model = engine_with(
+        [goto("math"), call("calculate", expression="6 * 7"), FINALIZE, {"content": "6 * 7 = 42"},
+         goto("math"), call("calculate", expression="12 * 12"), FINALIZE, {"content": "12 * 12 = 144"},
+         goto("math"), call("calculate", expression="144 + 6"), FINALIZE, {"content": "The answer is 42"}]
+    )  # fmt: skip
+    await engine.ainvoke("Multiply 6 by 7", thread_id="t1", user_id="ann")
+    await engine.ainvoke("What is 12 * 12?", thread_id="t2", user_id="ann")
+    out = await engine.ainvoke("And add 6 to it", thread_id="t2", user_id="ann")
+    assert out.trace["memory"]["items"] == [], out.trace["memory"]
+    assert "recall_memory" not in str(model.records[-1].messages) and "42" not in seen(model, 11)
+    assert "150" in out.response and any("rewritten" in n for n in out.trace["notes"])
+
+
+async def test_a_relevant_earlier_answer_supports_but_never_answers() -> None:
+    """A remembered answer to a like question may be listed, but it is not required material: the
+    answer must carry this turn's result (16), and one that repeats the old 12 is rewritten."""
+    engine, model = engine_with(
+        [goto("math"), call("calculate", expression="sqrt(144)"), FINALIZE, {"content": "The square root of 144 is 12."},
+         goto("math"), call("calculate", expression="2 ** 8"), FINALIZE, {"content": "2 ** 8 = 256"},
+         goto("math"), call("calculate", expression="sqrt(256)"), FINALIZE, {"content": "The square root is 12."}]
+    )  # fmt: skip
+    await engine.ainvoke("What is the square root of 144?", thread_id="t1", user_id="ann")
+    await engine.ainvoke("What is 2 to the power of 8?", thread_id="t2", user_id="ann")
+    out = await engine.ainvoke("What is the square root of that?", thread_id="t2", user_id="ann")
+    kinds = {i["kind"] for i in out.trace["memory"]["items"]}
+    assert kinds and kinds <= {"answer", "result"}, out.trace["memory"]  # recalled: very relevant words
+    synthesizer = model.records[-1].messages
+    assert not any(getattr(m, "name", None) == "recall_memory" for m in synthesizer)
+    assert "out of date" in str(synthesizer[0].content)  # listed as supporting evidence
+    assert "16" in out.response and "12" not in out.response
+    assert any("rewritten" in n for n in out.trace["notes"])
+
+
+async def test_results_need_a_much_stronger_relevance_than_facts() -> None:
+    from langgraph.store.memory import InMemoryStore
+
+    from cadence.memory import MemoryKind, MemoryService
+
+    memory = MemoryService(InMemoryStore(), make_settings())
+    await memory.remember("u", "I work on compilers.", source_thread="t1")
+    await memory.remember("u", "Compiler passes: 12 of them.", kind=MemoryKind.RESULT, source_thread="t1")
+    await memory.remember("u", "Work hours: 40.", kind=MemoryKind.ANSWER, source_thread="t2")
+    recall = await memory.recall("u", "What compilers do I work on?")
+    assert [i.kind for i in recall.items] == ["fact"]  # the results hold only part of the question
+    same = await memory.recall("u", "Compiler passes?")
+    assert [i.kind for i in same.items] == ["result", "fact"]  # the result holds all of it
+    mine = await memory.recall("u", "Compiler passes?", thread_id="t1")
+    assert [i.kind for i in mine.items] == ["fact"]  # a result is never recalled into its own thread

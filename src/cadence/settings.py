@@ -175,7 +175,17 @@ class Settings(BaseSettings):
     )
     memory_recall_limit: int = Field(5, ge=1, description="Memories recalled for one question, at most.")
     memory_min_score: float = Field(
-        0.15, ge=0.0, le=1.0, description="Least relevance (0-1) of a memory given to the answering nodes."
+        0.15,
+        ge=0.0,
+        le=1.0,
+        description="Least relevance (0-1) of a remembered fact given to the answering nodes.",
+    )
+    memory_result_min_score: float = Field(
+        0.9,
+        ge=0.0,
+        le=1.0,
+        description="Least relevance (0-1) of a remembered tool result, answer or summary recalled for a "
+        "question (supporting evidence only, never required).",
     )
     memory_adequacy_threshold: float = Field(
         0.6,

@@ -13,7 +13,9 @@ Each memory is one store item whose value holds ``text`` (what was said or found
 Recall scores every memory of the namespace lexically (BM25, :mod:`cadence.memory.recall`)
 and, when the store has a vector index (``CADENCE_MEMORY_EMBEDDINGS``), by similarity too: a
 memory's score is the larger of the two; adequacy is the larger of the lexical coverage and
-the best similarity.
+the best similarity. A stated fact is recalled from ``CADENCE_MEMORY_MIN_SCORE``; a tool result,
+answer or summary only from the much higher ``CADENCE_MEMORY_RESULT_MIN_SCORE``, and never into
+the thread it was learnt in.
 """
 
 from __future__ import annotations
@@ -364,10 +366,19 @@ class MemoryService:
         project_id: str | None = None,
         limit: int | None = None,
         min_score: float | None = None,
+        result_min_score: float | None = None,
+        thread_id: str | None = None,
     ) -> Recall:
-        """The memories most relevant to ``question`` (best first) and the adequacy score."""
+        """The memories most relevant to ``question`` (best first) and the adequacy score.
+
+        Facts need ``min_score`` relevance (``CADENCE_MEMORY_MIN_SCORE``); tool results, answers and
+        summaries — what was true for another question, maybe for a moment only — need the much
+        higher ``result_min_score`` (``CADENCE_MEMORY_RESULT_MIN_SCORE``), and are never recalled
+        into ``thread_id``, the thread they come from (its own history holds them already).
+        """
         limit = self.settings.memory_recall_limit if limit is None else limit
         floor = self.settings.memory_min_score if min_score is None else min_score
+        strong = self.settings.memory_result_min_score if result_min_score is None else result_min_score
         namespace = self.namespace(user_id, project_id)
         items = await self._scan(namespace)
         if not items:
@@ -386,7 +397,16 @@ class MemoryService:
             range(len(items)),
             key=lambda k: (-scores[k], -float(items[k].value.get("updated_at") or 0.0), items[k].key),
         )
-        chosen = [k for k in order if scores[k] >= floor and scores[k] > 0][:limit]
+
+        def wanted(k: int) -> bool:
+            value = items[k].value
+            if value.get("kind", MemoryKind.FACT) == MemoryKind.FACT:
+                return scores[k] >= floor
+            if thread_id is not None and value.get("source_thread") == thread_id:
+                return False
+            return scores[k] >= max(floor, strong)
+
+        chosen = [k for k in order if scores[k] > 0 and wanted(k)][:limit]
         score = adequacy(asked, [documents[k] for k in chosen], documents)
         if similarity and chosen:
             score = max(score, max(similarity.get(items[k].key, 0.0) for k in chosen))

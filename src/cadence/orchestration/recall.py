@@ -10,9 +10,13 @@ root). The nodes read the state:
   their own (``routing_adequacy`` ≥ ``CADENCE_MEMORY_ADEQUACY_THRESHOLD``), the deciding model sees
   them as a ``recall_memory`` result right after the question, so it can finalize without tools
   (tool results are never trusted to stay true: a clock time changes);
-- **final answer** (synthesizer, the planner's root): adequate memory is given as a
-  ``recall_memory`` result — grounded material that the answer must carry, like any tool result;
-  merely relevant memory is listed in the prompt and counts as grounded evidence only.
+- **final answer** (synthesizer, the planner's root): the same adequate facts are given as a
+  ``recall_memory`` result — grounded material that the answer must carry, like any tool result.
+  Remembered tool results and answers (recalled only when very relevant, see
+  :meth:`cadence.memory.MemoryService.recall`) and merely relevant facts are **supporting
+  evidence**: listed in the prompt and counted as grounded by the final-answer check, never
+  required. A result computed for another question in another thread (another clock time,
+  another sum) must not stand in for this turn's.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ MEMORY_TOOL = "recall_memory"
 """The name memory is given under when it reaches a model as a tool result."""
 MEMORY_NODE = "memory"
 """The ``name`` of the AI message that carries the ``recall_memory`` call."""
+FACT_KIND = "fact"
+"""The kind of a memory the user stated about themselves (``MemoryKind.FACT``)."""
 STATE_KEY = "memory"
 """The state key of the turn's recall."""
 INGESTED = "ingested"
@@ -54,10 +60,25 @@ def memory_items(state: Mapping[str, Any], kinds: Sequence[str] | None = None) -
 
 
 def is_adequate(state: Mapping[str, Any], settings: Settings, *, routing: bool = False) -> bool:
-    """Whether memory alone answers the question (``routing``: the user's stated facts alone)."""
+    """Whether memory alone covers the question (``routing``: the user's stated facts alone).
+
+    Only the stated facts' adequacy (``routing=True``) lets memory answer (:func:`with_memory`);
+    the overall one also counts remembered results and answers, which only ever support an answer.
+    """
     memory = turn_memory(state)
     key = "routing_adequacy" if routing else "adequacy"
     return bool(memory.get("items")) and float(memory.get(key) or 0.0) >= settings.memory_adequacy_threshold
+
+
+def answering_items(state: Mapping[str, Any], settings: Settings) -> list[dict[str, Any]]:
+    """The memories that answer the question: the stated facts, when they are adequate on their own.
+
+    Remembered tool results and answers never do (they were true for another question, maybe
+    for a moment only): they are supporting evidence (:func:`memory_prompt`, :func:`memory_evidence`).
+    """
+    if not is_adequate(state, settings, routing=True):
+        return []
+    return memory_items(state, [FACT_KIND])
 
 
 def memory_text(items: Sequence[Mapping[str, Any]]) -> str:
@@ -77,17 +98,13 @@ def memory_pair(question: str, items: Sequence[Mapping[str, Any]]) -> list[BaseM
 
 def with_memory(messages: Sequence[BaseMessage], state: Mapping[str, Any], settings: Settings, *,
                 routing: bool = False) -> list[BaseMessage]:  # fmt: skip
-    """``messages`` with the adequate memory inserted as a ``recall_memory`` result after the question.
+    """``messages`` with the memory that answers the question (:func:`answering_items`: the user's
+    stated facts, when adequate on their own) inserted as a ``recall_memory`` result after it.
 
-    ``routing``: only the user's stated facts, and only when they answer the question alone.
+    The same for routing and for the final answer (``routing`` is kept for the callers' clarity).
     Unchanged when memory does not answer the question.
     """
-    if not is_adequate(state, settings, routing=routing):
-        return list(messages)
-    # what the user said about themselves is what answers them best: when those facts are adequate
-    # on their own, they alone are given
-    facts_only = routing or is_adequate(state, settings, routing=True)
-    items = memory_items(state, ["fact"] if facts_only else None)
+    items = answering_items(state, settings)
     before, question, after = split_at_last_human(messages)
     if question is None or not items:
         return list(messages)
@@ -100,14 +117,16 @@ def memory_evidence(state: Mapping[str, Any]) -> list[str]:
 
 
 def memory_prompt(state: Mapping[str, Any], settings: Settings) -> str:
-    """A prompt section listing merely relevant memories (empty when none, or when given as a result)."""
-    items = memory_items(state)
-    if not items or is_adequate(state, settings):
+    """A prompt section listing the supporting memories: those not given as the ``recall_memory``
+    result (empty when there are none)."""
+    facts_given = bool(answering_items(state, settings))
+    items = [i for i in memory_items(state) if not (facts_given and i.get("kind") == FACT_KIND)]
+    lines = "\n".join(f"- {s}" for s in memory_text(items).splitlines() if s.strip())
+    if not lines:
         return ""
-    lines = "\n".join(f"- {s}" for s in memory_evidence(state) if s)
     return (
-        "\n\nWHAT YOU REMEMBER FROM EARLIER CONVERSATIONS WITH THIS USER (use it only if it helps "
-        f"answer the question):\n{lines}\n"
+        "\n\nWHAT YOU REMEMBER FROM EARLIER CONVERSATIONS WITH THIS USER (earlier results may be out "
+        f"of date; use it only if it helps answer the question):\n{lines}\n"
     )
 
 
@@ -162,12 +181,14 @@ class EngineMemory:
             return
         question = message_text(state_in["messages"][0])
         try:
-            recall = await self.memory.recall(context.user_id, question, project_id=context.project_id)
+            recall = await self.memory.recall(
+                context.user_id, question, project_id=context.project_id, thread_id=context.thread_id
+            )
         except Exception as exc:
             logger.warning("memory recall failed", extra={"error": f"{type(exc).__name__}: {exc}"})
             context.trace.errors.append({"node": MEMORY_NODE, "code": "memory_error", "message": str(exc)})
             return
-        memory = {**recall.to_dict(), "routing_adequacy": recall.adequacy_of(["fact"])}
+        memory = {**recall.to_dict(), "routing_adequacy": recall.adequacy_of([FACT_KIND])}
         stated = _stated_now(question)
         if stated:
             # the message only tells facts about the user: they answer this turn (and are kept after it)
@@ -284,11 +305,13 @@ async def ingest(
 
 
 __all__ = [
+    "FACT_KIND",
     "INGESTED",
     "MEMORY_NODE",
     "MEMORY_TOOL",
     "STATE_KEY",
     "EngineMemory",
+    "answering_items",
     "ingest",
     "is_adequate",
     "memory_evidence",
