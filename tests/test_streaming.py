@@ -94,3 +94,46 @@ async def test_tools_can_emit_progress_events(engine_factory) -> None:
     events = [e async for e in engine.astream("crawl please")]
     progress = [e for e in events if e["type"] == "progress"]
     assert [e["done"] for e in progress] == [1, 2, 3]
+
+
+# -- <think> blocks are never answer tokens ------------------------------------------------------------
+def test_the_think_filter_drops_blocks_split_across_chunks() -> None:
+    from cadence.orchestration.events import ThinkFilter
+
+    def streamed(pieces: list[str]) -> str:
+        think = ThinkFilter()
+        out = [think.feed("m", p) for p in pieces[:-1]]
+        return "".join([*out, think.feed("m", pieces[-1], last=True)])
+
+    assert (
+        streamed(["<th", "ink>The user", " greets me.</th", "ink>", "\nHello", " there!"]) == "Hello there!"
+    )
+    assert streamed(["<", "t", "h", "i", "n", "k", ">", "x", "<", "/", "think", ">", "Hi"]) == "Hi"
+    assert streamed(["<THINK>loud</Think>Hi"]) == "Hi"  # case-insensitive, like the final answer's split
+    assert streamed(["A ", "<think>b</think>", " c"]) == "A  c"  # a block anywhere
+    assert streamed(["Hi <thi", "nking never closes"]) == "Hi <thinking never closes"  # not a tag
+    assert streamed(["Hi", " <think>unclosed runs to the end"]) == "Hi "
+    assert streamed(["1 < 2", " and 3 <", ""]) == "1 < 2 and 3 <"  # held back, released at the end
+    assert streamed([" leading space kept"]) == " leading space kept"  # no block: text as generated
+
+
+async def test_think_blocks_are_not_streamed_as_tokens(engine_factory) -> None:
+    engine, _ = engine_factory([FINALIZE, {"content": "<think>The user greets me.</think> Hello there!"}])
+    events = [e async for e in engine.astream("Hello", user_id="dave")]
+    tokens = "".join(e["text"] for e in events if e["type"] == "token")
+    assert tokens == "Hello there!" and events[-1]["response"] == "Hello there!"
+
+
+async def test_the_planner_roots_think_block_is_not_streamed() -> None:
+    from test_planner_mode import calc, plan, planner_engine
+
+    engine, _ = planner_engine(
+        [plan("end", [calc("15 * 23")], thought="one calculation"),
+         {"content": "<think>The tool said 345, so I say that.</think>15 * 23 = 345"}]
+    )  # fmt: skip
+    events = [e async for e in engine.astream("Calculate 15 * 23", user_id="u")]
+    tokens = [e for e in events if e["type"] == "token"]
+    assert tokens and all(e["node"] == "root" for e in tokens)
+    assert "".join(e["text"] for e in tokens) == "15 * 23 = 345"
+    final = events[-1]
+    assert final["response"] == "15 * 23 = 345" and "The tool said 345" in final["trace"]["thought"]

@@ -44,7 +44,7 @@ from cadence.orchestration.approval import (
     parse_decisions,
     pending_approvals,
 )
-from cadence.orchestration.events import error_event, events_from_chunk, final_event, node_event
+from cadence.orchestration.events import ThinkFilter, error_event, events_from_chunk, final_event, node_event
 from cadence.orchestration.graph import ModelResolver
 from cadence.orchestration.inspection import history_entries, list_threads, plan_fork
 from cadence.orchestration.modes import ENTRY_NODES, check_mode, graph_builder, mode_names
@@ -478,6 +478,7 @@ class Cadence(EngineMemory):
         final_state: dict[str, Any] = {}
         error: dict[str, Any] | None = None
         started = time.monotonic()
+        think = ThinkFilter()  # <think> blocks are never answer tokens, even split across chunks
         if events:
             yield node_event(first_node)
         # one task: the graph runs in the caller's task, one step per pull; each pull is bounded
@@ -530,7 +531,7 @@ class Cadence(EngineMemory):
                     if not namespace:  # a subgraph's values are its own state, not the turn's
                         final_state = chunk
                     continue
-                for event in events_from_chunk(mode, chunk, subgraph=bool(namespace)):
+                for event in events_from_chunk(mode, chunk, subgraph=bool(namespace), think=think):
                     yield event
         finally:
             if not finished:

@@ -14,11 +14,15 @@ Events are emitted where they happen (:func:`emit_events`, LangGraph's ``custom`
 - plugins' own ``emit`` events likewise.
 
 :func:`events_from_chunk` turns LangGraph's stream into events: ``custom`` chunks pass
-through, ``messages`` chunks of the final-answer nodes become ``token``.
+through, ``messages`` chunks of the final-answer nodes become ``token``. A model's reasoning in
+``<think>…</think>`` blocks is never an answer token (the final-answer nodes keep it apart as
+``thought``): a :class:`ThinkFilter`, one per streamed turn, drops it chunk by chunk, even when a
+tag is split across chunks.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict
 
 from langchain_core.messages import AIMessageChunk
@@ -166,11 +170,91 @@ def final_event(
     return {"type": "final", "response": response, "thread_id": thread_id, "trace": trace, "error": error}
 
 
-def events_from_chunk(mode: str, chunk: Any, subgraph: bool = False) -> list[StreamEvent]:
+THINK_OPEN = "<think>"
+"""Opens a model's reasoning block (closed by :data:`THINK_CLOSE`; an unclosed one runs to the end)."""
+THINK_CLOSE = "</think>"
+
+
+def _held_back(text: str, tag: str) -> int:
+    """How many trailing characters of ``text`` may be the start of ``tag`` (case-insensitive)."""
+    lowered, tag = text.lower(), tag.lower()
+    for size in range(min(len(tag) - 1, len(text)), 0, -1):
+        if tag.startswith(lowered[-size:]):
+            return size
+    return 0
+
+
+@dataclass
+class _ThinkState:
+    inside: bool = False
+    pending: str = ""
+    """Text held back: it may be the start of a tag that the next chunk completes."""
+    thought: bool = False
+    """A think block was seen."""
+    started: bool = False
+    """Answer text was let through."""
+
+
+@dataclass
+class ThinkFilter:
+    """Drops ``<think>…</think>`` blocks from streamed answer text, chunk by chunk, per message.
+
+    The same rule as the final answer's (``synthesizer.split_thought``): blocks anywhere are
+    dropped, an unclosed block runs to the end, whitespace between a block and the answer is not
+    answer text. Text that may be the start of a tag ("<thi") is held back until the next chunk
+    of the message tells; the message's last chunk releases it.
+    """
+
+    _streams: dict[str, _ThinkState] = field(default_factory=dict)
+
+    def feed(self, key: str, text: str, *, last: bool = False) -> str:
+        """The answer text among ``text``, the next piece of message ``key``; ``last``: its end."""
+        state = self._streams.setdefault(key, _ThinkState())
+        buffer, out = state.pending + text, []
+        while buffer:
+            tag = THINK_CLOSE if state.inside else THINK_OPEN
+            found = buffer.lower().find(tag)
+            if found >= 0:
+                if not state.inside:
+                    out.append(buffer[:found])
+                else:
+                    state.thought = True
+                buffer = buffer[found + len(tag) :]
+                state.inside = not state.inside
+                continue
+            keep = _held_back(buffer, tag)
+            if not state.inside:
+                out.append(buffer[: len(buffer) - keep])
+            buffer = buffer[len(buffer) - keep :]
+            break
+        state.pending = buffer
+        if last:
+            if not state.inside:
+                out.append(state.pending)
+            del self._streams[key]
+        answer = "".join(out)
+        if not state.started and (state.thought or state.inside):
+            answer = answer.lstrip()
+        if answer:
+            state.started = True
+        return answer
+
+
+def _is_last_chunk(msg: AIMessageChunk) -> bool:
+    return getattr(msg, "chunk_position", None) == "last" or bool(
+        (msg.response_metadata or {}).get("finish_reason")
+    )
+
+
+def events_from_chunk(
+    mode: str, chunk: Any, subgraph: bool = False, think: ThinkFilter | None = None
+) -> list[StreamEvent]:
     """The events one chunk of LangGraph's stream (``stream_mode`` ``mode``) stands for.
 
     ``subgraph``: the chunk comes from a subgraph (an agent subgraph of the supervisor mode),
     whose agent's tokens are streamed too (``token`` events naming the agent's node).
+    ``think``: the turn's :class:`ThinkFilter` (one per stream, so a ``<think>`` tag split across
+    chunks is recognised); without one, only blocks within a single chunk are dropped.
     """
     events: list[StreamEvent] = []
     if mode == "custom" and isinstance(chunk, dict):
@@ -181,6 +265,10 @@ def events_from_chunk(mode: str, chunk: Any, subgraph: bool = False) -> list[Str
         agent_token = subgraph and (plugin_of_node(node or "") or ("", ""))[1] == "agent"
         if (node in FINAL_NODES or agent_token) and isinstance(msg, AIMessageChunk):
             text = message_text(msg)
+            last = _is_last_chunk(msg)
+            if text or last:
+                key = f"{node}:{msg.id or ''}"
+                text = (think or ThinkFilter()).feed(key, text, last=last or think is None)
             if text:
                 events.append(TokenEvent(type="token", node=node, text=text))
     elif mode == "updates" and isinstance(chunk, dict):
@@ -274,6 +362,8 @@ def events_from_update(node: str, update: dict[str, Any]) -> list[StreamEvent]:
 
 __all__ = [
     "MAX_RESULT_CHARS_IN_EVENT",
+    "THINK_CLOSE",
+    "THINK_OPEN",
     "AgentEndEvent",
     "AgentStartEvent",
     "ErrorEvent",
@@ -281,6 +371,7 @@ __all__ = [
     "NodeEvent",
     "StreamEvent",
     "SuspendEvent",
+    "ThinkFilter",
     "TokenEvent",
     "ToolEndEvent",
     "ToolStartEvent",
