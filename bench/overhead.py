@@ -169,6 +169,31 @@ async def tool_cost_ms(workdir: Path, repeats: int = 50) -> dict[str, float]:
     return out
 
 
+async def model_call_ms(repeats: int = 300) -> float:
+    """Median time of one bare ``ainvoke`` of the scripted chat model (LangChain's per-call machinery).
+
+    Both frameworks pay it on every model call (callback managers, generation bookkeeping); a
+    turn's model calls times this, plus its tools (:func:`tool_cost_ms`), plus the floor is what a
+    LangChain-native turn cannot go below.
+    """
+    from langchain_core.messages import HumanMessage
+
+    from cadence.testing import ScriptedChatModel
+
+    model = ScriptedChatModel.from_items(
+        [{"tool_calls": [{"name": "calculate", "args": {"expression": "15 * 23"}}]}], loop=True
+    )
+    messages = [HumanMessage(content="Calculate 15 * 23")]
+    for _ in range(30):
+        await model.ainvoke(messages)
+    values = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        await model.ainvoke(messages)
+        values.append((time.perf_counter() - t0) * 1000)
+    return round(median(values), 4)
+
+
 async def end_of_turn_read_ms(workdir: Path, repeats: int = 100) -> dict[str, float]:
     """Median cost of the ``graph.aget_state`` that ``Cadence.astream`` does after every turn."""
     from bench.conversations import ONE_AGENT
@@ -233,6 +258,7 @@ async def run_overhead(workdir: Path, turns: int, warmup: int) -> dict[str, Any]
         "overhead": [asdict(r) for r in rows],
         "tokens": [asdict(t) for t in tokens],
         "tool_ms": await tool_cost_ms(workdir),
+        "model_call_ms": await model_call_ms(),
         "aget_state_ms": await end_of_turn_read_ms(workdir),
         "executor_hops": await executor_hops(workdir),
     }
