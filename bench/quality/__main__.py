@@ -5,6 +5,7 @@ Usage::
     python -m bench.quality                 # every item, tones on 20 items (about 5 minutes on 2 cores)
     python -m bench.quality --limit 10      # the first 10 items only (iteration)
     python -m bench.quality --only sym-01,fu-01 --verbose
+    python -m bench.quality --memory off    # without long-term memory (default: on, as CADENCE_MEMORY)
 """
 
 from __future__ import annotations
@@ -31,7 +32,12 @@ START, END = "<!-- quality:start -->", "<!-- quality:end -->"
 TONES = ("natural", "concise", "explanatory", "formal", "learning")
 
 
-def _engine(workdir: Path) -> Any:
+def _engine(workdir: Path, memory: bool = True) -> Any:
+    """The evaluated engine: the embedded model, the built-in plugins, long-term memory on or off.
+
+    Every item runs as the same user (in its own thread), so with memory on what earlier items
+    taught is recalled in later ones, as for a real user.
+    """
     from cadence import Cadence
     from cadence.settings import Settings
 
@@ -42,6 +48,7 @@ def _engine(workdir: Path) -> Any:
         entry_points_enabled=False,
         builtin_plugins=["math", "info", "docs"],
         log_level="ERROR",
+        memory=memory,
     )
     return Cadence(settings)
 
@@ -88,10 +95,10 @@ def _words(text: str) -> int:
     return len(text.split())
 
 
-async def run(items: Sequence[Item], tone_items: int, verbose: bool) -> dict[str, Any]:
+async def run(items: Sequence[Item], tone_items: int, verbose: bool, memory: bool = True) -> dict[str, Any]:
     """Evaluate ``items`` (default tone), then every tone on ``tone_items`` tool items of every category."""
     with tempfile.TemporaryDirectory(prefix="cadence-quality-") as tmp:
-        engine = _engine(Path(tmp))
+        engine = _engine(Path(tmp), memory)
         model = engine._models("coordinator", None)
         started = time.perf_counter()
         if callable(getattr(model, "aload", None)):
@@ -116,6 +123,7 @@ async def run(items: Sequence[Item], tone_items: int, verbose: bool) -> dict[str
         engine.close()
     summary = summarize(outcomes)
     summary["load_s"] = load_s
+    summary["memory"] = memory
     summary["tones"] = _tone_summary(tone_rows)
     return {
         "summary": summary,
@@ -164,8 +172,9 @@ def render(results: dict[str, Any]) -> str:
         f"`python -m bench.quality` on {results.get('machine', 'this machine')}, "
         f"{results.get('date', '')}: {s['items']} questions of `bench/quality/questions.json` "
         "(rules in `bench/quality/__init__.py`), embedded SmolLM2-135M, built-in plugins, "
-        "one thread per item. "
-        f"Model load {s['load_s']:.2f} s.",
+        "one thread per item, all of one user"
+        + (", long-term memory on" if s.get("memory", True) else ", long-term memory off")
+        + f". Model load {s['load_s']:.2f} s.",
         "",
         "| Category | Items | Accuracy |",
         "| --- | ---: | ---: |",
@@ -225,6 +234,12 @@ def main(argv: list[str] | None = None) -> int:
         "--no-write", action="store_true", help="Print only; leave the doc and results alone."
     )
     parser.add_argument("--report-only", action="store_true", help="Re-render the doc from results.json.")
+    parser.add_argument(
+        "--memory",
+        choices=("on", "off"),
+        default="on",
+        help="Long-term memory (CADENCE_MEMORY, default on): every item is a thread of the same user.",
+    )
     args = parser.parse_args(argv)
     for key in [k for k in os.environ if k.startswith("CADENCE_")]:
         del os.environ[key]  # the evaluation's settings are explicit
@@ -238,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         items = [i for i in items if i.id in wanted]
     if args.limit:
         items = items[: args.limit]
-    results = asyncio.run(run(items, args.tone_items, args.verbose))
+    results = asyncio.run(run(items, args.tone_items, args.verbose, memory=args.memory == "on"))
     results["machine"] = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
     results["date"] = time.strftime("%Y-%m-%d")
     print(render(results))
