@@ -37,6 +37,7 @@ TIME = [
         ("It's 22:05 in Tokyo.", TIME, None),
         ("It's 10:05 in Tokyo.", TIME, "invented_number"),
         ("Tokyo is a lovely city.", TIME, "missing_result"),
+        ("In Tokyo it is 22 November 2026.", TIME, "missing_result"),  # the date, not the time
         ("", CALC, "empty"),
         ("Hello! Nice to meet you.", [], None),
     ],

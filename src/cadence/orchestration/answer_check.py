@@ -9,8 +9,9 @@ generically (numbers, clock times and words, never particular sentences):
 - **prompt echo**: eight consecutive words of the node's instructions in the answer;
 - **missing result**: the turn's short tool results (values, not documents) state
   facts (numbers, clock times) that are not in the question, and the answer
-  carries none of them; otherwise the answer shares none of the results' content
-  words;
+  carries none of them (none of their clock times, when they lead with one: a
+  date alone does not say the time); otherwise the answer shares none of the
+  results' content words;
 - **invented number**: the answer states a number that is neither in the results
   nor in the question.
 
@@ -270,6 +271,10 @@ def check_answer(
     if stated:
         if not any(_contains(said, f) for f in stated):
             return AnswerVerdict(cleaned, "missing_result", stated[:5])
+        # a clock time is what a result leading with one is about: the day's date alone does not carry it
+        clocks = [f for f in stated if ":" in f]
+        if clocks and not any(_contains(said, f) for f in clocks):
+            return AnswerVerdict(cleaned, "missing_result", clocks[:5])
         return AnswerVerdict(cleaned)
     # Words only (documents): the answer's own words must mostly come from the results.
     own = _content_words(cleaned) - _content_words(question)
