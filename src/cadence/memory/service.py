@@ -252,11 +252,17 @@ class MemoryService:
         topic: str | None = None,
         extra: Mapping[str, Any] | None = None,
         now: float | None = None,
+        existing: list[Item] | None = None,
     ) -> MemoryItem:
-        """Store one memory; the same words (same kind) refresh it, a fact on the same topic replaces it."""
+        """Store one memory; the same words (same kind) refresh it, a fact on the same topic replaces it.
+
+        ``existing``: the namespace's items when the caller has read them already (a turn's
+        ingestion reads them once); the new or refreshed item is put in that list too.
+        """
         namespace = self.namespace(user_id, project_id)
         stamp = time.time() if now is None else now
-        existing = await self._scan(namespace)
+        if existing is None:
+            existing = await self._scan(namespace)
         same = next(
             (
                 i
@@ -286,15 +292,13 @@ class MemoryService:
         }
         await self.store.aput(namespace, key, value)
         logger.debug("memory stored", extra={"kind": str(kind), "replaced": same is not None})
-        return MemoryItem.from_store(
-            Item(
-                value=value,
-                key=key,
-                namespace=namespace,
-                created_at=_stamp(created),
-                updated_at=_stamp(stamp),
-            )
+        item = Item(
+            value=value, key=key, namespace=namespace, created_at=_stamp(created), updated_at=_stamp(stamp)
         )
+        if same is not None:
+            existing.remove(same)
+        existing.append(item)
+        return MemoryItem.from_store(item)
 
     async def ingest_turn(
         self,
@@ -318,8 +322,18 @@ class MemoryService:
         """
         limit = self.settings.memory_max_item_chars
         stored: list[MemoryItem] = []
-        common = {"project_id": project_id, "source_thread": thread_id, "now": now}
-        for fact in stated_facts(question):
+        facts = stated_facts(question)
+        volatile = [n for n, _, _ in results if n in volatile_tools]
+        kept_results = [
+            (n, a, c.strip()) for n, a, c in results if c and c.strip() and n not in volatile_tools
+        ]
+        if volatile:
+            logger.debug("volatile results not kept", extra={"tools": sorted(set(volatile))})
+        if not facts and not kept_results:
+            return stored  # nothing to keep: no read of the namespace either
+        existing = await self._scan(self.namespace(user_id, project_id))  # read once for the whole turn
+        common = {"project_id": project_id, "source_thread": thread_id, "now": now, "existing": existing}
+        for fact in facts:
             stored.append(
                 await self.remember(
                     user_id,
@@ -330,12 +344,6 @@ class MemoryService:
                     **common,
                 )
             )
-        volatile = [n for n, _, _ in results if n in volatile_tools]
-        if volatile:
-            logger.debug("volatile results not kept", extra={"tools": sorted(set(volatile))})
-        kept_results = [
-            (n, a, c.strip()) for n, a, c in results if c and c.strip() and n not in volatile_tools
-        ]
         for name, args, content in kept_results:
             text = clip(content, limit)
             stored.append(

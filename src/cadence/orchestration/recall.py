@@ -154,8 +154,16 @@ class EngineMemory:
     plugin_manager: Any
 
     def volatile_tools(self) -> frozenset[str]:
-        """The loaded plugins' tools whose results memory never keeps (see :func:`volatile_tool_names`)."""
-        return volatile_tool_names(getattr(self.plugin_manager, "bundles", None) or {})
+        """The loaded plugins' tools whose results memory never keeps (see :func:`volatile_tool_names`).
+
+        Worked out once per set of loaded plugins (a reload replaces the manager's ``bundles``).
+        """
+        bundles = getattr(self.plugin_manager, "bundles", None) or {}
+        cached = getattr(self, "_volatile_cache", None)
+        if cached is None or cached[0] is not bundles:
+            cached = (bundles, volatile_tool_names(bundles))
+            self._volatile_cache = cached
+        return cached[1]
 
     def open_memory(self, store: Any) -> Any:
         """The memory service over ``store`` (an in-process store when None), None when memory is off."""
