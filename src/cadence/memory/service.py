@@ -30,7 +30,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from langgraph.store.base import BaseStore, Item
+from langgraph.store.base import BaseStore, Item, PutOp
 
 from cadence.memory.ingest import clip, stated_facts
 from cadence.memory.recall import adequacy, relevance, terms
@@ -252,17 +252,32 @@ class MemoryService:
         topic: str | None = None,
         extra: Mapping[str, Any] | None = None,
         now: float | None = None,
-        existing: list[Item] | None = None,
     ) -> MemoryItem:
-        """Store one memory; the same words (same kind) refresh it, a fact on the same topic replaces it.
-
-        ``existing``: the namespace's items when the caller has read them already (a turn's
-        ingestion reads them once); the new or refreshed item is put in that list too.
-        """
+        """Store one memory; the same words (same kind) refresh it, a fact on the same topic replaces it."""
         namespace = self.namespace(user_id, project_id)
+        existing = await self._scan(namespace)
+        item = self._prepared(
+            namespace, existing, text, kind=kind, statement=statement, source_thread=source_thread,
+            topic=topic, extra=extra, now=now,
+        )  # fmt: skip
+        await self.store.aput(namespace, item.key, item.value)
+        return MemoryItem.from_store(item)
+
+    @staticmethod
+    def _prepared(
+        namespace: tuple[str, ...],
+        existing: list[Item],
+        text: str,
+        *,
+        kind: str,
+        statement: str | None,
+        source_thread: str | None,
+        topic: str | None,
+        extra: Mapping[str, Any] | None,
+        now: float | None,
+    ) -> Item:
+        """The item :meth:`remember` writes, given the namespace's ``existing`` items (kept current)."""
         stamp = time.time() if now is None else now
-        if existing is None:
-            existing = await self._scan(namespace)
         same = next(
             (
                 i
@@ -290,7 +305,6 @@ class MemoryService:
             "updated_at": stamp,
             "terms": terms(text),
         }
-        await self.store.aput(namespace, key, value)
         logger.debug("memory stored", extra={"kind": str(kind), "replaced": same is not None})
         item = Item(
             value=value, key=key, namespace=namespace, created_at=_stamp(created), updated_at=_stamp(stamp)
@@ -298,7 +312,7 @@ class MemoryService:
         if same is not None:
             existing.remove(same)
         existing.append(item)
-        return MemoryItem.from_store(item)
+        return item
 
     async def ingest_turn(
         self,
@@ -321,7 +335,6 @@ class MemoryService:
         :func:`cadence.sdk.volatile`): their results are not kept, nor an answer resting on one.
         """
         limit = self.settings.memory_max_item_chars
-        stored: list[MemoryItem] = []
         facts = stated_facts(question)
         volatile = [n for n, _, _ in results if n in volatile_tools]
         kept_results = [
@@ -330,40 +343,46 @@ class MemoryService:
         if volatile:
             logger.debug("volatile results not kept", extra={"tools": sorted(set(volatile))})
         if not facts and not kept_results:
-            return stored  # nothing to keep: no read of the namespace either
-        existing = await self._scan(self.namespace(user_id, project_id))  # read once for the whole turn
-        common = {"project_id": project_id, "source_thread": thread_id, "now": now, "existing": existing}
+            return []  # nothing to keep: no read of the namespace either
+        namespace = self.namespace(user_id, project_id)
+        existing = await self._scan(namespace)  # read once for the whole turn
+        common: dict[str, Any] = {"source_thread": thread_id, "now": now, "extra": None, "topic": None}
+        items: list[Item] = []
         for fact in facts:
-            stored.append(
-                await self.remember(
-                    user_id,
+            items.append(
+                self._prepared(
+                    namespace,
+                    existing,
                     fact.text,
                     kind=MemoryKind.FACT,
                     statement=fact.statement,
-                    topic=fact.topic,
-                    **common,
+                    **{**common, "topic": fact.topic},
                 )
             )
         for name, args, content in kept_results:
             text = clip(content, limit)
-            stored.append(
-                await self.remember(
-                    user_id,
+            extra = {"tool": name, "args": dict(args), "question": clip(question, limit)}
+            items.append(
+                self._prepared(
+                    namespace,
+                    existing,
                     text,
                     kind=MemoryKind.RESULT,
                     statement=text,
-                    extra={"tool": name, "args": dict(args), "question": clip(question, limit)},
-                    **common,
+                    **{**common, "extra": extra},
                 )
             )
         if kept_results and not volatile and answer_usable and answer.strip():
             text = clip(f"{question.strip()} — {answer.strip()}", limit)
-            stored.append(
-                await self.remember(
-                    user_id, text, kind=MemoryKind.ANSWER, statement=clip(answer, limit), **common
+            items.append(
+                self._prepared(
+                    namespace, existing, text, kind=MemoryKind.ANSWER, statement=clip(answer, limit), **common
                 )
             )
-        return stored
+        # one write for the turn: one transaction on SQLite and PostgreSQL (not one per memory)
+        unique = list({i.key: i for i in items}.values())
+        await self.store.abatch([PutOp(namespace, i.key, i.value) for i in unique])
+        return [MemoryItem.from_store(i) for i in items]
 
     # -- reading ------------------------------------------------------------------------------
     async def recall(
