@@ -103,12 +103,33 @@ def _concurrency_lines(res: dict[str, Any]) -> list[str]:
         verdict = f"met for {', '.join(met)} only" if met else "missed"
         cells = "; ".join(f"{b} N={n} {two / one:.2f}×" for b, n, one, two in scaling)
         out.append(
-            f"- **1 → 2 workers** (target ≥ 1.7× throughput on 2 cores): {verdict}: {cells}. At N=10 the turns "
-            "do not fill one core (the model's delays dominate), so a second worker cannot help; at N≥100 "
-            "one worker is CPU-bound. The client, PostgreSQL and other jobs ran on the same 2 cores (see "
-            "the conditions above), so the second worker competed with them for the second core."
+            f"- **1 → 2 workers** (target ≥ 1.7× throughput on 2 cores): {verdict}: {cells}. Below the highest "
+            "N a turn's wall time is mostly the model's 100 ms calls (one worker is not saturated), so a "
+            f"second worker has little to take over; at N={top} one worker is CPU-bound. The client and "
+            "PostgreSQL ran on the same 2 cores (see the conditions above), so the second worker competed "
+            "with them for the second core." + _split_text(rows, top)
         )
     return out
+
+
+def _split_text(rows: list[dict[str, Any]], n: int) -> str:
+    """How evenly two workers shared the CPU at ``n`` (from each process's CPU time), as a sentence."""
+    parts = []
+    for r in rows:
+        cpu = [c for c in r.get("worker_cpu_s") or [] if c > 0]
+        if r.get("workers", 1) != 2 or r["n"] != n or len(cpu) < 2:
+            continue
+        share = cpu[0] / sum(cpu[:2])
+        parts.append(f"{r['backend']} {100 * share:.0f}/{100 - 100 * share:.0f}")
+    if not parts:
+        return ""
+    return (
+        f" How the two workers shared the CPU at N={n} (busier/other): {', '.join(parts)}. uvicorn's workers "
+        "accept from one shared socket, and a burst of new connections is accepted in batches by whichever "
+        "worker wakes first, so one worker gets more of the turns and the wall time is its share; a load "
+        "balancer in front of separate `cadence serve` processes spreads requests evenly "
+        "(docs/deployment.md)."
+    )
 
 
 def _floor_lines(res: dict[str, Any]) -> list[str]:

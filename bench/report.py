@@ -187,6 +187,29 @@ def section_concurrency(res: dict[str, Any]) -> list[str]:
             "|---|---|---|---|---|",
         ]
         out += [f"| {b} | {n} | {one} | {two} | **{two / one:.2f}** |" for b, n, one, two in scaling]
+    repeated = [r for r in conc["rows"] if len(r.get("runs_wall_s") or []) > 1]
+    if repeated:
+        out += [
+            "",
+            "The highest level was run several times on the same server; the table shows the median run. "
+            "Wall times of every run: "
+            + "; ".join(
+                f"{r['backend']} K={r.get('workers', 1)}: {', '.join(f'{w:.2f}' for w in r['runs_wall_s'])} s"
+                for r in repeated
+            )
+            + ".",
+        ]
+    split = [r for r in conc["rows"] if r.get("workers", 1) > 1 and len(r.get("worker_cpu_s") or []) > 1]
+    if split:
+        out += [
+            "",
+            "CPU seconds of each worker (largest first) in the K > 1 rows: "
+            + "; ".join(
+                f"{r['backend']} N={r['n']}: {' / '.join(f'{c:.2f}' for c in r['worker_cpu_s'])}"
+                for r in split
+            )
+            + ".",
+        ]
     for note in conc.get("skipped") or []:
         out += ["", f"Skipped: {note}."]
     gc_rows = res.get("gc_probe") or []
