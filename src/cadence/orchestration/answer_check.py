@@ -22,6 +22,7 @@ answer's metadata (:data:`ANSWER_CHECK_KEY`) and the trace's notes.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -221,10 +222,16 @@ def drop_repeats(text: str) -> str:
 
 def echoes(answer: str, instructions: str, n: int = ECHO_WORDS) -> bool:
     """Whether ``answer`` repeats ``n`` consecutive words of ``instructions``."""
-    words = re.findall(r"\w+", instructions.lower())
-    grams = {" ".join(words[i : i + n]) for i in range(len(words) - n + 1)}
+    grams = _word_grams(instructions, n)
     said = re.findall(r"\w+", answer.lower())
     return any(" ".join(said[i : i + n]) in grams for i in range(len(said) - n + 1))
+
+
+@functools.lru_cache(maxsize=64)
+def _word_grams(text: str, n: int) -> frozenset[str]:
+    """The runs of ``n`` consecutive words of ``text`` (a node's prompt repeats from turn to turn)."""
+    words = re.findall(r"\w+", text.lower())
+    return frozenset(" ".join(words[i : i + n]) for i in range(len(words) - n + 1))
 
 
 def check_answer(
