@@ -335,8 +335,8 @@ def profiling_findings(res: dict[str, Any]) -> list[str]:
         "turn). The largest is the synthesizer's `build_messages` → `compaction.compact_messages` "
         "(`safe_messages`, `split_at_last_human`, `earlier_conversation` each walk the whole history, "
         "copying lists); it grows with the thread's length and could be done in one pass. `call_model` "
-        "wraps every model call in `asyncio.wait_for` (an extra task per call) — keep it, but note it in "
-        "the per-call cost."
+        "bounds every model call with `asyncio.timeout` in the node's own task (it used `asyncio.wait_for`, "
+        "which on Python 3.11 starts a task per call)."
     )
     out.append(
         "6. **Checkpoint writes.** LangGraph's default durability writes a checkpoint after every step (7 "

@@ -112,10 +112,12 @@ async def call_model(
         budget = budget_of(context, per_call, keep_reserve)
         last["budget"] = budget
         last["t0"] = time.monotonic()
+        if budget is None:
+            return await model.ainvoke(safe, config)
+        # the time limit runs in this task (asyncio.timeout), not in a task of its own per call
         try:
-            if budget is None:
+            async with asyncio.timeout(budget):
                 return await model.ainvoke(safe, config)
-            return await asyncio.wait_for(model.ainvoke(safe, config), timeout=budget)
         except TimeoutError as exc:
             raise _CallTimedOut(budget) from exc
 
