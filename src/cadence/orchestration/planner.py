@@ -422,10 +422,8 @@ class ToolRunner:
         messages = [SystemMessage(content=RESEARCHER_INSTRUCTIONS), *list(state.get("messages") or [])]
         budget = context.budget(self.settings.coordinator_timeout, keep_reserve=True) if context else None
         try:
-            reply = await asyncio.wait_for(
-                call_model(bound, messages, node=self.node_name, context=context, config=config),
-                timeout=budget,
-            )
+            async with asyncio.timeout(budget):  # in this task (wait_for would start one per call)
+                reply = await call_model(bound, messages, node=self.node_name, context=context, config=config)
         except (TimeoutError, CadenceError) as exc:
             note = f"{self.node_name}: the model could not choose a tool ({exc})"
             logger.warning(note)
@@ -520,10 +518,10 @@ class Planner:
         prompt = [SystemMessage(content=self.prompt(state)), *messages]
         budget = context.budget(settings.coordinator_timeout, keep_reserve=True) if context else None
         try:
-            reply = await asyncio.wait_for(
-                call_model(self.bound, prompt, node=self.node_name, context=context, config=config),
-                timeout=budget,
-            )
+            async with asyncio.timeout(budget):  # in this task (wait_for would start one per decision)
+                reply = await call_model(
+                    self.bound, prompt, node=self.node_name, context=context, config=config
+                )
             raw, source = extract_plan(reply)
             if raw is None:
                 logger.warning("planner reply holds no plan", extra={"raw": message_text(reply)[:500]})
