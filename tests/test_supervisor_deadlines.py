@@ -46,6 +46,10 @@ async def test_a_slow_supervisor_decision_times_out_and_the_turn_still_answers(e
     [error] = [e for e in result.trace["errors"] if e["code"] == "coordinator_timeout"]
     assert error["node"] == "supervisor" and "supervisor's decision timed out after 0.3s" in error["message"]
     assert any("supervisor's decision timed out" in note for note in result.trace["notes"])
+    # the cut call is in the trace's model calls too (with how long it ran), before the synthesizer's
+    cut = model_call(result, "supervisor")
+    assert cut["error"].startswith("cancelled") and 250 <= cut["duration_ms"] < 2300
+    assert [c["node"] for c in result.trace["model_calls"]] == ["supervisor", "synthesizer"]
 
 
 async def test_a_slow_decision_after_agent_work_finalizes_with_what_the_agent_found(engine_factory) -> None:

@@ -149,6 +149,17 @@ async def call_model(
             on_retry=on_retry,
         )
     except asyncio.CancelledError:
+        # cut short from outside (a decision's time limit, the turn's end): still in the trace
+        if context is not None and int(last["attempt"]) > 0:
+            context.trace.model_calls.append(
+                ModelCallRecord(
+                    node=node,
+                    model=label,
+                    duration_ms=(time.monotonic() - float(last["t0"])) * 1000,
+                    attempts=int(last["attempt"]),
+                    error="cancelled: the call was cut short by its node's time limit or the turn's end",
+                )
+            )
         raise
     except Exception as failure:
         if expired_before_call:
