@@ -336,9 +336,10 @@ def render(res: dict[str, Any] | None) -> str:
             + ". In memory a turn's time is mostly LangGraph's cost per task (Cadence's own code is a "
             "few % of a turn, section 1's profiles). Cadence runs fewer tasks: an agent's answer hands back "
             "from its agent step, an answer that stands is written at the end of the agent's loop and the "
-            "supervisor's own answer in its visit, and the supervisor answers its handoff call and goes on by "
-            "`Command` in its own step (no `control_tools` step per handoff). On SQLite Cadence also writes one checkpoint per "
-            "turn (`CADENCE_CHECKPOINT_DURABILITY=exit`) where the peer writes one per step.",
+            "supervisor's own answer in its visit, and the supervisor answers its handoff call and goes "
+            "on by `Command` in its own step (no `control_tools` step per handoff). On SQLite Cadence also "
+            "writes one checkpoint per turn (`CADENCE_CHECKPOINT_DURABILITY=exit`) where the peer writes one "
+            "per step.",
         ]
     lines += [
         "",
