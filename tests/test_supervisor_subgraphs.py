@@ -10,6 +10,7 @@ from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage, Tool
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from tests.conftest import FINALIZE, call, goto
 
+from cadence.cli.render import route_line
 from cadence.orchestration.trimming import replace_history, trim_history
 
 
@@ -48,6 +49,9 @@ async def test_an_answer_that_stands_reaches_the_user_in_three_calls(engine_fact
     assert any("direct answer" in n for n in result.trace["notes"])
     final = (await state_of(engine, "d"))["messages"][-1]
     assert isinstance(final, AIMessage) and final.name == "forward"
+    # the trace names the node that wrote the answer, and the CLI's route line shows it
+    assert result.trace["answered_by"] == "forward"
+    assert route_line(result.trace).startswith("route: math → forward · 1 tool")
 
 
 @pytest.mark.parametrize(
@@ -76,6 +80,7 @@ async def test_an_answer_that_cannot_stand_goes_back_to_the_supervisor(
     result = await engine.ainvoke(question)
     assert nodes(model) == ["supervisor", "math_agent", "math_agent", "supervisor", "synthesizer"], why
     assert not any("direct answer" in n for n in result.trace["notes"])
+    assert result.trace["answered_by"] == "synthesizer"
 
 
 async def test_the_direct_answer_can_be_switched_off(engine_factory) -> None:

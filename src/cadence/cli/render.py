@@ -47,9 +47,14 @@ def _seconds(duration_ms: Any) -> str:
 def route_line(trace: dict[str, Any]) -> str:
     """One line summarising the route: ``route: math → synthesizer · 1 tool · 2.1s``."""
     hops = [str(h) for h in trace.get("routing_history") or []]
+    answered_by = trace.get("answered_by")
     if trace.get("suspended"):
         hops.append("suspend")
-    elif trace.get("mode") != "single":  # in the single mode the agent's answer is the final answer
+    elif trace.get("mode") == "single":
+        pass  # the agent's own answer is the final answer
+    elif answered_by:  # the final-answer node: synthesizer, forward (an agent's answer passed on), root
+        hops.append(str(answered_by))
+    else:
         hops.append("synthesizer")
     tools = len(trace.get("tools_used") or [])
     parts = ["route: " + " → ".join(hops), f"{tools} tool" + ("" if tools == 1 else "s")]

@@ -611,6 +611,7 @@ class Cadence(EngineMemory):
             errors=list(context.trace.errors),
             notes=[*context.trace.notes, *list(ctx.get(F.NOTES) or [])],
             validation=[r.to_dict() for r in context.trace.validation],
+            answered_by=getattr(self._final_message(state), "name", None),
         )
 
     @staticmethod

@@ -93,6 +93,8 @@ class TraceRecord(TypedDict):
     """Remarks of the nodes (e.g. a coordinator timeout, an answer rewritten by the check)."""
     validation: list[dict[str, Any]]
     """One ``ValidationRecord.to_dict()`` per validated final answer (``CADENCE_VALIDATION``)."""
+    answered_by: str | None
+    """The node that wrote the final answer: ``synthesizer``, ``forward``, ``suspend`` or ``root``."""
 
 
 @dataclass
