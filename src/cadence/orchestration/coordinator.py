@@ -177,7 +177,7 @@ class Coordinator:
     ) -> AIMessage:
         settings = context.settings if context is not None else self.settings
         # the facts the user stated, when they answer the question alone, let the model finalize
-        conversation = with_memory(self.model_input(state), state, settings, routing=True)
+        conversation = with_memory(self.model_input(state), state, settings)
         messages = [SystemMessage(content=self.prompt), *conversation]
         budget = (
             context.budget(settings.coordinator_timeout, keep_reserve=True)

@@ -96,13 +96,13 @@ def memory_pair(question: str, items: Sequence[Mapping[str, Any]]) -> list[BaseM
     ]
 
 
-def with_memory(messages: Sequence[BaseMessage], state: Mapping[str, Any], settings: Settings, *,
-                routing: bool = False) -> list[BaseMessage]:  # fmt: skip
+def with_memory(
+    messages: Sequence[BaseMessage], state: Mapping[str, Any], settings: Settings
+) -> list[BaseMessage]:
     """``messages`` with the memory that answers the question (:func:`answering_items`: the user's
     stated facts, when adequate on their own) inserted as a ``recall_memory`` result after it.
 
-    The same for routing and for the final answer (``routing`` is kept for the callers' clarity).
-    Unchanged when memory does not answer the question.
+    The same for routing and for the final answer; unchanged when memory does not answer the question.
     """
     items = answering_items(state, settings)
     before, question, after = split_at_last_human(messages)

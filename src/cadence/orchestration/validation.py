@@ -36,6 +36,7 @@ from cadence.orchestration.answer_check import (
     facts,
     turn_results,
 )
+from cadence.orchestration.state import PluginContextFields as F
 
 logger = logging.getLogger(__name__)
 
@@ -365,6 +366,26 @@ def with_citations(answer: str, sources: Sequence[str]) -> str:
     return f"{answer.rstrip()}\n\nSources: {' '.join(f'[{s}]' for s in sources)}"
 
 
+def correct_or_record(
+    ctx: dict[str, Any], context: Any, node: str, mode: str, verdict: ValidationVerdict
+) -> bool:
+    """A forwarded answer's validation step; True: it goes back to its author for the one correction round.
+
+    With ``mode`` ``correct``, a failing answer that is not already the correction (no draft in the
+    plugin context ``ctx``) keeps its verdict as the draft and the feedback for its author, and
+    nothing is recorded yet. Otherwise the verdict is recorded (:func:`record_validation`), with the
+    draft's problems when this answer is the correction.
+    """
+    draft = ctx.get(F.VALIDATION_DRAFT)
+    if not verdict.ok and mode == "correct" and draft is None:
+        ctx[F.VALIDATION_DRAFT] = verdict.to_dict()
+        ctx[F.VALIDATION_FEEDBACK] = verdict.feedback()
+        return True
+    first = ValidationVerdict(**draft) if draft is not None else verdict
+    record_validation(context, node, mode, verdict, first, corrected=draft is not None)
+    return False
+
+
 __all__ = [
     "DOC_TOOLS",
     "VALIDATION_MODES",
@@ -373,6 +394,7 @@ __all__ = [
     "ValidationRecord",
     "ValidationVerdict",
     "citations",
+    "correct_or_record",
     "is_relevant",
     "record_validation",
     "results_from_records",

@@ -60,8 +60,7 @@ from cadence.orchestration.tones import ResponseTone
 from cadence.orchestration.turn import TurnContext
 from cadence.orchestration.validation import (
     TurnEvidence,
-    ValidationVerdict,
-    record_validation,
+    correct_or_record,
     with_citations,
 )
 from cadence.plugins.bundle import PluginBundle
@@ -299,18 +298,10 @@ async def forward_answer(state: dict[str, Any], config: RunnableConfig, runtime:
     else:
         evidence = TurnEvidence.of({**state, "messages": [*messages, *pending]})
         content = with_citations(message_text(answer), evidence.sources)
-        if mode != "off":
-            verdict = evidence.validate(content)
-            if not verdict.ok and mode == "correct" and draft is None:
-                ctx[F.VALIDATION_DRAFT] = verdict.to_dict()
-                ctx[F.VALIDATION_FEEDBACK] = verdict.feedback()
-                logger.info("the agent's answer fails validation; back to it once", extra={"agent": agent})
-                emit_events([node_event(agent_node_name(agent))])
-                return Command(
-                    goto=agent_node_name(agent), update={"messages": pending, "plugin_context": ctx}
-                )
-            first = ValidationVerdict(**draft) if draft is not None else verdict
-            record_validation(turn, ANSWER_NODE, mode, verdict, first, corrected=draft is not None)
+        if mode != "off" and correct_or_record(ctx, turn, ANSWER_NODE, mode, evidence.validate(content)):
+            logger.info("the agent's answer fails validation; back to it once", extra={"agent": agent})
+            emit_events([node_event(agent_node_name(agent))])
+            return Command(goto=agent_node_name(agent), update={"messages": pending, "plugin_context": ctx})
     final = AIMessage(content=content, name=ANSWER_NODE, response_metadata=metadata)
     return Command(goto=END, update={"messages": [*pending, final], "plugin_context": ctx})
 

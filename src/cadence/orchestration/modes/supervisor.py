@@ -71,8 +71,7 @@ from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.trimming import replace_history, trim_history
 from cadence.orchestration.turn import TurnContext
 from cadence.orchestration.validation import (
-    ValidationVerdict,
-    record_validation,
+    correct_or_record,
     results_from_records,
     retrieved_sources,
     turn_evidence,
@@ -350,16 +349,11 @@ def finish(state: dict[str, Any], context: Any) -> Command:
     mode = settings.validation if settings is not None else "off"
     if mode != "off":
         verdict = validate_answer(question, text, results)
-        draft = ctx.get(F.VALIDATION_DRAFT)
-        if not verdict.ok and mode == "correct" and draft is None:
-            ctx[F.VALIDATION_DRAFT] = verdict.to_dict()
-            ctx[F.VALIDATION_FEEDBACK] = verdict.feedback()
+        if correct_or_record(ctx, context, GraphNodeNames.FORWARD, mode, verdict):
             logger.info("forwarded answer fails validation; back to its agent", extra={"agent": agent})
             target = GraphNodeNames.SUPERVISOR if own else agent_node_name(agent)
             emit_events([node_event(target)])
             return Command(goto=target, update={"plugin_context": ctx})
-        first = ValidationVerdict(**draft) if draft else verdict
-        record_validation(context, GraphNodeNames.FORWARD, mode, verdict, first, corrected=draft is not None)
     if not _forward_called(state) and not own:
         ctx[F.NOTES].append(f"supervisor: the {agent} agent's answer stood as it was (direct answer)")
     final = AIMessage(content=text, name=GraphNodeNames.FORWARD, response_metadata={FORWARDED_KEY: agent})
