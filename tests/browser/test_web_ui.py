@@ -460,6 +460,39 @@ def test_api_key_prompt(page: Any, browser: Any) -> None:
         expect(page.locator("#banner")).to_be_hidden()
 
 
+def test_answer_survives_a_slow_reload_after_the_key(page: Any) -> None:
+    """A message sent while the page still loads after a key was entered keeps its answer on screen.
+
+    The reload used to reopen "the current thread" once it was done, which by then was the thread of
+    the turn just sent: its streaming answer was cleared away. Here the reload's modes request is held
+    until the answer is in.
+    """
+    with running(math_app(api_keys=["s3cret-key"])) as srv:
+        open_page(page, srv.url)
+        page.locator("#key-dialog").wait_for()
+        held: list[Any] = []
+        page.route("**/api/v1/modes", lambda route: held.append(route))
+        page.fill("#key-input", "s3cret-key")
+        page.click("#key-save")
+        page.locator("#plugin-list li[data-plugin=math]").wait_for()
+        send(page, "While it loads, 15 * 23?")
+        answer = finished_answer(page)
+        assert held, "the reload's modes request was not held"
+        reopened: list[str] = []
+        page.on("request", lambda r: reopened.append(r.url) if "/api/v1/threads/" in r.url else None)
+        for route in held:
+            route.continue_()
+        page.unroute("**/api/v1/modes")
+        expect(page.locator("#mode-select option")).not_to_have_count(0)
+        # a request the page makes after the reload's end: any reopening would have been sent before it
+        with page.expect_response("**/api/v1/plugins*"):
+            page.click("#plugins-refresh")
+        assert reopened == [], "the reload reopened the thread over the answer just streamed"
+        expect(page.locator(".msg.assistant details.trace")).to_have_count(1)
+        assert "345" in answer.locator(".text").inner_text()
+        assert page.locator(".msg.user").all_inner_texts() == ["You\nWhile it loads, 15 * 23?"]
+
+
 def test_server_down_then_back(page: Any) -> None:
     srv = Server(math_app()).start()
     port = srv.port

@@ -47,6 +47,8 @@ const state = {
   down: false,
   pollTimer: null,
   streamUnavailable: false,
+  /** Messages sent so far: a reload that started before one was sent must not clear its answer. */
+  sent: 0,
 };
 
 // -- API calls and errors ------------------------------------------------------------------
@@ -282,6 +284,7 @@ async function send(text) {
   if (payload.mode === SINGLE_MODE && $("agent-select").value) payload.agent = $("agent-select").value;
   if (state.threadId) payload.thread_id = state.threadId;
   hideBanner();
+  state.sent += 1;
   const question = addUserMessage(text);
   const view = new AnswerView({ streaming: true });
   setBusy(true);
@@ -926,6 +929,25 @@ function closeSidebar() {
   $("menu-button").setAttribute("aria-expanded", "false");
 }
 
+/** The thread named in the address (``#thread=…``), if any. */
+function threadInAddress() {
+  const match = location.hash.match(/^#thread=(.+)$/);
+  return match ? decodeURIComponent(match[1]) : null;
+}
+
+/**
+ * Load everything, then show the thread that was open (or named in the address) again — unless the
+ * user moved on while the data loaded: a message sent meanwhile (its answer may still be streaming)
+ * or another thread opened is never cleared away.
+ */
+async function reload() {
+  const threadId = state.threadId || threadInAddress();
+  const sent = state.sent;
+  if (!(await loadAll()) || !threadId) return;
+  if (state.sent !== sent || state.busy || (state.threadId && state.threadId !== threadId)) return;
+  openThread(threadId).catch(handleError);
+}
+
 async function loadAll() {
   const results = await Promise.allSettled([loadModes(), loadThreads(), loadPlugins()]);
   const failed = results.find((r) => r.status === "rejected");
@@ -979,7 +1001,7 @@ function bindUi() {
     event.preventDefault();
     saveKey($("key-input").value.trim(), $("key-remember").checked);
     $("key-dialog").close();
-    if (await loadAll() && state.threadId) openThread(state.threadId).catch(handleError);
+    await reload();
   });
 
   $("rename-button").addEventListener("click", () => {
@@ -1024,9 +1046,7 @@ function bindUi() {
 async function start() {
   bindUi();
   if (state.key) $("key-button").hidden = false;
-  const ok = await loadAll();
-  const match = location.hash.match(/^#thread=(.+)$/);
-  if (ok && match) openThread(decodeURIComponent(match[1])).catch(handleError);
+  await reload();
   document.body.dataset.ready = "true";
 }
 
