@@ -77,14 +77,14 @@ def main() -> None:
         log_level="WARNING",
     )
     if args.workers > 1:
-        from cadence.server.app import bind_socket, serve_workers
+        from cadence.server.app import bind_socket, per_worker_sockets_supported, serve_workers
 
         os.environ[DELAY_ENV] = str(args.delay)
         asyncio.run(_create_schemas(settings.resolved_database_url))
-        sock = bind_socket("127.0.0.1", args.port)
-        sock.listen(4096)
+        # like ``cadence serve --workers K``: a listening socket per worker where the OS balances them
+        sock = bind_socket("127.0.0.1", args.port, reuse_port=per_worker_sockets_supported())
         factory = "bench.server_app:worker_app"
-        options = {"preflight": False, "timeout_keep_alive": KEEP_ALIVE_S}
+        options = {"preflight": False, "timeout_keep_alive": KEEP_ALIVE_S, "backlog": 4096}
         serve_workers(settings, sock, args.workers, app_factory=factory, **options)
         return
     app = create_app(settings, engine_kwargs={"model": PolicyChatModel(delay_s=args.delay)})

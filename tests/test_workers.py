@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import json
 import os
+import pickle
 import signal
 import socket
 import subprocess
@@ -30,6 +31,7 @@ import httpx
 import pytest
 
 from cadence.persistence.locks import LeaderJob, open_database_locks
+from cadence.server.app import WorkerSocket, bind_socket, per_worker_sockets_supported, worker_sockets
 from pg_support import fresh_database, postgres_server_url
 
 __all__ = ["postgres_server_url"]
@@ -286,11 +288,53 @@ async def test_serve_workers_runs_k_processes_on_one_port(tmp_path: Path) -> Non
             for child in psutil.Process(pid).children()
             if any(c.laddr and c.laddr.port == port for c in child.net_connections("tcp"))
         }
+        listeners = {worker: _listening_sockets(worker, port) for worker in workers}
+        parent_listens = _listening_sockets(pid, port)
         async with open_database_locks(database_url) as locks:
             # the retention job is led by one of the workers: its leader lock is taken
             assert await locks.try_acquire("leader:retention") is None
     _assert_serialized(history)
     assert len(workers) == 2, f"expected two worker processes serving port {port}, got {workers}"
+    if per_worker_sockets_supported():
+        # a listening socket of its own in each worker (SO_REUSEPORT: the kernel spreads the
+        # connections), none in the supervisor, which only holds the port
+        assert all(len(found) == 1 for found in listeners.values()), listeners
+        assert len(set().union(*listeners.values())) == 2, listeners
+        assert parent_listens == set()
+
+
+def _listening_sockets(pid: int, port: int) -> set[str]:
+    """The listening sockets of process ``pid`` on ``port``, by their kernel identity (``socket:[inode]``)."""
+    import psutil
+
+    found = set()
+    for conn in psutil.Process(pid).net_connections("tcp"):
+        if conn.status == psutil.CONN_LISTEN and conn.laddr and conn.laddr.port == port and conn.fd >= 0:
+            found.add(os.readlink(f"/proc/{pid}/fd/{conn.fd}"))
+    return found
+
+
+def test_worker_socket_opens_a_socket_of_its_own_on_the_port() -> None:
+    if not per_worker_sockets_supported():
+        pytest.skip("SO_REUSEPORT balancing is Linux's")
+    parent = bind_socket("127.0.0.1", 0, reuse_port=True)
+    try:
+        (stand_in,) = worker_sockets(parent)
+        assert isinstance(stand_in, WorkerSocket)
+        first, second = pickle.loads(pickle.dumps(stand_in)), pickle.loads(pickle.dumps(stand_in))
+        try:
+            assert first.getsockname() == second.getsockname() == parent.getsockname()
+            assert first.fileno() != second.fileno()
+        finally:
+            first.close()
+            second.close()
+    finally:
+        parent.close()
+    shared = bind_socket("127.0.0.1", 0)
+    try:
+        assert worker_sockets(shared) == [shared]  # bound without SO_REUSEPORT: one socket for all
+    finally:
+        shared.close()
 
 
 def test_several_workers_refuse_a_memory_database(tmp_path: Path) -> None:

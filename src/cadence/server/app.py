@@ -9,6 +9,7 @@ import json
 import logging
 import os
 import socket
+import sys
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
@@ -177,11 +178,17 @@ def tune_gc() -> None:
     gc.set_threshold(50_000, 50, 100)
 
 
-def bind_socket(host: str, port: int) -> socket.socket:
-    """A bound TCP socket for ``host:port``; ConfigurationError (one line) if the address is unusable."""
+def bind_socket(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
+    """A bound TCP socket for ``host:port``; ConfigurationError (one line) if the address is unusable.
+
+    ``reuse_port``: bind with ``SO_REUSEPORT``, so that worker processes can each listen on
+    the same port with sockets of their own (:func:`worker_sockets`); the socket reserves the port.
+    """
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     try:
         sock.bind((host, port))
     except OSError as exc:
@@ -256,7 +263,11 @@ def run_server(
     settings = settings or get_settings()
     configure_logging(settings.log_level or "WARNING")
     count = settings.workers if workers is None else workers
-    sock = bind_socket(host or settings.host, settings.port if port is None else port)
+    sock = bind_socket(
+        host or settings.host,
+        settings.port if port is None else port,
+        reuse_port=count > 1 and per_worker_sockets_supported(),
+    )
     try:
         if count > 1:
             serve_workers(settings, sock, count, on_ready=on_ready)
@@ -269,6 +280,50 @@ def run_server(
 # -- several worker processes --------------------------------------------------------------
 WORKER_SETTINGS_ENV = "CADENCE__WORKER_SETTINGS"
 """The parent's settings (JSON) for its worker processes (not a setting: the double underscore)."""
+
+
+def per_worker_sockets_supported() -> bool:
+    """Whether each worker can listen with a socket of its own (Linux ``SO_REUSEPORT``).
+
+    The kernel then spreads new connections evenly over the workers' sockets. Elsewhere
+    (macOS does not balance ``SO_REUSEPORT``, Windows lacks it) the workers share one socket.
+    """
+    return sys.platform == "linux" and hasattr(socket, "SO_REUSEPORT")
+
+
+def _listen_in_worker(family: int, address: tuple[Any, ...]) -> socket.socket:
+    """A worker's own socket on ``address`` (``SO_REUSEPORT``: one more queue for the same port)."""
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind(address)
+    return sock
+
+
+class WorkerSocket:
+    """Stands for a listening socket each worker process opens for itself on the parent's port.
+
+    A shared socket has one accept queue, and whichever worker wakes first accepts a whole
+    burst of connections (measured: a 55/45 split of the work between two workers). With a
+    socket per worker (``SO_REUSEPORT``) the kernel hashes each connection to one worker's
+    queue. uvicorn's supervisor hands the same list of sockets to every worker it starts (or
+    restarts); a worker unpickles this as a new socket of its own (``__reduce__``), so the
+    supervisor is used as it is.
+    """
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.family = int(sock.family)
+        self.address = tuple(sock.getsockname())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_listen_in_worker, (self.family, self.address))
+
+
+def worker_sockets(sock: socket.socket) -> list[Any]:
+    """What the workers listen with: a socket each when ``sock`` was bound for it, else ``sock`` shared."""
+    if per_worker_sockets_supported() and sock.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT):
+        return [WorkerSocket(sock)]
+    return [sock]
 
 
 def settings_for_workers(settings: Settings) -> str:
@@ -353,7 +408,7 @@ def serve_workers(
         **uvicorn_options,
     )
     url = server_url(sock)
-    supervisor = Multiprocess(config, sockets=[sock])
+    supervisor = Multiprocess(config, sockets=worker_sockets(sock))
     if on_ready is not None:
         threading.Thread(target=_announce_when_ready, args=(url, on_ready, supervisor), daemon=True).start()
     supervisor.run()
