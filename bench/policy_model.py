@@ -23,6 +23,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from cadence.conventions import FINALIZE_TOOL, agent_from_route, is_control_tool, is_route_tool
+
 ANSWER = "15 * 23 = 345"
 
 
@@ -35,12 +37,7 @@ def _turn_has_work(messages: Sequence[BaseMessage]) -> bool:
     for msg in reversed(messages):
         if isinstance(msg, HumanMessage):
             return False
-        if (
-            isinstance(msg, ToolMessage)
-            and msg.name
-            and not msg.name.startswith("goto_")
-            and msg.name != "back"
-        ):
+        if isinstance(msg, ToolMessage) and msg.name and not is_control_tool(msg.name):
             return True
     return False
 
@@ -52,8 +49,10 @@ def decide(messages: Sequence[BaseMessage], tools: Sequence[str]) -> AIMessage:
         tc = {"name": name, "args": args, "id": f"call_{uuid.uuid4().hex[:12]}", "type": "tool_call"}
         return AIMessage(content="", tool_calls=[tc])
 
-    if any(t.startswith("goto_") for t in tools):
-        return call("goto_finalize" if _turn_has_work(messages) else "goto_math_agent", {})
+    routes = [t for t in tools if is_route_tool(t)]
+    if routes:  # the deciding node (its routes are goto_math_agent, or the supervisor's transfer_to_math)
+        math = next((t for t in routes if agent_from_route(t, ["math"])), FINALIZE_TOOL)
+        return call(FINALIZE_TOOL if _turn_has_work(messages) else math, {})
     if "calculate" in tools:
         return call("calculate", {"expression": "15 * 23"})
     return AIMessage(content=ANSWER)

@@ -35,6 +35,7 @@ from bench.conversations import CONVERSATIONS, Conversation, peer_script
 from bench.frameworks import bench_settings, supervisor_prompt
 from bench.stats import median, percentile
 from bench.tokens import call_tokens, count
+from cadence.conventions import handoff_tool_name
 from cadence.orchestration.engine import Cadence
 from cadence.persistence import open_checkpointer
 from cadence.testing import ScriptedChatModel
@@ -52,7 +53,7 @@ def _call(name: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
 
 
 def supervisor_script(conv: Conversation) -> list[dict[str, Any]]:
-    """Cadence supervisor mode: supervisor → agent (tool, then its answer) → … .
+    """Cadence supervisor mode: supervisor → ``transfer_to_{agent}`` → agent (tool, then its answer) → … .
 
     A one-agent turn whose answer can stand ends there (the direct answer: no further
     supervisor call); in a turn combining agents the supervisor's last call writes the answer
@@ -60,7 +61,7 @@ def supervisor_script(conv: Conversation) -> list[dict[str, Any]]:
     """
     items: list[dict[str, Any]] = []
     for step in conv.steps:
-        items += [_call(f"goto_{step.agent}_agent"), _call(step.tool, step.args), {"content": step.report}]
+        items += [_call(handoff_tool_name(step.agent)), _call(step.tool, step.args), {"content": step.report}]
     if len(conv.steps) > 1:
         items.append({"content": conv.answer})
     return items

@@ -72,6 +72,11 @@ def goto(agent: str) -> dict[str, Any]:
     return {"tool_calls": [{"name": f"goto_{agent}_agent", "args": {}}]}
 
 
+def transfer(agent: str) -> dict[str, Any]:
+    """A scripted supervisor decision handing off to ``agent`` (its handoff tool ``transfer_to_{agent}``)."""
+    return {"tool_calls": [{"name": f"transfer_to_{agent}", "args": {}}]}
+
+
 FINALIZE: dict[str, Any] = {"tool_calls": [{"name": "goto_finalize", "args": {}}]}
 
 

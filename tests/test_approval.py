@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
-from tests.conftest import FINALIZE, call, goto
+from tests.conftest import FINALIZE, call, goto, transfer
 
 from cadence.errors import ConflictError, ValidationError
 from cadence.orchestration.approval import (
@@ -245,7 +245,7 @@ async def test_approval_in_supervisor_mode(engine_factory) -> None:
     # the agent runs as a subgraph: its pause surfaces in the parent turn and resumes there
     engine, model = engine_factory(
         [
-            goto("math"),
+            transfer("math"),
             call("calculate", expression="6 * 7"),
             {"content": "6 * 7 = 42"},
             FINALIZE,
@@ -312,7 +312,7 @@ def test_prompt_lists_every_call() -> None:
 async def test_a_turn_in_another_mode_pauses_and_resumes_in_its_mode(engine_factory) -> None:
     engine, _ = engine_factory(
         [
-            goto("math"),
+            transfer("math"),
             call("calculate", expression="6 * 7"),
             {"content": "6 * 7 = 42"},
             FINALIZE,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from langchain_core.messages import ToolMessage
-from tests.conftest import FINALIZE, call, goto
+from tests.conftest import FINALIZE, call, goto, transfer
 
 from cadence.errors import NotFoundError, ValidationError
 
@@ -73,7 +73,7 @@ async def test_fork_replaces_a_tool_result(engine_factory) -> None:
 async def test_fork_forces_a_route_in_supervisor_mode(engine_factory) -> None:
     engine, model = engine_factory(
         [
-            goto("math"),
+            transfer("math"),
             call("calculate", expression="2 + 2"),
             {"content": "2 + 2 = 4"},
             FINALIZE,
@@ -90,6 +90,15 @@ async def test_fork_forces_a_route_in_supervisor_mode(engine_factory) -> None:
     branch = await engine.afork(first["checkpoint_id"], thread_id="f2", route="info")
     assert branch.trace["mode"] == "supervisor" and branch.trace["routing_history"] == ["info"]
     assert "info_agent" in [r.node for r in model.records][3:]
+    # the forced route calls the supervisor's own handoff tool
+    forced = [
+        c["name"]
+        for e in await engine.history(thread_id="f2")
+        for m in e["messages"]
+        for c in m.get("tool_calls") or []
+        if "info" in c["name"]
+    ]
+    assert forced and set(forced) == {"transfer_to_info"}
 
 
 async def test_fork_forces_a_different_route(engine_factory) -> None:

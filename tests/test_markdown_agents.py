@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from tests.conftest import FINALIZE, call, goto, make_settings
+from tests.conftest import FINALIZE, call, goto, make_settings, transfer
 
 from cadence.builtins.text import split_sentences
 from cadence.orchestration.engine import Cadence
@@ -228,7 +228,7 @@ async def test_coordinator_routes_to_a_markdown_agent(engine_factory) -> None:
 async def test_supervisor_hands_off_to_a_markdown_agent(engine_factory) -> None:
     engine, model = engine_factory(
         [
-            goto("process_checklist"),
+            transfer("process_checklist"),
             call("calculate", expression="3 * 400 + 50"),
             {"content": "1. Total: 1250 (done)."},
             {"tool_calls": [{"name": "forward_message", "args": {"from_agent": "process_checklist"}}]},
@@ -245,6 +245,8 @@ async def test_supervisor_hands_off_to_a_markdown_agent(engine_factory) -> None:
         "process_checklist_agent",
         "supervisor",
     ]
+    # the supervisor was offered the markdown agent's handoff tool like any plugin's
+    assert "transfer_to_process_checklist" in model.records[0].tools
     assert result.trace["tools_used"][0]["result"] == "1250"
 
 

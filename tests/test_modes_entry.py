@@ -17,7 +17,7 @@ from test_server_support import ANSWER, parse_sse, serve
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 SUPERVISOR_SCRIPT: list[dict[str, Any]] = [
-    {"tool_calls": [{"name": "goto_math_agent", "args": {}}]},
+    {"tool_calls": [{"name": "transfer_to_math", "args": {}}]},
     {"tool_calls": [{"name": "calculate", "args": {"expression": "15 * 23"}}]},
     {"content": "15 * 23 = 345"},
     {"tool_calls": [{"name": "forward_message", "args": {"from_agent": "math"}}]},

@@ -11,7 +11,7 @@ import asyncio
 import re
 import time
 
-from tests.conftest import call, goto
+from tests.conftest import call, transfer
 
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool
 
@@ -32,7 +32,7 @@ def model_call(result, node: str) -> dict:
 # -- the supervisor's decision ------------------------------------------------------------------------------
 async def test_a_slow_supervisor_decision_times_out_and_the_turn_still_answers(engine_factory) -> None:
     engine, model = engine_factory(
-        [{**goto("math"), "delay_s": 5}, {"content": "I could not get to it in time."}],
+        [{**transfer("math"), "delay_s": 5}, {"content": "I could not get to it in time."}],
         mode="supervisor",
         coordinator_timeout=0.3,
     )
@@ -55,7 +55,7 @@ async def test_a_slow_supervisor_decision_times_out_and_the_turn_still_answers(e
 async def test_a_slow_decision_after_agent_work_finalizes_with_what_the_agent_found(engine_factory) -> None:
     engine, model = engine_factory(
         [
-            goto("math"),
+            transfer("math"),
             call("calculate", expression="15 * 23"),
             {"content": "15 * 23 = 345"},
             {"tool_calls": [{"name": "forward_message", "args": {"from_agent": "math"}}], "delay_s": 5},
@@ -79,7 +79,7 @@ async def test_a_slow_decision_after_agent_work_finalizes_with_what_the_agent_fo
 async def test_the_decision_timeout_is_bounded_by_the_turns_deadline(engine_factory) -> None:
     turn = 2.0
     engine, model = engine_factory(
-        [{**goto("math"), "delay_s": 60}, {"content": "Out of time."}],
+        [{**transfer("math"), "delay_s": 60}, {"content": "Out of time."}],
         mode="supervisor",
         coordinator_timeout=30,
         model_timeout=60,
@@ -97,7 +97,7 @@ async def test_the_decision_timeout_is_bounded_by_the_turns_deadline(engine_fact
 async def test_the_decision_timeout_does_not_bound_the_agents_calls(engine_factory) -> None:
     engine, model = engine_factory(
         [
-            goto("math"),
+            transfer("math"),
             {**call("calculate", expression="15 * 23"), "delay_s": 0.8},  # longer than the decision timeout
             {"content": "15 * 23 = 345"},
         ],
@@ -113,7 +113,8 @@ async def test_a_nested_agent_call_near_the_deadline_gets_only_the_remaining_tim
     turn, decision = 3.0, 1.0
     engine, model = engine_factory(
         [
-            {**goto("math"), "delay_s": decision},  # within the decision timeout; spends a third of the turn
+            # within the decision timeout; spends a third of the turn
+            {**transfer("math"), "delay_s": decision},
             {**call("calculate", expression="15 * 23"), "delay_s": 30},  # the agent's model hangs
             {"content": "I ran out of time before the calculation."},
         ],
@@ -167,7 +168,7 @@ class SlowPlugin(BasePlugin):
 async def test_a_nested_tool_call_gets_only_the_remaining_time(engine_factory) -> None:
     turn = 2.0
     engine, model = engine_factory(
-        [goto("slow"), call("wait", seconds=30), {"content": "The wait did not finish in time."}],
+        [transfer("slow"), call("wait", seconds=30), {"content": "The wait did not finish in time."}],
         plugins=[SlowPlugin],
         builtin_plugins=[],
         mode="supervisor",

@@ -10,28 +10,32 @@ from pathlib import Path
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from tests.conftest import make_settings
 
+from cadence.builtins.info import InfoPlugin
 from cadence.builtins.math import MathPlugin
 from cadence.models.local import bundled_model_path, local_runtime_available
 from cadence.models.local.policy import SmallModelPolicy
 from cadence.models.preroute import routing_schema
-from cadence.orchestration.control_tools import make_routing_tools
-from cadence.orchestration.modes.supervisor import make_forward_tool
+from cadence.orchestration.modes.supervisor import Supervisor
+from cadence.testing import ScriptedChatModel
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 
-def supervisor_tools() -> list[dict]:
-    tools = [*make_routing_tools([MathPlugin.get_metadata()]), make_forward_tool(["math"])]
-    return [routing_schema(t) for t in tools]  # as the local model binds them
+def supervisor_tools(*plugins: type) -> list[dict]:
+    """The supervisor's own tools (handoffs, forward_message, goto_finalize), as the local model binds them."""
+    metadata = [p.get_metadata() for p in plugins or (MathPlugin,)]
+    supervisor = Supervisor(ScriptedChatModel.from_items([]), metadata, make_settings(mode="supervisor"))
+    return [routing_schema(t) for t in supervisor.tools]
 
 
 def handed_back(answer: str) -> list:
     return [
         SystemMessage("You are the supervisor."),
         HumanMessage("Calculate 15 * 23"),
-        AIMessage("", tool_calls=[{"name": "goto_math_agent", "args": {}, "id": "r"}], name="supervisor"),
-        ToolMessage("math", tool_call_id="r", name="goto_math_agent"),
+        AIMessage("", tool_calls=[{"name": "transfer_to_math", "args": {}, "id": "r"}], name="supervisor"),
+        ToolMessage("math", tool_call_id="r", name="transfer_to_math"),
         AIMessage(
             "",
             tool_calls=[{"name": "calculate", "args": {"expression": "15 * 23"}, "id": "c"}],
@@ -46,13 +50,44 @@ def handed_back(answer: str) -> list:
 def test_the_supervisor_policy_routes_then_forwards_or_finalizes() -> None:
     policy = SmallModelPolicy()
     first = policy.plan([SystemMessage("s"), HumanMessage("Calculate 15 * 23")], tools=supervisor_tools())
-    assert first.mode == "route" and first.fixed == "goto_math_agent"
+    assert first.mode == "route" and first.fixed == "transfer_to_math"
     # an answer of the agent's own is forwarded, a copy of its results is left to the synthesizer
     forward = policy.plan(handed_back("15 * 23 = 345"), tools=supervisor_tools())
     assert forward.mode == "call" and forward.grammar is None
     assert json.loads(forward.fixed or "") == {"name": "forward_message", "arguments": {"from_agent": "math"}}
     finalize = policy.plan(handed_back("345"), tools=supervisor_tools())
     assert finalize.mode == "route" and finalize.fixed == "goto_finalize"
+
+
+def test_the_supervisor_policy_prerouter_names_the_bound_handoff_tools() -> None:
+    tools = supervisor_tools(MathPlugin, InfoPlugin)
+    assert {t["function"]["name"] for t in tools} == {
+        "transfer_to_math",
+        "transfer_to_info",
+        "goto_finalize",
+        "forward_message",
+    }
+    policy = SmallModelPolicy()
+    math = policy.plan([SystemMessage("s"), HumanMessage("What is 15% of 80?")], tools=tools)
+    assert math.mode == "route" and math.fixed == "transfer_to_math"
+    clock = policy.plan([SystemMessage("s"), HumanMessage("What time is it in Tokyo?")], tools=tools)
+    assert clock.mode == "route" and clock.route_names == ["transfer_to_info"]
+    # nothing fits: only goto_finalize, which the supervisor keeps
+    hello = policy.plan([SystemMessage("s"), HumanMessage("Hello there")], tools=tools)
+    assert hello.fixed == "goto_finalize"
+
+
+def test_a_follow_up_continues_with_the_previous_turns_agent_in_either_naming() -> None:
+    # the previous turn ran in the coordinator mode (goto_math_agent); the supervisor binds transfer_to_math
+    earlier = [
+        HumanMessage("Calculate 15 * 23"),
+        AIMessage("", tool_calls=[{"name": "goto_math_agent", "args": {}, "id": "r"}], name="coordinator"),
+        ToolMessage("math", tool_call_id="r", name="goto_math_agent"),
+        AIMessage("15 * 23 = 345", name="synthesizer"),
+    ]
+    tools = supervisor_tools(MathPlugin, InfoPlugin)
+    plan = SmallModelPolicy().plan([SystemMessage("s"), *earlier, HumanMessage("And then?")], tools=tools)
+    assert plan.mode == "route" and plan.fixed == "transfer_to_math"
 
 
 @pytest.mark.skipif(

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 from langchain_core.messages import AIMessage, SystemMessage, ToolMessage
-from tests.conftest import FINALIZE, call, goto, make_settings
+from tests.conftest import FINALIZE, call, goto, make_settings, transfer
 
 from cadence.errors import ConfigurationError, ValidationError
 from cadence.orchestration.engine import Cadence
@@ -30,7 +30,7 @@ def nodes(model: ScriptedChatModel) -> list[str]:
 async def test_one_agent_turn_loops_over_its_tools_then_hands_back(engine_factory) -> None:
     engine, model = engine_factory(
         [
-            goto("math"),
+            transfer("math"),
             call("calculate", expression="15 * 23"),
             {"content": "15 * 23 = 345"},
             FINALIZE,
@@ -54,10 +54,10 @@ async def test_one_agent_turn_loops_over_its_tools_then_hands_back(engine_factor
 async def test_two_agent_turn(engine_factory) -> None:
     engine, model = engine_factory(
         [
-            goto("math"),
+            transfer("math"),
             call("calculate", expression="2026 - 2018"),
             {"content": "2026 - 2018 = 8"},
-            goto("info"),
+            transfer("info"),
             {"content": "Python 3.7 came out in 2018."},
             FINALIZE,
             {"content": "Python 3.7 came out in 2018, 8 years ago."},
@@ -83,7 +83,7 @@ async def test_two_agent_turn(engine_factory) -> None:
 async def test_forward_message_passes_the_answer_through_without_a_final_model_call(engine_factory) -> None:
     engine, model = engine_factory(
         [
-            goto("math"),
+            transfer("math"),
             call("calculate", expression="15 * 23"),
             {"content": "15 * 23 = 345"},
             forward("math"),
@@ -101,7 +101,7 @@ async def test_forward_message_passes_the_answer_through_without_a_final_model_c
     assert isinstance(final, AIMessage) and final.name == "forward"
     assert final.response_metadata[FORWARDED_KEY] == "math"
     # the history stays usable: a second turn in the same thread sees the forwarded answer
-    model.reset([goto("math"), {"content": "345 + 5 = 350"}, forward("math")])
+    model.reset([transfer("math"), {"content": "345 + 5 = 350"}, forward("math")])
     second = await engine.ainvoke("and plus 5?", thread_id="f1", mode="supervisor")
     assert second.response == "345 + 5 = 350"
     assert any(m.content == "15 * 23 = 345" for m in model.records[0].messages)
@@ -109,7 +109,7 @@ async def test_forward_message_passes_the_answer_through_without_a_final_model_c
 
 async def test_forward_without_an_answer_of_that_agent_is_synthesized(engine_factory) -> None:
     engine, model = engine_factory(
-        [goto("math"), {"content": "4"}, forward("docs"), {"content": "2 + 2 is 4."}], mode="supervisor"
+        [transfer("math"), {"content": "4"}, forward("docs"), {"content": "2 + 2 is 4."}], mode="supervisor"
     )
     result = await engine.ainvoke("What is 2+2?")
     assert nodes(model)[-1] == "synthesizer"
@@ -120,7 +120,12 @@ async def test_forward_without_an_answer_of_that_agent_is_synthesized(engine_fac
 @pytest.mark.parametrize("output_mode", ["last_message", "full_history"])
 async def test_output_mode_decides_what_the_supervisor_sees(engine_factory, output_mode) -> None:
     engine, model = engine_factory(
-        [goto("math"), call("calculate", expression="15 * 23"), {"content": "It is 345."}, forward("math")],
+        [
+            transfer("math"),
+            call("calculate", expression="15 * 23"),
+            {"content": "It is 345."},
+            forward("math"),
+        ],
         mode="supervisor",
         supervisor_direct_answer=False,
         supervisor_output_mode=output_mode,
@@ -146,7 +151,7 @@ async def test_output_mode_decides_what_the_supervisor_sees(engine_factory, outp
 @pytest.mark.parametrize("breadcrumbs", [True, False])
 async def test_handoff_messages_setting(engine_factory, breadcrumbs) -> None:
     engine, model = engine_factory(
-        [goto("math"), {"content": "It is 4."}, forward("math")],
+        [transfer("math"), {"content": "It is 4."}, forward("math")],
         mode="supervisor",
         supervisor_handoff_messages=breadcrumbs,
     )
@@ -155,7 +160,7 @@ async def test_handoff_messages_setting(engine_factory, breadcrumbs) -> None:
     calls = [c["name"] for m in seen if isinstance(m, AIMessage) for c in m.tool_calls]
     results = [m.name for m in seen if isinstance(m, ToolMessage)]
     if breadcrumbs:
-        assert calls == ["goto_math_agent", "back"] and results == ["goto_math_agent", "back"]
+        assert calls == ["transfer_to_math", "back"] and results == ["transfer_to_math", "back"]
     else:
         assert calls == [] and results == []
     assert any(isinstance(m, AIMessage) and m.content == "It is 4." for m in seen)
@@ -168,11 +173,11 @@ def test_supervisor_view_rejects_an_unknown_output_mode() -> None:
 
 async def test_agent_hops_bound_a_looping_supervisor(engine_factory) -> None:
     script = [
-        goto("math"),
+        transfer("math"),
         {"content": "4"},
-        goto("info"),
+        transfer("info"),
         {"content": "x"},
-        goto("math"),
+        transfer("math"),
         {"content": "Stopped."},
     ]
     engine, model = engine_factory(script, mode="supervisor", max_agent_hops=2)
@@ -183,7 +188,7 @@ async def test_agent_hops_bound_a_looping_supervisor(engine_factory) -> None:
 
 
 async def test_consecutive_handoffs_bound_a_looping_supervisor(engine_factory) -> None:
-    script = [goto("math"), {"content": "4"}] * 3 + [{"content": "Stopped."}]
+    script = [transfer("math"), {"content": "4"}] * 3 + [{"content": "Stopped."}]
     engine, model = engine_factory(script, mode="supervisor", coordinator_consecutive_agent_route_limit=2)
     result = await engine.ainvoke("again and again")
     assert result.trace["suspend_reason"] == "consecutive_agent_routes"
@@ -193,7 +198,7 @@ async def test_consecutive_handoffs_bound_a_looping_supervisor(engine_factory) -
 
 async def test_tool_hops_end_an_agent_looping_over_its_tools(engine_factory) -> None:
     script = [
-        goto("math"),
+        transfer("math"),
         *[call("calculate", expression=f"{i} + 1") for i in range(5)],
         {"content": "Stopped."},
     ]
@@ -208,9 +213,9 @@ async def test_tool_hops_end_an_agent_looping_over_its_tools(engine_factory) -> 
 async def test_at_their_limits_the_route_guards_let_the_turn_finish(engine_factory) -> None:
     # exactly max_agent_hops handoffs: no suspend; the supervisor writes the combined answer itself
     script = [
-        goto("math"),
+        transfer("math"),
         {"content": "4"},
-        goto("info"),
+        transfer("info"),
         {"content": "It is noon."},
         {"content": "4, at noon."},
     ]
@@ -220,9 +225,9 @@ async def test_at_their_limits_the_route_guards_let_the_turn_finish(engine_facto
     assert result.response == "4, at noon." and "suspend" not in nodes(model)
     # exactly the consecutive-route limit: no suspend either
     script = [
-        goto("math"),
+        transfer("math"),
         {"content": "4"},
-        goto("math"),
+        transfer("math"),
         {"content": "Still 4."},
         FINALIZE,
         {"content": "4."},
@@ -235,17 +240,17 @@ async def test_at_their_limits_the_route_guards_let_the_turn_finish(engine_facto
 
 GUARDS = {
     "max_agent_hops": (
-        [goto("math"), {"content": "4"}, goto("info"), {"content": "x"}, goto("math")],
+        [transfer("math"), {"content": "4"}, transfer("info"), {"content": "x"}, transfer("math")],
         {"max_agent_hops": 2},
         "it needed more steps (2/2) than one answer may take",
     ),
     "max_tool_hops": (
-        [goto("math"), *[call("calculate", expression=f"{i} + 1") for i in range(2)]],
+        [transfer("math"), *[call("calculate", expression=f"{i} + 1") for i in range(2)]],
         {"max_tool_hops": 2},
         "it ran as many lookups and calculations (2/2) as one answer may use",
     ),
     "consecutive_agent_routes": (
-        [goto("math"), {"content": "4"}] * 2 + [goto("math")],
+        [transfer("math"), {"content": "4"}] * 2 + [transfer("math")],
         {"coordinator_consecutive_agent_route_limit": 2},
         "it kept asking the same helper (3 times in a row) without progress",
     ),
@@ -275,7 +280,7 @@ async def test_a_fired_guard_suspends_with_a_tone_aware_message(engine_factory, 
 
 async def test_a_suspend_whose_model_fails_answers_from_the_results_in_the_tone(engine_factory) -> None:
     script = [
-        goto("math"),
+        transfer("math"),
         call("calculate", expression="12 * 12"),
         {"raise": {"type": "error", "message": "provider down"}},  # the suspend node's model
     ]
@@ -307,7 +312,7 @@ def test_the_deadline_ends_an_agent_loop(engine_factory) -> None:
 
 async def test_streamed_events_of_an_agent_loop(engine_factory) -> None:
     engine, _ = engine_factory(
-        [goto("math"), call("calculate", expression="1 + 1"), {"content": "2"}, forward("math")],
+        [transfer("math"), call("calculate", expression="1 + 1"), {"content": "2"}, forward("math")],
         mode="supervisor",
         supervisor_direct_answer=False,
     )
@@ -335,7 +340,7 @@ async def test_mode_per_turn_on_one_engine(engine_factory) -> None:
     engine, model = engine_factory(
         [
             *[goto("math"), {"content": "4"}, FINALIZE, {"content": "2 + 2 is 4."}],
-            *[goto("math"), {"content": "6"}, forward("math")],
+            *[transfer("math"), {"content": "6"}, forward("math")],
         ]
     )
     first = await engine.ainvoke("What is 2+2?", thread_id="m")

@@ -12,7 +12,7 @@ from cadence.testing import ScriptedChatModel
 from test_server_support import serve
 
 SUPERVISOR_TURN: list[dict[str, Any]] = [
-    {"tool_calls": [{"name": "goto_math_agent", "args": {}}]},
+    {"tool_calls": [{"name": "transfer_to_math", "args": {}}]},
     {"tool_calls": [{"name": "calculate", "args": {"expression": "15 * 23"}}]},
     {"content": "15 * 23 = 345"},
 ]

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 import pytest
-from tests.conftest import FINALIZE, goto
+from tests.conftest import FINALIZE, goto, transfer
 
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool
 
@@ -97,7 +97,7 @@ async def test_parallel_tool_calls_never_exceed_the_bound(engine_factory, mode, 
     if mode == "coordinator":
         script = [goto("wide"), many_calls(7), FINALIZE, {"content": "done"}]
     else:
-        script = [goto("wide"), many_calls(7), {"content": "done"}, FINALIZE, {"content": "done"}]
+        script = [transfer("wide"), many_calls(7), {"content": "done"}, FINALIZE, {"content": "done"}]
     engine, model = engine_factory(script, plugins=[WidePlugin], mode=mode, max_parallel_tools=bound)
     result = await engine.ainvoke("run them all")
     assert result.trace["tool_hops"] == 7

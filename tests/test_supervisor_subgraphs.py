@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage, ToolMessage
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
-from tests.conftest import FINALIZE, call, goto
+from tests.conftest import FINALIZE, call, transfer
 
 from cadence.cli.render import route_line
 from cadence.orchestration.trimming import replace_history, trim_history
@@ -39,7 +39,7 @@ async def state_of(engine, thread: str) -> dict[str, Any]:
 # -- the direct answer ----------------------------------------------------------------------------
 async def test_an_answer_that_stands_reaches_the_user_in_three_calls(engine_factory) -> None:
     engine, model = engine_factory(
-        [goto("math"), call("calculate", expression="15 * 23"), {"content": "15 * 23 = 345"}],
+        [transfer("math"), call("calculate", expression="15 * 23"), {"content": "15 * 23 = 345"}],
         mode="supervisor",
     )
     result = await engine.ainvoke("Calculate 15 * 23", thread_id="d")
@@ -74,7 +74,7 @@ async def test_an_answer_that_cannot_stand_goes_back_to_the_supervisor(
 ) -> None:
     expression = "2026 - 2018" if "Python" in question else "15 * 23"
     engine, model = engine_factory(
-        [goto("math"), call("calculate", expression=expression), *script, FINALIZE, {"content": "Done."}],
+        [transfer("math"), call("calculate", expression=expression), *script, FINALIZE, {"content": "Done."}],
         mode="supervisor",
     )
     result = await engine.ainvoke(question)
@@ -86,7 +86,7 @@ async def test_an_answer_that_cannot_stand_goes_back_to_the_supervisor(
 async def test_the_direct_answer_can_be_switched_off(engine_factory) -> None:
     engine, model = engine_factory(
         [
-            goto("math"),
+            transfer("math"),
             call("calculate", expression="15 * 23"),
             {"content": "15 * 23 = 345"},
             forward("math"),
@@ -101,10 +101,10 @@ async def test_the_direct_answer_can_be_switched_off(engine_factory) -> None:
 
 # -- output_mode: what the shared history, and so every agent and the supervisor, see ------------
 TWO_AGENTS = [
-    goto("math"),
+    transfer("math"),
     call("calculate", expression="2026 - 2018"),
     {"content": "It has been 8 years."},
-    goto("info"),
+    transfer("info"),
     {"content": "Python 3.7 came out in 2018."},
     FINALIZE,
     {"content": "Python 3.7 came out in 2018, 8 years ago."},
@@ -169,11 +169,11 @@ async def test_trimming_bounds_what_the_agent_and_the_supervisor_receive(engine_
     old_answer = "Plugins are described here. " + "Lots of words. " * 80
     engine, model = engine_factory(
         [
-            goto("info"),
+            transfer("info"),
             {"content": old_answer},
             FINALIZE,
             {"content": old_answer},
-            goto("math"),
+            transfer("math"),
             call("calculate", expression="2 + 2"),
             {"content": "2 + 2 = 4"},
         ],
@@ -196,8 +196,8 @@ async def test_trimming_bounds_what_the_agent_and_the_supervisor_receive(engine_
 async def test_without_a_budget_the_whole_history_is_sent(engine_factory) -> None:
     engine, model = engine_factory(
         [
-            *[goto("math"), {"content": "4"}, FINALIZE, {"content": "4."}],
-            *[goto("math"), {"content": "6"}, FINALIZE, {"content": "6."}],
+            *[transfer("math"), {"content": "4"}, FINALIZE, {"content": "4."}],
+            *[transfer("math"), {"content": "6"}, FINALIZE, {"content": "6."}],
         ],
         mode="supervisor",
         model_input_max_tokens=0,
@@ -212,7 +212,7 @@ async def test_without_a_budget_the_whole_history_is_sent(engine_factory) -> Non
 # -- validation and citations in this mode ------------------------------------------------------
 async def test_flag_records_the_forwarded_answers_verdict(engine_factory) -> None:
     engine, model = engine_factory(
-        [goto("math"), call("calculate", expression="15 * 23"), {"content": "15 * 23 = 345"}],
+        [transfer("math"), call("calculate", expression="15 * 23"), {"content": "15 * 23 = 345"}],
         mode="supervisor",
         validation="flag",
     )
@@ -224,7 +224,7 @@ async def test_flag_records_the_forwarded_answers_verdict(engine_factory) -> Non
 async def test_correct_sends_a_forwarded_answer_back_to_its_agent_once(engine_factory) -> None:
     engine, model = engine_factory(
         [
-            goto("math"),
+            transfer("math"),
             call("calculate", expression="15 * 23"),
             {"content": "It is 350."},  # invented: cannot stand, the supervisor forwards it anyway
             forward("math"),
@@ -245,7 +245,7 @@ async def test_correct_sends_a_forwarded_answer_back_to_its_agent_once(engine_fa
 async def test_a_forwarded_document_answer_cites_its_sources(engine_factory) -> None:
     engine, _ = engine_factory(
         [
-            goto("docs"),
+            transfer("docs"),
             call("search_docs", query="plugin metadata"),
             {"content": "A plugin's metadata has a description, shown to the coordinator, and capabilities."},
             forward("docs"),
@@ -264,10 +264,10 @@ async def test_a_forwarded_document_answer_cites_its_sources(engine_factory) -> 
 async def test_the_supervisor_writes_a_combined_answer_itself(engine_factory) -> None:
     engine, model = engine_factory(
         [
-            goto("math"),
+            transfer("math"),
             call("calculate", expression="2026 - 2018"),
             {"content": "It has been 8 years."},
-            goto("info"),
+            transfer("info"),
             {"content": "Python 3.7 came out in 2018."},
             {"content": "Python 3.7 came out in 2018, 8 years ago."},  # text, no tool call
         ],
@@ -289,17 +289,17 @@ async def test_a_text_reply_before_any_agent_work_still_goes_to_the_synthesizer(
 
 
 async def test_the_supervisors_handoff_tools_carry_the_capabilities_only(engine_factory) -> None:
-    engine, model = engine_factory([goto("math"), {"content": "4"}, forward("math")], mode="supervisor")
+    engine, model = engine_factory([transfer("math"), {"content": "4"}, forward("math")], mode="supervisor")
     await engine.ainvoke("What is 2+2?")
     schemas = {s["function"]["name"]: s["function"]["description"] for s in model.records[0].tool_schemas}
     math = engine.plugin_manager.bundles["math"].metadata
-    assert schemas["goto_math_agent"].startswith("Hand the conversation to the math agent: ")
-    assert all(c in schemas["goto_math_agent"] for c in math.capabilities)
-    assert math.description not in schemas["goto_math_agent"]
+    assert schemas["transfer_to_math"].startswith("Hand the conversation to the math agent: ")
+    assert all(c in schemas["transfer_to_math"] for c in math.capabilities)
+    assert math.description not in schemas["transfer_to_math"]
     assert set(schemas) == {
-        "goto_math_agent",
-        "goto_info_agent",
-        "goto_docs_agent",
+        "transfer_to_math",
+        "transfer_to_info",
+        "transfer_to_docs",
         "goto_finalize",
         "forward_message",
     }
@@ -308,10 +308,10 @@ async def test_the_supervisors_handoff_tools_carry_the_capabilities_only(engine_
 async def test_correct_sends_the_supervisors_own_answer_back_to_it_once(engine_factory) -> None:
     engine, model = engine_factory(
         [
-            goto("math"),
+            transfer("math"),
             call("calculate", expression="2026 - 2018"),
             {"content": "It has been 8 years."},
-            goto("info"),
+            transfer("info"),
             {"content": "Python 3.7 came out in 2018."},
             {"content": "Python 3.7 came out 9 years ago."},  # an invented number
             {"content": "Python 3.7 came out 8 years ago."},  # the correction round
@@ -331,7 +331,7 @@ async def test_correct_sends_the_supervisors_own_answer_back_to_it_once(engine_f
 async def test_the_turn_deadline_ends_an_agent_subgraph_looping_over_its_tools(engine_factory) -> None:
     # the agent would call its tool 30 times (0.3 s per model call); the work part of a 1 s turn ends first
     script = [
-        goto("math"),
+        transfer("math"),
         *[{**call("calculate", expression=f"{i} + 1"), "delay_s": 0.3} for i in range(30)],
         {"content": "Stopped: out of time."},
     ]

@@ -45,6 +45,7 @@ PROMPT_ECHO_MARKERS = (
     "you are a",
     "tool call",
     "goto_",
+    "transfer_to_",
     "results given",
     "in one sentence",
 )

@@ -3,10 +3,14 @@
 Everything that builds or parses a name the graph relies on lives here: the core
 node names, a plugin's ``{name}_agent`` and ``{name}_tools`` nodes, the
 coordinator's ``goto_{name}_agent`` and ``goto_finalize`` routing tools, the
-agents' ``back`` tool, and how a control tool (one that steers the graph and does
-no work) is recognised. The few message helpers that every layer needs (the text
-of a message, the split around the latest question) live here too, so the models
-package can follow the graph's conventions without importing the orchestration.
+supervisor's ``transfer_to_{name}`` handoff tools, the agents' ``back`` tool, and
+how a control tool (one that steers the graph and does no work) is recognised.
+A history keeps only tool names, and one thread may hold turns of both modes, so
+the recognisers (:func:`is_route_tool`, :func:`route_core`, :func:`agent_from_route`,
+:func:`is_control_tool`) accept both namings. The few message helpers that every
+layer needs (the text of a message, the split around the latest question) live here
+too, so the models package can follow the graph's conventions without importing the
+orchestration.
 
 This module sits just above the SDK: it imports only ``cadence.sdk`` (for the
 ``back`` tool's name, which plugin authors see) and LangChain.
@@ -15,7 +19,7 @@ This module sits just above the SDK: it imports only ``cadence.sdk`` (for the
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from langchain_core.messages import BaseMessage, HumanMessage
 
@@ -53,13 +57,23 @@ AGENT_SUFFIX = "_agent"
 TOOLS_SUFFIX = "_tools"
 """A plugin's tools node is ``{name}_tools``."""
 GOTO_PREFIX = "goto_"
-"""Every routing tool of the coordinator starts with this prefix."""
+"""Every routing tool of the coordinator starts with this prefix (``goto_finalize`` too, in both modes)."""
+HANDOFF_PREFIX = "transfer_to_"
+"""Every handoff tool of the supervisor starts with this prefix: ``transfer_to_{name}``
+(langgraph-supervisor's naming)."""
+RouteNaming = Literal["goto", "transfer"]
+"""How the tools that route to an agent are named: ``goto`` → ``goto_{name}_agent`` (the coordinator),
+``transfer`` → ``transfer_to_{name}`` (the supervisor's handoff tools)."""
+GOTO_NAMING: RouteNaming = "goto"
+"""The coordinator's naming of its routing tools: ``goto_{name}_agent``."""
+HANDOFF_NAMING: RouteNaming = "transfer"
+"""The supervisor's naming of its handoff tools: ``transfer_to_{name}``."""
 FINALIZE = "finalize"
 """The route (and the ``goto_finalize`` tool's result) that ends the work and goes to the synthesizer."""
 FINALIZE_TOOL = f"{GOTO_PREFIX}{FINALIZE}"
 """The routing tool that finishes the turn: ``goto_finalize``."""
 ROUTE_DESCRIPTION_PREFIX = "Hand the conversation to the "
-"""How every ``goto_{name}_agent`` description starts (the embedded model's prompt drops it)."""
+"""How every agent route's description starts, in either naming (the embedded model's prompt drops it)."""
 ROUTE_TEXT_METADATA_KEY = "cadence_route_text"
 """``tool.metadata[ROUTE_TEXT_METADATA_KEY]``: a routing tool's full routing text (the plugin's description
 and capabilities), for a model that routes lexically in-process; the schema sent to providers stays short."""
@@ -82,13 +96,18 @@ __all__ = [
     "FINALIZE_TOOL",
     "FINAL_NODES",
     "FORWARD_TOOL",
+    "GOTO_NAMING",
     "GOTO_PREFIX",
+    "HANDOFF_NAMING",
+    "HANDOFF_PREFIX",
     "ROUTE_DESCRIPTION_PREFIX",
     "ROUTE_TEXT_METADATA_KEY",
     "TOOLS_SUFFIX",
     "GraphNodeNames",
+    "RouteNaming",
     "agent_from_route",
     "agent_node_name",
+    "handoff_tool_name",
     "has_text",
     "is_control_tool",
     "is_control_tool_object",
@@ -137,18 +156,41 @@ def plugin_of_node(node: str) -> tuple[str, str] | None:
 
 
 # -- routing and control tools ------------------------------------------------------------
-def route_tool_name(plugin: str) -> str:
-    """The routing tool of a plugin: ``goto_{name}_agent``."""
+def handoff_tool_name(plugin: str) -> str:
+    """The supervisor's handoff tool of a plugin: ``transfer_to_{name}``."""
+    return f"{HANDOFF_PREFIX}{plugin}"
+
+
+def route_tool_name(plugin: str, naming: RouteNaming = GOTO_NAMING) -> str:
+    """The tool that routes to a plugin's agent: ``goto_{name}_agent`` (the coordinator's routing tool),
+    or with ``naming="transfer"`` ``transfer_to_{name}`` (the supervisor's handoff tool)."""
+    if naming == HANDOFF_NAMING:
+        return handoff_tool_name(plugin)
+    if naming != GOTO_NAMING:
+        raise ValueError(f"unknown route naming {naming!r}; use {GOTO_NAMING!r} or {HANDOFF_NAMING!r}")
     return f"{GOTO_PREFIX}{plugin}{AGENT_SUFFIX}"
 
 
+def _route_target(name: str) -> str | None:
+    """The plugin an agent route names, in either naming; None for anything else (``goto_finalize`` too)."""
+    if name.startswith(HANDOFF_PREFIX):
+        return name[len(HANDOFF_PREFIX) :] or None
+    if name.startswith(GOTO_PREFIX) and name.endswith(AGENT_SUFFIX):
+        return name[len(GOTO_PREFIX) : -len(AGENT_SUFFIX)] or None
+    return None
+
+
 def is_route_tool(name: str | None) -> bool:
-    """Whether ``name`` is one of the coordinator's routing tools (``goto_*``, finalize included)."""
-    return bool(name) and str(name).startswith(GOTO_PREFIX)
+    """Whether ``name`` is a routing tool: the coordinator's ``goto_*`` (``goto_finalize`` included) or the
+    supervisor's ``transfer_to_*`` handoff tools (both: a history keeps only names)."""
+    return bool(name) and str(name).startswith((GOTO_PREFIX, HANDOFF_PREFIX))
 
 
 def route_core(name: str) -> str:
-    """The plugin part of ``goto_{name}_agent`` (``name`` itself when it is not a routing tool name)."""
+    """The plugin part of a route name, in either naming: ``goto_{name}_agent`` and ``transfer_to_{name}``
+    give ``{name}`` (``goto_finalize`` gives ``finalize``); ``name`` itself when it is not a route name."""
+    if name.startswith(HANDOFF_PREFIX):
+        return name[len(HANDOFF_PREFIX) :]
     core = name
     if core.startswith(GOTO_PREFIX):
         core = core[len(GOTO_PREFIX) :]
@@ -158,15 +200,16 @@ def route_core(name: str) -> str:
 
 
 def agent_from_route(tool_name: str | None, known: Iterable[str]) -> str | None:
-    """The plugin a ``goto_{name}_agent`` call routes to, or None (finalize, unknown or malformed)."""
-    if not tool_name or not tool_name.startswith(GOTO_PREFIX) or not tool_name.endswith(AGENT_SUFFIX):
-        return None
-    name = tool_name[len(GOTO_PREFIX) : -len(AGENT_SUFFIX)]
-    return name if name in set(known) else None
+    """The plugin a ``goto_{name}_agent`` or ``transfer_to_{name}`` call routes to, or None (finalize,
+    unknown or malformed). Both namings: a history keeps only names."""
+    name = _route_target(tool_name) if tool_name else None
+    return name if name is not None and name in set(known) else None
 
 
 def is_control_tool(name: str | None) -> bool:
-    """Routing (``goto_*``), ``back`` and ``forward_message`` tools steer the graph; they do no work."""
+    """Routing (``goto_*``, ``transfer_to_*``), ``back`` and ``forward_message`` tools steer the graph; they
+    do no work. By name, for histories (a tool object carries ``metadata``:
+    :func:`is_control_tool_object`)."""
     return is_route_tool(name) or name in (BACK_TOOL_NAME, FORWARD_TOOL)
 
 
@@ -176,7 +219,8 @@ def is_control_tool_object(tool: Any) -> bool:
 
 
 def is_reserved_tool_name(name: str) -> bool:
-    """Names a plugin's own tools may not take: ``back`` and ``goto_*`` are the graph's."""
+    """Names a plugin's own tools may not take: ``back``, ``forward_message``, ``goto_*`` and
+    ``transfer_to_*`` are the graph's."""
     return is_control_tool(name)
 
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cadence.conventions import ROUTE_TEXT_METADATA_KEY, route_core, route_tool_name
+from cadence.conventions import GOTO_NAMING, ROUTE_TEXT_METADATA_KEY, RouteNaming, route_core, route_tool_name
 from cadence.sdk.metadata import PluginMetadata
 from cadence.text import STOPWORDS as BASE_STOPWORDS
 
@@ -145,10 +145,13 @@ class RouteCandidate:
     keywords: tuple[str, ...] = ()
 
     @classmethod
-    def from_metadata(cls, metadata: PluginMetadata, *, name: str | None = None) -> RouteCandidate:
-        """A candidate from plugin metadata (``name`` defaults to ``goto_{name}_agent``)."""
+    def from_metadata(
+        cls, metadata: PluginMetadata, *, name: str | None = None, naming: RouteNaming = GOTO_NAMING
+    ) -> RouteCandidate:
+        """A candidate from plugin metadata (``name`` defaults to its routing tool's: ``goto_{name}_agent``,
+        or with ``naming="transfer"`` the supervisor's ``transfer_to_{name}``)."""
         return cls(
-            name=name or route_tool_name(metadata.normalized_name),
+            name=name or route_tool_name(metadata.normalized_name, naming),
             description=metadata.description,
             capabilities=tuple(metadata.capabilities),
             keywords=(metadata.normalized_name,),
@@ -158,7 +161,8 @@ class RouteCandidate:
     def from_tool_schema(cls, schema: Mapping[str, Any]) -> RouteCandidate:
         """A candidate from an OpenAI-style tool schema; the name's words count as keywords.
 
-        For ``goto_{name}_agent`` tools only ``{name}`` is a keyword (``goto``/``agent`` are noise).
+        For ``goto_{name}_agent`` and ``transfer_to_{name}`` tools only ``{name}`` is a keyword
+        (``goto``/``agent``/``transfer``/``to`` are noise).
         """
         function = tool_function(schema)
         name = tool_name(schema)
@@ -215,9 +219,10 @@ class PreRouter:
         self._idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
 
     @classmethod
-    def from_metadata(cls, plugins: Sequence[PluginMetadata]) -> PreRouter:
-        """A router over plugins, naming each by its routing tool ``goto_{name}_agent``."""
-        return cls(RouteCandidate.from_metadata(p) for p in plugins)
+    def from_metadata(cls, plugins: Sequence[PluginMetadata], naming: RouteNaming = GOTO_NAMING) -> PreRouter:
+        """A router over plugins, naming each by its routing tool: ``goto_{name}_agent``, or with
+        ``naming="transfer"`` the supervisor's ``transfer_to_{name}`` (the names the model is bound to)."""
+        return cls(RouteCandidate.from_metadata(p, naming=naming) for p in plugins)
 
     @classmethod
     def from_tool_schemas(cls, schemas: Sequence[Mapping[str, Any]]) -> PreRouter:

@@ -1,8 +1,9 @@
-"""Control tools: the coordinator's ``goto_`` routing tools, which route by LangGraph ``Command``.
+"""Control tools: the routing tools, which route by LangGraph ``Command``.
 
-``goto_{name}_agent`` answers with the plugin's normalised name and returns
-``Command(goto="{name}_agent")``; ``goto_finalize`` answers ``"finalize"`` and goes
-to the synthesizer; anything else (a tool the coordinator does not have, an error)
+The coordinator's ``goto_{name}_agent`` (or, named for the supervisor, its handoff tool
+``transfer_to_{name}``: :func:`make_routing_tools`'s ``naming``) answers with the plugin's
+normalised name and returns ``Command(goto="{name}_agent")``; ``goto_finalize`` answers
+``"finalize"`` and goes to the synthesizer; anything else (a tool the coordinator does not have, an error)
 goes to the synthesizer with a warning (:func:`route_or_finalize`). Control tools
 are marked by metadata (``CONTROL_METADATA_KEY``); in a conversation's history,
 where only names remain, :func:`cadence.conventions.is_control_tool` recognises them.
@@ -23,9 +24,11 @@ from cadence.conventions import (
     CONTROL_METADATA_KEY,
     FINALIZE,
     FINALIZE_TOOL,
+    GOTO_NAMING,
     ROUTE_DESCRIPTION_PREFIX,
     ROUTE_TEXT_METADATA_KEY,
     GraphNodeNames,
+    RouteNaming,
     agent_from_route,
     agent_node_name,
     is_control_tool_object,
@@ -78,13 +81,20 @@ def _router(route: str, tool_name: str, target: str) -> tuple[Any, Any]:
     return run, arun
 
 
-def make_routing_tools(plugins: Sequence[PluginMetadata]) -> list[BaseTool]:
-    """One ``goto_{name}_agent`` tool per plugin plus ``goto_finalize``."""
+def make_routing_tools(
+    plugins: Sequence[PluginMetadata], naming: RouteNaming = GOTO_NAMING
+) -> list[BaseTool]:
+    """One routing tool per plugin plus ``goto_finalize``.
+
+    ``naming`` (:data:`~cadence.conventions.RouteNaming`): ``"goto"`` names them ``goto_{name}_agent``
+    (the coordinator's), ``"transfer"`` ``transfer_to_{name}`` (the supervisor's handoff tools); they
+    work the same either way.
+    """
     tools: list[BaseTool] = []
     for meta in plugins:
         name = meta.normalized_name
         caps = f" Capabilities: {', '.join(meta.capabilities)}." if meta.capabilities else ""
-        tool_name = route_tool_name(name)
+        tool_name = route_tool_name(name, naming)
         route_text = f"{ROUTE_DESCRIPTION_PREFIX}{name} agent. {meta.description}{caps}"
         func, coroutine = _router(name, tool_name, agent_node_name(name))
         tools.append(

@@ -23,13 +23,12 @@ from langgraph.prebuilt.tool_node import INVALID_TOOL_NAME_ERROR_TEMPLATE
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
-from cadence.conventions import FINALIZE, GraphNodeNames, agent_node_name
+from cadence.conventions import FINALIZE, GOTO_NAMING, GraphNodeNames, RouteNaming, agent_node_name
 from cadence.errors import CadenceError
 from cadence.models.invoke import model_endpoint
 from cadence.orchestration.control_tools import (
     FINALIZE_TOOL,
     RoutingDecision,
-    agent_from_route,
     make_routing_tools,
     route_tool_name,
 )
@@ -54,15 +53,16 @@ def finalize_call() -> dict[str, Any]:
     return {"name": FINALIZE_TOOL, "args": {}, "id": f"call_fin_{uuid.uuid4().hex[:12]}", "type": "tool_call"}
 
 
-def build_plugin_descriptions(plugins: Sequence[PluginMetadata]) -> str:
+def build_plugin_descriptions(plugins: Sequence[PluginMetadata], naming: RouteNaming = GOTO_NAMING) -> str:
     """The agents list of the coordinator prompt: each agent's description and routing tool.
 
     Descriptions only, once: the routing tools describe themselves in one line, and the
     capabilities (which the embedded model's pre-router ranks) ride in their metadata.
+    ``naming``: how the routing tools are named (the supervisor's ``transfer_to_{name}``).
     """
     lines = []
     for meta in plugins:
-        route = route_tool_name(meta.normalized_name)
+        route = route_tool_name(meta.normalized_name, naming)
         lines.append(f"- {route}: {meta.description}")
     return "\n".join(lines) if lines else "- (no agents are available)"
 
@@ -91,18 +91,30 @@ class Coordinator:
     """The node's name (in the model call records, the trace and its routing messages)."""
     finishing_tools: frozenset[str] = frozenset({FINALIZE_TOOL})
     """Calls that end the work (they reset the consecutive-route counters)."""
+    route_naming: RouteNaming = GOTO_NAMING
+    """How its routing tools are named: ``goto_{name}_agent`` (the supervisor's: ``transfer_to_{name}``)."""
 
     def __init__(self, model: BaseChatModel, plugins: Sequence[PluginMetadata], settings: Settings) -> None:
         self.plugins = list(plugins)
         self.plugin_names = [p.normalized_name for p in self.plugins]
         self.settings = settings
-        self.tools = make_routing_tools(self.plugins)
+        self.tools = make_routing_tools(self.plugins, self.route_naming)
+        # its routing tools' names -> the plugin each routes to
+        self.routes = {route_tool_name(n, self.route_naming): n for n in self.plugin_names}
         self.model = model
         self.bound_model = bind_routes(model, self.tools)
         self.prompt = COORDINATOR_INSTRUCTIONS.format(
-            plugin_descriptions=build_plugin_descriptions(self.plugins),
-            tool_options=" | ".join(route_tool_name(n) for n in self.plugin_names) or "(none)",
+            plugin_descriptions=build_plugin_descriptions(self.plugins, self.route_naming),
+            tool_options=" | ".join(self.routes) or "(none)",
         )
+
+    def agent_of(self, tool_name: str | None) -> str | None:
+        """The plugin a call of one of this node's routing tools routes to; None for any other name.
+
+        Only the names the node binds route (``goto_{name}_agent`` here, ``transfer_to_{name}`` in the
+        supervisor): a call of the other naming is a tool the model was not given, as unknown as any other.
+        """
+        return self.routes.get(tool_name or "")
 
     async def __call__(
         self, state: dict[str, Any], config: RunnableConfig, runtime: Runtime[TurnContext]
@@ -138,7 +150,7 @@ class Coordinator:
             calls = [finalize_call()]
         response = AIMessage(content="", tool_calls=calls, name=self.node_name, id=response.id)
         call = calls[0]
-        agent = agent_from_route(call["name"], self.plugin_names)
+        agent = self.agent_of(call["name"])
         update = {"messages": [response]}
         if agent is not None:
             reason = ON_ROUTE.check(view.routing_to(agent))
@@ -208,12 +220,12 @@ class Coordinator:
 class RoutingCoordinator(Coordinator):
     """The coordinator mode's node: decides, answers its routing call and goes on, in one step.
 
-    The routing tools' work (answer ``goto_{name}_agent`` with the plugin's name, ``goto_finalize``
-    with ``finalize``; an unknown tool with the tool node's error and the synthesizer) is done here
-    and the node returns ``Command(goto=...)``: no ``control_tools`` step and no conditional edge
-    per decision. The history is the same as with the routing step (the decision, then its result).
-    ``control_tools`` stays in the graph for forks that force a route and for checkpoints written
-    before (their ``next`` is ``control_tools``).
+    The routing tools' work (answer ``goto_{name}_agent``, the supervisor's ``transfer_to_{name}``, with
+    the plugin's name, ``goto_finalize`` with ``finalize``; an unknown tool with the tool node's error
+    and the synthesizer) is done here and the node returns ``Command(goto=...)``: no ``control_tools``
+    step and no conditional edge per decision. The history is the same as with the routing step (the
+    decision, then its result). ``control_tools`` stays in the graph for forks that force a route and
+    for checkpoints written before (their ``next`` is ``control_tools``).
     """
 
     destinations: ClassVar[dict[str, str]] = {
@@ -240,7 +252,7 @@ class RoutingCoordinator(Coordinator):
             return GraphNodeNames.SYNTHESIZER
         call = calls[0]
         name = call["name"]
-        agent = agent_from_route(name, self.plugin_names)
+        agent = self.agent_of(name)
         call_id = call.get("id") or f"call_{uuid.uuid4().hex[:12]}"
         if agent is not None and update.get("current_agent") == agent:
             update["messages"].append(ToolMessage(content=agent, name=name, tool_call_id=call_id))

@@ -116,7 +116,10 @@ class Guard(Protocol):
 
 
 class ToolHopGuard:
-    """Suspends once the turn has run ``max_tool_hops`` work tools (``goto_*`` and ``back`` never count)."""
+    """Suspends once the turn has run ``max_tool_hops`` work tools.
+
+    Control tools (``goto_*``, ``transfer_to_*``, ``back``) never count.
+    """
 
     def check(self, view: GuardView) -> SuspendReason | None:
         """``max_tool_hops`` when the tool hops reached the limit."""

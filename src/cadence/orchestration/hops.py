@@ -2,8 +2,8 @@
 
 - Agent hops: only routes to agents count (``goto_finalize`` does not); the
   coordinator counts them in the state's ``agent_hops``.
-- Tool hops: executions of work tools count (``goto_*`` and ``back`` do not); the
-  plugin's tools node counts them in ``tool_hops``.
+- Tool hops: executions of work tools count (the routing tools, ``goto_*`` and
+  ``transfer_to_*``, and ``back`` do not); the plugin's tools node counts them in ``tool_hops``.
 - Consecutive routes: routes in a row to the same agent, counted here; the counter
   resets on ``goto_finalize`` or a change of agent.
 

@@ -16,11 +16,19 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.types import Command
 
-from cadence.conventions import FINALIZE, FINALIZE_TOOL, GraphNodeNames, message_text, route_tool_name
+from cadence.conventions import (
+    FINALIZE,
+    FINALIZE_TOOL,
+    GOTO_NAMING,
+    GraphNodeNames,
+    RouteNaming,
+    message_text,
+    route_tool_name,
+)
 from cadence.errors import NotFoundError, ValidationError
 from cadence.orchestration.approval import pending_approvals
 from cadence.orchestration.hops import reset_route_counters, update_consecutive_routes
-from cadence.orchestration.modes import ENTRY_NODES
+from cadence.orchestration.modes import ENTRY_NODES, ROUTE_NAMINGS
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.state import plugin_context
 
@@ -200,7 +208,10 @@ async def plan_fork(
                 "(step checkpoints need CADENCE_CHECKPOINT_DURABILITY=async or sync).",
                 code="invalid_fork",
             )
-        plan.update, plan.as_node = _forced_route(engine, values, decider, route.strip().lower(), replaced)
+        naming = ROUTE_NAMINGS.get(mode, GOTO_NAMING)
+        plan.update, plan.as_node = _forced_route(
+            engine, values, decider, route.strip().lower(), replaced, naming
+        )
         if _routes_by_command(engine, mode, decider):  # the routing step answers the forced call
             plan.update = Command(update=plan.update, goto=GraphNodeNames.CONTROL_TOOLS)
         plan.first_node = GraphNodeNames.CONTROL_TOOLS
@@ -253,10 +264,16 @@ def _question(values: Mapping[str, Any] | None) -> HumanMessage:
 
 
 def _forced_route(
-    engine: Any, values: Mapping[str, Any], decider: str, route: str, replaced: list[BaseMessage]
+    engine: Any,
+    values: Mapping[str, Any],
+    decider: str,
+    route: str,
+    replaced: list[BaseMessage],
+    naming: RouteNaming = GOTO_NAMING,
 ) -> tuple[dict[str, Any], str]:
-    """The update of a decision a reviewer makes in the decider's place: the routing call and its
-    bookkeeping (hops, routing history, consecutive routes), as the decider itself would record them."""
+    """The update of a decision a reviewer makes in the decider's place: the routing call (of the
+    decider's own tool, named by ``naming``) and its bookkeeping (hops, routing history, consecutive
+    routes), as the decider itself would record them."""
     agents = [b.name for b in engine.plugin_manager.bundles.values()]
     ctx = plugin_context(values)
     update: dict[str, Any] = {}
@@ -264,7 +281,7 @@ def _forced_route(
         tool = FINALIZE_TOOL
         reset_route_counters(ctx)
     elif route in agents:
-        tool = route_tool_name(route)
+        tool = route_tool_name(route, naming)
         update_consecutive_routes(ctx, route)
         ctx[F.ROUTING_HISTORY].append(route)
         update["current_agent"] = route

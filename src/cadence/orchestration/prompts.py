@@ -43,7 +43,8 @@ SUSPEND_REASONS: dict[str, str] = {
 }
 """Each suspend code (:class:`cadence.orchestration.guards.SuspendCode`) in plain words."""
 
-SUPERVISOR_INSTRUCTIONS = """You supervise agents, each reached by its tool ({tool_options}); an agent works with \
-its own tools until it answers, then hands back. Then call forward_message with its name when its answer answers \
-the question as it stands, write the answer yourself when the agents' answers must be combined, or call \
+SUPERVISOR_INSTRUCTIONS = """You supervise agents, each reached by its transfer tool ({tool_options}); an agent \
+works with its own tools until it answers, then hands back. Then call forward_message with its name when its answer \
+answers the question as it stands, write the answer yourself when the agents' answers must be combined, or call \
 goto_finalize when no agent fits. One tool call at a time; never do an agent's work yourself."""
+"""The supervisor's system prompt (``tool_options``: its handoff tools, ``transfer_to_{name}``, joined by ``|``)."""

@@ -98,7 +98,7 @@ def unanswered_tool_calls(messages: Sequence[BaseMessage]) -> list[str]:
 
 
 def strip_control_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
-    """Drop routing chains (``goto_*``/``back`` calls and their results), keeping any text.
+    """Drop routing chains (``goto_*``/``transfer_to_*``/``back`` calls and their results), keeping any text.
 
     Agents see the conversation without the coordinator's bookkeeping, so a model is
     never shown calls to tools it was not offered.

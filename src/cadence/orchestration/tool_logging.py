@@ -7,7 +7,7 @@ duration on the result. Whatever the tool raises, including ``SystemExit``,
 ``KeyboardInterrupt`` and other ``BaseException`` subclasses, ends as an error tool
 result; only the cancellation of the turn itself propagates. :func:`tool_records`
 turns a step's calls and results into trace records and the tool-hop count
-(``goto_*`` and ``back`` never count).
+(control tools: ``goto_*``, ``transfer_to_*``, ``back`` never count).
 """
 
 from __future__ import annotations

@@ -66,7 +66,7 @@ class TraceRecord(TypedDict):
     agent_hops: int
     """Routes to agents in this turn."""
     tool_hops: int
-    """Work tools run in this turn (``goto_*`` and ``back`` never count)."""
+    """Work tools run in this turn (control tools: ``goto_*``, ``transfer_to_*``, ``back`` never count)."""
     tools_used: list[dict[str, Any]]
     """One record per tool call: agent, tool, args, result (clipped), error, duration."""
     suspended: bool

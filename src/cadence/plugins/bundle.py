@@ -68,7 +68,9 @@ class PluginBundle:
                 raise TypeError(f"get_tools() must return LangChain tools (use @tool); got {t!r}")
         names = [t.name for t in tools]
         if any(is_reserved_tool_name(n) for n in names):
-            raise ValueError("tool names 'back' and 'goto_*' are reserved for routing")
+            raise ValueError(
+                "tool names 'back', 'forward_message', 'goto_*' and 'transfer_to_*' are reserved for routing"
+            )
         if len(set(names)) != len(names):
             raise ValueError(f"duplicate tool names: {names}")
         self.tools: list[BaseTool] = [*tools, make_back_tool()]

@@ -120,7 +120,8 @@ class PluginMetadata(BaseModel):
 
     @property
     def normalized_name(self) -> str:
-        """The name used in node names (``{name}_agent``) and routing tools (``goto_{name}_agent``)."""
+        """The name used in node names (``{name}_agent``) and routing tools (``goto_{name}_agent``, the
+        supervisor's ``transfer_to_{name}``)."""
         return normalize_name(self.name)
 
     def version_key(self) -> tuple[Any, ...]:

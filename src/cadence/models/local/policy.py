@@ -4,10 +4,10 @@ A 135M model cannot follow tool-calling instructions on its own, so whenever too
 are bound every call uses **constrained decoding** (a GBNF grammar) and a few
 documented, generic policies:
 
-Coordinator (every bound tool is a ``goto_`` routing tool)
+Coordinator (every bound tool is a routing tool: ``goto_*``, or ``transfer_to_*``)
     The output is always exactly one routing tool name. With ``preroute`` on
     (``settings.local_preroute``): when this turn already holds agent work (a tool
-    result other than ``goto_*``/``back``, or an agent's text after the latest
+    result other than a control tool's, or an agent's text after the latest
     user message) the grammar allows only ``goto_finalize`` — the flow is
     agent → tools → coordinator, so work after the question means the answer is
     ready. Otherwise :class:`~cadence.models.preroute.PreRouter` ranks the
@@ -17,7 +17,7 @@ Coordinator (every bound tool is a ``goto_`` routing tool)
     chit-chat, topics no plugin describes). With ``preroute`` off the model
     chooses freely among all routes plus ``goto_finalize``.
 
-Supervisor (the routing tools plus ``forward_message``)
+Supervisor (its handoff tools ``transfer_to_*``, ``goto_finalize`` and ``forward_message``)
     No free generation either. Before any agent work in the turn it routes like the
     coordinator (the lexical shortlist, constrained to one route name, ``forward_message``
     excluded). Once an agent has handed back: when that agent's last answer has text other
@@ -60,6 +60,7 @@ from cadence.conventions import (
     is_route_tool,
     message_text,
     plugin_of_node,
+    route_core,
     split_at_last_human,
 )
 from cadence.models.local.grammar import build_route_grammar, build_tool_grammar
@@ -194,13 +195,21 @@ def previous_turn(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
 
 
 def previous_route(messages: Sequence[BaseMessage]) -> str | None:
-    """The last agent route (``goto_*`` other than finalize) of the previous turn."""
+    """The last agent route (``goto_{name}_agent`` or ``transfer_to_{name}``) of the previous turn."""
     for m in reversed(previous_turn(messages)):
         if isinstance(m, AIMessage):
             for call in reversed(m.tool_calls):
                 if is_route_tool(call["name"]) and call["name"] != FINALIZE_TOOL:
                     return call["name"]
     return None
+
+
+def same_route(route: str | None, names: Sequence[str]) -> str | None:
+    """The route among ``names`` that goes to the agent ``route`` goes to, in either naming, or None."""
+    if route is None:
+        return None
+    core = route_core(route)
+    return next((n for n in names if n != FINALIZE_TOOL and is_route_tool(n) and route_core(n) == core), None)
 
 
 def previous_result(messages: Sequence[BaseMessage]) -> tuple[str, str] | None:
@@ -387,9 +396,10 @@ class SmallModelPolicy:
                 routes = [t for t in tools if tool_name(t) != FINALIZE_TOOL]
                 shortlist = PreRouter.from_tool_schemas(routes).shortlist(question) if routes else []
                 if not shortlist and is_follow_up(question):
-                    # "And in Paris?": nothing matches, so the previous turn's agent continues.
-                    earlier = previous_route(messages)
-                    shortlist = [earlier] if earlier in names else []
+                    # "And in Paris?": nothing matches, so the previous turn's agent continues
+                    # (by the route bound now: the previous turn may have run in the other mode).
+                    earlier = same_route(previous_route(messages), names)
+                    shortlist = [earlier] if earlier else []
                 # Nothing overlaps: no agent fits (greetings, chit-chat) -> finalize.
                 allowed = shortlist or [FINALIZE_TOOL]
         by_name = {tool_name(t): t for t in tools}

@@ -17,7 +17,7 @@ from typing import Any
 
 from langgraph.graph.state import CompiledStateGraph
 
-from cadence.conventions import GraphNodeNames
+from cadence.conventions import GOTO_NAMING, GraphNodeNames, RouteNaming
 from cadence.errors import ValidationError
 from cadence.orchestration.graph import ModelResolver
 from cadence.orchestration.modes import coordinator, planner, single, supervisor
@@ -42,6 +42,13 @@ ENTRY_NODES: dict[str, str] = {
     single.NAME: "{agent}_agent",
 }
 """Each mode's first node (the stream's first ``node`` event); ``{agent}`` is the turn's agent."""
+
+ROUTE_NAMINGS: dict[str, RouteNaming] = {
+    coordinator.NAME: GOTO_NAMING,
+    supervisor.NAME: supervisor.Supervisor.route_naming,
+}
+"""How each routing mode's deciding node names its routing tools: ``goto_{name}_agent`` (coordinator),
+``transfer_to_{name}`` (supervisor); a route forced in a fork calls the decider's own tool."""
 
 DEFAULT_MODE = coordinator.NAME
 """The mode of ``CADENCE_MODE``'s default."""
@@ -71,6 +78,7 @@ __all__ = [
     "DEFAULT_MODE",
     "ENTRY_NODES",
     "MODES",
+    "ROUTE_NAMINGS",
     "GraphBuilder",
     "check_mode",
     "graph_builder",

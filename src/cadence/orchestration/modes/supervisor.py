@@ -4,10 +4,11 @@ supervisor → ``{name}_agent`` ⇄ ``{name}_tools`` → supervisor … → synt
 (or the forward step, which passes an agent's answer through verbatim).
 
 - The supervisor is the coordinator node with other tools and another view of the
-  conversation (:class:`Supervisor`): its handoff tools are the project's routing tools
-  (``goto_{name}_agent``, each answering with ``Command(goto="{name}_agent")``), plus
-  ``forward_message`` and ``goto_finalize``. The same guards apply at its visits (tool hops,
-  deadline) and at every handoff (agent hops, consecutive handoffs to one agent).
+  conversation (:class:`Supervisor`): its handoff tools are the project's routing tools named
+  as langgraph-supervisor names them (``transfer_to_{name}``, each answering with
+  ``Command(goto="{name}_agent")``), plus ``forward_message`` and ``goto_finalize``. The same
+  guards apply at its visits (tool hops, deadline) and at every handoff (agent hops, consecutive
+  handoffs to one agent).
 - Each agent runs its own agent ⇄ tools loop: after a tools step it goes back to its agent,
   unless its last call was ``back`` (its answer; the hand-back breadcrumb) or a guard fired
   (tool hops, deadline), then it hands back to the supervisor.
@@ -43,14 +44,16 @@ from cadence.conventions import (
     CONTROL_METADATA_KEY,
     FINALIZE_TOOL,
     FORWARD_TOOL,
+    HANDOFF_NAMING,
     ROUTE_DESCRIPTION_PREFIX,
     GraphNodeNames,
+    RouteNaming,
+    agent_from_route,
     agent_node_name,
     has_text,
     is_control_tool,
     message_text,
     plugin_of_node,
-    route_tool_name,
     split_at_last_human,
 )
 from cadence.orchestration import plugin_nodes
@@ -166,12 +169,14 @@ def handoff_tools(routing: Sequence[BaseTool], plugins: Sequence[PluginMetadata]
 
     The coordinator's tools carry each plugin's description and capabilities; the supervisor,
     called once per handoff, gets the capabilities only (the same routing words: the embedded
-    model's lexical pre-router decides the same way), a third fewer tokens per call.
+    model's lexical pre-router decides the same way), a third fewer tokens per call. Names,
+    metadata (control tool, routing text) and ``Command`` stay as they are, in either naming.
     """
-    by_route = {route_tool_name(p.normalized_name): p for p in plugins}
+    by_agent = {p.normalized_name: p for p in plugins}
     out: list[BaseTool] = []
     for tool in routing:
-        meta = by_route.get(tool.name)
+        agent = agent_from_route(tool.name, by_agent)
+        meta = by_agent.get(agent) if agent is not None else None
         if meta is not None and meta.capabilities:
             text = f"{ROUTE_DESCRIPTION_PREFIX}{meta.normalized_name} agent: {'; '.join(meta.capabilities)}."
             tool = tool.model_copy(update={"description": text})
@@ -203,6 +208,8 @@ class Supervisor(RoutingCoordinator):
 
     node_name = GraphNodeNames.SUPERVISOR
     finishing_tools = frozenset({FINALIZE_TOOL, FORWARD_TOOL})
+    route_naming: RouteNaming = HANDOFF_NAMING
+    """Its handoff tools: ``transfer_to_{name}`` (langgraph-supervisor's naming); ``goto_finalize`` stays."""
     destinations: ClassVar[dict[str, str]] = {
         **RoutingCoordinator.destinations,
         GraphNodeNames.FORWARD: FORWARD_TOOL,
@@ -215,8 +222,8 @@ class Supervisor(RoutingCoordinator):
         self.tools = [*handoff_tools(self.tools, self.plugins), make_forward_tool(self.plugin_names)]
         self.bound_model = bind_routes(model, self.tools)
         self.prompt = SUPERVISOR_INSTRUCTIONS.format(
-            plugin_descriptions=build_plugin_descriptions(self.plugins),
-            tool_options=" | ".join(route_tool_name(n) for n in self.plugin_names) or "(none)",
+            plugin_descriptions=build_plugin_descriptions(self.plugins, self.route_naming),
+            tool_options=" | ".join(self.routes) or "(none)",
         )
         self.output_mode = settings.supervisor_output_mode
         self.handoff_messages = settings.supervisor_handoff_messages
