@@ -288,6 +288,12 @@ class Settings(BaseSettings):
     database_url: SecretStr | None = Field(
         None, description="sqlite:///path.db (default under data_dir), postgresql://..., or memory://"
     )
+    sqlite_synchronous: Literal["normal", "full"] = Field(
+        "normal",
+        description="SQLite durability (PRAGMA synchronous): normal keeps commits across process crashes "
+        "(the last ones can be lost to a power cut or OS crash; SQLite's advice with WAL); full flushes "
+        "every commit to disk, slower.",
+    )
     host: str = Field("127.0.0.1", description="Server bind address.")
     port: int = Field(8000, ge=1, le=65535, description="Server port.")
     api_keys: Annotated[list[SecretStr], NoDecode] = Field(

@@ -81,7 +81,9 @@ async def open_memory_store(
         from langgraph.store.sqlite.aio import AsyncSqliteStore
 
         path = memory_sqlite_path(target)
-        async with connect_sqlite(path, isolation_level=None) as conn:
+        async with connect_sqlite(
+            path, synchronous=settings.sqlite_synchronous, isolation_level=None
+        ) as conn:
             store = AsyncSqliteStore(conn, index=index)  # type: ignore[arg-type]
 
             async def setup() -> None:

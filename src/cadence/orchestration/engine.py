@@ -193,7 +193,9 @@ class Cadence(EngineMemory):
 
         settings = settings or get_settings()
         async with (
-            open_checkpointer(settings.resolved_database_url) as saver,
+            open_checkpointer(
+                settings.resolved_database_url, sqlite_synchronous=settings.sqlite_synchronous
+            ) as saver,
             open_engine_memory(settings, kwargs) as memory_store,
         ):
             engine = await asyncio.to_thread(

@@ -316,7 +316,9 @@ async def list_threads(engine: Any, user: str, limit: int, *, key_prefix: str) -
     from cadence.persistence.threads import make_title, open_thread_store
 
     rows: dict[str, dict[str, Any]] = {}
-    async with open_thread_store(engine.settings.resolved_database_url) as store:
+    async with open_thread_store(
+        engine.settings.resolved_database_url, sqlite_synchronous=engine.settings.sqlite_synchronous
+    ) as store:
         for record in await store.list(user, limit=limit):
             rows[record.thread_id] = {
                 "thread_id": record.thread_id,

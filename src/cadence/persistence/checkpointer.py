@@ -16,6 +16,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from cadence.errors import ConfigurationError
 from cadence.persistence.databases import (
     POSTGRES_EXTRA_HINT,
+    SQLITE_SYNCHRONOUS,
     connect_sqlite,
     parse_database_url,
     postgres_pool,
@@ -25,8 +26,10 @@ from cadence.persistence.databases import (
 
 
 @contextlib.asynccontextmanager
-async def open_checkpointer(url: str) -> AsyncIterator[Any]:
-    """An async context manager yielding a ready checkpointer for ``url``."""
+async def open_checkpointer(url: str, *, sqlite_synchronous: str = SQLITE_SYNCHRONOUS) -> AsyncIterator[Any]:
+    """An async context manager yielding a ready checkpointer for ``url``.
+
+    ``sqlite_synchronous``: the SQLite connection's durability (:func:`connect_sqlite`)."""
     kind, target = parse_database_url(url)
     if kind == "memory":
         yield InMemorySaver()
@@ -34,7 +37,7 @@ async def open_checkpointer(url: str) -> AsyncIterator[Any]:
     if kind == "sqlite":
         from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-        async with connect_sqlite(target) as conn:
+        async with connect_sqlite(target, synchronous=sqlite_synchronous) as conn:
             saver = AsyncSqliteSaver(conn)
             await setup_sqlite(target, saver.setup)
             yield saver

@@ -18,6 +18,8 @@ from cadence.backoff import exponential_delay, retry_async
 from cadence.errors import ConfigurationError
 
 SQLITE_BUSY_MS = 30_000
+SQLITE_SYNCHRONOUS = "normal"
+"""``PRAGMA synchronous`` of Cadence's SQLite connections by default (CADENCE_SQLITE_SYNCHRONOUS)."""
 # Any constant bigint: the PostgreSQL advisory lock that serializes schema setup across processes.
 SETUP_LOCK_KEY = 0x43616465_6E636501
 POSTGRES_EXTRA_HINT = 'PostgreSQL needs the postgres extra: pip install "cadence-agents[postgres]"'
@@ -72,8 +74,14 @@ def _prepare_folder(file: Path) -> None:
 
 
 @contextlib.asynccontextmanager
-async def connect_sqlite(path: str | Path, **kwargs: Any) -> AsyncIterator[Any]:
+async def connect_sqlite(
+    path: str | Path, *, synchronous: str = SQLITE_SYNCHRONOUS, **kwargs: Any
+) -> AsyncIterator[Any]:
     """An aiosqlite connection to ``path`` (parent folders created) that waits for the writer lock.
+
+    ``synchronous`` is SQLite's ``PRAGMA synchronous``: ``normal`` (with WAL, a commit survives
+    a crash of the process and is flushed to disk at checkpoints; the last commits can be lost
+    to a power cut or an OS crash) or ``full`` (every commit flushed to disk before it returns).
 
     A path that cannot hold a database (a file where a folder should be, a read-only or
     missing folder) is a one-line :class:`ConfigurationError`, raised before anything runs.
@@ -89,6 +97,13 @@ async def connect_sqlite(path: str | Path, **kwargs: Any) -> AsyncIterator[Any]:
     try:
         try:
             async with conn.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}"):
+                pass
+            if synchronous.lower() not in ("normal", "full"):
+                raise ConfigurationError(
+                    f"Unknown SQLite synchronous mode {synchronous!r}: "
+                    "use normal or full (CADENCE_SQLITE_SYNCHRONOUS)."
+                )
+            async with conn.execute(f"PRAGMA synchronous = {synchronous.upper()}"):
                 pass
         except sqlite3.Error as exc:
             raise sqlite_problem(file, exc) from None

@@ -25,6 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from cadence.errors import NotFoundError
 from cadence.persistence.databases import (
+    SQLITE_SYNCHRONOUS,
     connect_sqlite,
     parse_database_url,
     postgres_pool,
@@ -337,9 +338,11 @@ class SqliteThreadStore(_SqlThreadStore):
 
     @classmethod
     @contextlib.asynccontextmanager
-    async def open(cls, path: str | Path) -> AsyncIterator[SqliteThreadStore]:
-        """Open (and create) the store in the SQLite file at ``path``."""
-        async with connect_sqlite(path, isolation_level=None) as conn:
+    async def open(
+        cls, path: str | Path, *, synchronous: str = SQLITE_SYNCHRONOUS
+    ) -> AsyncIterator[SqliteThreadStore]:
+        """Open (and create) the store in the SQLite file at ``path`` (``synchronous``: connect_sqlite)."""
+        async with connect_sqlite(path, synchronous=synchronous, isolation_level=None) as conn:
             store = cls(conn)
             await setup_sqlite(Path(path).expanduser(), store.setup)
             yield store
@@ -401,13 +404,15 @@ class PostgresThreadStore(_SqlThreadStore):
 
 
 @contextlib.asynccontextmanager
-async def open_thread_store(url: str) -> AsyncIterator[ThreadStore]:
+async def open_thread_store(
+    url: str, *, sqlite_synchronous: str = SQLITE_SYNCHRONOUS
+) -> AsyncIterator[ThreadStore]:
     """The thread store for a ``CADENCE_DATABASE_URL`` (same database as the checkpointer)."""
     kind, target = parse_database_url(url)
     if kind == "memory":
         yield MemoryThreadStore()
     elif kind == "sqlite":
-        async with SqliteThreadStore.open(target) as store:
+        async with SqliteThreadStore.open(target, synchronous=sqlite_synchronous) as store:
             yield store
     else:
         async with PostgresThreadStore.open(target) as pg:

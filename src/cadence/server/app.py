@@ -73,7 +73,11 @@ def create_app(
         async with contextlib.AsyncExitStack() as stack:
             store = thread_store
             if store is None:
-                store = await stack.enter_async_context(open_thread_store(settings.resolved_database_url))
+                store = await stack.enter_async_context(
+                    open_thread_store(
+                        settings.resolved_database_url, sqlite_synchronous=settings.sqlite_synchronous
+                    )
+                )
             locks = db_locks
             if locks is None:
                 locks = await stack.enter_async_context(open_database_locks(settings.resolved_database_url))
@@ -226,7 +230,9 @@ async def serve(
 
     level = str(settings.log_level or "WARNING").lower()
     async with (
-        open_thread_store(settings.resolved_database_url) as store,
+        open_thread_store(
+            settings.resolved_database_url, sqlite_synchronous=settings.sqlite_synchronous
+        ) as store,
         open_database_locks(settings.resolved_database_url) as locks,
         Cadence.open(settings, **engine_kwargs) as engine,
     ):
@@ -356,7 +362,7 @@ async def _preflight(settings: Settings) -> None:
     """Open everything once in the parent: a misconfiguration is one line here, not K failing workers
     (and the schemas exist before the workers race to create them)."""
     async with (
-        open_thread_store(settings.resolved_database_url),
+        open_thread_store(settings.resolved_database_url, sqlite_synchronous=settings.sqlite_synchronous),
         open_database_locks(settings.resolved_database_url),
         Cadence.open(settings),
     ):
