@@ -153,3 +153,18 @@ async def test_a_document_answer_cites_its_sources(engine_factory) -> None:
     [record] = result.trace["validation"]
     cited = record["verdict"]["citations"]
     assert cited and set(cited) <= set(record["verdict"]["sources"])
+
+
+def test_the_last_verdict_is_reused_for_equal_inputs_only() -> None:
+    results = [ToolResult("calculate", {"expression": "15 * 23"}, "345")]
+    first = validate_answer("What is 15 * 23?", "15 * 23 is 345.", results)
+    again = validate_answer(
+        "What is 15 * 23?", "15 * 23 is 345.", [ToolResult("calculate", {"expression": "15 * 23"}, "345")]
+    )
+    assert again is first and first.ok
+    other = validate_answer("What is 15 * 23?", "15 * 23 is 346.", results)
+    assert other is not first and not other.ok
+    changed = validate_answer(
+        "What is 15 * 23?", "15 * 23 is 345.", [ToolResult("calculate", {"expression": "15 * 23"}, "346")]
+    )
+    assert changed is not first and not changed.ok

@@ -211,7 +211,29 @@ def validate_answer(
     args, content), e.g. from :func:`~cadence.orchestration.answer_check.turn_results`;
     ``sources`` are the documents a citation may refer to (default: :func:`retrieved_sources`
     of ``results``). Returns a :class:`ValidationVerdict`; ``verdict.ok`` is the short answer.
+
+    The check is a pure function of its inputs, and a supervisor's answer that stands is checked
+    twice in a row with the same ones (may it stand, then the forward step's verdict): the last
+    call's verdict is reused when the inputs are equal.
     """
+    global _last_verdict
+    inputs = (question, answer, list(results), None if sources is None else list(sources))
+    last = _last_verdict
+    if last is not None and last[0] == inputs:
+        return last[1]
+    verdict = _validate(*inputs)
+    _last_verdict = (inputs, verdict)
+    return verdict
+
+
+_last_verdict: tuple[tuple[Any, ...], ValidationVerdict] | None = None
+"""The inputs and verdict of the last :func:`validate_answer` call (see there)."""
+
+
+def _validate(
+    question: str, answer: str, results: Sequence[ToolResult], sources: Iterable[str] | None
+) -> ValidationVerdict:
+    """:func:`validate_answer` without the reuse of the last verdict."""
     problems: list[str] = []
     details: list[str] = []
     text = answer or ""
