@@ -30,6 +30,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from cadence.errors import ConfigurationError
 from cadence.persistence.locks import LeaderJob, open_database_locks
 from cadence.server.app import WorkerSocket, bind_socket, per_worker_sockets_supported, worker_sockets
 from pg_support import fresh_database, postgres_server_url
@@ -325,6 +326,10 @@ def test_worker_socket_opens_a_socket_of_its_own_on_the_port() -> None:
         try:
             assert first.getsockname() == second.getsockname() == parent.getsockname()
             assert first.fileno() != second.fileno()
+            first.listen(8)
+            # a second server on the port is refused, even one that would listen the same way
+            with pytest.raises(ConfigurationError, match="Cannot listen on"):
+                bind_socket("127.0.0.1", parent.getsockname()[1], reuse_port=True).close()
         finally:
             first.close()
             second.close()

@@ -187,7 +187,19 @@ def bind_socket(host: str, port: int, *, reuse_port: bool = False) -> socket.soc
 
     ``reuse_port``: bind with ``SO_REUSEPORT``, so that worker processes can each listen on
     the same port with sockets of their own (:func:`worker_sockets`); the socket reserves the port.
+    The port is first bound without it: another server already on the port (even one with
+    ``SO_REUSEPORT`` sockets, like a second ``cadence serve --workers K``) is refused, not joined.
     """
+    sock = _bind(host, port, reuse_port=False)
+    if not reuse_port:
+        return sock
+    port = sock.getsockname()[1]
+    sock.close()
+    return _bind(host, port, reuse_port=True)
+
+
+def _bind(host: str, port: int, *, reuse_port: bool) -> socket.socket:
+    """:func:`bind_socket`'s one attempt."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
