@@ -438,6 +438,49 @@ def test_phone_width_layout(browser: Any, server: Server) -> None:
         context.close()
 
 
+# -- long-term memories --------------------------------------------------------------------
+def _remembered(url: str) -> dict[str, str]:
+    """The default user's memories as the server keeps them: text by id."""
+    data = httpx.get(f"{url}/api/v1/memories", timeout=30).json()
+    return {m["id"]: m["text"] for m in data["memories"]}
+
+
+def test_memories_are_listed_and_forgotten(page: Any) -> None:
+    with running(math_app()) as srv:
+        open_page(page, srv.url)
+        expect(page.locator("#memories-empty")).to_be_visible()
+        expect(page.locator("#forget-all")).to_be_hidden()
+        send(page, "My name is Ada and I work on compilers. What is 15 * 23?")
+        finished_answer(page)
+        facts = page.locator("#memory-list li").filter(has=page.locator(".kind", has_text="fact"))
+        fact = facts.filter(has_text="compilers")
+        fact.wait_for()  # the list refreshes after the turn
+        memory_id = fact.get_attribute("data-memory-id")
+        assert "compilers" in _remembered(srv.url)[memory_id]
+        screenshot(page, "webui-memories")
+        fact.get_by_role("button", name=re.compile("^Forget: ")).click()
+        expect(page.locator(f"#memory-list li[data-memory-id='{memory_id}']")).to_have_count(0)
+        assert memory_id not in _remembered(srv.url)
+        assert _remembered(srv.url), "the other memories stay"
+        page.click("#forget-all")
+        page.locator("#forget-dialog").wait_for()
+        page.click("#forget-cancel")
+        assert _remembered(srv.url)
+        page.click("#forget-all")
+        page.locator("#forget-form button[type=submit]").click()
+        expect(page.locator("#memories-empty")).to_be_visible()
+        expect(page.locator("#memory-list li")).to_have_count(0)
+        assert _remembered(srv.url) == {}
+
+
+def test_memories_panel_says_when_memory_is_off(page: Any) -> None:
+    with running(math_app(memory=False)) as srv:
+        open_page(page, srv.url)
+        expect(page.locator("#memories-hint")).to_have_text(re.compile("memory is off"))
+        expect(page.locator("#forget-all")).to_be_hidden()
+        expect(page.locator("#banner")).to_be_hidden()
+
+
 # -- API keys and a server that goes away ---------------------------------------------------
 def test_api_key_prompt(page: Any, browser: Any) -> None:
     with running(math_app(api_keys=["s3cret-key"])) as srv:

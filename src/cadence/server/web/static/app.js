@@ -307,6 +307,7 @@ async function send(text) {
     setBusy(false);
   }
   loadThreads().catch(() => {});
+  loadMemories().catch(() => {}); // the turn may have remembered something
 }
 
 /** POST and read a JSON answer; a 502/504 that carries the turn's fallback answer and trace counts as one. */
@@ -879,6 +880,46 @@ async function loadPlugins() {
   if (!plugins.plugins.length) list.append(el("li", { className: "muted" }, "No plugins loaded."));
 }
 
+// -- long-term memories --------------------------------------------------------------------
+/** The caller's memories (GET /api/v1/memories); a server with memory off says so here. */
+async function loadMemories() {
+  const list = $("memory-list");
+  let data;
+  try {
+    data = await getJson("/api/v1/memories?limit=100");
+  } catch (err) {
+    if (err instanceof ApiError && (err.code === "memory_disabled" || err.status === 404)) {
+      list.replaceChildren();
+      $("memories-hint").textContent = err.code === "memory_disabled"
+        ? "Long-term memory is off on this server (CADENCE_MEMORY)."
+        : "This server keeps no long-term memory.";
+      $("memories-empty").hidden = true;
+      $("forget-all").hidden = true;
+      return;
+    }
+    throw err;
+  }
+  list.replaceChildren(...data.memories.map((memory) => el("li", { dataset: { memoryId: memory.id } },
+    el("span", { className: "text", title: `${memory.kind} · ${new Date(memory.updated_at).toLocaleString()}` },
+      el("span", { className: "kind" }, memory.kind), memory.text),
+    el("button", {
+      type: "button", className: "forget", "aria-label": `Forget: ${memory.text}`, title: "Forget this",
+      onclick: () => forgetMemory(memory.id).catch(handleError),
+    }, "×"))));
+  $("memories-empty").hidden = data.memories.length > 0;
+  $("forget-all").hidden = data.memories.length === 0;
+}
+
+/** Forget one memory (DELETE /api/v1/memories/{id}); one already gone is not an error. */
+async function forgetMemory(memoryId) {
+  try {
+    await api(`/api/v1/memories/${encodeURIComponent(memoryId)}`, { method: "DELETE" });
+  } catch (err) {
+    if (!(err instanceof ApiError && err.code === "memory_not_found")) throw err;
+  }
+  await loadMemories();
+}
+
 // -- modes, agents and tones ---------------------------------------------------------------
 /** The mode that talks to one agent (the request's `agent`); the Agent picker shows only then. */
 const SINGLE_MODE = "single";
@@ -949,7 +990,7 @@ async function reload() {
 }
 
 async function loadAll() {
-  const results = await Promise.allSettled([loadModes(), loadThreads(), loadPlugins()]);
+  const results = await Promise.allSettled([loadModes(), loadThreads(), loadPlugins(), loadMemories()]);
   const failed = results.find((r) => r.status === "rejected");
   if (failed) {
     handleError(failed.reason);
@@ -993,6 +1034,19 @@ function bindUi() {
   $("graph-button").addEventListener("click", () => showGraph().catch(handleError));
   $("graph-close").addEventListener("click", () => $("graph-dialog").close());
   $("plugins-refresh").addEventListener("click", () => loadPlugins().catch(handleError));
+  $("memories-refresh").addEventListener("click", () => loadMemories().catch(handleError));
+  $("forget-all").addEventListener("click", () => $("forget-dialog").showModal());
+  $("forget-cancel").addEventListener("click", () => $("forget-dialog").close());
+  $("forget-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    $("forget-dialog").close();
+    try {
+      await api("/api/v1/memories", { method: "DELETE" });
+      await loadMemories();
+    } catch (err) {
+      handleError(err);
+    }
+  });
   $("history-button").addEventListener("click", () => toggleHistory().catch(handleError));
 
   $("key-button").addEventListener("click", () => askForKey("Enter the API key to use (CADENCE_API_KEYS)."));
