@@ -231,6 +231,24 @@ async def test_store_touch_updates_activity(database_url: str) -> None:
         assert await store.get("missing") is None
 
 
+async def test_store_start_turn_claims_and_counts_in_one_call(database_url: str) -> None:
+    async with store_on(database_url) as store:
+        first = await store.start_turn("alice", "t1", title="first  question", org_id="o1", project_id="p1")
+        assert (first.user_id, first.title, first.turns, first.org_id, first.project_id) == (
+            "alice", "first question", 1, "o1", "p1",
+        )  # fmt: skip
+        await asyncio.sleep(0.01)
+        second = await store.start_turn("alice", "t1", title="ignored", org_id="o2")
+        assert second.turns == 2 and second.title == "first question" and second.org_id == "o1"
+        assert second.updated_at > first.updated_at and second.created_at == first.created_at
+        with pytest.raises(NotFoundError):
+            await store.start_turn("bob", "t1", title="steal")
+        assert await store.get("t1") == second  # another user's attempt changed nothing
+        claimed = await store.claim("carol", "t2", title="claimed first")  # claim, then a turn
+        assert claimed.turns == 0
+        assert (await store.start_turn("carol", "t2", title="x")).turns == 1
+
+
 async def test_store_list_order_filters_and_pages(database_url: str) -> None:
     async with store_on(database_url) as store:
         assert await store.list("alice") == []

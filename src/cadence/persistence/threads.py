@@ -104,6 +104,21 @@ class ThreadStore(Protocol):
     ) -> ThreadRecord:
         """Create the thread for ``user_id`` if it is new; raise NotFoundError if another user owns it."""
 
+    async def start_turn(
+        self,
+        user_id: str,
+        thread_id: str,
+        *,
+        title: str,
+        org_id: str | None = None,
+        project_id: str | None = None,
+    ) -> ThreadRecord:
+        """Claim the thread (create it if new) and count a turn on it, in one write.
+
+        The turn's activity time is its start. NotFoundError if another user owns the thread
+        (nothing is changed then).
+        """
+
     async def touch(self, user_id: str, thread_id: str) -> None:
         """Record activity (a finished turn) on the thread."""
 
@@ -160,6 +175,20 @@ class MemoryThreadStore:
         if row.user_id != user_id:
             raise _not_found(thread_id)
         return row
+
+    async def start_turn(
+        self,
+        user_id: str,
+        thread_id: str,
+        *,
+        title: str,
+        org_id: str | None = None,
+        project_id: str | None = None,
+    ) -> ThreadRecord:
+        """Claim the thread and count a turn on it; NotFoundError if another user owns it."""
+        await self.claim(user_id, thread_id, title=title, org_id=org_id, project_id=project_id)
+        await self.touch(user_id, thread_id)
+        return self._rows[thread_id]
 
     async def touch(self, user_id: str, thread_id: str) -> None:
         """Bump the activity time and turn count."""
@@ -262,6 +291,34 @@ class _SqlThreadStore:
             self._sql(
                 f"INSERT INTO cadence_threads ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, 0) "
                 "ON CONFLICT (thread_id) DO NOTHING"
+            ),
+            (thread_id, user_id, org_id, project_id, make_title(title), now, now),
+        )
+        row = await self.get(thread_id)
+        if row is None or row.user_id != user_id:
+            raise _not_found(thread_id)
+        return row
+
+    async def start_turn(
+        self,
+        user_id: str,
+        thread_id: str,
+        *,
+        title: str,
+        org_id: str | None = None,
+        project_id: str | None = None,
+    ) -> ThreadRecord:
+        """Insert the thread with one turn, or count one more on the owner's; NotFoundError otherwise.
+
+        One write (an upsert whose update only applies to the owner's row), where :meth:`claim`
+        at the start and :meth:`touch` at the end took SQLite's writer lock twice per turn.
+        """
+        now = time.time()
+        await self._execute(
+            self._sql(
+                f"INSERT INTO cadence_threads ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, 1) "
+                "ON CONFLICT (thread_id) DO UPDATE SET updated_at = excluded.updated_at, "
+                "turns = cadence_threads.turns + 1 WHERE cadence_threads.user_id = excluded.user_id"
             ),
             (thread_id, user_id, org_id, project_id, make_title(title), now, now),
         )

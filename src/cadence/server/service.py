@@ -9,7 +9,6 @@ client goes away mid-stream, the turn still finishes and the thread stays consis
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import uuid
 from collections.abc import AsyncIterator, Sequence
@@ -191,7 +190,8 @@ class ChatService:
             is_new = req.thread_id is None or (
                 await self.store.get(thread) is None and not await self._has_checkpoint(req.user_id, thread)
             )
-            await self.store.claim(
+            # the thread is claimed and the turn counted in one write (none at the turn's end)
+            await self.store.start_turn(
                 req.user_id, thread, title=req.message, org_id=req.org_id, project_id=req.project_id
             )
             if is_new and req.history:
@@ -240,8 +240,6 @@ class ChatService:
                 "error": error,
             }
         finally:
-            with contextlib.suppress(Exception):
-                await self.store.touch(req.user_id, turn.thread_id)
             await release()
             if final is not None:
                 if final.get("error"):
