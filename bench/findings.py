@@ -125,10 +125,10 @@ def _split_text(rows: list[dict[str, Any]], n: int) -> str:
         return ""
     return (
         f" How the two workers shared the CPU at N={n} (busier/other): {', '.join(parts)} (each worker "
-        "listens with a socket of its own, SO_REUSEPORT, and the kernel spreads the connections). The rest "
-        "of the gap is the database: on SQLite the two processes queue on its one writer lock (about five "
-        "write transactions per turn); two processes without a database scale 1.84-1.93x here "
-        "(docs/deployment.md)."
+        "listens with a socket of its own, SO_REUSEPORT, and the kernel spreads the connections). On SQLite "
+        "the two processes queue on its one writer lock, which fewer and shorter write transactions per turn "
+        "relieve; PostgreSQL on the same 2 cores takes CPU the second worker needs (docs/deployment.md has "
+        "the factors measured one at a time)."
     )
 
 
