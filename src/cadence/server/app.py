@@ -204,7 +204,10 @@ def _bind(host: str, port: int, *, reuse_port: bool) -> socket.socket:
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     if reuse_port:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        except OSError as exc:  # refused here (a sandbox): the workers share this socket instead
+            logger.warning("SO_REUSEPORT refused; the workers share one socket", extra={"error": str(exc)})
     try:
         sock.bind((host, port))
     except OSError as exc:
@@ -339,9 +342,13 @@ class WorkerSocket:
 
 def worker_sockets(sock: socket.socket) -> list[Any]:
     """What the workers listen with: a socket each when ``sock`` was bound for it, else ``sock`` shared."""
-    if per_worker_sockets_supported() and sock.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT):
-        return [WorkerSocket(sock)]
-    return [sock]
+    if not per_worker_sockets_supported():
+        return [sock]
+    try:
+        own = bool(sock.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT))
+    except OSError:
+        own = False
+    return [WorkerSocket(sock)] if own else [sock]
 
 
 def settings_for_workers(settings: Settings) -> str:
