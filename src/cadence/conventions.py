@@ -189,14 +189,10 @@ def is_route_tool(name: str | None) -> bool:
 def route_core(name: str) -> str:
     """The plugin part of a route name, in either naming: ``goto_{name}_agent`` and ``transfer_to_{name}``
     give ``{name}`` (``goto_finalize`` gives ``finalize``); ``name`` itself when it is not a route name."""
-    if name.startswith(HANDOFF_PREFIX):
-        return name[len(HANDOFF_PREFIX) :]
-    core = name
-    if core.startswith(GOTO_PREFIX):
-        core = core[len(GOTO_PREFIX) :]
-        if core.endswith(AGENT_SUFFIX):
-            core = core[: -len(AGENT_SUFFIX)]
-    return core
+    target = _route_target(name)
+    if target is not None:
+        return target
+    return name[len(GOTO_PREFIX) :] if name.startswith(GOTO_PREFIX) else name
 
 
 def agent_from_route(tool_name: str | None, known: Iterable[str]) -> str | None:

@@ -88,6 +88,11 @@ async def connect_sqlite(
     """
     import aiosqlite
 
+    if synchronous.lower() not in ("normal", "full"):
+        raise ConfigurationError(
+            f"Unknown SQLite synchronous mode {synchronous!r}: "
+            "use normal or full (CADENCE_SQLITE_SYNCHRONOUS)."
+        )
     file = Path(path).expanduser()
     _prepare_folder(file)
     try:
@@ -98,11 +103,6 @@ async def connect_sqlite(
         try:
             async with conn.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}"):
                 pass
-            if synchronous.lower() not in ("normal", "full"):
-                raise ConfigurationError(
-                    f"Unknown SQLite synchronous mode {synchronous!r}: "
-                    "use normal or full (CADENCE_SQLITE_SYNCHRONOUS)."
-                )
             async with conn.execute(f"PRAGMA synchronous = {synchronous.upper()}"):
                 pass
         except sqlite3.Error as exc:

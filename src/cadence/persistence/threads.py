@@ -276,6 +276,13 @@ class _SqlThreadStore:
         )
         return ThreadRecord.from_row(rows[0]) if rows else None
 
+    async def _owned(self, user_id: str, thread_id: str) -> ThreadRecord:
+        """The user's thread after a write that may have created it; NotFoundError if it is another user's."""
+        row = await self.get(thread_id)
+        if row is None or row.user_id != user_id:
+            raise _not_found(thread_id)
+        return row
+
     async def claim(
         self,
         user_id: str,
@@ -294,10 +301,7 @@ class _SqlThreadStore:
             ),
             (thread_id, user_id, org_id, project_id, make_title(title), now, now),
         )
-        row = await self.get(thread_id)
-        if row is None or row.user_id != user_id:
-            raise _not_found(thread_id)
-        return row
+        return await self._owned(user_id, thread_id)
 
     async def start_turn(
         self,
@@ -322,10 +326,7 @@ class _SqlThreadStore:
             ),
             (thread_id, user_id, org_id, project_id, make_title(title), now, now),
         )
-        row = await self.get(thread_id)
-        if row is None or row.user_id != user_id:
-            raise _not_found(thread_id)
-        return row
+        return await self._owned(user_id, thread_id)
 
     async def touch(self, user_id: str, thread_id: str) -> None:
         """Bump the activity time and turn count."""
