@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from tests.conftest import make_settings
+import asyncio
+from typing import Any
+
+import pytest
+from tests.conftest import FINALIZE, call, goto, make_settings, transfer
 
 from cadence.orchestration.engine import Cadence
+from cadence.orchestration.modes import MODES
 from cadence.testing import ScriptedChatModel
 
 
@@ -57,3 +62,48 @@ def test_coordinator_prompt_lists_plugins_and_routes() -> None:
     assert "goto_math_agent" in prompt and "goto_info_agent" in prompt and "goto_finalize" in prompt
     assert engine.plugin_manager.bundles["math"].metadata.description in prompt
     assert sorted(coord.tools) == ["goto_finalize", "goto_info_agent", "goto_math_agent"]
+
+
+# -- every step runs on the event loop -----------------------------------------------------------
+PLAN = {"tool_calls": [{"name": "make_plan", "args": {"thought": "t", "delegate_to": "researcher", "tools": [
+    {"name": "calculate", "args": {"expression": "15 * 23"}}
+]}}]}  # fmt: skip
+TOOL_TURNS: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {
+    "coordinator": (
+        {},
+        [goto("math"), call("calculate", expression="15 * 23"), FINALIZE, {"content": "345"}],
+    ),
+    "supervisor": (
+        {},
+        [transfer("math"), call("calculate", expression="15 * 23"), {"content": "15 * 23 = 345"}],
+    ),
+    "planner": ({}, [PLAN, {"content": "15 * 23 = 345"}]),
+    "single": ({"agent": "math"}, [call("calculate", expression="15 * 23"), {"content": "15 * 23 = 345"}]),
+}
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+async def test_a_tool_turn_never_leaves_the_event_loop_for_the_graph(mode: str) -> None:
+    """Edges and nodes are coroutines: LangGraph runs a sync one in the default thread pool.
+
+    The plugin's synchronous tool runs in its plugin's own pool (``containment``), which is not
+    ``loop.run_in_executor``; so a turn in any mode makes no default-executor hop at all.
+    """
+    overrides, script = TOOL_TURNS[mode]
+    engine = Cadence(make_settings(mode=mode, **overrides), model=ScriptedChatModel.from_items(script))
+    loop = asyncio.get_running_loop()
+    hops: list[Any] = []
+    original = loop.run_in_executor
+
+    def counting(executor: Any, func: Any, *args: Any) -> Any:
+        hops.append(func)
+        return original(executor, func, *args)
+
+    loop.run_in_executor = counting  # type: ignore[method-assign]
+    try:
+        result = await engine.ainvoke("Calculate 15 * 23")
+    finally:
+        loop.run_in_executor = original  # type: ignore[method-assign]
+    assert result.error is None and "345" in result.response
+    assert result.trace["tool_hops"] >= 1
+    assert hops == []

@@ -40,7 +40,9 @@ async def test_the_setting_reaches_checkpointer_thread_store_and_memory(
     tmp_path: Path, mode: str, expected: int
 ) -> None:
     url = f"sqlite:///{tmp_path / 'cadence.db'}"
-    settings = Settings(data_dir=tmp_path, database_url=url, sqlite_synchronous=mode, entry_points_enabled=False)
+    settings = Settings(
+        data_dir=tmp_path, database_url=url, sqlite_synchronous=mode, entry_points_enabled=False
+    )
     async with Cadence.open(settings) as engine:
         assert await _synchronous(engine.checkpointer.conn) == expected
     async with open_checkpointer(url, sqlite_synchronous=mode) as saver:

@@ -211,6 +211,14 @@ def should_continue(state: dict[str, Any]) -> str:
     return TOOLS if any(c.get("name") != BACK_TOOL_NAME for c in calls) else ANSWER
 
 
+async def continue_edge(state: dict[str, Any]) -> str:
+    """:func:`should_continue` as the graph's edge, a coroutine.
+
+    LangGraph runs a synchronous edge function in the default thread pool; this one runs on the loop.
+    """
+    return should_continue(state)
+
+
 def after_tools(bundle: PluginBundle) -> plugin_nodes.NextNode:
     """Where ``{name}_tools`` goes: back to the agent, or to ``suspend`` when a guard fired."""
 
@@ -335,13 +343,13 @@ def build_single_graph(
         )
         graph.add_conditional_edges(
             bundle.agent_node_name,
-            should_continue,
+            continue_edge,
             {TOOLS: bundle.tools_node_name, ANSWER: ANSWER_NODE},
         )
 
     default = settings.agent
 
-    def entry(state: dict[str, Any], runtime: Runtime[Any]) -> str:
+    async def entry(state: dict[str, Any], runtime: Runtime[Any]) -> str:
         return agent_node_name(resolve_agent(turn_agent(runtime), bundles, default))
 
     if bundles:

@@ -588,7 +588,7 @@ def agent_subgraph(bundle: PluginBundle, settings: Settings) -> CompiledStateGra
     # without calls, which cannot happen while direct answers get their ``back`` call)
     sub.add_conditional_edges(
         bundle.agent_node_name,
-        bundle.should_continue,
+        plugin_nodes.async_should_continue(bundle),  # on the loop: a sync edge is a thread-pool hop
         {CONTINUE: bundle.tools_node_name, BACK_EDGE: bundle.tools_node_name},
     )
     sub.set_entry_point(bundle.agent_node_name)
