@@ -294,6 +294,12 @@ class Settings(BaseSettings):
         "(the last ones can be lost to a power cut or OS crash; SQLite's advice with WAL); full flushes "
         "every commit to disk, slower.",
     )
+    postgres_check_idle_s: float = Field(
+        5.0,
+        ge=0,
+        description="A pooled PostgreSQL connection idle longer than this (seconds) is checked with a "
+        "round trip before use; one used more recently is not (0: check at every checkout).",
+    )
     host: str = Field("127.0.0.1", description="Server bind address.")
     port: int = Field(8000, ge=1, le=65535, description="Server port.")
     api_keys: Annotated[list[SecretStr], NoDecode] = Field(

@@ -99,7 +99,14 @@ async def open_memory_store(
         from psycopg.rows import dict_row
     except ImportError as exc:
         raise ConfigurationError(POSTGRES_EXTRA_HINT) from exc
-    async with postgres_pool(url, target, max_size=5, prepare_threshold=0, row_factory=dict_row) as pool:
+    async with postgres_pool(
+        url,
+        target,
+        max_size=5,
+        check_idle_s=settings.postgres_check_idle_s,
+        prepare_threshold=0,
+        row_factory=dict_row,
+    ) as pool:
         pg_store = AsyncPostgresStore(conn=pool, index=index)  # type: ignore[arg-type]
         async with postgres_setup_lock(url, target):
             await pg_store.setup()

@@ -194,7 +194,9 @@ class Cadence(EngineMemory):
         settings = settings or get_settings()
         async with (
             open_checkpointer(
-                settings.resolved_database_url, sqlite_synchronous=settings.sqlite_synchronous
+                settings.resolved_database_url,
+                sqlite_synchronous=settings.sqlite_synchronous,
+                postgres_check_idle_s=settings.postgres_check_idle_s,
             ) as saver,
             open_engine_memory(settings, kwargs) as memory_store,
         ):

@@ -317,7 +317,9 @@ async def list_threads(engine: Any, user: str, limit: int, *, key_prefix: str) -
 
     rows: dict[str, dict[str, Any]] = {}
     async with open_thread_store(
-        engine.settings.resolved_database_url, sqlite_synchronous=engine.settings.sqlite_synchronous
+        engine.settings.resolved_database_url,
+        sqlite_synchronous=engine.settings.sqlite_synchronous,
+        postgres_check_idle_s=engine.settings.postgres_check_idle_s,
     ) as store:
         for record in await store.list(user, limit=limit):
             rows[record.thread_id] = {

@@ -15,6 +15,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from cadence.errors import ConfigurationError
 from cadence.persistence.databases import (
+    POSTGRES_CHECK_IDLE_S,
     POSTGRES_EXTRA_HINT,
     SQLITE_SYNCHRONOUS,
     connect_sqlite,
@@ -26,10 +27,17 @@ from cadence.persistence.databases import (
 
 
 @contextlib.asynccontextmanager
-async def open_checkpointer(url: str, *, sqlite_synchronous: str = SQLITE_SYNCHRONOUS) -> AsyncIterator[Any]:
+async def open_checkpointer(
+    url: str,
+    *,
+    sqlite_synchronous: str = SQLITE_SYNCHRONOUS,
+    postgres_check_idle_s: float = POSTGRES_CHECK_IDLE_S,
+) -> AsyncIterator[Any]:
     """An async context manager yielding a ready checkpointer for ``url``.
 
-    ``sqlite_synchronous``: the SQLite connection's durability (:func:`connect_sqlite`)."""
+    ``sqlite_synchronous``: the SQLite connection's durability (:func:`connect_sqlite`);
+    ``postgres_check_idle_s``: when a pooled connection is checked before use (:class:`IdleCheck`).
+    """
     kind, target = parse_database_url(url)
     if kind == "memory":
         yield InMemorySaver()
@@ -47,7 +55,14 @@ async def open_checkpointer(url: str, *, sqlite_synchronous: str = SQLITE_SYNCHR
         from psycopg.rows import dict_row
     except ImportError as exc:
         raise ConfigurationError(POSTGRES_EXTRA_HINT) from exc
-    async with postgres_pool(url, target, max_size=10, prepare_threshold=0, row_factory=dict_row) as pool:
+    async with postgres_pool(
+        url,
+        target,
+        max_size=10,
+        check_idle_s=postgres_check_idle_s,
+        prepare_threshold=0,
+        row_factory=dict_row,
+    ) as pool:
         saver = AsyncPostgresSaver(conn=pool)
         async with postgres_setup_lock(url, target):  # held for the set-up only
             await saver.setup()

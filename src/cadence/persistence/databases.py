@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import select
 import sqlite3
 import time
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,9 @@ from cadence.errors import ConfigurationError
 SQLITE_BUSY_MS = 30_000
 SQLITE_SYNCHRONOUS = "normal"
 """``PRAGMA synchronous`` of Cadence's SQLite connections by default (CADENCE_SQLITE_SYNCHRONOUS)."""
+POSTGRES_CHECK_IDLE_S = 5.0
+"""A pooled PostgreSQL connection idle longer than this is checked with a round trip before use
+(CADENCE_POSTGRES_CHECK_IDLE_S)."""
 # Any constant bigint: the PostgreSQL advisory lock that serializes schema setup across processes.
 SETUP_LOCK_KEY = 0x43616465_6E636501
 POSTGRES_EXTRA_HINT = 'PostgreSQL needs the postgres extra: pip install "cadence-agents[postgres]"'
@@ -188,25 +193,77 @@ async def postgres_setup_lock(url: str, target: str) -> AsyncIterator[None]:
         yield
 
 
+class IdleCheck:
+    """The pool's checkout check: a round trip only when a connection may have died.
+
+    psycopg_pool's own ``check_connection`` sends an empty query at every checkout, which on a
+    busy server doubles the round trips (and the database's work) of every statement. Here a
+    connection is first checked for free: refused if closed, broken or left in a transaction;
+    given the round trip if the server has sent it anything while it sat in the pool (a server
+    that terminates a connection, at a restart or by ``pg_terminate_backend``, says so and closes
+    the socket, which makes it readable) or if it has been idle ``idle_s`` seconds or more (a
+    connection lost without a word). ``idle_s = 0``: the round trip at every checkout.
+    """
+
+    def __init__(self, idle_s: float) -> None:
+        self.idle_s = idle_s
+        self._returned: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
+
+    async def returned(self, conn: Any) -> None:
+        """The pool's ``reset`` callback: note when ``conn`` came back."""
+        self._returned[conn] = time.monotonic()
+
+    async def check(self, conn: Any) -> None:
+        """The pool's ``check`` callback; raises when ``conn`` must not be handed out."""
+        from psycopg import OperationalError
+        from psycopg.pq import TransactionStatus
+        from psycopg_pool import AsyncConnectionPool
+
+        if conn.closed or conn.broken or conn.info.transaction_status != TransactionStatus.IDLE:
+            raise OperationalError("the pooled connection is not usable")
+        returned = self._returned.get(conn)
+        if returned is None or time.monotonic() - returned >= self.idle_s or _readable(conn.fileno()):
+            await AsyncConnectionPool.check_connection(conn)
+
+
+def _readable(fd: int) -> bool:
+    """Whether socket ``fd`` has input waiting (or was closed by the peer); never blocks."""
+    if hasattr(select, "poll"):  # any fd number (select.select stops at FD_SETSIZE)
+        poller = select.poll()
+        poller.register(fd, select.POLLIN)
+        return bool(poller.poll(0))
+    return bool(select.select([fd], [], [], 0)[0])
+
+
 @contextlib.asynccontextmanager
-async def postgres_pool(url: str, target: str, *, max_size: int, **conn_kwargs: Any) -> AsyncIterator[Any]:
+async def postgres_pool(
+    url: str,
+    target: str,
+    *,
+    max_size: int,
+    check_idle_s: float = POSTGRES_CHECK_IDLE_S,
+    **conn_kwargs: Any,
+) -> AsyncIterator[Any]:
     """An open psycopg pool to ``target`` whose connections are checked on checkout.
 
     A pool (not one connection): concurrent work doesn't queue on a single connection, and a
-    connection dropped by a database restart or an idle timeout is replaced. Fails fast with
-    ConfigurationError when the server is unreachable or the ``postgres`` extra is missing.
+    connection dropped by a database restart or an idle timeout is replaced (:class:`IdleCheck`
+    with ``check_idle_s``). Fails fast with ConfigurationError when the server is unreachable or
+    the ``postgres`` extra is missing.
     """
     try:
         from psycopg_pool import AsyncConnectionPool
     except ImportError as exc:
         raise ConfigurationError(POSTGRES_EXTRA_HINT) from exc
     await (await connect_postgres(url, target)).close()
+    idle = IdleCheck(check_idle_s)
     pool = AsyncConnectionPool(
         target,
         min_size=1,
         max_size=max_size,
         kwargs={"autocommit": True, **conn_kwargs},
-        check=AsyncConnectionPool.check_connection,
+        check=idle.check,
+        reset=idle.returned,
         open=False,
     )
     try:

@@ -25,6 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from cadence.errors import NotFoundError
 from cadence.persistence.databases import (
+    POSTGRES_CHECK_IDLE_S,
     SQLITE_SYNCHRONOUS,
     connect_sqlite,
     parse_database_url,
@@ -442,9 +443,11 @@ class PostgresThreadStore(_SqlThreadStore):
 
     @classmethod
     @contextlib.asynccontextmanager
-    async def open(cls, url: str) -> AsyncIterator[PostgresThreadStore]:
+    async def open(
+        cls, url: str, *, check_idle_s: float = POSTGRES_CHECK_IDLE_S
+    ) -> AsyncIterator[PostgresThreadStore]:
         """Open a small pool to ``url`` and create the table."""
-        async with postgres_pool(url, url, max_size=5) as pool:
+        async with postgres_pool(url, url, max_size=5, check_idle_s=check_idle_s) as pool:
             store = cls(pool)
             await store.setup()
             yield store
@@ -463,7 +466,10 @@ class PostgresThreadStore(_SqlThreadStore):
 
 @contextlib.asynccontextmanager
 async def open_thread_store(
-    url: str, *, sqlite_synchronous: str = SQLITE_SYNCHRONOUS
+    url: str,
+    *,
+    sqlite_synchronous: str = SQLITE_SYNCHRONOUS,
+    postgres_check_idle_s: float = POSTGRES_CHECK_IDLE_S,
 ) -> AsyncIterator[ThreadStore]:
     """The thread store for a ``CADENCE_DATABASE_URL`` (same database as the checkpointer)."""
     kind, target = parse_database_url(url)
@@ -473,7 +479,7 @@ async def open_thread_store(
         async with SqliteThreadStore.open(target, synchronous=sqlite_synchronous) as store:
             yield store
     else:
-        async with PostgresThreadStore.open(target) as pg:
+        async with PostgresThreadStore.open(target, check_idle_s=postgres_check_idle_s) as pg:
             yield pg
 
 

@@ -75,7 +75,9 @@ def create_app(
             if store is None:
                 store = await stack.enter_async_context(
                     open_thread_store(
-                        settings.resolved_database_url, sqlite_synchronous=settings.sqlite_synchronous
+                        settings.resolved_database_url,
+                        sqlite_synchronous=settings.sqlite_synchronous,
+                        postgres_check_idle_s=settings.postgres_check_idle_s,
                     )
                 )
             locks = db_locks
@@ -246,7 +248,9 @@ async def serve(
     level = str(settings.log_level or "WARNING").lower()
     async with (
         open_thread_store(
-            settings.resolved_database_url, sqlite_synchronous=settings.sqlite_synchronous
+            settings.resolved_database_url,
+            sqlite_synchronous=settings.sqlite_synchronous,
+            postgres_check_idle_s=settings.postgres_check_idle_s,
         ) as store,
         open_database_locks(settings.resolved_database_url) as locks,
         Cadence.open(settings, **engine_kwargs) as engine,
@@ -381,7 +385,11 @@ async def _preflight(settings: Settings) -> None:
     """Open everything once in the parent: a misconfiguration is one line here, not K failing workers
     (and the schemas exist before the workers race to create them)."""
     async with (
-        open_thread_store(settings.resolved_database_url, sqlite_synchronous=settings.sqlite_synchronous),
+        open_thread_store(
+            settings.resolved_database_url,
+            sqlite_synchronous=settings.sqlite_synchronous,
+            postgres_check_idle_s=settings.postgres_check_idle_s,
+        ),
         open_database_locks(settings.resolved_database_url),
         Cadence.open(settings),
     ):
