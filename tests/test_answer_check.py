@@ -13,7 +13,9 @@ from cadence.orchestration.answer_check import (
     drop_repeats,
     echoes,
     facts,
+    failure_answer,
     faithful_answer,
+    turn_failures,
     turn_results,
 )
 
@@ -106,6 +108,50 @@ def test_turn_results_skip_routing_and_errors() -> None:
     question, results = turn_results(messages)
     assert question == "What is 12 * 12?"
     assert results == [ToolResult("calculate", {"expression": "12*12"}, "144")]
+    assert turn_failures(messages) == [
+        ToolResult("calculate", {"expression": "1/0"}, "Error: division by zero")
+    ]
+
+
+FAILED = [
+    ToolResult(
+        "calculate", {"expression": "100 - 37"}, "Error: could not read 'hundred - 37' (unknown name)."
+    )
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "problem"),
+    [
+        ("The answer is 63.", "invented_number"),  # the tool that would have computed it failed
+        ("I could not compute 100 - 37.", None),  # the question's numbers
+        ("The calculator could not read 'hundred - 37'.", None),  # the error's
+        ("Sorry, something went wrong.", None),
+    ],
+)
+def test_a_turn_whose_tools_failed_states_no_number_of_its_own(answer: str, problem: str | None) -> None:
+    verdict = check_answer(answer, question="what's 100 minus 37", results=[], failures=FAILED)
+    assert verdict.problem == problem
+    assert check_answer("The answer is 63.", question="what's 100 minus 37", results=[]).problem is None
+
+
+def test_failure_answer_says_what_failed() -> None:
+    natural = failure_answer(FAILED, None)
+    assert natural.startswith("I couldn't find the answer: the calculate tool failed: could not read")
+    assert "rephrase" in natural and "63" not in natural
+    assert failure_answer(FAILED, "concise").startswith("No answer: the calculate tool failed")
+    assert "couldn't" not in failure_answer(FAILED, "formal")
+    assert failure_answer([], None) == ""
+
+
+async def test_synthesizer_replaces_a_number_made_up_after_a_tool_failed(engine_factory) -> None:
+    engine, _ = engine_factory(
+        [goto("math"), call("calculate", expression="2 +* 2"), FINALIZE, {"content": "The answer is 4."}]
+    )
+    result = await engine.ainvoke("What is 2 +* 2?")
+    assert result.error is None and "4" not in result.response.replace("2 +* 2", "")
+    assert result.response.startswith("I couldn't find the answer: the calculate tool failed")
+    assert any("rewritten from the tool errors (invented_number)" in n for n in result.trace["notes"])
 
 
 async def test_synthesizer_rewrites_an_answer_that_drops_the_result(engine_factory) -> None:

@@ -13,7 +13,10 @@ generically (numbers, clock times and words, never particular sentences):
   date alone does not say the time); otherwise the answer shares none of the
   results' content words;
 - **invented number**: the answer states a number that is neither in the results
-  nor in the question.
+  nor in the question. A turn whose tools all failed has no results, only their
+  errors: an answer stating a number that is in neither the question nor the errors
+  made it up (the tool that would have computed it failed), and is replaced by
+  :func:`failure_answer`, which says what failed.
 
 When the check fails, :func:`faithful_answer` writes the answer from the results
 themselves, in the requested tone, and the final-answer node flags it in the
@@ -168,6 +171,16 @@ class AnswerVerdict:
 
 def turn_results(messages: Sequence[BaseMessage]) -> tuple[str, list[ToolResult]]:
     """The latest question and the successful work tool results that followed it."""
+    question, out = _turn_tool_messages(messages, failed=False)
+    return question, out
+
+
+def turn_failures(messages: Sequence[BaseMessage]) -> list[ToolResult]:
+    """The work tool calls after the latest question that failed, each with its error as ``content``."""
+    return _turn_tool_messages(messages, failed=True)[1]
+
+
+def _turn_tool_messages(messages: Sequence[BaseMessage], *, failed: bool) -> tuple[str, list[ToolResult]]:
     _, question, after = split_at_last_human(messages)
     calls: dict[str, tuple[str, Mapping[str, Any]]] = {}
     out: list[ToolResult] = []
@@ -175,7 +188,7 @@ def turn_results(messages: Sequence[BaseMessage]) -> tuple[str, list[ToolResult]
         if isinstance(m, AIMessage):
             for c in m.tool_calls or []:
                 calls[c.get("id") or ""] = (c["name"], c.get("args") or {})
-        elif isinstance(m, ToolMessage) and m.status != "error":
+        elif isinstance(m, ToolMessage) and (m.status == "error") == failed:
             name, args = calls.get(m.tool_call_id, (m.name or "tool", {}))
             if not is_control_tool(name):
                 out.append(ToolResult(name=name, args=args, content=message_text(m).strip()))
@@ -241,11 +254,13 @@ def check_answer(
     results: Sequence[ToolResult],
     instructions: str = "",
     grounded: Sequence[str] = (),
+    failures: Sequence[ToolResult] = (),
 ) -> AnswerVerdict:
     """Check ``answer`` against the turn's ``results`` (see the module docs).
 
     ``grounded``: other material the answer may rest on (the user's recalled memories): it counts
     as evidence for the invented-number, invented-name and word checks, but is never required.
+    ``failures``: the turn's failed tool calls (:func:`turn_failures`), checked when no call succeeded.
     """
     cleaned = drop_repeats(answer)
     if not cleaned:
@@ -253,6 +268,11 @@ def check_answer(
     if instructions and echoes(cleaned, instructions):
         return AnswerVerdict(cleaned, "prompt_echo")
     if not results:
+        if failures:
+            known = facts(" \n".join([question, *(f.content for f in failures), *grounded]))
+            invented = [f for f in facts(_LIST_MARKER_RE.sub("", cleaned)) if not _contains(known, f)]
+            if invented:
+                return AnswerVerdict(cleaned, "invented_number", invented)
         return AnswerVerdict(cleaned)
     evidence = " \n".join([*(r.content for r in results), *grounded])
     asked = facts(question)
@@ -479,6 +499,27 @@ def conform_to_tone(
     return shaped, shaped != answer
 
 
+_ERROR_PREFIX_RE = re.compile(r"^\s*(?:error\s*:\s*)?(?:\w*(?:Error|Exception)\s*:\s*)?", re.IGNORECASE)
+"""``Error: CalculationError: `` before a tool error's message."""
+
+
+def failure_answer(failures: Sequence[ToolResult], tone: str | None) -> str:
+    """The answer of a turn whose tools all failed: what failed and why, shaped by the tone."""
+    reasons: list[str] = []
+    for f in failures:
+        reason = _first_sentence(_ERROR_PREFIX_RE.sub("", f.content))
+        line = f"the {f.name} tool failed" + (f": {_end(reason)}" if reason else ".")
+        if line not in reasons:
+            reasons.append(line)
+    if not reasons:
+        return ""
+    tone = (tone or "natural").lower()
+    if tone == "concise":
+        return f"No answer: {reasons[0]}"
+    lead = "I could not find the answer" if tone == "formal" else "I couldn't find the answer"
+    return f"{lead}: {' '.join(reasons)} Please rephrase the question or try again."
+
+
 def faithful_answer(question: str, results: Sequence[ToolResult], tone: str | None) -> str:
     """An answer made of the results themselves, shaped by the tone (natural when unknown)."""
     used = [r for r in results if r.content]
@@ -521,6 +562,8 @@ __all__ = [
     "drop_repeats",
     "echoes",
     "facts",
+    "failure_answer",
     "faithful_answer",
+    "turn_failures",
     "turn_results",
 ]

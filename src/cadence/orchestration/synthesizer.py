@@ -26,7 +26,9 @@ from cadence.orchestration.answer_check import (
     ANSWER_CHECK_KEY,
     check_answer,
     conform_to_tone,
+    failure_answer,
     faithful_answer,
+    turn_failures,
     turn_results,
 )
 from cadence.orchestration.compaction import compact_messages, describe_work, split_at_last_human, with_system
@@ -269,22 +271,28 @@ class FinalAnswerNode:
         evidence = evidence or TurnEvidence.of(state)
         question, results = evidence.question, evidence.message_results
         instructions = "\n".join(message_text(m) for m in prompt_messages if isinstance(m, SystemMessage))
+        failures = [] if results else turn_failures(list(state.get("messages") or []))
         verdict = check_answer(
             answer,
             question=question,
             results=results,
             instructions=instructions,
             grounded=memory_evidence(state),
+            failures=failures,
         )
         if verdict.problem is None:
             shaped, changed = conform_to_tone(verdict.answer, state.get("tone"), question, results)
             if changed and context is not None:
                 context.trace.notes.append(f"{self.node_name}: answer shaped to the {state.get('tone')} tone")
             return shaped, None
-        rewrite = faithful_answer(question, results, state.get("tone"))
+        if results:
+            rewrite = faithful_answer(question, results, state.get("tone"))
+        else:
+            rewrite = failure_answer(failures, state.get("tone"))
         if not rewrite:
             return verdict.answer or answer, None
-        note = f"{self.node_name}: answer rewritten from the tool results ({verdict.problem})"
+        source = "tool results" if results else "tool errors"
+        note = f"{self.node_name}: answer rewritten from the {source} ({verdict.problem})"
         logger.info("final answer rewritten", extra={"node": self.node_name, "reason": verdict.problem})
         if context is not None:
             context.trace.notes.append(note)
