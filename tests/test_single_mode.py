@@ -221,6 +221,18 @@ def test_cli_agent_errors(cli_env: dict[str, str], tmp_path: Path, monkeypatch) 
     assert_one_error_line(run("chat", "--agent", "math", "--mode", "supervisor", "hi"), "--agent")
 
 
+def test_cli_interactive_single_mode_without_an_agent_fails_at_once(
+    cli_env: dict[str, str],  # noqa: F811
+    tmp_path: Path,
+    monkeypatch,
+) -> None:
+    use_script(monkeypatch, tmp_path, [], "none")
+    monkeypatch.setenv("CADENCE_BUILTIN_PLUGINS", "math,info")
+    result = run("chat", "--mode", "single", input="hi\nand again\n")
+    assert_one_error_line(result, "The single mode talks to one agent")
+    assert "you ›" not in result.output  # no prompt: it failed before the first question
+
+
 def test_cli_graph_single(cli_env: dict[str, str], monkeypatch) -> None:  # noqa: F811
     monkeypatch.setenv("CADENCE_LLM", "nope:x")
     result = run("graph", "--mode", "single")

@@ -206,6 +206,13 @@ def _interactive(
         stack = contextlib.AsyncExitStack()
         engine = runner.run(stack.enter_async_context(Cadence.open(settings)))
         try:
+            if settings.mode == "single":  # no agent to talk to: say so once, not at every line
+                from cadence.orchestration.modes.single import resolve_agent
+
+                try:
+                    resolve_agent(settings.agent, engine.plugin_manager.bundles)
+                except CadenceError as exc:
+                    raise fail(exc.message) from None
             if not json_output:
                 err.print(Text(f"thread {thread_id} · {HELP_TEXT}", style="dim"))
             while True:
