@@ -80,6 +80,19 @@ async def test_two_agent_turn(engine_factory) -> None:
     assert "2026 - 2018 = 8" in synthesizer_saw and "came out in 2018" in synthesizer_saw
 
 
+async def test_a_forwarded_tool_error_is_explained_not_passed_on_raw(engine_factory) -> None:
+    error = "Error: CalculationError: Malformed expression '2 +* 2': invalid syntax."
+    engine, _ = engine_factory(
+        [transfer("math"), call("calculate", expression="2 +* 2"), {"content": error}, forward("math")],
+        mode="supervisor",
+    )
+    result = await engine.ainvoke("What is 2 +* 2?")
+    assert result.error is None
+    assert result.response.startswith("I couldn't find the answer: the calculate tool failed: Malformed")
+    assert "Error:" not in result.response
+    assert any("was a tool error; explained" in n for n in result.trace["notes"])
+
+
 async def test_forward_message_passes_the_answer_through_without_a_final_model_call(engine_factory) -> None:
     engine, model = engine_factory(
         [

@@ -57,7 +57,7 @@ from cadence.conventions import (
     split_at_last_human,
 )
 from cadence.orchestration import plugin_nodes
-from cadence.orchestration.answer_check import facts
+from cadence.orchestration.answer_check import ToolResult, facts, failure_answer
 from cadence.orchestration.coordinator import (
     Coordinator,
     RoutingCoordinator,
@@ -352,6 +352,11 @@ def finish(state: dict[str, Any], context: Any) -> Command:
         return Command(goto=GraphNodeNames.SYNTHESIZER, update={"plugin_context": ctx})
     question, results = turn_evidence(state)
     text = with_citations(message_text(answer), retrieved_sources(results))
+    failed = [] if results else failed_calls(ctx)
+    if failed and _is_an_error(text, failed):
+        # a tool's error passed on as the answer: say what failed, in words, rather than the raw error
+        ctx[F.NOTES].append(f"forward_message: the {agent} agent's answer was a tool error; explained")
+        text = failure_answer(failed, state.get("tone"))
     settings = context.settings if isinstance(context, TurnContext) else None
     mode = settings.validation if settings is not None else "off"
     if mode != "off":
@@ -365,6 +370,22 @@ def finish(state: dict[str, Any], context: Any) -> Command:
         ctx[F.NOTES].append(f"supervisor: the {agent} agent's answer stood as it was (direct answer)")
     final = AIMessage(content=text, name=GraphNodeNames.FORWARD, response_metadata={FORWARDED_KEY: agent})
     return Command(goto=END, update={"messages": [final], "plugin_context": ctx})
+
+
+def failed_calls(ctx: dict[str, Any]) -> list[ToolResult]:
+    """The turn's failed work tool calls (``tools_used`` records), each with its error as ``content``."""
+    return [
+        ToolResult(name=str(r.get("name") or "tool"), args=dict(r.get("args") or {}), content=str(r["error"]))
+        for r in ctx.get(F.TOOLS_USED) or []
+        if r.get("error")
+    ]
+
+
+def _is_an_error(text: str, failed: Sequence[ToolResult]) -> bool:
+    """Whether ``text`` is nothing but the errors of ``failed``: all of them joined, or (the start of) one."""
+    said = " ".join(text.split()).rstrip(" .;")
+    errors = [" ".join(f.content.split()) for f in failed]
+    return bool(said) and (said == " ".join(errors).rstrip(" .;") or any(e.startswith(said) for e in errors))
 
 
 # -- the direct answer --------------------------------------------------------------------------
