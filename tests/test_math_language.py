@@ -42,6 +42,16 @@ from cadence.builtins.math_language import numbers_from_words, to_expression
         ("forty two minus seven", 35),
         ("1,000 plus 24", 1024),
         ("start with 9, then square it", 81),
+        ("whats 100 divided by 4", 25),
+        ("what’s 6 * 7", 42),
+        ("what's a hundred minus thirty seven", 63),
+        ("a dozen times four", 48),
+        ("multiply seven and eight", 56),
+        ("quick one: 3.5 * 4", 14),
+        ("question: what is five plus five", 10),
+        ("halve 72", 36),
+        ("square 9", 81),
+        ("cube two", 8),
     ],
 )
 def test_words_become_the_right_expression(text: str, value: float) -> None:
@@ -52,6 +62,16 @@ def test_number_words() -> None:
     assert numbers_from_words("twenty five apples and three pears") == "25 apples and 3 pears"
     assert numbers_from_words("one thousand two hundred") == "1200"
     assert numbers_from_words("no numbers here") == "no numbers here"
+    assert numbers_from_words("one hundred and two") == "102"
+    assert numbers_from_words("add seven and eight") == "add 7 and 8"  # "and" joins only after a scale
+    assert numbers_from_words("a hundred, a thousand and one, two dozen") == "100, 1001, 24"
+    assert numbers_from_words("a cat and an owl") == "a cat and an owl"
+
+
+def test_a_lead_in_before_a_colon_is_dropped_only_before_arithmetic() -> None:
+    assert to_expression("quick one: 3.5 * 4") == "3.5 * 4"  # its "one" is not a number
+    assert to_expression("lambda: 1") == "lambda: 1"  # nothing to compute after the colon
+    assert to_expression("twelve times eight: 3") != "3"  # the lead-in holds arithmetic
 
 
 def test_calculate_reads_words_and_shows_what_it_computed() -> None:

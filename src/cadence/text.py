@@ -4,12 +4,79 @@
 (:mod:`cadence.models.preroute`) and the docs search (:mod:`cadence.builtins.docs`) each add
 their own words to it, because they ignore different things (routing boilerplate such as
 "agent" and "tool"; words about searching such as "docs" and "look up").
+
+:func:`numbers_from_words` reads numbers written in words ("forty two", "a hundred") as digits:
+the math language and the embedded model's argument grammar both read them.
 """
 
 from __future__ import annotations
+
+import re
 
 _STOPWORDS_TEXT = """a about an and are as at be by can did do does for from how i in is it its me my of on or
     please s t tell that the this to was what when where which who why will with you your"""
 
 STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 """Function words and question words that say nothing about what a message is about."""
+
+_UNITS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+}  # fmt: skip
+_TENS = {
+    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+    "ninety": 90,
+}  # fmt: skip
+_MULTIPLIERS = {"hundred": 100, "dozen": 12}
+"""Words that multiply the number before them within a group ("three hundred", "two dozen")."""
+_SCALES = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+"""Words that close a group ("two thousand three hundred")."""
+
+NUMBER_WORDS = frozenset([*_UNITS, *_TENS, *_MULTIPLIERS, *_SCALES])
+"""English words that write a number (cardinals, "hundred", "dozen", "thousand", ...)."""
+
+_VALUE_WORD = "|".join([*_UNITS, *_TENS])
+_SIZE_WORD = "|".join([*_MULTIPLIERS, *_SCALES])
+_NUMBER_PHRASE_RE = re.compile(
+    rf"\b(?:(?:{_VALUE_WORD})|(?:an?\s+)?(?:{_SIZE_WORD}))"
+    rf"(?:(?:[\s-]+|\s+and\s+)(?:{_VALUE_WORD}|{_SIZE_WORD}))*\b",
+    re.IGNORECASE,
+)
+"""A run of number words; "a"/"an" may open it before a size word ("a hundred", "a dozen")."""
+
+
+def _read_number_words(phrase: str) -> str:
+    """``"twenty five"`` → ``"25"``; ``"one hundred and two"`` → ``"102"``; ``"a dozen"`` → ``"12"``.
+
+    "and" continues a number only after "hundred", "thousand", ... ("one hundred and two");
+    elsewhere it separates two numbers ("seven and eight" → ``"7 and 8"``).
+    """
+    numbers: list[str] = []
+    total, current, previous = 0, 0, ""
+    for word in re.split(r"[\s-]+", phrase.lower()):
+        if word in ("a", "an", ""):
+            continue
+        if word == "and":
+            if previous not in _MULTIPLIERS and previous not in _SCALES:
+                numbers.append(str(total + current))
+                total, current = 0, 0
+            previous = word
+            continue
+        if word in _UNITS:
+            current += _UNITS[word]
+        elif word in _TENS:
+            current += _TENS[word]
+        elif word in _MULTIPLIERS:
+            current = max(current, 1) * _MULTIPLIERS[word]
+        else:
+            total += max(current, 1) * _SCALES[word]
+            current = 0
+        previous = word
+    numbers.append(str(total + current))
+    return " and ".join(numbers)
+
+
+def numbers_from_words(text: str) -> str:
+    """Numbers written in words in ``text`` replaced by digits (other words untouched)."""
+    return _NUMBER_PHRASE_RE.sub(lambda m: _read_number_words(m.group(0)), text)

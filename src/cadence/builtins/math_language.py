@@ -7,8 +7,11 @@
 ``12*12``, ``(20/100*150)``). It only rewrites; evaluation and its limits stay in
 the evaluator, so nothing here can run code.
 
-The rewriting is a few ordered, generic steps: number words become digits,
-question and request boilerplate is dropped, "then" splits a chain of steps that
+The rewriting is a few ordered, generic steps: a short lead-in before a colon
+("quick one: 3.5 * 4") is dropped when it holds no arithmetic and what follows does,
+number words become digits (:func:`cadence.text.numbers_from_words`: "forty two",
+"a hundred", "two dozen"), question and request boilerplate ("what's", "whats",
+"could you") is dropped, "then" splits a chain of steps that
 each apply to the running result, verb phrases ("subtract A from B", "multiply A
 by B", "the average of A, B and C") become operations, and operator words
 ("plus", "times", "divided by", "squared", "percent of") become symbols.
@@ -18,29 +21,19 @@ from __future__ import annotations
 
 import re
 
-_UNITS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
-    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
-}  # fmt: skip
-_TENS = {
-    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
-    "ninety": 90,
-}  # fmt: skip
-_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
-_NUMBER_WORD = "|".join([*_UNITS, *_TENS, *_SCALES, "and", "a"])
-_NUMBER_PHRASE_RE = re.compile(
-    rf"\b(?:{'|'.join([*_UNITS, *_TENS])})(?:[\s-]+(?:{_NUMBER_WORD}))*\b", re.IGNORECASE
-)
+from cadence.text import numbers_from_words
 
 _LEAD_RE = re.compile(
     r"^(?:(?:now|ok(?:ay)?|so|and|also|then|next|please|hey|hi|can you|could you|would you|will you|"
-    r"tell me|show me|let me know|i want to know|i'd like to know|do you know|what(?:'s| is| are| was)|"
+    r"tell me|show me|let me know|i want to know|i'd like to know|do you know|what(?:'s|’s|s| is| are| was)|"
     r"what would be|how much (?:is|are|does|do)|how many is|calculate|compute|evaluate|work out|figure out|"
     r"solve|find|give me|the result of|the value of|result of|value of|the answer to|answer to|"
     r"how do you|start with|starting with|begin with)\b[\s,:]*)+",
     re.IGNORECASE,
 )
+_INTRO_RE = re.compile(r"^\s*([^\d:+*/^%()=<>-]{1,40}?)\s*:\s*(?=\S)")
+"""A short lead-in before a colon ("quick one: 3.5 * 4", "question: ..."); dropped when it holds no
+arithmetic, before number words are read (its "one" is not a number)."""
 _TRAIL_RE = re.compile(
     r"(?:\s*(?:please|for me|exactly|equal to|equals|make|come to|give|now|again|\?|!|\.|=))+\s*$",
     re.IGNORECASE,
@@ -49,38 +42,6 @@ _THEN_RE = re.compile(r"\s*(?:,?\s*and then|,?\s*then|;|, after that|and after t
 
 _NUM = r"-?\d+(?:\.\d+)?"
 _OPERAND = r"(.+?)"
-
-
-def _words_to_number(phrase: str) -> str:
-    """``"twenty five"`` → ``"25"``; ``"one hundred and two"`` → ``"102"``; unparseable → unchanged."""
-    total, current = 0, 0
-    seen = False
-    for word in re.split(r"[\s-]+", phrase.lower()):
-        if word in ("and", "a", ""):
-            continue
-        if word in _UNITS:
-            current += _UNITS[word]
-        elif word in _TENS:
-            current += _TENS[word]
-        elif word in _SCALES:
-            scale = _SCALES[word]
-            if scale == 100:
-                current = max(current, 1) * 100
-            else:
-                total += max(current, 1) * scale
-                current = 0
-        else:
-            return phrase
-        seen = True
-    if not seen:
-        return phrase
-    trailing_and = re.search(r"\s+and\s*$", phrase, re.IGNORECASE)
-    return str(total + current) + (" and" if trailing_and else "")
-
-
-def numbers_from_words(text: str) -> str:
-    """Number words in ``text`` replaced by digits (other words untouched)."""
-    return _NUMBER_PHRASE_RE.sub(lambda m: _words_to_number(m.group(0)), text)
 
 
 # Operator words inside one clause, applied in order (longest phrases first).
@@ -140,7 +101,9 @@ _VERB_PATTERNS: Rules = _rules(
     (rf"^(?:the )?quotient of {_OPERAND} and {_OPERAND}$", "({0} / {1})"),
     (rf"^(?:twice|double) {_OPERAND}$", "(2 * {0})"),
     (rf"^(?:triple|three times) {_OPERAND}$", "(3 * {0})"),
-    (rf"^half (?:of )?{_OPERAND}$", "({0} / 2)"),
+    (rf"^(?:half (?:of )?|halve ){_OPERAND}$", "({0} / 2)"),
+    (rf"^square (?!root){_OPERAND}$", "({0} ** 2)"),
+    (rf"^cube (?!root){_OPERAND}$", "({0} ** 3)"),
     (rf"^(?:a |one )?(?:third) of {_OPERAND}$", "({0} / 3)"),
     (rf"^(?:a |one )?quarter of {_OPERAND}$", "({0} / 4)"),
     (rf"^{_OPERAND} (?:percent|per cent|%) of {_OPERAND}$", "({0} / 100 * {1})"),
@@ -215,13 +178,36 @@ def _step(running: str, text: str) -> str:
     return _clause(cleaned)
 
 
+def _has_arithmetic(text: str) -> bool:
+    """Whether ``text`` holds an operator, an operator or function word, or an operation verb."""
+    if re.search(r"[-+*/^%√×÷]", text):
+        return True
+    if any(re.search(p, text, re.IGNORECASE) for p, _ in (*_OPERATOR_WORDS, *_FUNCTION_WORDS)):
+        return True
+    cleaned = _LEAD_RE.sub("", numbers_from_words(text)).strip().strip(",.;:?!")
+    return any(p.match(cleaned) for p, _ in _VERB_PATTERNS)
+
+
+def _drop_intro(text: str) -> str:
+    """``text`` without a lead-in of at most four words before a colon, when the lead-in holds no
+    arithmetic and what follows the colon does ("quick one: 3.5 * 4" but not "lambda: 1")."""
+    match = _INTRO_RE.match(text)
+    if match is None:
+        return text
+    intro, rest = match.group(1), text[match.end() :]
+    if len(intro.split()) > 4 or _has_arithmetic(intro) or not _has_arithmetic(rest):
+        return text
+    return rest
+
+
 def to_expression(text: str) -> str:
     """An arithmetic expression for ``text`` written in words and/or symbols (see the module docs).
 
     The result is not validated: pass it to the evaluator, which rejects anything
     that is not arithmetic.
     """
-    cleaned = numbers_from_words(text.strip())
+    cleaned = _drop_intro(text.strip())
+    cleaned = numbers_from_words(cleaned)
     cleaned = re.sub(r"(?<=\d),(?=\d{3}\b)", "", cleaned)  # 1,000 -> 1000
     cleaned = _LEAD_RE.sub("", cleaned)
     cleaned = _TRAIL_RE.sub("", cleaned)
