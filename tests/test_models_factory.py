@@ -284,6 +284,36 @@ def test_preroute_over_tool_schemas_uses_the_routing_text() -> None:
     assert router.rank("Calculate 15 * 23")[0].name != "goto_finalize"
 
 
+def test_preroute_numbers_alone_never_outrank_a_word() -> None:
+    router = PreRouter(
+        [
+            RouteCandidate("stats", "Summary statistics of a list of numbers"),
+            RouteCandidate("calc", "Arithmetic: plus, minus, take away, half"),
+        ]
+    )
+    ranked = router.rank("take 20 away from 55")
+    assert [r.name for r in ranked] == ["calc", "stats"]
+    assert not ranked[0].number_only and ranked[1].number_only
+    assert router.shortlist("take 20 away from 55", ratio=0.1) == ["calc"]
+    # numbers alone still rank when no candidate matches a word
+    assert router.shortlist("12, 15 and 19") == ["stats"]
+    assert router.rank("hello")[0].score == 0
+
+
+def test_preroute_can_ignore_terms_every_candidate_has() -> None:
+    router = PreRouter(
+        [
+            RouteCandidate("read_doc", "Read one doc by its path", keywords=("read_doc",)),
+            RouteCandidate("search_docs", "Search the docs for a topic", keywords=("search_docs",)),
+        ]
+    )
+    assert router.shortlist("check the docs: how many hops") == ["read_doc", "search_docs"]
+    assert router.shortlist("check the docs: how many hops", ignore_shared=True) == []
+    assert router.shortlist("search the docs for hops", ignore_shared=True) == ["search_docs"]
+    single = PreRouter([RouteCandidate("read_doc", "Read one doc")])
+    assert single.shortlist("the docs", ignore_shared=True) == ["read_doc"]  # one candidate: kept
+
+
 def test_route_candidate_from_metadata() -> None:
     cand = RouteCandidate.from_metadata(MATH)
     assert cand.name == "goto_math_agent"

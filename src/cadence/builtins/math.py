@@ -350,9 +350,11 @@ def calculate(expression: str) -> str:
     atan, degrees, radians, log (natural, or log(x, base)), log10, log2, exp, abs,
     round, floor, ceil, factorial, min, max, pow and the constants pi, e, tau.
     Trigonometric functions use radians. Example: "sqrt(2) * (15 + 23) / 4".
-    Arithmetic in words also works: add, subtract, multiply, divide, squared, cubed, powers,
-    square roots, percent of ("2 to the power of 10", "the square root of 144", "add 7 and 8
-    then subtract 3"); the result then shows the expression it was read as.
+    Arithmetic in words also works: plus, minus, times, divided by, add, subtract, take away,
+    multiply, divide, double, twice, triple, half, halve, squared, cubed, powers, square roots,
+    percent of, and numbers written in words ("2 to the power of 10", "the square root of 144",
+    "add 7 and 8 then subtract 3", "half of ninety"); the result then shows the expression it
+    was read as.
     """
     try:
         result = evaluate(expression)
@@ -399,7 +401,8 @@ def percent_change(old: float, new: float) -> str:
 
 @tool
 def statistics(numbers: list[float]) -> str:
-    """Summary statistics of a list of numbers: count, sum, mean, median, min, max, standard deviation."""
+    """Summary statistics of a list of numbers: count, sum, mean (average), median, min, max, standard
+    deviation."""
     values = _numbers(list(numbers), "statistics")
     try:
         figures = [

@@ -8,6 +8,14 @@ become words (``%`` → ``percent``, ``+`` → ``plus``, ``*`` → ``multiply``)
 add a ``number`` token. The same normalisation is applied to the candidate texts,
 so a description mentioning "+ - * / powers" or "numbers" matches "2+2" —
 nothing about particular plugins or sentences is hard-coded.
+
+The ``number`` token is weak evidence: a question's numbers say "numbers", not which
+operation. It counts a quarter of a word, and a candidate matched by numbers alone
+never outranks one that matches a word of the question ("take 20 away from 55" goes to
+the tool whose description says "take away", not to the one about "lists of numbers").
+Choosing among one agent's tools, :meth:`PreRouter.rank` can also ignore the terms that
+every candidate has (``ignore_shared``): in a documentation agent whose tools all mention
+"docs", the word "docs" in "check the docs: ..." says nothing about which tool to use.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from typing import Any
 
 from cadence.conventions import GOTO_NAMING, ROUTE_TEXT_METADATA_KEY, RouteNaming, route_core, route_tool_name
 from cadence.sdk.metadata import PluginMetadata
+from cadence.text import NUMBER_WORDS
 from cadence.text import STOPWORDS as BASE_STOPWORDS
 
 _SYMBOLS: dict[str, str] = {
@@ -35,11 +44,6 @@ _SYMBOLS: dict[str, str] = {
     "√": " root ",
 }
 _SYMBOL_RE = re.compile("|".join(re.escape(s) for s in _SYMBOLS) + r"|(?<=[\d\s)])-(?=[\s\d(])")
-_NUMBER_WORDS_TEXT = """zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
-    fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred
-    thousand million billion"""
-_NUMBER_WORDS = frozenset(_NUMBER_WORDS_TEXT.split())
-"""Number words, which count like digits."""
 _WORD_RE = re.compile(r"[a-z]+|\d+(?:\.\d+)?")
 
 _ROUTING_STOPWORDS_TEXT = """been but could had has have if into no not our so than their them then there
@@ -92,7 +96,7 @@ def tokenize(text: str, *, digits: bool = True) -> list[str]:
     """
     text = _SYMBOL_RE.sub(lambda m: _SYMBOLS.get(m.group(0), " minus "), text.lower().replace("_", " "))
     words = _WORD_RE.findall(text)
-    numeric = [w[0].isdigit() or w in _NUMBER_WORDS for w in words]
+    numeric = [w[0].isdigit() or w in NUMBER_WORDS for w in words]
     tokens: list[str] = []
     for i, word in enumerate(words):
         if numeric[i]:
@@ -194,6 +198,8 @@ class RouteScore:
 
     name: str
     score: float
+    number_only: bool = False
+    """The score comes from the query's numbers alone (weak evidence: see the module docs)."""
 
 
 class PreRouter:
@@ -215,6 +221,7 @@ class PreRouter:
         df: Counter[str] = Counter()
         for doc in self._docs:
             df.update(doc.keys())
+        self._df = df
         n = len(self._docs)
         self._idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
 
@@ -229,12 +236,19 @@ class PreRouter:
         """A router over OpenAI-style tool schemas (routing tools or an agent's tools)."""
         return cls(RouteCandidate.from_tool_schema(s) for s in schemas)
 
-    def rank(self, query: str) -> list[RouteScore]:
-        """All candidates, best first (stable: ties keep the candidates' order)."""
+    def rank(self, query: str, *, ignore_shared: bool = False) -> list[RouteScore]:
+        """All candidates, best first (stable: ties keep the candidates' order).
+
+        Candidates matching a word of the query come before those matched by its numbers
+        alone. With ``ignore_shared`` a term found in every candidate (of two or more) is
+        ignored: it cannot tell them apart.
+        """
         terms = set(tokenize(query))
+        if ignore_shared and len(self.candidates) > 1:
+            terms = {t for t in terms if self._df.get(t, 0) < len(self.candidates)}
         scores: list[RouteScore] = []
         for cand, doc, length in zip(self.candidates, self._docs, self._lengths, strict=True):
-            score = 0.0
+            words = numbers = 0.0
             for term in terms:
                 tf = doc.get(term, 0)
                 if not tf:
@@ -244,19 +258,34 @@ class PreRouter:
                     * (self.k1 + 1)
                     / (tf + self.k1 * (1 - self.b + self.b * length / max(self._avg, 1e-9)))
                 )
-                weight = NUMBER_WEIGHT if term == NUMBER_TOKEN else 1.0
-                score += weight * self._idf.get(term, 0.0) * norm
-            scores.append(RouteScore(cand.name, round(score, 6)))
-        order = sorted(range(len(scores)), key=lambda i: -scores[i].score)
+                if term == NUMBER_TOKEN:
+                    numbers += NUMBER_WEIGHT * self._idf.get(term, 0.0) * norm
+                else:
+                    words += self._idf.get(term, 0.0) * norm
+            number_only = words <= 0 < numbers
+            scores.append(RouteScore(cand.name, round(words + numbers, 6), number_only))
+        order = sorted(
+            range(len(scores)), key=lambda i: (scores[i].score <= 0, scores[i].number_only, -scores[i].score)
+        )
         return [scores[i] for i in order]
 
-    def shortlist(self, query: str, *, ratio: float = 0.75, limit: int = 3) -> list[str]:
-        """Names scoring at least ``ratio`` of the best score (empty when nothing overlaps)."""
-        ranked = self.rank(query)
+    def shortlist(
+        self, query: str, *, ratio: float = 0.75, limit: int = 3, ignore_shared: bool = False
+    ) -> list[str]:
+        """Names scoring at least ``ratio`` of the best score (empty when nothing overlaps).
+
+        When some candidate matches a word of the query, candidates matched by numbers alone
+        are left out (see :meth:`rank`).
+        """
+        ranked = self.rank(query, ignore_shared=ignore_shared)
         if not ranked or ranked[0].score <= 0:
             return []
-        best = ranked[0].score
-        return [r.name for r in ranked if r.score > 0 and r.score >= ratio * best][:limit]
+        best = ranked[0]
+        return [
+            r.name
+            for r in ranked
+            if r.score > 0 and r.number_only == best.number_only and r.score >= ratio * best.score
+        ][:limit]
 
 
 __all__ = [
