@@ -325,6 +325,77 @@ def test_policy_helpers() -> None:
     )
 
 
+def test_numbers_written_in_words_are_offered_as_arguments() -> None:
+    assert numbers_in("what's ten percent of 250") == ["10", "250"]
+    assert numbers_in("a hundred minus thirty seven") == ["100", "37"]
+    plan = LocalChatModel().plan(_after_route("what's ten percent of 250"), tools=_schemas([percent_of]))
+    assert plan.grammar is not None and '"10"' in plan.grammar and '"250"' in plan.grammar
+
+
+@tool
+def statistics(numbers: list[float]) -> str:
+    """Summary statistics of a list of numbers: count, sum, mean, median."""
+    return "count: 1"
+
+
+@tool
+def subtract_values(a: float, b: float) -> str:
+    """Subtract: take b away from a."""
+    return str(a - b)
+
+
+def test_a_number_alone_does_not_outrank_an_operation_word() -> None:
+    # "numbers" in statistics' description matches every written number; "take ... away" names the
+    # operation, so the tool describing it wins although the question has two numbers
+    tools = _schemas([statistics, subtract_values])
+    plan = LocalChatModel().plan(_after_route("take 20 away from 55"), tools=tools)
+    assert [o["function"]["name"] for o in plan.options] == ["subtract_values"]
+    # numbers alone still choose when no word matches
+    plan = LocalChatModel().plan(_after_route("12, 15 and 19?"), tools=tools)
+    assert [o["function"]["name"] for o in plan.options] == ["statistics"]
+
+
+@tool
+def open_note(path: str) -> str:
+    """Open one note by its path (e.g. "ideas.md"), as find_notes or list_notes gave it."""
+    return "text"
+
+
+@tool
+def find_notes(query: str) -> str:
+    """Find passages in the notes about a topic."""
+    return "passages"
+
+
+@tool
+def list_notes() -> str:
+    """List which notes are available: the paths of all notes."""
+    return "ideas.md"
+
+
+def test_a_path_argument_needs_a_path_in_the_question() -> None:
+    model = LocalChatModel()
+    tools = _schemas([open_note, find_notes, list_notes])
+    # "notes" is in every tool (ignored); nothing else matches: open_note would get the whole
+    # question as a path and list_notes cannot use its words, so find_notes is called
+    plan = model.plan(_after_route("check the notes: how long is the trip", "notes"), tools=tools)
+    assert plan.fixed is not None
+    assert json.loads(plan.fixed) == {
+        "name": "find_notes",
+        "arguments": {"query": "check the notes: how long is the trip"},
+    }
+    # "open" matches open_note, but the question names no path: the other tools compete
+    plan = model.plan(_after_route("open the notes about the trip", "notes"), tools=tools)
+    assert plan.fixed is not None and json.loads(plan.fixed)["name"] == "find_notes"
+    # a question naming a file gets open_note, with the file as the path
+    plan = model.plan(_after_route("please open trips/japan.md, thanks", "notes"), tools=tools)
+    assert plan.fixed is not None
+    assert json.loads(plan.fixed) == {"name": "open_note", "arguments": {"path": "trips/japan.md"}}
+    # a question the no-argument tool matches still gets it
+    plan = model.plan(_after_route("which notes are available?", "notes"), tools=tools)
+    assert plan.fixed is not None and json.loads(plan.fixed)["name"] == "list_notes"
+
+
 # --- the real model -------------------------------------------------------------------
 
 real_model = pytest.mark.skipif(

@@ -29,9 +29,19 @@ Agent (any other tools)
     First step of a turn (no tool result after the latest user message): the
     output is forced to be one tool call, ``{"name": ..., "arguments": {...}}``,
     among the agent's real tools (``back`` excluded), shortlisted lexically
-    (tools within 90% of the best score; all tools when nothing overlaps).
-    Argument values follow the tool's JSON schema: numbers, integers, booleans,
-    enums, arrays of those, and strings — a string must be a span of words
+    (tools within 90% of the best score, ignoring words every tool has — "docs"
+    among documentation tools — and never preferring a tool matched by the
+    question's numbers alone over one matching its words; all tools when nothing
+    overlaps). The question must give a candidate something to work on: a tool
+    whose only argument locates something (its name says path, file, url, … or its
+    format is ``uri``) is dropped unless the question names a path, file or URL —
+    which is then the argument — and, when no tool matched, so is a tool taking
+    no input if the question has words of its own; if no shortlisted tool remains,
+    the other tools compete. Among the remaining candidates the tools needing the
+    fewest arguments win. Argument values follow the tool's JSON schema: numbers,
+    integers, booleans, enums, arrays of those, and strings — a number must be one
+    the question writes (in digits or words: "ten" is offered as ``10``, and the
+    model is shown the question with its numbers in digits), a string a span of words
     copied from the user's latest message (a 135M model copies reliably
     but cannot be trusted to write free text that ends). Only required
     arguments are produced. Once the turn has a tool result the agent answers in
@@ -64,7 +74,8 @@ from cadence.conventions import (
     split_at_last_human,
 )
 from cadence.models.local.grammar import build_route_grammar, build_tool_grammar
-from cadence.models.preroute import PreRouter, tool_function, tool_name
+from cadence.models.preroute import PreRouter, tokenize, tool_function, tool_name
+from cadence.text import numbers_from_words
 
 ANSWER_FROM_RESULTS = "Answer the user's question in one sentence, using only the results given."
 """System prompt of a text answer once the turn has tool results."""
@@ -236,8 +247,8 @@ def resolve_reference(question: str, value: str) -> str:
 
 
 def numbers_in(text: str) -> list[str]:
-    """The numbers written in ``text``, in order, without repeats."""
-    found = re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w])", text)
+    """The numbers written in ``text``, in digits or in words ("ten" → ``10``), in order, without repeats."""
+    found = re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w])", numbers_from_words(text))
     return list(dict.fromkeys(found))
 
 
@@ -304,6 +315,55 @@ def sole_string_parameter(schema: Mapping[str, Any]) -> str | None:
         return None
     kind = props[required[0]].get("type", "string")
     return required[0] if kind == "string" else None
+
+
+_LOCATOR_WORDS = frozenset(
+    {"path", "file", "filename", "filepath", "url", "uri", "link", "dir", "directory", "folder"}
+)
+"""Parameter-name words of a string that locates something (a file, a page)."""
+_LOCATOR_FORMATS = frozenset({"uri", "uri-reference", "iri", "iri-reference", "path"})
+_LOCATOR_RE = re.compile(
+    r"(?<![\w/\\~.-])(?:https?://\S+|[\w~.-]*[/\\][\w~./\\-]*\w|[\w-]+\.[A-Za-z][A-Za-z0-9]{0,4})(?![\w/\\])"
+)
+"""Something in a message that can be a path or address: ``a/b``, ``C:\\x``, ``notes.md``, a URL."""
+
+
+def locator_parameter(schema: Mapping[str, Any]) -> str | None:
+    """The tool's sole required string parameter when it locates something: its name says path,
+    file, url, ... (``read_doc(path)``, ``fetch(page_url)``) or its schema format is ``uri``."""
+    name = sole_string_parameter(schema)
+    if name is None:
+        return None
+    spec = ((tool_function(schema).get("parameters") or {}).get("properties") or {}).get(name) or {}
+    words = set(re.split(r"[^a-z]+", name.lower()))
+    return name if words & _LOCATOR_WORDS or spec.get("format") in _LOCATOR_FORMATS else None
+
+
+def locator_in(text: str) -> str | None:
+    """The first path, file name or URL written in ``text`` (None without one)."""
+    match = _LOCATOR_RE.search(text)
+    return match.group(0).rstrip(".,;:!?") if match else None
+
+
+def takes_no_input(schema: Mapping[str, Any]) -> bool:
+    """Whether a tool has no parameters at all (its result cannot depend on the question)."""
+    return not ((tool_function(schema).get("parameters") or {}).get("properties") or {})
+
+
+def usable_tools(
+    options: list[Mapping[str, Any]], question: str, *, matched: bool
+) -> list[Mapping[str, Any]]:
+    """``options`` without the tools the question gives nothing to (possibly none).
+
+    A tool whose only argument locates something (a path, a URL) is left out when the question
+    names no such thing: given the whole question as a path it can only fail. When no tool
+    matched the question's words (``matched`` false) and it has words of its own, a tool taking
+    no input is left out too: its answer cannot be about them.
+    """
+    kept = [t for t in options if locator_parameter(t) is None or locator_in(question)]
+    if not matched and tokenize(question, digits=False):
+        kept = [t for t in kept if not takes_no_input(t)]
+    return kept
 
 
 def required_count(schema: Mapping[str, Any]) -> int:
@@ -461,20 +521,28 @@ class SmallModelPolicy:
                 question = resolve_reference(question, value)
         options = tools
         if self.preroute and len(tools) > 1:
-            shortlist = PreRouter.from_tool_schemas(tools).shortlist(question, ratio=TOOL_SHORTLIST_RATIO)
+            router = PreRouter.from_tool_schemas(tools)
+            shortlist = router.shortlist(question, ratio=TOOL_SHORTLIST_RATIO, ignore_shared=True)
             if not shortlist and earlier is not None and earlier[0] in names and is_follow_up(question):
                 shortlist = [earlier[0]]
-            if shortlist:
-                # the shortlist holds the tools that fit about equally well
-                options = fewest_arguments([t for t in tools if tool_name(t) in shortlist])
+            matched = [t for t in tools if tool_name(t) in shortlist]
+            candidates = usable_tools(matched, question, matched=True)
+            if not candidates:
+                # nothing matched, or only tools the question gives nothing to: the others compete
+                rest = [t for t in tools if t not in matched]
+                candidates = usable_tools(rest, question, matched=False) or rest or matched
+            # the candidates fit about equally well: the simplest reading wins
+            options = fewest_arguments(candidates)
         # Arguments with no free choice are decided here: a tool's only string argument is the
         # user's whole message (a small model picks spans badly; tools should read natural
-        # language), and a tool without required arguments is called with {}.
+        # language) or, when it locates something, the path or URL the message names; a tool
+        # without required arguments is called with {}.
         decided: dict[str, dict[str, Any]] = {}
         for t in options:
             sole = sole_string_parameter(t)
             if sole is not None:
-                decided[tool_name(t)] = {sole: question.strip()}
+                located = locator_in(question) if locator_parameter(t) else None
+                decided[tool_name(t)] = {sole: located or question.strip()}
             elif has_no_required_arguments(t):
                 decided[tool_name(t)] = {}
         tokens = self.max_tokens or DEFAULT_MAX_TOKENS
@@ -493,13 +561,16 @@ class SmallModelPolicy:
         if allow_text:
             instructions += " If no tool is needed, answer in plain text instead."
         system = f"{base}\n\n{instructions}" if base else instructions
+        # the model sees (and copies) the question's numbers in digits, as the grammar offers them:
+        # it copies "10" from "what's 10 percent of 250" but not from "what's ten percent of 250"
+        written = numbers_from_words(question)
         prompt = [
             {"role": "system", "content": system},
-            {"role": "user", "content": question or "(no question)"},
+            {"role": "user", "content": written or "(no question)"},
         ]
         grammar = build_tool_grammar(
             options,
-            source_text=question,
+            source_text=written,
             allow_text=allow_text,
             decided=decided,
             numbers=numbers_in(question),
