@@ -77,6 +77,18 @@ def test_the_model_is_loaded_without_extra_buffer_types() -> None:
 
 
 @real_model
+def test_one_llama_thread_unless_configured() -> None:
+    """llama.cpp's threads busy-wait for each other: on shared cores more threads are far slower."""
+    llama = worker_main.load_llama(str(bundled_model_path()), n_ctx=512, n_threads=None)
+    try:
+        assert (llama.n_threads, llama.n_threads_batch) == (1, 1)
+    finally:
+        llama.close()
+    assert make_settings().local_model_threads == 1
+    assert LocalChatModel().worker().key.n_threads == 1
+
+
+@real_model
 def test_the_worker_reports_its_model_loaded_without_extra_buffer_types() -> None:
     model = LocalChatModel()
     model.load()

@@ -92,7 +92,13 @@ class Settings(BaseSettings):
     local_model_path: Path | None = Field(
         None, description="GGUF file for the embedded model (default: bundled)."
     )
-    local_model_threads: int | None = Field(None, ge=1, description="CPU threads of the embedded model.")
+    local_model_threads: int = Field(
+        1,
+        ge=1,
+        description="CPU threads of the embedded model. One by default: llama.cpp's threads busy-wait for "
+        "each other, so on cores shared with other work (a second worker, the server itself) more threads "
+        "slow generation down many times; raise it only for a bigger model on cores of its own.",
+    )
     local_model_context: int = Field(
         4096, ge=512, description="Context window (tokens) of the embedded model."
     )

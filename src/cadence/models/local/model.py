@@ -31,6 +31,7 @@ from cadence.models.local.grammar import parse_route, parse_tool_output
 from cadence.models.local.policy import Plan, SmallModelPolicy
 from cadence.models.local.runtime import BUNDLED_FILE, bundled_model_path
 from cadence.models.local.worker import ModelWorker, WorkerKey, WorkerOptions, get_worker
+from cadence.models.local.worker_main import DEFAULT_THREADS
 from cadence.models.preroute import routing_schema
 
 
@@ -46,6 +47,7 @@ class LocalChatModel(BaseChatModel):
     model_path: str | None = None
     n_ctx: int = 4096
     n_threads: int | None = None
+    """llama.cpp threads (None: the worker's default, one; see ``worker_main.DEFAULT_THREADS``)."""
     temperature: float = 0.0
     max_tokens: int | None = None
     preroute: bool = True
@@ -78,7 +80,7 @@ class LocalChatModel(BaseChatModel):
         key = WorkerKey(
             path=str(self.resolved_path().resolve()),
             n_ctx=self.n_ctx,
-            n_threads=self.n_threads,
+            n_threads=self.n_threads or DEFAULT_THREADS,
             extra_buffers=self.extra_buffers,
         )
         options = WorkerOptions(

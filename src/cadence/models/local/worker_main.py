@@ -116,6 +116,18 @@ def _no_extra_buffers_class(llama: type) -> type:
     return NoExtraBuffersLlama
 
 
+DEFAULT_THREADS = 1
+"""llama.cpp threads when none are configured (``CADENCE_LOCAL_MODEL_THREADS``).
+
+llama.cpp's threads busy-wait for each other between the steps of every token. When the cores
+are shared (a second Cadence worker's model, the server's own event loop, any other process),
+a waiting thread spins on a core its partner needs, and generation slows down by one to two
+orders of magnitude: two processes with 2 threads each on 2 cores took 64 s per 20-token answer
+instead of 0.1 s. One thread cannot wait for another; the bundled 135M model is about as fast on
+one as on two. Raise it for a bigger model on cores of its own.
+"""
+
+
 def load_llama(path: str, *, n_ctx: int, n_threads: int | None, extra_buffers: bool = False) -> Any:
     """Load the GGUF at ``path`` (without llama.cpp's extra buffer types unless ``extra_buffers``).
 
@@ -124,8 +136,8 @@ def load_llama(path: str, *, n_ctx: int, n_threads: int | None, extra_buffers: b
     (llama.cpp could not load the file).
     """
     cls = _llama_class(extra_buffers)
-    threads = n_threads or max(1, min(8, os.cpu_count() or 1))
-    llama = cls(model_path=path, n_ctx=n_ctx, n_threads=threads, verbose=False)
+    threads = n_threads or DEFAULT_THREADS
+    llama = cls(model_path=path, n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads, verbose=False)
     loaded_with = getattr(getattr(llama, "_model", None), "params", None)
     if not extra_buffers and loaded_with is not None and getattr(loaded_with, EXTRA_BUFFERS_FIELD, False):
         raise RuntimeError(
