@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import fcntl
 import os
 import signal
@@ -127,6 +128,28 @@ def test_a_crash_is_not_retried_within_the_turn() -> None:
 @pytest.fixture
 def worker_key() -> WorkerKey:
     return LocalChatModel().worker().key  # the worker every default-configured test shares
+
+
+def _environ(pid: int) -> dict[str, str]:
+    raw = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    return dict(item.decode().partition("=")[::2] for item in raw if item)
+
+
+@real_model
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads /proc")
+def test_the_worker_waits_passively_unless_the_operator_says_otherwise(
+    worker_key: WorkerKey, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """OpenMP's busy-waiting threads made answers 20-60x slower while another model process ran."""
+    monkeypatch.delenv("OMP_WAIT_POLICY", raising=False)
+    worker = get_worker(dataclasses.replace(worker_key, n_ctx=640))  # a worker of its own
+    try:
+        assert _environ(worker.start())["OMP_WAIT_POLICY"] == "PASSIVE"
+        worker.close()
+        monkeypatch.setenv("OMP_WAIT_POLICY", "ACTIVE")
+        assert _environ(worker.start())["OMP_WAIT_POLICY"] == "ACTIVE"
+    finally:
+        worker.close()
 
 
 @real_model

@@ -95,9 +95,9 @@ class Settings(BaseSettings):
     local_model_threads: int = Field(
         1,
         ge=1,
-        description="CPU threads of the embedded model. One by default: llama.cpp's threads busy-wait for "
-        "each other, so on cores shared with other work (a second worker, the server itself) more threads "
-        "slow generation down many times; raise it only for a bigger model on cores of its own.",
+        description="CPU threads of the embedded model. One by default: the bundled model is as fast on one "
+        "as on two, and llama.cpp's threads synchronise after every step, which on shared cores costs more "
+        "than a thread gains; raise it only for a bigger model on cores of its own.",
     )
     local_model_context: int = Field(
         4096, ge=512, description="Context window (tokens) of the embedded model."

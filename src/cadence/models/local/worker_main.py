@@ -119,12 +119,11 @@ def _no_extra_buffers_class(llama: type) -> type:
 DEFAULT_THREADS = 1
 """llama.cpp threads when none are configured (``CADENCE_LOCAL_MODEL_THREADS``).
 
-llama.cpp's threads busy-wait for each other between the steps of every token. When the cores
-are shared (a second Cadence worker's model, the server's own event loop, any other process),
-a waiting thread spins on a core its partner needs, and generation slows down by one to two
-orders of magnitude: two processes with 2 threads each on 2 cores took 64 s per 20-token answer
-instead of 0.1 s. One thread cannot wait for another; the bundled 135M model is about as fast on
-one as on two. Raise it for a bigger model on cores of its own.
+The bundled 135M model answers as fast on one thread as on two (0.13 s for a short answer on
+idle cores), and a thread has nobody to wait for: llama.cpp's threads synchronise after every
+step of every token, which on cores shared with other work costs far more than a second thread
+gains (the worker also runs with ``OMP_WAIT_POLICY=PASSIVE``, see ``worker.WORKER_ENV``). Raise
+it for a bigger model on cores of its own.
 """
 
 
