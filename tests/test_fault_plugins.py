@@ -9,6 +9,7 @@ return their thread. Real cancellation of a turn must still propagate.
 from __future__ import annotations
 
 import asyncio
+import logging
 import subprocess
 import sys
 import textwrap
@@ -144,13 +145,29 @@ async def test_tool_faults_become_error_results(tool_name: str, kind: str) -> No
     assert (await engine2.ainvoke("Hello?")).response == "still here"
 
 
-async def test_hung_async_tool_is_cancelled_at_the_tool_timeout() -> None:
+async def test_hung_async_tool_is_cancelled_at_the_tool_timeout(caplog: pytest.LogCaptureFixture) -> None:
     engine, _ = _engine(
         [goto("hang"), call("sleep_forever"), FINALIZE, {"content": "It took too long."}], tool_timeout=0.2
     )
-    result = await engine.ainvoke("Sleep.")
+    with caplog.at_level(logging.INFO, logger="cadence.orchestration.tool_logging"):
+        result = await engine.ainvoke("Sleep.")
     assert result.response == "It took too long."
     assert "did not finish within" in result.trace["tools_used"][0]["error"]
+    ends = [r for r in caplog.records if r.getMessage() == "tool end"]
+    assert [r.levelno for r in ends] == [logging.WARNING]  # a hung tool is the operator's concern
+
+
+async def test_an_error_a_tool_returns_is_logged_as_information(
+    engine_factory, caplog: pytest.LogCaptureFixture
+) -> None:
+    engine, _ = engine_factory(
+        [goto("math"), call("calculate", expression="2 +* 2"), FINALIZE, {"content": "?"}]
+    )
+    with caplog.at_level(logging.INFO, logger="cadence.orchestration.tool_logging"):
+        result = await engine.ainvoke("What is 2 +* 2?")
+    assert result.trace["tools_used"][0]["error"]
+    ends = [r for r in caplog.records if r.getMessage() == "tool end"]
+    assert [r.levelno for r in ends] == [logging.INFO]  # part of the conversation: the model reads it
 
 
 async def test_cancelling_a_turn_still_cancels_its_tool() -> None:

@@ -88,11 +88,14 @@ async def logged_tool_call(
             raise
         result = _error_result(call, plugin_fault(exc, plugin=plugin, tool=name).message)
     duration_ms = (time.monotonic() - started) * 1000
+    # a tool that hung is the operator's concern; an error the tool returned (bad arguments, nothing
+    # found) is part of the conversation: the model reads it and the trace records it
+    hung = error is not None
     if isinstance(result, ToolMessage):
         if result.status == "error" and error is None:
             error = message_text(result)[:500]
         result.response_metadata = {**(result.response_metadata or {}), "duration_ms": round(duration_ms, 2)}
-    log = logger.warning if error else logger.info
+    log = logger.warning if hung else logger.info
     log("tool end", extra={"tool": name, "duration_ms": round(duration_ms, 2), "error": error})
     return result
 
