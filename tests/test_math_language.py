@@ -52,6 +52,12 @@ from cadence.builtins.math_language import numbers_from_words, to_expression
         ("halve 72", 36),
         ("square 9", 81),
         ("cube two", 8),
+        ("I need 19 * 21", 399),
+        ("what do you get if you divide 144 by 12", 12),
+        ("gimme the square root of 49", 7),
+        ("how much is 7 less than 30", 23),
+        ("5 more than 10", 15),
+        ("3 to the 4th power", 81),
     ],
 )
 def test_words_become_the_right_expression(text: str, value: float) -> None:
@@ -72,6 +78,12 @@ def test_a_lead_in_before_a_colon_is_dropped_only_before_arithmetic() -> None:
     assert to_expression("quick one: 3.5 * 4") == "3.5 * 4"  # its "one" is not a number
     assert to_expression("lambda: 1") == "lambda: 1"  # nothing to compute after the colon
     assert to_expression("twelve times eight: 3") != "3"  # the lead-in holds arithmetic
+
+
+def test_framing_words_are_dropped_only_before_arithmetic() -> None:
+    assert to_expression("I need 19 * 21") == "19 * 21"
+    assert to_expression("x + 1") != "1"  # an unknown name before an operator is not framing
+    assert to_expression("I need help") == "I need help"
 
 
 def test_calculate_reads_words_and_shows_what_it_computed() -> None:

@@ -228,6 +228,8 @@ def test_tokenize_normalises_symbols_numbers_and_suffixes() -> None:
     assert tokenize("What is 15% of 80?") == [NUMBER_TOKEN, "percent", NUMBER_TOKEN]
     assert tokenize("2+2") == [NUMBER_TOKEN, "plus", NUMBER_TOKEN]
     assert tokenize("twelve times twelve") == [NUMBER_TOKEN, stem("multiply"), NUMBER_TOKEN]
+    assert tokenize("and times 4?") == [stem("multiply"), NUMBER_TOKEN]  # not "time"
+    assert tokenize("how many times") == ["many", stem("times")]
     assert tokenize("50 - 8") == [NUMBER_TOKEN, "minus", NUMBER_TOKEN]
     assert "minus" not in tokenize("a well-known tool")
     assert stem("numbers") == NUMBER_TOKEN  # a number in a question matches "numbers" in a description

@@ -351,10 +351,10 @@ def calculate(expression: str) -> str:
     round, floor, ceil, factorial, min, max, pow and the constants pi, e, tau.
     Trigonometric functions use radians. Example: "sqrt(2) * (15 + 23) / 4".
     Arithmetic in words also works: plus, minus, times, divided by, add, subtract, take away,
-    multiply, divide, double, twice, triple, half, halve, squared, cubed, powers, square roots,
-    percent of, and numbers written in words ("2 to the power of 10", "the square root of 144",
-    "add 7 and 8 then subtract 3", "half of ninety"); the result then shows the expression it
-    was read as.
+    multiply, divide, double, twice, triple, half, halve, a third, a quarter, less than, more than,
+    squared, cubed, powers, square roots, percent of, and numbers written in words ("2 to the
+    power of 10", "the square root of 144", "add 7 and 8 then subtract 3", "half of ninety");
+    the result then shows the expression it was read as.
     """
     try:
         result = evaluate(expression)

@@ -11,10 +11,12 @@ The rewriting is a few ordered, generic steps: a short lead-in before a colon
 ("quick one: 3.5 * 4") is dropped when it holds no arithmetic and what follows does,
 number words become digits (:func:`cadence.text.numbers_from_words`: "forty two",
 "a hundred", "two dozen"), question and request boilerplate ("what's", "whats",
-"could you") is dropped, "then" splits a chain of steps that
-each apply to the running result, verb phrases ("subtract A from B", "multiply A
-by B", "the average of A, B and C") become operations, and operator words
-("plus", "times", "divided by", "squared", "percent of") become symbols.
+"could you") is dropped, and so are plain words before the arithmetic starts
+("I need 19 * 21"; never a name before an operator, which the evaluator rejects),
+"then" splits a chain of steps that each apply to the running result, verb phrases
+("subtract A from B", "multiply A by B", "7 less than 30", "the average of A, B and
+C") become operations, and operator words ("plus", "times", "divided by", "squared",
+"to the 4th power", "percent of") become symbols.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ _OPERAND = r"(.+?)"
 
 # Operator words inside one clause, applied in order (longest phrases first).
 _OPERATOR_WORDS: tuple[tuple[str, str], ...] = (
+    (r"\bto the (\d+)(?:st|nd|rd|th) power\b", r" ** \1 "),
     (r"\bto the power of\b|\braised to the power of\b|\braised to\b|\bto the power\b", " ** "),
     (r"\bsquared\b", " ** 2 "),
     (r"\bcubed\b", " ** 3 "),
@@ -107,6 +110,8 @@ _VERB_PATTERNS: Rules = _rules(
     (rf"^(?:a |one )?(?:third) of {_OPERAND}$", "({0} / 3)"),
     (rf"^(?:a |one )?quarter of {_OPERAND}$", "({0} / 4)"),
     (rf"^{_OPERAND} (?:percent|per cent|%) of {_OPERAND}$", "({0} / 100 * {1})"),
+    (rf"^({_NUM}) less than {_OPERAND}$", "({1} - {0})"),
+    (rf"^({_NUM}) more than {_OPERAND}$", "({1} + {0})"),
     (rf"^{_OPERAND} (?:percent|per cent|%) (?:more than|increase on|up on) {_OPERAND}$",
      "({1} * (1 + {0} / 100))"),
     (rf"^{_OPERAND} (?:percent|per cent|%) (?:less than|off|decrease on|down on) {_OPERAND}$",
@@ -165,7 +170,34 @@ def _clause(text: str) -> str:
                 return _aggregate(form, items)
             continue
         return form.format(*(_operand(g) for g in match.groups()))
-    return _symbols(cleaned)
+    unframed = _without_framing(cleaned)
+    return _clause(unframed) if unframed != cleaned else _symbols(cleaned)
+
+
+_ARITHMETIC_START_RE = re.compile(r"^(?:[\d(√-]|[a-z]\w*\s*\(|(?:pi|e|tau)\b)", re.IGNORECASE)
+
+
+def _starts_arithmetic(text: str) -> bool:
+    """Whether ``text`` begins with a number, a parenthesis, a function call, an operator or
+    function word, or an operation verb."""
+    if _ARITHMETIC_START_RE.match(text) or any(p.match(text) for p, _ in _VERB_PATTERNS):
+        return True
+    return any(re.match(p, text, re.IGNORECASE) for p, _ in (*_OPERATOR_WORDS, *_FUNCTION_WORDS))
+
+
+def _without_framing(text: str) -> str:
+    """``text`` without the leading words that frame a computation ("I need 19 * 21", "what do you
+    get if you divide 144 by 12"): plain words are dropped up to where arithmetic starts. Anything
+    else first (a symbol, a quote, an identifier such as ``x`` before an operator) keeps ``text``
+    whole, for the evaluator to reject."""
+    words = text.split()
+    for i, word in enumerate(words):
+        rest = " ".join(words[i:])
+        if _starts_arithmetic(rest):
+            return rest
+        if not re.fullmatch(r"[A-Za-z]+(?:['’][A-Za-z]+)?,?", word):
+            return text
+    return text
 
 
 def _step(running: str, text: str) -> str:

@@ -103,8 +103,8 @@ def tokenize(text: str, *, digits: bool = True) -> list[str]:
             if digits:
                 tokens.append(NUMBER_TOKEN)
             continue
-        if word == "times" and 0 < i < len(words) - 1 and numeric[i - 1] and numeric[i + 1]:
-            word = "multiply"  # "twelve times twelve"
+        if word == "times" and ((i > 0 and numeric[i - 1]) or (i < len(words) - 1 and numeric[i + 1])):
+            word = "multiply"  # "twelve times twelve", "and times 4?" (not "time")
         if word in STOPWORDS:
             continue
         tokens.append(stem(word))
