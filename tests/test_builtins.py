@@ -17,6 +17,7 @@ from cadence.builtins.docs import (
     DocsAgent,
     DocsError,
     chunk_document,
+    from_line_start,
     fts_query,
     get_index,
     make_docs_tools,
@@ -350,6 +351,17 @@ def test_chunking_by_heading() -> None:
 def test_bundled_docs_searchable() -> None:
     hits = get_index(BUNDLED_DOCS_DIR).search("agent hops limit")
     assert hits and hits[0].path == "configuration.md"
+
+
+def test_docs_snippet_starts_at_the_beginning_of_its_line() -> None:
+    body = "Intro.\n- `DATA_DIR` (default `~/.x`): where the database lives, and more words."
+    assert from_line_start("…where the database lives…", body) == (
+        "…- `DATA_DIR` (default `~/.x`): where the database lives…"
+    )
+    assert from_line_start("Intro.", body) == "Intro."  # already at the start
+    assert from_line_start("…not in the body", body) == "…not in the body"
+    hits = get_index(BUNDLED_DOCS_DIR).search("where is the sqlite database stored")
+    assert "CADENCE_DATA_DIR" in hits[0].snippet
 
 
 def test_docs_health_check(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, docs_folder: Path) -> None:

@@ -5,7 +5,9 @@ indexed in an in-memory SQLite FTS5 table with Porter stemming. The index is
 refreshed incrementally before each call: files whose modification time or
 size changed are re-indexed, deleted files are dropped. The folder is
 ``Settings.docs_dir`` (``CADENCE_DOCS_DIR``) or, by default, the small corpus
-about Cadence bundled in ``cadence/builtins/docs_corpus``.
+about Cadence bundled in ``cadence/builtins/docs_corpus``. A hit shows FTS5's
+snippet of its passage, extended back to the start of the line it begins in (a
+line's subject, such as a setting's name, comes before the words that matched).
 """
 
 from __future__ import annotations
@@ -263,7 +265,7 @@ class DocsIndex:
                 rows = self._db.execute(
                     """
                     SELECT path, line, heading, snippet(passages, 3, '', '', '…', 40),
-                           bm25(passages, 0.0, 0.0, 3.0, 1.0) AS score
+                           bm25(passages, 0.0, 0.0, 3.0, 1.0) AS score, body
                     FROM passages WHERE passages MATCH ? ORDER BY score LIMIT ?
                     """,
                     (match, limit),
@@ -272,7 +274,13 @@ class DocsIndex:
                 logger.warning("docs: FTS query %r failed: %s", match, exc)
                 raise DocsError(f"The query {query!r} could not be searched; use plain keywords") from exc
         return [
-            SearchHit(path=r[0], line=int(r[1]), heading=r[2], snippet=" ".join(r[3].split()), score=r[4])
+            SearchHit(
+                path=r[0],
+                line=int(r[1]),
+                heading=r[2],
+                snippet=" ".join(from_line_start(r[3], r[5]).split()),
+                score=r[4],
+            )
             for r in rows
         ]
 
@@ -317,6 +325,28 @@ class DocsIndex:
         if len(text) > max_chars:
             text = text[:max_chars] + f"\n\n[… truncated at {max_chars} of {len(text)} characters]"
         return text
+
+
+MAX_SNIPPET_LEAD = 240
+"""Characters a snippet may be extended backwards to start at the beginning of its line."""
+
+
+def from_line_start(snippet: str, body: str) -> str:
+    """``snippet`` (an FTS5 snippet of ``body``) extended back to the start of the line it begins in.
+
+    A window that starts mid-line loses the line's subject ("…where the SQLite database lives" of
+    "- `CADENCE_DATA_DIR` (default `~/.cadence`): where the SQLite database lives").
+    """
+    core = snippet.removeprefix("…")
+    if core == snippet:
+        return snippet
+    position = body.find(core.removesuffix("…")[:60])
+    if position <= 0:
+        return snippet
+    start = body.rfind("\n", 0, position) + 1
+    if position - start > MAX_SNIPPET_LEAD:
+        return snippet
+    return ("…" if start > 0 else "") + body[start:position] + core
 
 
 def _shown(path: str) -> str:
