@@ -15,6 +15,7 @@ from cadence.orchestration.answer_check import (
     facts,
     failure_answer,
     faithful_answer,
+    relevant_sentences,
     turn_failures,
     turn_results,
 )
@@ -187,3 +188,25 @@ def test_answers_are_brought_in_line_with_the_tone() -> None:
     assert not changed and same == "It is 144."
     chat, changed = conform_to_tone("Hello there. " + "More words here. " * 10, "concise", "hi", [])
     assert changed and chat == "Hello there."
+
+
+SEARCH_RESULT = """3 passage(s) for 'plugin metadata' (source = path:line):
+
+[1] plugins.md:3 — Plugins
+A plugin gives Cadence an agent. A plugin has its own prompt. A plugin has its own tools. A plugin is a class.
+A plugin is found by entry points. A plugin can be disabled.
+
+[2] plugins.md:21 — Plugins > Plugin metadata
+- `version`: such as `1.0.0`, the higher version wins.
+
+[3] builtin-plugins.md:22 — Built-in plugins > info
+A world clock. Tools: `current_time(location)` and `time_difference(a, b)` for any city in the world."""
+
+
+def test_a_passage_is_about_its_heading_and_a_short_sentence_opens_the_next() -> None:
+    # the metadata passage never says "metadata" or "plugin" itself: its heading does
+    quoted = relevant_sentences(SEARCH_RESULT, "what does the documentation say about plugin metadata")
+    assert "`version`: such as `1.0.0`" in quoted
+    # "A world clock." is too short to stand alone: it opens the sentence after it
+    clock = relevant_sentences(SEARCH_RESULT, "documentation on the world clock please")
+    assert clock.startswith("A world clock. Tools: `current_time(location)`")

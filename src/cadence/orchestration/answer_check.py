@@ -343,45 +343,66 @@ def leading_facts(result: str) -> list[str]:
 
 
 MAX_SENTENCES = 4
+MIN_SENTENCE_CHARS = 20
+"""A shorter sentence is not quoted alone ("A world clock."): it goes with the next one."""
 """Sentences quoted from a document-like result in a faithful answer."""
 
 
 def relevant_sentences(text: str, question: str, limit: int = MAX_RESULT_CHARS) -> str:
     """The sentences of a long result that are most about the question, in their order.
 
-    A sentence ranks by how many of the question's words it has, then by how early the first one
-    comes (a sentence that starts with the topic is about it: "The synthesizer writes the final
-    answer"), then by its place; the best one is quoted with the sentence after it (which usually
-    elaborates), then the next best. Lines that introduce what follows (ending with ``:``) and
-    citation lines (``[1] path:line — heading``) are left out. Falls back to the best passages.
+    A sentence ranks by how many of the question's words it has (with those of the heading of its
+    passage, in a search result's citation line ``[1] path:line — heading``: "Plugin metadata"
+    is what the list under it is about), then by its passage's place (a search result lists its
+    best passage first), then by how early the first word comes in the sentence (a sentence that
+    starts with the topic is about it: "The synthesizer writes the final answer"), then by its
+    place; the best one is quoted with the sentence after it (which usually elaborates), then the
+    next best. A sentence shorter than :data:`MIN_SENTENCE_CHARS` opens the next one. Lines that
+    introduce what follows (ending with ``:``) and citation lines are left out. Falls back to the
+    best passages.
     """
     wanted = {_singular(w) for w in _content_words(question)}
-    body = [
-        line
-        for line in text.splitlines()
-        if line.strip() and not line.rstrip().endswith(":") and not re.match(r"\s*\[\d+\]\s", line)
-    ]
-    sentences = [
-        re.sub(r"^[\s…*•-]+|\*\*", "", part).strip()
-        for line in body
-        for part in re.split(r"(?<=[.!?])\s+|\s+-\s+(?=`)", line)
-    ]
+    sentences: list[tuple[str, set[str], int]] = []  # text, heading words asked about, passage number
+    heading: set[str] = set()
+    passage = 0
+    for line in text.splitlines():
+        citation = _CITATION_LINE_RE.match(line)
+        if citation:
+            heading = {_singular(w.lower()) for w in _WORD_RE.findall(citation.group(1) or "")} & wanted
+            passage += 1
+            continue
+        if not line.strip() or line.rstrip().endswith(":"):
+            continue
+        short = ""  # a sentence too short to stand alone ("A world clock.") opens the next one
+        for part in re.split(r"(?<=[.!?])\s+|\s+-\s+(?=`)", line):
+            part = f"{short} {_BULLET_RE.sub('', part).strip()}".strip()
+            short = part if len(part) < MIN_SENTENCE_CHARS else ""
+            if not short:
+                sentences.append((part, heading, passage))
+        if short:
+            sentences.append((short, heading, passage))
     scored = []
-    for index, sentence in enumerate(sentences):
+    for index, (sentence, about, rank) in enumerate(sentences):
         words = [_singular(w.lower()) for w in _WORD_RE.findall(sentence)]
         hits = [i for i, w in enumerate(words) if w in wanted]
-        if hits and len(sentence) >= 20:
-            scored.append((-len({words[i] for i in hits}), hits[0], index))
+        if (hits or about) and len(sentence) >= MIN_SENTENCE_CHARS:
+            first = hits[0] if hits else len(words)
+            scored.append((-len({words[i] for i in hits} | about), rank, first, index))
     if not scored:
         return relevant_passages(text, question, limit)
-    ranked = [index for _, _, index in sorted(scored)]
+    ranked = [index for *_, index in sorted(scored)]
     best = ranked[0]
     picked = [best]
     if best + 1 < len(sentences):  # the sentence after the best one usually elaborates on it
         picked.append(best + 1)
     picked += [i for i in ranked[1:] if i not in picked]
     chosen = sorted(picked[:MAX_SENTENCES])
-    return _shorten(" ".join(_end(sentences[i].lstrip("…").strip()) for i in chosen), limit)
+    return _shorten(" ".join(_end(sentences[i][0].lstrip("…").strip()) for i in chosen), limit)
+
+
+_BULLET_RE = re.compile(r"^[\s…*•-]+|\*\*")
+_CITATION_LINE_RE = re.compile(r"\s*\[\d+\]\s+\S+(?:\s+—\s+(.*))?$")
+"""A search result's citation line, ``[1] path:line — heading`` (group 1: the heading)."""
 
 
 def _singular(word: str) -> str:
