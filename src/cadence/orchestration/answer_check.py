@@ -353,13 +353,13 @@ def relevant_sentences(text: str, question: str, limit: int = MAX_RESULT_CHARS) 
 
     A sentence ranks by how many of the question's words it has (with those of the heading of its
     passage, in a search result's citation line ``[1] path:line — heading``: "Plugin metadata"
-    is what the list under it is about), then by its passage's place (a search result lists its
-    best passage first), then by how early the first word comes in the sentence (a sentence that
-    starts with the topic is about it: "The synthesizer writes the final answer"), then by its
-    place; the best one is quoted with the sentence after it (which usually elaborates), then the
-    next best. A sentence shorter than :data:`MIN_SENTENCE_CHARS` opens the next one. Lines that
-    introduce what follows (ending with ``:``) and citation lines are left out. Falls back to the
-    best passages.
+    is what the list under it is about), then by how early the first one comes (a sentence that
+    starts with the topic is about it: "The synthesizer writes the final answer"; so is one under
+    a heading that names it), then by its passage's place (a search result lists its best passage
+    first), then by its own place; the best one is quoted with the sentence after it (which
+    usually elaborates), then the next best. A sentence shorter than :data:`MIN_SENTENCE_CHARS`
+    opens the next one. Lines that introduce what follows (ending with ``:``) and citation lines
+    are left out. Falls back to the best passages.
     """
     wanted = {_singular(w) for w in _content_words(question)}
     sentences: list[tuple[str, set[str], int]] = []  # text, heading words asked about, passage number
@@ -386,8 +386,8 @@ def relevant_sentences(text: str, question: str, limit: int = MAX_RESULT_CHARS) 
         words = [_singular(w.lower()) for w in _WORD_RE.findall(sentence)]
         hits = [i for i, w in enumerate(words) if w in wanted]
         if (hits or about) and len(sentence) >= MIN_SENTENCE_CHARS:
-            first = hits[0] if hits else len(words)
-            scored.append((-len({words[i] for i in hits} | about), rank, first, index))
+            first = 0 if about else hits[0]  # under a heading that names the topic, it leads
+            scored.append((-len({words[i] for i in hits} | about), first, rank, index))
     if not scored:
         return relevant_passages(text, question, limit)
     ranked = [index for *_, index in sorted(scored)]
@@ -400,7 +400,8 @@ def relevant_sentences(text: str, question: str, limit: int = MAX_RESULT_CHARS) 
     return _shorten(" ".join(_end(sentences[i][0].lstrip("…").strip()) for i in chosen), limit)
 
 
-_BULLET_RE = re.compile(r"^[\s…*•-]+|\*\*")
+_BULLET_RE = re.compile(r"^(?:[\s…*•-]+|\d+[.)](?=\s|$))+|\*\*")
+"""List markers (``-``, ``*``, ``4.``) and bold markers, dropped from quoted sentences."""
 _CITATION_LINE_RE = re.compile(r"\s*\[\d+\]\s+\S+(?:\s+—\s+(.*))?$")
 """A search result's citation line, ``[1] path:line — heading`` (group 1: the heading)."""
 
