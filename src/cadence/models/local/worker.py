@@ -46,17 +46,18 @@ logger = logging.getLogger(__name__)
 
 WORKER_SCRIPT = Path(__file__).with_name("worker_main.py")
 POLL_S = 0.05
-WORKER_ENV = {"OMP_WAIT_POLICY": "PASSIVE"}
+"""How often a waiting call checks for cancellation and the worker's liveness."""
+WORKER_ENV = {"GOMP_SPINCOUNT": "1000", "KMP_BLOCKTIME": "1"}
 """Environment defaults of the worker process; the operator's own environment wins.
 
-llama.cpp runs on OpenMP, whose threads by default busy-wait (spin) after every parallel step.
-On cores shared with anything else (a second worker's model, the server's event loop, another
-process) the spinning takes the cores the work needs: with a second model process busy, a short
-answer took 5 to 8 s instead of 0.2 s, even with one llama thread each. ``PASSIVE`` makes waiting
-threads sleep; alone on idle cores it costs about 40 % of that 0.13 s answer, with another model
-busy it keeps answers at 0.2 to 0.35 s.
+llama.cpp runs on OpenMP, whose threads busy-wait after every parallel step (GNU libgomp spins
+300,000 rounds by default, LLVM's libomp 200 ms). On cores shared with anything else (a second
+worker's model, the server's event loop, another process) the spinning takes the cores the work
+needs. Measured on 2 cores, 5 short answers of the bundled model, one llama thread: alone 0.67 s;
+two model processes at once 25.8 s each by default, 1.2 s with ``GOMP_SPINCOUNT=1000`` (which
+costs nothing measurable alone: 0.70 s), 1.0 s with ``OMP_WAIT_POLICY=PASSIVE`` (0.88 s alone).
+``KMP_BLOCKTIME`` is the same knob for LLVM's OpenMP (milliseconds), for bindings built with it.
 """
-"""How often a waiting call checks for cancellation and the worker's liveness."""
 
 
 class GenerationCancelled(Exception):

@@ -122,7 +122,7 @@ DEFAULT_THREADS = 1
 The bundled 135M model answers as fast on one thread as on two (0.13 s for a short answer on
 idle cores), and a thread has nobody to wait for: llama.cpp's threads synchronise after every
 step of every token, which on cores shared with other work costs far more than a second thread
-gains (the worker also runs with ``OMP_WAIT_POLICY=PASSIVE``, see ``worker.WORKER_ENV``). Raise
+gains (the worker also keeps OpenMP's spinning short, see ``worker.WORKER_ENV``). Raise
 it for a bigger model on cores of its own.
 """
 
