@@ -23,7 +23,13 @@ from cadence.models.local import (
     source_words,
     turn_has_agent_work,
 )
-from cadence.models.local.policy import is_follow_up, numbers_in, result_value, style_instruction
+from cadence.models.local.policy import (
+    is_follow_up,
+    numbers_in,
+    resolve_reference,
+    result_value,
+    style_instruction,
+)
 from cadence.models.preroute import routing_schema
 from cadence.orchestration.control_tools import make_routing_tools
 from cadence.sdk.metadata import PluginMetadata
@@ -309,6 +315,26 @@ def test_follow_up_continues_with_the_previous_agent_and_its_result() -> None:
         [*history, HumanMessage("hello there, nice to meet you, my good friend!")], tools=_routing_schemas()
     )
     assert fresh.fixed == "goto_finalize"
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "resolved"),
+    [
+        ("now take away 2", "345, then take away 2"),  # says only what to do next: continues from 345
+        ("and times 4?", "345, then times 4?"),
+        ("squared", "345, then squared"),
+        ("Now multiply that by 2", "Now multiply 345 by 2"),  # a reference: replaced in place
+        ("and what is 3 + 4?", "and what is 3 + 4?"),  # asks something of its own
+        ("now 7 * 8", "now 7 * 8"),  # two numbers: a computation of its own
+        ("thanks", "thanks"),
+    ],
+)
+def test_a_follow_up_continues_from_the_previous_value(follow_up: str, resolved: str) -> None:
+    assert resolve_reference(follow_up, "345") == resolved
+    model = LocalChatModel()
+    history = _turn("Calculate 15 * 23", "goto_math_agent", "calculate", {"expression": "15 * 23"}, "345")
+    call = model.plan([*history, HumanMessage(follow_up)], tools=_schemas([calculate, make_back_tool()]))
+    assert json.loads(call.fixed or "{}")["arguments"] == {"expression": resolved}
 
 
 def test_policy_helpers() -> None:

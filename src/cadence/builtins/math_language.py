@@ -120,14 +120,14 @@ _VERB_PATTERNS: Rules = _rules(
 
 # A step of a chain, applied to the running result ``{0}``.
 _STEP_PATTERNS: Rules = _rules(
-    (rf"^(?:add|plus) {_OPERAND}(?: to (?:it|that|the result))?$", "({0} + {1})"),
+    (rf"^(?:add|plus) {_OPERAND}(?: more)?(?: to (?:it|that|the result))?$", "({0} + {1})"),
     (rf"^(?:subtract|minus|take away|take) {_OPERAND}(?: from (?:it|that|the result))?$", "({0} - {1})"),
-    (rf"^(?:multiply|times)(?: (?:it|that|the result))? by {_OPERAND}$", "({0} * {1})"),
+    (rf"^(?:multiply|multiplied|times)(?: (?:it|that|the result))? by {_OPERAND}$", "({0} * {1})"),
     (rf"^(?:multiply|times) {_OPERAND}$", "({0} * {1})"),
-    (rf"^divide(?: (?:it|that|the result))? by {_OPERAND}$", "({0} / {1})"),
+    (rf"^(?:divide|divided)(?: (?:it|that|the result))? by {_OPERAND}$", "({0} / {1})"),
     (rf"^(?:divide|split)(?: (?:it|that|the result))? (?:in|into) {_OPERAND}(?: parts)?$", "({0} / {1})"),
-    (r"^(?:square|take the square of)(?: it| that| the result)?$", "({0} ** 2)"),
-    (r"^(?:cube)(?: it| that| the result)?$", "({0} ** 3)"),
+    (r"^(?:square|take the square of)(?: it| that| the result)?$|^squared$", "({0} ** 2)"),
+    (r"^(?:cube)(?: it| that| the result)?$|^cubed$", "({0} ** 3)"),
     (r"^(?:take )?the square root(?: of (?:it|that|the result))?$", "sqrt({0})"),
     (rf"^(?:raise (?:it|that|the result) )?to the power of {_OPERAND}$", "({0} ** {1})"),
     (r"^double(?: it| that| the result)?$", "({0} * 2)"),

@@ -190,6 +190,12 @@ _FOLLOW_UP_RE = re.compile(
     re.IGNORECASE,
 )
 """Openings of a follow-up question ("And in Paris?", "What about New York?")."""
+_ASKS_RE = re.compile(
+    r"(?:what|how|which|who|whom|whose|when|where|why|is|are|was|were|can|could|would|will|do|does|did|"
+    r"tell|show|give|please|calculate|compute|find|in|at|for|thanks?|thank you|ok|okay|yes|no)\b",
+    re.IGNORECASE,
+)
+"""A follow-up starting like this asks something of its own (it does not only say what to do next)."""
 _VALUE_RE = re.compile(r"(?:^|=|\bis)\s*(-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?)\s*%?\.?\s*$", re.IGNORECASE)
 """A result that *is* a value: a bare number, ``expr = number`` or ``... is number``."""
 _MAX_FOLLOW_UP_WORDS = 5
@@ -242,8 +248,20 @@ def is_follow_up(question: str) -> bool:
 
 
 def resolve_reference(question: str, value: str) -> str:
-    """``question`` with its first reference to the previous result replaced by ``value``."""
-    return _REFERENCE_RE.sub(value, question, count=1)
+    """``question`` with its first reference to the previous result replaced by ``value``.
+
+    A follow-up without a reference that only says what to do next ("now take away 2", "and
+    times 4?", "squared") continues from the value: ``"<value>, then <what to do>"``. One that asks
+    something of its own (a question word, or two numbers: "and what is 3 + 4?", "now 7 * 8") is
+    left as it is.
+    """
+    resolved = _REFERENCE_RE.sub(value, question, count=1)
+    if resolved != question or not is_follow_up(question):
+        return resolved
+    rest = _FOLLOW_UP_RE.sub("", question).strip(" ,.;:")
+    if not rest or _ASKS_RE.match(rest) or len(numbers_in(rest)) > 1:
+        return question
+    return f"{value}, then {rest}"
 
 
 def numbers_in(text: str) -> list[str]:
