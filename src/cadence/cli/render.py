@@ -143,9 +143,13 @@ class TurnView:
             return
         response = str(self.final.get("response") or "")
         streamed = "".join(self.streamed)
-        if streamed:
+        draft, final = streamed.strip(), response.strip()
+        if streamed and draft and final.startswith(draft) and final != draft:
+            # only added to (the sources line of a cited answer): print what was added
+            self.out.print(final[len(draft) :], markup=False, highlight=False, soft_wrap=True)
+        elif streamed:
             self.out.print(markup=False)
-            if streamed.strip() != response.strip() and response.strip():
+            if draft != final and final:
                 # The streamed draft was replaced (retry or post-processing): show the final text.
                 self.out.print(response, markup=False, highlight=False, soft_wrap=True)
         elif response:

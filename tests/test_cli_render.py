@@ -1,0 +1,39 @@
+"""``cadence chat``'s rendering of a turn's events: the streamed answer and the final text."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+from cadence.cli.render import TurnView
+
+
+def _render(tokens: list[str], response: str) -> str:
+    out, err = io.StringIO(), io.StringIO()
+    view = TurnView(Console(file=out, width=200), Console(file=err, width=200), live=False)
+    for text in tokens:
+        view.handle({"type": "token", "text": text})
+    view.handle({"type": "final", "response": response, "trace": {}})
+    view.finish()
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("tokens", "response", "shown"),
+    [
+        (["12 * 12 ", "= 144."], "12 * 12 = 144.", "12 * 12 = 144.\n"),  # streamed as it is
+        # only added to (a cited answer's sources): the addition, not the answer twice
+        (
+            ["See the guide."],
+            "See the guide.\n\nSources: [guide.md]",
+            "See the guide.\n\nSources: [guide.md]\n",
+        ),
+        # replaced (the final-answer check rewrote it): the draft, then the final text
+        (["It is 12."], "12 * 12 = 144.", "It is 12.\n12 * 12 = 144.\n"),
+        ([], "12 * 12 = 144.", "12 * 12 = 144.\n"),  # nothing streamed
+    ],
+)
+def test_the_final_text_is_shown_once(tokens: list[str], response: str, shown: str) -> None:
+    assert _render(tokens, response) == shown
