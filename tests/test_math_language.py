@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cadence.builtins.math import calculate, evaluate
+from cadence.builtins.math import CalculationError, calculate, evaluate
 from cadence.builtins.math_language import numbers_from_words, to_expression
 
 
@@ -102,3 +102,10 @@ def test_non_arithmetic_still_fails_cleanly(text: str) -> None:
     with pytest.raises(Exception) as info:
         calculate.invoke({"expression": text})
     assert type(info.value).__name__ == "CalculationError"
+
+
+@pytest.mark.parametrize("text", ["now take away 2", "plus 5", "and times 4?", "divided by 3"])
+def test_an_operation_without_its_left_operand_is_not_a_number(text: str) -> None:
+    """A follow-up that lost its context ("take away 2" of what?) must fail, not answer -2 or 5."""
+    with pytest.raises(CalculationError):
+        evaluate(to_expression(text))

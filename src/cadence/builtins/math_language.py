@@ -232,6 +232,12 @@ def _drop_intro(text: str) -> str:
     return rest
 
 
+_DANGLING_RE = re.compile(
+    r"(?:plus|take away|added to|times|multiplied by|divided by|over|to the power)\b", re.IGNORECASE
+)
+"""A clause that opens with a binary operation has lost its left operand (a follow-up without context)."""
+
+
 def to_expression(text: str) -> str:
     """An arithmetic expression for ``text`` written in words and/or symbols (see the module docs).
 
@@ -246,7 +252,10 @@ def to_expression(text: str) -> str:
     steps = [s for s in _THEN_RE.split(cleaned) if s.strip()]
     if not steps:
         return cleaned
-    expression = _clause(_LEAD_RE.sub("", steps[0]))
+    first = _LEAD_RE.sub("", steps[0])
+    if _DANGLING_RE.match(first.strip()):
+        return first  # "take away 2" of what? Left in words: the evaluator rejects it (not -2)
+    expression = _clause(first)
     for step in steps[1:]:
         expression = _step(expression, _LEAD_RE.sub("", step))
     return expression
