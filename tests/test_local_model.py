@@ -337,6 +337,30 @@ def test_a_follow_up_continues_from_the_previous_value(follow_up: str, resolved:
     assert json.loads(call.fixed or "{}")["arguments"] == {"expression": resolved}
 
 
+def test_a_supervisor_follow_up_continues_from_the_agents_own_answer() -> None:
+    """``output_mode=last_message``: the agent's tool results stay out of the history, its answer stays."""
+
+    def handoff(i: str, agent: str) -> list[Any]:
+        call = {"name": f"transfer_to_{agent}", "args": {}, "id": f"h{i}"}
+        return [AIMessage("", name="supervisor", tool_calls=[call]), ToolMessage(agent, tool_call_id=f"h{i}")]
+
+    first = [HumanMessage("what is 17 times 3"), *handoff("1", "math"),
+             AIMessage("17 * 3 = 51", name="math_agent"), AIMessage("17 * 3 = 51", name="forward")]  # fmt: skip
+    tools = _schemas([calculate, make_back_tool()])
+    model = LocalChatModel()
+    follow = model.plan([*first, HumanMessage("and add 9 to that"), *handoff("2", "math")], tools=tools)
+    assert json.loads(follow.fixed or "{}")["arguments"] == {"expression": "and add 9 to 51"}
+    # handed to another agent: that agent's previous answer is none, nothing is substituted
+    other = model.plan([*first, HumanMessage("and add 9 to that"), *handoff("2", "docs")], tools=tools)
+    assert json.loads(other.fixed or "{}")["arguments"] == {"expression": "and add 9 to that"}
+    # the agent's own view (handoffs stripped): the last agent answer; a bare "it" is no reference
+    view = [first[0], first[3], first[4]]
+    again = model.plan([*view, HumanMessage("now take away 2")], tools=tools)
+    assert json.loads(again.fixed or "{}")["arguments"] == {"expression": "51, then take away 2"}
+    timed = model.plan([*view, HumanMessage("what time is it in Paris")], tools=_schemas([current_time]))
+    assert "51" not in (timed.fixed or json.dumps(timed.messages))
+
+
 def test_policy_helpers() -> None:
     assert result_value("12 * 12 = 144") == "144"
     assert result_value("15% of 80 is 12") == "12"

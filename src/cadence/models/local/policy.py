@@ -235,6 +235,31 @@ def previous_result(messages: Sequence[BaseMessage]) -> tuple[str, str] | None:
     return results[-1] if results else None
 
 
+def previous_own_answer(messages: Sequence[BaseMessage]) -> str | None:
+    """The previous turn's last agent answer, for a follow-up to it (None without one).
+
+    With the supervisor's ``output_mode=last_message`` an agent's tool results stay out of the
+    shared history while its answer (``{name}_agent``) stays. When this turn's handoff is in view,
+    only that agent's answer counts. The answer stands in for "that" or "the result" and is
+    continued by a follow-up that only says what to do next, never for a bare "it" ("what time
+    is it"), which is too often no reference at all.
+    """
+    question, turn = current_turn(messages)
+    said = [m.group(0).lower() for m in _REFERENCE_RE.finditer(question)]
+    if said and all(word == "it" for word in said):
+        return None
+    routes = [c["name"] for m in turn if isinstance(m, AIMessage) for c in m.tool_calls]
+    routes = [r for r in routes if is_route_tool(r) and r != FINALIZE_TOOL]
+    wanted = route_core(routes[-1]) if routes else None
+    for m in reversed(previous_turn(messages)):
+        node = plugin_of_node(getattr(m, "name", None) or "")
+        if isinstance(m, AIMessage) and node is not None and node[1] == "agent" and wanted in (None, node[0]):
+            text = message_text(m).strip()
+            if text:
+                return text
+    return None
+
+
 def result_value(result: str) -> str | None:
     """The value a result states (``"345"``, ``"12 * 12 = 144"`` → ``"144"``), or None."""
     match = _VALUE_RE.search(result.strip())
@@ -533,10 +558,12 @@ class SmallModelPolicy:
     ) -> Plan:
         names = {tool_name(t) for t in tools}
         earlier = previous_result(messages)
-        if earlier is not None and earlier[0] in names:
-            value = result_value(earlier[1])
-            if value is not None:
-                question = resolve_reference(question, value)
+        stated = earlier[1] if earlier is not None and earlier[0] in names else None
+        if earlier is None:
+            stated = previous_own_answer(messages)
+        value = result_value(stated) if stated is not None else None
+        if value is not None:
+            question = resolve_reference(question, value)
         options = tools
         if self.preroute and len(tools) > 1:
             router = PreRouter.from_tool_schemas(tools)
