@@ -1187,8 +1187,8 @@ def parse_clock(text: str, today: date) -> datetime:
 @volatile(reason="the current time changes every minute")
 @tool
 def current_time(location: str) -> str:
-    """What time it is right now: the current date and time in a city, country, US state, IANA time zone
-    (e.g. 'Asia/Tokyo') or 'UTC'."""
+    """What time it is right now (what the local clock says): the current date and time in a city,
+    country, US state, IANA time zone (e.g. 'Asia/Tokyo') or 'UTC'."""
     place = resolve_location(location)
     moment = now()
     sentence = f"The current time in {_named(moment, place)} is {_clock(moment, place)}."
