@@ -288,14 +288,16 @@ def _known(cited: str, known: Sequence[str]) -> bool:
     return sum(1 for k in known if k.rsplit("/", 1)[-1] == base) == 1 and "/" not in cited
 
 
-def results_from_records(records: Iterable[Mapping[str, Any]]) -> list[ToolResult]:
-    """The successful work results among the trace's ``tools_used`` records (results clipped as recorded)."""
+def results_from_records(records: Iterable[Mapping[str, Any]], *, failed: bool = False) -> list[ToolResult]:
+    """The successful work results among the trace's ``tools_used`` records (results clipped as recorded).
+
+    ``failed``: the failed calls instead, each with its error as ``content``.
+    """
+    key = "error" if failed else "result"
     return [
-        ToolResult(
-            name=str(r.get("name") or "tool"), args=dict(r.get("args") or {}), content=str(r["result"])
-        )
+        ToolResult(name=str(r.get("name") or "tool"), args=dict(r.get("args") or {}), content=str(r[key]))
         for r in records
-        if not r.get("error") and r.get("result") is not None
+        if bool(r.get("error")) == failed and r.get(key) is not None
     ]
 
 

@@ -352,7 +352,7 @@ def finish(state: dict[str, Any], context: Any) -> Command:
         return Command(goto=GraphNodeNames.SYNTHESIZER, update={"plugin_context": ctx})
     question, results = turn_evidence(state)
     text = with_citations(message_text(answer), retrieved_sources(results))
-    failed = [] if results else failed_calls(ctx)
+    failed = [] if results else results_from_records(ctx.get(F.TOOLS_USED) or [], failed=True)
     if failed and _is_an_error(text, failed):
         # a tool's error passed on as the answer: say what failed, in words, rather than the raw error
         ctx[F.NOTES].append(f"forward_message: the {agent} agent's answer was a tool error; explained")
@@ -370,15 +370,6 @@ def finish(state: dict[str, Any], context: Any) -> Command:
         ctx[F.NOTES].append(f"supervisor: the {agent} agent's answer stood as it was (direct answer)")
     final = AIMessage(content=text, name=GraphNodeNames.FORWARD, response_metadata={FORWARDED_KEY: agent})
     return Command(goto=END, update={"messages": [final], "plugin_context": ctx})
-
-
-def failed_calls(ctx: dict[str, Any]) -> list[ToolResult]:
-    """The turn's failed work tool calls (``tools_used`` records), each with its error as ``content``."""
-    return [
-        ToolResult(name=str(r.get("name") or "tool"), args=dict(r.get("args") or {}), content=str(r["error"]))
-        for r in ctx.get(F.TOOLS_USED) or []
-        if r.get("error")
-    ]
 
 
 def _is_an_error(text: str, failed: Sequence[ToolResult]) -> bool:
