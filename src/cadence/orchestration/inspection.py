@@ -313,14 +313,10 @@ async def list_threads(engine: Any, user: str, limit: int, *, key_prefix: str) -
     """The user's threads, newest first: the thread records (API threads) and the threads found in the
     checkpoints (started with ``cadence chat`` or the library), each with its title, last activity,
     message count and whether it is paused for approval. ``key_prefix``: the user's checkpoint-key prefix."""
-    from cadence.persistence.threads import make_title, open_thread_store
+    from cadence.persistence.threads import configured_thread_store, make_title
 
     rows: dict[str, dict[str, Any]] = {}
-    async with open_thread_store(
-        engine.settings.resolved_database_url,
-        sqlite_synchronous=engine.settings.sqlite_synchronous,
-        postgres_check_idle_s=engine.settings.postgres_check_idle_s,
-    ) as store:
+    async with configured_thread_store(engine.settings) as store:
         for record in await store.list(user, limit=limit):
             rows[record.thread_id] = {
                 "thread_id": record.thread_id,

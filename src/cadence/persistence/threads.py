@@ -34,6 +34,7 @@ from cadence.persistence.databases import (
     setup_lock_on,
     setup_sqlite,
 )
+from cadence.settings import Settings
 
 TITLE_MAX_CHARS = 80
 _CONTROL = {c: " " for c in [*range(32), 127]}
@@ -483,12 +484,22 @@ async def open_thread_store(
             yield pg
 
 
+def configured_thread_store(settings: Settings) -> contextlib.AbstractAsyncContextManager[ThreadStore]:
+    """:func:`open_thread_store` for ``CADENCE_DATABASE_URL`` with the configured connection settings."""
+    return open_thread_store(
+        settings.resolved_database_url,
+        sqlite_synchronous=settings.sqlite_synchronous,
+        postgres_check_idle_s=settings.postgres_check_idle_s,
+    )
+
+
 __all__ = [
     "MemoryThreadStore",
     "PostgresThreadStore",
     "SqliteThreadStore",
     "ThreadRecord",
     "ThreadStore",
+    "configured_thread_store",
     "make_title",
     "open_thread_store",
 ]

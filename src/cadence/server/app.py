@@ -22,7 +22,7 @@ from cadence.logs import configure_logging
 from cadence.orchestration.engine import Cadence
 from cadence.persistence.locks import DatabaseLocks, LeaderJob, open_database_locks
 from cadence.persistence.retention import retention_job
-from cadence.persistence.threads import ThreadStore, open_thread_store
+from cadence.persistence.threads import ThreadStore, configured_thread_store
 from cadence.server import admin, approvals, chat, memories, openai_compat, threads, web
 from cadence.server.auth import AuthMiddleware
 from cadence.server.errors import install_error_handlers
@@ -73,13 +73,7 @@ def create_app(
         async with contextlib.AsyncExitStack() as stack:
             store = thread_store
             if store is None:
-                store = await stack.enter_async_context(
-                    open_thread_store(
-                        settings.resolved_database_url,
-                        sqlite_synchronous=settings.sqlite_synchronous,
-                        postgres_check_idle_s=settings.postgres_check_idle_s,
-                    )
-                )
+                store = await stack.enter_async_context(configured_thread_store(settings))
             locks = db_locks
             if locks is None:
                 locks = await stack.enter_async_context(open_database_locks(settings.resolved_database_url))
@@ -247,11 +241,7 @@ async def serve(
 
     level = str(settings.log_level or "WARNING").lower()
     async with (
-        open_thread_store(
-            settings.resolved_database_url,
-            sqlite_synchronous=settings.sqlite_synchronous,
-            postgres_check_idle_s=settings.postgres_check_idle_s,
-        ) as store,
+        configured_thread_store(settings) as store,
         open_database_locks(settings.resolved_database_url) as locks,
         Cadence.open(settings, **engine_kwargs) as engine,
     ):
@@ -385,11 +375,7 @@ async def _preflight(settings: Settings) -> None:
     """Open everything once in the parent: a misconfiguration is one line here, not K failing workers
     (and the schemas exist before the workers race to create them)."""
     async with (
-        open_thread_store(
-            settings.resolved_database_url,
-            sqlite_synchronous=settings.sqlite_synchronous,
-            postgres_check_idle_s=settings.postgres_check_idle_s,
-        ),
+        configured_thread_store(settings),
         open_database_locks(settings.resolved_database_url),
         Cadence.open(settings),
     ):
