@@ -171,8 +171,7 @@ class AnswerVerdict:
 
 def turn_results(messages: Sequence[BaseMessage]) -> tuple[str, list[ToolResult]]:
     """The latest question and the successful work tool results that followed it."""
-    question, out = _turn_tool_messages(messages, failed=False)
-    return question, out
+    return _turn_tool_messages(messages, failed=False)
 
 
 def turn_failures(messages: Sequence[BaseMessage]) -> list[ToolResult]:
