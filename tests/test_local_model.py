@@ -23,7 +23,10 @@ from cadence.models.local import (
     source_words,
     turn_has_agent_work,
 )
+from cadence.models.local.grammar import distinct_argument_grammar, repeated_string_argument, span_rules
 from cadence.models.local.policy import (
+    Plan,
+    distinct_arguments_plan,
     is_follow_up,
     numbers_in,
     resolve_reference,
@@ -154,6 +157,57 @@ def test_tool_grammar_text_alternative_and_free_strings() -> None:
     assert "span ::= [^" in grammar  # no words to copy: a bounded free string
 
 
+def test_span_rules_never_copy_or_cross_blocked_words() -> None:
+    rules = span_rules(["is", "Miami", "behind", "Madrid"], blocked={1})
+    assert rules[0] == "span ::= span2 | span3"
+    assert not any("Miami" in r for r in rules)
+    assert 'span2 ::= "behind" | "behind" " " span3' in rules
+    # every word blocked: a bounded free string, as with no words at all
+    assert span_rules(["Miami"], blocked={0})[0].startswith("span ::= [^")
+
+
+def test_repeated_string_argument_names_the_later_copy() -> None:
+    params = _schemas([time_difference])[0]["function"]["parameters"]
+    assert repeated_string_argument({"location_a": "Miami", "location_b": " miami "}, params) == "location_b"
+    assert repeated_string_argument({"location_a": "Miami", "location_b": "Madrid"}, params) is None
+    numbers = _schemas([percent_of])[0]["function"]["parameters"]
+    assert repeated_string_argument({"percent": 10, "value": 10}, numbers) is None  # only strings count
+
+
+def test_distinct_argument_grammar_keeps_the_first_and_offers_the_other_words() -> None:
+    schema = _schemas([time_difference])[0]
+    args = {"location_a": "Miami", "location_b": "Miami"}
+    grammar = distinct_argument_grammar(schema, args, "location_b", "is Miami behind Madrid")
+    assert grammar is not None
+    assert grammar.startswith('root ::= "{\\"name\\": \\"time_difference\\", \\"arguments\\": " ')
+    assert '"{\\"location_a\\": \\"Miami\\""' in grammar
+    assert "span ::= span2 | span3" in grammar and '"Miami" " "' not in grammar
+    # a span of several words is blocked as a whole
+    two = {"location_a": "New York", "location_b": "New York"}
+    grammar = distinct_argument_grammar(schema, two, "location_b", "New York vs Lagos")
+    assert grammar is not None and '"New"' not in grammar and '"Lagos"' in grammar
+    # nothing else to copy: the repetition stands
+    assert distinct_argument_grammar(schema, args, "location_b", "what about Miami") is None
+
+
+def test_distinct_arguments_plan_only_for_a_repeated_span() -> None:
+    tools = _schemas([current_time, time_difference])
+    plan = Plan("call", [{"role": "user", "content": "is Miami behind Madrid"}], "g", tools, [], 64)
+
+    def call(a: str, b: str) -> AIMessage:
+        args = {"location_a": a, "location_b": b}
+        return AIMessage("", tool_calls=[{"name": "time_difference", "args": args, "id": "c"}])
+
+    again = distinct_arguments_plan(plan, call("Miami", "Miami"))
+    assert again is not None and again.mode == "call" and again.messages == plan.messages
+    assert [t["function"]["name"] for t in again.options] == ["time_difference"]
+    assert again.grammar is not None and '"Madrid"' in again.grammar
+    assert distinct_arguments_plan(plan, call("Miami", "Madrid")) is None
+    assert distinct_arguments_plan(plan, AIMessage("some text")) is None
+    decided = Plan("call", [], None, tools, [], 64, fixed="{}")
+    assert distinct_arguments_plan(decided, call("Miami", "Miami")) is None
+
+
 @pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None, reason="llama-cpp-python is not installed")
 def test_grammars_compile_in_llama_cpp() -> None:
     from llama_cpp import LlamaGrammar
@@ -164,7 +218,14 @@ def test_grammars_compile_in_llama_cpp() -> None:
             _schemas([calculate, percent_of, time_difference]), source_text='Say "x" \\ 15 * 23?'
         ),
         build_tool_grammar(_schemas([calculate]), source_text="", allow_text=True),
+        distinct_argument_grammar(
+            _schemas([time_difference])[0],
+            {"location_a": "Miami", "location_b": "Miami"},
+            "location_b",
+            'is "Miami" behind Madrid?',
+        ),
     ):
+        assert text is not None
         LlamaGrammar.from_string(text, verbose=False)
 
 
@@ -528,6 +589,18 @@ def test_real_agent_calls_current_time(local_model: LocalChatModel) -> None:
     words = ["What", "is", "the", "time", "difference", "between", "London", "and", "Tokyo"]
     for value in args.values():  # spans of the message that start and end on a content word
         assert value in " ".join(words) and value.split()[0] not in {"the", "and", "between", "is"}
+
+
+@real_model
+@pytest.mark.parametrize("question", ["is Miami behind Madrid", "Is Cairo ahead of Lima?"])
+def test_real_agent_puts_two_different_places_in_a_two_place_tool(
+    local_model: LocalChatModel, question: str
+) -> None:
+    bound = local_model.bind_tools([current_time, time_difference, make_back_tool()])
+    response = bound.invoke(_after_route(question, agent="info"))
+    args = response.tool_calls[0]["args"]
+    assert response.tool_calls[0]["name"] == "time_difference"
+    assert args["location_a"].lower() != args["location_b"].lower()
 
 
 @real_model

@@ -9,7 +9,7 @@ import json
 import logging
 import re
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage
@@ -61,24 +61,29 @@ def source_words(text: str, limit: int = MAX_SPAN_WORDS) -> list[str]:
     return words[-limit:]
 
 
-def span_rules(words: Sequence[str], rule: str = "span") -> list[str]:
+def span_rules(words: Sequence[str], rule: str = "span", blocked: Collection[int] = ()) -> list[str]:
     """GBNF rules for any run of consecutive ``words`` that starts and ends on a content word.
 
     Function words ("the", "and", "in", "is", ...) may sit inside a span but never at
     its edges, so "in Tokyo" or "London and" cannot be copied where "Tokyo" or
     "London" is meant. Linear size: one rule per word. With no content word at all,
-    every word counts as one.
+    every word counts as one. Words at the ``blocked`` positions are never copied and
+    no span runs across them.
     """
-    if not words:
+    free = [i not in blocked for i in range(len(words))]
+    if not any(free):
         return [f'{rule} ::= [^"\\\\\\x00-\\x1f]{{1,{MAX_STRING_CHARS}}}']
-    content = [w.lower() not in STOPWORDS for w in words]
+    content = [ok and w.lower() not in STOPWORDS for ok, w in zip(free, words, strict=True)]
     if not any(content):
-        content = [True] * len(words)
+        content = free
     starts = [i for i, ok in enumerate(content) if ok]
     lines = [f"{rule} ::= " + " | ".join(f"{rule}{i}" for i in starts)]
     for i, word in enumerate(words):
+        if not free[i]:
+            continue
         literal = gbnf_literal(_json_string_body(word))
-        later = any(content[i + 1 :])
+        end = next((j for j in range(i + 1, len(words)) if not free[j]), len(words))
+        later = any(content[i + 1 : end])
         options = [literal] if content[i] else []
         if later:
             options.append(f'{literal} " " {rule}{i + 1}')
@@ -216,6 +221,64 @@ def build_tool_grammar(
         builder.rules["text"] = "[^{\\x00-\\x1f] [^\\x00]*"
         root = "call | text"
     return builder.render(root, source_words(source_text))
+
+
+def repeated_string_argument(args: Mapping[str, Any], schema: Mapping[str, Any]) -> str | None:
+    """The later of two required string arguments holding the same text in ``args``, if any.
+
+    A small model sometimes copies one span into both places of a two-place tool
+    (``time_difference("Miami", "Miami")`` for "is Miami behind Madrid").
+    """
+    props: Mapping[str, Any] = schema.get("properties") or {}
+    strings = [
+        k
+        for k in schema.get("required") or []
+        if (props.get(k) or {}).get("type") == "string" and isinstance(args.get(k), str)
+    ]
+    seen: set[str] = set()
+    for key in strings:
+        text = " ".join(str(args[key]).lower().split())
+        if text and text in seen:
+            return key
+        seen.add(text)
+    return None
+
+
+def distinct_argument_grammar(
+    schema: Mapping[str, Any], args: Mapping[str, Any], key: str, source_text: str
+) -> str | None:
+    """A grammar for one call of ``schema``: ``args`` as given, except ``key``, a span of ``source_text``
+    outside the words ``args[key]`` was copied from.
+
+    None when the message has no other words to copy (the repetition may then be meant).
+    """
+    function = tool_function(schema)
+    parameters: Mapping[str, Any] = function.get("parameters") or {}
+    required = [k for k in parameters.get("required") or [] if k in (parameters.get("properties") or {})]
+    if key not in required:
+        return None
+    words = source_words(source_text)
+    lowered = [w.lower() for w in words]
+    value = source_words(str(args[key]).lower())
+    blocked: set[int] = set()
+    for start in range(len(words) - len(value) + 1):
+        if value and lowered[start : start + len(value)] == value:
+            blocked.update(range(start, start + len(value)))
+    if not blocked:  # not copied as one run: none of its words
+        blocked = {i for i, w in enumerate(lowered) if w in value}
+    if all(i in blocked or w in STOPWORDS for i, w in enumerate(lowered)):
+        return None
+    parts = []
+    for i, name in enumerate(required):
+        lead = ("{" if i == 0 else ", ") + json.dumps(name) + ": "
+        if name == key:
+            parts.append(f'{gbnf_literal(lead + chr(34))} span "\\""')
+        else:
+            parts.append(gbnf_literal(lead + json.dumps(args[name], ensure_ascii=False)))
+    head = f'{{"name": {json.dumps(function.get("name"))}, "arguments": '
+    lines = [f"root ::= {gbnf_literal(head)} " + " ".join(parts) + ' "}}"']
+    lines += span_rules(words, blocked=blocked)
+    return "\n".join(lines) + "\n"
 
 
 # --------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from langchain_core.tools import BaseTool
 
 from cadence.models.chunks import bind_openai_tools, report_tokens, stream_in_thread, tool_call_chunks
 from cadence.models.local.grammar import parse_route, parse_tool_output
-from cadence.models.local.policy import Plan, SmallModelPolicy
+from cadence.models.local.policy import Plan, SmallModelPolicy, distinct_arguments_plan
 from cadence.models.local.runtime import BUNDLED_FILE, bundled_model_path
 from cadence.models.local.worker import ModelWorker, WorkerKey, WorkerOptions, get_worker
 from cadence.models.local.worker_main import DEFAULT_THREADS
@@ -146,6 +146,14 @@ class LocalChatModel(BaseChatModel):
             message = parse_route(text, plan.route_names)
         elif plan.mode in ("call", "auto"):
             message = parse_tool_output(text, plan.options)
+            again = distinct_arguments_plan(plan, message)
+            if again is not None:  # one span copied into two places: the second is chosen again
+                second = self.worker().complete(self._completion_args(again, stop, stream=False), cancel)
+                retried = parse_tool_output(second.get("text") or "", again.options)
+                if retried.tool_calls:
+                    message = retried
+                for key in ("input_tokens", "output_tokens"):
+                    result[key] = int(result.get(key, 0)) + int(second.get(key, 0))
         else:
             message = AIMessage(content=text.strip())
         message.usage_metadata = self._usage(result)

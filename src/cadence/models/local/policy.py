@@ -73,7 +73,12 @@ from cadence.conventions import (
     route_core,
     split_at_last_human,
 )
-from cadence.models.local.grammar import build_route_grammar, build_tool_grammar
+from cadence.models.local.grammar import (
+    build_route_grammar,
+    build_tool_grammar,
+    distinct_argument_grammar,
+    repeated_string_argument,
+)
 from cadence.models.preroute import PreRouter, tokenize, tool_function, tool_name
 from cadence.text import numbers_from_words
 
@@ -177,6 +182,30 @@ class Plan:
     results handed back verbatim): no generation is run."""
     repeat_penalty: float = 1.0
     """llama.cpp's repeat penalty (1.0 = none: a penalty makes the model alter numbers it should copy)."""
+
+
+def distinct_arguments_plan(plan: Plan, message: AIMessage) -> Plan | None:
+    """A second call when ``message`` copied one span into two string arguments of its tool.
+
+    The first copy stays; the repeated argument is generated again from the rest of the
+    user's message (:func:`~cadence.models.local.grammar.distinct_argument_grammar`). None
+    when the call is fine, was decided without the model, or the message offers nothing else.
+    """
+    if plan.mode not in ("call", "auto") or plan.fixed is not None or len(message.tool_calls) != 1:
+        return None
+    if not plan.messages:
+        return None
+    call = message.tool_calls[0]
+    schema = next((t for t in plan.options if tool_name(t) == call["name"]), None)
+    if schema is None:
+        return None
+    key = repeated_string_argument(call["args"], tool_function(schema).get("parameters") or {})
+    if key is None:
+        return None
+    grammar = distinct_argument_grammar(schema, call["args"], key, plan.messages[-1]["content"])
+    if grammar is None:
+        return None
+    return Plan("call", plan.messages, grammar, [schema], [], plan.max_tokens)
 
 
 _REFERENCE_RE = re.compile(
