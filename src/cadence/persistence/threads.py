@@ -261,7 +261,10 @@ class _SqlThreadStore:
 
     placeholder = "?"
 
-    async def _execute(self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False) -> list[Any]:
+    async def _execute(
+        self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False, write: bool = False
+    ) -> list[Any]:
+        """Run one statement; ``fetch``: return its rows; ``write``: a write even when it returns rows."""
         raise NotImplementedError
 
     def _sql(self, sql: str) -> str:
@@ -316,19 +319,25 @@ class _SqlThreadStore:
     ) -> ThreadRecord:
         """Insert the thread with one turn, or count one more on the owner's; NotFoundError otherwise.
 
-        One write (an upsert whose update only applies to the owner's row), where :meth:`claim`
-        at the start and :meth:`touch` at the end took SQLite's writer lock twice per turn.
+        One statement (an upsert whose update only applies to the owner's row, returning that
+        row: none when another user owns the thread), where :meth:`claim` at the start and
+        :meth:`touch` at the end took SQLite's writer lock twice per turn.
         """
         now = time.time()
-        await self._execute(
+        rows = await self._execute(
             self._sql(
                 f"INSERT INTO cadence_threads ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, 1) "
                 "ON CONFLICT (thread_id) DO UPDATE SET updated_at = excluded.updated_at, "
-                "turns = cadence_threads.turns + 1 WHERE cadence_threads.user_id = excluded.user_id"
+                "turns = cadence_threads.turns + 1 WHERE cadence_threads.user_id = excluded.user_id "
+                f"RETURNING {_COLUMNS}"
             ),
             (thread_id, user_id, org_id, project_id, make_title(title), now, now),
+            fetch=True,
+            write=True,
         )
-        return await self._owned(user_id, thread_id)
+        if not rows:
+            raise _not_found(thread_id)
+        return ThreadRecord.from_row(rows[0])
 
     async def touch(self, user_id: str, thread_id: str) -> None:
         """Bump the activity time and turn count."""
@@ -417,21 +426,24 @@ class SqliteThreadStore(_SqlThreadStore):
 
         await retry_while_locked(create)
 
-    async def _execute(self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False) -> list[Any]:
+    async def _execute(
+        self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False, write: bool = False
+    ) -> list[Any]:
         """Reads run as is; writes in ``BEGIN IMMEDIATE`` so they wait (busy timeout) for the writer lock
         instead of failing with "database is locked" when a read snapshot goes stale under WAL."""
         async with self._lock:
-            if fetch:
+            if fetch and not write:
                 async with self._conn.execute(sql, params) as cursor:
                     return list(await cursor.fetchall())
             await self._conn.execute("BEGIN IMMEDIATE")
             try:
-                await self._conn.execute(sql, params)
+                async with self._conn.execute(sql, params) as cursor:
+                    rows = list(await cursor.fetchall()) if fetch else []
             except BaseException:
                 await self._conn.execute("ROLLBACK")
                 raise
             await self._conn.execute("COMMIT")
-            return []
+            return rows
 
 
 class PostgresThreadStore(_SqlThreadStore):
@@ -459,7 +471,10 @@ class PostgresThreadStore(_SqlThreadStore):
             for stmt in _schema("DOUBLE PRECISION"):
                 await conn.execute(stmt)
 
-    async def _execute(self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False) -> list[Any]:
+    async def _execute(
+        self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False, write: bool = False
+    ) -> list[Any]:
+        """One statement on a pooled connection (committed when the connection returns to the pool)."""
         async with self._pool.connection() as conn, conn.cursor() as cursor:
             await cursor.execute(sql, params)
             return list(await cursor.fetchall()) if fetch else []
