@@ -23,7 +23,7 @@ from cadence.models.local import (
     source_words,
     turn_has_agent_work,
 )
-from cadence.models.local.grammar import distinct_argument_grammar, repeated_string_argument, span_rules
+from cadence.models.local.grammar import distinct_argument_grammar, repeated_argument, span_rules
 from cadence.models.local.policy import (
     Plan,
     distinct_arguments_plan,
@@ -166,12 +166,17 @@ def test_span_rules_never_copy_or_cross_blocked_words() -> None:
     assert span_rules(["Miami"], blocked={0})[0].startswith("span ::= [^")
 
 
-def test_repeated_string_argument_names_the_later_copy() -> None:
+def test_repeated_argument_names_the_later_copy() -> None:
     params = _schemas([time_difference])[0]["function"]["parameters"]
-    assert repeated_string_argument({"location_a": "Miami", "location_b": " miami "}, params) == "location_b"
-    assert repeated_string_argument({"location_a": "Miami", "location_b": "Madrid"}, params) is None
+    message = "is Miami behind Madrid"
+    assert (
+        repeated_argument({"location_a": "Miami", "location_b": " miami "}, params, message) == "location_b"
+    )
+    assert repeated_argument({"location_a": "Miami", "location_b": "Madrid"}, params, message) is None
     numbers = _schemas([percent_of])[0]["function"]["parameters"]
-    assert repeated_string_argument({"percent": 10, "value": 10}, numbers) is None  # only strings count
+    assert repeated_argument({"percent": 1250, "value": 1250}, numbers, "what's 8% of 1250") == "value"
+    # the message writes the number twice: the repetition is meant
+    assert repeated_argument({"percent": 10, "value": 10}, numbers, "10% of 10") is None
 
 
 def test_distinct_argument_grammar_keeps_the_first_and_offers_the_other_words() -> None:
@@ -180,7 +185,7 @@ def test_distinct_argument_grammar_keeps_the_first_and_offers_the_other_words() 
     grammar = distinct_argument_grammar(schema, args, "location_b", "is Miami behind Madrid")
     assert grammar is not None
     assert grammar.startswith('root ::= "{\\"name\\": \\"time_difference\\", \\"arguments\\": " ')
-    assert '"{\\"location_a\\": \\"Miami\\""' in grammar
+    assert '"{\\"location_a\\": \\"Miami\\", \\"location_b\\": " "\\"" span' in grammar
     assert "span ::= span2 | span3" in grammar and '"Miami" " "' not in grammar
     # a span of several words is blocked as a whole
     two = {"location_a": "New York", "location_b": "New York"}
@@ -188,6 +193,13 @@ def test_distinct_argument_grammar_keeps_the_first_and_offers_the_other_words() 
     assert grammar is not None and '"New"' not in grammar and '"Lagos"' in grammar
     # nothing else to copy: the repetition stands
     assert distinct_argument_grammar(schema, args, "location_b", "what about Miami") is None
+    # a number: another of the message's numbers
+    percent = _schemas([percent_of])[0]
+    grammar = distinct_argument_grammar(percent, {"percent": 1250, "value": 1250}, "value", "8% of 1250")
+    assert grammar is not None  # both chosen again, as two different numbers, in either order
+    assert '("{\\"percent\\": " "8" ", \\"value\\": " "1250" "}")' in grammar
+    assert '("{\\"percent\\": " "1250" ", \\"value\\": " "8" "}")' in grammar
+    assert distinct_argument_grammar(percent, {"percent": 5, "value": 5}, "value", "5% of that") is None
 
 
 def test_distinct_arguments_plan_only_for_a_repeated_span() -> None:
@@ -203,6 +215,14 @@ def test_distinct_arguments_plan_only_for_a_repeated_span() -> None:
     assert [t["function"]["name"] for t in again.options] == ["time_difference"]
     assert again.grammar is not None and '"Madrid"' in again.grammar
     assert distinct_arguments_plan(plan, call("Miami", "Madrid")) is None
+    numbers = Plan(
+        "call", [{"role": "user", "content": "what's 8% of 1250"}], "g", _schemas([percent_of]), [], 64
+    )
+    twice = AIMessage(
+        "", tool_calls=[{"name": "percent_of", "args": {"percent": 1250, "value": 1250}, "id": "c"}]
+    )
+    again = distinct_arguments_plan(numbers, twice)
+    assert again is not None and again.grammar is not None and '" "8" "' in again.grammar
     assert distinct_arguments_plan(plan, AIMessage("some text")) is None
     decided = Plan("call", [], None, tools, [], 64, fixed="{}")
     assert distinct_arguments_plan(decided, call("Miami", "Miami")) is None
@@ -223,6 +243,9 @@ def test_grammars_compile_in_llama_cpp() -> None:
             {"location_a": "Miami", "location_b": "Miami"},
             "location_b",
             'is "Miami" behind Madrid?',
+        ),
+        distinct_argument_grammar(
+            _schemas([percent_of])[0], {"percent": 8, "value": 8}, "value", "8% of 12.5"
         ),
     ):
         assert text is not None
@@ -420,6 +443,16 @@ def test_a_supervisor_follow_up_continues_from_the_agents_own_answer() -> None:
     assert json.loads(again.fixed or "{}")["arguments"] == {"expression": "51, then take away 2"}
     timed = model.plan([*view, HumanMessage("what time is it in Paris")], tools=_schemas([current_time]))
     assert "51" not in (timed.fixed or json.dumps(timed.messages))
+    # "it" as the object of an operation is a reference; after a form of "be" or "do" it is not
+    for follow_up, resolved in [
+        ("now double it", "now double 51"),
+        ("add 5 to it", "add 5 to 51"),
+        ("cube it", "cube 51"),
+        ("does it rain in Paris", "does it rain in Paris"),
+        ("it's 5 pm, add 2 hours", "it's 5 pm, add 2 hours"),
+    ]:
+        plan = model.plan([*view, HumanMessage(follow_up)], tools=tools)
+        assert json.loads(plan.fixed or "{}")["arguments"] == {"expression": resolved}, follow_up
 
 
 def test_policy_helpers() -> None:

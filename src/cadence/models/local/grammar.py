@@ -223,61 +223,121 @@ def build_tool_grammar(
     return builder.render(root, source_words(source_text))
 
 
-def repeated_string_argument(args: Mapping[str, Any], schema: Mapping[str, Any]) -> str | None:
-    """The later of two required string arguments holding the same text in ``args``, if any.
+_NUMBER_RE = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w])")
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(n) for n in _NUMBER_RE.findall(text)]
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def repeated_argument(args: Mapping[str, Any], schema: Mapping[str, Any], source_text: str) -> str | None:
+    """The later of two required arguments of ``args`` filled from one place of ``source_text``, if any.
 
     A small model sometimes copies one span into both places of a two-place tool
-    (``time_difference("Miami", "Miami")`` for "is Miami behind Madrid").
+    (``time_difference("Miami", "Miami")`` for "is Miami behind Madrid"), or one number into
+    two (``percent_of(1250, 1250)`` for "8% of 1250"). Two strings count when equal; two
+    numbers when equal and the message writes that number only once.
     """
     props: Mapping[str, Any] = schema.get("properties") or {}
-    strings = [
-        k
-        for k in schema.get("required") or []
-        if (props.get(k) or {}).get("type") == "string" and isinstance(args.get(k), str)
-    ]
-    seen: set[str] = set()
-    for key in strings:
-        text = " ".join(str(args[key]).lower().split())
-        if text and text in seen:
-            return key
-        seen.add(text)
+    strings: set[str] = set()
+    numbers: dict[float, int] = {}
+    written = _numbers(source_text)
+    for key in schema.get("required") or []:
+        kind = (props.get(key) or {}).get("type")
+        value = args.get(key)
+        if kind == "string" and isinstance(value, str):
+            text = " ".join(value.lower().split())
+            if text and text in strings:
+                return key
+            strings.add(text)
+        elif kind in ("number", "integer") and (number := _number(value)) is not None:
+            numbers[number] = numbers.get(number, 0) + 1
+            if numbers[number] > 1 and written.count(number) < numbers[number]:
+                return key
     return None
+
+
+def _other_words_rule(value: Any, source_text: str) -> list[str] | None:
+    """Span rules over ``source_text``'s words outside the copy of ``value`` (None: nothing else to copy)."""
+    words = source_words(source_text)
+    lowered = [w.lower() for w in words]
+    copied = source_words(str(value).lower())
+    blocked: set[int] = set()
+    for start in range(len(words) - len(copied) + 1):
+        if copied and lowered[start : start + len(copied)] == copied:
+            blocked.update(range(start, start + len(copied)))
+    if not blocked:  # not copied as one run: none of its words
+        blocked = {i for i, w in enumerate(lowered) if w in copied}
+    if all(i in blocked or w in STOPWORDS for i, w in enumerate(lowered)):
+        return None
+    return span_rules(words, blocked=blocked)
+
+
+MAX_PAIRED_NUMBERS = 8
+"""A repeated number is chosen again among at most this many of the message's numbers."""
 
 
 def distinct_argument_grammar(
     schema: Mapping[str, Any], args: Mapping[str, Any], key: str, source_text: str
 ) -> str | None:
-    """A grammar for one call of ``schema``: ``args`` as given, except ``key``, a span of ``source_text``
-    outside the words ``args[key]`` was copied from.
+    """A grammar for one call of ``schema`` with ``args``, except that ``key`` comes from another place
+    of ``source_text`` than the earlier argument holding the same value.
 
-    None when the message has no other words to copy (the repetition may then be meant).
+    A string ``key``: the earlier copy stays and ``key`` is a span outside the words it was
+    copied from. A number: both are chosen again as two different numbers of the message, in
+    either order (which one is wrong is not known). None when the message has nothing else to
+    offer (the repetition may then be meant).
     """
     function = tool_function(schema)
     parameters: Mapping[str, Any] = function.get("parameters") or {}
-    required = [k for k in parameters.get("required") or [] if k in (parameters.get("properties") or {})]
+    props: Mapping[str, Any] = parameters.get("properties") or {}
+    required = [k for k in parameters.get("required") or [] if k in props]
     if key not in required:
         return None
-    words = source_words(source_text)
-    lowered = [w.lower() for w in words]
-    value = source_words(str(args[key]).lower())
-    blocked: set[int] = set()
-    for start in range(len(words) - len(value) + 1):
-        if value and lowered[start : start + len(value)] == value:
-            blocked.update(range(start, start + len(value)))
-    if not blocked:  # not copied as one run: none of its words
-        blocked = {i for i, w in enumerate(lowered) if w in value}
-    if all(i in blocked or w in STOPWORDS for i, w in enumerate(lowered)):
-        return None
-    parts = []
-    for i, name in enumerate(required):
-        lead = ("{" if i == 0 else ", ") + json.dumps(name) + ": "
-        if name == key:
-            parts.append(f'{gbnf_literal(lead + chr(34))} span "\\""')
-        else:
-            parts.append(gbnf_literal(lead + json.dumps(args[name], ensure_ascii=False)))
     head = f'{{"name": {json.dumps(function.get("name"))}, "arguments": '
-    lines = [f"root ::= {gbnf_literal(head)} " + " ".join(parts) + ' "}}"']
-    lines += span_rules(words, blocked=blocked)
+
+    def arguments(values: Mapping[str, str]) -> str:
+        """The arguments object's text up to ``values``' keys, which are rendered as given (GBNF)."""
+        parts, text = [], ""
+        for i, name in enumerate(required):
+            text += ("{" if i == 0 else ", ") + json.dumps(name) + ": "
+            if name in values:
+                parts += [gbnf_literal(text), values[name]]
+                text = ""
+            else:
+                text += json.dumps(args[name], ensure_ascii=False)
+        parts.append(gbnf_literal(text + "}"))
+        return " ".join(parts)
+
+    if (props[key] or {}).get("type") in ("number", "integer"):
+        taken = _number(args[key])
+        twin = next(k for k in required if k != key and _number(args.get(k)) == taken)
+        integers = all((props[k] or {}).get("type") == "integer" for k in (key, twin))
+        written = [n for n in dict.fromkeys(_NUMBER_RE.findall(source_text)) if not integers or "." not in n]
+        written = written[:MAX_PAIRED_NUMBERS]
+        if len(written) < 2:
+            return None
+        pairs = [
+            arguments({twin: gbnf_literal(a), key: gbnf_literal(b)})
+            for a in written
+            for b in written
+            if a != b
+        ]
+        return (
+            f"root ::= {gbnf_literal(head)} args "
+            + '"}"\n'
+            + "args ::= "
+            + " | ".join(f"({p})" for p in pairs)
+            + "\n"
+        )
+    rules = _other_words_rule(args[key], source_text)
+    if rules is None:
+        return None
+    lines = [f"root ::= {gbnf_literal(head)} " + arguments({key: '"\\"" span "\\""'}) + ' "}"', *rules]
     return "\n".join(lines) + "\n"
 
 

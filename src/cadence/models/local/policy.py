@@ -77,7 +77,7 @@ from cadence.models.local.grammar import (
     build_route_grammar,
     build_tool_grammar,
     distinct_argument_grammar,
-    repeated_string_argument,
+    repeated_argument,
 )
 from cadence.models.preroute import PreRouter, tokenize, tool_function, tool_name
 from cadence.text import numbers_from_words
@@ -185,7 +185,7 @@ class Plan:
 
 
 def distinct_arguments_plan(plan: Plan, message: AIMessage) -> Plan | None:
-    """A second call when ``message`` copied one span into two string arguments of its tool.
+    """A second call when ``message`` filled two arguments of its tool from one place of the message.
 
     The first copy stays; the repeated argument is generated again from the rest of the
     user's message (:func:`~cadence.models.local.grammar.distinct_argument_grammar`). None
@@ -199,10 +199,11 @@ def distinct_arguments_plan(plan: Plan, message: AIMessage) -> Plan | None:
     schema = next((t for t in plan.options if tool_name(t) == call["name"]), None)
     if schema is None:
         return None
-    key = repeated_string_argument(call["args"], tool_function(schema).get("parameters") or {})
+    source = plan.messages[-1]["content"]
+    key = repeated_argument(call["args"], tool_function(schema).get("parameters") or {}, source)
     if key is None:
         return None
-    grammar = distinct_argument_grammar(schema, call["args"], key, plan.messages[-1]["content"])
+    grammar = distinct_argument_grammar(schema, call["args"], key, source)
     if grammar is None:
         return None
     return Plan("call", plan.messages, grammar, [schema], [], plan.max_tokens)
@@ -270,12 +271,13 @@ def previous_own_answer(messages: Sequence[BaseMessage]) -> str | None:
     With the supervisor's ``output_mode=last_message`` an agent's tool results stay out of the
     shared history while its answer (``{name}_agent``) stays. When this turn's handoff is in view,
     only that agent's answer counts. The answer stands in for "that" or "the result" and is
-    continued by a follow-up that only says what to do next, never for a bare "it" ("what time
-    is it"), which is too often no reference at all.
+    continued by a follow-up that only says what to do next. A bare "it" counts only as the
+    object of an operation ("now double it", "add 5 to it"), not after a form of "be" or "do"
+    ("what time is it", "does it rain"), where it is too often no reference at all.
     """
     question, turn = current_turn(messages)
-    said = [m.group(0).lower() for m in _REFERENCE_RE.finditer(question)]
-    if said and all(word == "it" for word in said):
+    said = list(_REFERENCE_RE.finditer(question))
+    if said and all(m.group(0).lower() == "it" and not _is_object(question, m) for m in said):
         return None
     routes = [c["name"] for m in turn if isinstance(m, AIMessage) for c in m.tool_calls]
     routes = [r for r in routes if is_route_tool(r) and r != FINALIZE_TOOL]
@@ -287,6 +289,22 @@ def previous_own_answer(messages: Sequence[BaseMessage]) -> str | None:
             if text:
                 return text
     return None
+
+
+_AUXILIARIES = frozenset(
+    {"is", "was", "are", "were", "be", "been", "'s", "does", "did", "do", "will", "would", "can", "could"}
+    | {"should", "shall", "might", "may", "must", "isn't", "wasn't", "doesn't", "didn't", "won't", "can't"}
+)
+"""Words after which "it" is a subject or a dummy ("what time is it"), not the object of an operation."""
+
+
+def _is_object(question: str, match: re.Match[str]) -> bool:
+    """Whether the "it" at ``match`` follows a word that can take an object ("double it", "add 5 to it")."""
+    before = re.findall(r"[\w']+", question[: match.start()])
+    after = question[match.end() :]
+    if not before or re.match(r"'s\b|\s+(?:is|was)\b", after, re.IGNORECASE):
+        return False
+    return before[-1].lower() not in _AUXILIARIES
 
 
 def result_value(result: str) -> str | None:
