@@ -538,6 +538,13 @@ def test_a_path_argument_needs_a_path_in_the_question() -> None:
     # a question the no-argument tool matches still gets it
     plan = model.plan(_after_route("which notes are available?", "notes"), tools=tools)
     assert plan.fixed is not None and json.loads(plan.fixed)["name"] == "list_notes"
+    # ...but not when one of its words matched and the question says much else: it cannot use that
+    question = "how long were the paths we walked on the trip? check the notes"
+    plan = model.plan(_after_route(question, "notes"), tools=tools)
+    assert plan.fixed is not None and json.loads(plan.fixed) == {
+        "name": "find_notes",
+        "arguments": {"query": question},
+    }
 
 
 # --- the real model -------------------------------------------------------------------

@@ -269,6 +269,20 @@ class PreRouter:
         )
         return [scores[i] for i in order]
 
+    def coverage(self, query: str, *, ignore_shared: bool = False) -> dict[str, float]:
+        """Per candidate, the share of the query's words (numbers aside) its text contains.
+
+        1.0 for every candidate when the query has no such word. With ``ignore_shared`` words
+        found in every candidate are left out first, as in :meth:`rank`.
+        """
+        terms = set(tokenize(query, digits=False))
+        if ignore_shared and len(self.candidates) > 1:
+            terms = {t for t in terms if self._df.get(t, 0) < len(self.candidates)}
+        return {
+            cand.name: (sum(1 for t in terms if doc.get(t)) / len(terms)) if terms else 1.0
+            for cand, doc in zip(self.candidates, self._docs, strict=True)
+        }
+
     def shortlist(
         self, query: str, *, ratio: float = 0.75, limit: int = 3, ignore_shared: bool = False
     ) -> list[str]:

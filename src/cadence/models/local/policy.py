@@ -86,6 +86,9 @@ ANSWER_FROM_RESULTS = "Answer the user's question in one sentence, using only th
 """System prompt of a text answer once the turn has tool results."""
 TOOL_SHORTLIST_RATIO = 0.9
 """Agent tools kept for the model to choose from: those within 90% of the best lexical score."""
+NO_INPUT_COVERAGE = 0.5
+"""A matched tool taking no input stays a candidate when its text has at least this share of the
+question's words (those all of the agent's tools share aside)."""
 DEFAULT_MAX_TOKENS = 160
 """Tokens a call may produce when ``max_tokens`` is not set."""
 
@@ -618,6 +621,13 @@ class SmallModelPolicy:
             if not shortlist and earlier is not None and earlier[0] in names and is_follow_up(question):
                 shortlist = [earlier[0]]
             matched = [t for t in tools if tool_name(t) in shortlist]
+            # a tool taking no input answers the same whatever is asked: it stays only when it
+            # covers most of what the question says ("which documents are available?"), not
+            # when one word of it matched ("where do I set my plugin folder?")
+            covered = router.coverage(question, ignore_shared=True)
+            matched = [
+                t for t in matched if not takes_no_input(t) or covered[tool_name(t)] >= NO_INPUT_COVERAGE
+            ]
             candidates = usable_tools(matched, question, matched=True)
             if not candidates:
                 # nothing matched, or only tools the question gives nothing to: the others compete
