@@ -110,7 +110,13 @@ def _plugin(name: str, tools: list[Any]) -> type[BasePlugin]:
     return Plugin
 
 
-CrashPlugin = _plugin("crash", [crash_sync, crash_async])
+@tool
+def broken_text(where: str) -> str:
+    """Return text holding a lone surrogate (what slicing a UTF-16 string or a JSON escape can give)."""
+    return f"bad \ud800 text from {where}"
+
+
+CrashPlugin = _plugin("crash", [crash_sync, crash_async, broken_text])
 HangPlugin = _plugin("hang", [block, sleep_forever])
 
 
@@ -425,6 +431,30 @@ def test_server_keeps_serving_after_tools_exit() -> None:
                 assert resp.json()["response"] == f"{name} {kind} failed."
                 assert "crashed" in resp.json()["trace"]["tools_used"][0]["error"]
                 assert client.get("/health").status_code == 200
+
+
+def test_a_lone_surrogate_in_a_tool_result_is_replaced_everywhere() -> None:
+    """A tool's unencodable text (a lone surrogate) becomes U+FFFD: JSON, SSE, history and trace encode."""
+    script: list[dict[str, Any]] = []
+    for where in ("json", "sse"):
+        script += [goto("crash"), call("broken_text", where=where), FINALIZE, {"content": f"done {where}"}]
+    model = ScriptedChatModel.from_items(script)
+    app = create_app(
+        make_settings(builtin_plugins=[]), engine_kwargs={"model": model, "plugins": [CrashPlugin]}
+    )
+    with live_server(app) as url, httpx.Client(base_url=url, timeout=30) as client:
+        resp = client.post("/api/v1/chat", json={"message": "Broken text, please."})
+        assert resp.status_code == 200, resp.text
+        assert resp.json()["trace"]["tools_used"][0]["result"] == "bad \ufffd text from json"
+        thread = resp.json()["thread_id"]
+        with client.stream(
+            "POST", "/api/v1/chat/stream", json={"message": "Again.", "thread_id": thread}
+        ) as r:
+            body = "".join(r.iter_text())
+        assert r.status_code == 200 and "event: final" in body and "bad \ufffd text from sse" in body
+        history = client.get(f"/api/v1/threads/{thread}").json()
+        assert "bad \ufffd text from json" in str(history)
+        assert client.get("/health").status_code == 200
 
 
 HANGING_PLUGIN = '''

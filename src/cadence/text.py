@@ -80,3 +80,19 @@ def _read_number_words(phrase: str) -> str:
 def numbers_from_words(text: str) -> str:
     """Numbers written in words in ``text`` replaced by digits (other words untouched)."""
     return _NUMBER_PHRASE_RE.sub(lambda m: _read_number_words(m.group(0)), text)
+
+
+def valid_unicode(text: str) -> str:
+    """``text`` with every lone surrogate (``"\\ud800"``: not encodable as UTF-8) replaced by U+FFFD.
+
+    Text from plugins can hold them (a tool slicing a UTF-16 string, a ``\\ud800`` JSON escape);
+    a response, an event or a database row containing one fails to encode.
+    """
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+

@@ -26,6 +26,7 @@ from langgraph.types import Command
 from cadence.conventions import is_control_tool, message_text
 from cadence.errors import ToolExecutionError
 from cadence.plugins.containment import is_real_cancellation, plugin_fault
+from cadence.text import valid_unicode
 
 logger = logging.getLogger(__name__)
 
@@ -92,12 +93,29 @@ async def logged_tool_call(
     # found) is part of the conversation: the model reads it and the trace records it
     hung = error is not None
     if isinstance(result, ToolMessage):
+        result.content = _valid_content(result.content)  # lone surrogates would break every encoder
         if result.status == "error" and error is None:
             error = message_text(result)[:500]
         result.response_metadata = {**(result.response_metadata or {}), "duration_ms": round(duration_ms, 2)}
     log = logger.warning if hung else logger.info
     log("tool end", extra={"tool": name, "duration_ms": round(duration_ms, 2), "error": error})
     return result
+
+
+def _valid_content(content: Any) -> Any:
+    """A tool message's content with :func:`~cadence.text.valid_unicode` text (blocks' ``text`` too)."""
+    if isinstance(content, str):
+        return valid_unicode(content)
+    if isinstance(content, list):
+        return [
+            valid_unicode(b)
+            if isinstance(b, str)
+            else {**b, "text": valid_unicode(b["text"])}
+            if isinstance(b, dict) and isinstance(b.get("text"), str)
+            else b
+            for b in content
+        ]
+    return content
 
 
 def _error_result(call: dict[str, Any] | Any, content: str) -> ToolMessage:

@@ -24,6 +24,7 @@ from cadence.server.schemas import (
     ErrorResponse,
 )
 from cadence.server.service import ChatService, Turn, TurnRequest
+from cadence.text import valid_unicode
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +57,8 @@ def _turn_request(body: ChatRequest, principal: Principal, service: ChatService)
 
 
 def _json(data: Any) -> str:
-    return json.dumps(data, default=str, ensure_ascii=False)
+    """An event as JSON text that always encodes as UTF-8 (a plugin's lone surrogate becomes U+FFFD)."""
+    return valid_unicode(json.dumps(data, default=str, ensure_ascii=False))
 
 
 @router.post(

@@ -1,0 +1,17 @@
+"""cadence.text: shared text helpers."""
+
+from __future__ import annotations
+
+from cadence.text import numbers_from_words, valid_unicode
+
+
+def test_valid_unicode_replaces_only_lone_surrogates() -> None:
+    assert valid_unicode("plain") == "plain"
+    assert valid_unicode("café 😀") == "café 😀"
+    assert valid_unicode("bad \ud800 text") == "bad \ufffd text"
+    assert valid_unicode("\udfff and \ud83d\ude00") == "\ufffd and 😀"  # a written-out pair is joined
+    valid_unicode("x \udc80 y").encode("utf-8")
+
+
+def test_numbers_from_words_writes_numbers_in_digits() -> None:
+    assert numbers_from_words("what's ten percent of 250") == "what's 10 percent of 250"
