@@ -122,6 +122,11 @@ def test_bad_requests_get_documented_errors() -> None:
         )
         error(bad_json, 400, "invalid_json")
         error(client.post("/api/v1/chat", content=b"not json"), 400, "invalid_json")
+        json_headers = {"content-type": "application/json"}
+        deep = b'{"message": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"  # the decoder gives up
+        error(client.post("/api/v1/chat", content=deep, headers=json_headers), 400, "invalid_json")
+        not_utf8 = b'{"message": "caf\xe9"}'
+        error(client.post("/api/v1/chat", content=not_utf8, headers=json_headers), 400, "invalid_json")
         error(client.get("/api/v1/nothing-here"), 404, "not_found")
         error(client.get("/api/v1/chat"), 405, "method_not_allowed")
         error(client.get("/api/v1/threads/unknown-thread"), 404, "thread_not_found")

@@ -138,6 +138,23 @@ def test_chunked_body_over_the_limit_is_413(client: httpx.Client) -> None:
     assert small.status_code == 200, small.text
 
 
+@pytest.mark.parametrize("chunked", [False, True])
+def test_a_large_upload_gets_a_readable_413(chunked: bool) -> None:
+    """An upload over the limit and over the socket buffers still reads its 413, not a connection reset."""
+    app = create_app(settings(max_request_bytes=2**20), engine_kwargs={"model": scripted()})
+    blob = b'{"message": "hi", "metadata": {"blob": "' + b"x" * (6 * 2**20) + b'"}}'
+    with live_server(app) as url, httpx.Client(base_url=url, timeout=30) as client:
+        for _ in range(3):
+            parts = iter([blob[i : i + 2**16] for i in range(0, len(blob), 2**16)])
+            resp = client.post(
+                "/api/v1/chat",
+                content=parts if chunked else blob,
+                headers={"Content-Type": "application/json"},
+            )
+            _error(resp, 413, "request_too_large")
+        assert client.get("/health").status_code == 200
+
+
 def test_openai_message_count_limit(client: httpx.Client) -> None:
     messages = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}] * 10
     messages.append({"role": "user", "content": "last"})

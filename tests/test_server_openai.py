@@ -117,3 +117,28 @@ def test_openai_keys_and_model_failure() -> None:
                     model="cadence", messages=[{"role": "user", "content": "hi"}], stream=True
                 )
             )
+
+
+def test_openai_stream_ends_with_the_answer_the_final_check_kept() -> None:
+    """A streamed draft the final-answer check replaces is followed by the kept answer; ``n`` must be 1."""
+    from conftest import FINALIZE, call, goto
+
+    draft = "The answer is 37."  # states a number no tool found: replaced by the check
+    script = [goto("math"), call("calculate", expression="2 + 2"), FINALIZE, {"content": draft}]
+    with serve(ScriptedChatModel.from_items(script), builtin_plugins=["math"]) as url:
+        client = client_for(url)
+        stream = client.chat.completions.create(
+            model="cadence", messages=[{"role": "user", "content": "What is 2 + 2?"}], stream=True
+        )
+        text = "".join(c.choices[0].delta.content or "" for c in stream if c.choices)
+        thread = httpx.get(f"{url}/api/v1/threads").json()["threads"][0]["thread_id"]
+        detail = httpx.get(f"{url}/api/v1/threads/{thread}").json()
+        kept = [m["content"] for m in detail["messages"] if m["role"] == "assistant"][-1]
+        assert kept != draft and "4" in kept
+        assert text.startswith(draft) and text.endswith(f"\n\n{kept}")
+
+        for n in (0, 3):
+            with pytest.raises(openai.UnprocessableEntityError):
+                client.chat.completions.create(
+                    model="cadence", messages=[{"role": "user", "content": "hi"}], n=n
+                )

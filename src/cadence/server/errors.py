@@ -150,6 +150,10 @@ def allowed_methods(request: Request) -> list[str]:
     return sorted(methods)
 
 
+_UNPARSABLE_BODY = "There was an error parsing the body"
+"""FastAPI's 400 detail for a body its JSON decoder gave up on (invalid UTF-8, nesting too deep)."""
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Replace FastAPI's default handlers so every error has the Cadence shape."""
 
@@ -169,6 +173,11 @@ def install_error_handlers(app: FastAPI) -> None:
         code = _HTTP_CODES.get(exc.status_code, "http_error")
         message = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
         headers = dict(exc.headers or {})
+        if exc.status_code == 400 and message == _UNPARSABLE_BODY:  # FastAPI's words for it
+            code = "invalid_json"
+            message = (
+                "The body could not be parsed as JSON: send UTF-8 JSON, nested at most a few hundred levels."
+            )
         if exc.status_code == 404 and message == "Not Found":
             message = f"No endpoint {request.method} {request.url.path}; see /docs."
         if exc.status_code == 405:

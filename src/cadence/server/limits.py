@@ -1,12 +1,20 @@
 """Request size limit: bodies larger than ``CADENCE_MAX_REQUEST_BYTES`` get 413 before any parsing.
 
 A pure ASGI middleware (streaming-safe). A declared ``Content-Length`` over the limit
-is refused without reading the body; a body without one (chunked) is read up to the
+is refused without keeping the body; a body without one (chunked) is read up to the
 limit and refused as soon as it goes over, so an endless upload cannot fill memory.
+
+Before the 413 is sent, the rest of the upload is read and dropped (at most
+:data:`DRAIN_FACTOR` times the limit, for at most :data:`DRAIN_TIMEOUT_S`): the response
+closes the connection, and closing a socket with unread data resets it, which can destroy
+the 413 before the client reads it. A client that waits for ``100 Continue`` has sent
+nothing yet and gets the 413 at once.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 from collections.abc import MutableMapping
 from typing import Any
@@ -16,6 +24,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from cadence.server.errors import error_body
 
 REQUEST_TOO_LARGE = "request_too_large"
+DRAIN_FACTOR = 8
+"""An over-limit upload is read and dropped up to this many times ``CADENCE_MAX_REQUEST_BYTES``."""
+DRAIN_TIMEOUT_S = 10.0
+"""...and for at most this long; beyond either bound the connection is closed as it is."""
 
 
 def too_large_message(limit: int) -> str:
@@ -36,6 +48,8 @@ class BodyLimitMiddleware:
             return
         declared = _content_length(scope)
         if declared is not None and declared > self.max_bytes:
+            if declared <= DRAIN_FACTOR * self.max_bytes and not _expects_continue(scope):
+                await self._drain(receive, 0)
             await self._reject(scope, send)
             return
         if declared is not None:
@@ -51,6 +65,8 @@ class BodyLimitMiddleware:
                 break
             size += len(message.get("body", b""))
             if size > self.max_bytes:
+                if message.get("more_body", False):
+                    await self._drain(receive, size)
                 await self._reject(scope, send)
                 return
             if not message.get("more_body", False):
@@ -63,6 +79,16 @@ class BodyLimitMiddleware:
 
         await self.app(scope, replay, send)
 
+    async def _drain(self, receive: Receive, read: int) -> None:
+        """Read and drop the rest of the request body, within the drain bounds."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(DRAIN_TIMEOUT_S):
+                while read <= DRAIN_FACTOR * self.max_bytes:
+                    message = await receive()
+                    if message["type"] != "http.request" or not message.get("more_body", False):
+                        return
+                    read += len(message.get("body", b""))
+
     async def _reject(self, scope: Scope, send: Send) -> None:
         openai = str(scope.get("path", "")).startswith("/v1/")
         body = error_body(REQUEST_TOO_LARGE, too_large_message(self.max_bytes), status=413, openai=openai)
@@ -74,6 +100,13 @@ class BodyLimitMiddleware:
         ]
         await send({"type": "http.response.start", "status": 413, "headers": headers})
         await send({"type": "http.response.body", "body": data})
+
+
+def _expects_continue(scope: MutableMapping[str, Any]) -> bool:
+    return any(
+        key.lower() == b"expect" and value.lower() == b"100-continue"
+        for key, value in scope.get("headers") or []
+    )
 
 
 def _content_length(scope: MutableMapping[str, Any]) -> int | None:

@@ -278,6 +278,10 @@ async def _stream(turn: Turn, completion_id: str, model: str, include_usage: boo
             response = event.get("response") or ""
             if response != sent and response.startswith(sent):
                 yield chunk({"content": response[len(sent) :]})  # text the model did not stream
+            elif " ".join(response.split()) != " ".join(sent.split()):
+                # the final-answer check replaced the streamed draft (or no token was streamed):
+                # the answer the thread keeps follows, so the client always ends with it
+                yield chunk({"content": f"\n\n{response}" if sent.strip() else response})
             yield chunk({}, "stop")
             if include_usage:
                 usage_chunk = {

@@ -428,6 +428,10 @@ class ChatCompletionRequest(BaseModel):
     )
     stream: bool = False
     stream_options: dict[str, Any] | None = None
+    n: Literal[1] | None = Field(
+        None,
+        description="How many answers: Cadence gives one per request (omit, or 1; anything else is 422).",
+    )
     user: str | None = Field(
         None,
         pattern=USER_ID_PATTERN,
