@@ -97,6 +97,28 @@ def test_calculate_reads_words_and_shows_what_it_computed() -> None:
     assert calculate.invoke({"expression": "Calculate 15 * 23"}) == "15 * 23 = 345"
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("add up 13, 27 and 60", 100),
+        ("add 13, 27 and 60", 100),
+        ("add together 4, 5 and 6", 15),
+        ("sum up 4, 5, 6", 15),
+        ("multiply 2, 3 and 4", 24),
+        ("add up 5 and 6", 11),
+        ("add up eleven, twenty two, thirty three and forty four", 110),
+        ("add 1.5, 2, and 3.5 together", 7),
+        ("multiply together two, five and ten", 100),
+        ("total up 3, 4 and 5", 12),
+        ("please add up 1, 2 and 3, then double it", 12),
+        ("add 3 to the sum of 1 and 2", 6),  # "to" is the two-operand form, not a list item
+    ],
+)
+def test_a_verb_adds_or_multiplies_a_list(text: str, value: float) -> None:
+    """Adding up or multiplying a list ("add up A, B and C", "multiply A, B and C") takes two or more operands."""
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
 @pytest.mark.parametrize("text", ["What time is it in Tokyo?", "import os", "__import__('os')", "hello"])
 def test_non_arithmetic_still_fails_cleanly(text: str) -> None:
     with pytest.raises(Exception) as info:

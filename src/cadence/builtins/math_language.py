@@ -15,7 +15,7 @@ number words become digits (:func:`cadence.text.numbers_from_words`: "forty two"
 ("I need 19 * 21"; never a name before an operator, which the evaluator rejects),
 "then" splits a chain of steps that each apply to the running result, verb phrases
 ("subtract A from B", "multiply A by B", "7 less than 30", "the average of A, B and
-C") become operations, and operator words ("plus", "times", "divided by", "squared",
+C", "add up A, B and C") become operations, and operator words ("plus", "times", "divided by", "squared",
 "to the 4th power", "percent of") become symbols.
 """
 
@@ -90,7 +90,16 @@ def _rules(*pairs: tuple[str, str]) -> Rules:
     return tuple((re.compile(pattern, re.IGNORECASE), form) for pattern, form in pairs)
 
 
+_TOGETHER = r"(?: (?:all )?(?:up|together))?"
+"""What may follow a list verb or end its list: "add up", "add together", "multiply them all together"."""
+_LIST_ITEM = r"(?:(?! (?:to|plus|by|with|times|into) ).)+?"
+_LIST = rf"({_LIST_ITEM}(?:,| and ){_LIST_ITEM})"
+"""Two or more operands separated by commas and/or "and" (counted again when the list is read); never
+across the word of a two-operand form ("add 3 to the sum of 1 and 2", "multiply the sum of 1 and 2 by 3")."""
+
 _VERB_PATTERNS: Rules = _rules(
+    (rf"^(?:add|sum|total){_TOGETHER} {_LIST}{_TOGETHER}$", "sum of 2+"),
+    (rf"^multiply{_TOGETHER} {_LIST}{_TOGETHER}$", "product of 2+"),
     (rf"^add {_OPERAND} (?:and|to|plus) {_OPERAND}$", "({0} + {1})"),
     (rf"^subtract {_OPERAND} from {_OPERAND}$", "({1} - {0})"),
     (rf"^take {_OPERAND} (?:away )?from {_OPERAND}$", "({1} - {0})"),
@@ -135,6 +144,17 @@ _STEP_PATTERNS: Rules = _rules(
 )  # fmt: skip
 
 
+_AGGREGATES = {
+    "sum": ("sum", 1),
+    "product": ("product", 1),
+    "mean": ("mean", 1),
+    "sum of 2+": ("sum", 2),
+    "product of 2+": ("product", 2),
+}
+"""Forms that read a list of operands: (aggregate, fewest operands). A list verb ("add up 1, 2 and 3")
+needs two; with fewer the later forms are tried."""
+
+
 def _aggregate(kind: str, items: list[str]) -> str:
     if kind == "sum":
         return "(" + " + ".join(items) + ")"
@@ -164,10 +184,11 @@ def _clause(text: str) -> str:
         match = pattern.match(cleaned)
         if match is None:
             continue
-        if form in ("sum", "product", "mean"):
+        if form in _AGGREGATES:
+            kind, fewest = _AGGREGATES[form]
             items = _list(match.group(1))
-            if len(items) >= 1:
-                return _aggregate(form, items)
+            if len(items) >= fewest:
+                return _aggregate(kind, items)
             continue
         return form.format(*(_operand(g) for g in match.groups()))
     unframed = _without_framing(cleaned)
