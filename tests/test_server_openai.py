@@ -50,7 +50,10 @@ def test_openai_thread_header_tone_models_and_errors() -> None:
     with serve() as url:
         client = client_for(url)
         models = [m.id for m in client.models.list()]
-        assert models[0] == "cadence" and "cadence:formal" in models
+        assert models[0] == "cadence" and "cadence:formal" in models and "cadence:supervisor" in models
+        for model in ("cadence:supervisor:planner", "cadence:formal:concise"):  # two modes, two tones
+            with pytest.raises(openai.UnprocessableEntityError, match="names two"):
+                client.chat.completions.create(model=model, messages=[{"role": "user", "content": "hi"}])
 
         raw = client.chat.completions.with_raw_response.create(
             model="cadence:formal", messages=[{"role": "user", "content": "hi"}]

@@ -83,6 +83,12 @@ def _model_options(model: str) -> tuple[str | None, str | None]:
         )
     modes = [p for p in parts if p.strip().lower() in mode_names()]
     tones = [p for p in parts if p not in modes and p]
+    if len(modes) > 1 or len(tones) > 1:
+        kind = "modes" if len(modes) > 1 else "tones"
+        raise ValidationError(
+            f"The model {model[:60]!r} names two {kind}; use 'cadence:<mode>:<tone>' (see GET /v1/models).",
+            code="invalid_model",
+        )
     return (tones[0] if tones else None), (modes[0] if modes else None)
 
 
@@ -145,8 +151,8 @@ async def _approval_reply(service: ChatService, request: TurnRequest, *, tokens:
 
 @router.get("/models", response_model=ModelList, summary="List models (OpenAI-compatible)", responses=ERRORS)
 async def list_models() -> ModelList:
-    """``cadence`` and one ``cadence:<tone>`` per tone."""
-    ids = [MODEL_ID, *(f"{MODEL_ID}:{t}" for t in TONE_NAMES)]
+    """``cadence``, one ``cadence:<tone>`` per tone and one ``cadence:<mode>`` per mode."""
+    ids = [MODEL_ID, *(f"{MODEL_ID}:{t}" for t in TONE_NAMES), *(f"{MODEL_ID}:{m}" for m in mode_names())]
     return ModelList(data=[ModelCard(id=i, created=_CREATED) for i in ids])
 
 
