@@ -409,6 +409,7 @@ async def test_empty_and_tool_only_final_replies_fall_back() -> None:
         result = await engine.ainvoke("What is 2+2?")
         assert result.response.strip()
         assert any(e["code"] == "empty_answer" for e in result.trace["errors"])
+        assert result.error is not None and result.error["code"] == "empty_answer"  # not a success
         key = thread_key(engine.settings.default_user, result.thread_id)
         state = await engine.graph.aget_state({"configurable": {"thread_id": key}})
         assert is_fallback(state.values["messages"][-1])

@@ -63,6 +63,8 @@ from cadence.settings import Settings, get_settings
 logger = logging.getLogger(__name__)
 
 DEADLINE_GRACE_S = 2.0
+TURN_FAILURES = frozenset({"model_error", "turn_timeout", "empty_answer"})
+"""Trace error codes that make a turn answered by the fallback a failed turn (``error`` set: HTTP 502/504)."""
 
 
 @dataclass
@@ -557,7 +559,7 @@ class Cadence(EngineMemory):
         response = approval_prompt(approvals) if approvals else self._final_text(final_state)
         if error is None and context.trace.errors:
             model_errors = [
-                e for e in context.trace.errors if e.get("code") in {"model_error", "turn_timeout"}
+                e for e in context.trace.errors if e.get("code") in TURN_FAILURES
             ]
             if model_errors and is_fallback(self._final_message(final_state)):
                 error = {"code": model_errors[-1]["code"], "message": model_errors[-1]["message"]}
