@@ -558,9 +558,7 @@ class Cadence(EngineMemory):
             final_state = dict(snapshot.values or {})
         response = approval_prompt(approvals) if approvals else self._final_text(final_state)
         if error is None and context.trace.errors:
-            model_errors = [
-                e for e in context.trace.errors if e.get("code") in TURN_FAILURES
-            ]
+            model_errors = [e for e in context.trace.errors if e.get("code") in TURN_FAILURES]
             if model_errors and is_fallback(self._final_message(final_state)):
                 error = {"code": model_errors[-1]["code"], "message": model_errors[-1]["message"]}
             crashed = [e for e in context.trace.errors if e.get("code") == ModelWorkerCrashedError.code]
