@@ -93,6 +93,26 @@ async def test_a_forwarded_tool_error_is_explained_not_passed_on_raw(engine_fact
     assert any("was a tool error; explained" in n for n in result.trace["notes"])
 
 
+async def test_a_forwarded_raw_search_result_is_answered_from_not_passed_on(engine_factory) -> None:
+    """An agent that hands back its long tool result as it is gets an answer written from it."""
+    probe, _ = engine_factory([], mode="supervisor")  # the real docs search, for a real raw result
+    search = next(
+        t for t in probe.plugin_manager.bundles["docs"].agent.get_tools() if t.name == "search_docs"
+    )
+    query = "checkpoint retention keep last"
+    raw = await search.ainvoke({"query": query})
+    assert len(raw) > 400
+    engine, _ = engine_factory(
+        [transfer("docs"), call("search_docs", query=query), {"content": raw}, forward("docs")],
+        mode="supervisor",
+    )
+    result = await engine.ainvoke("How do I keep only the last checkpoints? check the docs")
+    assert result.error is None
+    assert " ".join(result.response.split()) != " ".join(raw.split())
+    assert "passage(s) for" not in result.response and "[" in result.response  # cited
+    assert any("was a raw tool result; answered from it" in n for n in result.trace["notes"])
+
+
 async def test_forward_message_passes_the_answer_through_without_a_final_model_call(engine_factory) -> None:
     engine, model = engine_factory(
         [

@@ -57,7 +57,13 @@ from cadence.conventions import (
     split_at_last_human,
 )
 from cadence.orchestration import plugin_nodes
-from cadence.orchestration.answer_check import ToolResult, facts, failure_answer
+from cadence.orchestration.answer_check import (
+    SHORT_RESULT_CHARS,
+    ToolResult,
+    facts,
+    failure_answer,
+    faithful_answer,
+)
 from cadence.orchestration.coordinator import (
     Coordinator,
     RoutingCoordinator,
@@ -351,7 +357,15 @@ def finish(state: dict[str, Any], context: Any) -> Command:
         emit_events([node_event(GraphNodeNames.SYNTHESIZER)])
         return Command(goto=GraphNodeNames.SYNTHESIZER, update={"plugin_context": ctx})
     question, results = turn_evidence(state)
-    text = with_citations(message_text(answer), retrieved_sources(results))
+    text = message_text(answer)
+    if _is_a_raw_result(text, results):
+        # a long tool result passed on as it is (passages, listings): answered from it, as the
+        # synthesizer answers from results, rather than forwarded raw
+        ctx[F.NOTES].append(
+            f"forward_message: the {agent} agent's answer was a raw tool result; answered from it"
+        )
+        text = faithful_answer(question, results, state.get("tone"))
+    text = with_citations(text, retrieved_sources(results))
     failed = [] if results else results_from_records(ctx.get(F.TOOLS_USED) or [], failed=True)
     if failed and _is_an_error(text, failed):
         # a tool's error passed on as the answer: say what failed, in words, rather than the raw error
@@ -370,6 +384,14 @@ def finish(state: dict[str, Any], context: Any) -> Command:
         ctx[F.NOTES].append(f"supervisor: the {agent} agent's answer stood as it was (direct answer)")
     final = AIMessage(content=text, name=GraphNodeNames.FORWARD, response_metadata={FORWARDED_KEY: agent})
     return Command(goto=END, update={"messages": [final], "plugin_context": ctx})
+
+
+def _is_a_raw_result(text: str, results: Sequence[ToolResult]) -> bool:
+    """Whether ``text`` is, word for word, one of the (long) ``results`` as the tool returned it."""
+    said = " ".join(text.split())
+    return bool(said) and any(
+        len(r.content) > SHORT_RESULT_CHARS and said == " ".join(r.content.split()) for r in results
+    )
 
 
 def _is_an_error(text: str, failed: Sequence[ToolResult]) -> bool:
