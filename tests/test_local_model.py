@@ -26,14 +26,16 @@ from cadence.models.local import (
 from cadence.models.local.grammar import distinct_argument_grammar, repeated_argument, span_rules
 from cadence.models.local.policy import (
     Plan,
+    asked_quantities,
     distinct_arguments_plan,
     is_follow_up,
     numbers_in,
     resolve_reference,
     result_value,
     style_instruction,
+    takes_asked_quantity,
 )
-from cadence.models.preroute import routing_schema
+from cadence.models.preroute import routing_schema, stem
 from cadence.orchestration.control_tools import make_routing_tools
 from cadence.sdk.metadata import PluginMetadata
 from cadence.sdk.tools import make_back_tool
@@ -467,6 +469,28 @@ def test_policy_helpers() -> None:
         style_instruction("x\n5. **RESPONSE STYLE**: Be brief and to the point: more.")
         == "Be brief and to the point"
     )
+
+
+@tool
+def share(part: float, whole: float) -> str:
+    """What percentage part is of whole."""
+    return "25%"
+
+
+def test_a_tool_taking_what_the_question_asks_for_is_not_called() -> None:
+    assert asked_quantities("45 is what percent of 180?") == {"percent"}
+    assert asked_quantities("how many hours between Paris and Lima") == {stem("hours")}
+    percent = _schemas([percent_of])[0]
+    assert takes_asked_quantity(percent, asked_quantities("what percentage of 80 is 20"))  # by prefix
+    assert not takes_asked_quantity(percent, asked_quantities("what is 15% of 80"))
+    assert not takes_asked_quantity(_schemas([time_difference])[0], asked_quantities("what time is it"))
+    model = LocalChatModel()
+    tools = _schemas([calculate, percent_of, share, make_back_tool()])
+    # "percent" matches percent_of only, which takes the percent as input: the others compete
+    plan = model.plan(_after_route("45 is what percent of 180?"), tools=tools)
+    assert plan.fixed is not None and json.loads(plan.fixed)["name"] == "calculate"
+    plan = model.plan(_after_route("what is 15 percent of 80?"), tools=tools)
+    assert plan.fixed is None and [t["function"]["name"] for t in plan.options] == ["percent_of"]
 
 
 def test_numbers_written_in_words_are_offered_as_arguments() -> None:

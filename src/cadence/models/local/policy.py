@@ -79,7 +79,7 @@ from cadence.models.local.grammar import (
     distinct_argument_grammar,
     repeated_argument,
 )
-from cadence.models.preroute import PreRouter, tokenize, tool_function, tool_name
+from cadence.models.preroute import PreRouter, stem, tokenize, tool_function, tool_name
 from cadence.text import numbers_from_words
 
 ANSWER_FROM_RESULTS = "Answer the user's question in one sentence, using only the results given."
@@ -443,6 +443,34 @@ def takes_no_input(schema: Mapping[str, Any]) -> bool:
     return not ((tool_function(schema).get("parameters") or {}).get("properties") or {})
 
 
+_ASKED_RE = re.compile(r"\b(?:what|which|how many|how much)\s+([a-z]+)", re.IGNORECASE)
+
+
+def asked_quantities(question: str) -> set[str]:
+    """The (stemmed) words a question asks for: the word after "what", "which", "how many", "how much"."""
+    return {stem(m.group(1).lower()) for m in _ASKED_RE.finditer(question)}
+
+
+def takes_asked_quantity(schema: Mapping[str, Any], asked: set[str]) -> bool:
+    """Whether one of the tool's required number arguments is what the question asks for.
+
+    Names match by stem, or when one is a prefix of the other of at least five letters
+    ("percent" and "percentage").
+    """
+    params = tool_function(schema).get("parameters") or {}
+    props = params.get("properties") or {}
+    names = {
+        stem(k.lower())
+        for k in params.get("required") or []
+        if (props.get(k) or {}).get("type") in ("number", "integer")
+    }
+    return any(
+        a == n or (min(len(a), len(n)) >= 5 and (a.startswith(n) or n.startswith(a)))
+        for a in asked
+        for n in names
+    )
+
+
 def usable_tools(
     options: list[Mapping[str, Any]], question: str, *, matched: bool
 ) -> list[Mapping[str, Any]]:
@@ -628,6 +656,10 @@ class SmallModelPolicy:
             matched = [
                 t for t in matched if not takes_no_input(t) or covered[tool_name(t)] >= NO_INPUT_COVERAGE
             ]
+            # a tool taking the very quantity the question asks for cannot answer it ("45 is what
+            # percent of 180" is not percent_of(percent=...)): the other tools compete
+            asked = asked_quantities(question)
+            matched = [t for t in matched if not takes_asked_quantity(t, asked)]
             candidates = usable_tools(matched, question, matched=True)
             if not candidates:
                 # nothing matched, or only tools the question gives nothing to: the others compete
