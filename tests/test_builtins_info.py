@@ -421,3 +421,54 @@ def test_a_place_mentioned_in_a_sentence_resolves(sentence: str, label: str) -> 
 def test_a_sentence_without_a_place_is_still_unknown() -> None:
     with pytest.raises(UnknownLocationError):
         resolve_location("what is the time right now please")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "What is your name?",  # "name" is another language's name of Namur
+        "is it the same time everywhere?",  # Same, Tanzania
+        "WHAT IS YOUR NAME",  # all capitals: case says nothing
+        "what time should we eat?",  # EAT, East Africa Time
+        "what time does the sale start",  # Salé, Morocco
+        "is the shop open for sale",  # "for" is not a preposition of place
+        "how do I split the bill, what time is it",  # Split, Croatia
+        "what time is sunrise in march",  # March, England: too small for a common word
+        "okay, what time is it?",  # "okay" is another name of Les Cayes, Haiti
+        "what time is it? google it",  # "google" is another name of Topeka
+    ],
+)
+def test_common_words_of_a_question_are_not_places(sentence: str) -> None:
+    """A whole question without a place is unknown (the user is told), not a town that shares a word."""
+    with pytest.raises(UnknownLocationError, match="Unknown location"):
+        current_time.invoke({"location": sentence})
+
+
+@pytest.mark.parametrize(
+    ("sentence", "label"),
+    [
+        ("what's the time in reading", "Reading, UK"),  # a common word after "in", a city of 300,000
+        ("how about nice", "Nice, France"),
+        ("could you tell me the time in japan", "Japan"),
+        ("what time is it in china now", "Beijing, China"),
+        ("tell me the time in pacific please", "US Pacific Time"),
+        (
+            "What time is it in LA right now please?",
+            "Los Angeles, California, US",
+        ),  # capitals: an abbreviation
+        ("tokyo, what time is it there?", "Tokyo, Japan"),  # not a common word: no preposition needed
+        ("whats the time tokyo", "Tokyo, Japan"),
+        ("whats the time in kiev", "Kyiv, Ukraine"),  # another name, after "in"
+        ("Is it late in Bombay?", "Mumbai, India"),
+        ("what time is it in new york", "New York City, New York, US"),
+        ("so what time is it in paris", "Paris, France"),
+    ],
+)
+def test_places_in_questions_still_resolve(sentence: str, label: str) -> None:
+    assert resolve_location(sentence).label == label
+
+
+def test_a_common_word_given_alone_is_still_taken_as_a_place() -> None:
+    """The rule is for words inside a question: a location given by itself is taken at its word."""
+    assert resolve_location("Same").label == "Same, Tanzania"
+    assert resolve_location("reading").label == "Reading, UK"

@@ -13,6 +13,10 @@ nations of the UK) plus a short list of common abbreviations (``NYC``, ``UK``,
   spans several UTC offsets the result says so and names the others.
 * Case, accents, filler words ("in Tokyo", "Tokyo time", "the UK") and trailing
   punctuation do not matter.
+* A whole question finds the place it mentions ("is it late in Mumbai?"). A common English
+  word in it (:mod:`cadence.builtins._place_words`) is a place only after a preposition of place
+  and by the place's own name ("the time in reading", never "your name" as Namur); a question
+  without a place is an unknown location.
 
 The index is built once, on first use or in the background when the agent is
 created (:func:`warm_up`): about 1.3 s of CPU and 35 MB, with other Latin-script
@@ -41,6 +45,7 @@ from typing import NamedTuple
 from langchain_core.tools import BaseTool
 
 from cadence.builtins._common import BuiltinToolError, agent_prompt
+from cadence.builtins._place_words import COMMON_PLACE_WORDS
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool, volatile
 
 logger = logging.getLogger(__name__)
@@ -753,7 +758,7 @@ _Candidate = _Region | int
 
 
 def _candidates(
-    g: _Gazetteer, key: str, qualifiers: Sequence[set[tuple[str, str]]] = ()
+    g: _Gazetteer, key: str, qualifiers: Sequence[set[tuple[str, str]]] = (), *, other_names: bool = True
 ) -> tuple[list[_Candidate], bool]:
     """Places named ``key`` that satisfy the qualifiers, best first, and whether only alternate names matched.
 
@@ -766,7 +771,9 @@ def _candidates(
     regions.sort(key=lambda r: (r.kind != "country", -g.cities[r.city].population))
     primary = [i for i in g.named(key) if _city_ok(g.cities[i], qualifiers)]
     alternate = [
-        i for i in g.named(key, alternate=True) if i not in primary and _city_ok(g.cities[i], qualifiers)
+        i
+        for i in (g.named(key, alternate=True) if other_names else ())
+        if i not in primary and _city_ok(g.cities[i], qualifiers)
     ]
     if regions or primary:
         top = g.cities[primary[0]].population if primary else 0
@@ -825,21 +832,41 @@ def _display(g: _Gazetteer, key: str, candidate: _Candidate) -> str:
     return name if _key(name) == key else key.title()
 
 
-def _resolve_key(g: _Gazetteer, key: str, qualifiers: Sequence[set[tuple[str, str]]] = ()) -> Place | None:
-    """Resolve one normalised name (optionally qualified); ``None`` when nothing matches."""
+def _is_abbreviation(key: str) -> bool:
+    """Whether a time zone name or place alias is an abbreviation or nickname (``eat``, ``west``, ``la``)
+    rather than a full name (``pacific``, ``eastern``)."""
+    return key in PLACE_ALIASES or (key in ZONE_ALIASES and len(key) <= 4)
+
+
+def _resolve_key(
+    g: _Gazetteer,
+    key: str,
+    qualifiers: Sequence[set[tuple[str, str]]] = (),
+    *,
+    other_names: bool = True,
+    own_names: bool = False,
+) -> Place | None:
+    """Resolve one normalised name (optionally qualified); ``None`` when nothing matches.
+
+    Without ``other_names``, a city's names in other languages and codes ("Bombay", "Namur" as
+    "name") do not count. With ``own_names`` only a place's own name counts: a country's, state's or
+    city's name or a time zone's full name ("pacific"); not another language's name, a nickname, an
+    abbreviation or a part of an IANA name ("Australia/West", "Pacific/Easter").
+    """
+    other_names = other_names and not own_names
     aliased_name = PLACE_ALIASES.get(key, key).split(",")[0]
-    if qualifiers and aliased_name != key:  # "New York, NY" -> "New York City" in New York state
+    if qualifiers and aliased_name != key and not own_names:  # "New York, NY" -> New York City in NY state
         aliased = _resolve_key(g, aliased_name, qualifiers)
         if aliased is not None:
             return aliased
     if not qualifiers:
-        if key in ZONE_ALIASES:
+        if key in ZONE_ALIASES and not (own_names and _is_abbreviation(key)):
             label, zone = ZONE_ALIASES[key]
             return Place(label, zoneinfo.ZoneInfo(zone), zone)
         if "/" in key and key in g.zones:
             zone = g.zones[key]
             return Place(zone, zoneinfo.ZoneInfo(zone), zone)
-        if key in PLACE_ALIASES:
+        if key in PLACE_ALIASES and not own_names:
             target = _resolve_text(g, PLACE_ALIASES[key], allow_alias=False)
             if target is not None:
                 others, by_other_name = _candidates(g, key)
@@ -849,7 +876,7 @@ def _resolve_key(g: _Gazetteer, key: str, qualifiers: Sequence[set[tuple[str, st
                 )
                 labels = [label for label in _other_labels(g, target, others, None) if label != target.label]
                 return _with_alternatives(target, name, labels) if labels else target
-    candidates, by_other_name = _candidates(g, key, qualifiers)
+    candidates, by_other_name = _candidates(g, key, qualifiers, other_names=other_names)
     if candidates:
         chosen = candidates[0]
         if isinstance(chosen, _Region):
@@ -861,10 +888,11 @@ def _resolve_key(g: _Gazetteer, key: str, qualifiers: Sequence[set[tuple[str, st
         everything = _candidates(g, key)[0] if qualifiers else candidates
         labels = _other_labels(g, place, everything, chosen)
         return _with_alternatives(place, _display(g, key, chosen), labels) if labels else place
-    if not qualifiers and key in g.zones:  # legacy IANA names without a region: "Japan", "GB", "ROK"
+    # legacy IANA names without a region ("Japan", "GB", "ROK") and IANA city parts are no place's own name
+    if not qualifiers and not own_names and key in g.zones:
         zone = g.zones[key]
         return Place(zone, zoneinfo.ZoneInfo(zone), zone)
-    if not qualifiers and key in g.zone_cities:
+    if not qualifiers and not own_names and key in g.zone_cities:
         zone = g.zone_cities[key]
         return Place(zone.rpartition("/")[2].replace("_", " "), zoneinfo.ZoneInfo(zone), zone)
     return None
@@ -989,14 +1017,62 @@ _SENTENCE_WORDS = frozenset(_SENTENCE_WORDS_TEXT.split())
 _SENTENCE_PREPOSITIONS = frozenset({"in", "at", "for", "of", "from", "to", "about", "and", "between"})
 MAX_NAME_WORDS = 4
 """Longest place name looked for inside a sentence."""
+_PLACE_PREPOSITIONS = frozenset({"in", "at", "from", "about", "between"})
+"""Prepositions before a place rather than an activity ("for sale", "to split", "of course")."""
+COMMON_WORD_MIN_POPULATION = 100_000
+"""A common English word names a city in a sentence only if the city has this many people."""
+
+
+def _word_place(
+    g: _Gazetteer, typed: str, key: str, *, cased: bool, capitalised: bool, placed: bool
+) -> Place | None:
+    """The place one word of a sentence names, if any: ``capitalised`` as typed (not first in the
+    sentence), ``placed`` right after a preposition of place.
+
+    A common English word that is also a place name needs more (see :func:`_common_word_place`).
+    Another word typed in lower case names a city by another language's name or a code ("kiev",
+    "cologne") only after a preposition of place: "okay" is not Les Cayes, "google" not Topeka.
+    """
+    if _common_word(typed, key, cased):
+        return _common_word_place(g, key, after_preposition=placed)
+    return _resolve_key(g, key, other_names=capitalised or placed)
+
+
+def _common_word(typed: str, key: str, cased: bool) -> bool:
+    """Whether a word of a sentence is an ordinary English word that also names a place ("name", "same",
+    "reading"); one typed in capitals in a sentence that has lower case is an abbreviation ("LA", "EAT")."""
+    return key in COMMON_PLACE_WORDS and not (cased and typed.isupper())
+
+
+def _common_word_place(g: _Gazetteer, key: str, *, after_preposition: bool) -> Place | None:
+    """The place a common English word of a sentence names, on stronger evidence than other words need.
+
+    It must follow a preposition of place ("in", "at", "from"...) and name by its own name a country,
+    a state or province, a time zone or a city of at least :data:`COMMON_WORD_MIN_POPULATION` people;
+    never by another language's name, a nickname or an abbreviation. "The time in reading" is
+    Reading; "your name" is not Namur, "the same time" not Same (Tanzania), "sunset in March" not
+    March (England), "is it time to eat" not East Africa Time. Capitals do not count here: the first
+    word of a sentence has one, and people type names in lower case.
+    """
+    if not after_preposition:
+        return None
+    if not (
+        key in g.regions
+        or (key in ZONE_ALIASES and not _is_abbreviation(key))
+        or any(g.cities[i].population >= COMMON_WORD_MIN_POPULATION for i in g.named(key))
+    ):
+        return None
+    return _resolve_key(g, key, own_names=True)
 
 
 def _mentioned_place(g: _Gazetteer, text: str) -> Place | None:
     """The place a whole sentence mentions ("What is the local time in Mumbai?" → Mumbai), or None.
 
     Word runs are tried longest first; a run must not start or end with a question word. Among
-    runs of one length, a capitalised one (as typed) and then the one after a preposition
-    such as "in" wins, the last one first ("time in Paris, not in Nice").
+    runs of one length, a capitalised one (as typed, not first in the sentence) and then the one
+    after a preposition such as "in" wins, the last one first ("time in Paris, not in Nice"). A
+    single word needs more (see :func:`_word_place`).
+    Case counts only when the sentence has lower case letters: in "WHAT IS YOUR NAME" it says nothing.
     """
     raw = [w for w in re.findall(r"[\w'.-]+", text) if w.strip(".'-")]
     if len(raw) < 2:
@@ -1004,19 +1080,26 @@ def _mentioned_place(g: _Gazetteer, text: str) -> Place | None:
     words = [_key(w) for w in raw]
     if not any(w in _SENTENCE_WORDS for w in words):
         return None  # a name, not a sentence ("Los Angles", "Paris, Germany"): no guessing from its parts
+    cased = any(c.islower() for c in text)
     for size in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
         runs: list[tuple[int, int, int, int]] = []
         for start in range(len(words) - size + 1):
             run = words[start : start + size]
             if run[0] in _SENTENCE_WORDS or run[-1] in _SENTENCE_WORDS or not all(run):
                 continue
-            capitalised = all(
+            capitalised = cased and all(
                 w[:1].isupper() for w in raw[start : start + size] if w.lower() not in ("of", "de")
             )
             after_preposition = start > 0 and words[start - 1] in _SENTENCE_PREPOSITIONS
             runs.append((int(capitalised and start > 0), int(after_preposition), start, size))
-        for _, _, start, size in sorted(runs, reverse=True):
-            found = _resolve_text(g, " ".join(words[start : start + size]), allow_alias=True)
+        for as_typed, _, start, size in sorted(runs, reverse=True):
+            if size == 1:
+                placed = start > 0 and words[start - 1] in _PLACE_PREPOSITIONS
+                found = _word_place(
+                    g, raw[start], words[start], cased=cased, capitalised=bool(as_typed), placed=placed
+                )
+            else:
+                found = _resolve_text(g, " ".join(words[start : start + size]), allow_alias=True)
             if found is not None:
                 return found
     return None
