@@ -436,6 +436,8 @@ def test_a_sentence_without_a_place_is_still_unknown() -> None:
         "what time is sunrise in march",  # March, England: too small for a common word
         "okay, what time is it?",  # "okay" is another name of Les Cayes, Haiti
         "what time is it? google it",  # "google" is another name of Topeka
+        "nice weather, what time is it",  # Nice (France) is a common word, not a major place, here
+        "can you tell us the time",  # "us": too short to be a place without a preposition
     ],
 )
 def test_common_words_of_a_question_are_not_places(sentence: str) -> None:
@@ -462,6 +464,10 @@ def test_common_words_of_a_question_are_not_places(sentence: str) -> None:
         ("Is it late in Bombay?", "Mumbai, India"),
         ("what time is it in new york", "New York City, New York, US"),
         ("so what time is it in paris", "Paris, France"),
+        # a common word that is a country's or a city of a million's own name needs no preposition
+        ("berlin, what time is it", "Berlin, Germany"),
+        ("japan time now", "Japan"),
+        ("china time please", "Beijing, China"),
     ],
 )
 def test_places_in_questions_still_resolve(sentence: str, label: str) -> None:

@@ -1021,6 +1021,9 @@ _PLACE_PREPOSITIONS = frozenset({"in", "at", "from", "about", "between"})
 """Prepositions before a place rather than an activity ("for sale", "to split", "of course")."""
 COMMON_WORD_MIN_POPULATION = 100_000
 """A common English word names a city in a sentence only if the city has this many people."""
+MAJOR_PLACE_POPULATION = 1_000_000
+"""A common English word of five letters or more that is the own name of a country or of a city this
+large is that place even without a preposition ("berlin, what time is it", "japan time now")."""
 
 
 def _word_place(
@@ -1047,14 +1050,15 @@ def _common_word(typed: str, key: str, cased: bool) -> bool:
 def _common_word_place(g: _Gazetteer, key: str, *, after_preposition: bool) -> Place | None:
     """The place a common English word of a sentence names, on stronger evidence than other words need.
 
-    It must follow a preposition of place ("in", "at", "from"...) and name by its own name a country,
+    It must follow a preposition of place ("in", "at", "from"...), unless it is a major place
+    (:func:`_major_place`), and name by its own name a country,
     a state or province, a time zone or a city of at least :data:`COMMON_WORD_MIN_POPULATION` people;
     never by another language's name, a nickname or an abbreviation. "The time in reading" is
     Reading; "your name" is not Namur, "the same time" not Same (Tanzania), "sunset in March" not
     March (England), "is it time to eat" not East Africa Time. Capitals do not count here: the first
     word of a sentence has one, and people type names in lower case.
     """
-    if not after_preposition:
+    if not after_preposition and not _major_place(g, key):
         return None
     if not (
         key in g.regions
@@ -1063,6 +1067,16 @@ def _common_word_place(g: _Gazetteer, key: str, *, after_preposition: bool) -> P
     ):
         return None
     return _resolve_key(g, key, own_names=True)
+
+
+def _major_place(g: _Gazetteer, key: str) -> bool:
+    """Whether ``key`` (five letters or more) is the own name of a country or of a city of at least
+    :data:`MAJOR_PLACE_POPULATION` people: in a question about the time, that place is meant."""
+    if len(key) < 5:  # "us", "hue", "mali"...: too often the word itself
+        return False
+    if any(r.kind == "country" for r in g.regions.get(key, ())):
+        return True
+    return any(g.cities[i].population >= MAJOR_PLACE_POPULATION for i in g.named(key))
 
 
 def _mentioned_place(g: _Gazetteer, text: str) -> Place | None:
