@@ -131,3 +131,61 @@ def test_an_operation_without_its_left_operand_is_not_a_number(text: str) -> Non
     """A follow-up that lost its context ("take away 2" of what?) must fail, not answer -2 or 5."""
     with pytest.raises(CalculationError):
         evaluate(to_expression(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "45 is what percent of 180?",
+        "what percent of 200 is 50",
+        "what percentage of 80 is 20",
+        "what is 30 as a percentage of 120",
+        "thirty out of one hundred and twenty as a percentage",
+        "what percent is 50 of 200",
+        "how many percent of 200 is 50",
+        "fifty is what % of two hundred",
+        "50 is how many percent of 200",
+        "what percentage of 200 does 50 make up",
+        "Find what percent 12 is of 48",
+        "50 out of 200 is what percent?",
+        "express 30 as a percent of 120",
+        "what is the percentage of 50 out of 200",
+        "can you tell me what per cent of 1,000 is 250",
+        "I wonder what percent of 200 is 50",
+        "question: what percentage is 50 of 200",
+        "what is 0.25 as a percentage",
+        "30 over 120 as a percent",
+    ],
+)
+def test_a_question_asking_for_a_percentage_is_the_part_over_the_whole(text: str) -> None:
+    """Asking what percent X is of Y (in any order or wording) is X / Y * 100, not X% of Y."""
+    assert evaluate(to_expression(text)) == pytest.approx(25)
+    assert "25" in calculate.invoke({"expression": text})
+
+
+def test_percentage_questions_read_the_part_and_the_whole() -> None:
+    assert to_expression("45 is what percent of 180?") == "(45 / 180 * 100)"
+    assert to_expression("what percent of 200 is 50") == "(50 / 200 * 100)"
+    assert to_expression("what is 30 as a percentage of 120") == "(30 / 120 * 100)"
+    assert calculate.invoke({"expression": "what percentage of 80 is 20"}) == "(20 / 80 * 100) = 25"
+    assert evaluate(to_expression("convert 3/4 to a percentage")) == pytest.approx(75)
+    assert evaluate(to_expression("what percent of 200 is 50, then double it")) == pytest.approx(50)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("8% of 1250", 100),
+        ("what is 20 percent of 150", 30),
+        ("10 percent more than 50", 55),
+        ("15 percent less than 80", 68),
+        ("25 percent off 80", 60),
+    ],
+)
+def test_a_percentage_that_is_given_is_still_taken_of_the_whole(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+def test_a_percentage_question_about_words_is_not_a_number() -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": "what percent of people is happy"})

@@ -16,7 +16,9 @@ number words become digits (:func:`cadence.text.numbers_from_words`: "forty two"
 "then" splits a chain of steps that each apply to the running result, verb phrases
 ("subtract A from B", "multiply A by B", "7 less than 30", "the average of A, B and
 C", "add up A, B and C") become operations, and operator words ("plus", "times", "divided by", "squared",
-"to the 4th power", "percent of") become symbols.
+"to the 4th power", "percent of") become symbols. A question that asks for a percentage ("45 is
+what percent of 180", "what percentage of 80 is 20", "30 out of 120 as a percentage") becomes the
+part over the whole times 100 (``(45 / 180 * 100)``).
 """
 
 from __future__ import annotations
@@ -97,7 +99,48 @@ _LIST = rf"({_LIST_ITEM}(?:,| and ){_LIST_ITEM})"
 """Two or more operands separated by commas and/or "and" (counted again when the list is read); never
 across the word of a two-operand form ("add 3 to the sum of 1 and 2", "multiply the sum of 1 and 2 by 3")."""
 
+_PCT = r"(?:percent(?:age)?|per cent|pct|%)"
+_ASK = r"(?:what|which|how many|how much)"
+_IS = (
+    r"(?:is|are|was|were|=|equals?|makes?(?: up)?|represents?|accounts? for|constitutes?|comes? to|"
+    r"amounts? to)"
+)
+_DOES = r"(?:does|do|did|would|will)"
+_MAKE = r"(?:make(?: up)?|represent|account for|constitute|come to|amount to|cover|form|take(?: up)?)"
+_AS = r"(?:as|in|into|to|expressed as|written as|in terms of)(?: an?)?"
+_EXPRESS = r"(?:(?:express|convert|write|turn|put|give|show)(?: me)? )?"
+_PART_OF = r"(?:out of|of)"
+_NOT_ASKED = rf"(?!.*\b{_ASK} {_PCT}(?!\w))"
+"""Not a clause that asks for a percentage ("I wonder what percent of 200 is 50" is not "X percent of Y")."""
+_SHARE = "({0} / {1} * 100)"
+"""Asking for a percentage: the part ``{0}`` as a percentage of the whole ``{1}``."""
+_SHARE_WHOLE_FIRST = "({1} / {0} * 100)"
+"""The same when the whole ``{0}`` is named before the part ``{1}``."""
+
+_PERCENT_QUESTIONS: tuple[tuple[str, str], ...] = (
+    # "45 is what percent of 180", "50 makes up how many percent of 200"
+    (rf"^{_OPERAND} {_IS} {_ASK} {_PCT} {_PART_OF} {_OPERAND}$", _SHARE),
+    # "what percent of 200 is 50", "how many percent of 200 is 50", "what percentage of 200 does 50 make up"
+    (rf"^{_ASK} {_PCT} {_PART_OF} {_OPERAND} (?:{_IS}|{_DOES}) {_OPERAND}(?: {_MAKE})?$", _SHARE_WHOLE_FIRST),
+    # "what percent is 50 of 200", "what percentage does 50 make of 200", "what percent 12 is of 48"
+    (rf"^{_ASK} {_PCT} (?:{_IS}|{_DOES}) {_OPERAND}(?: {_MAKE})? {_PART_OF} {_OPERAND}$", _SHARE),
+    (rf"^{_ASK} {_PCT} {_OPERAND} {_IS} {_PART_OF} {_OPERAND}$", _SHARE),
+    # "50 out of 200 is what percent", "50 of 200 is what percentage"
+    (rf"^{_OPERAND} {_PART_OF} {_OPERAND} {_IS} {_ASK} {_PCT}$", _SHARE),
+    # "30 as a percentage of 120", "express 30 as a percent of 120"
+    (rf"^{_EXPRESS}{_OPERAND} {_AS} {_PCT} {_PART_OF} {_OPERAND}$", _SHARE),
+    # "30 out of 120 as a percentage", "convert 30 of 120 to a percent"
+    (rf"^{_EXPRESS}{_OPERAND} {_PART_OF} {_OPERAND} {_AS} {_PCT}$", _SHARE),
+    # "the percentage of 50 out of 200", "the percentage of 50 in 200"
+    (rf"^(?:the )?{_PCT} of {_OPERAND} (?:out of|in) {_OPERAND}$", _SHARE),
+    # "0.25 as a percentage", "convert 3/4 to a percent", "30 over 120 in percent"
+    (rf"^{_EXPRESS}{_OPERAND} {_AS} {_PCT}$", "({0} * 100)"),
+)
+"""Questions that ask for a percentage (the part as a share of the whole, times 100), tried before
+"X percent of Y", which gives a percentage rather than asking for one."""
+
 _VERB_PATTERNS: Rules = _rules(
+    *_PERCENT_QUESTIONS,
     (rf"^(?:add|sum|total){_TOGETHER} {_LIST}{_TOGETHER}$", "sum of 2+"),
     (rf"^multiply{_TOGETHER} {_LIST}{_TOGETHER}$", "product of 2+"),
     (rf"^add {_OPERAND} (?:and|to|plus) {_OPERAND}$", "({0} + {1})"),
@@ -118,12 +161,12 @@ _VERB_PATTERNS: Rules = _rules(
     (rf"^cube (?!root){_OPERAND}$", "({0} ** 3)"),
     (rf"^(?:a |one )?(?:third) of {_OPERAND}$", "({0} / 3)"),
     (rf"^(?:a |one )?quarter of {_OPERAND}$", "({0} / 4)"),
-    (rf"^{_OPERAND} (?:percent|per cent|%) of {_OPERAND}$", "({0} / 100 * {1})"),
+    (rf"^{_NOT_ASKED}{_OPERAND} (?:percent|per cent|%) of {_OPERAND}$", "({0} / 100 * {1})"),
     (rf"^({_NUM}) less than {_OPERAND}$", "({1} - {0})"),
     (rf"^({_NUM}) more than {_OPERAND}$", "({1} + {0})"),
-    (rf"^{_OPERAND} (?:percent|per cent|%) (?:more than|increase on|up on) {_OPERAND}$",
+    (rf"^{_NOT_ASKED}{_OPERAND} (?:percent|per cent|%) (?:more than|increase on|up on) {_OPERAND}$",
      "({1} * (1 + {0} / 100))"),
-    (rf"^{_OPERAND} (?:percent|per cent|%) (?:less than|off|decrease on|down on) {_OPERAND}$",
+    (rf"^{_NOT_ASKED}{_OPERAND} (?:percent|per cent|%) (?:less than|off|decrease on|down on) {_OPERAND}$",
      "({1} * (1 - {0} / 100))"),
 )  # fmt: skip
 
