@@ -147,7 +147,7 @@ class LocalChatModel(BaseChatModel):
         elif plan.mode in ("call", "auto"):
             message = parse_tool_output(text, plan.options)
             again = distinct_arguments_plan(plan, message)
-            if again is not None:  # one span copied into two places: the second is chosen again
+            if again is not None:  # one place of the message used for two arguments: chosen again
                 second = self.worker().complete(self._completion_args(again, stop, stream=False), cancel)
                 retried = parse_tool_output(second.get("text") or "", again.options)
                 if retried.tool_calls:
