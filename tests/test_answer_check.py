@@ -43,11 +43,20 @@ TIME = [
         ("In Tokyo it is 22 November 2026.", TIME, "missing_result"),  # the date, not the time
         ("", CALC, "empty"),
         ("Hello! Nice to meet you.", [], None),
+        ("The user asked for 12 * 12, which is 144.", CALC, "narration"),  # describes the task
     ],
 )
 def test_check_answer(answer: str, results: list[ToolResult], problem: str | None) -> None:
     question = "What is 12 * 12?" if results is CALC else "What time is it in Tokyo?"
     assert check_answer(answer, question=question, results=results).problem == problem
+
+
+def test_the_user_is_narration_only_when_nobody_spoke_of_a_user() -> None:
+    doc = ToolResult("search_docs", {}, "Every request names the user (user_id); the user owns the thread.")
+    answer = "The user owns the thread: every request names the user."
+    assert check_answer(answer, question="who owns a thread?", results=[doc]).problem is None
+    asked = "which user owns the thread?"
+    assert check_answer("The user owns it: 144.", question=asked, results=CALC).problem is None
 
 
 def test_long_results_are_documents_summarised_in_words() -> None:

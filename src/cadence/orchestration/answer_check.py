@@ -7,6 +7,9 @@ generically (numbers, clock times and words, never particular sentences):
 
 - **repetition**: a sentence said twice is cut (the answer is kept, cleaned);
 - **prompt echo**: eight consecutive words of the node's instructions in the answer;
+- **narration**: an answer about "the user" (in the third person) when neither the question
+  nor the results speak of users: the model described its task instead of answering
+  ("The user asked for a double of 200.");
 - **missing result**: the turn's short tool results (values, not documents) state
   facts (numbers, clock times) that are not in the question, and the answer
   carries none of them (none of their clock times, when they lead with one: a
@@ -55,6 +58,8 @@ _FACT_RE = re.compile(
     r"(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.:])-?\d+(?::\d{2})?(?:\.\d+)?(?![\w:])"
 )
 _LIST_MARKER_RE = re.compile(r"(?m)^\s*\d+[.)]\s")
+_NARRATION_RE = re.compile(r"\bthe user\b", re.IGNORECASE)
+_USER_RE = re.compile(r"\busers?\b", re.IGNORECASE)
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z_'-]{3,}")
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
 _COMMON = frozenset(
@@ -274,6 +279,8 @@ def check_answer(
                 return AnswerVerdict(cleaned, "invented_number", invented)
         return AnswerVerdict(cleaned)
     evidence = " \n".join([*(r.content for r in results), *grounded])
+    if _NARRATION_RE.search(cleaned) and not _USER_RE.search(f"{question}\n{evidence}"):
+        return AnswerVerdict(cleaned, "narration")
     asked = facts(question)
     # Short results are values (a sum, a clock time): the answer must carry one. Long ones are
     # documents, which an answer summarises in words.
