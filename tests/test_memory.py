@@ -68,6 +68,11 @@ def test_a_message_of_statements_only() -> None:
     assert not only_statements("I work on compilers, what is 2+2?")
     assert not only_statements("I live in Paris. Calculate 2+2")
     assert not only_statements("Hello")
+    # a question after a comma, without a question mark, is still asked (and not part of the fact)
+    lima = "my friend lives in Lima, whats the time there now"
+    assert not only_statements(lima)
+    assert [f.text for f in stated_facts(lima)] == ["My friend lives in Lima."]
+    assert not only_statements("I'm in Oslo, tell me the time")
 
 
 async def test_a_statement_is_answered_from_itself_without_tools() -> None:

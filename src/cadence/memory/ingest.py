@@ -18,8 +18,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+_ASKING = (
+    r"what|what's|whats|who|who's|whos|where|where's|wheres|when|why|how|how's|hows|which|do|does|did|is|are"
+    r"|can|could|would|will|should|tell me|show me|give me"
+)
+"""Words that open a question or a request ("..., whats the time there now")."""
 _CLAUSE_RE = re.compile(
-    r"(?<=[.!?;])\s+|\s*,?\s+(?:and|but)\s+(?=(?:i|i'm|i am|i've|my|call me)\b)|\n+", re.IGNORECASE
+    r"(?<=[.!?;])\s+|\s*,?\s+(?:and|but)\s+(?=(?:i|i'm|i am|i've|my|call me)\b)"
+    rf"|\s*,\s*(?=(?:{_ASKING})\b)|\n+",
+    re.IGNORECASE,
 )
 _FIRST_PERSON_RE = re.compile(
     r"^(?:(?:also|btw|by the way|oh|so|well|hi|hello|hey)\s*,?\s+)?"
@@ -31,9 +38,7 @@ _REQUEST_RE = re.compile(
     r"forgot|wanted|can't|cannot)|i'd|my question)\b",
     re.IGNORECASE,
 )
-_QUESTION_START_RE = re.compile(
-    r"^(?:what|who|where|when|why|how|which|do|does|did|is|are|can|could|would|will|should)\b", re.IGNORECASE
-)
+_QUESTION_START_RE = re.compile(rf"^(?:{_ASKING})\b", re.IGNORECASE)
 _TOPIC_RES = (
     re.compile(r"^(my [a-z' ]{1,40}?) (?:is|are|was|were)\b", re.IGNORECASE),
     re.compile(r"^(i (?:work|live|study|teach|stay|grew up) (?:on|at|in|as|for|with))\b", re.IGNORECASE),
