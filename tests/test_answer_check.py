@@ -136,7 +136,9 @@ FAILED = [
         ("The answer is 63.", "invented_number"),  # the tool that would have computed it failed
         ("I could not compute 100 - 37.", None),  # the question's numbers
         ("The calculator could not read 'hundred - 37'.", None),  # the error's
-        ("Sorry, something went wrong.", None),
+        ("Sorry, something went wrong.", None),  # says that something failed
+        ("As a math-focused AI, I can only help with arithmetic.", "ignores_failure"),
+        ("The user wants to subtract numbers.", "narration"),
     ],
 )
 def test_a_turn_whose_tools_failed_states_no_number_of_its_own(answer: str, problem: str | None) -> None:

@@ -48,7 +48,7 @@ _WORD_RE = re.compile(r"[a-z]+|\d+(?:\.\d+)?")
 
 _ROUTING_STOPWORDS_TEXT = """been but could had has have if into no not our so than their them then there
     these they we would yours hand conversation agent agents tool tools use using give show get let us any
-    some just like re ll ve d m"""
+    some just like re ll ve d m many much"""
 STOPWORDS = BASE_STOPWORDS | frozenset(_ROUTING_STOPWORDS_TEXT.split())
 """Words ignored when scoring: the shared base plus routing boilerplate such as "agent" and "tool"."""
 

@@ -19,7 +19,10 @@ generically (numbers, clock times and words, never particular sentences):
   nor in the question. A turn whose tools all failed has no results, only their
   errors: an answer stating a number that is in neither the question nor the errors
   made it up (the tool that would have computed it failed), and is replaced by
-  :func:`failure_answer`, which says what failed.
+  :func:`failure_answer`, which says what failed;
+- **ignored failure**: in such a turn, an answer that neither says something failed nor uses
+  any word of the tools' names and errors (the question's aside) talks about something else
+  ("As a math-focused AI...", made-up code): it is replaced by :func:`failure_answer` too.
 
 When the check fails, :func:`faithful_answer` writes the answer from the results
 themselves, in the requested tone, and the final-answer node flags it in the
@@ -60,6 +63,11 @@ _FACT_RE = re.compile(
 _LIST_MARKER_RE = re.compile(r"(?m)^\s*\d+[.)]\s")
 _NARRATION_RE = re.compile(r"\bthe user\b", re.IGNORECASE)
 _USER_RE = re.compile(r"\busers?\b", re.IGNORECASE)
+_FAILURE_RE = re.compile(
+    r"\b(?:could ?n[o']t|can ?n[o']t|cannot|unable|not able|failed|fails|error|went wrong"
+    r"|did ?n[o']t work)\b",
+    re.IGNORECASE,
+)
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z_'-]{3,}")
 _SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
 _COMMON = frozenset(
@@ -273,10 +281,18 @@ def check_answer(
         return AnswerVerdict(cleaned, "prompt_echo")
     if not results:
         if failures:
-            known = facts(" \n".join([question, *(f.content for f in failures), *grounded]))
+            errors = " \n".join([*(f"{f.name} {f.content}" for f in failures), *grounded])
+            known = facts(f"{question} \n{errors}")
             invented = [f for f in facts(_LIST_MARKER_RE.sub("", cleaned)) if not _contains(known, f)]
             if invented:
                 return AnswerVerdict(cleaned, "invented_number", invented)
+            if _NARRATION_RE.search(cleaned) and not _USER_RE.search(f"{question}\n{errors}"):
+                return AnswerVerdict(cleaned, "narration")
+            # an answer to a turn whose every tool failed must be about what failed: say that
+            # something failed, or use the words of the tools and their errors
+            said = _content_words(cleaned) - _content_words(question)
+            if said and not _FAILURE_RE.search(cleaned) and not said & _content_words(errors):
+                return AnswerVerdict(cleaned, "ignores_failure", sorted(said)[:5])
         return AnswerVerdict(cleaned)
     evidence = " \n".join([*(r.content for r in results), *grounded])
     if _NARRATION_RE.search(cleaned) and not _USER_RE.search(f"{question}\n{evidence}"):
