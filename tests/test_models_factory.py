@@ -261,6 +261,16 @@ def test_preroute_ranks_the_right_plugin_first(question: str, expected: str) -> 
     assert router.shortlist(question) == [expected]
 
 
+def test_how_many_says_nothing_about_the_route() -> None:
+    clock = PluginMetadata(
+        name="info", version="1.0.0", description="World clock agent.",
+        capabilities=["how many hours ahead or behind a city is"],
+    )  # fmt: skip
+    router = PreRouter.from_metadata([MATH, clock])
+    assert router.shortlist("I have 48 cookies and eat 9, how many are left?") == ["goto_math_agent"]
+    assert router.shortlist("how many hours ahead is Tokyo") == ["goto_info_agent"]
+
+
 def test_preroute_without_overlap_gives_an_empty_shortlist() -> None:
     router = PreRouter.from_metadata([MATH, INFO, DOCS])
     assert router.shortlist("hello there!") == []
