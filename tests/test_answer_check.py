@@ -221,3 +221,21 @@ def test_a_passage_is_about_its_heading_and_a_short_sentence_opens_the_next() ->
     # "A world clock." is too short to stand alone: it opens the sentence after it
     clock = relevant_sentences(SEARCH_RESULT, "documentation on the world clock please")
     assert clock.startswith("A world clock. Tools: `current_time(location)`")
+
+
+def test_identifier_parts_and_short_words_say_what_a_sentence_is_about() -> None:
+    distractors = "".join(
+        f"- The default number of {thing} in a turn is {n}.\n"
+        for n, thing in enumerate(["retries", "agents", "answers", "routes", "tokens"], start=2)
+    )
+    settings = distractors + "- `CADENCE_MAX_TOOL_HOPS` (default 50): tool calls allowed per turn.\n"
+    quoted = relevant_sentences(settings, "whats the default max number of tool calls in a turn")
+    assert "`CADENCE_MAX_TOOL_HOPS` (default 50)" in quoted  # max, tool, call: said by its identifier
+    # a word said counts more than the same word inside an identifier
+    nodes = "".join(
+        f"- `CADENCE_SUSPEND_{k}`: a per-node setting.\n" for k in ("LLM", "TEMPERATURE", "PROMPT", "MAX")
+    )
+    nodes += "When a limit is reached the turn goes to the suspend node, which explains what was done.\n"
+    assert "When a limit is reached" in relevant_sentences(
+        nodes, "what does the documentation say about the suspend node?"
+    )

@@ -42,6 +42,7 @@ from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from cadence.orchestration.compaction import split_at_last_human
 from cadence.orchestration.safety import is_control_tool, message_text
+from cadence.text import STOPWORDS
 
 ANSWER_CHECK_KEY = "cadence_answer_check"
 """``response_metadata`` key of a final answer rewritten from the results: the failed check's reason."""
@@ -383,14 +384,14 @@ def relevant_sentences(text: str, question: str, limit: int = MAX_RESULT_CHARS) 
     opens the next one. Lines that introduce what follows (ending with ``:``) and citation lines
     are left out. Falls back to the best passages.
     """
-    wanted = {_singular(w) for w in _content_words(question)}
+    wanted = _topic_words(question)
     sentences: list[tuple[str, set[str], int]] = []  # text, heading words asked about, passage number
     heading: set[str] = set()
     passage = 0
     for line in text.splitlines():
         citation = _CITATION_LINE_RE.match(line)
         if citation:
-            heading = {_singular(w.lower()) for w in _WORD_RE.findall(citation.group(1) or "")} & wanted
+            heading = _topic_words(citation.group(1) or "") & wanted
             passage += 1
             continue
         if not line.strip() or line.rstrip().endswith(":"):
@@ -405,11 +406,14 @@ def relevant_sentences(text: str, question: str, limit: int = MAX_RESULT_CHARS) 
             sentences.append((short, heading, passage))
     scored = []
     for index, (sentence, about, rank) in enumerate(sentences):
-        words = [_singular(w.lower()) for w in _WORD_RE.findall(sentence)]
-        hits = [i for i, w in enumerate(words) if w in wanted]
+        words = _topic_word_list(sentence)
+        hits = [i for i, (w, _) in enumerate(words) if w in wanted]
         if (hits or about) and len(sentence) >= MIN_SENTENCE_CHARS:
             first = 0 if about else hits[0]  # under a heading that names the topic, it leads
-            scored.append((-len({words[i] for i in hits} | about), first, rank, index))
+            # a word said counts 1, a part of an identifier (``CADENCE_SUSPEND_LLM``) half
+            said = {words[i][0] for i in hits if not words[i][1]} | about
+            parts = {words[i][0] for i in hits if words[i][1]} - said
+            scored.append((-(len(said) + len(parts) / 2), first, rank, index))
     if not scored:
         return relevant_passages(text, question, limit)
     ranked = [index for *_, index in sorted(scored)]
@@ -423,6 +427,27 @@ def relevant_sentences(text: str, question: str, limit: int = MAX_RESULT_CHARS) 
 
 
 _BULLET_RE = re.compile(r"^(?:[\s…*•-]+|\d+[.)](?=\s|$))+|\*\*")
+_TOPIC_TOKEN_RE = re.compile(r"[A-Za-z][A-Za-z0-9_.'-]*[A-Za-z0-9]")
+_NOT_TOPICS = STOPWORDS | {"whats", "according", "tell", "say", "says", "said", "know", "like", "want"}
+
+
+def _topic_word_list(text: str) -> list[tuple[str, bool]]:
+    """The words of ``text`` that can say what it is about, in order, singular, lower case: three
+    letters or more ("max" counts), and the parts of an identifier too (``CADENCE_MAX_TOOL_HOPS``:
+    max, tool, hop; flagged ``True``), without function words."""
+    out: list[tuple[str, bool]] = []
+    for token in _TOPIC_TOKEN_RE.findall(text):
+        parts = [p for p in re.split(r"[_.]+", token.lower()) if p]
+        for part in parts:
+            for word in re.split(r"['-]+", part):
+                if len(word) >= 3 and word.isalpha() and word not in _NOT_TOPICS:
+                    out.append((_singular(word), len(parts) > 1))
+    return out
+
+
+def _topic_words(text: str) -> set[str]:
+    """The words of :func:`_topic_word_list`, as a set."""
+    return {w for w, _ in _topic_word_list(text)}
 """List markers (``-``, ``*``, ``4.``) and bold markers, dropped from quoted sentences."""
 _CITATION_LINE_RE = re.compile(r"\s*\[\d+\]\s+\S+(?:\s+—\s+(.*))?$")
 """A search result's citation line, ``[1] path:line — heading`` (group 1: the heading)."""
