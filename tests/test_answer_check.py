@@ -239,3 +239,18 @@ def test_identifier_parts_and_short_words_say_what_a_sentence_is_about() -> None
     assert "When a limit is reached" in relevant_sentences(
         nodes, "what does the documentation say about the suspend node?"
     )
+
+
+def test_a_result_listing_one_value_per_item_needs_each_in_the_answer() -> None:
+    both = [
+        ToolResult(
+            "current_time",
+            {"location": "Tokyo and Paris"},
+            "The current time in Tokyo, Japan (Asia/Tokyo, UTC+09:00) is 22:05 on Sunday. "
+            "The current time in Paris, France (Europe/Paris, UTC+01:00) is 14:05 on Sunday.",
+        )
+    ]
+    question = "what time is it in Tokyo and Paris?"
+    assert check_answer("Tokyo: 22:05, Paris: 14:05.", question=question, results=both).problem is None
+    mixed = check_answer("Paris, France is at 22:05 in Tokyo.", question=question, results=both)
+    assert mixed.problem == "missing_result" and mixed.details == ["14:05"]

@@ -16,6 +16,7 @@ from cadence.builtins.info import (
     convert_time,
     current_time,
     resolve_location,
+    resolve_locations,
     time_difference,
 )
 
@@ -478,3 +479,20 @@ def test_a_common_word_given_alone_is_still_taken_as_a_place() -> None:
     """The rule is for words inside a question: a location given by itself is taken at its word."""
     assert resolve_location("Same").label == "Same, Tanzania"
     assert resolve_location("reading").label == "Reading, UK"
+
+
+@pytest.mark.parametrize(
+    ("question", "labels"),
+    [
+        ("what time is it in Tokyo and Paris?", ["Tokyo, Japan", "Paris, France"]),
+        ("time diff sydney vs london", ["Sydney, Australia", "London, UK"]),
+        ("is it morning in Lima or in Oslo", ["Lima, Peru", "Oslo, Norway"]),
+        ("what time is it in Paris, Texas", ["Paris, Texas, US"]),  # one place of two words
+        ("Bob and Alice want the time in Tokyo", ["Tokyo, Japan"]),  # people, not Alice (Texas)
+        ("Tokyo", ["Tokyo, Japan"]),
+    ],
+)
+def test_a_question_naming_several_places_gets_the_time_of_each(question: str, labels: list[str]) -> None:
+    assert [p.label for p in resolve_locations(question)] == labels
+    said = current_time.invoke({"location": question})
+    assert said.count("The current time in") == len(labels)

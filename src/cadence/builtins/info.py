@@ -1017,6 +1017,8 @@ _SENTENCE_WORDS = frozenset(_SENTENCE_WORDS_TEXT.split())
 _SENTENCE_PREPOSITIONS = frozenset({"in", "at", "for", "of", "from", "to", "about", "and", "between"})
 MAX_NAME_WORDS = 4
 """Longest place name looked for inside a sentence."""
+MAX_PLACES = 3
+"""Most places one ``current_time`` question is answered for ("in Tokyo, Paris and Lima")."""
 _PLACE_PREPOSITIONS = frozenset({"in", "at", "from", "about", "between"})
 """Prepositions before a place rather than an activity ("for sale", "to split", "of course")."""
 COMMON_WORD_MIN_POPULATION = 100_000
@@ -1088,18 +1090,59 @@ def _mentioned_place(g: _Gazetteer, text: str) -> Place | None:
     single word needs more (see :func:`_word_place`).
     Case counts only when the sentence has lower case letters: in "WHAT IS YOUR NAME" it says nothing.
     """
+    found = _mentioned_places(g, text, limit=1)
+    return found[0] if found else None
+
+
+_PAIRING_WORDS = frozenset({"and", "vs", "versus", "or"})
+"""Words between two places of a sentence ("Tokyo and Paris", "sydney vs london")."""
+_JOINING_WORDS = _PAIRING_WORDS | {"between", "in", "at", "from", "to"}
+"""Words before a further place of a sentence."""
+
+
+def _mentioned_places(g: _Gazetteer, text: str, limit: int = MAX_PLACES) -> list[Place]:
+    """The places a whole sentence mentions, in the sentence's order, at most ``limit``.
+
+    The first is :func:`_mentioned_place`'s (see there); each further one is found the same way
+    among the words left, and must follow a joining word ("and", "vs", "in"...) or come before
+    "and", "vs" or "or"; named by one word, it must be a country, state, zone or a city of
+    :data:`COMMON_WORD_MIN_POPULATION` people by its own name: "Bob and Alice" are people.
+    """
     raw = [w for w in re.findall(r"[\w'.-]+", text) if w.strip(".'-")]
     if len(raw) < 2:
-        return None
+        return []
     words = [_key(w) for w in raw]
     if not any(w in _SENTENCE_WORDS for w in words):
-        return None  # a name, not a sentence ("Los Angles", "Paris, Germany"): no guessing from its parts
+        return []  # a name, not a sentence ("Los Angles", "Paris, Germany"): no guessing from its parts
     cased = any(c.islower() for c in text)
+    taken: set[int] = set()
+    found: list[tuple[int, Place]] = []
+    while len(found) < limit:
+        hit = _best_run(g, raw, words, cased, taken, joined=bool(found))
+        if hit is None:
+            break
+        start, size, place = hit
+        taken.update(range(start, start + size))
+        if all(place.label != other.label for _, other in found):
+            found.append((start, place))
+    return [place for _, place in sorted(found, key=lambda item: item[0])]
+
+
+def _best_run(
+    g: _Gazetteer, raw: list[str], words: list[str], cased: bool, taken: set[int], *, joined: bool
+) -> tuple[int, int, Place] | None:
+    """The best place-naming run of ``words`` outside ``taken`` (``joined``: after a joining word)."""
     for size in range(min(MAX_NAME_WORDS, len(words)), 0, -1):
         runs: list[tuple[int, int, int, int]] = []
         for start in range(len(words) - size + 1):
             run = words[start : start + size]
             if run[0] in _SENTENCE_WORDS or run[-1] in _SENTENCE_WORDS or not all(run):
+                continue
+            if taken.intersection(range(start, start + size)):
+                continue
+            before = words[start - 1] if start > 0 else ""
+            after = words[start + size] if start + size < len(words) else ""
+            if joined and before not in _JOINING_WORDS and after not in _PAIRING_WORDS:
                 continue
             capitalised = cased and all(
                 w[:1].isupper() for w in raw[start : start + size] if w.lower() not in ("of", "de")
@@ -1107,16 +1150,35 @@ def _mentioned_place(g: _Gazetteer, text: str) -> Place | None:
             after_preposition = start > 0 and words[start - 1] in _SENTENCE_PREPOSITIONS
             runs.append((int(capitalised and start > 0), int(after_preposition), start, size))
         for as_typed, _, start, size in sorted(runs, reverse=True):
-            if size == 1:
+            if size == 1 and joined:  # a further place named by one word: a known one (not "Alice")
+                place = _common_word_place(g, words[start], after_preposition=True)
+            elif size == 1:
                 placed = start > 0 and words[start - 1] in _PLACE_PREPOSITIONS
-                found = _word_place(
+                place = _word_place(
                     g, raw[start], words[start], cased=cased, capitalised=bool(as_typed), placed=placed
                 )
             else:
-                found = _resolve_text(g, " ".join(words[start : start + size]), allow_alias=True)
-            if found is not None:
-                return found
+                place = _resolve_text(g, " ".join(words[start : start + size]), allow_alias=True)
+            if place is not None:
+                return start, size, place
     return None
+
+
+def resolve_locations(location: str, limit: int = MAX_PLACES) -> list[Place]:
+    """The places ``location`` names: one (:func:`resolve_location`), or several when it is a sentence
+    naming more than one ("what time is it in Tokyo and Paris?"), in the sentence's order.
+
+    Raises :class:`UnknownLocationError` like :func:`resolve_location`.
+    """
+    first = resolve_location(location)
+    g = _gazetteer()
+    key = _key(location)
+    if _offset_place(location) is not None or (key and _resolve_text(g, key) is not None):
+        return [first]  # the whole text is one place's name
+    places = _mentioned_places(g, location, limit)
+    if len(places) < 2:
+        return [first]
+    return [_prefer_as_typed(p, location) for p in places]
 
 
 def _prefer_as_typed(place: Place, location: str) -> Place:
@@ -1286,10 +1348,10 @@ def parse_clock(text: str, today: date) -> datetime:
 def current_time(location: str) -> str:
     """What time it is right now (what the local clock says): the current date and time in a city,
     country, US state, IANA time zone (e.g. 'Asia/Tokyo') or 'UTC'."""
-    place = resolve_location(location)
+    places = resolve_locations(location)
     moment = now()
-    sentence = f"The current time in {_named(moment, place)} is {_clock(moment, place)}."
-    return _with_notes(sentence, moment, place)
+    sentences = [f"The current time in {_named(moment, p)} is {_clock(moment, p)}." for p in places]
+    return _with_notes(" ".join(sentences), moment, *places)
 
 
 @volatile(reason="states the current time in both places; offsets change with daylight saving")

@@ -12,7 +12,8 @@ generically (numbers, clock times and words, never particular sentences):
   ("The user asked for a double of 200.");
 - **missing result**: the turn's short tool results (values, not documents) state
   facts (numbers, clock times) that are not in the question, and the answer
-  carries none of them (none of their clock times, when they lead with one: a
+  carries none of them (nor, for a result stating one thing per item in sentences
+  that open alike, none of one item's) (none of their clock times, when they lead with one: a
   date alone does not say the time); otherwise the answer shares none of the
   results' content words;
 - **invented number**: the answer states a number that is neither in the results
@@ -321,6 +322,13 @@ def check_answer(
     if stated:
         if not any(_contains(said, f) for f in stated):
             return AnswerVerdict(cleaned, "missing_result", stated[:5])
+        # a result stating one thing per item ("The current time in Tokyo is … The current time in
+        # Paris is …"): the answer carries each item's
+        for r in short:
+            for lead in parallel_facts(r)[1:]:
+                wanted = [f for f in lead if not _contains(asked, f)]
+                if wanted and not any(_contains(said, f) for f in wanted):
+                    return AnswerVerdict(cleaned, "missing_result", wanted[:5])
         # a clock time is what a result leading with one is about: the day's date alone does not carry it
         clocks = [f for f in stated if ":" in f]
         if clocks and not any(_contains(said, f) for f in clocks):
@@ -363,6 +371,19 @@ def leading_facts(result: str) -> list[str]:
     first = _first_sentence(result)
     lead = facts(re.sub(r"\([^)]*\)", " ", first))
     return lead or facts(result)
+
+
+def parallel_facts(result: str) -> list[list[str]]:
+    """The leading facts of each sentence of ``result`` that opens like its first one (three words),
+    first sentence included: a result listing one statement per item. [] when there is one."""
+    sentences = [t.strip() for t in _SENTENCE_RE.split(re.sub(r"[ \t]+", " ", result).strip()) if t.strip()]
+    if len(sentences) < 2:
+        return []
+    opening = sentences[0].split()[:3]
+    same = [t for t in sentences if len(opening) == 3 and t.split()[:3] == opening]
+    if len(same) < 2:
+        return []
+    return [facts(re.sub(r"\([^)]*\)", " ", t)) for t in same]
 
 
 MAX_SENTENCES = 4
