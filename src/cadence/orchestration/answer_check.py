@@ -469,6 +469,8 @@ def _topic_word_list(text: str) -> list[tuple[str, bool]]:
 def _topic_words(text: str) -> set[str]:
     """The words of :func:`_topic_word_list`, as a set."""
     return {w for w, _ in _topic_word_list(text)}
+
+
 """List markers (``-``, ``*``, ``4.``) and bold markers, dropped from quoted sentences."""
 _CITATION_LINE_RE = re.compile(r"\s*\[\d+\]\s+\S+(?:\s+—\s+(.*))?$")
 """A search result's citation line, ``[1] path:line — heading`` (group 1: the heading)."""
