@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from cadence.builtins.math import CalculationError, calculate, evaluate
@@ -189,3 +191,166 @@ def test_a_percentage_that_is_given_is_still_taken_of_the_whole(text: str, value
 def test_a_percentage_question_about_words_is_not_a_number() -> None:
     with pytest.raises(CalculationError):
         calculate.invoke({"expression": "what percent of people is happy"})
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("calc 999*999 pls", 998001),
+        ("pls calc 2+2 thx", 4),
+        ("quickly, what's 15 * 4 real quick", 60),
+        ("can you work out 45/9 for me, thanks!", 5),
+        ("hey, 100 - 37 please :)", 63),
+        ("yo whats seven times eight bro", 56),
+        ("add 5 and 3 pls, then double it", 16),
+    ],
+)
+def test_chat_shorthand_around_the_arithmetic_is_framing(text: str, value: float) -> None:
+    """Command words and politeness at either end ("calc", "pls", "thx", "real quick") are dropped."""
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "expression"),
+    [
+        ("I bought 3 shirts at 19.99 each. 3 x 19.99?", "3 * 19.99"),
+        ("The bill was 84.50 and we are 4 people. What is 84.50 / 4?", "84.50 / 4"),
+        ("I drove 150 km over 3 hours. whats 150/3", "150/3"),  # "over" in the context is no operation
+        ("I bought 3 shirts at 19.99 each, 3 x 19.99?", "3 * 19.99"),
+        ("12 * 12. Is that right?", "12 * 12"),
+    ],
+)
+def test_the_sentence_or_clause_with_the_operation_is_read(text: str, expression: str) -> None:
+    assert to_expression(text) == expression
+
+
+def test_several_sentences_with_operations_stay_whole() -> None:
+    assert to_expression("Add 5 and 3. Then multiply by 2.") == "((5 + 3) * 2)"  # one chain
+    assert to_expression("I have 5. Then double it.") == "(5 * 2)"
+    with pytest.raises(CalculationError):  # two questions: which one? Not guessed
+        evaluate(to_expression("what is 2 + 2. and 3 + 3?"))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("take 250, add 75, then halve it", 162.5),
+        ("take 100, subtract 30, then double it", 140),
+        ("start with 10, multiply by 3, add 4", 34),
+        ("begin with 8, square it, then subtract 14", 50),
+        ("take 7, times 6", 42),
+        ("what is 5 plus 3, divided by 2", 4),  # a step applies to the whole running result
+        ("5 plus 3 then divide by 2", 4),
+        ("add up 1, 2 and 3, and double it", 12),
+    ],
+)
+def test_a_comma_before_an_operation_verb_starts_a_step(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("whats the sqare root of 225", 15),
+        ("what is the sqaure root of 81", 9),
+        ("multipy 6 by 7", 42),
+        ("devide 100 by 4", 25),
+        ("substract 5 from 20", 15),
+        ("what is 20 percnt of 150", 30),
+        ("the averge of 2, 4 and 6", 4),
+        ("12 multiplyed by 3", 36),
+        ("100 devided by 5", 20),
+        ("the diffrence between 50 and 8", 42),
+    ],
+)
+def test_a_misspelled_operation_word_is_read_as_it(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the least common multiple of 4 and 6",  # "multiple" is not "multiply"
+        "what is 5 divine",
+        "a reminder of 17 and 5",
+        "12 squares",
+        "4 divides 12",
+    ],
+)
+def test_ordinary_words_are_not_taken_for_operations(text: str) -> None:
+    with pytest.raises(CalculationError):
+        evaluate(to_expression(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("5!", 120),
+        ("5! = ?", 120),
+        ("factorial of 5", 120),
+        ("what is 6!", 720),
+        ("3! + 4!", 30),
+        ("what's seven factorial", 5040),
+        ("factorial 6", 720),
+        ("(2+3)!", 120),
+    ],
+)
+def test_factorials(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+def test_an_exclamation_mark_before_equals_is_not_a_factorial() -> None:
+    assert "factorial" not in to_expression("5!=120")
+    with pytest.raises(CalculationError, match="factorial"):
+        evaluate(to_expression("2000!"))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("my salary went from 52000 to 57200, by what percent did it go up?", 10),
+        ("what is the percent change from 50 to 75", 50),
+        ("how much percent did it drop from 80 to 60", -25),
+        ("what is the percentage increase from forty to fifty", 25),
+        ("the price rose from $20 to $25, what percent increase is that?", 25),
+        ("Population went from 1,000 to 1,250. By how many percent did it grow?", 25),
+        ("by what percentage did sales fall from 200 to 150", -25),
+        ("percent change between 80 and 100", 25),
+        ("what's the % change from 50 to 40", -20),
+        ("it went from 80 kg to 60 kg, what percent drop", -25),
+        ("percent change from -50 to -25", 50),
+    ],
+)
+def test_a_change_asked_as_a_percentage_is_signed(text: str, value: float) -> None:
+    """(B - A) / A * 100: an increase is positive, a decrease negative."""
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["from 1 to 10 what percent are even", "what is 10% of 50 from 2 to 3", "what percent of 80 is 60"],
+)
+def test_a_range_or_a_share_is_not_a_percent_change(text: str) -> None:
+    assert not re.match(r"\(\(\S+ - \S+\) / ", to_expression(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("round 83.333 to the nearest whole number", 83),
+        ("round 3.14159 to 2 decimal places", 3.14),
+        ("round 1234 to the nearest hundred", 1200),
+        ("what is 83.333 rounded to the nearest tenth", 83.3),
+        ("what is 22/7 to 3 decimal places", 3.143),
+        ("10 divided by 3, rounded to 2 decimal places", 3.33),
+        ("10 divided by 3, then round it", 3),
+        ("divide 10 by 3 then round to the nearest hundredth", 3.33),
+        ("7.6, then round it down", 7),
+        ("round up 4.2", 5),
+        ("round 17 to the nearest 5", 15),
+        ("what's 19.99 * 3 rounded to the nearest dollar", 60),
+        ("round 83.333", 83),
+    ],
+)
+def test_rounding(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)

@@ -19,11 +19,26 @@ C", "add up A, B and C") become operations, and operator words ("plus", "times",
 "to the 4th power", "percent of") become symbols. A question that asks for a percentage ("45 is
 what percent of 180", "what percentage of 80 is 20", "30 out of 120 as a percentage") becomes the
 part over the whole times 100 (``(45 / 180 * 100)``).
+
+Chat around the arithmetic is framing: command words and politeness at either end ("calc 999*999 pls",
+"quickly, what's 15 * 4, thx") are dropped. A word one typo away from an operation word of five letters
+or more, with the same first and last letter, is read as it ("sqare root", "multipy", "devide",
+"substract", "percnt"; never an ordinary word such as "multiple" or "divine"). A comma before an
+operation verb starts a step like "then" ("take 250, add 75, then halve it"). ``5!`` and "5 factorial"
+are ``factorial(5)``; "round ... to 2 decimal places / the nearest tenth / the nearest 10", "... rounded"
+and "then round it" round (up: ``ceil``, down: ``floor``). A change asked as a percentage ("from 52000
+to 57200, by what percent did it go up?", "the percent change from 50 to 75") is ``((B - A) / A * 100)``:
+signed, an increase positive and a decrease negative (80 to 60 is -25). When the whole text reads as no
+operation, the one sentence, or else the one clause, that does is taken and the rest is context ("I
+bought 3 shirts at 19.99 each. 3 x 19.99?"). :func:`has_operation` and :func:`unread_words` let the
+caller refuse a reading that dropped the words of an operation and kept only a number.
 """
 
 from __future__ import annotations
 
+import ast
 import re
+from decimal import Decimal
 
 from cadence.text import numbers_from_words
 
@@ -32,17 +47,35 @@ _LEAD_RE = re.compile(
     r"tell me|show me|let me know|i want to know|i'd like to know|do you know|what(?:'s|’s|s| is| are| was)|"
     r"what would be|how much (?:is|are|does|do)|how many is|calculate|compute|evaluate|work out|figure out|"
     r"solve|find|give me|the result of|the value of|result of|value of|the answer to|answer to|"
-    r"how do you|start with|starting with|begin with)\b[\s,:]*)+",
+    r"how do you|start with|starting with|begin with|start from|start at|begin at|"
+    r"calc|calculator|quick question|real quick|quickly|quick|kindly|pls|plz|yo|hello|um+|uh+|hm+|btw|"
+    r"thanks|thx|ty)\b[\s,:]*)+",
     re.IGNORECASE,
 )
 _INTRO_RE = re.compile(r"^\s*([^\d:+*/^%()=<>-]{1,40}?)\s*:\s*(?=\S)")
 """A short lead-in before a colon ("quick one: 3.5 * 4", "question: ..."); dropped when it holds no
 arithmetic, before number words are read (its "one" is not a number)."""
+_POLITE = (
+    r"please|pls|plz|thx|thanks(?: in advance)?|thank (?:you|u)|ty|tia|cheers|real quick|quickly|quick|"
+    r"asap|rn|right now|if you (?:can|could|would)|if possible|kindly|mate|bro|dude|buddy|lol"
+)
+"""Chat shorthand and politeness that frame a request ("calc 999*999 pls", "... real quick, thx")."""
 _TRAIL_RE = re.compile(
-    r"(?:\s*(?:please|for me|exactly|equal to|equals|make|come to|give|now|again|\?|!|\.|=))+\s*$",
+    rf"(?:\s*(?:\b(?:{_POLITE}|for me|exactly|equal to|equals|make|come to|give|now|again)\b"
+    r"|[:;]-?\)|[?!.=,]))+\s*$",
     re.IGNORECASE,
 )
-_THEN_RE = re.compile(r"\s*(?:,?\s*and then|,?\s*then|;|, after that|and after that)\s+", re.I)
+_STEP_VERB = (
+    r"add|subtract|multiply|multiplied by|divide|divided by|times|plus|minus|take away|take off|halve|double|"
+    r"triple|square|cube|round|rounded|raise|take the square root"
+)
+"""Verbs that open a step of a chain ("take 250, add 75, then halve it")."""
+_THEN_RE = re.compile(
+    r"\s*(?:(?:,?\s*and then|,?\s*then|;|, after that|and after that)\s+"
+    rf"|,\s*(?:and\s+)?(?=(?:{_STEP_VERB})\b))",
+    re.IGNORECASE,
+)
+"""Where a chain of steps splits: "then", "after that", a semicolon, or a comma before a step verb."""
 
 _NUM = r"-?\d+(?:\.\d+)?"
 _OPERAND = r"(.+?)"
@@ -61,9 +94,9 @@ _OPERATOR_WORDS: tuple[tuple[str, str], ...] = (
     (r"\bmodulo\b|\bmod\b|\bremainder of\b", " % "),
 )
 _FUNCTION_WORDS: tuple[tuple[str, str], ...] = (
-    (r"(?:the\s+)?square\s+root\s+of", "sqrt"),
-    (r"(?:the\s+)?cube\s+root\s+of", "cbrt"),
-    (r"(?:the\s+)?factorial\s+of", "factorial"),
+    (r"(?:the\s+)?(?:square\s+root|sqrt(?=\s))(?:\s+of)?", "sqrt"),
+    (r"(?:the\s+)?cube\s+root(?:\s+of)?", "cbrt"),
+    (r"(?:the\s+)?factorial(?=\s)(?:\s+of)?", "factorial"),
     (r"(?:the\s+)?(?:natural\s+)?log(?:arithm)?\s+of", "ln"),
     (r"(?:the\s+)?absolute\s+value\s+of", "abs"),
     (r"(?:the\s+)?sine\s+of", "sin"),
@@ -220,9 +253,172 @@ def _symbols(text: str) -> str:
     return re.sub(r"\s+", " ", out).strip()
 
 
+# Misspelled operation words ("sqare root", "multipy", "devide", "substract", "percnt").
+_OPERATION_WORDS = (
+    "square", "squared", "multiply", "multiplied", "divide", "divided", "subtract", "subtracted", "percent",
+    "percentage", "factorial", "average", "quotient", "difference", "remainder", "logarithm", "absolute",
+    "modulo", "product",
+)  # fmt: skip
+"""Operation words (five letters or more) that a word one typo away is read as."""
+_NOT_TYPOS = frozenset({"squire", "squired", "divine", "divined", "percept", "reminder"})
+"""Ordinary words one edit away from an operation word (with its first and last letters)."""
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by one inserted, deleted or replaced letter, or two adjacent
+    letters swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
+    short, long = sorted((a, b), key=len)
+    i = next((i for i, (x, y) in enumerate(zip(short, long, strict=False)) if x != y), len(short))
+    return short[i:] == long[i + 1 :]
+
+
+def _spelled(word: str) -> str:
+    """``word``, or the operation word it misspells: one edit away, with the same first and last
+    letter (an inflection such as "multiple", "divides" or "squares" changes the end and is left
+    alone), never an ordinary word of :data:`_NOT_TYPOS`."""
+    lower = word.lower()
+    if len(lower) < 4 or lower in _OPERATION_WORDS or lower in _NOT_TYPOS:
+        return word
+    for known in _OPERATION_WORDS:
+        if lower[0] == known[0] and lower[-1] == known[-1] and _one_edit(lower, known):
+            return known
+    return word
+
+
+def _spelling_fixed(text: str) -> str:
+    return re.sub(r"[A-Za-z]+", lambda m: _spelled(m.group(0)), text)
+
+
+# Postfix factorial: "5!", "(2+3)!", "5 factorial".
+_UNSIGNED = r"\d+(?:\.\d+)?"
+_FACTORIAL_RES = (
+    (re.compile(rf"(?<![\w.])({_UNSIGNED})!(?!=)"), r"factorial(\1)"),
+    (re.compile(r"\(([^()]*)\)!(?!=)"), r"factorial((\1))"),
+    (re.compile(rf"(?<![\w.])({_UNSIGNED})\s+factorial\b(?!\s+of)", re.IGNORECASE), r"factorial(\1)"),
+)
+
+
+def _factorials(text: str) -> str:
+    """``"5!"`` → ``"factorial(5)"`` (never ``!=``); the evaluator bounds the argument."""
+    for pattern, form in _FACTORIAL_RES:
+        text = pattern.sub(form, text)
+    return text
+
+
+# A change asked as a percentage: "from 52000 to 57200, by what percent did it go up?".
+_MONEY = r"[$€£¥]?\s*"
+_UNIT = r"(?:\s*[a-z]+)?"
+_CHANGE_WORD_RE = re.compile(
+    r"\b(?:change[sd]?|increase[sd]?|decrease[sd]?|rise|rose|risen|drop(?:ped)?|fall|fell|fallen|growth|grew|"
+    r"gain(?:ed)?|loss|lost|decline[sd]?|jump(?:ed)?|reduction|reduced|went|gone|go(?:es)?|up|down|grow|grown|"
+    r"climb(?:ed)?|difference)\b",
+    re.IGNORECASE,
+)
+_CHANGE_SPANS = (
+    re.compile(rf"\bfrom\s+{_MONEY}({_NUM}){_UNIT}\s+(?:to|->|→)\s+{_MONEY}({_NUM})", re.IGNORECASE),
+    re.compile(rf"\bbetween\s+{_MONEY}({_NUM}){_UNIT}\s+and\s+{_MONEY}({_NUM})", re.IGNORECASE),
+    re.compile(rf"(?<![\w.]){_MONEY}({_NUM}){_UNIT}\s+(?:to|->|→)\s+{_MONEY}({_NUM})", re.IGNORECASE),
+)
+"""An old and a new value: "from A to B", "between A and B" or "A to B" (with a word of change such as
+"change", "increase", "went", "drop" elsewhere in the question: "from 1 to 10, what percent are even" is
+no change)."""
+_ASKED_PCT_RE = re.compile(rf"{_PCT}(?!\w)(?!\s+(?:of|out of)\b)", re.IGNORECASE)
+_GIVEN_PCT_RE = re.compile(rf"\d\s*{_PCT}(?!\w)", re.IGNORECASE)
+
+
+def _percent_change(text: str) -> str | None:
+    """A question asking by what percentage a value changed from A to B, as ``((B - A) / A * 100)``:
+    signed, so an increase is positive and a decrease negative (80 to 60 is -25); ``abs(A)`` when A is
+    negative, as the ``percent_change`` tool does. ``None`` when ``text`` asks nothing of the kind
+    (no percent asked for, a percentage given such as "10% of 50", or no single old and new value)."""
+    if not _ASKED_PCT_RE.search(text) or _GIVEN_PCT_RE.search(text):
+        return None
+    for span in _CHANGE_SPANS:
+        found = span.findall(text)
+        if len(found) > 1 or (found and not _CHANGE_WORD_RE.search(text)):
+            return None
+        if found:
+            old, new = found[0]
+            base = f"abs({old})" if old.startswith("-") else old
+            return f"(({new} - {old}) / {base} * 100)"
+    return None
+
+
+# Rounding: "round 83.333 to the nearest whole number", "22/7 to 3 decimal places", "then round it".
+_PRECISION = (
+    r"(?:\s+(?:to|at)\s+(?:"
+    r"(?:the\s+)?nearest\s+(?P<near>whole(?:\s+numbers?)?|integers?|units?|ones?|dollars?|cents?|penny|pennies|"
+    r"tenths?|hundredths?|thousandths?|\d+(?:\.\d+)?)"
+    r"|(?:an?\s+|the\s+nearest\s+)?(?:whole\s+numbers?|integers?)"
+    r"|(?P<places>\d+)\s+(?:decimal\s+places?|decimals?|d\.?p\.?|places?|decimal\s+digits?|"
+    r"digits?\s+after\s+the\s+(?:decimal\s+)?point)))"
+)
+"""To what a value is rounded (a whole number when nothing is said)."""
+_DIRECTION = r"(?:\s+(?P<dir>up|down|off))?"
+_ROUND_VERB_RE = re.compile(
+    rf"^round{_DIRECTION}\s+(?P<x>.+?)(?:\s+(?P<dir2>up|down))?{_PRECISION}?$", re.IGNORECASE
+)
+_ROUNDED_RE = re.compile(rf"^(?P<x>.+?),?\s+rounded{_DIRECTION}{_PRECISION}?$", re.IGNORECASE)
+_TO_PRECISION_RE = re.compile(rf"^(?P<x>.+?){_PRECISION}$", re.IGNORECASE)
+_ROUND_STEP_RE = re.compile(
+    rf"^(?:round(?:\s+(?:it|that|this|the (?:result|answer|total)))?|rounded){_DIRECTION}{_PRECISION}?$",
+    re.IGNORECASE,
+)
+_NEAREST_WORDS = {"cent": "0.01", "penny": "0.01", "pennie": "0.01", "tenth": "0.1", "hundredth": "0.01"}
+_NEAREST_WORDS["thousandth"] = "0.001"
+
+
+def _rounded(value: str, match: re.Match[str]) -> str:
+    """``value`` rounded as ``match`` (of a rounding pattern) says: to a number of decimal places, to
+    the nearest whole number, tenth, cent, 10, 0.5, ...; up (``ceil``) or down (``floor``). Round
+    halves go away from zero (the evaluator's ``round``)."""
+    groups = match.groupdict()
+    direction = (groups.get("dir") or groups.get("dir2") or "").lower()
+    function = {"up": "ceil", "down": "floor"}.get(direction, "round")
+    near = (groups.get("near") or "").lower()
+    if groups.get("places"):
+        unit = Decimal(1).scaleb(-int(groups["places"]))
+    elif near and near[0].isdigit():
+        unit = Decimal(near)
+    else:
+        unit = Decimal(_NEAREST_WORDS.get(near.removesuffix("s"), "1"))
+    if unit == 1:
+        return f"{function}({value})"
+    _, digits, exponent = unit.normalize().as_tuple()
+    if function == "round" and digits == (1,):
+        return f"round({value}, {-int(exponent)})"
+    if digits == (1,) and int(exponent) < 0:
+        scale = 10 ** -int(exponent)
+        return f"({function}(({value}) * {scale}) / {scale})"
+    return f"({function}(({value}) / {unit}) * {unit})"
+
+
+def _rounding(text: str) -> str | None:
+    """A clause that rounds a value ("round 83.333 to the nearest whole number", "10 / 3 rounded to
+    2 decimal places", "22/7 to 3 decimal places"), or ``None``."""
+    for pattern in (_ROUND_VERB_RE, _ROUNDED_RE, _TO_PRECISION_RE):
+        match = pattern.match(text)
+        if match is not None and not re.fullmatch(r"it|that|this", match.group("x"), re.IGNORECASE):
+            return _rounded(_operand(match.group("x")), match)
+    return None
+
+
 def _clause(text: str) -> str:
     """One clause (no "then") as an expression."""
     cleaned = text.strip().strip(",.;:?!").strip()
+    special = _percent_change(cleaned) or _rounding(cleaned)
+    if special is not None:
+        return special
     for pattern, form in _VERB_PATTERNS:
         match = pattern.match(cleaned)
         if match is None:
@@ -246,6 +442,8 @@ def _starts_arithmetic(text: str) -> bool:
     function word, or an operation verb."""
     if _ARITHMETIC_START_RE.match(text) or any(p.match(text) for p, _ in _VERB_PATTERNS):
         return True
+    if _ROUND_VERB_RE.match(text):
+        return True
     return any(re.match(p, text, re.IGNORECASE) for p, _ in (*_OPERATOR_WORDS, *_FUNCTION_WORDS))
 
 
@@ -264,9 +462,31 @@ def _without_framing(text: str) -> str:
     return text
 
 
+def _grouped(expression: str) -> str:
+    """``expression`` as one operand: parenthesised unless it is a number, a name, a call or already
+    enclosed ("5 + 3" then "divided by 2" is ``(5 + 3) / 2``, not ``5 + 3 / 2``)."""
+    text = expression.strip()
+    if re.fullmatch(rf"{_NUM}|\w+", text):
+        return text
+    start = re.match(r"\w*\(", text)
+    if start is not None and text.endswith(")"):
+        depth = 0
+        for i, char in enumerate(text[start.end() - 1 :], start.end() - 1):
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            if depth == 0:
+                if i == len(text) - 1:
+                    return text
+                break
+    return f"({text})"
+
+
 def _step(running: str, text: str) -> str:
     """A "then" step applied to ``running``; an unrecognised step is a clause of its own."""
+    running = _grouped(running)
     cleaned = text.strip().strip(",.;:?!").strip()
+    rounding = _ROUND_STEP_RE.match(cleaned)
+    if rounding is not None:
+        return _rounded(running, rounding)
     for pattern, form in _STEP_PATTERNS:
         match = pattern.match(cleaned)
         if match is not None:
@@ -276,7 +496,7 @@ def _step(running: str, text: str) -> str:
 
 def _has_arithmetic(text: str) -> bool:
     """Whether ``text`` holds an operator, an operator or function word, or an operation verb."""
-    if re.search(r"[-+*/^%√×÷]", text):
+    if re.search(r"[-+*/^%√×÷]|\d!", text) or _percent_change(text) or _rounding(text):
         return True
     if any(re.search(p, text, re.IGNORECASE) for p, _ in (*_OPERATOR_WORDS, *_FUNCTION_WORDS)):
         return True
@@ -302,27 +522,109 @@ _DANGLING_RE = re.compile(
 """A clause that opens with a binary operation has lost its left operand (a follow-up without context)."""
 
 
-def to_expression(text: str) -> str:
-    """An arithmetic expression for ``text`` written in words and/or symbols (see the module docs).
-
-    The result is not validated: pass it to the evaluator, which rejects anything
-    that is not arithmetic.
-    """
-    cleaned = _drop_intro(text.strip())
-    cleaned = numbers_from_words(cleaned)
-    cleaned = re.sub(r"(?<=\d),(?=\d{3}\b)", "", cleaned)  # 1,000 -> 1000
-    cleaned = _LEAD_RE.sub("", cleaned)
-    cleaned = _TRAIL_RE.sub("", cleaned)
+def _read(text: str) -> str:
+    """``text`` (prepared: number words read, misspellings fixed) as an expression: framing dropped,
+    then a clause, or a chain of steps each applied to the running result."""
+    cleaned = _TRAIL_RE.sub("", _LEAD_RE.sub("", text))
     steps = [s for s in _THEN_RE.split(cleaned) if s.strip()]
     if not steps:
         return cleaned
-    first = _LEAD_RE.sub("", steps[0])
+    first = _TRAIL_RE.sub("", _LEAD_RE.sub("", steps[0]))
     if _DANGLING_RE.match(first.strip()):
         return first  # "take away 2" of what? Left in words: the evaluator rejects it (not -2)
     expression = _clause(first)
     for step in steps[1:]:
-        expression = _step(expression, _LEAD_RE.sub("", step))
+        expression = _step(expression, _TRAIL_RE.sub("", _LEAD_RE.sub("", step)))
     return expression
 
 
-__all__ = ["numbers_from_words", "to_expression"]
+def _prepared(text: str) -> str:
+    """``text`` with misspelled operation words fixed, a lead-in before a colon dropped, number words
+    as digits, thousands separators removed and postfix factorials as calls."""
+    cleaned = _drop_intro(_spelling_fixed(text.strip()))
+    cleaned = numbers_from_words(cleaned)
+    cleaned = re.sub(r"(?<=\d),(?=\d{3}\b)", "", cleaned)  # 1,000 -> 1000
+    return _factorials(cleaned)
+
+
+_SENTENCE_END_RE = re.compile(r"(?<=[.?!])\s+(?=\S)")
+_CONTINUES_RE = re.compile(r"^(?:and\s+)?(?:then|after that|next|finally)\b", re.IGNORECASE)
+_CLAUSE_END_RE = re.compile(r"\s*[,;]\s+|\s+(?:but|so)\s+", re.IGNORECASE)
+
+
+def _sentences(text: str) -> list[str]:
+    """``text`` cut into sentences; one that opens with "then" ("... Then double it.") stays with
+    the sentence before it."""
+    sentences: list[str] = []
+    for part in _SENTENCE_END_RE.split(text):
+        if sentences and _CONTINUES_RE.match(part):
+            sentences[-1] += " " + part
+        else:
+            sentences.append(part)
+    return sentences
+
+
+def to_expression(text: str) -> str:
+    """An arithmetic expression for ``text`` written in words and/or symbols (see the module docs).
+
+    When the whole text does not read as an operation, the one sentence (or else the one clause)
+    that does is taken and the rest is context ("I bought 3 shirts at 19.99 each. 3 x 19.99?");
+    with none or several, the whole reading is returned.
+
+    The result is not validated: pass it to the evaluator, which rejects anything
+    that is not arithmetic.
+    """
+    cleaned = _prepared(text)
+    whole = _read(cleaned)
+    if has_operation(whole):
+        return whole
+    for parts in (_sentences(cleaned), _CLAUSE_END_RE.split(cleaned)):
+        if len(parts) > 1:
+            readings = [reading for reading in map(_read, parts) if has_operation(reading)]
+            if len(readings) == 1:
+                return readings[0]
+    return whole
+
+
+_CONSTANTS = frozenset({"pi", "e", "tau"})
+_EXPRESSION_NODES = (
+    ast.Expression, ast.BinOp, ast.UnaryOp, ast.Call, ast.Name, ast.Constant, ast.operator, ast.unaryop,
+    ast.expr_context,
+)  # fmt: skip
+
+
+def has_operation(expression: str) -> bool:
+    """Whether ``expression`` is well-formed arithmetic (numbers, constants, operators, calls) with at
+    least one operation or function call: not a bare number, not words. Only parsed, never run."""
+    text = expression.strip()
+    for old, new in (("^", "**"), ("×", "*"), ("÷", "/"), ("−", "-"), ("√", "sqrt"), ("π", "pi")):
+        text = text.replace(old, new)
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
+    for node in ast.walk(tree):
+        if not isinstance(node, _EXPRESSION_NODES):
+            return False
+        if isinstance(node, ast.Name) and id(node) not in called and node.id not in _CONSTANTS:
+            return False
+        if isinstance(node, ast.Constant) and (
+            isinstance(node.value, bool) or not isinstance(node.value, int | float)
+        ):
+            return False
+        if isinstance(node, ast.Call) and (not isinstance(node.func, ast.Name) or node.keywords):
+            return False
+    return any(isinstance(node, ast.BinOp | ast.Call) for node in ast.walk(tree))
+
+
+def unread_words(text: str) -> list[str]:
+    """The words of ``text`` that say something (not framing such as "what is", "calc" or "pls",
+    nor fillers such as "the" or "of"): when an expression read from ``text`` is a bare number,
+    these are the words that were dropped, so the operation was not understood."""
+    cleaned = _TRAIL_RE.sub("", _LEAD_RE.sub("", _prepared(text)))
+    words = re.findall(r"[A-Za-z]+(?:['’][A-Za-z]+)*", cleaned)
+    return [w for w in words if not _FILLER_RE.fullmatch(w) and w.lower() not in _CONSTANTS]
+
+
+__all__ = ["has_operation", "numbers_from_words", "to_expression", "unread_words"]
