@@ -354,3 +354,61 @@ def test_a_range_or_a_share_is_not_a_percent_change(text: str) -> None:
 )
 def test_rounding(text: str, value: float) -> None:
     assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("whats the sqrot of 225", "sqrot"),
+        ("what's the cosecant of 2", "cosecant"),
+        ("how much is the hypotenuse of 5", "hypotenuse"),
+    ],
+)
+def test_calculate_refuses_a_reading_that_dropped_the_operation(text: str, words: str) -> None:
+    """Words that name no known operation are not skipped to answer the bare number ("225 = 225")."""
+    with pytest.raises(CalculationError, match="Operation not understood") as info:
+        calculate.invoke({"expression": text})
+    assert words in str(info.value)
+
+
+def test_calculate_still_answers_a_bare_number_asked_for_plainly() -> None:
+    assert calculate.invoke({"expression": "what is 7?"}) == "7 = 7"
+    assert calculate.invoke({"expression": "what is the number 7 pls"}) == "7 = 7"
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("whats the sqare root of 225", "sqrt(225) = 15"),
+        ("5!", "factorial(5) = 120"),
+        ("calc 999*999 pls", "999*999 = 998001"),
+        ("I bought 3 shirts at 19.99 each. 3 x 19.99?", "3 * 19.99 = 59.97"),
+        ("take 250, add 75, then halve it", "((250 + 75) / 2) = 162.5"),
+        (
+            "my salary went from 52000 to 57200, by what percent did it go up?",
+            "((57200 - 52000) / 52000 * 100) = 10",
+        ),
+        ("round 83.333 to the nearest whole number", "round(83.333) = 83"),
+    ],
+)
+def test_calculate_shows_the_reading(text: str, answer: str) -> None:
+    assert calculate.invoke({"expression": text}) == answer
+
+
+def test_a_factorial_too_large_says_so() -> None:
+    with pytest.raises(CalculationError, match="factorial is limited") as info:
+        calculate.invoke({"expression": "100000!"})
+    assert "factorial(100000)" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("round 2.5 to the nearest whole number", 3),
+        ("round -2.5", -3),
+        ("round 2.675 to 2 decimal places", 2.68),
+        ("round 1250 to the nearest hundred", 1300),
+    ],
+)
+def test_rounding_takes_halves_away_from_zero(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)

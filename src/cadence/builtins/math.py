@@ -9,17 +9,19 @@ every evaluation fast.
 from __future__ import annotations
 
 import ast
+import decimal
 import logging
 import math
 import operator
 import statistics as _stats
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from langchain_core.tools import BaseTool
 
 from cadence.builtins._common import BuiltinToolError, agent_prompt
-from cadence.builtins.math_language import to_expression
+from cadence.builtins.math_language import has_operation, to_expression, unread_words
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool
 
 logger = logging.getLogger(__name__)
@@ -47,8 +49,16 @@ class CalculationError(BuiltinToolError):
     """An expression is unsupported, malformed, too large or mathematically undefined."""
 
 
+def _unreadable(message: str) -> CalculationError:
+    """An error about the form of an expression (malformed, unsupported), not about its value: when a
+    reading of words fails this way, the error about the words themselves is the one to report."""
+    error = CalculationError(message)
+    error.unreadable = True  # type: ignore[attr-defined]
+    return error
+
+
 def _unsupported(reason: str) -> CalculationError:
-    return CalculationError(f"Unsupported expression: {reason}; {_HINT}")
+    return _unreadable(f"Unsupported expression: {reason}; {_HINT}")
 
 
 def _check_int(value: Number) -> Number:
@@ -133,15 +143,23 @@ def _log(x: Number, base: Number | None = None) -> float:
 
 
 def _round(x: Number, ndigits: Number | None = None) -> Number:
-    if ndigits is None:
-        return round(x)
-    if isinstance(ndigits, float):
-        if not ndigits.is_integer():
+    """``x`` rounded to ``ndigits`` decimal places (a whole number when omitted), halves away from zero
+    as people round (2.5 → 3, 2.675 → 2.68: the decimal the float is written as, not its binary value)."""
+    digits = 0 if ndigits is None else ndigits
+    if isinstance(digits, float):
+        if not digits.is_integer():
             raise CalculationError("round(x, n) needs a whole number of digits n")
-        ndigits = int(ndigits)
-    if abs(ndigits) > MAX_ROUND_DIGITS:
+        digits = int(digits)
+    if abs(digits) > MAX_ROUND_DIGITS:
         raise CalculationError(f"round(x, n) accepts n between -{MAX_ROUND_DIGITS} and {MAX_ROUND_DIGITS}")
-    return round(x, ndigits)
+    if isinstance(x, float) and not math.isfinite(x):
+        raise CalculationError("round() needs a finite number")
+    if isinstance(x, int) and digits >= 0:
+        return x
+    with decimal.localcontext() as context:
+        context.prec = 4000  # exact for every float and every integer the evaluator allows
+        rounded = Decimal(repr(x)).quantize(Decimal(1).scaleb(-digits), rounding=decimal.ROUND_HALF_UP)
+    return int(rounded) if ndigits is None or isinstance(x, int) else float(rounded)
 
 
 def _min(*args: Number) -> Number:
@@ -274,7 +292,7 @@ def evaluate(expression: str) -> Number:
     sqrt of a negative number, ...).
     """
     if not isinstance(expression, str) or not expression.strip():
-        raise CalculationError(f"Empty expression: {_HINT}")
+        raise _unreadable(f"Empty expression: {_HINT}")
     if len(expression) > MAX_EXPRESSION_LENGTH:
         raise CalculationError(
             f"Expression too long ({len(expression)} characters, max {MAX_EXPRESSION_LENGTH}); "
@@ -284,9 +302,9 @@ def evaluate(expression: str) -> Number:
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as exc:
-        raise CalculationError(f"Malformed expression {expression!r}: {exc.msg}; {_HINT}") from exc
+        raise _unreadable(f"Malformed expression {expression!r}: {exc.msg}; {_HINT}") from exc
     except (RecursionError, MemoryError, ValueError) as exc:
-        raise CalculationError(f"Expression too complex or malformed; {_HINT}") from exc
+        raise _unreadable(f"Expression too complex or malformed; {_HINT}") from exc
     if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
         raise CalculationError(f"Expression too complex (more than {MAX_NODES} parts); split it into steps")
     try:
@@ -352,9 +370,11 @@ def calculate(expression: str) -> str:
     Trigonometric functions use radians. Example: "sqrt(2) * (15 + 23) / 4".
     Arithmetic in words also works: plus, minus, times, divided by, add, subtract, take away,
     multiply, divide, double, twice, triple, half, halve, a third, a quarter, less than, more than,
-    squared, cubed, powers, square roots, percent of, and numbers written in words ("2 to the
-    power of 10", "the square root of 144", "add 7 and 8 then subtract 3", "half of ninety");
-    the result then shows the expression it was read as.
+    squared, cubed, powers, square roots, percent of, percent change ("from 80 to 60, by what
+    percent": signed, -25 is a decrease), factorials ("5!"), rounding ("round 83.333 to 2 decimal
+    places", "..., then round it") and numbers written in words ("2 to the power of 10", "the square
+    root of 144", "add 7 and 8 then subtract 3", "half of ninety"); the result then shows the
+    expression it was read as. Words that name no known operation are an error, never ignored.
     """
     try:
         result = evaluate(expression)
@@ -364,8 +384,17 @@ def calculate(expression: str) -> str:
             raise
         try:
             result = evaluate(translated)
-        except CalculationError:
-            raise exc from None
+        except CalculationError as error:
+            if getattr(error, "unreadable", False):
+                raise exc from None
+            raise CalculationError(f"{error} (read {expression!r} as {translated})") from None
+        words = [] if has_operation(translated) else unread_words(expression)
+        if words:
+            raise CalculationError(
+                f"Operation not understood in {expression!r}: only the number {translated} was read, and "
+                f"the words {' '.join(words)!r} name no operation this calculator knows; write the "
+                "operation with symbols or functions, e.g. sqrt(225), factorial(5), 3 * 19.99"
+            ) from None
         logger.debug("calculated %r as %r", expression, translated)
         return f"{translated} = {format_number(result)}"
     logger.debug("calculated %r", expression)
