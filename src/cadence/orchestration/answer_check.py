@@ -21,8 +21,9 @@ generically (numbers, clock times and words, never particular sentences):
   errors: an answer stating a number that is in neither the question nor the errors
   made it up (the tool that would have computed it failed), and is replaced by
   :func:`failure_answer`, which says what failed;
-- **ignored failure**: in such a turn, an answer that neither says something failed nor uses
-  any word of the tools' names and errors (the question's aside) talks about something else
+- **ignored failure**: in such a turn, an answer of eight words or more that neither says
+  something failed nor uses any word of the tools' names and errors (the question's aside)
+  talks about something else
   ("As a math-focused AI...", made-up code): it is replaced by :func:`failure_answer` too.
 
 When the check fails, :func:`faithful_answer` writes the answer from the results
@@ -48,6 +49,8 @@ from cadence.text import STOPWORDS
 ANSWER_CHECK_KEY = "cadence_answer_check"
 """``response_metadata`` key of a final answer rewritten from the results: the failed check's reason."""
 
+IGNORED_FAILURE_WORDS = 8
+"""An answer after every tool failed is checked for talking past the failure from this many words."""
 ECHO_WORDS = 8
 """Consecutive words shared with the instructions that count as an echo."""
 SHORT_RESULT_CHARS = 400
@@ -66,8 +69,8 @@ _LIST_MARKER_RE = re.compile(r"(?m)^\s*\d+[.)]\s")
 _NARRATION_RE = re.compile(r"\bthe user\b", re.IGNORECASE)
 _USER_RE = re.compile(r"\busers?\b", re.IGNORECASE)
 _FAILURE_RE = re.compile(
-    r"\b(?:could ?n[o']t|can ?n[o']t|cannot|unable|not able|failed|fails|error|went wrong"
-    r"|did ?n[o']t work)\b",
+    r"\b(?:could ?n[o']t|can ?n[o']t|cannot|unable|not able|failed|fails|error|went wrong|did ?n[o']t"
+    r"|was ?n[o']t|were ?n[o']t|not run|rejected|refused|declined|denied)\b",
     re.IGNORECASE,
 )
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z_'-]{3,}")
@@ -283,7 +286,7 @@ def check_answer(
         return AnswerVerdict(cleaned, "prompt_echo")
     if not results:
         if failures:
-            errors = " \n".join([*(f"{f.name} {f.content}" for f in failures), *grounded])
+            errors = " \n".join([*(f"{f.name.replace('_', ' ')} {f.content}" for f in failures), *grounded])
             known = facts(f"{question} \n{errors}")
             invented = [f for f in facts(_LIST_MARKER_RE.sub("", cleaned)) if not _contains(known, f)]
             if invented:
@@ -293,7 +296,8 @@ def check_answer(
             # an answer to a turn whose every tool failed must be about what failed: say that
             # something failed, or use the words of the tools and their errors
             said = _content_words(cleaned) - _content_words(question)
-            if said and not _FAILURE_RE.search(cleaned) and not said & _content_words(errors):
+            talks = len(cleaned.split()) >= IGNORED_FAILURE_WORDS  # "It hung." is short and to the point
+            if talks and said and not _FAILURE_RE.search(cleaned) and not said & _content_words(errors):
                 return AnswerVerdict(cleaned, "ignores_failure", sorted(said)[:5])
         return AnswerVerdict(cleaned)
     evidence = " \n".join([*(r.content for r in results), *grounded])
