@@ -521,6 +521,9 @@ def test_a_number_alone_does_not_outrank_an_operation_word() -> None:
     # numbers alone still choose when no word matches
     plan = LocalChatModel().plan(_after_route("12, 15 and 19?"), tools=tools)
     assert [o["function"]["name"] for o in plan.options] == ["statistics"]
+    # ...but a list of one number is no list: the question's one number goes elsewhere
+    plan = LocalChatModel().plan(_after_route("5! = ?"), tools=_schemas([statistics, calculate]))
+    assert plan.fixed is not None and json.loads(plan.fixed)["name"] == "calculate"
 
 
 @tool

@@ -477,14 +477,29 @@ def usable_tools(
     """``options`` without the tools the question gives nothing to (possibly none).
 
     A tool whose only argument locates something (a path, a URL) is left out when the question
-    names no such thing: given the whole question as a path it can only fail. When no tool
-    matched the question's words (``matched`` false) and it has words of its own, a tool taking
-    no input is left out too: its answer cannot be about them.
+    names no such thing: given the whole question as a path it can only fail. A tool that takes
+    a list of numbers is left out when the question writes fewer than two: a list of one is no
+    list ("5! = ?" is not ``statistics([5])``). When no tool matched the question's words
+    (``matched`` false) and it has words of its own, a tool taking no input is left out too:
+    its answer cannot be about them.
     """
     kept = [t for t in options if locator_parameter(t) is None or locator_in(question)]
+    if len(numbers_in(question)) < 2:
+        kept = [t for t in kept if not takes_number_list(t)]
     if not matched and tokenize(question, digits=False):
         kept = [t for t in kept if not takes_no_input(t)]
     return kept
+
+
+def takes_number_list(schema: Mapping[str, Any]) -> bool:
+    """Whether one of the tool's required arguments is a list of numbers."""
+    params = tool_function(schema).get("parameters") or {}
+    props = params.get("properties") or {}
+    for key in params.get("required") or []:
+        spec = props.get(key) or {}
+        if spec.get("type") == "array" and (spec.get("items") or {}).get("type") in ("number", "integer"):
+            return True
+    return False
 
 
 def required_count(schema: Mapping[str, Any]) -> int:
