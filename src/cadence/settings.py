@@ -317,6 +317,13 @@ class Settings(BaseSettings):
         ge=1024,
         description="Max size (bytes) of one HTTP request body or WebSocket message (413).",
     )
+    request_drain_s: float = Field(
+        10.0,
+        ge=0,
+        description="How long the rest of an over-limit upload (at most 8x the limit) is read and dropped "
+        "before its 413 goes out, so that closing the connection does not reset it before the client "
+        "reads the answer (0: close at once).",
+    )
     max_openai_messages: int = Field(
         1000, ge=1, description="Max messages in one request to the OpenAI-compatible endpoint."
     )

@@ -114,7 +114,9 @@ def create_app(
     app.state.service = None
     app.state.settings = settings
     install_error_handlers(app)
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_request_bytes)
+    app.add_middleware(
+        BodyLimitMiddleware, max_bytes=settings.max_request_bytes, drain_s=settings.request_drain_s
+    )
     app.add_middleware(AuthMiddleware, keys=[key.get_secret_value() for key in settings.api_keys])
     for module in (chat, threads, approvals, memories, openai_compat, admin):
         app.include_router(module.router)

@@ -5,7 +5,7 @@ is refused without keeping the body; a body without one (chunked) is read up to 
 limit and refused as soon as it goes over, so an endless upload cannot fill memory.
 
 Before the 413 is sent, the rest of the upload is read and dropped (at most
-:data:`DRAIN_FACTOR` times the limit, for at most :data:`DRAIN_TIMEOUT_S`): the response
+:data:`DRAIN_FACTOR` times the limit, for at most ``CADENCE_REQUEST_DRAIN_S``): the response
 closes the connection, and closing a socket with unread data resets it, which can destroy
 the 413 before the client reads it. A client that waits for ``100 Continue`` has sent
 nothing yet and gets the 413 at once.
@@ -25,9 +25,8 @@ from cadence.server.errors import error_body
 
 REQUEST_TOO_LARGE = "request_too_large"
 DRAIN_FACTOR = 8
-"""An over-limit upload is read and dropped up to this many times ``CADENCE_MAX_REQUEST_BYTES``."""
-DRAIN_TIMEOUT_S = 10.0
-"""...and for at most this long; beyond either bound the connection is closed as it is."""
+"""An over-limit upload is read and dropped up to this many times ``CADENCE_MAX_REQUEST_BYTES``
+(for at most ``CADENCE_REQUEST_DRAIN_S``); beyond that the connection is closed as it is."""
 
 
 def too_large_message(limit: int) -> str:
@@ -38,9 +37,10 @@ def too_large_message(limit: int) -> str:
 class BodyLimitMiddleware:
     """Answer 413 ``request_too_large`` to HTTP requests whose body exceeds ``max_bytes``."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, drain_s: float = 10.0) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.drain_s = drain_s
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -81,8 +81,10 @@ class BodyLimitMiddleware:
 
     async def _drain(self, receive: Receive, read: int) -> None:
         """Read and drop the rest of the request body, within the drain bounds."""
+        if self.drain_s <= 0:
+            return
         with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(DRAIN_TIMEOUT_S):
+            async with asyncio.timeout(self.drain_s):
                 while read <= DRAIN_FACTOR * self.max_bytes:
                     message = await receive()
                     if message["type"] != "http.request" or not message.get("more_body", False):
