@@ -10,6 +10,7 @@ from cadence.orchestration.answer_check import (
     ToolResult,
     check_answer,
     conform_to_tone,
+    contradicted_orders,
     drop_repeats,
     echoes,
     facts,
@@ -254,3 +255,15 @@ def test_a_result_listing_one_value_per_item_needs_each_in_the_answer() -> None:
     assert check_answer("Tokyo: 22:05, Paris: 14:05.", question=question, results=both).problem is None
     mixed = check_answer("Paris, France is at 22:05 in Tokyo.", question=question, results=both)
     assert mixed.problem == "missing_result" and mixed.details == ["14:05"]
+
+
+def test_a_comparison_stated_the_other_way_round_is_a_contradiction() -> None:
+    said = "Bogotá, Colombia is 6 hours behind Rome, Italy. It is 08:00 in Bogotá and 14:00 in Rome."
+    results = [ToolResult("time_difference", {"location_a": "Rome", "location_b": "Bogota"}, said)]
+    question = "is rome behind bogota?"
+    wrong = check_answer("Rome, Italy, is 6 hours behind Bogotá.", question=question, results=results)
+    assert wrong.problem == "contradiction"
+    for right in ("Rome is 6 hours ahead of Bogotá.", "Bogotá is 6 hours behind Rome, Italy."):
+        assert check_answer(right, question=question, results=results).problem is None
+    # names the results do not compare are not judged
+    assert contradicted_orders("Paris is behind Tokyo.", said) == []

@@ -7,6 +7,8 @@ generically (numbers, clock times and words, never particular sentences):
 
 - **repetition**: a sentence said twice is cut (the answer is kept, cleaned);
 - **prompt echo**: eight consecutive words of the node's instructions in the answer;
+- **contradiction**: the answer states a comparison ("A is … behind B", "A … more than B")
+  the other way round from a result (names matched by their first word);
 - **narration**: an answer about "the user" (in the third person) when neither the question
   nor the results speak of users: the model described its task instead of answering
   ("The user asked for a double of 200.");
@@ -317,6 +319,9 @@ def check_answer(
     named = sorted(identifiers(cleaned) - known)
     if named:
         return AnswerVerdict(cleaned, "invented_name", named[:5])
+    flipped = contradicted_orders(cleaned, evidence)
+    if flipped:
+        return AnswerVerdict(cleaned, "contradiction", flipped[:5])
     listed = [r for r in results if len(listed_items(r.content)) >= 2]
     for r in listed:
         items = listed_items(r.content)
@@ -375,6 +380,46 @@ def leading_facts(result: str) -> list[str]:
     first = _first_sentence(result)
     lead = facts(re.sub(r"\([^)]*\)", " ", first))
     return lead or facts(result)
+
+
+_ORDER_RE = re.compile(
+    r"\b([A-Z][\w'-]*)[^.;:!?]*?\s(?:is|are|was|runs|sits|lies)\s(?:[^.;:!?]{0,40}?\s)?"
+    r"(ahead of|behind|later than|earlier than|more than|less than|greater than|smaller than)"
+    r"\s(?:the\s)?([A-Z][\w'-]*)"
+)
+_OPPOSITE = {
+    "ahead of": "behind", "later than": "behind", "more than": "less than", "greater than": "less than",
+    "behind": "ahead of", "earlier than": "ahead of", "less than": "more than", "smaller than": "more than",
+}  # fmt: skip
+_SAME = {"later than": "ahead of", "earlier than": "behind", "greater than": "more than"} | {
+    "smaller than": "less than"
+}
+
+
+def _orders(text: str) -> set[tuple[str, str, str]]:
+    """``(first, relation, second)`` of the comparisons ``text`` states ("Miami … is 6 hours behind Madrid"),
+    each also as its converse ("Madrid ahead of Miami")."""
+    found: set[tuple[str, str, str]] = set()
+    for m in _ORDER_RE.finditer(text):
+        a, rel, b = m.group(1).lower(), m.group(2).lower(), m.group(3).lower()
+        if a == b:
+            continue
+        rel = _SAME.get(rel, rel)
+        found |= {(a, rel, b), (b, _OPPOSITE[rel], a)}
+    return found
+
+
+def contradicted_orders(answer: str, evidence: str) -> list[str]:
+    """The comparisons of ``answer`` the ``evidence`` states the other way round ("Rome is behind
+    Bogotá" where a result says Bogotá is behind Rome)."""
+    stated = _orders(evidence)
+    if not stated:
+        return []
+    return sorted(
+        f"{a} {rel} {b}"
+        for a, rel, b in _orders(answer)
+        if (a, _OPPOSITE[rel], b) in stated and (a, rel, b) not in stated
+    )
 
 
 def parallel_facts(result: str) -> list[list[str]]:
