@@ -267,3 +267,13 @@ def test_a_comparison_stated_the_other_way_round_is_a_contradiction() -> None:
         assert check_answer(right, question=question, results=results).problem is None
     # names the results do not compare are not judged
     assert contradicted_orders("Paris is behind Tokyo.", said) == []
+
+
+def test_a_name_no_result_or_question_has_is_invented() -> None:
+    said = "Denver, Colorado, US is 9 hours behind Johannesburg, South Africa."
+    results = [ToolResult("time_difference", {"location_a": "Denver", "location_b": "Johannesburg"}, said)]
+    question = "Johannesburg vs Denver time difference"
+    made_up = check_answer("It is 9 hours behind in Denmark.", question=question, results=results)
+    assert made_up.problem == "invented_name" and made_up.details == ["Denmark"]
+    fine = "Denver is 9 hours behind Johannesburg, on Tuesday."  # days and sentence openings aside
+    assert check_answer(fine, question=question, results=results).problem is None

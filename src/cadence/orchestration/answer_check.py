@@ -7,6 +7,8 @@ generically (numbers, clock times and words, never particular sentences):
 
 - **repetition**: a sentence said twice is cut (the answer is kept, cleaned);
 - **prompt echo**: eight consecutive words of the node's instructions in the answer;
+- **invented name**: the answer names something (a setting, a file, or a capitalised name inside
+  a sentence: "… behind Denmark") that neither the question nor the results have;
 - **contradiction**: the answer states a comparison ("A is … behind B", "A … more than B")
   the other way round from a result (names matched by their first word);
 - **narration**: an answer about "the user" (in the third person) when neither the question
@@ -317,6 +319,9 @@ def check_answer(
         return AnswerVerdict(cleaned, "invented_number", invented)
     known = identifiers(evidence) | identifiers(question)
     named = sorted(identifiers(cleaned) - known)
+    if not named:  # a proper name in mid-sentence that neither the question nor a result has
+        seen = {w.lower() for w in re.findall(r"[^\W\d_]+", f"{question} {evidence}")}
+        named = sorted({n for n in proper_names(cleaned) if n.lower() not in seen})
     if named:
         return AnswerVerdict(cleaned, "invented_name", named[:5])
     flipped = contradicted_orders(cleaned, evidence)
@@ -358,6 +363,20 @@ def identifiers(text: str) -> set[str]:
     """Names written like code: settings, files, modules (``CADENCE_LLM``, ``overview.md``)."""
     return {m.group(0).strip(".").lower() for m in _IDENTIFIER_RE.finditer(text) if "_" in m.group(0) or
             re.search(r"\.[a-z]{1,5}$", m.group(0))}  # fmt: skip
+
+
+_NAME_RE = re.compile(r"(?<![.!?:\n]\s)(?<!^)(?<![\w'’-])([A-Z][a-z]{3,})\b")
+_NOT_NAMES = frozenset(
+    {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January", "February"}
+    | {"March", "April", "June", "July", "August", "September", "October", "November", "December"}
+    | {"Note", "Sources", "Source", "Answer", "Result", "Results", "Here", "Sorry"}
+)
+
+
+def proper_names(text: str) -> set[str]:
+    """Capitalised words of four letters or more inside sentences (not opening one): the names an
+    answer mentions ("…behind Denmark"), days and months aside."""
+    return {m.group(1) for m in _NAME_RE.finditer(text) if m.group(1) not in _NOT_NAMES}
 
 
 def listed_items(result: str) -> list[str]:
