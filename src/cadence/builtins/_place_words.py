@@ -2,7 +2,7 @@
 
 A question given whole to ``current_time`` ("what is your name?", "is it the same time?") holds
 ordinary words that are also the name of some town (Same, Tanzania) or another language's name of
-one ("name" is Namur in some language). :func:`cadence.builtins.info._mentioned_place` takes such a
+one ("name" is Namur in some language). :func:`cadence.builtins.info._mentioned_places` takes such a
 word for a place only on stronger evidence (see there).
 
 The list is the one-word names of the index (cities' own and Latin-script alternate names of every

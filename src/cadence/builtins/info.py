@@ -981,10 +981,24 @@ def _offset_place(location: str) -> Place | None:
     return Place(label, timezone(delta, label), label)
 
 
+MAX_PLACES = 3
+"""Most places one ``current_time`` question is answered for ("in Tokyo, Paris and Lima")."""
+
+
 def resolve_location(location: str) -> Place:
     """Map a city, country, state, alias, abbreviation, IANA name or UTC offset to a :class:`Place`.
 
+    A whole sentence ("what is the local time in Mumbai?") gives the place it mentions.
     Raises :class:`UnknownLocationError` naming the input and the closest known names.
+    """
+    return resolve_locations(location, limit=1)[0]
+
+
+def resolve_locations(location: str, limit: int = MAX_PLACES) -> list[Place]:
+    """The places ``location`` names: one (see :func:`resolve_location`), or, for a sentence naming
+    several ("what time is it in Tokyo and Paris?"), up to ``limit`` in the sentence's order.
+
+    Raises :class:`UnknownLocationError` like :func:`resolve_location`.
     """
     if not location or not location.strip():
         raise UnknownLocationError(
@@ -993,17 +1007,16 @@ def resolve_location(location: str) -> Place:
         )
     offset = _offset_place(location)
     if offset is not None:
-        return offset
+        return [offset]
     g = _gazetteer()
     key = _key(location)
     found = _resolve_text(g, key) if key else None
     if found is None and "(" in location:  # "Kolkata (Calcutta)": the part in brackets is another name
         found = _resolve_text(g, _key(_PARENTHESIS.sub("", location)))
-    if found is None:
-        found = _mentioned_place(g, location)
-    if found is None:
+    places = [found] if found is not None else _mentioned_places(g, location, limit)
+    if not places:
         raise _unknown(g, location, key)
-    return _prefer_as_typed(found, location)
+    return [_prefer_as_typed(place, location) for place in places]
 
 
 _SENTENCE_WORDS_TEXT = """a an and are as at be been but by can could did do does for from had has have how i
@@ -1017,8 +1030,6 @@ _SENTENCE_WORDS = frozenset(_SENTENCE_WORDS_TEXT.split())
 _SENTENCE_PREPOSITIONS = frozenset({"in", "at", "for", "of", "from", "to", "about", "and", "between"})
 MAX_NAME_WORDS = 4
 """Longest place name looked for inside a sentence."""
-MAX_PLACES = 3
-"""Most places one ``current_time`` question is answered for ("in Tokyo, Paris and Lima")."""
 _PLACE_PREPOSITIONS = frozenset({"in", "at", "from", "about", "between"})
 """Prepositions before a place rather than an activity ("for sale", "to split", "of course")."""
 COMMON_WORD_MIN_POPULATION = 100_000
@@ -1081,19 +1092,6 @@ def _major_place(g: _Gazetteer, key: str) -> bool:
     return any(g.cities[i].population >= MAJOR_PLACE_POPULATION for i in g.named(key))
 
 
-def _mentioned_place(g: _Gazetteer, text: str) -> Place | None:
-    """The place a whole sentence mentions ("What is the local time in Mumbai?" → Mumbai), or None.
-
-    Word runs are tried longest first; a run must not start or end with a question word. Among
-    runs of one length, a capitalised one (as typed, not first in the sentence) and then the one
-    after a preposition such as "in" wins, the last one first ("time in Paris, not in Nice"). A
-    single word needs more (see :func:`_word_place`).
-    Case counts only when the sentence has lower case letters: in "WHAT IS YOUR NAME" it says nothing.
-    """
-    found = _mentioned_places(g, text, limit=1)
-    return found[0] if found else None
-
-
 _PAIRING_WORDS = frozenset({"and", "vs", "versus", "or"})
 """Words between two places of a sentence ("Tokyo and Paris", "sydney vs london")."""
 _JOINING_WORDS = _PAIRING_WORDS | {"between", "in", "at", "from", "to"}
@@ -1103,7 +1101,12 @@ _JOINING_WORDS = _PAIRING_WORDS | {"between", "in", "at", "from", "to"}
 def _mentioned_places(g: _Gazetteer, text: str, limit: int = MAX_PLACES) -> list[Place]:
     """The places a whole sentence mentions, in the sentence's order, at most ``limit``.
 
-    The first is :func:`_mentioned_place`'s (see there); each further one is found the same way
+    The first place found ("What is the local time in Mumbai?" → Mumbai): word runs are tried
+    longest first; a run must not start or end with a question word. Among runs of one length,
+    a capitalised one (as typed, not first in the sentence) and then the one after a preposition
+    such as "in" wins, the last one first ("time in Paris, not in Nice"). A single word needs
+    more (see :func:`_word_place`). Case counts only when the sentence has lower case letters:
+    in "WHAT IS YOUR NAME" it says nothing. Each further one is found the same way
     among the words left, and must follow a joining word ("and", "vs", "in"...) or come before
     "and", "vs" or "or"; named by one word, it must be a country, state, zone or a city of
     :data:`COMMON_WORD_MIN_POPULATION` people by its own name: "Bob and Alice" are people.
@@ -1162,23 +1165,6 @@ def _best_run(
             if place is not None:
                 return start, size, place
     return None
-
-
-def resolve_locations(location: str, limit: int = MAX_PLACES) -> list[Place]:
-    """The places ``location`` names: one (:func:`resolve_location`), or several when it is a sentence
-    naming more than one ("what time is it in Tokyo and Paris?"), in the sentence's order.
-
-    Raises :class:`UnknownLocationError` like :func:`resolve_location`.
-    """
-    first = resolve_location(location)
-    g = _gazetteer()
-    key = _key(location)
-    if _offset_place(location) is not None or (key and _resolve_text(g, key) is not None):
-        return [first]  # the whole text is one place's name
-    places = _mentioned_places(g, location, limit)
-    if len(places) < 2:
-        return [first]
-    return [_prefer_as_typed(p, location) for p in places]
 
 
 def _prefer_as_typed(place: Place, location: str) -> Place:

@@ -16,10 +16,10 @@ generically (numbers, clock times and words, never particular sentences):
   ("The user asked for a double of 200.");
 - **missing result**: the turn's short tool results (values, not documents) state
   facts (numbers, clock times) that are not in the question, and the answer
-  carries none of them (nor, for a result stating one thing per item in sentences
-  that open alike, none of one item's) (none of their clock times, when they lead with one: a
-  date alone does not say the time); otherwise the answer shares none of the
-  results' content words;
+  carries none of them (none of their clock times, when they lead with one: a
+  date alone does not say the time), or none of one item's, for a result stating
+  one value per item in sentences that open alike; otherwise the answer shares
+  none of the results' content words;
 - **invented number**: the answer states a number that is neither in the results
   nor in the question. A turn whose tools all failed has no results, only their
   errors: an answer stating a number that is in neither the question nor the errors
@@ -295,7 +295,7 @@ def check_answer(
             invented = [f for f in facts(_LIST_MARKER_RE.sub("", cleaned)) if not _contains(known, f)]
             if invented:
                 return AnswerVerdict(cleaned, "invented_number", invented)
-            if _NARRATION_RE.search(cleaned) and not _USER_RE.search(f"{question}\n{errors}"):
+            if _narrates(cleaned, question, errors):
                 return AnswerVerdict(cleaned, "narration")
             # an answer to a turn whose every tool failed must be about what failed: say that
             # something failed, or use the words of the tools and their errors
@@ -305,7 +305,7 @@ def check_answer(
                 return AnswerVerdict(cleaned, "ignores_failure", sorted(said)[:5])
         return AnswerVerdict(cleaned)
     evidence = " \n".join([*(r.content for r in results), *grounded])
-    if _NARRATION_RE.search(cleaned) and not _USER_RE.search(f"{question}\n{evidence}"):
+    if _narrates(cleaned, question, evidence):
         return AnswerVerdict(cleaned, "narration")
     asked = facts(question)
     # Short results are values (a sum, a clock time): the answer must carry one. Long ones are
@@ -371,6 +371,11 @@ _NOT_NAMES = frozenset(
     | {"March", "April", "June", "July", "August", "September", "October", "November", "December"}
     | {"Note", "Sources", "Source", "Answer", "Result", "Results", "Here", "Sorry"}
 )
+
+
+def _narrates(answer: str, *context: str) -> bool:
+    """Whether ``answer`` speaks of "the user" while none of ``context`` speaks of users."""
+    return bool(_NARRATION_RE.search(answer)) and not any(_USER_RE.search(c) for c in context)
 
 
 def proper_names(text: str) -> set[str]:
@@ -451,7 +456,7 @@ def parallel_facts(result: str) -> list[list[str]]:
     same = [t for t in sentences if len(opening) == 3 and t.split()[:3] == opening]
     if len(same) < 2:
         return []
-    return [facts(re.sub(r"\([^)]*\)", " ", t)) for t in same]
+    return [leading_facts(t) for t in same]
 
 
 MAX_SENTENCES = 4

@@ -107,15 +107,14 @@ def _valid_content(content: Any) -> Any:
     if isinstance(content, str):
         return valid_unicode(content)
     if isinstance(content, list):
-        return [
-            valid_unicode(b)
-            if isinstance(b, str)
-            else {**b, "text": valid_unicode(b["text"])}
-            if isinstance(b, dict) and isinstance(b.get("text"), str)
-            else b
-            for b in content
-        ]
+        return [_valid_content(b) if isinstance(b, str) else _valid_block(b) for b in content]
     return content
+
+
+def _valid_block(block: Any) -> Any:
+    if isinstance(block, dict) and isinstance(block.get("text"), str):
+        return {**block, "text": valid_unicode(block["text"])}
+    return block
 
 
 def _error_result(call: dict[str, Any] | Any, content: str) -> ToolMessage:

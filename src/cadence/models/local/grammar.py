@@ -223,11 +223,12 @@ def build_tool_grammar(
     return builder.render(root, source_words(source_text))
 
 
-_NUMBER_RE = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w])")
+NUMBER_RE = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w])")
+"""A number written in digits, as the argument grammar offers it."""
 
 
 def _numbers(text: str) -> list[float]:
-    return [float(n) for n in _NUMBER_RE.findall(text)]
+    return [float(n) for n in NUMBER_RE.findall(text)]
 
 
 def _number(value: Any) -> float | None:
@@ -317,7 +318,7 @@ def distinct_argument_grammar(
         taken = _number(args[key])
         twin = next(k for k in required if k != key and _number(args.get(k)) == taken)
         integers = all((props[k] or {}).get("type") == "integer" for k in (key, twin))
-        written = [n for n in dict.fromkeys(_NUMBER_RE.findall(source_text)) if not integers or "." not in n]
+        written = [n for n in dict.fromkeys(NUMBER_RE.findall(source_text)) if not integers or "." not in n]
         written = written[:MAX_PAIRED_NUMBERS]
         if len(written) < 2:
             return None

@@ -74,6 +74,7 @@ from cadence.conventions import (
     split_at_last_human,
 )
 from cadence.models.local.grammar import (
+    NUMBER_RE,
     build_route_grammar,
     build_tool_grammar,
     distinct_argument_grammar,
@@ -341,7 +342,7 @@ def resolve_reference(question: str, value: str) -> str:
 
 def numbers_in(text: str) -> list[str]:
     """The numbers written in ``text``, in digits or in words ("ten" → ``10``), in order, without repeats."""
-    found = re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w])", numbers_from_words(text))
+    found = NUMBER_RE.findall(numbers_from_words(text))
     return list(dict.fromkeys(found))
 
 
@@ -399,15 +400,20 @@ def answer_shape(style: str) -> tuple[str, int]:
     return ANSWER_FROM_RESULTS, ANSWER_MAX_TOKENS
 
 
-def sole_string_parameter(schema: Mapping[str, Any]) -> str | None:
-    """The parameter name when a tool takes exactly one required argument and it is a string."""
+def required_parameters(schema: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    """A tool's required arguments (those its schema describes), in order: name → JSON schema."""
     params = tool_function(schema).get("parameters") or {}
     props: Mapping[str, Any] = params.get("properties") or {}
-    required = [k for k in params.get("required") or [] if k in props]
+    return {k: props[k] or {} for k in params.get("required") or [] if k in props}
+
+
+def sole_string_parameter(schema: Mapping[str, Any]) -> str | None:
+    """The parameter name when a tool takes exactly one required argument and it is a string."""
+    required = required_parameters(schema)
     if len(required) != 1:
         return None
-    kind = props[required[0]].get("type", "string")
-    return required[0] if kind == "string" else None
+    (name, spec), *_ = required.items()
+    return name if spec.get("type", "string") == "string" else None
 
 
 _LOCATOR_WORDS = frozenset(
@@ -427,7 +433,7 @@ def locator_parameter(schema: Mapping[str, Any]) -> str | None:
     name = sole_string_parameter(schema)
     if name is None:
         return None
-    spec = ((tool_function(schema).get("parameters") or {}).get("properties") or {}).get(name) or {}
+    spec = required_parameters(schema)[name]
     words = set(re.split(r"[^a-z]+", name.lower()))
     return name if words & _LOCATOR_WORDS or spec.get("format") in _LOCATOR_FORMATS else None
 
@@ -443,6 +449,7 @@ def takes_no_input(schema: Mapping[str, Any]) -> bool:
     return not ((tool_function(schema).get("parameters") or {}).get("properties") or {})
 
 
+_NUMBER_TYPES = ("number", "integer")
 _ASKED_RE = re.compile(r"\b(?:what|which|how many|how much)\s+([a-z]+)", re.IGNORECASE)
 
 
@@ -457,12 +464,10 @@ def takes_asked_quantity(schema: Mapping[str, Any], asked: set[str]) -> bool:
     Names match by stem, or when one is a prefix of the other of at least five letters
     ("percent" and "percentage").
     """
-    params = tool_function(schema).get("parameters") or {}
-    props = params.get("properties") or {}
     names = {
         stem(k.lower())
-        for k in params.get("required") or []
-        if (props.get(k) or {}).get("type") in ("number", "integer")
+        for k, spec in required_parameters(schema).items()
+        if spec.get("type") in _NUMBER_TYPES
     }
     return any(
         a == n or (min(len(a), len(n)) >= 5 and (a.startswith(n) or n.startswith(a)))
@@ -493,20 +498,15 @@ def usable_tools(
 
 def takes_number_list(schema: Mapping[str, Any]) -> bool:
     """Whether one of the tool's required arguments is a list of numbers."""
-    params = tool_function(schema).get("parameters") or {}
-    props = params.get("properties") or {}
-    for key in params.get("required") or []:
-        spec = props.get(key) or {}
-        if spec.get("type") == "array" and (spec.get("items") or {}).get("type") in ("number", "integer"):
-            return True
-    return False
+    return any(
+        spec.get("type") == "array" and (spec.get("items") or {}).get("type") in _NUMBER_TYPES
+        for spec in required_parameters(schema).values()
+    )
 
 
 def required_count(schema: Mapping[str, Any]) -> int:
     """How many arguments a tool requires."""
-    params = tool_function(schema).get("parameters") or {}
-    props = params.get("properties") or {}
-    return len([k for k in params.get("required") or [] if k in props])
+    return len(required_parameters(schema))
 
 
 def fewest_arguments(options: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -523,9 +523,7 @@ def fewest_arguments(options: list[Mapping[str, Any]]) -> list[Mapping[str, Any]
 
 def has_no_required_arguments(schema: Mapping[str, Any]) -> bool:
     """Whether a tool can be called with ``{}``."""
-    params = tool_function(schema).get("parameters") or {}
-    props = params.get("properties") or {}
-    return not [k for k in params.get("required") or [] if k in props]
+    return not required_parameters(schema)
 
 
 CHAT_SYSTEM = "You are a friendly assistant. Reply in one or two short sentences."
