@@ -1,11 +1,11 @@
 """Section 3: N concurrent conversations through the HTTP server.
 
 The server runs in a subprocess (``bench.server_app``: uvicorn on loopback, Cadence
-with :class:`~bench.policy_model.PolicyChatModel`, 100 ms per model call). An httpx
-AsyncClient with connection limits raised to N sends N one-agent tool turns at once,
-each on a new thread. Ideal wall time is the longest chain of model calls × the
-delay (4 × 100 ms): what an engine with zero overhead and unbounded concurrency
-would take. Peak RSS of each server process is sampled every 20 ms with psutil.
+with :class:`~bench.policy_model.PolicyChatModel`, 100 ms per model call). A lean
+HTTP/1.1 client (:mod:`bench.load_client`, one keep-alive connection per conversation)
+sends N one-agent tool turns at once, each on a new thread. Ideal wall time is the longest
+chain of model calls × the delay (4 × 100 ms): what an engine with zero overhead and
+unbounded concurrency would take. Peak RSS of each server process is sampled every 20 ms with psutil.
 
 Workers: with K > 1 the server is ``cadence.server.app.serve_workers`` (uvicorn's
 supervisor and K worker processes on one socket, one database; per-thread locks in the
@@ -28,6 +28,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.load_client import Connection, LoadClientError
+from bench.pg_server import server_cpu
 from bench.policy_model import ANSWER
 from bench.server_app import raise_fd_limit
 from bench.stats import median, percentile
@@ -64,6 +66,8 @@ class ConcurrencyRow:
     """CPU seconds of each serving process during the load, largest first (how evenly K workers shared it)."""
     failures: dict[str, int] = field(default_factory=dict)
     """Requests that failed, by error (connection errors, HTTP status)."""
+    db_cpu_s: float = 0.0
+    """CPU seconds of the PostgreSQL server (postmaster and backends) during the load; 0 otherwise."""
 
 
 def _free_port() -> int:
@@ -156,49 +160,44 @@ async def _sample_rss(pid: int, stop: asyncio.Event, peak: list[float]) -> None:
         await asyncio.sleep(0.02)
 
 
-async def _open(client: Any, attempts: int = 3) -> bool:
-    """Open ``client``'s connection with a ``/health`` request, retrying a refused connect."""
-    import httpx
-
+async def _open(conn: Connection, attempts: int = 3) -> bool:
+    """Open ``conn`` with a ``/health`` request, retrying a refused connect."""
     for attempt in range(attempts):
         try:
-            await client.get("/health")
+            await conn.get("/health")
             return True
-        except httpx.TransportError:
+        except LoadClientError:
+            await conn.close()
             await asyncio.sleep(0.2 * (attempt + 1))
     return False
 
 
-async def load(base: str, pid: int, n: int, backend: str, delay: float, workers: int = 1) -> ConcurrencyRow:
+async def load(
+    base: str, pid: int, n: int, backend: str, delay: float, workers: int = 1, database: str | None = None
+) -> ConcurrencyRow:
     """Send ``n`` concurrent chat turns and measure them.
 
-    Each conversation has its own ``httpx.AsyncClient`` (one keep-alive connection):
-    one shared client with ``max_connections=n`` spends O(n) per request scanning its
-    pool (measured: 1.9 s of client CPU for 100 requests, 0.08 s with a client each),
-    which would make the client, not the server, the bottleneck.
+    Each conversation has its own keep-alive connection (:class:`bench.load_client.Connection`):
+    the client shares the cores with the server, so it is the leanest one that speaks HTTP/1.1
+    (about a tenth of httpx's CPU per request). With ``database`` (a PostgreSQL URL) the
+    database server's CPU during the load is measured too.
     """
-    import httpx
-
     rss_idle = sum(p.memory_info().rss for p in _tree(pid)) / 2**20
-    timeout = httpx.Timeout(600.0)
-    async with contextlib.AsyncExitStack() as stack:
-        clients = [
-            await stack.enter_async_context(httpx.AsyncClient(base_url=base, timeout=timeout))
-            for _ in range(n)
-        ]
+    conns = [Connection(base) for _ in range(n)]
+    try:
         # open the connections first so that the measurement is of turns, not TCP handshakes; a
         # connection refused in the burst is retried (and otherwise counted when its turn fails)
-        await asyncio.gather(*(_open(c) for c in clients))
+        await asyncio.gather(*(_open(c) for c in conns))
+        request = conns[0].encode("POST", "/api/v1/chat", {"message": MESSAGE})
         latencies: list[float] = []
-
         failures: dict[str, int] = {}
 
         async def one(i: int) -> bool:
             t0 = time.perf_counter()
             try:
-                r = await clients[i].post("/api/v1/chat", json={"message": MESSAGE})
-            except httpx.HTTPError as exc:  # counted (not ok), the others still measured
-                failures[type(exc).__name__] = failures.get(type(exc).__name__, 0) + 1
+                r = await conns[i].send(request)
+            except LoadClientError as exc:  # counted (not ok), the others still measured
+                failures[exc.kind] = failures.get(exc.kind, 0) + 1
                 return False
             latencies.append((time.perf_counter() - t0) * 1000)
             if r.status_code != 200:
@@ -209,15 +208,19 @@ async def load(base: str, pid: int, n: int, backend: str, delay: float, workers:
         peak = [rss_idle, 0.0]
         sampler = asyncio.create_task(_sample_rss(pid, stop, peak))
         by_process0 = _cpu_by_process(pid)
+        db_cpu0 = server_cpu(database)
         client_cpu0 = time.process_time()
         t0 = time.perf_counter()
         results = await asyncio.gather(*(one(i) for i in range(n)))
         wall = time.perf_counter() - t0
         client_cpu = time.process_time() - client_cpu0
+        db_cpu = server_cpu(database) - db_cpu0
         by_process = {k: v - by_process0.get(k, 0.0) for k, v in _cpu_by_process(pid).items()}
-        server_cpu = sum(by_process.values())
+        server_cpu_s = sum(by_process.values())
         stop.set()
         await sampler
+    finally:
+        await asyncio.gather(*(c.close() for c in conns))
     ideal = CHAIN * delay
     return ConcurrencyRow(
         backend=backend,
@@ -232,11 +235,12 @@ async def load(base: str, pid: int, n: int, backend: str, delay: float, workers:
         p95_ms=round(percentile(latencies, 95), 1) if latencies else 0.0,
         rss_idle_mb=round(rss_idle, 1),
         rss_peak_mb=round(peak[0], 1),
-        server_cpu_s=round(server_cpu, 2),
+        server_cpu_s=round(server_cpu_s, 2),
         client_cpu_s=round(client_cpu, 2),
         rss_worker_peak_mb=round(peak[1], 1),
         failures=failures,
         worker_cpu_s=sorted((round(v, 2) for v in by_process.values() if v >= 0.01), reverse=True),
+        db_cpu_s=round(db_cpu, 2),
     )
 
 
@@ -279,13 +283,14 @@ async def run_concurrency(
             else:
                 url = f"sqlite:///{workdir / f'server-{backend}-k{k}.db'}"
             with server(workdir, url, delay, workers=k) as (base, pid):
+                db = url if backend == "postgres" else None
                 for _ in range(max(1, k)):
-                    await load(base, pid, 5, backend, delay, k)  # warm-up (every worker, roughly)
+                    await load(base, pid, 5, backend, delay, k, db)  # warm-up (every worker, roughly)
                 for n in levels:
                     # the saturated level is noisy from run to run (which worker accepts what, the
                     # other jobs on the cores): measured TOP_REPEATS times, the median run is kept
                     repeats = top_repeats(n, levels)
-                    runs = [await load(base, pid, n, backend, delay, k) for _ in range(repeats)]
+                    runs = [await load(base, pid, n, backend, delay, k, db) for _ in range(repeats)]
                     row = sorted(runs, key=lambda r: r.wall_s)[len(runs) // 2]
                     row.runs_wall_s = [r.wall_s for r in runs]
                     rows.append(row)

@@ -21,6 +21,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 UNAVAILABLE: list[str] = []
+_DATA_DIRS: dict[str, Path] = {}
+"""The data directory of each running server, by URL (for :func:`server_cpu`)."""
 
 
 def _support() -> object:
@@ -57,6 +59,7 @@ def postgres_server() -> Iterator[str | None]:
     os.chmod(workdir, 0o700)
     run = pg._Runner(workdir)  # type: ignore[attr-defined]
     running = False
+    url = ""
     try:
         init = run(bindir / "initdb", "-D", datadir, "-U", "postgres", "-A", "trust", "-E", "UTF8",
                    "--locale=C", "--no-sync", "--no-instructions")  # fmt: skip
@@ -72,11 +75,38 @@ def postgres_server() -> Iterator[str | None]:
         if not running:
             raise RuntimeError(f"pg_ctl start failed: {start.stderr}")
         url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        _DATA_DIRS[url] = datadir
         yield url
     finally:
+        _DATA_DIRS.pop(url, None)
         if running:
             run(bindir / "pg_ctl", "-D", datadir, "-m", "immediate", "-w", "stop", timeout=60)
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def server_cpu(url: str | None) -> float:
+    """CPU seconds (user + system) used so far by the server of ``url``: the postmaster and its backends.
+
+    0.0 for an unknown URL. Backends that exited (closed connections) no longer count, so compare
+    readings taken while the clients stay connected.
+    """
+    import psutil
+
+    base = (url or "").rsplit("/", 1)[0] + "/postgres"
+    datadir = _DATA_DIRS.get(base)
+    if datadir is None:
+        return 0.0
+    try:
+        pid = int((datadir / "postmaster.pid").read_text().split()[0])
+        main = psutil.Process(pid)
+        procs = [main, *main.children(recursive=True)]
+    except (OSError, ValueError, IndexError, psutil.Error):
+        return 0.0
+    total = 0.0
+    for p in procs:
+        with contextlib.suppress(psutil.Error):
+            total += sum(p.cpu_times()[:2])
+    return total
 
 
 def new_database(server_url: str) -> str:

@@ -210,6 +210,19 @@ def section_concurrency(res: dict[str, Any]) -> list[str]:
             )
             + ".",
         ]
+    top = [r for r in conc["rows"] if r["n"] == max(x["n"] for x in conc["rows"])]
+    if top:
+        out += [
+            "",
+            "Everything shares the machine's cores: the load client and, for PostgreSQL, the database "
+            "server. Their CPU ms per turn at the highest level (client / database): "
+            + "; ".join(
+                f"{r['backend']} K={r.get('workers', 1)}: {1000 * r['client_cpu_s'] / r['n']:.2f} / "
+                + (f"{1000 * r.get('db_cpu_s', 0.0) / r['n']:.2f}" if r["backend"] == "postgres" else "-")
+                for r in top
+            )
+            + ".",
+        ]
     for note in conc.get("skipped") or []:
         out += ["", f"Skipped: {note}."]
     gc_rows = res.get("gc_probe") or []
