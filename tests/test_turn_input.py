@@ -42,3 +42,20 @@ def test_turn_input_is_a_frozen_record() -> None:
     turn = TurnInput(message="hi", tone="natural", user_id="u", thread_id="t")
     with pytest.raises(AttributeError):
         turn.message = "other"  # type: ignore[misc]
+
+
+async def test_a_caller_that_checked_the_thread_saves_the_pause_check(engine_factory, monkeypatch) -> None:
+    engine, _ = engine_factory([FINALIZE, {"content": "One."}, FINALIZE, {"content": "Two."}])
+    checked: list[str] = []
+
+    async def check(user_id: str, thread_id: str) -> None:
+        checked.append(thread_id)
+
+    monkeypatch.setattr(engine, "ensure_not_paused", check)
+    turn = engine.turn_input("hi", thread_id="t1")
+    assert [e async for e in engine.astream(turn, tokens=False)][-1]["response"] == "One."
+    assert checked == ["t1"]  # by default the turn checks the thread for pending approvals
+    trusted = engine.turn_input("again", thread_id="t1")
+    trusted = TurnInput(**{**trusted.__dict__, "not_paused": True})
+    assert [e async for e in engine.astream(trusted, tokens=False)][-1]["response"] == "Two."
+    assert checked == ["t1"]  # the caller checked it under its lock: no second checkpoint read

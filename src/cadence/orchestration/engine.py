@@ -147,6 +147,9 @@ class TurnInput:
     """The project whose long-term memory the turn uses (None: the user's memory without a project)."""
     agent: str | None = None
     """The agent of a ``single``-mode turn (checked; None in the other modes)."""
+    not_paused: bool = False
+    """Set by a caller that holds the thread and knows it waits for no approval (a thread it just
+    created, or :meth:`Cadence.ensure_not_paused` checked under its lock): the turn skips that check."""
 
 
 class Cadence(EngineMemory):
@@ -443,7 +446,8 @@ class Cadence(EngineMemory):
         )
         question: HumanMessage = state_in["messages"][0]
         graph = self.graph_for(context.mode)
-        await self.ensure_not_paused(_user, thread)
+        if not (isinstance(message, TurnInput) and message.not_paused):
+            await self.ensure_not_paused(_user, thread)
         await self.recall_memory(state_in, context)
         if self.settings.checkpoint_durability == "exit" and self._durable:
             await self._record_question(graph, config, question)
