@@ -244,7 +244,7 @@ async def load(
     )
 
 
-TOP_REPEATS = 3
+TOP_REPEATS = 5
 """Runs of the highest load level (the median run is reported)."""
 
 
@@ -265,32 +265,46 @@ async def run_concurrency(
     delay: float = 0.1,
     workers: list[int] | None = None,
 ) -> dict[str, Any]:
-    """Section 3 at every load level, on a fresh server (and database) per checkpointer and K."""
+    """Section 3 at every load level, on a fresh server (and database) per checkpointer and K.
+
+    The servers of one checkpointer (K = 1, 2, …) run side by side and each load level visits
+    them in turn, so that a change in what else the shared machine runs falls on every K alike
+    (an idle server costs nothing); the top level repeats that round :data:`TOP_REPEATS` times.
+    """
     from bench.pg_server import UNAVAILABLE, new_database, postgres_server
 
     raise_fd_limit()
     rows: list[ConcurrencyRow] = []
     skipped: list[str] = []
     with postgres_server() if "postgres" in backends else contextlib.nullcontext() as pg_url:
-        for backend, k in _configs(backends, workers or [1]):
+        for backend in backends:
+            ks = [k for b, k in _configs([backend], workers or [1])]
             if backend == "postgres" and pg_url is None:
                 skipped.append(f"postgres: {'; '.join(UNAVAILABLE) or 'unavailable'}")
                 continue
-            if backend == "memory":
-                url = "memory://"
-            elif backend == "postgres":
-                url = new_database(pg_url)
-            else:
-                url = f"sqlite:///{workdir / f'server-{backend}-k{k}.db'}"
-            with server(workdir, url, delay, workers=k) as (base, pid):
-                db = url if backend == "postgres" else None
-                for _ in range(max(1, k)):
-                    await load(base, pid, 5, backend, delay, k, db)  # warm-up (every worker, roughly)
+            with contextlib.ExitStack() as stack:
+                subjects: list[tuple[int, str, int, str | None]] = []  # (K, base URL, pid, database)
+                for k in ks:
+                    if backend == "memory":
+                        url = "memory://"
+                    elif backend == "postgres":
+                        url = new_database(pg_url)
+                    else:
+                        url = f"sqlite:///{workdir / f'server-{backend}-k{k}.db'}"
+                    base, pid = stack.enter_context(server(workdir, url, delay, workers=k))
+                    subjects.append((k, base, pid, url if backend == "postgres" else None))
+                for k, base, pid, db in subjects:
+                    for _ in range(max(1, k)):
+                        await load(base, pid, 5, backend, delay, k, db)  # warm-up (every worker, roughly)
+                measured: dict[tuple[int, int], list[ConcurrencyRow]] = {}
                 for n in levels:
                     # the saturated level is noisy from run to run (which worker accepts what, the
                     # other jobs on the cores): measured TOP_REPEATS times, the median run is kept
-                    repeats = top_repeats(n, levels)
-                    runs = [await load(base, pid, n, backend, delay, k, db) for _ in range(repeats)]
+                    for _ in range(top_repeats(n, levels)):
+                        for k, base, pid, db in subjects:
+                            run = await load(base, pid, n, backend, delay, k, db)
+                            measured.setdefault((k, n), []).append(run)
+                for (k, n), runs in sorted(measured.items()):
                     row = sorted(runs, key=lambda r: r.wall_s)[len(runs) // 2]
                     row.runs_wall_s = [r.wall_s for r in runs]
                     rows.append(row)

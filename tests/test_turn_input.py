@@ -56,6 +56,6 @@ async def test_a_caller_that_checked_the_thread_saves_the_pause_check(engine_fac
     assert [e async for e in engine.astream(turn, tokens=False)][-1]["response"] == "One."
     assert checked == ["t1"]  # by default the turn checks the thread for pending approvals
     trusted = engine.turn_input("again", thread_id="t1")
-    trusted = TurnInput(**{**trusted.__dict__, "not_paused": True})
+    trusted = TurnInput(**{**trusted.__dict__, "pause_checked": True})
     assert [e async for e in engine.astream(trusted, tokens=False)][-1]["response"] == "Two."
     assert checked == ["t1"]  # the caller checked it under its lock: no second checkpoint read

@@ -147,7 +147,7 @@ class TurnInput:
     """The project whose long-term memory the turn uses (None: the user's memory without a project)."""
     agent: str | None = None
     """The agent of a ``single``-mode turn (checked; None in the other modes)."""
-    not_paused: bool = False
+    pause_checked: bool = False
     """Set by a caller that holds the thread and knows it waits for no approval (a thread it just
     created, or :meth:`Cadence.ensure_not_paused` checked under its lock): the turn skips that check."""
 
@@ -446,7 +446,7 @@ class Cadence(EngineMemory):
         )
         question: HumanMessage = state_in["messages"][0]
         graph = self.graph_for(context.mode)
-        if not (isinstance(message, TurnInput) and message.not_paused):
+        if not (isinstance(message, TurnInput) and message.pause_checked):
             await self.ensure_not_paused(_user, thread)
         await self.recall_memory(state_in, context)
         if self.settings.checkpoint_durability == "exit" and self._durable:

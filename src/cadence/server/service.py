@@ -179,7 +179,7 @@ class ChatService:
             mode=mode,
             agent=agent,
             project_id=req.project_id,
-            not_paused=req.thread_id is None,  # an id generated here names no checkpoint yet
+            pause_checked=req.thread_id is None,  # an id generated here names no checkpoint yet
         )
         if req.thread_id:
             await self._reject_foreign(req.user_id, thread)  # 404 before waiting on someone else's lock
@@ -187,7 +187,7 @@ class ChatService:
         try:
             if req.thread_id is not None:  # a paused turn is decided (resume) before a new message
                 await self.engine.ensure_not_paused(req.user_id, thread)
-                turn_input = replace(turn_input, not_paused=True)  # checked under the lock
+                turn_input = replace(turn_input, pause_checked=True)  # checked under the lock
             # a freshly generated id is new by construction: skip the two lookups
             is_new = req.thread_id is None or (
                 await self.store.get(thread) is None and not await self._has_checkpoint(req.user_id, thread)
