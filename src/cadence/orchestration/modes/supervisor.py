@@ -444,13 +444,12 @@ def answer_stands(state: dict[str, Any], update: dict[str, Any], agent: str, ans
     if not text or text in contents or " ".join(text.split()) == " ".join("\n".join(contents).split()):
         return False
     question, _ = turn_evidence(state)
-    if not validate_answer(question, text, results).ok:
-        return False
-    asked = _terms(question)
-    if not asked:
-        return True
-    seen = _terms(" ".join([text, *contents, *(str(v) for r in results for v in r.args.values())]))
-    return len(asked & seen) >= COVERAGE * len(asked)
+    asked = _terms(question)  # the coverage first: it is cheaper than validation
+    if asked:
+        seen = _terms(" ".join([text, *contents, *(str(v) for r in results for v in r.args.values())]))
+        if len(asked & seen) < COVERAGE * len(asked):
+            return False
+    return validate_answer(question, text, results).ok
 
 
 # -- the agents' loops ----------------------------------------------------------------------------
