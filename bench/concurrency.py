@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.load_client import Connection, LoadClientError
-from bench.pg_server import server_cpu
+from bench.pg_server import server_pid
 from bench.policy_model import ANSWER
 from bench.server_app import raise_fd_limit
 from bench.stats import median, percentile
@@ -129,8 +129,11 @@ def _tree(pid: int) -> list[Any]:
     return [proc, *proc.children(recursive=True)]
 
 
-def _tree_cpu(pid: int) -> float:
-    return sum(_cpu_by_process(pid).values())
+def _tree_cpu(pid: int | None) -> float:
+    """CPU seconds of process ``pid`` and its descendants (0.0 without a pid). For PostgreSQL: the
+    postmaster and its backends; backends that exited no longer count, so compare readings taken while
+    the clients stay connected."""
+    return sum(_cpu_by_process(pid).values()) if pid is not None else 0.0
 
 
 def _cpu_by_process(pid: int) -> dict[int, float]:
@@ -208,13 +211,14 @@ async def load(
         peak = [rss_idle, 0.0]
         sampler = asyncio.create_task(_sample_rss(pid, stop, peak))
         by_process0 = _cpu_by_process(pid)
-        db_cpu0 = server_cpu(database)
+        db_pid = server_pid(database)
+        db_cpu0 = _tree_cpu(db_pid)
         client_cpu0 = time.process_time()
         t0 = time.perf_counter()
         results = await asyncio.gather(*(one(i) for i in range(n)))
         wall = time.perf_counter() - t0
         client_cpu = time.process_time() - client_cpu0
-        db_cpu = server_cpu(database) - db_cpu0
+        db_cpu = _tree_cpu(db_pid) - db_cpu0
         by_process = {k: v - by_process0.get(k, 0.0) for k, v in _cpu_by_process(pid).items()}
         server_cpu_s = sum(by_process.values())
         stop.set()

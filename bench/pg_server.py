@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 UNAVAILABLE: list[str] = []
 _DATA_DIRS: dict[str, Path] = {}
-"""The data directory of each running server, by URL (for :func:`server_cpu`)."""
+"""The data directory of each running server, by URL (for :func:`server_pid`)."""
 
 
 def _support() -> object:
@@ -84,29 +84,15 @@ def postgres_server() -> Iterator[str | None]:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def server_cpu(url: str | None) -> float:
-    """CPU seconds (user + system) used so far by the server of ``url``: the postmaster and its backends.
-
-    0.0 for an unknown URL. Backends that exited (closed connections) no longer count, so compare
-    readings taken while the clients stay connected.
-    """
-    import psutil
-
-    base = (url or "").rsplit("/", 1)[0] + "/postgres"
-    datadir = _DATA_DIRS.get(base)
+def server_pid(url: str | None) -> int | None:
+    """The postmaster's pid of the server of ``url`` (a database URL on it); None for an unknown URL."""
+    datadir = _DATA_DIRS.get((url or "").rsplit("/", 1)[0] + "/postgres")
     if datadir is None:
-        return 0.0
+        return None
     try:
-        pid = int((datadir / "postmaster.pid").read_text().split()[0])
-        main = psutil.Process(pid)
-        procs = [main, *main.children(recursive=True)]
-    except (OSError, ValueError, IndexError, psutil.Error):
-        return 0.0
-    total = 0.0
-    for p in procs:
-        with contextlib.suppress(psutil.Error):
-            total += sum(p.cpu_times()[:2])
-    return total
+        return int((datadir / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def new_database(server_url: str) -> str:
