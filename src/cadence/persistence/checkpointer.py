@@ -45,7 +45,9 @@ async def open_checkpointer(
     if kind == "sqlite":
         from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 
-        async with connect_sqlite(target, synchronous=sqlite_synchronous) as conn:
+        # autocommit: each of the saver's writes is one statement (a batch of writes, one call:
+        # sqlite_writer), so SQLite's writer lock is never held while the event loop runs other work
+        async with connect_sqlite(target, synchronous=sqlite_synchronous, isolation_level=None) as conn:
             saver = AsyncSqliteSaver(conn)
             await setup_sqlite(target, saver.setup)
             yield saver

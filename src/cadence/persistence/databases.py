@@ -18,6 +18,7 @@ from typing import Any
 
 from cadence.backoff import exponential_delay, retry_async
 from cadence.errors import ConfigurationError
+from cadence.persistence.sqlite_writer import WriterLockedConnection
 
 SQLITE_BUSY_MS = 30_000
 SQLITE_SYNCHRONOUS = "normal"
@@ -101,7 +102,9 @@ async def connect_sqlite(
     file = Path(path).expanduser()
     _prepare_folder(file)
     try:
-        conn = await aiosqlite.connect(str(file), timeout=SQLITE_BUSY_MS / 1000, **kwargs)
+        conn = await aiosqlite.connect(
+            str(file), timeout=SQLITE_BUSY_MS / 1000, factory=WriterLockedConnection, **kwargs
+        )
     except (sqlite3.Error, OSError) as exc:
         raise sqlite_problem(file, exc) from None
     try:

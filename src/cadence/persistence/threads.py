@@ -429,21 +429,14 @@ class SqliteThreadStore(_SqlThreadStore):
     async def _execute(
         self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False, write: bool = False
     ) -> list[Any]:
-        """Reads run as is; writes in ``BEGIN IMMEDIATE`` so they wait (busy timeout) for the writer lock
-        instead of failing with "database is locked" when a read snapshot goes stale under WAL."""
+        """One statement, its own transaction (autocommit): a write waits for the writer lock at its
+        start (:mod:`cadence.persistence.sqlite_writer`, then SQLite's busy timeout) and holds it for
+        this statement only, never while the event loop runs other work."""
         async with self._lock:
-            if fetch and not write:
-                async with self._conn.execute(sql, params) as cursor:
-                    return list(await cursor.fetchall())
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                async with self._conn.execute(sql, params) as cursor:
-                    rows = list(await cursor.fetchall()) if fetch else []
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
-                raise
-            await self._conn.execute("COMMIT")
-            return rows
+            if fetch:  # the statement and its rows in one call of the connection's thread
+                return list(await self._conn.execute_fetchall(sql, params))
+            async with self._conn.execute(sql, params):
+                return []
 
 
 class PostgresThreadStore(_SqlThreadStore):
