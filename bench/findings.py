@@ -126,9 +126,9 @@ def _split_text(rows: list[dict[str, Any]], n: int) -> str:
     return (
         f" How the two workers shared the CPU at N={n} (busier/other): {', '.join(parts)} (each worker "
         "listens with a socket of its own, SO_REUSEPORT, and the kernel spreads the connections). On SQLite "
-        "the two processes queue on its one writer lock, which fewer and shorter write transactions per turn "
-        "relieve; PostgreSQL on the same 2 cores takes CPU the second worker needs (docs/deployment.md has "
-        "the factors measured one at a time)."
+        "the two processes share its one writer lock: Cadence's connections hand it over at once and hold it "
+        "for one statement (cadence/persistence/sqlite_writer.py); PostgreSQL on the same 2 cores takes CPU "
+        "the second worker needs (docs/deployment.md has the factors measured one at a time)."
     )
 
 
