@@ -18,9 +18,10 @@ from typing import Any
 
 from cadence.backoff import exponential_delay, retry_async
 from cadence.errors import ConfigurationError
-from cadence.persistence.sqlite_writer import WriterLockedConnection
+from cadence.persistence.sqlite_writer import WRITE_WAIT_S, WriterLockedConnection
 
-SQLITE_BUSY_MS = 30_000
+SQLITE_BUSY_MS = int(WRITE_WAIT_S * 1000)
+"""SQLite's busy timeout: as long as a write waits for Cadence's writer lock."""
 SQLITE_SYNCHRONOUS = "normal"
 """``PRAGMA synchronous`` of Cadence's SQLite connections by default (CADENCE_SQLITE_SYNCHRONOUS)."""
 POSTGRES_CHECK_IDLE_S = 5.0
