@@ -23,6 +23,7 @@ must never happen because of them:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import functools
 import inspect
@@ -34,6 +35,8 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, get_type_hints
 
+from langchain_core.callbacks import AsyncCallbackManagerForToolRun
+from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool, Tool
 
 from cadence.errors import ToolExecutionError
@@ -236,6 +239,8 @@ def _contained(
             raise plugin_fault(exc, plugin=plugin, tool=tool) from None
 
     _resolve_annotations(contained, coroutine)
+    with contextlib.suppress(ValueError, TypeError):  # LangChain reads it on every call
+        contained.__signature__ = inspect.signature(coroutine)  # type: ignore[attr-defined]
     return contained
 
 
@@ -247,6 +252,28 @@ def _in_pool(func: Callable[..., Any], pool: PluginThreadPool) -> Callable[..., 
     _resolve_annotations(in_pool, func)
     # inspect.signature follows __wrapped__, so LangChain passes config/callbacks exactly as to ``func``
     return in_pool
+
+
+class ContainedTool(StructuredTool):
+    """A plugin's ``@tool`` function with its contained coroutine (:func:`contain_tools`).
+
+    LangChain looks at a tool's ``_arun`` on every call (its signature, and its type hints for a
+    ``RunnableConfig`` parameter); ``StructuredTool._arun``'s hints are strings it evaluates each
+    time. This one's signature and hints are worked out once, when the class is made.
+    """
+
+    async def _arun(
+        self,
+        *args: Any,
+        config: RunnableConfig,
+        run_manager: AsyncCallbackManagerForToolRun | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        return await super()._arun(*args, config=config, run_manager=run_manager, **kwargs)
+
+
+ContainedTool._arun.__annotations__ = get_type_hints(ContainedTool._arun)
+ContainedTool._arun.__signature__ = inspect.signature(ContainedTool._arun)  # type: ignore[attr-defined]
 
 
 def contain_tools(tools: list[BaseTool], *, plugin: str, pool: PluginThreadPool) -> list[BaseTool]:
@@ -264,7 +291,12 @@ def contain_tools(tools: list[BaseTool], *, plugin: str, pool: PluginThreadPool)
             if not inspect.iscoroutinefunction(base):
                 out.append(t)
                 continue
-            out.append(t.model_copy(update={"coroutine": _contained(base, plugin=plugin, tool=t.name)}))
+            contained = _contained(base, plugin=plugin, tool=t.name)
+            if type(t) is StructuredTool:  # a plain @tool: the same fields, a cheaper call
+                fields = {name: getattr(t, name) for name in StructuredTool.model_fields}
+                out.append(ContainedTool.model_construct(**{**fields, "coroutine": contained}))
+            else:
+                out.append(t.model_copy(update={"coroutine": contained}))
         else:
             out.append(t)
     return out
