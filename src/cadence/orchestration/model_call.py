@@ -14,8 +14,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.runnables import Runnable, RunnableBinding, RunnableConfig
 
 from cadence.backoff import retry_async
 from cadence.conventions import FINAL_NODES
@@ -55,6 +56,24 @@ def _original(exc: BaseException) -> BaseException:
     return exc
 
 
+def unbind(model: Runnable[Any, Any]) -> tuple[Runnable[Any, Any], dict[str, Any]]:
+    """A chat model with bound arguments only (``bind_tools``, ``bind``) as the model and those arguments.
+
+    ``RunnableBinding.ainvoke`` merges its own (empty) config into the caller's on every call
+    (three ``ensure_config`` passes and two callback-manager copies) before calling the model
+    with the bound arguments; calling the model with them directly is the same call for a
+    binding without config or config factories. Any other runnable is returned as it is.
+    """
+    if (
+        isinstance(model, RunnableBinding)
+        and isinstance(model.bound, BaseChatModel)
+        and not model.config
+        and not model.config_factories
+    ):
+        return model.bound, dict(model.kwargs)
+    return model, {}
+
+
 def budget_of(context: TurnContext | None, per_call: float | None, keep_reserve: bool) -> float | None:
     """The time budget of one attempt: the per-call timeout bounded by the turn's deadline."""
     return context.budget(per_call, keep_reserve=keep_reserve) if context is not None else per_call
@@ -82,6 +101,7 @@ async def call_model(
         per_call = min(timeout or context.settings.model_timeout, context.settings.model_timeout)
     keep_reserve = node not in FINAL_NODES
     safe = safe_messages(messages)
+    target, bound_kwargs = unbind(model)
     label = model_label(model)
     endpoint = model_endpoint(model)
     if context is not None and endpoint is not None and endpoint == context.settings.llm_base_url:
@@ -113,11 +133,11 @@ async def call_model(
         last["budget"] = budget
         last["t0"] = time.monotonic()
         if budget is None:
-            return await model.ainvoke(safe, config)
+            return await target.ainvoke(safe, config, **bound_kwargs)
         # the time limit runs in this task (asyncio.timeout), not in a task of its own per call
         try:
             async with asyncio.timeout(budget):
-                return await model.ainvoke(safe, config)
+                return await target.ainvoke(safe, config, **bound_kwargs)
         except TimeoutError as exc:
             raise _CallTimedOut(budget) from exc
 
