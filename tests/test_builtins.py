@@ -294,6 +294,54 @@ def test_docs_index_follows_file_changes(docs_folder: Path) -> None:
     assert index.search("wombat") == []
 
 
+def _indexed_signatures(folder: Path) -> dict[str, tuple[int, int]]:
+    """The ``files`` table of the folder's index (what the in-memory signatures must equal)."""
+    index = get_index(folder)
+    with index._lock:
+        return {r[0]: (r[1], r[2]) for r in index._db.execute("SELECT path, mtime_ns, size FROM files")}
+
+
+def test_docs_index_sees_edits_at_the_next_search(docs_folder: Path) -> None:
+    index = get_index(docs_folder)
+    guide = docs_folder / "guide.md"
+    assert [h.path for h in index.search("zephyrine")] == ["guide.md"]
+    assert index.refresh() == 0  # an unchanged folder re-indexes nothing
+    guide.write_text("# Guide\n\nRun the numbat installer.\n", encoding="utf-8")  # another size
+    assert index.search("zephyrine") == []
+    assert [h.path for h in index.search("numbat")] == ["guide.md"]
+    before = guide.stat()
+    guide.write_text("# Guide\n\nRun the bilbyy installer.\n", encoding="utf-8")  # the same size
+    os.utime(guide, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+    assert index.search("numbat") == []
+    assert [h.path for h in index.search("bilbyy")] == ["guide.md"]
+    assert index._known == _indexed_signatures(docs_folder) == index.scan()
+
+
+def test_docs_skips_dot_files_and_dot_folders(docs_folder: Path) -> None:
+    for rel in (".hidden.md", ".git/config.md", "sub/.cache/page.txt"):
+        (docs_folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (docs_folder / rel).write_text("a hidden bandicoot\n", encoding="utf-8")
+    index = get_index(docs_folder)
+    assert index.search("bandicoot") == []
+    assert index.documents() == ["guide.md", "sub/notes.txt"]
+
+
+def test_docs_scan_order_is_sorted_files_before_subfolders(docs_folder: Path) -> None:
+    for rel in ("b.md", "a.MD", "z.txt", "a/x.md", "sub/deep/y.markdown", "sub/a.md", "c.py"):
+        (docs_folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (docs_folder / rel).write_text("text\n", encoding="utf-8")
+    assert list(get_index(docs_folder).scan()) == [
+        "a.MD",
+        "b.md",
+        "guide.md",
+        "z.txt",
+        "a/x.md",
+        "sub/a.md",
+        "sub/notes.txt",
+        "sub/deep/y.markdown",
+    ]
+
+
 @pytest.mark.parametrize(
     "query",
     [
@@ -340,6 +388,21 @@ def test_docs_symlink_escape_is_ignored(docs_folder: Path) -> None:
     assert get_index(docs_folder).search("secret") == []
     with pytest.raises(DocsError, match="Refused"):
         get_index(docs_folder).read("link.md")
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
+def test_docs_symlinks_inside_are_indexed_symlinked_folders_are_not_entered(docs_folder: Path) -> None:
+    outside = docs_folder.parent / "outside"
+    outside.mkdir()
+    (outside / "away.md").write_text("the platypus lives outside\n", encoding="utf-8")
+    (docs_folder / "linked-folder").symlink_to(outside, target_is_directory=True)
+    (docs_folder / "same-sub").symlink_to(docs_folder / "sub", target_is_directory=True)
+    (docs_folder / "alias.md").symlink_to(docs_folder / "guide.md")
+    (docs_folder / "broken.md").symlink_to(docs_folder / "missing.md")
+    index = get_index(docs_folder)
+    assert index.search("platypus") == []
+    assert index.documents() == ["alias.md", "guide.md", "sub/notes.txt"]
+    assert {h.path for h in index.search("zephyrine")} == {"alias.md", "guide.md"}
 
 
 def test_chunking_by_heading() -> None:

@@ -166,6 +166,50 @@ def fts_query(text: str) -> str:
     return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
 
 
+def _list_folder(folder: str) -> tuple[list[os.DirEntry[str]], list[os.DirEntry[str]]]:
+    """The candidate files and the subfolders to enter of ``folder``, each sorted by name.
+
+    Dot-names are skipped; a file candidate is any non-folder with a :data:`DOC_SUFFIXES`
+    suffix; symlinked folders are not entered. An unreadable folder has neither (as in
+    ``os.walk``, which skips a folder it cannot list).
+    """
+    files: list[os.DirEntry[str]] = []
+    subfolders: list[os.DirEntry[str]] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                name = entry.name
+                if name.startswith("."):
+                    continue
+                try:
+                    is_folder = entry.is_dir()  # follows symlinks, like os.walk's split
+                except OSError:
+                    is_folder = False
+                if is_folder:
+                    if not _is_symlink(entry):
+                        subfolders.append(entry)
+                elif os.path.splitext(name)[1].lower() in DOC_SUFFIXES:
+                    files.append(entry)
+    except OSError:
+        return [], []
+    files.sort(key=_entry_name)
+    subfolders.sort(key=_entry_name)
+    return files, subfolders
+
+
+def _entry_name(entry: os.DirEntry[str]) -> str:
+    """The sort key of a folder entry: its name."""
+    return entry.name
+
+
+def _is_symlink(entry: os.DirEntry[str]) -> bool:
+    """Whether ``entry`` is a symlink (False when that cannot be told, like ``os.path.islink``)."""
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return False
+
+
 class DocsIndex:
     """An in-memory FTS5 index of one folder, refreshed incrementally on use. Thread-safe."""
 
@@ -182,63 +226,83 @@ class DocsIndex:
             );
             """
         )
+        self._known: dict[str, tuple[int, int]] = {}
+        """The ``files`` table as a dict: relative path → (mtime_ns, size) of each indexed file."""
 
     def scan(self) -> dict[str, tuple[int, int]]:
-        """The indexable files of the folder: relative POSIX path → (mtime_ns, size)."""
+        """The indexable files of the folder: relative POSIX path → (mtime_ns, size).
+
+        The walk is ``os.walk``'s, with ``os.scandir`` entries instead of ``Path`` objects (the
+        freshness check of every search; one ``stat`` per file): top-down, names sorted, a
+        folder's files before its subfolders, dot-files and dot-folders skipped, symlinked
+        folders not entered, unreadable folders skipped. A file must have a
+        :data:`DOC_SUFFIXES` suffix, be regular (after symlinks; a symlink must not leave the
+        folder) and have at most :data:`MAX_FILE_BYTES`; at most :data:`MAX_FILES` are found.
+        """
         found: dict[str, tuple[int, int]] = {}
-        if not self.root.is_dir():
-            return found
-        for dirpath, dirnames, filenames in os.walk(self.root):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            for name in sorted(filenames):
-                if name.startswith(".") or Path(name).suffix.lower() not in DOC_SUFFIXES:
-                    continue
-                path = Path(dirpath) / name
+        pending: list[tuple[str, str]] = [(str(self.root), "")]  # (folder, its relative POSIX prefix)
+        while pending:
+            folder, prefix = pending.pop()
+            files, subfolders = _list_folder(folder)
+            for entry in files:
                 try:
-                    if path.is_symlink() and not path.resolve().is_relative_to(self.root):
+                    if entry.is_symlink() and not Path(entry.path).resolve().is_relative_to(self.root):
                         continue  # a symlink leaving the folder
-                    stat = path.stat()
+                    stat = entry.stat()  # follows symlinks (the target's type, size and time)
                 except OSError:
                     continue
                 if not _stat.S_ISREG(stat.st_mode):
                     continue  # a FIFO, socket or device would block or never end
                 if stat.st_size > MAX_FILE_BYTES:
-                    logger.info("docs: skipping large file %s (%d bytes)", path, stat.st_size)
+                    logger.info("docs: skipping large file %s (%d bytes)", entry.path, stat.st_size)
                     continue
-                found[path.relative_to(self.root).as_posix()] = (stat.st_mtime_ns, stat.st_size)
+                found[prefix + entry.name] = (stat.st_mtime_ns, stat.st_size)
                 if len(found) >= MAX_FILES:
                     logger.warning("docs: indexing only the first %d files of %s", MAX_FILES, self.root)
                     return found
+            # a stack: pushed in reverse, the subfolders are walked in name order
+            pending.extend((entry.path, f"{prefix}{entry.name}/") for entry in reversed(subfolders))
         return found
 
     def refresh(self) -> int:
-        """Bring the index up to date with the folder; returns the number of files (re)indexed."""
+        """Bring the index up to date with the folder; returns the number of files (re)indexed.
+
+        Every call scans the folder (no throttling): a file edited, added or removed is seen at
+        the next search. The signatures of the indexed files are kept in ``self._known``, in
+        step with the ``files`` table, so an unchanged folder costs one scan and no query.
+        """
         with self._lock:
             current = self.scan()
-            known = {
-                row[0]: (row[1], row[2]) for row in self._db.execute("SELECT path, mtime_ns, size FROM files")
-            }
+            known = self._known
+            if current == known:
+                return 0
             changed = [path for path, sig in current.items() if known.get(path) != sig]
             removed = [path for path in known if path not in current]
+            indexed = dict(known)  # becomes self._known once the transaction is committed
             with self._db:
                 for path in removed + changed:
                     self._db.execute("DELETE FROM passages WHERE path = ?", (path,))
                     self._db.execute("DELETE FROM files WHERE path = ?", (path,))
+                    indexed.pop(path, None)
                 for path in changed:
-                    self._index_file(path, current[path])
+                    if self._index_file(path, current[path]):
+                        indexed[path] = current[path]
+            self._known = indexed
             if changed or removed:
                 logger.debug(
                     "docs: indexed %d, removed %d files in %s", len(changed), len(removed), self.root
                 )
             return len(changed)
 
-    def _index_file(self, rel: str, signature: tuple[int, int]) -> None:
+    def _index_file(self, rel: str, signature: tuple[int, int]) -> bool:
+        """Add the passages and the signature of the file ``rel``; False when it cannot be read
+        (then it is not recorded, and the next refresh tries again)."""
         file = self.root / rel
         try:
             text = read_regular_file(file, MAX_FILE_BYTES)
         except (OSError, DocsError) as exc:
             logger.warning("docs: cannot read %s: %s", file, exc)
-            return
+            return False
         markdown = file.suffix.lower() != ".txt"
         rows = [
             (rel, p.line, p.heading, p.text)
@@ -246,6 +310,7 @@ class DocsIndex:
         ]
         self._db.executemany("INSERT INTO passages (path, line, heading, body) VALUES (?, ?, ?, ?)", rows)
         self._db.execute("INSERT INTO files (path, mtime_ns, size) VALUES (?, ?, ?)", (rel, *signature))
+        return True
 
     def documents(self) -> list[str]:
         """Relative paths of the indexed documents (after a refresh)."""
