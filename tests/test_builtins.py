@@ -405,6 +405,14 @@ def test_docs_symlinks_inside_are_indexed_symlinked_folders_are_not_entered(docs
     assert {h.path for h in index.search("zephyrine")} == {"alias.md", "guide.md"}
 
 
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
+def test_docs_a_symlink_loop_is_skipped(docs_folder: Path) -> None:
+    (docs_folder / "loop.md").symlink_to(docs_folder / "loop.md")
+    index = get_index(docs_folder)
+    assert "loop.md" not in index.documents()
+    assert {h.path for h in index.search("zephyrine")} == {"guide.md"}
+
+
 def test_chunking_by_heading() -> None:
     passages = chunk_document("# A\n\ntext a\n\n## B\n\ntext b\n\n```\n# not a heading\n```\n")
     assert [(p.heading, p.line) for p in passages] == [("A", 3), ("A > B", 7)]

@@ -249,7 +249,7 @@ class DocsIndex:
                     if entry.is_symlink() and not Path(entry.path).resolve().is_relative_to(self.root):
                         continue  # a symlink leaving the folder
                     stat = entry.stat()  # follows symlinks (the target's type, size and time)
-                except OSError:
+                except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python 3.11's resolve)
                     continue
                 if not _stat.S_ISREG(stat.st_mode):
                     continue  # a FIFO, socket or device would block or never end
