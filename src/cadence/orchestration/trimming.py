@@ -6,7 +6,8 @@ the coordinator's and the supervisor's decisions. The current turn (the latest u
 everything after it) is always kept whole; earlier turns are dropped oldest first with
 LangChain's ``trim_messages`` (``strategy="last"``, whole messages, starting on a user message,
 so no tool result is kept without its call), counted with ``count_tokens_approximately`` (no
-tokenizer needed, the same for every model).
+tokenizer needed, the same for every model), one message at a time and remembered per message
+object (:func:`approx_tokens`: a turn's calls count the same history again and again).
 
 Two ways to apply it, both LangGraph's:
 
@@ -19,6 +20,7 @@ Two ways to apply it, both LangGraph's:
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -30,7 +32,40 @@ from cadence.conventions import split_at_last_human
 from cadence.settings import Settings
 
 TokenCounter = Callable[[Sequence[BaseMessage]], int]
-"""``count(messages)`` → tokens (default: ``count_tokens_approximately``)."""
+"""``count(messages)`` → tokens (default: :func:`approx_tokens`)."""
+
+
+_COUNTS: dict[int, tuple[weakref.ref[BaseMessage], int, int]] = {}
+"""``id(message)`` → (the message, its content's length, its tokens) for messages still alive."""
+
+
+def _fingerprint(message: BaseMessage) -> int:
+    content = message.content
+    return len(content) if isinstance(content, str) else -1
+
+
+def message_tokens(message: BaseMessage) -> int:
+    """``count_tokens_approximately([message])``, worked out once per message object.
+
+    The count is kept while the message lives (a weak reference; a message whose text was
+    replaced in place is counted again).
+    """
+    key = id(message)
+    hit = _COUNTS.get(key)
+    if hit is not None and hit[0]() is message and hit[1] == _fingerprint(message):
+        return hit[2]
+    tokens = count_tokens_approximately([message])
+    try:
+        ref = weakref.ref(message, lambda _, key=key: _COUNTS.pop(key, None))
+    except TypeError:  # not a BaseMessage: nothing to remember it by
+        return tokens
+    _COUNTS[key] = (ref, _fingerprint(message), tokens)
+    return tokens
+
+
+def approx_tokens(messages: Sequence[BaseMessage]) -> int:
+    """``count_tokens_approximately(messages)``, as a sum of per-message counts (:func:`message_tokens`)."""
+    return sum(message_tokens(m) for m in messages)
 
 
 def trim_history(
@@ -43,7 +78,7 @@ def trim_history(
     """
     if max_tokens <= 0:
         return list(messages)
-    count = counter or count_tokens_approximately
+    count = counter or approx_tokens
     if count(messages) <= max_tokens:
         return list(messages)
     before, question, after = split_at_last_human(messages)
@@ -80,4 +115,11 @@ def replace_history(trimmed: Sequence[BaseMessage]) -> list[BaseMessage]:
     return [RemoveMessage(id=REMOVE_ALL_MESSAGES), *trimmed]
 
 
-__all__ = ["TokenCounter", "input_budget", "replace_history", "trim_history"]
+__all__ = [
+    "TokenCounter",
+    "approx_tokens",
+    "input_budget",
+    "message_tokens",
+    "replace_history",
+    "trim_history",
+]
