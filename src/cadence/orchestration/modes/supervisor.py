@@ -37,10 +37,8 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
-from cadence.conventions import BACK as BACK_EDGE
 from cadence.conventions import (
     BACK_TOOL_NAME,
-    CONTINUE,
     CONTROL_METADATA_KEY,
     FINALIZE_TOOL,
     FORWARD_TOOL,
@@ -617,13 +615,9 @@ def agent_subgraph(bundle: PluginBundle, settings: Settings) -> CompiledStateGra
         hand_back(bundle, settings.supervisor_output_mode),
         destinations={bundle.agent_node_name: "loop"},
     )
-    # every step goes through the tools node, which leaves the loop by a Command (even a step
-    # without calls, which cannot happen while direct answers get their ``back`` call)
-    sub.add_conditional_edges(
-        bundle.agent_node_name,
-        plugin_nodes.async_should_continue(bundle),  # on the loop: a sync edge is a thread-pool hop
-        {CONTINUE: bundle.tools_node_name, BACK_EDGE: bundle.tools_node_name},
-    )
+    # every step that does not hand back itself (an answer: :func:`answered`) goes to the tools
+    # node, which loops or leaves by a Command: a plain edge, no branch to evaluate per step
+    sub.add_edge(bundle.agent_node_name, bundle.tools_node_name)
     sub.set_entry_point(bundle.agent_node_name)
     return sub.compile(name=bundle.agent_node_name)
 
