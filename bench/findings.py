@@ -390,5 +390,7 @@ def _floor_gap(res: dict[str, Any]) -> list[str]:
         "deciding node's own step by `Command` (no `control_tools` superstep; coordinator and supervisor), async "
         "conditional edges (no thread-pool hop), no pending-question write on an in-memory checkpointer, the "
         "turn's evidence read once, a JSON answer run in LangGraph's `values` mode only (no event or token "
-        "streams), the first model attempt outside tenacity, and tool annotations resolved once."
+        "streams), the first model attempt outside tenacity, tool annotations resolved once, a tool binding "
+        "called as its chat model with the bound arguments (no `RunnableBinding` config merge per call), and "
+        "token counts for trimming remembered per message."
     ]
