@@ -147,7 +147,11 @@ class WriterLockedConnection(sqlite3.Connection):
 
     def settle(self) -> None:
         """Free the lock once the connection is out of its transaction."""
-        if self._writing and not self.in_transaction:
+        if not self.in_transaction:
+            self._free()
+
+    def _free(self) -> None:
+        if self._writing:
             self._writing = False
             self._writer.release()  # type: ignore[union-attr]
 
@@ -178,9 +182,7 @@ class WriterLockedConnection(sqlite3.Connection):
         try:
             super().close()
         finally:
-            if self._writing:
-                self._writing = False
-                self._writer.release()  # type: ignore[union-attr]
+            self._free()
             if self._writer is not None:
                 writer, self._writer = self._writer, None
                 _unuse(writer)

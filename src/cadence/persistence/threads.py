@@ -261,10 +261,8 @@ class _SqlThreadStore:
 
     placeholder = "?"
 
-    async def _execute(
-        self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False, write: bool = False
-    ) -> list[Any]:
-        """Run one statement; ``fetch``: return its rows; ``write``: a write even when it returns rows."""
+    async def _execute(self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False) -> list[Any]:
+        """Run one statement; ``fetch``: return its rows."""
         raise NotImplementedError
 
     def _sql(self, sql: str) -> str:
@@ -333,7 +331,6 @@ class _SqlThreadStore:
             ),
             (thread_id, user_id, org_id, project_id, make_title(title), now, now),
             fetch=True,
-            write=True,
         )
         if not rows:
             raise _not_found(thread_id)
@@ -426,9 +423,7 @@ class SqliteThreadStore(_SqlThreadStore):
 
         await retry_while_locked(create)
 
-    async def _execute(
-        self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False, write: bool = False
-    ) -> list[Any]:
+    async def _execute(self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False) -> list[Any]:
         """One statement, its own transaction (autocommit): a write waits for the writer lock at its
         start (:mod:`cadence.persistence.sqlite_writer`, then SQLite's busy timeout) and holds it for
         this statement only, never while the event loop runs other work."""
@@ -464,9 +459,7 @@ class PostgresThreadStore(_SqlThreadStore):
             for stmt in _schema("DOUBLE PRECISION"):
                 await conn.execute(stmt)
 
-    async def _execute(
-        self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False, write: bool = False
-    ) -> list[Any]:
+    async def _execute(self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False) -> list[Any]:
         """One statement on a pooled connection (committed when the connection returns to the pool)."""
         async with self._pool.connection() as conn, conn.cursor() as cursor:
             await cursor.execute(sql, params)
