@@ -70,7 +70,7 @@ def unbind(model: Runnable[Any, Any]) -> tuple[Runnable[Any, Any], dict[str, Any
         and not model.config
         and not model.config_factories
     ):
-        return model.bound, dict(model.kwargs)
+        return model.bound, model.kwargs  # read only: unpacked into each call
     return model, {}
 
 
