@@ -3,15 +3,20 @@ pre-model trimming, validation and citations — asserted on the scripted model'
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage, ToolMessage
+from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
-from tests.conftest import FINALIZE, call, transfer
+from tests.conftest import FINALIZE, call, make_settings, transfer
 
 from cadence.cli.render import route_line
+from cadence.orchestration.engine import Cadence
+from cadence.orchestration.modes.supervisor import HANDBACK_KEY, agent_subgraph
 from cadence.orchestration.trimming import replace_history, trim_history
+from cadence.testing import ScriptedChatModel
 
 
 def forward(agent: str) -> dict[str, Any]:
@@ -340,3 +345,48 @@ async def test_the_turn_deadline_ends_an_agent_subgraph_looping_over_its_tools(e
     assert result.trace["suspended"] and result.trace["suspend_reason"] == "deadline"
     assert nodes(model)[-1] == "suspend" and nodes(model).count("supervisor") == 1
     assert 1 <= result.trace["tool_hops"] < 30
+
+
+# -- how a visit ends -----------------------------------------------------------------------------
+class CountingSaver(InMemorySaver):
+    """An in-memory checkpointer that counts the checkpoints saved per namespace."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.saved: Counter[str] = Counter()
+
+    async def aput(self, config, checkpoint, metadata, new_versions):  # type: ignore[no-untyped-def]
+        self.saved[config["configurable"].get("checkpoint_ns", "")] += 1
+        return await super().aput(config, checkpoint, metadata, new_versions)
+
+
+async def test_an_agent_visit_ends_with_its_handback_and_saves_no_subgraph_checkpoint() -> None:
+    model = ScriptedChatModel.from_items(
+        [
+            transfer("math"),
+            call("calculate", expression="15 * 23"),
+            {"content": "15 * 23 = 345"},
+            transfer("math"),
+            call("calculate", expression="2026 - 2018"),
+            {"content": "2026 - 2018 = 8"},
+            {"content": "15 * 23 = 345, and 8 years."},
+        ]
+    )
+    saver = CountingSaver()
+    engine = Cadence(
+        make_settings(mode="supervisor", supervisor_direct_answer=False), model=model, checkpointer=saver
+    )
+    result = await engine.ainvoke("Calculate 15 * 23 and then 2026 - 2018", thread_id="h")
+    assert result.response == "15 * 23 = 345, and 8 years."
+    assert [r.node for r in model.records] == ["supervisor", *["math_agent"] * 2] * 2 + ["supervisor"]
+    # the two visits ended by their handbacks: no checkpoint in the agents' namespaces (durability "exit")
+    assert set(saver.saved) == {""}
+    # what each visit handed back reached the shared history: each answer with its back breadcrumb
+    messages = (await state_of(engine, "h"))["messages"]
+    assert texts(messages).count("15 * 23 = 345") == 1 and "2026 - 2018 = 8" in texts(messages)
+    bundle = engine.plugin_manager.bundles["math"]
+    subgraph = agent_subgraph(bundle, engine.settings)
+    assert subgraph.output_channels in (
+        HANDBACK_KEY,
+        [HANDBACK_KEY],
+    )  # the subgraph returns its handback alone

@@ -26,7 +26,7 @@ import logging
 import re
 import uuid
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, TypedDict
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
@@ -451,6 +451,31 @@ def answer_stands(state: dict[str, Any], update: dict[str, Any], agent: str, ans
 
 
 # -- the agents' loops ----------------------------------------------------------------------------
+HANDBACK_KEY = "handback"
+"""The agent subgraph's channel (and its only output) that says how a visit ends."""
+
+
+class Handback(TypedDict):
+    """How an agent's visit ends: where the parent graph goes next, and what the visit writes to it."""
+
+    goto: str
+    """The parent graph's next node: the supervisor, or where the forward step sends a standing answer."""
+    update: dict[str, Any]
+    """The visit's writes to the shared state: the messages :func:`handed_back` shares, counters, context."""
+
+
+class AgentVisitState(AgentState, total=False):
+    """The agent subgraph's state: the shared state, and the :class:`Handback` that ends the visit."""
+
+    handback: Handback
+
+
+class AgentVisitOutput(TypedDict, total=False):
+    """What the agent subgraph returns to its visit: the :class:`Handback` alone."""
+
+    handback: Handback
+
+
 def agent_loop(bundle: PluginBundle) -> plugin_nodes.NextNode:
     """Where ``{name}_tools`` goes: back to its agent, or out of its loop.
 
@@ -515,7 +540,7 @@ def agent_step(bundle: PluginBundle, output_mode: str = "last_message") -> Calla
     inner = plugin_nodes.agent_node(bundle)
     loop = agent_loop(bundle)
 
-    async def node(state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]) -> dict[str, Any]:
+    async def node(state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]) -> Any:
         context = runtime.context if runtime is not None else None
         budget = context.settings.model_input_max_tokens if isinstance(context, TurnContext) else 0
         messages = list(state.get("messages") or [])
@@ -537,8 +562,9 @@ def agent_step(bundle: PluginBundle, output_mode: str = "last_message") -> Calla
             return answered(bundle, loop, output_mode, state, messages, response, update, runtime)
         if len(trimmed) < len(messages):
             update = {**update, "messages": [*replace_history(trimmed), *update.get("messages", [])]}
-        return update
+        return Command(goto=tools, update=update)
 
+    tools = bundle.tools_node_name
     node.__name__ = bundle.agent_node_name
     return node
 
@@ -552,8 +578,8 @@ def answered(
     response: AIMessage,
     update: dict[str, Any],
     runtime: Runtime[Any],
-) -> Command:
-    """The agent answered: its ``back`` call is answered here and the answer handed back to the parent.
+) -> dict[str, Any]:
+    """The agent answered: its ``back`` call is answered here and the answer handed back (:class:`Handback`).
 
     What the tools step would do for a lone ``back``, one LangGraph task earlier: the breadcrumb
     result, the same events (``agent_end``, the next node), the same destination
@@ -579,16 +605,17 @@ def answered(
         written = dict(done.update or {})  # type: ignore[call-overload]
         final = written.pop("messages", [])
         update = {**rest, **step, **written, "messages": [*shared, *final]}
-        return Command(graph=Command.PARENT, goto=done.goto, update=update)
-    return Command(graph=Command.PARENT, goto=target, update={**rest, **step, "messages": shared})
+        return {HANDBACK_KEY: Handback(goto=str(done.goto), update=update)}
+    return {HANDBACK_KEY: Handback(goto=target, update={**rest, **step, "messages": shared})}
 
 
 def hand_back(bundle: PluginBundle, output_mode: str) -> Callable[..., Any]:
-    """The agent subgraph's ``{name}_tools`` node: the plugin's tools step, leaving by ``Command.PARENT``.
+    """The agent subgraph's ``{name}_tools`` node: the plugin's tools step, looping or handing back.
 
-    A step that goes on loops inside the subgraph; one that leaves it hands back to the parent
-    graph (supervisor or forward) with what :func:`handed_back` shares, so ``output_mode``
-    decides what the shared history, and so the supervisor and the other agents, see.
+    A step that goes on loops inside the subgraph (a ``Command`` to the agent); one that leaves it
+    ends the subgraph with a :class:`Handback` to the parent graph (supervisor or forward) carrying
+    what :func:`handed_back` shares, so ``output_mode`` decides what the shared history, and so the
+    supervisor and the other agents, see.
     """
     inner = plugin_nodes.tools_node(bundle, agent_loop(bundle))
 
@@ -600,26 +627,55 @@ def hand_back(bundle: PluginBundle, output_mode: str) -> Callable[..., Any]:
         update["messages"] = handed_back(
             state.get("messages") or [], update.get("messages") or [], output_mode
         )
-        return Command(graph=Command.PARENT, goto=result.goto, update=update)
+        return {HANDBACK_KEY: Handback(goto=str(result.goto), update=update)}
 
     node.__name__ = bundle.tools_node_name
     return node
 
 
 def agent_subgraph(bundle: PluginBundle, settings: Settings) -> CompiledStateGraph:
-    """``{name}_agent`` ⇄ ``{name}_tools`` as a subgraph, looping until the agent hands back."""
-    sub: StateGraph = StateGraph(AgentState, context_schema=TurnContext)
-    sub.add_node(bundle.agent_node_name, agent_step(bundle, settings.supervisor_output_mode))
+    """``{name}_agent`` ⇄ ``{name}_tools`` as a subgraph, looping until the agent hands back.
+
+    Each step routes by ``Command`` (agent → tools, tools → agent) and a step that hands back
+    routes nowhere, so the subgraph ends with its :class:`Handback` as its output.
+    """
+    sub: StateGraph = StateGraph(AgentVisitState, context_schema=TurnContext, output_schema=AgentVisitOutput)
+    sub.add_node(
+        bundle.agent_node_name,
+        agent_step(bundle, settings.supervisor_output_mode),
+        destinations={bundle.tools_node_name: "tool calls", END: "answer"},
+    )
     sub.add_node(
         bundle.tools_node_name,
         hand_back(bundle, settings.supervisor_output_mode),
-        destinations={bundle.agent_node_name: "loop"},
+        destinations={bundle.agent_node_name: "loop", END: "hand back"},
     )
-    # every step that does not hand back itself (an answer: :func:`answered`) goes to the tools
-    # node, which loops or leaves by a Command: a plain edge, no branch to evaluate per step
-    sub.add_edge(bundle.agent_node_name, bundle.tools_node_name)
     sub.set_entry_point(bundle.agent_node_name)
     return sub.compile(name=bundle.agent_node_name)
+
+
+def agent_visit(bundle: PluginBundle, settings: Settings) -> Callable[..., Any]:
+    """The parent graph's ``{name}_agent`` node: one visit of the agent's subgraph, then on by its handback.
+
+    The subgraph runs inside this node and is a LangGraph subgraph all the same (its own
+    checkpoint namespace, its interrupts and its streamed events; drawn by ``cadence graph``).
+    It ends when the agent hands back, and the visit routes the parent graph with the
+    :class:`Handback`'s ``Command``. Ending the subgraph this way rather than by
+    ``Command.PARENT`` spares every visit an exception's unwinding and a checkpoint of the
+    subgraph.
+    """
+    subgraph = agent_subgraph(bundle, settings)
+
+    async def visit(state: dict[str, Any], config: RunnableConfig) -> Command:
+        out = await subgraph.ainvoke(state, config)
+        back = (out or {}).get(HANDBACK_KEY)
+        if back is None:  # every way out of the loop hands back; should one not, the supervisor decides
+            logger.error("agent ended without handing back", extra={"agent": bundle.name})
+            return Command(goto=GraphNodeNames.SUPERVISOR)
+        return Command(goto=back["goto"], update=back["update"])
+
+    visit.__name__ = bundle.agent_node_name
+    return visit
 
 
 # -- the graph ------------------------------------------------------------------------------------
@@ -659,7 +715,7 @@ def build_supervisor_graph(
         bundle.bind_model(models("agent", bundle.metadata))
         graph.add_node(
             bundle.agent_node_name,
-            agent_subgraph(bundle, settings),
+            agent_visit(bundle, settings),
             destinations={GraphNodeNames.SUPERVISOR: "hand back", GraphNodeNames.FORWARD: "answer"},
         )
 
@@ -675,12 +731,17 @@ def build_supervisor_graph(
 __all__ = [
     "COVERAGE",
     "FORWARDED_KEY",
+    "HANDBACK_KEY",
     "NAME",
     "OUTPUT_MODES",
+    "AgentVisitOutput",
+    "AgentVisitState",
+    "Handback",
     "Supervisor",
     "agent_loop",
     "agent_step",
     "agent_subgraph",
+    "agent_visit",
     "answer_stands",
     "answered",
     "build_supervisor_graph",
