@@ -343,14 +343,17 @@ def render(res: dict[str, Any] | None) -> str:
             "per step.",
             "",
             "Where the two-agent turn's time goes (in memory; per-node timers around each node's function, "
-            "400 turns, commit 3fda9b4, 7.7 ms per turn with the timers): the supervisor's 3 visits 1.0 ms "
-            "(their model calls about 0.45 ms of it), the agents' 4 steps 1.6 ms (model calls about 0.6 ms), "
-            "the 2 tools steps 1.2 ms (LangChain's tool call and `ToolNode` about 0.36 ms per call in either "
-            "system; the docs search itself 0.06-0.13 ms, in the plugin's thread), Cadence outside the graph "
-            "0.15 ms (trace, long-term memory), and LangGraph around the nodes the other 3.7 ms (11 tasks "
-            "and 3 Pregel loops: an agent's subgraph costs about 0.45 ms per visit over the same nodes run "
-            "flat, measured on a minimal graph). The 0.5x target would need about 0.4 ms less per turn: more "
-            "than Cadence's own code in the supervisor visits and agent steps together (about 0.2 ms each).",
+            "400 turns, commit e5cfafc, 7.0 ms per turn with the timers): the supervisor's 3 visits 0.95 ms "
+            "(their model calls 0.58 ms of it), the agents' 4 steps 1.24 ms (model calls 0.79 ms), the 2 "
+            "tools steps 1.36 ms (the tool calls 1.1 ms of it: LangChain's tool call, the plugin thread's "
+            "hand-over, about 0.05 ms to start and 0.08 ms to resume per call, and the tool itself, as in "
+            "the peer), "
+            "LangGraph around the agents' steps 1.8 ms (each visit runs the agent's subgraph: a Pregel loop "
+            "of 3 tasks, about 0.9 ms), and the root graph's 5 tasks with Cadence outside the graph (trace, "
+            "long-term memory) the other 1.6 ms. Cadence's own code in the supervisor visits and agent steps "
+            "is about 0.37 and 0.45 ms of the turn. An agent's subgraph ends with its handback and the visit "
+            "node routes on by `Command` (no `Command.PARENT`): that spared each visit an exception's "
+            "unwinding and a subgraph checkpoint, about 0.13 ms per visit.",
         ]
     lines += [
         "",
