@@ -11,8 +11,12 @@ from typing import Any
 import psycopg
 import pytest
 from psycopg_pool import AsyncConnectionPool
+from tests.conftest import make_settings
 
-from cadence.persistence.databases import IdleCheck, postgres_pool
+from cadence.memory.store import open_memory_store
+from cadence.persistence import open_checkpointer
+from cadence.persistence.databases import IdleCheck, companion_pool_size, postgres_pool
+from cadence.persistence.threads import configured_thread_store
 from pg_support import fresh_database, postgres_server_url
 
 __all__ = ["postgres_server_url"]  # the session fixture, re-exported so pytest finds it here
@@ -102,3 +106,18 @@ async def test_free_local_checks_refuse_a_connection_left_in_a_transaction() -> 
 
     with pytest.raises(psycopg.OperationalError):
         await IdleCheck(60).check(Conn())
+
+
+async def test_pool_sizes_follow_the_setting(postgres_server_url: str) -> None:
+    """CADENCE_POSTGRES_POOL_SIZE bounds the checkpointer's pool; the other two get half of it."""
+    url = fresh_database(postgres_server_url)
+    settings = make_settings(database_url=url, postgres_pool_size=4)
+    async with (
+        open_checkpointer(url, postgres_pool_size=settings.postgres_pool_size) as saver,
+        configured_thread_store(settings) as threads,
+        open_memory_store(settings) as store,
+    ):
+        assert saver.conn.max_size == 4, "the checkpointer pool"
+        assert threads._pool.max_size == 2  # type: ignore[attr-defined]
+        assert store.conn.max_size == 2  # type: ignore[attr-defined]
+    assert [companion_pool_size(n) for n in (1, 2, 5, 10)] == [1, 1, 2, 5]

@@ -306,6 +306,12 @@ class Settings(BaseSettings):
         description="A pooled PostgreSQL connection idle longer than this (seconds) is checked with a "
         "round trip before use; one used more recently is not (0: check at every checkout).",
     )
+    postgres_pool_size: int = Field(
+        10,
+        ge=1,
+        description="Most PostgreSQL connections of one process's checkpointer pool; the thread store's and "
+        "the memory store's pools open at most half as many each (plus one lock session per process).",
+    )
     host: str = Field("127.0.0.1", description="Server bind address.")
     port: int = Field(8000, ge=1, le=65535, description="Server port.")
     api_keys: Annotated[list[SecretStr], NoDecode] = Field(

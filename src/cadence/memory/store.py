@@ -24,6 +24,7 @@ from langgraph.store.memory import InMemoryStore
 from cadence.errors import ConfigurationError
 from cadence.persistence.databases import (
     POSTGRES_EXTRA_HINT,
+    companion_pool_size,
     connect_sqlite,
     parse_database_url,
     postgres_pool,
@@ -102,7 +103,7 @@ async def open_memory_store(
     async with postgres_pool(
         url,
         target,
-        max_size=5,
+        max_size=companion_pool_size(settings.postgres_pool_size),
         check_idle_s=settings.postgres_check_idle_s,
         prepare_threshold=0,
         row_factory=dict_row,

@@ -202,6 +202,7 @@ class Cadence(EngineMemory):
                 settings.resolved_database_url,
                 sqlite_synchronous=settings.sqlite_synchronous,
                 postgres_check_idle_s=settings.postgres_check_idle_s,
+                postgres_pool_size=settings.postgres_pool_size,
             ) as saver,
             open_engine_memory(settings, kwargs) as memory_store,
         ):

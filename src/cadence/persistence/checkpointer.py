@@ -17,6 +17,7 @@ from cadence.errors import ConfigurationError
 from cadence.persistence.databases import (
     POSTGRES_CHECK_IDLE_S,
     POSTGRES_EXTRA_HINT,
+    POSTGRES_POOL_SIZE,
     SQLITE_SYNCHRONOUS,
     connect_sqlite,
     parse_database_url,
@@ -32,11 +33,13 @@ async def open_checkpointer(
     *,
     sqlite_synchronous: str = SQLITE_SYNCHRONOUS,
     postgres_check_idle_s: float = POSTGRES_CHECK_IDLE_S,
+    postgres_pool_size: int = POSTGRES_POOL_SIZE,
 ) -> AsyncIterator[Any]:
     """An async context manager yielding a ready checkpointer for ``url``.
 
     ``sqlite_synchronous``: the SQLite connection's durability (:func:`connect_sqlite`);
-    ``postgres_check_idle_s``: when a pooled connection is checked before use (:class:`IdleCheck`).
+    ``postgres_check_idle_s``: when a pooled connection is checked before use (:class:`IdleCheck`);
+    ``postgres_pool_size``: the most connections its PostgreSQL pool opens.
     """
     kind, target = parse_database_url(url)
     if kind == "memory":
@@ -60,7 +63,7 @@ async def open_checkpointer(
     async with postgres_pool(
         url,
         target,
-        max_size=10,
+        max_size=postgres_pool_size,
         check_idle_s=postgres_check_idle_s,
         prepare_threshold=0,
         row_factory=dict_row,

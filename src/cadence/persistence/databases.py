@@ -27,6 +27,19 @@ SQLITE_SYNCHRONOUS = "normal"
 POSTGRES_CHECK_IDLE_S = 5.0
 """A pooled PostgreSQL connection idle longer than this is checked with a round trip before use
 (CADENCE_POSTGRES_CHECK_IDLE_S)."""
+POSTGRES_POOL_SIZE = 10
+"""Most connections of a process's checkpointer pool (CADENCE_POSTGRES_POOL_SIZE); the thread store's
+and the memory store's pools open at most half as many (:func:`companion_pool_size`)."""
+
+
+def companion_pool_size(pool_size: int) -> int:
+    """The thread store's and the memory store's pool size for a checkpointer pool of ``pool_size``.
+
+    Their statements are fewer and shorter than the checkpointer's (one or two per turn each).
+    """
+    return max(1, pool_size // 2)
+
+
 # Any constant bigint: the PostgreSQL advisory lock that serializes schema setup across processes.
 SETUP_LOCK_KEY = 0x43616465_6E636501
 POSTGRES_EXTRA_HINT = 'PostgreSQL needs the postgres extra: pip install "cadence-agents[postgres]"'

@@ -26,7 +26,9 @@ from typing import Any, Protocol, runtime_checkable
 from cadence.errors import NotFoundError
 from cadence.persistence.databases import (
     POSTGRES_CHECK_IDLE_S,
+    POSTGRES_POOL_SIZE,
     SQLITE_SYNCHRONOUS,
+    companion_pool_size,
     connect_sqlite,
     parse_database_url,
     postgres_pool,
@@ -445,10 +447,12 @@ class PostgresThreadStore(_SqlThreadStore):
     @classmethod
     @contextlib.asynccontextmanager
     async def open(
-        cls, url: str, *, check_idle_s: float = POSTGRES_CHECK_IDLE_S
+        cls, url: str, *, check_idle_s: float = POSTGRES_CHECK_IDLE_S, max_size: int | None = None
     ) -> AsyncIterator[PostgresThreadStore]:
-        """Open a small pool to ``url`` and create the table."""
-        async with postgres_pool(url, url, max_size=5, check_idle_s=check_idle_s) as pool:
+        """Open a small pool to ``url`` (``max_size`` connections at most: default
+        :func:`companion_pool_size` of ``CADENCE_POSTGRES_POOL_SIZE``'s default) and create the table."""
+        size = companion_pool_size(POSTGRES_POOL_SIZE) if max_size is None else max_size
+        async with postgres_pool(url, url, max_size=size, check_idle_s=check_idle_s) as pool:
             store = cls(pool)
             await store.setup()
             yield store
@@ -472,8 +476,12 @@ async def open_thread_store(
     *,
     sqlite_synchronous: str = SQLITE_SYNCHRONOUS,
     postgres_check_idle_s: float = POSTGRES_CHECK_IDLE_S,
+    postgres_pool_size: int = POSTGRES_POOL_SIZE,
 ) -> AsyncIterator[ThreadStore]:
-    """The thread store for a ``CADENCE_DATABASE_URL`` (same database as the checkpointer)."""
+    """The thread store for a ``CADENCE_DATABASE_URL`` (same database as the checkpointer).
+
+    On PostgreSQL its pool opens :func:`companion_pool_size` of ``postgres_pool_size`` connections at most.
+    """
     kind, target = parse_database_url(url)
     if kind == "memory":
         yield MemoryThreadStore()
@@ -481,7 +489,8 @@ async def open_thread_store(
         async with SqliteThreadStore.open(target, synchronous=sqlite_synchronous) as store:
             yield store
     else:
-        async with PostgresThreadStore.open(target, check_idle_s=postgres_check_idle_s) as pg:
+        size = companion_pool_size(postgres_pool_size)
+        async with PostgresThreadStore.open(target, check_idle_s=postgres_check_idle_s, max_size=size) as pg:
             yield pg
 
 
@@ -491,6 +500,7 @@ def configured_thread_store(settings: Settings) -> contextlib.AbstractAsyncConte
         settings.resolved_database_url,
         sqlite_synchronous=settings.sqlite_synchronous,
         postgres_check_idle_s=settings.postgres_check_idle_s,
+        postgres_pool_size=settings.postgres_pool_size,
     )
 
 
