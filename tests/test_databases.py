@@ -6,6 +6,7 @@ Against the private server of ``pg_support.postgres_server_url`` (skipped withou
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 import psycopg
@@ -15,8 +16,15 @@ from tests.conftest import make_settings
 
 from cadence.memory.store import open_memory_store
 from cadence.persistence import open_checkpointer
-from cadence.persistence.databases import IdleCheck, companion_pool_size, postgres_pool
+from cadence.persistence.databases import (
+    IdleCheck,
+    companion_pool_size,
+    connections_per_process,
+    postgres_connection_limit,
+    postgres_pool,
+)
 from cadence.persistence.threads import configured_thread_store
+from cadence.server.app import check_connection_budget
 from pg_support import fresh_database, postgres_server_url
 
 __all__ = ["postgres_server_url"]  # the session fixture, re-exported so pytest finds it here
@@ -121,3 +129,20 @@ async def test_pool_sizes_follow_the_setting(postgres_server_url: str) -> None:
         assert threads._pool.max_size == 2  # type: ignore[attr-defined]
         assert store.conn.max_size == 2  # type: ignore[attr-defined]
     assert [companion_pool_size(n) for n in (1, 2, 5, 10)] == [1, 1, 2, 5]
+
+
+async def test_serving_warns_when_the_workers_could_exceed_max_connections(
+    postgres_server_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    url = fresh_database(postgres_server_url)
+    settings = make_settings(database_url=url, postgres_pool_size=4)
+    per_process = connections_per_process(4, memory=settings.memory)
+    assert per_process == 4 + 2 * (2 if settings.memory else 1) + 1
+    limit = await postgres_connection_limit(url, url)
+    with caplog.at_level(logging.WARNING, logger="cadence.server.app"):
+        assert await check_connection_budget(settings, max(1, limit // per_process)) == limit
+        assert not caplog.records
+        await check_connection_budget(settings, limit // per_process + 1)
+    (record,) = caplog.records
+    assert "CADENCE_POSTGRES_POOL_SIZE" in record.getMessage() and str(limit) in record.getMessage()
+    assert await check_connection_budget(make_settings(database_url="sqlite:///x.db"), 99) is None

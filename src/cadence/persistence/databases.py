@@ -40,6 +40,33 @@ def companion_pool_size(pool_size: int) -> int:
     return max(1, pool_size // 2)
 
 
+def connections_per_process(pool_size: int, *, memory: bool) -> int:
+    """The most PostgreSQL connections one Cadence process opens: its pools and its lock session.
+
+    The checkpointer's pool (``pool_size``), the thread store's (:func:`companion_pool_size`), the
+    memory store's when long-term ``memory`` is on (the same), and the lock session (1).
+    """
+    return pool_size + companion_pool_size(pool_size) * (2 if memory else 1) + 1
+
+
+async def postgres_connection_limit(url: str, target: str) -> int:
+    """How many connections the server at ``target`` accepts from ordinary users.
+
+    ``max_connections`` less the ``superuser_reserved_connections``; ConfigurationError when
+    unreachable (:func:`connect_postgres`).
+    """
+    conn = await connect_postgres(url, target)
+    try:
+        cur = await conn.execute(
+            "SELECT current_setting('max_connections')::int"
+            " - current_setting('superuser_reserved_connections')::int"
+        )
+        row = await cur.fetchone()
+        return int(row[0])
+    finally:
+        await conn.close()
+
+
 # Any constant bigint: the PostgreSQL advisory lock that serializes schema setup across processes.
 SETUP_LOCK_KEY = 0x43616465_6E636501
 POSTGRES_EXTRA_HINT = 'PostgreSQL needs the postgres extra: pip install "cadence-agents[postgres]"'

@@ -373,15 +373,47 @@ def worker_app() -> FastAPI:
     return create_app(settings)
 
 
-async def _preflight(settings: Settings) -> None:
+async def _preflight(settings: Settings, workers: int = 1) -> None:
     """Open everything once in the parent: a misconfiguration is one line here, not K failing workers
-    (and the schemas exist before the workers race to create them)."""
+    (and the schemas exist before the workers race to create them). On PostgreSQL, warn when ``workers``
+    processes could open more connections than the server accepts (:func:`check_connection_budget`)."""
     async with (
         configured_thread_store(settings),
         open_database_locks(settings.resolved_database_url),
         Cadence.open(settings),
     ):
-        pass
+        await check_connection_budget(settings, workers)
+
+
+async def check_connection_budget(settings: Settings, workers: int) -> int | None:
+    """Warn when ``workers`` processes on PostgreSQL could need more connections than it accepts.
+
+    Returns the server's limit for ordinary users (None for SQLite and memory). The pools open
+    connections on demand, so an over-budget set-up works until a burst of turns needs them all,
+    then fails with PostgreSQL's "too many clients": better said once at start.
+    """
+    from cadence.persistence.databases import (
+        connections_per_process,
+        parse_database_url,
+        postgres_connection_limit,
+    )
+
+    url = settings.resolved_database_url
+    kind, target = parse_database_url(url)
+    if kind != "postgres":
+        return None
+    limit = await postgres_connection_limit(url, target)
+    needed = workers * connections_per_process(settings.postgres_pool_size, memory=settings.memory)
+    if needed > limit:
+        logger.warning(
+            "%d worker(s) may open up to %d PostgreSQL connections, more than the server's %d: lower "
+            "CADENCE_POSTGRES_POOL_SIZE or raise max_connections (docs/deployment.md)",
+            workers,
+            needed,
+            limit,
+            extra={"workers": workers, "connections": needed, "limit": limit},
+        )
+    return limit
 
 
 def serve_workers(
@@ -416,7 +448,7 @@ def serve_workers(
             "or postgresql://... (memory:// is per process), or serve with one worker."
         )
     if preflight:
-        asyncio.run(_preflight(settings))
+        asyncio.run(_preflight(settings, workers))
     os.environ[WORKER_SETTINGS_ENV] = settings_for_workers(settings)
     config = uvicorn.Config(
         app_factory,
