@@ -539,6 +539,7 @@ def agent_step(bundle: PluginBundle, output_mode: str = "last_message") -> Calla
     """
     inner = plugin_nodes.agent_node(bundle)
     loop = agent_loop(bundle)
+    tools = bundle.tools_node_name
 
     async def node(state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]) -> Any:
         context = runtime.context if runtime is not None else None
@@ -564,7 +565,6 @@ def agent_step(bundle: PluginBundle, output_mode: str = "last_message") -> Calla
             update = {**update, "messages": [*replace_history(trimmed), *update.get("messages", [])]}
         return Command(goto=tools, update=update)
 
-    tools = bundle.tools_node_name
     node.__name__ = bundle.agent_node_name
     return node
 
