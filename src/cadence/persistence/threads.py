@@ -447,12 +447,14 @@ class PostgresThreadStore(_SqlThreadStore):
     @classmethod
     @contextlib.asynccontextmanager
     async def open(
-        cls, url: str, *, check_idle_s: float = POSTGRES_CHECK_IDLE_S, max_size: int | None = None
+        cls,
+        url: str,
+        *,
+        check_idle_s: float = POSTGRES_CHECK_IDLE_S,
+        max_size: int = companion_pool_size(POSTGRES_POOL_SIZE),
     ) -> AsyncIterator[PostgresThreadStore]:
-        """Open a small pool to ``url`` (``max_size`` connections at most: default
-        :func:`companion_pool_size` of ``CADENCE_POSTGRES_POOL_SIZE``'s default) and create the table."""
-        size = companion_pool_size(POSTGRES_POOL_SIZE) if max_size is None else max_size
-        async with postgres_pool(url, url, max_size=size, check_idle_s=check_idle_s) as pool:
+        """Open a small pool to ``url`` (``max_size`` connections at most) and create the table."""
+        async with postgres_pool(url, url, max_size=max_size, check_idle_s=check_idle_s) as pool:
             store = cls(pool)
             await store.setup()
             yield store

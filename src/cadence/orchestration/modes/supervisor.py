@@ -667,11 +667,7 @@ def agent_visit(bundle: PluginBundle, settings: Settings) -> Callable[..., Any]:
     subgraph = agent_subgraph(bundle, settings)
 
     async def visit(state: dict[str, Any], config: RunnableConfig) -> Command:
-        out = await subgraph.ainvoke(state, config)
-        back = (out or {}).get(HANDBACK_KEY)
-        if back is None:  # every way out of the loop hands back; should one not, the supervisor decides
-            logger.error("agent ended without handing back", extra={"agent": bundle.name})
-            return Command(goto=GraphNodeNames.SUPERVISOR)
+        back: Handback = (await subgraph.ainvoke(state, config))[HANDBACK_KEY]  # every way out writes it
         return Command(goto=back["goto"], update=back["update"])
 
     visit.__name__ = bundle.agent_node_name
