@@ -1,4 +1,4 @@
-"""The graph state (``AgentState``) and the plugin context it carries."""
+"""The graph state (``AgentState``, the planner mode's ``PlannerState``) and the plugin context it carries."""
 
 from __future__ import annotations
 
@@ -55,10 +55,12 @@ class PluginContext(TypedDict):
 
 
 class AgentState(TypedDict, total=False):
-    """State of a conversation in the Cadence graph.
+    """State of a conversation in the Cadence graph: what every mode's nodes share.
 
     ``messages`` accumulate across turns (``add_messages``); the counters and
-    ``plugin_context`` are reset by the engine at the start of every turn.
+    ``plugin_context`` are reset by the engine at the start of every turn. A mode with
+    fields of its own extends it (:class:`PlannerState`); the others carry no more channels
+    than these, since LangGraph pays for every channel at every step.
     """
 
     messages: Annotated[list[AnyMessage], add_messages]
@@ -70,7 +72,11 @@ class AgentState(TypedDict, total=False):
     plugin_context: PluginContext
     memory: dict[str, Any]
     """The turn's long-term memory recall: ``adequacy``, ``routing_adequacy``, ``items`` (see ``recall``)."""
-    # planner mode (seed 002), returned by the trace
+
+
+class PlannerState(AgentState, total=False):
+    """The planner mode's state (seed 002): the shared state, the plan and its notes (in the trace)."""
+
     thought: str
     """The planner's and the root's reasoning (a ``<think>`` block is split off into it)."""
     scratchpad: str

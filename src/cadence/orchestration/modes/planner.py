@@ -22,7 +22,7 @@ from cadence.conventions import GraphNodeNames
 from cadence.orchestration import plugin_nodes
 from cadence.orchestration.graph import ModelResolver
 from cadence.orchestration.planner import Planner, Researcher, Root, ToolRunner, Validator, catalogue
-from cadence.orchestration.state import AgentState
+from cadence.orchestration.state import PlannerState
 from cadence.orchestration.turn import TurnContext
 from cadence.plugins.bundle import PluginBundle
 from cadence.settings import Settings
@@ -52,7 +52,7 @@ def build_planner_graph(
     checkpointer: Any = None,
 ) -> CompiledStateGraph:
     """Build and compile the planner graph for ``bundles``."""
-    graph: StateGraph = StateGraph(AgentState, context_schema=TurnContext)
+    graph: StateGraph = StateGraph(PlannerState, context_schema=TurnContext)
     tools = catalogue(bundles)
     deciding = models(
         GraphNodeNames.COORDINATOR, None
