@@ -244,6 +244,12 @@ class Settings(BaseSettings):
         ge=1,
         description="Threads per plugin for synchronous tools; hung tools only exhaust their own plugin's.",
     )
+    inline_tool_max_ms: float = Field(
+        5.0,
+        ge=0,
+        description="Synchronous tools declared quick (cadence.sdk.inline) run on the event loop; two calls "
+        "slower than this (ms) send the tool's later calls to its plugin's threads. 0: always threads.",
+    )
     checkpoint_durability: Literal["exit", "async", "sync"] = Field(
         "exit",
         description="When LangGraph writes checkpoints: exit (once per turn, fastest), "

@@ -25,6 +25,8 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_PLUGIN_MAX_THREADS: int = Settings.model_fields["plugin_max_threads"].default
 """Threads per plugin for synchronous tools when none are given (``CADENCE_PLUGIN_MAX_THREADS``)."""
+DEFAULT_INLINE_TOOL_MAX_MS: float = Settings.model_fields["inline_tool_max_ms"].default
+"""How long a quick tool's call may hold the event loop if none is given (``CADENCE_INLINE_TOOL_MAX_MS``)."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,7 @@ class PluginBundle:
         source: PluginSource,
         *,
         max_threads: int = DEFAULT_PLUGIN_MAX_THREADS,
+        inline_tool_max_ms: float = DEFAULT_INLINE_TOOL_MAX_MS,
     ) -> None:
         self.plugin = plugin
         self.metadata = metadata
@@ -76,7 +79,10 @@ class PluginBundle:
         self.tools: list[BaseTool] = [*tools, make_back_tool()]
         self.thread_pool = PluginThreadPool(metadata.normalized_name, max_threads)
         self.contained_tools: list[BaseTool] = contain_tools(
-            self.tools, plugin=metadata.normalized_name, pool=self.thread_pool
+            self.tools,
+            plugin=metadata.normalized_name,
+            pool=self.thread_pool,
+            inline_max_seconds=inline_tool_max_ms / 1000,
         )
         """The tools as the tools node runs them (see :func:`~cadence.plugins.containment.contain_tools`)."""
 

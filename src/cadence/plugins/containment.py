@@ -17,7 +17,9 @@ must never happen because of them:
   thread is counted as *stuck*. Once every thread of a plugin is stuck, its calls
   fail at once with a clear error and ``/ready`` reports the plugin as degraded;
   other plugins, the models and the server are unaffected. Daemon threads never
-  keep the process from exiting.
+  keep the process from exiting. A tool declared quick (:func:`cadence.sdk.inline`)
+  skips the thread hand-over and runs on the event loop, until one of its calls
+  takes longer than ``CADENCE_INLINE_TOOL_MAX_MS``; then it runs in the threads too.
 """
 
 from __future__ import annotations
@@ -26,10 +28,12 @@ import asyncio
 import contextlib
 import contextvars
 import functools
+import gc
 import inspect
 import logging
 import queue
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -40,6 +44,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool, Tool
 
 from cadence.errors import ToolExecutionError
+from cadence.sdk.inline import is_inline
 
 logger = logging.getLogger(__name__)
 
@@ -254,6 +259,79 @@ def _in_pool(func: Callable[..., Any], pool: PluginThreadPool) -> Callable[..., 
     return in_pool
 
 
+class _CollectionClock:
+    """The time this process has spent in garbage collection (``gc.callbacks``), installed on first use.
+
+    A collection can start inside any call that allocates; it is the process's pause, not the
+    call's, so it is not held against an inline tool.
+    """
+
+    total = 0.0
+    _started = 0.0
+    _installed = False
+
+    @classmethod
+    def install(cls) -> None:
+        """Start counting (once per process)."""
+        if not cls._installed:
+            cls._installed = True
+            gc.callbacks.append(cls._on_collection)
+
+    @classmethod
+    def _on_collection(cls, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            cls._started = time.perf_counter()
+        else:
+            cls.total += time.perf_counter() - cls._started
+
+
+INLINE_STRIKES = 2
+"""Calls over ``CADENCE_INLINE_TOOL_MAX_MS`` after which an inline tool runs in its plugin's threads."""
+
+
+def _on_loop(
+    func: Callable[..., Any], pool: PluginThreadPool, *, tool: str, max_seconds: float
+) -> Callable[..., Awaitable[Any]]:
+    """``func`` (a tool declared :func:`~cadence.sdk.inline`) called on the event loop, no thread hand-over.
+
+    The declaration is checked on every call: once :data:`INLINE_STRIKES` calls have taken longer
+    than ``max_seconds`` (``CADENCE_INLINE_TOOL_MAX_MS``; garbage collection during a call is not
+    counted), the tool's later calls run in ``pool`` like any other synchronous tool, and a
+    warning says which tool and how long it took. One strike is forgiven: the machine may have
+    paused the process.
+    """
+    _CollectionClock.install()
+    strikes = 0
+
+    @functools.wraps(func)
+    async def on_loop(*args: Any, **kwargs: Any) -> Any:
+        nonlocal strikes
+        if strikes >= INLINE_STRIKES:
+            return await pool.run(func, *args, **kwargs)
+        started, collecting = time.perf_counter(), _CollectionClock.total
+        try:
+            return func(*args, **kwargs)
+        finally:
+            took = time.perf_counter() - started - (_CollectionClock.total - collecting)
+            if took > max_seconds and strikes < INLINE_STRIKES:
+                strikes += 1
+                log = logger.warning if strikes == INLINE_STRIKES else logger.info
+                log(
+                    "an inline tool held the event loop too long"
+                    + ("; its later calls run in its plugin's threads" if strikes == INLINE_STRIKES else ""),
+                    extra={
+                        "plugin": pool.plugin,
+                        "tool": tool,
+                        "took_ms": round(took * 1000, 3),
+                        "limit_ms": round(max_seconds * 1000, 3),
+                        "strikes": strikes,
+                    },
+                )
+
+    _resolve_annotations(on_loop, func)
+    return on_loop
+
+
 class ContainedTool(StructuredTool):
     """A plugin's ``@tool`` function with its contained coroutine (:func:`contain_tools`).
 
@@ -276,18 +354,27 @@ ContainedTool._arun.__annotations__ = get_type_hints(ContainedTool._arun)
 ContainedTool._arun.__signature__ = inspect.signature(ContainedTool._arun)  # type: ignore[attr-defined]
 
 
-def contain_tools(tools: list[BaseTool], *, plugin: str, pool: PluginThreadPool) -> list[BaseTool]:
+def contain_tools(
+    tools: list[BaseTool], *, plugin: str, pool: PluginThreadPool, inline_max_seconds: float = 0.0
+) -> list[BaseTool]:
     """Copies of a plugin's tools that run in its thread pool and cannot raise process-level exceptions.
 
     ``@tool`` functions (``StructuredTool``/``Tool``) get a coroutine: synchronous ones run
     ``func`` in ``pool``, asynchronous ones keep theirs; either way wrapped by the
-    containment. Other ``BaseTool`` subclasses are returned as they are; the tool-call
+    containment. With ``inline_max_seconds`` above 0, a synchronous tool declared
+    :func:`~cadence.sdk.inline` runs on the event loop instead, as long as no call of it takes
+    longer than that. Other ``BaseTool`` subclasses are returned as they are; the tool-call
     wrapper runs synchronous ones in ``pool`` (see :func:`run_tool_in_pool`).
     """
     out: list[BaseTool] = []
     for t in tools:
         if isinstance(t, StructuredTool | Tool) and (t.coroutine is not None or t.func is not None):
-            base = t.coroutine if t.coroutine is not None else _in_pool(t.func, pool)  # type: ignore[arg-type]
+            if t.coroutine is not None:
+                base = t.coroutine
+            elif inline_max_seconds > 0 and is_inline(t):
+                base = _on_loop(t.func, pool, tool=t.name, max_seconds=inline_max_seconds)  # type: ignore[arg-type]
+            else:
+                base = _in_pool(t.func, pool)  # type: ignore[arg-type]
             if not inspect.iscoroutinefunction(base):
                 out.append(t)
                 continue

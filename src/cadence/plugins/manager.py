@@ -386,7 +386,13 @@ class PluginManager:
                 status.reason = f"health check failed: {health.get('details') or 'unhealthy'}"
                 return None, status
             status.health = str(health.get("details") or "ok")
-            bundle = PluginBundle(plugin, metadata, source, max_threads=self.settings.plugin_max_threads)
+            bundle = PluginBundle(
+                plugin,
+                metadata,
+                source,
+                max_threads=self.settings.plugin_max_threads,
+                inline_tool_max_ms=self.settings.inline_tool_max_ms,
+            )
         except BaseException as exc:
             _reraise_cancellation(exc)
             status.reason = _short_exc(exc)

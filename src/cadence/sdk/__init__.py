@@ -6,6 +6,7 @@ See docs/plugins.md for a complete example plugin.
 from cadence.sdk.agent import BaseAgent, with_back_call
 from cadence.sdk.approval import APPROVAL_METADATA_KEY, ApprovalPolicy, requires_approval
 from cadence.sdk.events import emit
+from cadence.sdk.inline import INLINE_METADATA_KEY, inline, is_inline
 from cadence.sdk.memory import VOLATILE_METADATA_KEY, is_volatile, volatile
 from cadence.sdk.metadata import AgentType, LLMRequirements, PluginMetadata, normalize_name
 from cadence.sdk.plugin import BasePlugin, register_plugin, registered_plugins, unregister_plugin
@@ -14,6 +15,7 @@ from cadence.sdk.tools import BACK_TOOL_NAME, ToolException, tool
 __all__ = [
     "APPROVAL_METADATA_KEY",
     "BACK_TOOL_NAME",
+    "INLINE_METADATA_KEY",
     "VOLATILE_METADATA_KEY",
     "AgentType",
     "ApprovalPolicy",
@@ -23,6 +25,8 @@ __all__ = [
     "PluginMetadata",
     "ToolException",
     "emit",
+    "inline",
+    "is_inline",
     "is_volatile",
     "normalize_name",
     "register_plugin",
