@@ -343,17 +343,21 @@ def render(res: dict[str, Any] | None) -> str:
             "per step.",
             "",
             "Where the two-agent turn's time goes (in memory; per-node timers around each node's function, "
-            "400 turns, commit e5cfafc, 7.0 ms per turn with the timers): the supervisor's 3 visits 0.95 ms "
-            "(their model calls 0.58 ms of it), the agents' 4 steps 1.24 ms (model calls 0.79 ms), the 2 "
-            "tools steps 1.36 ms (the tool calls 1.1 ms of it: LangChain's tool call, the plugin thread's "
-            "hand-over, about 0.05 ms to start and 0.08 ms to resume per call, and the tool itself, as in "
-            "the peer), "
-            "LangGraph around the agents' steps 1.8 ms (each visit runs the agent's subgraph: a Pregel loop "
-            "of 3 tasks, about 0.9 ms), and the root graph's 5 tasks with Cadence outside the graph (trace, "
-            "long-term memory) the other 1.6 ms. Cadence's own code in the supervisor visits and agent steps "
-            "is about 0.37 and 0.45 ms of the turn. An agent's subgraph ends with its handback and the visit "
-            "node routes on by `Command` (no `Command.PARENT`): that spared each visit an exception's "
-            "unwinding and a subgraph checkpoint, about 0.13 ms per visit.",
+            "400 turns, commit 9973de5, 7.0 ms per turn with the timers): the supervisor's 3 visits 0.97 ms "
+            "(their model calls 0.60 ms of it), the agents' 4 steps 1.52 ms (model calls 1.06 ms), the 2 "
+            "tools steps 1.05 ms (the tool calls 0.81 ms of it: LangChain's tool call and the tool itself, "
+            "as in the peer; the docs search also hands over to its plugin's thread and back, while the "
+            "calculator, a quick tool, runs on the event loop), LangGraph around the agents' steps 1.8 ms "
+            "(each visit runs the agent's subgraph: a Pregel loop of 3 tasks, about 0.9 ms), and the root "
+            "graph's 5 "
+            "tasks with Cadence outside the graph (trace, long-term memory) the other 1.6 ms. Cadence's own "
+            "code in the supervisor visits and agent steps is about 0.37 and 0.46 ms of the turn. Three "
+            "changes took the turn there: an agent's subgraph ends with its handback and the visit node "
+            "routes on by `Command` (no `Command.PARENT`: no exception's unwinding and no subgraph "
+            "checkpoint, about 0.13 ms per visit); the modes other than the planner carry the 8 shared state "
+            "channels, not the planner's 6 more (LangGraph pays for every channel at every step: about "
+            "0.2 ms of this turn); and quick tools (`cadence.sdk.inline`) skip the thread hand-over (about "
+            "0.1 ms per call in this turn's wall time).",
         ]
     lines += [
         "",
