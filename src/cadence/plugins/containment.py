@@ -18,8 +18,8 @@ must never happen because of them:
   fail at once with a clear error and ``/ready`` reports the plugin as degraded;
   other plugins, the models and the server are unaffected. Daemon threads never
   keep the process from exiting. A tool declared quick (:func:`cadence.sdk.inline`)
-  skips the thread hand-over and runs on the event loop, until one of its calls
-  takes longer than ``CADENCE_INLINE_TOOL_MAX_MS``; then it runs in the threads too.
+  skips the thread hand-over and runs on the event loop, until two of its calls
+  take longer than ``CADENCE_INLINE_TOOL_MAX_MS``; then it runs in the threads too.
 """
 
 from __future__ import annotations
@@ -362,8 +362,8 @@ def contain_tools(
     ``@tool`` functions (``StructuredTool``/``Tool``) get a coroutine: synchronous ones run
     ``func`` in ``pool``, asynchronous ones keep theirs; either way wrapped by the
     containment. With ``inline_max_seconds`` above 0, a synchronous tool declared
-    :func:`~cadence.sdk.inline` runs on the event loop instead, as long as no call of it takes
-    longer than that. Other ``BaseTool`` subclasses are returned as they are; the tool-call
+    :func:`~cadence.sdk.inline` runs on the event loop instead, until :data:`INLINE_STRIKES` of its
+    calls take longer than that. Other ``BaseTool`` subclasses are returned as they are; the tool-call
     wrapper runs synchronous ones in ``pool`` (see :func:`run_tool_in_pool`).
     """
     out: list[BaseTool] = []
