@@ -10,6 +10,7 @@ from tests.conftest import FINALIZE, call, goto, make_settings, transfer
 
 from cadence.orchestration.engine import Cadence
 from cadence.orchestration.modes import MODES
+from cadence.orchestration.state import AgentState, PlannerState
 from cadence.testing import ScriptedChatModel
 
 
@@ -107,3 +108,21 @@ async def test_a_tool_turn_never_leaves_the_event_loop_for_the_graph(mode: str) 
     assert result.error is None and "345" in result.response
     assert result.trace["tool_hops"] >= 1
     assert hops == []
+
+
+def test_only_the_planner_mode_carries_the_planners_state_channels() -> None:
+    engine = Cadence(make_settings(builtin_plugins=["math"]), model=ScriptedChatModel.from_items([]))
+    shared = set(AgentState.__annotations__)
+    planner_only = set(PlannerState.__annotations__) - shared
+    assert len(shared) == 8 and "messages" in shared and "plugin_context" in shared
+    assert planner_only == {
+        "thought",
+        "scratchpad",
+        "route",
+        "planned_tools",
+        "tool_results",
+        "research_iterations",
+    }
+    for mode in MODES:
+        channels = {c for c in engine.graph_for(mode).channels if not c.startswith(("__", "branch:"))}
+        assert channels == (shared | planner_only if mode == "planner" else shared), mode
