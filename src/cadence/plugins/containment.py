@@ -44,7 +44,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool, Tool
 
 from cadence.errors import ToolExecutionError
-from cadence.sdk.inline import is_inline
+from cadence.sdk.quick import is_inline
 
 logger = logging.getLogger(__name__)
 

@@ -6,10 +6,10 @@ See docs/plugins.md for a complete example plugin.
 from cadence.sdk.agent import BaseAgent, with_back_call
 from cadence.sdk.approval import APPROVAL_METADATA_KEY, ApprovalPolicy, requires_approval
 from cadence.sdk.events import emit
-from cadence.sdk.inline import INLINE_METADATA_KEY, inline, is_inline
 from cadence.sdk.memory import VOLATILE_METADATA_KEY, is_volatile, volatile
 from cadence.sdk.metadata import AgentType, LLMRequirements, PluginMetadata, normalize_name
 from cadence.sdk.plugin import BasePlugin, register_plugin, registered_plugins, unregister_plugin
+from cadence.sdk.quick import INLINE_METADATA_KEY, inline, is_inline
 from cadence.sdk.tools import BACK_TOOL_NAME, ToolException, tool
 
 __all__ = [
