@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import operator
 import os
 import re
 import sqlite3
@@ -192,14 +193,9 @@ def _list_folder(folder: str) -> tuple[list[os.DirEntry[str]], list[os.DirEntry[
                     files.append(entry)
     except OSError:
         return [], []
-    files.sort(key=_entry_name)
-    subfolders.sort(key=_entry_name)
+    files.sort(key=operator.attrgetter("name"))
+    subfolders.sort(key=operator.attrgetter("name"))
     return files, subfolders
-
-
-def _entry_name(entry: os.DirEntry[str]) -> str:
-    """The sort key of a folder entry: its name."""
-    return entry.name
 
 
 def _is_symlink(entry: os.DirEntry[str]) -> bool:

@@ -313,12 +313,13 @@ def _on_loop(
             return func(*args, **kwargs)
         finally:
             took = time.perf_counter() - started - (_CollectionClock.total - collecting)
-            if took > max_seconds and strikes < INLINE_STRIKES:
+            if took > max_seconds:  # no await since the check above: strikes is still below the limit
                 strikes += 1
-                log = logger.warning if strikes == INLINE_STRIKES else logger.info
-                log(
+                moved = strikes == INLINE_STRIKES
+                logger.log(
+                    logging.WARNING if moved else logging.INFO,
                     "an inline tool held the event loop too long"
-                    + ("; its later calls run in its plugin's threads" if strikes == INLINE_STRIKES else ""),
+                    + ("; its later calls run in its plugin's threads" if moved else ""),
                     extra={
                         "plugin": pool.plugin,
                         "tool": tool,

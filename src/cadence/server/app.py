@@ -20,6 +20,11 @@ from cadence import __version__
 from cadence.errors import ConfigurationError
 from cadence.logs import configure_logging
 from cadence.orchestration.engine import Cadence
+from cadence.persistence.databases import (
+    connections_per_process,
+    parse_database_url,
+    postgres_connection_limit,
+)
 from cadence.persistence.locks import DatabaseLocks, LeaderJob, open_database_locks
 from cadence.persistence.retention import retention_job
 from cadence.persistence.threads import ThreadStore, configured_thread_store
@@ -392,12 +397,6 @@ async def check_connection_budget(settings: Settings, workers: int) -> int | Non
     connections on demand, so an over-budget set-up works until a burst of turns needs them all,
     then fails with PostgreSQL's "too many clients": better said once at start.
     """
-    from cadence.persistence.databases import (
-        connections_per_process,
-        parse_database_url,
-        postgres_connection_limit,
-    )
-
     url = settings.resolved_database_url
     kind, target = parse_database_url(url)
     if kind != "postgres":

@@ -262,10 +262,10 @@ class Supervisor(RoutingCoordinator):
         agent = str((calls[0].get("args") or {}).get("from_agent") or "").strip().lower()
         result = ToolMessage(content=agent, name=FORWARD_TOOL, tool_call_id=calls[0].get("id") or "")
         view = {**state, **update, "messages": [*(state.get("messages") or []), decision, result]}
-        done = finish(view, runtime.context if runtime is not None else None)
-        written = dict(done.update or {})  # type: ignore[call-overload]
-        final = written.pop("messages", [])
-        return Command(goto=done.goto, update={**update, **written, "messages": [decision, result, *final]})
+        goto, written = finish_within(
+            view, runtime.context if runtime is not None else None, update, [decision, result]
+        )
+        return Command(goto=goto, update=written)
 
     async def _decide(
         self,
@@ -382,6 +382,19 @@ def finish(state: dict[str, Any], context: Any) -> Command:
         ctx[F.NOTES].append(f"supervisor: the {agent} agent's answer stood as it was (direct answer)")
     final = AIMessage(content=text, name=GraphNodeNames.FORWARD, response_metadata={FORWARDED_KEY: agent})
     return Command(goto=END, update={"messages": [final], "plugin_context": ctx})
+
+
+def finish_within(
+    view: dict[str, Any], context: Any, update: dict[str, Any], messages: Sequence[BaseMessage]
+) -> tuple[str, dict[str, Any]]:
+    """:func:`finish` run inside another step: where it goes, and that step's ``update`` with its writes.
+
+    The step's own ``messages`` come first, then the final answer ``finish`` wrote (if any).
+    """
+    done = finish(view, context)
+    written = dict(done.update or {})  # type: ignore[call-overload]
+    final = written.pop("messages", [])
+    return str(done.goto), {**update, **written, "messages": [*messages, *final]}
 
 
 def _is_a_raw_result(text: str, results: Sequence[ToolResult]) -> bool:
@@ -601,11 +614,10 @@ def answered(
     rest = {k: v for k, v in update.items() if k != "messages"}
     if target == GraphNodeNames.FORWARD:  # the answer stands, or was corrected: write it here
         view = {**state, **rest, **step, "messages": [*messages, response, *back]}
-        done = finish(view, runtime.context if runtime is not None else None)
-        written = dict(done.update or {})  # type: ignore[call-overload]
-        final = written.pop("messages", [])
-        update = {**rest, **step, **written, "messages": [*shared, *final]}
-        return {HANDBACK_KEY: Handback(goto=str(done.goto), update=update)}
+        goto, written = finish_within(
+            view, runtime.context if runtime is not None else None, {**rest, **step}, shared
+        )
+        return {HANDBACK_KEY: Handback(goto=goto, update=written)}
     return {HANDBACK_KEY: Handback(goto=target, update={**rest, **step, "messages": shared})}
 
 
@@ -742,6 +754,7 @@ __all__ = [
     "answered",
     "build_supervisor_graph",
     "finish",
+    "finish_within",
     "forward_node",
     "hand_back",
     "handed_back",
