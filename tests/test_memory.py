@@ -213,6 +213,35 @@ async def test_recall_with_an_embedding_index() -> None:
         assert [i.text for i in lexical.items] == ["I work on compilers."]
 
 
+async def test_reading_memories_never_refreshes_a_ttl() -> None:
+    """Recall, ingestion and listing read without a TTL refresh (on PostgreSQL a refreshing read is
+    an UPDATE joined to the search: a write per read, for memories that carry no TTL)."""
+    from langchain_core.embeddings import DeterministicFakeEmbedding
+    from langgraph.store.base import SearchOp
+    from langgraph.store.memory import InMemoryStore
+
+    from cadence.memory import MemoryService
+
+    searches: list[SearchOp] = []
+
+    class Recording(InMemoryStore):
+        async def abatch(self, ops: Any) -> Any:
+            ops = list(ops)
+            searches.extend(op for op in ops if isinstance(op, SearchOp))
+            return await super().abatch(ops)
+
+    index = {"dims": 32, "embed": DeterministicFakeEmbedding(size=32), "fields": ["text"]}
+    settings = make_settings()
+    memory = MemoryService(Recording(index=index), settings)  # type: ignore[arg-type]
+    await memory.remember("alice", "I work on compilers.")
+    await memory.ingest_turn(
+        "alice", "Calculate 2+2", "4", results=[("calculate", {"expression": "2+2"}, "4")]
+    )
+    await memory.recall("alice", "What do I work on?")
+    await memory.list("alice")
+    assert len(searches) >= 4 and not any(op.refresh_ttl for op in searches)
+
+
 def test_an_embedding_model_needs_langchain() -> None:
     import importlib.util
 

@@ -237,7 +237,9 @@ class MemoryService:
         return (ROOT, encode_label(user_id))
 
     async def _scan(self, prefix: tuple[str, ...]) -> list[Item]:
-        return list(await self.store.asearch(prefix, limit=SCAN_LIMIT))
+        # no TTL refresh: memories carry no TTL (consolidation bounds them), and on PostgreSQL a
+        # refreshing read is an UPDATE joined to the search, a write transaction per read
+        return list(await self.store.asearch(prefix, limit=SCAN_LIMIT, refresh_ttl=False))
 
     # -- writing ------------------------------------------------------------------------------
     async def remember(
@@ -417,7 +419,7 @@ class MemoryService:
             documents, scores = _score(asked, items)
         similarity: dict[str, float] = {}
         if self.semantic and question.strip():
-            found = await self.store.asearch(namespace, query=question, limit=len(items))
+            found = await self.store.asearch(namespace, query=question, limit=len(items), refresh_ttl=False)
             similarity = {i.key: max(0.0, min(1.0, float(i.score or 0.0))) for i in found}
             scores = [max(s, similarity.get(i.key, 0.0)) for s, i in zip(scores, items, strict=True)]
         order = sorted(
