@@ -249,6 +249,49 @@ async def test_store_start_turn_claims_and_counts_in_one_call(database_url: str)
         assert (await store.start_turn("carol", "t2", title="x")).turns == 1
 
 
+async def test_store_start_turn_keeps_the_turns_question(database_url: str) -> None:
+    async with store_on(database_url) as store:
+        claimed = await store.claim("alice", "t1", title="hi")
+        assert (claimed.question_id, claimed.question) == (None, None)
+        first = await store.start_turn("alice", "t1", title="hi", question_id="q1", question="What is 2+2?")
+        assert (first.question_id, first.question) == ("q1", "What is 2+2?")
+        second = await store.start_turn("alice", "t1", title="hi", question_id="q2", question="And 3+3?")
+        assert await store.get("t1") == second and (second.question_id, second.question) == ("q2", "And 3+3?")
+        with pytest.raises(NotFoundError):
+            await store.start_turn("bob", "t1", title="x", question_id="q3", question="steal")
+        assert (await store.get("t1")) == second  # another user's question is not kept
+
+
+async def test_store_adds_the_question_columns_to_an_older_table(database_url: str) -> None:
+    """A table created before the question columns existed gets them at setup, rows kept."""
+    if is_memory(database_url):
+        pytest.skip("memory:// has no table")
+    old = (
+        "CREATE TABLE cadence_threads (thread_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, org_id TEXT, "
+        "project_id TEXT, title TEXT NOT NULL DEFAULT '', created_at REAL NOT NULL, "
+        "updated_at REAL NOT NULL, turns INTEGER NOT NULL DEFAULT 0)"
+    )
+    row = "INSERT INTO cadence_threads VALUES ('t0', 'alice', NULL, NULL, 'old', 1.0, 2.0, 3)"
+    if database_url.startswith("sqlite"):
+        import sqlite3
+
+        with contextlib.closing(sqlite3.connect(database_url.removeprefix("sqlite:///"))) as conn:
+            conn.execute(old)
+            conn.execute(row)
+            conn.commit()
+    else:
+        import psycopg
+
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            conn.execute(old)
+            conn.execute(row)
+    async with store_on(database_url) as store:
+        kept = await store.get("t0")
+        assert kept is not None and (kept.title, kept.turns, kept.question_id) == ("old", 3, None)
+        now = await store.start_turn("alice", "t0", title="x", question_id="q", question="Still here?")
+        assert (now.turns, now.question_id, now.question) == (4, "q", "Still here?")
+
+
 async def test_store_list_order_filters_and_pages(database_url: str) -> None:
     async with store_on(database_url) as store:
         assert await store.list("alice") == []

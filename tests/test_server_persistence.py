@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import sqlite3
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
 from cadence.errors import NotFoundError
-from cadence.persistence.threads import MemoryThreadStore, SqliteThreadStore, ThreadStore, make_title
+from cadence.orchestration.engine import thread_key
+from cadence.persistence.threads import (
+    MemoryThreadStore,
+    SqliteThreadStore,
+    ThreadStore,
+    make_title,
+    open_thread_store,
+)
 from cadence.server import create_app
 from test_server_support import ANSWER, live_server, scripted, settings
 
@@ -40,6 +51,68 @@ def test_conversation_survives_restart(tmp_path: Path) -> None:
         ]
         # still not visible to another user after the restart
         assert httpx.get(f"{url}/api/v1/threads/{thread}", params={"user_id": "u2"}).status_code == 404
+
+
+def _turn(url: str, message: str, thread: str | None = None) -> dict[str, Any]:
+    body = {"message": message, "user_id": "u1", **({"thread_id": thread} if thread else {})}
+    resp = httpx.post(f"{url}/api/v1/chat", json=body, timeout=30)
+    assert resp.status_code == 200, resp.text
+    return resp.json()
+
+
+def _shown(url: str, thread: str) -> list[tuple[str, bool]]:
+    body = httpx.get(f"{url}/api/v1/threads/{thread}", params={"user_id": "u1"}, timeout=30).json()
+    return [(m["content"], m["interrupted"]) for m in body["messages"]]
+
+
+def test_a_served_turn_writes_one_checkpoint(tmp_path: Path) -> None:
+    """The question is kept by the thread record's write at the turn's start, not by a checkpoint
+    of its own: a turn leaves one checkpoint (the one LangGraph writes when it ends)."""
+    db = tmp_path / "cadence.db"
+    with live_server(
+        create_app(settings(database_url=f"sqlite:///{db}"), engine_kwargs={"model": scripted()})
+    ) as url:
+        thread = _turn(url, "First?")["thread_id"]
+        _turn(url, "Second?", thread)
+        assert _shown(url, thread) == [
+            ("First?", False),
+            (ANSWER, False),
+            ("Second?", False),
+            (ANSWER, False),
+        ]
+    with contextlib.closing(sqlite3.connect(db)) as conn:
+        (count,) = conn.execute(
+            "SELECT COUNT(*) FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''",
+            (thread_key("u1", thread),),
+        ).fetchone()
+    assert count == 2
+
+
+def test_a_question_whose_turn_never_finished_keeps_its_place(tmp_path: Path) -> None:
+    """A server stopped mid-turn left the question in the thread record only: it is shown
+    interrupted, and the next turn checkpoints it (still flagged) before its own question."""
+    url_db = f"sqlite:///{tmp_path / 'cadence.db'}"
+    cfg = settings(database_url=url_db)
+    with live_server(create_app(cfg, engine_kwargs={"model": scripted()})) as url:
+        thread = _turn(url, "First?")["thread_id"]
+
+    async def stopped_mid_turn() -> None:  # what start_turn wrote before the server died
+        async with open_thread_store(url_db) as store:
+            await store.start_turn("u1", thread, title="x", question_id="lost-id", question="Lost question?")
+
+    asyncio.run(stopped_mid_turn())
+    model = scripted(text="Back again")
+    with live_server(create_app(cfg, engine_kwargs={"model": model})) as url:
+        assert _shown(url, thread) == [("First?", False), (ANSWER, False), ("Lost question?", True)]
+        assert _turn(url, "Third?", thread)["response"] == "Back again"
+        assert _shown(url, thread) == [
+            ("First?", False),
+            (ANSWER, False),
+            ("Lost question?", True),
+            ("Third?", False),
+            ("Back again", False),
+        ]
+        assert any("Lost question?" in str(m.content) for m in model.records[0].messages)
 
 
 async def _exercise(store: ThreadStore) -> None:

@@ -150,6 +150,10 @@ class TurnInput:
     pause_checked: bool = False
     """Set by a caller that holds the thread and knows it waits for no approval (a thread it just
     created, or :meth:`Cadence.ensure_not_paused` checked under its lock): the turn skips that check."""
+    recorded_question_id: str | None = None
+    """Set by a caller that kept the question durably itself before the turn (the server, in its
+    thread record): the message's id. The turn then does not checkpoint the question before it
+    runs (:meth:`Cadence.ensure_not_paused` recovers it if the turn never finishes)."""
 
 
 class Cadence(EngineMemory):
@@ -351,7 +355,7 @@ class Cadence(EngineMemory):
             agent=turn.agent,
         )
         state_in = {
-            "messages": [HumanMessage(content=message, id=str(uuid.uuid4()))],
+            "messages": [HumanMessage(content=message, id=turn.recorded_question_id or str(uuid.uuid4()))],
             "agent_hops": 0,
             "tool_hops": 0,
             "current_agent": None,
@@ -450,7 +454,8 @@ class Cadence(EngineMemory):
         if not (isinstance(message, TurnInput) and message.pause_checked):
             await self.ensure_not_paused(_user, thread)
         await self.recall_memory(state_in, context)
-        if self.settings.checkpoint_durability == "exit" and self._durable:
+        recorded = isinstance(message, TurnInput) and message.recorded_question_id is not None
+        if self.settings.checkpoint_durability == "exit" and self._durable and not recorded:
             await self._record_question(graph, config, question)
         run = self._drive(
             graph, state_in, config, context, question=question, thread=thread, tokens=tokens,
@@ -680,15 +685,25 @@ class Cadence(EngineMemory):
         mode = ((saved.metadata or {}) if saved is not None else {}).get("cadence_mode")
         return self.graph_for(mode) if mode in self.modes else self.graph
 
-    async def ensure_not_paused(self, user_id: str, thread_id: str) -> None:
+    async def ensure_not_paused(
+        self, user_id: str, thread_id: str, *, asked: HumanMessage | None = None
+    ) -> None:
         """Raise :class:`ConflictError` (``approval_pending``) when the thread waits for approvals.
 
         A paused turn must be decided (resume) before the thread takes a new message: the agent's
         calls are still unanswered. One checkpoint read; the state is read only when the latest
         checkpoint has pending writes (a finished turn's has none).
+
+        ``asked``: the thread's latest question as its caller kept it (the server's thread record,
+        :attr:`TurnInput.recorded_question_id`). If the checkpoint lacks it, that turn never
+        finished: the question is checkpointed now, flagged pending like :meth:`astream` does, so
+        the history keeps it in its place.
         """
         config = {"configurable": {"thread_id": thread_key(user_id, thread_id), "checkpoint_ns": ""}}
         saved = await self.checkpointer.aget_tuple(config)
+        if asked is not None and not _holds(saved, asked.id):
+            await self._record_question(await self.thread_graph(config), config, asked)
+            return  # a turn that never finished left no pause behind
         if saved is None or not saved.pending_writes:
             return
         if not approval_interrupts(await (await self.thread_graph(config)).aget_state(config)):
@@ -870,6 +885,14 @@ def _last_question(values: Mapping[str, Any] | None) -> HumanMessage:
     messages = (values or {}).get("messages") or []
     found = next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
     return found if found is not None else HumanMessage(content="", id=str(uuid.uuid4()))
+
+
+def _holds(saved: Any, message_id: str | None) -> bool:
+    """Whether the checkpoint tuple ``saved`` (or None) holds a message with id ``message_id``."""
+    if saved is None:
+        return False
+    messages = (saved.checkpoint.get("channel_values") or {}).get("messages") or []
+    return any(getattr(m, "id", None) == message_id for m in messages)
 
 
 def answer_writer(graph: CompiledStateGraph) -> str:

@@ -41,7 +41,11 @@ from cadence.settings import Settings
 TITLE_MAX_CHARS = 80
 _CONTROL = {c: " " for c in [*range(32), 127]}
 
-_COLUMNS = "thread_id, user_id, org_id, project_id, title, created_at, updated_at, turns"
+_COLUMNS = (
+    "thread_id, user_id, org_id, project_id, title, created_at, updated_at, turns, question_id, question"
+)
+_QUESTION_COLUMNS = ("question_id", "question")
+"""Added after the first release: :func:`_migrations` adds them to an older table."""
 
 
 def make_title(message: str, limit: int = TITLE_MAX_CHARS) -> str:
@@ -63,11 +67,16 @@ class ThreadRecord:
     turns: int = 0
     org_id: str | None = None
     project_id: str | None = None
+    question_id: str | None = None
+    """The message id of the latest question asked on the thread, written when its turn starts (the
+    server's turns): a question its checkpoint lacks never finished (the server stopped mid-turn)."""
+    question: str | None = None
+    """That question's text."""
 
     @classmethod
     def from_row(cls, row: Any) -> ThreadRecord:
         """Build from a ``_COLUMNS``-ordered row."""
-        thread_id, user_id, org_id, project_id, title, created, updated, turns = row
+        thread_id, user_id, org_id, project_id, title, created, updated, turns, question_id, question = row
         return cls(
             thread_id=thread_id,
             user_id=user_id,
@@ -77,6 +86,8 @@ class ThreadRecord:
             turns=int(turns or 0),
             org_id=org_id,
             project_id=project_id,
+            question_id=question_id,
+            question=question,
         )
 
 
@@ -116,11 +127,14 @@ class ThreadStore(Protocol):
         title: str,
         org_id: str | None = None,
         project_id: str | None = None,
+        question_id: str | None = None,
+        question: str | None = None,
     ) -> ThreadRecord:
-        """Claim the thread (create it if new) and count a turn on it, in one write.
+        """Claim the thread (create it if new), count a turn on it and keep its question, in one write.
 
-        The turn's activity time is its start. NotFoundError if another user owns the thread
-        (nothing is changed then).
+        The turn's activity time is its start. ``question_id``/``question``: the turn's question
+        (:attr:`ThreadRecord.question`), durable before the turn runs. NotFoundError if another
+        user owns the thread (nothing is changed then).
         """
 
     async def touch(self, user_id: str, thread_id: str) -> None:
@@ -188,20 +202,22 @@ class MemoryThreadStore:
         title: str,
         org_id: str | None = None,
         project_id: str | None = None,
+        question_id: str | None = None,
+        question: str | None = None,
     ) -> ThreadRecord:
-        """Claim the thread and count a turn on it; NotFoundError if another user owns it."""
+        """Claim the thread, count a turn and keep its question; NotFoundError if another user owns it."""
         await self.claim(user_id, thread_id, title=title, org_id=org_id, project_id=project_id)
         await self.touch(user_id, thread_id)
-        return self._rows[thread_id]
+        row = dataclasses.replace(self._rows[thread_id], question_id=question_id, question=question)
+        self._rows[thread_id] = row
+        return row
 
     async def touch(self, user_id: str, thread_id: str) -> None:
         """Bump the activity time and turn count."""
         row = self._rows.get(thread_id)
         if row is not None and row.user_id == user_id:
-            self._rows[thread_id] = ThreadRecord(
-                row.thread_id, row.user_id, row.title, row.created_at, datetime.now(UTC),
-                row.turns + 1, row.org_id, row.project_id,
-            )  # fmt: skip
+            now = datetime.now(UTC)
+            self._rows[thread_id] = dataclasses.replace(row, updated_at=now, turns=row.turns + 1)
 
     async def list(
         self,
@@ -252,10 +268,17 @@ def _schema(real: str) -> list[str]:
             title TEXT NOT NULL DEFAULT '',
             created_at {real} NOT NULL,
             updated_at {real} NOT NULL,
-            turns INTEGER NOT NULL DEFAULT 0
+            turns INTEGER NOT NULL DEFAULT 0,
+            question_id TEXT,
+            question TEXT
         )""",
         "CREATE INDEX IF NOT EXISTS cadence_threads_user_activity ON cadence_threads (user_id, updated_at)",
     ]
+
+
+def _migrations(present: set[str]) -> list[str]:
+    """The statements adding the columns an older ``cadence_threads`` table (``present``) lacks."""
+    return [f"ALTER TABLE cadence_threads ADD COLUMN {c} TEXT" for c in _QUESTION_COLUMNS if c not in present]
 
 
 class _SqlThreadStore:
@@ -301,7 +324,7 @@ class _SqlThreadStore:
         now = time.time()
         await self._execute(
             self._sql(
-                f"INSERT INTO cadence_threads ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, 0) "
+                f"INSERT INTO cadence_threads ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL) "
                 "ON CONFLICT (thread_id) DO NOTHING"
             ),
             (thread_id, user_id, org_id, project_id, make_title(title), now, now),
@@ -316,22 +339,26 @@ class _SqlThreadStore:
         title: str,
         org_id: str | None = None,
         project_id: str | None = None,
+        question_id: str | None = None,
+        question: str | None = None,
     ) -> ThreadRecord:
         """Insert the thread with one turn, or count one more on the owner's; NotFoundError otherwise.
 
         One statement (an upsert whose update only applies to the owner's row, returning that
         row: none when another user owns the thread), where :meth:`claim` at the start and
-        :meth:`touch` at the end took SQLite's writer lock twice per turn.
+        :meth:`touch` at the end took SQLite's writer lock twice per turn. The turn's question
+        rides in the same write.
         """
         now = time.time()
         rows = await self._execute(
             self._sql(
-                f"INSERT INTO cadence_threads ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, 1) "
+                f"INSERT INTO cadence_threads ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?) "
                 "ON CONFLICT (thread_id) DO UPDATE SET updated_at = excluded.updated_at, "
-                "turns = cadence_threads.turns + 1 WHERE cadence_threads.user_id = excluded.user_id "
+                "turns = cadence_threads.turns + 1, question_id = excluded.question_id, "
+                "question = excluded.question WHERE cadence_threads.user_id = excluded.user_id "
                 f"RETURNING {_COLUMNS}"
             ),
-            (thread_id, user_id, org_id, project_id, make_title(title), now, now),
+            (thread_id, user_id, org_id, project_id, make_title(title), now, now, question_id, question),
             fetch=True,
         )
         if not rows:
@@ -422,6 +449,11 @@ class SqliteThreadStore(_SqlThreadStore):
             for stmt in ["PRAGMA journal_mode = WAL", *_schema("REAL")]:
                 async with self._conn.execute(stmt):  # close each cursor: an open one holds a read lock
                     pass
+            columns = await self._conn.execute_fetchall("PRAGMA table_info(cadence_threads)")
+            present = {row[1] for row in columns}
+            for stmt in _migrations(present):
+                async with self._conn.execute(stmt):
+                    pass
 
         await retry_while_locked(create)
 
@@ -463,6 +495,12 @@ class PostgresThreadStore(_SqlThreadStore):
         """Create the table and index (under the setup lock: concurrent first starts don't race)."""
         async with self._pool.connection() as conn, setup_lock_on(conn):
             for stmt in _schema("DOUBLE PRECISION"):
+                await conn.execute(stmt)
+            cursor = await conn.execute(
+                "SELECT column_name FROM information_schema.columns "
+                "WHERE table_name = 'cadence_threads' AND table_schema = current_schema()"
+            )
+            for stmt in _migrations({row[0] for row in await cursor.fetchall()}):
                 await conn.execute(stmt)
 
     async def _execute(self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False) -> list[Any]:

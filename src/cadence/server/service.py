@@ -180,22 +180,29 @@ class ChatService:
             agent=agent,
             project_id=req.project_id,
             pause_checked=req.thread_id is None,  # an id generated here names no checkpoint yet
+            # the question is kept in the thread record's write below, durable before the turn runs:
+            # the engine does not checkpoint it first (a read and a write of a checkpoint saved)
+            recorded_question_id=str(uuid.uuid4()),
         )
         if req.thread_id:
             await self._reject_foreign(req.user_id, thread)  # 404 before waiting on someone else's lock
         lease = await self.locks.acquire(thread, self.settings.thread_lock_timeout)
         try:
+            record = await self.store.get(thread) if req.thread_id is not None else None
             if req.thread_id is not None:  # a paused turn is decided (resume) before a new message
-                await self.engine.ensure_not_paused(req.user_id, thread)
+                # and the question of a turn that never finished (the server stopped) is kept
+                await self.engine.ensure_not_paused(req.user_id, thread, asked=_asked(record))
                 turn_input = replace(turn_input, pause_checked=True)  # checked under the lock
-            # a freshly generated id is new by construction: skip the two lookups
+            # a freshly generated id is new by construction: skip the lookups
             is_new = req.thread_id is None or (
-                await self.store.get(thread) is None and not await self._has_checkpoint(req.user_id, thread)
+                record is None and not await self._has_checkpoint(req.user_id, thread)
             )
-            # the thread is claimed and the turn counted in one write (none at the turn's end)
+            # the thread is claimed, the turn counted and its question kept in one write (none at
+            # the turn's end)
             await self.store.start_turn(
-                req.user_id, thread, title=req.message, org_id=req.org_id, project_id=req.project_id
-            )
+                req.user_id, thread, title=req.message, org_id=req.org_id, project_id=req.project_id,
+                question_id=turn_input.recorded_question_id, question=req.message,
+            )  # fmt: skip
             if is_new and req.history:
                 await self._seed(req.user_id, thread, list(req.history))
         except BaseException:
@@ -276,11 +283,23 @@ class ChatService:
         return list((snapshot.values or {}).get("messages") or [])
 
     async def messages(
-        self, user_id: str, thread_id: str, *, include_internal: bool = False
+        self,
+        user_id: str,
+        thread_id: str,
+        *,
+        include_internal: bool = False,
+        record: ThreadRecord | None = None,
     ) -> list[dict[str, Any]]:
-        """The thread's messages; internal work (routing, agent steps, tools) only if asked, marked."""
+        """The thread's messages; internal work (routing, agent steps, tools) only if asked, marked.
+
+        ``record``: the thread's record; its latest question is shown last while its turn runs, or
+        marked interrupted if the turn never finished (neither is in the checkpoint yet).
+        """
         running = self.locks.busy(thread_id)
         messages = await self._messages(user_id, thread_id)
+        asked = _asked(record)
+        if asked is not None and all(m.id != asked.id for m in messages):
+            messages.append(asked.model_copy(update={"response_metadata": {PENDING_QUESTION_KEY: True}}))
         out = [message_view(m) for m in messages]
         for i, msg in enumerate(messages):
             # still flagged pending: its turn never finished, unless it is the turn running now
@@ -301,6 +320,13 @@ class ChatService:
             await self.store.delete(user_id, thread_id)
         finally:
             await lease.arelease()
+
+
+def _asked(record: ThreadRecord | None) -> HumanMessage | None:
+    """The latest question kept in a thread's record (None if it has none)."""
+    if record is None or record.question_id is None or record.question is None:
+        return None
+    return HumanMessage(content=record.question, id=record.question_id)
 
 
 def message_view(msg: BaseMessage) -> dict[str, Any]:

@@ -97,7 +97,7 @@ async def get_thread(
     user = resolve_user(principal, user_id, service.settings)
     validate_thread_id(thread_id, service.settings)
     record = await service.owned(user, thread_id)
-    messages = await service.messages(user, thread_id, include_internal=include_internal)
+    messages = await service.messages(user, thread_id, include_internal=include_internal, record=record)
     return ThreadDetail(
         **_summary(record).model_dump(), messages=[MessageOut.model_validate(m) for m in messages]
     )
