@@ -260,6 +260,15 @@ async def test_store_start_turn_keeps_the_turns_question(database_url: str) -> N
         with pytest.raises(NotFoundError):
             await store.start_turn("bob", "t1", title="x", question_id="q3", question="steal")
         assert (await store.get("t1")) == second  # another user's question is not kept
+        await store.settle_question("bob", "t1")  # not bob's: ignored
+        assert (await store.get("t1")) == second
+        await store.settle_question("alice", "t1")
+        settled = await store.get("t1")
+        assert settled is not None and (settled.question_id, settled.question, settled.turns) == (
+            None,
+            None,
+            2,
+        )
 
 
 async def test_store_adds_the_question_columns_to_an_older_table(database_url: str) -> None:

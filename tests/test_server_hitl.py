@@ -189,6 +189,57 @@ def test_fork_forces_another_route_over_http() -> None:
         assert [m["content"] for m in messages] == ["2 + 2?", "Cadence is a framework (from info)."]
 
 
+def test_a_fork_from_an_earlier_turn_does_not_bring_back_the_later_question() -> None:
+    """The thread record keeps the latest question; a fork from before it settles that question,
+    so it is neither shown as interrupted nor put back into the branch by the next turn."""
+    script = [
+        FINALIZE,
+        {"content": "First answer."},
+        FINALIZE,
+        {"content": "Second answer."},
+        {"content": "Cadence is a framework."},  # the fork: info answers, the coordinator finishes
+        FINALIZE,
+        {"content": "From info."},
+        FINALIZE,
+        {"content": "Third answer."},
+    ]
+    model = ScriptedChatModel.from_items(script)
+    app = create_app(
+        settings(builtin_plugins=["math", "info"], checkpoint_durability="sync"),
+        engine_kwargs={"model": model},
+    )
+    with live_server(app) as url:
+
+        def shown() -> list[tuple[str, bool]]:
+            body = httpx.get(f"{url}/api/v1/threads/{thread}", params={"user_id": "u1"}).json()
+            return [(m["content"], m["interrupted"]) for m in body["messages"]]
+
+        thread = httpx.post(f"{url}/api/v1/chat", json={"message": "First?", "user_id": "u1"}).json()[
+            "thread_id"
+        ]
+        again = {"user_id": "u1", "thread_id": thread}
+        httpx.post(f"{url}/api/v1/chat", json={"message": "Second?", **again})
+        checkpoints = httpx.get(f"{url}/api/v1/threads/{thread}/history", params={"user_id": "u1"}).json()[
+            "checkpoints"
+        ]
+        first_decision = [c for c in checkpoints if c["next"] == ["coordinator"]][-1]
+        forked = httpx.post(
+            f"{url}/api/v1/threads/{thread}/fork",
+            json={"checkpoint_id": first_decision["checkpoint_id"], "route": "info", "user_id": "u1"},
+        )
+        assert forked.status_code == 200 and forked.json()["response"] == "From info."
+        assert shown() == [("First?", False), ("From info.", False)]
+        assert httpx.post(f"{url}/api/v1/chat", json={"message": "Third?", **again}).json()["response"] == (
+            "Third answer."
+        )
+        assert shown() == [
+            ("First?", False),
+            ("From info.", False),
+            ("Third?", False),
+            ("Third answer.", False),
+        ]
+
+
 def test_openai_pause_then_approve_and_reject() -> None:
     script = [
         *PAUSE,

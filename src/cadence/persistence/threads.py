@@ -140,6 +140,10 @@ class ThreadStore(Protocol):
     async def touch(self, user_id: str, thread_id: str) -> None:
         """Record activity (a finished turn) on the thread."""
 
+    async def settle_question(self, user_id: str, thread_id: str) -> None:
+        """Forget the thread's recorded question (a run that sets the thread's state otherwise: a
+        resume continues the question's turn, a fork may branch from before it)."""
+
     async def list(
         self,
         user_id: str,
@@ -218,6 +222,12 @@ class MemoryThreadStore:
         if row is not None and row.user_id == user_id:
             now = datetime.now(UTC)
             self._rows[thread_id] = dataclasses.replace(row, updated_at=now, turns=row.turns + 1)
+
+    async def settle_question(self, user_id: str, thread_id: str) -> None:
+        """Forget the thread's recorded question (the owner's thread only)."""
+        row = self._rows.get(thread_id)
+        if row is not None and row.user_id == user_id:
+            self._rows[thread_id] = dataclasses.replace(row, question_id=None, question=None)
 
     async def list(
         self,
@@ -373,6 +383,16 @@ class _SqlThreadStore:
                 "WHERE thread_id = ? AND user_id = ?"
             ),
             (time.time(), thread_id, user_id),
+        )
+
+    async def settle_question(self, user_id: str, thread_id: str) -> None:
+        """Forget the thread's recorded question (the owner's thread only)."""
+        await self._execute(
+            self._sql(
+                "UPDATE cadence_threads SET question_id = NULL, question = NULL "
+                "WHERE thread_id = ? AND user_id = ?"
+            ),
+            (thread_id, user_id),
         )
 
     async def list(

@@ -78,6 +78,9 @@ async def start_run(
     try:
         if check is not None:
             await check()
+        # the run sets the thread's state: the question the record kept is in it (a resume) or
+        # branched away from (a fork), no longer a turn that may not have finished
+        await service.store.settle_question(user, thread_id)
     except BaseException:
         await _release(lease)
         raise
