@@ -251,6 +251,27 @@ def test_a_comma_before_an_operation_verb_starts_a_step(text: str, value: float)
 @pytest.mark.parametrize(
     ("text", "value"),
     [
+        ("Take 100 and subtract 37", 63),
+        ("start with 10 and add 5", 15),
+        ("take 8 and multiply by 3", 24),
+        ("take 20 and divide it by 4", 5),
+        ("Take 5 and double it", 10),
+        ("divide 10 by 2 and add 3", 8),
+        ("add 5 and 6 and multiply by 2", 22),
+        # where "and" joins two operands the text already reads, it is not a step
+        ("add 5 and 6", 11),
+        ("the difference between 10 and double 3", 4),
+    ],
+)
+def test_an_and_before_an_operation_verb_starts_a_step_when_nothing_else_reads(
+    text: str, value: float
+) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
         ("whats the sqare root of 225", 15),
         ("what is the sqaure root of 81", 9),
         ("multipy 6 by 7", 42),

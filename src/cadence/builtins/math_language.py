@@ -24,7 +24,8 @@ Chat around the arithmetic is framing: command words and politeness at either en
 "quickly, what's 15 * 4, thx") are dropped. A word one typo away from an operation word of five letters
 or more, with the same first and last letter, is read as it ("sqare root", "multipy", "devide",
 "substract", "percnt"; never an ordinary word such as "multiple" or "divine"). A comma before an
-operation verb starts a step like "then" ("take 250, add 75, then halve it"). ``5!`` and "5 factorial"
+operation verb starts a step like "then" ("take 250, add 75, then halve it"), and so does an "and"
+before one when the text reads as nothing otherwise ("take 100 and subtract 37"). ``5!`` and "5 factorial"
 are ``factorial(5)``; "round ... to 2 decimal places / the nearest tenth / the nearest 10", "... rounded"
 and "then round it" round (up: ``ceil``, down: ``floor``). A change asked as a percentage ("from 52000
 to 57200, by what percent did it go up?", "the percent change from 50 to 75") is ``((B - A) / A * 100)``:
@@ -76,6 +77,9 @@ _THEN_RE = re.compile(
     re.IGNORECASE,
 )
 """Where a chain of steps splits: "then", "after that", a semicolon, or a comma before a step verb."""
+_AND_STEP_RE = re.compile(rf"\s+and\s+(?=(?:{_STEP_VERB})\b)", re.IGNORECASE)
+"""An "and" before a step verb ("take 100 and subtract 37"): read as "then" when the text reads as
+nothing otherwise (in "the difference between 10 and double 3" the "and" joins two operands)."""
 
 _NUM = r"-?\d+(?:\.\d+)?"
 _OPERAND = r"(.+?)"
@@ -578,6 +582,9 @@ def to_expression(text: str) -> str:
     whole = _read(cleaned)
     if has_operation(whole):
         return whole
+    chained = _read(_AND_STEP_RE.sub(" then ", cleaned))
+    if has_operation(chained):
+        return chained
     for parts in (_sentences(cleaned), _CLAUSE_END_RE.split(cleaned)):
         if len(parts) > 1:
             readings = [reading for reading in map(_read, parts) if has_operation(reading)]
