@@ -496,3 +496,25 @@ def test_a_question_naming_several_places_gets_the_time_of_each(question: str, l
     assert [p.label for p in resolve_locations(question)] == labels
     said = current_time.invoke({"location": question})
     assert said.count("The current time in") == len(labels)
+
+
+@pytest.mark.parametrize(
+    ("question", "routes"),
+    [
+        ("Nice to meet you", []),  # "Nice" is a city, "meet" no clock word: no agent
+        ("Pleased to meet you!", []),
+        ("What time is it in Nice?", ["goto_info_agent"]),
+        ("If a meeting is at 9am in New York, what time is it in London?", ["goto_info_agent"]),
+    ],
+)
+def test_the_built_in_agents_route_texts_leave_pleasantries_alone(question: str, routes: list[str]) -> None:
+    """The lexical pre-router of the embedded model shortlists agents by the words of their route
+    texts: those of the built-in agents hold no word of everyday small talk."""
+    from cadence.builtins.docs import DocsPlugin
+    from cadence.builtins.math import MathPlugin
+    from cadence.models.preroute import PreRouter, routing_schema
+    from cadence.orchestration.control_tools import make_routing_tools
+
+    plugins = [p.get_metadata() for p in (MathPlugin, info.InfoPlugin, DocsPlugin)]
+    schemas = [routing_schema(t) for t in make_routing_tools(plugins) if t.name != "goto_finalize"]
+    assert PreRouter.from_tool_schemas(schemas).shortlist(question) == routes

@@ -1424,7 +1424,7 @@ class InfoPlugin(BasePlugin):
                 "current date and time in a city or time zone",
                 "what day or date it is today",
                 "time difference between two cities: how many hours ahead or behind one place is",
-                "convert a meeting time between time zones",
+                "convert a clock time from one time zone to another",
             ],
             response_suggestion=(
                 "Give the local time and place in one sentence; mention the date if it differs."
