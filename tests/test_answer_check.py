@@ -135,7 +135,9 @@ FAILED = [
     ("answer", "problem"),
     [
         ("The answer is 63.", "invented_number"),  # the tool that would have computed it failed
-        ("I could not compute 100 - 37.", None),  # the question's numbers
+        ("I could not compute 100 - 37.", None),  # the question's numbers, saying it failed
+        ("The answer is 37.", "invented_number"),  # the question's number given as the answer
+        ("100 minus 37.", "invented_number"),
         ("The calculator could not read 'hundred - 37'.", None),  # the error's
         ("Sorry, something went wrong.", None),  # says that something failed
         ("As a math-focused AI, I can only help with arithmetic.", "ignores_failure"),

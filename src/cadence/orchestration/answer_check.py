@@ -23,8 +23,9 @@ generically (numbers, clock times and words, never particular sentences):
 - **invented number**: the answer states a number that is neither in the results
   nor in the question. A turn whose tools all failed has no results, only their
   errors: an answer stating a number that is in neither the question nor the errors
-  made it up (the tool that would have computed it failed), and is replaced by
-  :func:`failure_answer`, which says what failed;
+  made it up (the tool that would have computed it failed), and so does one stating the
+  question's numbers without saying that something failed (it gives them as the answer);
+  either is replaced by :func:`failure_answer`, which says what failed;
 - **ignored failure**: in such a turn, an answer of eight words or more that neither says
   something failed nor uses any word of the tools' names and errors (the question's aside)
   talks about something else
@@ -292,9 +293,14 @@ def check_answer(
         if failures:
             errors = " \n".join([*(f"{f.name.replace('_', ' ')} {f.content}" for f in failures), *grounded])
             known = facts(f"{question} \n{errors}")
-            invented = [f for f in facts(_LIST_MARKER_RE.sub("", cleaned)) if not _contains(known, f)]
+            stated = facts(_LIST_MARKER_RE.sub("", cleaned))
+            invented = [f for f in stated if not _contains(known, f)]
             if invented:
                 return AnswerVerdict(cleaned, "invented_number", invented)
+            if stated and not _FAILURE_RE.search(cleaned):
+                # the question's own numbers given as the answer: the tool that would have
+                # computed it failed ("The answer is 4." to "How many legs do 4 dogs have?")
+                return AnswerVerdict(cleaned, "invented_number", stated)
             if _narrates(cleaned, question, errors):
                 return AnswerVerdict(cleaned, "narration")
             # an answer to a turn whose every tool failed must be about what failed: say that
