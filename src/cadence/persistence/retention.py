@@ -1,8 +1,9 @@
 """Checkpoint retention: bound the LangGraph checkpoint tables.
 
-LangGraph keeps every checkpoint of every thread (Cadence writes two per turn with the default
-``CADENCE_CHECKPOINT_DURABILITY=exit``: the turn's input and its end), and each one holds the
-thread's whole state, so a thread's rows grow with the square of its length. Retention deletes,
+LangGraph keeps every checkpoint of every thread (one per turn with the default
+``CADENCE_CHECKPOINT_DURABILITY=exit``, the turn's end; two for a turn run by the engine alone,
+which checkpoints the question first), and each one holds the thread's whole state, so a thread's
+rows grow with the square of its length. Retention deletes,
 per thread and checkpoint namespace:
 
 - every checkpoint beyond the newest ``CADENCE_RETENTION_KEEP_LAST`` (0: no count limit);
