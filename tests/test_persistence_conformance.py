@@ -272,7 +272,8 @@ async def test_store_start_turn_keeps_the_turns_question(database_url: str) -> N
 
 
 async def test_store_adds_the_question_columns_to_an_older_table(database_url: str) -> None:
-    """A table created before the question columns existed gets them at setup, rows kept."""
+    """A table created before the question columns existed gets them at setup (several processes
+    may start at once), rows kept."""
     if is_memory(database_url):
         pytest.skip("memory:// has no table")
     old = (
@@ -294,6 +295,13 @@ async def test_store_adds_the_question_columns_to_an_older_table(database_url: s
         with psycopg.connect(database_url, autocommit=True) as conn:
             conn.execute(old)
             conn.execute(row)
+
+    async def start() -> None:  # several processes upgrading at once: each adds what is missing
+        async with store_on(database_url) as store:
+            await store.ping()
+
+    results = await asyncio.gather(*(start() for _ in range(4)), return_exceptions=True)
+    assert [r for r in results if r is not None] == []
     async with store_on(database_url) as store:
         kept = await store.get("t0")
         assert kept is not None and (kept.title, kept.turns, kept.question_id) == ("old", 3, None)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import sqlite3
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -286,8 +287,11 @@ def _schema(real: str) -> list[str]:
     ]
 
 
-def _migrations(present: set[str]) -> list[str]:
-    """The statements adding the columns an older ``cadence_threads`` table (``present``) lacks."""
+def _migrations(present: set[str] | None = None) -> list[str]:
+    """The statements adding the columns an older ``cadence_threads`` table lacks: those not in
+    ``present`` (SQLite), or every one with ``IF NOT EXISTS`` when ``present`` is None (PostgreSQL)."""
+    if present is None:
+        return [f"ALTER TABLE cadence_threads ADD COLUMN IF NOT EXISTS {c} TEXT" for c in _QUESTION_COLUMNS]
     return [f"ALTER TABLE cadence_threads ADD COLUMN {c} TEXT" for c in _QUESTION_COLUMNS if c not in present]
 
 
@@ -470,10 +474,13 @@ class SqliteThreadStore(_SqlThreadStore):
                 async with self._conn.execute(stmt):  # close each cursor: an open one holds a read lock
                     pass
             columns = await self._conn.execute_fetchall("PRAGMA table_info(cadence_threads)")
-            present = {row[1] for row in columns}
-            for stmt in _migrations(present):
-                async with self._conn.execute(stmt):
-                    pass
+            for stmt in _migrations({row[1] for row in columns}):
+                try:
+                    async with self._conn.execute(stmt):
+                        pass
+                except sqlite3.OperationalError as exc:  # another process added it meanwhile
+                    if "duplicate column" not in str(exc):
+                        raise
 
         await retry_while_locked(create)
 
@@ -516,11 +523,7 @@ class PostgresThreadStore(_SqlThreadStore):
         async with self._pool.connection() as conn, setup_lock_on(conn):
             for stmt in _schema("DOUBLE PRECISION"):
                 await conn.execute(stmt)
-            cursor = await conn.execute(
-                "SELECT column_name FROM information_schema.columns "
-                "WHERE table_name = 'cadence_threads' AND table_schema = current_schema()"
-            )
-            for stmt in _migrations({row[0] for row in await cursor.fetchall()}):
+            for stmt in _migrations():
                 await conn.execute(stmt)
 
     async def _execute(self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False) -> list[Any]:
