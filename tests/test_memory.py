@@ -155,6 +155,53 @@ async def test_tool_results_and_answers_are_ingested_with_their_thread() -> None
     assert any("345" in i.text for i in items if i.kind == "result")
 
 
+async def test_a_turn_reads_its_memory_namespace_once() -> None:
+    """The recall's read of the namespace serves the ingestion at the turn's end: one read per turn,
+    however many memories the user has (each read costs in proportion to them)."""
+    from langgraph.store.base import SearchOp
+    from langgraph.store.memory import InMemoryStore
+
+    searches: list[SearchOp] = []
+
+    class Recording(InMemoryStore):
+        async def abatch(self, ops: Any) -> Any:
+            ops = list(ops)
+            searches.extend(op for op in ops if isinstance(op, SearchOp))
+            return await super().abatch(ops)
+
+    script = [goto("math"), call("calculate", expression="15 * 23"), FINALIZE, {"content": "15 * 23 = 345"}]
+    engine = Cadence(
+        make_settings(), model=ScriptedChatModel.from_items(script * 2), memory_store=Recording()
+    )
+    await engine.ainvoke("Calculate 15 * 23", thread_id="t1", user_id="carol")
+    assert len(searches) == 1
+    await engine.ainvoke("Calculate 15 * 23", thread_id="t2", user_id="carol")  # memories exist now
+    assert len(searches) == 2
+    items = await engine.memory.list("carol")  # refreshed in place, not written twice
+    assert sorted(i.kind for i in items) == ["answer", "result"] and {i.source_thread for i in items} == {
+        "t2"
+    }
+
+
+async def test_a_memory_written_twice_by_concurrent_turns_is_merged() -> None:
+    """Two turns of one user that both learn the same thing, each having read the namespace before
+    the other wrote, keep it twice; consolidation merges the pair."""
+    from langgraph.store.memory import InMemoryStore
+
+    from cadence.memory import MemoryService
+
+    memory = MemoryService(InMemoryStore(), make_settings())
+    stale = (await memory.recall("carol", "Calculate 15 * 23")).read
+    for thread in ("t1", "t2"):
+        await memory.ingest_turn(
+            "carol", "Calculate 15 * 23", "345", thread_id=thread,
+            results=[("calculate", {"expression": "15 * 23"}, "345")], existing=stale,
+        )  # fmt: skip
+    assert len(await memory.list("carol")) == 4
+    assert (await memory.consolidate("carol")).merged == 2
+    assert sorted(i.kind for i in await memory.list("carol")) == ["answer", "result"]
+
+
 async def test_projects_keep_memories_apart() -> None:
     engine, model = engine_with([FINALIZE, {"content": "ok"}, FINALIZE, {"content": "?"}])
     turn = dataclasses.replace(engine.turn_input(ADA, user_id="alice"), project_id="p1")

@@ -153,6 +153,9 @@ class Recall:
     items: list[MemoryItem] = field(default_factory=list)
     adequacy: float = 0.0
     """How well memory alone answers the question, 0–1 (see :mod:`cadence.memory.recall`)."""
+    read: list[Item] = field(default_factory=list, repr=False)
+    """Every item of the namespace as the recall read them (:meth:`MemoryService.ingest_turn` can
+    reuse them: ``existing``); not part of :meth:`to_dict`."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (the graph state's ``memory`` and the trace)."""
@@ -328,6 +331,7 @@ class MemoryService:
         answer_usable: bool = True,
         volatile_tools: Collection[str] = (),
         now: float | None = None,
+        existing: Sequence[Item] | None = None,
     ) -> list[MemoryItem]:
         """Remember what a turn taught: the user's stated facts, tool results, and the answer.
 
@@ -335,6 +339,10 @@ class MemoryService:
         kept only when it rests on results and is ``answer_usable`` (not a fallback or a suspension).
         ``volatile_tools``: tools whose results are only true when computed (a clock time, see
         :func:`cadence.sdk.volatile`): their results are not kept, nor an answer resting on one.
+        ``existing``: the namespace's items as the caller read them earlier in the turn (its
+        recall, :attr:`Recall.read`), instead of reading them again: the namespace is read once per
+        turn. A memory another turn of the user wrote in between may then be written twice;
+        consolidation merges such duplicates (same kind and words).
         """
         limit = self.settings.memory_max_item_chars
         facts = stated_facts(question)
@@ -347,7 +355,8 @@ class MemoryService:
         if not facts and not kept_results:
             return []  # nothing to keep: no read of the namespace either
         namespace = self.namespace(user_id, project_id)
-        existing = await self._scan(namespace)  # read once for the whole turn
+        # read once for the whole turn (or not at all: the turn's recall read it)
+        existing = list(existing) if existing is not None else await self._scan(namespace)
         common: dict[str, Any] = {"source_thread": thread_id, "now": now, "extra": None, "topic": None}
         items: list[Item] = []
         for fact in facts:
@@ -411,7 +420,7 @@ class MemoryService:
         namespace = self.namespace(user_id, project_id)
         items = await self._scan(namespace)
         if not items:
-            return Recall(question)
+            return Recall(question, read=[])
         asked = terms(question)
         if len(items) > THREAD_SCORING_FROM:  # scoring is CPU work: keep the event loop free
             documents, scores = await asyncio.to_thread(_score, asked, items)
@@ -443,6 +452,7 @@ class MemoryService:
             question,
             [MemoryItem.from_store(items[k], scores[k]) for k in chosen],
             round(score, 4),
+            read=items,
         )
 
     async def list(

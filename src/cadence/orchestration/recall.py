@@ -196,6 +196,7 @@ class EngineMemory:
             logger.warning("memory recall failed", extra={"error": f"{type(exc).__name__}: {exc}"})
             context.trace.errors.append({"node": MEMORY_NODE, "code": "memory_error", "message": str(exc)})
             return
+        context.memory_read = recall.read  # the ingestion at the turn's end reuses this read
         memory = {**recall.to_dict(), "routing_adequacy": recall.adequacy_of([FACT_KIND])}
         stated = _stated_now(question)
         if stated:
@@ -294,6 +295,7 @@ async def ingest(
     """
     if volatile_tools is None:
         volatile_tools = getattr(context, "volatile_tools", None) or frozenset()
+    existing = getattr(context, "memory_read", None)  # the namespace as the turn's recall read it
     try:
         stored = await memory.ingest_turn(
             context.user_id,
@@ -304,6 +306,7 @@ async def ingest(
             results=[r for r in results if r[0] != MEMORY_TOOL],
             answer_usable=usable,
             volatile_tools=volatile_tools,
+            existing=existing,
         )
     except Exception as exc:
         logger.warning("memory ingestion failed", extra={"error": f"{type(exc).__name__}: {exc}"})

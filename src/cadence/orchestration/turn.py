@@ -113,6 +113,9 @@ class TurnContext:
     """The engine's :class:`~cadence.memory.MemoryService` (None when ``CADENCE_MEMORY`` is off)."""
     volatile_tools: frozenset[str] = frozenset()
     """Tools whose results memory never keeps (declared with :func:`cadence.sdk.volatile`)."""
+    memory_read: list[Any] | None = None
+    """The memory namespace's items as the turn's recall read them (its ingestion reuses them
+    instead of reading the namespace again); None when nothing was read."""
     agent: str | None = None
     """The agent a ``single``-mode turn talks to (None in the other modes)."""
     trace: TurnTrace = field(default_factory=TurnTrace)
