@@ -10,6 +10,8 @@ import math
 from typing import Any
 
 import pytest
+from langgraph.store.base import SearchOp
+from langgraph.store.memory import InMemoryStore
 
 from cadence.memory.ingest import addressed, only_statements, stated_facts
 from cadence.memory.recall import adequacy, bm25, idf, relevance, terms
@@ -85,6 +87,19 @@ async def test_a_statement_is_answered_from_itself_without_tools() -> None:
 
 
 # -- in turns -----------------------------------------------------------------------------------------
+class SearchRecordingStore(InMemoryStore):
+    """An in-memory store that records the searches it runs (``searches``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.searches: list[SearchOp] = []
+
+    async def abatch(self, ops: Any) -> Any:
+        ops = list(ops)
+        self.searches.extend(op for op in ops if isinstance(op, SearchOp))
+        return await super().abatch(ops)
+
+
 def engine_with(script: list[dict[str, Any]], **overrides: Any) -> tuple[Cadence, ScriptedChatModel]:
     model = ScriptedChatModel.from_items(script)
     return Cadence(make_settings(**overrides), model=model), model
@@ -158,21 +173,10 @@ async def test_tool_results_and_answers_are_ingested_with_their_thread() -> None
 async def test_a_turn_reads_its_memory_namespace_once() -> None:
     """The recall's read of the namespace serves the ingestion at the turn's end: one read per turn,
     however many memories the user has (each read costs in proportion to them)."""
-    from langgraph.store.base import SearchOp
-    from langgraph.store.memory import InMemoryStore
-
-    searches: list[SearchOp] = []
-
-    class Recording(InMemoryStore):
-        async def abatch(self, ops: Any) -> Any:
-            ops = list(ops)
-            searches.extend(op for op in ops if isinstance(op, SearchOp))
-            return await super().abatch(ops)
-
+    store = SearchRecordingStore()
     script = [goto("math"), call("calculate", expression="15 * 23"), FINALIZE, {"content": "15 * 23 = 345"}]
-    engine = Cadence(
-        make_settings(), model=ScriptedChatModel.from_items(script * 2), memory_store=Recording()
-    )
+    engine = Cadence(make_settings(), model=ScriptedChatModel.from_items(script * 2), memory_store=store)
+    searches = store.searches
     await engine.ainvoke("Calculate 15 * 23", thread_id="t1", user_id="carol")
     assert len(searches) == 1
     await engine.ainvoke("Calculate 15 * 23", thread_id="t2", user_id="carol")  # memories exist now
@@ -186,7 +190,6 @@ async def test_a_turn_reads_its_memory_namespace_once() -> None:
 async def test_a_memory_written_twice_by_concurrent_turns_is_merged() -> None:
     """Two turns of one user that both learn the same thing, each having read the namespace before
     the other wrote, keep it twice; consolidation merges the pair."""
-    from langgraph.store.memory import InMemoryStore
 
     from cadence.memory import MemoryService
 
@@ -264,22 +267,13 @@ async def test_reading_memories_never_refreshes_a_ttl() -> None:
     """Recall, ingestion and listing read without a TTL refresh (on PostgreSQL a refreshing read is
     an UPDATE joined to the search: a write per read, for memories that carry no TTL)."""
     from langchain_core.embeddings import DeterministicFakeEmbedding
-    from langgraph.store.base import SearchOp
-    from langgraph.store.memory import InMemoryStore
 
     from cadence.memory import MemoryService
 
-    searches: list[SearchOp] = []
-
-    class Recording(InMemoryStore):
-        async def abatch(self, ops: Any) -> Any:
-            ops = list(ops)
-            searches.extend(op for op in ops if isinstance(op, SearchOp))
-            return await super().abatch(ops)
-
     index = {"dims": 32, "embed": DeterministicFakeEmbedding(size=32), "fields": ["text"]}
-    settings = make_settings()
-    memory = MemoryService(Recording(index=index), settings)  # type: ignore[arg-type]
+    store = SearchRecordingStore(index=index)  # type: ignore[arg-type]
+    memory = MemoryService(store, make_settings())
+    searches = store.searches
     await memory.remember("alice", "I work on compilers.")
     await memory.ingest_turn(
         "alice", "Calculate 2+2", "4", results=[("calculate", {"expression": "2+2"}, "4")]

@@ -140,6 +140,15 @@ def test_restart_between_pause_and_resume_postgres(postgres_server_url: str) -> 
     _restart_between_pause_and_resume(fresh_database(postgres_server_url))
 
 
+def fork_app(script: list[dict[str, Any]]) -> Any:
+    """An app whose turns can be forked: math and info agents, a checkpoint after every step."""
+    model = ScriptedChatModel.from_items(script)
+    return create_app(
+        settings(builtin_plugins=["math", "info"], checkpoint_durability="sync"),
+        engine_kwargs={"model": model},
+    )
+
+
 def test_fork_forces_another_route_over_http() -> None:
     script = [
         goto("math"),
@@ -151,11 +160,7 @@ def test_fork_forces_another_route_over_http() -> None:
         FINALIZE,
         {"content": "Cadence is a framework (from info)."},
     ]
-    model = ScriptedChatModel.from_items(script)
-    app = create_app(
-        settings(builtin_plugins=["math", "info"], checkpoint_durability="sync"),
-        engine_kwargs={"model": model},
-    )
+    app = fork_app(script)
     with live_server(app) as url:
         first = httpx.post(f"{url}/api/v1/chat", json={"message": "2 + 2?", "user_id": "u1"}).json()
         thread = first["thread_id"]
@@ -203,11 +208,7 @@ def test_a_fork_from_an_earlier_turn_does_not_bring_back_the_later_question() ->
         FINALIZE,
         {"content": "Third answer."},
     ]
-    model = ScriptedChatModel.from_items(script)
-    app = create_app(
-        settings(builtin_plugins=["math", "info"], checkpoint_durability="sync"),
-        engine_kwargs={"model": model},
-    )
+    app = fork_app(script)
     with live_server(app) as url:
 
         def shown() -> list[tuple[str, bool]]:

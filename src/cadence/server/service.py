@@ -188,8 +188,9 @@ class ChatService:
             await self._reject_foreign(req.user_id, thread)  # 404 before waiting on someone else's lock
         lease = await self.locks.acquire(thread, self.settings.thread_lock_timeout)
         try:
-            record = await self.store.get(thread) if req.thread_id is not None else None
+            record: ThreadRecord | None = None
             if req.thread_id is not None:  # a paused turn is decided (resume) before a new message
+                record = await self.store.get(thread)
                 # and the question of a turn that never finished (the server stopped) is kept
                 await self.engine.ensure_not_paused(req.user_id, thread, asked=_asked(record))
                 turn_input = replace(turn_input, pause_checked=True)  # checked under the lock
