@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import random
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from langgraph.store.base import SearchOp
 from langgraph.store.memory import InMemoryStore
 
 from cadence.memory.ingest import addressed, only_statements, stated_facts
-from cadence.memory.recall import adequacy, bm25, idf, relevance, terms
+from cadence.memory.recall import adequacy, bm25, idf, relevance, score, terms
 from cadence.orchestration.engine import Cadence
 from cadence.testing import ScriptedChatModel
 from conftest import FINALIZE, call, goto, make_settings
@@ -49,6 +50,31 @@ def test_relevance_and_adequacy_order() -> None:
     none = adequacy(terms("What is the capital of Peru?"), [], docs)
     assert full == 1.0 > partial > none == 0.0
     assert adequacy([], [docs[0]], docs) == 0.0
+
+
+def test_one_pass_scoring_equals_the_formulas_term_for_term() -> None:
+    # score() looks closely only at the memories holding a question term; on random namespaces it
+    # must give exactly what BM25 over every memory and the adequacy over every memory give
+    rng = random.Random(7)
+    words = [f"w{i}" for i in range(40)]
+    for _ in range(200):
+        docs = [rng.choices(words, k=rng.randint(0, 8)) for _ in range(rng.randint(0, 30))]
+        query = rng.choices([*words, "absent"], k=rng.randint(0, 5))
+        unique = list(dict.fromkeys(query))
+        scored = score(query, docs)
+        if unique and docs:
+            ceiling = sum(idf(sum(1 for d in docs if t in d), len(docs)) for t in unique)
+            expected = [min(1.0, s / ceiling) for s in bm25(unique, docs)]
+        else:
+            expected = [0.0] * len(docs)
+        assert scored.relevance == expected
+        recalled = [d for d in docs if rng.random() < 0.3]
+        weights = {t: idf(sum(1 for d in docs if t in d), max(len(docs), 1)) for t in unique}
+        whole = sum(weights.values())
+        held = {t for d in recalled for t in d}
+        covered = sum(w for t, w in weights.items() if t in held)
+        assert scored.adequacy(recalled) == (round(covered / whole, 4) if whole > 0 else 0.0)
+        assert adequacy(query, recalled, docs) == scored.adequacy(recalled)
 
 
 # -- facts -----------------------------------------------------------------------------------------

@@ -32,6 +32,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from cadence.text import STOPWORDS
 
@@ -102,31 +103,81 @@ def bm25(
     return scores
 
 
+@dataclass(frozen=True)
+class Scored:
+    """A question scored against a namespace's memories in one pass (:func:`score`)."""
+
+    relevance: list[float]
+    """Every document's relevance, 0–1, in the documents' order (0 for one holding no question term)."""
+    weights: dict[str, float]
+    """The idf of each distinct question term among the documents: the adequacy's weights."""
+
+    def adequacy(self, recalled: Sequence[Sequence[str]]) -> float:
+        """How well the ``recalled`` documents cover the question, 0–1 (see the module docs)."""
+        whole = sum(self.weights.values())
+        if whole <= 0:
+            return 0.0
+        held = set().union(*recalled) if recalled else set()
+        covered = sum(w for t, w in self.weights.items() if t in held)
+        return round(covered / whole, 4)
+
+
+def score(query: Sequence[str], documents: Sequence[Sequence[str]]) -> Scored:
+    """Relevance of every document and the question terms' idf, looking closely only at the
+    documents that hold a question term.
+
+    Equal to :func:`relevance` and :func:`adequacy` term for term, but a namespace's memories
+    are walked once at C speed (a set test each); counting, idf and BM25 touch the matching
+    ones only, so a question costs little more with 2,000 memories than with 20.
+    """
+    unique = list(dict.fromkeys(query))
+    total = len(documents)
+    if not unique:
+        return Scored([0.0] * total, {})
+    asked = set(unique)
+    matching = [k for k, doc in enumerate(documents) if not asked.isdisjoint(doc)]
+    counts = {k: Counter(documents[k]) for k in matching}
+    held = {t: sum(1 for c in counts.values() if t in c) for t in unique}
+    weights = {t: idf(held[t], max(total, 1)) for t in unique}
+    scores = [0.0] * total
+    ceiling = sum(weights.values())
+    if not matching or ceiling <= 0:
+        return Scored(scores, weights)
+    average = sum(len(d) for d in documents) / total or 1.0
+    for k in matching:
+        freq = counts[k]
+        norm = K1 * (1 - B + B * len(documents[k]) / average)
+        value = 0.0
+        for t in unique:
+            tf = freq.get(t, 0)
+            if tf:
+                value += weights[t] * tf * (K1 + 1) / (tf + norm)
+        scores[k] = min(1.0, value / ceiling)
+    return Scored(scores, weights)
+
+
 def relevance(query: Sequence[str], documents: Sequence[Sequence[str]]) -> list[float]:
     """Every document's relevance, 0–1: its BM25 over the question's total idf, capped at 1."""
-    unique = list(dict.fromkeys(query))
-    if not unique or not documents:
-        return [0.0] * len(documents)
-    total = len(documents)
-    counts = [Counter(d) for d in documents]
-    ceiling = sum(idf(sum(1 for f in counts if t in f), total) for t in unique)
-    return [min(1.0, s / ceiling) if ceiling > 0 else 0.0 for s in bm25(unique, documents, counts)]
+    return score(query, documents).relevance
 
 
 def adequacy(
     query: Sequence[str], recalled: Sequence[Sequence[str]], documents: Sequence[Sequence[str]]
 ) -> float:
     """How well the ``recalled`` memories cover the question, 0–1 (idf over all ``documents``)."""
-    unique = list(dict.fromkeys(query))
-    if not unique:
-        return 0.0
-    total = max(len(documents), 1)
-    frequencies = [set(d) for d in documents]
-    held = set().union(*(set(r) for r in recalled)) if recalled else set()
-    weights = {t: idf(sum(1 for f in frequencies if t in f), total) for t in unique}
-    whole = sum(weights.values())
-    covered = sum(w for t, w in weights.items() if t in held)
-    return round(covered / whole, 4) if whole > 0 else 0.0
+    return score(query, documents).adequacy(recalled)
 
 
-__all__ = ["K1", "MEMORY_STOPWORDS", "B", "adequacy", "bm25", "idf", "relevance", "stem", "terms"]
+__all__ = [
+    "K1",
+    "MEMORY_STOPWORDS",
+    "B",
+    "Scored",
+    "adequacy",
+    "bm25",
+    "idf",
+    "relevance",
+    "score",
+    "stem",
+    "terms",
+]

@@ -33,7 +33,7 @@ from typing import Any
 from langgraph.store.base import BaseStore, Item, PutOp
 
 from cadence.memory.ingest import clip, stated_facts
-from cadence.memory.recall import adequacy, relevance, terms
+from cadence.memory.recall import Scored, adequacy, score, terms
 from cadence.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -53,13 +53,13 @@ THREAD_SCORING_FROM = 200
 
 
 def _terms_of(item: Item) -> list[str]:
-    stored = item.value.get("terms")
-    return list(stored) if isinstance(stored, list) else terms(str(item.value.get("text") or ""))
+    stored = item.value.get("terms")  # read only: no copy
+    return stored if isinstance(stored, list) else terms(str(item.value.get("text") or ""))
 
 
-def _score(asked: list[str], items: Sequence[Item]) -> tuple[list[list[str]], list[float]]:
+def _score(asked: list[str], items: Sequence[Item]) -> tuple[list[list[str]], Scored]:
     documents = [_terms_of(i) for i in items]
-    return documents, relevance(asked, documents)
+    return documents, score(asked, documents)
 
 
 class MemoryKind(StrEnum):
@@ -423,16 +423,18 @@ class MemoryService:
             return Recall(question, read=[])
         asked = terms(question)
         if len(items) > THREAD_SCORING_FROM:  # scoring is CPU work: keep the event loop free
-            documents, scores = await asyncio.to_thread(_score, asked, items)
+            documents, scored = await asyncio.to_thread(_score, asked, items)
         else:
-            documents, scores = _score(asked, items)
+            documents, scored = _score(asked, items)
+        scores = scored.relevance
         similarity: dict[str, float] = {}
         if self.semantic and question.strip():
             found = await self.store.asearch(namespace, query=question, limit=len(items), refresh_ttl=False)
             similarity = {i.key: max(0.0, min(1.0, float(i.score or 0.0))) for i in found}
             scores = [max(s, similarity.get(i.key, 0.0)) for s, i in zip(scores, items, strict=True)]
+        # only a memory that scores is recalled: the others need no ordering
         order = sorted(
-            range(len(items)),
+            (k for k, s in enumerate(scores) if s > 0),
             key=lambda k: (-scores[k], -float(items[k].value.get("updated_at") or 0.0), items[k].key),
         )
 
@@ -444,14 +446,14 @@ class MemoryService:
                 return False
             return scores[k] >= max(floor, strong)
 
-        chosen = [k for k in order if scores[k] > 0 and wanted(k)][:limit]
-        score = adequacy(asked, [documents[k] for k in chosen], documents)
+        chosen = [k for k in order if wanted(k)][:limit]
+        covered = scored.adequacy([documents[k] for k in chosen])
         if similarity and chosen:
-            score = max(score, max(similarity.get(items[k].key, 0.0) for k in chosen))
+            covered = max(covered, max(similarity.get(items[k].key, 0.0) for k in chosen))
         return Recall(
             question,
             [MemoryItem.from_store(items[k], scores[k]) for k in chosen],
-            round(score, 4),
+            round(covered, 4),
             read=items,
         )
 
