@@ -123,12 +123,10 @@ class Scored:
 
 
 def score(query: Sequence[str], documents: Sequence[Sequence[str]]) -> Scored:
-    """Relevance of every document and the question terms' idf, looking closely only at the
-    documents that hold a question term.
+    """Every document's relevance and the question terms' idf, in one pass (the module's formulas).
 
-    Equal to :func:`relevance` and :func:`adequacy` term for term, but a namespace's memories
-    are walked once at C speed (a set test each); counting, idf and BM25 touch the matching
-    ones only, so a question costs little more with 2,000 memories than with 20.
+    The documents are walked once with a set test each; counting, idf and BM25 touch only the
+    documents that hold a question term (the others score 0 and add nothing to any ``n(t)``).
     """
     unique = list(dict.fromkeys(query))
     total = len(documents)
@@ -137,8 +135,8 @@ def score(query: Sequence[str], documents: Sequence[Sequence[str]]) -> Scored:
     asked = set(unique)
     matching = [k for k, doc in enumerate(documents) if not asked.isdisjoint(doc)]
     counts = {k: Counter(documents[k]) for k in matching}
-    held = {t: sum(1 for c in counts.values() if t in c) for t in unique}
-    weights = {t: idf(held[t], max(total, 1)) for t in unique}
+    holding = {t: sum(1 for c in counts.values() if t in c) for t in unique}
+    weights = {t: idf(holding[t], max(total, 1)) for t in unique}
     scores = [0.0] * total
     ceiling = sum(weights.values())
     if not matching or ceiling <= 0:
