@@ -366,8 +366,11 @@ def _floor_gap(res: dict[str, Any]) -> list[str]:
         0,
     )  # fmt: skip
     model_ms = float(over.get("model_call_ms") or 0.0)
+    in_node = over.get("model_call_in_node_ms") or {}
+    node_ms = float(in_node.get("plain") or model_ms)  # runs before this field existed: the bare call
+    tools_ms = float(in_node.get("tools") or node_ms)
     tool_ms = float((over.get("tool_ms") or {}).get("one_agent") or 0.0)
-    native = floor["median_ms"] + calls * model_ms + tool_ms
+    native = floor["median_ms"] + calls * node_ms + tool_ms
     rest = cad["median_ms"] - native
     target = 2 * floor["median_ms"]
     verdict = "met" if cad["median_ms"] <= target else "missed"
@@ -379,7 +382,9 @@ def _floor_gap(res: dict[str, Any]) -> list[str]:
         f"{cad['median_ms'] / floor['median_ms']:.2f}× the floor's {floor['median_ms']:.2f} ms for {steps} "
         f"supersteps{peer_part}). The floor has no model and no tool; a Cadence turn makes {calls} LangChain model "
         f"calls and one tool call. Measured in the same run, a bare `ainvoke` of the scripted chat model costs "
-        f"{model_ms:.3f} ms (LangChain's callback managers and generation bookkeeping, paid by the peer too) and "
+        f"{model_ms:.3f} ms (LangChain's callback managers and generation bookkeeping, paid by the peer too), "
+        f"the same call inside a LangGraph node {node_ms:.3f} ms (the run's callbacks and metadata are "
+        f"inherited; {tools_ms:.3f} ms with a tool bound, as the deciding and agent calls have) and "
         f"the turn's tool {tool_ms:.3f} ms, so a LangChain-native turn of this shape cannot go below about "
         f"{native:.2f} ms ({native / floor['median_ms']:.2f}× the floor) before doing anything of its own. "
         f"The remaining {max(rest, 0.0):.2f} ms is Cadence's own work (memory recall and ingestion, guards, the "

@@ -194,6 +194,52 @@ async def model_call_ms(repeats: int = 300) -> float:
     return round(median(values), 4)
 
 
+async def model_call_in_node_ms(repeats: int = 1000) -> dict[str, float]:
+    """Median time of one scripted model call made inside a LangGraph node, as a turn's calls are.
+
+    A call in a node inherits the run's callback manager and metadata (LangGraph's ``langgraph_*``
+    keys), which a bare :func:`model_call_ms` does not; ``plain`` is the model as it is, ``tools``
+    with one tool bound (the deciding and the agents' calls carry their tools' schemas). The graph
+    has one node and runs in the stream modes a turn uses (``updates`` and ``custom``).
+    """
+    from langchain_core.messages import AIMessage, HumanMessage
+    from langchain_core.tools import tool
+    from langgraph.graph import END, START, MessagesState, StateGraph
+
+    from cadence.testing import ScriptedChatModel
+
+    @tool
+    def calculate(expression: str) -> str:
+        """Evaluate an arithmetic expression."""
+        return expression
+
+    model = ScriptedChatModel.from_items(
+        [{"tool_calls": [{"name": "calculate", "args": {"expression": "15 * 23"}}]}], loop=True
+    )
+    messages = [HumanMessage(content="Calculate 15 * 23")]
+    out: dict[str, float] = {}
+    for label, runnable in (("plain", model), ("tools", model.bind_tools([calculate]))):
+        values: list[float] = []
+
+        async def node(state: MessagesState, runnable: Any = runnable, values: list[float] = values) -> dict:
+            t0 = time.perf_counter()
+            await runnable.ainvoke(messages)
+            values.append((time.perf_counter() - t0) * 1000)
+            return {"messages": [AIMessage(content="done")]}
+
+        builder = StateGraph(MessagesState)
+        builder.add_node("call", node)
+        builder.add_edge(START, "call")
+        builder.add_edge("call", END)
+        graph = builder.compile()
+        for i in range(repeats + 50):
+            await graph.ainvoke({"messages": messages}, stream_mode=["updates", "custom"])
+            if i % 100 == 0:
+                model.records.clear()
+        out[label] = round(median(values[50:]), 4)
+    return out
+
+
 async def end_of_turn_read_ms(workdir: Path, repeats: int = 100) -> dict[str, float]:
     """Median cost of the ``graph.aget_state`` that ``Cadence.astream`` does after every turn."""
     from bench.conversations import ONE_AGENT
@@ -259,6 +305,7 @@ async def run_overhead(workdir: Path, turns: int, warmup: int) -> dict[str, Any]
         "tokens": [asdict(t) for t in tokens],
         "tool_ms": await tool_cost_ms(workdir),
         "model_call_ms": await model_call_ms(),
+        "model_call_in_node_ms": await model_call_in_node_ms(),
         "aget_state_ms": await end_of_turn_read_ms(workdir),
         "executor_hops": await executor_hops(workdir),
     }
