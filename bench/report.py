@@ -447,8 +447,8 @@ def write_report(res: dict[str, Any], doc: Path) -> None:
         "tools themselves (the same tool objects in both systems, column *tool execution*). Each turn starts a "
         f"new thread; {plan.get('warmup', '?')} warm-up turns, then {plan.get('turns', '?')} measured turns per "
         "cell, interleaved in blocks of 10 between the two systems. Both call `ainvoke` (Cadence: "
-        "`Cadence.ainvoke`, i.e. `astream` in `updates`+`custom` modes plus the trace; peer: the compiled "
-        "supervisor graph's `ainvoke`).",
+        "`Cadence.ainvoke`, i.e. `astream` without events, so LangGraph's `values` mode alone, plus the "
+        "memory's recall and ingestion and the trace; peer: the compiled supervisor graph's `ainvoke`).",
         "",
         "Conversations (same agents, same tools, same answers):",
         "",
