@@ -505,6 +505,11 @@ def test_a_question_naming_several_places_gets_the_time_of_each(question: str, l
         ("Pleased to meet you!", []),
         ("What time is it in Nice?", ["goto_info_agent"]),
         ("If a meeting is at 9am in New York, what time is it in London?", ["goto_info_agent"]),
+        # a rate per hour is arithmetic; a clock time some hours away is the clock's
+        ("She earns $15 an hour for 8 hours. What does she make?", ["goto_math_agent"]),
+        ("What time is it in Tokyo in 3 hours?", ["goto_info_agent"]),
+        ("How many hours ahead is Tokyo of London?", ["goto_info_agent"]),
+        ("What day is it today?", ["goto_info_agent"]),
     ],
 )
 def test_the_built_in_agents_route_texts_leave_pleasantries_alone(question: str, routes: list[str]) -> None:

@@ -526,6 +526,24 @@ def test_a_number_alone_does_not_outrank_an_operation_word() -> None:
     assert plan.fixed is not None and json.loads(plan.fixed)["name"] == "calculate"
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I have 3 boxes with 12 eggs each. How many eggs do I have?",
+        "If I buy 7 apples at 2 dollars each, how much do I pay?",
+        "She earns 15 dollars an hour for 8 hours. What does she make?",
+        "A pizza costs 12 dollars. How much do 4 pizzas cost?",
+    ],
+)
+def test_a_word_problem_goes_to_the_built_in_calculator_not_statistics(question: str) -> None:
+    # two numbers make statistics' "numbers" match; the calculator's description names amounts
+    # each and rates per hour, which the question's words match
+    from cadence.builtins.math import MATH_TOOLS
+
+    plan = LocalChatModel().plan(_after_route(question), tools=_schemas(list(MATH_TOOLS)))
+    assert plan.fixed is not None and json.loads(plan.fixed)["name"] == "calculate"
+
+
 @tool
 def open_note(path: str) -> str:
     """Open one note by its path (e.g. "ideas.md"), as find_notes or list_notes gave it."""

@@ -433,3 +433,49 @@ def test_a_factorial_too_large_says_so() -> None:
 )
 def test_rounding_takes_halves_away_from_zero(text: str, value: float) -> None:
     assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I have 3 boxes with 12 eggs each. How many eggs do I have?", 36),
+        ("Four pizzas cost 12 dollars each. What is the total?", 48),
+        ("If I buy 7 apples at 2 dollars each, how much do I pay?", 14),
+        ("5 tickets for $8 apiece", 40),
+        ("There are 6 crates, each holding 24 bottles. How many bottles?", 144),
+        ("A car drives 60 km per hour for 3 hours. How far does it get?", 180),
+        ("She earns $15 an hour for 8 hours. What does she make?", 120),
+        ("I work 8 hours a day for 5 days. How many hours is that?", 40),
+        ("2.5 kg per cake for 4 cakes", 10),
+        ("A pizza costs 12 dollars. How much do 4 pizzas cost?", 48),
+        ("A bus has 40 seats. How many seats do 3 buses have?", 120),
+        ("Each of my 5 shelves holds 30 books. How many books are there?", 150),
+        ("My 4 kids each get 5 dollars. How much do I give in total?", 20),
+        ("A factory makes 120 cars per week. How many cars in 4 weeks?", 480),
+        ("If a movie ticket costs $11, how much do 3 tickets cost?", 33),
+        ("A box of pencils has 12 pencils. How many pencils are in 5 boxes?", 60),
+        ("I have 24 cookies and share them equally among 6 friends. How many does each get?", 4),
+    ],
+)
+def test_a_word_problem_of_one_operation(text: str, value: float) -> None:
+    """An amount each ("3 boxes with 12 eggs each"), a rate per unit for a number of units, one thing's
+    amount then several of them, or a share ("24 cookies shared among 6")."""
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have 12 eggs and use 3 each day. How many days do they last?",  # a division, not a product
+        "3 boxes with 12 eggs each and 2 boxes with 6 eggs each",  # more than one operation
+        "I have 3 boxes with 12 eggs each and break 5 of them. How many are left?",
+        "A box holds 12 eggs. I have 36 eggs. How many boxes do I need?",  # a division
+    ],
+)
+def test_a_word_problem_that_is_not_one_operation_is_not_read_as_one(text: str) -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": text})
+
+
+def test_calculate_shows_the_word_problem_it_read() -> None:
+    assert calculate.invoke({"expression": "3 boxes with 12 eggs each"}) == "(3 * 12) = 36"

@@ -375,8 +375,11 @@ def calculate(expression: str) -> str:
     squared, cubed, powers, square roots, percent of, percent change ("from 80 to 60, by what
     percent": signed, -25 is a decrease), factorials ("5!"), rounding ("round 83.333 to 2 decimal
     places", "..., then round it") and numbers written in words ("2 to the power of 10", "the square
-    root of 144", "add 7 and 8 then subtract 3", "half of ninety"); the result then shows the
-    expression it was read as. Words that name no known operation are an error, never ignored.
+    root of 144", "add 7 and 8 then subtract 3", "half of ninety"), and a few forms of word problem
+    of one operation: an amount each or per unit ("3 boxes with 12 eggs each", "5 tickets at $8 each",
+    "60 km per hour for 3 hours", "a ticket costs $8: what do 5 tickets cost?") or a share ("24
+    cookies shared equally among 6"); the result then shows the expression it was read as. Words
+    that name no known operation are an error, never ignored.
     """
     try:
         result = evaluate(expression)
@@ -506,6 +509,8 @@ class MathPlugin(BasePlugin):
                 "square roots, powers, logarithms, trigonometry, factorials",
                 "percentages, percent of a value, percent change",
                 "average, median, sum, min, max and standard deviation of numbers",
+                "word problems: a price or an amount each, "
+                "a rate per hour or per day for a number of hours or days",
             ],
             response_schema={
                 "type": "object",

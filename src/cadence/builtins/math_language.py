@@ -31,8 +31,12 @@ and "then round it" round (up: ``ceil``, down: ``floor``). A change asked as a p
 to 57200, by what percent did it go up?", "the percent change from 50 to 75") is ``((B - A) / A * 100)``:
 signed, an increase positive and a decrease negative (80 to 60 is -25). When the whole text reads as no
 operation, the one sentence, or else the one clause, that does is taken and the rest is context ("I
-bought 3 shirts at 19.99 each. 3 x 19.99?"). :func:`has_operation` and :func:`unread_words` let the
-caller refuse a reading that dropped the words of an operation and kept only a number.
+bought 3 shirts at 19.99 each. 3 x 19.99?"). Last, a text with exactly two numbers may be a word
+problem of one operation in a few common forms: an amount each or per unit ("3 boxes with 12 eggs
+each", "60 km per hour for 3 hours", "a pizza costs 12 dollars: what do 4 pizzas cost?") is a product,
+a share ("24 cookies shared equally among 6 friends") a quotient; other word problems are not read (an
+error beats a wrong operation). :func:`has_operation` and :func:`unread_words` let the caller refuse a
+reading that dropped the words of an operation and kept only a number.
 """
 
 from __future__ import annotations
@@ -417,6 +421,70 @@ def _rounding(text: str) -> str | None:
     return None
 
 
+# Word problems of one operation: "3 boxes with 12 eggs each", "60 km per hour for 3 hours", "a ticket
+# costs $8: what do 5 tickets cost?", "share 24 cookies equally among 6 friends".
+_LINK = (
+    r"(?:with|of|containing|holding|having|has|have|at|for|costing|costs?|priced at|(?:that|which) costs?|"
+    r"weighing|weighs?)"
+)
+"""What joins the things counted to the amount each one has, costs or weighs."""
+_NOUN = r"(?!(?:each|apiece|per|with|of|at|for|in|an?|every|and|or)\b)[a-z][a-z'’-]*"
+_NOUNS = rf"{_NOUN}(?:\s+{_NOUN}){{0,2}}"
+"""What is counted or measured: up to three words ("eggs", "red apples", "US dollars")."""
+_MONEY = r"[$€£]?"
+_HAS = r"(?:costs?|is|weighs?|holds?|has|contains?|gets?|earns?|makes?|pays?|needs?|takes?|uses?|seats?)"
+"""What one thing has, costs or takes ("a ticket costs $8", "a bus seats 40")."""
+_ONE = r"\b(?:a|an|each|one|every|1)\s+(?:[a-z]+\s+)?(?P<thing>[a-z]+?)(?:\s+of\s+[a-z]+)?"
+"""One thing, maybe with a word before it or what it holds after it ("a movie ticket", "a box of pencils")."""
+_PRODUCTS = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        # "3 boxes with 12 eggs each", "7 apples at 2 dollars each", "5 tickets for $8 apiece"
+        rf"(?<![\w.])(?P<a>{_NUM})\s+{_NOUNS}\s+{_LINK}\s+{_MONEY}(?P<b>{_NUM})(?:\s+{_NOUNS})?\s+"
+        r"(?:each|apiece|a piece|per (?:piece|item|unit|one))\b",
+        # "3 boxes, each holding 12 eggs", "my 4 kids each get 5 dollars"
+        rf"(?<![\w.])(?P<a>{_NUM})\s+{_NOUNS},?\s+each\s+[a-z]+(?:\s+at)?\s+{_MONEY}(?P<b>{_NUM})(?![\w.])",
+        # "each of my 5 shelves holds 30 books"
+        rf"\beach of (?:[a-z]+\s+)?(?P<a>{_NUM})\s+{_NOUNS}\s+{_HAS}\s+{_MONEY}(?P<b>{_NUM})(?![\w.])",
+        # "60 km per hour for 3 hours", "45 loaves a day. How many in 7 days?"
+        rf"(?<![\w.]){_MONEY}(?P<b>{_NUM})\s+(?:{_NOUNS}\s+)?(?:per|an?|every|each)\s+(?P<unit>[a-z]+)\b"
+        rf".*?\b(?:for|over|during|in|after|within)\s+(?P<a>{_NUM})\s+(?P=unit)s?\b",
+        # "A pizza costs 12 dollars. How much do 4 pizzas cost?", "a box of pencils has 12 pencils: 5 boxes?"
+        rf"{_ONE}\s+{_HAS}\s+{_MONEY}(?P<b>{_NUM})(?![\w.]).*?(?<![\w.])(?P<a>{_NUM})\s+(?P=thing)(?:e?s)?\b",
+    )
+)
+_QUOTIENTS = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        # "share 24 cookies equally among 6 friends", "12 apples split between 4 people"
+        rf"(?<![\w.]){_MONEY}(?P<a>{_NUM})\s+{_NOUNS}\s+(?:(?:and|are|is|were|was)\s+)?(?:[a-z]+\s+){{0,2}}?"
+        r"(?:shared?|split|divided?|distributed?|spread)\s+(?:them\s+|it\s+)?(?:equally\s+|evenly\s+)?"
+        rf"(?:among|between|across|into|by)\s+(?P<b>{_NUM})\b",
+    )
+)
+_NUMBER_RE = re.compile(rf"(?<![\w.]){_NUM}(?![\w.])")
+
+
+def _word_problem(text: str) -> str | None:
+    """A word problem of one operation on its two numbers, or ``None``.
+
+    A product ``(A * B)``: A things of B each ("3 boxes with 12 eggs each", "7 apples at 2 dollars
+    each", "3 boxes, each holding 12 eggs", "each of my 5 shelves holds 30 books"), B per unit over A
+    units ("60 km per hour for 3 hours", "45 loaves a day: how many in 7 days?") or one thing at B,
+    then A of them ("A pizza costs 12 dollars. How much do 4 pizzas cost?"). A quotient ``(A / B)``:
+    A shared among B ("24 cookies shared equally among 6 friends"). ``None`` unless ``text`` holds
+    exactly two numbers: with more the problem is not one operation.
+    """
+    if len(_NUMBER_RE.findall(text)) != 2:
+        return None
+    for patterns, form in ((_QUOTIENTS, "({a} / {b})"), (_PRODUCTS, "({a} * {b})")):
+        for pattern in patterns:
+            match = pattern.search(text)
+            if match is not None:
+                return form.format(a=match.group("a"), b=match.group("b"))
+    return None
+
+
 def _clause(text: str) -> str:
     """One clause (no "then") as an expression."""
     cleaned = text.strip().strip(",.;:?!").strip()
@@ -590,7 +658,7 @@ def to_expression(text: str) -> str:
             readings = [reading for reading in map(_read, parts) if has_operation(reading)]
             if len(readings) == 1:
                 return readings[0]
-    return whole
+    return _word_problem(cleaned) or whole
 
 
 _CONSTANTS = frozenset({"pi", "e", "tau"})
