@@ -526,6 +526,20 @@ def test_a_number_alone_does_not_outrank_an_operation_word() -> None:
     assert plan.fixed is not None and json.loads(plan.fixed)["name"] == "calculate"
 
 
+def test_numbers_written_as_a_list_and_apart() -> None:
+    from cadence.models.local.policy import writes_a_list
+
+    for listed in ("12, 15 and 19?", "mean of 4 8 15 16 23 42", "std dev: 2.5, -3, 4", "stats for 1;2;3"):
+        assert writes_a_list(listed), listed
+    for apart in (
+        "30 pages a minute. How many pages in 5 minutes?",
+        "15 * 23",
+        "2026 - 2018",
+        "80 in math and 90",
+    ):
+        assert not writes_a_list(apart), apart
+
+
 @pytest.mark.parametrize(
     "question",
     [
@@ -533,11 +547,14 @@ def test_a_number_alone_does_not_outrank_an_operation_word() -> None:
         "If I buy 7 apples at 2 dollars each, how much do I pay?",
         "She earns 15 dollars an hour for 8 hours. What does she make?",
         "A pizza costs 12 dollars. How much do 4 pizzas cost?",
+        # no word matches a tool: the numbers alone chose statistics, but they are no list
+        "The printer prints 30 pages a minute. How many pages in 5 minutes?",
     ],
 )
 def test_a_word_problem_goes_to_the_built_in_calculator_not_statistics(question: str) -> None:
     # two numbers make statistics' "numbers" match; the calculator's description names amounts
-    # each and rates per hour, which the question's words match
+    # each and rates per hour, which most questions' words match, and numbers written apart are
+    # no list for a tool that takes one
     from cadence.builtins.math import MATH_TOOLS
 
     plan = LocalChatModel().plan(_after_route(question), tools=_schemas(list(MATH_TOOLS)))

@@ -455,6 +455,13 @@ def test_rounding_takes_halves_away_from_zero(text: str, value: float) -> None:
         ("If a movie ticket costs $11, how much do 3 tickets cost?", 33),
         ("A box of pencils has 12 pencils. How many pencils are in 5 boxes?", 60),
         ("I have 24 cookies and share them equally among 6 friends. How many does each get?", 4),
+        ("A school has 12 classes with 25 students in each class.", 300),
+        ("Concert tickets are 35 dollars each. How much for 4 tickets?", 140),
+        ("There are 7 days in a week. How many days are in 9 weeks?", 63),
+        ("If one apple weighs 150 grams, what do 8 apples weigh?", 1200),
+        ("I split a 90 dollar bill evenly between 3 friends.", 30),
+        ("A farmer has 6 rows of 15 plants. How many plants?", 90),
+        ("Sam has 48 marbles and gives them equally to 8 friends.", 6),
     ],
 )
 def test_a_word_problem_of_one_operation(text: str, value: float) -> None:
@@ -470,6 +477,10 @@ def test_a_word_problem_of_one_operation(text: str, value: float) -> None:
         "3 boxes with 12 eggs each and 2 boxes with 6 eggs each",  # more than one operation
         "I have 3 boxes with 12 eggs each and break 5 of them. How many are left?",
         "A box holds 12 eggs. I have 36 eggs. How many boxes do I need?",  # a division
+        "Tom has 20 dollars and spends 5 each day. How many days does it last?",
+        "It costs 5 dollars a month. What is the cost for 2 years?",  # months are not years
+        "Sarah is 12 years old. How old will she be in 5 years?",  # an addition
+        "I walk 3 km a day. Is 20 km a lot?",
     ],
 )
 def test_a_word_problem_that_is_not_one_operation_is_not_read_as_one(text: str) -> None:

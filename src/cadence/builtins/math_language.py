@@ -33,9 +33,10 @@ signed, an increase positive and a decrease negative (80 to 60 is -25). When the
 operation, the one sentence, or else the one clause, that does is taken and the rest is context ("I
 bought 3 shirts at 19.99 each. 3 x 19.99?"). Last, a text with exactly two numbers may be a word
 problem of one operation in a few common forms: an amount each or per unit ("3 boxes with 12 eggs
-each", "60 km per hour for 3 hours", "a pizza costs 12 dollars: what do 4 pizzas cost?") is a product,
-a share ("24 cookies shared equally among 6 friends") a quotient; other word problems are not read (an
-error beats a wrong operation). :func:`has_operation` and :func:`unread_words` let the caller refuse a
+each", "6 rows of 15 plants", "60 km per hour for 3 hours", "7 days in a week: how many in 9 weeks?", "a
+pizza costs 12 dollars: what do 4 pizzas cost?") is a product, a share ("24 cookies shared equally among
+6 friends", "split a 90 dollar bill between 3") a quotient; other word problems are not read (an error
+beats a wrong operation). :func:`has_operation` and :func:`unread_words` let the caller refuse a
 reading that dropped the words of an operation and kept only a number.
 """
 
@@ -434,48 +435,67 @@ _NOUNS = rf"{_NOUN}(?:\s+{_NOUN}){{0,2}}"
 _MONEY = r"[$€£]?"
 _HAS = r"(?:costs?|is|weighs?|holds?|has|contains?|gets?|earns?|makes?|pays?|needs?|takes?|uses?|seats?)"
 """What one thing has, costs or takes ("a ticket costs $8", "a bus seats 40")."""
-_ONE = r"\b(?:a|an|each|one|every|1)\s+(?:[a-z]+\s+)?(?P<thing>[a-z]+?)(?:\s+of\s+[a-z]+)?"
+_ONE = r"(?:\b(?:a|an|each|one|every)|(?<![\w.])1)\s+(?:[a-z]+\s+)?(?P<thing>[a-z]+?)(?:\s+of\s+[a-z]+)?"
 """One thing, maybe with a word before it or what it holds after it ("a movie ticket", "a box of pencils")."""
+_EACH = r"(?:each|apiece|a piece|per (?:piece|item|unit|one)|(?:in|for|per) (?:each|every) [a-z]+)"
+"""How a problem says the amount is for one thing ("each", "apiece", "in each class")."""
+_RATE = r"(?:per|an?|every|each|in (?:a|an|one|each|every)|for (?:a|an|one|each|every))"
+"""How a problem says the amount is for one unit ("per hour", "a day", "in a week")."""
 _PRODUCTS = tuple(
     re.compile(pattern, re.IGNORECASE)
     for pattern in (
-        # "3 boxes with 12 eggs each", "7 apples at 2 dollars each", "5 tickets for $8 apiece"
-        rf"(?<![\w.])(?P<a>{_NUM})\s+{_NOUNS}\s+{_LINK}\s+{_MONEY}(?P<b>{_NUM})(?:\s+{_NOUNS})?\s+"
-        r"(?:each|apiece|a piece|per (?:piece|item|unit|one))\b",
+        # "3 boxes with 12 eggs each", "7 apples at 2 dollars each", "12 classes with 25 students in each
+        # class"
+        rf"(?<![\w.])(?P<a>{_NUM})\s+{_NOUNS}\s+{_LINK}\s+{_MONEY}(?P<b>{_NUM})(?:\s+{_NOUNS})?\s+{_EACH}\b",
         # "3 boxes, each holding 12 eggs", "my 4 kids each get 5 dollars"
         rf"(?<![\w.])(?P<a>{_NUM})\s+{_NOUNS},?\s+each\s+[a-z]+(?:\s+at)?\s+{_MONEY}(?P<b>{_NUM})(?![\w.])",
         # "each of my 5 shelves holds 30 books"
         rf"\beach of (?:[a-z]+\s+)?(?P<a>{_NUM})\s+{_NOUNS}\s+{_HAS}\s+{_MONEY}(?P<b>{_NUM})(?![\w.])",
-        # "60 km per hour for 3 hours", "45 loaves a day. How many in 7 days?"
-        rf"(?<![\w.]){_MONEY}(?P<b>{_NUM})\s+(?:{_NOUNS}\s+)?(?:per|an?|every|each)\s+(?P<unit>[a-z]+)\b"
-        rf".*?\b(?:for|over|during|in|after|within)\s+(?P<a>{_NUM})\s+(?P=unit)s?\b",
+        # "6 rows of 15 plants", "4 packs of 6 cans"
+        rf"(?<![\w.])(?P<a>{_NUM})\s+(?:[a-z]+\s+)?[a-z]+s\s+of\s+(?P<b>{_NUM})\s+[a-z]+",
+        # "60 km per hour for 3 hours", "7 days in a week: how many in 9 weeks?", "30 pages a minute: in 5
+        # minutes?"
+        rf"(?<![\w.]){_MONEY}(?P<b>{_NUM})\s+(?:{_NOUNS}\s+)?{_RATE}\s+(?P<unit>[a-z]+)\b"
+        rf".*?(?<![\w.])(?P<a>{_NUM})\s+(?P=unit)s?\b",
         # "A pizza costs 12 dollars. How much do 4 pizzas cost?", "a box of pencils has 12 pencils: 5 boxes?"
-        rf"{_ONE}\s+{_HAS}\s+{_MONEY}(?P<b>{_NUM})(?![\w.]).*?(?<![\w.])(?P<a>{_NUM})\s+(?P=thing)(?:e?s)?\b",
+        rf"{_ONE}\s+{_HAS}\s+{_MONEY}(?P<b>{_NUM})(?![\w.])"
+        rf".*?(?<![\w.])(?P<a>{_NUM})\s+(?P=thing)(?:e?s)?\b",
+        # "Concert tickets are 35 dollars each. How much for 4 tickets?"
+        rf"\b(?P<thing>[a-z]+?)(?:e?s)\s+(?:are|cost|sell for|go for)\s+{_MONEY}(?P<b>{_NUM})"
+        rf"(?:\s+{_NOUNS})?\s+(?:each|apiece)\b.*?(?<![\w.])(?P<a>{_NUM})\s+(?P=thing)(?:e?s)?\b",
     )
 )
+_SHARE_VERB = r"(?:shared?|split|divided?|distributed?|spread|gives?|given|hands?|handed|deals?|dealt)"
 _QUOTIENTS = tuple(
     re.compile(pattern, re.IGNORECASE)
     for pattern in (
-        # "share 24 cookies equally among 6 friends", "12 apples split between 4 people"
+        # "24 cookies shared equally among 6 friends", "48 marbles and gives them equally to 8 friends"
         rf"(?<![\w.]){_MONEY}(?P<a>{_NUM})\s+{_NOUNS}\s+(?:(?:and|are|is|were|was)\s+)?(?:[a-z]+\s+){{0,2}}?"
-        r"(?:shared?|split|divided?|distributed?|spread)\s+(?:them\s+|it\s+)?(?:equally\s+|evenly\s+)?"
-        rf"(?:among|between|across|into|by)\s+(?P<b>{_NUM})\b",
+        rf"{_SHARE_VERB}\s+(?:them\s+|it\s+)?(?:out\s+)?(?:equally\s+|evenly\s+)?"
+        rf"(?:among|between|across|into|by|to)\s+(?P<b>{_NUM})\b",
+        # "split a 90 dollar bill evenly between 3 friends", "share $60 among 4 people"
+        rf"\b{_SHARE_VERB}\s+(?:up\s+)?(?:a|an|the|my|our|his|her|their)?\s*{_MONEY}(?P<a>{_NUM})(?:\s+{_NOUNS})?\s+"
+        rf"(?:equally\s+|evenly\s+)?(?:among|between|across|into|by|with)\s+(?P<b>{_NUM})\b",
     )
 )
 _NUMBER_RE = re.compile(rf"(?<![\w.]){_NUM}(?![\w.])")
+_ONE_THING_RE = re.compile(r"(?<![\w.])1\s+(?=[a-z])", re.IGNORECASE)
+"""A "1" before a word names one thing ("if one apple weighs 150 grams"): it is not an operand."""
 
 
 def _word_problem(text: str) -> str | None:
     """A word problem of one operation on its two numbers, or ``None``.
 
     A product ``(A * B)``: A things of B each ("3 boxes with 12 eggs each", "7 apples at 2 dollars
-    each", "3 boxes, each holding 12 eggs", "each of my 5 shelves holds 30 books"), B per unit over A
-    units ("60 km per hour for 3 hours", "45 loaves a day: how many in 7 days?") or one thing at B,
-    then A of them ("A pizza costs 12 dollars. How much do 4 pizzas cost?"). A quotient ``(A / B)``:
-    A shared among B ("24 cookies shared equally among 6 friends"). ``None`` unless ``text`` holds
-    exactly two numbers: with more the problem is not one operation.
+    each", "3 boxes, each holding 12 eggs", "each of my 5 shelves holds 30 books", "6 rows of 15
+    plants"), B per unit over A units ("60 km per hour for 3 hours", "45 loaves a day: how many in 7
+    days?") or one thing at B, then A of them ("A pizza costs 12 dollars. How much do 4 pizzas
+    cost?", "tickets are 35 dollars each: 4 tickets?"). A quotient ``(A / B)``: A shared among B ("24
+    cookies shared equally among 6 friends", "split a 90 dollar bill between 3"). ``None`` unless
+    ``text`` holds exactly two numbers (a "1" naming one thing, "one apple", not counted): with more
+    the problem is not one operation.
     """
-    if len(_NUMBER_RE.findall(text)) != 2:
+    if len(_NUMBER_RE.findall(_ONE_THING_RE.sub(" ", text))) != 2:
         return None
     for patterns, form in ((_QUOTIENTS, "({a} / {b})"), (_PRODUCTS, "({a} * {b})")):
         for pattern in patterns:

@@ -504,6 +504,19 @@ def takes_number_list(schema: Mapping[str, Any]) -> bool:
     )
 
 
+_LISTED = r"-?\d+(?:\.\d+)?(?![\w.])"
+_LIST_RE = re.compile(
+    rf"(?<![\w.]){_LISTED}(?:(?:\s*[,;&]\s*|\s+(?:and|or)\s+|\s+){_LISTED})+", re.IGNORECASE
+)
+"""Two or more numbers one after the other, apart by commas, "and"/"or" or spaces only."""
+
+
+def writes_a_list(question: str) -> bool:
+    """Whether ``question`` writes two or more numbers one after the other ("12, 15 and 19", "4 8 15"),
+    as a list is written, rather than apart in its sentences ("30 pages a minute: in 5 minutes?")."""
+    return _LIST_RE.search(numbers_from_words(question)) is not None
+
+
 def required_count(schema: Mapping[str, Any]) -> int:
     """How many arguments a tool requires."""
     return len(required_parameters(schema))
@@ -659,9 +672,14 @@ class SmallModelPolicy:
         if self.preroute and len(tools) > 1:
             router = PreRouter.from_tool_schemas(tools)
             shortlist = router.shortlist(question, ratio=TOOL_SHORTLIST_RATIO, ignore_shared=True)
+            # a tool taking a list of numbers that matched by the question's numbers alone needs
+            # them written as a list: two numbers apart in a word problem are no list
+            by_numbers = bool(shortlist) and router.rank(question, ignore_shared=True)[0].number_only
+            apart = by_numbers and not writes_a_list(question)
+            no_list = [t for t in tools if takes_number_list(t)] if apart else []
             if not shortlist and earlier is not None and earlier[0] in names and is_follow_up(question):
                 shortlist = [earlier[0]]
-            matched = [t for t in tools if tool_name(t) in shortlist]
+            matched = [t for t in tools if tool_name(t) in shortlist and t not in no_list]
             # a tool taking no input answers the same whatever is asked: it stays only when it
             # covers most of what the question says ("which documents are available?"), not
             # when one word of it matched ("where do I set my plugin folder?")
@@ -676,7 +694,7 @@ class SmallModelPolicy:
             candidates = usable_tools(matched, question, matched=True)
             if not candidates:
                 # nothing matched, or only tools the question gives nothing to: the others compete
-                rest = [t for t in tools if t not in matched]
+                rest = [t for t in tools if t not in matched and t not in no_list]
                 candidates = usable_tools(rest, question, matched=False) or rest or matched
             # the candidates fit about equally well: the simplest reading wins
             options = fewest_arguments(candidates)
