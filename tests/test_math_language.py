@@ -490,3 +490,24 @@ def test_a_word_problem_that_is_not_one_operation_is_not_read_as_one(text: str) 
 
 def test_calculate_shows_the_word_problem_it_read() -> None:
     assert calculate.invoke({"expression": "3 boxes with 12 eggs each"}) == "(3 * 12) = 36"
+
+
+@pytest.mark.parametrize(
+    "text", ["a " * 10_000 + "5 boxes", "round " * 700 + "5", "what is " * 2_000 + "5 + 3"]
+)
+def test_a_long_text_is_refused_as_too_long_not_read(text: str) -> None:
+    """Reading words costs more than linear time and nests for each operation word: a text longer than
+    the evaluator's limit is refused as it is, not read (it used to take a minute, or overflow the stack)."""
+    with pytest.raises(CalculationError, match="too long"):
+        calculate.invoke({"expression": text})
+
+
+def test_the_longest_text_read_still_reads() -> None:
+    from cadence.builtins.math_language import MAX_READ_CHARS
+
+    nested = "round " * 80 + "5"  # read, then refused by the evaluator for its length: an error, no crash
+    with pytest.raises(CalculationError, match="too long"):
+        calculate.invoke({"expression": nested})
+    assert calculate.invoke({"expression": "round " * 20 + "5"}).endswith("= 5")
+    padded = "so " * ((MAX_READ_CHARS - 20) // 3) + "add 7 and 8"
+    assert len(padded) <= MAX_READ_CHARS and calculate.invoke({"expression": padded}).endswith("= 15")

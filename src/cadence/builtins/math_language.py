@@ -86,6 +86,9 @@ _AND_STEP_RE = re.compile(rf"\s+and\s+(?=(?:{_STEP_VERB})\b)", re.IGNORECASE)
 """An "and" before a step verb ("take 100 and subtract 37"): read as "then" when the text reads as
 nothing otherwise (in "the difference between 10 and double 3" the "and" joins two operands)."""
 
+MAX_READ_CHARS = 500
+"""Longest text read as arithmetic in words (the evaluator's own limit on an expression's length)."""
+
 _NUM = r"-?\d+(?:\.\d+)?"
 _OPERAND = r"(.+?)"
 
@@ -529,10 +532,17 @@ def _clause(text: str) -> str:
 _ARITHMETIC_START_RE = re.compile(r"^(?:[\d(√-]|[a-z]\w*\s*\(|(?:pi|e|tau)\b)", re.IGNORECASE)
 
 
+_OPERAND_FIRST = ("^(.+?)", f"^{_NOT_ASKED}", f"^{_EXPRESS}(.+?)")
+_LEADING_VERB_PATTERNS = tuple(p for p, _ in _VERB_PATTERNS if not p.pattern.startswith(_OPERAND_FIRST))
+"""The operation forms that begin with a word of their own ("add ...", "the sum of ..."), not with an
+operand: only these say where arithmetic starts (an operand starts it by its own first word), and
+trying the others at every word of a long text took time growing with its square."""
+
+
 def _starts_arithmetic(text: str) -> bool:
     """Whether ``text`` begins with a number, a parenthesis, a function call, an operator or
     function word, or an operation verb."""
-    if _ARITHMETIC_START_RE.match(text) or any(p.match(text) for p, _ in _VERB_PATTERNS):
+    if _ARITHMETIC_START_RE.match(text) or any(p.match(text) for p in _LEADING_VERB_PATTERNS):
         return True
     if _ROUND_VERB_RE.match(text):
         return True
@@ -664,8 +674,11 @@ def to_expression(text: str) -> str:
     with none or several, the whole reading is returned.
 
     The result is not validated: pass it to the evaluator, which rejects anything
-    that is not arithmetic.
+    that is not arithmetic. A text longer than :data:`MAX_READ_CHARS` is returned as it is (the
+    reading's work grows faster than the text; the evaluator refuses such a length anyway).
     """
+    if len(text) > MAX_READ_CHARS:
+        return text
     cleaned = _prepared(text)
     whole = _read(cleaned)
     if has_operation(whole):
@@ -722,4 +735,4 @@ def unread_words(text: str) -> list[str]:
     return [w for w in words if not _FILLER_RE.fullmatch(w) and w.lower() not in _CONSTANTS]
 
 
-__all__ = ["has_operation", "numbers_from_words", "to_expression", "unread_words"]
+__all__ = ["MAX_READ_CHARS", "has_operation", "numbers_from_words", "to_expression", "unread_words"]
