@@ -523,3 +523,17 @@ def test_the_built_in_agents_route_texts_leave_pleasantries_alone(question: str,
     plugins = [p.get_metadata() for p in (MathPlugin, info.InfoPlugin, DocsPlugin)]
     schemas = [routing_schema(t) for t in make_routing_tools(plugins) if t.name != "goto_finalize"]
     assert PreRouter.from_tool_schemas(schemas).shortlist(question) == routes
+
+
+def test_a_place_is_found_behind_many_filler_words() -> None:
+    question = "hey can you tell me what the current local time is right now in Tokyo"
+    assert resolve_location(question).tz.key == "Asia/Tokyo"
+
+
+@pytest.mark.parametrize("text", ["to " * 6000 + "Tokyo", "a " * 10_000, "what time is it in " * 600])
+def test_a_location_text_longer_than_the_limit_is_refused_at_once(text: str) -> None:
+    """Reading a place grows faster than the text: a 20,000-character one is refused, not read."""
+    with pytest.raises(UnknownLocationError, match="too long"):
+        resolve_location(text)
+    with pytest.raises(UnknownLocationError, match="too long"):
+        info.current_time.invoke({"location": text})

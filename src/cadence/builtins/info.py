@@ -898,12 +898,18 @@ def _resolve_key(
     return None
 
 
+MAX_FILLERS = 16
+"""Most filler words stripped at each end of a location text ("hey can you tell me what the current local
+time is right now in" is 13): more make no place name, and each one more costs a pass over the text."""
+
+
 def _strip_fillers(key: str) -> list[str]:
-    """``key`` and the forms left after removing filler words at either end, in order."""
+    """``key`` and the forms left after removing filler words at either end (at most
+    :data:`MAX_FILLERS` at each), in order."""
     forms = [key]
     current = key
     changed = True
-    while changed:
+    while changed and len(forms) <= MAX_FILLERS:
         changed = False
         for filler in _LEADING_FILLERS:
             if current.startswith(filler + " "):
@@ -912,7 +918,8 @@ def _strip_fillers(key: str) -> list[str]:
                 changed = True
                 break
     changed = True
-    while changed:
+    leading = len(forms)
+    while changed and len(forms) - leading < MAX_FILLERS:
         changed = False
         for filler in _TRAILING_FILLERS:
             if current.endswith(" " + filler):
@@ -983,6 +990,9 @@ def _offset_place(location: str) -> Place | None:
 
 MAX_PLACES = 3
 """Most places one ``current_time`` question is answered for ("in Tokyo, Paris and Lima")."""
+MAX_LOCATION_CHARS = 500
+"""Longest text a place is read from: a question naming a place is far shorter, and reading grows with
+the text (a 20,000-character one took about a second of the interpreter)."""
 
 
 def resolve_location(location: str) -> Place:
@@ -1004,6 +1014,11 @@ def resolve_locations(location: str, limit: int = MAX_PLACES) -> list[Place]:
         raise UnknownLocationError(
             "No location given. Name a city (e.g. 'Tokyo'), a country (e.g. 'Japan'), an IANA time zone "
             "(e.g. 'Europe/Paris') or a UTC offset (e.g. 'UTC+2')."
+        )
+    if len(location) > MAX_LOCATION_CHARS:
+        raise UnknownLocationError(
+            f"The location is too long ({len(location)} characters, max {MAX_LOCATION_CHARS}); name the "
+            "place alone, e.g. 'Tokyo' or 'Paris, France'."
         )
     offset = _offset_place(location)
     if offset is not None:
