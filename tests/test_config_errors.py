@@ -164,6 +164,14 @@ def test_connect_and_read_timeouts_are_separate_settings() -> None:
     assert (timeout.read, timeout.connect) == (42, 3)
 
 
+def _chained(cause: Exception) -> Exception:
+    """``cause`` wrapped the way the embedded model's worker reports it."""
+    try:
+        raise RuntimeError("the worker failed") from cause
+    except RuntimeError as exc:
+        return exc
+
+
 class _StatusError(Exception):
     def __init__(self, status: int) -> None:
         super().__init__(f"HTTP {status}")
@@ -178,6 +186,18 @@ class _StatusError(Exception):
         (_StatusError(429), "rate limited", "API key"),
         (_StatusError(404), "not found", "API key"),
         (_StatusError(500), "failed after 2 attempt(s)", "API key"),
+        # a request longer than the model's context: shorten it, retrying cannot help
+        (
+            ValueError("This model's maximum context length is 8192 tokens"),
+            "cannot take this much text",
+            "try again",
+        ),
+        (
+            _chained(ValueError("Requested tokens (18037) exceed context window of 4096")),
+            "shorten the message",
+            "status",
+        ),
+        (ValueError("the context was cancelled"), "failed after 2 attempt(s)", "much text"),
     ],
 )
 def test_model_failures_say_what_to_check(exc: Exception, says: str, never: str) -> None:

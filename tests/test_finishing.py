@@ -293,3 +293,15 @@ async def test_agent_model_failure_is_contained(engine_factory) -> None:
     result = await engine.ainvoke("Calculate 1+1")
     assert result.response == "The math helper failed."
     assert any(e["node"] == "math_agent" for e in result.trace["errors"])
+
+
+async def test_a_message_longer_than_the_models_context_says_to_shorten_it(engine_factory) -> None:
+    too_long = {"raise": {"type": "error", "message": "This model's maximum context length is 8192 tokens"}}
+    engine, model = engine_factory([FINALIZE, too_long, FINALIZE, {"content": "short and fine"}])
+    result = await engine.ainvoke("a very long message", thread_id="t")
+    assert result.error is not None and result.error["code"] == "model_error"
+    assert "cannot take this much text" in result.error["message"]
+    assert "shorten the message" in result.response and "did not respond" not in result.response
+    again = await engine.ainvoke("a short one", thread_id="t")
+    assert again.response == "short and fine" and again.error is None
+    assert_no_unanswered_calls(model)

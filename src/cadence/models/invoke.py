@@ -9,6 +9,7 @@ message for each kind of failure (connection, key, rate limit, not found, timeou
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -170,4 +171,29 @@ def failure_message(
             f"The model for the {node} was not found on the server{where} ({what}); "
             "check the model name in CADENCE_LLM and CADENCE_LLM_BASE_URL."
         )
+    if is_context_overflow(exc):
+        return (
+            f"The model for the {node} cannot take this much text ({what}); shorten the message or start a "
+            "new conversation (CADENCE_MODEL_INPUT_MAX_TOKENS trims the history sent to the model)."
+        )
     return f"The model for the {node} failed {tries}: {what}. Check the provider's status, or try again."
+
+
+_OVERFLOW_RE = re.compile(
+    r"context (?:window|length)|maximum context|context_length_exceeded|too many tokens|prompt is too long|"
+    r"input is too long|exceeds? (?:the )?(?:token|context) limit|requested tokens \(\d+\) exceed",
+    re.IGNORECASE,
+)
+"""How providers and llama.cpp say a request holds more tokens than the model takes."""
+
+
+def is_context_overflow(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what caused it) says the request was longer than the model's context."""
+    seen: BaseException | None = exc
+    for _ in range(5):
+        if seen is None:
+            return False
+        if _OVERFLOW_RE.search(str(seen)):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False

@@ -212,7 +212,7 @@ class FinalAnswerNode:
                 context,
                 exc.code,
                 str(exc),
-                self.problem_text(f"the language model did not respond ({exc.message})"),
+                self.problem_text(f"the language model failed ({exc.message})"),
                 state.get("tone"),
             )
             usage = None
