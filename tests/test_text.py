@@ -15,3 +15,11 @@ def test_valid_unicode_replaces_only_lone_surrogates() -> None:
 
 def test_numbers_from_words_writes_numbers_in_digits() -> None:
     assert numbers_from_words("what's ten percent of 250") == "what's 10 percent of 250"
+
+
+def test_a_run_of_scale_words_naming_no_number_stays_as_written() -> None:
+    # "hundred and hundred and ..." multiplied out to a number of thousands of digits, which Python
+    # refuses to print (ValueError): a message of them failed the embedded model's turn
+    text = "hundred and " * 2700
+    assert numbers_from_words(text) == text
+    assert numbers_from_words("nine hundred ninety nine billion") == "999000000000"

@@ -33,6 +33,10 @@ _MULTIPLIERS = {"hundred": 100, "dozen": 12}
 _SCALES = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 """Words that close a group ("two thousand three hundred")."""
 
+LARGEST_NUMBER_WORDS = 10**15
+"""Largest number read from words; a longer run ("hundred hundred hundred ...") stays as written
+(it names no number, and its digits would grow without bound)."""
+
 NUMBER_WORDS = frozenset([*_UNITS, *_TENS, *_MULTIPLIERS, *_SCALES])
 """English words that write a number (cardinals, "hundred", "dozen", "thousand", ...)."""
 
@@ -72,6 +76,8 @@ def _read_number_words(phrase: str) -> str:
         else:
             total += max(current, 1) * _SCALES[word]
             current = 0
+        if total + current > LARGEST_NUMBER_WORDS:
+            return phrase
         previous = word
     numbers.append(str(total + current))
     return " and ".join(numbers)
