@@ -481,6 +481,7 @@ def test_a_word_problem_of_one_operation(text: str, value: float) -> None:
         "It costs 5 dollars a month. What is the cost for 2 years?",  # months are not years
         "Sarah is 12 years old. How old will she be in 5 years?",  # an addition
         "I walk 3 km a day. Is 20 km a lot?",
+        "I ate 3 slices of 8 slices. How many are left?",  # a part of a whole, not 3 groups of 8
     ],
 )
 def test_a_word_problem_that_is_not_one_operation_is_not_read_as_one(text: str) -> None:

@@ -444,6 +444,11 @@ _EACH = r"(?:each|apiece|a piece|per (?:piece|item|unit|one)|(?:in|for|per) (?:e
 """How a problem says the amount is for one thing ("each", "apiece", "in each class")."""
 _RATE = r"(?:per|an?|every|each|in (?:a|an|one|each|every)|for (?:a|an|one|each|every))"
 """How a problem says the amount is for one unit ("per hour", "a day", "in a week")."""
+_GROUPS = (
+    r"(?:rows|columns|lines|boxes|packs|packets|bags|crates|cases|cartons|sets|groups|teams|stacks|shelves|"
+    r"trays|bundles|batches|rolls|piles|baskets|buckets|jars|bunches|layers|floors|blocks|sheets|pages)"
+)
+"""Groups that hold a number of things each ("6 rows of 15 plants")."""
 _PRODUCTS = tuple(
     re.compile(pattern, re.IGNORECASE)
     for pattern in (
@@ -454,8 +459,8 @@ _PRODUCTS = tuple(
         rf"(?<![\w.])(?P<a>{_NUM})\s+{_NOUNS},?\s+each\s+[a-z]+(?:\s+at)?\s+{_MONEY}(?P<b>{_NUM})(?![\w.])",
         # "each of my 5 shelves holds 30 books"
         rf"\beach of (?:[a-z]+\s+)?(?P<a>{_NUM})\s+{_NOUNS}\s+{_HAS}\s+{_MONEY}(?P<b>{_NUM})(?![\w.])",
-        # "6 rows of 15 plants", "4 packs of 6 cans"
-        rf"(?<![\w.])(?P<a>{_NUM})\s+(?:[a-z]+\s+)?[a-z]+s\s+of\s+(?P<b>{_NUM})\s+[a-z]+",
+        # "6 rows of 15 plants", "4 packs of 6 cans" (not "3 slices of 8": a part of a whole)
+        rf"(?<![\w.])(?P<a>{_NUM})\s+(?:[a-z]+\s+)?{_GROUPS}\s+of\s+(?P<b>{_NUM})\s+[a-z]+",
         # "60 km per hour for 3 hours", "7 days in a week: how many in 9 weeks?", "30 pages a minute: in 5
         # minutes?"
         rf"(?<![\w.]){_MONEY}(?P<b>{_NUM})\s+(?:{_NOUNS}\s+)?{_RATE}\s+(?P<unit>[a-z]+)\b"
