@@ -23,3 +23,10 @@ def test_a_run_of_scale_words_naming_no_number_stays_as_written() -> None:
     text = "hundred and " * 2700
     assert numbers_from_words(text) == text
     assert numbers_from_words("nine hundred ninety nine billion") == "999000000000"
+
+
+def test_a_scale_word_after_a_scale_word_multiplies() -> None:
+    # "a thousand million" is 10**9 (it read as 1,001,000), "a million million" 10**12
+    assert numbers_from_words("one thousand million") == "1000000000"
+    assert numbers_from_words("a million million") == "1000000000000"
+    assert numbers_from_words("five million two thousand") == "5002000"

@@ -73,6 +73,8 @@ def _read_number_words(phrase: str) -> str:
             current += _TENS[word]
         elif word in _MULTIPLIERS:
             current = max(current, 1) * _MULTIPLIERS[word]
+        elif previous in _SCALES and current == 0 and _SCALES[previous] <= _SCALES[word]:
+            total *= _SCALES[word]  # "a thousand million", "a million million": one scale of another
         else:
             total += max(current, 1) * _SCALES[word]
             current = 0
