@@ -91,16 +91,18 @@ def bm25(
     average = sum(len(d) for d in documents) / total or 1.0
     counts = frequencies if frequencies is not None else [Counter(d) for d in documents]
     weights = {t: idf(sum(1 for f in counts if t in f), total) for t in unique}
-    scores = []
-    for doc, freq in zip(documents, counts, strict=True):
-        norm = K1 * (1 - B + B * len(doc) / average)
-        score = 0.0
-        for t in unique:
-            tf = freq.get(t, 0)
-            if tf:
-                score += weights[t] * tf * (K1 + 1) / (tf + norm)
-        scores.append(score)
-    return scores
+    return [_bm25_of(freq, len(doc), average, weights) for doc, freq in zip(documents, counts, strict=True)]
+
+
+def _bm25_of(freq: Counter[str], length: int, average: float, weights: dict[str, float]) -> float:
+    """BM25 of one document (its term counts ``freq`` and ``length``) for the question terms' ``weights``."""
+    norm = K1 * (1 - B + B * length / average)
+    value = 0.0
+    for t, weight in weights.items():
+        tf = freq.get(t, 0)
+        if tf:
+            value += weight * tf * (K1 + 1) / (tf + norm)
+    return value
 
 
 @dataclass(frozen=True)
@@ -143,14 +145,7 @@ def score(query: Sequence[str], documents: Sequence[Sequence[str]]) -> Scored:
         return Scored(scores, weights)
     average = sum(len(d) for d in documents) / total or 1.0
     for k in matching:
-        freq = counts[k]
-        norm = K1 * (1 - B + B * len(documents[k]) / average)
-        value = 0.0
-        for t in unique:
-            tf = freq.get(t, 0)
-            if tf:
-                value += weights[t] * tf * (K1 + 1) / (tf + norm)
-        scores[k] = min(1.0, value / ceiling)
+        scores[k] = min(1.0, _bm25_of(counts[k], len(documents[k]), average, weights) / ceiling)
     return Scored(scores, weights)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -119,16 +120,20 @@ def _status(exc: BaseException) -> int | None:
     return status if isinstance(status, int) else None
 
 
-def _is_connection_error(exc: BaseException) -> bool:
+def _causes(exc: BaseException, depth: int = 5) -> Iterator[BaseException]:
+    """``exc`` and what caused it, nearest first (at most ``depth``)."""
     seen: BaseException | None = exc
-    for _ in range(5):
+    for _ in range(depth):
         if seen is None:
-            return False
-        name = type(seen).__name__.lower()
-        if isinstance(seen, ConnectionError) or "connect" in name:
-            return True
+            return
+        yield seen
         seen = seen.__cause__ or seen.__context__
-    return False
+
+
+def _is_connection_error(exc: BaseException) -> bool:
+    return any(
+        isinstance(seen, ConnectionError) or "connect" in type(seen).__name__.lower() for seen in _causes(exc)
+    )
 
 
 def failure_message(
@@ -189,11 +194,4 @@ _OVERFLOW_RE = re.compile(
 
 def is_context_overflow(exc: BaseException) -> bool:
     """Whether ``exc`` (or what caused it) says the request was longer than the model's context."""
-    seen: BaseException | None = exc
-    for _ in range(5):
-        if seen is None:
-            return False
-        if _OVERFLOW_RE.search(str(seen)):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
+    return any(_OVERFLOW_RE.search(str(seen)) for seen in _causes(exc))

@@ -291,7 +291,11 @@ class PreRouter:
         When some candidate matches a word of the query, candidates matched by numbers alone
         are left out (see :meth:`rank`).
         """
-        ranked = self.rank(query, ignore_shared=ignore_shared)
+        return self.shortlisted(self.rank(query, ignore_shared=ignore_shared), ratio=ratio, limit=limit)
+
+    @staticmethod
+    def shortlisted(ranked: list[RouteScore], *, ratio: float = 0.75, limit: int = 3) -> list[str]:
+        """:meth:`shortlist` of a ranking already made (:meth:`rank`)."""
         if not ranked or ranked[0].score <= 0:
             return []
         best = ranked[0]

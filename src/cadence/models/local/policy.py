@@ -504,9 +504,8 @@ def takes_number_list(schema: Mapping[str, Any]) -> bool:
     )
 
 
-_LISTED = r"-?\d+(?:\.\d+)?(?![\w.])"
 _LIST_RE = re.compile(
-    rf"(?<![\w.]){_LISTED}(?:(?:\s*[,;&]\s*|\s+(?:and|or)\s+|\s+){_LISTED})+", re.IGNORECASE
+    rf"{NUMBER_RE.pattern}(?:(?:\s*[,;&]\s*|\s+(?:and|or)\s+|\s+){NUMBER_RE.pattern})+", re.IGNORECASE
 )
 """Two or more numbers one after the other, apart by commas, "and"/"or" or spaces only."""
 
@@ -671,10 +670,11 @@ class SmallModelPolicy:
         options = tools
         if self.preroute and len(tools) > 1:
             router = PreRouter.from_tool_schemas(tools)
-            shortlist = router.shortlist(question, ratio=TOOL_SHORTLIST_RATIO, ignore_shared=True)
+            ranked = router.rank(question, ignore_shared=True)
+            shortlist = router.shortlisted(ranked, ratio=TOOL_SHORTLIST_RATIO)
             # a tool taking a list of numbers that matched by the question's numbers alone needs
             # them written as a list: two numbers apart in a word problem are no list
-            by_numbers = bool(shortlist) and router.rank(question, ignore_shared=True)[0].number_only
+            by_numbers = bool(shortlist) and ranked[0].number_only
             apart = by_numbers and not writes_a_list(question)
             no_list = [t for t in tools if takes_number_list(t)] if apart else []
             if not shortlist and earlier is not None and earlier[0] in names and is_follow_up(question):
