@@ -330,6 +330,39 @@ def test_agents_shipped_in_an_installed_package(tmp_path: Path, monkeypatch) -> 
             sys.modules.pop(name, None)
 
 
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        ("import sys\nsys.exit(7)\n", "SystemExit(7) raised by the plugin's code"),
+        ("raise KeyboardInterrupt\n", "KeyboardInterrupt() raised by the plugin's code"),
+        ("raise RuntimeError('broken agents')\n", "RuntimeError: broken agents"),
+    ],
+)
+def test_a_package_of_agents_that_fails_at_import_is_a_failed_plugin(
+    tmp_path: Path, monkeypatch, body: str, reason: str
+) -> None:
+    """Whatever a ``cadence.agents`` package raises at import (``SystemExit`` too) is reported, not raised."""
+    import sys
+
+    site = tmp_path / "site"
+    (site / "exiting_agents_pkg").mkdir(parents=True)
+    (site / "exiting_agents_pkg" / "__init__.py").write_text(body)
+    info = site / "exiting_agents_pkg-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: exiting-agents-pkg\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[cadence.agents]\nexiting = exiting_agents_pkg\n")
+    monkeypatch.syspath_prepend(str(site))
+    try:
+        manager = PluginManager(make_settings(builtin_plugins=["math"], entry_points_enabled=True))
+        manager.load()
+    finally:
+        sys.modules.pop("exiting_agents_pkg", None)
+    status = next(s for s in manager.statuses if s.name == "exiting")
+    assert (status.status, status.source, status.location) == ("failed", "markdown", "exiting_agents_pkg")
+    assert status.reason is not None and status.reason.startswith(reason) and "\n" not in status.reason
+    assert "math" in manager.bundles
+
+
 def test_api_lists_markdown_agents_with_health() -> None:
     import httpx
 

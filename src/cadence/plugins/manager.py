@@ -261,7 +261,11 @@ class PluginManager:
         directories = list(self.settings.agents_dir)
         packaged: list[Path] = []
         if self.settings.entry_points_enabled:
-            packaged, broken = markdown.packaged_agent_dirs()
+            try:
+                packaged, broken = markdown.packaged_agent_dirs()
+            except BaseException as exc:  # e.g. unreadable distribution metadata
+                _reraise_cancellation(exc)
+                broken = [(markdown.AGENTS_ENTRY_POINT_GROUP, "entry points", _short_exc(exc))]
             for name, location, reason in broken:
                 statuses.append(PluginStatus(name, "failed", "markdown", location, reason=reason))
         files, missing = markdown.agent_files([*directories, *packaged])

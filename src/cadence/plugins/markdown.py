@@ -400,9 +400,12 @@ def packaged_agent_dirs() -> tuple[list[Path], list[tuple[str, str, str]]]:
     """Folders of the packages registered under :data:`AGENTS_ENTRY_POINT_GROUP`, and failures.
 
     Each entry point's value names a package (``my_agents`` or ``my_plugin.agents``); its folder's
-    ``.md`` files are agents. Failures are ``(name, location, reason)``.
+    ``.md`` files are agents. Failures are ``(name, location, reason)``; whatever a package raises at
+    import (``SystemExit`` included) is a failure, as for Python plugins; only cancellation propagates.
     """
     from importlib.metadata import entry_points
+
+    from cadence.plugins.manager import _reraise_cancellation, _short_exc
 
     dirs: list[Path] = []
     failed: list[tuple[str, str, str]] = []
@@ -415,8 +418,9 @@ def packaged_agent_dirs() -> tuple[list[Path], list[tuple[str, str, str]]]:
             if not locations:
                 raise TypeError("is not a package with a folder of .md agents")
             dirs.extend(Path(p) for p in locations)
-        except Exception as exc:
-            failed.append((ep.name, ep.value, f"{type(exc).__name__}: {exc}"))
+        except BaseException as exc:  # SystemExit at import included, as for Python plugins
+            _reraise_cancellation(exc)
+            failed.append((ep.name, ep.value, _short_exc(exc)))
     return dirs, failed
 
 
