@@ -403,6 +403,9 @@ async def test_empty_and_tool_only_final_replies_fall_back() -> None:
     for reply in (
         {"content": ""},
         {"content": "  "},
+        {"content": "\u200b\u2060\ufeff \x00"},  # zero-width, byte-order mark, NUL: nothing shows
+        {"content": "<think>The user wants 4.</think>"},  # only reasoning, no answer
+        {"content": "<think>unclosed"},
         {"tool_calls": [{"name": "goto_finalize", "args": {}}]},
     ):
         engine, _ = _engine([FINALIZE, reply])

@@ -5,7 +5,7 @@ at module level, inside a function (lazy imports), under ``TYPE_CHECKING``. The 
 (see docs/architecture.md, "Layers"):
 
 - ``cadence.sdk`` imports nothing of Cadence;
-- ``cadence.conventions`` (names and message helpers) builds only on the SDK;
+- ``cadence.conventions`` (names and message helpers) builds only on the SDK and the text helpers;
 - models import only the SDK, settings, errors, the conventions, the retry helper (``backoff``) and
   the shared stopwords (``text``);
 - plugins (discovery, validation, containment) and the built-in plugins sit below the
@@ -45,7 +45,7 @@ ALLOWED: dict[str, set[str]] = {
     "text": set(),
     "settings": {"errors"},
     "logs": {"errors"},
-    "conventions": {"sdk"},
+    "conventions": {"sdk", "text"},
     "models": {"sdk", "errors", "backoff", "settings", "conventions", "text"},
     "builtins": {"sdk", "errors", "settings", "text"},
     "plugins": {"sdk", "errors", "settings", "conventions", "builtins"},

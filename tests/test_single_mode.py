@@ -157,6 +157,19 @@ async def test_model_failure_gives_the_fallback_answer_and_an_error(engine_facto
     assert nodes(model) == ["math_agent"]
 
 
+async def test_an_answer_of_reasoning_only_is_no_answer(engine_factory) -> None:
+    engine, _ = engine_factory(
+        [{"content": "<think>just thinking</think>"}, {"content": "<think>4 it is</think> 2+2 is 4."}],
+        mode="single",
+        agent="math",
+    )
+    empty = await engine.ainvoke("2+2?", thread_id="t1")
+    assert empty.error is not None and empty.error["code"] == "empty_answer"
+    assert "<think>" not in empty.response and "just thinking" not in empty.response
+    answered = await engine.ainvoke("2+2?", thread_id="t1")
+    assert answered.error is None and answered.response == "2+2 is 4."  # the reasoning is not shown
+
+
 async def test_streamed_events(engine_factory) -> None:
     engine, _ = engine_factory(
         [call("calculate", expression="1 + 1"), {"content": "2"}], mode="single", agent="math"

@@ -150,6 +150,24 @@ async def test_forward_without_an_answer_of_that_agent_is_synthesized(engine_fac
     assert any("forward_message" in note for note in result.trace["notes"])
 
 
+async def test_a_forwarded_answer_shows_no_reasoning_and_reasoning_alone_is_not_forwarded(engine_factory) -> None:
+    engine, model = engine_factory(
+        [
+            transfer("math"),
+            call("calculate", expression="15 * 23"),
+            {"content": "<think>the tool said 345</think>15 * 23 = 345"},
+            forward("math"),
+        ],
+        mode="supervisor",
+        supervisor_direct_answer=False,
+    )
+    result = await engine.ainvoke("Calculate 15 * 23")
+    assert result.response == "15 * 23 = 345"
+    model.reset([transfer("math"), {"content": "<think>no idea</think>"}, forward("math"), {"content": "4."}])
+    second = await engine.ainvoke("What is 2+2?", mode="supervisor")
+    assert nodes(model)[-1] == "synthesizer" and second.response == "4."  # nothing to forward: synthesized
+
+
 @pytest.mark.parametrize("output_mode", ["last_message", "full_history"])
 async def test_output_mode_decides_what_the_supervisor_sees(engine_factory, output_mode) -> None:
     engine, model = engine_factory(

@@ -30,3 +30,20 @@ def test_a_scale_word_after_a_scale_word_multiplies() -> None:
     assert numbers_from_words("one thousand million") == "1000000000"
     assert numbers_from_words("a million million") == "1000000000000"
     assert numbers_from_words("five million two thousand") == "5002000"
+
+
+def test_visible_ignores_spaces_control_and_format_characters() -> None:
+    from cadence.text import visible
+
+    assert (
+        not visible("") and not visible(" \n\t\u00a0") and not visible("\u200b\u200d\u2060\ufeff\x00\u202e")
+    )
+    assert visible("4") and visible("\u200bok") and visible("日本") and visible("🙂")
+
+
+def test_split_thought_sets_reasoning_aside() -> None:
+    from cadence.text import split_thought
+
+    assert split_thought("<think>a</think> b") == ("b", "a")
+    assert split_thought("<THINK>a") == ("", "a")  # an unclosed block runs to the end
+    assert split_thought(["part"]) == (["part"], "")  # non-text content as it is

@@ -24,6 +24,7 @@ from typing import Any, Literal
 from langchain_core.messages import BaseMessage, HumanMessage
 
 from cadence.sdk.tools import BACK_TOOL_NAME, CONTROL_METADATA_KEY
+from cadence.text import split_thought, visible
 
 
 class GraphNodeNames:
@@ -107,7 +108,9 @@ __all__ = [
     "RouteNaming",
     "agent_from_route",
     "agent_node_name",
+    "answer_text",
     "handoff_tool_name",
+    "has_answer",
     "has_text",
     "is_control_tool",
     "is_control_tool_object",
@@ -248,6 +251,16 @@ def has_text(msg: BaseMessage) -> bool:
         (isinstance(part, str) and part.strip()) or (isinstance(part, dict) and part.get("text"))
         for part in content
     )
+
+
+def answer_text(msg: BaseMessage) -> str:
+    """The text a reply gives as an answer: its text without ``<think>`` blocks, trimmed."""
+    return str(split_thought(message_text(msg))[0]).strip()
+
+
+def has_answer(msg: BaseMessage) -> bool:
+    """Whether a reply gives an answer: visible text (:func:`cadence.text.visible`) outside ``<think>``."""
+    return visible(answer_text(msg))
 
 
 def split_at_last_human(

@@ -12,6 +12,8 @@ the math language and the embedded model's argument grammar both read them.
 from __future__ import annotations
 
 import re
+import unicodedata
+from typing import Any
 
 _STOPWORDS_TEXT = """a about an and are as at be by can did do does for from how i in is it its me my of on or
     please s t tell that the this to was what when where which who why will with you your"""
@@ -103,3 +105,24 @@ def valid_unicode(text: str) -> str:
     except UnicodeEncodeError:
         return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     return text
+
+
+_THINK_RE = re.compile(r"<think>(.*?)(?:</think>|$)", re.DOTALL | re.IGNORECASE)
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp"})
+
+
+def split_thought(content: Any) -> tuple[Any, str]:
+    """``(answer, thought)``: a text reply without its ``<think>`` blocks, and what they said.
+
+    An unclosed block runs to the end. Non-text content is returned as it is.
+    """
+    if not isinstance(content, str) or "<think>" not in content.lower():
+        return content, ""
+    thought = "\n".join(m.strip() for m in _THINK_RE.findall(content) if m.strip())
+    return _THINK_RE.sub("", content).strip(), thought
+
+
+def visible(text: str) -> bool:
+    """Whether ``text`` shows anything: a character other than spaces, control and format
+    characters (zero-width spaces and joiners, byte-order and direction marks, NUL)."""
+    return any(not ch.isspace() and unicodedata.category(ch) not in _INVISIBLE_CATEGORIES for ch in text)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
-from cadence.conventions import FINAL_NODES, is_control_tool, message_text, split_at_last_human
+from cadence.conventions import FINAL_NODES, answer_text, is_control_tool, message_text, split_at_last_human
 from cadence.orchestration.safety import safe_messages
 
 COMPACTION_HEADER = "The agents' results for this question:"
@@ -70,7 +70,7 @@ def describe_work(messages: Sequence[BaseMessage]) -> str:
             who = msg.name or "agent"
             if who == "coordinator":
                 continue
-            text = message_text(msg).strip()
+            text = answer_text(msg)  # what it said, not its reasoning
             if text:
                 lines.append(f"[{who}] said: {text}")
             for call in msg.tool_calls or []:

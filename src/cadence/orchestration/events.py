@@ -199,7 +199,7 @@ class _ThinkState:
 class ThinkFilter:
     """Drops ``<think>…</think>`` blocks from streamed answer text, chunk by chunk, per message.
 
-    The same rule as the final answer's (``synthesizer.split_thought``): blocks anywhere are
+    The same rule as the final answer's (:func:`cadence.text.split_thought`): blocks anywhere are
     dropped, an unclosed block runs to the end, whitespace between a block and the answer is not
     answer text. Text that may be the start of a tag ("<thi") is held back until the next chunk
     of the message tells; the message's last chunk releases it.

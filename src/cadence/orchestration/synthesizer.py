@@ -12,7 +12,6 @@ metadata (:data:`FALLBACK_KEY`) and recorded in the trace's ``errors``.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -48,6 +47,7 @@ from cadence.orchestration.validation import (
 )
 from cadence.sdk.metadata import PluginMetadata
 from cadence.settings import Settings
+from cadence.text import split_thought, visible
 
 logger = logging.getLogger(__name__)
 
@@ -72,18 +72,6 @@ FALLBACK_KEY = "cadence_fallback"
 
 THOUGHT_KEY = "thought"
 """``response_metadata`` key of the reasoning a model wrote in a ``<think>`` block (never the answer)."""
-_THINK_RE = re.compile(r"<think>(.*?)(?:</think>|$)", re.DOTALL | re.IGNORECASE)
-
-
-def split_thought(content: Any) -> tuple[Any, str]:
-    """``(answer, thought)``: a text reply without its ``<think>`` blocks, and what they said.
-
-    An unclosed block runs to the end. Non-text content is returned as it is.
-    """
-    if not isinstance(content, str) or "<think>" not in content.lower():
-        return content, ""
-    thought = "\n".join(m.strip() for m in _THINK_RE.findall(content) if m.strip())
-    return _THINK_RE.sub("", content).strip(), thought
 
 
 def is_fallback(message: BaseMessage | None) -> bool:
@@ -109,8 +97,9 @@ def fallback_answer(messages: Sequence[BaseMessage], problem: str, tone: str | N
 
 
 def unusable_reply(message: BaseMessage) -> str | None:
-    """Why a final-answer model reply cannot be shown (no text, or only a tool call), or None."""
-    if message_text(message).strip():
+    """Why a final-answer model reply cannot be shown, or None: no visible text once its ``<think>``
+    blocks are set aside (blank, zero-width or control characters only), or only a tool call."""
+    if visible(split_thought(message_text(message))[0]):
         return None
     if getattr(message, "tool_calls", None) or getattr(message, "invalid_tool_calls", None):
         return "the language model replied with a tool call instead of an answer"

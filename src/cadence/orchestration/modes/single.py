@@ -42,8 +42,8 @@ from cadence.conventions import (
     BACK_TOOL_NAME,
     GraphNodeNames,
     agent_node_name,
-    has_text,
-    message_text,
+    answer_text,
+    has_answer,
     split_at_last_human,
 )
 from cadence.errors import ConfigurationError, ValidationError
@@ -259,7 +259,7 @@ def _draft_answer(messages: list[BaseMessage], agent: str) -> AIMessage | None:
             for m in reversed(after)
             if isinstance(m, AIMessage)
             and m.name == agent_node_name(agent)
-            and has_text(m)
+            and has_answer(m)
             and any(c.get("id") in answered for c in m.tool_calls)
         ),
         None,
@@ -292,12 +292,12 @@ async def forward_answer(state: dict[str, Any], config: RunnableConfig, runtime:
     draft = ctx.get(F.VALIDATION_DRAFT)  # set: this is the answer of the correction round
     mode = turn.settings.validation if turn is not None else "off"
     metadata: dict[str, Any] = {FORWARDED_KEY: agent}
-    if draft is not None and (failures or answer is None or not has_text(answer)):
+    if draft is not None and (failures or answer is None or not has_answer(answer)):
         kept = _draft_answer(messages, agent)  # the correction failed: the draft stands
         if kept is not None:
             ctx[F.NOTES].append(f"validation: the {agent} agent's correction failed; its first answer stands")
             answer, failures = kept, []
-    if failures or answer is None or not has_text(answer):
+    if failures or answer is None or not has_answer(answer):
         problem = failures[-1]["message"] if failures else "the agent returned an empty answer"
         if not failures and turn is not None:
             turn.trace.errors.append({"node": ANSWER_NODE, "code": "empty_answer", "message": problem})
@@ -305,7 +305,7 @@ async def forward_answer(state: dict[str, Any], config: RunnableConfig, runtime:
         metadata[FALLBACK_KEY] = True
     else:
         evidence = TurnEvidence.of({**state, "messages": [*messages, *pending]})
-        content = with_citations(message_text(answer), evidence.sources)
+        content = with_citations(answer_text(answer), evidence.sources)
         if mode != "off" and correct_or_record(ctx, turn, ANSWER_NODE, mode, evidence.validate(content)):
             logger.info("the agent's answer fails validation; back to it once", extra={"agent": agent})
             emit_events([node_event(agent_node_name(agent))])

@@ -48,7 +48,8 @@ from cadence.conventions import (
     RouteNaming,
     agent_from_route,
     agent_node_name,
-    has_text,
+    answer_text,
+    has_answer,
     is_control_tool,
     message_text,
     plugin_of_node,
@@ -190,7 +191,7 @@ def handoff_tools(routing: Sequence[BaseTool], plugins: Sequence[PluginMetadata]
 
 def _turn_has_agent_answer(messages: Sequence[BaseMessage]) -> bool:
     _, _, after = split_at_last_human(messages)
-    return any(_is_agent_message(m) and has_text(m) for m in after)
+    return any(_is_agent_message(m) and has_answer(m) for m in after)
 
 
 class Supervisor(RoutingCoordinator):
@@ -276,7 +277,7 @@ class Supervisor(RoutingCoordinator):
     ) -> AIMessage:
         """The coordinator's decision; text after agent work becomes ``forward_message(supervisor)``."""
         response = await super()._decide(state, config, context, ctx)
-        text = message_text(response).strip()
+        text = answer_text(response)
         if text and not response.tool_calls and _turn_has_agent_answer(state.get("messages") or []):
             ctx[F.SUPERVISOR_ANSWER] = text
             call = {
@@ -321,7 +322,7 @@ def _agent_answer(state: dict[str, Any], agent: str) -> AIMessage | None:
         (
             m
             for m in reversed(after)
-            if isinstance(m, AIMessage) and m.name == agent_node_name(agent) and has_text(m)
+            if isinstance(m, AIMessage) and m.name == agent_node_name(agent) and has_answer(m)
         ),
         None,
     )
@@ -355,7 +356,7 @@ def finish(state: dict[str, Any], context: Any) -> Command:
         emit_events([node_event(GraphNodeNames.SYNTHESIZER)])
         return Command(goto=GraphNodeNames.SYNTHESIZER, update={"plugin_context": ctx})
     question, results = turn_evidence(state)
-    text = message_text(answer)
+    text = answer_text(answer)
     if _is_a_raw_result(text, results):
         # a long tool result passed on as it is (passages, listings): answered from it, as the
         # synthesizer answers from results, rather than forwarded raw
@@ -449,7 +450,7 @@ def answer_stands(state: dict[str, Any], update: dict[str, Any], agent: str, ans
     records = list(ctx.get(F.TOOLS_USED) or [])
     if not records or any(r.get("error") for r in records):
         return False
-    text = message_text(answer).strip()
+    text = answer_text(answer)
     results = results_from_records(records)
     contents = [r.content.strip() for r in results]
     if not text or text in contents or " ".join(text.split()) == " ".join("\n".join(contents).split()):
