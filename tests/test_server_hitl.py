@@ -300,3 +300,54 @@ def test_websocket_reports_the_pause() -> None:
                 events.append(json.loads(ws.recv(timeout=30)))
         assert [e["type"] for e in events][-2:] == ["interrupt", "final"]
         assert events[-1]["interrupted"] is True and events[-1]["approvals"][0]["tool"] == "calculate"
+
+
+JSON = {"content-type": "application/json"}
+BAD_DECISIONS = [
+    ({"decision": "reject", "message": "\ud800"}, "invalid_text"),
+    ({"decision": "edit", "arguments": {"expression": "\ud800"}}, "invalid_text"),
+    ({"decision": "edit", "arguments": {"expression": "2 + 2", "\ud800": 1}}, "invalid_text"),
+    ({"decision": "edit", "arguments": {"expression": "2 + 2", "x": 10**26}}, "invalid_decision"),
+    ({"decision": "edit", "arguments": {"expression": "2 + 2", "x": float("inf")}}, "invalid_decision"),
+]
+"""Decisions the checkpoint cannot store (json.dumps writes lone surrogates as ``\\ud800`` escapes)."""
+
+
+def test_unstorable_decisions_are_422_before_anything_resumes() -> None:
+    with live_server(app_with([*PAUSE, *FINISH])) as url:
+        first = httpx.post(f"{url}/api/v1/chat", json={"message": "What is 2 + 2?"}).json()
+        thread, approvals = first["thread_id"], first["approvals"]
+        resume = f"{url}/api/v1/threads/{thread}/resume"
+        for decision, code in BAD_DECISIONS:
+            for decisions in (decision, {approvals[0]["id"]: decision}):
+                resp = httpx.post(resume, content=json.dumps({"decisions": decisions}), headers=JSON)
+                assert resp.status_code == 422, (decision, resp.text)
+                error = resp.json()["error"]
+                assert error["code"] == code and error["message"].startswith("decisions.")
+        body = '{"decisions": {"decision": "edit", "arguments": {"expression": "2 + 2", "x": 1e400}}}'
+        resp = httpx.post(resume, content=body, headers=JSON)
+        assert resp.status_code == 422 and resp.json()["error"]["code"] == "invalid_decision"
+        # nothing ran: the pause is kept, no fallback answer was recorded, and approving runs the call
+        assert httpx.get(f"{url}/api/v1/threads/{thread}/approvals").json()["approvals"] == approvals
+        assert httpx.get(f"{url}/api/v1/threads/{thread}").json()["messages"][-1]["role"] == "user"
+        done = httpx.post(resume, json={"decisions": "approve"})
+        assert done.status_code == 200 and done.json()["response"] == "2 + 2 is 4."
+
+
+def test_openai_reply_to_a_pause_is_validated_like_any_message() -> None:
+    with live_server(app_with([*PAUSE, *FINISH])) as url:
+        ask = {"model": "cadence", "messages": [{"role": "user", "content": "What is 2 + 2?"}]}
+        thread = httpx.post(f"{url}/v1/chat/completions", json=ask).json()["thread_id"]
+        approvals = httpx.get(f"{url}/api/v1/threads/{thread}/approvals").json()["approvals"]
+        headers = {**JSON, "X-Cadence-Thread-Id": thread}
+        replies = [("reject \ud800", "invalid_text"), ("no " + "x" * 40_000, "message_too_long")]
+        for text, code in replies:
+            for stream in (False, True):
+                body = {"model": "cadence", "stream": stream, "messages": [{"role": "user", "content": text}]}
+                resp = httpx.post(f"{url}/v1/chat/completions", content=json.dumps(body), headers=headers)
+                assert resp.status_code == 422, (text[:20], resp.text[:200])
+                assert resp.json()["error"]["code"] == code
+        assert httpx.get(f"{url}/api/v1/threads/{thread}/approvals").json()["approvals"] == approvals
+        body = {"model": "cadence", "messages": [{"role": "user", "content": "approve"}]}
+        done = httpx.post(f"{url}/v1/chat/completions", json=body, headers=headers)
+        assert done.json()["choices"][0]["message"]["content"] == "2 + 2 is 4."

@@ -10,7 +10,8 @@
 
 Every route is owner-checked (404 for another user's thread) and holds the thread's lock while
 its run lasts (409 ``thread_busy`` after the wait). A resume of a thread that waits for nothing
-is 409 ``not_paused``; undecidable decisions are 422 ``invalid_decision``.
+is 409 ``not_paused``; undecidable decisions are 422 ``invalid_decision`` (``invalid_text`` for a
+lone surrogate), before anything resumes.
 """
 
 from __future__ import annotations
@@ -18,14 +19,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse
 
 from cadence.errors import CadenceError, ConflictError
-from cadence.orchestration.approval import parse_decisions
+from cadence.orchestration.approval import CallDecision, parse_decisions
 from cadence.server.auth import Principal, get_principal, resolve_user
 from cadence.server.chat import ERRORS, stream_response, turn_response
 from cadence.server.deps import get_service
@@ -40,7 +41,7 @@ from cadence.server.schemas import (
 )
 from cadence.server.service import ChatService, Turn
 from cadence.server.threads import ThreadPath, UserQuery
-from cadence.server.validation import validate_thread_id
+from cadence.server.validation import check_json, check_text, validate_thread_id
 
 logger = logging.getLogger(__name__)
 
@@ -117,11 +118,23 @@ async def start_run(
     return turn
 
 
+def check_decisions(chosen: Mapping[str, CallDecision]) -> None:
+    """422 for a decision the checkpoint cannot store: a lone surrogate in a reject message or in edit
+    arguments (``invalid_text``), a number in edit arguments that is not finite or beyond 64 bits, or
+    arguments nested too deep (``invalid_decision``)."""
+    for call_id, decision in chosen.items():
+        if decision.message is not None:
+            check_text(f"decisions.{call_id}.message", decision.message)
+        if decision.arguments is not None:
+            check_json(f"decisions.{call_id}.arguments", decision.arguments, code="invalid_decision")
+
+
 async def start_resume(
     service: ChatService, user: str, thread_id: str, decisions: Any, *, tokens: bool = True
 ) -> Turn:
     """Check the decisions against what the thread waits for (409 ``not_paused``, 422
-    ``invalid_decision``), then continue the paused turn as a :class:`Turn`."""
+    ``invalid_decision``) and that they can be stored (:func:`check_decisions`), then continue the
+    paused turn as a :class:`Turn`."""
     engine = service.engine
 
     async def check() -> None:
@@ -131,7 +144,7 @@ async def start_resume(
                 f"Thread {thread_id!r} is not waiting for approval; there is nothing to resume.",
                 code="not_paused",
             )
-        parse_decisions(decisions, pending)
+        check_decisions(parse_decisions(decisions, pending))
 
     def events() -> AsyncIterator[dict[str, Any]]:
         return engine.resume_stream(decisions, thread_id=thread_id, user_id=user, tokens=tokens)

@@ -131,9 +131,11 @@ def approval_decision(text: str) -> str | dict[str, str] | None:
 
 async def _approval_reply(service: ChatService, request: TurnRequest, *, tokens: bool) -> Turn | None:
     """On a paused thread, the user's message decides the pause (``approve`` / ``reject <reason>``);
-    anything else gets the pause's question again (nothing runs). None when the thread is not paused."""
+    anything else gets the pause's question again (nothing runs). None when the thread is not paused.
+    The message is checked like any other (422 before anything runs)."""
     if request.thread_id is None:
         return None
+    service.validate(request)
     pending = await service.engine.pending(thread_id=request.thread_id, user_id=request.user_id)
     if not pending:
         return None

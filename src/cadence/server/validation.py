@@ -92,44 +92,47 @@ def validate_label(label: str, value: str | None, settings: Settings) -> None:
     _check_length(label, value, settings.max_id_chars)
 
 
-def _walk(value: Any, depth: int) -> None:
+def _walk(field: str, value: Any, depth: int, code: str) -> None:
     if depth > METADATA_MAX_DEPTH:
-        raise _invalid(f"metadata: nested deeper than {METADATA_MAX_DEPTH} levels.", "invalid_metadata")
+        raise _invalid(f"{field}: nested deeper than {METADATA_MAX_DEPTH} levels.", code)
     if isinstance(value, bool) or value is None or isinstance(value, str | float):
         return
     if isinstance(value, int):
         if not INT64[0] <= value <= INT64[1]:
-            raise _invalid("metadata: integers must fit in 64 bits; send large numbers as strings.",
-                           "invalid_metadata")  # fmt: skip
+            raise _invalid(f"{field}: integers must fit in 64 bits; send large numbers as strings.", code)
         return
     if isinstance(value, dict):
         for item in value.values():
-            _walk(item, depth + 1)
+            _walk(field, item, depth + 1, code)
     elif isinstance(value, list):
         for item in value:
-            _walk(item, depth + 1)
+            _walk(field, item, depth + 1, code)
+
+
+def check_json(field: str, value: Any, *, code: str) -> int:
+    """The size of ``value`` as compact JSON (bytes); 422 if it cannot be stored: ``invalid_text`` for a
+    lone surrogate (in a key too), ``code`` for a number that is not finite, an integer beyond 64 bits
+    or nesting deeper than :data:`METADATA_MAX_DEPTH` levels."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (ValueError, TypeError, RecursionError):
+        raise _invalid(f"{field}: must be JSON with finite numbers.", code) from None
+    check_text(field, text)
+    _walk(field, value, 1, code)
+    return len(text.encode("utf-8"))
 
 
 def validate_metadata(metadata: dict[str, Any] | None, settings: Settings) -> None:
     """422 for metadata that is too large, too deep, or not storable (64-bit integers, finite numbers)."""
     if metadata is None:
         return
-    try:
-        text = json.dumps(metadata, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        size = len(text.encode("utf-8"))
-    except UnicodeEncodeError:
-        raise _invalid(
-            "metadata: the text contains invalid Unicode (a lone surrogate).", "invalid_text"
-        ) from None
-    except (ValueError, TypeError, RecursionError):
-        raise _invalid("metadata: must be JSON with finite numbers.", "invalid_metadata") from None
+    size = check_json("metadata", metadata, code="invalid_metadata")
     if size > settings.max_metadata_bytes:
         raise _invalid(
             f"metadata is {size} bytes as JSON; the limit is {settings.max_metadata_bytes} "
             "(CADENCE_MAX_METADATA_BYTES).",
             "metadata_too_large",
         )
-    _walk(metadata, 1)
 
 
 def limit(setting: str) -> dict[str, Any]:
