@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from langchain_core.messages import AIMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
@@ -26,10 +26,7 @@ from cadence.orchestration.model_call import call_model
 from cadence.orchestration.safety import strip_control_messages
 from cadence.orchestration.tool_logging import is_real_cancellation
 from cadence.orchestration.trimming import input_budget, trim_history
-from cadence.sdk.agent import with_back_call
-
-if TYPE_CHECKING:
-    from cadence.sdk.agent import BaseAgent
+from cadence.sdk.agent import AgentNode, AgentRunner, BaseAgent, with_back_call
 
 logger = logging.getLogger(__name__)
 
@@ -68,12 +65,50 @@ async def run_agent(
         logger.warning("agent model failed", extra={"node": node_name, "error": str(exc)})
         response = _failed(context, node_name, plugin, exc.code, exc.message)
     except BaseException as exc:  # the plugin's own code (prompt, messages) failed, even with SystemExit
-        if isinstance(exc, GeneratorExit | GraphBubbleUp) or is_real_cancellation(exc):
-            raise
-        logger.error("agent step failed", extra={"node": node_name, "error": f"{type(exc).__name__}: {exc}"})
-        response = _failed(context, node_name, plugin, "agent_error", f"{type(exc).__name__}: {exc}")
-    response = with_back_call(response)
-    response = response.model_copy(update={"name": node_name})
+        response = _plugin_fault(exc, context, node_name, plugin)
+    return _step_update(response, node_name, plugin, next_node)
+
+
+def agent_node_of(agent: BaseAgent, runner: AgentRunner, node_name: str) -> AgentNode:
+    """The graph node ``node_name`` of ``agent``: :meth:`BaseAgent.create_agent_node` over ``runner``.
+
+    A plugin that overrides ``create_agent_node`` runs code of its own around the runner; its node
+    is contained like the runner contains the agent's prompt and messages: any exception it raises,
+    ``SystemExit`` and ``KeyboardInterrupt`` included, becomes the agent's failed step (an
+    ``agent_error`` in the trace and an explanation handed back), never the turn's or the server's end.
+    """
+    node = agent.create_agent_node(runner, node_name)
+    if type(agent).create_agent_node is BaseAgent.create_agent_node:
+        return node  # Cadence's own node: the runner contains everything the plugin supplies
+    plugin = agent.metadata.normalized_name
+
+    async def contained_agent_node(
+        state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]
+    ) -> dict[str, Any]:
+        try:
+            return await node(state, config, runtime)
+        except BaseException as exc:
+            context = runtime.context if runtime is not None else None
+            return _step_update(_plugin_fault(exc, context, node_name, plugin), node_name, plugin, None)
+
+    contained_agent_node.__name__ = node_name
+    return contained_agent_node
+
+
+def _plugin_fault(exc: BaseException, context: Any, node_name: str, plugin: str) -> AIMessage:
+    """The failed step's reply for an exception of the plugin's own code (LangGraph's control flow and
+    a real cancellation propagate)."""
+    if isinstance(exc, GeneratorExit | GraphBubbleUp) or is_real_cancellation(exc):
+        raise exc
+    logger.error("agent step failed", extra={"node": node_name, "error": f"{type(exc).__name__}: {exc}"})
+    return _failed(context, node_name, plugin, "agent_error", f"{type(exc).__name__}: {exc}")
+
+
+def _step_update(
+    response: AIMessage, node_name: str, plugin: str, next_node: Callable[[dict[str, Any]], str] | None
+) -> dict[str, Any]:
+    """The agent step's state update (its reply, named, a ``back`` call added to an answer); emits events."""
+    response = with_back_call(response).model_copy(update={"name": node_name})
     update: dict[str, Any] = {"messages": [response], "current_agent": plugin}
     emit_events(agent_events(plugin, update, next_node(update) if next_node is not None else None))
     return update

@@ -63,7 +63,7 @@ from cadence.settings import Settings, get_settings
 logger = logging.getLogger(__name__)
 
 DEADLINE_GRACE_S = 2.0
-TURN_FAILURES = frozenset({"model_error", "turn_timeout", "empty_answer"})
+TURN_FAILURES = frozenset({"model_error", "turn_timeout", "empty_answer", "agent_error"})
 """Trace error codes that make a turn answered by the fallback a failed turn (``error`` set: HTTP 502/504)."""
 
 

@@ -24,7 +24,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from cadence.conventions import BACK, CONTINUE, GraphNodeNames
-from cadence.orchestration.agent_node import run_agent
+from cadence.orchestration.agent_node import agent_node_of, run_agent
 from cadence.orchestration.approval import bundle_rules, review_tool_calls
 from cadence.orchestration.events import emit_events, tools_events
 from cadence.orchestration.state import PluginContextFields as F
@@ -39,7 +39,7 @@ __all__ = ["agent_node", "async_should_continue", "graph_edges", "graph_nodes", 
 
 def agent_node(bundle: PluginBundle) -> AgentNode:
     """The ``{name}_agent`` node."""
-    return bundle.agent.create_agent_node(run_agent, bundle.agent_node_name)
+    return agent_node_of(bundle.agent, run_agent, bundle.agent_node_name)
 
 
 def tool_node(bundle: PluginBundle) -> ToolNode:

@@ -48,7 +48,7 @@ from cadence.conventions import (
 )
 from cadence.errors import ConfigurationError, ValidationError
 from cadence.orchestration import plugin_nodes
-from cadence.orchestration.agent_node import run_agent
+from cadence.orchestration.agent_node import agent_node_of, run_agent
 from cadence.orchestration.events import AgentStartEvent, emit_events, node_event
 from cadence.orchestration.graph import ModelResolver
 from cadence.orchestration.guards import BEFORE_DECISION, GuardView
@@ -181,7 +181,7 @@ def agent_step(bundle: PluginBundle) -> Any:
             ),
         )
 
-    inner = bundle.agent.create_agent_node(runner, bundle.agent_node_name)
+    inner = agent_node_of(bundle.agent, runner, bundle.agent_node_name)
 
     async def single_agent_node(
         state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]
