@@ -205,3 +205,40 @@ def test_model_failures_say_what_to_check(exc: Exception, says: str, never: str)
 
     text = failure_message("coordinator", exc, attempts=2, timed_out=False, budget=5, endpoint="http://h/v1")
     assert says in text and never not in text and "\n" not in text
+
+
+def test_an_agent_whose_own_model_cannot_be_built_is_skipped_not_the_engine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Markdown agent's bad ``model:`` skips that agent (status ``failed``); the rest keeps working."""
+    import json
+
+    from cadence.orchestration.engine import Cadence
+    from cadence.settings import Settings
+
+    agents = tmp_path / "agents"
+    agents.mkdir()
+    (agents / "bad.md").write_text(
+        "---\nname: unknown\ndescription: A made-up provider.\nmodel: nowhere:thing\n---\nx\n"
+    )
+    (agents / "keyless.md").write_text(
+        "---\nname: keyless\ndescription: OpenAI without a key.\nmodel: openai:gpt-4.1-mini\n---\nx\n"
+    )
+    (agents / "fine.md").write_text("---\nname: fine\ndescription: A working agent.\n---\nYou answer.\n")
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps([{"content": "Hello from fine."}]))
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("CADENCE_AGENTS_DIR", str(agents))
+    monkeypatch.setenv("CADENCE_LLM", f"scripted:{script}")
+    engine = Cadence(Settings())
+    status = {s.name: s for s in engine.plugin_statuses}
+    assert status["unknown"].status == "failed" and "'nowhere:thing' cannot be used" in (
+        status["unknown"].reason or ""
+    )
+    assert status["keyless"].status == "failed" and "OPENAI_API_KEY" in (status["keyless"].reason or "")
+    assert set(engine.plugin_manager.bundles) == {"math", "fine"}
+    assert engine.invoke("hi", mode="single", agent="fine").response == "Hello from fine."
+    listed = runner.invoke(app, ["plugins", "list", "--json"])  # the CLI's list says the same
+    assert listed.exit_code == 0, listed.output
+    failed = {p["name"] for p in json.loads(listed.stdout)["plugins"] if p["status"] == "failed"}
+    assert failed == {"unknown", "keyless"}

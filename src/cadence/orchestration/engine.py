@@ -191,6 +191,7 @@ class Cadence(EngineMemory):
         self._graphs: dict[str, CompiledStateGraph] = {}
         self.plugin_manager = PluginManager(self.settings, extra_plugins=plugins)
         self.plugin_manager.load()
+        self._skip_agents_without_their_model()
         self.graph: CompiledStateGraph = self.graph_for(self.mode)
 
     # -- lifecycle -------------------------------------------------------------------
@@ -218,6 +219,9 @@ class Cadence(EngineMemory):
             finally:
                 await asyncio.to_thread(stop_model_workers)
 
+    def _skip_agents_without_their_model(self) -> None:
+        skip_agents_without_their_model(self.plugin_manager, self._models)
+
     def _build(self, mode: str | None = None) -> CompiledStateGraph:
         builder = graph_builder(mode or self.mode)
         return builder(self.plugin_manager.bundles, self.settings, self._models, self.checkpointer)
@@ -241,6 +245,7 @@ class Cadence(EngineMemory):
     def reload(self) -> list[PluginStatus]:
         """Rediscover plugins and rebuild the graphs; turns in flight finish on the old graph."""
         statuses = self.plugin_manager.reload()
+        self._skip_agents_without_their_model()
         self._graphs = {}
         self.graph = self.graph_for(self.mode)
         return statuses
@@ -893,6 +898,21 @@ def _holds(saved: Any, message_id: str | None) -> bool:
         return False
     messages = (saved.checkpoint.get("channel_values") or {}).get("messages") or []
     return any(getattr(m, "id", None) == message_id for m in messages)
+
+
+def skip_agents_without_their_model(manager: PluginManager, models: ModelResolver) -> None:
+    """Skip every loaded plugin that names a model of its own (``llm_requirements.model``, a Markdown
+    agent's ``model:``) that cannot be built (unknown provider, missing key or package), with the
+    reason in its status; the other agents keep working. The configured model's own errors still
+    stop the engine, since every agent needs it."""
+    for name, bundle in list(manager.bundles.items()):
+        wanted = bundle.metadata.llm_requirements
+        if wanted is None or not wanted.model:
+            continue
+        try:
+            models("agent", bundle.metadata)
+        except CadenceError as exc:
+            manager.fail(name, f"its model {wanted.model!r} cannot be used: {exc.message}")
 
 
 def answer_writer(graph: CompiledStateGraph) -> str:

@@ -139,6 +139,16 @@ class PluginManager:
         """Rediscover plugins (directory modules are re-imported)."""
         return self.load()
 
+    def fail(self, name: str, reason: str) -> None:
+        """Skip the loaded plugin ``name`` after all, for ``reason`` (e.g. its own model cannot be built):
+        it leaves the bundles and its status becomes ``failed``, as if it had failed to load."""
+        if self.bundles.pop(name, None) is None:
+            return
+        for status in self.statuses:
+            if status.name == name and status.status == "loaded":
+                status.status, status.reason = "failed", reason
+        logger.warning("plugin skipped", extra={"plugin": name, "reason": reason})
+
     @property
     def metadata(self) -> list[PluginMetadata]:
         """Metadata of the loaded plugins, by name."""
