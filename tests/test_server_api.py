@@ -141,6 +141,33 @@ def test_bad_requests_get_documented_errors() -> None:
         assert oversized.json()["error"]["type"] == "invalid_request_error"
 
 
+def test_text_that_cannot_be_encoded_is_sent_as_replacement_characters() -> None:
+    """A model answer with a lone surrogate: every JSON path answers with U+FFFD in its place (not a 500)."""
+    with serve(scripted(text="bad \ud800 text")) as url, httpx.Client(base_url=url, timeout=30) as client:
+        answer = client.post("/api/v1/chat", json={"message": "hi"})
+        assert answer.status_code == 200 and answer.json()["response"] == "bad \ufffd text"
+        streamed = client.post("/api/v1/chat/stream", json={"message": "hi"})
+        assert parse_sse(streamed.text)[-1][1]["response"] == "bad \ufffd text"
+        with connect(ws_url(url)) as ws:
+            assert ws_turn(ws, {"message": "hi"})[-1]["response"] == "bad \ufffd text"
+
+
+def test_routes_returning_models_use_the_servers_json_response() -> None:
+    from fastapi.testclient import TestClient
+    from pydantic import BaseModel
+
+    from cadence.server import create_app
+    from test_server_support import settings
+
+    class Out(BaseModel):
+        text: str
+
+    app = create_app(settings(), engine_kwargs={"model": scripted()})
+    app.get("/probe", response_model=Out)(lambda: Out(text="bad \ud800 text"))
+    resp = TestClient(app).get("/probe")  # no lifespan: the route needs no engine
+    assert resp.status_code == 200 and resp.json() == {"text": "bad \ufffd text"}
+
+
 def test_api_keys() -> None:
     keys = ["admin-key", "alice-key:alice"]
     with serve(api_keys=keys) as url, httpx.Client(base_url=url, timeout=30) as client:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import openai
 import pytest
 
 from cadence.testing import ScriptedChatModel
-from test_server_support import ANSWER, serve
+from test_server_support import ANSWER, scripted, serve
 
 
 def client_for(url: str, key: str = "unused") -> openai.OpenAI:
@@ -145,3 +147,19 @@ def test_openai_stream_ends_with_the_answer_the_final_check_kept() -> None:
                 client.chat.completions.create(
                     model="cadence", messages=[{"role": "user", "content": "hi"}], n=n
                 )
+
+
+def test_openai_answer_that_cannot_be_encoded_is_sent_with_replacement_characters() -> None:
+    """A lone surrogate in the model's answer: U+FFFD in its place, streamed or not; the stream ends."""
+    with serve(scripted(text="bad \ud800 text")) as url:
+        client = client_for(url)
+        messages = [{"role": "user", "content": "hi"}]
+        completion = client.chat.completions.create(model="cadence", messages=messages)
+        assert completion.choices[0].message.content == "bad \ufffd text"
+        body = {"model": "cadence", "stream": True, "messages": messages}
+        raw = httpx.post(f"{url}/v1/chat/completions", json=body, timeout=30).text
+        data = [line[6:] for line in raw.splitlines() if line.startswith("data: ")]
+        assert data[-1] == "[DONE]"
+        chunks = [json.loads(d) for d in data[:-1]]
+        assert "".join(c["choices"][0]["delta"].get("content") or "" for c in chunks) == "bad \ufffd text"
+        assert chunks[-1]["choices"][0]["finish_reason"] == "stop"

@@ -10,7 +10,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi import Path as PathParam
-from fastapi.responses import JSONResponse
 
 from cadence import __version__
 from cadence.errors import PermissionDeniedError
@@ -19,7 +18,7 @@ from cadence.orchestration.tones import TONE_NAMES
 from cadence.server.auth import Principal, get_principal
 from cadence.server.chat import ERRORS
 from cadence.server.deps import get_service
-from cadence.server.errors import error_body
+from cadence.server.errors import JSONResponse, error_body
 from cadence.server.schemas import (
     GraphEdgeOut,
     GraphNodeOut,

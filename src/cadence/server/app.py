@@ -30,7 +30,7 @@ from cadence.persistence.retention import retention_job
 from cadence.persistence.threads import ThreadStore, configured_thread_store
 from cadence.server import admin, approvals, chat, memories, openai_compat, threads, web
 from cadence.server.auth import AuthMiddleware
-from cadence.server.errors import install_error_handlers
+from cadence.server.errors import JSONResponse, install_error_handlers
 from cadence.server.limits import BodyLimitMiddleware
 from cadence.server.service import ChatService
 from cadence.server.validation import apply_schema_limits
@@ -107,6 +107,7 @@ def create_app(
         version=__version__,
         description=DESCRIPTION,
         lifespan=lifespan,
+        default_response_class=JSONResponse,  # text that cannot be encoded is sent as U+FFFD
         docs_url=None,  # /docs is served by cadence.server.web with local assets
         redoc_url=None,
         openapi_tags=[

@@ -23,13 +23,13 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
-from fastapi.responses import JSONResponse
 
 from cadence.errors import CadenceError, ConflictError
 from cadence.orchestration.approval import CallDecision, parse_decisions
 from cadence.server.auth import Principal, get_principal, resolve_user
 from cadence.server.chat import ERRORS, stream_response, turn_response
 from cadence.server.deps import get_service
+from cadence.server.errors import JSONResponse
 from cadence.server.schemas import (
     CHAT_STREAM_CONTENT,
     ChatErrorResponse,

@@ -9,12 +9,12 @@ from typing import Any
 
 import pydantic
 from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import StreamingResponse
 
 from cadence.errors import CadenceError
 from cadence.server.auth import Principal, get_principal, resolve_user
 from cadence.server.deps import get_service
-from cadence.server.errors import error_body, turn_error_status, validation_code
+from cadence.server.errors import JSONResponse, error_body, json_text, turn_error_status, validation_code
 from cadence.server.limits import REQUEST_TOO_LARGE, too_large_message
 from cadence.server.schemas import (
     CHAT_STREAM_CONTENT,
@@ -24,7 +24,6 @@ from cadence.server.schemas import (
     ErrorResponse,
 )
 from cadence.server.service import ChatService, Turn, TurnRequest
-from cadence.text import valid_unicode
 
 logger = logging.getLogger(__name__)
 
@@ -54,11 +53,6 @@ def _turn_request(body: ChatRequest, principal: Principal, service: ChatService)
         org_id=body.org_id,
         project_id=body.project_id,
     )
-
-
-def _json(data: Any) -> str:
-    """An event as JSON text that always encodes as UTF-8 (a plugin's lone surrogate becomes U+FFFD)."""
-    return valid_unicode(json.dumps(data, default=str, ensure_ascii=False))
 
 
 @router.post(
@@ -111,7 +105,7 @@ def stream_response(turn: Turn) -> StreamingResponse:
 
 async def _sse(turn: Turn) -> AsyncIterator[str]:
     async for event in turn.events():
-        yield f"event: {event.get('type', 'message')}\ndata: {_json(event)}\n\n"
+        yield f"event: {event.get('type', 'message')}\ndata: {json_text(event)}\n\n"
 
 
 @router.post(
@@ -139,7 +133,7 @@ async def chat_stream(
 
 
 def _reject(status: int, code: str, message: str, **extra: Any) -> str:
-    return _json({"type": "error", "status": status, **error_body(code, message, status=status, **extra)})
+    return json_text({"type": "error", "status": status, **error_body(code, message, status=status, **extra)})
 
 
 @router.websocket("/ws")
@@ -187,7 +181,7 @@ async def chat_ws(websocket: WebSocket) -> None:
             continue
         try:
             async for event in turn.events():
-                await websocket.send_text(_json(event))
+                await websocket.send_text(json_text(event))
         except Exception:  # the client went away (disconnect / closed-connection errors vary by server)
             logger.info("websocket closed during a turn on thread %s; the turn finishes in the background",
                         turn.thread_id)  # fmt: skip

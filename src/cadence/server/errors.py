@@ -7,20 +7,26 @@
 - anything else → 500 ``internal_error`` (logged).
 
 Under ``/v1/`` (the OpenAI-compatible API) the error also carries OpenAI's ``type`` and ``param``.
+
+Every JSON the server writes (responses, SSE and WebSocket events) goes through :func:`json_text`,
+so text that cannot be encoded (a lone surrogate from a model or a plugin) is sent as U+FFFD
+instead of failing the response; :class:`JSONResponse` is the app's response class.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse as _JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from cadence.errors import CadenceError
+from cadence.text import valid_unicode
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +64,20 @@ _VALIDATION_CODES = {
     "string_pattern_mismatch": "invalid_value",
     "string_unicode": "invalid_text",
 }
+
+
+def json_text(data: Any, **options: Any) -> str:
+    """``data`` as JSON text that always encodes as UTF-8 (a lone surrogate becomes U+FFFD);
+    ``options`` go to :func:`json.dumps`."""
+    return valid_unicode(json.dumps(data, ensure_ascii=False, default=str, **options))
+
+
+class JSONResponse(_JSONResponse):
+    """Starlette's JSON response, written with :func:`json_text` (compact, finite numbers only)."""
+
+    def render(self, content: Any) -> bytes:
+        """The body: ``content`` as compact JSON, its text made valid UTF-8."""
+        return json_text(content, allow_nan=False, separators=(",", ":")).encode("utf-8")
 
 
 def error_body(

@@ -24,14 +24,13 @@ Point the official ``openai`` client at ``http://host:port/v1`` and it works unc
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import StreamingResponse
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from cadence.errors import NotFoundError, ValidationError
@@ -42,7 +41,7 @@ from cadence.server.approvals import start_resume
 from cadence.server.auth import Principal, get_principal, resolve_user
 from cadence.server.chat import ERRORS, THREAD_HEADER
 from cadence.server.deps import get_service
-from cadence.server.errors import error_body, turn_error_status
+from cadence.server.errors import JSONResponse, error_body, json_text, turn_error_status
 from cadence.server.schemas import (
     COMPLETION_STREAM_CONTENT,
     ChatCompletion,
@@ -265,7 +264,7 @@ async def _stream(turn: Turn, completion_id: str, model: str, include_usage: boo
             "thread_id": turn.thread_id,
             **extra,
         }
-        return f"data: {json.dumps(data, ensure_ascii=False)}\n\n"
+        return f"data: {json_text(data)}\n\n"
 
     yield chunk({"role": "assistant", "content": ""})
     sent = ""
@@ -281,7 +280,7 @@ async def _stream(turn: Turn, completion_id: str, model: str, include_usage: boo
                     error["code"], error["message"], status=turn_error_status(error["code"]), openai=True,
                     thread_id=turn.thread_id,
                 )  # fmt: skip
-                yield f"data: {json.dumps(body, ensure_ascii=False)}\n\n"
+                yield f"data: {json_text(body)}\n\n"
                 break
             response = event.get("response") or ""
             if response != sent and response.startswith(sent):
@@ -301,5 +300,5 @@ async def _stream(turn: Turn, completion_id: str, model: str, include_usage: boo
                     "usage": _usage(event.get("trace") or {}),
                     "thread_id": turn.thread_id,
                 }
-                yield f"data: {json.dumps(usage_chunk)}\n\n"
+                yield f"data: {json_text(usage_chunk)}\n\n"
     yield "data: [DONE]\n\n"
