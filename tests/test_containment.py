@@ -2,18 +2,33 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
+from collections.abc import Generator
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
+from langchain_core.messages import ToolMessage
 from langchain_core.runnables import RunnableConfig
-from langchain_core.tools import StructuredTool, tool
+from langchain_core.tools import BaseTool, StructuredTool, tool
 from langchain_core.tools.base import _get_runnable_config_param
+from tests.conftest import FINALIZE, call, goto, make_settings
 
 from cadence.errors import ToolExecutionError
-from cadence.plugins.containment import ContainedTool, PluginThreadPool, _CollectionClock, contain_tools
-from cadence.sdk import INLINE_METADATA_KEY, inline, is_inline
+from cadence.orchestration.engine import Cadence, thread_key
+from cadence.orchestration.tool_logging import logged_tool_call
+from cadence.plugins.containment import (
+    ContainedTool,
+    PluginThreadPool,
+    ToolCrashedError,
+    _CollectionClock,
+    contain_tools,
+    run_tool_in_pool,
+)
+from cadence.sdk import INLINE_METADATA_KEY, BaseAgent, BasePlugin, PluginMetadata, inline, is_inline
 
 
 @pytest.fixture
@@ -155,3 +170,123 @@ def test_the_builtin_calculator_is_quick_and_statistics_is_not() -> None:
         "percent_of",
         "percent_change",
     }
+
+
+# -- GeneratorExit: the tool's own is a fault, the closing of the awaiting coroutine is not ---------------
+@tool
+def exits_generator_sync() -> str:
+    """Raise GeneratorExit from a synchronous tool."""
+    raise GeneratorExit("g")
+
+
+@tool
+async def exits_generator_async() -> str:
+    """Raise GeneratorExit from an asynchronous tool."""
+    await asyncio.sleep(0)
+    raise GeneratorExit("g")
+
+
+class _Suspend:
+    """An awaitable that suspends once (no event loop needed), so a test can close the coroutine there."""
+
+    def __await__(self) -> Generator[None, None, None]:
+        yield
+
+
+@tool
+async def waits() -> str:
+    """Suspend once, then answer."""
+    await _Suspend()
+    return "done"
+
+
+@pytest.mark.parametrize("raiser", [exits_generator_sync, exits_generator_async])
+async def test_a_tool_raising_generator_exit_is_contained(pool: PluginThreadPool, raiser: Any) -> None:
+    (contained,) = contain_tools([raiser], plugin="demo", pool=pool)
+    with pytest.raises(ToolCrashedError, match=r"tool \w+ of the demo plugin crashed \(GeneratorExit: g\)"):
+        await contained.ainvoke({})
+    assert await contain_tools([add], plugin="demo", pool=pool)[0].ainvoke({"a": 1, "b": 1})
+
+
+class ExitsGenerator(BaseTool):
+    """A plugin's own synchronous BaseTool subclass (run in the pool by run_tool_in_pool)."""
+
+    name: str = "exits_generator_custom"
+    description: str = "Raise GeneratorExit."
+
+    def _run(self) -> str:
+        raise GeneratorExit
+
+
+async def test_a_base_tool_subclass_raising_generator_exit_is_contained(pool: PluginThreadPool) -> None:
+    with pytest.raises(ToolCrashedError, match="tool exits_generator_custom of the demo plugin crashed"):
+        await run_tool_in_pool(ExitsGenerator(), pool).ainvoke({})
+
+
+def test_closing_a_contained_call_still_closes_it(pool: PluginThreadPool) -> None:
+    (contained,) = contain_tools([waits], plugin="demo", pool=pool)
+    coroutine = contained.coroutine()
+    coroutine.send(None)
+    coroutine.close()  # a GeneratorExit turned into an error would raise "coroutine ignored GeneratorExit"
+    assert coroutine.cr_frame is None
+
+
+def _request(name: str) -> Any:
+    return SimpleNamespace(tool_call={"name": name, "args": {}, "id": "c1"}, runtime=None)
+
+
+async def test_a_generator_exit_reaching_the_tool_call_wrapper_is_an_error_result() -> None:
+    async def execute(request: Any) -> ToolMessage:
+        raise GeneratorExit("from an uncontained tool")
+
+    result = await logged_tool_call(_request("raw"), execute, plugin="demo")
+    assert isinstance(result, ToolMessage) and result.status == "error"
+    assert "crashed (GeneratorExit: from an uncontained tool)" in result.content
+
+
+async def test_closing_the_tool_call_wrapper_still_closes_it(caplog: pytest.LogCaptureFixture) -> None:
+    async def execute(request: Any) -> ToolMessage:
+        await _Suspend()
+        return ToolMessage(content="ok", tool_call_id="c1")
+
+    coroutine = logged_tool_call(_request("slow"), execute, plugin="demo")
+    coroutine.send(None)  # driven by hand, inside this test's task (asyncio.timeout needs one)
+    with caplog.at_level(logging.INFO):
+        coroutine.close()
+    assert coroutine.cr_frame is None
+    assert not [r for r in caplog.records if "crash" in r.getMessage() or r.message == "tool end"]
+
+
+def _fault_plugin(*tools: Any) -> type[BasePlugin]:
+    class Agent(BaseAgent):
+        def get_tools(self) -> list[Any]:
+            return list(tools)
+
+        def get_system_prompt(self) -> str:
+            return "You run faulty tools."
+
+    class FaultPlugin(BasePlugin):
+        @classmethod
+        def get_metadata(cls) -> PluginMetadata:
+            return PluginMetadata(name="fault", version="1.0.0", description="Tools that raise odd things.")
+
+        @classmethod
+        def create_agent(cls) -> BaseAgent:
+            return Agent(cls.get_metadata())
+
+    return FaultPlugin
+
+
+@pytest.mark.parametrize("name", ["exits_generator_sync", "exits_generator_async"])
+async def test_a_turn_survives_a_tool_raising_generator_exit(name: str) -> None:
+    from cadence.testing import ScriptedChatModel
+
+    model = ScriptedChatModel.from_items([goto("fault"), call(name), FINALIZE, {"content": "It failed."}])
+    plugin = _fault_plugin(exits_generator_sync, exits_generator_async)
+    engine = Cadence(make_settings(builtin_plugins=[]), model=model, plugins=[plugin])
+    result = await engine.ainvoke("Run it.", user_id="u", thread_id="t")
+    assert result.response == "It failed."
+    [used] = result.trace["tools_used"]
+    assert "crashed (GeneratorExit: g)" in used["error"]
+    state = await engine.graph.aget_state({"configurable": {"thread_id": thread_key("u", "t")}})
+    assert state.values["messages"][0].content == "Run it."

@@ -4,9 +4,9 @@
 (``awrap_tool_call``): it logs, bounds the call by the tool timeout and the
 turn's deadline, turns a timeout into an error tool result, and stamps the
 duration on the result. Whatever the tool raises, including ``SystemExit``,
-``KeyboardInterrupt`` and other ``BaseException`` subclasses, ends as an error tool
-result; only the cancellation of the turn itself propagates. :func:`tool_records`
-turns a step's calls and results into trace records and the tool-hop count
+``KeyboardInterrupt``, ``GeneratorExit`` and other ``BaseException`` subclasses, ends as an
+error tool result; only the cancellation of the turn itself and the closing of this coroutine
+propagate. :func:`tool_records` turns a step's calls and results into trace records and the tool-hop count
 (control tools: ``goto_*``, ``transfer_to_*``, ``back`` never count).
 """
 
@@ -25,7 +25,7 @@ from langgraph.types import Command
 
 from cadence.conventions import is_control_tool, message_text
 from cadence.errors import ToolExecutionError
-from cadence.plugins.containment import is_real_cancellation, plugin_fault
+from cadence.plugins.containment import is_real_cancellation, is_real_close, plugin_fault
 from cadence.text import valid_unicode
 
 logger = logging.getLogger(__name__)
@@ -85,7 +85,7 @@ async def logged_tool_call(
     except Exception as exc:  # an interceptor or the ToolNode itself failed
         result = _error_result(call, tool_error_message(exc))
     except BaseException as exc:  # SystemExit, KeyboardInterrupt, ... from plugin code
-        if isinstance(exc, GeneratorExit) or is_real_cancellation(exc):
+        if is_real_close(exc) or is_real_cancellation(exc):
             raise
         result = _error_result(call, plugin_fault(exc, plugin=plugin, tool=name).message)
     duration_ms = (time.monotonic() - started) * 1000

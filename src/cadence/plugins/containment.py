@@ -9,7 +9,9 @@ must never happen because of them:
   task that raised them). :func:`contain_tools` wraps every ``@tool`` so such an
   exception becomes a :class:`~cadence.errors.ToolExecutionError` inside the tool's
   own task; :func:`plugin_fault` is the one conversion. Task cancellation
-  (``asyncio.CancelledError`` while the task is being cancelled) is never caught.
+  (``asyncio.CancelledError`` while the task is being cancelled) and the closing of the
+  awaiting coroutine (:func:`is_real_close`) are never caught; a ``GeneratorExit`` the tool
+  raises itself is a fault like the others.
 - **Hung synchronous tools starving everyone.** Synchronous tools run in their
   plugin's :class:`PluginThreadPool` (``CADENCE_PLUGIN_MAX_THREADS`` daemon threads),
   never in the event loop's shared default executor. A tool that never returns
@@ -64,18 +66,44 @@ def is_real_cancellation(exc: BaseException) -> bool:
     return task is None or task.cancelling() > 0
 
 
-def plugin_fault(exc: BaseException, *, plugin: str, tool: str) -> ToolExecutionError:
+def is_real_close(exc: BaseException) -> bool:
+    """Whether ``exc`` is the ``GeneratorExit`` of the awaiting coroutine being closed (which must propagate).
+
+    ``close()`` first closes the coroutine being awaited, then raises a new ``GeneratorExit`` at the
+    awaiting frame's ``await``: its traceback is that one frame. A ``GeneratorExit`` a tool raised comes
+    up through the tool's frames (a synchronous tool's, through its thread's future), so it is a fault
+    of the tool. Call this in the frame that awaited the tool.
+    """
+    if not isinstance(exc, GeneratorExit):
+        return False
+    return exc.__traceback__ is None or exc.__traceback__.tb_next is None
+
+
+class ToolCrashedError(ToolExecutionError, RuntimeError):
+    """A tool raised a process-level exception (``SystemExit``, ``GeneratorExit``, …): its call failed."""
+
+    code = "tool_crashed"
+
+
+def plugin_fault(exc: BaseException, *, plugin: str, tool: str) -> ToolCrashedError:
     """The error a tool's process-level exception (``SystemExit``, ``KeyboardInterrupt``, …) becomes."""
     detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     logger.error(
         "plugin tool raised a process-level exception; contained",
         extra={"plugin": plugin, "tool": tool, "error": detail},
     )
-    return ToolExecutionError(
+    return ToolCrashedError(
         f"Error: the tool {tool} of the {plugin} plugin crashed ({detail}); this is a bug in the plugin. "
-        "Try a different approach or answer without this tool.",
-        code="tool_crashed",
+        "Try a different approach or answer without this tool."
     )
+
+
+UNCARRIED: tuple[type[BaseException], ...] = (GeneratorExit,)
+"""What a synchronous tool may raise that must not reach the awaiting task as it is.
+
+The task receives a future's exception by ``throw()``: a ``GeneratorExit`` would close every coroutine
+between the task and the tool (the containment included) instead of rising through them.
+"""
 
 
 IDLE_THREAD_SECONDS = 60.0
@@ -123,7 +151,7 @@ class PluginThreadPool:
             raise ValueError("max_threads must be at least 1")
         self.plugin = plugin
         self.max_threads = max_threads
-        self._queue: queue.SimpleQueue[tuple[Future[Any], Callable[[], Any]]] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[tuple[Future[Any], Callable[[], Any], str]] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._threads = 0
         self._idle = 0
@@ -136,12 +164,16 @@ class PluginThreadPool:
         with self._lock:
             return PoolStats(self.max_threads, len(self._running), len(self._stuck), self._queued)
 
-    def submit(self, fn: Callable[[], Any]) -> Future[Any]:
-        """Queue ``fn`` (no arguments) and return its future; starts a thread if none is free for it."""
+    def submit(self, fn: Callable[[], Any], *, tool: str = "?") -> Future[Any]:
+        """Queue ``fn`` (no arguments) and return its future; starts a thread if none is free for it.
+
+        What ``fn`` raises is the future's exception, except :data:`UNCARRIED` ones, which become a
+        :class:`ToolCrashedError` naming ``tool``.
+        """
         future: Future[Any] = Future()
         with self._lock:
             self._queued += 1
-            self._queue.put((future, fn))
+            self._queue.put((future, fn, tool))
             if self._queued > self._idle and self._threads < self.max_threads:
                 self._threads += 1
                 threading.Thread(
@@ -154,7 +186,7 @@ class PluginThreadPool:
             with self._lock:
                 self._idle += 1
             try:
-                future, fn = self._queue.get(timeout=IDLE_THREAD_SECONDS)
+                future, fn, tool = self._queue.get(timeout=IDLE_THREAD_SECONDS)
             except queue.Empty:
                 with self._lock:
                     self._idle -= 1
@@ -172,6 +204,9 @@ class PluginThreadPool:
             result: Any = None
             try:
                 result = fn()
+            except UNCARRIED as exc:
+                error = plugin_fault(exc, plugin=self.plugin, tool=tool)
+                error.__cause__ = exc
             except BaseException as exc:  # handed to the awaiting task, which contains it
                 error = exc
             with self._lock:  # the counts are right before the awaiting task resumes
@@ -198,7 +233,9 @@ class PluginThreadPool:
                 "tools; the operator should fix the plugin or raise CADENCE_PLUGIN_MAX_THREADS.",
             )
         context = contextvars.copy_context()
-        future = self.submit(functools.partial(context.run, fn, *args, **kwargs))
+        owner = getattr(fn, "__self__", None)  # a BaseTool's invoke (_PoolBoundTool)
+        tool = owner.name if isinstance(owner, BaseTool) else getattr(fn, "__name__", "?")
+        future = self.submit(functools.partial(context.run, fn, *args, **kwargs), tool=tool)
         try:
             return await asyncio.wrap_future(future)
         except asyncio.CancelledError:
@@ -239,7 +276,7 @@ def _contained(
         except Exception:
             raise
         except BaseException as exc:
-            if isinstance(exc, GeneratorExit) or is_real_cancellation(exc):
+            if is_real_close(exc) or is_real_cancellation(exc):
                 raise
             raise plugin_fault(exc, plugin=plugin, tool=tool) from None
 
