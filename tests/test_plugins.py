@@ -197,3 +197,29 @@ def test_entry_point_plugins_are_discovered(monkeypatch: pytest.MonkeyPatch, tmp
     broken = next(s for s in statuses if s.name == "broken")
     assert broken.status == "failed" and "ModuleNotFoundError" in broken.reason
     sys.modules.pop("ep_pkg", None)
+
+
+@pytest.mark.parametrize("fault", [SystemExit, KeyboardInterrupt, GeneratorExit, RuntimeError])
+def test_a_should_continue_that_raises_counts_as_continue(fault: type[BaseException]) -> None:
+    class Agent(BaseAgent):
+        def get_tools(self) -> list:
+            return []
+
+        def get_system_prompt(self) -> str:
+            return "You route oddly."
+
+        def should_continue(self, state: dict) -> str:
+            raise fault("from should_continue")
+
+    class OddPlugin(BasePlugin):
+        @classmethod
+        def get_metadata(cls) -> PluginMetadata:
+            return PluginMetadata(name="odd", version="1.0.0", description="Its should_continue raises.")
+
+        @classmethod
+        def create_agent(cls) -> BaseAgent:
+            return Agent(cls.get_metadata())
+
+    manager = PluginManager(make_settings(builtin_plugins=[]), extra_plugins=[OddPlugin])
+    manager.load()
+    assert manager.bundles["odd"].should_continue({"messages": []}) == "back"

@@ -124,8 +124,8 @@ class PluginBundle:
         except Exception as exc:
             decision = CONTINUE
             logger.warning("should_continue failed", extra={"plugin": self.name, "error": str(exc)})
-        except BaseException as exc:
-            if isinstance(exc, GeneratorExit) or is_real_cancellation(exc):
+        except BaseException as exc:  # a GeneratorExit too: a plain call, nothing here is being closed
+            if is_real_cancellation(exc):
                 raise
             decision = CONTINUE
             logger.error(
