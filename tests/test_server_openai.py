@@ -163,3 +163,30 @@ def test_openai_answer_that_cannot_be_encoded_is_sent_with_replacement_character
         chunks = [json.loads(d) for d in data[:-1]]
         assert "".join(c["choices"][0]["delta"].get("content") or "" for c in chunks) == "bad \ufffd text"
         assert chunks[-1]["choices"][0]["finish_reason"] == "stop"
+
+
+def test_openai_text_parts_need_string_text() -> None:
+    with serve() as url:
+        bad_parts: list[dict[str, object]] = [
+            {"type": "text", "text": None},
+            {"type": "text", "text": {"a": 1}},
+            {"type": "text"},
+            {"text": 5},
+        ]
+        for part in bad_parts:
+            for messages in (
+                [{"role": "user", "content": [part]}],
+                [{"role": "user", "content": [part]}, {"role": "user", "content": "hi"}],
+            ):
+                body = {"model": "cadence", "messages": messages}
+                resp = httpx.post(f"{url}/v1/chat/completions", json=body, timeout=30)
+                assert resp.status_code == 422, (part, resp.text)
+                error = resp.json()["error"]
+                assert error["code"] == "invalid_value" and error["type"] == "invalid_request_error"
+                assert error["message"].startswith("messages.0.content: a text part needs a string 'text'")
+        assert httpx.get(f"{url}/api/v1/threads").json()["threads"] == []  # nothing was stored
+        parts = [{"type": "text", "text": "Say "}, {"type": "image_url", "image_url": {}}, {"text": "hello"}]
+        body = {"model": "cadence", "messages": [{"role": "user", "content": parts}]}
+        thread = httpx.post(f"{url}/v1/chat/completions", json=body, timeout=30).json()["thread_id"]
+        detail = httpx.get(f"{url}/api/v1/threads/{thread}").json()
+        assert detail["messages"][0]["content"] == "Say hello"

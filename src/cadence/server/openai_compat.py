@@ -58,16 +58,29 @@ router = APIRouter(prefix="/v1", tags=["openai"])
 
 MODEL_ID = "cadence"
 _CREATED = int(time.time())
+_TEXT_PART = '{"type": "text", "text": "Hello"}'
 
 
-def _text(content: str | list[dict[str, Any]] | None) -> str:
+def _text(content: str | list[dict[str, Any]] | None, field: str) -> str:
+    """A message's text: the string, or its text parts joined (other parts, e.g. images, are ignored).
+
+    422 for a text part whose ``text`` is not a string (``field`` names the message's content)."""
     if content is None:
         return ""
     if isinstance(content, str):
         return content
-    return "".join(
-        str(p.get("text", "")) for p in content if isinstance(p, dict) and p.get("type", "text") == "text"
-    )
+    texts: list[str] = []
+    for part in content:
+        if part.get("type", "text") != "text":
+            continue
+        text = part.get("text")
+        if not isinstance(text, str):
+            raise ValidationError(
+                f"{field}: a text part needs a string 'text', e.g. {_TEXT_PART}.",
+                code="invalid_value",
+            )
+        texts.append(text)
+    return "".join(texts)
 
 
 def _model_options(model: str) -> tuple[str | None, str | None]:
@@ -93,8 +106,8 @@ def _model_options(model: str) -> tuple[str | None, str | None]:
 
 def _history(messages: list[OpenAIMessage]) -> list[BaseMessage]:
     out: list[BaseMessage] = []
-    for msg in messages:
-        text = _text(msg.content)
+    for i, msg in enumerate(messages):
+        text = _text(msg.content, f"messages.{i}.content")
         if msg.role == "user" and text.strip():
             out.append(HumanMessage(content=text))
         elif msg.role == "assistant" and text.strip():
@@ -211,7 +224,7 @@ async def chat_completions(
         )
     metadata = {k: v for k, v in (body.metadata or {}).items() if k != "thread_id"} or None
     request = TurnRequest(
-        message=_text(last.content),
+        message=_text(last.content, f"messages.{len(body.messages) - 1}.content"),
         user_id=resolve_user(principal, body.user, service.settings),
         thread_id=thread_id,
         tone=tone,
