@@ -155,7 +155,7 @@ class Settings(BaseSettings):
     )
     max_agent_hops: int = Field(25, ge=1, description="Agent routes allowed per turn; one more suspends.")
     max_tool_hops: int = Field(
-        50, ge=1, description="Tool executions allowed per turn; reaching it suspends."
+        50, ge=1, description="Tool executions allowed per turn (calls beyond it are not run); reaching it suspends."
     )
     coordinator_consecutive_agent_route_limit: int = Field(
         5, ge=1, description="Consecutive routes to the same agent allowed; one more suspends."

@@ -13,7 +13,9 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from langchain_core.messages import AIMessage, ToolMessage
@@ -23,9 +25,9 @@ from langgraph.prebuilt.tool_node import ToolCallRequest
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
-from cadence.conventions import BACK, CONTINUE, GraphNodeNames
+from cadence.conventions import BACK, CONTINUE, GraphNodeNames, is_control_tool
 from cadence.orchestration.agent_node import agent_node_of, run_agent
-from cadence.orchestration.approval import bundle_rules, review_tool_calls
+from cadence.orchestration.approval import ApprovalOutcome, bundle_rules, review_tool_calls
 from cadence.orchestration.events import emit_events, tools_events
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.state import plugin_context
@@ -34,7 +36,17 @@ from cadence.plugins.bundle import PluginBundle
 from cadence.plugins.containment import run_tool_in_pool
 from cadence.sdk.agent import AgentNode
 
-__all__ = ["agent_node", "async_should_continue", "graph_edges", "graph_nodes", "tool_node", "tools_node"]
+__all__ = [
+    "agent_node",
+    "async_should_continue",
+    "graph_edges",
+    "graph_nodes",
+    "tool_node",
+    "tools_node",
+    "within_tool_limit",
+]
+
+logger = logging.getLogger(__name__)
 
 
 def agent_node(bundle: PluginBundle) -> AgentNode:
@@ -111,6 +123,8 @@ def tools_node(bundle: PluginBundle, next_node: NextNode | None = None) -> Calla
         settings = getattr(getattr(runtime, "context", None), "settings", None)
         rules = bundle_rules(bundle, settings) if settings is not None else {}
         approval = review_tool_calls(state, agent=agent_name, rules=rules, runtime=runtime)  # may pause
+        if settings is not None:
+            approval = within_tool_limit(approval, int(state.get("tool_hops") or 0), settings.max_tool_hops)
         if approval.to_run:
             result = await node.ainvoke(approval.run_state, config)
             ran = list(result.get("messages", [])) if isinstance(result, dict) else list(result)
@@ -140,6 +154,44 @@ def tools_node(bundle: PluginBundle, next_node: NextNode | None = None) -> Calla
 
     plugin_tools_node.__name__ = bundle.tools_node_name
     return plugin_tools_node
+
+
+def within_tool_limit(outcome: ApprovalOutcome, hops: int, limit: int) -> ApprovalOutcome:
+    """``outcome`` with no more work calls to run than the turn's tool limit leaves (``limit - hops``).
+
+    One agent message may ask for any number of calls; the ones beyond what is left of
+    ``CADENCE_MAX_TOOL_HOPS`` are not run but answered as such (an error result each, not a tool
+    hop), so the limit bounds what runs, not just what comes after; the guard then suspends the turn.
+    """
+    left = max(limit - hops, 0)
+    work = [c for c in outcome.to_run if not is_control_tool(c.get("name"))]
+    if len(work) <= left:
+        return outcome
+    over = {id(c) for c in work[left:]}
+    note = (
+        f"Not run: this answer may run {limit} tool calls (CADENCE_MAX_TOOL_HOPS) and had used {hops}; "
+        "answer with the results you have."
+    )
+    skipped = [
+        ToolMessage(
+            content=note, tool_call_id=str(c.get("id") or ""), name=str(c.get("name")), status="error"
+        )
+        for c in outcome.to_run
+        if id(c) in over
+    ]
+    to_run = [c for c in outcome.to_run if id(c) not in over]
+    messages = list(outcome.run_state.get("messages") or [])
+    index = max(i for i, m in enumerate(messages) if isinstance(m, AIMessage))
+    messages[index] = messages[index].model_copy(update={"tool_calls": to_run})
+    logger.warning(
+        "tool calls over the turn's limit not run", extra={"skipped": len(skipped), "limit": limit}
+    )
+    return replace(
+        outcome,
+        run_state={**outcome.run_state, "messages": messages},
+        to_run=to_run,
+        rejected=[*outcome.rejected, *skipped],
+    )
 
 
 def graph_nodes(bundle: PluginBundle) -> dict[str, AgentNode | Callable[..., Any]]:

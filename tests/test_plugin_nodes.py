@@ -1,0 +1,83 @@
+"""A plugin's tools step: the turn's tool limit bounds what runs, even within one agent message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from langchain_core.messages import ToolMessage
+from tests.conftest import FINALIZE, goto, make_settings
+
+from cadence.orchestration.engine import Cadence, thread_key
+from cadence.orchestration.safety import unanswered_tool_calls
+from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool
+from cadence.testing import ScriptedChatModel
+
+
+def counting_plugin(ran: list[str]) -> type[BasePlugin]:
+    """A plugin whose one tool records every execution in ``ran``."""
+
+    @tool
+    def record(text: str) -> str:
+        """Record a text."""
+        ran.append(text)
+        return f"recorded {text}"
+
+    class CountingAgent(BaseAgent):
+        def get_tools(self) -> list[Any]:
+            return [record]
+
+        def get_system_prompt(self) -> str:
+            return "You record texts."
+
+    class CountingPlugin(BasePlugin):
+        @classmethod
+        def get_metadata(cls) -> PluginMetadata:
+            return PluginMetadata(name="counter", version="1.0.0", description="Records texts.")
+
+        @classmethod
+        def create_agent(cls) -> BaseAgent:
+            return CountingAgent(cls.get_metadata())
+
+    return CountingPlugin
+
+
+def many_calls(n: int) -> dict[str, Any]:
+    return {"tool_calls": [{"name": "record", "args": {"text": str(i)}} for i in range(n)]}
+
+
+@pytest.mark.parametrize("mode", ["coordinator", "single"])
+async def test_one_message_with_more_calls_than_the_limit_runs_only_the_limit(mode: str) -> None:
+    ran: list[str] = []
+    if mode == "coordinator":
+        script = [goto("counter"), many_calls(12), {"content": "Stopped early."}]
+        extra: dict[str, Any] = {}
+    else:
+        script = [many_calls(12), {"content": "Stopped early."}]
+        extra = {"agent": "counter"}
+    engine = Cadence(
+        make_settings(builtin_plugins=[], mode=mode, max_tool_hops=5, **extra),
+        model=ScriptedChatModel.from_items(script),
+        plugins=[counting_plugin(ran)],
+    )
+    result = await engine.ainvoke("Record twelve texts.", thread_id="t")
+    assert sorted(ran) == ["0", "1", "2", "3", "4"]  # the first five in the agent's order; no more ran
+    assert result.trace["tool_hops"] == 5 and result.trace["suspend_reason"] == "max_tool_hops"
+    state = await engine.graph_for(mode).aget_state({"configurable": {"thread_id": thread_key("local", "t")}})
+    messages = state.values["messages"]
+    assert not unanswered_tool_calls(messages)  # every call has its result: the history stays valid
+    skipped = [m for m in messages if isinstance(m, ToolMessage) and m.content.startswith("Not run")]
+    assert len(skipped) == 7 and all(m.status == "error" for m in skipped)
+    assert "CADENCE_MAX_TOOL_HOPS" in skipped[0].content
+
+
+async def test_calls_within_the_limit_all_run() -> None:
+    ran: list[str] = []
+    engine = Cadence(
+        make_settings(builtin_plugins=[], max_tool_hops=6),
+        model=ScriptedChatModel.from_items([goto("counter"), many_calls(5), FINALIZE, {"content": "Done."}]),
+        plugins=[counting_plugin(ran)],
+    )
+    result = await engine.ainvoke("Record five texts.")
+    assert sorted(ran) == ["0", "1", "2", "3", "4"] and result.trace["tool_hops"] == 5
+    assert result.error is None and not result.trace["suspended"]
