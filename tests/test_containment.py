@@ -208,6 +208,22 @@ async def test_a_tool_raising_generator_exit_is_contained(pool: PluginThreadPool
     assert await contain_tools([add], plugin="demo", pool=pool)[0].ainvoke({"a": 1, "b": 1})
 
 
+@tool
+def stops_iteration() -> str:
+    """Raise StopIteration from a synchronous tool (next() on an empty iterator)."""
+    return next(iter([]))
+
+
+async def test_a_sync_tool_raising_stop_iteration_fails_at_once(pool: PluginThreadPool) -> None:
+    """An asyncio future cannot hold a StopIteration: handed over as it is, the call never completed."""
+    (contained,) = contain_tools([stops_iteration], plugin="demo", pool=pool)
+    with pytest.raises(
+        ToolCrashedError, match=r"tool stops_iteration of the demo plugin crashed \(StopIteration\)"
+    ):
+        await asyncio.wait_for(contained.ainvoke({}), 5)
+    assert isinstance(ToolCrashedError("x"), RuntimeError)
+
+
 class ExitsGenerator(BaseTool):
     """A plugin's own synchronous BaseTool subclass (run in the pool by run_tool_in_pool)."""
 
@@ -277,16 +293,27 @@ def _fault_plugin(*tools: Any) -> type[BasePlugin]:
     return FaultPlugin
 
 
-@pytest.mark.parametrize("name", ["exits_generator_sync", "exits_generator_async"])
-async def test_a_turn_survives_a_tool_raising_generator_exit(name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "raised"),
+    [
+        ("exits_generator_sync", "GeneratorExit: g"),
+        ("exits_generator_async", "GeneratorExit: g"),
+        ("stops_iteration", "StopIteration"),
+    ],
+)
+async def test_a_turn_survives_a_tool_raising_generator_exit_or_stop_iteration(
+    name: str, raised: str
+) -> None:
     from cadence.testing import ScriptedChatModel
 
     model = ScriptedChatModel.from_items([goto("fault"), call(name), FINALIZE, {"content": "It failed."}])
-    plugin = _fault_plugin(exits_generator_sync, exits_generator_async)
-    engine = Cadence(make_settings(builtin_plugins=[]), model=model, plugins=[plugin])
+    plugin = _fault_plugin(exits_generator_sync, exits_generator_async, stops_iteration)
+    engine = Cadence(make_settings(builtin_plugins=[], tool_timeout=10.0), model=model, plugins=[plugin])
+    started = time.monotonic()
     result = await engine.ainvoke("Run it.", user_id="u", thread_id="t")
+    assert time.monotonic() - started < 5  # not held until the tool timeout
     assert result.response == "It failed."
     [used] = result.trace["tools_used"]
-    assert "crashed (GeneratorExit: g)" in used["error"]
+    assert f"crashed ({raised})" in used["error"]
     state = await engine.graph.aget_state({"configurable": {"thread_id": thread_key("u", "t")}})
     assert state.values["messages"][0].content == "Run it."

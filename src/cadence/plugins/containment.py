@@ -98,11 +98,12 @@ def plugin_fault(exc: BaseException, *, plugin: str, tool: str) -> ToolCrashedEr
     )
 
 
-UNCARRIED: tuple[type[BaseException], ...] = (GeneratorExit,)
+UNCARRIED: tuple[type[BaseException], ...] = (GeneratorExit, StopIteration)
 """What a synchronous tool may raise that must not reach the awaiting task as it is.
 
 The task receives a future's exception by ``throw()``: a ``GeneratorExit`` would close every coroutine
-between the task and the tool (the containment included) instead of rising through them.
+between the task and the tool (the containment included) instead of rising through them. An asyncio
+future refuses a ``StopIteration``: it would never complete and the call would end at the tool timeout.
 """
 
 
