@@ -139,6 +139,9 @@ def test_bad_requests_get_documented_errors() -> None:
         )
         error(oversized, 422, "message_too_long")
         assert oversized.json()["error"]["type"] == "invalid_request_error"
+        wrong_method = client.put("/v1/chat/completions")
+        error(wrong_method, 405, "method_not_allowed")
+        assert wrong_method.json()["error"]["type"] == "invalid_request_error"
 
 
 def test_text_that_cannot_be_encoded_is_sent_as_replacement_characters() -> None:
@@ -176,6 +179,10 @@ def test_api_keys() -> None:
         assert missing.status_code == 401 and missing.json()["error"]["code"] == "missing_api_key"
         wrong = client.post("/api/v1/chat", json=msg, headers={"Authorization": "Bearer nope"})
         assert wrong.status_code == 401 and wrong.json()["error"]["code"] == "invalid_api_key"
+        for sent in ("Basic YWRtaW4ta2V5Og==", "Token admin-key", "admin-key"):  # a key, not as Bearer
+            scheme = client.post("/api/v1/chat", json=msg, headers={"Authorization": sent})
+            assert scheme.status_code == 401 and scheme.json()["error"]["code"] == "invalid_api_key"
+            assert "must use the Bearer scheme" in scheme.json()["error"]["message"]
         assert client.get("/api/v1/threads").status_code == 401
         assert client.get("/openapi.json").status_code == 401
         assert client.get("/health").status_code == 200 and client.get("/ready").status_code == 200

@@ -28,6 +28,8 @@ PUBLIC_PATHS = frozenset({"/health", "/ready", "/"})
 PUBLIC_PREFIXES = ("/static/",)
 """The web page's assets (cadence.server.web), also public."""
 _SCOPE_KEY = "cadence.principal"
+_HOW = "'Authorization: Bearer <key>' or 'X-API-Key: <key>'"
+"""How to send a key (the 401 messages)."""
 
 
 @dataclass(frozen=True)
@@ -92,18 +94,22 @@ class AuthMiddleware:
         return found, user
 
     @staticmethod
-    def _presented(scope: Scope) -> str | None:
+    def _presented(scope: Scope) -> tuple[str | None, bool]:
+        """The key the request presents, and whether it sent an ``Authorization`` header of another
+        scheme instead (``Basic …``, ``Token …``, a bare key)."""
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []}
-        auth = headers.get("authorization", "")
-        if auth[:7].lower() == "bearer ":
-            return auth[7:].strip() or None
+        auth = headers.get("authorization", "").strip()
+        scheme, _, credentials = auth.partition(" ")
+        if scheme.lower() == "bearer":
+            return credentials.strip() or None, False
         if headers.get("x-api-key"):
-            return headers["x-api-key"].strip() or None
+            return headers["x-api-key"].strip() or None, False
         if scope["type"] == "websocket":
             query = parse_qs((scope.get("query_string") or b"").decode("latin-1"))
             values = query.get("api_key") or []
-            return values[0] if values else None
-        return None
+            if values:
+                return values[0], False
+        return None, bool(auth)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in {"http", "websocket"}:
@@ -117,18 +123,19 @@ class AuthMiddleware:
         if path in PUBLIC_PATHS or path.startswith(PUBLIC_PREFIXES):
             await self.app(scope, receive, send)
             return
-        presented = self._presented(scope)
+        presented, other_scheme = self._presented(scope)
         ok, user = self._match(presented)
         if ok:
             scope[_SCOPE_KEY] = Principal(authenticated=True, key_user=user, keys_enabled=True)
             await self.app(scope, receive, send)
             return
-        code = "invalid_api_key" if presented else "missing_api_key"
-        message = (
-            "The API key is not valid."
-            if presented
-            else "An API key is required: send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'."
-        )
+        code = "invalid_api_key" if presented or other_scheme else "missing_api_key"
+        if presented:
+            message = "The API key is not valid."
+        elif other_scheme:
+            message = f"The Authorization header must use the Bearer scheme: send {_HOW}."
+        else:
+            message = f"An API key is required: send {_HOW}."
         body = error_body(code, message, status=401, openai=str(scope.get("path", "")).startswith("/v1/"))
         if scope["type"] == "http":
             await _send_json(send, 401, body, {"www-authenticate": "Bearer"})
