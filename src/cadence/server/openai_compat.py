@@ -147,10 +147,10 @@ async def _approval_reply(service: ChatService, request: TurnRequest, *, tokens:
     The message is checked like any other (422 before anything runs)."""
     if request.thread_id is None:
         return None
-    service.validate(request)
     pending = await service.engine.pending(thread_id=request.thread_id, user_id=request.user_id)
     if not pending:
-        return None
+        return None  # a turn: service.start checks the message
+    service.validate(request)
     decision = approval_decision(request.message)
     if decision is not None:
         return await start_resume(service, request.user_id, request.thread_id, decision, tokens=tokens)
