@@ -223,3 +223,22 @@ def test_a_should_continue_that_raises_counts_as_continue(fault: type[BaseExcept
     manager = PluginManager(make_settings(builtin_plugins=[]), extra_plugins=[OddPlugin])
     manager.load()
     assert manager.bundles["odd"].should_continue({"messages": []}) == "back"
+
+
+def test_a_plugin_raising_generator_exit_is_skipped_with_its_reason(tmp_path: Path) -> None:
+    write_plugin(tmp_path, "closes.py", "raise GeneratorExit('at import')\n")
+    late = GOOD.format(name="Late", version="1.0.0") + textwrap.dedent(
+        """
+        def _closing(cls):
+            raise GeneratorExit("in health_check")
+
+        ShoutPlugin.health_check = classmethod(_closing)
+        """
+    )
+    write_plugin(tmp_path, "late.py", late)
+    write_plugin(tmp_path, "good.py", GOOD.format(name="Shout", version="1.0.0"))
+    manager = PluginManager(make_settings(builtin_plugins=[], plugins_dir=[tmp_path]))
+    reasons = {s.name: (s.status, s.reason) for s in manager.load()}
+    assert reasons["closes"][0] == "failed" and "GeneratorExit(at import)" in reasons["closes"][1]
+    assert reasons["late"][0] == "failed" and "GeneratorExit(in health_check)" in reasons["late"][1]
+    assert list(manager.bundles) == ["shout"]

@@ -77,8 +77,11 @@ def _short_exc(exc: BaseException) -> str:
 
 
 def _reraise_cancellation(exc: BaseException) -> None:
-    """Plugin code may raise anything (``SystemExit`` included) and is contained; cancellation is not."""
-    if isinstance(exc, asyncio.CancelledError | GeneratorExit):
+    """Plugin code may raise anything (``SystemExit`` included) and is contained; cancellation is not.
+
+    Loading is synchronous: a ``GeneratorExit`` here is the plugin's own, never a coroutine being closed.
+    """
+    if isinstance(exc, asyncio.CancelledError):
         raise exc
 
 
