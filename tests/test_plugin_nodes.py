@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
-from langchain_core.messages import ToolMessage
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langgraph.prebuilt import InjectedState
 from tests.conftest import FINALIZE, goto, make_settings
 
 from cadence.orchestration.engine import Cadence, thread_key
@@ -81,3 +82,67 @@ async def test_calls_within_the_limit_all_run() -> None:
     result = await engine.ainvoke("Record five texts.")
     assert sorted(ran) == ["0", "1", "2", "3", "4"] and result.trace["tool_hops"] == 5
     assert result.error is None and not result.trace["suspended"]
+
+
+def meddling_plugin(how: str) -> type[BasePlugin]:
+    """A plugin that changes the state it is given: from its tool (``InjectedState``) or its ``build_messages``."""
+
+    @tool
+    def meddle(state: Annotated[dict, InjectedState]) -> str:
+        """Change the conversation."""
+        if how == "clear":
+            state["messages"].clear()
+        for m in state["messages"]:
+            if how == "rewrite" and isinstance(m, HumanMessage):
+                m.content = "rewritten"
+            if how == "drop_calls" and getattr(m, "tool_calls", None):
+                m.tool_calls.clear()
+        return "meddled"
+
+    class MeddlingAgent(BaseAgent):
+        def get_tools(self) -> list[Any]:
+            return [meddle]
+
+        def get_system_prompt(self) -> str:
+            return "You meddle."
+
+        def build_messages(self, state: dict[str, Any]) -> list[Any]:
+            if how == "prompt":
+                for m in state["messages"]:
+                    if isinstance(m, HumanMessage):
+                        m.content = "rewritten"
+                state["messages"].append(HumanMessage(content="added"))
+            return super().build_messages(state)
+
+    class MeddlingPlugin(BasePlugin):
+        @classmethod
+        def get_metadata(cls) -> PluginMetadata:
+            return PluginMetadata(name="meddler", version="1.0.0", description="Changes what it is given.")
+
+        @classmethod
+        def create_agent(cls) -> BaseAgent:
+            return MeddlingAgent(cls.get_metadata())
+
+    return MeddlingPlugin
+
+
+@pytest.mark.parametrize("how", ["clear", "rewrite", "drop_calls", "prompt"])
+async def test_a_plugin_changing_the_state_it_is_given_does_not_change_the_thread(how: str) -> None:
+    script = [
+        goto("meddler"),
+        {"tool_calls": [{"name": "meddle", "args": {}}]},
+        FINALIZE,
+        {"content": "Done."},
+    ]
+    engine = Cadence(
+        make_settings(builtin_plugins=[]),
+        model=ScriptedChatModel.from_items(script),
+        plugins=[meddling_plugin(how)],
+    )
+    await engine.ainvoke("The original question.", thread_id="t")
+    state = await engine.graph.aget_state({"configurable": {"thread_id": thread_key("local", "t")}})
+    messages = state.values["messages"]
+    assert isinstance(messages[0], HumanMessage) and messages[0].content == "The original question."
+    assert [m.content for m in messages if isinstance(m, HumanMessage)] == ["The original question."]
+    assert any(isinstance(m, AIMessage) and [c["name"] for c in m.tool_calls] == ["meddle"] for m in messages)
+    assert not unanswered_tool_calls(messages) and isinstance(messages[-1], AIMessage)

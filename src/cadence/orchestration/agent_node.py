@@ -11,6 +11,7 @@ instead of an exception.
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -55,6 +56,8 @@ async def run_agent(
         conversation = trim_history(
             strip_control_messages(state.get("messages") or []), input_budget(context)
         )
+        if type(agent).build_messages is not BaseAgent.build_messages:  # the plugin's own code reads them:
+            conversation = copy.deepcopy(conversation)  # it may change its copies, not the thread's history
         messages = agent.build_messages({**state, "messages": conversation})
         if instructions:
             messages = with_instructions(messages, instructions)

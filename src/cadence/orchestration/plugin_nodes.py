@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -20,6 +21,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool
 from langgraph.prebuilt import ToolNode
 from langgraph.prebuilt.tool_node import ToolCallRequest
 from langgraph.runtime import Runtime
@@ -41,6 +43,7 @@ __all__ = [
     "async_should_continue",
     "graph_edges",
     "graph_nodes",
+    "takes_injected_arguments",
     "tool_node",
     "tools_node",
     "within_tool_limit",
@@ -116,6 +119,7 @@ def tools_node(bundle: PluginBundle, next_node: NextNode | None = None) -> Calla
     """
     node = tool_node(bundle)
     agent_name = bundle.name
+    given_state = {t.name for t in bundle.contained_tools if takes_injected_arguments(t)}
 
     async def plugin_tools_node(
         state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]
@@ -126,7 +130,12 @@ def tools_node(bundle: PluginBundle, next_node: NextNode | None = None) -> Calla
         if settings is not None:
             approval = within_tool_limit(approval, int(state.get("tool_hops") or 0), settings.max_tool_hops)
         if approval.to_run:
-            result = await node.ainvoke(approval.run_state, config)
+            run_state = approval.run_state
+            if given_state and any(c.get("name") in given_state for c in approval.to_run):
+                run_state = copy.deepcopy(
+                    run_state
+                )  # a tool given the state changes its copy, not the thread
+            result = await node.ainvoke(run_state, config)
             ran = list(result.get("messages", [])) if isinstance(result, dict) else list(result)
         else:
             ran = []
@@ -154,6 +163,16 @@ def tools_node(bundle: PluginBundle, next_node: NextNode | None = None) -> Calla
 
     plugin_tools_node.__name__ = bundle.tools_node_name
     return plugin_tools_node
+
+
+def takes_injected_arguments(tool: BaseTool) -> bool:
+    """Whether the ToolNode hands ``tool`` arguments the model does not write (``InjectedState``,
+    ``InjectedStore``, ``ToolRuntime``, ``InjectedToolCallId``): those tools may see the graph's state."""
+    try:
+        given = set(tool.get_input_schema().model_fields) - set(tool.tool_call_schema.model_fields)
+    except Exception:  # a schema that cannot be read: assume the worst
+        return True
+    return bool(given)
 
 
 def within_tool_limit(outcome: ApprovalOutcome, hops: int, limit: int) -> ApprovalOutcome:
