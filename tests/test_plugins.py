@@ -242,3 +242,73 @@ def test_a_plugin_raising_generator_exit_is_skipped_with_its_reason(tmp_path: Pa
     assert reasons["closes"][0] == "failed" and "GeneratorExit(at import)" in reasons["closes"][1]
     assert reasons["late"][0] == "failed" and "GeneratorExit(in health_check)" in reasons["late"][1]
     assert list(manager.bundles) == ["shout"]
+
+
+def test_a_health_check_that_hangs_does_not_hold_up_loading(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    import time
+
+    from cadence.plugins import manager as manager_module
+
+    release = threading.Event()
+
+    class Agent(BaseAgent):
+        def get_tools(self) -> list:
+            return []
+
+        def get_system_prompt(self) -> str:
+            return "You wait."
+
+    class HangingPlugin(BasePlugin):
+        @classmethod
+        def get_metadata(cls) -> PluginMetadata:
+            return PluginMetadata(name="hanging", version="1.0.0", description="Its health check never ends.")
+
+        @classmethod
+        def create_agent(cls) -> BaseAgent:
+            return Agent(cls.get_metadata())
+
+        @classmethod
+        def health_check(cls) -> dict:
+            release.wait(10)  # without the bound, loading would take these 10 s
+            return {"healthy": True}
+
+    monkeypatch.setattr(manager_module, "CHECKS_TIMEOUT", 0.2)
+    manager = PluginManager(make_settings(builtin_plugins=["math"]), extra_plugins=[HangingPlugin])
+    started = time.monotonic()
+    try:
+        statuses = {s.name: s for s in manager.load()}
+    finally:
+        release.set()
+    assert time.monotonic() - started < 5
+    assert statuses["hanging"].status == "failed"
+    assert (
+        statuses["hanging"].reason == "dependency and health checks: did not finish within 0.2s (it may hang)"
+    )
+    assert list(manager.bundles) == ["math"]
+
+
+def test_a_health_check_raising_timeout_error_reports_it() -> None:
+    class Agent(BaseAgent):
+        def get_tools(self) -> list:
+            return []
+
+        def get_system_prompt(self) -> str:
+            return "You time out."
+
+    class TimingOutPlugin(BasePlugin):
+        @classmethod
+        def get_metadata(cls) -> PluginMetadata:
+            return PluginMetadata(name="timing_out", version="1.0.0", description="Its backend times out.")
+
+        @classmethod
+        def create_agent(cls) -> BaseAgent:
+            return Agent(cls.get_metadata())
+
+        @classmethod
+        def health_check(cls) -> dict:
+            raise TimeoutError("backend did not answer")
+
+    manager = PluginManager(make_settings(builtin_plugins=[]), extra_plugins=[TimingOutPlugin])
+    [status] = manager.load()
+    assert (status.status, status.reason) == ("failed", "TimeoutError: backend did not answer")

@@ -7,7 +7,9 @@ Markdown agents (``CADENCE_AGENTS_DIR`` and entry point group ``cadence.agents``
 :mod:`cadence.plugins.markdown`), whose tools are looked up among the loaded plugins.
 A plugin that fails to import, validate, resolve its dependencies or pass its
 health check is reported with its reason and skipped, whatever it raises
-(``SystemExit`` and ``KeyboardInterrupt`` included; only cancellation propagates). Name conflicts are
+(``SystemExit`` and ``KeyboardInterrupt`` included; only cancellation propagates); so is one whose
+dependency and health checks take longer than :data:`CHECKS_TIMEOUT` (they run in a daemon thread,
+abandoned then). An import that never finishes still holds up loading. Name conflicts are
 resolved deterministically: the higher version wins; on a tie a directory
 plugin beats an installed package, which beats a built-in.
 """
@@ -15,14 +17,17 @@ plugin beats an installed package, which beats a built-in.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import hashlib
 import importlib
 import importlib.util
 import inspect
 import logging
 import sys
+import threading
 import traceback
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, wait
 from dataclasses import asdict, dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -31,6 +36,7 @@ from typing import Any
 
 import pydantic
 
+from cadence.errors import PluginError
 from cadence.plugins.bundle import PluginBundle, PluginSource
 from cadence.sdk.metadata import PluginMetadata, normalize_name
 from cadence.sdk.plugin import BasePlugin, registered_plugins
@@ -40,6 +46,9 @@ logger = logging.getLogger(__name__)
 
 ENTRY_POINT_GROUP = "cadence.plugins"
 _SOURCE_RANK = {"builtin": 0, "registered": 1, "entry_point": 2, "directory": 3, "markdown": 4}
+
+CHECKS_TIMEOUT = 30.0
+"""Seconds a plugin's ``validate_dependencies`` and ``health_check`` may take together when it is loaded."""
 
 
 @dataclass
@@ -83,6 +92,41 @@ def _reraise_cancellation(exc: BaseException) -> None:
     """
     if isinstance(exc, asyncio.CancelledError):
         raise exc
+
+
+class PluginChecksTimeoutError(PluginError):
+    """A plugin's dependency or health check did not finish within :data:`CHECKS_TIMEOUT`."""
+
+    code = "plugin_checks_timeout"
+
+
+def _checks(plugin: type[BasePlugin]) -> tuple[list[str], dict[str, Any]]:
+    """The plugin's dependency problems and, when there are none, its health check's answer."""
+    problems = plugin.validate_dependencies()
+    if problems:
+        return list(problems), {}
+    return [], plugin.health_check() or {}
+
+
+def _within(seconds: float, fn: Callable[[], Any]) -> Any:
+    """``fn()`` in a daemon thread, waited for at most ``seconds`` (then abandoned: it cannot be stopped).
+
+    Raises what ``fn`` raised, or :class:`PluginChecksTimeoutError` when it did not finish in time.
+    """
+    future: Future[Any] = Future()
+
+    def run() -> None:
+        try:
+            future.set_result(fn())
+        except BaseException as exc:  # handed to the caller, which contains it
+            future.set_exception(exc)
+
+    context = contextvars.copy_context()
+    threading.Thread(target=context.run, args=(run,), name="cadence-plugin-checks", daemon=True).start()
+    wait([future], timeout=seconds)
+    if not future.done():
+        raise PluginChecksTimeoutError(f"did not finish within {seconds:g}s (it may hang)")
+    return future.result()  # a TimeoutError the checks raised themselves is theirs
 
 
 class PluginManager:
@@ -394,11 +438,14 @@ class PluginManager:
             status.reason = "disabled by CADENCE_DISABLED_PLUGINS"
             return None, status
         try:
-            problems = plugin.validate_dependencies()
+            try:
+                problems, health = _within(CHECKS_TIMEOUT, lambda: _checks(plugin))
+            except PluginChecksTimeoutError as exc:
+                status.reason = f"dependency and health checks: {exc.message}"
+                return None, status
             if problems:
                 status.reason = "dependencies: " + "; ".join(problems)
                 return None, status
-            health = plugin.health_check() or {}
             if not health.get("healthy", False):
                 status.reason = f"health check failed: {health.get('details') or 'unhealthy'}"
                 return None, status
