@@ -229,6 +229,10 @@ async def test_store_touch_updates_activity(database_url: str) -> None:
         await store.touch("alice", "missing")  # unknown: ignored
         assert await store.get("t1") == row
         assert await store.get("missing") is None
+        await asyncio.sleep(0.01)
+        await store.touch("alice", "t1", turn=False)  # activity that continues a turn (a decided pause)
+        later = await store.get("t1")
+        assert later is not None and later.turns == 2 and later.updated_at > row.updated_at
 
 
 async def test_store_start_turn_claims_and_counts_in_one_call(database_url: str) -> None:

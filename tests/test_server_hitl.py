@@ -72,6 +72,10 @@ def test_pause_resume_owner_and_conflicts() -> None:
         assert done.status_code == 200, done.text
         assert done.json()["response"] == "2 + 2 is 4." and done.json()["interrupted"] is False
         assert [t["result"] for t in done.json()["trace"]["tools_used"]] == ["4"]
+        listed = httpx.get(f"{url}/api/v1/threads", params={"user_id": "u1"}).json()["threads"]
+        assert [t["turns"] for t in listed if t["thread_id"] == thread] == [
+            1
+        ]  # a resume goes on with the turn
 
         again = httpx.post(
             f"{url}/api/v1/threads/{thread}/resume", json={"decisions": "approve", "user_id": "u1"}

@@ -138,8 +138,9 @@ class ThreadStore(Protocol):
         user owns the thread (nothing is changed then).
         """
 
-    async def touch(self, user_id: str, thread_id: str) -> None:
-        """Record activity (a finished turn) on the thread."""
+    async def touch(self, user_id: str, thread_id: str, *, turn: bool = True) -> None:
+        """Record activity on the thread: its activity time, and ``turn``: one more turn started
+        (False for a run that continues a turn, such as a decided pause)."""
 
     async def settle_question(self, user_id: str, thread_id: str) -> None:
         """Forget the thread's recorded question (a run that sets the thread's state otherwise: a
@@ -217,12 +218,12 @@ class MemoryThreadStore:
         self._rows[thread_id] = row
         return row
 
-    async def touch(self, user_id: str, thread_id: str) -> None:
-        """Bump the activity time and turn count."""
+    async def touch(self, user_id: str, thread_id: str, *, turn: bool = True) -> None:
+        """Bump the activity time and (``turn``) the turn count."""
         row = self._rows.get(thread_id)
         if row is not None and row.user_id == user_id:
             now = datetime.now(UTC)
-            self._rows[thread_id] = dataclasses.replace(row, updated_at=now, turns=row.turns + 1)
+            self._rows[thread_id] = dataclasses.replace(row, updated_at=now, turns=row.turns + int(turn))
 
     async def settle_question(self, user_id: str, thread_id: str) -> None:
         """Forget the thread's recorded question (the owner's thread only)."""
@@ -379,14 +380,14 @@ class _SqlThreadStore:
             raise _not_found(thread_id)
         return ThreadRecord.from_row(rows[0])
 
-    async def touch(self, user_id: str, thread_id: str) -> None:
-        """Bump the activity time and turn count."""
+    async def touch(self, user_id: str, thread_id: str, *, turn: bool = True) -> None:
+        """Bump the activity time and (``turn``) the turn count."""
         await self._execute(
             self._sql(
-                "UPDATE cadence_threads SET updated_at = ?, turns = turns + 1 "
+                "UPDATE cadence_threads SET updated_at = ?, turns = turns + ? "
                 "WHERE thread_id = ? AND user_id = ?"
             ),
-            (time.time(), thread_id, user_id),
+            (time.time(), int(turn), thread_id, user_id),
         )
 
     async def settle_question(self, user_id: str, thread_id: str) -> None:

@@ -70,10 +70,13 @@ async def start_run(
     thread_id: str,
     events: Callable[[], AsyncIterator[dict[str, Any]]],
     check: Callable[[], Any] | None = None,
+    *,
+    new_turn: bool = True,
 ) -> Turn:
     """Own-check and lock the thread, run ``check`` (it raises 409/422 before anything runs), then
     feed ``events()`` into a :class:`Turn` from a task of its own (the run finishes even if the
-    client goes away); the lock is released when the run ends."""
+    client goes away); the lock is released when the run ends. ``new_turn``: the run starts a turn
+    (a fork) and counts in the thread's ``turns``, rather than continuing one (a resume)."""
     await service.owned(user, thread_id)
     lease = await service.locks.acquire(thread_id, service.settings.thread_lock_timeout)
     try:
@@ -105,7 +108,7 @@ async def start_run(
             final = {"type": "final", "response": "", "thread_id": thread_id, "trace": {}, "error": error}
         finally:
             with contextlib.suppress(Exception):
-                await service.store.touch(user, thread_id)
+                await service.store.touch(user, thread_id, turn=new_turn)
             await _release(lease)
             if final is not None:
                 turn.queue.put_nowait(final)
@@ -149,7 +152,7 @@ async def start_resume(
     def events() -> AsyncIterator[dict[str, Any]]:
         return engine.resume_stream(decisions, thread_id=thread_id, user_id=user, tokens=tokens)
 
-    return await start_run(service, user, thread_id, events, check)
+    return await start_run(service, user, thread_id, events, check, new_turn=False)  # the paused turn goes on
 
 
 @router.get(
