@@ -150,7 +150,9 @@ async def test_forward_without_an_answer_of_that_agent_is_synthesized(engine_fac
     assert any("forward_message" in note for note in result.trace["notes"])
 
 
-async def test_a_forwarded_answer_shows_no_reasoning_and_reasoning_alone_is_not_forwarded(engine_factory) -> None:
+async def test_a_forwarded_answer_shows_no_reasoning_and_reasoning_alone_is_not_forwarded(
+    engine_factory,
+) -> None:
     engine, model = engine_factory(
         [
             transfer("math"),

@@ -155,7 +155,9 @@ class Settings(BaseSettings):
     )
     max_agent_hops: int = Field(25, ge=1, description="Agent routes allowed per turn; one more suspends.")
     max_tool_hops: int = Field(
-        50, ge=1, description="Tool executions allowed per turn (calls beyond it are not run); reaching it suspends."
+        50,
+        ge=1,
+        description="Tool executions allowed per turn (calls beyond it are not run); reaching it suspends.",
     )
     coordinator_consecutive_agent_route_limit: int = Field(
         5, ge=1, description="Consecutive routes to the same agent allowed; one more suspends."
@@ -243,6 +245,11 @@ class Settings(BaseSettings):
         8,
         ge=1,
         description="Threads per plugin for synchronous tools; hung tools only exhaust their own plugin's.",
+    )
+    plugin_check_timeout: float = Field(
+        30.0,
+        gt=0,
+        description="Seconds a plugin's dependency and health checks may take at loading; longer: skipped.",
     )
     inline_tool_max_ms: float = Field(
         5.0,

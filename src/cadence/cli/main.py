@@ -264,15 +264,9 @@ def plugins_list(
     json_output: Annotated[bool, typer.Option("--json", help="Print the statuses as JSON.")] = False,
 ) -> None:
     """List every plugin candidate with its status and, when it failed, why."""
-    from cadence.models.factory import ModelFactory
-    from cadence.orchestration.engine import skip_agents_without_their_model
-    from cadence.plugins.manager import PluginManager
+    from cadence.orchestration.engine import load_plugins
 
-    settings = load_settings()
-    manager = PluginManager(settings)
-    manager.load()
-    skip_agents_without_their_model(manager, ModelFactory(settings).get)  # as the engine does
-    statuses = manager.statuses
+    statuses = load_plugins(load_settings()).statuses  # as an engine would load them
     if json_output:
         typer.echo(dump_json({"plugins": [s.to_dict() for s in statuses]}))
         return

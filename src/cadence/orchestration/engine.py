@@ -900,6 +900,17 @@ def _holds(saved: Any, message_id: str | None) -> bool:
     return any(getattr(m, "id", None) == message_id for m in messages)
 
 
+def load_plugins(settings: Settings) -> PluginManager:
+    """The plugins loaded as an engine loads them, without building its graphs (``cadence plugins list``):
+    an agent whose own model cannot be built is skipped the same way."""
+    from cadence.models.factory import ModelFactory
+
+    manager = PluginManager(settings)
+    manager.load()
+    skip_agents_without_their_model(manager, ModelFactory(settings).get)
+    return manager
+
+
 def skip_agents_without_their_model(manager: PluginManager, models: ModelResolver) -> None:
     """Skip every loaded plugin that names a model of its own (``llm_requirements.model``, a Markdown
     agent's ``model:``) that cannot be built (unknown provider, missing key or package), with the

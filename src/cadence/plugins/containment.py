@@ -39,8 +39,10 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, get_type_hints
 
+import pydantic
 from langchain_core.callbacks import AsyncCallbackManagerForToolRun
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool, Tool
@@ -455,3 +457,29 @@ def run_tool_in_pool(tool: BaseTool, pool: PluginThreadPool) -> BaseTool:
     if isinstance(tool, StructuredTool | Tool) or not runs_in_thread(tool):
         return tool
     return _PoolBoundTool(name=tool.name, description=tool.description, inner=tool, pool=pool)
+
+
+# -- loading --------------------------------------------------------------------------------
+def load_fault(exc: BaseException) -> str:
+    """One line saying what a plugin raised while it was loaded or checked (a failed plugin's reason)."""
+    if isinstance(exc, SyntaxError):
+        where = f" ({Path(exc.filename or '?').name}, line {exc.lineno})" if exc.lineno else ""
+        return f"SyntaxError: {exc.msg}{where}"
+    if isinstance(exc, pydantic.ValidationError):
+        parts = []
+        for err in exc.errors():
+            loc = ".".join(str(p) for p in err.get("loc", ())) or "metadata"
+            parts.append(f"{loc}: {err.get('msg')}")
+        return "invalid metadata: " + "; ".join(parts)
+    if not isinstance(exc, Exception):  # SystemExit, KeyboardInterrupt, ...
+        return f"{type(exc).__name__}({exc}) raised by the plugin's code; a plugin may not exit the process"
+    return f"{type(exc).__name__}: {exc}"
+
+
+def reraise_cancellation(exc: BaseException) -> None:
+    """Plugin code may raise anything (``SystemExit`` included) and is contained; cancellation is not.
+
+    Loading is synchronous: a ``GeneratorExit`` here is the plugin's own, never a coroutine being closed.
+    """
+    if isinstance(exc, asyncio.CancelledError):
+        raise exc

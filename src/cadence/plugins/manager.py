@@ -8,7 +8,7 @@ Markdown agents (``CADENCE_AGENTS_DIR`` and entry point group ``cadence.agents``
 A plugin that fails to import, validate, resolve its dependencies or pass its
 health check is reported with its reason and skipped, whatever it raises
 (``SystemExit`` and ``KeyboardInterrupt`` included; only cancellation propagates); so is one whose
-dependency and health checks take longer than :data:`CHECKS_TIMEOUT` (they run in a daemon thread,
+dependency and health checks take longer than ``CADENCE_PLUGIN_CHECK_TIMEOUT`` (they run in a daemon thread,
 abandoned then). An import that never finishes still holds up loading. Name conflicts are
 resolved deterministically: the higher version wins; on a tie a directory
 plugin beats an installed package, which beats a built-in.
@@ -16,7 +16,6 @@ plugin beats an installed package, which beats a built-in.
 
 from __future__ import annotations
 
-import asyncio
 import contextvars
 import hashlib
 import importlib
@@ -34,10 +33,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import pydantic
-
 from cadence.errors import PluginError
 from cadence.plugins.bundle import PluginBundle, PluginSource
+from cadence.plugins.containment import load_fault, reraise_cancellation
 from cadence.sdk.metadata import PluginMetadata, normalize_name
 from cadence.sdk.plugin import BasePlugin, registered_plugins
 from cadence.settings import Settings
@@ -46,9 +44,6 @@ logger = logging.getLogger(__name__)
 
 ENTRY_POINT_GROUP = "cadence.plugins"
 _SOURCE_RANK = {"builtin": 0, "registered": 1, "entry_point": 2, "directory": 3, "markdown": 4}
-
-CHECKS_TIMEOUT = 30.0
-"""Seconds a plugin's ``validate_dependencies`` and ``health_check`` may take together when it is loaded."""
 
 
 @dataclass
@@ -70,32 +65,8 @@ class PluginStatus:
         return asdict(self)
 
 
-def _short_exc(exc: BaseException) -> str:
-    if isinstance(exc, SyntaxError):
-        where = f" ({Path(exc.filename or '?').name}, line {exc.lineno})" if exc.lineno else ""
-        return f"SyntaxError: {exc.msg}{where}"
-    if isinstance(exc, pydantic.ValidationError):
-        parts = []
-        for err in exc.errors():
-            loc = ".".join(str(p) for p in err.get("loc", ())) or "metadata"
-            parts.append(f"{loc}: {err.get('msg')}")
-        return "invalid metadata: " + "; ".join(parts)
-    if not isinstance(exc, Exception):  # SystemExit, KeyboardInterrupt, ...
-        return f"{type(exc).__name__}({exc}) raised by the plugin's code; a plugin may not exit the process"
-    return f"{type(exc).__name__}: {exc}"
-
-
-def _reraise_cancellation(exc: BaseException) -> None:
-    """Plugin code may raise anything (``SystemExit`` included) and is contained; cancellation is not.
-
-    Loading is synchronous: a ``GeneratorExit`` here is the plugin's own, never a coroutine being closed.
-    """
-    if isinstance(exc, asyncio.CancelledError):
-        raise exc
-
-
 class PluginChecksTimeoutError(PluginError):
-    """A plugin's dependency or health check did not finish within :data:`CHECKS_TIMEOUT`."""
+    """A plugin's dependency or health check did not finish within ``CADENCE_PLUGIN_CHECK_TIMEOUT``."""
 
     code = "plugin_checks_timeout"
 
@@ -211,9 +182,9 @@ class PluginManager:
         try:
             from cadence.builtins import BUILTIN_PLUGINS
         except BaseException as exc:  # a broken built-in must not stop the app
-            _reraise_cancellation(exc)
+            reraise_cancellation(exc)
             failed.append(
-                PluginStatus("builtins", "failed", "builtin", "cadence.builtins", reason=_short_exc(exc))
+                PluginStatus("builtins", "failed", "builtin", "cadence.builtins", reason=load_fault(exc))
             )
             return found, failed
         for name in wanted:
@@ -248,9 +219,9 @@ class PluginManager:
                     )
                 found.extend((p, PluginSource("entry_point", location)) for p in plugins)
             except BaseException as exc:  # SystemExit at import included: one plugin never stops the app
-                _reraise_cancellation(exc)
+                reraise_cancellation(exc)
                 failed.append(
-                    PluginStatus(ep.name, "failed", "entry_point", location, reason=_short_exc(exc))
+                    PluginStatus(ep.name, "failed", "entry_point", location, reason=load_fault(exc))
                 )
         return found, failed
 
@@ -286,7 +257,7 @@ class PluginManager:
                         raise TypeError("defines no BasePlugin subclass (subclass cadence.sdk.BasePlugin)")
                     found.extend((p, PluginSource("directory", str(entry))) for p in plugins)
                 except BaseException as exc:  # SystemExit at import included
-                    _reraise_cancellation(exc)
+                    reraise_cancellation(exc)
                     logger.debug(
                         "plugin import failed", extra={"path": str(entry), "tb": traceback.format_exc()}
                     )
@@ -296,7 +267,7 @@ class PluginManager:
                             "failed",
                             "directory",
                             str(entry),
-                            reason=f"failed to import: {_short_exc(exc)}",
+                            reason=f"failed to import: {load_fault(exc)}",
                         )
                     )
         return found, failed
@@ -321,8 +292,8 @@ class PluginManager:
             try:
                 packaged, broken = markdown.packaged_agent_dirs()
             except BaseException as exc:  # e.g. unreadable distribution metadata
-                _reraise_cancellation(exc)
-                broken = [(markdown.AGENTS_ENTRY_POINT_GROUP, "entry points", _short_exc(exc))]
+                reraise_cancellation(exc)
+                broken = [(markdown.AGENTS_ENTRY_POINT_GROUP, "entry points", load_fault(exc))]
             for name, location, reason in broken:
                 statuses.append(PluginStatus(name, "failed", "markdown", location, reason=reason))
         files, missing = markdown.agent_files([*directories, *packaged])
@@ -356,8 +327,8 @@ class PluginManager:
                 status.reason = f"line {exc.line}: {exc.problem}" if exc.line else exc.problem
                 continue
             except BaseException as exc:
-                _reraise_cancellation(exc)
-                status.reason = _short_exc(exc)
+                reraise_cancellation(exc)
+                status.reason = load_fault(exc)
                 continue
             bundle, result = self._load_one(plugin, PluginSource("markdown", str(path)), disabled)
             status.status, status.reason, status.health = result.status, result.reason, result.health
@@ -427,8 +398,8 @@ class PluginManager:
             if not isinstance(metadata, PluginMetadata):
                 raise TypeError(f"get_metadata() must return PluginMetadata, got {type(metadata).__name__}")
         except BaseException as exc:
-            _reraise_cancellation(exc)
-            status.reason = _short_exc(exc)
+            reraise_cancellation(exc)
+            status.reason = load_fault(exc)
             return None, status
         status.name = metadata.normalized_name
         status.version = metadata.version
@@ -439,7 +410,7 @@ class PluginManager:
             return None, status
         try:
             try:
-                problems, health = _within(CHECKS_TIMEOUT, lambda: _checks(plugin))
+                problems, health = _within(self.settings.plugin_check_timeout, lambda: _checks(plugin))
             except PluginChecksTimeoutError as exc:
                 status.reason = f"dependency and health checks: {exc.message}"
                 return None, status
@@ -458,8 +429,8 @@ class PluginManager:
                 inline_tool_max_ms=self.settings.inline_tool_max_ms,
             )
         except BaseException as exc:
-            _reraise_cancellation(exc)
-            status.reason = _short_exc(exc)
+            reraise_cancellation(exc)
+            status.reason = load_fault(exc)
             return None, status
         status.status = "loaded"
         return bundle, status

@@ -405,7 +405,7 @@ def packaged_agent_dirs() -> tuple[list[Path], list[tuple[str, str, str]]]:
     """
     from importlib.metadata import entry_points
 
-    from cadence.plugins.manager import _reraise_cancellation, _short_exc
+    from cadence.plugins.containment import load_fault, reraise_cancellation
 
     dirs: list[Path] = []
     failed: list[tuple[str, str, str]] = []
@@ -419,8 +419,8 @@ def packaged_agent_dirs() -> tuple[list[Path], list[tuple[str, str, str]]]:
                 raise TypeError("is not a package with a folder of .md agents")
             dirs.extend(Path(p) for p in locations)
         except BaseException as exc:  # SystemExit at import included, as for Python plugins
-            _reraise_cancellation(exc)
-            failed.append((ep.name, ep.value, _short_exc(exc)))
+            reraise_cancellation(exc)
+            failed.append((ep.name, ep.value, load_fault(exc)))
     return dirs, failed
 
 
