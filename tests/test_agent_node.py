@@ -23,6 +23,7 @@ class Boom(BaseException):
 FAULTS: dict[str, type[BaseException]] = {
     "exit": SystemExit,
     "interrupt": KeyboardInterrupt,
+    "generator_exit": GeneratorExit,  # raised by the plugin: not the close of a coroutine
     "own": Boom,
     "error": RuntimeError,
 }

@@ -27,6 +27,7 @@ from cadence.orchestration.model_call import call_model
 from cadence.orchestration.safety import strip_control_messages
 from cadence.orchestration.tool_logging import is_real_cancellation
 from cadence.orchestration.trimming import input_budget, trim_history
+from cadence.plugins.containment import is_real_close
 from cadence.sdk.agent import AgentNode, AgentRunner, BaseAgent, with_back_call
 
 logger = logging.getLogger(__name__)
@@ -99,9 +100,9 @@ def agent_node_of(agent: BaseAgent, runner: AgentRunner, node_name: str) -> Agen
 
 
 def _plugin_fault(exc: BaseException, context: Any, node_name: str, plugin: str) -> AIMessage:
-    """The failed step's reply for an exception of the plugin's own code (LangGraph's control flow and
-    a real cancellation propagate)."""
-    if isinstance(exc, GeneratorExit | GraphBubbleUp) or is_real_cancellation(exc):
+    """The failed step's reply for an exception of the plugin's own code (LangGraph's control flow, a real
+    cancellation and the real close of the awaiting coroutine propagate; call it in the awaiting frame)."""
+    if isinstance(exc, GraphBubbleUp) or is_real_close(exc) or is_real_cancellation(exc):
         raise exc
     logger.error("agent step failed", extra={"node": node_name, "error": f"{type(exc).__name__}: {exc}"})
     return _failed(context, node_name, plugin, "agent_error", f"{type(exc).__name__}: {exc}")
