@@ -241,6 +241,11 @@ class Settings(BaseSettings):
     )
     turn_timeout: float = Field(120.0, gt=0, description="Deadline (s) of a whole turn.")
     tool_timeout: float = Field(30.0, gt=0, description="Timeout (s) of one tool execution.")
+    max_tool_result_chars: int = Field(
+        100_000,
+        ge=100,
+        description="Longest tool result kept (characters); a longer one is cut, with a note saying so.",
+    )
     plugin_max_threads: int = Field(
         8,
         ge=1,

@@ -33,6 +33,7 @@ logger = logging.getLogger(__name__)
 MAX_RESULT_CHARS_IN_TRACE = 2000
 
 __all__ = [
+    "clipped_result",
     "is_real_cancellation",
     "logged_tool_call",
     "plugin_fault",
@@ -94,12 +95,26 @@ async def logged_tool_call(
     hung = error is not None
     if isinstance(result, ToolMessage):
         result.content = _valid_content(result.content)  # lone surrogates would break every encoder
+        cap = getattr(settings, "max_tool_result_chars", None)
+        if cap is not None and isinstance(result.content, str) and len(result.content) > cap:
+            result.content = clipped_result(result.content, cap)
+            logger.warning("tool result cut", extra={"tool": name, "limit": cap})
         if result.status == "error" and error is None:
             error = message_text(result)[:500]
         result.response_metadata = {**(result.response_metadata or {}), "duration_ms": round(duration_ms, 2)}
     log = logger.warning if hung else logger.info
     log("tool end", extra={"tool": name, "duration_ms": round(duration_ms, 2), "error": error})
     return result
+
+
+def clipped_result(text: str, cap: int) -> str:
+    """``text`` cut to ``cap`` characters, ending with a note of what was cut (the model and the
+    trace see a result that says it is incomplete, not a silently shorter one)."""
+    note = (
+        f"\n… [cut: the tool returned {len(text):,} characters, more than CADENCE_MAX_TOOL_RESULT_CHARS "
+        f"({cap:,}); ask for less, e.g. a narrower query]"
+    )
+    return text[: max(cap - len(note), 0)] + note
 
 
 def _valid_content(content: Any) -> Any:
