@@ -462,11 +462,17 @@ def test_rounding_takes_halves_away_from_zero(text: str, value: float) -> None:
         ("I split a 90 dollar bill evenly between 3 friends.", 30),
         ("A farmer has 6 rows of 15 plants. How many plants?", 90),
         ("Sam has 48 marbles and gives them equally to 8 friends.", 6),
+        ("A baker had 50 rolls and sold 32. How many rolls remain?", 18),
+        ("Jen had $80 and spent $25 on lunch. How much money is left?", 55),
+        ("There were 40 birds on a wire. 15 flew away. How many birds are still there?", 25),
+        ("Kim ate 4 of her 10 grapes. How many grapes are left?", 6),
+        ("Max has 11 cards. His friend gives him 6 more. How many cards does he have now?", 17),
+        ("I ran 5 miles on Saturday and 7 miles on Sunday. How many miles in total?", 12),
     ],
 )
 def test_a_word_problem_of_one_operation(text: str, value: float) -> None:
     """An amount each ("3 boxes with 12 eggs each"), a rate per unit for a number of units, one thing's
-    amount then several of them, or a share ("24 cookies shared among 6")."""
+    amount then several of them, a share ("24 cookies shared among 6"), what is left, or a total."""
     assert evaluate(to_expression(text)) == pytest.approx(value)
 
 
@@ -482,6 +488,10 @@ def test_a_word_problem_of_one_operation(text: str, value: float) -> None:
         "Sarah is 12 years old. How old will she be in 5 years?",  # an addition
         "I walk 3 km a day. Is 20 km a lot?",
         "I ate 3 slices of 8 slices. How many are left?",  # a part of a whole, not 3 groups of 8
+        "Mia has 20 dollars. She buys 3 more books. How many books does she have?",  # not the same things
+        "Mia has 20 dollars and sold 3 books. How many dollars are left?",
+        "Ann has 12 apples and 5 pears. How many apples are left?",  # nothing was taken away
+        "Tom had 8 pens, lost 2 and found 5 more. How many pens now?",  # two operations
     ],
 )
 def test_a_word_problem_that_is_not_one_operation_is_not_read_as_one(text: str) -> None:

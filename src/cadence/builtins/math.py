@@ -377,8 +377,9 @@ def calculate(expression: str) -> str:
     places", "..., then round it") and numbers written in words ("2 to the power of 10", "the square
     root of 144", "add 7 and 8 then subtract 3", "half of ninety"), and a few forms of word problem
     of one operation: an amount each or per unit ("3 boxes with 12 eggs each", "5 tickets at $8 each",
-    "60 km per hour for 3 hours", "a ticket costs $8: what do 5 tickets cost?") or a share ("24
-    cookies shared equally among 6"); the result then shows the expression it was read as. Words
+    "60 km per hour for 3 hours", "a ticket costs $8: what do 5 tickets cost?"), a share ("24
+    cookies shared equally among 6"), what is left ("had 90 sheep, 23 ran away") or a total ("14
+    stickers, then 9 more"); the result then shows the expression it was read as. Words
     that name no known operation are an error, never ignored.
     """
     try:
@@ -509,8 +510,8 @@ class MathPlugin(BasePlugin):
                 "square roots, powers, logarithms, trigonometry, factorials",
                 "percentages, percent of a value, percent change",
                 "average, median, sum, min, max and standard deviation of numbers",
-                "word problems: a price or an amount each, "
-                "a rate per hour or per day for a number of hours or days",
+                "word problems: a price or an amount each, a rate per hour or per day for a number of "
+                "hours or days, how many are left, in total or altogether",
             ],
             response_schema={
                 "type": "object",

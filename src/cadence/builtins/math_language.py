@@ -35,9 +35,12 @@ bought 3 shirts at 19.99 each. 3 x 19.99?"). Last, a text with exactly two numbe
 problem of one operation in a few common forms: an amount each or per unit ("3 boxes with 12 eggs
 each", "6 rows of 15 plants", "60 km per hour for 3 hours", "7 days in a week: how many in 9 weeks?", "a
 pizza costs 12 dollars: what do 4 pizzas cost?") is a product, a share ("24 cookies shared equally among
-6 friends", "split a 90 dollar bill between 3") a quotient; other word problems are not read (an error
-beats a wrong operation). :func:`has_operation` and :func:`unread_words` let the caller refuse a
-reading that dropped the words of an operation and kept only a number.
+6 friends", "split a 90 dollar bill between 3") a quotient, what is left of the same things ("had 90
+sheep; 23 ran away: how many are left?") a difference, and more of them or the same things counted twice
+("14 stickers, then 9 more"; "42 shells on Monday and 35 shells on Tuesday: how many in total?") a sum;
+other word problems are not read (an error beats a wrong operation). :func:`has_operation` and
+:func:`unread_words` let the caller refuse a reading that dropped the words of an operation and kept
+only a number.
 """
 
 from __future__ import annotations
@@ -486,7 +489,145 @@ _QUOTIENTS = tuple(
         rf"(?:equally\s+|evenly\s+)?(?:among|between|across|into|by|with)\s+(?P<b>{_NUM})\b",
     )
 )
-_NUMBER_RE = re.compile(rf"(?<![\w.]){_NUM}(?![\w.])")
+_TAKEN = (
+    r"(?:gives?\s+away|gave\s+away|eats?|ate|loses?|lost|sells?|sold|spends?|spent|uses?\s+up|used\s+up|uses?|"
+    r"used|breaks?|broke|drops?|dropped|donates?|donated|throws?\s+away|threw\s+away|takes?\s+away|took\s+away|"
+    r"removes?|removed|takes?|took|lends?\s+out|lent\s+out|pays?|paid|withdraws?|withdrew|drinks?|drank|cuts?\s+down|"
+    r"gives?|gave)"
+)
+"""What takes some away from an amount one has ("sold 29", "spent 45 dollars", "gives away 18")."""
+_WENT = (
+    r"(?:(?:are|is|were|was|get|got|have\s+been|has\s+been)\s+(?:[a-z]+\s+)?"
+    r"(?:used|sold|eaten|lost|broken|taken|given\s+away|removed|spent|borrowed|lent\s+out)|"
+    r"ran\s+away|run\s+away|flew\s+away|fly\s+away|swam\s+away|left|leave|got\s+off|get\s+off|"
+    r"went\s+home|go\s+home|melted|died|popped|broke|fell\s+off)"
+)
+"""What some of them did, said after their number ("23 ran away", "180 liters are used", "12 left")."""
+_LEFT = r"\b(?:left|remain|remains|remaining|still)\b"
+"""The question asks what is left."""
+_GAINED = (
+    r"(?:gets?|got|receives?|received|buys?|bought|finds?|found|earns?|earned|adds?|added|wins?|won|"
+    r"picks?|picked|collects?|collected|gains?|gained|gives?|gave|brings?|brought|makes?|made|saves?|saved)"
+)
+_TOTAL = r"\b(?:in total|altogether|in all|all together|combined|together|total)\b"
+"""The question asks for the two amounts together."""
+_DIFFERENCES = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        # "Maria baked 36 muffins and sold 29 of them: how many are left?", "Ben had 120 dollars and spent 45"
+        rf"(?<![\w.]){_MONEY}(?P<a>{_NUM})\b.*?\b{_TAKEN}\s+(?:(?:[a-z]+\s+){{0,3}}?)?{_MONEY}(?P<b>{_NUM})\b"
+        rf".*{_LEFT}",
+        # "A farmer had 90 sheep. 23 ran away: how many are left?", "500 liters … 180 liters are used"
+        rf"(?<![\w.]){_MONEY}(?P<a>{_NUM})\b.*?(?<![\w.]){_MONEY}(?P<b>{_NUM})\s+(?:{_NOUNS}\s+)?{_WENT}\b"
+        rf".*{_LEFT}",
+        # "Tom ate 3 of his 12 cookies: how many are left?"
+        rf"\b{_TAKEN}\s+{_MONEY}(?P<b>{_NUM})\s+of\s+(?:his|her|their|the|my|our|its|your)\s+{_MONEY}"
+        rf"(?P<a>{_NUM})\b.*{_LEFT}",
+    )
+)
+_SUMS = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        # "Sam has 14 stickers. His sister gives him 9 more.", "58 people on a train and 17 more got on"
+        rf"(?<![\w.]){_MONEY}(?P<a>{_NUM})\b.*?(?<![\w.]){_MONEY}(?P<b>{_NUM})\s+more\b(?!\s+than\b)",
+        # "42 shells on Monday and 35 shells on Tuesday: how many in total?" (the same things, counted twice)
+        rf"(?<![\w.]){_MONEY}(?P<a>{_NUM})\s+(?P<thing>[a-z]+?)(?:e?s)?\b.*?(?<![\w.]){_MONEY}(?P<b>{_NUM})\s+"
+        rf"(?P=thing)(?:e?s)?\b.*{_TOTAL}",
+    )
+)
+_NOT_A_THING = frozenset(
+    {
+        "of",
+        "to",
+        "on",
+        "at",
+        "in",
+        "for",
+        "from",
+        "and",
+        "or",
+        "but",
+        "so",
+        "then",
+        "with",
+        "by",
+        "into",
+        "up",
+        "down",
+        "over",
+        "out",
+        "off",
+        "away",
+        "more",
+        "each",
+        "today",
+        "yesterday",
+        "now",
+        "later",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "them",
+        "are",
+        "is",
+        "were",
+        "was",
+        "be",
+        "been",
+        "have",
+        "has",
+        "had",
+        "will",
+        "would",
+        "can",
+        "could",
+        "got",
+        "get",
+        "gets",
+        "came",
+        "come",
+        "comes",
+        "arrived",
+        "arrive",
+        "joined",
+        "join",
+        "went",
+        "go",
+        "ran",
+        "run",
+        "flew",
+        "fly",
+        "swam",
+        "left",
+        "leave",
+        "melted",
+        "died",
+        "popped",
+        "broke",
+        "fell",
+        "fewer",
+        "less",
+    }
+)
+"""Words that may follow a number without naming what it counts ("sold 29 of them", "23 ran away")."""
+
+
+def _same_things(text: str, match: re.Match[str]) -> bool:
+    """Whether a difference's or a sum's two numbers count the same things: the word after B, when it names
+    a thing, is the word after A ("spent 45 dollars" of "120 dollars"; not "3 books" of "20 dollars")."""
+    after_a = re.match(r"\s+([a-z]+)", text[match.end("a") :], re.IGNORECASE)
+    after_b = re.match(r"\s+(?:more\s+)?([a-z]+)", text[match.end("b") :], re.IGNORECASE)  # "3 more books"
+    if after_b is None or after_b.group(1).lower() in _NOT_A_THING:
+        return True
+    if after_a is None:
+        return False
+    a, b = after_a.group(1).lower(), after_b.group(1).lower()
+    return a == b or a.rstrip("s") == b.rstrip("s") or a.removesuffix("es") == b.removesuffix("es")
+
+
+_NUMBER_RE = re.compile(rf"(?<![\w.]){_NUM}(?!\w|\.\d)")  # "87." ends a sentence
 _ONE_THING_RE = re.compile(r"(?<![\w.])1\s+(?=[a-z])", re.IGNORECASE)
 """A "1" before a word names one thing ("if one apple weighs 150 grams"): it is not an operand."""
 
@@ -499,17 +640,29 @@ def _word_problem(text: str) -> str | None:
     plants"), B per unit over A units ("60 km per hour for 3 hours", "45 loaves a day: how many in 7
     days?") or one thing at B, then A of them ("A pizza costs 12 dollars. How much do 4 pizzas
     cost?", "tickets are 35 dollars each: 4 tickets?"). A quotient ``(A / B)``: A shared among B ("24
-    cookies shared equally among 6 friends", "split a 90 dollar bill between 3"). ``None`` unless
+    cookies shared equally among 6 friends", "split a 90 dollar bill between 3"). A difference
+    ``(A - B)`` when the question asks what is left: B of A sold, spent, eaten, gone ("baked 36 muffins
+    and sold 29: how many are left?", "had 90 sheep; 23 ran away", "ate 3 of his 12 cookies"). A sum
+    ``(A + B)``: B more ("has 14 stickers; gets 9 more"), or the same things counted twice and asked
+    for in total ("42 shells on Monday and 35 shells on Tuesday: how many in total?"). ``None`` unless
     ``text`` holds exactly two numbers (a "1" naming one thing, "one apple", not counted): with more
     the problem is not one operation.
     """
     if len(_NUMBER_RE.findall(_ONE_THING_RE.sub(" ", text))) != 2:
         return None
-    for patterns, form in ((_QUOTIENTS, "({a} / {b})"), (_PRODUCTS, "({a} * {b})")):
+    for patterns, form in (
+        (_QUOTIENTS, "({a} / {b})"),
+        (_PRODUCTS, "({a} * {b})"),
+        (_DIFFERENCES, "({a} - {b})"),
+        (_SUMS, "({a} + {b})"),
+    ):
         for pattern in patterns:
             match = pattern.search(text)
-            if match is not None:
-                return form.format(a=match.group("a"), b=match.group("b"))
+            if match is None:
+                continue
+            if patterns in (_DIFFERENCES, _SUMS) and not _same_things(text, match):
+                return None  # apples from dollars: not one operation on the same things
+            return form.format(a=match.group("a"), b=match.group("b"))
     return None
 
 
