@@ -288,3 +288,17 @@ async def test_planned_tools_go_through_the_approval_step() -> None:
         ("calculate", "4", "researcher")
     ]
     assert done.trace["memory"]["ingested"] >= 1  # ingested once the turn finished, not at the pause
+
+
+@pytest.mark.parametrize("route", ["researcher", "end"])
+async def test_a_planned_call_edited_at_its_approval_counts_as_the_planned_call(route: str) -> None:
+    engine, _ = planner_engine(
+        [plan(route, [calc("2 + 2")]), {"content": "3 + 3 = 6."}], approval_tools=["calculate"]
+    )
+    paused = await engine.ainvoke("What is 2 + 2?", thread_id="t1", user_id="u")
+    [pending] = paused.approvals
+    edit = {"decision": "edit", "arguments": {"expression": "3 + 3"}}
+    done = await engine.aresume({pending["id"]: edit}, thread_id="t1", user_id="u")
+    assert not done.interrupted and done.approvals == []  # not asked again for the planned "2 + 2"
+    assert [r["args"] for r in done.trace["tools_used"]] == [{"expression": "3 + 3"}]
+    assert done.response == "3 + 3 = 6."

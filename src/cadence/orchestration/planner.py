@@ -54,6 +54,7 @@ from cadence.conventions import GraphNodeNames, message_text, split_at_last_huma
 from cadence.errors import CadenceError
 from cadence.models.preroute import PreRouter
 from cadence.orchestration.answer_check import ToolResult, leading_facts
+from cadence.orchestration.approval import EDITED_KEY
 from cadence.orchestration.events import emit_events, node_event
 from cadence.orchestration.guards import BEFORE_DECISION, GuardView
 from cadence.orchestration.model_call import call_model
@@ -259,18 +260,24 @@ def lexical_plan(
 
 # -- the turn's results ------------------------------------------------------------------------------
 def gathered(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
-    """The turn's tool results: ``{"name", "args", "content", "ok", "by"}`` each, in order."""
+    """The turn's tool results: ``{"name", "args", "content", "ok", "by"}`` each, in order; ``"edited":
+    True`` on a call whose arguments a reviewer changed at its approval."""
     _, _, after = split_at_last_human(messages)
     calls: dict[str, tuple[str, dict[str, Any], str]] = {}
+    edited: set[str] = set()
     out: list[dict[str, Any]] = []
     for m in after:
         if isinstance(m, AIMessage):
+            edited.update((m.response_metadata or {}).get(EDITED_KEY) or ())
             for c in m.tool_calls or []:
                 calls[c.get("id") or ""] = (c["name"], dict(c.get("args") or {}), m.name or "")
         elif isinstance(m, ToolMessage) and m.tool_call_id in calls:
             name, args, by = calls[m.tool_call_id]
             content = message_text(m).strip()
-            out.append({"name": name, "args": args, "content": content, "ok": m.status != "error", "by": by})
+            result = {"name": name, "args": args, "content": content, "ok": m.status != "error", "by": by}
+            if m.tool_call_id in edited:
+                result["edited"] = True
+            out.append(result)
     return out
 
 
@@ -280,14 +287,23 @@ def is_useful(result: Mapping[str, Any]) -> bool:
 
 
 def pending_planned(state: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The planned tools not run yet this turn (a tool with arguments: that call; without: that tool)."""
+    """The planned tools not run yet this turn (a tool with arguments: that call; without: that tool).
+
+    A call a reviewer edited at its approval ran in a planned call's place: it counts for one planned
+    call of its tool (else the planned arguments would be asked for again, edit after edit).
+    """
     done = gathered(state.get("messages") or [])
+    edits = [r for r in done if r.get("edited")]
     out = []
     for planned in state.get("planned_tools") or []:
         args = planned.get("args")
-        ran = any(r["name"] == planned["name"] and (args is None or r["args"] == args) for r in done)
-        if not ran:
-            out.append(planned)
+        if any(r["name"] == planned["name"] and (args is None or r["args"] == args) for r in done):
+            continue
+        edit = next((r for r in edits if r["name"] == planned["name"]), None)
+        if edit is not None:
+            edits.remove(edit)
+            continue
+        out.append(planned)
     return out
 
 
