@@ -133,3 +133,27 @@ async def test_fork_forces_a_different_route(engine_factory) -> None:
     with pytest.raises(NotFoundError):
         await engine.afork("1f0-no-such-checkpoint", thread_id="f3")
     assert tools["next"] == ["coordinator"]
+
+
+@pytest.mark.parametrize("mode", ["planner", "single"])
+async def test_a_route_cannot_be_forced_in_a_mode_without_routing(engine_factory, mode: str) -> None:
+    """The planner plans tools and the single mode has one agent: a forced route is refused, named."""
+    extra = {"agent": "math"} if mode == "single" else {}
+    script = (
+        [
+            {"tool_calls": [{"name": "make_plan", "args": {"delegate_to": "end", "tools": []}}]},
+            {"content": "Hi."},
+        ]
+        if mode == "planner"
+        else [{"content": "Hi."}]
+    )
+    engine, _ = engine_factory(script, checkpoint_durability="sync", mode=mode, **extra)
+    await engine.ainvoke("hi", thread_id="f")
+    history = await engine.history(thread_id="f")
+    before = [e for e in history if e["next"]][-1]
+    with pytest.raises(ValidationError) as caught:
+        await engine.afork(before["checkpoint_id"], thread_id="f", route="math")
+    assert caught.value.code == "invalid_fork" and f"in the {mode} mode" in caught.value.message
+    assert "{" not in caught.value.message  # no placeholder left unfilled
+    state = await engine.graph_for(mode).aget_state({"configurable": {"thread_id": "local::f"}})
+    assert state.values["messages"][-1].content == "Hi."  # the thread is as it was

@@ -194,6 +194,13 @@ async def plan_fork(
         plan.notes.append(f"fork: the result of tool call {call_id} was replaced by a reviewer")
 
     if route is not None:
+        if mode not in ROUTE_NAMINGS:  # the planner plans tools, the single mode has one agent
+            raise ValidationError(
+                f"A route can be forced only in a mode whose deciding node routes to agents "
+                f"({', '.join(sorted(ROUTE_NAMINGS))}); this turn ran in the {mode} mode. Fork without "
+                "a route, or with new tool results.",
+                code="invalid_fork",
+            )
         if tuple(snapshot.next or ()) != (decider,) and snapshot.parent_config:
             # right after the decision (its routing step or the node it routed to next): decide
             # again from the checkpoint before it
@@ -208,7 +215,7 @@ async def plan_fork(
                 "(step checkpoints need CADENCE_CHECKPOINT_DURABILITY=async or sync).",
                 code="invalid_fork",
             )
-        naming = ROUTE_NAMINGS.get(mode, GOTO_NAMING)
+        naming = ROUTE_NAMINGS[mode]
         plan.update, plan.as_node = _forced_route(
             engine, values, decider, route.strip().lower(), replaced, naming
         )
