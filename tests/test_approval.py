@@ -339,3 +339,28 @@ async def test_approval_in_single_mode(engine_factory) -> None:
     result = await engine.aresume("approve", thread_id="s1")
     assert result.response == "6 * 7 = 42" and result.trace["mode"] == "single"
     assert [r.node for r in model.records] == ["math_agent", "math_agent"]
+
+
+async def test_two_resumes_at_once_run_the_approved_call_once(engine_factory) -> None:
+    engine, _ = engine_factory(
+        [
+            goto("bank"),
+            call("send_money", to="bob", amount=500),
+            FINALIZE,
+            {"content": "Sent.", "delay_s": 0.2},
+        ],
+        plugins=[BankPlugin],
+    )
+    paused = await engine.ainvoke("Send bob 500.", thread_id="t1")
+    assert paused.interrupted
+    results = await asyncio.gather(
+        engine.aresume("approve", thread_id="t1"),
+        engine.aresume("approve", thread_id="t1"),
+        return_exceptions=True,
+    )
+    busy = [r for r in results if isinstance(r, ConflictError)]
+    assert len(busy) == 1 and busy[0].code == "thread_busy"
+    assert WRITTEN == [{"to": "bob", "amount": 500}]  # the money went once
+    with pytest.raises(ConflictError) as later:  # and once finished, the pause is gone
+        await engine.aresume("approve", thread_id="t1")
+    assert later.value.code == "not_paused"

@@ -175,6 +175,7 @@ class Cadence(EngineMemory):
         self._durable = not isinstance(self.checkpointer, InMemorySaver)
         self.memory = self.open_memory(memory_store)  # long-term memory (None when CADENCE_MEMORY is off)
         self._runner: asyncio.Runner | None = None
+        self._resuming: set[str] = set()  # threads whose paused turn is being resumed in this process
         if model is not None:
             self._models: ModelResolver = lambda role, plugin, _m=model: _m
         elif models is not None:
@@ -745,6 +746,27 @@ class Cadence(EngineMemory):
         :class:`ValidationError` (``invalid_decision``) for missing, unknown or malformed decisions.
         """
         user, config = self._thread_config(user_id, thread_id)
+        key = config["configurable"]["thread_id"]
+        if key in self._resuming:  # two resumes at once would both run the approved calls
+            raise ConflictError(
+                f"Thread {thread_id!r} is being resumed already; wait for that run to finish.",
+                code="thread_busy",
+            )
+        self._resuming.add(key)
+        try:
+            async for event in self._resume(decisions, user, thread_id, config, tokens):
+                yield event
+        finally:
+            self._resuming.discard(key)
+
+    async def _resume(
+        self,
+        decisions: Mapping[str, Any] | str,
+        user: str,
+        thread_id: str,
+        config: dict[str, Any],
+        tokens: bool,
+    ) -> AsyncIterator[dict[str, Any]]:
         snapshot = await (await self.thread_graph(config)).aget_state(config)
         paused = approval_interrupts(snapshot)
         if not paused:
