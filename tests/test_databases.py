@@ -146,3 +146,36 @@ async def test_serving_warns_when_the_workers_could_exceed_max_connections(
     (record,) = caplog.records
     assert "CADENCE_POSTGRES_POOL_SIZE" in record.getMessage() and str(limit) in record.getMessage()
     assert await check_connection_budget(make_settings(database_url="sqlite:///x.db"), 99) is None
+
+
+@pytest.mark.parametrize(
+    ("url", "parsed"),
+    [
+        ("sqlite:///data/cadence.db", ("sqlite", "data/cadence.db")),
+        ("sqlite:////abs/cadence.db", ("sqlite", "/abs/cadence.db")),
+        ("sqlite:///:memory:", ("memory", "")),  # SQLite's name for memory: nothing written to a file
+        ("sqlite://:memory:", ("memory", "")),
+        ("memory://", ("memory", "")),
+    ],
+)
+def test_database_urls(url: str, parsed: tuple[str, str]) -> None:
+    from cadence.persistence.databases import parse_database_url
+
+    assert parse_database_url(url) == parsed
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///", "sqlite:///  "])
+def test_a_sqlite_url_without_a_file_is_a_configuration_error(url: str) -> None:
+    from cadence.errors import ConfigurationError
+    from cadence.persistence.databases import parse_database_url
+
+    with pytest.raises(ConfigurationError, match="names no file"):
+        parse_database_url(url)
+
+
+async def test_sqlite_memory_url_keeps_memories_in_memory(tmp_path, monkeypatch) -> None:
+    """``sqlite:///:memory:`` wrote the memory store to ``./:memory:.memory.db`` in the working folder."""
+    monkeypatch.chdir(tmp_path)
+    async with open_memory_store(make_settings(database_url="sqlite:///:memory:")) as store:
+        await store.aput(("u",), "k", {"text": "x"})
+    assert list(tmp_path.iterdir()) == []

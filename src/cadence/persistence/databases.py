@@ -77,10 +77,15 @@ def parse_database_url(url: str) -> tuple[str, str]:
     text = url.strip()
     if text in {"memory", "memory://", ":memory:"}:
         return "memory", ""
-    if text.startswith("sqlite:///"):
-        return "sqlite", text[len("sqlite:///") :]
     if text.startswith("sqlite://"):
-        return "sqlite", text[len("sqlite://") :]
+        target = text[len("sqlite:///") :] if text.startswith("sqlite:///") else text[len("sqlite://") :]
+        if target == ":memory:":  # SQLite's own name for a database in memory: everything in memory
+            return "memory", ""
+        if not target.strip():
+            raise ConfigurationError(
+                f"CADENCE_DATABASE_URL {url!r} names no file; use sqlite:///path/to/cadence.db or memory://"
+            )
+        return "sqlite", target
     if text.startswith(("postgresql://", "postgres://", "postgresql+psycopg://")):
         return "postgres", text.replace("postgresql+psycopg://", "postgresql://", 1)
     raise ConfigurationError(
