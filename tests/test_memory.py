@@ -425,3 +425,28 @@ async def test_results_need_a_much_stronger_relevance_than_facts() -> None:
     assert [i.kind for i in same.items] == ["result", "fact"]  # the result holds all of it
     mine = await memory.recall("u", "Compiler passes?", thread_id="t1")
     assert [i.kind for i in mine.items] == ["fact"]  # a result is never recalled into its own thread
+
+
+class WriteFailingStore(InMemoryStore):
+    """An in-memory store whose writes fail (a full disk, a lost database)."""
+
+    async def abatch(self, ops: Any) -> Any:
+        from langgraph.store.base import PutOp
+
+        ops = list(ops)
+        if any(isinstance(op, PutOp) for op in ops):
+            raise OSError("disk full")
+        return await super().abatch(ops)
+
+
+async def test_a_failed_memory_write_is_in_the_turns_trace_errors() -> None:
+    """docs/memory.md: ingestion failures are recorded in the trace's errors (``memory_error``); the
+    trace was built before the ingestion ran, so they never showed."""
+    script = [goto("math"), call("calculate", expression="15 * 23"), FINALIZE, {"content": "15 * 23 = 345"}]
+    engine = Cadence(
+        make_settings(), model=ScriptedChatModel.from_items(script), memory_store=WriteFailingStore()
+    )
+    result = await engine.ainvoke("Calculate 15 * 23", user_id="carol")
+    assert result.response == "15 * 23 = 345" and result.error is None  # the answer stands
+    errors = [e for e in result.trace["errors"] if e["code"] == "memory_error"]
+    assert errors and "disk full" in errors[0]["message"]

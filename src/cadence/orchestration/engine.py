@@ -580,8 +580,9 @@ class Cadence(EngineMemory):
             crashed = [e for e in context.trace.errors if e.get("code") == ModelWorkerCrashedError.code]
             if error is None and crashed:  # the answer was written without part of the turn's work
                 error = {"code": crashed[-1]["code"], "message": crashed[-1]["message"]}
-        trace = self._trace(final_state, context, started - prior_elapsed_s)
-        trace.update(await self.memory_after_turn(final_state, context, error, paused=bool(approvals)))  # type: ignore[typeddict-item]
+        remembered = await self.memory_after_turn(final_state, context, error, paused=bool(approvals))
+        trace = self._trace(final_state, context, started - prior_elapsed_s)  # after memory: its errors too
+        trace.update(remembered)  # type: ignore[typeddict-item]
         trace["interrupted"] = bool(approvals)  # type: ignore[typeddict-unknown-key]
         trace["approvals"] = [  # type: ignore[typeddict-unknown-key]
             *((final_state.get("plugin_context") or {}).get(F.APPROVALS) or []),
