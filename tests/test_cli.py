@@ -249,6 +249,30 @@ def test_interactive_ends_on_eof_and_json_lines(cli_env: dict[str, str], tmp_pat
     assert first["trace"]["routing_history"] == ["math"] and second["response"] == "Hello again!"
 
 
+def test_bytes_that_are_not_utf8_are_one_line_each_and_lose_no_memory(
+    cli_env: dict[str, str], tmp_path: Path, monkeypatch
+) -> None:
+    """A non-UTF-8 byte read from a terminal: refused in one line (it silently lost the turn's memories)."""
+    import os
+    import subprocess
+    import sys
+
+    script = use_script(monkeypatch, tmp_path, HELLO_SCRIPT, "hello")
+    env = {**os.environ, **cli_env, "CADENCE_LLM": f"scripted:{script}", "PYTHONPATH": str(SRC)}
+    one_shot = subprocess.run(
+        [sys.executable, "-m", "cadence.cli", "chat", os.fsdecode(b"My name is Ad\xe9.")],
+        env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert one_shot.returncode == 1 and "Traceback" not in one_shot.stderr
+    assert one_shot.stderr.strip().startswith("error: The message contains invalid Unicode")
+    strict = subprocess.run(  # a strict UTF-8 terminal: the line cannot even be read
+        [sys.executable, "-m", "cadence.cli", "chat"],
+        env={**env, "PYTHONIOENCODING": "utf-8:strict"}, input=b"hi \xff\n", capture_output=True, timeout=60,
+    )  # fmt: skip
+    assert strict.returncode == 0 and b"Traceback" not in strict.stderr
+    assert b"error: that line is not UTF-8 text" in strict.stderr
+
+
 # -- other commands ----------------------------------------------------------------------
 def test_plugins_list(cli_env: dict[str, str], tmp_path: Path, monkeypatch) -> None:
     plugins = tmp_path / "plugins"

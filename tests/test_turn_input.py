@@ -27,6 +27,8 @@ async def test_checked_input_runs_without_a_second_check(engine_factory) -> None
         ({"message": "x" * 40, "max_message_chars": 10}, "message_too_long"),
         ({"message": "hi", "tone": "shouty"}, "invalid_tone"),
         ({"message": "hi", "user_id": "a::b"}, "invalid_id"),
+        ({"message": "My name is Ad\udce9."}, "invalid_text"),  # a byte that was not UTF-8, read by a terminal
+        ({"message": "lone \ud800 surrogate"}, "invalid_text"),
     ],
 )
 def test_bad_input_is_refused_before_anything_runs(engine_factory, kwargs: dict, code: str) -> None:

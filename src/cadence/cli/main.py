@@ -222,6 +222,9 @@ def _interactive(
                     if not json_output:
                         out.print()
                     break
+                except UnicodeDecodeError as exc:  # a strict UTF-8 terminal read bytes that are not UTF-8
+                    print_error(f"that line is not UTF-8 text ({exc.reason}); type it again as UTF-8")
+                    continue
                 text = line.strip()
                 if not text:
                     continue

@@ -59,6 +59,7 @@ from cadence.sdk.events import emit
 from cadence.sdk.metadata import PluginMetadata
 from cadence.sdk.plugin import BasePlugin
 from cadence.settings import Settings, get_settings
+from cadence.text import valid_unicode
 
 logger = logging.getLogger(__name__)
 
@@ -106,12 +107,19 @@ class TurnResult:
 
 
 def validate_message(message: str, max_chars: int) -> None:
-    """Raise ValidationError (``empty_message``, ``message_too_long``) for an unusable user message."""
+    """Raise ValidationError (``empty_message``, ``message_too_long``, ``invalid_text``) for an unusable
+    user message."""
     if not isinstance(message, str) or not message.strip():
         raise ValidationError("The message is empty; send the question as text.", code="empty_message")
     if len(message) > max_chars:
         raise ValidationError(
             f"The message has {len(message)} characters; the limit is {max_chars}.", code="message_too_long"
+        )
+    if valid_unicode(message) is not message:  # e.g. bytes that were not UTF-8, read by a terminal
+        raise ValidationError(
+            "The message contains invalid Unicode (a lone surrogate, such as a byte that is not UTF-8); "
+            "send it as UTF-8 text (check the terminal's encoding).",
+            code="invalid_text",
         )
 
 
