@@ -67,6 +67,11 @@ def test_reject_and_edit_inline(approvals, tmp_path: Path, monkeypatch) -> None:
     assert result.exit_code == 0, result.output
     assert [m.content for m in _results(approvals, "c3")] == ["6"]
 
+    use_script(monkeypatch, tmp_path, [*PAUSE, *FINISH], "edit-json")  # the same reply with --json
+    result = run("chat", "--json", "--thread", "c6", "2 + 2?", input='e {"expression": "4 + 4"}\n')
+    assert result.exit_code == 0, result.output
+    assert [m.content for m in _results(approvals, "c6")] == ["8"]  # it was dropped: the turn stayed paused
+
 
 def test_end_of_input_leaves_it_paused_and_the_next_chat_decides_first(
     approvals, tmp_path: Path, monkeypatch

@@ -93,7 +93,15 @@ async def ask_decisions(
         except ValueError as exc:
             print_error(str(exc))
             return None
-        return decision if decision == "approve" or decision.get("decision") == "reject" else None
+        if decision == "approve" or decision.get("decision") == "reject":
+            return decision  # one decision for every pending call
+        if len(approvals) == 1:  # an edit names its call's new arguments: the one pending call
+            return {str(approvals[0]["id"]): decision}
+        print_error(
+            "An edit is for one call and several wait; send a JSON object {call_id: decision} "
+            '(e.g. {"<id>": {"decision": "edit", "arguments": {...}}}).'
+        )
+        return None
     console = err or err_console()
     decisions: dict[str, Any] = {}
     for approval in approvals:
