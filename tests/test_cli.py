@@ -230,7 +230,8 @@ def test_interactive_session_keeps_its_thread(cli_env: dict[str, str], tmp_path:
     keys = "Calculate 15 * 23\n\n/thread\n/tone sarcastic\n/tone formal\nhello\n/exit\nnever sent\n"
     result = run("chat", "--thread", "s1", input=keys)
     assert result.exit_code == 0, result.output
-    assert "15 * 23 = 345" in result.stdout and "Hello again!" in result.stdout
+    assert "15 * 23 = 345" in result.stdout and "Hello again." in result.stdout  # the formal tone's answer
+    assert "Hello again!" not in result.stdout  # piped: the final answer alone, not the streamed draft too
     assert "thread s1" in result.stderr
     assert "error: Unknown tone 'sarcastic'" in result.stderr
     assert result.stderr.count("route: ") == 2

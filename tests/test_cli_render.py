@@ -10,9 +10,9 @@ from rich.console import Console
 from cadence.cli.render import TurnView
 
 
-def _render(tokens: list[str], response: str) -> str:
+def _render(tokens: list[str], response: str, *, stream: bool = True) -> str:
     out, err = io.StringIO(), io.StringIO()
-    view = TurnView(Console(file=out, width=200), Console(file=err, width=200), live=False)
+    view = TurnView(Console(file=out, width=200), Console(file=err, width=200), live=False, stream=stream)
     for text in tokens:
         view.handle({"type": "token", "text": text})
     view.handle({"type": "final", "response": response, "trace": {}})
@@ -37,3 +37,9 @@ def _render(tokens: list[str], response: str) -> str:
 )
 def test_the_final_text_is_shown_once(tokens: list[str], response: str, shown: str) -> None:
     assert _render(tokens, response) == shown
+
+
+def test_piped_output_gets_the_final_answer_alone() -> None:
+    """Not a terminal (``cadence chat ... | tool``): no streamed draft before a rewritten answer."""
+    assert _render(["It is 12."], "12 * 12 = 144.", stream=False) == "12 * 12 = 144.\n"
+    assert _render(["12 * 12 ", "= 144."], "12 * 12 = 144.", stream=False) == "12 * 12 = 144.\n"

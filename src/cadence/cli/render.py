@@ -72,13 +72,17 @@ class TurnView:
     """Consumes ``Cadence.astream`` events and renders them.
 
     The status line and tool progress go to ``err`` (only when it is a terminal);
-    the answer goes to ``out``, streamed token by token when the model streams.
+    the answer goes to ``out``, streamed token by token when the model streams and ``out`` is a
+    terminal (someone reads along); piped, ``out`` gets the final answer alone, once.
     """
 
-    def __init__(self, out: Console, err: Console, *, live: bool | None = None) -> None:
+    def __init__(
+        self, out: Console, err: Console, *, live: bool | None = None, stream: bool | None = None
+    ) -> None:
         self.out = out
         self.err = err
         self.live = err.is_terminal if live is None else live
+        self.stream = out.is_terminal if stream is None else stream
         self.status: Status | None = None
         self.streamed: list[str] = []
         self.final: dict[str, Any] | None = None
@@ -123,6 +127,8 @@ class TurnView:
             code = reason.get("code") if isinstance(reason, dict) else reason
             self._note(f"suspending: {code}", "yellow")
         elif kind == "token":
+            if not self.stream:
+                return
             self._stop_status()
             text = str(event.get("text") or "")
             self.streamed.append(text)
@@ -151,6 +157,7 @@ class TurnView:
             self.out.print(markup=False)
             if draft != final and final:
                 # The streamed draft was replaced (retry or post-processing): show the final text.
+                self.err.print(Text("corrected answer:", style="dim"))
                 self.out.print(response, markup=False, highlight=False, soft_wrap=True)
         elif response:
             self.out.print(response, markup=False, highlight=False, soft_wrap=True)
