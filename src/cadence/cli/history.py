@@ -76,7 +76,8 @@ def threads_list(
         out_console().print("No threads yet; start one with: cadence chat")
         return
     table = Table(box=None, pad_edge=False, header_style="bold")
-    for column in ("thread", "updated", "messages", "title"):
+    table.add_column("thread", no_wrap=True)  # whole: it is what --thread and show take
+    for column in ("updated", "messages", "title"):
         table.add_column(column, overflow="fold")
     for row in rows:
         title = Text(clip(str(row["title"]), 70))

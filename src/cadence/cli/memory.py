@@ -74,7 +74,8 @@ def memory_list(
         )
         return
     table = Table(box=None, pad_edge=False, header_style="bold")
-    for column in ("id", "kind", "memory", "project", "thread", "updated"):
+    table.add_column("id", no_wrap=True)  # whole: it is what forget takes
+    for column in ("kind", "memory", "project", "thread", "updated"):
         table.add_column(column, overflow="fold")
     for i in items:
         table.add_row(
