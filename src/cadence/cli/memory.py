@@ -75,7 +75,9 @@ def memory_list(
         return
     table = Table(box=None, pad_edge=False, header_style="bold")
     table.add_column("id", no_wrap=True)  # whole: it is what forget takes
-    for column in ("kind", "memory", "project", "thread", "updated"):
+    table.add_column("kind", overflow="fold")
+    table.add_column("memory", overflow="fold", min_width=24)
+    for column in ("project", "thread", "updated"):
         table.add_column(column, overflow="fold")
     for i in items:
         table.add_row(
