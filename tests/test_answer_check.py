@@ -16,6 +16,8 @@ from cadence.orchestration.answer_check import (
     facts,
     failure_answer,
     faithful_answer,
+    false_equations,
+    misplaced_differences,
     relevant_sentences,
     turn_failures,
     turn_results,
@@ -279,3 +281,50 @@ def test_a_name_no_result_or_question_has_is_invented() -> None:
     assert made_up.problem == "invented_name" and made_up.details == ["Denmark"]
     fine = "Denver is 9 hours behind Johannesburg, on Tuesday."  # days and sentence openings aside
     assert check_answer(fine, question=question, results=results).problem is None
+
+
+@pytest.mark.parametrize(
+    ("answer", "wrong"),
+    [
+        ("The shop sold 176 T-shirts, so 176 - 300 = 176 T-shirts are left.", ["176 - 300 = 176"]),
+        ("1,000 + 2,000 = 3,500", ["1,000 + 2,000 = 3,500"]),
+        ("7 × 8 = 54.", ["7 × 8 = 54"]),
+        ("15 * 23 = 345", []),
+        ("(500 - 180) = 320.", []),
+        ("10 / 3 = 3.33", []),  # rounded as written
+        ("5 - 8 = -3", []),
+        ("2 + 3 + 4 = 9", []),  # a chain is not read as its last operation
+        ("At 10:30 the clock said 11.", []),
+    ],
+)
+def test_false_equations(answer: str, wrong: list[str]) -> None:
+    assert false_equations(answer) == wrong
+
+
+def test_an_answer_with_a_false_equation_is_rewritten_from_the_results() -> None:
+    """The result's own number is in it ("176") and still misused: the check catches the sum."""
+    results = [ToolResult("calculate", {"expression": "300 - 124"}, "(300 - 124) = 176")]
+    question = "A shop had 300 T-shirts and sold 124 of them. How many are left?"
+    verdict = check_answer("So 176 - 300 = 176 T-shirts are left.", question=question, results=results)
+    assert verdict.problem == "false_equation" and verdict.details == ["176 - 300 = 176"]
+    assert (
+        check_answer("300 - 124 = 176 T-shirts are left.", question=question, results=results).problem is None
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "moved"),
+    [
+        ("Tom ate 3 of his 12 cookies. How many are left?", "Tom ate 9 cookies.", ["ate 9"]),
+        ("Kids took 65 of 150 candies. How many are left?", "The kids took 85 candies.", ["took 85"]),
+        ("Tom ate 3 of his 12 cookies. How many are left?", "Tom has 9 cookies left.", []),
+        ("Ben had 120 dollars and spent 45. How much remains?", "He spent 45 and has 75 dollars.", []),
+        ("What is 50 - 8?", "50 - 8 is 42.", []),
+    ],
+)
+def test_a_difference_given_to_the_wrong_action_is_caught(
+    question: str, answer: str, moved: list[str]
+) -> None:
+    left = ToolResult("calculate", {}, "(12 - 3) = 9")
+    assert misplaced_differences(answer, question, [left]) == moved
+    assert misplaced_differences(answer, question, [ToolResult("calculate", {}, "(40 + 25) = 65")]) == []

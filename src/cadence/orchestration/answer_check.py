@@ -11,6 +11,11 @@ generically (numbers, clock times and words, never particular sentences):
   a sentence: "… behind Denmark") that neither the question nor the results have;
 - **contradiction**: the answer states a comparison ("A is … behind B", "A … more than B")
   the other way round from a result (names matched by their first word);
+- **false equation**: the answer writes out a sum that is wrong ("176 - 300 = 176"), whoever
+  computed what; the result's own number may be in it and still be misused;
+- **misplaced difference**: when a result is a difference ("(12 - 3) = 9"), an answer giving an
+  action of the question another amount than the question does ("Tom ate 9 cookies" when he ate 3:
+  the 9 is what is left) is a contradiction too;
 - **narration**: an answer about "the user" (in the third person) when neither the question
   nor the results speak of users: the model described its task instead of answering
   ("The user asked for a double of 200.");
@@ -333,6 +338,12 @@ def check_answer(
     flipped = contradicted_orders(cleaned, evidence)
     if flipped:
         return AnswerVerdict(cleaned, "contradiction", flipped[:5])
+    wrong = false_equations(cleaned)
+    if wrong:
+        return AnswerVerdict(cleaned, "false_equation", wrong[:5])
+    moved = misplaced_differences(cleaned, question, results)
+    if moved:
+        return AnswerVerdict(cleaned, "contradiction", moved[:5])
     listed = [r for r in results if len(listed_items(r.content)) >= 2]
     for r in listed:
         items = listed_items(r.content)
@@ -450,6 +461,75 @@ def contradicted_orders(answer: str, evidence: str) -> list[str]:
         for a, rel, b in _orders(answer)
         if (a, _OPPOSITE[rel], b) in stated and (a, rel, b) not in stated
     )
+
+
+_EQUATION_RE = re.compile(
+    r"(?P<before>[\d.)*/+×÷x^-]\s*)?\(?\s*(?P<a>-?\d[\d,]*(?:\.\d+)?)\s*(?P<op>[-+*/×÷x])\s*"
+    r"(?P<b>\d[\d,]*(?:\.\d+)?)\s*\)?\s*=\s*(?P<c>-?\d[\d,]*(?:\.\d+)?)(?P<after>\s*[-+*/×÷x^(\d])?"
+)
+_OPERATIONS = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "x": lambda a, b: a * b,
+    "×": lambda a, b: a * b,
+    "/": lambda a, b: a / b if b else None,
+    "÷": lambda a, b: a / b if b else None,
+}
+
+
+def false_equations(answer: str) -> list[str]:
+    """The equations of one operation written out in ``answer`` that do not hold ("176 - 300 = 176").
+
+    A result written rounded holds ("10 / 3 = 3.33"); a longer chain ("2 + 3 + 4 = 9") is not read.
+    """
+    wrong: list[str] = []
+    for m in _EQUATION_RE.finditer(answer):
+        if m.group("before") or m.group("after"):
+            continue  # part of a longer expression
+        a, b, c = (float(m.group(k).replace(",", "")) for k in ("a", "b", "c"))
+        value = _OPERATIONS[m.group("op")](a, b)
+        if value is None:
+            continue
+        decimals = len(m.group("c").partition(".")[2])
+        if abs(value - c) > 0.5 * 10**-decimals + 1e-9 * max(1.0, abs(value)):
+            wrong.append(m.group(0).strip())
+    return wrong
+
+
+_AMOUNT_OF_RE = re.compile(r"\b([a-z]+)\s+[$€£]?(\d[\d,]*(?:\.\d+)?)(?![\d,.]*\d)", re.IGNORECASE)
+"""A word and the amount after it ("ate 3", "sold 29", "spent $45")."""
+_DIFFERENCE_RE = re.compile(r"^\(?\s*-?\d[\d,.]*\s*-\s*\d[\d,.]*\s*\)?\s*=\s*-?\d[\d,.]*\.?$")
+_STATE_WORDS = frozenset({
+    "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "having", "of", "and",
+    "or", "to", "the", "a", "an", "in", "on", "at", "for", "with", "by", "from", "than", "about",
+    "only", "now", "still", "left", "remain", "remains", "remaining", "total", "all", "altogether",
+    "makes", "make", "made", "get", "gets", "got", "equals", "equal", "leaves", "leaving", "there",
+    "them", "it", "that", "so", "plus", "minus", "times", "his", "her", "their", "its", "my", "our",
+    "your", "these", "those", "last", "first", "next", "every", "each", "per", "just", "over", "under",
+    "around", "nearly", "almost", "exactly",
+})  # fmt: skip
+"""Words whose amount may change between the question and the answer: states, totals, grammar."""
+
+
+def _amount(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def misplaced_differences(answer: str, question: str, results: Sequence[ToolResult]) -> list[str]:
+    """Where a result is a difference, the actions of ``answer`` the question gives another amount
+    ("ate 9" where the question says "ate 3 of his 12 cookies": 9 is what is left, not what was eaten)."""
+    if not any(_DIFFERENCE_RE.match(r.content.strip()) for r in results):
+        return []
+    asked: dict[str, set[float]] = {}
+    for word, amount in _AMOUNT_OF_RE.findall(question):
+        if word.lower() not in _STATE_WORDS:
+            asked.setdefault(word.lower(), set()).add(_amount(amount))
+    return [
+        f"{word} {amount}"
+        for word, amount in _AMOUNT_OF_RE.findall(answer)
+        if word.lower() in asked and _amount(amount) not in asked[word.lower()]
+    ]
 
 
 def parallel_facts(result: str) -> list[list[str]]:
