@@ -311,3 +311,34 @@ def test_a_health_check_raising_timeout_error_reports_it() -> None:
     manager = PluginManager(make_settings(builtin_plugins=[]), extra_plugins=[TimingOutPlugin])
     [status] = manager.load()
     assert (status.status, status.reason) == ("failed", "TimeoutError: backend did not answer")
+
+
+@pytest.mark.parametrize("name", ["has space", "dotted.name", "slash/name", "ünïcode", "x" * 65])
+def test_a_tool_name_no_provider_accepts_fails_the_plugin_at_loading(name: str) -> None:
+    """OpenAI and Anthropic accept ``[A-Za-z0-9_-]{1,64}``: another name would fail at the agent's first call."""
+    from langchain_core.tools import StructuredTool
+
+    def echo(text: str) -> str:
+        """Echo the text."""
+        return text
+
+    class OddAgent(BaseAgent):
+        def get_tools(self) -> list:
+            return [StructuredTool.from_function(echo, name=name)]
+
+        def get_system_prompt(self) -> str:
+            return "You echo."
+
+    class OddPlugin(BasePlugin):
+        @classmethod
+        def get_metadata(cls) -> PluginMetadata:
+            return PluginMetadata(name="odd", version="1.0.0", description="A tool with an odd name.")
+
+        @classmethod
+        def create_agent(cls) -> BaseAgent:
+            return OddAgent(cls.get_metadata())
+
+    manager = PluginManager(make_settings(builtin_plugins=["math"]), extra_plugins=[OddPlugin])
+    statuses = {s.name: s for s in manager.load()}
+    assert set(manager.bundles) == {"math"}
+    assert statuses["odd"].status == "failed" and "letters, digits" in (statuses["odd"].reason or "")

@@ -7,6 +7,7 @@ are built in one place, :mod:`cadence.orchestration.plugin_nodes`.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +28,10 @@ DEFAULT_PLUGIN_MAX_THREADS: int = Settings.model_fields["plugin_max_threads"].de
 """Threads per plugin for synchronous tools when none are given (``CADENCE_PLUGIN_MAX_THREADS``)."""
 DEFAULT_INLINE_TOOL_MAX_MS: float = Settings.model_fields["inline_tool_max_ms"].default
 """How long a quick tool's call may hold the event loop if none is given (``CADENCE_INLINE_TOOL_MAX_MS``)."""
+
+
+TOOL_NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""A tool name every function-calling API accepts (OpenAI's and Anthropic's rule)."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +81,12 @@ class PluginBundle:
             )
         if len(set(names)) != len(names):
             raise ValueError(f"duplicate tool names: {names}")
+        unusable = [n for n in names if not TOOL_NAME_RE.fullmatch(n)]
+        if unusable:  # providers' function-calling APIs refuse them: the agent would fail at its first call
+            raise ValueError(
+                f"tool names may use only letters, digits, '_' and '-' (at most 64), as model providers "
+                f"require; rename {', '.join(repr(n) for n in unusable)}"
+            )
         self.tools: list[BaseTool] = [*tools, make_back_tool()]
         self.thread_pool = PluginThreadPool(metadata.normalized_name, max_threads)
         self.contained_tools: list[BaseTool] = contain_tools(
