@@ -97,3 +97,17 @@ def test_the_server_survives_a_plugins_node_raising_system_exit() -> None:
         resp = client.post("/api/v1/chat", json={"message": "Use the wrapping agent."})
         assert resp.status_code == 200 and resp.json()["response"] == "The agent failed."
         assert client.get("/health").status_code == 200
+
+
+async def test_calls_sharing_an_id_get_their_own_ids_and_results() -> None:
+    """A model giving two calls one id: each gets a result of its own (one was lost in the trace)."""
+    same = [{"name": "calculate", "args": {"expression": e}, "id": "same"} for e in ("1 + 1", "2 + 2")]
+    model = ScriptedChatModel.from_items(
+        [goto("math"), {"tool_calls": same}, FINALIZE, {"content": "2 and 4."}]
+    )
+    engine = Cadence(make_settings(builtin_plugins=["math"]), model=model)
+    result = await engine.ainvoke("1 + 1 and 2 + 2?", thread_id="t")
+    assert sorted(r["result"] for r in result.trace["tools_used"]) == ["2", "4"]
+    state = await engine.graph.aget_state({"configurable": {"thread_id": thread_key("local", "t")}})
+    ids = [c["id"] for m in state.values["messages"] if isinstance(m, AIMessage) for c in m.tool_calls]
+    assert len(ids) == len(set(ids))

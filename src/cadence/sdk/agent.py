@@ -30,13 +30,24 @@ AgentRunner = Callable[
 def with_back_call(response: AIMessage) -> AIMessage:
     """Give a direct answer a synthesized ``back`` call so the flow is always agent → tools → coordinator.
 
-    Invalid (unparseable) tool calls are dropped and noted, so the history stays valid.
+    Invalid (unparseable) tool calls are dropped and noted, and a call without an id, or with the id
+    of an earlier call of the message, gets a fresh one, so the history stays valid (one result each).
     """
     update: dict[str, Any] = {}
     if response.invalid_tool_calls:
         names = ", ".join(str(c.get("name")) for c in response.invalid_tool_calls)
         logger.warning("agent emitted malformed tool calls; dropped", extra={"tools": names})
         update["invalid_tool_calls"] = []
+    seen: set[str] = set()
+    calls = []
+    for call in response.tool_calls:
+        if not call.get("id") or call["id"] in seen:
+            call = {**call, "id": f"call_{uuid.uuid4().hex[:12]}"}
+        seen.add(call["id"])
+        calls.append(call)
+    if any(a is not b for a, b in zip(calls, response.tool_calls, strict=True)):
+        logger.warning("agent emitted tool calls without distinct ids; renumbered")
+        update["tool_calls"] = calls
     if not response.tool_calls:
         update["tool_calls"] = [
             {
