@@ -401,3 +401,11 @@ async def test_planner_mode_uses_a_markdown_agents_tools(engine_factory) -> None
     # summarize_text is offered by the markdown agent meeting_notes (the text plugin is not loaded)
     assert "text" not in engine.plugin_manager.bundles
     assert [t["name"] for t in result.trace["tools_used"]] == ["calculate", "summarize_text"]
+
+
+def test_text_fields_are_read_as_written() -> None:
+    """YAML reads ``yes`` as true and ``1.10`` as 1.1: a name or a version is the text written."""
+    agent = parse_agent_text(
+        "---\nname: yes\ndescription: An agent that agrees with things.\nversion: 1.10  # minor\n---\nAgree.\n"
+    )
+    assert agent.fields["name"] == "yes" and agent.fields["version"] == "1.10"

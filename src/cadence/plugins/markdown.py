@@ -116,6 +116,12 @@ def _key_lines(front: list[str], first_line: int) -> dict[str, int]:
     return lines
 
 
+def _written_value(line: str) -> str:
+    """The value of a ``key: value`` line as written (without a trailing ``# comment``)."""
+    value = line.split(":", 1)[1]
+    return re.sub(r"\s+#.*$", "", value).strip()
+
+
 def _string_list(defn: Mapping[str, Any], key: str, path: Path, line: int | None) -> list[str]:
     value = defn.get(key)
     if value is None:
@@ -159,10 +165,15 @@ def parse_agent_text(text: str, path: Path | str = "<agent>") -> AgentDefinition
     for key in REQUIRED_FIELDS:
         if not data.get(key) or not str(data[key]).strip():
             raise MarkdownAgentError(path, key_lines.get(key, 2), f"the '{key}' field is missing or empty")
-    for key in ("name", "description", "version", "model", "response_suggestion", "agent_type"):
-        if key in data and data[key] is not None and not isinstance(data[key], str | int | float):
-            raise MarkdownAgentError(path, key_lines.get(key), f"'{key}' must be text")
     fields = dict(data)
+    for key in ("name", "description", "version", "model", "response_suggestion", "agent_type"):
+        value = data.get(key)
+        if value is None or isinstance(value, str):
+            continue
+        if not isinstance(value, int | float):  # bool is an int: "name: yes" is read as True
+            raise MarkdownAgentError(path, key_lines.get(key), f"'{key}' must be text")
+        # text as written, not YAML's reading of it ("version: 1.10" is not 1.1, "name: yes" not True)
+        fields[key] = _written_value(lines[key_lines[key] - 1]) if key in key_lines else str(value)
     fields["capabilities"] = _string_list(data, "capabilities", path, key_lines.get("capabilities"))
     fields["tools"] = _string_list(data, "tools", path, key_lines.get("tools"))
     prompt = "\n".join(lines[end + 1 :]).strip("\n")
