@@ -25,7 +25,9 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def cadence_serve(tmp_path: Path, script: list[dict[str, str]], name: str) -> Iterator[str]:
+def cadence_serve(
+    tmp_path: Path, script: list[dict[str, str]], name: str, env_extra: dict[str, str] | None = None
+) -> Iterator[str]:
     script_file = tmp_path / f"{name}.json"
     script_file.write_text(json.dumps(script), encoding="utf-8")
     port = _free_port()
@@ -37,6 +39,7 @@ def cadence_serve(tmp_path: Path, script: list[dict[str, str]], name: str) -> It
         "CADENCE_BUILTIN_PLUGINS": "",
         "CADENCE_ENTRY_POINTS_ENABLED": "false",
         "CADENCE_API_KEYS": "secret-key,alice-key:alice",
+        **(env_extra or {}),
     }
     log = (tmp_path / f"{name}.log").open("w")
     proc = subprocess.Popen(
@@ -98,3 +101,21 @@ def test_cadence_serve_restart_keeps_threads(tmp_path: Path) -> None:
         ]
         other = httpx.get(f"{url}/api/v1/threads/{thread}", headers={"X-API-Key": "secret-key"})
         assert other.status_code == 404  # the unbound key acts as the default user, not alice
+
+
+def test_a_websocket_message_over_the_limit_gets_413_under_cadence_serve(tmp_path: Path) -> None:
+    """uvicorn's own frame limit was the request limit: it closed the socket (1009) before the app's 413."""
+    from websockets.sync.client import connect
+
+    script = [{"tool_calls": [{"name": "goto_finalize", "args": {}}]}, {"content": "Hello."}]
+    env = {"CADENCE_MAX_REQUEST_BYTES": "10000"}
+    with cadence_serve(tmp_path, script, "ws", env) as url:
+        ws_url = url.replace("http://", "ws://") + "/api/v1/ws?api_key=secret-key"
+        with connect(ws_url, max_size=None) as ws:
+            ws.send(json.dumps({"message": "x" * 12_000}))
+            event = json.loads(ws.recv(timeout=30))
+            assert event["type"] == "error" and event["status"] == 413, event
+            ws.send(json.dumps({"message": "hi"}))  # the socket is still open
+            while (event := json.loads(ws.recv(timeout=30)))["type"] != "final":
+                pass
+            assert event["response"] == "Hello."

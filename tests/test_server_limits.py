@@ -181,6 +181,21 @@ def test_websocket_message_over_the_limit_gets_413_and_stays_open(server: tuple[
         assert event["error"] is None
 
 
+def test_websocket_json_with_a_huge_integer_is_a_400_event_and_stays_open(server: tuple[str, Any]) -> None:
+    """Python refuses integers of 4300+ digits with a ValueError: the socket was dropped without a word."""
+    ws_url = server[0].replace("http://", "ws://") + "/api/v1/ws"
+    with connect(ws_url, max_size=None) as ws:
+        ws.send('{"message": "hi", "metadata": {"n": ' + "9" * 5000 + "}}")
+        event = json.loads(ws.recv(timeout=30))
+        assert (
+            event["type"] == "error" and event["status"] == 400 and event["error"]["code"] == "invalid_json"
+        )
+        ws.send(json.dumps({"message": "hi"}))
+        while (event := json.loads(ws.recv(timeout=30)))["type"] != "final":
+            pass
+        assert event["error"] is None
+
+
 # -- the schema -------------------------------------------------------------------------
 def test_options_lists_every_method_of_the_path(client: httpx.Client) -> None:
     resp = client.options("/api/v1/threads/abc")

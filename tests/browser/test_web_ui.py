@@ -415,6 +415,16 @@ def test_thread_busy_shows_409(page: Any, browser: Any, server: Server) -> None:
     page.locator(".msg.assistant:not(.streaming) details.trace").last.wait_for()
 
 
+def test_a_malformed_thread_link_still_loads_the_page(page: Any, server: Server) -> None:
+    """``#thread=%E0%A4%A`` made decodeURIComponent throw before anything loaded: empty pickers, no threads."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{server.url}/#thread=%E0%A4%A")
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.locator("#tone-select option").count() > 0
+    assert not errors, errors
+
+
 def test_phone_width_layout(browser: Any, server: Server) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 780}, is_mobile=True, has_touch=True)
     page = context.new_page()

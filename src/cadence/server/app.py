@@ -231,6 +231,13 @@ def server_url(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
+def websocket_frame_limit(settings: Settings) -> int:
+    """uvicorn's WebSocket frame limit: above ``CADENCE_MAX_REQUEST_BYTES``, so that a message over
+    the limit reaches the app, which answers it with a 413 event and keeps the socket open (uvicorn
+    would close the socket, 1009, without a word)."""
+    return 2 * settings.max_request_bytes + 64 * 1024
+
+
 async def serve(
     settings: Settings,
     sock: socket.socket,
@@ -259,7 +266,7 @@ async def serve(
             log_level=level,
             lifespan="on",
             timeout_graceful_shutdown=int(SHUTDOWN_GRACE_S) + 5,
-            ws_max_size=settings.max_request_bytes,
+            ws_max_size=websocket_frame_limit(settings),
         )
         server = uvicorn.Server(config)
         task = asyncio.create_task(server.serve(sockets=[sock]))
@@ -457,7 +464,7 @@ def serve_workers(
         log_level=str(settings.log_level or "WARNING").lower(),
         lifespan="on",
         timeout_graceful_shutdown=int(SHUTDOWN_GRACE_S) + 5,
-        ws_max_size=settings.max_request_bytes,
+        ws_max_size=websocket_frame_limit(settings),
         **uvicorn_options,
     )
     url = server_url(sock)

@@ -163,7 +163,7 @@ async def chat_ws(websocket: WebSocket) -> None:
             continue
         try:
             body = ChatRequest.model_validate(json.loads(raw or ""))
-        except (json.JSONDecodeError, RecursionError) as exc:
+        except (ValueError, RecursionError) as exc:  # a JSONDecodeError, or an integer of 4300+ digits
             await websocket.send_text(_reject(400, "invalid_json", f"The message is not valid JSON ({exc})."))
             continue
         except pydantic.ValidationError as exc:

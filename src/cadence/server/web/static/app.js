@@ -973,7 +973,12 @@ function closeSidebar() {
 /** The thread named in the address (``#thread=…``), if any. */
 function threadInAddress() {
   const match = location.hash.match(/^#thread=(.+)$/);
-  return match ? decodeURIComponent(match[1]) : null;
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return match[1]; // a malformed escape ("%E0%A4%A"): the id as written, which no thread has
+  }
 }
 
 /**
