@@ -163,14 +163,14 @@ async def chat_ws(websocket: WebSocket) -> None:
             continue
         try:
             body = ChatRequest.model_validate(json.loads(raw or ""))
-        except (ValueError, RecursionError) as exc:  # a JSONDecodeError, or an integer of 4300+ digits
-            await websocket.send_text(_reject(400, "invalid_json", f"The message is not valid JSON ({exc})."))
-            continue
-        except pydantic.ValidationError as exc:
+        except pydantic.ValidationError as exc:  # first: it is a ValueError too
             first = exc.errors()[0]
             field = ".".join(str(p) for p in first.get("loc", ()))
             code = validation_code(field, str(first.get("type", "")))
             await websocket.send_text(_reject(422, code, f"{field or 'body'}: {first.get('msg')}"))
+            continue
+        except (ValueError, RecursionError) as exc:  # a JSONDecodeError, or an integer of 4300+ digits
+            await websocket.send_text(_reject(400, "invalid_json", f"The message is not valid JSON ({exc})."))
             continue
         try:
             turn = await service.start(_turn_request(body, principal, service))
