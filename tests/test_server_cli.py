@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -26,7 +27,11 @@ def _free_port() -> int:
 
 @contextlib.contextmanager
 def cadence_serve(
-    tmp_path: Path, script: list[dict[str, str]], name: str, env_extra: dict[str, str] | None = None
+    tmp_path: Path,
+    script: list[dict[str, Any]],
+    name: str,
+    env_extra: dict[str, str] | None = None,
+    procs: list[subprocess.Popen[bytes]] | None = None,
 ) -> Iterator[str]:
     script_file = tmp_path / f"{name}.json"
     script_file.write_text(json.dumps(script), encoding="utf-8")
@@ -50,6 +55,8 @@ def cadence_serve(
         stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
+    if procs is not None:
+        procs.append(proc)
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -119,3 +126,53 @@ def test_a_websocket_message_over_the_limit_gets_413_under_cadence_serve(tmp_pat
             while (event := json.loads(ws.recv(timeout=30)))["type"] != "final":
                 pass
             assert event["response"] == "Hello."
+
+
+def _ask_while_stopping(
+    url: str, proc: subprocess.Popen[bytes], after_s: float
+) -> tuple[httpx.Response, float]:
+    """POST a turn, send SIGTERM ``after_s`` into it; the response and how long the server took to exit."""
+    import threading
+
+    box: dict[str, httpx.Response] = {}
+    headers = {"Authorization": "Bearer secret-key"}
+
+    def ask() -> None:
+        box["resp"] = httpx.post(
+            f"{url}/api/v1/chat", json={"message": "hi", "thread_id": "s1"}, headers=headers, timeout=60
+        )
+
+    asker = threading.Thread(target=ask)
+    asker.start()
+    time.sleep(after_s)
+    stopped = time.monotonic()
+    proc.send_signal(signal.SIGTERM)
+    asker.join(60)
+    proc.wait(60)
+    return box["resp"], time.monotonic() - stopped
+
+
+def test_a_turn_running_at_sigterm_finishes_and_is_answered(tmp_path: Path) -> None:
+    script = [{"tool_calls": [{"name": "goto_finalize", "args": {}}]}, {"content": "Hello.", "delay_s": 2}]
+    procs: list[subprocess.Popen[bytes]] = []
+    with cadence_serve(tmp_path, script, "grace", procs=procs) as url:
+        resp, _ = _ask_while_stopping(url, procs[0], 0.5)
+    assert resp.status_code == 200 and resp.json()["response"] == "Hello."
+
+
+def test_a_turn_longer_than_the_grace_gets_a_503_and_its_thread_is_kept(tmp_path: Path) -> None:
+    """uvicorn cut such a request with a plain-text 500 while the turn went on and stored its answer."""
+    script = [
+        {"tool_calls": [{"name": "goto_finalize", "args": {}}]},
+        {"content": "Too late.", "delay_s": 30},
+    ]
+    procs: list[subprocess.Popen[bytes]] = []
+    env = {"CADENCE_SHUTDOWN_GRACE": "1"}
+    with cadence_serve(tmp_path, script, "late", env, procs) as url:
+        resp, took = _ask_while_stopping(url, procs[0], 0.5)
+    assert resp.status_code == 503 and resp.json()["error"]["code"] == "shutting_down"
+    assert resp.json()["thread_id"] == "s1" and took < 10
+    with cadence_serve(tmp_path, script, "after", env) as url:  # the same database: the thread is kept
+        thread = httpx.get(f"{url}/api/v1/threads/s1", headers={"Authorization": "Bearer secret-key"}).json()
+    assert [m["role"] for m in thread["messages"]] == ["user", "assistant"]
+    assert "Too late." not in thread["messages"][-1]["content"]  # what was stored is what the client was told

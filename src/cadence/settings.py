@@ -241,6 +241,11 @@ class Settings(BaseSettings):
     )
     turn_timeout: float = Field(120.0, gt=0, description="Deadline (s) of a whole turn.")
     tool_timeout: float = Field(30.0, gt=0, description="Timeout (s) of one tool execution.")
+    shutdown_grace: float = Field(
+        10.0,
+        ge=0,
+        description="Seconds running turns get to finish when the server stops; then they end with a 503.",
+    )
     max_tool_result_chars: int = Field(
         100_000,
         ge=100,

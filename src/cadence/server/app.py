@@ -8,8 +8,10 @@ import gc
 import json
 import logging
 import os
+import signal
 import socket
 import sys
+import threading
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
@@ -38,7 +40,6 @@ from cadence.settings import Settings, get_settings
 
 logger = logging.getLogger(__name__)
 
-SHUTDOWN_GRACE_S = 10.0
 
 DESCRIPTION = """\
 Cadence's HTTP API: chat (JSON, Server-Sent Events, WebSocket), threads, plugins,
@@ -96,10 +97,11 @@ def create_app(
             app.state.reload_lock = asyncio.Lock()
             tune_gc()
             logger.info("Cadence server ready (%d plugin(s) loaded)", len(eng.plugins))
+            stack.callback(on_stop_signal(service.begin_shutdown))
             try:
                 yield
             finally:
-                await service.drain(SHUTDOWN_GRACE_S)
+                await service.drain(settings.shutdown_grace)
                 app.state.service = None
 
     app = FastAPI(
@@ -231,6 +233,47 @@ def server_url(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM") if hasattr(signal, name))
+
+
+def on_stop_signal(begin: Callable[[], None]) -> Callable[[], None]:
+    """Call ``begin`` on the event loop when the process is told to stop (SIGINT, SIGTERM), before the
+    handler already installed (uvicorn's, which then stops accepting and waits for the requests);
+    returns the function that puts the earlier handlers back.
+
+    The requests still wait for their turns at that moment, so the turns' grace is spent while they
+    can still answer. Signal handlers belong to the main thread: elsewhere (a server in a thread, in
+    tests) or without a handler to chain to, nothing is installed.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    loop = asyncio.get_running_loop()
+    earlier = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+    installed: dict[int, Callable[..., None]] = {}
+    for sig, handler in earlier.items():
+        if not callable(handler):
+            continue
+
+        def chained(signum: int, frame: Any, _next: Callable[..., Any] = handler) -> None:
+            loop.call_soon_threadsafe(begin)
+            _next(signum, frame)
+
+        signal.signal(sig, chained)
+        installed[sig] = chained
+
+    def restore() -> None:
+        for sig, chained in installed.items():
+            if signal.getsignal(sig) is chained:  # still ours: put the earlier one back
+                signal.signal(sig, earlier[sig])
+
+    return restore
+
+
+def graceful_shutdown_s(settings: Settings) -> int:
+    """How long uvicorn waits for open requests when it stops: the turns' grace, then time to answer."""
+    return int(settings.shutdown_grace) + 10
+
+
 def websocket_frame_limit(settings: Settings) -> int:
     """uvicorn's WebSocket frame limit: above ``CADENCE_MAX_REQUEST_BYTES``, so that a message over
     the limit reaches the app, which answers it with a 413 event and keeps the socket open (uvicorn
@@ -265,7 +308,7 @@ async def serve(
             app,
             log_level=level,
             lifespan="on",
-            timeout_graceful_shutdown=int(SHUTDOWN_GRACE_S) + 5,
+            timeout_graceful_shutdown=graceful_shutdown_s(settings),
             ws_max_size=websocket_frame_limit(settings),
         )
         server = uvicorn.Server(config)
@@ -463,7 +506,7 @@ def serve_workers(
         workers=workers,
         log_level=str(settings.log_level or "WARNING").lower(),
         lifespan="on",
-        timeout_graceful_shutdown=int(SHUTDOWN_GRACE_S) + 5,
+        timeout_graceful_shutdown=graceful_shutdown_s(settings),
         ws_max_size=websocket_frame_limit(settings),
         **uvicorn_options,
     )

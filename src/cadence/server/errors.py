@@ -110,9 +110,12 @@ def error_response(
 
 
 def turn_error_status(code: str | None) -> int:
-    """HTTP status of a turn that ended with an engine error: 504 timeout, 500 bug, else 502 upstream."""
+    """HTTP status of a turn that ended with an engine error: 504 timeout, 503 server stopping, 500 bug,
+    else 502 upstream."""
     if code == "turn_timeout":
         return 504
+    if code == "shutting_down":
+        return 503
     if code == "internal_error":
         return 500
     return 502

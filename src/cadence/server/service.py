@@ -89,6 +89,18 @@ class Turn:
         return final
 
 
+SHUTTING_DOWN = {
+    "code": "shutting_down",
+    "message": "The server stopped before this turn finished; its thread is kept: send the message again.",
+}
+"""The error of a turn stopped because the server stops (HTTP 503)."""
+
+
+def _failed_final(turn: Turn, error: dict[str, Any]) -> dict[str, Any]:
+    """The ``final`` event of a turn that ended with ``error`` outside the engine."""
+    return {"type": "final", "response": "", "thread_id": turn.thread_id, "trace": {}, "error": error}
+
+
 class ChatService:
     """Runs turns for users on their own threads."""
 
@@ -100,6 +112,7 @@ class ChatService:
         self.settings = settings
         self.locks = ThreadLocks(db_locks)  # db_locks: per-thread serialization across processes
         self._tasks: set[asyncio.Task[None]] = set()
+        self._stopping: asyncio.Task[None] | None = None
 
     # -- validation & ownership ----------------------------------------------------------
     def validate_message(self, message: str) -> None:
@@ -242,13 +255,11 @@ class ChatService:
                 "message": exc.message if isinstance(exc, CadenceError) else f"{type(exc).__name__}: {exc}",
             }
             turn.queue.put_nowait({"type": "error", "error": error})
-            final = {
-                "type": "final",
-                "response": "",
-                "thread_id": turn.thread_id,
-                "trace": {},
-                "error": error,
-            }
+            final = _failed_final(turn, error)
+        except asyncio.CancelledError:  # the server stops: the engine closed the turn; say so, then stop
+            turn.queue.put_nowait({"type": "error", "error": SHUTTING_DOWN})
+            final = _failed_final(turn, SHUTTING_DOWN)
+            raise
         finally:
             await release()
             if final is not None:
@@ -267,8 +278,23 @@ class ChatService:
             self._config(user_id, thread_id), {"messages": fixed}, as_node=answer_writer(self.engine.graph)
         )
 
+    def begin_shutdown(self) -> None:
+        """The server is stopping: give running turns ``CADENCE_SHUTDOWN_GRACE`` seconds, then stop
+        what is left (each such turn's client gets a 503 ``shutting_down``; its thread is kept).
+
+        Called when the stop signal arrives, while the requests still wait for their turns, so they
+        get an answer or that error rather than being cut off. Calling it again changes nothing.
+        """
+        if self._stopping is None:
+            self._stopping = asyncio.get_running_loop().create_task(
+                self.drain(self.settings.shutdown_grace), name="cadence-shutdown"
+            )
+
     async def drain(self, timeout: float) -> None:
         """Wait (bounded) for running turns, then cancel what is left (server shutdown)."""
+        if self._stopping is not None and asyncio.current_task() is not self._stopping:
+            await asyncio.shield(self._stopping)  # begun at the stop signal
+            return
         if not self._tasks:
             return
         _, pending = await asyncio.wait(set(self._tasks), timeout=timeout)
