@@ -27,7 +27,10 @@ async def test_checked_input_runs_without_a_second_check(engine_factory) -> None
         ({"message": "x" * 40, "max_message_chars": 10}, "message_too_long"),
         ({"message": "hi", "tone": "shouty"}, "invalid_tone"),
         ({"message": "hi", "user_id": "a::b"}, "invalid_id"),
-        ({"message": "My name is Ad\udce9."}, "invalid_text"),  # a byte that was not UTF-8, read by a terminal
+        (
+            {"message": "My name is Ad\udce9."},
+            "invalid_text",
+        ),  # a byte that was not UTF-8, read by a terminal
         ({"message": "lone \ud800 surrogate"}, "invalid_text"),
     ],
 )
@@ -61,3 +64,24 @@ async def test_a_caller_that_checked_the_thread_saves_the_pause_check(engine_fac
     trusted = TurnInput(**{**trusted.__dict__, "pause_checked": True})
     assert [e async for e in engine.astream(trusted, tokens=False)][-1]["response"] == "Two."
     assert checked == ["t1"]  # the caller checked it under its lock: no second checkpoint read
+
+
+async def test_two_turns_at_once_on_one_thread_lose_nothing(engine_factory) -> None:
+    """Both ran and the second overwrote the first: its question and answer were gone."""
+    import asyncio
+
+    from cadence.errors import ConflictError
+
+    script = [FINALIZE, {"content": "First answer.", "delay_s": 0.2}, FINALIZE, {"content": "Other."}]
+    engine, _ = engine_factory(script)
+    results = await asyncio.gather(
+        engine.ainvoke("first question", thread_id="t"),
+        engine.ainvoke("second question", thread_id="t"),
+        return_exceptions=True,
+    )
+    busy = [r for r in results if isinstance(r, ConflictError)]
+    assert len(busy) == 1 and busy[0].code == "thread_busy"
+    other = await engine.ainvoke("another thread", thread_id="u")  # other threads are not held
+    assert other.error is None
+    state = await engine.graph.aget_state({"configurable": {"thread_id": "local::t"}})
+    assert state.values["messages"][0].content == "first question"

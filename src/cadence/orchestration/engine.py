@@ -17,7 +17,7 @@ import logging
 import sys
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -183,7 +183,7 @@ class Cadence(EngineMemory):
         self._durable = not isinstance(self.checkpointer, InMemorySaver)
         self.memory = self.open_memory(memory_store)  # long-term memory (None when CADENCE_MEMORY is off)
         self._runner: asyncio.Runner | None = None
-        self._resuming: set[str] = set()  # threads whose paused turn is being resumed in this process
+        self._busy: set[str] = set()  # threads a turn, resume or fork runs on in this process
         if model is not None:
             self._models: ModelResolver = lambda role, plugin, _m=model: _m
         elif models is not None:
@@ -445,6 +445,10 @@ class Cadence(EngineMemory):
     ) -> AsyncIterator[dict[str, Any]]:
         """Run one turn, yielding events; the last event has ``type == "final"``.
 
+        Stopping early: close the stream (``async with contextlib.aclosing(engine.astream(...))``);
+        the turn is then closed at once, the thread keeping the question. A stream merely dropped
+        holds its thread until Python collects it (``thread_busy`` meanwhile).
+
         ``events=False``: only the ``final`` event (and ``error``/``interrupt``), for a caller that
         wants the answer alone (:meth:`ainvoke`, a JSON response): the graph then runs without
         the event and token streams (LangGraph's ``values`` mode only), which costs less per step.
@@ -465,19 +469,20 @@ class Cadence(EngineMemory):
         )
         question: HumanMessage = state_in["messages"][0]
         graph = self.graph_for(context.mode)
-        if not (isinstance(message, TurnInput) and message.pause_checked):
-            await self.ensure_not_paused(_user, thread)
-        await self.recall_memory(state_in, context)
-        recorded = isinstance(message, TurnInput) and message.recorded_question_id is not None
-        if self.settings.checkpoint_durability == "exit" and self._durable and not recorded:
-            await self._record_question(graph, config, question)
-        run = self._drive(
-            graph, state_in, config, context, question=question, thread=thread, tokens=tokens,
-            first_node=ENTRY_NODES[context.mode].format(agent=context.agent or ""), events=events,
-        )  # fmt: skip
-        async with contextlib.aclosing(run):  # a consumer stopping early closes the turn at once
-            async for event in run:
-                yield event
+        with self._claim(config, thread):
+            if not (isinstance(message, TurnInput) and message.pause_checked):
+                await self.ensure_not_paused(_user, thread)
+            await self.recall_memory(state_in, context)
+            recorded = isinstance(message, TurnInput) and message.recorded_question_id is not None
+            if self.settings.checkpoint_durability == "exit" and self._durable and not recorded:
+                await self._record_question(graph, config, question)
+            run = self._drive(
+                graph, state_in, config, context, question=question, thread=thread, tokens=tokens,
+                first_node=ENTRY_NODES[context.mode].format(agent=context.agent or ""), events=events,
+            )  # fmt: skip
+            async with contextlib.aclosing(run):  # a consumer closing the stream early closes the turn
+                async for event in run:
+                    yield event
 
     async def _drive(
         self,
@@ -755,18 +760,29 @@ class Cadence(EngineMemory):
         :class:`ValidationError` (``invalid_decision``) for missing, unknown or malformed decisions.
         """
         user, config = self._thread_config(user_id, thread_id)
+        run = self._resume(decisions, user, thread_id, config, tokens)
+        with self._claim(config, thread_id):  # two resumes at once would both run the approved calls
+            async with contextlib.aclosing(run):
+                async for event in run:
+                    yield event
+
+    @contextlib.contextmanager
+    def _claim(self, config: dict[str, Any], thread_id: str) -> Iterator[None]:
+        """Hold the thread for one run (a turn, a resume, a fork) in this process; ConflictError
+        (``thread_busy``) if one runs on it already: both would write the thread, and one run's
+        messages would be lost. (The server serializes runs across processes with its locks.)"""
         key = config["configurable"]["thread_id"]
-        if key in self._resuming:  # two resumes at once would both run the approved calls
+        if key in self._busy:
             raise ConflictError(
-                f"Thread {thread_id!r} is being resumed already; wait for that run to finish.",
+                f"Thread {thread_id!r} is busy with another run; wait for it to finish (close an astream "
+                "you stop early with contextlib.aclosing, or it holds the thread until collected).",
                 code="thread_busy",
             )
-        self._resuming.add(key)
+        self._busy.add(key)
         try:
-            async for event in self._resume(decisions, user, thread_id, config, tokens):
-                yield event
+            yield
         finally:
-            self._resuming.discard(key)
+            self._busy.discard(key)
 
     async def _resume(
         self,
@@ -870,6 +886,22 @@ class Cadence(EngineMemory):
         :class:`ValidationError` (``invalid_fork``: nothing to run, unknown agent or call id).
         """
         user, config = self._thread_config(user_id, thread_id)
+        run = self._fork(user, config, thread_id, checkpoint_id, route, tool_results, tokens)
+        with self._claim(config, thread_id):
+            async with contextlib.aclosing(run):  # a consumer closing the stream early closes the run
+                async for event in run:
+                    yield event
+
+    async def _fork(
+        self,
+        user: str,
+        config: dict[str, Any],
+        thread_id: str,
+        checkpoint_id: str,
+        route: str | None,
+        tool_results: Mapping[str, str] | None,
+        tokens: bool,
+    ) -> AsyncIterator[dict[str, Any]]:
         plan = await plan_fork(self, config, checkpoint_id, route=route, tool_results=tool_results)
         graph = self.graph_for(plan.mode)
         run_config = plan.config
