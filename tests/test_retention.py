@@ -191,3 +191,81 @@ async def test_the_server_prunes_in_the_background(tmp_path: Path) -> None:
             assert [m["content"] for m in resp.json()["messages"] if m["role"] == "user"] == [
                 "q0", "q1", "q2", "q3",
             ]  # fmt: skip
+
+
+async def _subgraph_rows(url: str, key: str) -> int:
+    """Checkpoints of the thread's subgraphs (any namespace but '')."""
+    if url.startswith("sqlite"):
+        import sqlite3
+
+        with sqlite3.connect(url.removeprefix("sqlite:///")) as conn:
+            query = "SELECT count(*) FROM checkpoints WHERE thread_id = ? AND checkpoint_ns != ''"
+            return int(conn.execute(query, (key,)).fetchone()[0])
+    import psycopg
+
+    async with await psycopg.AsyncConnection.connect(url) as conn:
+        cursor = await conn.execute(
+            "SELECT count(*) FROM checkpoints WHERE thread_id = %s AND checkpoint_ns != ''", (key,)
+        )
+        return int((await cursor.fetchone())[0])
+
+
+async def test_subgraph_checkpoints_are_bounded_too(database_url: str) -> None:
+    """Each supervisor agent run checkpoints under a namespace of its own (durability sync): ranked per
+    namespace, a few of every run were kept forever, and a thread's rows grew with its length squared."""
+    from cadence.orchestration.engine import Cadence
+
+    script = [
+        {"tool_calls": [{"name": "transfer_to_math", "args": {}}]},
+        {"tool_calls": [{"name": "calculate", "args": {"expression": "2 + 2"}}]},
+        {"content": "2 + 2 = 4"},
+        FINALIZE,
+        {"content": "It is 4."},
+    ]
+    key = thread_key(USER, "s")
+    async with open_checkpointer(database_url) as saver:
+        settings = make_settings(
+            database_url=database_url,
+            builtin_plugins=["math"],
+            mode="supervisor",
+            checkpoint_durability="sync",
+        )
+        engine = Cadence(settings, model=ScriptedChatModel.from_items(script, loop=True), checkpointer=saver)
+        for _ in range(4):
+            assert not (await engine.ainvoke("2 + 2?", thread_id="s", user_id=USER)).error
+        assert await _subgraph_rows(database_url, key) > 3
+        await apply_retention(database_url, RetentionPolicy(keep_last=3))
+        assert await _subgraph_rows(database_url, key) == 3  # the newest three of all its subgraphs
+        assert not (await engine.ainvoke("2 + 2?", thread_id="s", user_id=USER)).error  # the thread goes on
+
+
+async def test_a_turn_paused_in_a_subgraph_resumes_after_retention(database_url: str) -> None:
+    """The subgraph's latest checkpoint is what the paused agent run resumes from: never deleted."""
+    from cadence.orchestration.engine import Cadence
+
+    script = [
+        {"tool_calls": [{"name": "transfer_to_math", "args": {}}]},
+        {"tool_calls": [{"name": "calculate", "args": {"expression": "2 + 2"}}]},
+        {"content": "2 + 2 = 4"},
+        FINALIZE,
+        {"content": "It is 4."},
+    ]
+    async with open_checkpointer(database_url) as saver:
+        settings = make_settings(
+            database_url=database_url,
+            builtin_plugins=["math"],
+            mode="supervisor",
+            checkpoint_durability="sync",
+            approval_tools=["calculate"],
+            supervisor_direct_answer=False,
+        )
+        engine = Cadence(settings, model=ScriptedChatModel.from_items(script, loop=True), checkpointer=saver)
+        for _ in range(2):
+            paused = await engine.ainvoke("2 + 2?", thread_id="p", user_id=USER)
+            assert paused.interrupted
+            if _ == 0:
+                assert not (await engine.aresume("approve", thread_id="p", user_id=USER)).error
+        await apply_retention(database_url, RetentionPolicy(keep_last=1))
+        done = await engine.aresume("approve", thread_id="p", user_id=USER)
+        assert not done.error and not done.interrupted
+        assert [t["result"] for t in done.trace["tools_used"]] == ["4"]

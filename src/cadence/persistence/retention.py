@@ -3,15 +3,18 @@
 LangGraph keeps every checkpoint of every thread (one per turn with the default
 ``CADENCE_CHECKPOINT_DURABILITY=exit``, the turn's end; two for a turn run by the engine alone,
 which checkpoints the question first), and each one holds the thread's whole state, so a thread's
-rows grow with the square of its length. Retention deletes,
-per thread and checkpoint namespace:
+rows grow with the square of its length. Retention deletes, per thread, among its own
+checkpoints and, apart, among those of its subgraphs (every agent run of the supervisor mode
+checkpoints under a namespace of its own, with ``CADENCE_CHECKPOINT_DURABILITY`` async or sync: ranked
+per namespace, they would be kept forever, a few per agent run):
 
 - every checkpoint beyond the newest ``CADENCE_RETENTION_KEEP_LAST`` (0: no count limit);
 - every checkpoint older than ``CADENCE_RETENTION_MAX_AGE_HOURS`` (0: no age limit);
 
 with their pending writes (and, in PostgreSQL, the channel blobs no remaining checkpoint uses).
-**The latest checkpoint of a thread is never deleted**, nor its writes: it is what the next turn
-starts from and what a paused thread (an interrupt waiting for an approval) resumes from.
+**The latest checkpoint of a thread is never deleted**, nor its writes, nor its subgraphs' latest:
+they are what the next turn starts from and what a paused thread (an interrupt waiting for an
+approval, in a subgraph too) resumes from.
 What retention takes away is the older history: the checkpoint history of a thread lists (and
 can fork or replay from) only what is kept.
 
@@ -101,18 +104,28 @@ def _cutoff(policy: RetentionPolicy, now: float) -> str:
 
 
 # -- SQLite -----------------------------------------------------------------------------------
+# A thread's checkpoints are ranked in two groups: its own (namespace '') and all its subgraphs' together
+# (ids are time-ordered across namespaces); ``root`` names the group.
 _SQLITE_CANDIDATES = """
-SELECT thread_id, checkpoint_ns FROM checkpoints
-GROUP BY thread_id, checkpoint_ns
+SELECT thread_id, checkpoint_ns = '' AS root FROM checkpoints
+GROUP BY thread_id, checkpoint_ns = ''
 HAVING count(*) > ? OR (count(*) > 1 AND min(checkpoint_id) < ?)
 """
 
 _SQLITE_VICTIMS = """
-SELECT checkpoint_id FROM (
-    SELECT checkpoint_id, ROW_NUMBER() OVER (ORDER BY checkpoint_id DESC) AS rank
-    FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ?
+SELECT checkpoint_ns, checkpoint_id FROM (
+    SELECT checkpoint_ns, checkpoint_id, ROW_NUMBER() OVER (ORDER BY checkpoint_id DESC) AS rank
+    FROM checkpoints WHERE thread_id = ? AND (checkpoint_ns = '') = ?
 ) WHERE rank > ? OR (rank > 1 AND checkpoint_id < ?)
 """
+
+
+def _by_namespace(victims: list[tuple[str, str]]) -> dict[str, list[str]]:
+    """Victim checkpoint ids grouped by their namespace."""
+    grouped: dict[str, list[str]] = {}
+    for ns, checkpoint_id in victims:
+        grouped.setdefault(ns, []).append(checkpoint_id)
+    return grouped
 
 
 async def _sqlite_tables(conn: Any) -> set[str]:
@@ -127,17 +140,20 @@ async def _prune_sqlite_batch(
     done = RetentionReport()
     await conn.execute("BEGIN IMMEDIATE")
     try:
-        for thread_id, ns in batch:
-            async with conn.execute(_SQLITE_VICTIMS, (thread_id, ns, keep, cutoff)) as cursor:
-                victims = [row[0] for row in await cursor.fetchall()]
-            for i in range(0, len(victims), 500):
-                chunk = victims[i : i + 500]
-                marks = ",".join("?" * len(chunk))
-                where = f"thread_id = ? AND checkpoint_ns = ? AND checkpoint_id IN ({marks})"
-                cursor = await conn.execute(f"DELETE FROM writes WHERE {where}", (thread_id, ns, *chunk))
-                done.writes += max(0, cursor.rowcount)
-                cursor = await conn.execute(f"DELETE FROM checkpoints WHERE {where}", (thread_id, ns, *chunk))
-                done.checkpoints += max(0, cursor.rowcount)
+        for thread_id, root in batch:
+            async with conn.execute(_SQLITE_VICTIMS, (thread_id, root, keep, cutoff)) as cursor:
+                victims = [(row[0], row[1]) for row in await cursor.fetchall()]
+            for ns, ids in _by_namespace(victims).items():
+                for i in range(0, len(ids), 500):
+                    chunk = ids[i : i + 500]
+                    marks = ",".join("?" * len(chunk))
+                    where = f"thread_id = ? AND checkpoint_ns = ? AND checkpoint_id IN ({marks})"
+                    cursor = await conn.execute(f"DELETE FROM writes WHERE {where}", (thread_id, ns, *chunk))
+                    done.writes += max(0, cursor.rowcount)
+                    cursor = await conn.execute(
+                        f"DELETE FROM checkpoints WHERE {where}", (thread_id, ns, *chunk)
+                    )
+                    done.checkpoints += max(0, cursor.rowcount)
             done.threads += 1 if victims else 0
     except BaseException:
         await conn.execute("ROLLBACK")
@@ -177,15 +193,15 @@ async def prune_sqlite(path: str, policy: RetentionPolicy, *, now: float | None 
 
 # -- PostgreSQL ---------------------------------------------------------------------------------
 _PG_CANDIDATES = """
-SELECT thread_id, checkpoint_ns FROM checkpoints
-GROUP BY thread_id, checkpoint_ns
+SELECT thread_id, checkpoint_ns = '' AS root FROM checkpoints
+GROUP BY thread_id, checkpoint_ns = ''
 HAVING count(*) > %s OR (count(*) > 1 AND min(checkpoint_id) < %s)
 """
 
 _PG_VICTIMS = """
-SELECT checkpoint_id FROM (
-    SELECT checkpoint_id, ROW_NUMBER() OVER (ORDER BY checkpoint_id DESC) AS rank
-    FROM checkpoints WHERE thread_id = %s AND checkpoint_ns = %s
+SELECT checkpoint_ns, checkpoint_id FROM (
+    SELECT checkpoint_ns, checkpoint_id, ROW_NUMBER() OVER (ORDER BY checkpoint_id DESC) AS rank
+    FROM checkpoints WHERE thread_id = %s AND (checkpoint_ns = '') = %s
 ) AS ranked WHERE rank > %s OR (rank > 1 AND checkpoint_id < %s)
 """
 
@@ -240,26 +256,27 @@ async def prune_postgres(
             return report
         cursor = await conn.execute(_PG_CANDIDATES, (keep, cutoff))
         candidates = [tuple(r) for r in await cursor.fetchall()]
-        for thread_id, ns in candidates:
+        for thread_id, root in candidates:
             async with conn.transaction():
                 await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-                cursor = await conn.execute(_PG_VICTIMS, (thread_id, ns, keep, cutoff))
-                victims = [r[0] for r in await cursor.fetchall()]
+                cursor = await conn.execute(_PG_VICTIMS, (thread_id, root, keep, cutoff))
+                victims = [(r[0], r[1]) for r in await cursor.fetchall()]
                 if not victims:
                     continue
-                cursor = await conn.execute(_PG_DELETE_WRITES, (thread_id, ns, victims))
-                report.writes += max(0, cursor.rowcount)
-                cursor = await conn.execute(_PG_DELETE_CHECKPOINTS, (thread_id, ns, victims))
-                freed = {(r[0], r[1]) for r in await cursor.fetchall()}
-                report.checkpoints += len(victims)
-                await conn.execute(_PG_ORPHANED_PARENTS, (thread_id, ns, victims))
-                cursor = await conn.execute(_PG_REFERENCED, (thread_id, ns))
-                garbage: dict[str, list[str]] = {}
-                for channel, version in freed - {(r[0], r[1]) for r in await cursor.fetchall()}:
-                    garbage.setdefault(channel, []).append(version)
-                for channel, versions in garbage.items():
-                    cursor = await conn.execute(_PG_DELETE_BLOBS, (thread_id, ns, channel, versions))
-                    report.blobs += max(0, cursor.rowcount)
+                for ns, ids in _by_namespace(victims).items():
+                    cursor = await conn.execute(_PG_DELETE_WRITES, (thread_id, ns, ids))
+                    report.writes += max(0, cursor.rowcount)
+                    cursor = await conn.execute(_PG_DELETE_CHECKPOINTS, (thread_id, ns, ids))
+                    freed = {(r[0], r[1]) for r in await cursor.fetchall()}
+                    report.checkpoints += len(ids)
+                    await conn.execute(_PG_ORPHANED_PARENTS, (thread_id, ns, ids))
+                    cursor = await conn.execute(_PG_REFERENCED, (thread_id, ns))
+                    garbage: dict[str, list[str]] = {}
+                    for channel, version in freed - {(r[0], r[1]) for r in await cursor.fetchall()}:
+                        garbage.setdefault(channel, []).append(version)
+                    for channel, versions in garbage.items():
+                        cursor = await conn.execute(_PG_DELETE_BLOBS, (thread_id, ns, channel, versions))
+                        report.blobs += max(0, cursor.rowcount)
                 report.threads += 1
     report.seconds = round(time.perf_counter() - started, 3)
     return report
