@@ -32,6 +32,13 @@ async def test_checked_input_runs_without_a_second_check(engine_factory) -> None
             "invalid_text",
         ),  # a byte that was not UTF-8, read by a terminal
         ({"message": "lone \ud800 surrogate"}, "invalid_text"),
+        ({"message": b"hi"}, "invalid_value"),  # bytes, not text (it said "the message is empty")
+        ({"message": "hi", "thread_id": 123}, "invalid_value"),
+        ({"message": "hi", "user_id": 5}, "invalid_value"),
+        ({"message": "hi", "tone": 5}, "invalid_value"),
+        ({"message": "hi", "metadata": "text"}, "invalid_metadata"),
+        ({"message": "hi", "metadata": {"x": object()}}, "invalid_metadata"),  # ran the turn, then lost it
+        ({"message": "hi", "metadata": {"x": float("nan")}}, "invalid_metadata"),
     ],
 )
 def test_bad_input_is_refused_before_anything_runs(engine_factory, kwargs: dict, code: str) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import sys
 import time
@@ -121,6 +122,21 @@ def validate_message(message: str, max_chars: int) -> None:
             "send it as UTF-8 text (check the terminal's encoding).",
             code="invalid_text",
         )
+
+
+def check_metadata(metadata: Any) -> None:
+    """Raise ValidationError (``invalid_metadata``) unless ``metadata`` is None or a JSON object
+    (text keys; text, finite numbers, booleans, null, lists and objects): the thread stores it."""
+    if metadata is None:
+        return
+    problem = None if isinstance(metadata, Mapping) else f"an object (a dict), not {type(metadata).__name__}"
+    if problem is None:
+        try:
+            json.dumps(metadata, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            problem = f"JSON (text keys, finite numbers): {exc}"
+    if problem is not None:
+        raise ValidationError(f"metadata must be {problem}.", code="invalid_metadata")
 
 
 THREAD_KEY_SEPARATOR = "::"
@@ -287,11 +303,18 @@ class Cadence(EngineMemory):
     ) -> TurnInput:
         """Check one turn's input once: the message, the tone, the user, the thread (made if none), the mode.
 
-        Raises :class:`ValidationError` (``empty_message``, ``message_too_long``, ``invalid_tone``,
-        ``invalid_id``, ``unknown_mode``). Pass the result to :meth:`astream` to run the turn
-        without checking again.
+        Raises :class:`ValidationError` (``empty_message``, ``message_too_long``, ``invalid_text``,
+        ``invalid_value``, ``invalid_tone``, ``invalid_id``, ``invalid_metadata``, ``unknown_mode``),
+        before anything runs. Pass the result to :meth:`astream` to run the turn without checking again.
         """
+        for label, value in (("message", message), ("thread_id", thread_id), ("user_id", user_id),
+                             ("tone", tone), ("mode", mode), ("agent", agent)):  # fmt: skip
+            if value is not None and not isinstance(value, str):
+                raise ValidationError(
+                    f"{label} must be text (a str), not {type(value).__name__}.", code="invalid_value"
+                )
         validate_message(message, self.settings.max_message_chars)
+        check_metadata(metadata)
         mode_name, agent = self.mode_and_agent(mode, agent)
         tone_value = ResponseTone.parse(tone).value
         user = (user_id or self.settings.default_user).strip() or self.settings.default_user
