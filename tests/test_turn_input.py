@@ -92,3 +92,25 @@ async def test_two_turns_at_once_on_one_thread_lose_nothing(engine_factory) -> N
     assert other.error is None
     state = await engine.graph.aget_state({"configurable": {"thread_id": "local::t"}})
     assert state.values["messages"][0].content == "first question"
+
+
+def test_invoke_from_several_threads_takes_turns_on_one_loop(engine_factory) -> None:
+    """Two threads ran the shared loop at once: 'This event loop is already running', lost saves."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    engine, _ = engine_factory([FINALIZE, {"content": "Hi.", "delay_s": 0.05}] * 4)
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            results = list(pool.map(lambda i: engine.invoke("hi", thread_id=f"t{i}"), range(4)))
+        assert [r.response for r in results] == ["Hi."] * 4
+    finally:
+        engine.close()
+
+
+async def test_invoke_inside_a_running_loop_says_to_await_ainvoke(engine_factory) -> None:
+    from cadence.errors import ConfigurationError
+
+    engine, _ = engine_factory([])
+    with pytest.raises(ConfigurationError) as info:
+        engine.invoke("hi")
+    assert info.value.code == "use_ainvoke" and "await engine.ainvoke" in info.value.message

@@ -16,6 +16,7 @@ import contextlib
 import json
 import logging
 import sys
+import threading
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
@@ -199,6 +200,7 @@ class Cadence(EngineMemory):
         self._durable = not isinstance(self.checkpointer, InMemorySaver)
         self.memory = self.open_memory(memory_store)  # long-term memory (None when CADENCE_MEMORY is off)
         self._runner: asyncio.Runner | None = None
+        self._runner_lock = threading.Lock()
         self._busy: set[str] = set()  # threads a turn, resume or fork runs on in this process
         if model is not None:
             self._models: ModelResolver = lambda role, plugin, _m=model: _m
@@ -438,20 +440,33 @@ class Cadence(EngineMemory):
         return TurnResult.from_final(final)
 
     def invoke(self, message: str, **kwargs: Any) -> TurnResult:
-        """Synchronous :meth:`ainvoke` (not for use inside a running event loop).
+        """Synchronous :meth:`ainvoke` (not for use inside a running event loop: await :meth:`ainvoke`).
 
         Successive calls share one event loop, so provider clients that keep
-        connections open (e.g. langchain-openai's) stay valid between calls.
+        connections open (e.g. langchain-openai's) stay valid between calls; calls from
+        several threads take turns on it. Raises :class:`ConfigurationError` (``use_ainvoke``)
+        when called from a running event loop.
         """
-        if self._runner is None:
-            self._runner = asyncio.Runner()
-        return self._runner.run(self.ainvoke(message, **kwargs))
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            pass
+        else:
+            raise ConfigurationError(
+                "Cadence.invoke cannot run inside a running event loop; use 'await engine.ainvoke(...)'.",
+                code="use_ainvoke",
+            )
+        with self._runner_lock:  # one loop, one caller at a time (threads would run it twice at once)
+            if self._runner is None:
+                self._runner = asyncio.Runner()
+            return self._runner.run(self.ainvoke(message, **kwargs))
 
     def close(self) -> None:
         """Close the event loop used by :meth:`invoke` (if any)."""
-        if self._runner is not None:
-            self._runner.close()
-            self._runner = None
+        with self._runner_lock:
+            if self._runner is not None:
+                self._runner.close()
+                self._runner = None
 
     async def astream(
         self,
