@@ -114,3 +114,21 @@ async def test_invoke_inside_a_running_loop_says_to_await_ainvoke(engine_factory
     with pytest.raises(ConfigurationError) as info:
         engine.invoke("hi")
     assert info.value.code == "use_ainvoke" and "await engine.ainvoke" in info.value.message
+
+
+def test_a_synchronous_saver_is_refused_when_the_engine_is_built(tmp_path) -> None:
+    import sqlite3
+
+    from langgraph.checkpoint.sqlite import SqliteSaver
+    from tests.conftest import make_settings
+
+    from cadence.errors import ConfigurationError
+    from cadence.orchestration.engine import Cadence
+    from cadence.testing import ScriptedChatModel
+
+    conn = sqlite3.connect(tmp_path / "x.db", check_same_thread=False)
+    try:
+        with pytest.raises(ConfigurationError, match="AsyncSqliteSaver"):
+            Cadence(make_settings(), model=ScriptedChatModel.from_items([]), checkpointer=SqliteSaver(conn))
+    finally:
+        conn.close()

@@ -125,6 +125,26 @@ def validate_message(message: str, max_chars: int) -> None:
         )
 
 
+def check_async_checkpointer(checkpointer: Any) -> None:
+    """Raise ConfigurationError for LangGraph's synchronous savers: the engine is async end to end,
+    and their async methods only raise (the first turn failed with a raw NotImplementedError)."""
+    swaps = []
+    with contextlib.suppress(ImportError):
+        from langgraph.checkpoint.sqlite import SqliteSaver
+
+        swaps.append((SqliteSaver, "langgraph.checkpoint.sqlite.aio.AsyncSqliteSaver"))
+    with contextlib.suppress(ImportError):
+        from langgraph.checkpoint.postgres import PostgresSaver
+
+        swaps.append((PostgresSaver, "langgraph.checkpoint.postgres.aio.AsyncPostgresSaver"))
+    for sync, use in swaps:
+        if isinstance(checkpointer, sync):
+            raise ConfigurationError(
+                f"{sync.__name__} is synchronous and Cadence runs async: pass a {use}, or let "
+                "Cadence.open() open CADENCE_DATABASE_URL."
+            )
+
+
 def check_metadata(metadata: Any) -> None:
     """Raise ValidationError (``invalid_metadata``) unless ``metadata`` is None or a JSON object
     (text keys; text, finite numbers, booleans, null, lists and objects): the thread stores it."""
@@ -195,6 +215,7 @@ class Cadence(EngineMemory):
         memory_store: Any = None,
     ) -> None:
         self.settings = settings or get_settings()
+        check_async_checkpointer(checkpointer)
         self.checkpointer = checkpointer if checkpointer is not None else InMemorySaver()
         # a pending question is checkpointed before the turn only where it can outlive a crash
         self._durable = not isinstance(self.checkpointer, InMemorySaver)
