@@ -342,3 +342,39 @@ def test_a_tool_name_no_provider_accepts_fails_the_plugin_at_loading(name: str) 
     statuses = {s.name: s for s in manager.load()}
     assert set(manager.bundles) == {"math"}
     assert statuses["odd"].status == "failed" and "letters, digits" in (statuses["odd"].reason or "")
+
+
+@pytest.mark.parametrize(
+    ("dependencies", "problem"),
+    [
+        (["pydantic>=2"], None),
+        (["pywin32; sys_platform == 'win32'"], None),  # not for this platform: it was reported missing
+        (["pydantic>=99"], "version"),  # installed, but too old: it passed
+        (["definitely-not-installed-pkg>=1.0"], "pip install 'definitely-not-installed-pkg>=1.0'"),
+        (["not a requirement!"], "not a valid requirement"),
+    ],
+)
+def test_dependencies_are_read_as_pip_requirements(dependencies: list[str], problem: str | None) -> None:
+    class DepAgent(BaseAgent):
+        def get_tools(self) -> list:
+            return []
+
+        def get_system_prompt(self) -> str:
+            return "x"
+
+    class DepPlugin(BasePlugin):
+        @classmethod
+        def get_metadata(cls) -> PluginMetadata:
+            return PluginMetadata(
+                name="deps", version="1.0.0", description="Needs some packages.", dependencies=dependencies
+            )
+
+        @classmethod
+        def create_agent(cls) -> BaseAgent:
+            return DepAgent(cls.get_metadata())
+
+    problems = DepPlugin.validate_dependencies()
+    if problem is None:
+        assert problems == []
+    else:
+        assert len(problems) == 1 and problem in problems[0]

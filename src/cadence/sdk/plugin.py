@@ -30,19 +30,31 @@ class BasePlugin(ABC):
     def validate_dependencies(cls) -> list[str]:
         """Problems with the plugin's dependencies (an empty list when all is well).
 
-        The default checks that every distribution in ``metadata.dependencies`` is installed.
+        The default reads every entry of ``metadata.dependencies`` as a pip requirement
+        (``"httpx>=0.27"``, ``"pywin32; sys_platform == 'win32'"``): one whose environment marker does
+        not apply here is skipped; otherwise the distribution must be installed, in a version the
+        requirement allows.
         """
-        from importlib.metadata import PackageNotFoundError, distribution
+        from importlib.metadata import PackageNotFoundError, version
+
+        from packaging.requirements import InvalidRequirement, Requirement
 
         errors: list[str] = []
         for dep in cls.get_metadata().dependencies:
-            name = dep.split(";")[0]
-            for sep in ("[", "=", "<", ">", "!", "~", " "):
-                name = name.split(sep)[0]
             try:
-                distribution(name)
+                requirement = Requirement(dep)
+            except InvalidRequirement as exc:
+                errors.append(f"dependency {dep!r} is not a valid requirement ({exc})")
+                continue
+            if requirement.marker is not None and not requirement.marker.evaluate():
+                continue  # not for this platform or Python
+            try:
+                installed = version(requirement.name)
             except PackageNotFoundError:
-                errors.append(f"missing dependency {dep!r} (pip install {dep})")
+                errors.append(f"missing dependency {dep!r} (pip install '{dep}')")
+                continue
+            if requirement.specifier and not requirement.specifier.contains(installed, prereleases=True):
+                errors.append(f"dependency {dep!r}: version {installed} is installed (pip install '{dep}')")
         return errors
 
     @classmethod
