@@ -61,6 +61,34 @@ class ModelCallRecord:
     item: dict[str, Any] | None = None
 
 
+def _check_item(i: int, item: dict[str, Any]) -> None:
+    """ValidationError naming item ``i`` for a value of the wrong type (it failed later, as if the
+    model's provider had)."""
+
+    def bad(what: str) -> ValidationError:
+        return ValidationError(f"Scripted model: item {i} {what}.")
+
+    if "content" in item and not isinstance(item["content"], str | list):
+        raise bad("'content' must be text (or a list of content parts)")
+    calls = item.get("tool_calls")
+    if calls is not None and not isinstance(calls, list):
+        raise bad("'tool_calls' must be a list of {name, args} objects")
+    for call in calls or []:
+        if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+            raise bad("has a tool call without a string 'name'")
+        if not isinstance(call.get("args", {}), dict):
+            raise bad(f"tool call {call['name']!r} needs 'args' as an object")
+    delay = item.get("delay_s", 0)
+    if isinstance(delay, bool) or not isinstance(delay, int | float) or delay < 0:
+        raise bad("'delay_s' must be a number of seconds, 0 or more")
+    usage = item.get("usage")
+    if usage is not None and (
+        not isinstance(usage, dict)
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in usage.values())
+    ):
+        raise bad("'usage' must be an object of token counts (integers)")
+
+
 def load_script(source: str | Path | Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Load and validate a script from a JSON file path or a list of items."""
     if isinstance(source, (str, Path)):
@@ -86,9 +114,7 @@ def load_script(source: str | Path | Sequence[dict[str, Any]]) -> list[dict[str,
                 f"Scripted model: item {i} has unknown keys {sorted(unknown)}; "
                 f"allowed: {sorted(_ALLOWED_KEYS)}."
             )
-        for call in item.get("tool_calls") or []:
-            if not isinstance(call, dict) or not isinstance(call.get("name"), str):
-                raise ValidationError(f"Scripted model: item {i} has a tool call without a string 'name'.")
+        _check_item(i, item)
         raise_spec = item.get("raise")
         if raise_spec is not None and (
             not isinstance(raise_spec, dict)

@@ -1,0 +1,40 @@
+"""The scripted model (``cadence.testing``): a script with a mistake is refused when it is loaded,
+naming the item, rather than failing mid-turn as if the model's provider had."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cadence.errors import ValidationError
+from cadence.testing import ScriptedChatModel
+
+
+@pytest.mark.parametrize(
+    ("item", "said"),
+    [
+        ({"content": 5}, "'content' must be text"),
+        ({"tool_calls": {"name": "x"}}, "'tool_calls' must be a list"),
+        ({"tool_calls": [{"name": "calculate", "args": [1, 2]}]}, "needs 'args' as an object"),
+        ({"tool_calls": [{"args": {}}]}, "without a string 'name'"),
+        ({"content": "x", "delay_s": "slow"}, "'delay_s' must be a number"),
+        ({"content": "x", "delay_s": -1}, "'delay_s' must be a number"),
+        ({"content": "x", "usage": 5}, "'usage' must be an object"),
+        ({"content": "x", "usage": {"input_tokens": "many"}}, "'usage' must be an object"),
+    ],
+)
+def test_a_bad_item_is_refused_at_loading(item: dict[str, Any], said: str) -> None:
+    with pytest.raises(ValidationError) as info:
+        ScriptedChatModel.from_items([{"content": "fine"}, item])
+    assert "item 1" in info.value.message and said in info.value.message
+
+
+def test_good_items_load() -> None:
+    ScriptedChatModel.from_items(
+        [
+            {"content": "x", "delay_s": 0.5, "usage": {"input_tokens": 3, "output_tokens": 1}},
+            {"tool_calls": [{"name": "calculate", "args": {"expression": "1 + 1"}}]},
+            {"content": [{"type": "text", "text": "parts"}]},
+        ]
+    )
