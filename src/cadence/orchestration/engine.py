@@ -202,7 +202,11 @@ class TurnInput:
 
 
 class Cadence(EngineMemory):
-    """The engine. Give it a model (tests) or let the model factory resolve models from settings."""
+    """The engine. Give it a model (tests) or let the model factory resolve models from settings.
+
+    Built directly, it keeps its threads in memory (or in the ``checkpointer`` given);
+    :meth:`Cadence.open` opens ``CADENCE_DATABASE_URL`` (SQLite, PostgreSQL) for it instead.
+    """
 
     def __init__(
         self,
