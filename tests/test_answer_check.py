@@ -328,3 +328,35 @@ def test_a_difference_given_to_the_wrong_action_is_caught(
     left = ToolResult("calculate", {}, "(12 - 3) = 9")
     assert misplaced_differences(answer, question, [left]) == moved
     assert misplaced_differences(answer, question, [ToolResult("calculate", {}, "(40 + 25) = 65")]) == []
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Here is the result:\n- 15 * 23 = 345\n- checked twice\n\n```python\nprint(15 * 23)\n```",
+        "The files are:\n- overview.md\n- setup.md",  # the last item was dropped as 'cut off'
+        "Done.\n```\n}\n}\n```",  # a repeated '}' is code, not a repetition
+        "Steps:\n1. Read the question.\n2. Add 2 and 2.\n3. Answer 4.",
+    ],
+)
+def test_the_layout_of_an_answer_is_kept(answer: str) -> None:
+    """Every answer was joined into one line: lists, code and numbered steps were flattened."""
+    assert drop_repeats(answer) == answer
+
+
+def test_repeats_and_a_cut_off_sentence_still_go() -> None:
+    assert drop_repeats("It is 4. It is 4.\nIt is 4. Then it") == "It is 4."
+
+
+def test_a_numbered_answer_is_not_invented_numbers() -> None:
+    verdict = check_answer(
+        "Steps:\n1. Multiply 12 by 12.\n2. The result is 144.", question="What is 12 * 12?", results=CALC
+    )
+    assert verdict.problem is None
+
+
+def test_the_formal_tone_leaves_code_and_factorials_alone() -> None:
+    shaped, _ = conform_to_tone(
+        "Use `if a != b:` to compare! It's 3.\n```\nprint('hi!')\n```\n5! = 120.", "formal", "What?", []
+    )
+    assert shaped == "Use `if a != b:` to compare. It is 3.\n```\nprint('hi!')\n```\n5! = 120."

@@ -46,7 +46,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -244,20 +244,38 @@ def _content_words(text: str) -> set[str]:
     return {w.lower() for w in _WORD_RE.findall(text)} - _COMMON
 
 
+_PIECE_SEPARATOR_RE = re.compile(r"((?<=[.!?])[ \t]+|[ \t]*\n\s*)")
+"""What ends a sentence or a line, kept (:func:`drop_repeats` keeps the answer's layout)."""
+
+
 def drop_repeats(text: str) -> str:
-    """``text`` with every sentence said a second time removed, and a cut-off last sentence dropped."""
-    parts = [p for p in _SENTENCE_RE.split(text.strip()) if p.strip()]
+    """``text`` with every sentence said a second time removed, and a cut-off last sentence dropped.
+
+    The layout stays: lines, lists and code blocks are kept as written. A sentence counts when it has
+    two words or more (a repeated ``}`` or list marker is not a repetition), and code blocks are left
+    alone. The last sentence is cut off when it continues a paragraph without ending (the length
+    limit stopped the model), not when it is a line of its own (a list item, "Sources: ...").
+    """
+    pieces = _PIECE_SEPARATOR_RE.split(text.strip())
     seen: set[str] = set()
-    kept: list[str] = []
-    for part in parts:
+    kept: list[tuple[str, str]] = []  # (sentence, the separator after it)
+    in_code = False
+    for i in range(0, len(pieces), 2):
+        part, sep = pieces[i], pieces[i + 1] if i + 1 < len(pieces) else ""
+        fence = part.strip().startswith("```")
         key = re.sub(r"\W+", " ", part.lower()).strip()
-        if key in seen:
-            continue
-        seen.add(key)
-        kept.append(part.strip())
-    if len(kept) > 1 and not re.search(r"[.!?)\"'`*:]$", kept[-1]):
-        kept.pop()  # cut off by the length limit
-    return " ".join(kept)
+        if not (in_code or fence) and len(key.split()) >= 2:
+            if key in seen:
+                continue
+            seen.add(key)
+        if fence:
+            in_code = not in_code
+        kept.append((part, sep))
+    if len(kept) > 1 and not in_code:
+        last, before = kept[-1][0].strip(), kept[-2][1]
+        if "\n" not in before and not re.search(r"[.!?)\"'`*:]$", last):
+            kept.pop()  # cut off by the length limit
+    return "".join(part + sep for part, sep in kept).strip()
 
 
 def echoes(answer: str, instructions: str, n: int = ECHO_WORDS) -> bool:
@@ -746,8 +764,28 @@ def conform_to_tone(
     elif tone == "learning" and len(_STEP_RE.findall(answer)) < 2 and results:
         shaped = faithful_answer(question, results, "learning")
     elif tone == "formal":
-        shaped = _CONTRACTION_RE.sub(_expand, answer.replace("’", "'")).replace("!", ".")
+        shaped = _outside_code(answer, _formal)
     return shaped, shaped != answer
+
+
+_CODE_RE = re.compile(r"```.*?(?:```|$)|`[^`\n]*`", re.DOTALL)
+"""Code blocks and inline code: a tone never rewrites them."""
+_EXCLAMATION_RE = re.compile(r"(?<=\w)!(?=\s|$)(?!\s*[=+\-*/×÷^(\d])")
+"""An exclamation mark ending a sentence (not ``!=``, ``![image]``, nor a factorial: ``5! = 120``)."""
+
+
+def _formal(text: str) -> str:
+    """Contractions spelt out, exclamations made statements."""
+    return _EXCLAMATION_RE.sub(".", _CONTRACTION_RE.sub(_expand, text.replace("’", "'")))
+
+
+def _outside_code(text: str, change: Callable[[str], str]) -> str:
+    """``text`` with ``change`` applied to everything but its code."""
+    out, end = [], 0
+    for m in _CODE_RE.finditer(text):
+        out += [change(text[end : m.start()]), m.group(0)]
+        end = m.end()
+    return "".join([*out, change(text[end:])])
 
 
 _ERROR_PREFIX_RE = re.compile(r"^\s*(?:error\s*:\s*)?(?:\w*(?:Error|Exception)\s*:\s*)?", re.IGNORECASE)
