@@ -450,3 +450,21 @@ async def test_a_failed_memory_write_is_in_the_turns_trace_errors() -> None:
     assert result.response == "15 * 23 = 345" and result.error is None  # the answer stands
     errors = [e for e in result.trace["errors"] if e["code"] == "memory_error"]
     assert errors and "disk full" in errors[0]["message"]
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "replaces"),
+    [
+        ("I live in Paris.", "I live in Rome.", True),  # a restatement
+        ("My name is Ada.", "My name is Bea.", True),
+        ("My favourite colour is blue.", "My favourite colour is green.", True),
+        ("I live in Paris.", "I live in a small flat.", False),  # another thing about it: both stay
+        ("My wife is a doctor.", "My wife was born in Rome.", False),
+        ("My son is Tom.", "My son is sick.", False),
+        ("I work on compilers.", "I work on weekends.", False),
+    ],
+)
+def test_a_fact_replaces_only_a_fact_about_the_same(first: str, second: str, replaces: bool) -> None:
+    """The topic was the opening words alone: 'I live in a small flat' erased 'I live in Paris'."""
+    [a], [b] = stated_facts(first), stated_facts(second)
+    assert (a.topic is not None and a.topic == b.topic) is replaces

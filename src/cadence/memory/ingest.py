@@ -39,11 +39,51 @@ _REQUEST_RE = re.compile(
     re.IGNORECASE,
 )
 _QUESTION_START_RE = re.compile(rf"^(?:{_ASKING})\b", re.IGNORECASE)
-_TOPIC_RES = (
-    re.compile(r"^(my [a-z' ]{1,40}?) (?:is|are|was|were)\b", re.IGNORECASE),
-    re.compile(r"^(i (?:work|live|study|teach|stay|grew up) (?:on|at|in|as|for|with))\b", re.IGNORECASE),
-    re.compile(r"^(call me)\b", re.IGNORECASE),
+_MY_TOPIC_RE = re.compile(r"^(my [a-z' ]{1,40}?) (is|are|was|were)\s+(\S+)", re.IGNORECASE)
+_I_TOPIC_RE = re.compile(
+    r"^(i (?:work|live|study|teach|stay|grew up) (?:on|at|in|as|for|with))\s+(\S+)", re.IGNORECASE
 )
+_TIME_WORDS = frozenset(
+    """weekends weekdays weeknights nights mornings evenings afternoons holidays sundays mondays tuesdays
+    wednesdays thursdays fridays saturdays sunday monday tuesday wednesday thursday friday saturday
+    summer winter spring autumn fall""".split()  # noqa: SIM905
+)
+"""When something is done, not what: "I work on weekends" is no fact about what one works on."""
+
+
+def _topic(body: str) -> str | None:
+    """What a fact is about, so that a newer fact about the same replaces it; None: it replaces nothing.
+
+    The subject and verb ("my son is", "i live in"), refined by the kind of thing said: a name
+    ("My son is Tom", "I live in Paris"), a thing with an article ("I live in a small flat"), a
+    number, or else a plain word ("my son is sick": not the same as his name). A past tense is a topic
+    of its own ("my wife was born in Rome" leaves "my wife is a doctor"); a time ("I work on weekends")
+    names no topic.
+    """
+    found = _MY_TOPIC_RE.match(body)
+    if found is not None:
+        base, verb, first = " ".join(found.group(1).lower().split()), found.group(2).lower(), found.group(3)
+        past = " was" if verb in {"was", "were"} else ""
+        return base + past + _kind(first, plain=" ~")
+    found = _I_TOPIC_RE.match(body)
+    if found is not None:
+        base, first = " ".join(found.group(1).lower().split()), found.group(2)
+        if first.lower().strip(".,;!") in _TIME_WORDS:
+            return None
+        return base + _kind(first, plain="")
+    return "call me" if body.lower().startswith("call me") else None
+
+
+def _kind(word: str, *, plain: str) -> str:
+    """The topic's suffix for the first word said about it: '' for a name, ' a' for an article, ' #'
+    for a number, ``plain`` for another word."""
+    if word.lower() in {"a", "an", "the"}:
+        return " a"
+    if word[:1].isdigit():
+        return " #"
+    return "" if word[:1].isupper() else plain
+
+
 _SWAPS = {
     "i": "you", "i'm": "you're", "i've": "you've", "i'll": "you'll", "i'd": "you'd", "me": "you",
     "my": "your", "mine": "yours", "myself": "yourself", "am": "are", "was": "were",
@@ -105,13 +145,7 @@ def stated_facts(message: str) -> list[Fact]:
             len(body.split()) < MIN_FACT_WORDS and not body.lower().startswith("i'm")
         ):
             continue
-        topic = None
-        for pattern in _TOPIC_RES:
-            found = pattern.match(body)
-            if found:
-                topic = " ".join(found.group(1).lower().split())
-                break
-        facts.append(Fact(text=_sentence(body), statement=addressed(body), topic=topic))
+        facts.append(Fact(text=_sentence(body), statement=addressed(body), topic=_topic(body)))
     return facts
 
 
