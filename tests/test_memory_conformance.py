@@ -174,3 +174,15 @@ async def test_consolidation_merges_supersedes_summarises_and_trims(database_url
 
 def test_sqlite_memory_lives_beside_the_checkpoints(tmp_path: Path) -> None:
     assert memory_sqlite_path(tmp_path / "cadence.db") == tmp_path / "cadence.memory.db"
+
+
+async def test_facts_in_other_scripts_are_not_merged_as_the_same(database_url: str) -> None:
+    """Words were read as [a-z0-9] only: 'I like 寿司' and 'I like ラーメン' were both just 'like'."""
+    async with memory_on(database_url) as memory:
+        for i, text in enumerate(["I like 寿司.", "I like ラーメン.", "I like 🍕.", "Я люблю чай."]):
+            await memory.remember("alice", text, now=1000.0 + i)
+        report = await memory.consolidate("alice", now=2000.0)
+        assert report.merged == 0
+        assert len(await memory.list("alice")) == 4
+        recalled = await memory.recall("alice", "Что я люблю? чай")
+        assert any("чай" in item.text for item in recalled.items)

@@ -49,7 +49,8 @@ _EXTRA_STOPWORDS = """am have has had i'm im i've ive we our us know remember re
 MEMORY_STOPWORDS = STOPWORDS | frozenset(_EXTRA_STOPWORDS.split())
 """Words that say nothing about what a memory or a question is about."""
 
-_TOKEN_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_TOKEN_RE = re.compile(r"[^\W_]+(?:'[^\W_]+)?|[\u2600-\u27bf\U0001f000-\U0001faff]")
+"""A word in any script ("zürich", "寿司", "русский"), or an emoji: each is a term."""
 
 
 def stem(word: str) -> str:
