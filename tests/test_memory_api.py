@@ -90,3 +90,14 @@ async def test_idle_consolidation_runs_once_after_activity() -> None:
     await asyncio.sleep(0.06)
     await job()  # nothing happened since: no second run
     assert job.runs == 1
+
+
+def test_a_later_turn_of_a_projects_thread_keeps_its_memories_in_the_project() -> None:
+    """The follow-up turn without project_id stored its facts outside the thread's project."""
+    with serve() as url, httpx.Client(base_url=url, timeout=30) as client:
+        first = {"message": "My name is Ada.", "user_id": "alice", "project_id": "p1", "thread_id": "pt"}
+        assert client.post("/api/v1/chat", json=first).status_code == 200
+        later = {"message": "I live in Oslo.", "user_id": "alice", "thread_id": "pt"}
+        assert client.post("/api/v1/chat", json=later).status_code == 200
+        p1 = client.get("/api/v1/memories", params={"user_id": "alice", "project_id": "p1"}).json()
+        assert sorted(m["text"] for m in p1["memories"]) == ["I live in Oslo.", "My name is Ada."]

@@ -207,6 +207,9 @@ class ChatService:
                 # and the question of a turn that never finished (the server stopped) is kept
                 await self.engine.ensure_not_paused(req.user_id, thread, asked=_asked(record))
                 turn_input = replace(turn_input, pause_checked=True)  # checked under the lock
+                if req.project_id is None and record is not None and record.project_id:
+                    # a turn of a project's thread is the project's (its memories too) unless it says
+                    turn_input = replace(turn_input, project_id=record.project_id)
             # a freshly generated id is new by construction: skip the lookups
             is_new = req.thread_id is None or (
                 record is None and not await self._has_checkpoint(req.user_id, thread)
