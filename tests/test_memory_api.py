@@ -101,3 +101,15 @@ def test_a_later_turn_of_a_projects_thread_keeps_its_memories_in_the_project() -
         assert client.post("/api/v1/chat", json=later).status_code == 200
         p1 = client.get("/api/v1/memories", params={"user_id": "alice", "project_id": "p1"}).json()
         assert sorted(m["text"] for m in p1["memories"]) == ["I live in Oslo.", "My name is Ada."]
+
+
+def test_an_empty_project_or_an_overlong_id_is_refused_not_everything_deleted() -> None:
+    """``DELETE /memories?project_id=`` deleted every project's memories; a 5,000-character id was a 404."""
+    with serve() as url, httpx.Client(base_url=url, timeout=30) as client:
+        body = {"message": "I live in Oslo.", "user_id": "alice", "project_id": "p1"}
+        assert client.post("/api/v1/chat", json=body).status_code == 200
+        empty = client.delete("/api/v1/memories", params={"user_id": "alice", "project_id": ""})
+        assert empty.status_code == 422 and empty.json()["error"]["code"] == "invalid_value"
+        assert len(client.get("/api/v1/memories", params={"user_id": "alice"}).json()["memories"]) == 1
+        long = client.delete(f"/api/v1/memories/{'x' * 5000}", params={"user_id": "alice"})
+        assert long.status_code == 422 and long.json()["error"]["code"] == "id_too_long"

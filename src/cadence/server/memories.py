@@ -21,7 +21,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Query
 from pydantic import BaseModel, Field
 
-from cadence.errors import NotFoundError
+from cadence.errors import NotFoundError, ValidationError
 from cadence.persistence.locks import LeaderJob
 from cadence.server.auth import Principal, get_principal, resolve_user
 from cadence.server.chat import ERRORS
@@ -44,6 +44,16 @@ MemoryPath = Annotated[
     str,
     Path(pattern=r"^[A-Za-z0-9_-]+$", description="The memory id.", json_schema_extra=limit("max_id_chars")),
 ]
+
+
+def _check_project(project_id: str | None, service: ChatService) -> None:
+    """422 for a project id that cannot name a project: an empty one meant "every project" (a
+    DELETE with ``project_id=`` deleted all of the user's memories)."""
+    if project_id is not None and not project_id.strip():
+        raise ValidationError(
+            "project_id is empty; omit it to mean every project, or name the project.", code="invalid_value"
+        )
+    validate_label("project_id", project_id, service.settings)
 
 
 class MemoryOut(BaseModel):
@@ -96,7 +106,7 @@ async def list_memories(
 ) -> MemoryList:
     """The caller's memories (one project's with ``project_id``), most recently updated first."""
     user = resolve_user(principal, user_id, service.settings)
-    validate_label("project_id", project_id, service.settings)
+    _check_project(project_id, service)
     items = await _memory(service).list(user, project_id=project_id, limit=limit, offset=offset)
     return MemoryList(
         memories=[MemoryOut.model_validate(i.to_dict()) for i in items], limit=limit, offset=offset
@@ -113,7 +123,8 @@ async def delete_memory(
 ) -> MemoryDeleted:
     """Delete one of the caller's memories (404 ``memory_not_found`` when the caller has none by that id)."""
     user = resolve_user(principal, user_id, service.settings)
-    validate_label("project_id", project_id, service.settings)
+    _check_project(project_id, service)
+    validate_label("memory id", memory_id, service.settings)  # 422 id_too_long, not a 404 echoing it
     if not await _memory(service).forget(user, memory_id, project_id=project_id):
         raise NotFoundError(f"No memory {memory_id!r} for this user.", code="memory_not_found")
     return MemoryDeleted(deleted=1, memory_id=memory_id)
@@ -130,7 +141,7 @@ async def delete_memories(
 ) -> MemoryDeleted:
     """Delete all of the caller's memories (one project's with ``project_id``)."""
     user = resolve_user(principal, user_id, service.settings)
-    validate_label("project_id", project_id, service.settings)
+    _check_project(project_id, service)
     return MemoryDeleted(deleted=await _memory(service).forget_all(user, project_id=project_id))
 
 
