@@ -14,6 +14,7 @@ import pytest
 from langgraph.store.base import SearchOp
 from langgraph.store.memory import InMemoryStore
 
+from cadence.memory import MemoryService
 from cadence.memory.ingest import addressed, only_statements, stated_facts
 from cadence.memory.recall import adequacy, bm25, idf, relevance, score, terms
 from cadence.orchestration.engine import Cadence
@@ -468,3 +469,50 @@ def test_a_fact_replaces_only_a_fact_about_the_same(first: str, second: str, rep
     """The topic was the opening words alone: 'I live in a small flat' erased 'I live in Paris'."""
     [a], [b] = stated_facts(first), stated_facts(second)
     assert (a.topic is not None and a.topic == b.topic) is replaces
+
+
+class RacingStore(InMemoryStore):
+    """A store where a turn restates a fact between consolidation's read and its delete."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.race: tuple[tuple[str, ...], str, dict[str, Any]] | None = None
+
+    async def aget(self, namespace: tuple[str, ...], key: str, **kwargs: Any) -> Any:
+        if self.race is not None and self.race[1] == key:
+            ns, k, value = self.race
+            self.race = None
+            await self.aput(ns, k, value)  # the turn's write lands first
+        return await super().aget(namespace, key, **kwargs)
+
+
+async def test_consolidation_never_deletes_what_a_turn_wrote_meanwhile() -> None:
+    store = RacingStore()
+    memory = MemoryService(store, make_settings(memory_max_items=10, memory_summarize_after_days=0))
+    await memory.remember("alice", "My name is Ada.", topic="my name", now=1000.0)
+    for n in range(10):  # ten newer facts: at the cap of ten, 'Ada' is the one trimmed
+        await memory.remember("alice", f"Fact number {n} about things.", now=2000.0 + n)
+    [ada] = [i for i in await memory.list("alice", limit=100) if i.text == "My name is Ada."]
+    ns = MemoryService.namespace("alice")
+    newer = {**(await store.aget(ns, ada.id)).value, "text": "My name is Bea.", "updated_at": 3000.0}
+    store.race = (ns, ada.id, newer)  # consolidation trims 'Ada'; the turn's 'Bea' arrives first
+    await memory.consolidate("alice", now=4000.0)
+    assert "My name is Bea." in [i.text for i in await memory.list("alice", limit=100)]
+
+
+async def test_folding_old_summaries_keeps_the_cap_and_a_second_run_changes_nothing() -> None:
+    store = InMemoryStore()
+    memory = MemoryService(store, make_settings(memory_max_items=10, memory_summarize_after_days=30))
+    ns = MemoryService.namespace("alice")
+    day, now = 86_400, 100 * 86_400.0
+    for n in range(2):
+        await store.aput(ns, f"s{n}", {"text": f"Earlier (2026-01-0{n + 1} to 2026-01-0{n + 1}): old {n}",
+                                       "statement": f"Earlier (x): old {n}", "kind": "summary",
+                                       "updated_at": now - 60 * day + n, "created_at": now - 60 * day})  # fmt: skip
+    for n in range(10):
+        await memory.remember("alice", f"Fact number {n} about things.", topic=None, now=now - n)
+    first = await memory.consolidate("alice", now=now)
+    assert first.changed > 0 and len(await memory.list("alice", limit=100)) <= 10
+    assert (await memory.consolidate("alice", now=now)).changed == 0
+    summary = next(i for i in await memory.list("alice", limit=100) if i.kind == "summary")
+    assert summary.text.count("Earlier") == 1  # not "Earlier (…): Earlier (…): …"

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 import uuid
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -539,6 +540,7 @@ class MemoryService:
                 seen_topics.add(topic)
             keep.append(item)
         days = self.settings.memory_summarize_after_days
+        wrote_summary = False
         if days > 0:
             cutoff = stamp - days * 86_400
             old = [
@@ -552,10 +554,11 @@ class MemoryService:
                 await self.store.aput(
                     namespace, uuid.uuid4().hex, {**summary, "created_at": stamp, "updated_at": stamp}
                 )
-                report.summarised += len([i for i in old if i.value.get("kind") != MemoryKind.SUMMARY])
+                wrote_summary = True
+                report.summarised += len(old)  # earlier summaries folded in count too
                 drop += old
                 keep = [i for i in keep if i not in old]
-        extra = len(keep) + (1 if report.summarised else 0) - self.settings.memory_max_items
+        extra = len(keep) + (1 if wrote_summary else 0) - self.settings.memory_max_items
         if extra > 0:
             # oldest first, results and answers before facts
             order = sorted(keep, key=lambda i: (i.value.get("kind") == MemoryKind.FACT, updated(i), i.key))
@@ -563,6 +566,10 @@ class MemoryService:
             report.trimmed += len(trimmed)
             drop += trimmed
         for item in drop:
+            # a turn may have written this key since the read (a fact restated on its topic): keep that
+            now_there = await self.store.aget(namespace, item.key)
+            if now_there is None or now_there.value.get("updated_at") != item.value.get("updated_at"):
+                continue
             await self.store.adelete(namespace, item.key)
         if report.changed:
             logger.info(
@@ -575,7 +582,10 @@ class MemoryService:
         limit = self.settings.memory_max_item_chars * SUMMARY_MAX_FACTOR
         first = _stamp(min(float(i.value.get("created_at") or 0.0) for i in old)).date().isoformat()
         last = _stamp(max(float(i.value.get("updated_at") or 0.0) for i in old)).date().isoformat()
-        parts = [clip(str(i.value.get("statement") or i.value.get("text") or ""), 160) for i in old]
+        parts = [
+            clip(_EARLIER_RE.sub("", str(i.value.get("statement") or i.value.get("text") or "")), 160)
+            for i in old
+        ]
         head = f"Earlier ({first} to {last}): "
         text = clip(head + " | ".join(p for p in parts if p), limit)
         return {
@@ -585,6 +595,10 @@ class MemoryService:
             "topic": None,
             "source_thread": None,
         }
+
+
+_EARLIER_RE = re.compile(r"^Earlier \([^)]*\): ")
+"""The head of a summary, dropped when the summary is folded into a newer one (no "Earlier: Earlier:")."""
 
 
 __all__ = [
