@@ -516,3 +516,15 @@ async def test_folding_old_summaries_keeps_the_cap_and_a_second_run_changes_noth
     assert (await memory.consolidate("alice", now=now)).changed == 0
     summary = next(i for i in await memory.list("alice", limit=100) if i.kind == "summary")
     assert summary.text.count("Earlier") == 1  # not "Earlier (…): Earlier (…): …"
+
+
+@pytest.mark.parametrize(
+    ("said", "told"),
+    [
+        ("Call me Ada.", "You asked to be called Ada."),  # was "Call you Ada."
+        ("I live in Rome, so I take the bus.", "You live in Rome, so you take the bus."),  # not "so You take"
+        ("I am a teacher and my dog likes me", "You are a teacher and your dog likes you."),
+    ],
+)
+def test_a_fact_is_told_back_in_the_second_person(said: str, told: str) -> None:
+    assert addressed(said) == told

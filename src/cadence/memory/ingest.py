@@ -122,10 +122,14 @@ def addressed(text: str) -> str:
     def swap(match: re.Match[str]) -> str:
         word = match.group(0)
         out = _SWAPS[word.lower().replace("’", "'")]
-        return out[0].upper() + out[1:] if word[0].isupper() else out
+        # capitalised only where the sentence starts ("I" is capitalised everywhere; "you" is not)
+        return out[0].upper() + out[1:] if match.start() == 0 and word[0].isupper() else out
 
-    swapped = _SWAP_RE.sub(swap, text.replace("’", "'"))
-    return _sentence(swapped)
+    text = text.replace("’", "'")
+    call = re.match(r"call me\b", text, re.IGNORECASE)
+    if call:  # "Call me Ada." → "You asked to be called Ada." (not "Call you Ada.")
+        return _sentence("you asked to be called" + _SWAP_RE.sub(swap, text[call.end() :]))
+    return _sentence(_SWAP_RE.sub(swap, text))
 
 
 def stated_facts(message: str) -> list[Fact]:
