@@ -132,3 +132,28 @@ def test_a_synchronous_saver_is_refused_when_the_engine_is_built(tmp_path) -> No
             Cadence(make_settings(), model=ScriptedChatModel.from_items([]), checkpointer=SqliteSaver(conn))
     finally:
         conn.close()
+
+
+async def test_a_stream_closed_after_a_tool_leaves_a_valid_history(engine_factory) -> None:
+    """The tool's result was in the state's view but not in its checkpoint: the closing update dropped
+    it and the agent's call stayed unanswered in the thread."""
+    import contextlib
+
+    from langchain_core.messages import ToolMessage
+    from tests.conftest import call, goto
+
+    from cadence.orchestration.safety import unanswered_tool_calls
+
+    engine, _ = engine_factory(
+        [goto("math"), call("calculate", expression="15 * 23")], builtin_plugins=["math"]
+    )
+    stream = engine.astream("Calculate 15 * 23", thread_id="t")
+    async with contextlib.aclosing(stream):
+        async for event in stream:
+            if event["type"] == "tool_end":
+                break
+    state = await engine.graph.aget_state({"configurable": {"thread_id": "local::t"}})
+    messages = state.values["messages"]
+    assert not unanswered_tool_calls(messages)
+    assert [m.content for m in messages if isinstance(m, ToolMessage) and m.name == "calculate"] == ["345"]
+    assert messages[-1].content.startswith("Sorry, I couldn't finish this answer")

@@ -19,12 +19,12 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
@@ -739,13 +739,16 @@ class Cadence(EngineMemory):
                 return
             # a recorded question is replaced in place (same id: no longer pending), else appended
             pending = answer_pending_calls(messages, f"Not executed: {problem}.") if recorded else []
+            # results of the step the stop cut short are in the state's view but not yet in the
+            # checkpoint (a step's writes land when the step ends): written again, or the update drops them
+            ran = _trailing_results(messages) if recorded else []
             answer = AIMessage(
                 content=fallback_answer([*messages, *([] if recorded else [question]), *pending], problem),
                 name=GraphNodeNames.SYNTHESIZER,
                 response_metadata={FALLBACK_KEY: True},
             )
             await graph.aupdate_state(
-                config, {"messages": [question, *pending, answer]}, as_node=answer_writer(graph)
+                config, {"messages": [question, *ran, *pending, answer]}, as_node=answer_writer(graph)
             )
         except Exception:
             logger.exception("could not close the aborted turn")
@@ -1009,6 +1012,16 @@ class _Paused:
     """The interrupts of a stream's last values, shaped like a ``StateSnapshot`` for the readers."""
 
     interrupts: Any
+
+
+def _trailing_results(messages: Sequence[BaseMessage]) -> list[ToolMessage]:
+    """The tool results that end ``messages`` (those of the last AI message's calls)."""
+    ran: list[ToolMessage] = []
+    for message in reversed(messages):
+        if not isinstance(message, ToolMessage):
+            break
+        ran.append(message)
+    return ran[::-1]
 
 
 def _last_question(values: Mapping[str, Any] | None) -> HumanMessage:

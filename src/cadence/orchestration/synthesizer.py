@@ -53,11 +53,12 @@ logger = logging.getLogger(__name__)
 
 
 def answer_pending_calls(messages: Sequence[BaseMessage], note: str) -> list[ToolMessage]:
-    """Tool messages answering the last AI message's unanswered calls (keeps the history valid)."""
+    """Tool messages answering the last AI message's unanswered calls (keeps the history valid); the
+    results already given after it are skipped over."""
     if not messages:
         return []
     answered = {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}
-    last = messages[-1]
+    last = next((m for m in reversed(messages) if not isinstance(m, ToolMessage)), None)
     if not isinstance(last, AIMessage):
         return []
     return [
