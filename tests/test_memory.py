@@ -528,3 +528,14 @@ async def test_folding_old_summaries_keeps_the_cap_and_a_second_run_changes_noth
 )
 def test_a_fact_is_told_back_in_the_second_person(said: str, told: str) -> None:
     assert addressed(said) == told
+
+
+def test_a_shared_subject_stays_with_its_fact() -> None:
+    """'My brother and I own a shop.' was split and stored as 'I own a shop.'."""
+    assert [(f.text, f.statement) for f in stated_facts("My brother and I own a shop.")] == [
+        ("My brother and I own a shop.", "Your brother and you own a shop.")
+    ]
+    assert [f.text for f in stated_facts("My name is Ada and I work on compilers.")] == [
+        "My name is Ada.",
+        "I work on compilers.",
+    ]

@@ -132,10 +132,28 @@ def addressed(text: str) -> str:
     return _sentence(_SWAP_RE.sub(swap, text))
 
 
+_SUBJECT_ONLY_RE = re.compile(r"(?:my|our) [a-z'-]+(?: [a-z'-]+)?", re.IGNORECASE)
+"""A clause that is a subject alone: "My brother" of "My brother and I own a shop"."""
+
+
+def _clauses(message: str) -> list[str]:
+    """``message`` split into clauses (sentences; "…, and I …"), a shared subject kept whole: "My
+    brother and I own a shop" is one clause (split, it was the fact "I own a shop")."""
+    out: list[str] = []
+    for part in _CLAUSE_RE.split(message.replace("’", "'")):
+        if not part:
+            continue
+        if out and _SUBJECT_ONLY_RE.fullmatch(out[-1].strip(" ,")) and re.match(r"i\b", part, re.IGNORECASE):
+            out[-1] = f"{out[-1].strip(' ,')} and {part}"
+        else:
+            out.append(part)
+    return out
+
+
 def stated_facts(message: str) -> list[Fact]:
     """The facts the user states about themselves in ``message`` (see the module docs)."""
     facts: list[Fact] = []
-    for raw in _CLAUSE_RE.split(message.replace("’", "'")):
+    for raw in _clauses(message):
         clause = (raw or "").strip(" ,;")
         if not clause or clause.endswith("?"):
             continue
@@ -166,7 +184,7 @@ def only_statements(message: str) -> bool:
     if "?" in message:
         return False
     found = False
-    for raw in _CLAUSE_RE.split(message.replace("’", "'")):
+    for raw in _clauses(message):
         clause = (raw or "").strip(" ,;.!")
         if not clause:
             continue
