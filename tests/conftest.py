@@ -83,3 +83,34 @@ FINALIZE: dict[str, Any] = {"tool_calls": [{"name": "goto_finalize", "args": {}}
 def call(name: str, **args: Any) -> dict[str, Any]:
     """A scripted agent response calling tool ``name``."""
     return {"tool_calls": [{"name": name, "args": args}]}
+
+
+def tool_plugin(
+    name: str, tools: Sequence[Any], *, description: str | None = None, dependencies: Sequence[str] = ()
+) -> type[BasePlugin]:
+    """A plugin named ``name`` whose agent has ``tools`` (and a one-line prompt)."""
+    from cadence.sdk import BaseAgent, PluginMetadata
+
+    class Agent(BaseAgent):
+        def get_tools(self) -> list[Any]:
+            return list(tools)
+
+        def get_system_prompt(self) -> str:
+            return f"You are the {name} agent."
+
+    class Plugin(BasePlugin):
+        @classmethod
+        def get_metadata(cls) -> PluginMetadata:
+            return PluginMetadata(
+                name=name,
+                version="1.0.0",
+                description=description or f"The {name} plugin for tests.",
+                dependencies=list(dependencies),
+            )
+
+        @classmethod
+        def create_agent(cls) -> BaseAgent:
+            return Agent(cls.get_metadata())
+
+    Plugin.__name__ = Plugin.__qualname__ = f"{name.title()}Plugin"
+    return Plugin

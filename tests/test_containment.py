@@ -15,7 +15,7 @@ from langchain_core.messages import ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool, tool
 from langchain_core.tools.base import _get_runnable_config_param
-from tests.conftest import FINALIZE, call, goto, make_settings
+from tests.conftest import FINALIZE, call, goto, make_settings, tool_plugin
 
 from cadence.errors import ToolExecutionError
 from cadence.orchestration.engine import Cadence, thread_key
@@ -28,7 +28,7 @@ from cadence.plugins.containment import (
     contain_tools,
     run_tool_in_pool,
 )
-from cadence.sdk import INLINE_METADATA_KEY, BaseAgent, BasePlugin, PluginMetadata, inline, is_inline
+from cadence.sdk import INLINE_METADATA_KEY, inline, is_inline
 
 
 @pytest.fixture
@@ -273,26 +273,6 @@ async def test_closing_the_tool_call_wrapper_still_closes_it(caplog: pytest.LogC
     assert not [r for r in caplog.records if "crash" in r.getMessage() or r.message == "tool end"]
 
 
-def _fault_plugin(*tools: Any) -> type[BasePlugin]:
-    class Agent(BaseAgent):
-        def get_tools(self) -> list[Any]:
-            return list(tools)
-
-        def get_system_prompt(self) -> str:
-            return "You run faulty tools."
-
-    class FaultPlugin(BasePlugin):
-        @classmethod
-        def get_metadata(cls) -> PluginMetadata:
-            return PluginMetadata(name="fault", version="1.0.0", description="Tools that raise odd things.")
-
-        @classmethod
-        def create_agent(cls) -> BaseAgent:
-            return Agent(cls.get_metadata())
-
-    return FaultPlugin
-
-
 @pytest.mark.parametrize(
     ("name", "raised"),
     [
@@ -307,7 +287,7 @@ async def test_a_turn_survives_a_tool_raising_generator_exit_or_stop_iteration(
     from cadence.testing import ScriptedChatModel
 
     model = ScriptedChatModel.from_items([goto("fault"), call(name), FINALIZE, {"content": "It failed."}])
-    plugin = _fault_plugin(exits_generator_sync, exits_generator_async, stops_iteration)
+    plugin = tool_plugin("fault", [exits_generator_sync, exits_generator_async, stops_iteration])
     engine = Cadence(make_settings(builtin_plugins=[], tool_timeout=10.0), model=model, plugins=[plugin])
     started = time.monotonic()
     result = await engine.ainvoke("Run it.", user_id="u", thread_id="t")

@@ -24,7 +24,7 @@ import pytest
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.prebuilt import InjectedState
-from tests.conftest import FINALIZE, assert_no_unanswered_calls, call, goto, make_settings
+from tests.conftest import FINALIZE, assert_no_unanswered_calls, call, goto, make_settings, tool_plugin
 from tests.test_server_support import live_server
 
 from cadence.orchestration.engine import Cadence, emit, thread_key
@@ -87,37 +87,14 @@ async def sleep_forever() -> str:
     return "woke"
 
 
-def _plugin(name: str, tools: list[Any]) -> type[BasePlugin]:
-    class Agent(BaseAgent):
-        def get_tools(self) -> list[Any]:
-            return list(tools)
-
-        def get_system_prompt(self) -> str:
-            return f"You are the {name} agent."
-
-    class Plugin(BasePlugin):
-        @classmethod
-        def get_metadata(cls) -> PluginMetadata:
-            return PluginMetadata(
-                name=name, version="1.0.0", description=f"The {name} fault plugin for tests."
-            )
-
-        @classmethod
-        def create_agent(cls) -> BaseAgent:
-            return Agent(cls.get_metadata())
-
-    Plugin.__name__ = Plugin.__qualname__ = f"{name.title()}Plugin"
-    return Plugin
-
-
 @tool
 def broken_text(where: str) -> str:
     """Return text holding a lone surrogate (what slicing a UTF-16 string or a JSON escape can give)."""
     return f"bad \ud800 text from {where}"
 
 
-CrashPlugin = _plugin("crash", [crash_sync, crash_async, broken_text])
-HangPlugin = _plugin("hang", [block, sleep_forever])
+CrashPlugin = tool_plugin("crash", [crash_sync, crash_async, broken_text])
+HangPlugin = tool_plugin("hang", [block, sleep_forever])
 
 
 @pytest.fixture(autouse=True)
@@ -192,7 +169,9 @@ async def test_cancelling_a_turn_still_cancels_its_tool() -> None:
         return "woke"
 
     model = ScriptedChatModel.from_items([goto("waiter"), call("wait_here")])
-    engine = Cadence(make_settings(builtin_plugins=[]), model=model, plugins=[_plugin("waiter", [wait_here])])
+    engine = Cadence(
+        make_settings(builtin_plugins=[]), model=model, plugins=[tool_plugin("waiter", [wait_here])]
+    )
     turn = asyncio.create_task(engine.ainvoke("Wait."))
     await asyncio.wait_for(started.wait(), timeout=30)
     turn.cancel()
@@ -201,7 +180,7 @@ async def test_cancelling_a_turn_still_cancels_its_tool() -> None:
     assert seen == ["cancelled"]
 
 
-def test_faults_at_import_and_load_skip_only_that_plugin(tmp_path: Path) -> None:
+def test_faults_at_import_and_load_skip_only_thattool_plugin(tmp_path: Path) -> None:
     good = textwrap.dedent(
         """
         from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata
@@ -254,7 +233,7 @@ def test_server_starts_with_a_plugin_that_exits_at_import(tmp_path: Path) -> Non
 HUNG = 20
 
 
-def test_hung_sync_tools_only_saturate_their_own_plugin() -> None:
+def test_hung_sync_tools_only_saturate_their_owntool_plugin() -> None:
     """20 hung sync tools outstanding: /ready says degraded, a math turn on another thread still works."""
     # Phase 1: every model call of the 20 concurrent turns gets the same item, so their order
     # does not matter: the coordinator keeps the first call (route to hang), the agent runs both
@@ -579,7 +558,9 @@ async def test_contained_tools_keep_injection_config_and_progress_events() -> No
         ]
     )
     engine = Cadence(
-        make_settings(builtin_plugins=[]), model=model, plugins=[_plugin("inject", [sync_state, async_state])]
+        make_settings(builtin_plugins=[]),
+        model=model,
+        plugins=[tool_plugin("inject", [sync_state, async_state])],
     )
     events = [event async for event in engine.astream("Count.")]
     assert sorted(e["tool"] for e in events if e["type"] == "progress") == ["async_state", "sync_state"]
@@ -651,7 +632,7 @@ async def test_hand_written_sync_tools_run_in_the_plugin_pool_and_are_contained(
         ]
     )
     engine = Cadence(
-        make_settings(builtin_plugins=[]), model=model, plugins=[_plugin("custom", [ThreadNameTool()])]
+        make_settings(builtin_plugins=[]), model=model, plugins=[tool_plugin("custom", [ThreadNameTool()])]
     )
     result = await engine.ainvoke("Which thread?")
     ok, crashed = result.trace["tools_used"]

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.prebuilt import InjectedState
-from tests.conftest import FINALIZE, goto, make_settings
+from tests.conftest import FINALIZE, goto, make_settings, tool_plugin
 
 from cadence.orchestration.engine import Cadence, thread_key
 from cadence.orchestration.safety import unanswered_tool_calls
@@ -24,23 +24,7 @@ def counting_plugin(ran: list[str]) -> type[BasePlugin]:
         ran.append(text)
         return f"recorded {text}"
 
-    class CountingAgent(BaseAgent):
-        def get_tools(self) -> list[Any]:
-            return [record]
-
-        def get_system_prompt(self) -> str:
-            return "You record texts."
-
-    class CountingPlugin(BasePlugin):
-        @classmethod
-        def get_metadata(cls) -> PluginMetadata:
-            return PluginMetadata(name="counter", version="1.0.0", description="Records texts.")
-
-        @classmethod
-        def create_agent(cls) -> BaseAgent:
-            return CountingAgent(cls.get_metadata())
-
-    return CountingPlugin
+    return tool_plugin("counter", [record], description="Records texts.")
 
 
 def many_calls(n: int) -> dict[str, Any]:

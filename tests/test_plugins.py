@@ -6,7 +6,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from tests.conftest import make_settings
+from tests.conftest import make_settings, tool_plugin
 
 from cadence.orchestration import plugin_nodes
 from cadence.plugins.manager import PluginManager
@@ -322,23 +322,8 @@ def test_a_tool_name_no_provider_accepts_fails_the_plugin_at_loading(name: str) 
         """Echo the text."""
         return text
 
-    class OddAgent(BaseAgent):
-        def get_tools(self) -> list:
-            return [StructuredTool.from_function(echo, name=name)]
-
-        def get_system_prompt(self) -> str:
-            return "You echo."
-
-    class OddPlugin(BasePlugin):
-        @classmethod
-        def get_metadata(cls) -> PluginMetadata:
-            return PluginMetadata(name="odd", version="1.0.0", description="A tool with an odd name.")
-
-        @classmethod
-        def create_agent(cls) -> BaseAgent:
-            return OddAgent(cls.get_metadata())
-
-    manager = PluginManager(make_settings(builtin_plugins=["math"]), extra_plugins=[OddPlugin])
+    odd = tool_plugin("odd", [StructuredTool.from_function(echo, name=name)])
+    manager = PluginManager(make_settings(builtin_plugins=["math"]), extra_plugins=[odd])
     statuses = {s.name: s for s in manager.load()}
     assert set(manager.bundles) == {"math"}
     assert statuses["odd"].status == "failed" and "letters, digits" in (statuses["odd"].reason or "")
@@ -355,25 +340,7 @@ def test_a_tool_name_no_provider_accepts_fails_the_plugin_at_loading(name: str) 
     ],
 )
 def test_dependencies_are_read_as_pip_requirements(dependencies: list[str], problem: str | None) -> None:
-    class DepAgent(BaseAgent):
-        def get_tools(self) -> list:
-            return []
-
-        def get_system_prompt(self) -> str:
-            return "x"
-
-    class DepPlugin(BasePlugin):
-        @classmethod
-        def get_metadata(cls) -> PluginMetadata:
-            return PluginMetadata(
-                name="deps", version="1.0.0", description="Needs some packages.", dependencies=dependencies
-            )
-
-        @classmethod
-        def create_agent(cls) -> BaseAgent:
-            return DepAgent(cls.get_metadata())
-
-    problems = DepPlugin.validate_dependencies()
+    problems = tool_plugin("deps", [], dependencies=dependencies).validate_dependencies()
     if problem is None:
         assert problems == []
     else:

@@ -210,18 +210,21 @@ async def _subgraph_rows(url: str, key: str) -> int:
         return int((await cursor.fetchone())[0])
 
 
+SUPERVISOR_TURN: list[dict[str, Any]] = [
+    {"tool_calls": [{"name": "transfer_to_math", "args": {}}]},
+    {"tool_calls": [{"name": "calculate", "args": {"expression": "2 + 2"}}]},
+    {"content": "2 + 2 = 4"},
+    FINALIZE,
+    {"content": "It is 4."},
+]
+"""A supervisor turn whose math agent runs in its own subgraph (a checkpoint namespace per run)."""
+
+
 async def test_subgraph_checkpoints_are_bounded_too(database_url: str) -> None:
     """Each supervisor agent run checkpoints under a namespace of its own (durability sync): ranked per
     namespace, a few of every run were kept forever, and a thread's rows grew with its length squared."""
     from cadence.orchestration.engine import Cadence
 
-    script = [
-        {"tool_calls": [{"name": "transfer_to_math", "args": {}}]},
-        {"tool_calls": [{"name": "calculate", "args": {"expression": "2 + 2"}}]},
-        {"content": "2 + 2 = 4"},
-        FINALIZE,
-        {"content": "It is 4."},
-    ]
     key = thread_key(USER, "s")
     async with open_checkpointer(database_url) as saver:
         settings = make_settings(
@@ -230,7 +233,9 @@ async def test_subgraph_checkpoints_are_bounded_too(database_url: str) -> None:
             mode="supervisor",
             checkpoint_durability="sync",
         )
-        engine = Cadence(settings, model=ScriptedChatModel.from_items(script, loop=True), checkpointer=saver)
+        engine = Cadence(
+            settings, model=ScriptedChatModel.from_items(SUPERVISOR_TURN, loop=True), checkpointer=saver
+        )
         for _ in range(4):
             assert not (await engine.ainvoke("2 + 2?", thread_id="s", user_id=USER)).error
         assert await _subgraph_rows(database_url, key) > 3
@@ -243,13 +248,6 @@ async def test_a_turn_paused_in_a_subgraph_resumes_after_retention(database_url:
     """The subgraph's latest checkpoint is what the paused agent run resumes from: never deleted."""
     from cadence.orchestration.engine import Cadence
 
-    script = [
-        {"tool_calls": [{"name": "transfer_to_math", "args": {}}]},
-        {"tool_calls": [{"name": "calculate", "args": {"expression": "2 + 2"}}]},
-        {"content": "2 + 2 = 4"},
-        FINALIZE,
-        {"content": "It is 4."},
-    ]
     async with open_checkpointer(database_url) as saver:
         settings = make_settings(
             database_url=database_url,
@@ -259,7 +257,9 @@ async def test_a_turn_paused_in_a_subgraph_resumes_after_retention(database_url:
             approval_tools=["calculate"],
             supervisor_direct_answer=False,
         )
-        engine = Cadence(settings, model=ScriptedChatModel.from_items(script, loop=True), checkpointer=saver)
+        engine = Cadence(
+            settings, model=ScriptedChatModel.from_items(SUPERVISOR_TURN, loop=True), checkpointer=saver
+        )
         for _ in range(2):
             paused = await engine.ainvoke("2 + 2?", thread_id="p", user_id=USER)
             assert paused.interrupted

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from langchain_core.messages import ToolMessage
-from tests.conftest import FINALIZE, goto, make_settings
+from tests.conftest import FINALIZE, goto, make_settings, tool_plugin
 
 from cadence.orchestration.engine import Cadence, thread_key
 from cadence.orchestration.tool_logging import clipped_result
-from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool
+from cadence.sdk import tool
 from cadence.testing import ScriptedChatModel
 
 
@@ -19,22 +17,7 @@ def dump(size: int) -> str:
     return "x" * size
 
 
-class DumpAgent(BaseAgent):
-    def get_tools(self) -> list[Any]:
-        return [dump]
-
-    def get_system_prompt(self) -> str:
-        return "You dump."
-
-
-class DumpPlugin(BasePlugin):
-    @classmethod
-    def get_metadata(cls) -> PluginMetadata:
-        return PluginMetadata(name="dumper", version="1.0.0", description="Returns long texts.")
-
-    @classmethod
-    def create_agent(cls) -> BaseAgent:
-        return DumpAgent(cls.get_metadata())
+DumpPlugin = tool_plugin("dumper", [dump], description="Returns long texts.")
 
 
 def test_a_clipped_result_keeps_to_the_limit_and_says_what_was_cut() -> None:
