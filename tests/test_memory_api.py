@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 from types import SimpleNamespace
 
 import httpx
@@ -62,11 +63,30 @@ def test_memory_routes_are_owner_checked_with_bound_keys() -> None:
         assert client.get("/api/v1/memories").status_code == 401
 
 
-def test_memory_off_is_a_clear_error() -> None:
-    with serve(memory=False) as url, httpx.Client(base_url=url, timeout=30) as client:
-        response = client.get("/api/v1/memories")
-        assert response.status_code == 404 and response.json()["error"]["code"] == "memory_disabled"
-        assert "CADENCE_MEMORY" in response.json()["error"]["message"]
+def test_memory_off_still_lists_and_forgets_what_was_kept(tmp_path: Path) -> None:
+    """With CADENCE_MEMORY=off the routes were a 404: a user could not see nor delete what was kept."""
+    database = f"sqlite:///{tmp_path / 'cadence.db'}"
+    with serve(memory=False, database_url=database) as url, httpx.Client(base_url=url, timeout=30) as client:
+        empty = client.get("/api/v1/memories", params={"user_id": "alice"})
+        assert empty.status_code == 200 and empty.json()["memories"] == [] and empty.json()["enabled"] is False
+        assert not (tmp_path / "cadence.memory.db").exists()  # nothing created to list nothing
+        assert client.delete("/api/v1/memories", params={"user_id": "alice"}).json() == {
+            "deleted": 0, "memory_id": None
+        }  # fmt: skip
+    with serve(database_url=database) as url, httpx.Client(base_url=url, timeout=30) as client:
+        assert client.post("/api/v1/chat", json={"message": ADA, "user_id": "alice"}).status_code == 200
+        assert client.get("/api/v1/memories", params={"user_id": "alice"}).json()["enabled"] is True
+    with serve(memory=False, database_url=database) as url, httpx.Client(base_url=url, timeout=30) as client:
+        assert client.post("/api/v1/chat", json={"message": "I live in Oslo.", "user_id": "alice"}).is_success
+        listed = client.get("/api/v1/memories", params={"user_id": "alice"}).json()
+        assert sorted(m["text"] for m in listed["memories"]) == ["I work on compilers.", "My name is Ada."]
+        assert client.get("/api/v1/memories", params={"user_id": "bob"}).json()["memories"] == []
+        one = listed["memories"][0]["id"]
+        assert client.delete(f"/api/v1/memories/{one}", params={"user_id": "bob"}).status_code == 404
+        assert client.delete(f"/api/v1/memories/{one}", params={"user_id": "alice"}).json()["deleted"] == 1
+        assert client.delete(f"/api/v1/memories/{one}", params={"user_id": "alice"}).status_code == 404
+        assert client.delete("/api/v1/memories", params={"user_id": "alice"}).json()["deleted"] == 1
+        assert client.get("/api/v1/memories", params={"user_id": "alice"}).json()["memories"] == []
 
 
 async def test_idle_consolidation_runs_once_after_activity() -> None:

@@ -71,6 +71,23 @@ def test_mistakes_are_one_error_line(monkeypatch: pytest.MonkeyPatch) -> None:
     missing = run("memory", "forget", "nope")
     assert missing.exit_code == 1 and "No memory 'nope'" in missing.output
     assert run("memory", "consolidate", "--project", "p1").exit_code == 1
+
+
+def test_memory_off_still_lists_and_forgets_what_was_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With CADENCE_MEMORY=off the commands failed: a user could not see nor delete what was kept."""
     monkeypatch.setenv("CADENCE_MEMORY", "off")
-    off = run("memory", "list")
-    assert off.exit_code == 1 and "CADENCE_MEMORY=off" in off.output
+    nothing = run("memory", "list", "--json")
+    assert nothing.exit_code == 0, nothing.output
+    assert json.loads(nothing.stdout) == {"user_id": "alice", "enabled": False, "memories": []}
+    assert not list(Settings().data_dir.glob("*.memory.db"))  # nothing created to list nothing
+    monkeypatch.setenv("CADENCE_MEMORY", "on")
+    seed()
+    monkeypatch.setenv("CADENCE_MEMORY", "off")
+    table = run("memory", "list")
+    assert table.exit_code == 0 and "I work on compilers." in table.stdout
+    assert "CADENCE_MEMORY=off" in table.output  # said, on stderr
+    listed = json.loads(run("memory", "list", "--json").stdout)["memories"]
+    one = next(m["id"] for m in listed if m["text"] == "I work on compilers.")
+    assert run("memory", "forget", one).exit_code == 0
+    assert json.loads(run("memory", "forget", "--all", "--json").stdout)["deleted"] == 1
+    assert json.loads(run("memory", "list", "--user", "bob", "--json").stdout)["memories"]

@@ -3,6 +3,8 @@
 Works on the configured store directly (``CADENCE_DATABASE_URL``: the SQLite file beside the
 checkpoints, or PostgreSQL); no model is started. ``--user`` defaults to
 ``CADENCE_DEFAULT_USER``; ``--project`` is optional (without it: all of the user's memories).
+With ``CADENCE_MEMORY=off`` the commands still work on what was kept before (nothing new is
+kept then, but a user can always see and delete what is stored about them).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from cadence.cli.common import dump_json, fail, guarded, load_settings, out_console
+from cadence.cli.common import dump_json, err_console, fail, guarded, load_settings, out_console
 from cadence.cli.logs import clip
 from cadence.settings import Settings
 
@@ -36,14 +38,14 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
 def _with_memory(settings: Settings, action: Callable[[Any], Awaitable[T]]) -> T:
-    """Open the memory store of ``settings`` and run ``action(service)``."""
-    from cadence.memory import MemoryService, open_memory_store
+    """Open the memory store of ``settings`` and run ``action(service)`` (memory off: the store of
+    what was kept before, never created for it)."""
+    from cadence.memory import MemoryService, open_kept_memory_store, open_memory_store
 
-    if not settings.memory:
-        raise fail("Long-term memory is off (CADENCE_MEMORY=off); turn it on to keep memories.")
+    opener = open_memory_store if settings.memory else open_kept_memory_store
 
     async def run() -> T:
-        async with open_memory_store(settings) as store:
+        async with opener(settings) as store:
             return await action(MemoryService(store, settings))
 
     return asyncio.run(run())
@@ -66,8 +68,11 @@ def memory_list(
     who = _user(settings, user)
     items = _with_memory(settings, lambda m: m.list(who, project_id=project, limit=limit))
     if json_output:
-        typer.echo(dump_json({"user_id": who, "memories": [i.to_dict() for i in items]}))
+        body = {"user_id": who, "enabled": settings.memory, "memories": [i.to_dict() for i in items]}
+        typer.echo(dump_json(body))
         return
+    if not settings.memory:
+        err_console().print("Long-term memory is off (CADENCE_MEMORY=off): nothing new is kept.")
     if not items:
         out_console().print(
             f"No memories for user {who!r}" + (f" in project {project!r}." if project else ".")

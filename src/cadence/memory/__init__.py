@@ -10,6 +10,14 @@ database plumbing, never the orchestration.
 """
 
 from cadence.memory.service import ConsolidationReport, MemoryItem, MemoryKind, MemoryService, Recall
-from cadence.memory.store import open_memory_store
+from cadence.memory.store import open_kept_memory_store, open_memory_store
 
-__all__ = ["ConsolidationReport", "MemoryItem", "MemoryKind", "MemoryService", "Recall", "open_memory_store"]
+__all__ = [
+    "ConsolidationReport",
+    "MemoryItem",
+    "MemoryKind",
+    "MemoryService",
+    "Recall",
+    "open_kept_memory_store",
+    "open_memory_store",
+]

@@ -13,6 +13,7 @@ similarity (see :mod:`cadence.memory.service`).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -63,13 +64,34 @@ def embedding_index(settings: Settings) -> dict[str, Any] | None:
 
 
 @contextlib.asynccontextmanager
+async def open_kept_memory_store(settings: Settings) -> AsyncIterator[BaseStore]:
+    """The store of the memories kept so far, to list, forget or consolidate them — also with
+    ``CADENCE_MEMORY=off``: a user can always see and delete what was kept about them.
+
+    Nothing is created for it: without a SQLite memory file yet, and with ``memory://`` (a
+    per-process store: with memory off the process kept nothing), it is an empty in-memory store.
+    On PostgreSQL the pool has one connection (the memory management of a server whose memory is
+    off opens it per request, outside the connection budget of its turns).
+    """
+    kind, target = parse_database_url(settings.resolved_database_url)
+    if kind == "memory" or (
+        kind == "sqlite" and not await asyncio.to_thread(memory_sqlite_path(target).is_file)
+    ):
+        yield InMemoryStore()
+        return
+    async with open_memory_store(settings, pool_size=1) as store:
+        yield store
+
+
+@contextlib.asynccontextmanager
 async def open_memory_store(
-    settings: Settings, index: dict[str, Any] | None = None
+    settings: Settings, index: dict[str, Any] | None = None, *, pool_size: int | None = None
 ) -> AsyncIterator[BaseStore]:
     """An async context manager yielding the ready memory store for ``settings``.
 
     ``index`` overrides the vector index derived from ``CADENCE_MEMORY_EMBEDDINGS`` (tests pass a
-    fake embedding). Problems (unreachable database, unwritable file) are one-line
+    fake embedding); ``pool_size`` the PostgreSQL pool's size (default: a companion pool of
+    ``CADENCE_POSTGRES_POOL_SIZE``). Problems (unreachable database, unwritable file) are one-line
     :class:`ConfigurationError`\\ s, raised before anything runs.
     """
     url = settings.resolved_database_url
@@ -103,7 +125,7 @@ async def open_memory_store(
     async with postgres_pool(
         url,
         target,
-        max_size=companion_pool_size(settings.postgres_pool_size),
+        max_size=pool_size or companion_pool_size(settings.postgres_pool_size),
         check_idle_s=settings.postgres_check_idle_s,
         prepare_threshold=0,
         row_factory=dict_row,
@@ -114,4 +136,10 @@ async def open_memory_store(
         yield pg_store
 
 
-__all__ = ["INDEXED_FIELDS", "embedding_index", "memory_sqlite_path", "open_memory_store"]
+__all__ = [
+    "INDEXED_FIELDS",
+    "embedding_index",
+    "memory_sqlite_path",
+    "open_kept_memory_store",
+    "open_memory_store",
+]

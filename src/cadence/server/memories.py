@@ -3,7 +3,9 @@
 Owner-checked like threads: a request acts as the user of its API key (or ``user_id`` when the
 key is not bound), and only ever reads or deletes that user's memories; another user's memory
 id is simply "not found". ``project_id`` is optional: without it the routes cover all of the
-user's memories, with it that project's only.
+user's memories, with it that project's only. With ``CADENCE_MEMORY=off`` (nothing recalled or
+kept) the routes still list and forget what was kept before: a user can always see and delete
+what is stored about them (the store is opened for the request, :func:`managed_memory`).
 
 The module also runs the consolidation job of ``cadence serve``: once the server has been idle
 for ``CADENCE_MEMORY_CONSOLIDATE_IDLE_S`` after some activity, every user's memories are
@@ -15,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Annotated, Any
 
@@ -76,6 +79,11 @@ class MemoryList(BaseModel):
     memories: list[MemoryOut]
     limit: int
     offset: int
+    enabled: bool = Field(
+        True,
+        description="Whether the server keeps and recalls memories (CADENCE_MEMORY); when off, what was "
+        "kept before is still listed and can be forgotten.",
+    )
 
 
 class MemoryDeleted(BaseModel):
@@ -85,14 +93,18 @@ class MemoryDeleted(BaseModel):
     memory_id: str | None = Field(None, description="The memory deleted (single delete).")
 
 
-def _memory(service: ChatService) -> Any:
+@contextlib.asynccontextmanager
+async def managed_memory(service: ChatService) -> AsyncIterator[Any]:
+    """The memory service to list and forget with: the engine's, or — memory off — one over the
+    memories kept before (:func:`cadence.memory.open_kept_memory_store`, opened for the request)."""
     memory = getattr(service.engine, "memory", None)
-    if memory is None:
-        raise NotFoundError(
-            "Long-term memory is off (CADENCE_MEMORY=off); turn it on to keep and list memories.",
-            code="memory_disabled",
-        )
-    return memory
+    if memory is not None:
+        yield memory
+        return
+    from cadence.memory import MemoryService, open_kept_memory_store
+
+    async with open_kept_memory_store(service.settings) as store:
+        yield MemoryService(store, service.settings)
 
 
 @router.get("", response_model=MemoryList, summary="List the user's memories", responses=ERRORS)
@@ -107,9 +119,13 @@ async def list_memories(
     """The caller's memories (one project's with ``project_id``), most recently updated first."""
     user = resolve_user(principal, user_id, service.settings)
     _check_project(project_id, service)
-    items = await _memory(service).list(user, project_id=project_id, limit=limit, offset=offset)
+    async with managed_memory(service) as memory:
+        items = await memory.list(user, project_id=project_id, limit=limit, offset=offset)
     return MemoryList(
-        memories=[MemoryOut.model_validate(i.to_dict()) for i in items], limit=limit, offset=offset
+        memories=[MemoryOut.model_validate(i.to_dict()) for i in items],
+        limit=limit,
+        offset=offset,
+        enabled=getattr(service.engine, "memory", None) is not None,
     )
 
 
@@ -125,7 +141,9 @@ async def delete_memory(
     user = resolve_user(principal, user_id, service.settings)
     _check_project(project_id, service)
     validate_label("memory id", memory_id, service.settings)  # 422 id_too_long, not a 404 echoing it
-    if not await _memory(service).forget(user, memory_id, project_id=project_id):
+    async with managed_memory(service) as memory:
+        found = await memory.forget(user, memory_id, project_id=project_id)
+    if not found:
         raise NotFoundError(f"No memory {memory_id!r} for this user.", code="memory_not_found")
     return MemoryDeleted(deleted=1, memory_id=memory_id)
 
@@ -142,7 +160,8 @@ async def delete_memories(
     """Delete all of the caller's memories (one project's with ``project_id``)."""
     user = resolve_user(principal, user_id, service.settings)
     _check_project(project_id, service)
-    return MemoryDeleted(deleted=await _memory(service).forget_all(user, project_id=project_id))
+    async with managed_memory(service) as memory:
+        return MemoryDeleted(deleted=await memory.forget_all(user, project_id=project_id))
 
 
 # -- consolidation on idle ----------------------------------------------------------------------------
@@ -190,4 +209,12 @@ async def start_consolidation(
     await stack.enter_async_context(LeaderJob(locks, "memory-consolidation", job, interval))
 
 
-__all__ = ["IdleConsolidation", "MemoryDeleted", "MemoryList", "MemoryOut", "router", "start_consolidation"]
+__all__ = [
+    "IdleConsolidation",
+    "MemoryDeleted",
+    "MemoryList",
+    "MemoryOut",
+    "managed_memory",
+    "router",
+    "start_consolidation",
+]
