@@ -899,6 +899,9 @@ async function loadMemories() {
     }
     throw err;
   }
+  $("memories-hint").textContent = data.enabled === false
+    ? "Long-term memory is off on this server (CADENCE_MEMORY): nothing new is remembered."
+    : "What Cadence remembers about you across conversations.";
   list.replaceChildren(...data.memories.map((memory) => el("li", { dataset: { memoryId: memory.id } },
     el("span", { className: "text", title: `${memory.kind} · ${new Date(memory.updated_at).toLocaleString()}` },
       el("span", { className: "kind" }, memory.kind), memory.text),
