@@ -14,7 +14,14 @@ from fastapi.responses import StreamingResponse
 from cadence.errors import CadenceError
 from cadence.server.auth import Principal, get_principal, resolve_user
 from cadence.server.deps import get_service
-from cadence.server.errors import JSONResponse, error_body, json_text, turn_error_status, validation_code
+from cadence.server.errors import (
+    NO_RETRY,
+    JSONResponse,
+    error_body,
+    json_text,
+    turn_error_status,
+    validation_code,
+)
 from cadence.server.limits import REQUEST_TOO_LARGE, too_large_message
 from cadence.server.schemas import (
     CHAT_STREAM_CONTENT,
@@ -83,7 +90,7 @@ async def turn_response(turn: Turn) -> JSONResponse:
         error = final["error"]
         content = error_body(error["code"], error["message"], thread_id=turn.thread_id)
         content.update(thread_id=turn.thread_id, response=final["response"], trace=final["trace"])
-        return JSONResponse(content, turn_error_status(error["code"]), headers=headers)
+        return JSONResponse(content, turn_error_status(error["code"]), headers={**headers, **NO_RETRY})
     body = ChatResponse(
         response=final["response"],
         thread_id=turn.thread_id,

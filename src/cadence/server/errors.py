@@ -109,6 +109,12 @@ def error_response(
     )
 
 
+NO_RETRY = {"x-should-retry": "false"}
+"""Header of the response of a turn that ran and failed: the turn is recorded in its thread (question
+and fallback answer), so sending the request again is another turn. OpenAI's clients obey it (they retry
+5xx by default, which repeated the question in the thread, or started a new thread each time)."""
+
+
 def turn_error_status(code: str | None) -> int:
     """HTTP status of a turn that ended with an engine error: 504 timeout, 503 server stopping, 500 bug,
     else 502 upstream."""
