@@ -227,6 +227,6 @@ async def test_conversation_continues_on_the_same_thread(engine_factory) -> None
 
 async def test_recursion_limit_is_set_from_settings(engine_factory) -> None:
     engine, _ = engine_factory([FINALIZE, {"content": "x"}], max_agent_hops=7)
-    assert engine.settings.graph_recursion_limit == 4 * 7 + 10
+    assert engine.settings.graph_recursion_limit == 4 * 7 + 2 * 50 + 10
     _, config, *_ = engine._prepare("q", None, None, None, None)
-    assert config["recursion_limit"] == 38
+    assert config["recursion_limit"] == 138

@@ -413,8 +413,9 @@ class Settings(BaseSettings):
     @model_validator(mode="after")
     def _derive(self) -> Settings:
         if not self.graph_recursion_limit:
-            # coordinator + control_tools + agent + tools per hop, plus final nodes and slack.
-            self.graph_recursion_limit = 4 * self.max_agent_hops + 10
+            # coordinator + control_tools + agent + tools per agent hop; agent + tools per tool hop (the
+            # single mode's and a supervisor agent's tool loop is one agent hop); final nodes and slack.
+            self.graph_recursion_limit = 4 * self.max_agent_hops + 2 * self.max_tool_hops + 10
         return self
 
     @property
