@@ -887,6 +887,7 @@ class Cadence(EngineMemory):
         context.trace.model_calls.extend(ModelCallRecord(**c) for c in turn.get("model_calls") or [])
         context.trace.errors.extend(turn.get("errors") or [])
         context.trace.notes.extend(turn.get("notes") or [])
+        context.paused_approvals.extend(pending)
         config["metadata"]["cadence_mode"] = mode
         logger.info("resuming a paused turn", extra={"thread": thread_id, "decisions": len(chosen)})
         run = self._drive(

@@ -118,6 +118,9 @@ class TurnContext:
     instead of reading the namespace again); None when nothing was read."""
     agent: str | None = None
     """The agent a ``single``-mode turn talks to (None in the other modes)."""
+    paused_approvals: list[dict[str, Any]] = field(default_factory=list)
+    """A resumed turn: the approvals its pause asked about (as the human saw them). The approval step
+    applies the human's decisions to exactly these calls, whatever the tools' rules say now."""
     trace: TurnTrace = field(default_factory=TurnTrace)
     started: float = field(default_factory=time.monotonic)
 
