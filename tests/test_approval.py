@@ -364,3 +364,55 @@ async def test_two_resumes_at_once_run_the_approved_call_once(engine_factory) ->
     with pytest.raises(ConflictError) as later:  # and once finished, the pause is gone
         await engine.aresume("approve", thread_id="t1")
     assert later.value.code == "not_paused"
+
+
+LIMIT = {"max": 100}
+
+
+class CappedBankPlugin(BasePlugin):
+    """A bank whose approval limit is read when a call is checked (an operator may change it)."""
+
+    @classmethod
+    def get_metadata(cls) -> PluginMetadata:
+        return PluginMetadata(name="bank", version="1.0.0", description="Moves money between people.")
+
+    @classmethod
+    def create_agent(cls) -> BaseAgent:
+        send = requires_approval(
+            StructuredTool.from_function(_send, name="send_money"),
+            when=lambda args: "over the limit" if int(args.get("amount") or 0) > LIMIT["max"] else None,
+        )
+
+        class Agent(BankAgent):
+            def get_tools(self) -> list[BaseTool]:
+                return [send]
+
+        return Agent(cls.get_metadata())
+
+
+@pytest.mark.parametrize(
+    ("decision", "sent"),
+    [
+        ({"decision": "reject", "message": "no"}, []),
+        ({"decision": "edit", "arguments": {"to": "bob", "amount": 50}}, [{"to": "bob", "amount": 50}]),
+    ],
+)
+async def test_the_decision_applies_even_if_the_rule_changed_since_the_pause(
+    engine_factory, decision: dict[str, Any], sent: list[dict[str, Any]]
+) -> None:
+    """The human decided the calls the pause showed: a rule that no longer asks (a raised limit, a
+    restart with another CADENCE_APPROVAL_TOOLS) must not let a rejected or edited call run as made."""
+    engine, _ = engine_factory(
+        [goto("bank"), call("send_money", to="bob", amount=500), FINALIZE, {"content": "Done."}],
+        plugins=[CappedBankPlugin],
+    )
+    LIMIT["max"] = 100
+    try:
+        paused = await engine.ainvoke("Send bob 500", thread_id="t1")
+        [pending] = paused.approvals
+        LIMIT["max"] = 1000  # 500 needs no approval any more
+        result = await engine.aresume({pending["id"]: decision}, thread_id="t1")
+    finally:
+        LIMIT["max"] = 100
+    assert sent == WRITTEN
+    assert [d["decision"] for d in result.trace["approvals"]] == [decision["decision"]]

@@ -353,6 +353,13 @@ def review_tool_calls(
     context = getattr(runtime, "context", None)
     thread = getattr(context, "thread_id", None)
     pending = pending_calls(message, rules, agent=agent, thread=thread) if rules else []
+    # a resumed step: the human decided the calls its pause showed; those stay the pending ones even
+    # if the rules changed since (a restart with another CADENCE_APPROVAL_TOOLS, a policy that
+    # answers otherwise now): a rejected call must not run because nothing asks about it any more
+    decided = [a for a in getattr(context, "paused_approvals", None) or () if str(a.get("id") or "") in order]
+    if decided:
+        decided_ids = {str(a["id"]) for a in decided}
+        pending = [*decided, *(p for p in pending if p["id"] not in decided_ids)]  # type: ignore[list-item]
     if not pending or message is None:
         return ApprovalOutcome(run_state=dict(state), to_run=calls, order=order)
 
@@ -364,7 +371,8 @@ def review_tool_calls(
             "turn": turn_snapshot(runtime),
         }
     )
-    decisions = _decisions_from_resume(answer, pending)
+    # calls a changed rule flags only now were not shown to the human: no decision, not run
+    decisions = _decisions_from_resume(answer, decided or pending)  # type: ignore[arg-type]
     pending_by_id = {p["id"]: p for p in pending}
     to_run: list[dict[str, Any]] = []
     rejected: list[ToolMessage] = []
