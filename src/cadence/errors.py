@@ -105,6 +105,20 @@ class ConflictError(CadenceError):
     status_code = 409
 
 
+class StorageError(CadenceError):
+    """The database cannot store (or read) what a request needs: a full disk, a read-only file, an I/O error.
+
+    Nothing of the failed write is kept, and what was stored before stays intact; the message says
+    what to do (free disk space, make the file writable). ``storage_full`` for a full disk,
+    ``storage_read_only`` for a database that cannot be written, else ``storage_error``.
+    """
+
+    code = "storage_error"
+    status_code = 503
+    codes = ("storage_error", "storage_full", "storage_read_only")
+    """Every code a StorageError has."""
+
+
 class AuthenticationError(CadenceError):
     """A missing or wrong API key."""
 
