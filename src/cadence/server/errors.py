@@ -25,7 +25,7 @@ from fastapi.responses import JSONResponse as _JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from cadence.errors import CadenceError
+from cadence.errors import CadenceError, StorageError
 from cadence.text import valid_unicode
 
 logger = logging.getLogger(__name__)
@@ -116,11 +116,11 @@ and fallback answer), so sending the request again is another turn. OpenAI's cli
 
 
 def turn_error_status(code: str | None) -> int:
-    """HTTP status of a turn that ended with an engine error: 504 timeout, 503 server stopping, 500 bug,
-    else 502 upstream."""
+    """HTTP status of a turn that ended with an engine error: 504 timeout, 503 server stopping or
+    database unable to store it, 500 bug, else 502 upstream."""
     if code == "turn_timeout":
         return 504
-    if code == "shutting_down":
+    if code == "shutting_down" or code in StorageError.codes:
         return 503
     if code == "internal_error":
         return 500
