@@ -25,6 +25,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from cadence.errors import StorageError
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
@@ -36,6 +38,52 @@ _POLL_FIRST_S = 0.0001
 _POLL_MAX_S = 0.001
 _WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "DROP", "ALTER")
 _LOCKING_BEGIN = ("BEGIN IMMEDIATE", "BEGIN EXCLUSIVE")
+_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = 8, 10, 13, 14
+
+
+class SqliteStorageError(sqlite3.OperationalError, StorageError):
+    """A SQLite write (or read) the file's disk or permissions refused, as a :class:`StorageError`.
+
+    Still a ``sqlite3.OperationalError`` (code that handles SQLite's errors sees one), and a
+    :class:`~cadence.errors.CadenceError` whose one-line message says what to do: a turn fails
+    with it, the HTTP API answers 503 with its code, the CLI prints it. SQLite undid the failed
+    statement; what was stored before is intact.
+    """
+
+    def __init__(self, message: str, *, code: str) -> None:
+        StorageError.__init__(self, message, code=code)
+
+
+def storage_error(exc: sqlite3.Error, database: str = "") -> SqliteStorageError | None:
+    """``exc`` as a :class:`SqliteStorageError` when the disk or the file's permissions caused it
+    (a full disk, a read-only file or folder, an I/O error); None for any other error."""
+    if isinstance(exc, SqliteStorageError):
+        return exc
+    primary = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
+    reason = str(exc)
+    file = f" {database}" if database else ""
+    if primary == _SQLITE_FULL or "disk is full" in reason:
+        return SqliteStorageError(
+            f"The SQLite database{file} is out of space ({reason}): free disk space on its volume "
+            "(or move CADENCE_DATA_DIR to a larger one) and try again; the failed write was not saved, "
+            "everything saved before is intact.",
+            code="storage_full",
+        )
+    if primary == _SQLITE_READONLY or "readonly database" in reason:
+        return SqliteStorageError(
+            f"The SQLite database{file} cannot be written ({reason}): make the file, its -wal and -shm "
+            "files and its folder writable by the server's user (or check CADENCE_DATABASE_URL) and "
+            "try again; the failed write was not saved.",
+            code="storage_read_only",
+        )
+    if primary in (_SQLITE_IOERR, _SQLITE_CANTOPEN) or "disk I/O error" in reason:
+        return SqliteStorageError(
+            f"The SQLite database{file} could not be read or written ({reason}): check its disk, free "
+            "space and the permissions of the file and its folder and try again; the failed statement "
+            "changed nothing.",
+            code="storage_error",
+        )
+    return None
 
 
 def is_write(sql: str) -> bool:
@@ -130,6 +178,14 @@ class WriterLockedConnection(sqlite3.Connection):
         super().__init__(database, *args, **kwargs)
         self._writer = _lock_for(database)
         self._writing = False
+        self.file = os.fsdecode(database) if isinstance(database, str | bytes | os.PathLike) else ""
+        """The database's file name (in error messages)."""
+
+    def storage_error(self, exc: BaseException) -> SqliteStorageError | None:
+        """``exc`` as a :class:`SqliteStorageError` naming this file when the disk or permissions
+        caused it (:func:`storage_error`), else None."""
+        problem = storage_error(exc, self.file) if isinstance(exc, sqlite3.Error) else None
+        return None if problem is exc else problem
 
     def cursor(self, factory: Any = None) -> sqlite3.Cursor:  # type: ignore[override]
         """A cursor whose statements take the writer lock (a ``factory`` subclasses WriterLockedCursor)."""
@@ -164,9 +220,14 @@ class WriterLockedConnection(sqlite3.Connection):
         return self.cursor().executemany(sql, seq_of_parameters)
 
     def commit(self) -> None:
-        """Commit, then free the lock."""
+        """Commit, then free the lock (a full disk or a read-only file: :class:`SqliteStorageError`)."""
         try:
             super().commit()
+        except sqlite3.Error as exc:
+            problem = self.storage_error(exc)
+            if problem is None:
+                raise
+            raise problem from exc
         finally:
             self.settle()
 
@@ -203,9 +264,12 @@ class WriterLockedCursor(sqlite3.Cursor):
         conn.before(sql)
         try:
             super().execute(sql, parameters)
-        except BaseException:
+        except BaseException as exc:
             conn.settle()
-            raise
+            problem = conn.storage_error(exc)
+            if problem is None:
+                raise
+            raise problem from exc
         if self.description is not None and conn.holds_writer():
             self._rows_pending = True
         else:
@@ -262,13 +326,27 @@ class WriterLockedCursor(sqlite3.Cursor):
             plain(conn, "BEGIN IMMEDIATE")
             try:
                 super().executemany(sql, seq_of_parameters)
+                plain(conn, "COMMIT")
             except BaseException:
-                plain(conn, "ROLLBACK")
+                if conn.in_transaction:  # a full disk may have rolled the whole transaction back already
+                    plain(conn, "ROLLBACK")
                 raise
-            plain(conn, "COMMIT")
             return self
+        except BaseException as exc:
+            problem = conn.storage_error(exc)
+            if problem is None:
+                raise
+            raise problem from exc
         finally:
             conn.settle()
 
 
-__all__ = ["WRITE_WAIT_S", "WriterLock", "WriterLockedConnection", "WriterLockedCursor", "is_write"]
+__all__ = [
+    "WRITE_WAIT_S",
+    "SqliteStorageError",
+    "WriterLock",
+    "WriterLockedConnection",
+    "WriterLockedCursor",
+    "is_write",
+    "storage_error",
+]

@@ -1,0 +1,116 @@
+"""A database that cannot store a write (full disk, read-only file): one clear error, nothing lost."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import cadence.persistence.databases as databases
+from cadence.errors import StorageError
+from cadence.persistence.sqlite_writer import SqliteStorageError, WriterLockedConnection
+from cadence.server import create_app
+from test_server_support import live_server, scripted, settings
+
+_FULL = {"on": False}
+
+
+class _FillingConnection(WriterLockedConnection):
+    """A Cadence connection whose file stops growing while ``_FULL['on']`` (SQLITE_FULL, as on a full disk)."""
+
+    _capped = False
+
+    def before(self, sql: str) -> None:
+        if _FULL["on"] != self._capped:
+            self._capped = _FULL["on"]
+            pages = sqlite3.Connection.execute(self, "PRAGMA page_count").fetchone()[0]
+            limit = pages if self._capped else 1_073_741_823
+            sqlite3.Connection.execute(self, f"PRAGMA max_page_count = {limit}")
+        super().before(sql)
+
+
+@pytest.fixture
+def full_disk(monkeypatch: pytest.MonkeyPatch) -> dict[str, bool]:
+    """Cadence's SQLite connections on a disk that fills up when ``full_disk['on'] = True``."""
+    monkeypatch.setattr(databases, "WriterLockedConnection", _FillingConnection)
+    _FULL["on"] = False
+    yield _FULL
+    _FULL["on"] = False
+
+
+def _capped(path: Path) -> WriterLockedConnection:
+    conn = sqlite3.connect(str(path), factory=WriterLockedConnection, isolation_level=None)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)")
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count = {pages}")
+    return conn
+
+
+def test_a_full_disk_is_a_storage_error_that_says_what_to_do(tmp_path: Path) -> None:
+    conn = _capped(tmp_path / "w.db")
+    with pytest.raises(SqliteStorageError) as caught:
+        conn.execute("INSERT INTO t (v) VALUES (?)", ("x" * 50_000,))
+    error = caught.value
+    assert isinstance(error, sqlite3.OperationalError) and isinstance(error, StorageError)
+    assert error.code == "storage_full" and error.status_code == 503
+    assert str(tmp_path / "w.db") in error.message and "free disk space" in error.message
+    assert "database or disk is full" in error.message
+    conn.execute("PRAGMA query_only = ON")  # SQLite's answer to a read-only file
+    with pytest.raises(SqliteStorageError) as caught:
+        conn.execute("INSERT INTO t (v) VALUES ('a')")
+    assert caught.value.code == "storage_read_only" and "writable" in caught.value.message
+    with pytest.raises(sqlite3.OperationalError) as other:  # any other error is SQLite's own
+        conn.execute("INSERT INTO missing VALUES (1)")
+    assert not isinstance(other.value, StorageError)
+    conn.close()
+
+
+def test_a_batch_on_a_full_disk_reports_the_full_disk_and_frees_the_lock(tmp_path: Path) -> None:
+    """SQLite rolls the batch's whole transaction back on SQLITE_FULL: the ROLLBACK that followed
+    failed ('cannot rollback - no transaction is active') and hid why the batch failed."""
+    conn = _capped(tmp_path / "w.db")
+    with pytest.raises(SqliteStorageError) as caught:
+        conn.executemany("INSERT INTO t (v) VALUES (?)", [("x" * 3000,)] * 20)
+    assert caught.value.code == "storage_full"
+    assert not conn.in_transaction and not conn.holds_writer()
+    assert conn.execute("SELECT count(*) FROM t").fetchone()[0] == 0  # all or nothing
+    conn.close()
+
+
+def _messages(url: str, thread: str) -> list[str]:
+    body = httpx.get(f"{url}/api/v1/threads/{thread}", params={"user_id": "u"}, timeout=30).json()
+    return [m["content"] for m in body["messages"]]
+
+
+def test_a_full_disk_answers_503_storage_full_and_loses_nothing(
+    tmp_path: Path, full_disk: dict[str, bool]
+) -> None:
+    cfg = settings(database_url=f"sqlite:///{tmp_path / 'cadence.db'}")
+    answer = "x" * 20_000  # a checkpoint of several pages
+    with live_server(create_app(cfg, engine_kwargs={"model": scripted(text=answer)})) as url:
+
+        def turn(message: str, thread: str | None = None) -> httpx.Response:
+            body: dict[str, Any] = {"message": message, "user_id": "u"}
+            if thread:
+                body["thread_id"] = thread
+            return httpx.post(f"{url}/api/v1/chat", json=body, timeout=30)
+
+        first = turn("Hello?")
+        assert first.status_code == 200
+        thread = first.json()["thread_id"]
+        full_disk["on"] = True
+        refused = [turn("And again? " * 400, thread), turn("A new question")]
+        for resp in refused:  # the thread record's write, or the turn's checkpoint
+            assert resp.status_code == 503, resp.text
+            error = resp.json()["error"]
+            assert error["code"] == "storage_full", error
+            assert "free disk space" in error["message"], error
+        full_disk["on"] = False
+        assert _messages(url, thread) == ["Hello?", answer]  # what was stored before is intact
+        again = turn("After the cleanup?", thread)
+        assert again.status_code == 200
+        assert _messages(url, thread) == ["Hello?", answer, "After the cleanup?", answer]
