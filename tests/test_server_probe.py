@@ -28,3 +28,18 @@ def test_a_failed_turn_is_not_retried_by_the_openai_client() -> None:
 
         failed = httpx.post(f"{url}/api/v1/chat", json={"message": "hi"}, timeout=30)
         assert failed.status_code == 502 and failed.headers["x-should-retry"] == "false"
+
+
+def test_the_openai_client_retrieves_a_model() -> None:
+    """``client.models.retrieve`` (GET /v1/models/{model}, which frameworks call to check a model) was a 404
+    for every model, ``cadence`` included."""
+    with serve() as url:
+        client = openai.OpenAI(base_url=f"{url}/v1", api_key="unused", max_retries=0, timeout=30)
+        for name in ("cadence", "cadence:formal", "cadence:supervisor", "cadence:supervisor:concise"):
+            card = client.models.retrieve(name)
+            assert (card.id, card.object, card.owned_by) == (name, "model", "cadence")
+        for name in ("gpt-4o", "cadence:chatty"):
+            with pytest.raises(openai.NotFoundError) as info:
+                client.models.retrieve(name)
+            assert info.value.body["code"] == "model_not_found"
+            assert info.value.body["type"] == "not_found_error"

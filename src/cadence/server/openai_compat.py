@@ -1,4 +1,5 @@
-"""OpenAI-compatible API: ``POST /v1/chat/completions`` (streamed or not) and ``GET /v1/models``.
+"""OpenAI-compatible API: ``POST /v1/chat/completions`` (streamed or not), ``GET /v1/models`` and
+``GET /v1/models/{model}``.
 
 Point the official ``openai`` client at ``http://host:port/v1`` and it works unchanged:
 
@@ -29,14 +30,14 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header
+from fastapi import APIRouter, Depends, Header, Path
 from fastapi.responses import StreamingResponse
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from cadence.errors import NotFoundError, ValidationError
 from cadence.orchestration.approval import approval_prompt
 from cadence.orchestration.modes import mode_names
-from cadence.orchestration.tones import TONE_NAMES
+from cadence.orchestration.tones import TONE_NAMES, ResponseTone
 from cadence.server.approvals import start_resume
 from cadence.server.auth import Principal, get_principal, resolve_user
 from cadence.server.chat import ERRORS, THREAD_HEADER
@@ -168,6 +169,26 @@ async def list_models() -> ModelList:
     """``cadence``, one ``cadence:<tone>`` per tone and one ``cadence:<mode>`` per mode."""
     ids = [MODEL_ID, *(f"{MODEL_ID}:{t}" for t in TONE_NAMES), *(f"{MODEL_ID}:{m}" for m in mode_names())]
     return ModelList(data=[ModelCard(id=i, created=_CREATED) for i in ids])
+
+
+@router.get(
+    "/models/{model}",
+    response_model=ModelCard,
+    summary="Describe a model (OpenAI-compatible)",
+    responses={**ERRORS, 404: {"model": ErrorResponse, "description": "No such model (model_not_found)."}},
+)
+async def retrieve_model(model: Annotated[str, Path(max_length=200)]) -> ModelCard:
+    """Any model the chat endpoint accepts (``cadence:<mode>:<tone>`` too); 404 ``model_not_found``."""
+    tone, _ = _model_options(model)
+    try:
+        ResponseTone.parse(tone)
+    except ValidationError:
+        raise NotFoundError(
+            f"The model {model[:60]!r} does not exist: {(tone or '')[:40]!r} is neither a tone nor a mode "
+            "(see GET /v1/models).",
+            code="model_not_found",
+        ) from None
+    return ModelCard(id=model, created=_CREATED)
 
 
 @router.post(
