@@ -28,8 +28,14 @@ _CLAUSE_RE = re.compile(
     rf"|\s*,\s*(?=(?:{_ASKING})\b)|\n+",
     re.IGNORECASE,
 )
+_LEAD_WORDS = (
+    r"also|btw|by the way|oh|so|well|hi|hello|hey(?: there)?|actually|in fact|no|nope|sorry|correction|"
+    r"wait|update|now|ok|okay|yes|yeah|hmm|fyi|for the record|just so you know|anyway"
+)
+"""Words that may open a statement without being part of it: a greeting, or a correction's
+"Actually, …", "No, …", "Sorry, …", "Correction: …" (the fact it brings replaces the older one)."""
 _FIRST_PERSON_RE = re.compile(
-    r"^(?:(?:also|btw|by the way|oh|so|well|hi|hello|hey)\s*,?\s+)?"
+    rf"^(?:(?:{_LEAD_WORDS})\s*[,:;!-]?\s+){{0,3}}"
     r"(?P<body>(?:i|i'm|i am|i've|my|call me)\b.*)$",
     re.IGNORECASE,
 )
@@ -39,10 +45,19 @@ _REQUEST_RE = re.compile(
     re.IGNORECASE,
 )
 _QUESTION_START_RE = re.compile(rf"^(?:{_ASKING})\b", re.IGNORECASE)
-_MY_TOPIC_RE = re.compile(r"^(my [a-z' ]{1,40}?) (is|are|was|were)\s+(\S+)", re.IGNORECASE)
+_ADVERBS = r"now|currently|actually|still|really"
+"""Words of a statement that say it holds now or after all ("I now live in Rome", "My name is actually
+Bob"): not part of its topic (unlike "also": "I also work at X" adds to "I work at Y")."""
+_MY_TOPIC_RE = re.compile(
+    rf"^(my [a-z' ]{{1,40}}?) (is|are|was|were)\s+(?:(?:{_ADVERBS})\s+)?(\S+)", re.IGNORECASE
+)
+_MY_TOPIC_SHORT_RE = re.compile(rf"^(my [a-z]+(?: [a-z]+)?)'s()\s+(?:(?:{_ADVERBS})\s+)?(\S+)", re.IGNORECASE)
+""""My name's Ada" (when no "is" follows: "my wife's job is …" is about her job)."""
 _I_TOPIC_RE = re.compile(
     r"^(i (?:work|live|study|teach|stay|grew up) (?:on|at|in|as|for|with))\s+(\S+)", re.IGNORECASE
 )
+_ADVERB_RE = re.compile(rf"^(i|my [a-z' ]{{1,40}}?)\s+(?:{_ADVERBS})\s+", re.IGNORECASE)
+"""An adverb right after the subject ("I now live in …"), dropped before the topic is read."""
 _TIME_WORDS = frozenset(
     """weekends weekdays weeknights nights mornings evenings afternoons holidays sundays mondays tuesdays
     wednesdays thursdays fridays saturdays sunday monday tuesday wednesday thursday friday saturday
@@ -60,9 +75,14 @@ def _topic(body: str) -> str | None:
     of its own ("my wife was born in Rome" leaves "my wife is a doctor"); a time ("I work on weekends")
     names no topic.
     """
-    found = _MY_TOPIC_RE.match(body)
+    body = _ADVERB_RE.sub(r"\1 ", body)
+    found = _MY_TOPIC_RE.match(body) or _MY_TOPIC_SHORT_RE.match(body)
     if found is not None:
-        base, verb, first = " ".join(found.group(1).lower().split()), found.group(2).lower(), found.group(3)
+        base, verb, first = (
+            " ".join(found.group(1).lower().split()),
+            found.group(2).lower(),
+            found.group(3),
+        )
         past = " was" if verb in {"was", "were"} else ""
         return base + past + _kind(first, plain=" ~")
     found = _I_TOPIC_RE.match(body)

@@ -1,0 +1,56 @@
+"""Probes of long-term memory a user hits: corrections, contradicting facts, memory off, isolation."""
+
+from __future__ import annotations
+
+import pytest
+from langgraph.store.memory import InMemoryStore
+
+from cadence.memory import MemoryService
+from cadence.memory.ingest import only_statements, stated_facts
+from cadence.orchestration.engine import Cadence
+from cadence.testing import ScriptedChatModel
+from conftest import FINALIZE, make_settings
+
+
+@pytest.mark.parametrize(
+    ("older", "correction", "kept"),
+    [
+        ("I live in Paris.", "Actually I live in Rome.", "I live in Rome."),
+        ("I live in Paris.", "No, I live in Rome.", "I live in Rome."),
+        ("I live in Paris.", "Correction: I live in Rome.", "I live in Rome."),
+        ("I live in Paris.", "Oh wait, I live in Rome.", "I live in Rome."),
+        ("I live in Paris.", "I now live in Rome.", "I now live in Rome."),
+        ("My name is Ada.", "Sorry, my name is Bea.", "My name is Bea."),
+        ("My name is Ada.", "Actually, my name's Bea.", "My name's Bea."),
+        ("My name's Ada.", "My name is actually Bea.", "My name is actually Bea."),
+    ],
+)
+async def test_a_correction_replaces_the_older_fact(older: str, correction: str, kept: str) -> None:
+    """'Actually I live in Rome.' was no fact at all (nor 'No, …', 'Sorry, …'): 'I live in Paris' stayed
+    the only answer; "My name's Bea" had no topic, so both names were kept."""
+    memory = MemoryService(InMemoryStore(), make_settings())
+    await memory.ingest_turn("alice", older, "Noted.", thread_id="t1", now=1000.0)
+    await memory.ingest_turn("alice", correction, "Noted.", thread_id="t2", now=2000.0)
+    assert [m.text for m in await memory.list("alice")] == [kept]
+    assert only_statements(correction)
+
+
+def test_an_addition_or_another_thing_is_no_correction() -> None:
+    """What opens a correction is not part of the fact; 'also' adds, and a request stays a request."""
+    [paris], [also] = stated_facts("I work at Apple."), stated_facts("I also work at Google.")
+    assert also.topic != paris.topic
+    [job], [sick] = stated_facts("My wife's job is teaching."), stated_facts("My wife's sick.")
+    assert job.topic != sick.topic
+    for request in ("No, I don't know.", "Sorry, I need help with my code.", "Nope, what is my name"):
+        assert stated_facts(request) == []
+
+
+async def test_a_corrected_fact_is_what_a_later_thread_is_told() -> None:
+    model = ScriptedChatModel.from_items(
+        [FINALIZE, {"content": "Noted."}, FINALIZE, {"content": "Noted."}, FINALIZE, {"content": "Rome."}]
+    )
+    engine = Cadence(make_settings(), model=model)
+    await engine.ainvoke("I live in Paris.", thread_id="t1", user_id="alice")
+    await engine.ainvoke("Actually, I live in Rome.", thread_id="t2", user_id="alice")
+    asked = await engine.ainvoke("Where do I live?", thread_id="t3", user_id="alice")
+    assert [i["statement"] for i in asked.trace["memory"]["items"]] == ["You live in Rome."]
