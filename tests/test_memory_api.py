@@ -68,7 +68,9 @@ def test_memory_off_still_lists_and_forgets_what_was_kept(tmp_path: Path) -> Non
     database = f"sqlite:///{tmp_path / 'cadence.db'}"
     with serve(memory=False, database_url=database) as url, httpx.Client(base_url=url, timeout=30) as client:
         empty = client.get("/api/v1/memories", params={"user_id": "alice"})
-        assert empty.status_code == 200 and empty.json()["memories"] == [] and empty.json()["enabled"] is False
+        assert (
+            empty.status_code == 200 and empty.json()["memories"] == [] and empty.json()["enabled"] is False
+        )
         assert not (tmp_path / "cadence.memory.db").exists()  # nothing created to list nothing
         assert client.delete("/api/v1/memories", params={"user_id": "alice"}).json() == {
             "deleted": 0, "memory_id": None
