@@ -126,6 +126,20 @@ Prompt.
         ("---\nname: abc\ndescription: Long enough text.\nversion: x.y\n---\nbody\n", 4, "'version'"),
         ("---\nname: abc\ndescription: Long enough text.\ntools: {a: 1}\n---\nbody\n", 4, "'tools'"),
         ("---\nname: abc\ndescription: Long enough text.\ntemperature: 9\n---\nbody\n", 4, "'temperature'"),
+        # YAML keeps the last of two equal keys: the first was dropped without a word
+        (
+            "---\nname: abc\ndescription: Long enough text.\nname: xyz\n---\nbody\n",
+            4,
+            "'name' is written twice",
+        ),
+        (
+            "---\nname: abc\ndescription: Long enough text.\ntools: [calculate]\n\ntools: [percent_of]\n---\nb\n",
+            6,
+            "'tools' is written twice (first on line 4)",
+        ),
+        # yes/true is a boolean to YAML, and pydantic took it as 1 (one output token)
+        ("---\nname: abc\ndescription: Long enough text.\nmax_tokens: yes\n---\nbody\n", 4, "a number"),
+        ("---\nname: abc\ndescription: Long enough text.\ntemperature: on\n---\nbody\n", 4, "a number"),
     ],
 )
 def test_invalid_files_are_rejected_with_file_and_line(text: str, line: int, fragment: str) -> None:

@@ -18,8 +18,8 @@ plugin or of a built-in plugin. It becomes an ordinary :class:`~cadence.plugins.
 (source ``markdown``) and is routed to like any plugin in every mode.
 
 A file that cannot be used is skipped with one reason naming the file and the line
-(:class:`MarkdownAgentError`): no front matter, invalid YAML, a missing or unknown field, an
-unknown tool, a name already taken. The front-matter reference is docs/agents-in-markdown.md.
+(:class:`MarkdownAgentError`): no front matter, invalid YAML, a missing, unknown or repeated field,
+an unknown tool, a name already taken. The front-matter reference is docs/agents-in-markdown.md.
 """
 
 from __future__ import annotations
@@ -106,6 +106,31 @@ class AgentDefinition:
 
 
 # -- parsing -------------------------------------------------------------------------------------
+class _DuplicateKey(yaml.MarkedYAMLError):
+    """A mapping of the front matter names the same key twice (YAML would keep the last silently)."""
+
+
+class _FrontMatterLoader(yaml.SafeLoader):
+    """The safe YAML loader, refusing a key written twice in one mapping."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        """The mapping of ``node``; a repeated key raises :class:`_DuplicateKey` at its second line."""
+        seen: dict[Any, yaml.Mark] = {}
+        for key_node, _value in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                first = seen.get(key)
+            except TypeError:  # an unhashable key: the base loader reports it
+                break
+            if first is not None:
+                raise _DuplicateKey(
+                    problem=f"the field {key!r} is written twice (first on line {first.line + 2}); keep one",
+                    problem_mark=key_node.start_mark,
+                )
+            seen[key] = key_node.start_mark
+        return super().construct_mapping(node, deep=deep)
+
+
 def _key_lines(front: list[str], first_line: int) -> dict[str, int]:
     """The 1-based file line of each top-level key of the front matter."""
     lines: dict[str, int] = {}
@@ -146,7 +171,10 @@ def parse_agent_text(text: str, path: Path | str = "<agent>") -> AgentDefinition
         raise MarkdownAgentError(path, 1, "the front matter opened on line 1 is never closed with '---'")
     front = lines[1:end]
     try:
-        data = yaml.safe_load("\n".join(front)) if any(s.strip() for s in front) else {}
+        data = yaml.load("\n".join(front), _FrontMatterLoader) if any(s.strip() for s in front) else {}
+    except _DuplicateKey as exc:
+        line = exc.problem_mark.line + 2 if exc.problem_mark is not None else 2
+        raise MarkdownAgentError(path, line, str(exc.problem)) from None
     except yaml.YAMLError as exc:
         # where the broken construct starts (an unclosed bracket), else where the parser stopped
         mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
@@ -174,6 +202,11 @@ def parse_agent_text(text: str, path: Path | str = "<agent>") -> AgentDefinition
             raise MarkdownAgentError(path, key_lines.get(key), f"'{key}' must be text")
         # text as written, not YAML's reading of it ("version: 1.10" is not 1.1, "name: yes" not True)
         fields[key] = _written_value(lines[key_lines[key] - 1]) if key in key_lines else str(value)
+    for key, example in (("temperature", "0.2"), ("max_tokens", "400")):
+        if isinstance(data.get(key), bool):  # YAML reads yes/no/true/on as a boolean, pydantic as 1 or 0
+            raise MarkdownAgentError(
+                path, key_lines.get(key), f"'{key}' must be a number, e.g. {key}: {example}"
+            )
     fields["capabilities"] = _string_list(data, "capabilities", path, key_lines.get("capabilities"))
     fields["tools"] = _string_list(data, "tools", path, key_lines.get("tools"))
     prompt = "\n".join(lines[end + 1 :]).strip("\n")
