@@ -43,3 +43,26 @@ def test_the_openai_client_retrieves_a_model() -> None:
                 client.models.retrieve(name)
             assert info.value.body["code"] == "model_not_found"
             assert info.value.body["type"] == "not_found_error"
+
+
+def test_the_thread_list_url_of_the_docs_lists_every_thread() -> None:
+    """docs/api.md's ``GET /api/v1/threads?user_id=&limit=50&offset=0&org_id=&project_id=`` listed nothing:
+    the empty filters matched only threads whose org and project were ''. Empty is no filter (as an empty
+    user_id is the default user), and a chat's empty project_id is none: the thread's project stays."""
+    with serve() as url, httpx.Client(base_url=url, timeout=30) as client:
+        plain = client.post("/api/v1/chat", json={"message": "one"}).json()["thread_id"]
+        body = {"message": "two", "org_id": "acme", "project_id": "p1"}
+        project = client.post("/api/v1/chat", json=body).json()["thread_id"]
+        listed = client.get("/api/v1/threads?user_id=&limit=50&offset=0&org_id=&project_id=")
+        assert listed.status_code == 200, listed.text
+        assert {t["thread_id"] for t in listed.json()["threads"]} == {plain, project}
+        only = client.get("/api/v1/threads?project_id=p1&org_id=").json()["threads"]
+        assert [t["thread_id"] for t in only] == [project]
+
+        again = {"message": "My name is Ada.", "thread_id": project, "org_id": "", "project_id": ""}
+        assert client.post("/api/v1/chat", json=again).status_code == 200
+        kept = client.get("/api/v1/memories", params={"project_id": "p1"}).json()["memories"]
+        assert any("Ada" in m["text"] for m in kept), kept  # the turn was the thread's project's
+        empty = client.post("/api/v1/chat", json={"message": "four", "org_id": "", "project_id": ""})
+        fresh = client.get(f"/api/v1/threads/{empty.json()['thread_id']}").json()
+        assert (fresh["org_id"], fresh["project_id"]) == (None, None)

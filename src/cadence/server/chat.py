@@ -57,8 +57,8 @@ def _turn_request(body: ChatRequest, principal: Principal, service: ChatService)
         mode=body.mode,
         agent=body.agent,
         metadata=body.metadata,
-        org_id=body.org_id,
-        project_id=body.project_id,
+        org_id=body.org_id or None,  # empty: none (a project's thread keeps its project)
+        project_id=body.project_id or None,
     )
 
 

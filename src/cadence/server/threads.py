@@ -75,6 +75,8 @@ async def list_threads(
 ) -> ThreadList:
     """The user's threads with their title (first message) and last activity, most recent first."""
     user = resolve_user(principal, user_id, service.settings)
+    # an empty filter is no filter, as an empty user_id is the default user (?org_id=&project_id=)
+    org_id, project_id = org_id or None, project_id or None
     validate_label("org_id", org_id, service.settings)
     validate_label("project_id", project_id, service.settings)
     records = await service.store.list(user, limit=limit, offset=offset, org_id=org_id, project_id=project_id)
