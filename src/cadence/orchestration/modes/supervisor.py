@@ -87,7 +87,7 @@ from cadence.orchestration.validation import (
     with_citations,
 )
 from cadence.plugins.bundle import PluginBundle
-from cadence.sdk.metadata import PluginMetadata
+from cadence.sdk.metadata import PluginMetadata, normalize_name
 from cadence.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -140,6 +140,25 @@ def supervisor_view(
 
 
 # -- the supervisor node --------------------------------------------------------------------
+def forwarded_agent_name(value: Any, plugin_names: Sequence[str]) -> str:
+    """The agent a ``forward_message(from_agent)`` call names: the plugin's name when it names one.
+
+    A model names an agent as it sees it: the plugin (``math``), its node, which names its messages in
+    the history (``math_agent``, as langgraph-supervisor's agents are named), its handoff tool
+    (``transfer_to_math``), in any case and spacing (``Math Agent``). Each of those is the plugin
+    ``math``; ``supervisor`` stays; anything else is kept (normalized): it has no answer to forward.
+    """
+    name = normalize_name(str(value or ""))
+    known = list(plugin_names)
+    if not name or name in known or name == GraphNodeNames.SUPERVISOR:
+        return name
+    node = plugin_of_node(name)
+    for candidate in (agent_from_route(name, known), node[0] if node is not None else None):
+        if candidate is not None and candidate in known:
+            return candidate
+    return name
+
+
 def make_forward_tool(plugin_names: Sequence[str]) -> BaseTool:
     """``forward_message(from_agent)``: pass that agent's last answer to the user verbatim.
 
@@ -150,7 +169,7 @@ def make_forward_tool(plugin_names: Sequence[str]) -> BaseTool:
     names = ", ".join(plugin_names) or "(none)"
 
     def command(from_agent: str, tool_call_id: str) -> Command:
-        agent = str(from_agent or "").strip().lower()
+        agent = forwarded_agent_name(from_agent, plugin_names)
         message = ToolMessage(content=agent, name=FORWARD_TOOL, tool_call_id=tool_call_id)
         return Command(goto=GraphNodeNames.FORWARD, update={"messages": [message]})
 
@@ -260,7 +279,7 @@ class Supervisor(RoutingCoordinator):
         suspended = (update.get("plugin_context") or {}).get(F.SUSPEND_REASON)
         if suspended or len(calls) != 1 or calls[0]["name"] != FORWARD_TOOL:
             return Command(goto=self.route(update), update=update)
-        agent = str((calls[0].get("args") or {}).get("from_agent") or "").strip().lower()
+        agent = forwarded_agent_name((calls[0].get("args") or {}).get("from_agent"), self.plugin_names)
         result = ToolMessage(content=agent, name=FORWARD_TOOL, tool_call_id=calls[0].get("id") or "")
         view = {**state, **update, "messages": [*(state.get("messages") or []), decision, result]}
         goto, written = finish_within(
@@ -757,6 +776,7 @@ __all__ = [
     "finish",
     "finish_within",
     "forward_node",
+    "forwarded_agent_name",
     "hand_back",
     "handed_back",
     "handoff_tools",
