@@ -54,3 +54,16 @@ async def test_a_corrected_fact_is_what_a_later_thread_is_told() -> None:
     await engine.ainvoke("Actually, I live in Rome.", thread_id="t2", user_id="alice")
     asked = await engine.ainvoke("Where do I live?", thread_id="t3", user_id="alice")
     assert [i["statement"] for i in asked.trace["memory"]["items"]] == ["You live in Rome."]
+
+
+async def test_a_very_long_fact_is_clipped_like_a_result() -> None:
+    """A 30,000-character 'I work on …' clause was kept whole and given back in every later turn."""
+    memory = MemoryService(InMemoryStore(), make_settings(memory_max_item_chars=200))
+    said = "I work on " + " ".join(f"project{n}" for n in range(3000)) + "."
+    [fact] = await memory.ingest_turn("alice", said, "Noted.")
+    assert len(fact.text) <= 200 and len(fact.statement) <= 200
+    assert fact.text.startswith("I work on project0") and fact.statement.startswith("You work on project0")
+    recall = await memory.recall("alice", "What do I work on?")
+    assert [len(i.statement) <= 200 for i in recall.items] == [True]
+    await memory.ingest_turn("alice", said, "Noted.")  # the same words again: still one memory
+    assert len(await memory.list("alice")) == 1

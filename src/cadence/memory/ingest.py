@@ -224,7 +224,7 @@ def clip(text: str, limit: int) -> str:
         return flat
     cut = flat[:limit]
     end = max(cut.rfind(". "), cut.rfind("! "), cut.rfind("? "))
-    return cut[: end + 1] if end > limit // 2 else cut.rstrip() + "…"
+    return cut[: end + 1] if end > limit // 2 else cut[: limit - 1].rstrip() + "…"  # "…" within the limit
 
 
 __all__ = ["Fact", "addressed", "clip", "only_statements", "stated_facts"]

@@ -334,7 +334,8 @@ class MemoryService:
         now: float | None = None,
         existing: Sequence[Item] | None = None,
     ) -> list[MemoryItem]:
-        """Remember what a turn taught: the user's stated facts, tool results, and the answer.
+        """Remember what a turn taught: the user's stated facts, tool results, and the answer (each
+        clipped to ``CADENCE_MEMORY_MAX_ITEM_CHARS``).
 
         ``results`` are ``(tool, args, content)`` of the turn's successful work tools; the answer is
         kept only when it rests on results and is ``answer_usable`` (not a fallback or a suspension).
@@ -365,9 +366,9 @@ class MemoryService:
                 self._prepared(
                     namespace,
                     existing,
-                    fact.text,
+                    clip(fact.text, limit),  # a run-on "I …" clause is told back in every later turn
                     kind=MemoryKind.FACT,
-                    statement=fact.statement,
+                    statement=clip(fact.statement, limit),
                     **{**common, "topic": fact.topic},
                 )
             )
