@@ -205,7 +205,7 @@ class Settings(BaseSettings):
         2000, ge=10, description="Memories kept per user and project; consolidation trims the oldest."
     )
     memory_max_item_chars: int = Field(
-        600, ge=50, description="Longest tool result or answer kept as a memory (longer ones are clipped)."
+        600, ge=50, description="Longest fact, result or answer kept as a memory (longer ones are clipped)."
     )
     memory_summarize_after_days: float = Field(
         30.0, ge=0, description="Consolidation summarises results and answers older than this; 0: never."
