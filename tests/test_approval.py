@@ -416,3 +416,20 @@ async def test_the_decision_applies_even_if_the_rule_changed_since_the_pause(
         LIMIT["max"] = 100
     assert sent == WRITTEN
     assert [d["decision"] for d in result.trace["approvals"]] == [decision["decision"]]
+
+
+async def test_a_call_reusing_a_decided_id_later_in_the_turn_is_not_taken_for_it(engine_factory) -> None:
+    """Some model servers number calls per message (the same id again later): a later call is checked
+    by the rules, not taken for the decided one (which would pause again with the old arguments)."""
+    again = {"tool_calls": [{"name": "send_money", "args": {"to": "bob", "amount": 50}, "id": "call_0"}]}
+    engine, _ = engine_factory(
+        [goto("bank"),
+         {"tool_calls": [{"name": "send_money", "args": {"to": "bob", "amount": 500}, "id": "call_0"}]},
+         goto("bank"), again, FINALIZE, {"content": "Sent 50 instead."}],
+        plugins=[BankPlugin],
+    )  # fmt: skip
+    paused = await engine.ainvoke("Send bob 500", thread_id="t1")
+    assert [a["id"] for a in paused.approvals] == ["call_0"]
+    result = await engine.aresume({"decision": "reject", "message": "at most 50"}, thread_id="t1")
+    assert not result.interrupted and result.response == "Sent 50 instead."
+    assert WRITTEN == [{"to": "bob", "amount": 50}]

@@ -356,7 +356,11 @@ def review_tool_calls(
     # a resumed step: the human decided the calls its pause showed; those stay the pending ones even
     # if the rules changed since (a restart with another CADENCE_APPROVAL_TOOLS, a policy that
     # answers otherwise now): a rejected call must not run because nothing asks about it any more
-    decided = [a for a in getattr(context, "paused_approvals", None) or () if str(a.get("id") or "") in order]
+    decided = [
+        a
+        for a in getattr(context, "paused_approvals", None) or ()
+        if a.get("agent") == agent and any(_is_shown_call(c, a) for c in calls)
+    ]
     if decided:
         decided_ids = {str(a["id"]) for a in decided}
         pending = [*decided, *(p for p in pending if p["id"] not in decided_ids)]  # type: ignore[list-item]
@@ -438,6 +442,16 @@ def review_tool_calls(
         edited_message=edited_message,
         decisions=records,
         order=order,
+    )
+
+
+def _is_shown_call(call: Mapping[str, Any], shown: Mapping[str, Any]) -> bool:
+    """Is ``call`` the call a pause showed as ``shown``? (id, tool and arguments: a model may reuse an
+    id in a later message)"""
+    return (
+        str(call.get("id") or "") == str(shown.get("id") or "")
+        and call.get("name") == shown.get("tool")
+        and dict(call.get("args") or {}) == dict(shown.get("arguments") or {})
     )
 
 
