@@ -412,7 +412,7 @@ async def test_unreachable_postgres_is_a_configuration_error(unused_tcp_port: in
     pytest.importorskip("psycopg")
     url = f"postgresql://nobody:secret@127.0.0.1:{unused_tcp_port}/cadence"
     for opener in (open_checkpointer, open_thread_store):
-        with pytest.raises(ConfigurationError, match="Cannot reach PostgreSQL") as caught:
+        with pytest.raises(ConfigurationError, match="Cannot connect to PostgreSQL") as caught:
             async with opener(url):
                 pass
         assert "secret" not in str(caught.value)

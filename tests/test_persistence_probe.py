@@ -114,3 +114,27 @@ def test_a_full_disk_answers_503_storage_full_and_loses_nothing(
         again = turn("After the cleanup?", thread)
         assert again.status_code == 200
         assert _messages(url, thread) == ["Hello?", answer, "After the cleanup?", answer]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://bob:secret@127.0.0.1:{port}/cadence",  # nothing listens there
+        "postgresql://bob:secret@127.0.0.1:{port}/cadence?sslmod=require",  # a misspelt option
+        "postgresql://bob:secret@127.0.0.1:port/cadence",  # a port that is not a number
+    ],
+)
+async def test_a_postgres_url_that_does_not_work_says_to_check_it(url: str, unused_tcp_port: int) -> None:
+    """A malformed URL was 'Unexpected ProgrammingError' in the CLI and a 500 at the server's start;
+    none of the messages said what to check."""
+    pytest.importorskip("psycopg")
+    from cadence.errors import ConfigurationError
+    from cadence.persistence.checkpointer import open_checkpointer
+
+    with pytest.raises(ConfigurationError) as caught:
+        async with open_checkpointer(url.format(port=unused_tcp_port)):
+            pass
+    message = caught.value.message
+    assert message.startswith("Cannot connect to PostgreSQL at 127.0.0.1")
+    assert "check CADENCE_DATABASE_URL" in message and "password" in message
+    assert "secret" not in message and "\n" not in message

@@ -15,6 +15,7 @@ import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from cadence.backoff import exponential_delay, retry_async
 from cadence.errors import ConfigurationError
@@ -194,19 +195,36 @@ async def retry_while_locked(action: Callable[[], Awaitable[None]], *, attempts:
 
 
 # -- PostgreSQL -----------------------------------------------------------------------------------
+def postgres_where(url: str) -> str:
+    """``host:port/database`` of a PostgreSQL URL, without its user, password or query (for messages)."""
+    try:
+        parts = urlsplit(url)
+        port = f":{parts.port}" if parts.port else ""
+    except ValueError:  # a port that is not a number
+        parts, port = urlsplit(url), ""
+    host = parts.hostname or "localhost"
+    return f"{host}{port}{parts.path or ''}"
+
+
 def _unreachable(url: str, exc: BaseException) -> ConfigurationError:
-    return ConfigurationError(f"Cannot reach PostgreSQL at {url.split('@')[-1]}: {exc}")
+    reason = " ".join(str(exc).split()).rstrip(".") or type(exc).__name__
+    return ConfigurationError(
+        f"Cannot connect to PostgreSQL at {postgres_where(url)} ({reason}); check CADENCE_DATABASE_URL "
+        "(host, port, user, password and database name) and that the server is running and accepts "
+        "connections from here."
+    )
 
 
 async def connect_postgres(url: str, target: str) -> Any:
-    """An autocommit psycopg connection to ``target``; ConfigurationError (quickly) if unreachable."""
+    """An autocommit psycopg connection to ``target``; ConfigurationError (quickly) if unreachable,
+    if it refuses the login or if the URL is malformed."""
     try:
         import psycopg
     except ImportError as exc:
         raise ConfigurationError(POSTGRES_EXTRA_HINT) from exc
     try:
         return await psycopg.AsyncConnection.connect(target, autocommit=True, connect_timeout=10)
-    except psycopg.OperationalError as exc:
+    except (psycopg.OperationalError, psycopg.ProgrammingError) as exc:  # ProgrammingError: a bad URL
         raise _unreachable(url, exc) from exc
 
 
