@@ -360,3 +360,27 @@ def test_the_formal_tone_leaves_code_and_factorials_alone() -> None:
         "Use `if a != b:` to compare! It's 3.\n```\nprint('hi!')\n```\n5! = 120.", "formal", "What?", []
     )
     assert shaped == "Use `if a != b:` to compare. It is 3.\n```\nprint('hi!')\n```\n5! = 120."
+
+
+def test_the_numbers_a_tool_was_called_with_are_no_invention() -> None:
+    results = [ToolResult("calculate", {"expression": "12 * 2"}, "24")]
+    said = "Doubling your 12 apples gives 24 apples."
+    assert check_answer(said, question="Double it", results=results).problem is None
+    assert check_answer("It gives 25.", question="Double it", results=results).problem == "invented_number"
+
+
+async def test_a_follow_up_answer_may_restate_the_earlier_turns_number(engine_factory) -> None:
+    engine, _ = engine_factory(
+        [
+            FINALIZE,
+            {"content": "Nice, 12 apples."},
+            goto("math"),
+            call("calculate", expression="12 * 2"),
+            FINALIZE,
+            {"content": "Doubling your 12 apples gives 24 apples."},
+        ]
+    )
+    await engine.ainvoke("I have 12 apples", thread_id="t")
+    result = await engine.ainvoke("Double it", thread_id="t")
+    assert result.response == "Doubling your 12 apples gives 24 apples."
+    assert result.trace["notes"] == [] and result.trace["validation"][0]["verdict"]["ok"]

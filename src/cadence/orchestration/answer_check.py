@@ -25,8 +25,8 @@ generically (numbers, clock times and words, never particular sentences):
   date alone does not say the time), or none of one item's, for a result stating
   one value per item in sentences that open alike; otherwise the answer shares
   none of the results' content words;
-- **invented number**: the answer states a number that is neither in the results
-  nor in the question. A turn whose tools all failed has no results, only their
+- **invented number**: the answer states a number that is neither in the results,
+  nor in the arguments the tools were called with, nor in the question. A turn whose tools all failed has no results, only their
   errors: an answer stating a number that is in neither the question nor the errors
   made it up (the tool that would have computed it failed), and so does one stating the
   question's numbers without saying that something failed (it gives them as the answer);
@@ -222,6 +222,15 @@ def _turn_tool_messages(messages: Sequence[BaseMessage], *, failed: bool) -> tup
     return (message_text(question) if question is not None else ""), out
 
 
+def called_with(results: Sequence[ToolResult]) -> str:
+    """The values the tools were called with, as text: "12 * 2" for ``calculate(expression="12 * 2")``.
+
+    An answer may state them ("Doubling your 12 apples gives 24"): the tool's result is about them,
+    and a follow-up's numbers often come from an earlier turn, not from its question.
+    """
+    return " \n".join(json.dumps(dict(r.args), ensure_ascii=False) for r in results if r.args)
+
+
 def facts(text: str) -> list[str]:
     """Numbers and clock times written in ``text`` (normalised: no thousands separators)."""
     return [f.replace(",", "") for f in _FACT_RE.findall(text)]
@@ -315,7 +324,7 @@ def check_answer(
     if not results:
         if failures:
             errors = " \n".join([*(f"{f.name.replace('_', ' ')} {f.content}" for f in failures), *grounded])
-            known = facts(f"{question} \n{errors}")
+            known = facts(f"{question} \n{errors} \n{called_with(failures)}")
             stated = facts(_LIST_MARKER_RE.sub("", cleaned))
             invented = [f for f in stated if not _contains(known, f)]
             if invented:
@@ -342,7 +351,8 @@ def check_answer(
     short = [r.content for r in results if len(r.content) <= SHORT_RESULT_CHARS]
     stated = [f for r in short for f in leading_facts(r) if not _contains(asked, f)]
     said = facts(_LIST_MARKER_RE.sub("", cleaned))
-    found = facts(evidence) if said else []  # read once, not once per number said
+    # read once, not once per number said; the numbers a tool was given are what its result is about
+    found = facts(f"{evidence} \n{called_with(results)}") if said else []
     invented = [f for f in said if not _contains(asked, f) and not _contains(found, f)]
     if invented:
         return AnswerVerdict(cleaned, "invented_number", invented)
