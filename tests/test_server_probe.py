@@ -3,12 +3,15 @@ from docs/api.md) send and expect."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 import openai
 import pytest
 
+from cadence.server import create_app
 from cadence.testing import ScriptedChatModel
-from test_server_support import serve
+from test_server_support import live_server, parse_sse, serve, settings
 
 
 def test_a_failed_turn_is_not_retried_by_the_openai_client() -> None:
@@ -66,3 +69,39 @@ def test_the_thread_list_url_of_the_docs_lists_every_thread() -> None:
         empty = client.post("/api/v1/chat", json={"message": "four", "org_id": "", "project_id": ""})
         fresh = client.get(f"/api/v1/threads/{empty.json()['thread_id']}").json()
         assert (fresh["org_id"], fresh["project_id"]) == (None, None)
+
+
+def _emitting_app_model() -> tuple[Any, ScriptedChatModel]:
+    from cadence.sdk import emit, tool
+    from conftest import FINALIZE, call, goto, tool_plugin
+
+    @tool
+    def crawl(pages: int) -> str:
+        """Pretend to crawl pages."""
+        emit({"done": pages})  # no type
+        emit({"type": "progress\n\ndata: {}", "done": pages})  # a type that is not an SSE event name
+        return f"crawled {pages}"
+
+    script = [goto("crawler"), call("crawl", pages=2), FINALIZE, {"content": "Crawled two pages."}]
+    model = ScriptedChatModel.from_items(script, loop=True)
+    return tool_plugin("crawler", [crawl]), model
+
+
+def test_plugin_events_without_a_type_do_not_break_a_response() -> None:
+    """A plugin's ``emit({"done": 2})`` (no ``type``) made the OpenAI endpoint's JSON answer a 500 after the
+    turn had run (the turn's result read every event's type), and an event type with line breaks split the
+    SSE stream into made-up events."""
+    plugin, model = _emitting_app_model()
+    app = create_app(settings(), engine_kwargs={"model": model, "plugins": [plugin]})
+    with live_server(app) as url, httpx.Client(base_url=url, timeout=30) as c:
+        body = {"model": "cadence", "messages": [{"role": "user", "content": "crawl"}]}
+        reply = c.post("/v1/chat/completions", json=body)
+        assert reply.status_code == 200, reply.text
+        answer = reply.json()["choices"][0]["message"]["content"]
+        assert answer and reply.json()["thread_id"]
+
+        with c.stream("POST", "/api/v1/chat/stream", json={"message": "crawl"}) as resp:
+            events = parse_sse(resp.read().decode())
+        assert [name for name, data in events if "done" in data] == ["message", "message"]
+        assert all(name == data.get("type", "message") for name, data in events if "done" not in data)
+        assert events[-1][0] == "final" and events[-1][1]["response"] and not events[-1][1]["error"]

@@ -110,9 +110,18 @@ def stream_response(turn: Turn) -> StreamingResponse:
     )
 
 
+def sse_event_name(event: dict[str, Any]) -> str:
+    """The SSE ``event:`` name of an event: its type, or ``message`` when it has none that can be one
+    (a plugin's own event may have no type, or one with a line break that would end the field)."""
+    kind = event.get("type")
+    if isinstance(kind, str) and kind and not any(c in kind for c in "\r\n"):
+        return kind
+    return "message"
+
+
 async def _sse(turn: Turn) -> AsyncIterator[str]:
     async for event in turn.events():
-        yield f"event: {event.get('type', 'message')}\ndata: {json_text(event)}\n\n"
+        yield f"event: {sse_event_name(event)}\ndata: {json_text(event)}\n\n"
 
 
 @router.post(

@@ -255,7 +255,12 @@ async def chat_completions(
         history=_history(body.messages[:-1]),
     )
     decided = await _approval_reply(service, request, tokens=body.stream)
-    turn = decided if decided is not None else await service.start(request, tokens=body.stream)
+    # a JSON answer needs only the final event: the engine then runs without its event streams
+    turn = (
+        decided
+        if decided is not None
+        else await service.start(request, tokens=body.stream, events=body.stream)
+    )
     completion_id = f"chatcmpl-{uuid.uuid4().hex}"
     headers = {THREAD_HEADER: turn.thread_id}
     if body.stream:

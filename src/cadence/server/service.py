@@ -83,7 +83,7 @@ class Turn:
         """The final event (response, thread_id, trace, error)."""
         final: dict[str, Any] | None = None
         async for event in self.events():
-            if event["type"] == "final":
+            if event.get("type") == "final":  # a plugin's own events may have no type
                 final = event
         assert final is not None, "a turn always ends with a final event"
         return final
