@@ -32,6 +32,10 @@ from cadence.sdk.agent import AgentNode, AgentRunner, BaseAgent, with_back_call
 
 logger = logging.getLogger(__name__)
 
+FAILED_STEP_KEY = "cadence_agent_failed"
+"""``response_metadata`` of an agent's reply written for its failed step (the trace error's code): an
+explanation, not the agent's answer (the supervisor mode does not forward it as one)."""
+
 
 async def run_agent(
     agent: BaseAgent,
@@ -130,4 +134,6 @@ def _failed(context: Any, node_name: str, plugin: str, code: str, message: str) 
     """The agent's reply when its step failed: an explanation (a ``back`` call is added after)."""
     if context is not None:
         context.trace.errors.append({"node": node_name, "code": code, "message": message})
-    return AIMessage(content=f"(The {plugin} agent could not answer: {message})")
+    return AIMessage(
+        content=f"(The {plugin} agent could not answer: {message})", response_metadata={FAILED_STEP_KEY: code}
+    )
