@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.conftest import transfer
+from tests.conftest import call, transfer
 
 
 def forward(agent: Any) -> dict[str, Any]:
@@ -39,3 +39,48 @@ async def test_forward_message_of_an_unknown_agent_is_still_synthesized(engine_f
     result = await engine.ainvoke("What is 2+2?")
     assert nodes(model)[-1] == "synthesizer" and result.response == "4."
     assert any("no answer of agent 'planner_agent'" in n for n in result.trace["notes"])
+
+
+# -- an agent's failed step is not its answer ------------------------------------------------------------
+BOOM = {"raise": {"type": "error", "message": "provider down"}}
+
+
+async def test_a_failed_agent_step_is_not_forwarded_as_the_answer(engine_factory) -> None:
+    engine, model = engine_factory(
+        [
+            transfer("math"),
+            call("calculate", expression="2 + 2"),
+            BOOM,
+            forward("math"),
+            {"content": "2 + 2 = 4."},
+        ],
+        mode="supervisor",
+        model_max_retries=0,
+    )
+    result = await engine.ainvoke("What is 2 + 2?")
+    # the explanation of the agent's error is no answer to pass on: the synthesizer answers from the result
+    assert nodes(model) == ["supervisor", "math_agent", "math_agent", "supervisor", "synthesizer"]
+    assert result.response == "2 + 2 = 4." and "could not answer" not in result.response
+    assert any("the math agent failed (model_error); synthesized instead" in n for n in result.trace["notes"])
+    assert [e["code"] for e in result.trace["errors"]] == ["model_error"]
+
+
+async def test_a_failed_correction_leaves_the_agents_first_answer(engine_factory) -> None:
+    engine, model = engine_factory(
+        [
+            transfer("math"),
+            call("calculate", expression="2 + 2"),
+            {"content": "2 + 2 is 5."},  # an invented number: one correction round
+            forward("math"),
+            BOOM,  # the correction fails
+        ],
+        mode="supervisor",
+        validation="correct",
+        model_max_retries=0,
+    )
+    result = await engine.ainvoke("What is 2 + 2?")
+    assert nodes(model) == ["supervisor", "math_agent", "math_agent", "supervisor", "math_agent"]
+    assert result.response == "2 + 2 is 5." and "could not answer" not in result.response
+    assert any("correction failed; its first answer stands" in n for n in result.trace["notes"])
+    [record] = result.trace["validation"]
+    assert record["draft_problems"] == ["invented_number"] and not record["verdict"]["ok"]

@@ -56,6 +56,7 @@ from cadence.conventions import (
     split_at_last_human,
 )
 from cadence.orchestration import plugin_nodes
+from cadence.orchestration.agent_node import FAILED_STEP_KEY
 from cadence.orchestration.answer_check import (
     SHORT_RESULT_CHARS,
     ToolResult,
@@ -334,10 +335,31 @@ def _forward_called(state: dict[str, Any]) -> bool:
     return False
 
 
+def _failed_step(message: BaseMessage) -> bool:
+    """Whether ``message`` is an agent's failed step: the explanation of its error, not its answer."""
+    return bool((message.response_metadata or {}).get(FAILED_STEP_KEY))
+
+
 def _agent_answer(state: dict[str, Any], agent: str) -> AIMessage | None:
-    """``agent``'s last answer with text in this turn."""
+    """``agent``'s last answer with text in this turn (a failed step's explanation is none)."""
     _, _, after = split_at_last_human(state.get("messages") or [])
     return next(
+        (
+            m
+            for m in reversed(after)
+            if isinstance(m, AIMessage)
+            and m.name == agent_node_name(agent)
+            and has_answer(m)
+            and not _failed_step(m)
+        ),
+        None,
+    )
+
+
+def _agent_failure(state: dict[str, Any], agent: str) -> AIMessage | None:
+    """``agent``'s failed step in this turn, if its last step with text was one."""
+    _, _, after = split_at_last_human(state.get("messages") or [])
+    last = next(
         (
             m
             for m in reversed(after)
@@ -345,6 +367,7 @@ def _agent_answer(state: dict[str, Any], agent: str) -> AIMessage | None:
         ),
         None,
     )
+    return last if last is not None and _failed_step(last) else None
 
 
 async def forward_node(state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]) -> Command:
@@ -370,10 +393,18 @@ def finish(state: dict[str, Any], context: Any) -> Command:
     own = ctx.get(F.SUPERVISOR_ANSWER) if agent == GraphNodeNames.SUPERVISOR else None
     answer = AIMessage(content=own) if own else _agent_answer(state, agent)
     if answer is None:
-        ctx[F.NOTES].append(f"forward_message: no answer of agent {agent!r} to forward; synthesized instead")
+        failed = _agent_failure(state, agent)
+        ctx[F.NOTES].append(
+            f"forward_message: the {agent} agent failed ({failed.response_metadata[FAILED_STEP_KEY]}); "
+            "synthesized instead"
+            if failed is not None
+            else f"forward_message: no answer of agent {agent!r} to forward; synthesized instead"
+        )
         logger.warning("nothing to forward; synthesizing", extra={"agent": agent})
         emit_events([node_event(GraphNodeNames.SYNTHESIZER)])
         return Command(goto=GraphNodeNames.SYNTHESIZER, update={"plugin_context": ctx})
+    if ctx.get(F.VALIDATION_DRAFT) and _agent_failure(state, agent) is not None:
+        ctx[F.NOTES].append(f"validation: the {agent} agent's correction failed; its first answer stands")
     question, results = turn_evidence(state)
     text = answer_text(answer)
     if _is_a_raw_result(text, results):
@@ -470,6 +501,8 @@ def answer_stands(state: dict[str, Any], update: dict[str, Any], agent: str, ans
     if not records or any(r.get("error") for r in records):
         return False
     text = answer_text(answer)
+    if _failed_step(answer):  # the explanation of the agent's error is no answer
+        return False
     results = results_from_records(records)
     contents = [r.content.strip() for r in results]
     if not text or text in contents or " ".join(text.split()) == " ".join("\n".join(contents).split()):
