@@ -81,13 +81,31 @@ def test_folder_plugin_from_the_scaffold(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "fragment"), [("9lives", "must start with a letter"), ("coordinator", "reserved")]
+    ("name", "fragment"),
+    [
+        ("9lives", "must start with a letter"),
+        ("coordinator", "reserved"),
+        # the built-in of that name wins at loading: the new plugin would never run
+        ("Math", "'math' is the name of a built-in plugin"),
+        ("text", "built-in plugin"),
+    ],
 )
 def test_bad_names_are_one_error_line(tmp_path: Path, name: str, fragment: str) -> None:
     result = runner.invoke(app, ["plugins", "new", name, "--dir", str(tmp_path)])
     assert result.exit_code != 0
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: ") and fragment in lines[0]
+
+
+@pytest.mark.parametrize(("name", "distribution"), [("bot_", "cadence-bot"), ("a--b", "cadence-a-b")])
+def test_the_distribution_name_is_installable(tmp_path: Path, name: str, distribution: str) -> None:
+    # 'cadence-bot-' is no valid project name: pip install -e refused the scaffold of 'bot_'
+    from packaging.requirements import Requirement
+
+    project = scaffold(name, tmp_path)
+    meta = tomllib.loads((project / "pyproject.toml").read_text())
+    assert meta["project"]["name"] == distribution == project.name
+    assert Requirement(distribution).name == distribution
 
 
 def test_existing_folder_is_refused(tmp_path: Path) -> None:

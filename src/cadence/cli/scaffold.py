@@ -21,6 +21,7 @@ from typing import Annotated
 import typer
 
 from cadence import __version__
+from cadence.builtins import BUILTIN_PLUGINS
 from cadence.cli.common import fail
 from cadence.plugins.manager import ENTRY_POINT_GROUP
 from cadence.sdk.metadata import PluginMetadata, normalize_name
@@ -210,7 +211,10 @@ def scaffold(name: str, directory: Path) -> Path:
     slug = normalize_name(name)
     if not re.fullmatch(r"[a-z][a-z0-9_]*", slug):
         raise ValueError(f"plugin name {name!r} must become a Python name (letters, digits, '_')")
-    dash = slug.replace("_", "-")
+    if slug in BUILTIN_PLUGINS:  # the built-in would win: the new plugin would never be loaded
+        raise ValueError(f"{slug!r} is the name of a built-in plugin; choose another name")
+    # a distribution name ends with a letter or digit ('cadence-bot-' cannot be installed)
+    dash = re.sub(r"-+", "-", slug.replace("_", "-")).strip("-")
     project = directory / f"cadence-{dash}"
     if project.exists():
         raise ValueError(f"{project} already exists; choose another name or --dir")
