@@ -52,6 +52,7 @@ from cadence.orchestration.agent_node import agent_node_of, run_agent
 from cadence.orchestration.events import AgentStartEvent, emit_events, node_event
 from cadence.orchestration.graph import ModelResolver
 from cadence.orchestration.guards import BEFORE_DECISION, GuardView
+from cadence.orchestration.recall import memory_prompt, with_memory
 from cadence.orchestration.state import AgentState, plugin_context
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.suspend import SuspendNode
@@ -165,6 +166,11 @@ def agent_step(bundle: PluginBundle) -> Any:
         agent: Any, node_name: str, state: dict[str, Any], config: RunnableConfig, runtime: Any
     ) -> dict[str, Any]:
         messages = without_forwarded_copies(state.get("messages") or [])
+        instructions = single_instructions(state, bundle.metadata)
+        settings = getattr(getattr(runtime, "context", None), "settings", None)
+        if isinstance(settings, Settings):  # its answer is the final answer: it gets the turn's memory
+            messages = with_memory(messages, state, settings)
+            instructions += memory_prompt(state, settings)
         feedback = (state.get("plugin_context") or {}).get(F.VALIDATION_FEEDBACK)
         if feedback:  # the validation correction round: what to fix comes last
             messages = [*messages, HumanMessage(content=feedback)]
@@ -175,7 +181,7 @@ def agent_step(bundle: PluginBundle) -> Any:
             view,
             config,
             runtime,
-            instructions=single_instructions(state, bundle.metadata),
+            instructions=instructions,
             next_node=lambda update: (
                 bundle.tools_node_name if should_continue(update) == TOOLS else ANSWER_NODE
             ),
