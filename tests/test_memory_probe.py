@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from langchain_core.messages import ToolMessage
+from langchain_core.tools import tool
 from langgraph.store.memory import InMemoryStore
 
 from cadence.memory import MemoryService
 from cadence.memory.ingest import only_statements, stated_facts
 from cadence.orchestration.engine import Cadence
 from cadence.testing import ScriptedChatModel
-from conftest import FINALIZE, make_settings
+from conftest import FINALIZE, make_settings, tool_plugin
 
 
 @pytest.mark.parametrize(
@@ -67,3 +69,27 @@ async def test_a_very_long_fact_is_clipped_like_a_result() -> None:
     assert [len(i.statement) <= 200 for i in recall.items] == [True]
     await memory.ingest_turn("alice", said, "Noted.")  # the same words again: still one memory
     assert len(await memory.list("alice")) == 1
+
+
+@tool
+def record(text: str) -> str:
+    """Record a text."""
+    return f"recorded {text}"
+
+
+async def test_the_single_modes_agent_gets_the_users_memory() -> None:
+    """The single mode recalled and kept memories, but its agent — whose answer is the final one —
+    never saw them: 'What do I work on?' in a new thread was answered without 'compilers'."""
+    model = ScriptedChatModel.from_items([{"content": "Nice to meet you."}, {"content": "Compilers."}])
+    engine = Cadence(
+        make_settings(mode="single", agent="counter"), model=model, plugins=[tool_plugin("counter", [record])]
+    )
+    await engine.ainvoke("My name is Ada and I work on compilers.", thread_id="t1", user_id="alice")
+    out = await engine.ainvoke("What do I work on?", thread_id="t2", user_id="alice")
+    assert out.trace["memory"]["adequacy"] == 1.0
+    seen = model.records[1].messages
+    recalled = [m for m in seen if isinstance(m, ToolMessage) and m.name == "recall_memory"]
+    assert [m.content for m in recalled] == ["You work on compilers."]
+    assert "compilers" not in str(model.records[1].messages[0].content)  # given once, as the result
+    other = await engine.ainvoke("What do I work on?", thread_id="t3", user_id="bob")
+    assert other.trace["memory"]["items"] == []
