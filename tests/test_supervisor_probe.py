@@ -84,3 +84,23 @@ async def test_a_failed_correction_leaves_the_agents_first_answer(engine_factory
     assert any("correction failed; its first answer stands" in n for n in result.trace["notes"])
     [record] = result.trace["validation"]
     assert record["draft_problems"] == ["invented_number"] and not record["verdict"]["ok"]
+
+
+# -- the trace's notes say what happened ------------------------------------------------------------------
+async def test_a_corrected_forwarded_answer_is_not_noted_as_a_direct_answer(engine_factory) -> None:
+    engine, model = engine_factory(
+        [
+            transfer("math"),
+            call("calculate", expression="2 + 2"),
+            {"content": "2 + 2 is 5."},
+            forward("math"),
+            {"content": "2 + 2 is 4."},
+        ],
+        mode="supervisor",
+        validation="correct",
+    )
+    result = await engine.ainvoke("What is 2 + 2?")
+    assert nodes(model) == ["supervisor", "math_agent", "math_agent", "supervisor", "math_agent"]
+    assert result.response == "2 + 2 is 4." and result.trace["validation"][0]["corrected"]
+    # the supervisor forwarded it (then it was corrected): it did not stand as it was
+    assert not any("direct answer" in n for n in result.trace["notes"])

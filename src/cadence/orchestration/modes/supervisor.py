@@ -429,7 +429,7 @@ def finish(state: dict[str, Any], context: Any) -> Command:
             target = GraphNodeNames.SUPERVISOR if own else agent_node_name(agent)
             emit_events([node_event(target)])
             return Command(goto=target, update={"plugin_context": ctx})
-    if not _forward_called(state) and not own:
+    if not _forward_called(state) and not own and not ctx.get(F.VALIDATION_DRAFT):  # not a correction
         ctx[F.NOTES].append(f"supervisor: the {agent} agent's answer stood as it was (direct answer)")
     final = AIMessage(content=text, name=GraphNodeNames.FORWARD, response_metadata={FORWARDED_KEY: agent})
     return Command(goto=END, update={"messages": [final], "plugin_context": ctx})
