@@ -124,13 +124,13 @@ async def test_tone_reaches_the_agent(engine_factory) -> None:
 
 
 async def test_tool_hops_guard_suspends(engine_factory) -> None:
-    script = [*[call("calculate", expression=f"{i} + 1") for i in range(2)], {"content": "Stopped early."}]
+    script = [*[call("calculate", expression=f"{i} + 1") for i in range(2)], {"content": "Stopped early: 1 + 1 = 2."}]
     engine, model = engine_factory(script, mode="single", agent="math", max_tool_hops=2)
     result = await engine.ainvoke("count up")
     assert result.trace["suspended"] and result.trace["suspend_reason"] == "max_tool_hops"
     assert result.trace["tool_hops"] == 2
     assert nodes(model) == ["math_agent", "math_agent", "suspend"]
-    assert result.response == "Stopped early."
+    assert result.response == "Stopped early: 1 + 1 = 2."
 
 
 def test_the_deadline_ends_the_loop(engine_factory) -> None:

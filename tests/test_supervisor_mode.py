@@ -315,12 +315,12 @@ GUARDS = {
 async def test_a_fired_guard_suspends_with_a_tone_aware_message(engine_factory, code: str, tone: str) -> None:
     script, limits, reason = GUARDS[code]
     engine, model = engine_factory(
-        [*script, {"content": "I had to stop early."}], mode="supervisor", **limits
+        [*script, {"content": "I had to stop early; so far 1 + 1 = 2."}], mode="supervisor", **limits
     )
     result = await engine.ainvoke("keep going", tone=tone)
     assert result.trace["suspended"] and result.trace["suspend_reason"] == code
     assert result.trace["suspend_details"]["code"] == code
-    assert nodes(model)[-1] == "suspend" and result.response == "I had to stop early."
+    assert nodes(model)[-1] == "suspend" and result.response == "I had to stop early; so far 1 + 1 = 2."
     # the suspend node explains the guard in plain words, in the turn's tone (and only that tone)
     prompt = model.records[-1].messages[0]
     assert isinstance(prompt, SystemMessage) and reason in str(prompt.content)

@@ -32,6 +32,11 @@ you had to stop before finishing.
 **RESPONSE STYLE**: {tone_instruction}
 {plugin_suggestions}"""
 
+SUSPEND_NOTICE = (
+    "I had to stop before finishing, so this answer may be incomplete; continue the chat to finish it."
+)
+"""Opens a suspend answer the final-answer check rebuilt from the results (the model's own answer said why it stopped)."""
+
 UNKNOWN_SUSPEND_REASON = "it needed more steps than one answer may take"
 """The suspend node's reason when the state holds none it knows."""
 

@@ -23,6 +23,7 @@ from langgraph.runtime import Runtime
 from cadence.errors import CadenceError
 from cadence.orchestration.answer_check import (
     ANSWER_CHECK_KEY,
+    ToolResult,
     check_answer,
     conform_to_tone,
     failure_answer,
@@ -112,7 +113,9 @@ class FinalAnswerNode:
 
     node_name = "synthesizer"
     check_answers = False
-    """Whether answers go through the final-answer check (see :meth:`checked`)."""
+    """Whether answers go through the final-answer check (see :meth:`checked`) and validation."""
+    correct_answers = True
+    """Whether ``CADENCE_VALIDATION=correct`` may send a draft failing validation back to the model once."""
 
     def __init__(
         self, model: BaseChatModel, plugins: Mapping[str, PluginMetadata], settings: Settings
@@ -186,15 +189,22 @@ class FinalAnswerNode:
             elif isinstance(content, str) and self.check_answers:
                 mode = settings.validation
                 evidence = TurnEvidence.of(view)  # the turn's question and results, read once
-                draft = evidence.validate(content) if mode != "off" else None
+                grounded = self.grounding(view)
+                draft = evidence.validate(content, grounded) if mode != "off" else None
                 drafted, corrected = content, False
-                if draft is not None and not draft.ok and mode == "correct" and structured is None:
+                if (
+                    draft is not None
+                    and not draft.ok
+                    and mode == "correct"
+                    and structured is None
+                    and self.correct_answers
+                ):
                     content = await self.corrected(content, draft, prompt_messages, context, config)
                     corrected = True
-                content, rewritten = self.checked(view, content, prompt_messages, context, evidence)
+                content, rewritten = self.checked(view, content, prompt_messages, context, evidence, grounded)
                 content = self.cited(view, content, evidence)
                 if draft is not None:  # the answer as shown (the draft's verdict when it stands as it was)
-                    final = draft if content == drafted else evidence.validate(content)
+                    final = draft if content == drafted else evidence.validate(content, grounded)
                     record_validation(context, self.node_name, mode, final, draft, corrected)
         except CadenceError as exc:
             content = self.fallback(
@@ -251,12 +261,13 @@ class FinalAnswerNode:
         prompt_messages: Sequence[BaseMessage],
         context: TurnContext | None,
         evidence: TurnEvidence | None = None,
+        grounded: Sequence[str] | None = None,
     ) -> tuple[str, str | None]:
         """The answer after the final-answer check, and the failed check's reason when it was rewritten.
 
         An answer that drops or contradicts the turn's tool results is replaced by one built from
-        the results themselves (see :mod:`answer_check`), noted in the trace. ``evidence``: the
-        turn's evidence when the caller has read it already.
+        the results themselves (see :mod:`answer_check`), noted in the trace. ``evidence`` and
+        ``grounded`` (:meth:`grounding`): the turn's, when the caller has read them already.
         """
         evidence = evidence or TurnEvidence.of(state)
         question, results = evidence.question, evidence.message_results
@@ -267,11 +278,11 @@ class FinalAnswerNode:
             question=question,
             results=results,
             instructions=instructions,
-            grounded=memory_evidence(state),
+            grounded=self.grounding(state) if grounded is None else grounded,
             failures=failures,
         )
         if verdict.problem is None:
-            shaped, changed = conform_to_tone(verdict.answer, state.get("tone"), question, results)
+            shaped, changed = self.shaped(verdict.answer, state.get("tone"), question, results)
             if changed and context is not None:
                 context.trace.notes.append(f"{self.node_name}: answer shaped to the {state.get('tone')} tone")
             return shaped, None
@@ -281,12 +292,27 @@ class FinalAnswerNode:
             rewrite = failure_answer(failures, state.get("tone"))
         if not rewrite:
             return verdict.answer or answer, None
+        rewrite = self.rewritten(state, rewrite)
         source = "tool results" if results else "tool errors"
         note = f"{self.node_name}: answer rewritten from the {source} ({verdict.problem})"
         logger.info("final answer rewritten", extra={"node": self.node_name, "reason": verdict.problem})
         if context is not None:
             context.trace.notes.append(note)
         return rewrite, verdict.problem
+
+    def grounding(self, state: Mapping[str, Any]) -> list[str]:
+        """Material besides the tool results an answer may rest on (never required): the recalled memories."""
+        return memory_evidence(state)
+
+    def shaped(
+        self, answer: str, tone: str | None, question: str, results: Sequence[ToolResult]
+    ) -> tuple[str, bool]:
+        """An answer that passed the check, brought in line with the tone (:func:`conform_to_tone`)."""
+        return conform_to_tone(answer, tone, question, results)
+
+    def rewritten(self, state: Mapping[str, Any], rewrite: str) -> str:
+        """The answer built from the results (or the failures) that replaces one failing the check."""
+        return rewrite
 
     async def corrected(
         self,

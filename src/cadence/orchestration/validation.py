@@ -204,20 +204,23 @@ def validate_answer(
     results: Sequence[ToolResult] = (),
     *,
     sources: Iterable[str] | None = None,
+    grounded: Sequence[str] = (),
 ) -> ValidationVerdict:
     """Validate ``answer`` to ``question`` against the turn's tool ``results`` (rules only, no model).
 
     ``results`` are :class:`~cadence.orchestration.answer_check.ToolResult` records (name,
     args, content), e.g. from :func:`~cadence.orchestration.answer_check.turn_results`;
     ``sources`` are the documents a citation may refer to (default: :func:`retrieved_sources`
-    of ``results``). Returns a :class:`ValidationVerdict`; ``verdict.ok`` is the short answer.
+    of ``results``); ``grounded``: other material the answer may rest on (the final-answer check's:
+    recalled memories, a suspended turn's reason). Returns a :class:`ValidationVerdict`; ``verdict.ok``
+    is the short answer.
 
     The check is a pure function of its inputs, and a supervisor's answer that stands is checked
     twice in a row with the same ones (may it stand, then the forward step's verdict): the last
     call's verdict is reused when the inputs are equal.
     """
     global _last_verdict
-    inputs = (question, answer, list(results), None if sources is None else list(sources))
+    inputs = (question, answer, list(results), None if sources is None else list(sources), list(grounded))
     last = _last_verdict
     if last is not None and last[0] == inputs:
         return last[1]
@@ -231,7 +234,11 @@ _last_verdict: tuple[tuple[Any, ...], ValidationVerdict] | None = None
 
 
 def _validate(
-    question: str, answer: str, results: Sequence[ToolResult], sources: Iterable[str] | None
+    question: str,
+    answer: str,
+    results: Sequence[ToolResult],
+    sources: Iterable[str] | None,
+    support: Sequence[str] = (),
 ) -> ValidationVerdict:
     """:func:`validate_answer` without the reuse of the last verdict."""
     problems: list[str] = []
@@ -248,7 +255,9 @@ def _validate(
     if text.strip() and results:
         # the citations are checked below; the grounding check sees the answer without them
         evidence = [_passages(r) for r in results]
-        verdict = check_answer(_CITATION_RE.sub(" ", text), question=question, results=evidence)
+        verdict = check_answer(
+            _CITATION_RE.sub(" ", text), question=question, results=evidence, grounded=support
+        )
         if verdict.problem is not None:
             grounded = False
             problems.append(verdict.problem)
@@ -338,9 +347,10 @@ class TurnEvidence:
             results = results_from_records(records)
         return cls(question, in_messages, results, retrieved_sources(results))
 
-    def validate(self, answer: str) -> ValidationVerdict:
-        """:func:`validate_answer` of ``answer`` against this evidence (as :func:`validate_state`)."""
-        return validate_answer(self.question, answer, self.results, sources=self.sources)
+    def validate(self, answer: str, grounded: Sequence[str] = ()) -> ValidationVerdict:
+        """:func:`validate_answer` of ``answer`` against this evidence (as :func:`validate_state`);
+        ``grounded``: other material it may rest on."""
+        return validate_answer(self.question, answer, self.results, sources=self.sources, grounded=grounded)
 
 
 def validate_turn(messages: Sequence[BaseMessage], answer: str) -> ValidationVerdict:

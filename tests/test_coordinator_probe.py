@@ -1,0 +1,61 @@
+"""Probes of the coordinator graph's finishing: suspend answers, follow-ups, odd model output."""
+
+from __future__ import annotations
+
+import pytest
+from tests.conftest import call, goto
+
+from cadence.orchestration.answer_check import ANSWER_CHECK_KEY
+from cadence.orchestration.engine import thread_key
+from cadence.orchestration.prompts import SUSPEND_NOTICE
+
+# a route to math, its calculation, then a route the agent-hop guard refuses: the turn suspends
+SUSPENDED = [goto("math"), call("calculate", expression="15 * 23"), goto("math")]
+
+
+async def test_a_suspend_answer_contradicting_the_results_is_rebuilt_and_still_says_it_stopped(
+    engine_factory,
+) -> None:
+    engine, _ = engine_factory(
+        [*SUSPENDED, {"content": "I had to stop early, but the answer is 999."}], max_agent_hops=1
+    )
+    result = await engine.ainvoke("Calculate 15 * 23")
+    assert result.trace["suspend_reason"] == "max_agent_hops"
+    assert "999" not in result.response and "345" in result.response
+    assert result.response.startswith(SUSPEND_NOTICE)
+    assert any(
+        "suspend: answer rewritten from the tool results (invented_number)" in n
+        for n in result.trace["notes"]
+    )
+    state = await engine.graph.aget_state(
+        {"configurable": {"thread_id": thread_key("local", result.thread_id)}}
+    )
+    assert state.values["messages"][-1].response_metadata[ANSWER_CHECK_KEY] == "invented_number"
+    [record] = result.trace["validation"]
+    assert record["node"] == "suspend" and "invented_number" in record["draft_problems"]
+    assert record["verdict"]["ok"]
+
+
+@pytest.mark.parametrize("tone", ["natural", "concise", "learning", "formal"])
+async def test_a_faithful_suspend_answer_stands_with_the_limits_counts_in_it(
+    engine_factory, tone: str
+) -> None:
+    text = (
+        "I had to stop after 1 of 1 steps, before I could check everything you asked for in this turn. "
+        "So far I worked out that 15 * 23 = 345. Please continue the chat so that I can finish the rest."
+    )
+    engine, model = engine_factory([*SUSPENDED, {"content": text}], max_agent_hops=1)
+    result = await engine.ainvoke("Calculate 15 * 23", tone=tone)
+    assert model.records[-1].node == "suspend"
+    assert result.response == text  # the tone's shaping would drop the explanation (or the partial answer)
+    assert result.trace["notes"] == []
+    assert [r["verdict"]["problems"] for r in result.trace["validation"]] == [[]]
+
+
+async def test_a_suspend_answer_gets_no_correction_round(engine_factory) -> None:
+    engine, model = engine_factory(
+        [*SUSPENDED, {"content": "The answer is 999."}], max_agent_hops=1, validation="correct"
+    )
+    result = await engine.ainvoke("Calculate 15 * 23")
+    assert [r.node for r in model.records].count("suspend") == 1  # the turn is out of steps
+    assert result.response.startswith(SUSPEND_NOTICE) and "345" in result.response
