@@ -21,9 +21,8 @@ from typing import Annotated
 import typer
 
 from cadence import __version__
-from cadence.builtins import BUILTIN_PLUGINS
 from cadence.cli.common import fail
-from cadence.plugins.manager import ENTRY_POINT_GROUP
+from cadence.plugins.manager import ENTRY_POINT_GROUP, builtin_plugin_names
 from cadence.sdk.metadata import PluginMetadata, normalize_name
 
 DISTRIBUTION = "cadence-agents"
@@ -211,7 +210,7 @@ def scaffold(name: str, directory: Path) -> Path:
     slug = normalize_name(name)
     if not re.fullmatch(r"[a-z][a-z0-9_]*", slug):
         raise ValueError(f"plugin name {name!r} must become a Python name (letters, digits, '_')")
-    if slug in BUILTIN_PLUGINS:  # the built-in would win: the new plugin would never be loaded
+    if slug in builtin_plugin_names():  # the built-in would win: the new plugin would never be loaded
         raise ValueError(f"{slug!r} is the name of a built-in plugin; choose another name")
     # a distribution name ends with a letter or digit ('cadence-bot-' cannot be installed)
     dash = re.sub(r"-+", "-", slug.replace("_", "-")).strip("-")

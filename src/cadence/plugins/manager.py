@@ -46,6 +46,13 @@ ENTRY_POINT_GROUP = "cadence.plugins"
 _SOURCE_RANK = {"builtin": 0, "registered": 1, "entry_point": 2, "directory": 3, "markdown": 4}
 
 
+def builtin_plugin_names() -> list[str]:
+    """The names of Cadence's built-in plugins (``CADENCE_BUILTIN_PLUGINS`` chooses among them)."""
+    from cadence.builtins import BUILTIN_PLUGINS
+
+    return list(BUILTIN_PLUGINS)
+
+
 @dataclass
 class PluginStatus:
     """The outcome of loading one plugin candidate."""
