@@ -138,3 +138,19 @@ async def test_a_postgres_url_that_does_not_work_says_to_check_it(url: str, unus
     assert message.startswith("Cannot connect to PostgreSQL at 127.0.0.1")
     assert "check CADENCE_DATABASE_URL" in message and "password" in message
     assert "secret" not in message and "\n" not in message
+
+
+async def test_a_full_disk_at_start_says_to_free_space(tmp_path: Path, full_disk: dict[str, bool]) -> None:
+    """The schema set-up on a full disk said only 'database or disk is full; check CADENCE_DATA_DIR'."""
+    from cadence.errors import ConfigurationError
+    from cadence.persistence.checkpointer import open_checkpointer
+    from cadence.persistence.threads import open_thread_store
+
+    url = f"sqlite:///{tmp_path / 'cadence.db'}"
+    async with open_thread_store(url):
+        pass
+    full_disk["on"] = True
+    with pytest.raises(ConfigurationError) as caught:
+        async with open_checkpointer(url):
+            pass
+    assert "is out of space" in caught.value.message and "free disk space" in caught.value.message

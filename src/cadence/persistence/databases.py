@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from cadence.backoff import exponential_delay, retry_async
 from cadence.errors import ConfigurationError
-from cadence.persistence.sqlite_writer import WRITE_WAIT_S, WriterLockedConnection
+from cadence.persistence.sqlite_writer import WRITE_WAIT_S, WriterLockedConnection, storage_error
 
 SQLITE_BUSY_MS = int(WRITE_WAIT_S * 1000)
 """SQLite's busy timeout: as long as a write waits for Cadence's writer lock."""
@@ -100,7 +100,11 @@ SQLITE_SETTINGS_HINT = "check CADENCE_DATA_DIR (or CADENCE_DATABASE_URL)"
 
 
 def sqlite_problem(file: str | Path, exc: BaseException) -> ConfigurationError:
-    """A one-line ConfigurationError for a SQLite file that cannot be created, opened or written."""
+    """A one-line ConfigurationError for a SQLite file that cannot be created, opened or written
+    (a full disk or a read-only file: :func:`storage_error`'s message, which says what to do)."""
+    problem = storage_error(exc, str(file)) if isinstance(exc, sqlite3.Error) else None
+    if problem is not None:
+        return ConfigurationError(problem.message)
     reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
     return ConfigurationError(f"Cannot use the SQLite database {file}: {reason}; {SQLITE_SETTINGS_HINT}.")
 
