@@ -302,3 +302,21 @@ async def test_a_planned_call_edited_at_its_approval_counts_as_the_planned_call(
     assert not done.interrupted and done.approvals == []  # not asked again for the planned "2 + 2"
     assert [r["args"] for r in done.trace["tools_used"]] == [{"expression": "3 + 3"}]
     assert done.response == "3 + 3 = 6."
+
+
+@pytest.mark.parametrize("route", ["researcher", "validator", "end"])
+async def test_planned_arguments_that_do_not_fit_the_tool_are_asked_for_instead_of_run(route: str) -> None:
+    """A plan naming the right tool with wrong arguments ("expr" for "expression") does not run a call
+    that can only fail (and answer "the tool failed"): the node that runs it asks its model for them."""
+    engine, model = planner_engine(
+        [plan(route, [{"name": "calculate", "args": {"expr": "2 + 2"}}]),
+         {"tool_calls": [calc("2 + 2")]},  # the runner's model fills the arguments
+         {"content": "2 + 2 = 4."}]
+    )  # fmt: skip
+    out = await engine.ainvoke("What is 2 + 2?", user_id="u")
+    assert out.trace["planned_tools"] == [{"name": "calculate", "args": None}]
+    assert "'calculate': arguments do not fit (expression: Field required)" in out.trace["scratchpad"]
+    assert [(r["args"], r["content"], r["ok"]) for r in out.trace["tool_results"]] == [
+        ({"expression": "2 + 2"}, "4", True)
+    ]
+    assert out.response == "2 + 2 = 4." and list(model.records[1].tools) == ["calculate"]

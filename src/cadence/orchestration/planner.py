@@ -7,11 +7,12 @@
   fill) and a ``thought``. The model answers with the ``make_plan`` tool, or with text holding
   ``<plan>{json}</plan>``, or any JSON object. Fallbacks (seed 002, "Error Handling"): the JSON is
   extracted from the text when the tags are missing; an invalid ``delegate_to`` means ``end``;
-  tool entries that name no catalogue tool or carry bad arguments are skipped and logged; a plan
-  field the model left out comes from the lexical plan (:func:`lexical_plan`: memory adequate →
-  ``end``; tools that fit the question lexically → ``researcher``; else ``end``) — which is how
-  the embedded model plans without free generation (``make_plan`` has no required argument,
-  so its policy calls it with ``{}``).
+  tool entries that name no catalogue tool or whose arguments are not an object are skipped and
+  logged, arguments that do not fit the tool's schema are dropped (logged; the node that runs the
+  tool asks its model for them, as for a tool planned without); a plan field the model left out
+  comes from the lexical plan (:func:`lexical_plan`: memory adequate → ``end``; tools that fit the
+  question lexically → ``researcher``; else ``end``) — which is how the embedded model plans
+  without free generation (``make_plan`` has no required argument, so its policy calls it with ``{}``).
 - :class:`Researcher` runs the planned tools, then, while fewer than
   ``CADENCE_RESEARCHER_MIN_RESULTS`` useful results are in, asks its model for a call among the
   tools not tried yet (alternatives), up to ``CADENCE_RESEARCHER_MAX_ITERATIONS`` rounds; it
@@ -224,6 +225,11 @@ def check_plan(
                 notes.append(f"plan: tool entry {str(entry)[:60]!r} names no tool of the catalogue; skipped")
             elif args is not None and not isinstance(args, Mapping):
                 notes.append(f"plan: tool {name!r} has arguments that are not an object; skipped")
+            elif args is not None and (problem := _args_problem(tools[name], args)) is not None:
+                # the tool fits, its arguments do not (a wrong name, a missing one): the node that runs
+                # it asks its model for them, rather than running a call that can only fail
+                notes.append(f"plan: tool {name!r}: {problem}; its arguments are asked for when it runs")
+                planned.append({"name": name, "args": None})
             else:
                 planned.append({"name": name, "args": dict(args) if args is not None else None})
     thought = raw.get("thought")
@@ -233,6 +239,25 @@ def check_plan(
         level = logging.INFO if note.startswith("plan: no delegate_to") else logging.WARNING
         logger.log(level, note, extra={"raw_plan": json.dumps(raw, default=str)[:500]})
     return Plan(delegate, planned, thought_text, notes)
+
+
+def _args_problem(entry: Any, args: Mapping[str, Any]) -> str | None:
+    """What is wrong with ``args`` for the catalogue entry's tool (its call schema), or None."""
+    tool = entry[1] if isinstance(entry, tuple) else entry
+    schema = getattr(tool, "tool_call_schema", None) if isinstance(tool, BaseTool) else None
+    if not (isinstance(schema, type) and issubclass(schema, BaseModel)):
+        return None  # a JSON-schema tool (or none): its own validation reports
+    try:
+        schema.model_validate(dict(args))
+    except Exception as exc:  # a pydantic error, or a validator of the tool's raising anything
+        errors = getattr(exc, "errors", None)
+        if callable(errors):
+            found = [
+                f"{'.'.join(str(p) for p in e.get('loc') or ()) or '?'}: {e.get('msg')}" for e in errors()
+            ]
+            return "arguments do not fit (" + "; ".join(found[:3])[:200] + ")"
+        return f"arguments do not fit ({type(exc).__name__})"
+    return None
 
 
 def lexical_plan(
