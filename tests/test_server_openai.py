@@ -93,7 +93,9 @@ def test_openai_stateless_history_seeds_a_new_thread() -> None:
             temperature=0.2,  # unknown to Cadence: ignored
         )
         thread = completion.model_extra["thread_id"]
-        messages = httpx.get(f"{url}/api/v1/threads/{thread}").json()["messages"]
+        detail = httpx.get(f"{url}/api/v1/threads/{thread}").json()
+        assert detail["title"] == "My name is Ada."  # the thread's first message (was the last question)
+        messages = detail["messages"]
         assert [m["content"] for m in messages] == [
             "My name is Ada.",
             "Nice to meet you, Ada.",

@@ -217,7 +217,7 @@ class ChatService:
             # the thread is claimed, the turn counted and its question kept in one write (none at
             # the turn's end)
             await self.store.start_turn(
-                req.user_id, thread, title=req.message, org_id=req.org_id, project_id=req.project_id,
+                req.user_id, thread, title=_title(req), org_id=req.org_id, project_id=req.project_id,
                 question_id=turn_input.recorded_question_id, question=req.message,
             )  # fmt: skip
             if is_new and req.history:
@@ -350,6 +350,12 @@ class ChatService:
             await self.store.delete(user_id, thread_id)
         finally:
             await lease.arelease()
+
+
+def _title(req: TurnRequest) -> str:
+    """A new thread's title: its first user message (of the seeded history, if any), as the list shows."""
+    first = next((m for m in req.history if isinstance(m, HumanMessage) and message_text(m).strip()), None)
+    return message_text(first) if first is not None else req.message
 
 
 def _asked(record: ThreadRecord | None) -> HumanMessage | None:
