@@ -384,3 +384,14 @@ async def test_a_follow_up_answer_may_restate_the_earlier_turns_number(engine_fa
     result = await engine.ainvoke("Double it", thread_id="t")
     assert result.response == "Doubling your 12 apples gives 24 apples."
     assert result.trace["notes"] == [] and result.trace["validation"][0]["verdict"]["ok"]
+
+
+def test_a_failure_answer_gives_the_reason_an_error_introduces() -> None:
+    error = (
+        "Error: ToolInvocationError: Error invoking tool 'calculate' with kwargs {'expr': '2+2'} with error:\n"
+        " expression: Field required\n Please fix the error and try again.. Check the arguments or try a "
+        "different approach."
+    )
+    answer = failure_answer([ToolResult("calculate", {"expr": "2+2"}, error)], None)
+    assert "with error: expression: Field required." in answer
+    assert "Please fix" not in answer

@@ -26,11 +26,12 @@ generically (numbers, clock times and words, never particular sentences):
   one value per item in sentences that open alike; otherwise the answer shares
   none of the results' content words;
 - **invented number**: the answer states a number that is neither in the results,
-  nor in the arguments the tools were called with, nor in the question. A turn whose tools all failed has no results, only their
-  errors: an answer stating a number that is in neither the question nor the errors
-  made it up (the tool that would have computed it failed), and so does one stating the
-  question's numbers without saying that something failed (it gives them as the answer);
-  either is replaced by :func:`failure_answer`, which says what failed;
+  nor in the arguments the tools were called with, nor in the question. A turn
+  whose tools all failed has no results, only their errors: an answer stating a
+  number that is in neither the question nor the errors made it up (the tool that
+  would have computed it failed), and so does one stating the question's numbers
+  without saying that something failed (it gives them as the answer); either is
+  replaced by :func:`failure_answer`, which says what failed;
 - **ignored failure**: in such a turn, an answer of eight words or more that neither says
   something failed nor uses any word of the tools' names and errors (the question's aside)
   talks about something else
@@ -802,11 +803,26 @@ _ERROR_PREFIX_RE = re.compile(r"^\s*(?:error\s*:\s*)?(?:\w*(?:Error|Exception)\s
 """``Error: CalculationError: `` before a tool error's message."""
 
 
+def error_reason(error: str) -> str:
+    """What a tool error says went wrong, in its first sentence, without its ``Error: …Error:`` prefix.
+
+    A sentence that introduces what follows (ending with ``:``, "… with error:") goes on with the
+    next one, which holds the reason ("expression: Field required").
+    """
+    pieces = [p.strip() for p in _SENTENCE_RE.split(_ERROR_PREFIX_RE.sub("", error).strip()) if p.strip()]
+    reason = pieces[0] if pieces else ""
+    for piece in pieces[1:]:
+        if not reason.endswith(":"):
+            break
+        reason = f"{reason} {piece}"
+    return reason
+
+
 def failure_answer(failures: Sequence[ToolResult], tone: str | None) -> str:
     """The answer of a turn whose tools all failed: what failed and why, shaped by the tone."""
     reasons: list[str] = []
     for f in failures:
-        reason = _first_sentence(_ERROR_PREFIX_RE.sub("", f.content))
+        reason = error_reason(f.content)
         line = f"the {f.name} tool failed" + (f": {_end(reason)}" if reason else ".")
         if line not in reasons:
             reasons.append(line)
