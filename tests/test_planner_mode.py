@@ -320,3 +320,20 @@ async def test_planned_arguments_that_do_not_fit_the_tool_are_asked_for_instead_
         ({"expression": "2 + 2"}, "4", True)
     ]
     assert out.response == "2 + 2 = 4." and list(model.records[1].tools) == ["calculate"]
+
+
+@pytest.mark.parametrize("route", ["researcher", "end"])
+async def test_a_long_plan_asks_approval_only_for_calls_within_the_tool_limit(route: str) -> None:
+    """Three planned calls, CADENCE_MAX_TOOL_HOPS=2: the pause shows two (a third approved call would
+    not run), both run once approved, and the guard stops the work with partial results."""
+    engine, _ = planner_engine(
+        [plan(route, [calc("1 + 1"), calc("2 + 2"), calc("3 + 3")]), {"content": "1 + 1 = 2 and 2 + 2 = 4."}],
+        approval_tools=["calculate"],
+        max_tool_hops=2,
+    )
+    paused = await engine.ainvoke("Add 1 + 1, 2 + 2 and 3 + 3", thread_id="t1", user_id="u")
+    assert [a["arguments"]["expression"] for a in paused.approvals] == ["1 + 1", "2 + 2"]
+    done = await engine.aresume("approve", thread_id="t1", user_id="u")
+    assert not done.interrupted
+    assert [(r["content"], r["ok"]) for r in done.trace["tool_results"]] == [("2", True), ("4", True)]
+    assert done.trace["suspend_reason"] == "max_tool_hops"

@@ -506,10 +506,21 @@ class ToolRunner:
         return calls, [n for n in notes if n]
 
     def run(
-        self, state: Mapping[str, Any], calls: Sequence[Mapping[str, Any]], update: dict[str, Any]
+        self,
+        state: Mapping[str, Any],
+        calls: Sequence[Mapping[str, Any]],
+        update: dict[str, Any],
+        settings: Settings | None = None,
     ) -> Command:
-        """Go to the tools node of the first call's plugin with that plugin's calls."""
+        """Go to the tools node of the first call's plugin with that plugin's calls, no more of them than
+        ``CADENCE_MAX_TOOL_HOPS`` leaves (a long plan's rest stays pending: the guard then stops the
+        work, and no human is asked to approve calls that could not run)."""
         target, mine = self.round_for(calls)
+        limit = (settings or self.settings).max_tool_hops
+        left = max(limit - int(state.get("tool_hops") or 0), 1)  # the guard let this round start
+        if len(mine) > left:
+            logger.info("planner mode: calls beyond the tool limit wait", extra={"waiting": len(mine) - left})
+            mine = mine[:left]
         message = _calls_message(self.node_name, mine)
         return Command(goto=target, update={**update, "messages": [message]})
 
@@ -650,7 +661,7 @@ class Researcher(ToolRunner):
             "scratchpad": _note(state, *notes),
             "tool_results": results,
         }
-        return self.run(state, calls, update)
+        return self.run(state, calls, update, settings)
 
     def _done(self, state: Mapping[str, Any], results: list[dict[str, Any]], *notes: str,
               ctx: dict[str, Any] | None = None) -> Command:  # fmt: skip
@@ -676,7 +687,7 @@ class Validator(ToolRunner):
         if stop is None:
             calls, notes = await self.planned_calls(state, config, context)
             if calls:
-                return self.run(state, calls, {"scratchpad": _note(state, *notes)})
+                return self.run(state, calls, {"scratchpad": _note(state, *notes)}, settings)
         messages = list(state.get("messages") or [])
         _, question, _ = split_at_last_human(messages)
         results = gathered(messages)
@@ -728,7 +739,7 @@ class Root(Synthesizer):
             calls, notes = await self.runner.planned_calls(state, config, context)
             if calls:
                 notes.append(f"root: running planned tools {[c['name'] for c in calls]}")
-                return self.runner.run(state, calls, {"scratchpad": _note(state, *notes)})
+                return self.runner.run(state, calls, {"scratchpad": _note(state, *notes)}, settings)
         view = {**state, "plugin_context": stop} if stop is not None else state
         written = await super().__call__(view, config, runtime)
         messages = [*list(state.get("messages") or []), *written["messages"]]
