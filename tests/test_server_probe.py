@@ -105,3 +105,15 @@ def test_plugin_events_without_a_type_do_not_break_a_response() -> None:
         assert [name for name, data in events if "done" in data] == ["message", "message"]
         assert all(name == data.get("type", "message") for name, data in events if "done" not in data)
         assert events[-1][0] == "final" and events[-1][1]["response"] and not events[-1][1]["error"]
+
+
+def test_health_and_ready_answer_head_probes() -> None:
+    """Uptime monitors probe with HEAD (UptimeRobot's default, ``curl -I``): /health and /ready were 405."""
+    with serve(api_keys=["k1"]) as url, httpx.Client(base_url=url, timeout=30) as client:
+        for path in ("/health", "/ready"):
+            head = client.head(path)
+            assert head.status_code == 200 and head.content == b"", path
+        assert client.head("/api/v1/threads").status_code == 401  # the API still needs the key
+        assert (
+            "head" not in client.get("/openapi.json", headers={"X-API-Key": "k1"}).json()["paths"]["/health"]
+        )

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Request, Response
 from fastapi import Path as PathParam
 
 from cadence import __version__
@@ -77,6 +77,16 @@ async def ready(request: Request) -> Any:
         "not_ready", "The server is not ready: " + ", ".join(f"{k} {v}" for k, v in checks.items())
     )
     return JSONResponse({**body, "status": "not_ready", "checks": checks}, status_code=503)
+
+
+@router.head("/health", include_in_schema=False)
+@router.head("/ready", include_in_schema=False)
+async def probe_head(request: Request) -> Response:
+    """``HEAD /health`` and ``HEAD /ready`` (uptime monitors probe with HEAD): the GET's status, no body."""
+    if request.url.path == "/health":
+        return Response(status_code=200)
+    answer = await ready(request)
+    return Response(status_code=answer.status_code if isinstance(answer, Response) else 200)
 
 
 def _model_workers() -> dict[str, Any] | None:
