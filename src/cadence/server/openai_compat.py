@@ -34,6 +34,7 @@ from fastapi import APIRouter, Depends, Header, Path
 from fastapi.responses import StreamingResponse
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
+from cadence.conventions import FINAL_NODES
 from cadence.errors import NotFoundError, ValidationError
 from cadence.orchestration.approval import approval_prompt
 from cadence.orchestration.modes import mode_names
@@ -309,7 +310,9 @@ async def _stream(turn: Turn, completion_id: str, model: str, include_usage: boo
     sent = ""
     async for event in turn.events():
         kind = event.get("type")
-        if kind == "token" and event.get("text"):
+        if kind == "token" and event.get("text") and event.get("node") in FINAL_NODES:
+            # the answer's tokens only: an agent's own answer (the supervisor mode streams its agents) is
+            # not the turn's, and the content cannot be taken back
             sent += event["text"]
             yield chunk({"content": event["text"]})
         elif kind == "final":
