@@ -53,3 +53,43 @@ def test_an_unknown_mode_is_rejected() -> None:
             client.chat.completions.create(
                 model="cadence:a:b:c", messages=[{"role": "user", "content": "hi"}]
             )
+
+
+TWO_AGENT_TURN: list[dict[str, Any]] = [
+    {"tool_calls": [{"name": "transfer_to_math", "args": {}}]},
+    {"tool_calls": [{"name": "calculate", "args": {"expression": "2026 - 2018"}}]},
+    {"content": "It has been 8 years."},
+    {"tool_calls": [{"name": "transfer_to_info", "args": {}}]},
+    {"content": "Python 3.7 came out in 2018."},
+    {"tool_calls": [{"name": "goto_finalize", "args": {}}]},
+    {"content": "Python 3.7 came out in 2018, 8 years ago."},
+]
+
+
+@pytest.mark.parametrize(
+    ("script", "question", "answer"),
+    [
+        (
+            TWO_AGENT_TURN,
+            "How many years since Python 3.7 came out?",
+            "Python 3.7 came out in 2018, 8 years ago.",
+        ),
+        (
+            SUPERVISOR_TURN,
+            "Calculate 15 * 23",
+            "15 * 23 = 345",
+        ),  # the agent's answer stands: it is the answer
+    ],
+)
+def test_a_streamed_completion_carries_the_answer_not_the_agents_answers(
+    script: list[dict[str, Any]], question: str, answer: str
+) -> None:
+    # the agents' tokens are in Cadence's own stream (naming their nodes); the completion's content is the
+    # turn's answer alone: streamed content cannot be taken back
+    model = ScriptedChatModel.from_items(script)
+    with serve(model, builtin_plugins=["math", "info"]) as url:
+        stream = client_for(url).chat.completions.create(
+            model="cadence:supervisor", messages=[{"role": "user", "content": question}], stream=True
+        )
+        content = "".join(chunk.choices[0].delta.content or "" for chunk in stream if chunk.choices)
+        assert content == answer
