@@ -8,7 +8,7 @@ from langchain_core.tools import tool
 from langgraph.store.memory import InMemoryStore
 
 from cadence.memory import MemoryService
-from cadence.memory.ingest import only_statements, stated_facts
+from cadence.memory.ingest import about_user, only_statements, stated_facts
 from cadence.orchestration.engine import Cadence
 from cadence.testing import ScriptedChatModel
 from conftest import FINALIZE, make_settings, tool_plugin
@@ -93,3 +93,30 @@ async def test_the_single_modes_agent_gets_the_users_memory() -> None:
     assert "compilers" not in str(model.records[1].messages[0].content)  # given once, as the result
     other = await engine.ainvoke("What do I work on?", thread_id="t3", user_id="bob")
     assert other.trace["memory"]["items"] == []
+
+
+async def test_a_general_question_is_not_answered_from_the_users_facts() -> None:
+    """'What is a compiler?' after 'I work on compilers.': the fact held the question's every word, so it
+    was adequate, and the model's right answer was rewritten into 'You work on compilers.'."""
+    model = ScriptedChatModel.from_items(
+        [FINALIZE, {"content": "Noted."}, FINALIZE, {"content": "A compiler translates source code."},
+         FINALIZE, {"content": "You work on compilers."}]
+    )  # fmt: skip
+    engine = Cadence(make_settings(), model=model)
+    await engine.ainvoke("I work on compilers.", thread_id="t1", user_id="alice")
+    general = await engine.ainvoke("What is a compiler?", thread_id="t2", user_id="alice")
+    assert general.response == "A compiler translates source code."
+    assert general.trace["memory"]["routing_adequacy"] == 0.0
+    assert "recall_memory" not in [m.name for m in model.records[2].messages]  # routing was not told
+    personal = await engine.ainvoke("What do I work on?", thread_id="t3", user_id="alice")
+    assert personal.trace["memory"]["routing_adequacy"] == 1.0
+    assert personal.response == "You work on compilers."
+
+
+@pytest.mark.parametrize(
+    ("question", "about"),
+    [("What do I work on?", True), ("What's my name?", True), ("Remind me where I'm from", True),
+     ("What is a compiler?", False), ("Tell me about Rome.", False), ("Is iOS a Unix?", False)],
+)  # fmt: skip
+def test_a_question_about_the_user_says_so(question: str, about: bool) -> None:
+    assert about_user(question) is about

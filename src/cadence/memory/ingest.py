@@ -217,6 +217,22 @@ def only_statements(message: str) -> bool:
     return found
 
 
+_ABOUT_USER_RE = re.compile(
+    r"\b(?:i|my|mine|myself|i'm|im|i've|i'd|i'll|(?<!tell )(?<!show )(?<!give )(?<!let )(?<!help )"
+    r"(?<!find )(?<!get )(?<!send )(?<!teach )me)(?![\w'])",
+    re.IGNORECASE,
+)
+"""A first-person word; "me" of a request ("tell me about Rome") does not make it about the user."""
+
+
+def about_user(question: str) -> bool:
+    """Whether ``question`` asks about the user (it says "I", "me" or "my"): only then can what the
+    user told about themselves answer it on its own. "What do I work on?" is; "What is a compiler?"
+    is not, though "I work on compilers." holds its every word.
+    """
+    return _ABOUT_USER_RE.search(question.replace("’", "'")) is not None
+
+
 def clip(text: str, limit: int) -> str:
     """``text`` with collapsed whitespace, cut at ``limit`` characters (at a sentence end if one is near)."""
     flat = " ".join(text.split())
@@ -227,4 +243,4 @@ def clip(text: str, limit: int) -> str:
     return cut[: end + 1] if end > limit // 2 else cut[: limit - 1].rstrip() + "…"  # "…" within the limit
 
 
-__all__ = ["Fact", "addressed", "clip", "only_statements", "stated_facts"]
+__all__ = ["Fact", "about_user", "addressed", "clip", "only_statements", "stated_facts"]

@@ -197,7 +197,7 @@ class EngineMemory:
             context.trace.errors.append({"node": MEMORY_NODE, "code": "memory_error", "message": str(exc)})
             return
         context.memory_read = recall.read  # the ingestion at the turn's end reuses this read
-        memory = {**recall.to_dict(), "routing_adequacy": recall.adequacy_of([FACT_KIND])}
+        memory = {**recall.to_dict(), "routing_adequacy": _facts_adequacy(recall, question)}
         stated = _stated_now(question)
         if stated:
             # the message only tells facts about the user: they answer this turn (and are kept after it)
@@ -232,6 +232,7 @@ class EngineMemory:
             )  # fmt: skip
         trace["memory"] = {
             "adequacy": memory.get("adequacy", 0.0),
+            "routing_adequacy": memory.get("routing_adequacy", 0.0),
             "items": [
                 {k: i.get(k) for k in ("id", "kind", "statement", "score", "source_thread")}
                 for i in memory.get("items") or []
@@ -247,6 +248,14 @@ def volatile_tool_names(bundles: Mapping[str, Any] | Sequence[Any]) -> frozenset
 
     found = bundles.values() if isinstance(bundles, Mapping) else bundles
     return frozenset(t.name for b in found for t in getattr(b, "tools", None) or [] if is_volatile(t))
+
+
+def _facts_adequacy(recall: Any, question: str) -> float:
+    """How well the user's stated facts alone answer ``question``: 0 for a question not about the
+    user ("What is a compiler?" is not answered by "You work on compilers.", though it holds its words)."""
+    from cadence.memory.ingest import about_user
+
+    return recall.adequacy_of([FACT_KIND]) if about_user(question) else 0.0
 
 
 def _stated_now(message: str) -> list[dict[str, Any]]:
