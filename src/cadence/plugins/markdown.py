@@ -24,6 +24,7 @@ an unknown tool, a name already taken. The front-matter reference is docs/agents
 
 from __future__ import annotations
 
+import codecs
 import logging
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -221,9 +222,20 @@ def parse_agent_file(path: Path | str) -> AgentDefinition:
     """Read and parse a Markdown agent file; raises :class:`MarkdownAgentError`."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        data = path.read_bytes()
+    except OSError as exc:
         raise MarkdownAgentError(path, None, f"cannot be read ({type(exc).__name__}: {exc})") from None
+    # UTF-16 with its byte order mark is what some editors write as "Unicode"; anything else is UTF-8
+    encoding = "utf-16" if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) else "utf-8"
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1 if encoding == "utf-8" else None
+        raise MarkdownAgentError(
+            path,
+            line,
+            f"is not {encoding.upper()} text (byte {data[exc.start]:#04x}); save the file as UTF-8",
+        ) from None
     return parse_agent_text(text, path)
 
 

@@ -1,0 +1,39 @@
+"""Probes of Markdown agent files as editors write them: encodings, line endings, byte order marks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cadence.plugins.markdown import MarkdownAgentError, parse_agent_file
+
+AGENT = (
+    "---\r\nname: windows_agent\r\ndescription: An agent saved by a Windows editor.\r\n---\r\nYou help.\r\n"
+)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-8-sig", "utf-8"])
+def test_unicode_files_with_a_byte_order_mark_load(tmp_path: Path, encoding: str) -> None:
+    # Notepad's "Unicode" is UTF-16 with a byte order mark: it was 'cannot be read (UnicodeDecodeError…)'
+    path = tmp_path / "agent.md"
+    bom = {"utf-16-le": b"\xff\xfe", "utf-16-be": b"\xfe\xff"}.get(encoding, b"")
+    path.write_bytes(bom + AGENT.encode(encoding))
+    agent = parse_agent_file(path)
+    assert agent.name == "windows_agent" and agent.prompt == "You help."
+    assert agent.line_of("description") == 3
+
+
+def test_a_file_that_is_not_utf8_names_the_line_and_the_fix(tmp_path: Path) -> None:
+    path = tmp_path / "agent.md"
+    path.write_bytes(
+        "---\nname: cafe\ndescription: Recommends a café nearby.\n---\nYou help.\n".encode("latin-1")
+    )
+    with pytest.raises(MarkdownAgentError) as info:
+        parse_agent_file(path)
+    assert info.value.line == 3
+    assert (
+        "is not UTF-8 text (byte 0xe9)" in info.value.problem
+        and "save the file as UTF-8" in info.value.problem
+    )
+    assert "UnicodeDecodeError" not in info.value.message
