@@ -127,8 +127,8 @@ class TurnView:
             code = reason.get("code") if isinstance(reason, dict) else reason
             self._note(f"suspending: {code}", "yellow")
         elif kind == "token":
-            if not self.stream:
-                return
+            if not self.stream or plugin_of_node(str(event.get("node") or "")) is not None:
+                return  # an agent's own answer (the supervisor mode streams its agents) is not the turn's
             self._stop_status()
             text = str(event.get("text") or "")
             self.streamed.append(text)
