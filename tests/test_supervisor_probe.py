@@ -1,11 +1,15 @@
-"""Supervisor mode (seed 004): probed edge cases of forward_message, failed agents and the trace's notes."""
+"""Supervisor mode (seed 004): probed edge cases of forward_message, failed agents, the trace's notes, streaming."""
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
+from rich.console import Console
 from tests.conftest import call, transfer
+
+from cadence.cli.render import TurnView
 
 
 def forward(agent: Any) -> dict[str, Any]:
@@ -104,3 +108,27 @@ async def test_a_corrected_forwarded_answer_is_not_noted_as_a_direct_answer(engi
     assert result.response == "2 + 2 is 4." and result.trace["validation"][0]["corrected"]
     # the supervisor forwarded it (then it was corrected): it did not stand as it was
     assert not any("direct answer" in n for n in result.trace["notes"])
+
+
+# -- streaming: the agents' tokens are not the answer ----------------------------------------------------
+async def test_the_cli_prints_the_answer_once_not_the_agents_answers_first(engine_factory) -> None:
+    engine, _ = engine_factory(
+        [
+            transfer("math"),
+            call("calculate", expression="2026 - 2018"),
+            {"content": "It has been 8 years."},
+            transfer("info"),
+            {"content": "Python 3.7 came out in 2018."},
+            {"tool_calls": [{"name": "goto_finalize", "args": {}}]},
+            {"content": "Python 3.7 came out in 2018, 8 years ago."},
+        ],
+        mode="supervisor",
+    )
+    out, err = io.StringIO(), io.StringIO()
+    view = TurnView(Console(file=out, width=200), Console(file=err, width=200), live=False, stream=True)
+    async for event in engine.astream("How many years since Python 3.7 came out?"):
+        view.handle(event)
+    view.finish()
+    # the agents' tokens are in the stream (naming their nodes), but the printed answer is the turn's alone
+    assert out.getvalue() == "Python 3.7 came out in 2018, 8 years ago.\n"
+    assert "corrected answer" not in err.getvalue()
