@@ -3,6 +3,8 @@ from docs/api.md) send and expect."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -117,3 +119,22 @@ def test_health_and_ready_answer_head_probes() -> None:
         assert (
             "head" not in client.get("/openapi.json", headers={"X-API-Key": "k1"}).json()["paths"]["/health"]
         )
+
+
+def test_the_openai_example_of_the_docs_runs_as_written() -> None:
+    """docs/api.md's Python example, run against a live server: its second call, continuing alice's thread,
+    named no user and got a 404 (the thread is alice's)."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "api.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    example = next(b for b in blocks if "from openai import OpenAI" in b)
+    with serve() as url:
+        code = example.replace("http://127.0.0.1:8000/v1", f"{url}/v1")
+        code = code.replace('api_key="<key or anything>"', 'api_key="unused", max_retries=0')
+        assert code != example
+        namespace: dict[str, Any] = {}
+        exec(compile(code, "docs/api.md", "exec"), namespace)
+        detail = httpx.get(f"{url}/api/v1/threads/{namespace['thread']}", params={"user_id": "alice"}).json()
+        assert [m["content"] for m in detail["messages"] if m["role"] == "user"] == [
+            "What is 2**10?",
+            "And 2**11?",
+        ]
