@@ -146,3 +146,22 @@ def test_the_budget_is_the_turns_setting() -> None:
     assert input_budget(None, default) == 5
     assert input_budget(SimpleNamespace(settings=None), default) == 5
     assert input_budget(None) == 0  # no settings at all: no trimming
+
+
+async def test_the_final_answer_gets_earlier_turns_within_the_budget(engine_factory) -> None:
+    turns = 12
+    script = [item for i in range(turns) for item in (FINALIZE, {"content": f"Answer {i}. {FILLER}"})]
+    engine, model = engine_factory([*script, *math_turn("3 + 3", "3 + 3 = 6")], model_input_max_tokens=1000)
+    for i in range(turns):
+        await engine.ainvoke(f"Question {i}? {FILLER}", thread_id="t")
+    model.records.clear()
+    await engine.ainvoke("What is 3 + 3?", thread_id="t")
+    final = model.records[-1]
+    assert final.node == "synthesizer"
+    seen = conversation(final)
+    # the oldest turns went (the history would be about 7,000 tokens); the latest and the current one stay
+    assert "Question 0?" not in texts(seen) and f"Answer {turns - 1}." in texts(seen)
+    assert isinstance(seen[0], HumanMessage)
+    assert any(isinstance(m, HumanMessage) and m.content == "What is 3 + 3?" for m in seen)
+    assert "calculate" in texts(seen) and "result: 6" in texts(seen)
+    assert_pairs_whole(seen)

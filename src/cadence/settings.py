@@ -149,9 +149,9 @@ class Settings(BaseSettings):
     model_input_max_tokens: int = Field(
         24000,
         ge=0,
-        description="Token budget of the conversation sent with one model call: every agent step and the "
-        "coordinator's or supervisor's decision (earlier turns trimmed oldest first; the current turn is "
-        "kept); 0: no trimming.",
+        description="Token budget of the conversation sent with one model call: every agent step, the "
+        "coordinator's or supervisor's decision and the final answer (earlier turns trimmed oldest first; "
+        "the current turn is kept); 0: no trimming.",
     )
     max_agent_hops: int = Field(25, ge=1, description="Agent routes allowed per turn; one more suspends.")
     max_tool_hops: int = Field(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -39,6 +40,7 @@ from cadence.orchestration.response_context import ResponseContext, ResponseCont
 from cadence.orchestration.safety import message_text
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.structured import StructuredResponseHandler
+from cadence.orchestration.trimming import trim_history
 from cadence.orchestration.turn import TurnContext
 from cadence.orchestration.validation import (
     TurnEvidence,
@@ -131,7 +133,8 @@ class FinalAnswerNode:
     def build_messages(
         self, state: Mapping[str, Any], settings: Settings, rc: ResponseContext | None = None
     ) -> list[BaseMessage]:
-        """System prompt plus the compacted conversation.
+        """System prompt plus the compacted conversation, earlier turns trimmed to
+        ``CADENCE_MODEL_INPUT_MAX_TOKENS`` (:func:`~cadence.orchestration.trimming.trim_history`).
 
         ``rc`` is the response context already built for ``state`` (built here when omitted), so a
         node builds it once.
@@ -143,7 +146,9 @@ class FinalAnswerNode:
             settings.synthesizer_compaction,
             settings.synthesizer_compaction_max_chars,
         )
-        return with_system(self.system_prompt(state, rc), compacted)
+        # earlier turns within the budget of every model call (the current turn, compacted, stays whole)
+        trimmed = trim_history(compacted.messages, settings.model_input_max_tokens)
+        return with_system(self.system_prompt(state, rc), replace(compacted, messages=trimmed))
 
     async def __call__(
         self, state: dict[str, Any], config: RunnableConfig, runtime: Runtime[TurnContext]

@@ -2,7 +2,8 @@
 
 ``CADENCE_MODEL_INPUT_MAX_TOKENS`` is the budget (0: no trimming) of the messages a model call
 sends after its system prompt: every agent step (in every mode, :mod:`cadence.orchestration.agent_node`),
-the coordinator's and the supervisor's decisions. The current turn (the latest user message and
+the coordinator's and the supervisor's decisions, and the final answer (the synthesizer's and the
+suspend node's earlier turns, after compaction). The current turn (the latest user message and
 everything after it) is always kept whole; earlier turns are dropped oldest first with
 LangChain's ``trim_messages`` (``strategy="last"``, whole messages, starting on a user message,
 so no tool result is kept without its call), counted with ``count_tokens_approximately`` (no
