@@ -91,3 +91,12 @@ def test_memory_off_still_lists_and_forgets_what_was_kept(monkeypatch: pytest.Mo
     assert run("memory", "forget", one).exit_code == 0
     assert json.loads(run("memory", "forget", "--all", "--json").stdout)["deleted"] == 1
     assert json.loads(run("memory", "list", "--user", "bob", "--json").stdout)["memories"]
+
+
+def test_an_empty_project_is_refused_not_every_project_forgotten() -> None:
+    """'cadence memory forget --all --project ""' forgot all of the user's memories (the API refuses it)."""
+    seed()
+    for command in (["forget", "--all"], ["list"], ["consolidate", "--user", "alice"]):
+        refused = run("memory", *command, "--project", " ")
+        assert refused.exit_code == 1 and "--project is empty" in refused.output
+    assert len(json.loads(run("memory", "list", "--json").stdout)["memories"]) == 2

@@ -55,6 +55,14 @@ def _user(settings: Settings, user: str | None) -> str:
     return (user or settings.default_user).strip() or settings.default_user
 
 
+def _project(project: str | None) -> str | None:
+    """``--project`` checked: an empty one is an error, not "every project" (``forget --all --project ""``
+    forgot all of the user's memories)."""
+    if project is not None and not project.strip():
+        raise fail("--project is empty; omit it to mean every project, or name the project.")
+    return project
+
+
 @memory_app.command("list")
 @guarded
 def memory_list(
@@ -65,7 +73,7 @@ def memory_list(
 ) -> None:
     """List a user's memories, most recently updated first."""
     settings = load_settings()
-    who = _user(settings, user)
+    who, project = _user(settings, user), _project(project)
     items = _with_memory(settings, lambda m: m.list(who, project_id=project, limit=limit))
     if json_output:
         body = {"user_id": who, "enabled": settings.memory, "memories": [i.to_dict() for i in items]}
@@ -111,7 +119,7 @@ def memory_forget(
     if (memory_id is None) == (not all_):
         raise fail("Name one memory id, or pass --all to forget all of the user's memories (not both).")
     settings = load_settings()
-    who = _user(settings, user)
+    who, project = _user(settings, user), _project(project)
     if all_:
         deleted = _with_memory(settings, lambda m: m.forget_all(who, project_id=project))
     else:
@@ -136,6 +144,7 @@ def memory_consolidate(
 ) -> None:
     """Merge duplicates, keep the newest fact per topic, summarise old entries, trim (serve: on idle)."""
     settings = load_settings()
+    project = _project(project)
     if user is None and project is not None:
         raise fail("--project needs --user (a project belongs to a user).")
     report = _with_memory(
