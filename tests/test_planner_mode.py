@@ -337,3 +337,22 @@ async def test_a_long_plan_asks_approval_only_for_calls_within_the_tool_limit(ro
     assert not done.interrupted
     assert [(r["content"], r["ok"]) for r in done.trace["tool_results"]] == [("2", True), ("4", True)]
     assert done.trace["suspend_reason"] == "max_tool_hops"
+
+
+@pytest.mark.parametrize("route", ["researcher", "validator"])
+async def test_a_planned_tool_the_model_gives_no_call_for_is_skipped_for_the_turn(route: str) -> None:
+    """'could not be called; skipped' means it: the next research round and root do not ask the model
+    for its arguments again (one model call each, for nothing)."""
+    engine, model = planner_engine(
+        [plan(route, [calc("2 + 2"), {"name": "percentage"}]),
+         {"content": "I cannot tell the arguments."},  # the runner: no call for percentage
+         {"content": "2 + 2 = 4."}]
+    )  # fmt: skip
+    out = await engine.ainvoke("What is 2 + 2?", user_id="u")
+    assert out.response == "2 + 2 = 4."
+    assert [r.node for r in model.records] == ["planner", route, "root"]
+    assert out.trace["planned_tools"] == [
+        calc("2 + 2"),
+        {"name": "percentage", "args": None, "skipped": True},
+    ]
+    assert out.trace["scratchpad"].count("could not be called; skipped") == 1

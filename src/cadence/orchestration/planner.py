@@ -321,6 +321,8 @@ def pending_planned(state: Mapping[str, Any]) -> list[dict[str, Any]]:
     edits = [r for r in done if r.get("edited")]
     out = []
     for planned in state.get("planned_tools") or []:
+        if planned.get("skipped"):  # no call could be made for it (see ToolRunner.planned_calls)
+            continue
         args = planned.get("args")
         if any(r["name"] == planned["name"] and (args is None or r["args"] == args) for r in done):
             continue
@@ -486,11 +488,21 @@ class ToolRunner:
         return calls, note
 
     async def planned_calls(
-        self, state: Mapping[str, Any], config: RunnableConfig, context: TurnContext | None
+        self,
+        state: Mapping[str, Any],
+        config: RunnableConfig,
+        context: TurnContext | None,
+        marks: dict[str, Any] | None = None,
     ) -> tuple[list[dict[str, Any]], list[str]]:
-        """The calls of the planned tools not run yet (arguments asked of the model when planned without)."""
+        """The calls of the planned tools not run yet (arguments asked of the model when planned without).
+
+        A planned tool the model gives no call for is skipped for the rest of the turn: ``marks``
+        receives the ``planned_tools`` update flagging it ``"skipped": True`` (the node's update must
+        carry it, or the next round and root would ask the model again).
+        """
         calls: list[dict[str, Any]] = []
         notes: list[str] = []
+        skipped: list[dict[str, Any]] = []
         for planned in pending_planned(state):
             if planned.get("args") is not None:
                 calls.append({"name": planned["name"], "args": planned["args"]})
@@ -503,6 +515,12 @@ class ToolRunner:
                 notes.append(
                     f"{self.node_name}: planned tool {planned['name']!r} could not be called; skipped"
                 )
+                skipped.append(planned)
+        if skipped and marks is not None:
+            marks["planned_tools"] = [
+                {**p, "skipped": True} if any(p is q for q in skipped) else p
+                for p in state.get("planned_tools") or []
+            ]
         return calls, [n for n in notes if n]
 
     def run(
@@ -632,8 +650,10 @@ class Researcher(ToolRunner):
         failed = [r for r in results if not r["ok"]]
         notes = [f"researcher: tool {r['name']} failed: {r['content'][:160]}" for r in failed if r not in
                  (state.get("tool_results") or [])]  # fmt: skip
-        calls, planned_notes = await self.planned_calls(state, config, context)
+        marks: dict[str, Any] = {}
+        calls, planned_notes = await self.planned_calls(state, config, context, marks)
         notes += planned_notes
+        state = {**state, **marks}  # what _done and the round's update carry
         if not calls:
             if len(useful) >= settings.researcher_min_results:
                 return self._done(state, results, *notes, f"researcher: {len(useful)} useful result(s)")
@@ -660,12 +680,15 @@ class Researcher(ToolRunner):
             "research_iterations": iterations + 1,
             "scratchpad": _note(state, *notes),
             "tool_results": results,
+            **marks,
         }
         return self.run(state, calls, update, settings)
 
     def _done(self, state: Mapping[str, Any], results: list[dict[str, Any]], *notes: str,
               ctx: dict[str, Any] | None = None) -> Command:  # fmt: skip
         update: dict[str, Any] = {"scratchpad": _note(state, *notes), "tool_results": results}
+        if "planned_tools" in state:
+            update["planned_tools"] = state["planned_tools"]  # with the skipped planned tools flagged
         if ctx is not None:
             update["plugin_context"] = ctx
         return Command(goto=GraphNodeNames.ROOT, update=update)
@@ -684,10 +707,11 @@ class Validator(ToolRunner):
         context = _context(runtime)
         settings = context.settings if context is not None else self.settings
         stop = _guard_stop(state, context, settings)
+        marks: dict[str, Any] = {}
         if stop is None:
-            calls, notes = await self.planned_calls(state, config, context)
+            calls, notes = await self.planned_calls(state, config, context, marks)
             if calls:
-                return self.run(state, calls, {"scratchpad": _note(state, *notes)}, settings)
+                return self.run(state, calls, {"scratchpad": _note(state, *notes), **marks}, settings)
         messages = list(state.get("messages") or [])
         _, question, _ = split_at_last_human(messages)
         results = gathered(messages)
@@ -697,7 +721,7 @@ class Validator(ToolRunner):
         ]
         if context is not None and not verdict.ok:
             context.trace.notes.append(lines[0])
-        update: dict[str, Any] = {"scratchpad": _note(state, *lines), "tool_results": results}
+        update: dict[str, Any] = {"scratchpad": _note(state, *lines), "tool_results": results, **marks}
         if stop is not None:
             update["plugin_context"] = stop
         return Command(goto=GraphNodeNames.ROOT, update=update)
@@ -734,12 +758,14 @@ class Root(Synthesizer):
         context = _context(runtime)
         settings = context.settings if context is not None else self.settings
         notes: list[str] = []
+        marks: dict[str, Any] = {}
         stop = _guard_stop(state, context, settings) if pending_planned(state) else None
         if stop is None and pending_planned(state):
-            calls, notes = await self.runner.planned_calls(state, config, context)
+            calls, notes = await self.runner.planned_calls(state, config, context, marks)
             if calls:
                 notes.append(f"root: running planned tools {[c['name'] for c in calls]}")
-                return self.runner.run(state, calls, {"scratchpad": _note(state, *notes)}, settings)
+                update = {"scratchpad": _note(state, *notes), **marks}
+                return self.runner.run(state, calls, update, settings)
         view = {**state, "plugin_context": stop} if stop is not None else state
         written = await super().__call__(view, config, runtime)
         messages = [*list(state.get("messages") or []), *written["messages"]]
@@ -751,6 +777,7 @@ class Root(Synthesizer):
             "tool_results": results,
             "thought": "\n".join(t for t in (str(state.get("thought") or ""), thought) if t),
             "scratchpad": _note(state, *notes),
+            **marks,
         }
         if stop is not None:
             update["plugin_context"] = stop
