@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,8 @@ import cadence.persistence.databases as databases
 from cadence.errors import StorageError
 from cadence.persistence.sqlite_writer import SqliteStorageError, WriterLockedConnection
 from cadence.server import create_app
+from pg_support import fresh_database, postgres_server_url  # noqa: F401  (fixture)
+from test_persistence_conformance import _drop_connections
 from test_server_support import live_server, scripted, settings
 
 _FULL = {"on": False}
@@ -154,3 +157,32 @@ async def test_a_full_disk_at_start_says_to_free_space(tmp_path: Path, full_disk
         async with open_checkpointer(url):
             pass
     assert "is out of space" in caught.value.message and "free disk space" in caught.value.message
+
+
+async def test_a_read_only_postgres_is_a_storage_error(request: pytest.FixtureRequest) -> None:
+    """A database that refuses writes (a standby after a failover, default_transaction_read_only):
+    raw psycopg errors, 'Unexpected ReadOnlySqlTransaction' at start and 500 internal_error after."""
+    import psycopg
+
+    from cadence.errors import StorageError
+    from cadence.persistence.threads import open_thread_store
+    from test_persistence_conformance import engine_on, turn
+
+    server = request.getfixturevalue("postgres_server_url")
+    url = fresh_database(server)
+    async with open_thread_store(url) as store, engine_on(url, turn("Noted")) as (engine, _):
+        await store.claim("alice", "t1", title="first")
+        with psycopg.connect(server, autocommit=True) as conn:
+            conn.execute(f'ALTER DATABASE "{url.rsplit("/", 1)[1]}" SET default_transaction_read_only = on')
+        _drop_connections(url)  # the pools reconnect, read-only now
+        await asyncio.sleep(0.1)
+        with pytest.raises(StorageError) as caught:
+            await store.claim("alice", "t2", title="second")
+        assert caught.value.code == "storage_read_only" and "CADENCE_DATABASE_URL" in caught.value.message
+        with pytest.raises(StorageError) as caught:  # the checkpoint of the question, before the turn runs
+            await engine.ainvoke("Remember zebra", thread_id="t1", user_id="alice")
+        assert caught.value.code == "storage_read_only"
+        assert [r.thread_id for r in await store.list("alice")] == ["t1"]  # reads still work
+    with pytest.raises(StorageError, match="refuses writes"):  # at start: the schema set-up
+        async with open_thread_store(url):
+            pass

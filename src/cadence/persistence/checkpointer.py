@@ -23,6 +23,7 @@ from cadence.persistence.databases import (
     parse_database_url,
     postgres_pool,
     postgres_setup_lock,
+    postgres_storage_errors,
     setup_sqlite,
 )
 
@@ -56,10 +57,10 @@ async def open_checkpointer(
             yield saver
         return
     try:
-        from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
         from psycopg.rows import dict_row
     except ImportError as exc:
         raise ConfigurationError(POSTGRES_EXTRA_HINT) from exc
+    AsyncPostgresSaver = _postgres_saver_class()
     async with postgres_pool(
         url,
         target,
@@ -68,7 +69,46 @@ async def open_checkpointer(
         prepare_threshold=0,
         row_factory=dict_row,
     ) as pool:
-        saver = AsyncPostgresSaver(conn=pool)
+        saver = AsyncPostgresSaver(conn=pool, url=url)
         async with postgres_setup_lock(url, target):  # held for the set-up only
             await saver.setup()
         yield saver
+
+
+def _postgres_saver_class() -> Any:
+    """LangGraph's ``AsyncPostgresSaver`` whose writes raise a :class:`~cadence.errors.StorageError`
+    saying what to do when the server is out of disk space or read-only (:func:`postgres_storage_errors`);
+    ConfigurationError without the ``postgres`` extra."""
+    try:
+        from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
+    except ImportError as exc:
+        raise ConfigurationError(POSTGRES_EXTRA_HINT) from exc
+
+    class CadencePostgresSaver(AsyncPostgresSaver):  # type: ignore[misc, valid-type]
+        """``AsyncPostgresSaver`` whose writes fail with a StorageError (full disk, read-only server)."""
+
+        def __init__(self, *args: Any, url: str, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.url = url
+
+        async def setup(self) -> None:
+            """Create or migrate the tables."""
+            with postgres_storage_errors(self.url):
+                await super().setup()
+
+        async def aput(self, *args: Any, **kwargs: Any) -> Any:
+            """Store a checkpoint."""
+            with postgres_storage_errors(self.url):
+                return await super().aput(*args, **kwargs)
+
+        async def aput_writes(self, *args: Any, **kwargs: Any) -> None:
+            """Store a step's pending writes."""
+            with postgres_storage_errors(self.url):
+                await super().aput_writes(*args, **kwargs)
+
+        async def adelete_thread(self, *args: Any, **kwargs: Any) -> None:
+            """Delete a thread's checkpoints."""
+            with postgres_storage_errors(self.url):
+                await super().adelete_thread(*args, **kwargs)
+
+    return CadencePostgresSaver

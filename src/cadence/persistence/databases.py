@@ -12,13 +12,13 @@ import select
 import sqlite3
 import time
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from cadence.backoff import exponential_delay, retry_async
-from cadence.errors import ConfigurationError
+from cadence.errors import ConfigurationError, StorageError
 from cadence.persistence.sqlite_writer import WRITE_WAIT_S, WriterLockedConnection, storage_error
 
 SQLITE_BUSY_MS = int(WRITE_WAIT_S * 1000)
@@ -230,6 +230,46 @@ async def connect_postgres(url: str, target: str) -> Any:
         return await psycopg.AsyncConnection.connect(target, autocommit=True, connect_timeout=10)
     except (psycopg.OperationalError, psycopg.ProgrammingError) as exc:  # ProgrammingError: a bad URL
         raise _unreachable(url, exc) from exc
+
+
+_PG_DISK_FULL = "53100"
+_PG_READ_ONLY = "25006"
+
+
+def postgres_storage_error(exc: BaseException, url: str) -> StorageError | None:
+    """``exc`` (a psycopg error) as a :class:`StorageError` saying what to do when the server is out of
+    disk space or refuses writes (a standby, a read-only database); None for any other error."""
+    state = getattr(exc, "sqlstate", None)
+    reason = " ".join(str(exc).split())
+    where = postgres_where(url)
+    if state == _PG_DISK_FULL:
+        return StorageError(
+            f"PostgreSQL at {where} is out of disk space ({reason}): free disk space on the database "
+            "server and try again; the failed write was not saved, everything saved before is intact.",
+            code="storage_full",
+        )
+    if state == _PG_READ_ONLY:
+        return StorageError(
+            f"PostgreSQL at {where} refuses writes ({reason}): point CADENCE_DATABASE_URL at the primary "
+            "server and a database that is not read-only (default_transaction_read_only), then try "
+            "again; the failed write was not saved.",
+            code="storage_read_only",
+        )
+    return None
+
+
+@contextlib.contextmanager
+def postgres_storage_errors(url: str) -> Iterator[None]:
+    """Raise a :func:`postgres_storage_error` for a full disk or a read-only server met in the block."""
+    try:
+        yield
+    except StorageError:
+        raise
+    except Exception as exc:
+        problem = postgres_storage_error(exc, url)
+        if problem is None:
+            raise
+        raise problem from exc
 
 
 @contextlib.asynccontextmanager
