@@ -124,7 +124,10 @@ async def test_tone_reaches_the_agent(engine_factory) -> None:
 
 
 async def test_tool_hops_guard_suspends(engine_factory) -> None:
-    script = [*[call("calculate", expression=f"{i} + 1") for i in range(2)], {"content": "Stopped early: 1 + 1 = 2."}]
+    script = [
+        *[call("calculate", expression=f"{i} + 1") for i in range(2)],
+        {"content": "Stopped early: 1 + 1 = 2."},
+    ]
     engine, model = engine_factory(script, mode="single", agent="math", max_tool_hops=2)
     result = await engine.ainvoke("count up")
     assert result.trace["suspended"] and result.trace["suspend_reason"] == "max_tool_hops"
@@ -216,6 +219,33 @@ def test_unknown_configured_agent_is_a_configuration_error() -> None:
     with pytest.raises(ConfigurationError) as info:
         Cadence(make_settings(mode="single", agent="nobody"), model=ScriptedChatModel.from_items([]))
     assert "CADENCE_AGENT" in info.value.message and "math" in info.value.message
+
+
+def test_an_agent_that_failed_to_load_says_why(tmp_path: Path) -> None:
+    # the docs' walk-through: a file with a mistake, then --agent NAME; it was only 'Unknown agent'
+    (tmp_path / "packing-list.md").write_text(
+        "---\nname: packing_list\ndescription: Writes a packing list for a trip.\ntools: [calculator]\n---\nHi\n"
+    )
+    (tmp_path / "notes.md").write_text("---\nname: notes\ndescription: Takes notes of a meeting.\n---\nHi\n")
+    settings = make_settings(agents_dir=[tmp_path], disabled_plugins=["notes"])
+    engine = Cadence(settings, model=ScriptedChatModel.from_items([]))
+    with pytest.raises(ValidationError) as failed:
+        engine.turn_input("hi", agent="Packing List")
+    message = failed.value.message
+    assert failed.value.code == "unknown_agent" and "'Packing List' is not loaded (failed: line 4:" in message
+    assert "unknown tool 'calculator'" in message and "packing-list.md" in message and "math" in message
+    with pytest.raises(ValidationError) as disabled:
+        engine.turn_input("hi", agent="notes")
+    assert "'notes' is not loaded (disabled by CADENCE_DISABLED_PLUGINS" in disabled.value.message
+    with pytest.raises(ConfigurationError) as configured:  # CADENCE_AGENT / cadence chat --agent
+        Cadence(
+            settings.model_copy(update={"mode": "single", "agent": "packing_list"}),
+            model=engine._models("", None),
+        )
+    assert (
+        "CADENCE_AGENT" in configured.value.message
+        and "unknown tool 'calculator'" in configured.value.message
+    )
 
 
 # -- CLI -----------------------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ START → ``{name}_agent`` ⇄ ``{name}_tools`` → forward → END
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
@@ -91,20 +91,46 @@ SINGLE_INSTRUCTIONS = (
 
 
 # -- which agent --------------------------------------------------------------------------------
-def resolve_agent(name: str | None, bundles: Mapping[str, PluginBundle], default: str | None = None) -> str:
+def not_loaded(statuses: Iterable[Any]) -> dict[str, str]:
+    """Why each plugin or agent that is not loaded is not, by name: its status, reason and file.
+
+    ``statuses`` are the plugin manager's :class:`~cadence.plugins.manager.PluginStatus` records.
+    """
+    reasons: dict[str, str] = {}
+    for status in statuses:
+        if status.status == "loaded" or not status.name:
+            continue
+        reason = str(status.reason or "no reason given")
+        if status.status not in reason:  # "disabled by CADENCE_DISABLED_PLUGINS" says it already
+            reason = f"{status.status}: {reason}"
+        where = f" ({status.location})" if status.location else ""
+        reasons.setdefault(normalize_name(str(status.name)), reason + where)
+    return reasons
+
+
+def resolve_agent(
+    name: str | None,
+    bundles: Mapping[str, PluginBundle],
+    default: str | None = None,
+    skipped: Mapping[str, str] | None = None,
+) -> str:
     """The loaded agent a single-mode turn talks to: ``name``, else ``default``, else the only one.
 
-    Raises :class:`ValidationError` ``unknown_agent`` (listing the agents) or ``agent_required``.
+    Raises :class:`ValidationError` ``unknown_agent`` (listing the agents; for an agent that was
+    found but not loaded, the reason from ``skipped``, see :func:`not_loaded`) or ``agent_required``.
     """
     wanted = name if name and str(name).strip() else default
     if wanted and str(wanted).strip():
         key = normalize_name(str(wanted))
         if key not in bundles:
             available = ", ".join(bundles) or "none loaded"
-            raise ValidationError(
-                f"Unknown agent {str(wanted)[:60]!r} for the single mode; use one of: {available}.",
-                code="unknown_agent",
+            reason = (skipped or {}).get(key)
+            problem = (
+                f"The agent {str(wanted)[:60]!r} is not loaded ({reason})"
+                if reason
+                else f"Unknown agent {str(wanted)[:60]!r} for the single mode"
             )
+            raise ValidationError(f"{problem}; use one of: {available}.", code="unknown_agent")
         return key
     if len(bundles) == 1:
         return next(iter(bundles))
@@ -115,12 +141,17 @@ def resolve_agent(name: str | None, bundles: Mapping[str, PluginBundle], default
     )
 
 
-def check_configured_agent(settings: Settings, bundles: Mapping[str, PluginBundle]) -> str | None:
-    """``CADENCE_AGENT`` checked against the loaded agents when it is set; ConfigurationError if unknown."""
+def check_configured_agent(
+    settings: Settings, bundles: Mapping[str, PluginBundle], skipped: Mapping[str, str] | None = None
+) -> str | None:
+    """``CADENCE_AGENT`` checked against the loaded agents when it is set; ConfigurationError if unknown.
+
+    ``skipped`` (:func:`not_loaded`) tells why an agent that was found is not loaded.
+    """
     if not settings.agent:
         return None
     try:
-        return resolve_agent(settings.agent, bundles)
+        return resolve_agent(settings.agent, bundles, skipped=skipped)
     except ValidationError as exc:
         raise ConfigurationError(f"CADENCE_AGENT (or --agent): {exc.message}") from None
 
@@ -385,6 +416,7 @@ __all__ = [
     "check_configured_agent",
     "entry_node",
     "forward_answer",
+    "not_loaded",
     "resolve_agent",
     "should_continue",
     "single_instructions",
