@@ -244,6 +244,12 @@ class Cadence(EngineMemory):
         self.plugin_manager = PluginManager(self.settings, extra_plugins=plugins)
         self.plugin_manager.load()
         self._skip_agents_without_their_model()
+        if self.mode == "single":  # CADENCE_AGENT: an agent that failed to load says why
+            from cadence.orchestration.modes import single
+
+            single.check_configured_agent(
+                self.settings, self.plugin_manager.bundles, single.not_loaded(self.plugin_manager.statuses)
+            )
         self.graph: CompiledStateGraph = self.graph_for(self.mode)
 
     # -- lifecycle -------------------------------------------------------------------
@@ -383,7 +389,12 @@ class Cadence(EngineMemory):
                     code="agent_needs_single_mode",
                 )
             return mode_name, None
-        return mode_name, single.resolve_agent(agent, self.plugin_manager.bundles, self.settings.agent)
+        return mode_name, single.resolve_agent(
+            agent,
+            self.plugin_manager.bundles,
+            self.settings.agent,
+            single.not_loaded(self.plugin_manager.statuses),
+        )
 
     def _prepare(
         self,
