@@ -65,6 +65,17 @@ from cadence.builtins.math_language import numbers_from_words, to_expression
         ("how much is 7 less than 30", 23),
         ("5 more than 10", 15),
         ("3 to the 4th power", 81),
+        ("What is 4 to the third power?", 64),
+        ("two to the fifth power", 32),
+        ("what's 3 to the fourth?", 81),
+        ("2 raised to the tenth power", 1024),
+        ("What is 3/4 of 200?", 150),
+        ("what's two thirds of 60", 40),
+        ("three quarters of 80", 60),
+        ("a fifth of fifty", 10),
+        ("What's the remainder when 17 is divided by 5?", 2),
+        ("the remainder of 20 divided by 6", 2),
+        ("the remainder when you divide 23 by 4", 3),
     ],
 )
 def test_words_become_the_right_expression(text: str, value: float) -> None:

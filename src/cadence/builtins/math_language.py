@@ -16,7 +16,9 @@ number words become digits (:func:`cadence.text.numbers_from_words`: "forty two"
 "then" splits a chain of steps that each apply to the running result, verb phrases
 ("subtract A from B", "multiply A by B", "7 less than 30", "the average of A, B and
 C", "add up A, B and C") become operations, and operator words ("plus", "times", "divided by", "squared",
-"to the 4th power", "percent of") become symbols. A question that asks for a percentage ("45 is
+"to the 4th power", "to the third power", "percent of") become symbols; a fraction of a value ("two
+thirds of 60", "3/4 of 200") is the fraction times it, and "the remainder when A is divided by B" is
+``A % B``. A question that asks for a percentage ("45 is
 what percent of 180", "what percentage of 80 is 20", "30 out of 120 as a percentage") becomes the
 part over the whole times 100 (``(45 / 180 * 100)``).
 
@@ -93,12 +95,13 @@ MAX_READ_CHARS = 500
 """Longest text read as arithmetic in words (the evaluator's own limit on an expression's length)."""
 
 _NUM = r"-?\d+(?:\.\d+)?"
+_NUM_FRACTION = r"(\d+)\s*/\s*(\d+)"
 _OPERAND = r"(.+?)"
 
 
 # Operator words inside one clause, applied in order (longest phrases first).
 _OPERATOR_WORDS: tuple[tuple[str, str], ...] = (
-    (r"\bto the (\d+)(?:st|nd|rd|th) power\b", r" ** \1 "),
+    (r"\b(?:raised )?to the (\d+)(?:st|nd|rd|th)(?: power)?\b(?! (?:decimal|place|digit))", r" ** \1 "),
     (r"\bto the power of\b|\braised to the power of\b|\braised to\b|\bto the power\b", " ** "),
     (r"\bsquared\b", " ** 2 "),
     (r"\bcubed\b", " ** 3 "),
@@ -202,6 +205,9 @@ _VERB_PATTERNS: Rules = _rules(
     (rf"^(?:the )?(?:average|mean) of {_OPERAND}$", "mean"),
     (rf"^(?:the )?difference (?:between|of) {_OPERAND} and {_OPERAND}$", "({0} - {1})"),
     (rf"^(?:the )?quotient of {_OPERAND} and {_OPERAND}$", "({0} / {1})"),
+    (rf"^(?:the )?remainder (?:when|if|after|of) {_OPERAND} (?:is )?divided by {_OPERAND}$", "({0} % {1})"),
+    (rf"^(?:the )?remainder (?:when|if|after) (?:you )?divid(?:e|ing) {_OPERAND} by {_OPERAND}$",
+     "({0} % {1})"),
     (rf"^(?:twice|double) {_OPERAND}$", "(2 * {0})"),
     (rf"^(?:triple|three times) {_OPERAND}$", "(3 * {0})"),
     (rf"^(?:half (?:of )?|halve ){_OPERAND}$", "({0} / 2)"),
@@ -798,13 +804,47 @@ def _read(text: str) -> str:
     return expression
 
 
+_ORDINALS = {
+    "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9,
+    "tenth": 10, "eleventh": 11, "twelfth": 12,
+}  # fmt: skip
+"""Ordinal words, as powers ("to the third power") and as the parts of a fraction ("two thirds of")."""
+_ORDINAL_POWER_RE = re.compile(
+    rf"\bto the ({'|'.join(_ORDINALS)})\b(?! (?:decimal|place|digit))", re.IGNORECASE
+)
+"""A power written as an ordinal: "to the third power", "raised to the fifth", "to the fourth"."""
+_DENOMINATORS = {**{k: v for k, v in _ORDINALS.items() if k != "second"}, "quarter": 4}
+_WORD_FRACTION_RE = re.compile(
+    rf"(?<![\w.])(a|an|{_NUM})[\s-]+({'|'.join(_DENOMINATORS)})s?\s+of\b", re.IGNORECASE
+)
+"""A fraction of a value in words: "two thirds of 60" (number words already read), "a fifth of 50",
+"3 quarters of 80"."""
+_SYMBOL_FRACTION_RE = re.compile(rf"(?<![\w.)]){_NUM_FRACTION}\s+of\b", re.IGNORECASE)
+"""A fraction of a value in symbols: "3/4 of 200"."""
+
+
+def _fractions_and_ordinals(text: str) -> str:
+    """``text`` with ordinal powers as ``to the 3th power`` (read by :data:`_OPERATOR_WORDS`) and
+    fractions of a value as ``(2 / 3) *`` ("two thirds of 60", "3/4 of 200")."""
+    text = _ORDINAL_POWER_RE.sub(lambda m: f"to the {_ORDINALS[m.group(1).lower()]}th", text)
+
+    def fraction(match: re.Match[str]) -> str:
+        count = match.group(1).lower()
+        numerator = "1" if count in ("a", "an") else count
+        return f"({numerator} / {_DENOMINATORS[match.group(2).lower()]}) *"
+
+    text = _WORD_FRACTION_RE.sub(fraction, text)
+    return _SYMBOL_FRACTION_RE.sub(r"(\1 / \2) *", text)
+
+
 def _prepared(text: str) -> str:
     """``text`` with misspelled operation words fixed, a lead-in before a colon dropped, number words
-    as digits, thousands separators removed and postfix factorials as calls."""
+    as digits, thousands separators removed, ordinal powers and fractions of a value read, and postfix
+    factorials as calls."""
     cleaned = _drop_intro(_spelling_fixed(text.strip()))
     cleaned = numbers_from_words(cleaned)
     cleaned = re.sub(r"(?<=\d),(?=\d{3}\b)", "", cleaned)  # 1,000 -> 1000
-    return _factorials(cleaned)
+    return _factorials(_fractions_and_ordinals(cleaned))
 
 
 _SENTENCE_END_RE = re.compile(r"(?<=[.?!])\s+(?=\S)")
