@@ -1347,8 +1347,8 @@ def parse_clock(text: str, today: date) -> datetime:
 @volatile(reason="the current time changes every minute")
 @tool
 def current_time(location: str) -> str:
-    """What time it is right now (what the local clock says): the current date and time in a city,
-    country, US state, IANA time zone (e.g. 'Asia/Tokyo') or 'UTC'."""
+    """What time it is right now (what the local clock says) and what day or date it is today:
+    the current date and time in a city, country, US state, IANA time zone (e.g. 'Asia/Tokyo') or 'UTC'."""
     places = resolve_locations(location)
     moment = now()
     sentences = [f"The current time in {_named(moment, p)} is {_clock(moment, p)}." for p in places]
@@ -1379,7 +1379,7 @@ def time_difference(location_a: str, location_b: str) -> str:
 def convert_time(time: str, from_location: str, to_location: str) -> str:
     """Convert a clock time (e.g. '15:30', '3pm', '2025-01-15 09:00') in from_location to to_location.
 
-    Without a date, today's date in from_location is used.
+    A clock time alone is taken as today in from_location.
     """
     source, target = resolve_location(from_location), resolve_location(to_location)
     today = now().astimezone(source.tz).date()

@@ -5,7 +5,8 @@ constrained routing call it asks this module which candidates the question is
 about. Scoring is BM25 over each candidate's text (name, description and
 capabilities), with light stemming and a few generic normalisations: symbols
 become words (``%`` → ``percent``, ``+`` → ``plus``, ``*`` → ``multiply``), digits
-add a ``number`` token. The same normalisation is applied to the candidate texts,
+add a ``number`` token, and a singular "hour" or "day" asked for ("what hour is it", "which day is
+it") becomes ``time`` or ``date``. The same normalisation is applied to the candidate texts,
 so a description mentioning "+ - * / powers" or "numbers" matches "2+2" —
 nothing about particular plugins or sentences is hard-coded.
 
@@ -51,6 +52,11 @@ _ROUTING_STOPWORDS_TEXT = """been but could had has have if into no not our so t
     some just like re ll ve d m many much"""
 STOPWORDS = BASE_STOPWORDS | frozenset(_ROUTING_STOPWORDS_TEXT.split())
 """Words ignored when scoring: the shared base plus routing boilerplate such as "agent" and "tool"."""
+
+_ASKING_FOR_ONE = frozenset({"what", "which", "the"})
+_ASKED_AS_ONE = {"hour": "time", "day": "date"}
+"""A singular "hour" or "day" after one of :data:`_ASKING_FOR_ONE` asks for the time or the date ("what
+hour is it in Oslo?", "which day is it?"), not for a number of hours or days ("how many hours", "per day")."""
 
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "ly", "s")
 
@@ -105,6 +111,8 @@ def tokenize(text: str, *, digits: bool = True) -> list[str]:
             continue
         if word == "times" and ((i > 0 and numeric[i - 1]) or (i < len(words) - 1 and numeric[i + 1])):
             word = "multiply"  # "twelve times twelve", "and times 4?" (not "time")
+        elif word in _ASKED_AS_ONE and i > 0 and words[i - 1] in _ASKING_FOR_ONE:
+            word = _ASKED_AS_ONE[word]  # "what hour is it", "which day is it" (not "how many hours", "a day")
         if word in STOPWORDS:
             continue
         tokens.append(stem(word))

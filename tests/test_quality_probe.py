@@ -1,0 +1,61 @@
+"""Routing of simple questions among the built-in plugins and their tools (the lexical pre-router).
+
+The embedded model chooses only among the shortlist the pre-router gives, so a question whose words
+point at the wrong tool cannot be answered right whatever the model does.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from cadence.builtins.info import INFO_TOOLS, InfoPlugin
+from cadence.builtins.math import MATH_TOOLS, MathPlugin
+from cadence.models.preroute import PreRouter, routing_schema
+
+
+def _best_tool(tools: list, question: str) -> str:
+    ranked = PreRouter.from_tool_schemas([routing_schema(t) for t in tools]).rank(
+        question, ignore_shared=True
+    )
+    return ranked[0].name
+
+
+@pytest.mark.parametrize(
+    ("question", "tool"),
+    [
+        ("What hour is it in Istanbul?", "current_time"),  # one place: not a time difference
+        ("what's the hour in Oslo", "current_time"),
+        ("what's the date in Auckland", "current_time"),  # no clock time to convert
+        ("What's today's date in London?", "current_time"),
+        ("What day is it in Sydney?", "current_time"),
+        ("How many hours between Madrid and Mexico City?", "time_difference"),
+        ("how many hours is Lima behind Madrid", "time_difference"),
+        ("convert 9am in Paris to New York time", "convert_time"),
+    ],
+)
+def test_time_questions_reach_the_tool_that_answers_them(question: str, tool: str) -> None:
+    assert _best_tool(INFO_TOOLS, question) == tool
+
+
+@pytest.mark.parametrize(
+    "question", ["what is the product of 6 and 7?", "What's the remainder when 17 is divided by 5?"]
+)
+def test_arithmetic_in_words_reaches_the_calculator(question: str) -> None:
+    """'The product of 6 and 7' is one operation, not summary statistics of the list [6, 7]."""
+    assert _best_tool(MATH_TOOLS, question) == "calculate"
+
+
+@pytest.mark.parametrize(
+    ("question", "plugin"),
+    [
+        ("What day is it in Sydney?", "goto_info_agent"),
+        ("which hour is it in Lima?", "goto_info_agent"),
+        ("What's 5 dollars a day for 7 days?", "goto_math_agent"),
+        ("a car drives 60 km per hour for 3 hours, how far does it go", "goto_math_agent"),
+    ],
+)
+def test_a_day_or_hour_asked_for_is_a_date_or_time(question: str, plugin: str) -> None:
+    """'What day is it' asks for a date and 'what hour is it' for the time (the world clock);
+    'a day' and 'per hour' in a word problem are rates (the calculator)."""
+    router = PreRouter.from_metadata([MathPlugin.get_metadata(), InfoPlugin.get_metadata()])
+    assert router.shortlist(question) == [plugin]
