@@ -132,3 +132,34 @@ async def test_the_cli_prints_the_answer_once_not_the_agents_answers_first(engin
     # the agents' tokens are in the stream (naming their nodes), but the printed answer is the turn's alone
     assert out.getvalue() == "Python 3.7 came out in 2018, 8 years ago.\n"
     assert "corrected answer" not in err.getvalue()
+
+
+# -- validation: the supervisor's own correction round ---------------------------------------------------
+async def test_a_supervisor_correcting_its_answer_by_a_handoff_still_writes_the_answer(
+    engine_factory,
+) -> None:
+    engine, model = engine_factory(
+        [
+            transfer("math"),
+            call("calculate", expression="2 + 2"),
+            {"content": "2 + 2 = 4"},
+            transfer("info"),
+            {"content": "It is noon."},
+            {"content": "2 + 2 is 5, at noon."},  # its own answer invents a number: one correction round
+            transfer("math"),  # the round: it asks the math agent again
+            {"content": "2 + 2 = 4"},
+            {"content": "2 + 2 is 4, and it is noon."},
+        ],
+        mode="supervisor",
+        validation="correct",
+        supervisor_direct_answer=False,
+    )
+    result = await engine.ainvoke("What is 2 + 2, and what time is it?")
+    # the math agent's answer went back to the supervisor (not straight out as the corrected answer,
+    # dropping the time), and the agent was not asked to correct an answer it never wrote
+    assert nodes(model)[-3:] == ["supervisor", "math_agent", "supervisor"]
+    assert result.response == "2 + 2 is 4, and it is noon."
+    agent_saw = " ".join(str(m.content) for m in model.records[-2].messages)
+    assert "did not pass validation" not in agent_saw
+    [record] = result.trace["validation"]
+    assert record["corrected"] and "invented_number" in record["draft_problems"] and record["verdict"]["ok"]

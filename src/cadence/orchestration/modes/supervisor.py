@@ -277,8 +277,14 @@ class Supervisor(RoutingCoordinator):
         update = await Coordinator.__call__(self, state, config, runtime)
         decision = (update.get("messages") or [None])[-1]
         calls = list(getattr(decision, "tool_calls", None) or [])
-        suspended = (update.get("plugin_context") or {}).get(F.SUSPEND_REASON)
+        ctx = update.get("plugin_context") or {}
+        suspended = ctx.get(F.SUSPEND_REASON)
         if suspended or len(calls) != 1 or calls[0]["name"] != FORWARD_TOOL:
+            if ctx.get(F.VALIDATION_FEEDBACK) and ctx.get(F.SUPERVISOR_ANSWER):
+                # its correction round ends in another step (a handoff): the feedback was the supervisor's
+                # (an agent never wrote that answer) and is used up; the draft stays, so the turn's final
+                # answer is recorded as the correction, without a second round
+                ctx[F.VALIDATION_FEEDBACK] = None
             return Command(goto=self.route(update), update=update)
         agent = forwarded_agent_name((calls[0].get("args") or {}).get("from_agent"), self.plugin_names)
         result = ToolMessage(content=agent, name=FORWARD_TOOL, tool_call_id=calls[0].get("id") or "")
