@@ -133,8 +133,8 @@ async def _sse(turn: Turn) -> AsyncIterator[str]:
         200: {
             "content": CHAT_STREAM_CONTENT,
             "description": "SSE: `event: <type>` + `data: <json>` for node, agent_start, agent_end, "
-            "tool_start, tool_end, suspend, token, error and a last `final` event "
-            "(response, thread_id, trace, error).",
+            "tool_start, tool_end, suspend, token, interrupt, error, plugins' own events, and a last "
+            "`final` event (response, thread_id, trace, error).",
         },
     },
 )
