@@ -203,7 +203,7 @@ def test_answers_are_brought_in_line_with_the_tone() -> None:
     same, changed = conform_to_tone("It is 144.", "natural", q, CALC)
     assert not changed and same == "It is 144."
     chat, changed = conform_to_tone("Hello there. " + "More words here. " * 10, "concise", "hi", [])
-    assert changed and chat == "Hello there."
+    assert changed and chat == "Hello there. More words here."
 
 
 SEARCH_RESULT = """3 passage(s) for 'plugin metadata' (source = path:line):
@@ -395,3 +395,33 @@ def test_a_failure_answer_gives_the_reason_an_error_introduces() -> None:
     answer = failure_answer([ToolResult("calculate", {"expr": "2+2"}, error)], None)
     assert "with error: expression: Field required." in answer
     assert "Please fix" not in answer
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # a pleasantry alone says nothing: the lead goes on to the answer
+        (
+            "Sure! Python is a programming language created by Guido van Rossum. It is used for web "
+            "development, data science, scripting and much more, and it is known for its readable syntax.",
+            "Sure! Python is a programming language created by Guido van Rossum.",
+        ),
+        # a sentence introducing a list keeps the list (was "You have three options:.")
+        (
+            "You have three options:\n- walk to the station\n- take bus nine from the corner\n- call a taxi, "
+            "fastest but dearest.\n\nI would take the bus, since it is cheap and runs every ten minutes all day.",
+            "You have three options:\n- walk to the station\n- take bus nine from the corner\n- call a taxi, "
+            "fastest but dearest.",
+        ),
+    ],
+)
+def test_a_concise_answer_without_results_keeps_its_content(answer: str, expected: str) -> None:
+    assert conform_to_tone(answer, "concise", "How?", []) == (expected, True)
+
+
+def test_a_concise_answer_with_code_is_not_cut() -> None:
+    code = (
+        "Here is a function that reverses a string in Python:\n\n```python\ndef rev(s):\n    return s[::-1]\n"
+        "```\n\nCall it with any string and it returns the characters in reverse order, which is handy."
+    )
+    assert conform_to_tone(code, "concise", "How do I reverse a string?", []) == (code, False)

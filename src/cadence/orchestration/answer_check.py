@@ -761,15 +761,16 @@ def conform_to_tone(
 ) -> tuple[str, bool]:
     """``answer`` brought in line with the tone's measurable traits, and whether it changed.
 
-    Concise: at most :data:`CONCISE_MAX_WORDS` words; explanatory: says how the results were
-    obtained; learning: numbered steps; formal: no contractions or exclamation marks. Models,
-    small ones above all, often ignore a tone; these traits are what a reader notices first.
+    Concise: at most :data:`CONCISE_MAX_WORDS` words (the results, or :func:`concise_lead`);
+    explanatory: says how the results were obtained; learning: numbered steps; formal: no
+    contractions or exclamation marks. Models, small ones above all, often ignore a tone; these
+    traits are what a reader notices first.
     """
     tone = (tone or "natural").lower()
     words = len(answer.split())
     shaped = answer
     if tone == "concise" and words > CONCISE_MAX_WORDS:
-        shaped = faithful_answer(question, results, "concise") if results else _end(_first_sentence(answer))
+        shaped = faithful_answer(question, results, "concise") if results else concise_lead(answer)
     elif tone == "explanatory" and words < EXPLANATORY_MIN_WORDS and results:
         shaped = f"{_end(answer)}\n\n{explanation(question, results)}"
     elif tone == "learning" and len(_STEP_RE.findall(answer)) < 2 and results:
@@ -777,6 +778,37 @@ def conform_to_tone(
     elif tone == "formal":
         shaped = _outside_code(answer, _formal)
     return shaped, shaped != answer
+
+
+CONCISE_MIN_WORDS = 5
+"""A concise answer cut to its lead keeps sentences until it has this many words ("Sure!" says nothing)."""
+_ITEM_RE = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")
+
+
+def concise_lead(answer: str) -> str:
+    """The lead of an answer without tool results, for the concise tone: its first sentences, whole,
+    until they hold :data:`CONCISE_MIN_WORDS` words, the layout kept.
+
+    A sentence that introduces what follows ("You have three options:") keeps it (the list under it,
+    whole, or the next sentence); an answer with a code block is left as it is (code is not cut).
+    """
+    if "```" in answer:
+        return answer
+    pieces = _PIECE_SEPARATOR_RE.split(answer.strip())
+    kept: list[str] = []
+    words = 0
+    in_list = False
+    for i in range(0, len(pieces), 2):
+        part, sep = pieces[i], pieces[i + 1] if i + 1 < len(pieces) else ""
+        item = bool(_ITEM_RE.match(part))
+        introduced = bool(kept) and (kept[-2].rstrip().endswith(":") or (in_list and item))
+        if kept and words >= CONCISE_MIN_WORDS and not introduced:
+            break
+        in_list = (in_list and item) or part.rstrip().endswith(":")
+        kept += [part, sep]
+        words += len(part.split())
+    text = "".join(kept).strip()
+    return text if text.endswith(":") else _end(text)
 
 
 _CODE_RE = re.compile(r"```.*?(?:```|$)|`[^`\n]*`", re.DOTALL)
