@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -246,7 +247,6 @@ def test_a_plugin_raising_generator_exit_is_skipped_with_its_reason(tmp_path: Pa
 
 def test_a_health_check_that_hangs_does_not_hold_up_loading() -> None:
     import threading
-    import time
 
     release = threading.Event()
 
@@ -285,6 +285,34 @@ def test_a_health_check_that_hangs_does_not_hold_up_loading() -> None:
         statuses["hanging"].reason == "dependency and health checks: did not finish within 0.2s (it may hang)"
     )
     assert list(manager.bundles) == ["math"]
+
+
+def test_a_plugin_whose_import_never_returns_is_skipped_and_the_rest_load(tmp_path: Path) -> None:
+    gate = tmp_path / "release"
+    hanging = textwrap.dedent(
+        f"""
+        import time
+        from pathlib import Path
+
+        deadline = time.monotonic() + 10  # without the bound, loading would wait these 10 s
+        while not Path({str(gate)!r}).exists() and time.monotonic() < deadline:  # like a connect without
+            time.sleep(0.02)  # a timeout, at import
+        """
+    )
+    write_plugin(tmp_path, "stuck.py", hanging)
+    write_plugin(tmp_path, "good.py", GOOD.format(name="Shout", version="1.0.0"))
+    manager = PluginManager(
+        make_settings(plugins_dir=[tmp_path], builtin_plugins=["math"], plugin_import_timeout=0.3)
+    )
+    started = time.monotonic()
+    try:
+        statuses = {s.location.split("/")[-1]: s for s in manager.load() if s.source == "directory"}
+    finally:
+        gate.touch()
+    assert time.monotonic() - started < 5
+    assert statuses["stuck.py"].status == "failed"
+    assert statuses["stuck.py"].reason == "failed to import: did not finish within 0.3s (it may hang)"
+    assert set(manager.bundles) == {"math", "shout"}
 
 
 def test_a_health_check_raising_timeout_error_reports_it() -> None:

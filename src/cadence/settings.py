@@ -261,6 +261,12 @@ class Settings(BaseSettings):
         gt=0,
         description="Seconds a plugin's dependency and health checks may take at loading; longer: skipped.",
     )
+    plugin_import_timeout: float = Field(
+        120.0,
+        gt=0,
+        description="Seconds importing one plugin (entry point or plugins folder) may take; longer: that "
+        "plugin is skipped and the rest load.",
+    )
     inline_tool_max_ms: float = Field(
         5.0,
         ge=0,

@@ -17,6 +17,7 @@ plugin beats an installed package, which beats a built-in.
 from __future__ import annotations
 
 import contextvars
+import functools
 import hashlib
 import importlib
 import importlib.util
@@ -73,7 +74,8 @@ class PluginStatus:
 
 
 class PluginChecksTimeoutError(PluginError):
-    """A plugin's dependency or health check did not finish within ``CADENCE_PLUGIN_CHECK_TIMEOUT``."""
+    """A plugin's import (``CADENCE_PLUGIN_IMPORT_TIMEOUT``) or its dependency and health checks
+    (``CADENCE_PLUGIN_CHECK_TIMEOUT``) did not finish in time."""
 
     code = "plugin_checks_timeout"
 
@@ -105,6 +107,11 @@ def _within(seconds: float, fn: Callable[[], Any]) -> Any:
     if not future.done():
         raise PluginChecksTimeoutError(f"did not finish within {seconds:g}s (it may hang)")
     return future.result()  # a TimeoutError the checks raised themselves is theirs
+
+
+def _import_fault(exc: BaseException) -> str:
+    """Why importing a plugin failed, in one line (a timeout says so without its class name)."""
+    return str(exc) if isinstance(exc, PluginChecksTimeoutError) else load_fault(exc)
 
 
 class PluginManager:
@@ -218,7 +225,7 @@ class PluginManager:
         for ep in entry_points(group=ENTRY_POINT_GROUP):
             location = f"{ep.value}"
             try:
-                obj = ep.load()
+                obj = _within(self.settings.plugin_import_timeout, ep.load)
                 plugins = self._plugins_in(obj)
                 if not plugins:
                     raise TypeError(
@@ -228,7 +235,7 @@ class PluginManager:
             except BaseException as exc:  # SystemExit at import included: one plugin never stops the app
                 reraise_cancellation(exc)
                 failed.append(
-                    PluginStatus(ep.name, "failed", "entry_point", location, reason=load_fault(exc))
+                    PluginStatus(ep.name, "failed", "entry_point", location, reason=_import_fault(exc))
                 )
         return found, failed
 
@@ -258,7 +265,11 @@ class PluginManager:
                 else:
                     continue
                 try:
-                    module = self._import_path(entry.stem if entry.is_file() else entry.name, target)
+                    name = entry.stem if entry.is_file() else entry.name
+                    module = _within(
+                        self.settings.plugin_import_timeout,
+                        functools.partial(self._import_path, name, target),
+                    )
                     plugins = self._plugins_in(module)
                     if not plugins:
                         raise TypeError("defines no BasePlugin subclass (subclass cadence.sdk.BasePlugin)")
@@ -274,7 +285,7 @@ class PluginManager:
                             "failed",
                             "directory",
                             str(entry),
-                            reason=f"failed to import: {load_fault(exc)}",
+                            reason=f"failed to import: {_import_fault(exc)}",
                         )
                     )
         return found, failed
