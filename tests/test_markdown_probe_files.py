@@ -37,3 +37,27 @@ def test_a_file_that_is_not_utf8_names_the_line_and_the_fix(tmp_path: Path) -> N
         and "save the file as UTF-8" in info.value.problem
     )
     assert "UnicodeDecodeError" not in info.value.message
+
+
+async def test_a_reload_that_breaks_the_configured_agent_leaves_the_others_working(tmp_path: Path) -> None:
+    # CADENCE_AGENT's file gets a mistake, then a reload: the reload raised ConfigurationError and every
+    # later single-mode turn too, even one naming another loaded agent (the graph could not be built)
+    from tests.conftest import make_settings
+
+    from cadence.errors import ValidationError
+    from cadence.orchestration.engine import Cadence
+    from cadence.testing import ScriptedChatModel
+
+    path = tmp_path / "helper.md"
+    path.write_text("---\nname: helper\ndescription: Helps with anything at all.\n---\nYou help.\n")
+    settings = make_settings(mode="single", agent="helper", agents_dir=[tmp_path], builtin_plugins=["math"])
+    engine = Cadence(settings, model=ScriptedChatModel.from_items([{"content": "one"}, {"content": "two"}]))
+    assert (await engine.ainvoke("hi")).response == "one"
+    path.write_text(path.read_text().replace("---\nYou", "tools: [nope]\n---\nYou"))
+    statuses = {s.name: s for s in engine.reload()}
+    assert statuses["helper"].status == "failed" and "unknown tool 'nope'" in statuses["helper"].reason
+    with pytest.raises(ValidationError) as info:  # the configured agent: 422 with the file's mistake
+        await engine.ainvoke("hi again")
+    assert info.value.code == "unknown_agent" and "unknown tool 'nope'" in info.value.message
+    result = await engine.ainvoke("2+2?", agent="math")
+    assert result.response == "two" and result.error is None

@@ -358,8 +358,12 @@ def build_single_graph(
     models: ModelResolver,
     checkpointer: Any = None,
 ) -> CompiledStateGraph:
-    """Build and compile the single-agent graph over ``bundles`` (each turn runs one of them)."""
-    check_configured_agent(settings, bundles)
+    """Build and compile the single-agent graph over ``bundles`` (each turn runs one of them).
+
+    ``CADENCE_AGENT`` is not checked here: the engine checks it at start (:func:`check_configured_agent`)
+    and every turn resolves its agent (:func:`resolve_agent`), so a reload that loses the configured
+    agent still builds the graph, and the other agents keep answering.
+    """
     graph: StateGraph = StateGraph(AgentState, context_schema=TurnContext)
     by_name = {b.name: b.metadata for b in bundles.values()}
     graph.add_node(
