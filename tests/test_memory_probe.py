@@ -11,7 +11,7 @@ from cadence.memory import MemoryService
 from cadence.memory.ingest import about_user, only_statements, stated_facts
 from cadence.orchestration.engine import Cadence
 from cadence.testing import ScriptedChatModel
-from conftest import FINALIZE, make_settings, tool_plugin
+from conftest import FINALIZE, call, goto, make_settings, tool_plugin
 
 
 @pytest.mark.parametrize(
@@ -120,3 +120,29 @@ async def test_a_general_question_is_not_answered_from_the_users_facts() -> None
 )  # fmt: skip
 def test_a_question_about_the_user_says_so(question: str, about: bool) -> None:
     assert about_user(question) is about
+
+
+@tool
+def weather(city: str) -> str:
+    """The weather in a city."""
+    return f"Sunny in {city}."
+
+
+@pytest.mark.parametrize("mode", ["coordinator", "supervisor"])
+async def test_an_agent_acting_for_the_user_gets_their_facts(mode: str) -> None:
+    """'What's the weather where I live?' after 'I live in Rome.': the weather agent never saw 'Rome' (only
+    the final answer did, after the work), so no model could call the tool for Rome."""
+    if mode == "coordinator":
+        work = [goto("weather"), call("weather", city="Rome"), FINALIZE]
+    else:  # the agent answers, then the supervisor finalizes
+        work = [call("transfer_to_weather"), call("weather", city="Rome"), {"content": "Sunny."}, FINALIZE]
+    script = [FINALIZE, {"content": "Noted."}, *work, {"content": "Sunny in Rome."}]
+    model = ScriptedChatModel.from_items(script)
+    engine = Cadence(make_settings(mode=mode), model=model, plugins=[tool_plugin("weather", [weather])])
+    await engine.ainvoke("I live in Rome.", thread_id="t1", user_id="alice")
+    out = await engine.ainvoke("What's the weather where I live?", thread_id="t2", user_id="alice")
+    agent = next(r for r in model.records[2:] if r.node == "weather_agent")
+    assert "You live in Rome." in str(agent.messages[0].content)  # in its system prompt
+    assert out.response == "Sunny in Rome."
+    bob = await engine.ainvoke("What's the weather where I live?", thread_id="t3", user_id="bob")
+    assert bob.trace["memory"]["items"] == []

@@ -10,6 +10,8 @@ root). The nodes read the state:
   their own (``routing_adequacy`` ≥ ``CADENCE_MEMORY_ADEQUACY_THRESHOLD``), the deciding model sees
   them as a ``recall_memory`` result right after the question, so it can finalize without tools
   (tool results are never trusted to stay true: a clock time changes);
+- **agents** (coordinator and supervisor modes): the recalled facts the user stated, in their
+  prompt (:func:`facts_prompt`), so that they can act on them ("the weather where I live");
 - **final answer** (synthesizer, the planner's root): the same adequate facts are given as a
   ``recall_memory`` result — grounded material that the answer must carry, like any tool result.
   Remembered tool results and answers (recalled only when very relevant, see
@@ -114,6 +116,19 @@ def with_memory(
 def memory_evidence(state: Mapping[str, Any]) -> list[str]:
     """The recalled memories' statements: grounded material for the final-answer check."""
     return [str(i.get("statement") or i.get("text") or "") for i in memory_items(state)]
+
+
+def facts_prompt(state: Mapping[str, Any]) -> str:
+    """A prompt section with the recalled facts the user stated, for an agent acting for the user ("the
+    weather where I live" needs "You live in Rome."); empty when none were recalled. Remembered tool
+    results and answers are not in it: an agent runs its tools for this turn."""
+    lines = [f"- {s}" for s in memory_text(memory_items(state, [FACT_KIND])).splitlines() if s.strip()]
+    if not lines:
+        return ""
+    return (
+        "WHAT THE USER TOLD YOU ABOUT THEMSELVES EARLIER (use it when the request depends on it):\n"
+        + "\n".join(lines)
+    )
 
 
 def memory_prompt(state: Mapping[str, Any], settings: Settings) -> str:
@@ -332,6 +347,7 @@ __all__ = [
     "STATE_KEY",
     "EngineMemory",
     "answering_items",
+    "facts_prompt",
     "ingest",
     "is_adequate",
     "memory_evidence",
