@@ -31,6 +31,7 @@ from cadence.conventions import BACK, CONTINUE, GraphNodeNames, is_control_tool
 from cadence.orchestration.agent_node import agent_node_of, run_agent
 from cadence.orchestration.approval import ApprovalOutcome, bundle_rules, review_tool_calls
 from cadence.orchestration.events import emit_events, tools_events
+from cadence.orchestration.recall import facts_prompt
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.state import plugin_context
 from cadence.orchestration.tool_logging import logged_tool_call, tool_error_message, tool_records
@@ -53,8 +54,14 @@ logger = logging.getLogger(__name__)
 
 
 def agent_node(bundle: PluginBundle) -> AgentNode:
-    """The ``{name}_agent`` node."""
-    return agent_node_of(bundle.agent, run_agent, bundle.agent_node_name)
+    """The ``{name}_agent`` node (the user's recalled facts in its prompt: :func:`recall.facts_prompt`)."""
+    return agent_node_of(bundle.agent, _run_agent_with_facts, bundle.agent_node_name)
+
+
+async def _run_agent_with_facts(
+    agent: Any, node_name: str, state: dict[str, Any], config: Any, runtime: Any
+) -> dict[str, Any]:
+    return await run_agent(agent, node_name, state, config, runtime, instructions=facts_prompt(state) or None)
 
 
 def tool_node(bundle: PluginBundle) -> ToolNode:
