@@ -186,3 +186,21 @@ async def test_a_read_only_postgres_is_a_storage_error(request: pytest.FixtureRe
     with pytest.raises(StorageError, match="refuses writes"):  # at start: the schema set-up
         async with open_thread_store(url):
             pass
+
+
+def test_a_damaged_sqlite_file_says_so(tmp_path: Path) -> None:
+    """A file damaged on disk ('database disk image is malformed') was 500 internal_error."""
+    db = tmp_path / "cadence.db"
+    cfg = settings(database_url=f"sqlite:///{db}")
+    with live_server(create_app(cfg, engine_kwargs={"model": scripted(text="y" * 200_000)})) as url:
+        reply = httpx.post(f"{url}/api/v1/chat", json={"message": "hi", "user_id": "u"}, timeout=30)
+        thread = reply.json()["thread_id"]
+    with db.open("r+b") as file:  # garbage over pages in the middle of the checkpoint's blob
+        file.seek(db.stat().st_size // 2 // 4096 * 4096)
+        file.write(b"\xff" * 4096 * 4)
+    with live_server(create_app(cfg, engine_kwargs={"model": scripted()})) as url:
+        shown = httpx.get(f"{url}/api/v1/threads/{thread}", params={"user_id": "u"}, timeout=30)
+        assert shown.status_code == 503, shown.text
+        error = shown.json()["error"]
+        assert error["code"] == "storage_error" and "is damaged" in error["message"]
+        assert "backup" in error["message"] and str(db) in error["message"]

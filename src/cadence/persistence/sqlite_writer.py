@@ -22,6 +22,7 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,7 @@ _POLL_FIRST_S = 0.0001
 _POLL_MAX_S = 0.001
 _WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "DROP", "ALTER")
 _LOCKING_BEGIN = ("BEGIN IMMEDIATE", "BEGIN EXCLUSIVE")
-_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_FULL, _SQLITE_CANTOPEN = 8, 10, 13, 14
+_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_CORRUPT, _SQLITE_FULL, _SQLITE_CANTOPEN = 8, 10, 11, 13, 14
 
 
 class SqliteStorageError(sqlite3.OperationalError, StorageError):
@@ -56,7 +57,7 @@ class SqliteStorageError(sqlite3.OperationalError, StorageError):
 
 def storage_error(exc: sqlite3.Error, database: str = "") -> SqliteStorageError | None:
     """``exc`` as a :class:`SqliteStorageError` when the disk or the file's permissions caused it
-    (a full disk, a read-only file or folder, an I/O error); None for any other error."""
+    (a full disk, a read-only file or folder, an I/O error, a damaged file); None for any other error."""
     if isinstance(exc, SqliteStorageError):
         return exc
     primary = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
@@ -81,6 +82,13 @@ def storage_error(exc: sqlite3.Error, database: str = "") -> SqliteStorageError 
             f"The SQLite database{file} could not be read or written ({reason}): check its disk, free "
             "space and the permissions of the file and its folder and try again; the failed statement "
             "changed nothing.",
+            code="storage_error",
+        )
+    if primary == _SQLITE_CORRUPT or "malformed" in reason:
+        return SqliteStorageError(
+            f"The SQLite database{file} is damaged ({reason}): stop the server, keep a copy of the file "
+            "and restore it from a backup (or recover it with the sqlite3 shell's .recover command); "
+            "the failed statement changed nothing.",
             code="storage_error",
         )
     return None
@@ -281,9 +289,21 @@ class WriterLockedCursor(sqlite3.Cursor):
             self._rows_pending = False
             self.connection.settle()  # type: ignore[attr-defined]
 
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        """Rows read in the block: a damaged file or a failing disk is a :class:`SqliteStorageError`."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            problem = self.connection.storage_error(exc)  # type: ignore[attr-defined]
+            if problem is None:
+                raise
+            raise problem from exc
+
     def fetchone(self) -> Any:
         """The next row (the last one read frees the writer lock of a ``RETURNING`` write)."""
-        row = super().fetchone()
+        with self._reading():
+            row = super().fetchone()
         if row is None:
             self._rows_read()
         return row
@@ -291,7 +311,8 @@ class WriterLockedCursor(sqlite3.Cursor):
     def fetchmany(self, size: int | None = None) -> list[Any]:
         """The next rows (the last ones read free the writer lock of a ``RETURNING`` write)."""
         wanted = self.arraysize if size is None else size
-        rows = super().fetchmany(wanted)
+        with self._reading():
+            rows = super().fetchmany(wanted)
         if len(rows) < wanted:
             self._rows_read()
         return rows
@@ -299,7 +320,8 @@ class WriterLockedCursor(sqlite3.Cursor):
     def fetchall(self) -> list[Any]:
         """The remaining rows (frees the writer lock of a ``RETURNING`` write)."""
         try:
-            return super().fetchall()
+            with self._reading():
+                return super().fetchall()
         finally:
             self._rows_read()
 
