@@ -119,3 +119,14 @@ def test_threads_history_and_fork(cli_env, tmp_path: Path, monkeypatch) -> None:
     assert bad.exit_code == 1 and bad.stderr.startswith("error: --tool-result")
     missing = run("threads", "history", "nope")
     assert missing.exit_code == 1 and "No thread 'nope'" in missing.stderr
+
+
+def test_an_undecidable_reply_is_asked_again(approvals, tmp_path: Path, monkeypatch) -> None:
+    """An edit the thread cannot store (an integer beyond 64 bits) failed the resumed turn with a
+    serializer error; it is refused and asked again, like an unclear reply."""
+    use_script(monkeypatch, tmp_path, [*PAUSE, *FINISH], "unstorable")
+    reply = 'e {"expression": 123456789012345678901234567890}\na\n'
+    result = run("chat", "--thread", "c7", "2 + 2?", input=reply)
+    assert result.exit_code == 0, result.output
+    assert "cannot be stored" in result.stderr and "2 + 2 = 4." in result.stdout
+    assert [m.content for m in _results(approvals, "c7")] == ["4"]

@@ -25,6 +25,8 @@ from rich.text import Text
 
 from cadence.cli.common import dump_json, err_console, out_console, print_error
 from cadence.cli.render import TurnView
+from cadence.errors import ValidationError
+from cadence.orchestration.approval import check_storable, parse_decisions
 
 APPROVE_REPLIES = frozenset({"a", "approve", "y", "yes"})
 REJECT_REPLIES = frozenset({"r", "reject", "n", "no"})
@@ -49,6 +51,17 @@ def parse_reply(text: str) -> Any:
             raise ValueError('the new arguments must be a JSON object, e.g. e {"expression": "2 + 3"}')
         return {"decision": "edit", "arguments": arguments}
     raise ValueError("answer a (approve), r [reason] (reject) or e {json} (edit)")
+
+
+def decision_problem(decisions: Any, approvals: list[dict[str, Any]]) -> str | None:
+    """Why ``decisions`` cannot decide ``approvals`` (an unknown or missing call, a malformed decision,
+    arguments the thread cannot store such as an integer beyond 64 bits), or None: asked again rather
+    than failing the resumed turn."""
+    try:
+        check_storable(parse_decisions(decisions, approvals))
+    except ValidationError as exc:
+        return exc.message
+    return None
 
 
 def describe(approval: dict[str, Any]) -> str:
@@ -84,10 +97,15 @@ async def ask_decisions(
         text = line.strip()
         if text.startswith("{"):
             try:
-                return json.loads(text)
+                decisions = json.loads(text)
             except json.JSONDecodeError as exc:
                 print_error(f"The decisions are not valid JSON ({exc.msg}).")
                 return None
+            problem = decision_problem(decisions, approvals)
+            if problem is not None:
+                print_error(problem)
+                return None
+            return decisions
         try:
             decision = parse_reply(text)
         except ValueError as exc:
@@ -96,6 +114,10 @@ async def ask_decisions(
         if decision == "approve" or decision.get("decision") == "reject":
             return decision  # one decision for every pending call
         if len(approvals) == 1:  # an edit names its call's new arguments: the one pending call
+            problem = decision_problem({str(approvals[0]["id"]): decision}, approvals)
+            if problem is not None:
+                print_error(problem)
+                return None
             return {str(approvals[0]["id"]): decision}
         print_error(
             "An edit is for one call and several wait; send a JSON object {call_id: decision} "
@@ -111,10 +133,15 @@ async def ask_decisions(
             if line is None:
                 return None
             try:
-                decisions[str(approval["id"])] = parse_reply(line)
-                break
+                decision = parse_reply(line)
             except ValueError as exc:
                 print_error(str(exc))
+                continue
+            problem = decision_problem({str(approval["id"]): decision}, [approval])
+            if problem is None:
+                decisions[str(approval["id"])] = decision
+                break
+            print_error(problem)  # asked again
     return decisions
 
 

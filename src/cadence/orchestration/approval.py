@@ -263,6 +263,28 @@ def parse_decisions(
     return {i: CallDecision.parse(decisions[i], call_id=i) for i in ids}
 
 
+def check_storable(chosen: Mapping[str, CallDecision], serde: Any = None) -> None:
+    """Raise :class:`ValidationError` (``invalid_decision``) for a decision the checkpoint cannot
+    store (an integer beyond 64 bits, nesting too deep, a lone surrogate in a key): resuming with it
+    would run the step and then fail the whole turn when its checkpoint is written.
+
+    ``serde``: the checkpointer's serializer (default: LangGraph's ``JsonPlusSerializer``).
+    """
+    if serde is None:
+        from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+
+        serde = JsonPlusSerializer()
+    for call_id, decision in chosen.items():
+        try:
+            serde.dumps_typed(decision.to_dict())
+        except Exception as exc:  # TypeError, ValueError, RecursionError: the serializer's refusal
+            raise ValidationError(
+                f"Decision for call {call_id!r} cannot be stored ({exc}); send large numbers as text "
+                "and keep the arguments plain JSON.",
+                code="invalid_decision",
+            ) from None
+
+
 # -- the step -------------------------------------------------------------------------------------
 @dataclass
 class ApprovalOutcome:
@@ -511,6 +533,7 @@ __all__ = [
     "approval_prompt",
     "approval_rules",
     "bundle_rules",
+    "check_storable",
     "forced_tools",
     "last_ai_message",
     "parse_decisions",
