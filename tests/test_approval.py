@@ -433,3 +433,21 @@ async def test_a_call_reusing_a_decided_id_later_in_the_turn_is_not_taken_for_it
     result = await engine.aresume({"decision": "reject", "message": "at most 50"}, thread_id="t1")
     assert not result.interrupted and result.response == "Sent 50 instead."
     assert WRITTEN == [{"to": "bob", "amount": 50}]
+
+
+async def test_an_unstorable_edit_is_refused_before_anything_resumes(engine_factory) -> None:
+    """Edit arguments the checkpoint cannot store (an integer beyond 64 bits) failed the whole resumed
+    turn after the step ran; they are refused first and the pause is kept."""
+    engine, _ = engine_factory(
+        [goto("bank"), call("send_money", to="bob", amount=500), FINALIZE, {"content": "Sent."}],
+        plugins=[BankPlugin],
+    )
+    paused = await engine.ainvoke("Send bob 500", thread_id="t1")
+    [pending] = paused.approvals
+    edit = {"decision": "edit", "arguments": {"to": "bob", "amount": 10**30}}
+    with pytest.raises(ValidationError) as caught:
+        await engine.aresume({pending["id"]: edit}, thread_id="t1")
+    assert caught.value.code == "invalid_decision" and "cannot be stored" in caught.value.message
+    assert WRITTEN == [] and await engine.pending(thread_id="t1") == paused.approvals
+    done = await engine.aresume("approve", thread_id="t1")
+    assert done.response == "Sent." and WRITTEN == [{"to": "bob", "amount": 500}]
