@@ -62,6 +62,7 @@ from cadence.orchestration.model_call import call_model
 from cadence.orchestration.recall import (
     INGESTED,
     STATE_KEY,
+    facts_prompt,
     ingest,
     is_adequate,
     memory_evidence,
@@ -462,7 +463,9 @@ class ToolRunner:
         if not tools:
             return [], "no tool to choose from"
         bound = self.model.bind_tools(tools, tool_choice="any")
-        messages = [SystemMessage(content=RESEARCHER_INSTRUCTIONS), *list(state.get("messages") or [])]
+        facts = facts_prompt(state)  # "the weather where I live": arguments from the user's facts
+        instructions = f"{RESEARCHER_INSTRUCTIONS}\n\n{facts}" if facts else RESEARCHER_INSTRUCTIONS
+        messages = [SystemMessage(content=instructions), *list(state.get("messages") or [])]
         budget = context.budget(self.settings.coordinator_timeout, keep_reserve=True) if context else None
         try:
             async with asyncio.timeout(budget):  # in this task (wait_for would start one per call)
