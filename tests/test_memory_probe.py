@@ -146,3 +146,18 @@ async def test_an_agent_acting_for_the_user_gets_their_facts(mode: str) -> None:
     assert out.response == "Sunny in Rome."
     bob = await engine.ainvoke("What's the weather where I live?", thread_id="t3", user_id="bob")
     assert bob.trace["memory"]["items"] == []
+
+
+async def test_the_planners_researcher_gets_the_users_facts_for_arguments() -> None:
+    """The planner's researcher, asked for a tool's arguments, never saw 'I live in Rome.'."""
+    model = ScriptedChatModel.from_items(
+        [{"content": '<plan>{"delegate_to": "end"}</plan>'}, {"content": "Noted."},
+         {"content": '<plan>{"delegate_to": "researcher", "tools": [{"name": "weather"}]}</plan>'},
+         call("weather", city="Rome"), {"content": "Sunny in Rome."}]
+    )  # fmt: skip
+    engine = Cadence(make_settings(mode="planner"), model=model, plugins=[tool_plugin("weather", [weather])])
+    await engine.ainvoke("I live in Rome.", thread_id="t1", user_id="alice")
+    out = await engine.ainvoke("What's the weather where I live?", thread_id="t2", user_id="alice")
+    researcher = next(r for r in model.records[2:] if r.node == "researcher")
+    assert "You live in Rome." in str(researcher.messages[0].content)
+    assert [r["args"] for r in out.trace["tool_results"]] == [{"city": "Rome"}]
