@@ -13,7 +13,7 @@ import pytest
 
 from cadence.server import create_app
 from cadence.testing import ScriptedChatModel
-from test_server_support import live_server, parse_sse, serve, settings
+from test_server_support import ANSWER, live_server, parse_sse, scripted, serve, settings
 
 
 def test_a_failed_turn_is_not_retried_by_the_openai_client() -> None:
@@ -138,3 +138,24 @@ def test_the_openai_example_of_the_docs_runs_as_written() -> None:
             "What is 2**10?",
             "And 2**11?",
         ]
+
+
+def test_a_quiet_stream_sends_keep_alive_comments(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stream sent nothing while a model call ran (a minute with a slow model): a proxy closes such a
+    response (nginx after 60 s). An SSE comment keeps it open; the clients ignore it."""
+    from cadence.server import chat
+
+    monkeypatch.setattr(chat, "KEEPALIVE_S", 0.05, raising=False)
+    with serve(scripted(delay_s=0.3)) as url, httpx.Client(base_url=url, timeout=30) as client:
+        with client.stream("POST", "/api/v1/chat/stream", json={"message": "slow"}) as resp:
+            raw = resp.read().decode()
+        assert ": keep-alive\n\n" in raw
+        events = parse_sse(raw)
+        assert events[-1][0] == "final" and events[-1][1]["response"] == ANSWER
+
+        body = {"model": "cadence", "messages": [{"role": "user", "content": "slow"}], "stream": True}
+        with client.stream("POST", "/v1/chat/completions", json=body) as resp:
+            assert ": keep-alive\n\n" in resp.read().decode()
+        sdk = openai.OpenAI(base_url=f"{url}/v1", api_key="unused", max_retries=0, timeout=30)
+        chunks = list(sdk.chat.completions.create(model="cadence", messages=body["messages"], stream=True))
+        assert "".join(c.choices[0].delta.content or "" for c in chunks if c.choices) == ANSWER

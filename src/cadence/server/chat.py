@@ -119,8 +119,18 @@ def sse_event_name(event: dict[str, Any]) -> str:
     return "message"
 
 
+KEEPALIVE_S = 15.0
+"""A stream that has sent nothing for this many seconds (a long model call) sends an SSE comment, so a
+proxy between the server and the client (nginx closes an idle response after 60 s) keeps it open."""
+KEEPALIVE = ": keep-alive\n\n"
+"""The SSE comment line: clients ignore it (EventSource, the openai client, the web page)."""
+
+
 async def _sse(turn: Turn) -> AsyncIterator[str]:
-    async for event in turn.events():
+    async for event in turn.events_or_idle(KEEPALIVE_S):
+        if event is None:
+            yield KEEPALIVE
+            continue
         yield f"event: {sse_event_name(event)}\ndata: {json_text(event)}\n\n"
 
 

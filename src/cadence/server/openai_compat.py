@@ -39,9 +39,10 @@ from cadence.errors import NotFoundError, ValidationError
 from cadence.orchestration.approval import approval_prompt
 from cadence.orchestration.modes import mode_names
 from cadence.orchestration.tones import TONE_NAMES, ResponseTone
+from cadence.server import chat
 from cadence.server.approvals import start_resume
 from cadence.server.auth import Principal, get_principal, resolve_user
-from cadence.server.chat import ERRORS, THREAD_HEADER
+from cadence.server.chat import ERRORS, KEEPALIVE, THREAD_HEADER
 from cadence.server.deps import get_service
 from cadence.server.errors import NO_RETRY, JSONResponse, error_body, json_text, turn_error_status
 from cadence.server.schemas import (
@@ -308,7 +309,10 @@ async def _stream(turn: Turn, completion_id: str, model: str, include_usage: boo
 
     yield chunk({"role": "assistant", "content": ""})
     sent = ""
-    async for event in turn.events():
+    async for event in turn.events_or_idle(chat.KEEPALIVE_S):
+        if event is None:
+            yield KEEPALIVE
+            continue
         kind = event.get("type")
         if kind == "token" and event.get("text") and event.get("node") in FINAL_NODES:
             # the answer's tokens only: an agent's own answer (the supervisor mode streams its agents) is

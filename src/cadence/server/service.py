@@ -79,6 +79,19 @@ class Turn:
                 return
             yield event
 
+    async def events_or_idle(self, interval: float) -> AsyncIterator[dict[str, Any] | None]:
+        """The engine's events, and ``None`` after every ``interval`` seconds without one (a stream's
+        keep-alive: a proxy closes a response that sends nothing for a while, e.g. nginx after 60 s)."""
+        while True:
+            try:
+                event = await asyncio.wait_for(self.queue.get(), interval)
+            except TimeoutError:
+                yield None  # a cancelled get leaves its event in the queue
+                continue
+            if event is None:
+                return
+            yield event
+
     async def result(self) -> dict[str, Any]:
         """The final event (response, thread_id, trace, error)."""
         final: dict[str, Any] | None = None
