@@ -67,6 +67,24 @@ def test_citations_must_name_retrieved_documents() -> None:
     assert "[plugins.md]" in missing.feedback()
 
 
+def test_numbers_in_brackets_are_not_citations_and_markdown_links_and_dot_paths_are() -> None:
+    # a value in brackets is no document: not an unknown citation, and not left out of the grounding check
+    pi = validate_answer(
+        "What is pi to two decimals?", "Pi is about [3.14].", [ToolResult("calculate", {}, "3.14")]
+    )
+    assert pi.ok and pi.citations == [], pi
+    assert citations("Roots: [1.5,2.5], in [v2.0] of [plugins.md].") == ["plugins.md"]
+    assert with_citations("Pi is about [3.14].", ["plugins.md"]).endswith("Sources: [plugins.md]")
+    answer = "The description says what the agent does, shown to the coordinator"
+    # a Markdown link to the document is its citation, link target included
+    linked = validate_answer(
+        "What does the plugin description say?", f"{answer} ([plugins.md](plugins.md)).", [SEARCH]
+    )
+    assert linked.ok and linked.citations == ["plugins.md"], linked
+    # a path written from the current folder names the same document
+    assert validate_answer("What does the plugin description say?", f"{answer} [./plugins.md].", [SEARCH]).ok
+
+
 def test_with_citations_appends_sources_once() -> None:
     assert with_citations("Answer.", ["a.md", "b/c.md"]) == "Answer.\n\nSources: [a.md] [b/c.md]"
     assert with_citations("Answer [a.md].", ["a.md", "b.md"]) == "Answer [a.md]."

@@ -49,7 +49,9 @@ VALIDATION_MODES: tuple[str, ...] = ("off", "flag", "correct")
 DOC_TOOLS = frozenset({"search_docs", "read_doc"})
 """Tools whose results are retrieved documents (the docs plugin's)."""
 
-_CITATION_RE = re.compile(r"\[([^\[\]\s]+?\.[A-Za-z0-9]{1,8})(?::\d+(?:-\d+)?)?\]")
+_CITATION_RE = re.compile(r"\[([^\[\]\s]+?\.[A-Za-z][A-Za-z0-9]{0,7})(?::\d+(?:-\d+)?)?\](?:\([^()\s]*\))?")
+"""``[path]`` or ``[path:line]``, and its link target when written as a Markdown link (``[path](path)``);
+a path's extension starts with a letter (``[3.14]`` and ``[1.5,2.5]`` are numbers, not citations)."""
 _HIT_RE = re.compile(r"(?m)^\[\d+\]\s+(\S+?):\d+(?:\s|$)")
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]{2,}")
 _QUESTION_WORDS = frozenset(
@@ -291,6 +293,7 @@ def _passages(result: ToolResult) -> ToolResult:
 
 def _known(cited: str, known: Sequence[str]) -> bool:
     """A citation refers to a retrieved document: the same path, or its file name when unique."""
+    cited = cited.removeprefix("./")
     if cited in known:
         return True
     base = cited.rsplit("/", 1)[-1]
