@@ -39,6 +39,7 @@ from langchain_core.tools import BaseTool
 
 from cadence.errors import PluginValidationError
 from cadence.sdk.agent import BaseAgent
+from cadence.sdk.approval import approval_declaration, requires_approval
 from cadence.sdk.metadata import AgentType, LLMRequirements, PluginMetadata
 from cadence.sdk.plugin import BasePlugin
 from cadence.sdk.tools import BACK_TOOL_NAME
@@ -410,7 +411,15 @@ def plugin_class(defn: AgentDefinition, catalog: ToolCatalog) -> type[MarkdownPl
                 defn.line_of("tools"),
                 f"unknown tool {name!r}: no loaded plugin or built-in has it; available tools: {available}",
             )
-        tool, owner, _plugin = found
+        tool, owner, plugin = found
+        if (
+            owner is not None
+            and owner.metadata.requires_approval
+            and approval_declaration(tool)[0] is not True
+        ):
+            # the owning plugin asks a human before any of its tools runs: so does this agent
+            reason = approval_declaration(tool)[1] or f"the {plugin} plugin requires approval"
+            tool = requires_approval(tool.model_copy(), reason=reason)
         if tool in tools:
             continue
         tools.append(tool)
