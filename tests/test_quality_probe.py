@@ -10,7 +10,7 @@ import pytest
 
 from cadence.builtins.info import INFO_TOOLS, InfoPlugin
 from cadence.builtins.math import MATH_TOOLS, MathPlugin
-from cadence.models.preroute import PreRouter, routing_schema
+from cadence.models.preroute import PreRouter, routing_schema, tokenize
 
 
 def _best_tool(tools: list, question: str) -> str:
@@ -59,3 +59,29 @@ def test_a_day_or_hour_asked_for_is_a_date_or_time(question: str, plugin: str) -
     'a day' and 'per hour' in a word problem are rates (the calculator)."""
     router = PreRouter.from_metadata([MathPlugin.get_metadata(), InfoPlugin.get_metadata()])
     assert router.shortlist(question) == [plugin]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "If it's 10:00 in Berlin, what time is it in Lima?",
+        "When it's noon in London, what time is it in Tokyo?",
+        "What time is it in Paris when it is 8am in Boston?",
+        "7.30pm in Rome is what in Denver?",
+    ],
+)
+def test_a_clock_time_in_the_question_is_a_conversion(question: str) -> None:
+    """A time of day in the question ("10:00", "8am", "noon") asks to convert it, not for the time now."""
+    assert _best_tool(INFO_TOOLS, question) == "convert_time"
+
+
+def test_a_clock_time_is_one_token_and_a_decimal_stays_a_number() -> None:
+    assert tokenize("at 10:30 in Oslo") == ["clock", "oslo"]
+    assert tokenize("what is 3.14 * 2") == ["numb", "multiply", "numb"]
+
+
+@pytest.mark.parametrize("question", ["how late is it in Tokyo", "is it late in Sydney now?"])
+def test_how_late_it_is_asks_for_the_time(question: str) -> None:
+    router = PreRouter.from_metadata([MathPlugin.get_metadata(), InfoPlugin.get_metadata()])
+    assert router.shortlist(question) == ["goto_info_agent"]
+    assert _best_tool(INFO_TOOLS, question) == "current_time"

@@ -1347,7 +1347,7 @@ def parse_clock(text: str, today: date) -> datetime:
 @volatile(reason="the current time changes every minute")
 @tool
 def current_time(location: str) -> str:
-    """What time it is right now (what the local clock says) and what day or date it is today:
+    """What time it is right now (how late it is there) and what day or date it is today:
     the current date and time in a city, country, US state, IANA time zone (e.g. 'Asia/Tokyo') or 'UTC'."""
     places = resolve_locations(location)
     moment = now()
@@ -1436,7 +1436,7 @@ class InfoPlugin(BasePlugin):
                 "(daylight saving aware)."
             ),
             capabilities=[
-                "current date and time in a city or time zone",
+                "current date and time in a city or time zone: what time or how late it is there",
                 "what day or date it is today",
                 "time difference between two cities: how many hours ahead or behind one place is",
                 "convert a clock time from one time zone to another",

@@ -94,13 +94,23 @@ NUMBER_WEIGHT = 0.25
 """A written number is weak evidence: it says "numbers", not which operation or tool."""
 
 
+_CLOCK_RE = re.compile(
+    r"(?<![\d:.])\d{1,2}[:h]\d{2}(?:\s*[ap]\.?m\b\.?)?(?![\d:])"
+    r"|(?<![\d.:])\d{1,2}(?:\.\d{2})?\s*[ap]\.?m\b\.?|\b(?:noon|midday|midnight)\b",
+    re.IGNORECASE,
+)
+"""A time of day ("10:30", "3pm", "9 a.m.", "noon"): the word ``clock``, not two numbers."""
+
+
 def tokenize(text: str, *, digits: bool = True) -> list[str]:
     """Lower-case, map symbols to words, split, drop stop words and stem.
 
     With ``digits`` a number becomes the token ``number`` (queries); without, numbers
-    are dropped (candidate texts, whose examples such as "e.g. 50 → 75" are noise).
+    are dropped (candidate texts, whose examples such as "e.g. 50 → 75" are noise). A time of
+    day becomes the token ``clock`` in both.
     """
-    text = _SYMBOL_RE.sub(lambda m: _SYMBOLS.get(m.group(0), " minus "), text.lower().replace("_", " "))
+    text = _CLOCK_RE.sub(" clock ", text.lower().replace("_", " "))
+    text = _SYMBOL_RE.sub(lambda m: _SYMBOLS.get(m.group(0), " minus "), text)
     words = _WORD_RE.findall(text)
     numeric = [w[0].isdigit() or w in NUMBER_WORDS for w in words]
     tokens: list[str] = []
