@@ -91,6 +91,18 @@ def test_a_failing_policy_asks_a_human() -> None:
     assert "policy failed" in (rule.check({}) or "")
 
 
+def test_a_truthy_policy_verdict_asks_a_human() -> None:
+    """Any truthy verdict asks (a count, numpy's bool from ``amount > 100`` on numpy numbers): only
+    ``True`` did, and the call ran without asking."""
+    import numpy
+
+    for verdict in (1, ["bob"], numpy.float64(500) > 100, "  "):
+        rule = ApprovalRule(policy=lambda args, v=verdict: v, reason="big")
+        assert rule.check({}) == "big", verdict
+    for verdict in (0, [], None, False, "", numpy.float64(5) > 100):
+        assert ApprovalRule(policy=lambda args, v=verdict: v).check({}) is None, verdict
+
+
 def test_decisions_are_checked() -> None:
     pending = [{"id": "a"}, {"id": "b"}]
     assert {k: v.decision for k, v in parse_decisions("approve", pending).items()} == {

@@ -112,9 +112,12 @@ class ApprovalRule:
             return f"the tool's approval policy failed ({type(exc).__name__}: {exc}); a human decides"
         if isinstance(verdict, str) and verdict.strip():
             return verdict.strip()
-        if verdict is True:
-            return self.reason or DEFAULT_REASON
-        return None
+        try:
+            ask = bool(verdict)
+        except Exception:  # a verdict without a truth value (an array): ask, as for a failing policy
+            ask = True
+        # any truthy verdict asks (a count, numpy's bool from ``amount > 100``), not only ``True``
+        return (self.reason or DEFAULT_REASON) if ask else None
 
 
 ApprovalRules = dict[str, ApprovalRule]

@@ -14,7 +14,7 @@ Three ways to ask, from the most specific:
       def write_note(title: str, text: str) -> str: ...
 
 - per tool, by a policy over the call's arguments (``True`` or a reason string: ask;
-  ``False``/``None``: run without asking)::
+  ``False``/``None``: run without asking; any other verdict asks when truthy)::
 
       requires_approval(transfer, when=lambda args: args.get("amount", 0) > 100 and "over 100")
 
@@ -40,7 +40,8 @@ APPROVAL_REASON_KEY = "cadence_approval_reason"
 """``tool.metadata[APPROVAL_REASON_KEY]``: why the tool needs approval (shown to the human)."""
 
 ApprovalPolicy = Callable[[Mapping[str, Any]], bool | str | None]
-"""``policy(arguments)`` → ``True`` or a reason string to ask a human; ``False``/``None`` to run."""
+"""``policy(arguments)`` → ``True`` or a reason string to ask a human; ``False``/``None`` to run (any
+other verdict asks when truthy: a count, numpy's bool)."""
 
 T = TypeVar("T", bound=BaseTool)
 
