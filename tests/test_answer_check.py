@@ -425,3 +425,20 @@ def test_a_concise_answer_with_code_is_not_cut() -> None:
         "```\n\nCall it with any string and it returns the characters in reverse order, which is handy."
     )
     assert conform_to_tone(code, "concise", "How do I reverse a string?", []) == (code, False)
+
+
+@pytest.mark.parametrize(
+    ("answer", "problem"),
+    [
+        ("22/7 is about 3.14.", None),  # rounded
+        ("22/7 is approximately 3.1428.", None),  # cut
+        ("It is -3.14 when negated.", "invented_number"),  # not a result
+        ("22/7 is about 3.15.", "invented_number"),  # neither
+        ("22/7 is about 3.", "invented_number"),  # an integer is never read as a rounding
+    ],
+)
+def test_a_result_rounded_to_fewer_decimals_is_no_invention(answer: str, problem: str | None) -> None:
+    results = [ToolResult("calculate", {"expression": "22/7"}, "3.142857142857143")]
+    assert check_answer(answer, question="What is 22/7?", results=results).problem == problem
+    # and it carries the result
+    assert check_answer("It is 3.14.", question="What is 22/7?", results=results).problem is None

@@ -49,6 +49,7 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
@@ -238,12 +239,29 @@ def facts(text: str) -> list[str]:
 
 
 def _same_number(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` state the same number: equal, or one is the other rounded or cut to its
+    decimals ("about 3.14" for 3.142857…; an integer is never read as a rounding)."""
     if ":" in a or ":" in b:
         return a.lstrip("-") == b.lstrip("-")
     try:
-        return abs(float(a) - float(b)) <= 1e-9 * max(1.0, abs(float(b)))
+        if abs(float(a) - float(b)) <= 1e-9 * max(1.0, abs(float(b))):
+            return True
     except ValueError:
         return a == b
+    return _rounds_to(b, a) or _rounds_to(a, b)
+
+
+def _rounds_to(exact: str, short: str) -> bool:
+    """Whether ``short`` is ``exact`` rounded (half up) or cut to ``short``'s decimals, one or more."""
+    decimals = len(short.partition(".")[2])
+    if not decimals or len(exact.partition(".")[2]) <= decimals:
+        return False
+    try:
+        value, said = Decimal(exact), Decimal(short)
+    except InvalidOperation:
+        return False
+    step = Decimal(1).scaleb(-decimals)
+    return said in {value.quantize(step, ROUND_HALF_UP), value.quantize(step, ROUND_DOWN)}
 
 
 def _contains(pool: Sequence[str], fact: str) -> bool:
