@@ -91,6 +91,7 @@ def test_replay_of_a_single_mode_turn(
 
 def test_replay_errors_are_one_line(cli_env: dict[str, str], tmp_path: Path, monkeypatch) -> None:  # noqa: F811
     use_script(monkeypatch, tmp_path, FIRST, "stored")
-    assert_one_error_line(run("threads", "replay", "nope"), "No stored thread 'nope'")
+    assert_one_error_line(run("threads", "replay", "nope"), "there is no database at")
     assert run("chat", "--thread", "t2", "Calculate 15 * 23").exit_code == 0
+    assert_one_error_line(run("threads", "replay", "nope"), "No stored thread 'nope'")
     assert_one_error_line(run("threads", "replay", "t2", "--turn", "5"), "has 1 turn(s)")

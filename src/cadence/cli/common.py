@@ -75,6 +75,32 @@ def load_settings() -> Settings:
     return settings
 
 
+def missing_database(settings: Settings) -> str | None:
+    """The SQLite file ``CADENCE_DATABASE_URL`` names when it does not exist (nothing was stored
+    there), else None.
+
+    The commands that only read threads say so instead of opening it: opening creates an empty
+    database (and its folder), which a mistyped URL or data directory left behind.
+    """
+    from pathlib import Path
+
+    from cadence.persistence.databases import parse_database_url
+
+    kind, target = parse_database_url(settings.resolved_database_url)
+    if kind != "sqlite":
+        return None
+    path = Path(target).expanduser()
+    return None if path.exists() else str(path.absolute())
+
+
+def no_database(path: str, thread: str) -> typer.Exit:
+    """The one-line error of a command about ``thread`` when the database file does not exist."""
+    return fail(
+        f"No thread {thread!r}: there is no database at {path} (nothing was stored there); "
+        "check CADENCE_DATABASE_URL (or CADENCE_DATA_DIR)."
+    )
+
+
 def guarded(fn: F) -> F:
     """Turn every expected failure of a command into one ``error:`` line and a non-zero exit."""
 

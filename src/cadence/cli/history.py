@@ -24,7 +24,15 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from cadence.cli.common import dump_json, fail, guarded, load_settings, out_console
+from cadence.cli.common import (
+    dump_json,
+    fail,
+    guarded,
+    load_settings,
+    missing_database,
+    no_database,
+    out_console,
+)
 from cadence.cli.logs import clip
 from cadence.cli.threads import threads_app
 from cadence.settings import Settings
@@ -68,12 +76,14 @@ def threads_list(
 ) -> None:
     """List your threads, most recent first (paused ones wait for an approval)."""
     settings = load_settings()
-    rows = asyncio.run(_list_threads(settings, _user(settings, user), limit))
+    missing = missing_database(settings)
+    rows = [] if missing else asyncio.run(_list_threads(settings, _user(settings, user), limit))
     if json_output:
         typer.echo(dump_json({"threads": rows}))
         return
     if not rows:
-        out_console().print("No threads yet; start one with: cadence chat")
+        where = f" (no database at {missing})" if missing else ""
+        out_console().print(f"No threads yet{where}; start one with: cadence chat", soft_wrap=True)
         return
     table = Table(box=None, pad_edge=False, header_style="bold")
     table.add_column("thread", no_wrap=True)  # whole: it is what --thread and show take
@@ -112,6 +122,8 @@ def threads_show(
 
     settings = load_settings()
     who = _user(settings, user)
+    if missing := missing_database(settings):
+        raise no_database(missing, thread)
 
     async def read() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         async with _engine(settings) as engine:
@@ -167,6 +179,8 @@ def threads_history(
     """
     settings = load_settings()
     who = _user(settings, user)
+    if missing := missing_database(settings):
+        raise no_database(missing, thread)
 
     async def read() -> list[dict[str, Any]]:
         async with _engine(settings) as engine:
@@ -233,6 +247,8 @@ def threads_fork(
         results[call_id.strip()] = text
     settings = load_settings()
     who = _user(settings, user)
+    if missing := missing_database(settings):
+        raise no_database(missing, thread)
 
     async def run() -> dict[str, Any] | None:
         async with _engine(settings, inert=False) as engine:

@@ -23,7 +23,15 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from rich.table import Table
 from rich.text import Text
 
-from cadence.cli.common import dump_json, fail, guarded, load_settings, out_console
+from cadence.cli.common import (
+    dump_json,
+    fail,
+    guarded,
+    load_settings,
+    missing_database,
+    no_database,
+    out_console,
+)
 from cadence.cli.render import route_line
 from cadence.cli.threads import threads_app
 from cadence.conventions import FINAL_NODES, message_text
@@ -220,6 +228,8 @@ def replay(
 ) -> None:
     """Re-run a stored turn against the current configuration and show both answers side by side."""
     settings = load_settings()
+    if missing := missing_database(settings):
+        raise no_database(missing, thread_id)
     result = asyncio.run(
         replay_turn(settings, thread_id, user_id=user, turn=turn, mode=mode, agent=agent, tone=tone)
     )
