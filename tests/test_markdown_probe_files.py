@@ -61,3 +61,19 @@ async def test_a_reload_that_breaks_the_configured_agent_leaves_the_others_worki
     assert info.value.code == "unknown_agent" and "unknown tool 'nope'" in info.value.message
     result = await engine.ainvoke("2+2?", agent="math")
     assert result.response == "two" and result.error is None
+
+
+@pytest.mark.parametrize(
+    ("written", "field", "expected"),
+    [
+        ("version:\n  1.10", "version", "1.10"),  # on the next line: was '' and so silently 1.0.0
+        ("version: 2024-01-01", "version", "2024-01-01"),  # a date to YAML: was "'version' must be text"
+        ("capabilities: [yes, 2.10 notes]", "capabilities", ["yes", "2.10 notes"]),  # was 'True'
+        ("tools: [on, 1.10]", "tools", ["on", "1.10"]),
+    ],
+)
+def test_every_text_is_read_as_written(written: str, field: str, expected: object) -> None:
+    from cadence.plugins.markdown import parse_agent_text
+
+    agent = parse_agent_text(f"---\nname: x\ndescription: An agent of a few fields.\n{written}\n---\nHi\n")
+    assert agent.fields[field] == expected

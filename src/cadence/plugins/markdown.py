@@ -113,7 +113,29 @@ class _DuplicateKey(yaml.MarkedYAMLError):
 
 
 class _FrontMatterLoader(yaml.SafeLoader):
-    """The safe YAML loader, refusing a key written twice in one mapping."""
+    """The safe YAML loader, refusing a key written twice in one mapping.
+
+    ``written`` keeps each top-level field's text as written (a scalar's text, or a list of them),
+    before YAML reads ``yes`` as true, ``1.10`` as 1.1 or ``2024-01-01`` as a date.
+    """
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.written: dict[Any, str | list[str]] = {}
+
+    def construct_document(self, node: yaml.Node) -> Any:
+        """The document; the top-level mapping's texts as written go to ``written``."""
+        if isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, yaml.ScalarNode):
+                    continue
+                if isinstance(value_node, yaml.ScalarNode):
+                    self.written[key_node.value] = value_node.value
+                elif isinstance(value_node, yaml.SequenceNode) and all(
+                    isinstance(item, yaml.ScalarNode) for item in value_node.value
+                ):
+                    self.written[key_node.value] = [item.value for item in value_node.value]
+        return super().construct_document(node)
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         """The mapping of ``node``; a repeated key raises :class:`_DuplicateKey` at its second line."""
@@ -143,18 +165,17 @@ def _key_lines(front: list[str], first_line: int) -> dict[str, int]:
     return lines
 
 
-def _written_value(line: str) -> str:
-    """The value of a ``key: value`` line as written (without a trailing ``# comment``)."""
-    value = line.split(":", 1)[1]
-    return re.sub(r"\s+#.*$", "", value).strip()
-
-
-def _string_list(defn: Mapping[str, Any], key: str, path: Path, line: int | None) -> list[str]:
+def _string_list(
+    defn: Mapping[str, Any], written: Mapping[Any, Any], key: str, path: Path, line: int | None
+) -> list[str]:
+    """A list-of-names field: its items as written (``[yes, 1.10]`` is 'yes', '1.10'), or one comma list."""
     value = defn.get(key)
     if value is None:
         return []
     if isinstance(value, str):  # "tools: summarize_text" or "a, b"
         value = [part.strip() for part in value.split(",") if part.strip()]
+    elif isinstance(value, list) and isinstance(written.get(key), list):
+        value = [text if item is not None else None for item, text in zip(value, written[key], strict=True)]
     if not isinstance(value, list) or not all(isinstance(v, str | int | float) for v in value):
         raise MarkdownAgentError(path, line, f"'{key}' must be a list of names, e.g. {key}: [first, second]")
     return [str(v).strip() for v in value if str(v).strip()]
@@ -172,8 +193,9 @@ def parse_agent_text(text: str, path: Path | str = "<agent>") -> AgentDefinition
     if end is None:
         raise MarkdownAgentError(path, 1, "the front matter opened on line 1 is never closed with '---'")
     front = lines[1:end]
+    loader = _FrontMatterLoader("\n".join(front))
     try:
-        data = yaml.load("\n".join(front), _FrontMatterLoader) if any(s.strip() for s in front) else {}
+        data = loader.get_single_data() if any(s.strip() for s in front) else {}
     except _DuplicateKey as exc:
         line = exc.problem_mark.line + 2 if exc.problem_mark is not None else 2
         raise MarkdownAgentError(path, line, str(exc.problem)) from None
@@ -183,6 +205,8 @@ def parse_agent_text(text: str, path: Path | str = "<agent>") -> AgentDefinition
         line = mark.line + 2 if mark is not None else 2
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise MarkdownAgentError(path, line, f"invalid front matter (YAML: {problem})") from None
+    finally:
+        loader.dispose()
     if not isinstance(data, dict):
         raise MarkdownAgentError(path, 2, "the front matter must be 'field: value' lines")
     key_lines = _key_lines(front, 2)
@@ -200,17 +224,20 @@ def parse_agent_text(text: str, path: Path | str = "<agent>") -> AgentDefinition
         value = data.get(key)
         if value is None or isinstance(value, str):
             continue
-        if not isinstance(value, int | float):  # bool is an int: "name: yes" is read as True
+        written = loader.written.get(key)
+        if not isinstance(written, str):  # a list or a mapping
             raise MarkdownAgentError(path, key_lines.get(key), f"'{key}' must be text")
         # text as written, not YAML's reading of it ("version: 1.10" is not 1.1, "name: yes" not True)
-        fields[key] = _written_value(lines[key_lines[key] - 1]) if key in key_lines else str(value)
+        fields[key] = written
     for key, example in (("temperature", "0.2"), ("max_tokens", "400")):
         if isinstance(data.get(key), bool):  # YAML reads yes/no/true/on as a boolean, pydantic as 1 or 0
             raise MarkdownAgentError(
                 path, key_lines.get(key), f"'{key}' must be a number, e.g. {key}: {example}"
             )
-    fields["capabilities"] = _string_list(data, "capabilities", path, key_lines.get("capabilities"))
-    fields["tools"] = _string_list(data, "tools", path, key_lines.get("tools"))
+    fields["capabilities"] = _string_list(
+        data, loader.written, "capabilities", path, key_lines.get("capabilities")
+    )
+    fields["tools"] = _string_list(data, loader.written, "tools", path, key_lines.get("tools"))
     prompt = "\n".join(lines[end + 1 :]).strip("\n")
     if not prompt.strip():
         raise MarkdownAgentError(
