@@ -90,6 +90,8 @@ def test_number_words() -> None:
     assert numbers_from_words("add seven and eight") == "add 7 and 8"  # "and" joins only after a scale
     assert numbers_from_words("a hundred, a thousand and one, two dozen") == "100, 1001, 24"
     assert numbers_from_words("a cat and an owl") == "a cat and an owl"
+    assert numbers_from_words("2 million divided by 4") == "2000000 divided by 4"  # digits and a size word
+    assert numbers_from_words("3 hundred plus 1.5 thousand") == "300 plus 1500"
 
 
 def test_a_lead_in_before_a_colon_is_dropped_only_before_arithmetic() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from decimal import Decimal
 from typing import Any
 
 _STOPWORDS_TEXT = """a about an and are as at be by can did do does for from how i in is it its me my of on or
@@ -87,8 +88,20 @@ def _read_number_words(phrase: str) -> str:
     return " and ".join(numbers)
 
 
+_SCALED_DIGITS_RE = re.compile(rf"(?<![\w.])(\d+(?:\.\d+)?)\s+({_SIZE_WORD})\b", re.IGNORECASE)
+"""A number in digits times a size word: "2 million", "3 hundred", "1.5 thousand"."""
+
+
+def _scaled(match: re.Match[str]) -> str:
+    size = _MULTIPLIERS.get(match.group(2).lower()) or _SCALES[match.group(2).lower()]
+    value = Decimal(match.group(1)) * size
+    return match.group(0) if value > LARGEST_NUMBER_WORDS else f"{value.normalize():f}"
+
+
 def numbers_from_words(text: str) -> str:
-    """Numbers written in words in ``text`` replaced by digits (other words untouched)."""
+    """Numbers written in words in ``text`` replaced by digits (other words untouched), also digits
+    before a size word ("2 million" → ``2000000``)."""
+    text = _SCALED_DIGITS_RE.sub(_scaled, text)
     return _NUMBER_PHRASE_RE.sub(lambda m: _read_number_words(m.group(0)), text)
 
 
