@@ -47,6 +47,9 @@ async def test_an_unknown_route_is_answered_with_an_error_and_finalizes(engine_f
     result = await engine.ainvoke("Do something odd")
     assert result.response == "No agent for that."
     assert result.trace["routing_history"] == [] and result.trace["agent_hops"] == 0
+    assert result.trace["notes"] == [
+        "coordinator: unknown route 'goto_nobody_agent' (not one of its tools); finalized"
+    ]
     synth = model.records[-1]
     assert synth.node == "synthesizer"
     state = await engine.graph.aget_state({"configurable": {"thread_id": f"local::{result.thread_id}"}})

@@ -168,6 +168,10 @@ class Coordinator:
             reset_route_counters(ctx)
         else:
             logger.warning("coordinator chose an unknown route", extra={"route": call["name"]})
+            if context is not None:  # the turn finalizes without a route: the trace says why
+                context.trace.notes.append(
+                    f"{self.node_name}: unknown route {call['name']!r} (not one of its tools); finalized"
+                )
         update["plugin_context"] = ctx
         emit_events(coordinator_events(update))
         return update
