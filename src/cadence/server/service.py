@@ -80,17 +80,41 @@ class Turn:
             yield event
 
     async def events_or_idle(self, interval: float) -> AsyncIterator[dict[str, Any] | None]:
-        """The engine's events, and ``None`` after every ``interval`` seconds without one (a stream's
-        keep-alive: a proxy closes a response that sends nothing for a while, e.g. nginx after 60 s)."""
-        while True:
-            try:
-                event = await asyncio.wait_for(self.queue.get(), interval)
-            except TimeoutError:
-                yield None  # a cancelled get leaves its event in the queue
-                continue
-            if event is None:
-                return
-            yield event
+        """The engine's events, and ``None`` when ``interval`` seconds passed without one (a stream's
+        keep-alive: a proxy closes a response that sends nothing for a while, e.g. nginx after 60 s).
+
+        One timer per stream checks for silence (a timeout per event cost as much as the event's delivery).
+        """
+        loop = asyncio.get_running_loop()
+        last = loop.time()
+        handle: asyncio.TimerHandle | None = None
+
+        def check() -> None:
+            nonlocal handle
+            if self.task is not None and self.task.done():
+                return  # what is left is in the queue, its end included
+            now = loop.time()
+            if now - last >= interval:
+                self.queue.put_nowait(_IDLE)
+                due = now + interval
+            else:
+                due = last + interval  # silent for interval seconds from the last event
+            handle = loop.call_at(due, check)
+
+        handle = loop.call_later(interval, check)
+        try:
+            while True:
+                event = await self.queue.get()
+                if event is None:
+                    return
+                if event is _IDLE:
+                    last = loop.time()
+                    yield None
+                    continue
+                last = loop.time()
+                yield event
+        finally:
+            handle.cancel()
 
     async def result(self) -> dict[str, Any]:
         """The final event (response, thread_id, trace, error)."""
@@ -100,6 +124,10 @@ class Turn:
                 final = event
         assert final is not None, "a turn always ends with a final event"
         return final
+
+
+_IDLE: dict[str, Any] = {"type": "idle"}
+"""Put in a turn's queue by :meth:`Turn.events_or_idle` when its stream has been silent (never sent)."""
 
 
 SHUTTING_DOWN = {
