@@ -161,3 +161,40 @@ async def test_the_planners_researcher_gets_the_users_facts_for_arguments() -> N
     researcher = next(r for r in model.records[2:] if r.node == "researcher")
     assert "You live in Rome." in str(researcher.messages[0].content)
     assert [r["args"] for r in out.trace["tool_results"]] == [{"city": "Rome"}]
+
+
+FAMILY = ["My name is Ada.", "My wife is a doctor.", "I live in Rome.", "I work on compilers."]
+
+
+@pytest.mark.parametrize(
+    ("question", "answers"),
+    [
+        ("What is my wife's name?", False),  # 'wife' in one fact, 'name' in another: her name is unknown
+        ("Where does my wife work?", False),
+        ("Where do I work?", True),
+        ("Where do I live and what do I work on?", True),  # each part by one fact
+        ("What's my name? Where do I live?", True),
+    ],
+)
+async def test_facts_answer_a_question_only_when_one_fact_answers_each_part(
+    question: str, answers: bool
+) -> None:
+    """'What is my wife's name?' was adequate (1.0): 'My wife is a doctor.' held 'wife' and 'My name is Ada.'
+    'name', so the answer was rewritten into 'Your wife is a doctor. Your name is Ada.'."""
+    settings = make_settings()
+    memory = MemoryService(InMemoryStore(), settings)
+    for fact in FAMILY:
+        await memory.ingest_turn("alice", fact, "Noted.")
+    recall = await memory.recall("alice", question)
+    assert (recall.adequacy_of(["fact"]) >= settings.memory_adequacy_threshold) is answers
+
+
+async def test_an_unknown_fact_is_not_answered_from_two_unrelated_ones() -> None:
+    model = ScriptedChatModel.from_items(
+        [FINALIZE, {"content": "Noted."}, FINALIZE, {"content": "You haven't told me your wife's name."}]
+    )
+    engine = Cadence(make_settings(), model=model)
+    await engine.ainvoke("My name is Ada and my wife is a doctor.", thread_id="t1", user_id="alice")
+    out = await engine.ainvoke("What is my wife's name?", thread_id="t2", user_id="alice")
+    assert out.response == "You haven't told me your wife's name."  # not rewritten into the two facts
+    assert out.trace["memory"]["routing_adequacy"] < 0.6

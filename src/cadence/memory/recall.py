@@ -150,6 +150,36 @@ def score(query: Sequence[str], documents: Sequence[Sequence[str]]) -> Scored:
     return Scored(scores, weights)
 
 
+_PART_RE = re.compile(r"[,;:]|[.!?](?:\s|$)|\b(?:and|or|also|plus)\b", re.IGNORECASE)
+"""Where a question asks one more thing: "Where do I live and what do I work on?" asks two."""
+
+
+def question_parts(question: str) -> list[list[str]]:
+    """The terms of each part of ``question`` (split at "and", "or", commas and sentence ends)."""
+    return [found for part in _PART_RE.split(question) if (found := terms(part))]
+
+
+def coherent_adequacy(
+    parts: Sequence[Sequence[str]], recalled: Sequence[Sequence[str]], weights: dict[str, float]
+) -> float:
+    """How well the ``recalled`` memories answer the question when each of its ``parts`` must be answered by
+    one memory, 0–1: of every part, the terms the memory holding most of its weight holds, weighted
+    like :meth:`Scored.adequacy`. "What is my wife's name?" is half answered by "My wife is a doctor."
+    and "My name is Ada." (each holds one of its terms), "Where do I live and what do I work on?"
+    wholly by "I live in Rome." and "I work on compilers." (each answers one part).
+    """
+    whole = sum(weights.values())
+    if whole <= 0 or not recalled:
+        return 0.0
+    held_by = [set(doc) for doc in recalled]
+    held: set[str] = set()
+    for part in parts:
+        asked = set(part) & weights.keys()
+        best = max(held_by, key=lambda doc: sum(weights[t] for t in asked & doc))
+        held |= asked & best
+    return round(sum(weights[t] for t in held) / whole, 4)
+
+
 def relevance(query: Sequence[str], documents: Sequence[Sequence[str]]) -> list[float]:
     """Every document's relevance, 0–1: its BM25 over the question's total idf, capped at 1."""
     return score(query, documents).relevance
@@ -169,7 +199,9 @@ __all__ = [
     "Scored",
     "adequacy",
     "bm25",
+    "coherent_adequacy",
     "idf",
+    "question_parts",
     "relevance",
     "score",
     "stem",

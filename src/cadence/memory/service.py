@@ -34,7 +34,7 @@ from typing import Any
 from langgraph.store.base import BaseStore, Item, PutOp
 
 from cadence.memory.ingest import clip, stated_facts
-from cadence.memory.recall import Scored, adequacy, score, terms
+from cadence.memory.recall import Scored, coherent_adequacy, question_parts, score, terms
 from cadence.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -157,24 +157,26 @@ class Recall:
     read: list[Item] = field(default_factory=list, repr=False)
     """Every item of the namespace as the recall read them (:meth:`MemoryService.ingest_turn` can
     reuse them: ``existing``); not part of :meth:`to_dict`."""
+    weights: dict[str, float] = field(default_factory=dict, repr=False)
+    """The idf of each question term over the namespace (the adequacy's weights)."""
+    similarity: dict[str, float] = field(default_factory=dict, repr=False)
+    """The recalled memories' similarity to the question, by id (a store with a vector index)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (the graph state's ``memory`` and the trace)."""
         return {"adequacy": self.adequacy, "items": [i.to_dict() for i in self.items]}
 
     def adequacy_of(self, kinds: Iterable[str]) -> float:
-        """The adequacy the memories of ``kinds`` alone give (recomputed from their scores' terms)."""
+        """How well the memories of ``kinds`` alone answer the question, each part of it by one memory
+        (:func:`~cadence.memory.recall.coherent_adequacy`: "What is my wife's name?" is not answered
+        by "My wife is a doctor." and "My name is Ada." together), or their best similarity."""
         wanted = set(kinds)
-        return self.adequacy if all(i.kind in wanted for i in self.items) else _partial(self, wanted)
-
-
-def _partial(recall: Recall, kinds: set[str]) -> float:
-    asked = terms(recall.question)
-    chosen = [terms(i.text) for i in recall.items if i.kind in kinds]
-    if not chosen:
-        return 0.0
-    every = [terms(i.text) for i in recall.items]
-    return adequacy(asked, chosen, every)
+        chosen = [i for i in self.items if i.kind in wanted]
+        if not chosen:
+            return 0.0
+        weights = self.weights or score(terms(self.question), [terms(i.text) for i in self.items]).weights
+        lexical = coherent_adequacy(question_parts(self.question), [terms(i.text) for i in chosen], weights)
+        return round(max(lexical, *(self.similarity.get(i.id, 0.0) for i in chosen)), 4)
 
 
 @dataclass
@@ -457,6 +459,8 @@ class MemoryService:
             [MemoryItem.from_store(items[k], scores[k]) for k in chosen],
             round(covered, 4),
             read=items,
+            weights=scored.weights,
+            similarity={items[k].key: similarity[items[k].key] for k in chosen if items[k].key in similarity},
         )
 
     async def list(
