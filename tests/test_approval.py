@@ -122,6 +122,20 @@ def test_decisions_are_checked() -> None:
             parse_decisions(bad, pending)
 
 
+def test_a_decision_with_fields_it_does_not_have_is_refused_not_guessed() -> None:
+    """Per-call decisions mixed into a decision for all were dropped (the reject of 'b' ignored, 'b'
+    approved), and 'arguments' on an approve ran the call with its own arguments."""
+    pending = [{"id": "a"}, {"id": "b"}]
+    for bad, word in (
+        ({"decision": "approve", "b": "reject"}, "unknown field 'b'"),
+        ({"a": {"decision": "reject", "mesage": "no"}, "b": "approve"}, "unknown field 'mesage'"),
+        ({"a": {"decision": "approve", "arguments": {"x": 1}}, "b": "approve"}, "go with 'edit'"),
+    ):
+        with pytest.raises(ValidationError, match=word) as caught:
+            parse_decisions(bad, pending)
+        assert caught.value.code == "invalid_decision"
+
+
 # -- the engine ---------------------------------------------------------------------------------
 async def test_approve_runs_the_call_and_continues_the_same_turn(engine_factory) -> None:
     engine, model = engine_factory(

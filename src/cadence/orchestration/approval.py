@@ -54,6 +54,8 @@ EDITED_KEY = "cadence_edited_calls"
 """``response_metadata`` of an agent message whose calls a human edited: the ids of those calls."""
 MAX_REJECTION_CHARS = 2000
 """A rejection message is clipped to this many characters."""
+DECISION_FIELDS = frozenset({"decision", "message", "arguments"})
+"""The fields of a decision object."""
 
 
 class Decision(StrEnum):
@@ -207,8 +209,22 @@ class CallDecision:
                 f"Decision for call {call_id!r} is {raw or 'missing'!r}; use approve, reject or edit.",
                 code="invalid_decision",
             ) from None
+        unknown = [str(k) for k in value if k not in DECISION_FIELDS]
+        if unknown:  # a typo, or per-call decisions mixed into a decision for all: never guess
+            raise ValidationError(
+                f"Decision for call {call_id!r} has an unknown field {unknown[0][:60]!r}; a decision has "
+                "'decision', 'message' (reject) and 'arguments' (edit). To decide calls one by one, send "
+                "{call_id: decision, ...} without a top-level 'decision'.",
+                code="invalid_decision",
+            )
         message = value.get("message")
         arguments = value.get("arguments")
+        if arguments is not None and decision is not Decision.EDIT:
+            raise ValidationError(
+                f"Decision {raw!r} for call {call_id!r} has 'arguments'; new arguments go with 'edit' "
+                "(the call would run with its own).",
+                code="invalid_decision",
+            )
         if decision is Decision.EDIT and not isinstance(arguments, Mapping):
             raise ValidationError(
                 f"Decision 'edit' for call {call_id!r} needs 'arguments': the call's new arguments "
