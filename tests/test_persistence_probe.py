@@ -204,3 +204,13 @@ def test_a_damaged_sqlite_file_says_so(tmp_path: Path) -> None:
         error = shown.json()["error"]
         assert error["code"] == "storage_error" and "is damaged" in error["message"]
         assert "backup" in error["message"] and str(db) in error["message"]
+
+
+async def test_a_file_name_too_long_is_a_configuration_error(tmp_path: Path) -> None:
+    """It was a raw OSError ('[Errno 36] File name too long'), without the settings to check."""
+    from cadence.errors import ConfigurationError
+    from cadence.persistence.threads import open_thread_store
+
+    with pytest.raises(ConfigurationError, match="File name too long; check CADENCE_DATA_DIR"):
+        async with open_thread_store(f"sqlite:///{tmp_path / ('a' * 300)}.db"):
+            pass

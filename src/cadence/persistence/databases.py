@@ -111,7 +111,11 @@ def sqlite_problem(file: str | Path, exc: BaseException) -> ConfigurationError:
 
 def _prepare_folder(file: Path) -> None:
     folder = file.parent
-    blocker = next((p for p in [folder, *folder.parents] if p.exists() and not p.is_dir()), None)
+    try:  # a name too long, a folder that may not be searched: OSError
+        blocker = next((p for p in [folder, *folder.parents] if p.exists() and not p.is_dir()), None)
+        is_folder = file.is_dir()
+    except OSError as exc:
+        raise sqlite_problem(file, exc) from None
     if blocker is not None:
         raise ConfigurationError(
             f"Cannot use the SQLite database {file}: {blocker} is a file, not a folder; "
@@ -124,7 +128,7 @@ def _prepare_folder(file: Path) -> None:
             f"Cannot create the folder {folder} for the SQLite database: {exc.strerror or exc}; "
             f"{SQLITE_SETTINGS_HINT}."
         ) from None
-    if file.is_dir():
+    if is_folder:
         raise ConfigurationError(
             f"Cannot use the SQLite database {file}: it is a folder, not a file; {SQLITE_SETTINGS_HINT}."
         )
