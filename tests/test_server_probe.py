@@ -35,6 +35,16 @@ def test_a_failed_turn_is_not_retried_by_the_openai_client() -> None:
         assert failed.status_code == 502 and failed.headers["x-should-retry"] == "false"
 
 
+def test_a_turn_stopped_by_the_server_stopping_may_be_retried() -> None:
+    """503 (the server stopping, the database unavailable): the question is kept and sending it again, to
+    this server once back or to another, is the remedy, so the client's retry stays allowed."""
+    from cadence.server.errors import turn_error_headers, turn_error_status
+
+    assert turn_error_headers(turn_error_status("shutting_down")) == {}
+    for code in ("model_error", "turn_timeout", "internal_error"):
+        assert turn_error_headers(turn_error_status(code)) == {"x-should-retry": "false"}
+
+
 def test_the_openai_client_retrieves_a_model() -> None:
     """``client.models.retrieve`` (GET /v1/models/{model}, which frameworks call to check a model) was a 404
     for every model, ``cadence`` included."""

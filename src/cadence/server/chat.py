@@ -15,10 +15,10 @@ from cadence.errors import CadenceError
 from cadence.server.auth import Principal, get_principal, resolve_user
 from cadence.server.deps import get_service
 from cadence.server.errors import (
-    NO_RETRY,
     JSONResponse,
     error_body,
     json_text,
+    turn_error_headers,
     turn_error_status,
     validation_code,
 )
@@ -90,7 +90,8 @@ async def turn_response(turn: Turn) -> JSONResponse:
         error = final["error"]
         content = error_body(error["code"], error["message"], thread_id=turn.thread_id)
         content.update(thread_id=turn.thread_id, response=final["response"], trace=final["trace"])
-        return JSONResponse(content, turn_error_status(error["code"]), headers={**headers, **NO_RETRY})
+        status = turn_error_status(error["code"])
+        return JSONResponse(content, status, headers={**headers, **turn_error_headers(status)})
     body = ChatResponse(
         response=final["response"],
         thread_id=turn.thread_id,

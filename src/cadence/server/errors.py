@@ -115,6 +115,12 @@ and fallback answer), so sending the request again is another turn. OpenAI's cli
 5xx by default, which repeated the question in the thread, or started a new thread each time)."""
 
 
+def turn_error_headers(status: int) -> dict[str, str]:
+    """:data:`NO_RETRY` for a turn that failed with ``status``, except 503 (the server stopping, the database
+    unavailable: the question is kept, and sending it again, to this server or another, is the remedy)."""
+    return {} if status == 503 else NO_RETRY
+
+
 def turn_error_status(code: str | None) -> int:
     """HTTP status of a turn that ended with an engine error: 504 timeout, 503 server stopping or
     database unable to store it, 500 bug, else 502 upstream."""

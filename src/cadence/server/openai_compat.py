@@ -44,7 +44,7 @@ from cadence.server.approvals import start_resume
 from cadence.server.auth import Principal, get_principal, resolve_user
 from cadence.server.chat import ERRORS, KEEPALIVE, THREAD_HEADER
 from cadence.server.deps import get_service
-from cadence.server.errors import NO_RETRY, JSONResponse, error_body, json_text, turn_error_status
+from cadence.server.errors import JSONResponse, error_body, json_text, turn_error_headers, turn_error_status
 from cadence.server.schemas import (
     COMPLETION_STREAM_CONTENT,
     ChatCompletion,
@@ -279,7 +279,7 @@ async def chat_completions(
         return JSONResponse(
             error_body(err["code"], err["message"], status=status, openai=True, thread_id=turn.thread_id),
             status,
-            headers={**headers, **NO_RETRY},
+            headers={**headers, **turn_error_headers(status)},
         )
     completion = ChatCompletion(
         id=completion_id,
