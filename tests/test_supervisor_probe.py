@@ -6,10 +6,12 @@ import io
 from typing import Any
 
 import pytest
+from langchain_core.messages import AIMessage
 from rich.console import Console
 from tests.conftest import call, transfer
 
 from cadence.cli.render import TurnView
+from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata
 
 
 def forward(agent: Any) -> dict[str, Any]:
@@ -163,3 +165,56 @@ async def test_a_supervisor_correcting_its_answer_by_a_handoff_still_writes_the_
     assert "did not pass validation" not in agent_saw
     [record] = result.trace["validation"]
     assert record["corrected"] and "invented_number" in record["draft_problems"] and record["verdict"]["ok"]
+
+
+# -- a plugin's own agent node that writes no reply -------------------------------------------------------
+def node_plugin(name: str, reply: Any) -> type[BasePlugin]:
+    """A plugin whose own agent node (``create_agent_node``) writes ``reply()`` as its update."""
+
+    class Agent(BaseAgent):
+        def get_tools(self) -> list[Any]:
+            return []
+
+        def get_system_prompt(self) -> str:
+            return f"You are the {name} agent."
+
+        def create_agent_node(self, run: Any, node_name: str) -> Any:
+            async def node(state: dict[str, Any], config: Any, runtime: Any) -> dict[str, Any]:
+                return reply(node_name)
+
+            return node
+
+    class Plugin(BasePlugin):
+        @classmethod
+        def get_metadata(cls) -> PluginMetadata:
+            return PluginMetadata(name=name, version="1.0.0", description=f"The {name} plugin for tests.")
+
+        @classmethod
+        def create_agent(cls) -> BaseAgent:
+            return Agent(cls.get_metadata())
+
+    return Plugin
+
+
+@pytest.mark.parametrize(
+    ("reply", "answer"),
+    [
+        (lambda node: {}, None),  # nothing written
+        (
+            lambda node: {"messages": [AIMessage(content="Hello there.", name=node)]},
+            "Hello there.",
+        ),  # no back
+    ],
+)
+async def test_an_agent_node_without_a_reply_or_back_call_hands_back(engine_factory, reply, answer) -> None:
+    engine, model = engine_factory(
+        [transfer("quiet"), forward("quiet"), {"content": "Synthesized."}],
+        plugins=[node_plugin("quiet", reply)],
+        builtin_plugins=[],
+        mode="supervisor",
+    )
+    result = await engine.ainvoke("hello?")
+    # the visit ended at once (not an agent ⇄ tools loop up to the recursion limit: a 500)
+    assert result.error is None
+    assert nodes(model)[:2] == ["supervisor", "supervisor"]
+    assert result.response == (answer or "Synthesized.")

@@ -88,6 +88,7 @@ from cadence.orchestration.validation import (
     with_citations,
 )
 from cadence.plugins.bundle import PluginBundle
+from cadence.sdk.agent import with_back_call
 from cadence.sdk.metadata import PluginMetadata, normalize_name
 from cadence.settings import Settings
 
@@ -629,7 +630,19 @@ def agent_step(bundle: PluginBundle, output_mode: str = "last_message") -> Calla
             }
         )
         update = await inner(view, config, runtime)
-        response = (update.get("messages") or [None])[-1]
+        written = list(update.get("messages") or [])
+        response = written[-1] if written else None
+        if not isinstance(response, AIMessage) or not response.tool_calls:
+            # a plugin's own node that wrote no reply, or one without its ``back``: it answered (empty,
+            # or as written); without this the loop would read an earlier message's calls, forever
+            reply = response if isinstance(response, AIMessage) else AIMessage(content="")
+            response = with_back_call(reply).model_copy(update={"name": bundle.agent_node_name})
+            written = (
+                [*written[:-1], response]
+                if isinstance(reply, AIMessage) and written
+                else [*written, response]
+            )
+            update = {**update, "messages": written}
         calls = list(getattr(response, "tool_calls", None) or [])
         if isinstance(response, AIMessage) and calls and all(c.get("name") == BACK_TOOL_NAME for c in calls):
             return answered(bundle, loop, output_mode, state, messages, response, update, runtime)
