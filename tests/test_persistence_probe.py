@@ -66,9 +66,10 @@ def test_a_full_disk_is_a_storage_error_that_says_what_to_do(tmp_path: Path) -> 
     with pytest.raises(SqliteStorageError) as caught:
         conn.execute("INSERT INTO t (v) VALUES ('a')")
     assert caught.value.code == "storage_read_only" and "writable" in caught.value.message
-    with pytest.raises(sqlite3.OperationalError) as other:  # any other error is SQLite's own
-        conn.execute("INSERT INTO missing VALUES (1)")
-    assert not isinstance(other.value, StorageError)
+    for sql in ("INSERT INTO missing VALUES (1)", "SELECT json_extract('{bad', '$.a')"):
+        with pytest.raises(sqlite3.OperationalError) as other:  # any other error is SQLite's own
+            conn.execute(sql)
+        assert not isinstance(other.value, StorageError)  # ('malformed JSON' is no damaged file)
     conn.close()
 
 

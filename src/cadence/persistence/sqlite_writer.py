@@ -84,7 +84,7 @@ def storage_error(exc: sqlite3.Error, database: str = "") -> SqliteStorageError 
             "changed nothing.",
             code="storage_error",
         )
-    if primary == _SQLITE_CORRUPT or "malformed" in reason:
+    if primary == _SQLITE_CORRUPT or "disk image is malformed" in reason:
         return SqliteStorageError(
             f"The SQLite database{file} is damaged ({reason}): stop the server, keep a copy of the file "
             "and restore it from a backup (or recover it with the sqlite3 shell's .recover command); "
