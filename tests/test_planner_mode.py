@@ -356,3 +356,16 @@ async def test_a_planned_tool_the_model_gives_no_call_for_is_skipped_for_the_tur
         {"name": "percentage", "args": None, "skipped": True},
     ]
     assert out.trace["scratchpad"].count("could not be called; skipped") == 1
+
+
+async def test_the_same_planned_call_twice_runs_and_asks_once() -> None:
+    """A plan listing one call twice ran it twice (two tool hops) and asked the human twice."""
+    engine, _ = planner_engine(
+        [plan("end", [calc("2 + 2"), calc("2 + 2"), calc("3 + 3")]), {"content": "4 and 6."}],
+        approval_tools=["calculate"],
+    )
+    paused = await engine.ainvoke("What are 2 + 2 and 3 + 3?", thread_id="t1", user_id="u")
+    assert [a["arguments"]["expression"] for a in paused.approvals] == ["2 + 2", "3 + 3"]
+    assert paused.trace["planned_tools"] == [calc("2 + 2"), calc("3 + 3")]
+    done = await engine.aresume("approve", thread_id="t1", user_id="u")
+    assert [r["content"] for r in done.trace["tool_results"]] == ["4", "6"] and done.trace["tool_hops"] == 2

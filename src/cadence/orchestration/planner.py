@@ -233,6 +233,10 @@ def check_plan(
                 planned.append({"name": name, "args": None})
             else:
                 planned.append({"name": name, "args": dict(args) if args is not None else None})
+            if len(planned) > 1 and planned[-1] in planned[:-1]:  # the same call twice: run (and ask) once
+                notes.append(
+                    f"plan: tool {planned.pop()['name']!r} planned twice with the same arguments; once"
+                )
     thought = raw.get("thought")
     thought_text = thought.strip() if isinstance(thought, str) and thought.strip() else default.thought
     for note in notes:
