@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from tests.conftest import call, goto
+from tests.conftest import FINALIZE, call, goto, tool_plugin
 
 from cadence.orchestration.answer_check import ANSWER_CHECK_KEY
 from cadence.orchestration.engine import thread_key
 from cadence.orchestration.prompts import SUSPEND_NOTICE
+from cadence.sdk import tool
 
 # a route to math, its calculation, then a route the agent-hop guard refuses: the turn suspends
 SUSPENDED = [goto("math"), call("calculate", expression="15 * 23"), goto("math")]
@@ -59,3 +60,40 @@ async def test_a_suspend_answer_gets_no_correction_round(engine_factory) -> None
     result = await engine.ainvoke("Calculate 15 * 23")
     assert [r.node for r in model.records].count("suspend") == 1  # the turn is out of steps
     assert result.response.startswith(SUSPEND_NOTICE) and "345" in result.response
+
+
+@tool
+def city_time(city: str) -> str:
+    """The time in a city."""
+    return {"Tokyo": "It is 22:05 in Tokyo.", "Paris": "It is 14:05 in Paris."}[city]
+
+
+def clock_turn(city: str, answer: str) -> list[dict]:
+    return [goto("clock"), call("city_time", city=city), FINALIZE, {"content": answer}]
+
+
+@pytest.mark.parametrize(
+    ("answer", "stands"),
+    [
+        ("In Paris it is 14:05, eight hours behind Tokyo, where it is 22:05.", True),  # the last turn's fact
+        ("In Paris it is 22:05.", False),  # the last turn's time given as this one's: still a missing result
+    ],
+)
+async def test_a_follow_up_answer_may_restate_an_earlier_turn(
+    engine_factory, answer: str, stands: bool
+) -> None:
+    engine, _ = engine_factory(
+        [*clock_turn("Tokyo", "It is 22:05 in Tokyo."), *clock_turn("Paris", answer)],
+        plugins=[tool_plugin("clock", [city_time])],
+        builtin_plugins=[],
+    )
+    await engine.ainvoke("What time is it in Tokyo?", thread_id="t")
+    result = await engine.ainvoke("And in Paris?", thread_id="t")
+    if stands:
+        assert result.response == answer and result.trace["notes"] == []
+        assert result.trace["validation"][0]["verdict"]["ok"]
+    else:
+        assert result.response == "It is 14:05 in Paris."
+        assert result.trace["notes"] == [
+            "synthesizer: answer rewritten from the tool results (missing_result)"
+        ]

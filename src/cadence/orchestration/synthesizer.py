@@ -71,6 +71,13 @@ def answer_pending_calls(messages: Sequence[BaseMessage], note: str) -> list[Too
     ]
 
 
+def earlier_turns(prompt_messages: Sequence[BaseMessage]) -> list[str]:
+    """The text of the earlier turns a final-answer model was given (questions and answers before the
+    latest question): a follow-up's answer may restate them ("…, where it is 22:05" of the last turn)."""
+    before, _, _ = split_at_last_human([m for m in prompt_messages if not isinstance(m, SystemMessage)])
+    return [message_text(m) for m in before if isinstance(m, HumanMessage | AIMessage)]
+
+
 FALLBACK_KEY = "cadence_fallback"
 """``response_metadata`` flag of a final answer written without a model."""
 
@@ -194,7 +201,7 @@ class FinalAnswerNode:
             elif isinstance(content, str) and self.check_answers:
                 mode = settings.validation
                 evidence = TurnEvidence.of(view)  # the turn's question and results, read once
-                grounded = self.grounding(view)
+                grounded = [*self.grounding(view), *earlier_turns(prompt_messages)]
                 draft = evidence.validate(content, grounded) if mode != "off" else None
                 drafted, corrected = content, False
                 if (
