@@ -60,7 +60,7 @@ def test_a_full_disk_is_a_storage_error_that_says_what_to_do(tmp_path: Path) -> 
     error = caught.value
     assert isinstance(error, sqlite3.OperationalError) and isinstance(error, StorageError)
     assert error.code == "storage_full" and error.status_code == 503
-    assert str(tmp_path / "w.db") in error.message and "free disk space" in error.message
+    assert "free disk space" in error.message and str(tmp_path) not in error.message  # no server paths
     assert "database or disk is full" in error.message
     conn.execute("PRAGMA query_only = ON")  # SQLite's answer to a read-only file
     with pytest.raises(SqliteStorageError) as caught:
@@ -204,7 +204,7 @@ def test_a_damaged_sqlite_file_says_so(tmp_path: Path) -> None:
         assert shown.status_code == 503, shown.text
         error = shown.json()["error"]
         assert error["code"] == "storage_error" and "is damaged" in error["message"]
-        assert "backup" in error["message"] and str(db) in error["message"]
+        assert "backup" in error["message"] and "(CADENCE_DATABASE_URL)" in error["message"]
 
 
 async def test_a_file_name_too_long_is_a_configuration_error(tmp_path: Path) -> None:

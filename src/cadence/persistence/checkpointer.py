@@ -69,7 +69,7 @@ async def open_checkpointer(
         prepare_threshold=0,
         row_factory=dict_row,
     ) as pool:
-        saver = AsyncPostgresSaver(conn=pool, url=url)
+        saver = AsyncPostgresSaver(conn=pool)
         async with postgres_setup_lock(url, target):  # held for the set-up only
             await saver.setup()
         yield saver
@@ -87,28 +87,24 @@ def _postgres_saver_class() -> Any:
     class CadencePostgresSaver(AsyncPostgresSaver):  # type: ignore[misc, valid-type]
         """``AsyncPostgresSaver`` whose writes fail with a StorageError (full disk, read-only server)."""
 
-        def __init__(self, *args: Any, url: str, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self.url = url
-
         async def setup(self) -> None:
             """Create or migrate the tables."""
-            with postgres_storage_errors(self.url):
+            with postgres_storage_errors():
                 await super().setup()
 
         async def aput(self, *args: Any, **kwargs: Any) -> Any:
             """Store a checkpoint."""
-            with postgres_storage_errors(self.url):
+            with postgres_storage_errors():
                 return await super().aput(*args, **kwargs)
 
         async def aput_writes(self, *args: Any, **kwargs: Any) -> None:
             """Store a step's pending writes."""
-            with postgres_storage_errors(self.url):
+            with postgres_storage_errors():
                 await super().aput_writes(*args, **kwargs)
 
         async def adelete_thread(self, *args: Any, **kwargs: Any) -> None:
             """Delete a thread's checkpoints."""
-            with postgres_storage_errors(self.url):
+            with postgres_storage_errors():
                 await super().adelete_thread(*args, **kwargs)
 
     return CadencePostgresSaver

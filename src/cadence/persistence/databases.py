@@ -240,21 +240,21 @@ _PG_DISK_FULL = "53100"
 _PG_READ_ONLY = "25006"
 
 
-def postgres_storage_error(exc: BaseException, url: str) -> StorageError | None:
+def postgres_storage_error(exc: BaseException) -> StorageError | None:
     """``exc`` (a psycopg error) as a :class:`StorageError` saying what to do when the server is out of
     disk space or refuses writes (a standby, a read-only database); None for any other error."""
     state = getattr(exc, "sqlstate", None)
     reason = " ".join(str(exc).split())
-    where = postgres_where(url)
+    where = "(CADENCE_DATABASE_URL)"  # not its host: API clients may see the message
     if state == _PG_DISK_FULL:
         return StorageError(
-            f"PostgreSQL at {where} is out of disk space ({reason}): free disk space on the database "
+            f"PostgreSQL {where} is out of disk space ({reason}): free disk space on the database "
             "server and try again; the failed write was not saved, everything saved before is intact.",
             code="storage_full",
         )
     if state == _PG_READ_ONLY:
         return StorageError(
-            f"PostgreSQL at {where} refuses writes ({reason}): point CADENCE_DATABASE_URL at the primary "
+            f"PostgreSQL {where} refuses writes ({reason}): point CADENCE_DATABASE_URL at the primary "
             "server and a database that is not read-only (default_transaction_read_only), then try "
             "again; the failed write was not saved.",
             code="storage_read_only",
@@ -263,14 +263,14 @@ def postgres_storage_error(exc: BaseException, url: str) -> StorageError | None:
 
 
 @contextlib.contextmanager
-def postgres_storage_errors(url: str) -> Iterator[None]:
+def postgres_storage_errors() -> Iterator[None]:
     """Raise a :func:`postgres_storage_error` for a full disk or a read-only server met in the block."""
     try:
         yield
     except StorageError:
         raise
     except Exception as exc:
-        problem = postgres_storage_error(exc, url)
+        problem = postgres_storage_error(exc)
         if problem is None:
             raise
         raise problem from exc

@@ -57,12 +57,15 @@ class SqliteStorageError(sqlite3.OperationalError, StorageError):
 
 def storage_error(exc: sqlite3.Error, database: str = "") -> SqliteStorageError | None:
     """``exc`` as a :class:`SqliteStorageError` when the disk or the file's permissions caused it
-    (a full disk, a read-only file or folder, an I/O error, a damaged file); None for any other error."""
+    (a full disk, a read-only file or folder, an I/O error, a damaged file); None for any other error.
+
+    ``database``: the file's name, for the message (none in errors an API client may see: the
+    message then names the setting, CADENCE_DATABASE_URL, instead of the server's paths)."""
     if isinstance(exc, SqliteStorageError):
         return exc
     primary = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
     reason = str(exc)
-    file = f" {database}" if database else ""
+    file = f" {database}" if database else " (CADENCE_DATABASE_URL)"
     if primary == _SQLITE_FULL or "disk is full" in reason:
         return SqliteStorageError(
             f"The SQLite database{file} is out of space ({reason}): free disk space on its volume "
@@ -186,13 +189,11 @@ class WriterLockedConnection(sqlite3.Connection):
         super().__init__(database, *args, **kwargs)
         self._writer = _lock_for(database)
         self._writing = False
-        self.file = os.fsdecode(database) if isinstance(database, str | bytes | os.PathLike) else ""
-        """The database's file name (in error messages)."""
 
     def storage_error(self, exc: BaseException) -> SqliteStorageError | None:
-        """``exc`` as a :class:`SqliteStorageError` naming this file when the disk or permissions
-        caused it (:func:`storage_error`), else None."""
-        problem = storage_error(exc, self.file) if isinstance(exc, sqlite3.Error) else None
+        """``exc`` as a :class:`SqliteStorageError` when the disk or permissions caused it
+        (:func:`storage_error`), else None."""
+        problem = storage_error(exc) if isinstance(exc, sqlite3.Error) else None
         return None if problem is exc else problem
 
     def cursor(self, factory: Any = None) -> sqlite3.Cursor:  # type: ignore[override]

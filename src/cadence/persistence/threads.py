@@ -502,9 +502,8 @@ class PostgresThreadStore(_SqlThreadStore):
 
     placeholder = "%s"
 
-    def __init__(self, pool: Any, url: str = "") -> None:
+    def __init__(self, pool: Any) -> None:
         self._pool = pool
-        self._url = url
 
     @classmethod
     @contextlib.asynccontextmanager
@@ -517,13 +516,13 @@ class PostgresThreadStore(_SqlThreadStore):
     ) -> AsyncIterator[PostgresThreadStore]:
         """Open a small pool to ``url`` (``max_size`` connections at most) and create the table."""
         async with postgres_pool(url, url, max_size=max_size, check_idle_s=check_idle_s) as pool:
-            store = cls(pool, url)
+            store = cls(pool)
             await store.setup()
             yield store
 
     async def setup(self) -> None:
         """Create the table and index (under the setup lock: concurrent first starts don't race)."""
-        with postgres_storage_errors(self._url):
+        with postgres_storage_errors():
             async with self._pool.connection() as conn, setup_lock_on(conn):
                 for stmt in _schema("DOUBLE PRECISION"):
                     await conn.execute(stmt)
@@ -533,7 +532,7 @@ class PostgresThreadStore(_SqlThreadStore):
     async def _execute(self, sql: str, params: tuple[Any, ...] = (), *, fetch: bool = False) -> list[Any]:
         """One statement on a pooled connection (committed when the connection returns to the pool);
         a full disk or a read-only server is a StorageError (:func:`postgres_storage_errors`)."""
-        with postgres_storage_errors(self._url):
+        with postgres_storage_errors():
             async with self._pool.connection() as conn, conn.cursor() as cursor:
                 await cursor.execute(sql, params)
                 return list(await cursor.fetchall()) if fetch else []
