@@ -369,3 +369,18 @@ async def test_the_same_planned_call_twice_runs_and_asks_once() -> None:
     assert paused.trace["planned_tools"] == [calc("2 + 2"), calc("3 + 3")]
     done = await engine.aresume("approve", thread_id="t1", user_id="u")
     assert [r["content"] for r in done.trace["tool_results"]] == ["4", "6"] and done.trace["tool_hops"] == 2
+
+
+def test_a_skipped_entry_after_a_planned_call_keeps_that_call() -> None:
+    tools = {"calculate": object(), "current_time": object()}
+    checked = check_plan(
+        {"tools": [calc("2 + 2"), {"name": "nope"}, calc("2 + 2"), {"name": "current_time"}, "junk"]},
+        tools,
+        Plan("end"),
+    )
+    assert checked.tools == [calc("2 + 2"), {"name": "current_time", "args": None}]
+    assert [n.split(";")[0] for n in checked.notes][1:] == [
+        "plan: tool entry \"{'name': 'nope'}\" names no tool of the catalogue",
+        "plan: tool 'calculate' planned twice with the same arguments",
+        "plan: tool entry 'junk' names no tool of the catalogue",
+    ]

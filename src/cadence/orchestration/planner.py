@@ -213,6 +213,7 @@ def check_plan(
         delegate = "end"
         notes.append(f"plan: invalid delegate_to {str(route)[:40]!r}; ending")
     planned: list[dict[str, Any]] = []
+    seen: set[str] = set()
     entries = raw.get("tools")
     if entries is None:
         planned = list(default.tools)
@@ -226,17 +227,19 @@ def check_plan(
                 notes.append(f"plan: tool entry {str(entry)[:60]!r} names no tool of the catalogue; skipped")
             elif args is not None and not isinstance(args, Mapping):
                 notes.append(f"plan: tool {name!r} has arguments that are not an object; skipped")
-            elif args is not None and (problem := _args_problem(tools[name], args)) is not None:
-                # the tool fits, its arguments do not (a wrong name, a missing one): the node that runs
-                # it asks its model for them, rather than running a call that can only fail
-                notes.append(f"plan: tool {name!r}: {problem}; its arguments are asked for when it runs")
-                planned.append({"name": name, "args": None})
             else:
-                planned.append({"name": name, "args": dict(args) if args is not None else None})
-            if len(planned) > 1 and planned[-1] in planned[:-1]:  # the same call twice: run (and ask) once
-                notes.append(
-                    f"plan: tool {planned.pop()['name']!r} planned twice with the same arguments; once"
-                )
+                if args is not None and (problem := _args_problem(tools[name], args)) is not None:
+                    # the tool fits, its arguments do not (a wrong name, a missing one): the node that
+                    # runs it asks its model for them, rather than running a call that can only fail
+                    notes.append(f"plan: tool {name!r}: {problem}; its arguments are asked for when it runs")
+                    args = None
+                call = {"name": name, "args": dict(args) if args is not None else None}
+                key = json.dumps(call, sort_keys=True, default=str)
+                if key in seen:  # the same call twice: run (and ask) once
+                    notes.append(f"plan: tool {name!r} planned twice with the same arguments; once")
+                else:
+                    seen.add(key)
+                    planned.append(call)
     thought = raw.get("thought")
     thought_text = thought.strip() if isinstance(thought, str) and thought.strip() else default.thought
     for note in notes:
