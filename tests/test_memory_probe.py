@@ -198,3 +198,25 @@ async def test_an_unknown_fact_is_not_answered_from_two_unrelated_ones() -> None
     out = await engine.ainvoke("What is my wife's name?", thread_id="t2", user_id="alice")
     assert out.response == "You haven't told me your wife's name."  # not rewritten into the two facts
     assert out.trace["memory"]["routing_adequacy"] < 0.6
+
+
+async def test_a_message_of_many_facts_is_kept_in_linear_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each new memory walked the whole namespace for the one it refreshes: 1,500 facts over 1,500 memories
+    held the event loop for seconds (a normalisation per pair); now an index finds it at once."""
+    from cadence.memory import service
+
+    memory = MemoryService(InMemoryStore(), make_settings())
+    await memory.ingest_turn("alice", " ".join(f"I like thing{n}." for n in range(300)), "Noted.")
+    calls = 0
+    normal = service._normal
+
+    def counting(text: str) -> str:
+        nonlocal calls
+        calls += 1
+        return normal(text)
+
+    monkeypatch.setattr(service, "_normal", counting)
+    said = " ".join(f"I like other{n}. I like thing{n}." for n in range(300))
+    stored = await memory.ingest_turn("alice", said, "Noted.")
+    assert len(stored) == 600 and len(await memory.list("alice", limit=5000)) == 600
+    assert calls < 5_000  # linear: the namespace once, each new memory a few times (was 300 × 600 × 2)
