@@ -3,6 +3,7 @@ from docs/api.md) send and expect."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -169,3 +170,34 @@ def test_a_quiet_stream_sends_keep_alive_comments(monkeypatch: pytest.MonkeyPatc
         sdk = openai.OpenAI(base_url=f"{url}/v1", api_key="unused", max_retries=0, timeout=30)
         chunks = list(sdk.chat.completions.create(model="cadence", messages=body["messages"], stream=True))
         assert "".join(c.choices[0].delta.content or "" for c in chunks if c.choices) == ANSWER
+
+
+def test_an_unexpected_failure_before_a_websocket_turn_is_an_error_event(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An exception that is not a CadenceError (a bug, a driver error) while a WebSocket request started
+    closed the connection (1011) with no event; HTTP gets a 500. It is an ``error`` event with status 500,
+    and the connection stays open for the next request."""
+    from websockets.sync.client import connect
+
+    from cadence.server.service import ChatService
+
+    real_start = ChatService.start
+    calls = {"n": 0}
+
+    async def flaky_start(self: ChatService, *args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise RuntimeError("driver exploded")
+        return await real_start(self, *args, **kwargs)
+
+    monkeypatch.setattr(ChatService, "start", flaky_start)
+    with serve() as url, connect(url.replace("http://", "ws://") + "/api/v1/ws") as ws:
+        ws.send('{"message": "hi"}')
+        event = json.loads(ws.recv(timeout=30))
+        assert event["type"] == "error" and event["status"] == 500
+        assert event["error"]["code"] == "internal_error"
+        ws.send('{"message": "hi again"}')
+        while (event := json.loads(ws.recv(timeout=30)))["type"] != "final":
+            pass
+        assert event["response"] == ANSWER

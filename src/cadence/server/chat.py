@@ -168,7 +168,8 @@ async def chat_ws(websocket: WebSocket) -> None:
     """WebSocket chat: send ChatRequest JSON objects, receive event objects.
 
     Each request ends with a ``final`` event, or with one ``error`` event that has a
-    ``status`` when it was rejected before the turn started (400, 403, 404, 409, 413, 422).
+    ``status`` when it was rejected before the turn started (400, 403, 404, 409, 413, 422; 500 for an
+    unexpected failure).
     Requests on one connection run one after another.
     """
     await websocket.accept()
@@ -205,6 +206,11 @@ async def chat_ws(websocket: WebSocket) -> None:
             await websocket.send_text(
                 _reject(exc.status_code, exc.code, exc.message, thread_id=body.thread_id)
             )
+            continue
+        except Exception as exc:  # a bug or an unexpected failure: an HTTP request gets a 500, not a cut
+            logger.exception("websocket request failed before its turn started")
+            message = f"Internal error ({type(exc).__name__}); see the server log."
+            await websocket.send_text(_reject(500, "internal_error", message, thread_id=body.thread_id))
             continue
         try:
             async for event in turn.events():
