@@ -442,3 +442,15 @@ def test_a_result_rounded_to_fewer_decimals_is_no_invention(answer: str, problem
     assert check_answer(answer, question="What is 22/7?", results=results).problem == problem
     # and it carries the result
     assert check_answer("It is 3.14.", question="What is 22/7?", results=results).problem is None
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        "**Step 1:** Multiply 12 by 12.\n**Step 2:** Read the result: 144.",
+        "### 1. Multiply\n12 by 12.\n### 2. Read the result\nIt is 144.",
+        "Step 1 - multiply 12 by 12.\nStep 2 - the result is 144.",
+    ],
+)
+def test_a_learning_answer_in_markdown_steps_is_kept(steps: str) -> None:
+    assert conform_to_tone(steps, "learning", "What is 12 * 12?", CALC) == (steps, False)

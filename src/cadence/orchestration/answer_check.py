@@ -765,7 +765,8 @@ _CONTRACTIONS = {
     "you'll": "you will", "let's": "let us", "i've": "I have", "you've": "you have",
 }  # fmt: skip
 _CONTRACTION_RE = re.compile(r"\b(" + "|".join(re.escape(k) for k in _CONTRACTIONS) + r")\b", re.IGNORECASE)
-_STEP_RE = re.compile(r"(?m)^\s*\d+[.)]\s")
+_STEP_RE = re.compile(r"(?mi)^\s*(?:[#>*_]+\s*)*(?:step\s+)?\d+\s*[.):–-](?=\s|\*|$)")
+"""A numbered step opening a line: ``1.``, ``2)``, ``### 3.``, ``**Step 4:**``, ``Step 5 -``."""
 
 
 def _expand(match: re.Match[str]) -> str:
