@@ -218,3 +218,22 @@ async def test_an_agent_node_without_a_reply_or_back_call_hands_back(engine_fact
     assert result.error is None
     assert nodes(model)[:2] == ["supervisor", "supervisor"]
     assert result.response == (answer or "Synthesized.")
+
+
+# -- the direct answer: a question with a part no agent touched yet is not cut short --------------------
+async def test_an_answer_to_half_of_a_two_part_question_does_not_stand(engine_factory) -> None:
+    engine, model = engine_factory(
+        [
+            transfer("math"),
+            call("calculate", expression="2 + 2"),
+            {"content": "2 + 2 = 4"},  # covers "2", not "time": half of the question's terms
+            transfer("info"),
+            {"content": "It is noon."},
+            {"content": "2 + 2 is 4, and it is noon."},
+        ],
+        mode="supervisor",
+    )
+    result = await engine.ainvoke("What is 2 + 2, and what time is it?")
+    assert nodes(model)[3] == "supervisor"  # the supervisor decided after the math agent
+    assert result.response == "2 + 2 is 4, and it is noon."
+    assert not any("direct answer" in n for n in result.trace["notes"])

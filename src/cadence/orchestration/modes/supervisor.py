@@ -472,7 +472,7 @@ def _is_an_error(text: str, failed: Sequence[ToolResult]) -> bool:
 
 # -- the direct answer --------------------------------------------------------------------------
 COVERAGE = 0.5
-"""Share of the question's terms an answer that stands must cover (with its tools' arguments and results)."""
+"""An answer that stands covers more than this share of the question's terms (with its tools' work)."""
 
 
 def _terms(text: str) -> set[str]:
@@ -498,7 +498,7 @@ def answer_stands(state: dict[str, Any], update: dict[str, Any], agent: str, ans
     3. the answer has text of its own (not merely its tool results copied);
     4. it passes validation (:func:`~cadence.orchestration.validation.validate_answer`: relevant,
        no invented number or name, the results carried, citations of retrieved documents);
-    5. the question is covered: at least :data:`COVERAGE` of its terms (content words and numbers)
+    5. the question is covered: more than :data:`COVERAGE` of its terms (content words and numbers)
        appear in the answer, the tools' arguments or their results.
     """
     ctx = update.get("plugin_context") or {}
@@ -518,7 +518,7 @@ def answer_stands(state: dict[str, Any], update: dict[str, Any], agent: str, ans
     asked = _terms(question)  # the coverage first: it is cheaper than validation
     if asked:
         seen = _terms(" ".join([text, *contents, *(str(v) for r in results for v in r.args.values())]))
-        if len(asked & seen) < COVERAGE * len(asked):
+        if len(asked & seen) <= COVERAGE * len(asked):
             return False
     return validate_answer(question, text, results).ok
 
