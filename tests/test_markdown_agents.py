@@ -137,6 +137,13 @@ Prompt.
             6,
             "'tools' is written twice (first on line 4)",
         ),
+        # YAML's own words were "found character '\t' that cannot start any token"
+        ("---\nname:\tabc\ndescription: Long enough text.\n---\nbody\n", 2, "a tab character (column 6)"),
+        (
+            "---\nname: abc\ndescription: Long enough text.\ntools:\n\t- calculate\n---\nb\n",
+            5,
+            "spaces, not tabs",
+        ),
         # yes/true is a boolean to YAML, and pydantic took it as 1 (one output token)
         ("---\nname: abc\ndescription: Long enough text.\nmax_tokens: yes\n---\nbody\n", 4, "a number"),
         ("---\nname: abc\ndescription: Long enough text.\ntemperature: on\n---\nbody\n", 4, "a number"),

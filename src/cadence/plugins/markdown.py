@@ -204,6 +204,11 @@ def parse_agent_text(text: str, path: Path | str = "<agent>") -> AgentDefinition
         mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 2
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        if "'\\t'" in problem:  # YAML's "found character '\t' that cannot start any token"
+            column = f" (column {exc.problem_mark.column + 1})" if getattr(exc, "problem_mark", None) else ""
+            raise MarkdownAgentError(
+                path, line, f"a tab character{column}: write the front matter with spaces, not tabs"
+            ) from None
         raise MarkdownAgentError(path, line, f"invalid front matter (YAML: {problem})") from None
     finally:
         loader.dispose()
