@@ -454,3 +454,14 @@ def test_a_result_rounded_to_fewer_decimals_is_no_invention(answer: str, problem
 )
 def test_a_learning_answer_in_markdown_steps_is_kept(steps: str) -> None:
     assert conform_to_tone(steps, "learning", "What is 12 * 12?", CALC) == (steps, False)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "### 1. Multiply\n12 by 12.\n### 2. Read the result\nIt is 144.",
+        "**1.** Multiply 12 by 12.\n**2.** Read the result: 144.",
+    ],
+)
+def test_markdown_step_numbers_are_no_invented_numbers(answer: str) -> None:
+    assert check_answer(answer, question="What is 12 * 12?", results=CALC).problem is None

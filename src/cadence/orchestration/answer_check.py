@@ -77,7 +77,9 @@ MAX_RESULT_CHARS = 600
 _FACT_RE = re.compile(
     r"(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.:])-?\d+(?::\d{2})?(?:\.\d+)?(?![\w:])"
 )
-_LIST_MARKER_RE = re.compile(r"(?m)^\s*\d+[.)]\s")
+_LIST_MARKER_RE = re.compile(r"(?mi)^\s*(?:[#>*_]+\s*)*(?:step\s+)?\d+\s*[.):–-](?=\s|\*|$)")
+"""A numbered step or list item opening a line: ``1.``, ``2)``, ``### 3.``, ``**4.**``, ``**Step 5:**``,
+``Step 6 -`` (its number is no fact)."""
 _NARRATION_RE = re.compile(r"\bthe user\b", re.IGNORECASE)
 _USER_RE = re.compile(r"\busers?\b", re.IGNORECASE)
 _FAILURE_RE = re.compile(
@@ -765,8 +767,7 @@ _CONTRACTIONS = {
     "you'll": "you will", "let's": "let us", "i've": "I have", "you've": "you have",
 }  # fmt: skip
 _CONTRACTION_RE = re.compile(r"\b(" + "|".join(re.escape(k) for k in _CONTRACTIONS) + r")\b", re.IGNORECASE)
-_STEP_RE = re.compile(r"(?mi)^\s*(?:[#>*_]+\s*)*(?:step\s+)?\d+\s*[.):–-](?=\s|\*|$)")
-"""A numbered step opening a line: ``1.``, ``2)``, ``### 3.``, ``**Step 4:**``, ``Step 5 -``."""
+_STEP_RE = _LIST_MARKER_RE
 
 
 def _expand(match: re.Match[str]) -> str:
