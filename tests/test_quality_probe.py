@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import pytest
 
+from cadence.builtins.docs import DocsPlugin
 from cadence.builtins.info import INFO_TOOLS, InfoPlugin
 from cadence.builtins.math import MATH_TOOLS, MathPlugin
-from cadence.models.preroute import PreRouter, routing_schema, tokenize
+from cadence.models.local.policy import usable_tools
+from cadence.models.preroute import PreRouter, routing_schema, tokenize, tool_name
 
 
 def _best_tool(tools: list, question: str) -> str:
@@ -85,3 +87,30 @@ def test_how_late_it_is_asks_for_the_time(question: str) -> None:
     router = PreRouter.from_metadata([MathPlugin.get_metadata(), InfoPlugin.get_metadata()])
     assert router.shortlist(question) == ["goto_info_agent"]
     assert _best_tool(INFO_TOOLS, question) == "current_time"
+
+
+@pytest.mark.parametrize(
+    ("question", "shortlist"),
+    [
+        ("how do I change the port?", ["goto_docs_agent"]),  # not a percent change
+        ("Is there a setting for the model timeout?", ["goto_docs_agent"]),
+        ("How are you today?", []),  # chit-chat: no agent (was the world clock, for "today")
+        ("what's the date today", ["goto_info_agent"]),
+    ],
+)
+def test_settings_questions_reach_the_docs_and_chit_chat_no_agent(
+    question: str, shortlist: list[str]
+) -> None:
+    plugins = [MathPlugin.get_metadata(), InfoPlugin.get_metadata(), DocsPlugin.get_metadata()]
+    assert PreRouter.from_metadata(plugins).shortlist(question) == shortlist
+
+
+def test_a_tool_taking_a_number_is_unusable_when_the_question_writes_none() -> None:
+    """Its number could only be invented (the grammar offers the question's numbers, and there are none)."""
+    schemas = [routing_schema(t) for t in MATH_TOOLS]
+    kept = [tool_name(t) for t in usable_tools(schemas, "how do I change the port?", matched=True)]
+    assert kept == ["calculate"]
+    kept = [
+        tool_name(t) for t in usable_tools(schemas, "from eighty to 100, what percent change?", matched=True)
+    ]
+    assert "percent_change" in kept

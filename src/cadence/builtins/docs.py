@@ -604,6 +604,7 @@ class DocsPlugin(BasePlugin):
             capabilities=[
                 "search the documentation",
                 "questions about Cadence: plugins, configuration, limits, how it works",
+                "settings and how to change them: models, timeouts, server host and port, database, storage",
                 "find and quote passages from local documents with their source",
             ],
             response_schema={

@@ -1347,7 +1347,7 @@ def parse_clock(text: str, today: date) -> datetime:
 @volatile(reason="the current time changes every minute")
 @tool
 def current_time(location: str) -> str:
-    """What time it is right now (how late it is there) and what day or date it is today:
+    """What time it is right now (how late it is there) and what day or date it is:
     the current date and time in a city, country, US state, IANA time zone (e.g. 'Asia/Tokyo') or 'UTC'."""
     places = resolve_locations(location)
     moment = now()
@@ -1379,7 +1379,7 @@ def time_difference(location_a: str, location_b: str) -> str:
 def convert_time(time: str, from_location: str, to_location: str) -> str:
     """Convert a clock time (e.g. '15:30', '3pm', '2025-01-15 09:00') in from_location to to_location.
 
-    A clock time alone is taken as today in from_location.
+    A clock time alone is converted as of now in from_location.
     """
     source, target = resolve_location(from_location), resolve_location(to_location)
     today = now().astimezone(source.tz).date()
@@ -1437,7 +1437,7 @@ class InfoPlugin(BasePlugin):
             ),
             capabilities=[
                 "current date and time in a city or time zone: what time or how late it is there",
-                "what day or date it is today",
+                "what day or date it is",
                 "time difference between two cities: how many hours ahead or behind one place is",
                 "convert a clock time from one time zone to another",
             ],
