@@ -201,3 +201,33 @@ def test_an_unexpected_failure_before_a_websocket_turn_is_an_error_event(
         while (event := json.loads(ws.recv(timeout=30)))["type"] != "final":
             pass
         assert event["response"] == ANSWER
+
+
+def test_numbers_that_are_not_finite_are_sent_as_null() -> None:
+    """A model's ``NaN`` in a tool call's arguments reached the SSE events as ``NaN``, which is not JSON:
+    browsers (the web page), EventSource clients and strict parsers refused the whole event, the final one
+    with it when the trace held it; a JSON answer holding one was a 500 after the turn had run."""
+    from cadence.server.errors import JSONResponse, json_text
+    from conftest import FINALIZE, goto
+
+    def strict(text: str) -> Any:
+        return json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} is not JSON"))
+
+    assert strict(json_text({"a": [float("nan"), float("inf"), 1.5], "b": (float("-inf"),)})) == {
+        "a": [None, None, 1.5],
+        "b": [None],
+    }
+    assert strict(JSONResponse({"x": float("nan")}).body.decode()) == {"x": None}
+
+    nan_call = {"tool_calls": [{"name": "calculate", "args": {"expression": "1 + 1", "scale": float("nan")}}]}
+    model = ScriptedChatModel.from_items([goto("math"), nan_call, FINALIZE, {"content": "It is 2."}])
+    app = create_app(
+        settings(builtin_plugins=["math"], approval_tools=["calculate"]), engine_kwargs={"model": model}
+    )
+    with live_server(app) as url, httpx.Client(base_url=url, timeout=30) as client:
+        with client.stream("POST", "/api/v1/chat/stream", json={"message": "1 + 1?"}) as resp:
+            blocks = [b for b in resp.read().decode().split("\n\n") if b.startswith("event:")]
+        events = [strict(b.split("data: ", 1)[1]) for b in blocks]
+        interrupt = next(e for e in events if e["type"] == "interrupt")
+        assert interrupt["approvals"][0]["arguments"]["scale"] is None
+        assert events[-1]["type"] == "final" and events[-1]["interrupted"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -68,10 +69,28 @@ _VALIDATION_CODES = {
 }
 
 
+def _finite(value: Any) -> Any:
+    """``value`` with every float that is not finite (NaN, infinity) replaced by None."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
 def json_text(data: Any, **options: Any) -> str:
-    """``data`` as JSON text that always encodes as UTF-8 (a lone surrogate becomes U+FFFD);
+    """``data`` as JSON text that always encodes as UTF-8 (a lone surrogate becomes U+FFFD) and is valid
+    JSON: a number that is not finite (a model's ``NaN`` in a tool call's arguments) is ``null``, as
+    pydantic writes it (``NaN`` is not JSON: browsers and most clients refuse the whole event);
     ``options`` go to :func:`json.dumps`."""
-    return valid_unicode(json.dumps(data, ensure_ascii=False, default=str, **options))
+    options.pop("allow_nan", None)
+    try:
+        text = json.dumps(data, ensure_ascii=False, default=str, allow_nan=False, **options)
+    except ValueError:  # a float that is not finite: rare, so only then walked
+        text = json.dumps(_finite(data), ensure_ascii=False, default=str, allow_nan=False, **options)
+    return valid_unicode(text)
 
 
 class JSONResponse(_JSONResponse):
@@ -79,7 +98,7 @@ class JSONResponse(_JSONResponse):
 
     def render(self, content: Any) -> bytes:
         """The body: ``content`` as compact JSON, its text made valid UTF-8."""
-        return json_text(content, allow_nan=False, separators=(",", ":")).encode("utf-8")
+        return json_text(content, separators=(",", ":")).encode("utf-8")
 
 
 def error_body(
