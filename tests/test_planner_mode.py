@@ -384,3 +384,14 @@ def test_a_skipped_entry_after_a_planned_call_keeps_that_call() -> None:
         "plan: tool 'calculate' planned twice with the same arguments",
         "plan: tool entry 'junk' names no tool of the catalogue",
     ]
+
+
+async def test_a_runaway_plan_is_noted_once_not_per_entry() -> None:
+    """A plan of thousands of bad or repeated entries wrote (and logged) one note per entry."""
+    entries = [calc(f"{i} + 1") for i in range(30)] + [{"name": "nope"}] * 5000 + [calc("0 + 1")] * 100
+    engine, _ = planner_engine([plan("end", entries), {"content": "Done."}], max_tool_hops=3)
+    out = await engine.ainvoke("Add one to each number up to 29", user_id="u")
+    assert len(out.trace["planned_tools"]) == 30 and out.trace["suspend_reason"] == "max_tool_hops"
+    pad = out.trace["scratchpad"]
+    assert pad.count("names no tool") == 20 and "5080 more tool entries skipped or merged" in pad
+    assert "'calculate'] and 10 more" in pad and len(pad) < 4000

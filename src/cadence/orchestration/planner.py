@@ -109,6 +109,9 @@ Use "end" when memory or the conversation already answers the question or no too
 RESEARCHER_INSTRUCTIONS = """You gather facts for the user's latest question. Call the one tool that best
 helps answer it, with arguments taken from the question."""
 
+MAX_PLAN_NOTES = 20
+"""The plan's fallback notes kept one by one (the rest are counted in one note)."""
+
 _PLAN_TAG_RE = re.compile(r"<plan>(.*?)</plan>", re.DOTALL | re.IGNORECASE)
 
 
@@ -240,6 +243,8 @@ def check_plan(
                 else:
                     seen.add(key)
                     planned.append(call)
+    if len(notes) > MAX_PLAN_NOTES:  # a runaway plan: the scratchpad and the log say so once, not per entry
+        notes[MAX_PLAN_NOTES:] = [f"plan: {len(notes) - MAX_PLAN_NOTES} more tool entries skipped or merged"]
     thought = raw.get("thought")
     thought_text = thought.strip() if isinstance(thought, str) and thought.strip() else default.thought
     for note in notes:
@@ -620,7 +625,8 @@ class Planner:
         pad = _note(
             {},
             f"planner: adequacy {float(memory.get('adequacy') or 0):.2f}; route {plan.delegate_to}; "
-            f"tools {[t['name'] for t in plan.tools]}",
+            f"tools {[t['name'] for t in plan.tools[:MAX_PLAN_NOTES]]}"
+            + (f" and {len(plan.tools) - MAX_PLAN_NOTES} more" if len(plan.tools) > MAX_PLAN_NOTES else ""),
             *plan.notes,
         )
         target = {"researcher": GraphNodeNames.RESEARCHER, "validator": GraphNodeNames.VALIDATOR}.get(
