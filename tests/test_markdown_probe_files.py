@@ -77,3 +77,16 @@ def test_every_text_is_read_as_written(written: str, field: str, expected: objec
 
     agent = parse_agent_text(f"---\nname: x\ndescription: An agent of a few fields.\n{written}\n---\nHi\n")
     assert agent.fields[field] == expected
+
+
+def test_a_quoted_field_name_is_found_on_its_line() -> None:
+    # '"colour": red' (JSON-style keys) was reported without a line
+    from cadence.plugins.markdown import ToolCatalog, parse_agent_text, plugin_class
+
+    text = '---\n"name": "x"\n"description": "An agent of quoted fields."\n"tools": ["nope"]\n---\nHi\n'
+    with pytest.raises(MarkdownAgentError) as info:
+        plugin_class(parse_agent_text(text, "a.md"), ToolCatalog([]))
+    assert info.value.line == 4 and "unknown tool 'nope'" in info.value.problem
+    with pytest.raises(MarkdownAgentError) as unknown:
+        parse_agent_text('---\nname: x\ndescription: An agent of a colour.\n"colour": red\n---\nHi\n')
+    assert unknown.value.line == 4

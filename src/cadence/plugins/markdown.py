@@ -122,6 +122,8 @@ class _FrontMatterLoader(yaml.SafeLoader):
     def __init__(self, stream: str) -> None:
         super().__init__(stream)
         self.written: dict[Any, str | list[str]] = {}
+        self.key_lines: dict[str, int] = {}
+        """The 0-based line of each top-level key (quoted or not)."""
 
     def construct_document(self, node: yaml.Node) -> Any:
         """The document; the top-level mapping's texts as written go to ``written``."""
@@ -129,6 +131,7 @@ class _FrontMatterLoader(yaml.SafeLoader):
             for key_node, value_node in node.value:
                 if not isinstance(key_node, yaml.ScalarNode):
                     continue
+                self.key_lines.setdefault(key_node.value, key_node.start_mark.line)
                 if isinstance(value_node, yaml.ScalarNode):
                     self.written[key_node.value] = value_node.value
                 elif isinstance(value_node, yaml.SequenceNode) and all(
@@ -214,7 +217,8 @@ def parse_agent_text(text: str, path: Path | str = "<agent>") -> AgentDefinition
         loader.dispose()
     if not isinstance(data, dict):
         raise MarkdownAgentError(path, 2, "the front matter must be 'field: value' lines")
-    key_lines = _key_lines(front, 2)
+    # the line of each key in the file (the front matter starts on line 2); a regex for what YAML missed
+    key_lines = {**_key_lines(front, 2), **{k: line + 2 for k, line in loader.key_lines.items()}}
     unknown = [str(k) for k in data if k not in FIELDS]
     if unknown:
         key = unknown[0]
