@@ -431,7 +431,9 @@ def identifiers(text: str) -> set[str]:
             re.search(r"\.[a-z]{1,5}$", m.group(0))}  # fmt: skip
 
 
-_NAME_RE = re.compile(r"(?<![.!?:\n]\s)(?<!^)(?<![\w'’-])([A-Z][a-z]{3,})\b")
+_NAME_RE = re.compile(r"(?<![.!?:\n]\s)(?<!^)(?<!\n)(?<![\w'’-])([A-Z][a-z]{3,})\b")
+_LINE_OPENING_RE = re.compile(r"(?m)^[ \t#>]+")
+"""Indentation, heading and quote markers: the word after them opens its line."""
 _NOT_NAMES = frozenset(
     {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January", "February"}
     | {"March", "April", "June", "July", "August", "September", "October", "November", "December"}
@@ -445,8 +447,9 @@ def _narrates(answer: str, *context: str) -> bool:
 
 
 def proper_names(text: str) -> set[str]:
-    """Capitalised words of four letters or more inside sentences (not opening one): the names an
-    answer mentions ("…behind Denmark"), days and months aside."""
+    """Capitalised words of four letters or more inside sentences (not opening one, nor a line, a
+    numbered step or a heading): the names an answer mentions ("…behind Denmark"), days and months aside."""
+    text = _LINE_OPENING_RE.sub("", _LIST_MARKER_RE.sub("", text).replace("**", "").replace("__", ""))
     return {m.group(1) for m in _NAME_RE.finditer(text) if m.group(1) not in _NOT_NAMES}
 
 
