@@ -215,3 +215,26 @@ async def test_a_file_name_too_long_is_a_configuration_error(tmp_path: Path) -> 
     with pytest.raises(ConfigurationError, match="File name too long; check CADENCE_DATA_DIR"):
         async with open_thread_store(f"sqlite:///{tmp_path / ('a' * 300)}.db"):
             pass
+
+
+def test_a_database_another_program_keeps_locked_is_503_storage_busy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write transaction left open in another program (a sqlite3 shell) made every turn wait for
+    the busy timeout and then fail as 500 'Internal error (OperationalError)'."""
+    monkeypatch.setattr(databases, "SQLITE_BUSY_MS", 300)
+    db = tmp_path / "cadence.db"
+    with live_server(
+        create_app(settings(database_url=f"sqlite:///{db}"), engine_kwargs={"model": scripted()})
+    ) as url:
+        body = {"message": "Hello?", "user_id": "u"}
+        assert httpx.post(f"{url}/api/v1/chat", json=body, timeout=30).status_code == 200
+        shell = sqlite3.connect(db, isolation_level=None)
+        shell.execute("BEGIN IMMEDIATE")
+        refused = httpx.post(f"{url}/api/v1/chat", json=body, timeout=30)
+        assert refused.status_code == 503, refused.text
+        error = refused.json()["error"]
+        assert error["code"] == "storage_busy" and "another program" in error["message"]
+        shell.execute("ROLLBACK")
+        shell.close()
+        assert httpx.post(f"{url}/api/v1/chat", json=body, timeout=30).status_code == 200

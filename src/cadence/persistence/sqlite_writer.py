@@ -39,7 +39,8 @@ _POLL_FIRST_S = 0.0001
 _POLL_MAX_S = 0.001
 _WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE", "CREATE", "DROP", "ALTER")
 _LOCKING_BEGIN = ("BEGIN IMMEDIATE", "BEGIN EXCLUSIVE")
-_SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_CORRUPT, _SQLITE_FULL, _SQLITE_CANTOPEN = 8, 10, 11, 13, 14
+_SQLITE_BUSY, _SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_CORRUPT = 5, 8, 10, 11
+_SQLITE_FULL, _SQLITE_CANTOPEN = 13, 14
 
 
 class SqliteStorageError(sqlite3.OperationalError, StorageError):
@@ -86,6 +87,13 @@ def storage_error(exc: sqlite3.Error, database: str = "") -> SqliteStorageError 
             "space and the permissions of the file and its folder and try again; the failed statement "
             "changed nothing.",
             code="storage_error",
+        )
+    if primary == _SQLITE_BUSY or reason == "database is locked":
+        return SqliteStorageError(
+            f"The SQLite database{file} stayed locked by another writer too long ({reason}): another "
+            "program keeps a write transaction open on it (a sqlite3 shell, a backup tool); end it "
+            "and try again; the failed write was not saved.",
+            code="storage_busy",
         )
     if primary == _SQLITE_CORRUPT or "disk image is malformed" in reason:
         return SqliteStorageError(
@@ -270,8 +278,8 @@ class WriterLockedCursor(sqlite3.Cursor):
         the lock is kept until then too (:meth:`fetchall`, the last :meth:`fetchone`, :meth:`close`).
         """
         conn: WriterLockedConnection = self.connection  # type: ignore[assignment]
-        conn.before(sql)
         try:
+            conn.before(sql)
             super().execute(sql, parameters)
         except BaseException as exc:
             conn.settle()
@@ -341,8 +349,8 @@ class WriterLockedCursor(sqlite3.Cursor):
         none of them are written, and the writer lock is held for this call only.
         """
         conn: WriterLockedConnection = self.connection  # type: ignore[assignment]
-        conn.before(sql)
         try:
+            conn.before(sql)
             if not (conn.isolation_level is None and not conn.in_transaction and is_write(sql)):
                 return super().executemany(sql, seq_of_parameters)
             plain = sqlite3.Connection.execute  # its own cursor: this one keeps the rows' rowcount
