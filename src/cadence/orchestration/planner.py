@@ -584,7 +584,7 @@ class Planner:
         memory = turn_memory(state)
         remembered = "\n".join(f"- {s}" for s in memory_evidence(state)) or "- (nothing relevant)"
         return PLANNER_INSTRUCTIONS.format(
-            adequacy=float(memory.get("adequacy") or 0.0),
+            adequacy=float(memory.get("routing_adequacy") or 0.0),  # the one that lets memory answer
             memory=remembered,
             tools=self.tool_lines,
             agents=self.agent_lines,
