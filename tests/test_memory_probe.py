@@ -220,3 +220,17 @@ async def test_a_message_of_many_facts_is_kept_in_linear_time(monkeypatch: pytes
     stored = await memory.ingest_turn("alice", said, "Noted.")
     assert len(stored) == 600 and len(await memory.list("alice", limit=5000)) == 600
     assert calls < 5_000  # linear: the namespace once, each new memory a few times (was 300 × 600 × 2)
+
+
+async def test_the_planner_is_shown_the_adequacy_that_lets_memory_answer() -> None:
+    """The planner's prompt said 'adequacy 1.00 = how well memory alone answers' for 'What is a compiler?'
+    after 'I work on compilers.' (the terms' coverage), inviting an 'end' from memory; it shows the facts'."""
+    model = ScriptedChatModel.from_items(
+        [{"content": '<plan>{"delegate_to": "end"}</plan>'}, {"content": "Noted."},
+         {"content": '<plan>{"delegate_to": "end"}</plan>'}, {"content": "A compiler translates code."}]
+    )  # fmt: skip
+    engine = Cadence(make_settings(mode="planner"), model=model)
+    await engine.ainvoke("I work on compilers.", thread_id="t1", user_id="alice")
+    await engine.ainvoke("What is a compiler?", thread_id="t2", user_id="alice")
+    planner = next(r for r in model.records[2:] if r.node == "planner")
+    assert "adequacy 0.00 of 1" in str(planner.messages[0].content)
