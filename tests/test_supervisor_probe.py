@@ -11,6 +11,7 @@ from rich.console import Console
 from tests.conftest import call, transfer
 
 from cadence.cli.render import TurnView
+from cadence.orchestration.modes.supervisor import without_forwarded_copies
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata
 
 
@@ -237,3 +238,27 @@ async def test_an_answer_to_half_of_a_two_part_question_does_not_stand(engine_fa
     assert nodes(model)[3] == "supervisor"  # the supervisor decided after the math agent
     assert result.response == "2 + 2 is 4, and it is noon."
     assert not any("direct answer" in n for n in result.trace["notes"])
+
+
+# -- a forwarded answer is not read twice in later turns ---------------------------------------------------
+async def test_later_turns_do_not_read_a_forwarded_answer_twice(engine_factory) -> None:
+    engine, model = engine_factory(
+        [transfer("math"), {"content": "It is 4."}, forward("math")], mode="supervisor"
+    )
+    await engine.ainvoke("What is 2+2?", thread_id="twice")
+    model.reset([transfer("math"), {"content": "It is 5."}, forward("math")])
+    second = await engine.ainvoke("And 2+3?", thread_id="twice")
+    assert second.response == "It is 5."
+    # the history keeps the agent's answer and the forwarded copy; each model reads the answer once
+    for record in model.records:
+        assert [str(m.content) for m in record.messages].count("It is 4.") == 1, record.node
+    # an answer the forward step changed (its sources added) is not a copy: it stays
+    docs = [
+        AIMessage(content="It is 4.", name="math_agent"),
+        AIMessage(
+            content="It is 4.\\n\\nSources: [a.md]",
+            name="forward",
+            response_metadata={"cadence_forwarded": "math"},
+        ),
+    ]
+    assert without_forwarded_copies(docs) == docs

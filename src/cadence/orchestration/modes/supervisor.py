@@ -110,6 +110,31 @@ def _is_agent_message(msg: BaseMessage) -> bool:
     return isinstance(msg, AIMessage) and node is not None and node[1] == "agent"
 
 
+def without_forwarded_copies(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """``messages`` without the final answers that are word for word an agent's answer of their turn.
+
+    ``forward`` passes an agent's answer on verbatim: the history keeps both, and a model would read the
+    same answer twice in every later call. The agent's own message stays; a forwarded answer that differs
+    (citations added, written from the results, the supervisor's own) stays too.
+    """
+    out: list[BaseMessage] = []
+    answers: set[str] = set()
+    for msg in messages:
+        if isinstance(msg, HumanMessage):
+            answers = set()
+        elif _is_agent_message(msg):
+            answers.add(answer_text(msg))
+        elif (
+            isinstance(msg, AIMessage)
+            and msg.name == GraphNodeNames.FORWARD
+            and (msg.response_metadata or {}).get(FORWARDED_KEY)
+            and answer_text(msg) in answers
+        ):
+            continue
+        out.append(msg)
+    return out
+
+
 def supervisor_view(
     messages: Sequence[BaseMessage], output_mode: str = "last_message", handoff_messages: bool = True
 ) -> list[BaseMessage]:
@@ -118,11 +143,12 @@ def supervisor_view(
     ``last_message``: of each agent's work only its final answer remains (its intermediate
     steps, their tool calls and their results are left out); ``full_history``: everything.
     Without ``handoff_messages`` the handoff and hand-back calls (and their results) are left
-    out too, keeping any text.
+    out too, keeping any text. A forwarded answer that only repeats its agent's is left out
+    (:func:`without_forwarded_copies`).
     """
     if output_mode not in OUTPUT_MODES:
         raise ValueError(f"unknown output mode {output_mode!r}; use one of {', '.join(OUTPUT_MODES)}")
-    out = list(messages)
+    out = without_forwarded_copies(messages)
     if output_mode == "last_message":
         work_ids: set[str] = set()
         kept: list[BaseMessage] = []
@@ -606,7 +632,8 @@ def agent_step(bundle: PluginBundle, output_mode: str = "last_message") -> Calla
 
     Pre-model trimming (``CADENCE_MODEL_INPUT_MAX_TOKENS``): the subgraph's own copy of the
     conversation is replaced by the trimmed one (``RemoveMessage(REMOVE_ALL_MESSAGES)``), so the
-    model gets the budget and the shared history stays whole. A validation correction round
+    model gets the budget and the shared history stays whole. The model does not see forwarded
+    copies of answers (:func:`without_forwarded_copies`). A validation correction round
     adds its feedback as the last message the model sees. An answer (a step whose only call is
     ``back``) hands back at once (:func:`answered`): no tools step just to run ``back``.
     """
@@ -620,15 +647,9 @@ def agent_step(bundle: PluginBundle, output_mode: str = "last_message") -> Calla
         messages = list(state.get("messages") or [])
         trimmed = trim_history(messages, budget)
         feedback = (state.get("plugin_context") or {}).get(F.VALIDATION_FEEDBACK)
-        seen = [*trimmed, HumanMessage(content=feedback)] if feedback else trimmed
-        view = (
-            state
-            if seen is messages or (len(seen) == len(messages) and not feedback)
-            else {
-                **state,
-                "messages": seen,
-            }
-        )
+        shown = without_forwarded_copies(trimmed)
+        seen = [*shown, HumanMessage(content=feedback)] if feedback else shown
+        view = state if len(seen) == len(messages) and not feedback else {**state, "messages": seen}
         update = await inner(view, config, runtime)
         written = list(update.get("messages") or [])
         response = written[-1] if written else None
@@ -834,4 +855,5 @@ __all__ = [
     "handoff_tools",
     "make_forward_tool",
     "supervisor_view",
+    "without_forwarded_copies",
 ]
