@@ -465,3 +465,25 @@ def test_a_learning_answer_in_markdown_steps_is_kept(steps: str) -> None:
 )
 def test_markdown_step_numbers_are_no_invented_numbers(answer: str) -> None:
     assert check_answer(answer, question="What is 12 * 12?", results=CALC).problem is None
+
+
+@pytest.mark.parametrize("text", ["176 - 300 = 176", "**Step 2:** 15 * 20 = 301 and", "1. 15 * 20 = 301"])
+def test_a_false_equation_opening_the_answer_or_a_step_is_read(text: str) -> None:
+    # the number before the first operand was read as part of a longer expression ("1" + "76 - 300")
+    assert false_equations(text) == [text.split(" and")[0].removeprefix("**Step 2:** ").removeprefix("1. ")]
+
+
+def test_the_working_a_step_by_step_answer_shows_is_no_invention() -> None:
+    results = [ToolResult("calculate", {"expression": "15 * 23"}, "345")]
+    worked = (
+        "**Step 1:** Split 23 into 20 and 3.\n**Step 2:** 15 * 20 = 300 and 15 * 3 = 45.\n"
+        "**Step 3:** Add them: 300 + 45 = 345."
+    )
+    assert check_answer(worked, question="What is 15 * 23?", results=results).problem is None
+    # a true equation of other numbers is no answer: the result is still missing
+    assert check_answer("15 * 24 = 360.", question="What is 15 * 23?", results=results).problem == (
+        "missing_result"
+    )
+    assert check_answer("300 + 45 = 346.", question="What is 15 * 23?", results=results).problem == (
+        "invented_number"
+    )

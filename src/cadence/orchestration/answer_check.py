@@ -374,7 +374,8 @@ def check_answer(
     said = facts(_LIST_MARKER_RE.sub("", cleaned))
     # read once, not once per number said; the numbers a tool was given are what its result is about
     found = facts(f"{evidence} \n{called_with(results)}") if said else []
-    invented = [f for f in said if not _contains(asked, f) and not _contains(found, f)]
+    worked = worked_numbers(cleaned) if said else []
+    invented = [f for f in said if not any(_contains(pool, f) for pool in (asked, found, worked))]
     if invented:
         return AnswerVerdict(cleaned, "invented_number", invented)
     known = identifiers(evidence) | identifiers(question)
@@ -516,7 +517,7 @@ def contradicted_orders(answer: str, evidence: str) -> list[str]:
 
 
 _EQUATION_RE = re.compile(
-    r"(?P<before>[\d.)*/+×÷x^-]\s*)?\(?\s*(?P<a>-?\d[\d,]*(?:\.\d+)?)\s*(?P<op>[-+*/×÷x])\s*"
+    r"(?P<before>[\d)]\s*[-+*/×÷x^]\s*)?\(?\s*(?<![\d.,])(?P<a>-?\d[\d,]*(?:\.\d+)?)\s*(?P<op>[-+*/×÷x])\s*"
     r"(?P<b>\d[\d,]*(?:\.\d+)?)\s*\)?\s*=\s*(?P<c>-?\d[\d,]*(?:\.\d+)?)(?P<after>\s*[-+*/×÷x^(\d])?"
 )
 _OPERATIONS = {
@@ -530,12 +531,12 @@ _OPERATIONS = {
 }
 
 
-def false_equations(answer: str) -> list[str]:
-    """The equations of one operation written out in ``answer`` that do not hold ("176 - 300 = 176").
+def _equations(answer: str) -> list[tuple[re.Match[str], bool]]:
+    """The equations of one operation written out in ``answer``, each with whether it holds.
 
     A result written rounded holds ("10 / 3 = 3.33"); a longer chain ("2 + 3 + 4 = 9") is not read.
     """
-    wrong: list[str] = []
+    out: list[tuple[re.Match[str], bool]] = []
     for m in _EQUATION_RE.finditer(answer):
         if m.group("before") or m.group("after"):
             continue  # part of a longer expression
@@ -544,9 +545,19 @@ def false_equations(answer: str) -> list[str]:
         if value is None:
             continue
         decimals = len(m.group("c").partition(".")[2])
-        if abs(value - c) > 0.5 * 10**-decimals + 1e-9 * max(1.0, abs(value)):
-            wrong.append(m.group(0).strip())
-    return wrong
+        out.append((m, abs(value - c) <= 0.5 * 10**-decimals + 1e-9 * max(1.0, abs(value))))
+    return out
+
+
+def false_equations(answer: str) -> list[str]:
+    """The equations of one operation written out in ``answer`` that do not hold ("176 - 300 = 176")."""
+    return [m.group(0).strip() for m, holds in _equations(answer) if not holds]
+
+
+def worked_numbers(answer: str) -> list[str]:
+    """The numbers of the equations ``answer`` writes out that hold ("15 * 20 = 300"): the working a
+    step-by-step answer shows, not numbers it made up (its result is still checked against the tools')."""
+    return [m.group(k).replace(",", "") for m, holds in _equations(answer) if holds for k in ("a", "b", "c")]
 
 
 _AMOUNT_OF_RE = re.compile(r"\b([a-z]+)\s+[$€£]?(\d[\d,]*(?:\.\d+)?)(?![\d,.]*\d)", re.IGNORECASE)
