@@ -186,3 +186,26 @@ async def test_facts_in_other_scripts_are_not_merged_as_the_same(database_url: s
         assert len(await memory.list("alice")) == 4
         recalled = await memory.recall("alice", "Что я люблю? чай")
         assert any("чай" in item.text for item in recalled.items)
+
+
+async def test_what_was_kept_stays_manageable_with_memory_off(database_url: str) -> None:
+    """``open_kept_memory_store`` (memory off): the memories kept while it was on are listed and forgotten."""
+    from cadence.memory import open_kept_memory_store
+
+    off = make_settings(database_url=database_url, memory=False)
+    async with open_kept_memory_store(off) as store:
+        assert await MemoryService(store, off).list("alice") == []  # nothing yet
+    if database_url.startswith("sqlite:///"):
+        assert not memory_sqlite_path(database_url.removeprefix("sqlite:///")).exists()  # nor created
+    async with memory_on(database_url) as memory:
+        await memory.remember("alice", "I work on compilers.")
+        await memory.remember("alice", "I live in Oslo.", project_id="p1")
+    async with open_kept_memory_store(off) as store:
+        kept = MemoryService(store, off)
+        listed = await kept.list("alice")
+        expected = [] if database_url == "memory://" else ["I live in Oslo.", "I work on compilers."]
+        assert sorted(i.text for i in listed) == expected  # memory:// is per store: nothing was kept
+        if listed:
+            assert await kept.forget("alice", listed[0].id)
+            assert await kept.forget_all("alice") == 1
+            assert await kept.list("alice") == []
