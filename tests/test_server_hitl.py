@@ -355,3 +355,25 @@ def test_openai_reply_to_a_pause_is_validated_like_any_message() -> None:
         body = {"model": "cadence", "messages": [{"role": "user", "content": "approve"}]}
         done = httpx.post(f"{url}/v1/chat/completions", json=body, headers=headers)
         assert done.json()["choices"][0]["message"]["content"] == "2 + 2 is 4."
+
+
+def test_a_fork_refuses_replacement_results_a_tool_could_not_return() -> None:
+    """A replacement tool result with a lone surrogate, or longer than CADENCE_MAX_TOOL_RESULT_CHARS,
+    was taken as is (and the branch answered from it); it is 422 like any such text."""
+    script = [goto("math"), call("calculate", expression="2 + 2"), FINALIZE, {"content": "2 + 2 is 4."}]
+    model = ScriptedChatModel.from_items(script)
+    app = create_app(
+        settings(builtin_plugins=["math"], checkpoint_durability="sync", max_tool_result_chars=1000),
+        engine_kwargs={"model": model},
+    )
+    with live_server(app) as url:
+        thread = httpx.post(f"{url}/api/v1/chat", json={"message": "2 + 2?"}).json()["thread_id"]
+        checkpoints = httpx.get(f"{url}/api/v1/threads/{thread}/history").json()["checkpoints"]
+        ran = [c for c in checkpoints if any(m["role"] == "tool" for m in c["messages"])][-1]
+        call_id = next(m["tool_call_id"] for m in ran["messages"] if m["role"] == "tool")
+        for text, code in (("\ud800", "invalid_text"), ("5" * 1001, "invalid_fork")):
+            body = {"checkpoint_id": ran["checkpoint_id"], "tool_results": {call_id: text}}
+            resp = httpx.post(f"{url}/api/v1/threads/{thread}/fork", content=json.dumps(body), headers=JSON)
+            assert resp.status_code == 422 and resp.json()["error"]["code"] == code, resp.text[:200]
+        messages = httpx.get(f"{url}/api/v1/threads/{thread}").json()["messages"]
+        assert [m["content"] for m in messages] == ["2 + 2?", "2 + 2 is 4."]  # nothing ran

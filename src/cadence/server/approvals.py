@@ -11,7 +11,8 @@
 Every route is owner-checked (404 for another user's thread) and holds the thread's lock while
 its run lasts (409 ``thread_busy`` after the wait). A resume of a thread that waits for nothing
 is 409 ``not_paused``; undecidable decisions are 422 ``invalid_decision`` (``invalid_text`` for a
-lone surrogate), before anything resumes.
+lone surrogate), before anything resumes. A fork's replacement tool results are checked like a
+tool's own (:func:`check_tool_results`) before anything runs.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
 
-from cadence.errors import CadenceError, ConflictError
+from cadence.errors import CadenceError, ConflictError, ValidationError
 from cadence.orchestration.approval import CallDecision, parse_decisions
 from cadence.server.auth import Principal, get_principal, resolve_user
 from cadence.server.chat import ERRORS, stream_response, turn_response
@@ -132,6 +133,22 @@ def check_decisions(chosen: Mapping[str, CallDecision]) -> None:
             check_json(f"decisions.{call_id}.arguments", decision.arguments, code="invalid_decision")
 
 
+def check_tool_results(tool_results: Mapping[str, Any] | None, max_chars: int) -> None:
+    """422 for a fork's replacement tool result the thread should not take: a lone surrogate
+    (``invalid_text``, as everywhere in the API), or longer than a tool's own result may be
+    (``CADENCE_MAX_TOOL_RESULT_CHARS``; ``invalid_fork``)."""
+    for call_id, text in (tool_results or {}).items():
+        if not isinstance(text, str):
+            continue  # the fork's own check names it
+        check_text(f"tool_results.{call_id[:60]}", text)
+        if len(text) > max_chars:
+            raise ValidationError(
+                f"The new result of call {call_id[:60]!r} has {len(text)} characters; a tool result may have "
+                f"{max_chars} (CADENCE_MAX_TOOL_RESULT_CHARS).",
+                code="invalid_fork",
+            )
+
+
 async def start_resume(
     service: ChatService, user: str, thread_id: str, decisions: Any, *, tokens: bool = True
 ) -> Turn:
@@ -234,6 +251,7 @@ async def fork(
     the answer is the branch's, and the thread's current state is the branch."""
     user = resolve_user(principal, body.user_id, service.settings)
     validate_thread_id(thread_id, service.settings)
+    check_tool_results(body.tool_results, service.settings.max_tool_result_chars)
     engine = service.engine
     first: list[dict[str, Any]] = []
 
