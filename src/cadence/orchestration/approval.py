@@ -131,6 +131,19 @@ def forced_tools(settings: Settings) -> frozenset[str]:
     return frozenset(n.strip() for n in settings.approval_tools if n and n.strip())
 
 
+def unknown_forced_tools(settings: Settings, bundles: Mapping[str, Any]) -> list[str]:
+    """The ``CADENCE_APPROVAL_TOOLS`` names no loaded plugin has, logged as a warning: a misspelt name
+    protects nothing, and the tool it meant runs without asking."""
+    known = {tool.name for bundle in bundles.values() for tool in getattr(bundle, "tools", ())}
+    unknown = sorted(n for n in forced_tools(settings) if n != "*" and n not in known)
+    if unknown:
+        logger.warning(
+            "CADENCE_APPROVAL_TOOLS names tools no loaded plugin has; they protect nothing",
+            extra={"unknown": unknown, "known": sorted(known)[:50]},
+        )
+    return unknown
+
+
 def approval_rules(
     tools: Sequence[BaseTool], settings: Settings, *, plugin_requires: bool = False
 ) -> ApprovalRules:
@@ -560,4 +573,5 @@ __all__ = [
     "pending_calls",
     "review_tool_calls",
     "turn_snapshot",
+    "unknown_forced_tools",
 ]
