@@ -477,3 +477,11 @@ async def test_an_unstorable_edit_is_refused_before_anything_resumes(engine_fact
     assert WRITTEN == [] and await engine.pending(thread_id="t1") == paused.approvals
     done = await engine.aresume("approve", thread_id="t1")
     assert done.response == "Sent." and WRITTEN == [{"to": "bob", "amount": 500}]
+
+
+def test_a_misspelt_approval_tool_is_a_warning(engine_factory, caplog: pytest.LogCaptureFixture) -> None:
+    """CADENCE_APPROVAL_TOOLS=calculat protected nothing, silently: calculate ran without asking."""
+    with caplog.at_level("WARNING", logger="cadence.orchestration.approval"):
+        engine_factory([], approval_tools=["calculat", "calculate", "*"])
+    [record] = [r for r in caplog.records if "CADENCE_APPROVAL_TOOLS" in r.getMessage()]
+    assert record.unknown == ["calculat"]  # type: ignore[attr-defined]

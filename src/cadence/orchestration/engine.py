@@ -46,6 +46,7 @@ from cadence.orchestration.approval import (
     check_storable,
     parse_decisions,
     pending_approvals,
+    unknown_forced_tools,
 )
 from cadence.orchestration.events import ThinkFilter, error_event, events_from_chunk, final_event, node_event
 from cadence.orchestration.graph import ModelResolver
@@ -245,6 +246,7 @@ class Cadence(EngineMemory):
         self.plugin_manager = PluginManager(self.settings, extra_plugins=plugins)
         self.plugin_manager.load()
         self._skip_agents_without_their_model()
+        unknown_forced_tools(self.settings, self.plugin_manager.bundles)  # a misspelt name: a warning
         if self.mode == "single":  # CADENCE_AGENT: an agent that failed to load says why
             from cadence.orchestration.modes import single
 
