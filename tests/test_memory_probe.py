@@ -234,3 +234,19 @@ async def test_the_planner_is_shown_the_adequacy_that_lets_memory_answer() -> No
     await engine.ainvoke("What is a compiler?", thread_id="t2", user_id="alice")
     planner = next(r for r in model.records[2:] if r.node == "planner")
     assert "adequacy 0.00 of 1" in str(planner.messages[0].content)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["Ok, I see what you mean.", "I agree with you on that.", "I'll try that tomorrow.",
+     "I'm not sure about that.", "I got it, thanks a lot.", "I understand the problem now."],
+)  # fmt: skip
+def test_a_reply_to_the_conversation_is_no_fact(reply: str) -> None:
+    """'I agree with you on that.' was kept for good and told back in later threads as 'You agree with you
+    on that.'; a reply to the conversation says nothing lasting about the user."""
+    assert stated_facts(reply) == [] and not only_statements(reply)
+
+
+def test_facts_that_open_like_a_reply_stay_facts() -> None:
+    for fact in ("I know Python and Rust.", "I understand French.", "I got a new job.", "I see a therapist."):
+        assert [f.text for f in stated_facts(fact)] == [fact]
