@@ -76,6 +76,11 @@ from cadence.builtins.math_language import numbers_from_words, to_expression
         ("What's the remainder when 17 is divided by 5?", 2),
         ("the remainder of 20 divided by 6", 2),
         ("the remainder when you divide 23 by 4", 3),
+        ("increase 80 by 10 percent", 88),
+        ("decrease 200 by 15%", 170),
+        ("80 increased by 10 percent", 88),  # was 80 + 10 / 100
+        ("increase 80 by 10", 90),
+        ("how much is 3 and a half times 4", 14),
     ],
 )
 def test_words_become_the_right_expression(text: str, value: float) -> None:

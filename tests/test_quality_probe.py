@@ -11,7 +11,7 @@ import pytest
 from cadence.builtins.docs import DocsPlugin
 from cadence.builtins.info import INFO_TOOLS, InfoPlugin
 from cadence.builtins.math import MATH_TOOLS, MathPlugin
-from cadence.models.local.policy import usable_tools
+from cadence.models.local.policy import TOOL_SHORTLIST_RATIO, fewest_arguments, usable_tools
 from cadence.models.preroute import PreRouter, routing_schema, tokenize, tool_name
 
 
@@ -114,3 +114,17 @@ def test_a_tool_taking_a_number_is_unusable_when_the_question_writes_none() -> N
         tool_name(t) for t in usable_tools(schemas, "from eighty to 100, what percent change?", matched=True)
     ]
     assert "percent_change" in kept
+
+
+@pytest.mark.parametrize("question", ["increase 80 by 10 percent", "reduce 50 by 20 percent"])
+def test_a_value_changed_by_a_percent_reaches_the_calculator(question: str) -> None:
+    """Not percent_change(80, 10) ('a decrease of 87.5%') nor percent_of(20, 50) (10, not 40)."""
+    ranked = PreRouter.from_tool_schemas([routing_schema(t) for t in MATH_TOOLS]).rank(
+        question, ignore_shared=True
+    )
+    shortlist = PreRouter.shortlisted(ranked, ratio=TOOL_SHORTLIST_RATIO)
+    assert "calculate" in shortlist
+    assert [
+        tool_name(t)
+        for t in fewest_arguments([s for s in map(routing_schema, MATH_TOOLS) if tool_name(s) in shortlist])
+    ] == ["calculate"]

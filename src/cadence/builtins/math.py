@@ -372,8 +372,9 @@ def calculate(expression: str) -> str:
     Trigonometric functions use radians. Example: "sqrt(2) * (15 + 23) / 4".
     Arithmetic in words also works: plus, minus, times, divided by, add, subtract, take away,
     multiply, divide, double, twice, triple, half, halve, fractions of a value ("two thirds of 60", "3/4
-    of 200"), sums, products, differences, quotients and remainders, less than, more than, squared,
-    cubed, powers ("to the third power"), square roots, percent of, percent change ("from 80 to 60, by what
+    of 200"), sums, products, differences, quotients and remainders, a value increased or decreased
+    (reduced) by a percent ("increase 80 by 10%"), less than, more than, squared, cubed, powers ("to the third
+    power"), square roots, percent of, percent change, increase or decrease ("from 80 to 60, by what
     percent": signed, -25 is a decrease), factorials ("5!"), rounding ("round 83.333 to 2 decimal
     places", "..., then round it") and numbers written in words ("2 to the power of 10", "the square
     root of 144", "add 7 and 8 then subtract 3", "half of ninety"), and a few forms of word problem

@@ -216,6 +216,14 @@ _VERB_PATTERNS: Rules = _rules(
     (rf"^(?:a |one )?(?:third) of {_OPERAND}$", "({0} / 3)"),
     (rf"^(?:a |one )?quarter of {_OPERAND}$", "({0} / 4)"),
     (rf"^{_NOT_ASKED}{_OPERAND} (?:percent|per cent|%) of {_OPERAND}$", "({0} / 100 * {1})"),
+    (rf"^(?:increase|raise) {_OPERAND} by {_OPERAND}\s*{_PCT}$", "({0} * (1 + {1} / 100))"),
+    (rf"^(?:decrease|reduce|lower|cut|discount) {_OPERAND} by {_OPERAND}\s*{_PCT}$",
+     "({0} * (1 - {1} / 100))"),
+    (rf"^{_OPERAND} (?:increased|raised) by {_OPERAND}\s*{_PCT}$", "({0} * (1 + {1} / 100))"),
+    (rf"^{_OPERAND} (?:decreased|reduced|lowered|cut|discounted) by {_OPERAND}\s*{_PCT}$",
+     "({0} * (1 - {1} / 100))"),
+    (rf"^(?:increase|raise) {_OPERAND} by {_OPERAND}$", "({0} + {1})"),
+    (rf"^(?:decrease|reduce|lower) {_OPERAND} by {_OPERAND}$", "({0} - {1})"),
     (rf"^({_NUM}) less than {_OPERAND}$", "({1} - {0})"),
     (rf"^({_NUM}) more than {_OPERAND}$", "({1} + {0})"),
     (rf"^{_NOT_ASKED}{_OPERAND} (?:percent|per cent|%) (?:more than|increase on|up on) {_OPERAND}$",
@@ -823,10 +831,16 @@ _SYMBOL_FRACTION_RE = re.compile(rf"(?<![\w.)]){_NUM_FRACTION}\s+of\b", re.IGNOR
 """A fraction of a value in symbols: "3/4 of 200"."""
 
 
+_AND_A_PART_RE = re.compile(r"(?<![\w.])(\d+) and (?:a|one) (half|quarter)\b", re.IGNORECASE)
+"""A whole number and a half or a quarter: "3 and a half" is 3.5."""
+
+
 def _fractions_and_ordinals(text: str) -> str:
-    """``text`` with ordinal powers as ``to the 3th power`` (read by :data:`_OPERATOR_WORDS`) and
-    fractions of a value as ``(2 / 3) *`` ("two thirds of 60", "3/4 of 200")."""
+    """``text`` with ordinal powers as ``to the 3th power`` (read by :data:`_OPERATOR_WORDS`),
+    "3 and a half" as ``3.5`` and fractions of a value as ``(2 / 3) *`` ("two thirds of 60", "3/4
+    of 200")."""
     text = _ORDINAL_POWER_RE.sub(lambda m: f"to the {_ORDINALS[m.group(1).lower()]}th", text)
+    text = _AND_A_PART_RE.sub(lambda m: m.group(1) + (".5" if m.group(2).lower() == "half" else ".25"), text)
 
     def fraction(match: re.Match[str]) -> str:
         count = match.group(1).lower()
