@@ -97,3 +97,15 @@ async def test_a_follow_up_answer_may_restate_an_earlier_turn(
         assert result.trace["notes"] == [
             "synthesizer: answer rewritten from the tool results (missing_result)"
         ]
+
+
+async def test_structured_data_of_a_rewritten_answer_is_dropped(engine_factory) -> None:
+    wrong = {"answer": "15 × 23 = 999", "math": {"expression": "15*23", "result": "999"}}
+    engine, _ = engine_factory(
+        [*SUSPENDED[:2], FINALIZE, {"tool_calls": [{"name": "FinalResponse", "args": wrong}]}],
+        structured_response="model",
+    )
+    result = await engine.ainvoke("Calculate 15 * 23")
+    assert result.response == "15 * 23 = 345."
+    assert result.structured is None and result.trace["structured"] is None  # it said 999
+    assert "synthesizer: structured data dropped with the rewritten answer" in result.trace["notes"]

@@ -214,6 +214,13 @@ class FinalAnswerNode:
                     content = await self.corrected(content, draft, prompt_messages, context, config)
                     corrected = True
                 content, rewritten = self.checked(view, content, prompt_messages, context, evidence, grounded)
+                if rewritten is not None and structured is not None:
+                    # the data came with the answer the check replaced: it carries the same mistake
+                    structured = None
+                    if context is not None:
+                        context.trace.notes.append(
+                            f"{self.node_name}: structured data dropped with the rewritten answer"
+                        )
                 content = self.cited(view, content, evidence)
                 if draft is not None:  # the answer as shown (the draft's verdict when it stands as it was)
                     final = draft if content == drafted else evidence.validate(content, grounded)
