@@ -262,3 +262,35 @@ async def test_later_turns_do_not_read_a_forwarded_answer_twice(engine_factory) 
         ),
     ]
     assert without_forwarded_copies(docs) == docs
+
+
+# -- an agent that tries to hand off itself -----------------------------------------------------------------
+async def test_an_agent_calling_a_handoff_tool_hands_back_instead_of_looping(engine_factory) -> None:
+    engine, model = engine_factory(
+        [
+            transfer("math"),
+            {"content": "That is for the info agent.", **call("transfer_to_info")},  # a tool it has not got
+            transfer("info"),
+            {"content": "It is noon."},
+            forward("info"),
+        ],
+        mode="supervisor",
+    )
+    result = await engine.ainvoke("What time is it?")
+    # answered with an error, the call is no work to loop on: the agent's step hands back at once
+    assert nodes(model) == ["supervisor", "math_agent", "supervisor", "info_agent", "supervisor"]
+    assert result.response == "It is noon." and result.error is None
+    assert result.trace["tool_hops"] == 0
+
+
+async def test_an_agent_repeating_a_handoff_call_is_bounded(engine_factory) -> None:
+    # every model call asks for the handoff: the route guard ends the turn (before: agent ⇄ tools up to
+    # the recursion limit, a 500)
+    engine, _ = engine_factory(
+        [*[call("transfer_to_info")] * 7, {"content": "Stopped."}],
+        mode="supervisor",
+        coordinator_consecutive_agent_route_limit=3,
+    )
+    result = await engine.ainvoke("What time is it?")
+    assert result.error is None and result.trace["suspend_reason"] == "consecutive_agent_routes"
+    assert result.response == "Stopped."

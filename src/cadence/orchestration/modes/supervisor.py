@@ -530,6 +530,8 @@ def answer_stands(state: dict[str, Any], update: dict[str, Any], agent: str, ans
     ctx = update.get("plugin_context") or {}
     if list(ctx.get(F.ROUTING_HISTORY) or []) != [agent] or ctx.get(F.SUSPEND_REASON):
         return False
+    if any(c.get("name") != BACK_TOOL_NAME for c in answer.tool_calls):  # it also called for more
+        return False
     records = list(ctx.get(F.TOOLS_USED) or [])
     if not records or any(r.get("error") for r in records):
         return False
@@ -589,7 +591,10 @@ def agent_loop(bundle: PluginBundle) -> plugin_nodes.NextNode:
         calls = list(getattr(last_ai, "tool_calls", None) or [])
         context = runtime.context if runtime is not None else None
         settings = context.settings if isinstance(context, TurnContext) else None
-        if not calls or any(c.get("name") == BACK_TOOL_NAME for c in calls):
+        names = [c.get("name") for c in calls]
+        # an answer (``back``), or only control calls the agent has not got (``transfer_to_info``: it
+        # would hand off): answered with errors, they are no work to loop on (nor counted as tool hops)
+        if BACK_TOOL_NAME in names or all(is_control_tool(n) for n in names):
             ctx = update.get("plugin_context") or {}
             if ctx.get(F.VALIDATION_FEEDBACK):  # the correction round: straight back to forward
                 return GraphNodeNames.FORWARD
