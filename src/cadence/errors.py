@@ -111,12 +111,13 @@ class StorageError(CadenceError):
     Nothing of the failed write is kept, and what was stored before stays intact; the message says
     what to do (free disk space, make the file writable). ``storage_full`` for a full disk,
     ``storage_read_only`` for a database that cannot be written, ``storage_busy`` for one another
-    program kept locked too long, else ``storage_error``.
+    program kept locked too long, ``storage_unavailable`` for a database server that cannot be
+    reached, else ``storage_error``.
     """
 
     code = "storage_error"
     status_code = 503
-    codes = ("storage_error", "storage_full", "storage_read_only", "storage_busy")
+    codes = ("storage_error", "storage_full", "storage_read_only", "storage_busy", "storage_unavailable")
     """Every code a StorageError has."""
 
 
