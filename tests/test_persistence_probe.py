@@ -238,3 +238,36 @@ def test_a_database_another_program_keeps_locked_is_503_storage_busy(
         shell.execute("ROLLBACK")
         shell.close()
         assert httpx.post(f"{url}/api/v1/chat", json=body, timeout=30).status_code == 200
+
+
+async def test_an_unreachable_postgres_is_storage_unavailable(request: pytest.FixtureRequest) -> None:
+    """A database server that stops answering (down, restarting, refusing connections): every request
+    waited for the pool and then failed as 500 'Internal error (PoolTimeout)'."""
+    import psycopg
+    from psycopg_pool import AsyncConnectionPool
+
+    from cadence.errors import StorageError
+    from cadence.persistence.checkpointer import _postgres_saver_class
+    from cadence.persistence.threads import PostgresThreadStore
+
+    server = request.getfixturevalue("postgres_server_url")
+    url = fresh_database(server)
+    name = url.rsplit("/", 1)[1]
+    async with AsyncConnectionPool(url, timeout=0.5, open=False, kwargs={"autocommit": True}) as pool:
+        store, saver = PostgresThreadStore(pool), _postgres_saver_class()(conn=pool)
+        await store.setup()
+        await saver.setup()
+        with psycopg.connect(server, autocommit=True) as conn:
+            conn.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+            conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+        try:
+            await asyncio.sleep(0.1)
+            config = {"configurable": {"thread_id": "t1", "checkpoint_ns": ""}}
+            for read in (store.list("alice"), saver.aget_tuple(config), anext(saver.alist(config), None)):
+                with pytest.raises(StorageError) as caught:
+                    await read
+                assert caught.value.code == "storage_unavailable"
+                assert "cannot be reached" in caught.value.message and "running" in caught.value.message
+        finally:
+            with psycopg.connect(server, autocommit=True) as conn:
+                conn.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')

@@ -76,21 +76,32 @@ async def open_checkpointer(
 
 
 def _postgres_saver_class() -> Any:
-    """LangGraph's ``AsyncPostgresSaver`` whose writes raise a :class:`~cadence.errors.StorageError`
-    saying what to do when the server is out of disk space or read-only (:func:`postgres_storage_errors`);
-    ConfigurationError without the ``postgres`` extra."""
+    """LangGraph's ``AsyncPostgresSaver`` whose reads and writes raise a :class:`~cadence.errors.StorageError`
+    saying what to do when the server is out of disk space, read-only or unreachable
+    (:func:`postgres_storage_errors`); ConfigurationError without the ``postgres`` extra."""
     try:
         from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
     except ImportError as exc:
         raise ConfigurationError(POSTGRES_EXTRA_HINT) from exc
 
     class CadencePostgresSaver(AsyncPostgresSaver):  # type: ignore[misc, valid-type]
-        """``AsyncPostgresSaver`` whose writes fail with a StorageError (full disk, read-only server)."""
+        """``AsyncPostgresSaver`` failing with a StorageError (full disk, read-only or unreachable server)."""
 
         async def setup(self) -> None:
             """Create or migrate the tables."""
             with postgres_storage_errors():
                 await super().setup()
+
+        async def aget_tuple(self, *args: Any, **kwargs: Any) -> Any:
+            """Read a checkpoint."""
+            with postgres_storage_errors():
+                return await super().aget_tuple(*args, **kwargs)
+
+        async def alist(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+            """Read checkpoints, newest first."""
+            with postgres_storage_errors():
+                async for item in super().alist(*args, **kwargs):
+                    yield item
 
         async def aput(self, *args: Any, **kwargs: Any) -> Any:
             """Store a checkpoint."""

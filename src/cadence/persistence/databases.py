@@ -240,12 +240,33 @@ _PG_DISK_FULL = "53100"
 _PG_READ_ONLY = "25006"
 
 
+def _connection_lost(exc: BaseException, state: str | None) -> bool:
+    """Whether a psycopg error says the server could not be reached (no connection from the pool in
+    time, a connection refused or cut off), not that a statement failed."""
+    try:
+        from psycopg import OperationalError
+        from psycopg_pool import PoolTimeout
+    except ImportError:  # pragma: no cover - without the postgres extra nothing raises these
+        return False
+    if isinstance(exc, PoolTimeout):
+        return True
+    lost = state is None or state.startswith("08") or state in ("57P01", "57P02", "57P03")
+    return isinstance(exc, OperationalError) and lost
+
+
 def postgres_storage_error(exc: BaseException) -> StorageError | None:
     """``exc`` (a psycopg error) as a :class:`StorageError` saying what to do when the server is out of
-    disk space or refuses writes (a standby, a read-only database); None for any other error."""
+    disk space, refuses writes (a standby, a read-only database) or cannot be reached; None for any
+    other error."""
     state = getattr(exc, "sqlstate", None)
-    reason = " ".join(str(exc).split())
+    reason = " ".join(str(exc).split()).rstrip(".")
     where = "(CADENCE_DATABASE_URL)"  # not its host: API clients may see the message
+    if _connection_lost(exc, state):
+        return StorageError(
+            f"PostgreSQL {where} cannot be reached ({reason}): check that the database server is "
+            "running and accepts connections from here, then try again.",
+            code="storage_unavailable",
+        )
     if state == _PG_DISK_FULL:
         return StorageError(
             f"PostgreSQL {where} is out of disk space ({reason}): free disk space on the database "
@@ -264,7 +285,8 @@ def postgres_storage_error(exc: BaseException) -> StorageError | None:
 
 @contextlib.contextmanager
 def postgres_storage_errors() -> Iterator[None]:
-    """Raise a :func:`postgres_storage_error` for a full disk or a read-only server met in the block."""
+    """Raise a :func:`postgres_storage_error` for a full disk, a read-only or an unreachable server met
+    in the block."""
     try:
         yield
     except StorageError:
