@@ -22,6 +22,8 @@ from conftest import FINALIZE, call, goto, make_settings, tool_plugin
         ("I live in Paris.", "Correction: I live in Rome.", "I live in Rome."),
         ("I live in Paris.", "Oh wait, I live in Rome.", "I live in Rome."),
         ("I live in Paris.", "I now live in Rome.", "I now live in Rome."),
+        ("I live in Paris.", "My mistake, I live in Rome.", "I live in Rome."),
+        ("I live in Paris.", "Sorry for the confusion, I live in Rome.", "I live in Rome."),
         ("My name is Ada.", "Sorry, my name is Bea.", "My name is Bea."),
         ("My name is Ada.", "Actually, my name's Bea.", "My name's Bea."),
         ("My name's Ada.", "My name is actually Bea.", "My name is actually Bea."),

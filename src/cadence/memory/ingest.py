@@ -30,7 +30,8 @@ _CLAUSE_RE = re.compile(
 )
 _LEAD_WORDS = (
     r"also|btw|by the way|oh|so|well|hi|hello|hey(?: there)?|actually|in fact|no|nope|sorry|correction|"
-    r"wait|update|now|ok|okay|yes|yeah|hmm|fyi|for the record|just so you know|anyway"
+    r"wait|update|now|ok|okay|yes|yeah|hmm|fyi|for the record|just so you know|anyway|my bad|my mistake|"
+    r"sorry for the confusion|to clarify|to be clear"
 )
 """Words that may open a statement without being part of it: a greeting, or a correction's
 "Actually, …", "No, …", "Sorry, …", "Correction: …" (the fact it brings replaces the older one)."""
