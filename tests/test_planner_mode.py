@@ -395,3 +395,19 @@ async def test_a_runaway_plan_is_noted_once_not_per_entry() -> None:
     pad = out.trace["scratchpad"]
     assert pad.count("names no tool") == 20 and "5080 more tool entries skipped or merged" in pad
     assert "'calculate'] and 10 more" in pad and len(pad) < 4000
+
+
+async def test_planned_tools_of_two_plugins_ask_for_arguments_once_each() -> None:
+    """A round runs one plugin's calls: the arguments of the other plugin's planned tool were asked
+    for too, dropped, and asked for again the next round (a model call spent for nothing)."""
+    time_call = {"name": "current_time", "args": {"location": "Tokyo"}}
+    engine, model = planner_engine(
+        [plan("researcher", [{"name": "calculate"}, {"name": "current_time"}]),
+         {"tool_calls": [calc("2 + 2")]},  # round 1: calculate's arguments
+         {"tool_calls": [time_call]},  # round 2: current_time's
+         {"content": "2 + 2 = 4; the time in Tokyo is known."}],
+        researcher_min_results=2,
+    )  # fmt: skip
+    out = await engine.ainvoke("What is 2 + 2 and the time in Tokyo?", user_id="u")
+    assert [r.node for r in model.records] == ["planner", "researcher", "researcher", "root"]
+    assert [r["name"] for r in out.trace["tool_results"]] == ["calculate", "current_time"]

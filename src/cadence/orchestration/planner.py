@@ -508,8 +508,11 @@ class ToolRunner:
         config: RunnableConfig,
         context: TurnContext | None,
         marks: dict[str, Any] | None = None,
+        settings: Settings | None = None,
     ) -> tuple[list[dict[str, Any]], list[str]]:
-        """The calls of the planned tools not run yet (arguments asked of the model when planned without).
+        """The next round's calls of the planned tools not run yet (arguments asked of the model when
+        planned without): one plugin's (a round runs one plugin's tools step), no more than
+        ``CADENCE_MAX_TOOL_HOPS`` leaves, so no model call is spent on arguments the round drops.
 
         A planned tool the model gives no call for is skipped for the rest of the turn: ``marks``
         receives the ``planned_tools`` update flagging it ``"skipped": True`` (the node's update must
@@ -518,14 +521,21 @@ class ToolRunner:
         calls: list[dict[str, Any]] = []
         notes: list[str] = []
         skipped: list[dict[str, Any]] = []
+        left = max((settings or self.settings).max_tool_hops - int(state.get("tool_hops") or 0), 1)
+        round_bundle: Any = None  # the plugin of the round's first call
         for planned in pending_planned(state):
+            bundle = self.tools[planned["name"]][0] if planned["name"] in self.tools else None
+            if len(calls) >= left or (round_bundle is not None and bundle is not round_bundle):
+                continue  # a later round's
             if planned.get("args") is not None:
                 calls.append({"name": planned["name"], "args": planned["args"]})
+                round_bundle = bundle
                 continue
             chosen, note = await self.choose_call(state, [planned["name"]], config, context)
             notes.append(note)
             if chosen:
                 calls.append(chosen[0])
+                round_bundle = bundle
             else:
                 notes.append(
                     f"{self.node_name}: planned tool {planned['name']!r} could not be called; skipped"
@@ -667,7 +677,7 @@ class Researcher(ToolRunner):
         notes = [f"researcher: tool {r['name']} failed: {r['content'][:160]}" for r in failed if r not in
                  (state.get("tool_results") or [])]  # fmt: skip
         marks: dict[str, Any] = {}
-        calls, planned_notes = await self.planned_calls(state, config, context, marks)
+        calls, planned_notes = await self.planned_calls(state, config, context, marks, settings)
         notes += planned_notes
         state = {**state, **marks}  # what _done and the round's update carry
         if not calls:
@@ -725,7 +735,7 @@ class Validator(ToolRunner):
         stop = _guard_stop(state, context, settings)
         marks: dict[str, Any] = {}
         if stop is None:
-            calls, notes = await self.planned_calls(state, config, context, marks)
+            calls, notes = await self.planned_calls(state, config, context, marks, settings)
             if calls:
                 return self.run(state, calls, {"scratchpad": _note(state, *notes), **marks}, settings)
         messages = list(state.get("messages") or [])
@@ -777,7 +787,7 @@ class Root(Synthesizer):
         marks: dict[str, Any] = {}
         stop = _guard_stop(state, context, settings) if pending_planned(state) else None
         if stop is None and pending_planned(state):
-            calls, notes = await self.runner.planned_calls(state, config, context, marks)
+            calls, notes = await self.runner.planned_calls(state, config, context, marks, settings)
             if calls:
                 notes.append(f"root: running planned tools {[c['name'] for c in calls]}")
                 update = {"scratchpad": _note(state, *notes), **marks}
