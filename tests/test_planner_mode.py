@@ -411,3 +411,11 @@ async def test_planned_tools_of_two_plugins_ask_for_arguments_once_each() -> Non
     out = await engine.ainvoke("What is 2 + 2 and the time in Tokyo?", user_id="u")
     assert [r.node for r in model.records] == ["planner", "researcher", "researcher", "root"]
     assert [r["name"] for r in out.trace["tool_results"]] == ["calculate", "current_time"]
+
+
+async def test_the_validator_with_nothing_to_check_says_so() -> None:
+    """An empty plan routed to the validator was reported 'results consistent' with no result at all."""
+    engine, _ = planner_engine([plan("validator", []), {"content": "Hello!"}])
+    out = await engine.ainvoke("Hello", user_id="u")
+    assert "validator: no tool results to check" in out.trace["scratchpad"]
+    assert "results consistent" not in out.trace["scratchpad"] and out.response == "Hello!"

@@ -742,9 +742,12 @@ class Validator(ToolRunner):
         _, question, _ = split_at_last_human(messages)
         results = gathered(messages)
         verdict = check_results(message_text(question) if question else "", results, memory_evidence(state))
-        lines = [
-            "validator: results consistent" if verdict.ok else "validator: " + "; ".join(verdict.problems)
-        ]
+        if not results:  # an empty plan, or every planned tool skipped: nothing was checked
+            lines = ["validator: no tool results to check"]
+        elif verdict.ok:
+            lines = ["validator: results consistent"]
+        else:
+            lines = ["validator: " + "; ".join(verdict.problems)]
         if context is not None and not verdict.ok:
             context.trace.notes.append(lines[0])
         update: dict[str, Any] = {"scratchpad": _note(state, *lines), "tool_results": results, **marks}
