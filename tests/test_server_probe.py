@@ -231,3 +231,49 @@ def test_numbers_that_are_not_finite_are_sent_as_null() -> None:
         interrupt = next(e for e in events if e["type"] == "interrupt")
         assert interrupt["approvals"][0]["arguments"]["scale"] is None
         assert events[-1]["type"] == "final" and events[-1]["interrupted"]
+
+
+def test_the_websocket_key_in_the_url_is_not_written_to_the_log() -> None:
+    """uvicorn logs each WebSocket's URL with its query at INFO (``"WebSocket /api/v1/ws?api_key=…"
+    [accepted]``), and each request in its access log: the key was in the server's log in plain text."""
+    import logging
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+    from websockets.sync.client import connect
+
+    lines: list[str] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(record.getMessage())
+
+    app = create_app(settings(api_keys=["sekrit-key"]), engine_kwargs={"model": scripted()})
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="info", lifespan="on"))  # configures the loggers
+    handler = Collect()
+    for name in ("uvicorn.error", "uvicorn.access"):
+        logging.getLogger(name).addHandler(handler)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.02)
+        url = f"ws://127.0.0.1:{sock.getsockname()[1]}/api/v1/ws?api_key=sekrit-key"
+        with connect(url) as ws:
+            ws.send('{"message": "hi"}')
+            while json.loads(ws.recv(timeout=30))["type"] != "final":
+                pass
+        httpx.get(f"http://127.0.0.1:{sock.getsockname()[1]}/health?api_key=sekrit-key")
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()
+        for name in ("uvicorn.error", "uvicorn.access"):
+            logging.getLogger(name).removeHandler(handler)
+    assert any("WebSocket /api/v1/ws?api_key=***" in line for line in lines), lines
+    assert any("/health?api_key=***" in line for line in lines), lines
+    assert not any("sekrit-key" in line for line in lines), lines

@@ -31,7 +31,7 @@ from cadence.persistence.locks import DatabaseLocks, LeaderJob, open_database_lo
 from cadence.persistence.retention import retention_job
 from cadence.persistence.threads import ThreadStore, configured_thread_store
 from cadence.server import admin, approvals, chat, memories, openai_compat, threads, web
-from cadence.server.auth import AuthMiddleware
+from cadence.server.auth import AuthMiddleware, redact_keys_in_server_logs
 from cadence.server.errors import JSONResponse, install_error_handlers
 from cadence.server.limits import BodyLimitMiddleware
 from cadence.server.service import ChatService
@@ -126,6 +126,7 @@ def create_app(
         BodyLimitMiddleware, max_bytes=settings.max_request_bytes, drain_s=settings.request_drain_s
     )
     app.add_middleware(AuthMiddleware, keys=[key.get_secret_value() for key in settings.api_keys])
+    redact_keys_in_server_logs()  # a WebSocket's ?api_key= is in uvicorn's log lines
     for module in (chat, threads, approvals, memories, openai_compat, admin):
         app.include_router(module.router)
     app.state.api_routes = [

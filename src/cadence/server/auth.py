@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hmac
 import json
+import logging
+import re
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
@@ -30,6 +32,31 @@ PUBLIC_PREFIXES = ("/static/",)
 _SCOPE_KEY = "cadence.principal"
 _HOW = "'Authorization: Bearer <key>' or 'X-API-Key: <key>'"
 """How to send a key (the 401 messages)."""
+
+
+_KEY_IN_URL = re.compile(r"([?&]api(?:_|%5F)key=)[^&\s\"]*", re.IGNORECASE)
+"""An API key in a URL's query (``?api_key=``: WebSocket clients that cannot set headers)."""
+
+
+class RedactApiKeys(logging.Filter):
+    """Replaces the value of ``api_key=`` in a log record's arguments by ``***``: uvicorn logs every
+    WebSocket's URL with its query (``"WebSocket /api/v1/ws?api_key=…" [accepted]``) at INFO, and every
+    request's in its access log, which put the key in plain text into the server's logs."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Redact the record's string arguments; never drops a record."""
+        args = record.args
+        if isinstance(args, tuple) and any(isinstance(a, str) and _KEY_IN_URL.search(a) for a in args):
+            record.args = tuple(_KEY_IN_URL.sub(r"\1***", a) if isinstance(a, str) else a for a in args)
+        return True
+
+
+def redact_keys_in_server_logs() -> None:
+    """Add :class:`RedactApiKeys` to uvicorn's loggers (once; their configuration keeps filters)."""
+    for name in ("uvicorn.error", "uvicorn.access"):
+        server_logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactApiKeys) for f in server_logger.filters):
+            server_logger.addFilter(RedactApiKeys())
 
 
 @dataclass(frozen=True)
