@@ -252,3 +252,23 @@ def test_a_reply_to_the_conversation_is_no_fact(reply: str) -> None:
 def test_facts_that_open_like_a_reply_stay_facts() -> None:
     for fact in ("I know Python and Rust.", "I understand French.", "I got a new job.", "I see a therapist."):
         assert [f.text for f in stated_facts(fact)] == [fact]
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        ("I'm vegan.", "I'm not vegan anymore."),
+        ("I live in Paris.", "No, I don't live in Paris anymore."),
+        ("I eat meat.", "I never eat meat."),
+        ("I'm not vegan anymore.", "I am vegan."),  # and back
+    ],
+)
+async def test_a_fact_denied_later_is_replaced_by_the_denial(older: str, newer: str) -> None:
+    """'I'm not vegan anymore.' left 'I'm vegan.' in memory, and both were told back (the older first)."""
+    memory = MemoryService(InMemoryStore(), make_settings())
+    await memory.ingest_turn("alice", older, "Noted.", now=1000.0)
+    await memory.ingest_turn("alice", "I work on compilers.", "Noted.", now=1500.0)
+    await memory.ingest_turn("alice", newer, "Noted.", now=2000.0)
+    assert sorted(m.text for m in await memory.list("alice")) == sorted(
+        ["I work on compilers.", stated_facts(newer)[0].text]
+    )

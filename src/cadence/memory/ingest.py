@@ -221,6 +221,20 @@ def only_statements(message: str) -> bool:
     return found
 
 
+_NEGATION_RE = re.compile(r"\b(?:do not|does not|did not|no longer|not|never|anymore|any more)\b")
+
+
+def claim(text: str) -> str:
+    """What ``text`` claims, whether it says it or denies it: lower-cased, contractions spelled out,
+    the negation dropped ("I'm not vegan anymore." and "I am vegan." claim "i am vegan"). A fact on the
+    same claim as an older one replaces it: the newer one says whether it holds."""
+    text = text.lower().replace("’", "'")
+    text = re.sub(r"\bi'm\b", "i am", text)
+    text = re.sub(r"n't\b", " not", text)
+    text = _NEGATION_RE.sub(" ", text)
+    return " ".join(re.findall(r"[^\W_]+(?:'[^\W_]+)?", text))
+
+
 _ABOUT_USER_RE = re.compile(
     r"\b(?:i|my|mine|myself|i'm|im|i've|i'd|i'll|(?<!tell )(?<!show )(?<!give )(?<!let )(?<!help )"
     r"(?<!find )(?<!get )(?<!send )(?<!teach )me)(?![\w'])",
@@ -247,4 +261,4 @@ def clip(text: str, limit: int) -> str:
     return cut[: end + 1] if end > limit // 2 else cut[: limit - 1].rstrip() + "…"  # "…" within the limit
 
 
-__all__ = ["Fact", "about_user", "addressed", "clip", "only_statements", "stated_facts"]
+__all__ = ["Fact", "about_user", "addressed", "claim", "clip", "only_statements", "stated_facts"]

@@ -33,7 +33,7 @@ from typing import Any
 
 from langgraph.store.base import BaseStore, Item, PutOp
 
-from cadence.memory.ingest import clip, stated_facts
+from cadence.memory.ingest import claim, clip, stated_facts
 from cadence.memory.recall import Scored, coherent_adequacy, question_parts, score, terms
 from cadence.settings import Settings
 
@@ -229,40 +229,51 @@ class _Existing:
     def __init__(self, items: Iterable[Item]) -> None:
         self.by_words: dict[tuple[str, str], Item] = {}
         self.by_topic: dict[str, Item] = {}
+        self.by_claim: dict[str, Item] = {}  # facts by what they claim or deny ("I'm (not) vegan")
         self.order: dict[int, int] = {}  # id(item) → its place: of two candidates the first one is taken
         for item in items:
             self._add(item)
 
     @staticmethod
-    def _keys(item: Item) -> tuple[tuple[str, str], str | None]:
+    def _keys(item: Item) -> tuple[tuple[str, str], str | None, str | None]:
         kind = str(item.value.get("kind"))
+        text = str(item.value.get("text") or "")
         topic = item.value.get("topic")
-        return (kind, _normal(str(item.value.get("text") or ""))), (
-            str(topic) if kind == MemoryKind.FACT and topic else None
+        fact = kind == MemoryKind.FACT
+        return (
+            (kind, _normal(text)),
+            (str(topic) if fact and topic else None),
+            (claim(text) or None) if fact else None,
         )
 
     def _add(self, item: Item) -> None:
         self.order[id(item)] = len(self.order)
-        words, topic = self._keys(item)
+        words, topic, claimed = self._keys(item)
         self.by_words.setdefault(words, item)
         if topic is not None:
             self.by_topic.setdefault(topic, item)
+        if claimed is not None:
+            self.by_claim.setdefault(claimed, item)
 
     def same(self, kind: str, text: str, topic: str | None) -> Item | None:
-        """The item a new memory of ``kind`` with ``text`` (and ``topic``) takes the place of, if any."""
+        """The item a new memory of ``kind`` with ``text`` (and ``topic``) takes the place of, if any:
+        the same words, or a fact on the same topic or the same claim (said or denied)."""
         found = [self.by_words.get((str(kind), _normal(text)))]
-        if topic and kind == MemoryKind.FACT:
-            found.append(self.by_topic.get(topic))
+        if kind == MemoryKind.FACT:
+            found.append(self.by_topic.get(topic) if topic else None)
+            found.append(self.by_claim.get(claim(text)))
         return min((i for i in found if i is not None), key=lambda i: self.order[id(i)], default=None)
 
     def replace(self, old: Item | None, new: Item) -> None:
         """``new`` written (in the place of ``old``)."""
         if old is not None:
-            words, topic = self._keys(old)
+            words, topic, claimed = self._keys(old)
             if self.by_words.get(words) is old:
                 del self.by_words[words]
             if topic is not None and self.by_topic.get(topic) is old:
                 del self.by_topic[topic]
+            if claimed is not None and self.by_claim.get(claimed) is old:
+                del self.by_claim[claimed]
         self._add(new)
 
 
