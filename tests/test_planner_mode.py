@@ -419,3 +419,16 @@ async def test_the_validator_with_nothing_to_check_says_so() -> None:
     out = await engine.ainvoke("Hello", user_id="u")
     assert "validator: no tool results to check" in out.trace["scratchpad"]
     assert "results consistent" not in out.trace["scratchpad"] and out.response == "Hello!"
+
+
+def test_a_reply_full_of_code_is_searched_for_a_plan_quickly() -> None:
+    """A reply of code (braces everywhere) was parsed span by span: seconds of a blocked event loop for
+    ten kilobytes, minutes for a long reply."""
+    import time
+
+    code = "function f(x) { if (x) { return {a: 1}; } else { return {b: 2}; } }\n" * 300
+    started = time.perf_counter()
+    assert extract_plan(AIMessage(content=code)) == (None, "none")
+    tail = AIMessage(content=code[:2000] + '\n<plan>{"delegate_to": "end"}</plan>')
+    assert extract_plan(tail) == ({"delegate_to": "end"}, "tags")
+    assert time.perf_counter() - started < 1.0

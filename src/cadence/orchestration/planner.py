@@ -109,6 +109,8 @@ Use "end" when memory or the conversation already answers the question or no too
 RESEARCHER_INSTRUCTIONS = """You gather facts for the user's latest question. Call the one tool that best
 helps answer it, with arguments taken from the question."""
 
+MAX_JSON_STARTS = 200
+"""A plan in a reply's text is looked for from its first this many ``{`` (a plan comes early)."""
 MAX_PLAN_NOTES = 20
 """The plan's fallback notes kept one by one (the rest are counted in one note)."""
 
@@ -182,19 +184,21 @@ def extract_plan(message: BaseMessage) -> tuple[dict[str, Any] | None, str]:
 
 
 def _json_object(text: str) -> dict[str, Any] | None:
-    """The first JSON object in ``text`` (the largest parseable span from each ``{``)."""
-    starts = [i for i, ch in enumerate(text) if ch == "{"]
-    for start in starts:
-        end = text.rfind("}")
-        while end > start:
-            try:
-                value = json.loads(text[start : end + 1])
-            except ValueError:
-                end = text.rfind("}", start, end)
-                continue
-            if isinstance(value, dict):
-                return value
-            break
+    """The first JSON object in ``text``: decoded from each ``{`` in turn (the first
+    :data:`MAX_JSON_STARTS`), each attempt one linear scan (a reply full of code or braces was
+    parsed span by span, seconds of blocking the event loop for a few kilobytes)."""
+    decoder = json.JSONDecoder()
+    start = text.find("{")
+    tried = 0
+    while start != -1 and tried < MAX_JSON_STARTS:
+        tried += 1
+        try:
+            value, _ = decoder.raw_decode(text, start)
+        except (ValueError, RecursionError):
+            value = None
+        if isinstance(value, dict):
+            return value
+        start = text.find("{", start + 1)
     return None
 
 
