@@ -540,3 +540,25 @@ def test_the_longest_text_read_still_reads() -> None:
     assert calculate.invoke({"expression": "round " * 20 + "5"}).endswith("= 5")
     padded = "so " * ((MAX_READ_CHARS - 20) // 3) + "add 7 and 8"
     assert len(padded) <= MAX_READ_CHARS and calculate.invoke({"expression": padded}).endswith("= 15")
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("how many seconds in an hour", 3600),
+        ("How many minutes are there in 3 hours?", 180),
+        ("convert 5 km to meters", 5000),
+        ("What is 90 minutes in hours?", 1.5),
+        ("how many grams in 2.5 kg", 2500),
+        ("how many inches in a foot", 12),
+        ("5 miles is how many km", 8.04672),
+        ("how many ml in 2 litres?", 2000),
+    ],
+)
+def test_units_of_the_same_kind_convert(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+def test_units_of_different_kinds_do_not_convert() -> None:
+    with pytest.raises(CalculationError):
+        evaluate(to_expression("how many minutes in a meter"))

@@ -128,3 +128,13 @@ def test_a_value_changed_by_a_percent_reaches_the_calculator(question: str) -> N
         tool_name(t)
         for t in fewest_arguments([s for s in map(routing_schema, MATH_TOOLS) if tool_name(s) in shortlist])
     ] == ["calculate"]
+
+
+@pytest.mark.parametrize(
+    "question", ["how many seconds in an hour", "convert 5 km to meters", "convert 10 pounds to kg"]
+)
+def test_unit_conversions_reach_the_calculator(question: str) -> None:
+    """Not the world clock ('hour', 'convert'): the calculator converts units."""
+    plugins = [MathPlugin.get_metadata(), InfoPlugin.get_metadata(), DocsPlugin.get_metadata()]
+    assert PreRouter.from_metadata(plugins).shortlist(question) == ["goto_math_agent"]
+    assert _best_tool(MATH_TOOLS, question) == "calculate"

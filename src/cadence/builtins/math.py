@@ -381,8 +381,11 @@ def calculate(expression: str) -> str:
     of one operation: an amount each or per unit ("3 boxes with 12 eggs each", "5 tickets at $8 each",
     "60 km per hour for 3 hours", "a ticket costs $8: what do 5 tickets cost?"), a share ("24
     cookies shared equally among 6"), what is left ("had 90 sheep, 23 ran away") or a total ("14
-    stickers, then 9 more"); the result then shows the expression it was read as. Words
-    that name no known operation are an error, never ignored.
+    stickers, then 9 more"), and unit conversions of durations (seconds, minutes, hours, days, weeks),
+    lengths (mm, cm, metres or meters, km, inches, feet, yards, miles), masses (grams, kilograms, kg,
+    pounds, ounces) and volumes (millilitres, litres or liters): "how many seconds in an hour", "convert 5
+    km to meters"; the result then shows the expression it was read as. Words that name no known
+    operation are an error, never ignored.
     """
     try:
         result = evaluate(expression)
@@ -511,6 +514,8 @@ class MathPlugin(BasePlugin):
                 "squares, cubes, powers and roots; sums, products and averages written in words",
                 "square roots, powers, logarithms, trigonometry, factorials",
                 "percentages, percent of a value, percent change",
+                "convert units: seconds, minutes, days, weeks; mm, cm, metres, meters, km, inches, feet, "
+                "miles; grams, kilograms, kg, pounds, ounces; millilitres, litres, liters",
                 "average, median, sum, min, max and standard deviation of numbers",
                 "word problems: a price or an amount each, a rate per hour or per day for a number of "
                 "hours or days, how many are left, in total or altogether",

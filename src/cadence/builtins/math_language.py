@@ -903,7 +903,64 @@ def to_expression(text: str) -> str:
             readings = [reading for reading in map(_read, parts) if has_operation(reading)]
             if len(readings) == 1:
                 return readings[0]
-    return _word_problem(cleaned) or whole
+    return _word_problem(cleaned) or _unit_conversion(cleaned) or whole
+
+
+# Unit conversions: "how many seconds in an hour", "convert 5 km to metres", "90 minutes in hours".
+_UNIT_SIZES: dict[str, dict[str, str]] = {
+    "duration": {
+        "second": "1", "sec": "1", "s": "1", "minute": "60", "min": "60", "hour": "3600", "hr": "3600",
+        "h": "3600", "day": "86400", "week": "604800",
+    },
+    "length": {
+        "millimetre": "1", "millimeter": "1", "mm": "1", "centimetre": "10", "centimeter": "10", "cm": "10",
+        "metre": "1000", "meter": "1000", "m": "1000", "kilometre": "1000000", "kilometer": "1000000",
+        "km": "1000000", "inch": "25.4", "inches": "25.4", "in": "25.4", "foot": "304.8", "feet": "304.8",
+        "ft": "304.8", "yard": "914.4", "yd": "914.4", "mile": "1609344", "mi": "1609344",
+    },
+    "mass": {
+        "milligram": "1", "mg": "1", "gram": "1000", "g": "1000", "kilogram": "1000000", "kilo": "1000000",
+        "kg": "1000000", "pound": "453592.37", "lb": "453592.37", "lbs": "453592.37", "ounce": "28349.523125",
+        "oz": "28349.523125",
+    },
+    "volume": {
+        "millilitre": "1", "milliliter": "1", "ml": "1", "litre": "1000", "liter": "1000", "l": "1000",
+    },
+}  # fmt: skip
+"""Units by what they measure, each with its size in the smallest unit listed (exact definitions)."""
+_UNIT_OF = {
+    name + plural: (kind, size)
+    for kind, sizes in _UNIT_SIZES.items()
+    for name, size in sizes.items()
+    for plural in (("", "s") if len(name) > 2 and not name.endswith(("s", "feet")) else ("",))
+}
+_UNIT = "|".join(sorted(map(re.escape, _UNIT_OF), key=len, reverse=True))
+_UNIT_FORMS = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        # "how many seconds (are there) in an hour", "how many minutes in 2.5 hours"
+        rf"how many (?P<to>{_UNIT}) (?:are |is )?(?:there )?(?:in|make|per) (?:an? |one |(?P<n>{_NUM}) ?)"
+        rf"(?P<from>{_UNIT})",
+        # "convert 5 km to metres", "90 minutes in hours", "5 miles is how many km"
+        rf"(?:convert |change )?(?P<n>{_NUM}) ?(?P<from>{_UNIT}) (?:in|into|to|as|is how many|are how many|"
+        rf"equals how many) (?P<to>{_UNIT})",
+    )
+)
+
+
+def _unit_conversion(text: str) -> str | None:
+    """A conversion between two units of the same kind (durations, lengths, masses, volumes) as
+    ``(N * SIZE_FROM / SIZE_TO)``, or ``None`` ("how many minutes in 3 hours" is ``(3 * 3600 / 60)``)."""
+    cleaned = _TRAIL_RE.sub("", _LEAD_RE.sub("", text)).strip()
+    for pattern in _UNIT_FORMS:
+        match = pattern.fullmatch(cleaned)
+        if match is None:
+            continue
+        source, target = _UNIT_OF[match.group("from").lower()], _UNIT_OF[match.group("to").lower()]
+        if source[0] != target[0]:
+            return None  # minutes are no metres
+        return f"({match.group('n') or 1} * {source[1]} / {target[1]})"
+    return None
 
 
 _CONSTANTS = frozenset({"pi", "e", "tau"})
