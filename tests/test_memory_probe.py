@@ -272,3 +272,21 @@ async def test_a_fact_denied_later_is_replaced_by_the_denial(older: str, newer: 
     assert sorted(m.text for m in await memory.list("alice")) == sorted(
         ["I work on compilers.", stated_facts(newer)[0].text]
     )
+
+
+async def test_consolidation_keeps_the_newest_of_a_fact_and_its_denial() -> None:
+    """Memories kept before facts replaced their denials (or by two turns at once) stayed contradicting."""
+    memory = MemoryService(InMemoryStore(), make_settings())
+    await memory.remember("alice", "I'm vegan.", now=1000.0)
+    await memory.remember("alice", "I work on compilers.", now=1500.0)
+    ns = MemoryService.namespace("alice")
+    await memory.store.aput(
+        ns, "denial", {"text": "I'm not vegan anymore.", "kind": "fact", "updated_at": 2000.0}
+    )
+    report = await memory.consolidate("alice", now=3000.0)
+    assert report.superseded == 1
+    assert sorted(m.text for m in await memory.list("alice")) == [
+        "I work on compilers.",
+        "I'm not vegan anymore.",
+    ]
+    assert (await memory.consolidate("alice", now=3000.0)).changed == 0

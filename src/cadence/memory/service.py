@@ -567,7 +567,7 @@ class MemoryService:
         items = sorted(items, key=lambda i: (-updated(i), i.key))  # newest first: the first of a group stays
         keep: list[Item] = []
         seen_words: set[tuple[str, frozenset[str]]] = set()
-        seen_topics: set[str] = set()
+        seen_topics: set[str] = set()  # of facts: topics, and claims ("claim:…")
         drop: list[Item] = []
         for item in items:
             kind = str(item.value.get("kind") or "")
@@ -575,17 +575,19 @@ class MemoryService:
                 {_normal(str(item.value.get("text")))}
             )
             topic = item.value.get("topic")
+            # a fact's claim, said or denied ("I'm (not) vegan"): the newest says whether it holds
+            claimed = f"claim:{claim(str(item.value.get('text') or ''))}" if kind == MemoryKind.FACT else ""
             if (kind, words) in seen_words:
                 report.merged += 1
                 drop.append(item)
                 continue
-            if kind == MemoryKind.FACT and topic and topic in seen_topics:
+            if kind == MemoryKind.FACT and ((topic and topic in seen_topics) or claimed in seen_topics):
                 report.superseded += 1
                 drop.append(item)
                 continue
             seen_words.add((kind, words))
-            if kind == MemoryKind.FACT and topic:
-                seen_topics.add(topic)
+            if kind == MemoryKind.FACT:
+                seen_topics.update(t for t in (topic, claimed) if t and t != "claim:")
             keep.append(item)
         days = self.settings.memory_summarize_after_days
         wrote_summary = False
