@@ -45,3 +45,18 @@ def test_listing_the_threads_of_a_missing_database(tmp_path: Path, monkeypatch: 
     as_json = runner.invoke(app, ["threads", "list", "--json"])
     assert as_json.exit_code == 0 and as_json.stdout.strip() == '{"threads": []}'
     assert not (tmp_path / "typo").exists()
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["sqlite:///{tmp}/a.db", "sqlite://rel/a.db", "sqlite:///:memory:", "memory://", "postgresql://h/db"],
+)
+def test_the_missing_database_check_reads_urls_as_persistence_does(url: str, tmp_path: Path) -> None:
+    from cadence.cli.common import missing_database
+    from cadence.persistence.databases import parse_database_url
+    from cadence.settings import Settings
+
+    url = url.format(tmp=tmp_path)
+    kind, target = parse_database_url(url)
+    expected = str(Path(target).absolute()) if kind == "sqlite" else None
+    assert missing_database(Settings(database_url=url)) == expected

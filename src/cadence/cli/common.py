@@ -84,10 +84,11 @@ def missing_database(settings: Settings) -> str | None:
     """
     from pathlib import Path
 
-    from cadence.persistence.databases import parse_database_url
-
-    kind, target = parse_database_url(settings.resolved_database_url)
-    if kind != "sqlite":
+    url = settings.resolved_database_url.strip()  # read as persistence's parse_database_url reads it
+    if not url.startswith("sqlite://"):
+        return None
+    target = url[len("sqlite:///") :] if url.startswith("sqlite:///") else url[len("sqlite://") :]
+    if not target.strip() or target == ":memory:":  # no file (the engine says what is wrong)
         return None
     path = Path(target).expanduser()
     return None if path.exists() else str(path.absolute())
