@@ -10,8 +10,10 @@ root). The nodes read the state:
   their own (``routing_adequacy`` ≥ ``CADENCE_MEMORY_ADEQUACY_THRESHOLD``), the deciding model sees
   them as a ``recall_memory`` result right after the question, so it can finalize without tools
   (tool results are never trusted to stay true: a clock time changes);
-- **agents** (coordinator and supervisor modes): the recalled facts the user stated, in their
-  prompt (:func:`facts_prompt`), so that they can act on them ("the weather where I live");
+- **agents** (coordinator and supervisor modes, the planner's researcher): the recalled facts the
+  user stated, in their prompt (:func:`facts_prompt`), so that they can act on them ("the weather
+  where I live"); the single mode's agent, whose answer is the final one, gets what the final
+  answer gets (below);
 - **final answer** (synthesizer, the planner's root): the same adequate facts are given as a
   ``recall_memory`` result — grounded material that the answer must carry, like any tool result.
   Remembered tool results and answers (recalled only when very relevant, see
