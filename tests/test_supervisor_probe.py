@@ -12,6 +12,7 @@ from tests.conftest import call, transfer
 
 from cadence.cli.render import TurnView
 from cadence.orchestration.modes.supervisor import without_forwarded_copies
+from cadence.orchestration.tones import ResponseTone
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata
 
 
@@ -294,3 +295,20 @@ async def test_an_agent_repeating_a_handoff_call_is_bounded(engine_factory) -> N
     result = await engine.ainvoke("What time is it?")
     assert result.error is None and result.trace["suspend_reason"] == "consecutive_agent_routes"
     assert result.response == "Stopped."
+
+
+# -- the turn's tone reaches the agents whose answers may be the final one -------------------------------
+@pytest.mark.parametrize("tone", ["formal", "concise", "natural"])
+async def test_the_agents_write_in_the_turns_tone(engine_factory, tone) -> None:
+    engine, model = engine_factory(
+        [transfer("math"), call("calculate", expression="15 * 23"), {"content": "15 * 23 = 345"}],
+        mode="supervisor",
+    )
+    result = await engine.ainvoke("Calculate 15 * 23", tone=tone)
+    assert result.trace["answered_by"] == "forward"  # the agent's answer stood: nobody rewrote it
+    for record in model.records[1:]:
+        prompt = str(record.messages[0].content)
+        assert record.node == "math_agent"
+        # a chosen tone is in the prompt of the agent whose answer may reach the user as it is; the natural
+        # voice is the agent's own prompt's
+        assert (ResponseTone(tone).description in prompt) == (tone != "natural")

@@ -56,7 +56,7 @@ from cadence.conventions import (
     split_at_last_human,
 )
 from cadence.orchestration import plugin_nodes
-from cadence.orchestration.agent_node import FAILED_STEP_KEY
+from cadence.orchestration.agent_node import FAILED_STEP_KEY, agent_node_of, run_agent
 from cadence.orchestration.answer_check import (
     SHORT_RESULT_CHARS,
     ToolResult,
@@ -74,9 +74,11 @@ from cadence.orchestration.events import emit_events, node_event, tools_events
 from cadence.orchestration.graph import ModelResolver, add_decision_nodes
 from cadence.orchestration.guards import BEFORE_DECISION, GuardView
 from cadence.orchestration.prompts import SUPERVISOR_INSTRUCTIONS
+from cadence.orchestration.recall import facts_prompt
 from cadence.orchestration.safety import strip_control_messages
 from cadence.orchestration.state import AgentState, plugin_context
 from cadence.orchestration.state import PluginContextFields as F
+from cadence.orchestration.tones import ResponseTone
 from cadence.orchestration.trimming import replace_history, trim_history
 from cadence.orchestration.turn import TurnContext
 from cadence.orchestration.validation import (
@@ -632,17 +634,41 @@ def handed_back(
     return [*([last_ai] if last_ai is not None else []), *new]
 
 
+AGENT_TONE_INSTRUCTIONS = "Your answer may reach the user as it is, so write it this way: {tone}"
+"""Added to an agent's system prompt in this mode when the turn asks for a tone other than natural: a
+forwarded answer, or one that stands, is nobody's rewrite (the agent's own prompt sets the natural voice)."""
+
+
+def agent_instructions(state: dict[str, Any]) -> str:
+    """The supervisor mode's additions to an agent's prompt: the user's recalled facts, the turn's tone."""
+    raw = state.get("tone") or (state.get("metadata") or {}).get("tone")
+    tone = ResponseTone.get_description(raw)
+    parts = [facts_prompt(state)]
+    if tone != ResponseTone.NATURAL.description:
+        parts.append(AGENT_TONE_INSTRUCTIONS.format(tone=tone))
+    return "\n\n".join(p for p in parts if p)
+
+
+async def _run_agent_in_mode(
+    agent: Any, node_name: str, state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]
+) -> dict[str, Any]:
+    return await run_agent(
+        agent, node_name, state, config, runtime, instructions=agent_instructions(state) or None
+    )
+
+
 def agent_step(bundle: PluginBundle, output_mode: str = "last_message") -> Callable[..., Any]:
     """The agent subgraph's ``{name}_agent`` node: one agent step on a trimmed history.
 
     Pre-model trimming (``CADENCE_MODEL_INPUT_MAX_TOKENS``): the subgraph's own copy of the
     conversation is replaced by the trimmed one (``RemoveMessage(REMOVE_ALL_MESSAGES)``), so the
-    model gets the budget and the shared history stays whole. The model does not see forwarded
+    model gets the budget and the shared history stays whole. The prompt gets the user's recalled facts
+    and the turn's tone (:func:`agent_instructions`). The model does not see forwarded
     copies of answers (:func:`without_forwarded_copies`). A validation correction round
     adds its feedback as the last message the model sees. An answer (a step whose only call is
     ``back``) hands back at once (:func:`answered`): no tools step just to run ``back``.
     """
-    inner = plugin_nodes.agent_node(bundle)
+    inner = agent_node_of(bundle.agent, _run_agent_in_mode, bundle.agent_node_name)
     loop = agent_loop(bundle)
     tools = bundle.tools_node_name
 
@@ -835,6 +861,7 @@ def build_supervisor_graph(
 
 
 __all__ = [
+    "AGENT_TONE_INSTRUCTIONS",
     "COVERAGE",
     "FORWARDED_KEY",
     "HANDBACK_KEY",
@@ -844,6 +871,7 @@ __all__ = [
     "AgentVisitState",
     "Handback",
     "Supervisor",
+    "agent_instructions",
     "agent_loop",
     "agent_step",
     "agent_subgraph",
