@@ -432,3 +432,12 @@ def test_a_reply_full_of_code_is_searched_for_a_plan_quickly() -> None:
     tail = AIMessage(content=code[:2000] + '\n<plan>{"delegate_to": "end"}</plan>')
     assert extract_plan(tail) == ({"delegate_to": "end"}, "tags")
     assert time.perf_counter() - started < 1.0
+
+
+async def test_a_long_planner_thought_is_clipped_before_root_reads_it() -> None:
+    """The plan's thought went whole into root's prompt and every trace (a model writing an essay)."""
+    engine, model = planner_engine([plan("end", [], thought="why " * 5000), {"content": "Hi!"}])
+    out = await engine.ainvoke("Hello", user_id="u")
+    assert len(out.trace["thought"]) <= 2000 and out.trace["thought"].endswith("…")
+    assert "the thought had 19999 characters; clipped to 2000" in out.trace["scratchpad"]
+    assert len(seen(model, 1)) < 10_000

@@ -113,6 +113,8 @@ MAX_JSON_STARTS = 200
 """A plan in a reply's text is looked for from its first this many ``{`` (a plan comes early)."""
 MAX_PLAN_NOTES = 20
 """The plan's fallback notes kept one by one (the rest are counted in one note)."""
+MAX_THOUGHT_CHARS = 2000
+"""The plan's ``thought`` is clipped to this many characters (root's prompt carries it)."""
 
 _PLAN_TAG_RE = re.compile(r"<plan>(.*?)</plan>", re.DOTALL | re.IGNORECASE)
 
@@ -251,6 +253,9 @@ def check_plan(
         notes[MAX_PLAN_NOTES:] = [f"plan: {len(notes) - MAX_PLAN_NOTES} more tool entries skipped or merged"]
     thought = raw.get("thought")
     thought_text = thought.strip() if isinstance(thought, str) and thought.strip() else default.thought
+    if len(thought_text) > MAX_THOUGHT_CHARS:  # it goes into root's prompt and every trace
+        notes.append(f"plan: the thought had {len(thought_text)} characters; clipped to {MAX_THOUGHT_CHARS}")
+        thought_text = thought_text[: MAX_THOUGHT_CHARS - 1].rstrip() + "…"
     for note in notes:
         # a field left out is a normal way to defer to the lexical plan (the embedded model does)
         level = logging.INFO if note.startswith("plan: no delegate_to") else logging.WARNING
