@@ -312,3 +312,20 @@ async def test_the_agents_write_in_the_turns_tone(engine_factory, tone) -> None:
         # a chosen tone is in the prompt of the agent whose answer may reach the user as it is; the natural
         # voice is the agent's own prompt's
         assert (ResponseTone(tone).description in prompt) == (tone != "natural")
+
+
+async def test_an_empty_correction_leaves_the_agents_first_answer_noted(engine_factory) -> None:
+    engine, model = engine_factory(
+        [
+            transfer("math"),
+            call("calculate", expression="2 + 2"),
+            {"content": "2 + 2 is 5."},
+            forward("math"),
+            {"content": ""},  # the correction round's answer is empty
+        ],
+        mode="supervisor",
+        validation="correct",
+    )
+    result = await engine.ainvoke("What is 2 + 2?")
+    assert result.response == "2 + 2 is 5."
+    assert any("correction failed; its first answer stands" in n for n in result.trace["notes"])

@@ -405,6 +405,13 @@ def _agent_failure(state: dict[str, Any], agent: str) -> AIMessage | None:
     return last if last is not None and _failed_step(last) else None
 
 
+def _latest_step(state: dict[str, Any], agent: str) -> AIMessage | None:
+    """``agent``'s latest step in this turn, answer or not."""
+    _, _, after = split_at_last_human(state.get("messages") or [])
+    name = agent_node_name(agent)
+    return next((m for m in reversed(after) if isinstance(m, AIMessage) and m.name == name), None)
+
+
 async def forward_node(state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]) -> Command:
     """Write an agent's last answer of this turn as the final answer, verbatim (plus its citations).
 
@@ -438,7 +445,8 @@ def finish(state: dict[str, Any], context: Any) -> Command:
         logger.warning("nothing to forward; synthesizing", extra={"agent": agent})
         emit_events([node_event(GraphNodeNames.SYNTHESIZER)])
         return Command(goto=GraphNodeNames.SYNTHESIZER, update={"plugin_context": ctx})
-    if ctx.get(F.VALIDATION_DRAFT) and _agent_failure(state, agent) is not None:
+    if ctx.get(F.VALIDATION_DRAFT) and not own and _latest_step(state, agent) is not answer:
+        # the correction round's step failed or was empty: the draft is the agent's last answer
         ctx[F.NOTES].append(f"validation: the {agent} agent's correction failed; its first answer stands")
     question, results = turn_evidence(state)
     text = answer_text(answer)
