@@ -277,3 +277,29 @@ def test_the_websocket_key_in_the_url_is_not_written_to_the_log() -> None:
     assert any("WebSocket /api/v1/ws?api_key=***" in line for line in lines), lines
     assert any("/health?api_key=***" in line for line in lines), lines
     assert not any("sekrit-key" in line for line in lines), lines
+
+
+def test_a_question_another_worker_is_answering_is_not_shown_interrupted(tmp_path: Path) -> None:
+    """Two workers on one database: while worker A ran a turn, worker B showed its question with
+    ``interrupted: true`` (B's own locks were free), as if the server had stopped mid-turn; the web page
+    marked it so. B also asks the thread's database lock."""
+    import threading
+    import time
+
+    database = f"sqlite:///{tmp_path}/shared.db"
+    slow = create_app(settings(database_url=database), engine_kwargs={"model": scripted(delay_s=1.0)})
+    other = create_app(settings(database_url=database), engine_kwargs={"model": scripted()})
+    with live_server(slow) as url_a, live_server(other) as url_b:
+        replies: list[httpx.Response] = []
+        body = {"message": "a slow one", "thread_id": "t1"}
+        asker = threading.Thread(target=lambda: replies.append(httpx.post(f"{url_a}/api/v1/chat", json=body)))
+        asker.start()
+        deadline = time.monotonic() + 10
+        while httpx.get(f"{url_b}/api/v1/threads/t1").status_code != 200 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        during = httpx.get(f"{url_b}/api/v1/threads/t1").json()["messages"]
+        asker.join(30)
+        assert replies and replies[0].status_code == 200
+        assert [(m["content"], m["interrupted"]) for m in during] == [("a slow one", False)]
+        after = httpx.get(f"{url_b}/api/v1/threads/t1").json()["messages"]
+        assert [m["interrupted"] for m in after] == [False, False]

@@ -78,6 +78,17 @@ class ThreadLocks:
         entry = self._entries.get(key)
         return bool(entry and entry.lock.locked())
 
+    async def held_elsewhere(self, key: str) -> bool:
+        """Whether another process (a worker sharing the database) holds the thread now: its database
+        lock is taken (checked by taking it, at once released). False without a shared database."""
+        if self.db is None:
+            return False
+        lease = await self.db.try_acquire(f"thread:{key}")
+        if lease is None:
+            return True
+        await asyncio.shield(lease.release())
+        return False
+
     async def acquire(self, key: str, timeout: float) -> ThreadLease:
         """Hold the thread, waiting up to ``timeout`` seconds in all; ConflictError (409) if still busy."""
         loop = asyncio.get_running_loop()

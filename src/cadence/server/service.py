@@ -372,11 +372,12 @@ class ChatService:
         if asked is not None and all(m.id != asked.id for m in messages):
             messages.append(asked.model_copy(update={"response_metadata": {PENDING_QUESTION_KEY: True}}))
         out = [message_view(m) for m in messages]
-        for i, msg in enumerate(messages):
+        flagged = [(m.response_metadata or {}).get(PENDING_QUESTION_KEY) for m in messages]
+        if any(flagged) and not running:  # a turn another worker runs is not an interrupted one
+            running = await self.locks.held_elsewhere(thread_id)
+        for i, pending in enumerate(flagged):
             # still flagged pending: its turn never finished, unless it is the turn running now
-            if (msg.response_metadata or {}).get(PENDING_QUESTION_KEY) and not (
-                running and i == len(messages) - 1
-            ):
+            if pending and not (running and i == len(messages) - 1):
                 out[i]["interrupted"] = True
         return out if include_internal else [m for m in out if not m["internal"]]
 
