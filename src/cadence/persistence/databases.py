@@ -103,7 +103,7 @@ def sqlite_problem(file: str | Path, exc: BaseException) -> ConfigurationError:
     """A one-line ConfigurationError for a SQLite file that cannot be created, opened or written
     (a full disk or a read-only file: :func:`storage_error`'s message, which says what to do)."""
     problem = storage_error(exc, str(file)) if isinstance(exc, sqlite3.Error) else None
-    if problem is not None:
+    if problem is not None and problem.code != "storage_error":  # full, read-only, locked: what to do
         return ConfigurationError(problem.message)
     reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
     return ConfigurationError(f"Cannot use the SQLite database {file}: {reason}; {SQLITE_SETTINGS_HINT}.")
