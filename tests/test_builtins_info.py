@@ -113,6 +113,11 @@ def test_current_time_sentence(winter: datetime) -> None:
         ("Frankfurt", "Frankfurt am Main, Germany", "Europe/Berlin"),
         ("New Delhi", "New Delhi, India", "Asia/Kolkata"),
         ("St. Petersburg", "Saint Petersburg, Russia", "Europe/Moscow"),
+        ("Newfoundland", "Newfoundland Time", "America/St_Johns"),
+        ("the East Coast", "US Eastern Time", "America/New_York"),
+        ("west coast", "US Pacific Time", "America/Los_Angeles"),
+        ("Central Europe", "Central European Time", "Europe/Paris"),
+        ("Eastern Europe", "Eastern European Time", "Europe/Athens"),
     ],
 )
 def test_countries_states_and_abbreviations(name: str, label: str, zone: str) -> None:
