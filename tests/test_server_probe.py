@@ -303,3 +303,15 @@ def test_a_question_another_worker_is_answering_is_not_shown_interrupted(tmp_pat
         assert [(m["content"], m["interrupted"]) for m in during] == [("a slow one", False)]
         after = httpx.get(f"{url_b}/api/v1/threads/t1").json()["messages"]
         assert [m["interrupted"] for m in after] == [False, False]
+
+
+def test_an_openai_client_without_v1_in_its_base_url_is_told_so() -> None:
+    """The commonest mistake with an OpenAI client: ``base_url="http://host:8000"`` (no ``/v1``) got
+    'No endpoint POST /chat/completions; see /docs.'"""
+    with serve() as url:
+        client = openai.OpenAI(base_url=url, api_key="unused", max_retries=0, timeout=30)
+        with pytest.raises(openai.NotFoundError, match="under /v1"):
+            client.chat.completions.create(model="cadence", messages=[{"role": "user", "content": "hi"}])
+        with pytest.raises(openai.NotFoundError, match="under /v1"):
+            client.models.list()
+        assert "under /v1" not in httpx.get(f"{url}/api/v1/nothing").json()["error"]["message"]

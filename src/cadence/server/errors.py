@@ -206,6 +206,9 @@ def allowed_methods(request: Request) -> list[str]:
     return sorted(methods)
 
 
+_OPENAI_PATHS = ("/chat/completions", "/models", "/completions", "/embeddings")
+"""Paths an OpenAI client calls when its base URL lacks ``/v1``."""
+
 _UNPARSABLE_BODY = "There was an error parsing the body"
 """FastAPI's 400 detail for a body its JSON decoder gave up on (invalid UTF-8, nesting too deep)."""
 
@@ -236,6 +239,8 @@ def install_error_handlers(app: FastAPI) -> None:
             )
         if exc.status_code == 404 and message == "Not Found":
             message = f"No endpoint {request.method} {request.url.path}; see /docs."
+            if request.url.path.rstrip("/").startswith(_OPENAI_PATHS):  # an OpenAI client's base URL
+                message += " The OpenAI-compatible API is under /v1: use http://<host>:<port>/v1 as base URL."
         if exc.status_code == 405:
             allowed = allowed_methods(request)
             if allowed:
