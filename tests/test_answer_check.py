@@ -487,3 +487,30 @@ def test_the_working_a_step_by_step_answer_shows_is_no_invention() -> None:
     assert check_answer("300 + 45 = 346.", question="What is 15 * 23?", results=results).problem == (
         "invented_number"
     )
+
+
+TWO_TIMES = [
+    ToolResult(
+        "current_time", {"location": "Tokyo"}, "The current time in Tokyo, Japan (UTC+09:00) is 22:05."
+    ),
+    ToolResult(
+        "current_time", {"location": "New York"}, "The current time in New York, US (UTC-05:00) is 08:05."
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("answer", "problem"),
+    [
+        ("It is 22:05 in Tokyo and 08:05 in New York.", None),
+        ("In Tokyo it is 22:05, while New York is at 08:05.", None),
+        ("When it is 22:05 in Tokyo it is 08:05 in New York.", None),
+        ("Tokyo: 22:05. New York: 08:05.", None),
+        ("It is 08:05 in Tokyo and 22:05 in New York.", "contradiction"),
+        ("In Tokyo it is 08:05, while New York is at 22:05.", "contradiction"),
+        ("Tokyo: 08:05. New York: 22:05.", "contradiction"),
+    ],
+)
+def test_one_subjects_value_given_to_another_is_a_contradiction(answer: str, problem: str | None) -> None:
+    verdict = check_answer(answer, question="What time is it in Tokyo and New York?", results=TWO_TIMES)
+    assert verdict.problem == problem

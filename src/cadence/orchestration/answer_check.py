@@ -11,6 +11,8 @@ generically (numbers, clock times and words, never particular sentences):
   a sentence: "… behind Denmark") that neither the question nor the results have;
 - **contradiction**: the answer states a comparison ("A is … behind B", "A … more than B")
   the other way round from a result (names matched by their first word);
+- **swapped values**: where one tool ran for several subjects, a statement of the answer gives
+  the value one call returned to another call's subject (a contradiction too);
 - **false equation**: the answer writes out a sum that is wrong ("176 - 300 = 176"), whoever
   computed what; the result's own number may be in it and still be misused;
 - **misplaced difference**: when a result is a difference ("(12 - 3) = 9"), an answer giving an
@@ -391,7 +393,7 @@ def check_answer(
     wrong = false_equations(cleaned)
     if wrong:
         return AnswerVerdict(cleaned, "false_equation", wrong[:5])
-    moved = misplaced_differences(cleaned, question, results)
+    moved = misplaced_differences(cleaned, question, results) or swapped_values(cleaned, question, results)
     if moved:
         return AnswerVerdict(cleaned, "contradiction", moved[:5])
     listed = [r for r in results if len(listed_items(r.content)) >= 2]
@@ -593,6 +595,52 @@ def misplaced_differences(answer: str, question: str, results: Sequence[ToolResu
         for word, amount in _AMOUNT_OF_RE.findall(answer)
         if word.lower() in asked and _amount(amount) not in asked[word.lower()]
     ]
+
+
+_CLAUSE_RE = re.compile(r"[.;!?,\n]\s|[;!?\n]|\b(?:and|while|but|whereas)\b", re.IGNORECASE)
+"""Where one statement of an answer ends and the next begins (sentences, commas, "and", "while")."""
+
+
+def swapped_values(answer: str, question: str, results: Sequence[ToolResult]) -> list[str]:
+    """Values of one result given to another's subject: where one tool ran for several subjects (the
+    time in Tokyo and in Paris), a statement of ``answer`` holding the value only one of them returned,
+    naming another subject and not its own ("It is 14:05 in Tokyo" where 14:05 is Paris's time).
+
+    A subject is a word of a call's arguments (four letters or more, not a function word: "york" of
+    "New York") that no other call of the tool has; a value is a fact a
+    result leads with that no other result of the tool states, nor the question.
+    """
+    asked = facts(question)
+    by_tool: dict[str, list[ToolResult]] = {}
+    for r in results:
+        by_tool.setdefault(r.name, []).append(r)
+    items: list[tuple[set[str], list[str], set[str]]] = []  # own subjects, own values, the others' subjects
+    for group in by_tool.values():
+        if len(group) < 2:
+            continue
+        words = [
+            {w.lower() for v in r.args.values() if isinstance(v, str) for w in re.findall(r"[^\W\d_]{4,}", v)}
+            - STOPWORDS
+            for r in group
+        ]
+        values = [leading_facts(r.content) for r in group]
+        for i in range(len(group)):
+            others = set().union(*(w for j, w in enumerate(words) if j != i))
+            shared = [f for j, v in enumerate(values) if j != i for f in v]
+            own = [f for f in values[i] if not _contains(shared, f) and not _contains(asked, f)]
+            if words[i] - others and own:
+                items.append((words[i] - others, own, others - words[i]))
+    if not items:
+        return []
+    swapped: list[str] = []
+    for clause in _CLAUSE_RE.split(answer):
+        said = facts(clause)
+        named = {w.lower() for w in re.findall(r"[^\W\d_]{4,}", clause)}
+        for subjects, values, others in items:
+            if named & subjects or not named & others:
+                continue
+            swapped += [f"{f} for {sorted(named & others)[0]}" for f in values if _contains(said, f)]
+    return swapped
 
 
 def parallel_facts(result: str) -> list[list[str]]:
