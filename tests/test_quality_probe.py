@@ -138,3 +138,10 @@ def test_unit_conversions_reach_the_calculator(question: str) -> None:
     plugins = [MathPlugin.get_metadata(), InfoPlugin.get_metadata(), DocsPlugin.get_metadata()]
     assert PreRouter.from_metadata(plugins).shortlist(question) == ["goto_math_agent"]
     assert _best_tool(MATH_TOOLS, question) == "calculate"
+
+
+def test_an_offset_between_two_places_is_a_time_difference_and_one_place_has_a_utc_offset() -> None:
+    plugins = [MathPlugin.get_metadata(), InfoPlugin.get_metadata(), DocsPlugin.get_metadata()]
+    router = PreRouter.from_metadata(plugins)
+    assert _best_tool(INFO_TOOLS, "What's the offset between UTC and India?") == "time_difference"
+    assert router.shortlist("what is the UTC offset of Tokyo") == ["goto_info_agent"]

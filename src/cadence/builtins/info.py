@@ -1367,7 +1367,7 @@ def current_time(location: str) -> str:
 @volatile(reason="states the current time in both places; offsets change with daylight saving")
 @tool
 def time_difference(location_a: str, location_b: str) -> str:
-    """The time difference between two places: how many hours location_a is ahead of or behind
+    """The time difference (offset) between two places: how many hours location_a is ahead of or behind
     location_b, how far apart they are in time (daylight saving aware)."""
     a, b = resolve_location(location_a), resolve_location(location_b)
     moment = now()
@@ -1446,6 +1446,7 @@ class InfoPlugin(BasePlugin):
             ),
             capabilities=[
                 "current date and time in a city or time zone: what time or how late it is there",
+                "the time zone and UTC offset of a place",
                 "what day or date it is",
                 "time difference between two cities: how many hours ahead or behind one place is",
                 "convert a clock time from one time zone to another",
