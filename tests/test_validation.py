@@ -45,6 +45,20 @@ def test_an_answer_about_something_else_is_irrelevant() -> None:
     assert validate_answer("Tell me", "").problems == ["empty"]
 
 
+def test_an_answer_taken_from_a_result_about_the_question_is_relevant() -> None:
+    hamlet = [
+        ToolResult("search_docs", {"query": "hamlet author"}, "Hamlet was written by William Shakespeare.")
+    ]
+    assert validate_answer("Who wrote Hamlet?", "William Shakespeare.", hamlet).ok
+    # the result's call is about the question too ("Paris"), the answer repeats the result
+    weather = [ToolResult("weather", {"city": "Paris"}, "sunny and mild")]
+    assert validate_answer("What's the weather in Paris?", "Sunny and mild.", weather).relevant
+    # still irrelevant: an answer about something else, or one sharing words only with an unrelated result
+    assert not validate_answer("Who wrote Hamlet?", "Bananas grow on plants.", hamlet).relevant
+    plants = [ToolResult("search_docs", {"query": "plants"}, "Bananas grow on plants.")]
+    assert not validate_answer("Who wrote Hamlet?", "Bananas grow on plants.", plants).relevant
+
+
 def test_citations_must_name_retrieved_documents() -> None:
     assert retrieved_sources([SEARCH, ToolResult("read_doc", {"path": "configuration.md:4"}, "…")]) == [
         "plugins.md",

@@ -185,7 +185,9 @@ def _stem(word: str) -> str:
 
 
 def is_relevant(question: str, answer: str, results: Sequence[ToolResult] = ()) -> bool:
-    """Whether ``answer`` is about ``question``: a shared content word, or one of the results' facts.
+    """Whether ``answer`` is about ``question``: a shared content word, one of the results' facts, or a
+    content word of a result that is about the question (it, or its call, shares a word with the question:
+    "William Shakespeare." answers "Who wrote Hamlet?" from "Hamlet was written by William Shakespeare.").
 
     A question without content words ("what is 2+2?") makes any non-empty answer relevant.
     """
@@ -194,10 +196,17 @@ def is_relevant(question: str, answer: str, results: Sequence[ToolResult] = ()) 
     asked = _content_words(question)
     if not asked:
         return True
-    if asked & _content_words(answer):
+    said = _content_words(answer)
+    if asked & said:
         return True
     stated = set(facts(answer))
-    return any(stated & set(facts(r.content)) for r in results)
+    if any(stated & set(facts(r.content)) for r in results):
+        return True
+    for result in results:
+        found = _content_words(" ".join([result.content, *(str(v) for v in result.args.values())]))
+        if said & found and asked & found:
+            return True
+    return False
 
 
 def validate_answer(
