@@ -4,7 +4,8 @@ The validation role of seed 004 (DocMind), usable in every mode and with every m
 the embedded one included: the checks are rules, no model is asked.
 
 - **relevance**: the answer is not empty, and shares a content word with the question (or
-  carries one of the results' facts), unless the question has no content words at all;
+  carries one of the results' facts, or a word of a result about the question), unless the
+  question has no content words at all;
 - **grounding**: the final-answer check of :mod:`cadence.orchestration.answer_check`
   (:func:`~cadence.orchestration.answer_check.check_answer`: no invented number or name, the
   results' values carried, a document answer's words mostly from the documents), reused, not copied;
