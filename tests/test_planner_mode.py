@@ -315,7 +315,7 @@ async def test_planned_arguments_that_do_not_fit_the_tool_are_asked_for_instead_
     )  # fmt: skip
     out = await engine.ainvoke("What is 2 + 2?", user_id="u")
     assert out.trace["planned_tools"] == [{"name": "calculate", "args": None}]
-    assert "'calculate': arguments do not fit (expression: Field required)" in out.trace["scratchpad"]
+    assert "'calculate': unknown argument 'expr' (it takes expression)" in out.trace["scratchpad"]
     assert [(r["args"], r["content"], r["ok"]) for r in out.trace["tool_results"]] == [
         ({"expression": "2 + 2"}, "4", True)
     ]

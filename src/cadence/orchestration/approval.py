@@ -317,6 +317,52 @@ def check_storable(chosen: Mapping[str, CallDecision], serde: Any = None) -> Non
             ) from None
 
 
+def arguments_problem(tool: Any, arguments: Mapping[str, Any]) -> str | None:
+    """What is wrong with ``arguments`` for ``tool`` (its call schema: a missing or misspelt argument, a
+    wrong type), or None; None too for a tool without a pydantic schema (it validates when it runs)."""
+    from pydantic import BaseModel
+
+    schema = getattr(tool, "tool_call_schema", None) if isinstance(tool, BaseTool) else None
+    if not (isinstance(schema, type) and issubclass(schema, BaseModel)):
+        return None
+    fields = schema.model_fields
+    names = set(fields) | {f.alias for f in fields.values() if f.alias}
+    unknown = [str(k) for k in arguments if k not in names]
+    if unknown and schema.model_config.get("extra") != "allow":  # ignored when run: a default runs instead
+        return f"unknown argument {unknown[0][:60]!r} (it takes {', '.join(fields) or 'none'})"
+    try:
+        schema.model_validate(dict(arguments))
+    except Exception as exc:  # a pydantic error, or a validator of the tool's raising anything
+        errors = getattr(exc, "errors", None)
+        if callable(errors):
+            found = [
+                f"{'.'.join(str(p) for p in e.get('loc') or ()) or '?'}: {e.get('msg')}" for e in errors()
+            ]
+            return "arguments do not fit (" + "; ".join(found[:3])[:200] + ")"
+        return f"arguments do not fit ({type(exc).__name__})"
+    return None
+
+
+def check_edits(
+    chosen: Mapping[str, CallDecision], pending: Sequence[Mapping[str, Any]], bundles: Mapping[str, Any]
+) -> None:
+    """Raise :class:`ValidationError` (``invalid_decision``) for an edit whose arguments do not fit its
+    tool: the call would run only to fail, and the human's correction be lost to a tool error."""
+    by_id = {str(p.get("id")): p for p in pending}
+    for call_id, decision in chosen.items():
+        item = by_id.get(call_id)
+        if decision.decision is not Decision.EDIT or item is None:
+            continue
+        bundle = bundles.get(str(item.get("agent")))
+        tool = next((t for t in getattr(bundle, "tools", ()) if t.name == item.get("tool")), None)
+        problem = arguments_problem(tool, decision.arguments or {})
+        if problem is not None:
+            raise ValidationError(
+                f"The new arguments of call {call_id!r} ({item.get('tool')}): {problem}.",
+                code="invalid_decision",
+            )
+
+
 # -- the step -------------------------------------------------------------------------------------
 @dataclass
 class ApprovalOutcome:
@@ -564,7 +610,9 @@ __all__ = [
     "approval_interrupts",
     "approval_prompt",
     "approval_rules",
+    "arguments_problem",
     "bundle_rules",
+    "check_edits",
     "check_storable",
     "forced_tools",
     "last_ai_message",

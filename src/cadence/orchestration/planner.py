@@ -55,7 +55,7 @@ from cadence.conventions import GraphNodeNames, message_text, split_at_last_huma
 from cadence.errors import CadenceError
 from cadence.models.preroute import PreRouter
 from cadence.orchestration.answer_check import ToolResult, leading_facts
-from cadence.orchestration.approval import EDITED_KEY
+from cadence.orchestration.approval import EDITED_KEY, arguments_problem
 from cadence.orchestration.events import emit_events, node_event
 from cadence.orchestration.guards import BEFORE_DECISION, GuardView
 from cadence.orchestration.model_call import call_model
@@ -265,21 +265,7 @@ def check_plan(
 
 def _args_problem(entry: Any, args: Mapping[str, Any]) -> str | None:
     """What is wrong with ``args`` for the catalogue entry's tool (its call schema), or None."""
-    tool = entry[1] if isinstance(entry, tuple) else entry
-    schema = getattr(tool, "tool_call_schema", None) if isinstance(tool, BaseTool) else None
-    if not (isinstance(schema, type) and issubclass(schema, BaseModel)):
-        return None  # a JSON-schema tool (or none): its own validation reports
-    try:
-        schema.model_validate(dict(args))
-    except Exception as exc:  # a pydantic error, or a validator of the tool's raising anything
-        errors = getattr(exc, "errors", None)
-        if callable(errors):
-            found = [
-                f"{'.'.join(str(p) for p in e.get('loc') or ()) or '?'}: {e.get('msg')}" for e in errors()
-            ]
-            return "arguments do not fit (" + "; ".join(found[:3])[:200] + ")"
-        return f"arguments do not fit ({type(exc).__name__})"
-    return None
+    return arguments_problem(entry[1] if isinstance(entry, tuple) else entry, args)
 
 
 def lexical_plan(
