@@ -485,3 +485,25 @@ def test_a_misspelt_approval_tool_is_a_warning(engine_factory, caplog: pytest.Lo
         engine_factory([], approval_tools=["calculat", "calculate", "*"])
     [record] = [r for r in caplog.records if "CADENCE_APPROVAL_TOOLS" in r.getMessage()]
     assert record.unknown == ["calculat"]  # type: ignore[attr-defined]
+
+
+async def test_an_edit_that_does_not_fit_the_tool_is_refused_before_anything_resumes(engine_factory) -> None:
+    """An edit with a misspelt argument ran the call only to fail ('amount: Field required'): the human's
+    correction was lost to a tool error. It is refused, named, and the pause kept."""
+    engine, _ = engine_factory(
+        [goto("bank"), call("send_money", to="bob", amount=500), FINALIZE, {"content": "Sent 50."}],
+        plugins=[BankPlugin],
+    )
+    paused = await engine.ainvoke("Send bob 500", thread_id="t1")
+    [pending] = paused.approvals
+    edit = {"decision": "edit", "arguments": {"to": "bob", "amout": 50}}
+    with pytest.raises(ValidationError) as caught:
+        await engine.aresume({pending["id"]: edit}, thread_id="t1")
+    assert (
+        caught.value.code == "invalid_decision"
+        and "unknown argument 'amout' (it takes to, amount)" in caught.value.message
+    )
+    assert await engine.pending(thread_id="t1") == paused.approvals
+    fixed = {"decision": "edit", "arguments": {"to": "bob", "amount": 50}}
+    done = await engine.aresume({pending["id"]: fixed}, thread_id="t1")
+    assert done.response == "Sent 50." and WRITTEN == [{"to": "bob", "amount": 50}]

@@ -43,6 +43,7 @@ from cadence.orchestration.approval import (
     PendingApproval,
     approval_interrupts,
     approval_prompt,
+    check_edits,
     check_storable,
     parse_decisions,
     pending_approvals,
@@ -882,6 +883,7 @@ class Cadence(EngineMemory):
         pending = [a for item in paused for a in item.value.get("approvals") or []]
         chosen = parse_decisions(decisions, pending)
         check_storable(chosen, getattr(self.checkpointer, "serde", None))  # before anything resumes
+        check_edits(chosen, pending, self.plugin_manager.bundles)
         resume = {
             item.id: {a["id"]: chosen[a["id"]].to_dict() for a in item.value.get("approvals") or []}
             for item in paused
