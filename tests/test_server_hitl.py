@@ -328,6 +328,9 @@ def test_unstorable_decisions_are_422_before_anything_resumes() -> None:
                 assert resp.status_code == 422, (decision, resp.text)
                 error = resp.json()["error"]
                 assert error["code"] == code and error["message"].startswith("decisions.")
+        misspelt = {"decisions": {"decision": "edit", "arguments": {"expresion": "3 + 3"}}}
+        resp = httpx.post(resume, json=misspelt)  # an edit that could only fail
+        assert resp.status_code == 422 and "unknown argument 'expresion'" in resp.json()["error"]["message"]
         body = '{"decisions": {"decision": "edit", "arguments": {"expression": "2 + 2", "x": 1e400}}}'
         resp = httpx.post(resume, content=body, headers=JSON)
         assert resp.status_code == 422 and resp.json()["error"]["code"] == "invalid_decision"

@@ -26,7 +26,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query
 
 from cadence.errors import CadenceError, ConflictError, ValidationError
-from cadence.orchestration.approval import CallDecision, parse_decisions
+from cadence.orchestration.approval import CallDecision, check_edits, parse_decisions
 from cadence.server.auth import Principal, get_principal, resolve_user
 from cadence.server.chat import ERRORS, stream_response, turn_response
 from cadence.server.deps import get_service
@@ -164,7 +164,9 @@ async def start_resume(
                 f"Thread {thread_id!r} is not waiting for approval; there is nothing to resume.",
                 code="not_paused",
             )
-        check_decisions(parse_decisions(decisions, pending))
+        chosen = parse_decisions(decisions, pending)
+        check_decisions(chosen)
+        check_edits(chosen, pending, engine.plugin_manager.bundles)  # an edit that could only fail
 
     def events() -> AsyncIterator[dict[str, Any]]:
         return engine.resume_stream(decisions, thread_id=thread_id, user_id=user, tokens=tokens)
