@@ -130,3 +130,12 @@ def test_an_undecidable_reply_is_asked_again(approvals, tmp_path: Path, monkeypa
     assert result.exit_code == 0, result.output
     assert "cannot be stored" in result.stderr and "2 + 2 = 4." in result.stdout
     assert [m.content for m in _results(approvals, "c7")] == ["4"]
+
+
+def test_an_edit_that_does_not_fit_the_tool_is_asked_again(approvals, tmp_path: Path, monkeypatch) -> None:
+    use_script(monkeypatch, tmp_path, [*PAUSE, *FINISH], "misspelt")
+    reply = 'e {"expresion": "3 + 3"}\ne {"expression": "3 + 3"}\n'
+    result = run("chat", "--thread", "c8", "2 + 2?", input=reply)
+    assert result.exit_code == 0, result.output
+    assert "unknown argument 'expresion' (it takes expression)" in result.stderr
+    assert [m.content for m in _results(approvals, "c8")] == ["6"]

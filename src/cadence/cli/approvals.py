@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 import typer
@@ -26,7 +26,7 @@ from rich.text import Text
 from cadence.cli.common import dump_json, err_console, out_console, print_error
 from cadence.cli.render import TurnView
 from cadence.errors import ValidationError
-from cadence.orchestration.approval import check_storable, parse_decisions
+from cadence.orchestration.approval import check_edits, check_storable, parse_decisions
 
 APPROVE_REPLIES = frozenset({"a", "approve", "y", "yes"})
 REJECT_REPLIES = frozenset({"r", "reject", "n", "no"})
@@ -53,12 +53,16 @@ def parse_reply(text: str) -> Any:
     raise ValueError("answer a (approve), r [reason] (reject) or e {json} (edit)")
 
 
-def decision_problem(decisions: Any, approvals: list[dict[str, Any]]) -> str | None:
+def decision_problem(
+    decisions: Any, approvals: list[dict[str, Any]], bundles: Mapping[str, Any] | None = None
+) -> str | None:
     """Why ``decisions`` cannot decide ``approvals`` (an unknown or missing call, a malformed decision,
-    arguments the thread cannot store such as an integer beyond 64 bits), or None: asked again rather
-    than failing the resumed turn."""
+    arguments the thread cannot store such as an integer beyond 64 bits, edit arguments that do not fit
+    the tool of ``bundles``), or None: asked again rather than failing the resumed turn."""
     try:
-        check_storable(parse_decisions(decisions, approvals))
+        chosen = parse_decisions(decisions, approvals)
+        check_storable(chosen)
+        check_edits(chosen, approvals, bundles or {})
     except ValidationError as exc:
         return exc.message
     return None
@@ -83,12 +87,17 @@ async def _read_line(prompt: str, console: Console | None) -> str | None:
 
 
 async def ask_decisions(
-    approvals: list[dict[str, Any]], *, json_output: bool = False, err: Console | None = None
+    approvals: list[dict[str, Any]],
+    *,
+    json_output: bool = False,
+    err: Console | None = None,
+    bundles: Mapping[str, Any] | None = None,
 ) -> Any:
     """The human's decisions about ``approvals`` (``{call_id: decision}``), or None at end of input.
 
     Plain mode asks per call on the terminal; JSON mode reads one line for all of them (a word as
-    in :func:`parse_reply`, or a JSON object ``{call_id: decision}``).
+    in :func:`parse_reply`, or a JSON object ``{call_id: decision}``). ``bundles``: the engine's
+    plugins, to check edit arguments against their tools.
     """
     if json_output:
         line = await _read_line("", None)
@@ -101,7 +110,7 @@ async def ask_decisions(
             except json.JSONDecodeError as exc:
                 print_error(f"The decisions are not valid JSON ({exc.msg}).")
                 return None
-            problem = decision_problem(decisions, approvals)
+            problem = decision_problem(decisions, approvals, bundles)
             if problem is not None:
                 print_error(problem)
                 return None
@@ -114,7 +123,7 @@ async def ask_decisions(
         if decision == "approve" or decision.get("decision") == "reject":
             return decision  # one decision for every pending call
         if len(approvals) == 1:  # an edit names its call's new arguments: the one pending call
-            problem = decision_problem({str(approvals[0]["id"]): decision}, approvals)
+            problem = decision_problem({str(approvals[0]["id"]): decision}, approvals, bundles)
             if problem is not None:
                 print_error(problem)
                 return None
@@ -137,12 +146,16 @@ async def ask_decisions(
             except ValueError as exc:
                 print_error(str(exc))
                 continue
-            problem = decision_problem({str(approval["id"]): decision}, [approval])
+            problem = decision_problem({str(approval["id"]): decision}, [approval], bundles)
             if problem is None:
                 decisions[str(approval["id"])] = decision
                 break
             print_error(problem)  # asked again
     return decisions
+
+
+def _bundles(engine: Any) -> Mapping[str, Any]:
+    return getattr(getattr(engine, "plugin_manager", None), "bundles", None) or {}
 
 
 async def render(events: AsyncIterator[dict[str, Any]], *, json_output: bool) -> dict[str, Any]:
@@ -176,7 +189,9 @@ async def run_with_approvals(
     final = await render(start(), json_output=json_output)
     while final.get("interrupted"):
         thread = final.get("thread_id") or ""
-        decisions = await ask_decisions(list(final.get("approvals") or []), json_output=json_output)
+        decisions = await ask_decisions(
+            list(final.get("approvals") or []), json_output=json_output, bundles=_bundles(engine)
+        )
         if decisions is None:
             typer.echo(f"the turn stays paused; decide later with: cadence chat --thread {thread}", err=True)
             return None
@@ -199,7 +214,9 @@ async def decide_pending(
         err_console().print(Text(f"thread {thread} is paused, waiting for approval", style="yellow"))
     final: dict[str, Any] = {"interrupted": True, "approvals": pending, "thread_id": thread}
     while final.get("interrupted"):
-        decisions = await ask_decisions(list(final.get("approvals") or []), json_output=json_output)
+        decisions = await ask_decisions(
+            list(final.get("approvals") or []), json_output=json_output, bundles=_bundles(engine)
+        )
         if decisions is None:
             return True, None
         events = engine.resume_stream(decisions, thread_id=thread, user_id=user, tokens=not json_output)
