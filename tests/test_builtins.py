@@ -380,6 +380,8 @@ def test_read_doc_and_list_docs(docs_folder: Path) -> None:
         tools["read_doc"].invoke({"path": "missing.md"})
     listing = tools["list_docs"].invoke({})
     assert "guide.md" in listing and "sub/notes.txt" in listing
+    # one sentence: an answer rewritten from its first line listed no document ("4 document(s):")
+    assert "\n" not in listing and listing.endswith(".")
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")

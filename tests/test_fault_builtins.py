@@ -60,7 +60,7 @@ def test_fifo_in_docs_folder_is_skipped_not_waited_on(docs: tuple[Path, dict[str
     worker.start()
     worker.join(timeout=60)  # generous; before the fix it never returned
     assert not worker.is_alive(), "a docs tool blocked on the FIFO"
-    assert results["list"] == "1 document(s):\nguide.md"
+    assert results["list"] == "1 document(s): guide.md."
     assert "guide.md:" in str(results["search"])
     assert "pipe.md" in str(results["read"])
     assert get_index(folder)._lock.acquire(timeout=1)  # the index lock is free

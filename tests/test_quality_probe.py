@@ -145,3 +145,9 @@ def test_an_offset_between_two_places_is_a_time_difference_and_one_place_has_a_u
     router = PreRouter.from_metadata(plugins)
     assert _best_tool(INFO_TOOLS, "What's the offset between UTC and India?") == "time_difference"
     assert router.shortlist("what is the UTC offset of Tokyo") == ["goto_info_agent"]
+
+
+@pytest.mark.parametrize("question", ["What is the coordinator?", "what does the synthesizer do"])
+def test_how_cadence_works_reaches_the_docs(question: str) -> None:
+    plugins = [MathPlugin.get_metadata(), InfoPlugin.get_metadata(), DocsPlugin.get_metadata()]
+    assert PreRouter.from_metadata(plugins).shortlist(question) == ["goto_docs_agent"]

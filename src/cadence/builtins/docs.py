@@ -535,7 +535,7 @@ def make_docs_tools(folder: Path, *, writable: bool = False) -> list[BaseTool]:
         documents = index.documents()
         if not documents:
             return "The documentation folder has no .md or .txt documents."
-        return f"{len(documents)} document(s):\n" + "\n".join(documents)
+        return f"{len(documents)} document(s): " + ", ".join(documents) + "."
 
     tools: list[BaseTool] = [
         StructuredTool.from_function(search_docs),
@@ -603,7 +603,8 @@ class DocsPlugin(BasePlugin):
             ),
             capabilities=[
                 "search the documentation",
-                "questions about Cadence: plugins, configuration, limits, how it works",
+                "questions about Cadence: plugins, configuration, limits, how it works (the coordinator, "
+                "the synthesizer, turns, threads, conversations)",
                 "settings and how to change them: models, timeouts, server host and port, database, storage",
                 "find and quote passages from local documents with their source",
             ],
