@@ -6,12 +6,12 @@ import io
 from typing import Any
 
 import pytest
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from rich.console import Console
 from tests.conftest import call, transfer
 
 from cadence.cli.render import TurnView
-from cadence.orchestration.modes.supervisor import without_forwarded_copies
+from cadence.orchestration.modes.supervisor import supervisor_view, without_forwarded_copies
 from cadence.orchestration.tones import ResponseTone
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata
 
@@ -329,3 +329,23 @@ async def test_an_empty_correction_leaves_the_agents_first_answer_noted(engine_f
     result = await engine.ainvoke("What is 2 + 2?")
     assert result.response == "2 + 2 is 5."
     assert any("correction failed; its first answer stands" in n for n in result.trace["notes"])
+
+
+def test_the_supervisors_view_leaves_no_result_without_its_call() -> None:
+    # a step that ran work and also called a tool it has not got (a guard then ended the visit)
+    step = AIMessage(
+        content="",
+        name="math_agent",
+        tool_calls=[
+            {"name": "calculate", "args": {"expression": "1+1"}, "id": "c1"},
+            {"name": "transfer_to_info", "args": {}, "id": "c2"},
+        ],
+    )
+    history = [
+        HumanMessage(content="1+1, then the time?"),
+        step,
+        ToolMessage(content="2", name="calculate", tool_call_id="c1"),
+        ToolMessage(content="Error: not a valid tool", name="transfer_to_info", tool_call_id="c2"),
+    ]
+    view = supervisor_view(history, "last_message")
+    assert [type(m).__name__ for m in view] == ["HumanMessage"]

@@ -157,8 +157,8 @@ def supervisor_view(
         for msg in out:
             if _is_agent_message(msg):
                 work = [c for c in msg.tool_calls if not is_control_tool(c.get("name"))]  # type: ignore[attr-defined]
-                if work:  # an intermediate step: its calls and their results stay with the agent
-                    work_ids.update(c["id"] for c in work if c.get("id"))
+                if work:  # an intermediate step: its calls and all their results stay with the agent
+                    work_ids.update(c["id"] for c in msg.tool_calls if c.get("id"))  # type: ignore[attr-defined]
                     continue
             if isinstance(msg, ToolMessage) and msg.tool_call_id in work_ids:
                 continue
