@@ -441,3 +441,16 @@ async def test_a_long_planner_thought_is_clipped_before_root_reads_it() -> None:
     assert len(out.trace["thought"]) <= 2000 and out.trace["thought"].endswith("…")
     assert "the thought had 19999 characters; clipped to 2000" in out.trace["scratchpad"]
     assert len(seen(model, 1)) < 10_000
+
+
+@pytest.mark.parametrize("route", ["researcher", "validator"])
+async def test_a_guard_stop_is_noted_once(route: str) -> None:
+    """The sub-agent and then root (planned tools still pending) each noted the same guard stop."""
+    engine, _ = planner_engine(
+        [plan(route, [calc(f"{i} + 1") for i in range(5)]), {"content": "1 and 2."}], max_tool_hops=2
+    )
+    out = await engine.ainvoke("Add one to 0, 1, 2, 3 and 4", user_id="u")
+    assert out.trace["suspend_reason"] == "max_tool_hops"
+    assert [n for n in out.trace["notes"] if "tool work stopped" in n] == [
+        "planner mode: tool work stopped (max_tool_hops); answering from partial results"
+    ]

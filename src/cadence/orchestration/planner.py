@@ -431,8 +431,11 @@ def _guard_stop(
     reason = BEFORE_DECISION.check(view)
     if reason is None:
         return None
+    note = f"planner mode: tool work stopped ({reason.code}); answering from partial results"
+    if note in ctx[F.NOTES]:  # the researcher or validator stopped already; root stops for the same reason
+        return ctx
     ctx[F.SUSPEND_REASON] = reason.to_dict()
-    ctx[F.NOTES].append(f"planner mode: tool work stopped ({reason.code}); answering from partial results")
+    ctx[F.NOTES].append(note)
     logger.warning("planner mode: guard stops the tool work", extra={"reason": str(reason.code)})
     return ctx
 
