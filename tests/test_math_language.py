@@ -81,6 +81,9 @@ from cadence.builtins.math_language import numbers_from_words, to_expression
         ("80 increased by 10 percent", 88),  # was 80 + 10 / 100
         ("increase 80 by 10", 90),
         ("how much is 3 and a half times 4", 14),
+        ("What is negative 5 plus 3?", -2),  # was 5 + 3 = 8: "negative" was dropped
+        ("what is 10 minus negative 4", 14),
+        ("what is negative five squared", 25),
     ],
 )
 def test_words_become_the_right_expression(text: str, value: float) -> None:

@@ -833,14 +833,17 @@ _SYMBOL_FRACTION_RE = re.compile(rf"(?<![\w.)]){_NUM_FRACTION}\s+of\b", re.IGNOR
 
 _AND_A_PART_RE = re.compile(r"(?<![\w.])(\d+) and (?:a|one) (half|quarter)\b", re.IGNORECASE)
 """A whole number and a half or a quarter: "3 and a half" is 3.5."""
+_NEGATIVE_RE = re.compile(r"\bnegative\s+(\d+(?:\.\d+)?)", re.IGNORECASE)
+"""A negative number in words: "negative 5" is ``(-5)`` (the word was dropped: 5 + 3 for -5 + 3)."""
 
 
 def _fractions_and_ordinals(text: str) -> str:
     """``text`` with ordinal powers as ``to the 3th power`` (read by :data:`_OPERATOR_WORDS`),
-    "3 and a half" as ``3.5`` and fractions of a value as ``(2 / 3) *`` ("two thirds of 60", "3/4
+    "3 and a half" as ``3.5``, "negative 5" as ``(-5)`` and fractions of a value as ``(2 / 3) *`` ("two thirds of 60", "3/4
     of 200")."""
     text = _ORDINAL_POWER_RE.sub(lambda m: f"to the {_ORDINALS[m.group(1).lower()]}th", text)
     text = _AND_A_PART_RE.sub(lambda m: m.group(1) + (".5" if m.group(2).lower() == "half" else ".25"), text)
+    text = _NEGATIVE_RE.sub(r"(-\1)", text)
 
     def fraction(match: re.Match[str]) -> str:
         count = match.group(1).lower()
