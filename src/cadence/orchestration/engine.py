@@ -602,7 +602,7 @@ class Cadence(EngineMemory):
             context=context,
             stream_mode=modes,
             durability=self.settings.checkpoint_durability,
-            subgraphs=tokens,  # a streamed turn shows the agent subgraphs' tokens and events too
+            subgraphs=events,  # a streamed turn shows the agent subgraphs' events (and tokens) too
         )
         remaining = context.remaining()
         hard_limit = (self.settings.turn_timeout if remaining is None else remaining) + DEADLINE_GRACE_S
