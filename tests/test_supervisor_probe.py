@@ -349,3 +349,19 @@ def test_the_supervisors_view_leaves_no_result_without_its_call() -> None:
     ]
     view = supervisor_view(history, "last_message")
     assert [type(m).__name__ for m in view] == ["HumanMessage"]
+
+
+async def test_an_event_stream_without_tokens_still_has_the_agents_events(engine_factory) -> None:
+    script = [transfer("math"), call("calculate", expression="1 + 1"), {"content": "2"}, forward("math")]
+    kinds: dict[bool, list[str]] = {}
+    for tokens in (True, False):
+        engine, _ = engine_factory(script, mode="supervisor", supervisor_direct_answer=False)
+        events = [e async for e in engine.astream("1 + 1?", tokens=tokens)]
+        kinds[tokens] = [e["type"] for e in events if e["type"] != "token"]
+    # tokens=False leaves out the token events only (the agents' events come from their subgraphs)
+    assert kinds[False] == kinds[True]
+    assert [k for k in kinds[False] if k.startswith(("tool", "agent_e"))] == [
+        "tool_start",
+        "tool_end",
+        "agent_end",
+    ]
