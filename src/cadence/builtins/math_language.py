@@ -839,8 +839,8 @@ _NEGATIVE_RE = re.compile(r"\bnegative\s+(\d+(?:\.\d+)?)", re.IGNORECASE)
 
 def _fractions_and_ordinals(text: str) -> str:
     """``text`` with ordinal powers as ``to the 3th power`` (read by :data:`_OPERATOR_WORDS`),
-    "3 and a half" as ``3.5``, "negative 5" as ``(-5)`` and fractions of a value as ``(2 / 3) *`` ("two thirds of 60", "3/4
-    of 200")."""
+    "3 and a half" as ``3.5``, "negative 5" as ``(-5)`` and fractions of a value as ``(2 / 3) *``
+    ("two thirds of 60", "3/4 of 200")."""
     text = _ORDINAL_POWER_RE.sub(lambda m: f"to the {_ORDINALS[m.group(1).lower()]}th", text)
     text = _AND_A_PART_RE.sub(lambda m: m.group(1) + (".5" if m.group(2).lower() == "half" else ".25"), text)
     text = _NEGATIVE_RE.sub(r"(-\1)", text)
