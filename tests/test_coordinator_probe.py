@@ -109,3 +109,27 @@ async def test_structured_data_of_a_rewritten_answer_is_dropped(engine_factory) 
     assert result.response == "15 * 23 = 345."
     assert result.structured is None and result.trace["structured"] is None  # it said 999
     assert "synthesizer: structured data dropped with the rewritten answer" in result.trace["notes"]
+
+
+async def test_a_server_reusing_response_ids_leaves_the_history_whole(engine_factory, monkeypatch) -> None:
+    from langchain_core.messages import AIMessage, ToolMessage
+
+    from cadence.models.scripted import ScriptedChatModel
+
+    made = ScriptedChatModel._message
+
+    def same_id(item: dict, messages: list) -> AIMessage:
+        message = made(item, messages)
+        message.id = "chatcmpl-123"  # Ollama's OpenAI endpoint draws its ids from 999
+        return message
+
+    monkeypatch.setattr(ScriptedChatModel, "_message", staticmethod(same_id))
+    turn = [goto("math"), call("calculate", expression="2 + 2"), FINALIZE, {"content": "It is 4."}]
+    engine, _ = engine_factory(turn * 2)
+    for question in ("What is 2 + 2?", "And 2 + 2 again?"):
+        assert (await engine.ainvoke(question, thread_id="t")).response == "It is 4."
+    state = await engine.graph.aget_state({"configurable": {"thread_id": thread_key("local", "t")}})
+    messages = state.values["messages"]
+    calls = [c["name"] for m in messages if isinstance(m, AIMessage) for c in m.tool_calls]
+    assert calls == ["goto_math_agent", "calculate", "goto_finalize"] * 2  # none replaced by a later one
+    assert [m.content for m in messages if isinstance(m, ToolMessage) and m.name == "calculate"] == ["4", "4"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -226,6 +227,9 @@ async def call_model(
     else:
         if not isinstance(result, AIMessage):
             result = AIMessage(content=str(getattr(result, "content", result)))
+        # an id of its own in the thread: some servers reuse response ids (Ollama's OpenAI endpoint draws
+        # 'chatcmpl-N' from 999), and the history's reducer would replace the earlier message with it
+        result = result.model_copy(update={"id": f"{result.id or 'msg'}-{uuid.uuid4().hex[:12]}"})
         usage = result.usage_metadata or {}
     if context is not None:
         context.trace.model_calls.append(
