@@ -84,6 +84,14 @@ from cadence.builtins.math_language import numbers_from_words, to_expression
         ("What is negative 5 plus 3?", -2),  # was 5 + 3 = 8: "negative" was dropped
         ("what is 10 minus negative 4", 14),
         ("what is negative five squared", 25),
+        ("what is 200 plus 15 percent", 230),  # was 200 + 0.15
+        ("250 minus 10%", 225),
+        ("times 9 by 3", 27),
+        # follow-ups as the local model's policy continues them from the previous result
+        ("20, then if I add 10?", 30),
+        ("100, then its square root?", 10),
+        ("250, then minus 10 percent?", 225),  # was 249.9
+        ("100, then plus 15%", 115),
     ],
 )
 def test_words_become_the_right_expression(text: str, value: float) -> None:

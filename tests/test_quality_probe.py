@@ -151,3 +151,9 @@ def test_an_offset_between_two_places_is_a_time_difference_and_one_place_has_a_u
 def test_how_cadence_works_reaches_the_docs(question: str) -> None:
     plugins = [MathPlugin.get_metadata(), InfoPlugin.get_metadata(), DocsPlugin.get_metadata()]
     assert PreRouter.from_metadata(plugins).shortlist(question) == ["goto_docs_agent"]
+
+
+def test_times_before_a_reference_multiplies() -> None:
+    """'times that by 3' is arithmetic on the previous result, not a question about time."""
+    assert "multiply" in tokenize("times that by 3")
+    assert "multiply" not in tokenize("what times are the trains?")

@@ -56,7 +56,8 @@ from cadence.text import numbers_from_words
 _LEAD_RE = re.compile(
     r"^(?:(?:now|ok(?:ay)?|so|and|also|then|next|please|hey|hi|can you|could you|would you|will you|"
     r"tell me|show me|let me know|i want to know|i'd like to know|do you know|what(?:'s|’s|s| is| are| was)|"
-    r"what would be|how much (?:is|are|does|do)|how many is|calculate|compute|evaluate|work out|figure out|"
+    r"what would be|(?:what )?if (?:i|you|we)|how much (?:is|are|does|do)|how many is|calculate|compute|"
+    r"evaluate|work out|figure out|"
     r"solve|find|give me|the result of|the value of|result of|value of|the answer to|answer to|"
     r"how do you|start with|starting with|begin with|start from|start at|begin at|"
     r"calc|calculator|quick question|real quick|quickly|quick|kindly|pls|plz|yo|hello|um+|uh+|hm+|btw|"
@@ -198,6 +199,7 @@ _VERB_PATTERNS: Rules = _rules(
     (rf"^subtract {_OPERAND} from {_OPERAND}$", "({1} - {0})"),
     (rf"^take {_OPERAND} (?:away )?from {_OPERAND}$", "({1} - {0})"),
     (rf"^multiply {_OPERAND} (?:by|and|with|times) {_OPERAND}$", "({0} * {1})"),
+    (rf"^times {_OPERAND} by {_OPERAND}$", "({0} * {1})"),
     (rf"^divide {_OPERAND} (?:by|into) {_OPERAND}$", "({0} / {1})"),
     (rf"^(?:the )?sum of {_OPERAND}$", "sum"),
     (rf"^(?:the )?total of {_OPERAND}$", "sum"),
@@ -216,12 +218,14 @@ _VERB_PATTERNS: Rules = _rules(
     (rf"^(?:a |one )?(?:third) of {_OPERAND}$", "({0} / 3)"),
     (rf"^(?:a |one )?quarter of {_OPERAND}$", "({0} / 4)"),
     (rf"^{_NOT_ASKED}{_OPERAND} (?:percent|per cent|%) of {_OPERAND}$", "({0} / 100 * {1})"),
-    (rf"^(?:increase|raise) {_OPERAND} by {_OPERAND}\s*{_PCT}$", "({0} * (1 + {1} / 100))"),
+    (rf"^(?:increase|raise) {_OPERAND} by {_OPERAND}\s*{_PCT}$", "({0} * (100 + {1}) / 100)"),
+    (rf"^{_NOT_ASKED}{_OPERAND} (?:plus|\+) {_OPERAND}\s*{_PCT}$", "({0} * (100 + {1}) / 100)"),
+    (rf"^{_NOT_ASKED}{_OPERAND} (?:minus|less|-) {_OPERAND}\s*{_PCT}$", "({0} * (100 - {1}) / 100)"),
     (rf"^(?:decrease|reduce|lower|cut|discount) {_OPERAND} by {_OPERAND}\s*{_PCT}$",
-     "({0} * (1 - {1} / 100))"),
-    (rf"^{_OPERAND} (?:increased|raised) by {_OPERAND}\s*{_PCT}$", "({0} * (1 + {1} / 100))"),
+     "({0} * (100 - {1}) / 100)"),
+    (rf"^{_OPERAND} (?:increased|raised) by {_OPERAND}\s*{_PCT}$", "({0} * (100 + {1}) / 100)"),
     (rf"^{_OPERAND} (?:decreased|reduced|lowered|cut|discounted) by {_OPERAND}\s*{_PCT}$",
-     "({0} * (1 - {1} / 100))"),
+     "({0} * (100 - {1}) / 100)"),
     (rf"^(?:increase|raise) {_OPERAND} by {_OPERAND}$", "({0} + {1})"),
     (rf"^(?:decrease|reduce|lower) {_OPERAND} by {_OPERAND}$", "({0} - {1})"),
     (rf"^({_NUM}) less than {_OPERAND}$", "({1} - {0})"),
@@ -234,6 +238,11 @@ _VERB_PATTERNS: Rules = _rules(
 
 # A step of a chain, applied to the running result ``{0}``.
 _STEP_PATTERNS: Rules = _rules(
+    (rf"^(?:plus|add|increase(?: (?:it|that))? by|raise(?: (?:it|that))? by) {_OPERAND}\s*{_PCT}$",
+     "({0} * (100 + {1}) / 100)"),
+    (rf"^(?:minus|less|subtract|take away|take off|take|decrease(?: (?:it|that))? by|"
+     rf"reduce(?: (?:it|that))? by|discount(?: (?:it|that))?(?: by)?) {_OPERAND}\s*{_PCT}(?: off)?$",
+     "({0} * (100 - {1}) / 100)"),
     (rf"^(?:add|plus) {_OPERAND}(?: more)?(?: to (?:it|that|the result))?$", "({0} + {1})"),
     (rf"^(?:subtract|minus|take away|take) {_OPERAND}(?: from (?:it|that|the result))?$", "({0} - {1})"),
     (rf"^(?:multiply|multiplied|times)(?: (?:it|that|the result))? by {_OPERAND}$", "({0} * {1})"),
@@ -242,7 +251,7 @@ _STEP_PATTERNS: Rules = _rules(
     (rf"^(?:divide|split)(?: (?:it|that|the result))? (?:in|into) {_OPERAND}(?: parts)?$", "({0} / {1})"),
     (r"^(?:square|take the square of)(?: it| that| the result)?$|^squared$", "({0} ** 2)"),
     (r"^(?:cube)(?: it| that| the result)?$|^cubed$", "({0} ** 3)"),
-    (r"^(?:take )?the square root(?: of (?:it|that|the result))?$", "sqrt({0})"),
+    (r"^(?:take )?(?:the square root(?: of (?:it|that|the result))?|its square root)$", "sqrt({0})"),
     (rf"^(?:raise (?:it|that|the result) )?to the power of {_OPERAND}$", "({0} ** {1})"),
     (r"^double(?: it| that| the result)?$", "({0} * 2)"),
     (r"^halve(?: it| that| the result)?$", "({0} / 2)"),
@@ -791,7 +800,8 @@ def _drop_intro(text: str) -> str:
 
 
 _DANGLING_RE = re.compile(
-    r"(?:plus|take away|added to|times|multiplied by|divided by|over|to the power)\b", re.IGNORECASE
+    r"(?:plus|take away|added to|times(?!\s+\S+\s+by\b)|multiplied by|divided by|over|to the power)\b",
+    re.IGNORECASE,
 )
 """A clause that opens with a binary operation has lost its left operand (a follow-up without context)."""
 

@@ -53,6 +53,8 @@ _ROUTING_STOPWORDS_TEXT = """been but could had has have if into no not our so t
 STOPWORDS = BASE_STOPWORDS | frozenset(_ROUTING_STOPWORDS_TEXT.split())
 """Words ignored when scoring: the shared base plus routing boilerplate such as "agent" and "tool"."""
 
+_RESULT = frozenset({"that", "it", "this"})
+"""Words that refer to a result: "times" before one multiplies ("times that by 3")."""
 _ASKING_FOR_ONE = frozenset({"what", "which", "the"})
 _ASKED_AS_ONE = {"hour": "time", "day": "date"}
 """A singular "hour" or "day" after one of :data:`_ASKING_FOR_ONE` asks for the time or the date ("what
@@ -119,8 +121,10 @@ def tokenize(text: str, *, digits: bool = True) -> list[str]:
             if digits:
                 tokens.append(NUMBER_TOKEN)
             continue
-        if word == "times" and ((i > 0 and numeric[i - 1]) or (i < len(words) - 1 and numeric[i + 1])):
-            word = "multiply"  # "twelve times twelve", "and times 4?" (not "time")
+        if word == "times" and (
+            (i > 0 and numeric[i - 1]) or (i < len(words) - 1 and (numeric[i + 1] or words[i + 1] in _RESULT))
+        ):
+            word = "multiply"  # "twelve times twelve", "and times 4?", "times that by 3" (not "time")
         elif word in _ASKED_AS_ONE and i > 0 and words[i - 1] in _ASKING_FOR_ONE:
             word = _ASKED_AS_ONE[word]  # "what hour is it", "which day is it" (not "how many hours", "a day")
         if word in STOPWORDS:
