@@ -514,3 +514,16 @@ TWO_TIMES = [
 def test_one_subjects_value_given_to_another_is_a_contradiction(answer: str, problem: str | None) -> None:
     verdict = check_answer(answer, question="What time is it in Tokyo and New York?", results=TWO_TIMES)
     assert verdict.problem == problem
+
+
+def test_a_document_answer_in_another_script_is_read_by_its_words() -> None:
+    doc = (
+        "Синтезатор пишет окончательный ответ на последний вопрос пользователя. "
+        "Он использует только результаты агентов и инструментов. "
+    ) * 4
+    results = [ToolResult("search_docs", {"query": "синтезатор"}, doc)]
+    question = "Что делает синтезатор?"
+    faithful = "Синтезатор пишет окончательный ответ, используя только результаты агентов."
+    assert check_answer(faithful, question=question, results=results).problem is None  # was missing_result
+    unrelated = "Кошки любят молоко и спят весь день на солнце."
+    assert check_answer(unrelated, question=question, results=results).problem == "missing_result"

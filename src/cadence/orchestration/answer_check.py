@@ -276,6 +276,17 @@ def _content_words(text: str) -> set[str]:
     return {w.lower() for w in _WORD_RE.findall(text)} - _COMMON
 
 
+_UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+"""Kana and Han: scripts written without spaces between words."""
+_UNSPACED_RE = re.compile(f"[{_UNSPACED}]")
+_SCRIPT_WORD_RE = re.compile(f"[^\\W\\d_{_UNSPACED}](?:[^\\W\\d{_UNSPACED}]|['-]){{3,}}")
+
+
+def _script_words(text: str) -> set[str]:
+    """:func:`_content_words` in every script written with spaces (Cyrillic, Greek, accented Latin...)."""
+    return {w.lower() for w in _SCRIPT_WORD_RE.findall(text)} - _COMMON
+
+
 _PIECE_SEPARATOR_RE = re.compile(r"((?<=[.!?])[ \t]+|[ \t]*\n\s*)")
 """What ends a sentence or a line, kept (:func:`drop_repeats` keeps the answer's layout)."""
 
@@ -417,9 +428,12 @@ def check_answer(
         if clocks and not any(_contains(said, f) for f in clocks):
             return AnswerVerdict(cleaned, "missing_result", clocks[:5])
         return AnswerVerdict(cleaned)
-    # Words only (documents): the answer's own words must mostly come from the results.
-    own = _content_words(cleaned) - _content_words(question)
-    grounded = own & _content_words(evidence)
+    # Words only (documents): the answer's own words must mostly come from the results, in whatever
+    # script; Chinese and Japanese are written without spaces, so they are not split into words
+    own = _script_words(cleaned) - _script_words(question)
+    if not own and _UNSPACED_RE.search(cleaned):
+        return AnswerVerdict(cleaned)
+    grounded = own & _script_words(evidence)
     if not grounded or len(grounded) < GROUNDED_SHARE * len(own):
         return AnswerVerdict(cleaned, "missing_result", sorted(own - grounded)[:5])
     return AnswerVerdict(cleaned)
