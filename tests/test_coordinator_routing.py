@@ -142,3 +142,16 @@ def test_validation_records_serialise_every_field() -> None:
         node="synthesizer", mode="flag", verdict=verdict.to_dict(), draft_problems=["x"]
     )
     assert record.to_dict() == asdict(record)
+
+
+async def test_a_route_after_a_call_of_a_tool_it_lacks_is_taken(engine_factory) -> None:
+    # the coordinator did the agent's work itself and routed: the route counts, the stray call goes
+    both = {
+        "tool_calls": [{"name": "calculate", "args": {"expression": "2 + 2"}}, goto("math")["tool_calls"][0]]
+    }
+    engine, model = engine_factory(
+        [both, call("calculate", expression="2 + 2"), FINALIZE, {"content": "It is 4."}]
+    )
+    result = await engine.ainvoke("What is 2 + 2?")
+    assert result.trace["routing_history"] == ["math"] and result.response == "It is 4."
+    assert [r.node for r in model.records] == ["coordinator", "math_agent", "coordinator", "synthesizer"]

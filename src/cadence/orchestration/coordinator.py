@@ -1,7 +1,7 @@
 """The coordinator: decides which plugin agent acts next, or finalizes.
 
 Its prompt lists the plugins' descriptions and routing tools. One route per turn
-(extra parallel calls are dropped); a reply without a tool call becomes
+(extra parallel calls are dropped, the first of its own tools kept); a reply without a tool call becomes
 ``goto_finalize``; only agent routes count as hops; the guards of
 :mod:`cadence.orchestration.hops` decide when to suspend.
 """
@@ -142,10 +142,12 @@ class Coordinator:
         calls = list(response.tool_calls or [])
         if len(calls) > 1:
             logger.warning(
-                "coordinator emitted several routes; keeping the first",
+                "coordinator emitted several routes; keeping the first it has",
                 extra={"routes": [c["name"] for c in calls]},
             )
-            calls = calls[:1]
+            # a call of a tool it does not have (an agent's tool, a made-up name) does not hide a route
+            known = [c for c in calls if self.agent_of(c["name"]) or c["name"] in self.finishing_tools]
+            calls = (known or calls)[:1]
         if not calls:
             calls = [finalize_call()]
         response = AIMessage(content="", tool_calls=calls, name=self.node_name, id=response.id)
