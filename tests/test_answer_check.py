@@ -527,3 +527,22 @@ def test_a_document_answer_in_another_script_is_read_by_its_words() -> None:
     assert check_answer(faithful, question=question, results=results).problem is None  # was missing_result
     unrelated = "Кошки любят молоко и спят весь день на солнце."
     assert check_answer(unrelated, question=question, results=results).problem == "missing_result"
+
+
+@pytest.mark.parametrize(
+    "last",
+    [
+        "Have a nice day 😊",
+        "See https://example.com/docs",
+        "That is «correct»",
+        "Check: 2 + 2 = 4",
+        "答案是4。",
+        "Done ✅",
+    ],
+)
+def test_a_last_sentence_ending_otherwise_than_with_a_full_stop_is_kept(last: str) -> None:
+    assert drop_repeats(f"It is 4. {last}") == f"It is 4. {last}"
+
+
+def test_a_last_sentence_cut_off_mid_way_is_still_dropped() -> None:
+    assert drop_repeats("It is 4. Also, you can") == "It is 4."

@@ -49,6 +49,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
@@ -316,9 +317,19 @@ def drop_repeats(text: str) -> str:
         kept.append((part, sep))
     if len(kept) > 1 and not in_code:
         last, before = kept[-1][0].strip(), kept[-2][1]
-        if "\n" not in before and not re.search(r"[.!?)\"'`*:]$", last):
+        if "\n" not in before and not _ends(last):
             kept.pop()  # cut off by the length limit
     return "".join(part + sep for part, sep in kept).strip()
+
+
+_END_RE = re.compile(r"[.!?)\"'`*:。！？…»”’」』）\]\d]$|://\S+$")
+"""How a finished sentence may end: its punctuation (in any script), a closing quote or bracket, a number
+("2 + 2 = 4"), a link."""
+
+
+def _ends(sentence: str) -> bool:
+    """Whether ``sentence`` ends as written, not cut off: :data:`_END_RE`, or a symbol (an emoji, ✅)."""
+    return bool(_END_RE.search(sentence)) or unicodedata.category(sentence[-1:] or "a") == "So"
 
 
 def echoes(answer: str, instructions: str, n: int = ECHO_WORDS) -> bool:
