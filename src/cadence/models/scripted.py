@@ -31,7 +31,7 @@ from typing import Any
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, ToolCallChunk
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
@@ -76,8 +76,8 @@ def _check_item(i: int, item: dict[str, Any]) -> None:
     for call in calls or []:
         if not isinstance(call, dict) or not isinstance(call.get("name"), str):
             raise bad("has a tool call without a string 'name'")
-        if not isinstance(call.get("args", {}), dict):
-            raise bad(f"tool call {call['name']!r} needs 'args' as an object")
+        if not isinstance(call.get("args", {}), dict | str):
+            raise bad(f"tool call {call['name']!r} needs 'args' as an object (or the raw text a model wrote)")
     delay = item.get("delay_s", 0)
     if isinstance(delay, bool) or not isinstance(delay, int | float) or delay < 0:
         raise bad("'delay_s' must be a number of seconds, 0 or more")
@@ -87,6 +87,20 @@ def _check_item(i: int, item: dict[str, Any]) -> None:
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in usage.values())
     ):
         raise bad("'usage' must be an object of token counts (integers)")
+
+
+def _arguments(args: dict[str, Any] | str | None) -> tuple[dict[str, Any], str | None]:
+    """A scripted call's arguments: an object as given; text parsed as a provider parses what its
+    model wrote (a JSON object), else the error that makes the call an invalid tool call."""
+    if not isinstance(args, str):
+        return dict(args or {}), None
+    try:
+        parsed = json.loads(args)
+    except json.JSONDecodeError as exc:
+        return {}, f"Function arguments are not valid JSON: {exc}"
+    if not isinstance(parsed, dict):
+        return {}, f"Function arguments must be a JSON object, not {type(parsed).__name__}"
+    return parsed, None
 
 
 def load_script(source: str | Path | Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -261,21 +275,23 @@ class ScriptedChatModel(BaseChatModel):
     @staticmethod
     def _message(item: dict[str, Any], messages: list[BaseMessage]) -> AIMessage:
         content = item.get("content") or ""
-        calls = [
-            {
-                "name": c["name"],
-                "args": dict(c.get("args") or {}),
-                "id": c.get("id") or f"call_{uuid.uuid4().hex[:12]}",
-                "type": "tool_call",
-            }
-            for c in item.get("tool_calls") or []
-        ]
+        calls: list[dict[str, Any]] = []
+        invalid: list[dict[str, Any]] = []
+        for c in item.get("tool_calls") or []:
+            call_id = c.get("id") or f"call_{uuid.uuid4().hex[:12]}"
+            args, error = _arguments(c.get("args"))
+            if error is None:
+                calls.append({"name": c["name"], "args": args, "id": call_id, "type": "tool_call"})
+            else:
+                call = {"name": c["name"], "args": c["args"], "id": call_id, "error": error}
+                invalid.append({**call, "type": "invalid_tool_call"})
         usage = item.get("usage") or {}
         inp = int(usage.get("input_tokens", sum(_count_tokens(str(m.content)) for m in messages)))
         out = int(usage.get("output_tokens", _count_tokens(content) + 3 * len(calls)))
         return AIMessage(
             content=content,
             tool_calls=calls,
+            invalid_tool_calls=invalid,
             usage_metadata={"input_tokens": inp, "output_tokens": out, "total_tokens": inp + out},
             response_metadata={"model_name": "scripted"},
         )
@@ -341,6 +357,10 @@ class ScriptedChatModel(BaseChatModel):
             piece = word if i == 0 else " " + word
             yield ChatGenerationChunk(message=AIMessageChunk(content=piece))
         tool_chunks = tool_call_chunks(message.tool_calls)
+        tool_chunks += [  # what the model wrote, as it wrote it: the stream's parser reads it again
+            ToolCallChunk(name=c["name"], args=c["args"], id=c["id"], index=len(tool_chunks) + i)
+            for i, c in enumerate(message.invalid_tool_calls)
+        ]
         yield ChatGenerationChunk(
             message=AIMessageChunk(
                 content="",

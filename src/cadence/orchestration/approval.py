@@ -40,6 +40,7 @@ from langgraph.types import interrupt
 from cadence.conventions import is_control_tool
 from cadence.errors import ValidationError
 from cadence.sdk.approval import ApprovalPolicy, approval_declaration
+from cadence.sdk.tools import UNREADABLE_ARGUMENTS_KEY
 from cadence.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -402,8 +403,8 @@ def pending_calls(
     pending: list[PendingApproval] = []
     for call in getattr(message, "tool_calls", None) or []:
         rule = rules.get(call.get("name") or "")
-        if rule is None:
-            continue
+        if rule is None or UNREADABLE_ARGUMENTS_KEY in (call.get("args") or {}):
+            continue  # no rule, or a call that cannot run (its arguments were unreadable)
         args = dict(call.get("args") or {})
         reason = rule.check(args)
         if reason is None:

@@ -38,6 +38,7 @@ from cadence.orchestration.tool_logging import logged_tool_call, tool_error_mess
 from cadence.plugins.bundle import PluginBundle
 from cadence.plugins.containment import run_tool_in_pool
 from cadence.sdk.agent import AgentNode
+from cadence.sdk.tools import UNREADABLE_ARGUMENTS_KEY
 
 __all__ = [
     "agent_node",
@@ -79,6 +80,8 @@ def tool_node(bundle: PluginBundle) -> ToolNode:
         execute: Callable[[ToolCallRequest], Awaitable[ToolMessage | Command]],
     ) -> ToolMessage | Command:
         """Every execution: synchronous tools in the plugin's pool, logged, bounded, contained."""
+        if UNREADABLE_ARGUMENTS_KEY in (request.tool_call.get("args") or {}):
+            return await logged_tool_call(request, unreadable_arguments, plugin=plugin)
         if request.tool is not None:
             tool = run_tool_in_pool(request.tool, pool)
             if tool is not request.tool:
@@ -101,6 +104,21 @@ def tool_node(bundle: PluginBundle) -> ToolNode:
         name=bundle.tools_node_name,
         handle_tool_errors=tool_error_message,
         awrap_tool_call=wrap_tool_call,
+    )
+
+
+async def unreadable_arguments(request: ToolCallRequest) -> ToolMessage:
+    """The result of a call whose arguments the model wrote unreadably: the tool does not run, the
+    model reads why and how to call again."""
+    call = request.tool_call
+    name = call.get("name") or "the tool"
+    why = (call.get("args") or {}).get(UNREADABLE_ARGUMENTS_KEY)
+    return ToolMessage(
+        content=f"Error: the arguments of this {name} call could not be read: {why}. Call {name} again "
+        "with its arguments as one JSON object.",
+        tool_call_id=call.get("id") or "",
+        name=name,
+        status="error",
     )
 
 

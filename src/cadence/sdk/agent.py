@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import uuid
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -15,7 +15,7 @@ from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
 from cadence.sdk.metadata import PluginMetadata
-from cadence.sdk.tools import BACK_TOOL_NAME
+from cadence.sdk.tools import BACK_TOOL_NAME, UNREADABLE_ARGUMENTS_KEY
 
 logger = logging.getLogger(__name__)
 
@@ -30,25 +30,29 @@ AgentRunner = Callable[
 def with_back_call(response: AIMessage) -> AIMessage:
     """Give a direct answer a synthesized ``back`` call so the flow is always agent → tools → coordinator.
 
-    Invalid (unparseable) tool calls are dropped and noted, and a call without an id, or with the id
-    of an earlier call of the message, gets a fresh one, so the history stays valid (one result each).
+    An invalid tool call (arguments that are not a JSON object) becomes a call whose ``args`` say why
+    (:data:`~cadence.sdk.tools.UNREADABLE_ARGUMENTS_KEY`): the tools step answers it with that error,
+    so the model can call again. A call without an id, or with the id of an earlier call of the
+    message, gets a fresh one, so the history stays valid (one result each).
     """
     update: dict[str, Any] = {}
-    if response.invalid_tool_calls:
-        names = ", ".join(str(c.get("name")) for c in response.invalid_tool_calls)
-        logger.warning("agent emitted malformed tool calls; dropped", extra={"tools": names})
+    unreadable = [unreadable_call(c) for c in response.invalid_tool_calls]
+    if unreadable:
+        names = ", ".join(c["name"] for c in unreadable)
+        logger.warning("agent emitted tool calls with unreadable arguments", extra={"tools": names})
         update["invalid_tool_calls"] = []
     seen: set[str] = set()
     calls = []
-    for call in response.tool_calls:
+    for call in [*response.tool_calls, *unreadable]:
         if not call.get("id") or call["id"] in seen:
             call = {**call, "id": f"call_{uuid.uuid4().hex[:12]}"}
         seen.add(call["id"])
         calls.append(call)
-    if any(a is not b for a, b in zip(calls, response.tool_calls, strict=True)):
-        logger.warning("agent emitted tool calls without distinct ids; renumbered")
+    if unreadable or any(a is not b for a, b in zip(calls, response.tool_calls, strict=True)):
+        if not unreadable:
+            logger.warning("agent emitted tool calls without distinct ids; renumbered")
         update["tool_calls"] = calls
-    if not response.tool_calls:
+    if not calls:
         update["tool_calls"] = [
             {
                 "name": BACK_TOOL_NAME,
@@ -58,6 +62,20 @@ def with_back_call(response: AIMessage) -> AIMessage:
             }
         ]
     return response.model_copy(update=update) if update else response
+
+
+def unreadable_call(invalid: Mapping[str, Any]) -> dict[str, Any]:
+    """The tool call standing for an invalid one (LangChain's ``InvalidToolCall``): same name and id,
+    ``args`` holding only why its arguments could not be read."""
+    raw = invalid.get("args")
+    shown = raw if len(str(raw)) <= 200 else f"{str(raw)[:200]}…"
+    why = str(invalid.get("error") or "").strip() or "they are not a JSON object"
+    return {
+        "name": str(invalid.get("name") or "").strip() or "unnamed",
+        "args": {UNREADABLE_ARGUMENTS_KEY: f"{why} (the model wrote: {shown!r})"},
+        "id": invalid.get("id"),
+        "type": "tool_call",
+    }
 
 
 class BaseAgent(ABC):

@@ -13,6 +13,10 @@ tool = _lc_tool
 
 BACK_TOOL_NAME = "back"
 """The automatic tool that returns control from an agent to the coordinator."""
+UNREADABLE_ARGUMENTS_KEY = "cadence_unreadable_arguments"
+"""A tool call whose arguments the model wrote unreadably (not a JSON object) carries only this key in
+its ``args``: why they could not be read. The tools step answers it with an error instead of running the
+tool, so the model reads what went wrong and can call again (see :func:`cadence.sdk.with_back_call`)."""
 CONTROL_METADATA_KEY = "cadence_control"
 """``tool.metadata[CONTROL_METADATA_KEY]`` is True on the tools that steer the graph (routes and ``back``)."""
 
