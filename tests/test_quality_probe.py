@@ -157,3 +157,15 @@ def test_times_before_a_reference_multiplies() -> None:
     """'times that by 3' is arithmetic on the previous result, not a question about time."""
     assert "multiply" in tokenize("times that by 3")
     assert "multiply" not in tokenize("what times are the trains?")
+
+
+@pytest.mark.parametrize(
+    ("question", "shortlist"),
+    [
+        ("Is it daytime in Sydney?", ["goto_info_agent"]),  # was answered by chit-chat, made up
+        ("Good morning, how are you?", []),  # a greeting stays chit-chat
+    ],
+)
+def test_daytime_questions_reach_the_world_clock(question: str, shortlist: list[str]) -> None:
+    plugins = [MathPlugin.get_metadata(), InfoPlugin.get_metadata(), DocsPlugin.get_metadata()]
+    assert PreRouter.from_metadata(plugins).shortlist(question) == shortlist

@@ -1447,6 +1447,7 @@ class InfoPlugin(BasePlugin):
             capabilities=[
                 "current date and time in a city or time zone: what time or how late it is there",
                 "the time zone and UTC offset of a place",
+                "whether it is daytime or nighttime somewhere now",
                 "what day or date it is",
                 "time difference between two cities: how many hours ahead or behind one place is",
                 "convert a clock time from one time zone to another",
