@@ -56,6 +56,31 @@ async def test_one_message_with_more_calls_than_the_limit_runs_only_the_limit(mo
     assert "CADENCE_MAX_TOOL_HOPS" in skipped[0].content
 
 
+async def test_only_calls_that_will_run_are_put_to_a_human() -> None:
+    ran: list[str] = []
+    engine = Cadence(
+        make_settings(builtin_plugins=[], max_tool_hops=2, approval_tools="record"),
+        model=ScriptedChatModel.from_items(
+            [goto("counter"), many_calls(4), FINALIZE, {"content": "Recorded 1."}]
+        ),
+        plugins=[counting_plugin(ran)],
+    )
+    paused = await engine.ainvoke("Record four texts.", thread_id="t")
+    asked = paused.approvals
+    assert [a["arguments"] for a in asked] == [{"text": "0"}, {"text": "1"}]  # not the two that cannot run
+    # the human rejects one: the room it leaves is not taken by a call nobody was asked about
+    result = await engine.aresume({asked[0]["id"]: "reject", asked[1]["id"]: "approve"}, thread_id="t")
+    assert ran == ["1"]
+    state = await engine.graph.aget_state({"configurable": {"thread_id": thread_key("local", "t")}})
+    assert not unanswered_tool_calls(state.values["messages"])
+    skipped = [
+        m
+        for m in state.values["messages"]
+        if isinstance(m, ToolMessage) and "CADENCE_MAX_TOOL_HOPS" in m.content
+    ]
+    assert len(skipped) == 2 and result.error is None
+
+
 async def test_calls_within_the_limit_all_run() -> None:
     ran: list[str] = []
     engine = Cadence(

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal, TypedDict
@@ -440,13 +440,20 @@ def turn_snapshot(runtime: Any) -> dict[str, Any]:
 
 
 def review_tool_calls(
-    state: Mapping[str, Any], *, agent: str, rules: ApprovalRules, runtime: Any = None
+    state: Mapping[str, Any],
+    *,
+    agent: str,
+    rules: ApprovalRules,
+    runtime: Any = None,
+    not_asked: Collection[str] = (),
 ) -> ApprovalOutcome:
     """The approval step of a tools step; call it FIRST in the step, before anything with effects.
 
     When calls of the latest AI message need approval, pauses the turn (``interrupt()``) with all
     of them at once; on resume, applies the decisions. Returns what to run (see
-    :class:`ApprovalOutcome`). With nothing to approve it returns the state unchanged.
+    :class:`ApprovalOutcome`). With nothing to approve it returns the state unchanged. Calls whose
+    ids are in ``not_asked`` (the step will not run them: over the turn's tool limit) are not put to
+    the human; the caller must then not run them.
     """
     message = last_ai_message(state)
     calls = list(getattr(message, "tool_calls", None) or [])
@@ -454,6 +461,8 @@ def review_tool_calls(
     context = getattr(runtime, "context", None)
     thread = getattr(context, "thread_id", None)
     pending = pending_calls(message, rules, agent=agent, thread=thread) if rules else []
+    if not_asked:
+        pending = [p for p in pending if p["id"] not in not_asked]
     # a resumed step: the human decided the calls its pause showed; those stay the pending ones even
     # if the rules changed since (a restart with another CADENCE_APPROVAL_TOOLS, a policy that
     # answers otherwise now): a rejected call must not run because nothing asks about it any more

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import replace
 from typing import Any
 
@@ -45,6 +45,7 @@ __all__ = [
     "async_should_continue",
     "graph_edges",
     "graph_nodes",
+    "over_tool_limit",
     "takes_injected_arguments",
     "tool_node",
     "tools_node",
@@ -151,9 +152,12 @@ def tools_node(bundle: PluginBundle, next_node: NextNode | None = None) -> Calla
     ) -> dict[str, Any] | Command:
         settings = getattr(getattr(runtime, "context", None), "settings", None)
         rules = bundle_rules(bundle, settings) if settings is not None else {}
-        approval = review_tool_calls(state, agent=agent_name, rules=rules, runtime=runtime)  # may pause
+        hops = int(state.get("tool_hops") or 0)
+        over = over_tool_limit(state, hops, settings.max_tool_hops) if settings is not None else set()
+        # may pause; calls that will not run (over the limit) are not put to a human
+        approval = review_tool_calls(state, agent=agent_name, rules=rules, runtime=runtime, not_asked=over)
         if settings is not None:
-            approval = within_tool_limit(approval, int(state.get("tool_hops") or 0), settings.max_tool_hops)
+            approval = within_tool_limit(approval, hops, settings.max_tool_hops, over)
         if approval.to_run:
             run_state = approval.run_state
             if given_state and any(c.get("name") in given_state for c in approval.to_run):
@@ -200,18 +204,30 @@ def takes_injected_arguments(tool: BaseTool) -> bool:
     return bool(given)
 
 
-def within_tool_limit(outcome: ApprovalOutcome, hops: int, limit: int) -> ApprovalOutcome:
+def over_tool_limit(state: dict[str, Any], hops: int, limit: int) -> set[str]:
+    """Ids of the latest AI message's work calls beyond what the turn's tool limit leaves, in order."""
+    message = next((m for m in reversed(state.get("messages") or []) if isinstance(m, AIMessage)), None)
+    work = [c for c in getattr(message, "tool_calls", None) or [] if not is_control_tool(c.get("name"))]
+    return {str(c.get("id") or "") for c in work[max(limit - hops, 0) :]}
+
+
+def within_tool_limit(
+    outcome: ApprovalOutcome, hops: int, limit: int, over_ids: Collection[str] = ()
+) -> ApprovalOutcome:
     """``outcome`` with no more work calls to run than the turn's tool limit leaves (``limit - hops``).
 
     One agent message may ask for any number of calls; the ones beyond what is left of
     ``CADENCE_MAX_TOOL_HOPS`` are not run but answered as such (an error result each, not a tool
     hop), so the limit bounds what runs, not just what comes after; the guard then suspends the turn.
+    ``over_ids`` (:func:`over_tool_limit`, computed before the approval step, which did not ask about
+    them) are never run, even where a rejected call left room.
     """
     left = max(limit - hops, 0)
     work = [c for c in outcome.to_run if not is_control_tool(c.get("name"))]
-    if len(work) <= left:
+    kept = [c for c in work if str(c.get("id") or "") not in over_ids]
+    if len(kept) == len(work) <= left:
         return outcome
-    over = {id(c) for c in work[left:]}
+    over = {id(c) for c in work if str(c.get("id") or "") in over_ids} | {id(c) for c in kept[left:]}
     note = (
         f"Not run: this answer may run {limit} tool calls (CADENCE_MAX_TOOL_HOPS) and had used {hops}; "
         "answer with the results you have."
