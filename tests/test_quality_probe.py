@@ -116,6 +116,14 @@ def test_a_tool_taking_a_number_is_unusable_when_the_question_writes_none() -> N
     assert "percent_change" in kept
 
 
+def test_a_tool_taking_more_numbers_than_the_question_writes_is_unusable() -> None:
+    """One number cannot fill two: percent_change(30, 30) said 'From 30 to 30 is no change.'"""
+    schemas = [routing_schema(t) for t in MATH_TOOLS]
+    assert [tool_name(t) for t in usable_tools(schemas, "I'm 30 years old", matched=True)] == ["calculate"]
+    kept = [tool_name(t) for t in usable_tools(schemas, "from 50 to 50, what percent change?", matched=True)]
+    assert "percent_change" in kept  # a number written twice fills two arguments
+
+
 @pytest.mark.parametrize("question", ["increase 80 by 10 percent", "reduce 50 by 20 percent"])
 def test_a_value_changed_by_a_percent_reaches_the_calculator(question: str) -> None:
     """Not percent_change(80, 10) ('a decrease of 87.5%') nor percent_of(20, 50) (10, not 40)."""

@@ -484,26 +484,29 @@ def usable_tools(
     A tool whose only argument locates something (a path, a URL) is left out when the question
     names no such thing: given the whole question as a path it can only fail. A tool that takes
     a list of numbers is left out when the question writes fewer than two: a list of one is no
-    list ("5! = ?" is not ``statistics([5])``); one that takes a number when it writes none (its
-    number could only be invented: "how do I change the port?" is no ``percent_change(100, 200)``).
+    list ("5! = ?" is not ``statistics([5])``); so is one taking more numbers than the question
+    writes (they could only be invented or repeated: "how do I change the port?" is no
+    ``percent_change(100, 200)``, "I'm 30 years old" no ``percent_change(30, 30)``).
     When no tool matched the question's words (``matched`` false) and it has words of its own, a
     tool taking no input is left out too: its answer cannot be about them.
     """
     kept = [t for t in options if locator_parameter(t) is None or locator_in(question)]
-    written = len(numbers_in(question))
-    if written < 2:
+    if len(numbers_in(question)) < 2:
         kept = [t for t in kept if not takes_number_list(t)]
-    if not written:
-        kept = [t for t in kept if not takes_a_number(t)]
+    written = len(NUMBER_RE.findall(numbers_from_words(question)))
+    kept = [t for t in kept if number_arguments(t) <= written]
     if not matched and tokenize(question, digits=False):
         kept = [t for t in kept if not takes_no_input(t)]
     return kept
 
 
-def takes_a_number(schema: Mapping[str, Any]) -> bool:
-    """Whether one of the tool's required arguments is a number or a list of numbers."""
-    return takes_number_list(schema) or any(
-        spec.get("type") in _NUMBER_TYPES for spec in required_parameters(schema).values()
+def number_arguments(schema: Mapping[str, Any]) -> int:
+    """How many of the tool's required arguments are numbers or lists of numbers."""
+    return sum(
+        1
+        for spec in required_parameters(schema).values()
+        if spec.get("type") in _NUMBER_TYPES
+        or (spec.get("type") == "array" and (spec.get("items") or {}).get("type") in _NUMBER_TYPES)
     )
 
 
