@@ -57,6 +57,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
+from cadence.conventions import GraphNodeNames
 from cadence.orchestration.compaction import split_at_last_human
 from cadence.orchestration.safety import is_control_tool, message_text
 from cadence.text import STOPWORDS
@@ -214,17 +215,24 @@ def turn_failures(messages: Sequence[BaseMessage]) -> list[ToolResult]:
     return _turn_tool_messages(messages, failed=True)[1]
 
 
+_DECIDING_NODES = frozenset({GraphNodeNames.COORDINATOR, GraphNodeNames.SUPERVISOR})
+"""Nodes whose calls are routing decisions, never work: a work tool's name they call is a route they lack."""
+
+
 def _turn_tool_messages(messages: Sequence[BaseMessage], *, failed: bool) -> tuple[str, list[ToolResult]]:
     _, question, after = split_at_last_human(messages)
     calls: dict[str, tuple[str, Mapping[str, Any]]] = {}
+    routes: set[str] = set()
     out: list[ToolResult] = []
     for m in after:
         if isinstance(m, AIMessage):
             for c in m.tool_calls or []:
                 calls[c.get("id") or ""] = (c["name"], c.get("args") or {})
+                if m.name in _DECIDING_NODES:
+                    routes.add(c.get("id") or "")
         elif isinstance(m, ToolMessage) and (m.status == "error") == failed:
             name, args = calls.get(m.tool_call_id, (m.name or "tool", {}))
-            if not is_control_tool(name):
+            if not is_control_tool(name) and m.tool_call_id not in routes:
                 out.append(ToolResult(name=name, args=args, content=message_text(m).strip()))
     return (message_text(question) if question is not None else ""), out
 
