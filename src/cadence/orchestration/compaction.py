@@ -20,7 +20,14 @@ from dataclasses import dataclass
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
-from cadence.conventions import FINAL_NODES, answer_text, is_control_tool, message_text, split_at_last_human
+from cadence.conventions import (
+    FINAL_NODES,
+    GraphNodeNames,
+    answer_text,
+    is_control_tool,
+    message_text,
+    split_at_last_human,
+)
 from cadence.orchestration.safety import safe_messages
 
 COMPACTION_HEADER = "The agents' results for this question:"
@@ -68,7 +75,7 @@ def describe_work(messages: Sequence[BaseMessage]) -> str:
     for msg in messages:
         if isinstance(msg, AIMessage):
             who = msg.name or "agent"
-            if who == "coordinator":
+            if who in (GraphNodeNames.COORDINATOR, GraphNodeNames.SUPERVISOR):  # routing decisions, not work
                 continue
             text = answer_text(msg)  # what it said, not its reasoning
             if text:
