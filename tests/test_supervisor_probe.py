@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from rich.console import Console
-from tests.conftest import call, transfer
+from tests.conftest import FINALIZE, call, transfer
 
 from cadence.cli.render import TurnView
 from cadence.orchestration.modes.supervisor import supervisor_view, without_forwarded_copies
@@ -379,3 +379,14 @@ async def test_a_work_tool_called_by_the_decider_is_no_failed_tool(engine_factor
     assert nodes(model)[-1] == "synthesizer"
     assert result.response == "2 + 2 is 4."
     assert "tool failed" not in result.response and "not a valid tool" not in result.response
+
+
+async def test_the_fallback_answer_does_not_list_the_supervisors_routing_as_work(engine_factory) -> None:
+    engine, _ = engine_factory(
+        [call("calculate", expression="1/0"), FINALIZE],  # the synthesizer replies with a tool call too
+        mode="supervisor",
+        model_max_retries=0,
+    )
+    result = await engine.ainvoke("What is 1/0?")
+    assert result.response.startswith("Sorry, I couldn't finish this answer")
+    assert "[supervisor]" not in result.response and "not a valid tool" not in result.response
