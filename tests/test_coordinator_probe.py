@@ -133,3 +133,12 @@ async def test_a_server_reusing_response_ids_leaves_the_history_whole(engine_fac
     calls = [c["name"] for m in messages if isinstance(m, AIMessage) for c in m.tool_calls]
     assert calls == ["goto_math_agent", "calculate", "goto_finalize"] * 2  # none replaced by a later one
     assert [m.content for m in messages if isinstance(m, ToolMessage) and m.name == "calculate"] == ["4", "4"]
+
+
+def test_the_suspend_prompt_does_not_invite_narration() -> None:
+    # "suggest the user continue the chat" was echoed as "I suggest the user continue the chat.", which the
+    # final-answer check reads as narration about "the user" (the suspend answer was rewritten)
+    from cadence.orchestration.answer_check import _narrates
+    from cadence.orchestration.prompts import SUSPEND_INSTRUCTIONS
+
+    assert not _narrates(SUSPEND_INSTRUCTIONS, "Calculate 15 * 23")

@@ -26,7 +26,7 @@ SUSPEND_INSTRUCTIONS = """You are writing the final answer of a conversation tha
 you had to stop before finishing.
 2. Explain what was accomplished, based only on the results in the conversation.
 3. Give the best possible answer with that information.
-4. If the answer is incomplete, say what is missing and suggest the user continue the chat to finish it.
+4. If the answer is incomplete, say what is missing and suggest continuing the chat to finish it.
 
 **IMPORTANT**: never make up an answer when the information gathered is not enough.
 **RESPONSE STYLE**: {tone_instruction}
