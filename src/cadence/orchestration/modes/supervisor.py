@@ -695,13 +695,10 @@ def agent_step(bundle: PluginBundle, output_mode: str = "last_message") -> Calla
         if not isinstance(response, AIMessage) or not response.tool_calls:
             # a plugin's own node that wrote no reply, or one without its ``back``: it answered (empty,
             # or as written); without this the loop would read an earlier message's calls, forever
+            replied = isinstance(response, AIMessage)
             reply = response if isinstance(response, AIMessage) else AIMessage(content="")
             response = with_back_call(reply).model_copy(update={"name": bundle.agent_node_name})
-            written = (
-                [*written[:-1], response]
-                if isinstance(reply, AIMessage) and written
-                else [*written, response]
-            )
+            written = [*written[:-1], response] if replied else [*written, response]
             update = {**update, "messages": written}
         calls = list(getattr(response, "tool_calls", None) or [])
         if isinstance(response, AIMessage) and calls and all(c.get("name") == BACK_TOOL_NAME for c in calls):
