@@ -177,3 +177,27 @@ def test_times_before_a_reference_multiplies() -> None:
 def test_daytime_questions_reach_the_world_clock(question: str, shortlist: list[str]) -> None:
     plugins = [MathPlugin.get_metadata(), InfoPlugin.get_metadata(), DocsPlugin.get_metadata()]
     assert PreRouter.from_metadata(plugins).shortlist(question) == shortlist
+
+
+def _coordinator_routes(question: str) -> list[str]:
+    from langchain_core.messages import HumanMessage
+
+    from cadence.models.local.policy import SmallModelPolicy
+    from cadence.orchestration.control_tools import make_routing_tools
+
+    plugins = [MathPlugin.get_metadata(), InfoPlugin.get_metadata(), DocsPlugin.get_metadata()]
+    schemas = [routing_schema(t) for t in make_routing_tools(plugins)]
+    return SmallModelPolicy().plan([HumanMessage(question)], tools=schemas).route_names
+
+
+@pytest.mark.parametrize("question", ["I'm 30 years old", "I have two kids", "My flight is at 7"])
+def test_a_statement_with_one_number_is_no_calculation(question: str) -> None:
+    """Matched by its number alone, it went to the calculator (an error, or percent_change(30, 30))."""
+    assert _coordinator_routes(question) == ["goto_finalize"]
+
+
+@pytest.mark.parametrize(
+    "question", ["double 21", "What is 5!", "what is 3 to the fourth", "round 3.7", "sqrt 16", "12 * 12"]
+)
+def test_one_number_with_an_operation_still_reaches_the_calculator(question: str) -> None:
+    assert _coordinator_routes(question) == ["goto_math_agent"]

@@ -511,8 +511,11 @@ class MathPlugin(BasePlugin):
             ),
             capabilities=[
                 "arithmetic and calculations: add, subtract, multiply and divide numbers",
-                "squares, cubes, powers and roots; sums, products and averages written in words",
-                "square roots, powers, logarithms, trigonometry, factorials",
+                "squares, cubes, powers (to the fourth, fifth, ...) and roots; sums, products and averages "
+                "written in words",
+                "square roots (sqrt), powers, logarithms (log, ln), trigonometry (sine, cosine, tangent), "
+                "factorials, absolute values, rounding",
+                "double, twice, triple, halve or half a number, a third or a quarter of it",
                 "percentages, percent of a value, percent change",
                 "convert units: seconds, minutes, days, weeks; mm, cm, metres, meters, km, inches, feet, "
                 "miles; grams, kilograms, kg, pounds, ounces; millilitres, litres, liters",

@@ -43,8 +43,11 @@ _SYMBOLS: dict[str, str] = {
     "^": " power ",
     "=": " equal ",
     "√": " root ",
+    "!": " factorial ",
 }
-_SYMBOL_RE = re.compile("|".join(re.escape(s) for s in _SYMBOLS) + r"|(?<=[\d\s)])-(?=[\s\d(])")
+_SYMBOL_RE = re.compile(
+    "|".join(re.escape(s) for s in _SYMBOLS if s != "!") + r"|(?<=[\d\s)])-(?=[\s\d(])|(?<=[\d)])!(?!=)"
+)
 _WORD_RE = re.compile(r"[a-z]+|\d+(?:\.\d+)?")
 
 _ROUTING_STOPWORDS_TEXT = """been but could had has have if into no not our so than their them then there

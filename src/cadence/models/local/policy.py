@@ -14,7 +14,8 @@ Coordinator (every bound tool is a routing tool: ``goto_*``, or ``transfer_to_*`
     routing tools lexically against the question; the grammar allows the
     shortlist (candidates within 75% of the best score), or only
     ``goto_finalize`` when nothing overlaps (no agent fits: greetings,
-    chit-chat, topics no plugin describes). With ``preroute`` off the model
+    chit-chat, topics no plugin describes; a question matched by its numbers
+    alone that writes fewer than two is a statement, "I'm 30 years old"). With ``preroute`` off the model
     chooses freely among all routes plus ``goto_finalize``.
 
 Supervisor (its handoff tools ``transfer_to_*``, ``goto_finalize`` and ``forward_message``)
@@ -614,7 +615,11 @@ class SmallModelPolicy:
                 allowed = [FINALIZE_TOOL]
             else:
                 routes = [t for t in tools if tool_name(t) != FINALIZE_TOOL]
-                shortlist = PreRouter.from_tool_schemas(routes).shortlist(question) if routes else []
+                ranked = PreRouter.from_tool_schemas(routes).rank(question) if routes else []
+                shortlist = PreRouter.shortlisted(ranked)
+                if shortlist and ranked[0].number_only and len(numbers_in(question)) < 2:
+                    # one number and no word of any agent: a statement ("I'm 30 years old"), not a sum
+                    shortlist = []
                 if not shortlist and is_follow_up(question):
                     # "And in Paris?": nothing matches, so the previous turn's agent continues
                     # (by the route bound now: the previous turn may have run in the other mode).
