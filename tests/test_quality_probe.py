@@ -201,3 +201,17 @@ def test_a_statement_with_one_number_is_no_calculation(question: str) -> None:
 )
 def test_one_number_with_an_operation_still_reaches_the_calculator(question: str) -> None:
     assert _coordinator_routes(question) == ["goto_math_agent"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how many tool calls are allowed per turn?",  # was the calculator ("per")
+        "where is the data stored?",  # was chit-chat
+        "How do I add API keys?",  # was the calculator ("add")
+        "what happens when a tool times out?",  # was the world clock ("times")
+    ],
+)
+def test_questions_about_settings_and_limits_reach_the_docs(question: str) -> None:
+    plugins = [MathPlugin.get_metadata(), InfoPlugin.get_metadata(), DocsPlugin.get_metadata()]
+    assert PreRouter.from_metadata(plugins).shortlist(question) == ["goto_docs_agent"]

@@ -605,7 +605,10 @@ class DocsPlugin(BasePlugin):
                 "search the documentation",
                 "questions about Cadence: plugins, configuration, limits, how it works (the coordinator, "
                 "the synthesizer, turns, threads, conversations)",
-                "settings and how to change them: models, timeouts, server host and port, database, storage",
+                "settings and how to change them: models, timeouts, API keys, server host and port, "
+                "database, where data is stored",
+                "limits: how many tool calls or agent routes are allowed per turn, what happens when they "
+                "run out",
                 "find and quote passages from local documents with their source",
             ],
             response_schema={

@@ -56,6 +56,8 @@ _ROUTING_STOPWORDS_TEXT = """been but could had has have if into no not our so t
 STOPWORDS = BASE_STOPWORDS | frozenset(_ROUTING_STOPWORDS_TEXT.split())
 """Words ignored when scoring: the shared base plus routing boilerplate such as "agent" and "tool"."""
 
+_TIMES_OUT_RE = re.compile(r"\btim(?:es|ed|ing) out\b")
+"""Something that "times out" has a timeout (it is not about the time of day)."""
 _RESULT = frozenset({"that", "it", "this"})
 """Words that refer to a result: "times" before one multiplies ("times that by 3")."""
 _ASKING_FOR_ONE = frozenset({"what", "which", "the"})
@@ -115,6 +117,7 @@ def tokenize(text: str, *, digits: bool = True) -> list[str]:
     day becomes the token ``clock`` in both.
     """
     text = _CLOCK_RE.sub(" clock ", text.lower().replace("_", " "))
+    text = _TIMES_OUT_RE.sub(" timeout ", text)
     text = _SYMBOL_RE.sub(lambda m: _SYMBOLS.get(m.group(0), " minus "), text)
     words = _WORD_RE.findall(text)
     numeric = [w[0].isdigit() or w in NUMBER_WORDS for w in words]
