@@ -14,6 +14,7 @@ from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
+from cadence.sdk.abstract import missing_methods
 from cadence.sdk.metadata import PluginMetadata
 from cadence.sdk.tools import BACK_TOOL_NAME, UNREADABLE_ARGUMENTS_KEY
 
@@ -85,6 +86,13 @@ class BaseAgent(ABC):
     has working defaults. The bundle calls :meth:`bind_model` with the model chosen
     for this plugin and the agent's tools plus the automatic ``back`` tool.
     """
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> BaseAgent:
+        """Refuse an agent class with a method left abstract, naming it (and a misspelling of it)."""
+        missing = missing_methods(cls)
+        if missing:
+            raise TypeError(f"{missing}; a BaseAgent implements get_tools and get_system_prompt")
+        return super().__new__(cls)
 
     def __init__(self, metadata: PluginMetadata) -> None:
         self.metadata = metadata

@@ -5,6 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any, TypeVar
 
+from cadence.sdk.abstract import missing_methods
 from cadence.sdk.agent import BaseAgent
 from cadence.sdk.metadata import PluginMetadata
 
@@ -69,9 +70,15 @@ P = TypeVar("P", bound=type[BasePlugin])
 
 
 def register_plugin(plugin: P) -> P:
-    """Register a plugin class (usable as a decorator); the plugin manager picks it up."""
+    """Register a plugin class (usable as a decorator); the plugin manager picks it up.
+
+    Raises ``TypeError`` for anything but a ``BasePlugin`` subclass that implements its methods.
+    """
     if not (isinstance(plugin, type) and issubclass(plugin, BasePlugin)):
         raise TypeError(f"register_plugin expects a BasePlugin subclass, got {plugin!r}")
+    missing = missing_methods(plugin)
+    if missing:
+        raise TypeError(f"{missing}; a BasePlugin implements get_metadata and create_agent (class methods)")
     _REGISTRY[f"{plugin.__module__}.{plugin.__qualname__}"] = plugin
     return plugin
 
