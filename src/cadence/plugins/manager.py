@@ -37,6 +37,7 @@ from typing import Any
 from cadence.errors import PluginError
 from cadence.plugins.bundle import PluginBundle, PluginSource
 from cadence.plugins.containment import load_fault, reraise_cancellation
+from cadence.sdk.abstract import missing_methods
 from cadence.sdk.metadata import PluginMetadata, normalize_name
 from cadence.sdk.plugin import BasePlugin, registered_plugins
 from cadence.settings import Settings
@@ -229,7 +230,8 @@ class PluginManager:
                 plugins = self._plugins_in(obj)
                 if not plugins:
                     raise TypeError(
-                        f"entry point {ep.name!r} is not a BasePlugin subclass or a module with one"
+                        self._unimplemented_in(obj)
+                        or f"entry point {ep.name!r} is not a BasePlugin subclass or a module with one"
                     )
                 found.extend((p, PluginSource("entry_point", location)) for p in plugins)
             except BaseException as exc:  # SystemExit at import included: one plugin never stops the app
@@ -272,7 +274,10 @@ class PluginManager:
                     )
                     plugins = self._plugins_in(module)
                     if not plugins:
-                        raise TypeError("defines no BasePlugin subclass (subclass cadence.sdk.BasePlugin)")
+                        raise TypeError(
+                            self._unimplemented_in(module)
+                            or "defines no BasePlugin subclass (subclass cadence.sdk.BasePlugin)"
+                        )
                     found.extend((p, PluginSource("directory", str(entry))) for p in plugins)
                 except BaseException as exc:  # SystemExit at import included
                     reraise_cancellation(exc)
@@ -407,10 +412,30 @@ class PluginManager:
             ]
         return []
 
+    @staticmethod
+    def _unimplemented_in(module: Any) -> str | None:
+        """What the module's own BasePlugin subclasses leave unimplemented (a misspelt ``get_metadata``
+        makes a plugin abstract, so it is not taken for one), or ``None``."""
+        if not isinstance(module, ModuleType):
+            return None
+        missing = [
+            missing_methods(value)
+            for value in vars(module).values()
+            if inspect.isclass(value)
+            and issubclass(value, BasePlugin)
+            and value is not BasePlugin
+            and value.__module__ == module.__name__
+        ]
+        return "; ".join(m for m in missing if m) or None
+
     def _load_one(
         self, plugin: type[BasePlugin], source: PluginSource, disabled: set[str]
     ) -> tuple[PluginBundle | None, PluginStatus]:
         status = PluginStatus(plugin.__name__, "failed", source.kind, source.location)
+        missing = missing_methods(plugin)  # its class methods would answer None, not say what is wrong
+        if missing:
+            status.reason = missing
+            return None, status
         try:
             metadata = plugin.get_metadata()
             if not isinstance(metadata, PluginMetadata):
