@@ -18,6 +18,10 @@ from cadence.testing import ScriptedChatModel
         ({"tool_calls": {"name": "x"}}, "'tool_calls' must be a list"),
         ({"tool_calls": [{"name": "calculate", "args": [1, 2]}]}, "needs 'args' as an object"),
         ({"tool_calls": [{"args": {}}]}, "without a string 'name'"),
+        (  # OpenAI's key: the call ran with no arguments at all
+            {"tool_calls": [{"name": "calculate", "arguments": {"expression": "1 + 1"}}]},
+            "tool call 'calculate' has unknown keys ['arguments']; allowed: ['args', 'id', 'name']",
+        ),
         ({"content": "x", "delay_s": "slow"}, "'delay_s' must be a number"),
         ({"content": "x", "delay_s": -1}, "'delay_s' must be a number"),
         ({"content": "x", "usage": 5}, "'usage' must be an object"),
@@ -35,6 +39,7 @@ def test_good_items_load() -> None:
         [
             {"content": "x", "delay_s": 0.5, "usage": {"input_tokens": 3, "output_tokens": 1}},
             {"tool_calls": [{"name": "calculate", "args": {"expression": "1 + 1"}}]},
+            {"tool_calls": [{"name": "calculate", "args": '{"expression": "1"}', "id": "call_1"}]},
             {"content": [{"type": "text", "text": "parts"}]},
         ]
     )

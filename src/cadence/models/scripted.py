@@ -42,6 +42,7 @@ from cadence.models.chunks import areport_tokens, bind_openai_tools, report_toke
 from cadence.models.retry import RateLimitError
 
 _ALLOWED_KEYS = {"content", "tool_calls", "delay_s", "raise", "usage"}
+_CALL_KEYS = {"name", "args", "id"}
 
 
 class ScriptedModelError(Exception):
@@ -76,6 +77,12 @@ def _check_item(i: int, item: dict[str, Any]) -> None:
     for call in calls or []:
         if not isinstance(call, dict) or not isinstance(call.get("name"), str):
             raise bad("has a tool call without a string 'name'")
+        unknown = set(call) - _CALL_KEYS
+        if unknown:  # e.g. OpenAI's 'arguments': the call would run with no arguments at all
+            raise bad(
+                f"tool call {call['name']!r} has unknown keys {sorted(unknown)}; "
+                f"allowed: {sorted(_CALL_KEYS)}"
+            )
         if not isinstance(call.get("args", {}), dict | str):
             raise bad(f"tool call {call['name']!r} needs 'args' as an object (or the raw text a model wrote)")
     delay = item.get("delay_s", 0)
