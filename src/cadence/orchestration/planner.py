@@ -56,7 +56,7 @@ from cadence.errors import CadenceError
 from cadence.models.preroute import PreRouter
 from cadence.orchestration.answer_check import ToolResult, leading_facts
 from cadence.orchestration.approval import EDITED_KEY, arguments_problem
-from cadence.orchestration.events import emit_events, node_event
+from cadence.orchestration.events import agent_events, emit_events, node_event
 from cadence.orchestration.guards import BEFORE_DECISION, GuardView
 from cadence.orchestration.model_call import call_model
 from cadence.orchestration.recall import (
@@ -563,6 +563,8 @@ class ToolRunner:
             logger.info("planner mode: calls beyond the tool limit wait", extra={"waiting": len(mine) - left})
             mine = mine[:left]
         message = _calls_message(self.node_name, mine)
+        # the stream shows the calls as an agent's are shown: tool_start per call, then the tools node
+        emit_events(agent_events(self.tools[mine[0]["name"]][0].name, {"messages": [message]}, target))
         return Command(goto=target, update={**update, "messages": [message]})
 
 
@@ -640,6 +642,7 @@ class Planner:
         target = {"researcher": GraphNodeNames.RESEARCHER, "validator": GraphNodeNames.VALIDATOR}.get(
             plan.delegate_to, GraphNodeNames.ROOT
         )
+        emit_events([node_event(target)])  # the node handing over announces the next one
         return Command(
             goto=target,
             update={
@@ -662,7 +665,6 @@ class Researcher(ToolRunner):
         self, state: dict[str, Any], config: RunnableConfig, runtime: Runtime[TurnContext]
     ) -> Command:
         """One research round: run tools (→ the plugin's tools step → back here) or hand on to root."""
-        emit_events([node_event(self.node_name)])
         context = _context(runtime)
         settings = context.settings if context is not None else self.settings
         results = gathered(state.get("messages") or [])
@@ -715,6 +717,7 @@ class Researcher(ToolRunner):
             update["planned_tools"] = state["planned_tools"]  # with the skipped planned tools flagged
         if ctx is not None:
             update["plugin_context"] = ctx
+        emit_events([node_event(GraphNodeNames.ROOT)])
         return Command(goto=GraphNodeNames.ROOT, update=update)
 
 
@@ -727,7 +730,6 @@ class Validator(ToolRunner):
         self, state: dict[str, Any], config: RunnableConfig, runtime: Runtime[TurnContext]
     ) -> Command:
         """Run pending planned tools (→ tools step → back here), then check and go to root."""
-        emit_events([node_event(self.node_name)])
         context = _context(runtime)
         settings = context.settings if context is not None else self.settings
         stop = _guard_stop(state, context, settings)
@@ -751,6 +753,7 @@ class Validator(ToolRunner):
         update: dict[str, Any] = {"scratchpad": _note(state, *lines), "tool_results": results, **marks}
         if stop is not None:
             update["plugin_context"] = stop
+        emit_events([node_event(GraphNodeNames.ROOT)])
         return Command(goto=GraphNodeNames.ROOT, update=update)
 
 
@@ -781,7 +784,6 @@ class Root(Synthesizer):
         self, state: dict[str, Any], config: RunnableConfig, runtime: Runtime[TurnContext]
     ) -> Command:
         """Run pending planned tools (→ tools step → back here), else answer and end the turn."""
-        emit_events([node_event(self.node_name)])
         context = _context(runtime)
         settings = context.settings if context is not None else self.settings
         notes: list[str] = []

@@ -1,0 +1,59 @@
+"""Streamed turns across the modes: every tool call is announced before its result, nodes once each."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from test_planner_mode import calc, plan, planner_engine
+
+
+def _without_tokens(events: list[dict]) -> list[tuple]:
+    return [
+        (e["type"], e.get("node") or e.get("name") or e.get("agent"))
+        for e in events
+        if e["type"] not in ("token", "final")
+    ]
+
+
+async def test_the_planner_streams_tool_start_before_each_tool_end_and_each_node_once() -> None:
+    """The planner's researcher ran tools without a ``tool_start`` event (a client showing "running
+    calculate…" saw a result out of nowhere) and the node a tools step went back to was announced twice."""
+    engine, _ = planner_engine([plan("researcher", [calc("2 + 2")]), {"content": "2 + 2 = 4"}])
+    events = [e async for e in engine.astream("What is 2 + 2?", user_id="u")]
+    assert _without_tokens(events) == [
+        ("node", "planner"),
+        ("node", "researcher"),
+        ("tool_start", "calculate"),
+        ("node", "math_tools"),
+        ("tool_end", "calculate"),
+        ("agent_end", "math"),
+        ("node", "researcher"),
+        ("node", "root"),
+    ]
+    start = next(e for e in events if e["type"] == "tool_start")
+    assert start == {
+        "type": "tool_start",
+        "agent": "math",
+        "name": "calculate",
+        "args": {"expression": "2 + 2"},
+    }
+    assert events[-1]["response"] == "2 + 2 = 4"
+
+
+@pytest.mark.parametrize(("delegate", "first"), [("validator", "validator"), ("end", "root")])
+async def test_the_planners_root_and_validator_announce_their_tools_once(delegate: str, first: str) -> None:
+    engine, _ = planner_engine([plan(delegate, [calc("3 * 3")]), {"content": "3 * 3 = 9"}])
+    events = [e async for e in engine.astream("What is 3 * 3?", user_id="u", tokens=False)]
+    kinds = _without_tokens(events)
+    assert kinds[:5] == [
+        ("node", "planner"),
+        ("node", first),
+        ("tool_start", "calculate"),
+        ("node", "math_tools"),
+        ("tool_end", "calculate"),
+    ]
+    nodes = [k for k in kinds if k[0] == "node"]
+    assert all(a != b for a, b in itertools.pairwise(nodes)), nodes
+    assert nodes[-1] == ("node", "root") and events[-1]["response"] == "3 * 3 = 9"
