@@ -185,6 +185,29 @@ def test_cancelling_stops_the_generation_in_the_worker(worker_key: WorkerKey) ->
 
 
 @real_model
+def test_waiting_calls_are_served_in_the_order_they_came(worker_key: WorkerKey) -> None:
+    """Many turns on one worker: no call is passed over by later ones (it would time out meanwhile)."""
+    worker = get_worker(worker_key)
+    worker.start()
+    served: list[int] = []
+    busy = worker.stream(LONG_REQUEST)
+    next(busy)  # the worker is generating: every call below waits
+
+    def call(index: int) -> None:
+        worker.complete(SHORT_REQUEST)
+        served.append(index)
+
+    threads = [threading.Thread(target=call, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+        time.sleep(0.15)  # it waits now (several polls of a waiting call) before the next one asks
+    busy.close()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert served == list(range(8))
+
+
+@real_model
 def test_a_hung_worker_is_killed_after_the_grace_and_restarted(worker_key: WorkerKey) -> None:
     worker = get_worker(worker_key, WorkerOptions(cancel_grace=0.5))
     try:

@@ -35,6 +35,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,6 +63,59 @@ costs nothing measurable alone: 0.70 s), 1.0 s with ``OMP_WAIT_POLICY=PASSIVE`` 
 
 class GenerationCancelled(Exception):
     """A call was cancelled by its caller (raised into the calling thread only)."""
+
+
+class FifoLock:
+    """A lock whose waiters get it in the order they asked for it; a waiter can give up (cancel).
+
+    ``threading.Lock`` hands a released lock to any waiter, often a newcomer: with many turns
+    waiting for one worker, some calls were passed over again and again until they timed out
+    while later ones were served. Here each waiter takes a ticket and the oldest one is next.
+    """
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        self._waiting: deque[object] = deque()
+        self._held = False
+
+    def acquire(self, cancel: threading.Event | None = None) -> None:
+        """Wait for the lock in arrival order; raise :class:`GenerationCancelled` when ``cancel`` is set."""
+        ticket = object()
+        with self._cond:
+            self._waiting.append(ticket)
+            try:
+                while self._held or self._waiting[0] is not ticket:
+                    if cancel is not None and cancel.is_set():
+                        raise GenerationCancelled
+                    self._cond.wait(POLL_S if cancel is not None else None)
+            except BaseException:
+                self._waiting.remove(ticket)
+                self._cond.notify_all()  # the next in line may be free to go now
+                raise
+            self._waiting.popleft()
+            self._held = True
+
+    def release(self) -> None:
+        """Hand the lock to the oldest waiter."""
+        with self._cond:
+            self._held = False
+            self._cond.notify_all()
+
+    def locked(self) -> bool:
+        """Whether a call holds the lock."""
+        return self._held
+
+    @property
+    def waiting(self) -> int:
+        """How many calls wait for the lock."""
+        return len(self._waiting)
+
+    def __enter__(self) -> FifoLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
 
 
 @dataclass(frozen=True)
@@ -176,7 +230,8 @@ class ModelWorker:
     def __init__(self, key: WorkerKey, options: WorkerOptions | None = None) -> None:
         self.key = key
         self.options = options or WorkerOptions()
-        self._lock = threading.Lock()
+        self._lock = FifoLock()
+        """Serializes requests, served in the order they came (see :class:`FifoLock`)."""
         self._process: _Process | None = None
         self._next_id = 0
         self.restarts = 0
@@ -286,11 +341,6 @@ class ModelWorker:
         )
 
     # -- requests -----------------------------------------------------------------------
-    def _acquire(self, cancel: threading.Event | None) -> None:
-        while not self._lock.acquire(timeout=POLL_S):
-            if cancel is not None and cancel.is_set():
-                raise GenerationCancelled
-
     def stream(self, request: dict[str, Any], cancel: threading.Event | None = None) -> Iterator[Any]:
         """Run ``request`` (see ``worker_main``); yields text pieces (str), then the result (dict).
 
@@ -298,7 +348,7 @@ class ModelWorker:
         :class:`GenerationCancelled` when ``cancel`` is set (the worker is free again,
         or killed, before it returns). Closing the iterator early cancels the request.
         """
-        self._acquire(cancel)
+        self._lock.acquire(cancel)
         try:
             process = self._ensure()
             self._next_id += 1
