@@ -474,7 +474,7 @@ class Cadence(EngineMemory):
             tokens=False,
             events=False,
         ):
-            if event["type"] == "final":
+            if event.get("type") == "final":  # a plugin's own events may have no type
                 final = event
         assert final is not None
         return TurnResult.from_final(final)
@@ -922,7 +922,7 @@ class Cadence(EngineMemory):
         """Continue a paused turn (see :meth:`resume_stream`) and return its result."""
         final: dict[str, Any] | None = None
         async for event in self.resume_stream(decisions, thread_id=thread_id, user_id=user_id, tokens=False):
-            if event["type"] == "final":
+            if event.get("type") == "final":  # a plugin's own events may have no type
                 final = event
         assert final is not None
         return TurnResult.from_final(final)
@@ -1019,7 +1019,7 @@ class Cadence(EngineMemory):
         """Run a fork (see :meth:`fork_stream`) and return the branch's result."""
         final: dict[str, Any] | None = None
         async for event in self.fork_stream(checkpoint_id, thread_id=thread_id, tokens=False, **kwargs):
-            if event["type"] == "final":
+            if event.get("type") == "final":  # a plugin's own events may have no type
                 final = event
         assert final is not None
         return TurnResult.from_final(final)
