@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Collection
 from dataclasses import replace
 from typing import Any
 
-from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.prebuilt import ToolNode
@@ -164,10 +164,9 @@ def tools_node(bundle: PluginBundle, next_node: NextNode | None = None) -> Calla
                 run_state = copy.deepcopy(
                     run_state
                 )  # a tool given the state changes its copy, not the thread
-            result = await node.ainvoke(run_state, config)
-            ran = list(result.get("messages", [])) if isinstance(result, dict) else list(result)
+            ran, changes = tool_node_output(await node.ainvoke(run_state, config))
         else:
-            ran = []
+            ran, changes = [], {}
         new_messages = approval.messages(ran)
         last_ai = approval.edited_message or next(
             (m for m in reversed(state.get("messages") or []) if isinstance(m, AIMessage)), None
@@ -179,6 +178,7 @@ def tools_node(bundle: PluginBundle, next_node: NextNode | None = None) -> Calla
         if approval.decisions:
             ctx[F.APPROVALS] = [*list(ctx.get(F.APPROVALS) or []), *approval.decisions]
         update = {
+            **changes,
             "messages": new_messages,
             "tool_hops": int(state.get("tool_hops") or 0) + hops,
             "plugin_context": ctx,
@@ -192,6 +192,44 @@ def tools_node(bundle: PluginBundle, next_node: NextNode | None = None) -> Calla
 
     plugin_tools_node.__name__ = bundle.tools_node_name
     return plugin_tools_node
+
+
+TOOL_STATE_KEYS = frozenset({"metadata"})
+"""State a tool may change on purpose by returning ``Command(update=...)``, besides the messages (its result);
+the counters, the plugin context and the rest are the orchestration's."""
+
+
+def tool_node_output(result: Any) -> tuple[list[BaseMessage], dict[str, Any]]:
+    """The ``ToolNode``'s output as (messages, other state changes): a dict, or, when a tool returned a
+    ``Command``, a list of updates (LangGraph's ``_combine_tool_outputs``); a ``Command``'s ``goto`` is
+    not followed (the graph routes), and state other than :data:`TOOL_STATE_KEYS` is left alone."""
+    messages: list[BaseMessage] = []
+    changes: dict[str, Any] = {}
+
+    def take(update: Any) -> None:
+        items = (
+            update.items() if isinstance(update, dict) else update if isinstance(update, list | tuple) else []
+        )
+        for key, value in items:
+            if key == "messages":
+                messages.extend(value if isinstance(value, list | tuple) else [value])
+            elif key in TOOL_STATE_KEYS:
+                changes[key] = value
+            else:
+                logger.warning("a tool's state update was ignored", extra={"key": str(key)})
+
+    for item in [result] if isinstance(result, dict) else list(result or []):
+        if isinstance(item, Command):
+            if item.goto:
+                logger.warning("a tool's Command goto was ignored", extra={"goto": str(item.goto)})
+            take(item.update or {})
+        elif isinstance(item, dict):
+            take(item)
+        elif isinstance(item, list | tuple):
+            messages.extend(m for m in item if isinstance(m, BaseMessage))
+        elif isinstance(item, BaseMessage):
+            messages.append(item)
+    return messages, changes
 
 
 def takes_injected_arguments(tool: BaseTool) -> bool:
