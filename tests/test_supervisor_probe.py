@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.tools import InjectedToolCallId, tool
+from langgraph.types import Command
 from rich.console import Console
-from tests.conftest import FINALIZE, call, transfer
+from tests.conftest import FINALIZE, call, tool_plugin, transfer
 
 from cadence.cli.render import TurnView
 from cadence.orchestration.modes.supervisor import supervisor_view, without_forwarded_copies
@@ -390,3 +392,29 @@ async def test_the_fallback_answer_does_not_list_the_supervisors_routing_as_work
     result = await engine.ainvoke("What is 1/0?")
     assert result.response.startswith("Sorry, I couldn't finish this answer")
     assert "[supervisor]" not in result.response and "not a valid tool" not in result.response
+
+
+# -- a tool that returns a Command (docs/plugins.md: "Return a Command with an update") -------------------
+@tool
+def remember(note: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> Command:
+    """Remember a note."""
+    result = ToolMessage(content=f"noted: {note}", tool_call_id=tool_call_id)
+    return Command(update={"messages": [result], "metadata": {"note": note}})
+
+
+@pytest.mark.parametrize("mode", ["supervisor", "coordinator"])
+async def test_a_tool_returning_a_command_updates_the_state(engine_factory, mode) -> None:
+    route = transfer("notes") if mode == "supervisor" else {"tool_calls": [{"name": "goto_notes_agent"}]}
+    script = [route, call("remember", note="milk"), {"content": "Noted: milk."}, forward("notes")]
+    if mode == "coordinator":
+        script = [route, call("remember", note="milk"), FINALIZE, {"content": "Noted: milk."}]
+    engine, _ = engine_factory(
+        script, plugins=[tool_plugin("notes", [remember])], builtin_plugins=[], mode=mode
+    )
+    result = await engine.ainvoke("Remember milk", thread_id="cmd")
+    # before: the Command reached the messages and the turn failed (a 500)
+    assert result.error is None and result.response == "Noted: milk."
+    assert [t["result"] for t in result.trace["tools_used"]] == ["noted: milk"]
+    graph = engine.graph_for(mode)
+    state = (await graph.aget_state({"configurable": {"thread_id": "local::cmd"}})).values
+    assert state["metadata"]["note"] == "milk"

@@ -733,6 +733,7 @@ def answered(
         for c in response.tool_calls
     ]
     step = {
+        **_carried(state),
         "messages": back,
         "tool_hops": int(state.get("tool_hops") or 0),
         "plugin_context": plugin_context(state),
@@ -750,6 +751,12 @@ def answered(
     return {HANDBACK_KEY: Handback(goto=target, update={**rest, **step, "messages": shared})}
 
 
+def _carried(state: dict[str, Any]) -> dict[str, Any]:
+    """The visit's earlier writes to shared state a handback carries besides its step's: ``metadata``, which
+    a tool may change (``Command(update=...)``) in any step of the agent's loop."""
+    return {"metadata": state["metadata"]} if "metadata" in state else {}
+
+
 def hand_back(bundle: PluginBundle, output_mode: str) -> Callable[..., Any]:
     """The agent subgraph's ``{name}_tools`` node: the plugin's tools step, looping or handing back.
 
@@ -764,7 +771,7 @@ def hand_back(bundle: PluginBundle, output_mode: str) -> Callable[..., Any]:
         result = await inner(state, config, runtime)
         if not isinstance(result, Command) or result.goto == bundle.agent_node_name:
             return result
-        update = dict(result.update or {})  # type: ignore[call-overload]
+        update = {**_carried(state), **dict(result.update or {})}  # type: ignore[call-overload]
         update["messages"] = handed_back(
             state.get("messages") or [], update.get("messages") or [], output_mode
         )
