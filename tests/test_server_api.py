@@ -65,6 +65,8 @@ def test_chat_roundtrip_threads_and_messages() -> None:
         assert client.delete(f"/api/v1/threads/{thread}").json() == {"thread_id": thread, "deleted": True}
         assert client.get(f"/api/v1/threads/{thread}").status_code == 404
         assert [t["thread_id"] for t in client.get("/api/v1/threads").json()["threads"]] == [other]
+        by_metadata = client.post("/api/v1/chat", json={"message": "hi", "metadata": {"tone": "formal"}})
+        assert by_metadata.json()["trace"]["tone"] == "formal"  # the seed's tone preference in the metadata
 
 
 def test_health_ready_plugins_and_openapi() -> None:
@@ -112,6 +114,9 @@ def test_bad_requests_get_documented_errors() -> None:
 
         error(client.post("/api/v1/chat", json={"message": "x" * 51}), 422, "message_too_long")
         error(client.post("/api/v1/chat", json={"message": "hi", "tone": "angry"}), 422, "invalid_tone")
+        error(
+            client.post("/api/v1/chat", json={"message": "hi", "metadata": {"tone": 1}}), 422, "invalid_tone"
+        )
         error(client.post("/api/v1/chat", json={"message": "hi", "colour": "red"}), 422, "unknown_field")
         error(client.post("/api/v1/chat", json={}), 422, "missing_field")
         error(client.post("/api/v1/chat", json={"message": ""}), 422, "empty_message")

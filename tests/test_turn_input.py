@@ -39,6 +39,8 @@ async def test_checked_input_runs_without_a_second_check(engine_factory) -> None
         ({"message": "hi", "metadata": "text"}, "invalid_metadata"),
         ({"message": "hi", "metadata": {"x": object()}}, "invalid_metadata"),  # ran the turn, then lost it
         ({"message": "hi", "metadata": {"x": float("nan")}}, "invalid_metadata"),
+        ({"message": "hi", "metadata": {"tone": "shouty"}}, "invalid_tone"),
+        ({"message": "hi", "metadata": {"tone": 3}}, "invalid_tone"),
     ],
 )
 def test_bad_input_is_refused_before_anything_runs(engine_factory, kwargs: dict, code: str) -> None:
@@ -48,6 +50,15 @@ def test_bad_input_is_refused_before_anything_runs(engine_factory, kwargs: dict,
     with pytest.raises(ValidationError) as info:
         engine.turn_input(message, **kwargs)
     assert info.value.code == code
+
+
+async def test_the_tone_in_the_metadata_is_used_when_no_tone_is_given(engine_factory) -> None:
+    engine, _ = engine_factory([FINALIZE, {"content": "Hello!"}])
+    assert engine.turn_input("hi", metadata={"tone": "Formal"}).tone == "formal"
+    assert engine.turn_input("hi", tone="concise", metadata={"tone": "formal"}).tone == "concise"
+    assert engine.turn_input("hi", metadata={"source": "web"}).tone == "natural"
+    result = await engine.ainvoke("hi", metadata={"tone": "formal"})
+    assert result.trace["tone"] == "formal"
 
 
 def test_turn_input_is_a_frozen_record() -> None:

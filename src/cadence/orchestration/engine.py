@@ -353,7 +353,7 @@ class Cadence(EngineMemory):
         validate_message(message, self.settings.max_message_chars)
         check_metadata(metadata)
         mode_name, agent = self.mode_and_agent(mode, agent)
-        tone_value = ResponseTone.parse(tone).value
+        tone_value = ResponseTone.requested(tone, metadata).value
         user = (user_id or self.settings.default_user).strip() or self.settings.default_user
         thread = thread_id or uuid.uuid4().hex
         limit = self.settings.max_id_chars

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from typing import Any
 
 from cadence.errors import ValidationError
 
@@ -34,6 +36,17 @@ class ResponseTone(StrEnum):
             raise ValidationError(
                 f"Unknown tone {value!r}; choose one of: {names}.", code="invalid_tone"
             ) from None
+
+    @classmethod
+    def requested(cls, tone: str | None, metadata: Mapping[str, Any] | None = None) -> ResponseTone:
+        """The turn's tone: ``tone`` when given, else the conversation metadata's ``tone`` (where the seed
+        keeps the preference), else natural; an unknown one raises (``invalid_tone``)."""
+        value = tone if tone is not None else (metadata or {}).get("tone")
+        if value is not None and not isinstance(value, str):
+            raise ValidationError(
+                f"The tone must be text (a str), not {type(value).__name__}.", code="invalid_tone"
+            )
+        return cls.parse(value)
 
     @classmethod
     def get_description(cls, value: str | None) -> str:
