@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import functools
 import json
 import logging
 import sqlite3
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import pydantic
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from cadence.cli.logs import configure_logging
 from cadence.errors import CadenceError, ConfigurationError
@@ -134,3 +138,68 @@ def guarded(fn: F) -> F:
 
 def dump_json(payload: dict[str, Any]) -> str:
     return json.dumps(payload, ensure_ascii=False, default=str)
+
+
+class LineReader:
+    """Reads stdin lines for prompts inside a running turn (approvals) without losing one to Ctrl-C.
+
+    A prompt inside a turn reads in a worker thread (the event loop keeps running); Ctrl-C cancels
+    the turn but cannot stop a thread blocked on ``input()``. That read stays pending here, and the
+    next prompt (the chat's ``you ›``, another approval) takes its line instead of starting a second
+    read that would race it for stdin: the line the user types next goes to the prompt they see.
+    """
+
+    def __init__(self) -> None:
+        self._pending: concurrent.futures.Future[str | None] | None = None
+        self._lock = threading.Lock()
+
+    def _start(self, prompt: str | Text, console: Console | None) -> concurrent.futures.Future[str | None]:
+        with self._lock:
+            if self._pending is not None:  # a read given up on: its line is this prompt's
+                if console is not None and prompt:
+                    console.print(prompt, end="")
+                return self._pending
+            future: concurrent.futures.Future[str | None] = concurrent.futures.Future()
+            future.set_running_or_notify_cancel()  # a cancelled waiter never cancels the read itself
+
+            def read() -> None:
+                try:
+                    line = console.input(prompt) if console is not None else input()
+                except EOFError:
+                    future.set_result(None)
+                except BaseException as exc:  # handed to whoever waits for the line
+                    future.set_exception(exc)
+                else:
+                    future.set_result(line)
+
+            threading.Thread(target=read, name="cadence-stdin", daemon=True).start()
+            self._pending = future
+            return future
+
+    def _taken(self, future: concurrent.futures.Future[str | None]) -> str | None:
+        with self._lock:
+            if self._pending is future:
+                self._pending = None
+        return future.result()
+
+    @property
+    def pending(self) -> bool:
+        """Whether a read given up on still waits for its line."""
+        return self._pending is not None
+
+    async def aread(self, prompt: str | Text = "", console: Console | None = None) -> str | None:
+        """The next line (``prompt`` shown on ``console``; None at end of input), read without blocking
+        the event loop."""
+        future = self._start(prompt, console)
+        await asyncio.wrap_future(future)
+        return self._taken(future)
+
+    def read(self, prompt: str | Text = "", console: Console | None = None) -> str | None:
+        """The next line, blocking (Ctrl-C raises ``KeyboardInterrupt`` and keeps the read pending)."""
+        future = self._start(prompt, console)
+        concurrent.futures.wait([future])
+        return self._taken(future)
+
+
+stdin_lines = LineReader()
+"""The process's one reader of stdin lines for prompts (see :class:`LineReader`)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -30,6 +31,7 @@ from cadence.cli.common import (
     load_settings,
     out_console,
     print_error,
+    stdin_lines,
 )
 from cadence.cli.logs import clip
 from cadence.cli.memory import memory_app
@@ -194,6 +196,14 @@ def _slash_command(
     return thread_id, tone
 
 
+def _typing() -> bool:
+    """Whether someone types the chat's lines (stdin is a terminal), not a pipe or a file."""
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):  # replaced or closed stdin
+        return False
+
+
 def _interactive(
     settings: Settings, *, tone: str | None, thread: str | None, user: str | None, json_output: bool
 ) -> None:
@@ -215,11 +225,18 @@ def _interactive(
                     raise fail(exc.message) from None
             if not json_output:
                 err.print(Text(f"thread {thread_id} · {HELP_TEXT}", style="dim"))
+            # the prompt only for someone typing: piped lines get the answers alone on stdout
+            prompt = Text("you › ", style="bold cyan") if not json_output and _typing() else None
             while True:
                 try:
-                    line = input() if json_output else out.input(Text("you › ", style="bold cyan"))
+                    if stdin_lines.pending:  # a reply Ctrl-C gave up on: the line typed next is this one
+                        line = stdin_lines.read(prompt or "", out if prompt else None)
+                        if line is None:
+                            raise EOFError
+                    else:
+                        line = out.input(prompt) if prompt else input()
                 except (EOFError, KeyboardInterrupt):
-                    if not json_output:
+                    if prompt:
                         out.print()
                     break
                 except UnicodeDecodeError as exc:  # a strict UTF-8 terminal read bytes that are not UTF-8

@@ -1,0 +1,46 @@
+"""``cadence chat`` around a streamed turn: Ctrl-C at an approval prompt, lines piped on stdin."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from test_cli import HELLO_SCRIPT, MATH_SCRIPT, cli_env, run, use_script  # noqa: F401  (cli_env is a fixture)
+
+
+async def test_a_reply_given_up_on_by_ctrl_c_goes_to_the_next_prompt(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C at ``approve? …`` cancelled the turn but not the thread blocked reading stdin: it took the
+    next line the user typed at ``you ›`` (lost), and the session read the line after that instead."""
+    from cadence.cli import approvals
+
+    read_end, write_end = os.pipe()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.FileIO(read_end, "rb"), encoding="utf-8"))
+    try:
+        asking = asyncio.create_task(approvals._read_line("approve? ", None))
+        await asyncio.sleep(0.1)
+        asking.cancel()  # Ctrl-C: the turn is cancelled while its prompt waits
+        with contextlib.suppress(asyncio.CancelledError):
+            await asking
+        os.write(write_end, b"hello\n")
+        assert await asyncio.wait_for(approvals._read_line("", None), 5) == "hello"
+        os.write(write_end, b"a\n")
+        assert await asyncio.wait_for(approvals._read_line("", None), 5) == "a"
+    finally:
+        os.close(write_end)  # end of input: no read stays blocked
+
+
+@pytest.mark.usefixtures("cli_env")
+def test_piped_lines_get_the_answers_without_prompts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``printf 'q1\\nq2\\n' | cadence chat > answers.txt`` wrote ``you › `` before every answer and at
+    the end: the prompt is for someone typing at a terminal."""
+    use_script(monkeypatch, tmp_path, [*MATH_SCRIPT, *HELLO_SCRIPT], "two")
+    result = run("chat", input="Calculate 15 * 23\nhello\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "15 * 23 = 345\nHello again!\n"
+    assert result.stderr.count("route: ") == 2
