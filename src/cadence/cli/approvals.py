@@ -14,7 +14,6 @@ stdin line is the decision (a word as above, or a JSON decisions object).
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
@@ -23,7 +22,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from cadence.cli.common import dump_json, err_console, out_console, print_error
+from cadence.cli.common import dump_json, err_console, out_console, print_error, stdin_lines
 from cadence.cli.render import TurnView
 from cadence.errors import ValidationError
 from cadence.orchestration.approval import check_edits, check_storable, parse_decisions
@@ -75,15 +74,8 @@ def describe(approval: dict[str, Any]) -> str:
 
 
 async def _read_line(prompt: str, console: Console | None) -> str | None:
-    def read() -> str | None:
-        try:
-            if console is not None:
-                return console.input(Text(prompt, style="bold yellow"))
-            return input()
-        except EOFError:
-            return None
-
-    return await asyncio.to_thread(read)
+    # the shared reader: a reply Ctrl-C gave up on is not lost to the next prompt
+    return await stdin_lines.aread(Text(prompt, style="bold yellow") if console else "", console)
 
 
 async def ask_decisions(
