@@ -216,3 +216,24 @@ def test_emit_refuses_what_is_not_an_event() -> None:
     with pytest.raises(TypeError, match="takes a dict"):
         emit("50% done")  # type: ignore[arg-type]
     emit({"type": "progress", "done": 1})  # outside a streamed run: nothing happens
+
+
+# -- metadata -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("schema", "said"),
+    [
+        ({"type": "object", "properties": {"city": "string"}}, "'city' is not"),
+        ({"properties": {"city": {"type": str}}}, "response_schema must be JSON"),
+    ],
+)
+def test_a_response_schema_whose_properties_are_not_schemas_is_refused(
+    schema: dict[str, Any], said: str
+) -> None:
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match=said):
+        PluginMetadata(name="w", version="1", description="Tells the weather.", response_schema=schema)
+    good = {"type": "object", "properties": {"city": {"type": "string"}}}
+    assert PluginMetadata(name="w", version="1", description="Tells the weather.", response_schema=good)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from enum import StrEnum
 from typing import Any
@@ -116,6 +117,18 @@ class PluginMetadata(BaseModel):
             return None
         if value.get("type", "object") != "object" or not isinstance(value.get("properties", {}), dict):
             raise ValueError("response_schema must be a JSON schema of type 'object' with 'properties'")
+        loose = [name for name, sub in value.get("properties", {}).items() if not isinstance(sub, dict)]
+        if (
+            loose
+        ):  # {"city": "string"}: providers refuse the schema; every structured answer fell back to text
+            raise ValueError(
+                f"response_schema properties must be JSON schemas such as {{'type': 'string'}}; "
+                f"{', '.join(repr(n) for n in loose)} {'is' if len(loose) == 1 else 'are'} not"
+            )
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"response_schema must be JSON ({exc})") from None
         return value
 
     @property
