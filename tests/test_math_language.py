@@ -92,6 +92,11 @@ from cadence.builtins.math_language import numbers_from_words, to_expression
         ("100, then its square root?", 10),
         ("250, then minus 10 percent?", 225),  # was 249.9
         ("100, then plus 15%", 115),
+        ("how much is 45 minutes plus 30 minutes", 75),  # units after the numbers were an error
+        ("3 dollars plus 4 dollars", 7),
+        ("what is 10 percent times 5", 0.5),
+        ("A train travels 300 km in 3 hours, what is its speed?", 100),
+        ("I earn 120 dollars in 8 hours, how much is that per hour?", 15),
     ],
 )
 def test_words_become_the_right_expression(text: str, value: float) -> None:

@@ -277,9 +277,30 @@ def _aggregate(kind: str, items: list[str]) -> str:
     return "((" + " + ".join(items) + f") / {len(items)})"
 
 
+_COUNTED_UNITS = (
+    r"seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|millimet(?:re|er)s?|mm|"
+    r"centimet(?:re|er)s?|cm|met(?:re|er)s?|kilomet(?:re|er)s?|km|inch(?:es)?|feet|foot|ft|yards?|miles?|"
+    r"grams?|kilograms?|kg|kilos?|pounds?|lbs?|ounces?|oz|litres?|liters?|millilit(?:re|er)s?|ml|"
+    r"dollars?|euros?|cents?|pence|bucks?|points?"
+)
+_COUNTED_UNIT_RE = re.compile(rf"({_NUM})\s+(?:{_COUNTED_UNITS})\b(?!\s+(?:of|per)\b)", re.IGNORECASE)
+"""A unit after a number ("45 minutes", "3 dollars")."""
+
+
+def _same_units_dropped(text: str) -> str:
+    """``text`` without the units after its numbers when every number has the same one ("45 minutes
+    plus 30 minutes" is 45 + 30; "150 km over 3 hours" is left alone: a speed, not a quotient)."""
+    units = {
+        m.group(0)[len(m.group(1)) :].strip().lower().rstrip("s") for m in _COUNTED_UNIT_RE.finditer(text)
+    }
+    if len(units) != 1 or len(_COUNTED_UNIT_RE.findall(text)) != len(_NUMBER_RE.findall(text)):
+        return text
+    return _COUNTED_UNIT_RE.sub(r"\1", text)
+
+
 def _symbols(text: str) -> str:
     """Operator and function words of one clause replaced by symbols; leftover words dropped."""
-    out = f" {text} "
+    out = _same_units_dropped(f" {text} ")
     out = re.sub(rf"({_NUM})\s*(?:percent|per cent|%)\s+of\s+", r"(\1 / 100) * ", out, flags=re.I)
     for pattern, symbol in _OPERATOR_WORDS:
         out = re.sub(pattern, symbol, out, flags=re.IGNORECASE)
@@ -510,6 +531,9 @@ _QUOTIENTS = tuple(
         # "split a 90 dollar bill evenly between 3 friends", "share $60 among 4 people"
         rf"\b{_SHARE_VERB}\s+(?:up\s+)?(?:a|an|the|my|our|his|her|their)?\s*{_MONEY}(?P<a>{_NUM})(?:\s+{_NOUNS})?\s+"
         rf"(?:equally\s+|evenly\s+)?(?:among|between|across|into|by|with)\s+(?P<b>{_NUM})\b",
+        # "travels 300 km in 3 hours: what is its speed?", "earns 120 dollars in 8 hours: how much per hour?"
+        rf"(?<![\w.]){_MONEY}(?P<a>{_NUM})\s+(?:{_NOUNS}\s+)?in\s+(?P<b>{_NUM})\s+[a-z]+\b"
+        rf".*\b(?:speed|rate|pace|per|an? (?:hour|minute|second|day|week|month|year)|each|average)\b",
     )
 )
 _TAKEN = (
