@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import asdict
+from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 from tests.conftest import FINALIZE, call, goto, make_settings
 
 from cadence.orchestration import plugin_nodes
+from cadence.orchestration.coordinator import work_tool_owners
 from cadence.orchestration.engine import Cadence
 from cadence.orchestration.validation import (
     TurnEvidence,
@@ -55,6 +58,33 @@ async def test_an_unknown_route_is_answered_with_an_error_and_finalizes(engine_f
     state = await engine.graph.aget_state({"configurable": {"thread_id": f"local::{result.thread_id}"}})
     [error] = [m for m in state.values["messages"] if isinstance(m, ToolMessage)]
     assert error.status == "error" and "goto_nobody_agent is not a valid tool" in str(error.content)
+
+
+async def test_a_coordinator_calling_an_agents_tool_is_routed_to_that_agent(engine_factory) -> None:
+    # a model that did the agent's work itself: the agent it meant runs and calls its tool
+    script = [call("calculate", expression="15 * 23"), call("calculate", expression="15 * 23"), FINALIZE]
+    engine, model = engine_factory([*script, {"content": "15 * 23 = 345"}])
+    result = await engine.ainvoke("Calculate 15 * 23")
+    assert result.response == "15 * 23 = 345" and result.trace["routing_history"] == ["math"]
+    assert [t["result"] for t in result.trace["tools_used"]] == ["345"]
+    assert "coordinator: called 'calculate', a tool of math; routed to math" in result.trace["notes"]
+    assert [r.node for r in model.records] == ["coordinator", "math_agent", "coordinator", "synthesizer"]
+
+
+async def test_a_tool_no_agent_or_several_agents_have_is_still_an_unknown_route(engine_factory) -> None:
+    engine, _ = engine_factory([call("fly_to_mars"), {"content": "No agent for that."}])
+    result = await engine.ainvoke("Fly me to Mars")
+    assert result.trace["routing_history"] == [] and "unknown route 'fly_to_mars'" in result.trace["notes"][0]
+    assert work_tool_owners({"a": [_named("shared"), _named("own")], "b": [_named("shared")]}) == {"own": "a"}
+
+
+def _named(name: str) -> Any:
+    @tool(name)
+    def work(text: str) -> str:
+        """Do some work."""
+        return text
+
+    return work
 
 
 def test_no_edge_function_runs_in_the_thread_pool() -> None:

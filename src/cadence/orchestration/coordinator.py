@@ -12,7 +12,7 @@ import asyncio
 import inspect
 import logging
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from langchain_core.language_models import BaseChatModel
@@ -23,7 +23,14 @@ from langgraph.prebuilt.tool_node import INVALID_TOOL_NAME_ERROR_TEMPLATE
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
-from cadence.conventions import FINALIZE, GOTO_NAMING, GraphNodeNames, RouteNaming, agent_node_name
+from cadence.conventions import (
+    FINALIZE,
+    GOTO_NAMING,
+    GraphNodeNames,
+    RouteNaming,
+    agent_node_name,
+    is_control_tool_object,
+)
 from cadence.errors import CadenceError
 from cadence.models.invoke import model_endpoint
 from cadence.orchestration.control_tools import (
@@ -46,6 +53,16 @@ from cadence.sdk.metadata import PluginMetadata
 from cadence.settings import Settings
 
 logger = logging.getLogger(__name__)
+
+
+def work_tool_owners(tools_by_plugin: Mapping[str, Sequence[BaseTool]]) -> dict[str, str]:
+    """Each work tool's name -> its plugin, for names exactly one plugin has (control tools left out)."""
+    owners: dict[str, set[str]] = {}
+    for plugin, tools in tools_by_plugin.items():
+        for tool in tools:
+            if not is_control_tool_object(tool):
+                owners.setdefault(tool.name, set()).add(plugin)
+    return {name: next(iter(found)) for name, found in owners.items() if len(found) == 1}
 
 
 def finalize_call() -> dict[str, Any]:
@@ -94,8 +111,16 @@ class Coordinator:
     route_naming: RouteNaming = GOTO_NAMING
     """How its routing tools are named: ``goto_{name}_agent`` (the supervisor's: ``transfer_to_{name}``)."""
 
-    def __init__(self, model: BaseChatModel, plugins: Sequence[PluginMetadata], settings: Settings) -> None:
+    def __init__(
+        self,
+        model: BaseChatModel,
+        plugins: Sequence[PluginMetadata],
+        settings: Settings,
+        tool_owners: Mapping[str, str] | None = None,
+    ) -> None:
         self.plugins = list(plugins)
+        self.tool_owners = dict(tool_owners or {})
+        """An agent's work tool's name -> the one plugin that has it (:func:`work_tool_owners`)."""
         self.plugin_names = [p.normalized_name for p in self.plugins]
         self.settings = settings
         self.tools = make_routing_tools(self.plugins, self.route_naming)
@@ -150,6 +175,7 @@ class Coordinator:
             calls = (known or calls)[:1]
         if not calls:
             calls = [finalize_call()]
+        calls = [self.owner_route(calls[0], context)]
         response = AIMessage(content="", tool_calls=calls, name=self.node_name, id=response.id)
         call = calls[0]
         agent = self.agent_of(call["name"])
@@ -177,6 +203,21 @@ class Coordinator:
         update["plugin_context"] = ctx
         emit_events(coordinator_events(update))
         return update
+
+    def owner_route(self, call: dict[str, Any], context: TurnContext | None) -> dict[str, Any]:
+        """``call``, or the route to the agent that has the tool it names: a model that did the agent's work
+        itself (``calculate(...)`` instead of ``goto_math_agent``) is taken as asking for that agent,
+        which then calls its tool; a tool of several agents or of none stays an unknown route."""
+        name = call.get("name") or ""
+        owner = self.tool_owners.get(name)
+        if owner is None or self.agent_of(name) or name in self.finishing_tools:
+            return call
+        route = route_tool_name(owner, self.route_naming)
+        logger.info("coordinator called an agent's tool; routing to the agent", extra={"tool": name})
+        if context is not None:
+            note = f"{self.node_name}: called {name!r}, a tool of {owner}; routed to {owner}"
+            context.trace.notes.append(note)
+        return {**call, "name": route, "args": {}}
 
     def model_input(self, state: dict[str, Any]) -> list[Any]:
         """The conversation the model decides on (after its system prompt), within the token budget.
