@@ -57,3 +57,26 @@ async def test_the_planners_root_and_validator_announce_their_tools_once(delegat
     nodes = [k for k in kinds if k[0] == "node"]
     assert all(a != b for a, b in itertools.pairwise(nodes)), nodes
     assert nodes[-1] == ("node", "root") and events[-1]["response"] == "3 * 3 = 9"
+
+
+async def test_a_validation_correction_is_not_streamed_after_its_draft(engine_factory) -> None:
+    """``CADENCE_VALIDATION=correct``: the correction's tokens ran on after the draft's, one text
+    ("It is 150.12 * 12 is 144.") that a client showed until the final event replaced it."""
+    from tests.conftest import FINALIZE, call, goto
+
+    engine, model = engine_factory(
+        [
+            goto("math"),
+            call("calculate", expression="12 * 12"),
+            FINALIZE,
+            {"content": "It is 150."},
+            {"content": "12 * 12 is 144."},
+        ],
+        validation="correct",
+    )
+    events = [e async for e in engine.astream("What is 12 * 12?")]
+    tokens = "".join(e["text"] for e in events if e["type"] == "token")
+    assert tokens == "It is 150."  # the draft, as it was written
+    final = events[-1]
+    assert final["response"] == "12 * 12 is 144." and final["trace"]["validation"][0]["corrected"]
+    assert [c["node"] for c in final["trace"]["model_calls"]].count("synthesizer") == 2  # still traced

@@ -19,6 +19,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
+from langgraph.constants import TAG_NOSTREAM
 from langgraph.runtime import Runtime
 
 from cadence.errors import CadenceError
@@ -351,10 +352,11 @@ class FinalAnswerNode:
             extra={"node": self.node_name, "problems": verdict.problems},
         )
         messages = [*prompt_messages, AIMessage(content=answer), HumanMessage(content=verdict.feedback())]
+        # not streamed: the draft's tokens were (a second answer's would run on after them as one text);
+        # the final event carries the answer kept
+        quiet: RunnableConfig = {**config, "tags": [*(config.get("tags") or []), TAG_NOSTREAM]}
         try:
-            reply = await call_model(
-                self.model, messages, node=self.node_name, context=context, config=config
-            )
+            reply = await call_model(self.model, messages, node=self.node_name, context=context, config=quiet)
         except CadenceError as exc:
             logger.warning(
                 "correction failed; keeping the draft", extra={"node": self.node_name, "error": str(exc)}
