@@ -237,3 +237,26 @@ def test_a_response_schema_whose_properties_are_not_schemas_is_refused(
         PluginMetadata(name="w", version="1", description="Tells the weather.", response_schema=schema)
     good = {"type": "object", "properties": {"city": {"type": "string"}}}
     assert PluginMetadata(name="w", version="1", description="Tells the weather.", response_schema=good)
+
+
+def test_a_plugin_hook_written_as_an_instance_method_is_refused_where_it_is_defined() -> None:
+    with pytest.raises(TypeError, match=r"Greeter.get_metadata must be a class method: put @classmethod"):
+
+        class Greeter(BasePlugin):
+            def get_metadata(self) -> PluginMetadata:  # type: ignore[override]
+                return PluginMetadata(name="greeter", version="1", description="Greets people by name.")
+
+            @classmethod
+            def create_agent(cls) -> BaseAgent:
+                return _Agent(cls.get_metadata())
+
+    class Fine(BasePlugin):  # class and static methods are both callable on the class
+        @staticmethod
+        def get_metadata() -> PluginMetadata:
+            return PluginMetadata(name="fine", version="1", description="Greets people by name.")
+
+        @classmethod
+        def create_agent(cls) -> BaseAgent:
+            return _Agent(cls.get_metadata())
+
+    assert Fine.get_metadata().name == "fine"

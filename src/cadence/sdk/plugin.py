@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from abc import ABC, abstractmethod
 from typing import Any, TypeVar
 
@@ -16,6 +17,16 @@ class BasePlugin(ABC):
     Plugins are discovered from the ``cadence.plugins`` entry point group, from
     plugin directories, or registered in code with :func:`register_plugin`.
     """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Refuse a plugin hook written as an instance method: Cadence calls them on the class."""
+        super().__init_subclass__(**kwargs)
+        for name in _CLASS_HOOKS:
+            if inspect.isfunction(vars(cls).get(name)):
+                raise TypeError(
+                    f"{cls.__name__}.{name} must be a class method: put @classmethod above it "
+                    f"(def {name}(cls) ...); Cadence calls it on the class, never on an instance"
+                )
 
     @classmethod
     @abstractmethod
@@ -63,6 +74,9 @@ class BasePlugin(ABC):
         """``{"healthy": bool, "details": str}``; an unhealthy plugin is skipped at load."""
         return {"healthy": True, "details": "ok"}
 
+
+_CLASS_HOOKS = ("get_metadata", "create_agent", "validate_dependencies", "health_check")
+"""The methods of :class:`BasePlugin` a plugin overrides, all class methods."""
 
 _REGISTRY: dict[str, type[BasePlugin]] = {}
 
