@@ -432,7 +432,9 @@ class AnswerView {
 
   event(event) {
     if (event.type === "token") {
-      if (this.tokens === 0) this.text.textContent = "";
+      // another node's text (a supervisor-mode agent's answer, then the final answer) starts afresh
+      if (this.tokens === 0 || event.node !== this.tokenNode) this.text.textContent = "";
+      this.tokenNode = event.node;
       this.tokens += 1;
       this.node.dataset.tokens = String(this.tokens);
       this.text.textContent += event.text || "";
