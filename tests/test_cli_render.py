@@ -43,3 +43,13 @@ def test_piped_output_gets_the_final_answer_alone() -> None:
     """Not a terminal (``cadence chat ... | tool``): no streamed draft before a rewritten answer."""
     assert _render(["It is 12."], "12 * 12 = 144.", stream=False) == "12 * 12 = 144.\n"
     assert _render(["12 * 12 ", "= 144."], "12 * 12 = 144.", stream=False) == "12 * 12 = 144.\n"
+
+
+def test_the_route_of_a_paused_turn_says_it_waits() -> None:
+    """A turn paused for approval said ``route: math → synthesizer``: no answer was written yet."""
+    from cadence.cli.render import route_line
+
+    trace = {"routing_history": ["math"], "interrupted": True, "mode": "coordinator", "duration_ms": 6}
+    assert route_line(trace) == "route: math → paused for approval · 0 tools · 6ms"
+    trace = {"routing_history": [], "interrupted": True, "mode": "single", "duration_ms": 6}
+    assert route_line(trace).startswith("route: paused for approval ·")

@@ -48,7 +48,9 @@ def route_line(trace: dict[str, Any]) -> str:
     """One line summarising the route: ``route: math → synthesizer · 1 tool · 2.1s``."""
     hops = [str(h) for h in trace.get("routing_history") or []]
     answered_by = trace.get("answered_by")
-    if trace.get("suspended"):
+    if trace.get("interrupted"):
+        hops.append("paused for approval")  # nothing answered yet
+    elif trace.get("suspended"):
         hops.append("suspend")
     elif trace.get("mode") == "single":
         pass  # the agent's own answer is the final answer
