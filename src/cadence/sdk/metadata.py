@@ -29,7 +29,11 @@ class LLMRequirements(BaseModel):
     model: str | None = Field(None, description="provider:model for this plugin's agent.")
     temperature: float | None = Field(None, ge=0.0, le=2.0)
     max_tokens: int | None = Field(None, ge=1)
-    supports_tools: bool = True
+    supports_tools: bool = Field(
+        True,
+        description="Not read by Cadence (accepted so older plugins still load): every agent's model is "
+        "bound with its tools, so the model must support tool calling.",
+    )
 
 
 def normalize_name(name: str) -> str:
