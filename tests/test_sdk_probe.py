@@ -260,3 +260,49 @@ def test_a_plugin_hook_written_as_an_instance_method_is_refused_where_it_is_defi
             return _Agent(cls.get_metadata())
 
     assert Fine.get_metadata().name == "fine"
+
+
+def test_a_misspelt_optional_hook_is_warned_about_when_the_class_is_defined(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level("WARNING", logger="cadence.sdk.abstract"):
+
+        class Checked(BasePlugin):
+            @classmethod
+            def get_metadata(cls) -> PluginMetadata:
+                return PluginMetadata(name="checked", version="1", description="Greets people by name.")
+
+            @classmethod
+            def create_agent(cls) -> BaseAgent:
+                return _Agent(cls.get_metadata())
+
+            @classmethod
+            def healthcheck(cls) -> dict[str, Any]:  # never called: the health check is health_check
+                return {"healthy": False, "details": "the database is down"}
+
+        class Prompted(_Agent):
+            def build_message(self, state: dict[str, Any]) -> list[Any]:  # never called
+                return []
+
+    said = [r.getMessage() for r in caplog.records]
+    assert "Checked.healthcheck is never called by Cadence: did you mean health_check?" in said[0]
+    assert "Prompted.build_message is never called by Cadence: did you mean build_messages?" in said[1]
+    assert len(said) == 2
+
+
+def test_names_near_a_hook_the_class_implements_are_no_misspelling(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level("WARNING", logger="cadence.sdk.abstract"):
+
+        class Agent(BaseAgent):
+            system_prompt = "You greet people."  # an attribute, not a method
+
+            def get_tools(self) -> list[Any]:
+                return [hello]
+
+            def get_system_prompt(self) -> str:
+                return self.system_prompt
+
+            def get_system_prompts(self) -> list[str]:  # a helper beside the hook it is near
+                return [self.system_prompt]
+
+    assert not caplog.records

@@ -14,7 +14,7 @@ from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.runtime import Runtime
 
-from cadence.sdk.abstract import missing_methods
+from cadence.sdk.abstract import missing_methods, warn_misspelt_hooks
 from cadence.sdk.metadata import PluginMetadata
 from cadence.sdk.tools import BACK_TOOL_NAME, UNREADABLE_ARGUMENTS_KEY
 
@@ -79,6 +79,17 @@ def unreadable_call(invalid: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+_AGENT_HOOKS = (
+    "get_tools",
+    "get_system_prompt",
+    "bind_model",
+    "should_continue",
+    "build_messages",
+    "create_agent_node",
+)
+"""The methods of :class:`BaseAgent` an agent implements or overrides."""
+
+
 class BaseAgent(ABC):
     """A plugin's agent: its tools, its system prompt and how it runs as a graph node.
 
@@ -86,6 +97,11 @@ class BaseAgent(ABC):
     has working defaults. The bundle calls :meth:`bind_model` with the model chosen
     for this plugin and the agent's tools plus the automatic ``back`` tool.
     """
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Warn about a method whose name looks like a misspelt hook (``build_message``): never called."""
+        super().__init_subclass__(**kwargs)
+        warn_misspelt_hooks(cls, _AGENT_HOOKS)
 
     def __new__(cls, *args: Any, **kwargs: Any) -> BaseAgent:
         """Refuse an agent class with a method left abstract, naming it (and a misspelling of it)."""

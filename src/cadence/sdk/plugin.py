@@ -6,7 +6,7 @@ import inspect
 from abc import ABC, abstractmethod
 from typing import Any, TypeVar
 
-from cadence.sdk.abstract import missing_methods
+from cadence.sdk.abstract import missing_methods, warn_misspelt_hooks
 from cadence.sdk.agent import BaseAgent
 from cadence.sdk.metadata import PluginMetadata
 
@@ -27,6 +27,7 @@ class BasePlugin(ABC):
                     f"{cls.__name__}.{name} must be a class method: put @classmethod above it "
                     f"(def {name}(cls) ...); Cadence calls it on the class, never on an instance"
                 )
+        warn_misspelt_hooks(cls, _CLASS_HOOKS)
 
     @classmethod
     @abstractmethod
