@@ -144,6 +144,9 @@ FAILED = [
         ("Sorry, something went wrong.", None),  # says that something failed
         ("As a math-focused AI, I can only help with arithmetic.", "ignores_failure"),
         ("The user wants to subtract numbers.", "narration"),
+        ("Error: could not read 'hundred - 37' (unknown name).", "raw_error"),  # the error as written
+        ("CalculationError: could not read 'hundred - 37'.", "raw_error"),
+        ("The error: could not read 'hundred - 37'.", None),  # a sentence about it
     ],
 )
 def test_a_turn_whose_tools_failed_states_no_number_of_its_own(answer: str, problem: str | None) -> None:
@@ -159,6 +162,18 @@ def test_failure_answer_says_what_failed() -> None:
     assert failure_answer(FAILED, "concise").startswith("No answer: the calculate tool failed")
     assert "couldn't" not in failure_answer(FAILED, "formal")
     assert failure_answer([], None) == ""
+
+
+async def test_a_tool_error_passed_on_as_written_is_told_in_a_sentence(engine_factory) -> None:
+    error = "Error: UnknownLocationError: Unknown location 'hours ahead'. Name a city (e.g. 'Tokyo')?"
+    script = [goto("info"), call("time_difference", location_a="London", location_b="hours ahead"), FINALIZE]
+    engine, _ = engine_factory([*script, {"content": error}])
+    result = await engine.ainvoke("How many hours ahead of London is that?")
+    assert result.response.startswith(
+        "I couldn't find the answer: the time_difference tool failed: Unknown location 'hours ahead'."
+    )
+    assert "Error:" not in result.response
+    assert any("(raw_error)" in n for n in result.trace["notes"])
 
 
 async def test_synthesizer_replaces_a_number_made_up_after_a_tool_failed(engine_factory) -> None:

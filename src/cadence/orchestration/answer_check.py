@@ -375,6 +375,10 @@ def check_answer(
     if instructions and echoes(cleaned, instructions):
         return AnswerVerdict(cleaned, "prompt_echo")
     if not results:
+        if failures and _RAW_ERROR_RE.match(cleaned):
+            # the tool's error passed on as written ("Error: UnknownLocationError: …"): the failure answer
+            # says the same in a sentence, naming the tool
+            return AnswerVerdict(cleaned, "raw_error", [error_reason(cleaned)[:80]])
         if failures:
             errors = " \n".join([*(f"{f.name.replace('_', ' ')} {f.content}" for f in failures), *grounded])
             known = facts(f"{question} \n{errors} \n{called_with(failures)}")
@@ -946,6 +950,8 @@ def _outside_code(text: str, change: Callable[[str], str]) -> str:
     return "".join([*out, change(text[end:])])
 
 
+_RAW_ERROR_RE = re.compile(r"\s*(?:[Ee]rror\s*:|[A-Z]\w*(?:Error|Exception)\s*:)")
+"""An answer opening as a tool's error does (``Error:``, ``UnknownLocationError:``)."""
 _ERROR_PREFIX_RE = re.compile(r"^\s*(?:error\s*:\s*)?(?:\w*(?:Error|Exception)\s*:\s*)?", re.IGNORECASE)
 """``Error: CalculationError: `` before a tool error's message."""
 
