@@ -44,3 +44,31 @@ def test_piped_lines_get_the_answers_without_prompts(tmp_path: Path, monkeypatch
     assert result.exit_code == 0, result.output
     assert result.stdout == "15 * 23 = 345\nHello again!\n"
     assert result.stderr.count("route: ") == 2
+
+
+@pytest.mark.usefixtures("cli_env")
+def test_a_turn_failing_outside_the_engine_does_not_end_the_session(tmp_path: Path, monkeypatch) -> None:
+    """An unexpected failure of one turn (here the database, locked by a server writing the same file)
+    ended the interactive session: the lines after it were never read."""
+    import sqlite3
+
+    from cadence.cli import approvals
+
+    real = approvals.run_turn
+    calls = {"n": 0}
+
+    async def flaky(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise sqlite3.OperationalError("database is locked")
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(approvals, "run_turn", flaky)
+    use_script(monkeypatch, tmp_path, HELLO_SCRIPT, "hello")
+    result = run("chat", input="first\nsecond\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "Hello again!\n"
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert errors == [
+        "error: Database problem: database is locked. Check CADENCE_DATABASE_URL / CADENCE_DATA_DIR."
+    ]

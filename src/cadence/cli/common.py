@@ -106,6 +106,21 @@ def no_database(path: str, thread: str) -> typer.Exit:
     )
 
 
+def failure_text(exc: Exception) -> str:
+    """The one-line message of a command's (or a chat turn's) failure ``exc``."""
+    if isinstance(exc, CadenceError):
+        logger.debug("command failed", exc_info=exc)
+        return exc.message
+    if isinstance(exc, pydantic.ValidationError):
+        return _settings_error_text(exc)
+    if isinstance(exc, sqlite3.Error):
+        return f"Database problem: {exc}. Check CADENCE_DATABASE_URL / CADENCE_DATA_DIR."
+    if isinstance(exc, OSError):
+        return f"{exc}"
+    logger.debug("unexpected failure", exc_info=exc)
+    return f"Unexpected {type(exc).__name__}: {exc} (set CADENCE_LOG_LEVEL=DEBUG for the traceback)"
+
+
 def guarded(fn: F) -> F:
     """Turn every expected failure of a command into one ``error:`` line and a non-zero exit."""
 
@@ -115,23 +130,11 @@ def guarded(fn: F) -> F:
             return fn(*args, **kwargs)
         except (typer.Exit, typer.Abort):
             raise
-        except CadenceError as exc:
-            logger.debug("command failed", exc_info=True)
-            raise fail(exc.message) from None
-        except pydantic.ValidationError as exc:
-            raise fail(_settings_error_text(exc)) from None
         except KeyboardInterrupt:
             typer.echo("interrupted", err=True)
             raise typer.Exit(EXIT_INTERRUPTED) from None
-        except sqlite3.Error as exc:
-            raise fail(f"Database problem: {exc}. Check CADENCE_DATABASE_URL / CADENCE_DATA_DIR.") from None
-        except OSError as exc:
-            raise fail(f"{exc}") from None
         except Exception as exc:
-            logger.debug("unexpected failure", exc_info=True)
-            raise fail(
-                f"Unexpected {type(exc).__name__}: {exc} (set CADENCE_LOG_LEVEL=DEBUG for the traceback)"
-            ) from None
+            raise fail(failure_text(exc)) from None
 
     return wrapper  # type: ignore[return-value]
 

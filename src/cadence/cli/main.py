@@ -27,6 +27,7 @@ from cadence.cli.common import (
     dump_json,
     err_console,
     fail,
+    failure_text,
     guarded,
     load_settings,
     out_console,
@@ -260,8 +261,10 @@ def _interactive(
                 except KeyboardInterrupt:
                     typer.echo("interrupted; the thread is kept", err=True)
                     continue
-                except CadenceError as exc:
-                    print_error(exc.message)
+                except (typer.Exit, typer.Abort):
+                    raise
+                except Exception as exc:  # one turn's failure, in one line: the session goes on
+                    print_error(failure_text(exc))
                     continue
                 if error:
                     print_error(_error_text(error))
