@@ -39,7 +39,7 @@ from cadence.plugins.bundle import PluginBundle, PluginSource
 from cadence.plugins.containment import load_fault, reraise_cancellation
 from cadence.sdk.abstract import missing_methods
 from cadence.sdk.metadata import PluginMetadata, normalize_name
-from cadence.sdk.plugin import BasePlugin, registered_plugins
+from cadence.sdk.plugin import BasePlugin, check_plugin_class, registered_plugins
 from cadence.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -120,7 +120,9 @@ class PluginManager:
 
     def __init__(self, settings: Settings, extra_plugins: Iterable[type[BasePlugin]] = ()) -> None:
         self.settings = settings
-        self.extra_plugins = list(extra_plugins)
+        if isinstance(extra_plugins, type):  # plugins=WeatherPlugin: iterating the class would fail obscurely
+            raise TypeError(f"Cadence(plugins=...) takes a list: plugins=[{extra_plugins.__name__}]")
+        self.extra_plugins = [check_plugin_class(p, "Cadence(plugins=...)") for p in extra_plugins]
         self.bundles: dict[str, PluginBundle] = {}
         self.statuses: list[PluginStatus] = []
 
