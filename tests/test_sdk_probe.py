@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -306,3 +307,37 @@ def test_names_near_a_hook_the_class_implements_are_no_misspelling(caplog: pytes
                 return [self.system_prompt]
 
     assert not caplog.records
+
+
+class _Greeter(BasePlugin):
+    @classmethod
+    def get_metadata(cls) -> PluginMetadata:
+        return PluginMetadata(name="greeter", version="1", description="Greets people by name.")
+
+    @classmethod
+    def create_agent(cls) -> BaseAgent:
+        return _Agent(cls.get_metadata())
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        (_Greeter(), "got an instance of _Greeter; pass the class itself"),
+        (_Agent, "got the agent class _Agent; pass the plugin class"),
+        (textwrap, "got the module textwrap; pass its plugin class"),
+        ("greeter_plugin:GreeterPlugin", "got 'greeter_plugin:GreeterPlugin'"),
+    ],
+)
+def test_engine_plugins_that_are_not_plugin_classes_are_refused_saying_what_they_are(
+    given: Any, said: str
+) -> None:
+    with pytest.raises(
+        TypeError, match=r"Cadence\(plugins=...\) takes BasePlugin subclasses, " + re.escape(said)
+    ):
+        Cadence(make_settings(builtin_plugins=[]), model=ScriptedChatModel.from_items([]), plugins=[given])
+    with pytest.raises(TypeError, match=r"takes a list: plugins=\[_Greeter\]"):
+        Cadence(make_settings(builtin_plugins=[]), model=ScriptedChatModel.from_items([]), plugins=_Greeter)  # type: ignore[arg-type]
+    engine = Cadence(
+        make_settings(builtin_plugins=[]), model=ScriptedChatModel.from_items([]), plugins=[_Greeter]
+    )
+    assert [s.status for s in engine.plugin_statuses] == ["loaded"]

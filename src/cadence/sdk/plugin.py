@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
+from types import ModuleType
 from typing import Any, TypeVar
 
 from cadence.sdk.abstract import missing_methods, warn_misspelt_hooks
@@ -84,13 +85,28 @@ _REGISTRY: dict[str, type[BasePlugin]] = {}
 P = TypeVar("P", bound=type[BasePlugin])
 
 
+def check_plugin_class(obj: Any, where: str) -> type[BasePlugin]:
+    """``obj`` when it is a ``BasePlugin`` subclass; else a ``TypeError`` saying what ``where`` was given
+    instead (an instance, a module, an agent class) and what it takes."""
+    if isinstance(obj, type) and issubclass(obj, BasePlugin):
+        return obj
+    if isinstance(obj, BasePlugin):
+        given = f"an instance of {type(obj).__name__}; pass the class itself"
+    elif isinstance(obj, type) and issubclass(obj, BaseAgent):
+        given = f"the agent class {obj.__name__}; pass the plugin class whose create_agent makes it"
+    elif isinstance(obj, ModuleType):
+        given = f"the module {obj.__name__}; pass its plugin class"
+    else:
+        given = repr(obj)
+    raise TypeError(f"{where} takes BasePlugin subclasses, got {given}")
+
+
 def register_plugin(plugin: P) -> P:
     """Register a plugin class (usable as a decorator); the plugin manager picks it up.
 
     Raises ``TypeError`` for anything but a ``BasePlugin`` subclass that implements its methods.
     """
-    if not (isinstance(plugin, type) and issubclass(plugin, BasePlugin)):
-        raise TypeError(f"register_plugin expects a BasePlugin subclass, got {plugin!r}")
+    check_plugin_class(plugin, "register_plugin")
     missing = missing_methods(plugin)
     if missing:
         raise TypeError(f"{missing}; a BasePlugin implements get_metadata and create_agent (class methods)")
