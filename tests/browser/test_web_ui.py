@@ -415,6 +415,31 @@ def test_thread_busy_shows_409(page: Any, browser: Any, server: Server) -> None:
     page.locator(".msg.assistant:not(.streaming) details.trace").last.wait_for()
 
 
+def test_switching_threads_while_an_answer_streams_keeps_it(page: Any) -> None:
+    """Opening another thread mid-answer, then the streaming one again, showed its question alone (the
+    answer kept streaming into a detached bubble, lost until a reload); the new thread was not listed either."""
+    with running(math_app()) as srv:
+        other = start_thread(srv.url, "Other thread: 15 * 23?")
+        open_page(page, srv.url)
+        GATE.clear()
+        try:
+            send(page, "Streaming meanwhile: 15 * 23?")
+            page.locator(".msg.assistant.streaming .text", has_text="345,").wait_for()
+            live = page.locator("#thread-list button", has_text="Streaming meanwhile")
+            live.wait_for()  # listed at once, so it can be opened again
+            page.click(f"#thread-list button[data-thread-id='{other}']")
+            page.locator(".msg.user .text", has_text="Other thread").wait_for()
+            expect(page.locator(".msg.assistant.streaming")).to_have_count(0)
+            live.click()
+            page.locator(".msg.assistant.streaming .text", has_text="345,").wait_for()
+            expect(page.locator(".msg.user")).to_have_count(1)
+        finally:
+            GATE.set()
+        answer = finished_answer(page)
+        assert answer.locator(".text").inner_text() == stored_answers(srv.url, current_thread(page))[-1]
+        assert page.locator(".msg.user .text").all_inner_texts() == ["Streaming meanwhile: 15 * 23?"]
+
+
 def test_a_malformed_thread_link_still_loads_the_page(page: Any, server: Server) -> None:
     """``#thread=%E0%A4%A`` made decodeURIComponent throw before anything loaded: empty pickers, no threads."""
     errors: list[str] = []

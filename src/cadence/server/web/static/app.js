@@ -49,6 +49,11 @@ const state = {
   streamUnavailable: false,
   /** Messages sent so far: a reload that started before one was sent must not clear its answer. */
   sent: 0,
+  /**
+   * The turn under way: its thread (once the server named it), the question's text and node (null for
+   * a resumed turn) and its AnswerView. Opening its thread again while it runs shows it again.
+   */
+  live: null,
 };
 
 // -- API calls and errors ------------------------------------------------------------------
@@ -219,9 +224,31 @@ async function openThread(threadId) {
     if (message.role === "user") addUserMessage(message.content, { interrupted: message.interrupted });
     else if (message.role === "assistant") new AnswerView({ text: message.content });
   }
+  attachLive(thread.thread_id, thread.messages.filter((m) => m.role === "user" || m.role === "assistant"));
   closeSidebar();
   scrollDown();
   await showPendingApprovals(thread.thread_id);
+}
+
+/**
+ * Back on the thread of the turn under way (the user looked at another thread meanwhile): its question
+ * and its answer (streaming, or finished after this thread was fetched) are shown again in place of
+ * the stored question, so the answer is not lost until a reload.
+ */
+function attachLive(threadId, shown) {
+  const live = state.live;
+  if (!live || !live.threadId || live.threadId !== threadId) return;
+  const last = shown[shown.length - 1];
+  const lastIsQuestion = live.text !== null && last && last.role === "user" && last.content === live.text;
+  if ((live.view.finished || live.view.failed) && !lastIsQuestion) return; // the stored thread has its answer
+  if (lastIsQuestion) $("messages").lastElementChild.remove();
+  if (live.question) $("messages").append(live.question);
+  $("messages").append(live.view.node);
+}
+
+/** Follow a turn (see ``state.live``) until the next one starts. */
+function followTurn(threadId, text, question, view) {
+  state.live = { threadId, text, question, view };
 }
 
 /** A paused thread shows the calls it waits for (GET .../approvals; nothing on a server without it). */
@@ -287,6 +314,8 @@ async function send(text) {
   state.sent += 1;
   const question = addUserMessage(text);
   const view = new AnswerView({ streaming: true });
+  view.threadId = state.threadId;
+  followTurn(state.threadId, text, question, view);
   setBusy(true);
   try {
     const stream = $("stream-toggle").checked && streamingSupported() && !state.streamUnavailable;
@@ -297,6 +326,7 @@ async function send(text) {
       // Rejected before the turn ran (server down, 401, 409, 422): give the text back to resend.
       question.remove();
       view.node.remove();
+      state.live = null;
       if (!$("message-input").value) $("message-input").value = text;
       if (!$("messages").querySelector(".msg")) $("empty-hint").hidden = false;
     } else {
@@ -323,7 +353,7 @@ async function postForAnswer(path, body) {
 async function sendJson(payload, view) {
   const data = await postForAnswer("/api/v1/chat", payload);
   view.started = true;
-  adoptThread(data.thread_id, payload.message);
+  adoptThread(data.thread_id, payload.message, view);
   view.finish(data);
 }
 
@@ -341,7 +371,7 @@ async function sendStreaming(payload, view) {
     throw err;
   }
   view.started = true;
-  adoptThread(response.headers.get("X-Cadence-Thread-Id"), payload.message);
+  adoptThread(response.headers.get("X-Cadence-Thread-Id"), payload.message, view);
   await readStream(response, view);
 }
 
@@ -388,9 +418,17 @@ function parseSse(text) {
   return { events, rest };
 }
 
-/** The turn named its thread: a new one becomes current, titled by its first message until the list says. */
-function adoptThread(threadId, firstMessage) {
-  if (threadId && threadId !== state.threadId) setThread(threadId, titleOf(firstMessage || threadId));
+/**
+ * The turn named its thread: a new one becomes current (unless the user has opened another thread
+ * meanwhile), titled by its first message, and is listed at once so it can be opened again mid-turn.
+ */
+function adoptThread(threadId, firstMessage, view) {
+  if (!threadId) return;
+  view.threadId = threadId;
+  if (state.live && state.live.view === view) state.live.threadId = threadId;
+  if (threadId === state.threadId || !view.node.isConnected) return;
+  setThread(threadId, titleOf(firstMessage || threadId));
+  loadThreads().catch(() => {});
 }
 
 /** A title as the server makes it from a first message: whitespace collapsed, 80 characters at most. */
@@ -426,6 +464,7 @@ class AnswerView {
     this.tokens = 0;
     this.started = false;
     this.finished = false;
+    this.failed = false;
     $("messages").append(this.node);
     scrollDown();
   }
@@ -470,12 +509,14 @@ class AnswerView {
   }
 
   fail(err) {
+    this.failed = true;
     this.node.classList.remove("streaming");
     this.status.textContent = "";
     this.showError(err.message);
-    if (err.code === "stream_cut" && state.threadId) {
+    const threadId = this.threadId || state.threadId;
+    if (err.code === "stream_cut" && threadId) {
       this.node.append(el("button", { type: "button", className: "link-button",
-        onclick: () => openThread(state.threadId).catch(handleError) }, "Reload the thread"));
+        onclick: () => openThread(threadId).catch(handleError) }, "Reload the thread"));
     }
   }
 }
@@ -576,11 +617,14 @@ function renderApprovals(approvals, view) {
   const submit = async () => {
     if (Object.keys(decisions).length < approvals.length) return;
     for (const button of box.querySelectorAll("button, textarea, input")) button.disabled = true;
+    const threadId = state.threadId;
     const answer = new AnswerView({ streaming: true });
+    answer.threadId = threadId;
+    followTurn(threadId, null, null, answer);
     setBusy(true);
     try {
       const stream = $("stream-toggle").checked && streamingSupported() && !state.streamUnavailable;
-      const path = HITL.resumePath(state.threadId);
+      const path = HITL.resumePath(threadId);
       if (stream) {
         const response = await api(path, { method: "POST", body: HITL.resumeBody(decisions, true) });
         answer.started = true;
