@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,7 +71,14 @@ class PluginBundle:
             raise TypeError(
                 f"{plugin.__name__}.create_agent() must return a BaseAgent, got {type(self.agent).__name__}"
             )
-        tools = list(self.agent.get_tools())
+        returned = self.agent.get_tools()
+        if isinstance(returned, BaseTool):  # list() of a tool (a pydantic model) gave its fields
+            raise TypeError(
+                f"get_tools() must return a list of tools: return [{returned.name}], not the tool"
+            )
+        if isinstance(returned, str | Mapping) or not isinstance(returned, Iterable):
+            raise TypeError(f"get_tools() must return a list of LangChain tools, got {returned!r}")
+        tools = list(returned)
         for t in tools:
             if not isinstance(t, BaseTool):
                 raise TypeError(f"get_tools() must return LangChain tools (use @tool); got {t!r}")
