@@ -341,3 +341,24 @@ def test_engine_plugins_that_are_not_plugin_classes_are_refused_saying_what_they
         make_settings(builtin_plugins=[]), model=ScriptedChatModel.from_items([]), plugins=[_Greeter]
     )
     assert [s.status for s in engine.plugin_statuses] == ["loaded"]
+
+
+@pytest.mark.parametrize(
+    ("returned", "said"),
+    [
+        (hello, "get_tools() must return a list of tools: return [hello], not the tool"),
+        (None, "get_tools() must return a list of LangChain tools, got None"),
+    ],
+)
+def test_get_tools_returning_no_list_is_said_so(returned: Any, said: str) -> None:
+    class Agent(_Agent):
+        def get_tools(self) -> Any:
+            return returned
+
+    class Plugin(_Greeter):
+        @classmethod
+        def create_agent(cls) -> BaseAgent:
+            return Agent(cls.get_metadata())
+
+    (status,) = _statuses(plugins=[Plugin]).values()
+    assert status.status == "failed" and said in status.reason
