@@ -144,14 +144,26 @@ def failure_message(
     timed_out: bool,
     budget: float | None,
     endpoint: str | None,
+    label: str | None = None,
 ) -> str:
-    """One line saying why the model call failed and what to check (URL, key, limits), by kind of error."""
+    """One line saying why the model call failed and what to check (URL, key, limits), by kind of error.
+
+    ``label`` (:func:`model_label`) tells the embedded model (``local:…``) apart: it has no server
+    to check, and its context window is ``CADENCE_LOCAL_MODEL_CONTEXT``.
+    """
     what = f"{type(exc).__name__}: {_clip(str(exc))}"
     where = f" at {endpoint}" if endpoint else ""
     tries = f"after {attempts} attempt(s)"
     status = _status(exc)
+    embedded = bool(label and label.startswith("local:"))
     if timed_out:
         wait = f"{budget:g} s" if budget is not None else "its timeout"
+        if embedded:
+            return (
+                f"The embedded model ({label}) for the {node} did not finish within {wait} {tries}; it runs "
+                "on this machine's CPU, one call at a time, and long messages take longest: raise "
+                "CADENCE_MODEL_TIMEOUT or shorten the message."
+            )
         return (
             f"The model for the {node} got no answer{where} within {wait} {tries}; "
             "check the server's load, or raise CADENCE_MODEL_TIMEOUT."
@@ -175,6 +187,11 @@ def failure_message(
         return (
             f"The model for the {node} was not found on the server{where} ({what}); "
             "check the model name in CADENCE_LLM and CADENCE_LLM_BASE_URL."
+        )
+    if is_context_overflow(exc) and embedded:
+        return (
+            f"The model for the {node} cannot take this much text ({what}); shorten the message "
+            "(or raise CADENCE_LOCAL_MODEL_CONTEXT, the embedded model's context window)."
         )
     if is_context_overflow(exc):
         return (

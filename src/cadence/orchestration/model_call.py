@@ -216,7 +216,13 @@ async def call_model(
         timed_out = isinstance(failure, _CallTimedOut) or "timeout" in type(exc).__name__.lower()
         raise ModelCallError(
             failure_message(
-                node, exc, attempts=attempt, timed_out=timed_out, budget=last["budget"], endpoint=endpoint
+                node,
+                exc,
+                attempts=attempt,
+                timed_out=timed_out,
+                budget=last["budget"],
+                endpoint=endpoint,
+                label=label,
             )
         ) from exc
     t0 = float(last["t0"])

@@ -30,6 +30,7 @@ import json
 import logging
 import os
 import queue
+import re
 import signal
 import subprocess
 import sys
@@ -136,6 +137,26 @@ class WorkerOptions:
     """Seconds a new worker may take to start and load its model."""
     cancel_grace: float = 2.0
     """Seconds a cancelled generation may take to stop before its worker is killed."""
+
+
+_LLAMA_OVERFLOW = re.compile(r"Requested tokens \((\d+)\) exceed context window of (\d+)")
+"""What llama-cpp-python says when a prompt does not fit the context window."""
+
+
+def request_error(event: dict[str, Any]) -> RuntimeError:
+    """The exception of a request the worker answered with an error (the worker itself is fine).
+
+    A prompt longer than the context window says so in words and names the setting, instead of
+    llama-cpp-python's ``ValueError: Requested tokens (8391) exceed context window of 4096``.
+    """
+    message = str(event.get("message"))
+    overflow = _LLAMA_OVERFLOW.search(message)
+    if overflow is not None:
+        return RuntimeError(
+            f"the prompt has {overflow[1]} tokens, more than the embedded model's context window of "
+            f"{overflow[2]} tokens (CADENCE_LOCAL_MODEL_CONTEXT)"
+        )
+    return RuntimeError(f"{event.get('type')}: {message}")
 
 
 def _describe_exit(returncode: int | None) -> str:
@@ -396,7 +417,7 @@ class ModelWorker:
                         continue
                     finished = True
                     if kind == "error":
-                        raise RuntimeError(f"{event.get('type')}: {event.get('message')}")
+                        raise request_error(event)
                     if cancel_sent_at is not None:
                         raise GenerationCancelled
                     yield event
