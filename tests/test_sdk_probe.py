@@ -362,3 +362,23 @@ def test_get_tools_returning_no_list_is_said_so(returned: Any, said: str) -> Non
 
     (status,) = _statuses(plugins=[Plugin]).values()
     assert status.status == "failed" and said in status.reason
+
+
+def test_a_system_prompt_that_is_not_text_is_said_so() -> None:
+    class Agent(_Agent):
+        def get_system_prompt(self) -> Any:
+            """You greet people."""  # the prompt written, its return forgotten
+
+    class Plugin(_Greeter):
+        @classmethod
+        def create_agent(cls) -> BaseAgent:
+            return Agent(cls.get_metadata())
+
+    engine = Cadence(
+        make_settings(builtin_plugins=[], mode="single", agent="greeter"),
+        model=ScriptedChatModel.from_items([{"content": "Hello!"}]),
+        plugins=[Plugin],
+    )
+    result = engine.invoke("Hi")
+    assert "Agent.get_system_prompt() must return the prompt as text, got NoneType" in result.error["message"]
+    assert "validation error" not in result.response

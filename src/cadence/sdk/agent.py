@@ -137,8 +137,18 @@ class BaseAgent(ABC):
         return "continue" if getattr(messages[-1], "tool_calls", None) else "back"
 
     def build_messages(self, state: dict[str, Any]) -> list[BaseMessage]:
-        """The messages sent to the model: the system prompt, then the conversation."""
-        return [SystemMessage(content=self.get_system_prompt()), *list(state.get("messages") or [])]
+        """The messages sent to the model: the system prompt, then the conversation.
+
+        Raises ``TypeError`` when :meth:`get_system_prompt` returns anything but text (a forgotten
+        ``return`` gives ``None``, which LangChain reports as two validation errors of ``SystemMessage``).
+        """
+        prompt = self.get_system_prompt()
+        if not isinstance(prompt, str):
+            raise TypeError(
+                f"{type(self).__name__}.get_system_prompt() must return the prompt as text, "
+                f"got {type(prompt).__name__}"
+            )
+        return [SystemMessage(content=prompt), *list(state.get("messages") or [])]
 
     def create_agent_node(self, run: AgentRunner, node_name: str) -> AgentNode:
         """The graph node ``node_name``: each step is ``run(agent, node_name, state, config, runtime)``.
