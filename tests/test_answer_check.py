@@ -561,3 +561,31 @@ def test_a_last_sentence_ending_otherwise_than_with_a_full_stop_is_kept(last: st
 
 def test_a_last_sentence_cut_off_mid_way_is_still_dropped() -> None:
     assert drop_repeats("It is 4. Also, you can") == "It is 4."
+
+
+LONDON = [
+    ToolResult(
+        "current_time",
+        {"location": "London"},
+        "The current time in London, UK (Europe/London, UTC+00:00) is 05:34 on Wednesday, 25 November 2026.",
+    )
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "problem"),
+    [
+        ("What's today's date in London?", "It is 05:34 in London.", "missing_result"),  # the date dropped
+        ("What's today's date in London?", "Today is Wednesday, 25 November 2026 in London.", None),
+        ("What day is it in London?", "It is Wednesday in London.", None),  # the weekday answers it
+        ("What day is it in London?", "It is Friday in London.", "missing_result"),
+        ("What time is it in London?", "It is Wednesday in London.", "missing_result"),
+        ("What time is it in London?", "It is 05:34 in London.", None),
+        ("What time and date is it in London?", "It is 25 November 2026 in London.", "missing_result"),
+        ("What time and date is it in London?", "It is 05:34 on 25 November 2026.", None),
+    ],
+)
+def test_an_answer_to_a_date_question_carries_the_date(
+    question: str, answer: str, problem: str | None
+) -> None:
+    assert check_answer(answer, question=question, results=LONDON).problem == problem

@@ -437,7 +437,10 @@ def check_answer(
         if len(carried) * 2 < len(items):
             return AnswerVerdict(cleaned, "missing_result", items[:5])
     if stated:
-        if not any(_contains(said, f) for f in stated):
+        date_asked = bool(_DATE_ASKED_RE.search(question))
+        # "What day is it?": the result's weekday is an answer, though it is no number
+        weekday = any(w in evidence.lower() and w in cleaned.lower() for w in _WEEKDAYS)
+        if not any(_contains(said, f) for f in stated) and not (date_asked and weekday):
             return AnswerVerdict(cleaned, "missing_result", stated[:5])
         # a result stating one thing per item ("The current time in Tokyo is … The current time in
         # Paris is …"): the answer carries each item's
@@ -446,10 +449,17 @@ def check_answer(
                 wanted = [f for f in lead if not _contains(asked, f)]
                 if wanted and not any(_contains(said, f) for f in wanted):
                     return AnswerVerdict(cleaned, "missing_result", wanted[:5])
-        # a clock time is what a result leading with one is about: the day's date alone does not carry it
+        # a clock time is what a result leading with one is about: the day's date alone does not carry it,
+        # unless the question asks for the date (or the day) and not the time
         clocks = [f for f in stated if ":" in f]
+        if date_asked and not _TIME_ASKED_RE.search(question):
+            clocks = []
         if clocks and not any(_contains(said, f) for f in clocks):
             return AnswerVerdict(cleaned, "missing_result", clocks[:5])
+        # asked for the date: the answer carries the result's day (its number or its weekday)
+        days = [f for f in stated if ":" not in f] if date_asked else []
+        if days and not weekday and not any(_contains(said, f) for f in days):
+            return AnswerVerdict(cleaned, "missing_result", days[:5])
         return AnswerVerdict(cleaned)
     # Words only (documents): the answer's own words must mostly come from the results, in whatever
     # script; Chinese and Japanese are written without spaces, so they are not split into words
@@ -950,6 +960,10 @@ def _outside_code(text: str, change: Callable[[str], str]) -> str:
     return "".join([*out, change(text[end:])])
 
 
+_DATE_ASKED_RE = re.compile(r"\b(?:date|what day|which day|day of the week|day is it)\b", re.IGNORECASE)
+"""A question asking for the date or the day."""
+_TIME_ASKED_RE = re.compile(r"\b(?:time|clock|hour)\b", re.IGNORECASE)
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _RAW_ERROR_RE = re.compile(r"\s*(?:[Ee]rror\s*:|[A-Z]\w*(?:Error|Exception)\s*:)")
 """An answer opening as a tool's error does (``Error:``, ``UnknownLocationError:``)."""
 _ERROR_PREFIX_RE = re.compile(r"^\s*(?:error\s*:\s*)?(?:\w*(?:Error|Exception)\s*:\s*)?", re.IGNORECASE)
