@@ -80,3 +80,56 @@ async def test_a_validation_correction_is_not_streamed_after_its_draft(engine_fa
     final = events[-1]
     assert final["response"] == "12 * 12 is 144." and final["trace"]["validation"][0]["corrected"]
     assert [c["node"] for c in final["trace"]["model_calls"]].count("synthesizer") == 2  # still traced
+
+
+async def test_a_model_call_retried_after_streaming_part_of_its_answer_streams_once() -> None:
+    """The synthesizer's stream broke after "draft" and the retried call streamed its whole answer
+    after it: clients showed "draft2 + 2 is 4" (the OpenAI-compatible stream and cadence chat too)."""
+    from tests.conftest import FINALIZE, call, goto, make_settings
+
+    from cadence.models.retry import RateLimitError
+    from cadence.orchestration.engine import Cadence
+    from cadence.testing import ScriptedChatModel
+
+    class DroppedOnce(ScriptedChatModel):
+        """The first answer's stream breaks after its first word (a retryable error)."""
+
+        dropped: bool = False
+
+        async def _astream(self, messages, stop=None, run_manager=None, **kwargs):
+            async for chunk in super()._astream(messages, stop, run_manager, **kwargs):
+                yield chunk
+                if chunk.message.content == "draft" and not self.dropped:
+                    self.dropped = True
+                    raise RateLimitError("the connection dropped")
+
+    script = [goto("math"), call("calculate", expression="2 + 2"), FINALIZE, {"content": "draft of it"}]
+    model = DroppedOnce.from_items([*script, {"content": "2 + 2 is 4"}])
+    engine = Cadence(make_settings(), model=model)
+    events = [e async for e in engine.astream("What is 2 + 2?")]
+    assert model.dropped
+    assert "".join(e["text"] for e in events if e["type"] == "token") == "draft"
+    assert events[-1]["response"] == "2 + 2 is 4" and events[-1]["error"] is None
+
+
+def test_the_think_filter_streams_each_nodes_next_message_after_a_complete_one() -> None:
+    """Only a message following one cut short is a retry: messages that ended stream as they come."""
+    from langchain_core.messages import AIMessageChunk
+
+    from cadence.orchestration.events import ThinkFilter, events_from_chunk
+
+    def chunk(text: str, msg_id: str, *, last: bool = False) -> tuple:
+        msg = AIMessageChunk(content=text, id=msg_id, chunk_position="last" if last else None)
+        return msg, {"langgraph_node": "math_agent"}
+
+    think = ThinkFilter()
+    texts = []
+    for text, msg_id, last in [("Step one", "a", False), ("", "a", True), ("Step two", "b", False),
+                               (" done", "b", False), ("", "b", True), ("Retry", "c", False),
+                               ("", "c", True), ("Cut", "d", False), ("Again", "e", False), ("", "e", True),
+                               ("Next", "f", False)]:  # fmt: skip
+        for event in events_from_chunk(
+            "messages", chunk(text, msg_id, last=last), subgraph=True, think=think
+        ):
+            texts.append(event["text"])
+    assert texts == ["Step one", "Step two", " done", "Retry", "Cut", "Next"]  # "Again" retried "Cut"

@@ -17,7 +17,8 @@ Events are emitted where they happen (:func:`emit_events`, LangGraph's ``custom`
 through, ``messages`` chunks of the final-answer nodes become ``token``. A model's reasoning in
 ``<think>…</think>`` blocks is never an answer token (the final-answer nodes keep it apart as
 ``thought``): a :class:`ThinkFilter`, one per streamed turn, drops it chunk by chunk, even when a
-tag is split across chunks.
+tag is split across chunks. It also keeps a model call retried after streaming part of its answer
+from streaming a second answer after the first one's beginning.
 """
 
 from __future__ import annotations
@@ -206,6 +207,39 @@ class ThinkFilter:
     """
 
     _streams: dict[str, _ThinkState] = field(default_factory=dict)
+    _open: dict[str, str] = field(default_factory=dict)
+    """Per node, the message whose answer text is being streamed (until its last chunk)."""
+    _retried: set[str] = field(default_factory=set)
+    """Messages not streamed: a call retried after its first attempt streamed text and failed."""
+
+    def retried(self, node: str, key: str, *, last: bool) -> bool:
+        """Whether message ``key`` of ``node`` is a retried call's answer, not to be streamed.
+
+        A model call that fails after streaming part of its answer is retried (the model-call
+        retries): the new attempt is a new message of the same node while the node's streamed one
+        never got its last chunk. Its tokens would run on after the cut-short text as one answer;
+        the ``final`` event carries the answer instead (as after a rewrite).
+        """
+        if key in self._retried:
+            if last:
+                self._retried.discard(key)
+            return True
+        cut = self._open.get(node)
+        if cut is None or cut == key:
+            return False
+        del self._open[node]
+        self._streams.pop(cut, None)
+        if not last:
+            self._retried.add(key)
+        return True
+
+    def streamed(self, node: str, key: str, *, last: bool) -> None:
+        """Note that answer text of message ``key`` of ``node`` was streamed (``last``: it ended)."""
+        if last:
+            if self._open.get(node) == key:
+                del self._open[node]
+        else:
+            self._open[node] = key
 
     def feed(self, key: str, text: str, *, last: bool = False) -> str:
         """The answer text among ``text``, the next piece of message ``key``; ``last``: its end."""
@@ -268,7 +302,11 @@ def events_from_chunk(
             last = _is_last_chunk(msg)
             if text or last:
                 key = f"{node}:{msg.id or ''}"
+                if think is not None and think.retried(node, key, last=last):
+                    return events
                 text = (think or ThinkFilter()).feed(key, text, last=last or think is None)
+                if think is not None and (text or last):
+                    think.streamed(node, key, last=last)
             if text:
                 events.append(TokenEvent(type="token", node=node, text=text))
     elif mode == "updates" and isinstance(chunk, dict):
