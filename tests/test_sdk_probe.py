@@ -382,3 +382,12 @@ def test_a_system_prompt_that_is_not_text_is_said_so() -> None:
     result = engine.invoke("Hi")
     assert "Agent.get_system_prompt() must return the prompt as text, got NoneType" in result.error["message"]
     assert "validation error" not in result.response
+
+
+def test_the_public_front_lists_its_lazy_names() -> None:
+    import subprocess
+    import sys
+
+    code = "import cadence; print('Cadence' in dir(cadence), 'TurnResult' in dir(cadence))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True", "True"]

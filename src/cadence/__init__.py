@@ -38,3 +38,8 @@ def __getattr__(name: str) -> Any:
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    """The module's names, the lazily imported ones included (tab completion in a REPL or notebook)."""
+    return sorted({*globals(), *_LAZY})
