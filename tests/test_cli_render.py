@@ -53,3 +53,18 @@ def test_the_route_of_a_paused_turn_says_it_waits() -> None:
     assert route_line(trace) == "route: math → paused for approval · 0 tools · 6ms"
     trace = {"routing_history": [], "interrupted": True, "mode": "single", "duration_ms": 6}
     assert route_line(trace).startswith("route: paused for approval ·")
+
+
+def test_the_route_of_a_planner_turn_names_its_delegate() -> None:
+    """The planner's turns all read ``route: root``: the researcher or validator that ran the tools was not said."""
+    from cadence.cli.render import route_line
+
+    trace = {
+        "mode": "planner",
+        "route": "researcher",
+        "answered_by": "root",
+        "tools_used": [{}],
+        "duration_ms": 9,
+    }
+    assert route_line(trace) == "route: researcher → root · 1 tool · 9ms"
+    assert route_line({**trace, "route": "end", "tools_used": []}) == "route: root · 0 tools · 9ms"

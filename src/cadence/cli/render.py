@@ -47,6 +47,8 @@ def _seconds(duration_ms: Any) -> str:
 def route_line(trace: dict[str, Any]) -> str:
     """One line summarising the route: ``route: math → synthesizer · 1 tool · 2.1s``."""
     hops = [str(h) for h in trace.get("routing_history") or []]
+    if trace.get("mode") == "planner" and trace.get("route") not in (None, "", "end"):
+        hops.insert(0, str(trace["route"]))  # the planner's delegate: researcher or validator
     answered_by = trace.get("answered_by")
     if trace.get("interrupted"):
         hops.append("paused for approval")  # nothing answered yet
