@@ -528,6 +528,12 @@ def test_api_key_prompt(page: Any, browser: Any) -> None:
         page.click("#key-save")
         page.locator("#key-reason", has_text="not accepted").wait_for()
         assert dialog.is_visible()
+        # a key with a character no header can carry (a non-breaking hyphen pasted from a document) said
+        # "Cannot reach the server" and retried /health forever; now the dialog says what is wrong
+        page.fill("#key-input", "s3cret\u2011key")
+        page.click("#key-save")
+        page.locator("#key-reason", has_text="cannot contain “\u2011” (U+2011)").wait_for()
+        assert dialog.is_visible() and "down" not in page.locator("#conn-status").get_attribute("class")
         page.fill("#key-input", "s3cret-key")
         page.click("#key-save")
         dialog.wait_for(state="hidden")
@@ -535,6 +541,19 @@ def test_api_key_prompt(page: Any, browser: Any) -> None:
         send(page, "With a key, 15 * 23?")
         answer = finished_answer(page)
         assert "345" in answer.locator(".text").inner_text()
+        expect(page.locator("#banner")).to_be_hidden()
+
+
+def test_a_remembered_key_that_cannot_be_sent_asks_for_another(page: Any) -> None:
+    """A remembered key with a character no header can carry read as "server unreachable", retried forever."""
+    with running(math_app(api_keys=["s3cret-key"])) as srv:
+        page.add_init_script("localStorage.setItem('cadence.apiKey', 's3cret\u2011key')")
+        open_page(page, srv.url)
+        page.locator("#key-dialog").wait_for()
+        assert "down" not in page.locator("#conn-status").get_attribute("class")
+        page.fill("#key-input", "s3cret-key")
+        page.click("#key-save")
+        page.locator("#plugin-list li[data-plugin=math]").wait_for()
         expect(page.locator("#banner")).to_be_hidden()
 
 

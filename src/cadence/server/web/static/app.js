@@ -79,10 +79,28 @@ async function errorFrom(response) {
     err.message || `The server answered ${response.status} ${response.statusText}.`, body);
 }
 
+/**
+ * The first character of ``key`` that an HTTP header cannot carry (a control character, or one beyond
+ * ISO-8859-1, e.g. a typographic dash or a zero-width space pasted along), described; null if none.
+ */
+function unsendableInKey(key) {
+  for (const char of key) {
+    const code = char.codePointAt(0);
+    if (code < 0x20 || code === 0x7f || code > 0xff) {
+      return `“${char}” (U+${code.toString(16).toUpperCase().padStart(4, "0")})`;
+    }
+  }
+  return null;
+}
+
 /** fetch() with the API key, JSON bodies and Cadence's error shape turned into ApiError. */
 async function api(path, { method = "GET", body, signal } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (state.key && unsendableInKey(state.key)) {
+    // fetch() would refuse the header, which reads as "server unreachable" (and retries forever)
+    throw new ApiError(401, "invalid_api_key", "The saved API key cannot be sent.");
+  }
   if (state.key) headers.Authorization = `Bearer ${state.key}`;
   let response;
   try {
@@ -1107,6 +1125,13 @@ function bindUi() {
   $("key-cancel").addEventListener("click", () => $("key-dialog").close());
   $("key-form").addEventListener("submit", async (event) => {
     event.preventDefault();
+    const bad = unsendableInKey($("key-input").value.trim());
+    if (bad) {
+      $("key-reason").textContent = `An API key cannot contain ${bad}: it cannot be sent in a request. `
+        + "Type it again or paste it from CADENCE_API_KEYS as plain text.";
+      $("key-input").focus();
+      return;
+    }
     saveKey($("key-input").value.trim(), $("key-remember").checked);
     $("key-dialog").close();
     await reload();
