@@ -33,13 +33,15 @@ async def test_the_planner_streams_tool_start_before_each_tool_end_and_each_node
         ("node", "root"),
     ]
     start = next(e for e in events if e["type"] == "tool_start")
+    end = next(e for e in events if e["type"] == "tool_end")
     assert start == {
         "type": "tool_start",
         "agent": "math",
         "name": "calculate",
         "args": {"expression": "2 + 2"},
+        "id": end["id"],
     }
-    assert events[-1]["response"] == "2 + 2 = 4"
+    assert start["id"] and events[-1]["response"] == "2 + 2 = 4"
 
 
 @pytest.mark.parametrize(("delegate", "first"), [("validator", "validator"), ("end", "root")])
@@ -133,3 +135,29 @@ def test_the_think_filter_streams_each_nodes_next_message_after_a_complete_one()
         ):
             texts.append(event["text"])
     assert texts == ["Step one", "Step two", " done", "Retry", "Cut", "Next"]  # "Again" retried "Cut"
+
+
+@pytest.mark.parametrize("mode", ["coordinator", "supervisor", "single"])
+async def test_two_calls_of_one_tool_pair_their_start_and_end_by_id(engine_factory, mode: str) -> None:
+    """``tool_start``/``tool_end`` named the tool only: two calls of ``calculate`` in one step could not
+    be told apart (which result is which call's, which call is still running)."""
+    from tests.conftest import FINALIZE, goto, transfer
+
+    two = {
+        "tool_calls": [
+            {"name": "calculate", "args": {"expression": "2 + 2"}},
+            {"name": "calculate", "args": {"expression": "3 + 3"}},
+        ]
+    }
+    scripts = {
+        "coordinator": [goto("math"), two, FINALIZE, {"content": "4 and 6"}],
+        "supervisor": [transfer("math"), two, {"content": "4 and 6"}, FINALIZE, {"content": "4 and 6"}],
+        "single": [two, {"content": "4 and 6"}],
+    }
+    engine, _ = engine_factory(scripts[mode], mode=mode, agent="math" if mode == "single" else None,
+                               supervisor_direct_answer=False)  # fmt: skip
+    events = [e async for e in engine.astream("What are 2 + 2 and 3 + 3?")]
+    starts = {e["id"]: e["args"]["expression"] for e in events if e["type"] == "tool_start"}
+    ends = {e["id"]: e["result"] for e in events if e["type"] == "tool_end"}
+    assert len(starts) == 2 and set(starts) == set(ends)
+    assert {starts[i]: ends[i] for i in starts} == {"2 + 2": "4", "3 + 3": "6"}

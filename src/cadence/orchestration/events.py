@@ -81,6 +81,8 @@ class ToolStartEvent(TypedDict):
     """The tool's name."""
     args: Any
     """The call's arguments."""
+    id: str | None
+    """The call's id: its ``tool_end`` has the same (two calls of one tool pair up by it)."""
 
 
 class ToolEndEvent(TypedDict):
@@ -97,6 +99,8 @@ class ToolEndEvent(TypedDict):
     """Whether the result is an error result."""
     duration_ms: float | None
     """How long the tool ran (None when unknown)."""
+    id: str | None
+    """The call's id, as in its ``tool_start``."""
 
 
 class SuspendEvent(TypedDict):
@@ -346,7 +350,13 @@ def agent_events(agent: str, update: dict[str, Any], next_node: str | None = Non
         for call in getattr(msg, "tool_calls", None) or []:
             if call["name"] != BACK_TOOL_NAME:
                 events.append(
-                    ToolStartEvent(type="tool_start", agent=agent, name=call["name"], args=call["args"])
+                    ToolStartEvent(
+                        type="tool_start",
+                        agent=agent,
+                        name=call["name"],
+                        args=call["args"],
+                        id=call.get("id"),
+                    )
                 )
     if next_node is not None and next_node != tools_node_name(agent):
         events.append(AgentEndEvent(type="agent_end", agent=agent))
@@ -373,6 +383,7 @@ def tools_events(
                     result=message_text(msg)[:MAX_RESULT_CHARS_IN_EVENT],
                     error=getattr(msg, "status", "success") == "error",
                     duration_ms=(msg.response_metadata or {}).get("duration_ms"),
+                    id=getattr(msg, "tool_call_id", None),
                 )
             )
     if next_node != agent_node_name(agent):
