@@ -30,6 +30,7 @@ from cadence.persistence.databases import (
     parse_database_url,
     postgres_pool,
     postgres_setup_lock,
+    postgres_storage_errors,
     setup_sqlite,
 )
 from cadence.settings import Settings
@@ -130,10 +131,26 @@ async def open_memory_store(
         prepare_threshold=0,
         row_factory=dict_row,
     ) as pool:
-        pg_store = AsyncPostgresStore(conn=pool, index=index)  # type: ignore[arg-type]
+        pg_store = _storage_errors(AsyncPostgresStore)(conn=pool, index=index)  # type: ignore[arg-type]
         async with postgres_setup_lock(url, target):
             await pg_store.setup()
         yield pg_store
+
+
+def _storage_errors(store_class: type[Any]) -> type[Any]:
+    """LangGraph's ``AsyncPostgresStore`` whose operations raise a :class:`~cadence.errors.StorageError`
+    saying what to do when the server is out of disk space, read-only or unreachable (503 on the memory
+    routes, as the threads' and checkpoints' do), not the raw psycopg error (500)."""
+
+    class CadencePostgresStore(store_class):  # type: ignore[misc, valid-type]
+        """``AsyncPostgresStore`` failing with a StorageError (full disk, read-only or unreachable server)."""
+
+        async def abatch(self, ops: Any) -> list[Any]:
+            """Run the operations (every read and write of the store goes through here)."""
+            with postgres_storage_errors():
+                return await super().abatch(ops)
+
+    return CadencePostgresStore
 
 
 __all__ = [
