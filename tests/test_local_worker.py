@@ -208,6 +208,28 @@ def test_waiting_calls_are_served_in_the_order_they_came(worker_key: WorkerKey) 
 
 
 @real_model
+def test_a_call_cancelled_while_its_long_prompt_is_read_stops_without_a_kill(worker_key: WorkerKey) -> None:
+    """Reading a long prompt takes seconds on a busy CPU; a timeout meanwhile is no hang to kill."""
+    worker = get_worker(worker_key, WorkerOptions(cancel_grace=3.0))
+    try:
+        pid = worker.start()
+        restarts = worker.restarts
+        words = " ".join(f"item{i}" for i in range(700))  # ~2,000 tokens, new to the worker's cache
+        request = {**LONG_REQUEST, "messages": [{"role": "user", "content": f"{time.time_ns()} {words}"}]}
+        cancel = threading.Event()
+        timer = threading.Timer(0.3, cancel.set)
+        timer.start()
+        started = time.monotonic()
+        with pytest.raises(GenerationCancelled):
+            list(worker.stream(request, cancel))
+        assert time.monotonic() - started < 3.0
+        assert (worker.pid, worker.restarts) == (pid, restarts)  # stopped, not killed
+        assert worker.complete(SHORT_REQUEST)["output_tokens"] > 0
+    finally:
+        worker.options = WorkerOptions()
+
+
+@real_model
 def test_a_hung_worker_is_killed_after_the_grace_and_restarted(worker_key: WorkerKey) -> None:
     worker = get_worker(worker_key, WorkerOptions(cancel_grace=0.5))
     try:
