@@ -68,3 +68,12 @@ def test_the_route_of_a_planner_turn_names_its_delegate() -> None:
     }
     assert route_line(trace) == "route: researcher → root · 1 tool · 9ms"
     assert route_line({**trace, "route": "end", "tools_used": []}) == "route: root · 0 tools · 9ms"
+
+
+def test_every_modes_nodes_have_a_status_line() -> None:
+    """The supervisor, planner and single modes' own nodes showed as bare names ('researcher…')."""
+    from cadence.cli.render import node_label
+    from cadence.conventions import GraphNodeNames as N
+
+    for node in (N.SUPERVISOR, N.FORWARD, N.PLANNER, N.RESEARCHER, N.VALIDATOR, N.ROOT):
+        assert node_label(node) != f"{node}…" and node_label(node).endswith("…")

@@ -11,6 +11,15 @@ from rich.text import Text
 from cadence.cli.logs import clip
 from cadence.conventions import GraphNodeNames, plugin_of_node
 
+_LABELS = {
+    GraphNodeNames.SUPERVISOR: "supervisor is choosing the next step…",
+    GraphNodeNames.FORWARD: "passing the agent's answer on…",
+    GraphNodeNames.PLANNER: "planner is planning the turn…",
+    GraphNodeNames.RESEARCHER: "researcher is gathering results…",
+    GraphNodeNames.VALIDATOR: "validator is checking the results…",
+    GraphNodeNames.ROOT: "root is writing the answer…",
+}
+
 
 def node_label(node: str) -> str:
     """What the status line says while ``node`` is working."""
@@ -18,6 +27,8 @@ def node_label(node: str) -> str:
         return "coordinator is choosing the next step…"
     if node == GraphNodeNames.SYNTHESIZER:
         return "synthesizer is writing the answer…"
+    if node in _LABELS:
+        return _LABELS[node]
     if node == GraphNodeNames.SUSPEND:
         return "wrapping up: a limit was reached…"
     if node == GraphNodeNames.CONTROL_TOOLS:
