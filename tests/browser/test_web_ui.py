@@ -16,6 +16,7 @@ import httpx
 import pytest
 from tests.browser.support import (
     GATE,
+    GATE_WORD,
     MATH_TURN,
     GatedModel,
     Server,
@@ -24,6 +25,7 @@ from tests.browser.support import (
     screenshot,
     system_chromium,
 )
+from tests.conftest import FINALIZE
 from tests.test_server_support import settings
 
 from cadence.server import create_app
@@ -438,6 +440,40 @@ def test_switching_threads_while_an_answer_streams_keeps_it(page: Any) -> None:
         answer = finished_answer(page)
         assert answer.locator(".text").inner_text() == stored_answers(srv.url, current_thread(page))[-1]
         assert page.locator(".msg.user .text").all_inner_texts() == ["Streaming meanwhile: 15 * 23?"]
+
+
+LONG_ANSWER = (
+    " ".join(f"Line {i}.\n" for i in range(60))
+    + f"{GATE_WORD} "
+    + " ".join(f"More {i}.\n" for i in range(60))
+)
+
+
+def test_scrolling_up_while_a_long_answer_streams_stays_put(page: Any) -> None:
+    """Every streamed token scrolled the conversation to its end: the start of a long answer could not be
+    read while the rest arrived. It follows the end only while the user is there."""
+    model = GatedModel.from_items([FINALIZE, {"content": LONG_ANSWER}], loop=True)
+    app = create_app(settings(builtin_plugins=["math"]), engine_kwargs={"model": model})
+    with running(app) as srv:
+        open_page(page, srv.url)
+        box = page.locator("#messages")
+        at_end = "el => el.scrollHeight - el.scrollTop - el.clientHeight < 40"
+        GATE.clear()
+        try:
+            send(page, "A long one, please")
+            page.locator(".msg.assistant.streaming .text", has_text="Line 58.").wait_for()
+            assert box.evaluate(at_end)  # followed the answer so far
+            box.evaluate("el => { el.scrollTop = 0; }")
+            page.wait_for_function("() => !state.followEnd")
+        finally:
+            GATE.set()
+        finished_answer(page)
+        assert box.evaluate("el => el.scrollTop") == 0  # still where the reader is
+        box.evaluate("el => { el.scrollTop = el.scrollHeight; }")
+        page.wait_for_function("() => state.followEnd")
+        send(page, "Again")  # a message sent goes to the end and follows its answer
+        expect(page.locator(".msg.assistant details.trace")).to_have_count(2)
+        assert box.evaluate(at_end)
 
 
 def test_a_malformed_thread_link_still_loads_the_page(page: Any, server: Server) -> None:

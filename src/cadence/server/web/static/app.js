@@ -49,6 +49,8 @@ const state = {
   streamUnavailable: false,
   /** Messages sent so far: a reload that started before one was sent must not clear its answer. */
   sent: 0,
+  /** The conversation follows new text (false once the user scrolls up, true again at the end). */
+  followEnd: true,
   /**
    * The turn under way: its thread (once the server named it), the question's text and node (null for
    * a resumed turn) and its AnswerView. Opening its thread again while it runs shows it again.
@@ -244,7 +246,7 @@ async function openThread(threadId) {
   }
   attachLive(thread.thread_id, thread.messages.filter((m) => m.role === "user" || m.role === "assistant"));
   closeSidebar();
-  scrollDown();
+  scrollDown(true);
   await showPendingApprovals(thread.thread_id);
 }
 
@@ -298,9 +300,19 @@ function clearMessages() {
   $("empty-hint").hidden = false;
 }
 
-function scrollDown() {
+/**
+ * Keep the conversation at its end as text arrives, unless the user has scrolled up to read (a long
+ * answer streaming); ``force`` (a thread opened, a message sent) goes to the end and follows again.
+ */
+function scrollDown(force = false) {
   const box = $("messages");
-  box.scrollTop = box.scrollHeight;
+  if (force) state.followEnd = true;
+  if (state.followEnd) box.scrollTop = box.scrollHeight;
+}
+
+/** Whether the conversation is scrolled to (about) its end. */
+function atEnd(box) {
+  return box.scrollHeight - box.scrollTop - box.clientHeight < 40;
 }
 
 function addUserMessage(text, { interrupted = false } = {}) {
@@ -308,7 +320,7 @@ function addUserMessage(text, { interrupted = false } = {}) {
   const node = el("div", { className: `msg user${interrupted ? " interrupted" : ""}` },
     el("div", { className: "who" }, "You"), el("div", { className: "text" }, text));
   $("messages").append(node);
-  scrollDown();
+  scrollDown(true);
   return node;
 }
 
@@ -1088,6 +1100,7 @@ function bindUi() {
     }
   });
   $("new-thread").addEventListener("click", newThread);
+  $("messages").addEventListener("scroll", () => { state.followEnd = atEnd($("messages")); });
   $("menu-button").addEventListener("click", () => {
     const open = $("sidebar").classList.toggle("open");
     $("menu-button").setAttribute("aria-expanded", open ? "true" : "false");
