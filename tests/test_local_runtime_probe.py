@@ -95,3 +95,19 @@ async def test_an_embedded_model_timeout_names_no_server() -> None:
     )
     assert "within 0.2 s" in message and "CADENCE_MODEL_TIMEOUT" in message
     assert "server" not in message and "\n" not in message
+
+
+@real_model
+async def test_a_worker_that_cannot_start_in_time_says_so_in_one_line() -> None:
+    model = LocalChatModel(worker_start_timeout=0.01)
+    model.worker().close()  # not running: the next call starts it (and cannot, in 0.01 s)
+    context = TurnContext(settings=make_settings(), deadline=time.monotonic() + 60)
+    with pytest.raises(ModelCallError) as caught:
+        await call_model(model, [HumanMessage("hi")], node="synthesizer", context=context)
+    message = caught.value.message
+    assert message.startswith(
+        "The embedded model (local:SmolLM2-135M-Instruct.Q4_1.gguf) for the synthesizer"
+    )
+    assert "raise CADENCE_LOCAL_MODEL_START_TIMEOUT or check the model file." in message
+    assert "provider" not in message and ".." not in message and "\n" not in message
+    assert (await LocalChatModel().ainvoke([HumanMessage("Say hi.")])).content  # starts in time again

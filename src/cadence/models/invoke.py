@@ -198,6 +198,9 @@ def failure_message(
             f"The model for the {node} cannot take this much text ({what}); shorten the message or start a "
             "new conversation (CADENCE_MODEL_INPUT_MAX_TOKENS trims the history sent to the model)."
         )
+    what = what.rstrip(".")  # the line goes on: no "file.. Check"
+    if embedded:  # no provider: its own errors (a worker that could not start) say what to do
+        return f"The embedded model ({label}) for the {node} failed {tries}: {what}."
     return f"The model for the {node} failed {tries}: {what}. Check the provider's status, or try again."
 
 
