@@ -391,3 +391,24 @@ def test_the_public_front_lists_its_lazy_names() -> None:
     code = "import cadence; print('Cadence' in dir(cadence), 'TurnResult' in dir(cadence))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["True", "True"]
+
+
+@pytest.mark.parametrize("mode", ["coordinator", "supervisor"])
+def test_the_longest_plugin_name_gives_routing_tools_providers_accept(mode: str) -> None:
+    from pydantic import ValidationError
+
+    longest = "w" * 52
+    with pytest.raises(ValidationError, match="at most 52 characters"):
+        PluginMetadata(name=longest + "w", version="1", description="Greets people by name.")
+
+    class Plugin(_Greeter):
+        @classmethod
+        def get_metadata(cls) -> PluginMetadata:
+            return PluginMetadata(name=longest, version="1", description="Greets people by name.")
+
+    model = ScriptedChatModel.from_items([{"content": "Hello!"}] * 3)
+    engine = Cadence(make_settings(builtin_plugins=[], mode=mode), model=model, plugins=[Plugin])
+    engine.invoke("Hi")
+    offered = {name for record in model.records for name in record.tools}
+    assert any(longest in name for name in offered)
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]{1,64}", name) for name in offered), offered

@@ -9,7 +9,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9 _-]{0,62}$")
+MAX_NAME_CHARS = 52
+"""Longest plugin name: its routing tools (``goto_{name}_agent``, ``transfer_to_{name}``) must fit the 64
+characters model providers allow a tool's name."""
+_NAME_RE = re.compile(rf"^[A-Za-z][A-Za-z0-9 _-]{{0,{MAX_NAME_CHARS - 1}}}$")
 _VERSION_RE = re.compile(r"^\d+(\.\d+){0,3}([.-]?[A-Za-z0-9]+)*$")
 
 
@@ -79,7 +82,8 @@ class PluginMetadata(BaseModel):
         if not _NAME_RE.match(value):
             raise ValueError(
                 f"plugin name {value!r} must start with a letter and contain only letters, digits, "
-                "spaces, '-' or '_' (max 63 characters)"
+                f"spaces, '-' or '_' (at most {MAX_NAME_CHARS} characters, so that its routing tools "
+                "goto_<name>_agent and transfer_to_<name> fit the 64 characters model providers allow)"
             )
         if normalize_name(value) in {
             "coordinator",
