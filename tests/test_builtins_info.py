@@ -322,6 +322,40 @@ def test_convert_time_between_any_places(summer: datetime) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("question", "time", "given", "meant"),
+    [
+        ("If it's 8am in Boston, what time is it in Paris?", "8am", ("Paris", "Boston"), ("Boston", "Paris")),
+        (
+            "What time is it in Paris when it is 8am in Boston?",
+            "8am",
+            ("Paris", "Boston"),
+            ("Boston", "Paris"),
+        ),
+        ("Convert 10:00 Berlin time to Lima time", "10:00", ("Lima", "Berlin"), ("Berlin", "Lima")),
+        ("convert 10:00 from Berlin to Lima", "10:00", ("Lima", "Berlin"), ("Berlin", "Lima")),
+        ("What is 9am New York time in London?", "9am", ("New York", "London"), ("New York", "London")),
+        ("9am in Tokyo, 9am in London: which is first?", "9am", ("Tokyo", "London"), ("Tokyo", "London")),
+        ("Convert 3pm between the two", "3pm", ("Tokyo", "London"), ("Tokyo", "London")),  # nothing to go by
+    ],
+)
+def test_convert_time_takes_the_time_as_the_time_of_the_place_the_question_gives_it_to(
+    question: str, time: str, given: tuple[str, str], meant: tuple[str, str]
+) -> None:
+    assert info.source_and_target(question, time, *given) == meant
+
+
+async def test_convert_time_in_a_turn_reads_the_question(engine_factory, summer: datetime) -> None:
+    from tests.conftest import FINALIZE, call, goto
+
+    swapped = call("convert_time", time="8am", from_location="Paris", to_location="Boston")
+    engine, _ = engine_factory([goto("info"), swapped, FINALIZE, {"content": "It is 14:00 in Paris."}])
+    result = await engine.ainvoke("If it's 8am in Boston, what time is it in Paris?")
+    [used] = result.trace["tools_used"]
+    assert used["result"].startswith("08:00 on Tuesday, 15 July 2025 in Boston, Massachusetts, US")
+    assert "is 14:00 on Tuesday, 15 July 2025 in Paris, France" in used["result"]
+
+
 # --- the index ------------------------------------------------------------------------
 
 

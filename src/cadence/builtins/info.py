@@ -37,12 +37,14 @@ import threading
 import time as _time
 import unicodedata
 import zoneinfo
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
-from typing import NamedTuple
+from typing import Annotated, Any, NamedTuple
 
+from langchain_core.messages import HumanMessage
 from langchain_core.tools import BaseTool
+from langgraph.prebuilt import InjectedState
 
 from cadence.builtins._common import BuiltinToolError, agent_prompt
 from cadence.builtins._place_words import COMMON_PLACE_WORDS
@@ -1383,13 +1385,54 @@ def time_difference(location_a: str, location_b: str) -> str:
     return _with_notes(sentence, moment, a, b)
 
 
+_SOURCE_LINK = r"\s*(?:,\s*)?(?:(?:in|at|from|for|of)\s+(?:the\s+)?)?"
+"""Words between a clock time and the place it is the time of ("8am in Boston", "10:00 from Berlin")."""
+
+
+def _time_of(question: str, time: str, place: str) -> bool:
+    """Whether ``question`` gives ``time`` as the clock time of ``place`` ("8am in Boston", "10:00 Berlin
+    time", "Boston time 8am")."""
+    t, p = re.escape(time.strip()), re.escape(place.strip())
+    if not t or not p:
+        return False
+    after = rf"(?<![\w:]){t}(?![\w:]){_SOURCE_LINK}{p}\b"
+    before = rf"\b{p}\s+time\s*(?:,\s*)?(?:is\s+|of\s+|at\s+)?{t}(?![\w:])"
+    return bool(re.search(f"{after}|{before}", question, re.IGNORECASE))
+
+
+def source_and_target(
+    question: str | None, time: str, from_location: str, to_location: str
+) -> tuple[str, str]:
+    """``(from_location, to_location)``, swapped when the user's question gives the time as the time of
+    ``to_location`` and not of ``from_location`` (a model filled them the wrong way round: "If it's 8am
+    in Boston, what time is it in Paris?" called with from Paris to Boston)."""
+    if question and _time_of(question, time, to_location) and not _time_of(question, time, from_location):
+        logger.info("convert_time: places swapped to the question's", extra={"time": time})
+        return to_location, from_location
+    return from_location, to_location
+
+
+def latest_question(state: Mapping[str, Any] | None) -> str | None:
+    """The text of the latest user message of a graph state (None without one)."""
+    for message in reversed(list((state or {}).get("messages") or [])):
+        if isinstance(message, HumanMessage):
+            return message.content if isinstance(message.content, str) else None
+    return None
+
+
 @volatile(reason="uses today's date and its daylight saving offsets when no date is given")
 @tool
-def convert_time(time: str, from_location: str, to_location: str) -> str:
+def convert_time(
+    time: str,
+    from_location: str,
+    to_location: str,
+    state: Annotated[dict[str, Any] | None, InjectedState] = None,
+) -> str:
     """Convert a clock time (e.g. '15:30', '3pm', '2025-01-15 09:00') in from_location to to_location.
 
     A clock time alone is converted as of now in from_location.
     """
+    from_location, to_location = source_and_target(latest_question(state), time, from_location, to_location)
     source, target = resolve_location(from_location), resolve_location(to_location)
     today = now().astimezone(source.tz).date()
     moment = parse_clock(time, today).replace(tzinfo=source.tz)
