@@ -161,3 +161,32 @@ async def test_two_calls_of_one_tool_pair_their_start_and_end_by_id(engine_facto
     ends = {e["id"]: e["result"] for e in events if e["type"] == "tool_end"}
     assert len(starts) == 2 and set(starts) == set(ends)
     assert {starts[i]: ends[i] for i in starts} == {"2 + 2": "4", "3 + 3": "6"}
+
+
+@pytest.mark.parametrize("url", ["memory://", "sqlite"])
+async def test_a_stream_closed_at_its_first_event_keeps_the_question_answered(url: str, tmp_path) -> None:
+    """Closing the stream at its first event (the turn's first ``node``: a client gone at once, a server
+    stopping) skipped the turn's closing: in memory the question was lost, in SQLite it stayed flagged
+    pending without an answer, against the promise "the turn is closed at once, the thread keeping the
+    question"."""
+    import contextlib
+
+    from tests.conftest import FINALIZE, call, goto, make_settings
+
+    from cadence.orchestration.engine import Cadence
+    from cadence.testing import ScriptedChatModel
+
+    database = url if url == "memory://" else f"sqlite:///{tmp_path / 'c.db'}"
+    script = [goto("math"), call("calculate", expression="2 + 2"), FINALIZE, {"content": "4"}]
+    async with Cadence.open(
+        make_settings(database_url=database), model=ScriptedChatModel.from_items(script)
+    ) as engine:
+        async with contextlib.aclosing(engine.astream("What is 2 + 2?", thread_id="t")) as stream:
+            async for event in stream:
+                assert event == {"type": "node", "node": "coordinator"}
+                break
+        state = await engine.graph.aget_state({"configurable": {"thread_id": "local::t"}})
+    messages = state.values["messages"]
+    assert [m.type for m in messages] == ["human", "ai"] and messages[0].content == "What is 2 + 2?"
+    assert not messages[0].response_metadata.get("cadence_pending")
+    assert messages[1].name == "synthesizer" and "cancelled" in messages[1].content

@@ -592,8 +592,6 @@ class Cadence(EngineMemory):
         error: dict[str, Any] | None = None
         started = time.monotonic()
         think = ThinkFilter()  # <think> blocks are never answer tokens, even split across chunks
-        if events:
-            yield node_event(first_node)
         # one task: the graph runs in the caller's task, one step per pull; each pull is bounded
         # by the hard limit (a timeout around the pull only, never around a yield)
         stream = graph.astream(
@@ -608,6 +606,8 @@ class Cadence(EngineMemory):
         hard_limit = (self.settings.turn_timeout if remaining is None else remaining) + DEADLINE_GRACE_S
         finished = False
         try:
+            if events:  # in the try: a consumer stopping at this first event closes the turn too
+                yield node_event(first_node)
             while True:
                 remaining = hard_limit - (time.monotonic() - started)
                 scope = asyncio.timeout(max(remaining, 0.01))
