@@ -442,6 +442,31 @@ def test_switching_threads_while_an_answer_streams_keeps_it(page: Any) -> None:
         assert page.locator(".msg.user .text").all_inner_texts() == ["Streaming meanwhile: 15 * 23?"]
 
 
+def test_reloading_while_an_answer_streams_shows_it_when_done(page: Any) -> None:
+    """A reload mid-answer showed the question alone, for good (until another reload), with nothing saying
+    the turn was still running on the server."""
+    with running(math_app()) as srv:
+        open_page(page, srv.url)
+        GATE.clear()
+        try:
+            send(page, "Reload me: 15 * 23?")
+            page.locator(".msg.assistant.streaming .text", has_text="345,").wait_for()
+            thread = current_thread(page)
+            page.reload()
+            page.wait_for_selector("body[data-ready=true]")
+            waiting = page.locator(".msg.assistant.waiting")
+            waiting.wait_for()
+            assert "Still answering on the server" in waiting.inner_text()
+            assert page.locator(".msg.user .text").all_inner_texts() == ["Reload me: 15 * 23?"]
+        finally:
+            GATE.set()
+        answer = page.locator(".msg.assistant:not(.waiting)")
+        answer.wait_for()
+        expect(waiting).to_have_count(0)
+        assert answer.locator(".text").inner_text() == stored_answers(srv.url, thread)[-1]
+        assert current_thread(page) == thread
+
+
 LONG_ANSWER = (
     " ".join(f"Line {i}.\n" for i in range(60))
     + f"{GATE_WORD} "

@@ -235,19 +235,62 @@ function setThread(threadId, title) {
   }
 }
 
-async function openThread(threadId) {
+/** Show a thread; ``refresh``: the same thread again (its answer came), leaving the panels as they are. */
+async function openThread(threadId, { refresh = false } = {}) {
   const thread = await getJson(`/api/v1/threads/${encodeURIComponent(threadId)}`);
   setThread(thread.thread_id, thread.title);
-  hideHistory();
+  if (!refresh) hideHistory();
   clearMessages();
   for (const message of thread.messages) {
     if (message.role === "user") addUserMessage(message.content, { interrupted: message.interrupted });
     else if (message.role === "assistant") new AnswerView({ text: message.content });
   }
-  attachLive(thread.thread_id, thread.messages.filter((m) => m.role === "user" || m.role === "assistant"));
-  closeSidebar();
+  const shown = thread.messages.filter((m) => m.role === "user" || m.role === "assistant");
+  attachLive(thread.thread_id, shown);
+  if (!refresh) closeSidebar();
   scrollDown(true);
   await showPendingApprovals(thread.thread_id);
+  const last = shown[shown.length - 1];
+  const live = state.live && state.live.threadId === thread.thread_id && !state.live.view.finished
+    && !state.live.view.failed;
+  if (thread.thread_id === state.threadId && last && last.role === "user" && !last.interrupted && !live
+      && !$("messages").querySelector(".approvals")) {
+    awaitAnswer(thread.thread_id, shown.length);
+  }
+}
+
+/**
+ * The thread ends with a question this page is not following: its turn runs on the server (the page
+ * was reloaded mid-answer, or another tab asked). Say so, and show the thread again once its answer
+ * (or a pause for approval) is stored.
+ */
+function awaitAnswer(threadId, count) {
+  const note = el("div", { className: "msg assistant waiting", role: "status" },
+    el("div", { className: "who" }, "Cadence"),
+    el("div", { className: "muted" }, "Still answering on the server (asked before this page loaded, or in "
+      + "another tab); the answer appears here when it is done."));
+  $("messages").append(note);
+  scrollDown();
+  const poll = async () => {
+    if (!note.isConnected || state.threadId !== threadId) return;
+    try {
+      const [thread, pause] = await Promise.all([
+        getJson(`/api/v1/threads/${encodeURIComponent(threadId)}`),
+        getJson(HITL.approvalsPath(threadId)).catch(() => ({})),
+      ]);
+      if (!note.isConnected || state.threadId !== threadId) return;
+      const shown = thread.messages.filter((m) => m.role === "user" || m.role === "assistant");
+      if (shown.length !== count || pause.interrupted) {
+        await openThread(threadId, { refresh: true });
+        return;
+      }
+    } catch (err) {
+      if (err instanceof ApiError && err.status !== 0) return; // gone (deleted), or the key changed
+      // else the server is away for a moment (the banner says so): try again
+    }
+    setTimeout(poll, 2000);
+  };
+  setTimeout(poll, 2000);
 }
 
 /**
