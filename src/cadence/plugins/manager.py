@@ -26,7 +26,7 @@ import logging
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future, wait
 from dataclasses import asdict, dataclass
 from importlib.metadata import entry_points
@@ -84,9 +84,14 @@ class PluginChecksTimeoutError(PluginError):
 def _checks(plugin: type[BasePlugin]) -> tuple[list[str], dict[str, Any]]:
     """The plugin's dependency problems and, when there are none, its health check's answer."""
     problems = plugin.validate_dependencies()
+    if not isinstance(problems, list | tuple) or not all(isinstance(p, str) for p in problems):
+        raise TypeError(f"validate_dependencies() must return a list of problems (text), got {problems!r}")
     if problems:
         return list(problems), {}
-    return [], plugin.health_check() or {}
+    health = plugin.health_check()
+    if not isinstance(health, Mapping) or not isinstance(health.get("healthy"), bool):
+        raise TypeError(f"health_check() must return {{'healthy': bool, 'details': str}}, got {health!r}")
+    return [], dict(health)
 
 
 def _within(seconds: float, fn: Callable[[], Any]) -> Any:
