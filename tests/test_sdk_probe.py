@@ -412,3 +412,30 @@ def test_the_longest_plugin_name_gives_routing_tools_providers_accept(mode: str)
     offered = {name for record in model.records for name in record.tools}
     assert any(longest in name for name in offered)
     assert all(re.fullmatch(r"[A-Za-z0-9_-]{1,64}", name) for name in offered), offered
+
+
+@pytest.mark.parametrize(
+    ("health", "dependencies", "said"),
+    [
+        (True, [], "health_check() must return {'healthy': bool, 'details': str}, got True"),
+        (
+            {"status": "ok"},
+            [],
+            "health_check() must return {'healthy': bool, 'details': str}, got {'status': 'ok'}",
+        ),
+        ({"healthy": "no"}, [], "got {'healthy': 'no'}"),
+        ({"healthy": True}, "httpx missing", "validate_dependencies() must return a list of problems (text)"),
+    ],
+)
+def test_checks_answering_in_the_wrong_shape_are_said_so(health: Any, dependencies: Any, said: str) -> None:
+    class Plugin(_Greeter):
+        @classmethod
+        def health_check(cls) -> Any:
+            return health
+
+        @classmethod
+        def validate_dependencies(cls) -> Any:
+            return dependencies
+
+    (status,) = _statuses(plugins=[Plugin]).values()
+    assert status.status == "failed" and said in status.reason, status.reason
