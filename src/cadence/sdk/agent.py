@@ -6,7 +6,7 @@ import logging
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Self
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
@@ -103,7 +103,7 @@ class BaseAgent(ABC):
         super().__init_subclass__(**kwargs)
         warn_misspelt_hooks(cls, _AGENT_HOOKS)
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> BaseAgent:
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
         """Refuse an agent class with a method left abstract, naming it (and a misspelling of it)."""
         missing = missing_methods(cls)
         if missing:
