@@ -72,3 +72,15 @@ def test_a_turn_failing_outside_the_engine_does_not_end_the_session(tmp_path: Pa
     assert errors == [
         "error: Database problem: database is locked. Check CADENCE_DATABASE_URL / CADENCE_DATA_DIR."
     ]
+
+
+@pytest.mark.usefixtures("cli_env")
+def test_the_answer_is_printed_as_written_not_with_emoji(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """rich replaced ``:code:`` names in answers: ``a[1:100:2]`` printed as ``a[1💯2]``, ``12:x:3`` as ``12❌3``."""
+    answer = "a[1:100:2] takes every 2nd item; 12:x:3 and :fire: stay"
+    use_script(monkeypatch, tmp_path, [HELLO_SCRIPT[0], {"content": answer}], "emoji")
+    result = run("chat", "slice?")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == answer + "\n"

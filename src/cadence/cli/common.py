@@ -30,11 +30,13 @@ EXIT_INTERRUPTED = 130
 
 
 def out_console() -> Console:
-    return Console(highlight=False)
+    """Standard output: text as it is (no highlighting, no ``:code:`` emoji: ``a[1:100:2]`` stays)."""
+    return Console(highlight=False, emoji=False)
 
 
 def err_console() -> Console:
-    return Console(stderr=True, highlight=False)
+    """Standard error, as :func:`out_console`."""
+    return Console(stderr=True, highlight=False, emoji=False)
 
 
 def one_line(text: str) -> str:
