@@ -77,3 +77,14 @@ def test_every_modes_nodes_have_a_status_line() -> None:
 
     for node in (N.SUPERVISOR, N.FORWARD, N.PLANNER, N.RESEARCHER, N.VALIDATOR, N.ROOT):
         assert node_label(node) != f"{node}…" and node_label(node).endswith("…")
+
+
+def test_an_answer_stopped_mid_stream_ends_its_line() -> None:
+    """Ctrl-C while the answer streamed left the cursor after its last word: 'interrupted; the thread is
+    kept' was printed on the same line as the answer."""
+    out, err = io.StringIO(), io.StringIO()
+    view = TurnView(Console(file=out, width=200), Console(file=err, width=200), live=False, stream=True)
+    with pytest.raises(KeyboardInterrupt), view:
+        view.handle({"type": "token", "node": "synthesizer", "text": "15 * 23"})
+        raise KeyboardInterrupt
+    assert out.getvalue() == "15 * 23\n"

@@ -108,8 +108,10 @@ class TurnView:
             self.status.start()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: object, *exc: object) -> None:
         self._stop_status()
+        if exc_type is not None and self.streamed:  # stopped mid-answer (Ctrl-C): end its line
+            self.out.print()
 
     def _stop_status(self) -> None:
         if self.status is not None:
