@@ -736,6 +736,10 @@ function renderApprovals(approvals, view) {
         outcome.textContent = `The arguments are not valid JSON: ${err.message}`;
         return;
       }
+      if (args === null || typeof args !== "object" || Array.isArray(args)) {
+        outcome.textContent = "The arguments must be a JSON object: {\"name\": value, …}.";
+        return;
+      }
       decide({ decision: "edit", arguments: args }, "Edited");
     });
     confirmReject.addEventListener("click", () => decide({ decision: "reject", message: reason.value || undefined }, "Rejected"));
