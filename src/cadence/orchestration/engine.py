@@ -34,6 +34,7 @@ from cadence.errors import (
     CadenceError,
     ConfigurationError,
     ConflictError,
+    ModelConfigurationError,
     ModelWorkerCrashedError,
     NotFoundError,
     ValidationError,
@@ -231,6 +232,11 @@ class Cadence(EngineMemory):
         self._runner_lock = threading.Lock()
         self._busy: set[str] = set()  # threads a turn, resume or fork runs on in this process
         if model is not None:
+            if getattr(type(model), "bind_tools", None) is BaseChatModel.bind_tools:  # NotImplementedError
+                raise ModelConfigurationError(
+                    f"Cadence(model=...): {type(model).__name__} cannot call tools (it does not implement "
+                    "bind_tools); the coordinator and the agents work through tool calls"
+                )
             self._models: ModelResolver = lambda role, plugin, _m=model: _m
         elif models is not None:
             self._models = models
