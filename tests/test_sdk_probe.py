@@ -439,3 +439,14 @@ def test_checks_answering_in_the_wrong_shape_are_said_so(health: Any, dependenci
 
     (status,) = _statuses(plugins=[Plugin]).values()
     assert status.status == "failed" and said in status.reason, status.reason
+
+
+def test_a_model_that_cannot_call_tools_is_refused_saying_so() -> None:
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+    from cadence.errors import ModelConfigurationError
+
+    with pytest.raises(ModelConfigurationError, match="FakeListChatModel cannot call tools"):
+        Cadence(
+            make_settings(builtin_plugins=[]), model=FakeListChatModel(responses=["Hi"]), plugins=[_Greeter]
+        )
