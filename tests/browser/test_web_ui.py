@@ -467,6 +467,39 @@ def test_reloading_while_an_answer_streams_shows_it_when_done(page: Any) -> None
         assert current_thread(page) == thread
 
 
+def test_a_resume_in_another_thread_does_not_end_the_streaming_turn(page: Any) -> None:
+    """Approving a paused thread's call while another thread's answer streamed: the resume's end made the
+    page idle (Send enabled) although that answer was still streaming."""
+    with running(math_app()) as srv:
+        paused = start_thread(srv.url, "Paused elsewhere: 15 * 23?")
+        pending = {"id": "call_1", "agent": "math", "tool": "calculate", "arguments": {"expression": "1 + 1"}}
+        page.route(
+            f"**/api/v1/threads/{paused}/approvals",
+            lambda route: route.fulfill(json={"interrupted": True, "approvals": [pending]}),
+        )
+        final = {"type": "final", "response": "2", "thread_id": paused, "trace": {"mode": "coordinator"}}
+        page.route(
+            f"**/api/v1/threads/{paused}/resume",
+            lambda route: route.fulfill(
+                status=200,
+                content_type="text/event-stream",
+                body=f"event: final\ndata: {json.dumps(final)}\n\n",
+            ),
+        )
+        open_page(page, srv.url)
+        GATE.clear()
+        try:
+            send(page, "Streaming on: 15 * 23?")
+            page.locator(".msg.assistant.streaming .text", has_text="345,").wait_for()
+            page.click(f"#thread-list button[data-thread-id='{paused}']")
+            page.locator(".approvals").get_by_role("button", name="Approve").click()
+            page.locator(".msg.assistant:not(.streaming) details.trace").wait_for()  # the resumed answer
+            expect(page.locator("#send-button")).to_be_disabled()
+        finally:
+            GATE.set()
+        expect(page.locator("#send-button")).to_be_enabled()
+
+
 LONG_ANSWER = (
     " ".join(f"Line {i}.\n" for i in range(60))
     + f"{GATE_WORD} "

@@ -371,7 +371,10 @@ function streamingSupported() {
   return typeof ReadableStream !== "undefined" && typeof TextDecoderStream !== "undefined";
 }
 
+/** One turn starts (true) or ends (false); the page is busy while any runs (a resume in another thread too). */
 function setBusy(busy) {
+  state.turns = Math.max(0, (state.turns || 0) + (busy ? 1 : -1));
+  busy = state.turns > 0;
   state.busy = busy;
   $("send-button").disabled = busy;
   $("send-button").textContent = busy ? "Sending…" : "Send";
