@@ -190,3 +190,41 @@ async def test_a_stream_closed_at_its_first_event_keeps_the_question_answered(ur
     assert [m.type for m in messages] == ["human", "ai"] and messages[0].content == "What is 2 + 2?"
     assert not messages[0].response_metadata.get("cadence_pending")
     assert messages[1].name == "synthesizer" and "cancelled" in messages[1].content
+
+
+async def test_a_guard_firing_in_the_single_mode_streams_a_suspend_event(engine_factory) -> None:
+    """The coordinator and supervisor modes stream ``suspend`` (with the reason) when a guard stops the
+    turn; the single mode's guard after a tools step went to the suspend node without it."""
+    from tests.conftest import call
+
+    engine, _ = engine_factory(
+        [call("calculate", expression="2 + 2"), {"content": "Stopped: the tool limit was reached."}],
+        mode="single",
+        agent="math",
+        max_tool_hops=1,
+    )
+    events = [e async for e in engine.astream("What is 2 + 2?")]
+    kinds = _without_tokens(events)
+    i = kinds.index(("node", "suspend"))
+    assert events[-1]["trace"]["suspended"] and kinds[i - 1][0] == "suspend"
+    suspend = next(e for e in events if e["type"] == "suspend")
+    assert suspend["reason"]["code"] == events[-1]["trace"]["suspend_reason"] == "max_tool_hops"
+
+
+async def test_a_guard_stopping_the_planners_tool_work_streams_one_suspend_event() -> None:
+    """The planner mode's guard stop (trace ``suspended``) sent no ``suspend`` event at all."""
+    info_call = {"name": "current_time", "args": {"location": "Paris"}}
+    engine, _ = planner_engine(
+        [
+            plan("researcher", [calc("2 + 2"), info_call]),
+            {"content": "2 + 2 = 4; the time was not looked up."},
+        ],
+        builtin_plugins=["math", "info"],
+        max_tool_hops=1,
+    )
+    events = [e async for e in engine.astream("What is 2 + 2, and the time in Paris?", user_id="u")]
+    suspends = [e for e in events if e["type"] == "suspend"]
+    assert len(suspends) == 1 and suspends[0]["reason"]["code"] == "max_tool_hops"
+    assert events[-1]["trace"]["suspended"] and events[-1]["trace"]["suspend_reason"] == "max_tool_hops"
+    kinds = _without_tokens(events)
+    assert kinds[kinds.index(("suspend", None)) + 1] == ("node", "root")

@@ -367,7 +367,8 @@ def agent_events(agent: str, update: dict[str, Any], next_node: str | None = Non
 def tools_events(
     agent: str, update: dict[str, Any], next_node: str = GraphNodeNames.COORDINATOR
 ) -> list[StreamEvent]:
-    """What a tools step stands for: ``tool_end`` per result, ``agent_end``, then ``node`` ``next_node``.
+    """What a tools step stands for: ``tool_end`` per result, ``agent_end``, then ``node`` ``next_node``
+    (``suspend`` first when a guard fired and the turn goes to the suspend node).
 
     When ``next_node`` is the agent's own node (an agent looping over its tools, as in the
     supervisor mode) the agent has not ended: there is no ``agent_end``.
@@ -388,6 +389,9 @@ def tools_events(
             )
     if next_node != agent_node_name(agent):
         events.append(AgentEndEvent(type="agent_end", agent=agent))
+    reason = (update.get("plugin_context") or {}).get(F.SUSPEND_REASON)
+    if next_node == GraphNodeNames.SUSPEND and reason:  # a guard fired after the tools (single mode)
+        events.append(SuspendEvent(type="suspend", reason=reason))
     events.append(node_event(next_node))
     return events
 

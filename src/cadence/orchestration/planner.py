@@ -56,7 +56,7 @@ from cadence.errors import CadenceError
 from cadence.models.preroute import PreRouter
 from cadence.orchestration.answer_check import ToolResult, leading_facts
 from cadence.orchestration.approval import EDITED_KEY, arguments_problem
-from cadence.orchestration.events import agent_events, emit_events, node_event
+from cadence.orchestration.events import SuspendEvent, agent_events, emit_events, node_event
 from cadence.orchestration.guards import BEFORE_DECISION, GuardView
 from cadence.orchestration.model_call import call_model
 from cadence.orchestration.recall import (
@@ -437,6 +437,7 @@ def _guard_stop(
     ctx[F.SUSPEND_REASON] = reason.to_dict()
     ctx[F.NOTES].append(note)
     logger.warning("planner mode: guard stops the tool work", extra={"reason": str(reason.code)})
+    emit_events([SuspendEvent(type="suspend", reason=ctx[F.SUSPEND_REASON])])  # as every mode's guards
     return ctx
 
 
