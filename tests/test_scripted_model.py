@@ -25,6 +25,10 @@ from cadence.testing import ScriptedChatModel
         ({"content": "x", "delay_s": "slow"}, "'delay_s' must be a number"),
         ({"content": "x", "delay_s": -1}, "'delay_s' must be a number"),
         ({"content": "x", "usage": 5}, "'usage' must be an object"),
+        (
+            {"raise": {"type": "error", "msg": "boom"}},
+            "'raise' has unknown keys ['msg']; allowed: ['message', 'type']",
+        ),
         ({"content": "x", "usage": {"input_tokens": "many"}}, "'usage' must be an object"),
     ],
 )

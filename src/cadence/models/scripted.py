@@ -144,6 +144,12 @@ def load_script(source: str | Path | Sequence[dict[str, Any]]) -> list[dict[str,
             raise ValidationError(
                 f"Scripted model: item {i} 'raise.type' must be one of rate_limit, timeout, error."
             )
+        unknown_raise = set(raise_spec or {}) - {"type", "message"}
+        if unknown_raise:  # {"type": "error", "msg": "..."}: the message was silently the default
+            raise ValidationError(
+                f"Scripted model: item {i} 'raise' has unknown keys {sorted(unknown_raise)}; "
+                "allowed: ['message', 'type']."
+            )
     return items
 
 
