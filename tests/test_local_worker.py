@@ -34,7 +34,7 @@ from cadence.models.local import (
     local_runtime_available,
     worker_main,
 )
-from cadence.models.local.worker import GenerationCancelled, WorkerKey, WorkerOptions, get_worker
+from cadence.models.local.worker import FifoLock, GenerationCancelled, WorkerKey, WorkerOptions, get_worker
 from cadence.models.retry import is_transient
 from cadence.orchestration.engine import Cadence
 
@@ -205,6 +205,34 @@ def test_waiting_calls_are_served_in_the_order_they_came(worker_key: WorkerKey) 
     for thread in threads:
         thread.join(timeout=120)
     assert served == list(range(8))
+
+
+def test_a_waiter_that_gives_up_leaves_the_line_to_the_next() -> None:
+    lock = FifoLock()
+    lock.acquire()
+    first = threading.Event()
+    got: list[str] = []
+
+    def wait(name: str, cancel: threading.Event | None) -> None:
+        with contextlib.suppress(GenerationCancelled):
+            lock.acquire(cancel)
+            got.append(name)
+            lock.release()
+
+    waiters = [
+        threading.Thread(target=wait, args=("first", first)),
+        threading.Thread(target=wait, args=("second", None)),
+    ]
+    for waiter in waiters:
+        waiter.start()
+        while lock.waiting < waiters.index(waiter) + 1:
+            time.sleep(0.01)
+    first.set()  # the head of the line gives up (its call was cancelled)
+    waiters[0].join(timeout=10)
+    assert lock.waiting == 1 and got == []
+    lock.release()
+    waiters[1].join(timeout=10)
+    assert got == ["second"] and not lock.locked() and lock.waiting == 0
 
 
 @real_model
