@@ -450,3 +450,28 @@ def test_a_model_that_cannot_call_tools_is_refused_saying_so() -> None:
         Cadence(
             make_settings(builtin_plugins=[]), model=FakeListChatModel(responses=["Hi"]), plugins=[_Greeter]
         )
+
+
+def test_an_agent_whose_init_does_not_call_the_base_init_works() -> None:
+    class Agent(_Agent):
+        def __init__(self, metadata: PluginMetadata, greeting: str = "You greet people.") -> None:
+            self.greeting = greeting  # no super().__init__(metadata)
+
+        def get_system_prompt(self) -> str:
+            return self.greeting
+
+    class Plugin(_Greeter):
+        @classmethod
+        def create_agent(cls) -> BaseAgent:
+            return Agent(cls.get_metadata())
+
+    engine = Cadence(
+        make_settings(builtin_plugins=[], mode="single", agent="greeter"),
+        model=ScriptedChatModel.from_items(
+            [{"tool_calls": [{"name": "hello", "args": {"name": "Ada"}}]}, {"content": "Hello Ada!"}]
+        ),
+        plugins=[Plugin],
+    )
+    result = engine.invoke("Greet Ada")
+    assert result.error is None and result.response == "Hello Ada!"
+    assert result.trace["tools_used"][0]["result"] == "Hello Ada"

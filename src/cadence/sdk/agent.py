@@ -104,11 +104,20 @@ class BaseAgent(ABC):
         warn_misspelt_hooks(cls, _AGENT_HOOKS)
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Self:
-        """Refuse an agent class with a method left abstract, naming it (and a misspelling of it)."""
+        """Refuse an agent class with a method left abstract, naming it (and a misspelling of it); give a new
+        agent what :meth:`__init__` sets, in case a subclass's own ``__init__`` does not call it."""
         missing = missing_methods(cls)
         if missing:
             raise TypeError(f"{missing}; a BaseAgent implements get_tools and get_system_prompt")
-        return super().__new__(cls)
+        agent = super().__new__(cls)
+        # what BaseAgent.__init__ sets, for a subclass whose __init__ does not call it (the turn failed
+        # with "'WeatherAgent' object has no attribute 'metadata'" on its first step)
+        agent.model = None
+        agent.bound_model = None
+        metadata = kwargs.get("metadata", args[0] if args else None)
+        if isinstance(metadata, PluginMetadata):
+            agent.metadata = metadata
+        return agent
 
     def __init__(self, metadata: PluginMetadata) -> None:
         self.metadata = metadata
