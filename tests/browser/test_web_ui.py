@@ -766,7 +766,7 @@ def test_paused_thread_opened_later_then_edited(page: Any, approval_server: Serv
     expect(page.locator(".msg.assistant.error")).to_have_count(0)
     expect(page.locator("#banner")).to_be_hidden()
     editor.fill('{"expression": "2 * 3"}')
-    box.get_by_role("button", name="Run with these arguments").click()
+    editor.press("Control+Enter")  # as the button "Run with these arguments"
     answer = answers_with_trace(page, 1)
     expect(answer).not_to_have_class(re.compile("streaming"))
     answer.locator("details.trace > summary").click()
@@ -785,7 +785,7 @@ def test_approval_rejected_with_a_reason(page: Any, approval_server: Server) -> 
     box.wait_for()
     box.get_by_role("button", name="Reject…").click()
     box.get_by_label("Reason to reject calculate").fill("not today")
-    box.get_by_role("button", name="Reject the call").click()
+    box.get_by_label("Reason to reject calculate").press("Enter")  # as the button "Reject the call"
     answer = answers_with_trace(page, 2)
     answer.locator("details.trace > summary").click()
     assert "not today" in answer.locator("details.trace").inner_text()

@@ -746,6 +746,19 @@ function renderApprovals(approvals, view) {
       decide({ decision: "edit", arguments: args }, "Edited");
     });
     confirmReject.addEventListener("click", () => decide({ decision: "reject", message: reason.value || undefined }, "Rejected"));
+    // the keyboard: Enter in the reason rejects, Ctrl/Cmd+Enter in the arguments runs the edited call
+    reason.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.isComposing) {
+        event.preventDefault();
+        confirmReject.click();
+      }
+    });
+    editor.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+        event.preventDefault();
+        confirmEdit.click();
+      }
+    });
     box.append(el("div", { className: "approval", dataset: { callId: id } },
       el("div", {}, el("strong", {}, `${pending.agent} → ${pending.tool}`), pending.reason ? ` — ${pending.reason}` : ""),
       el("pre", {}, json(pending.arguments || {})),
