@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -111,3 +112,23 @@ async def test_a_worker_that_cannot_start_in_time_says_so_in_one_line() -> None:
     assert "raise CADENCE_LOCAL_MODEL_START_TIMEOUT or check the model file." in message
     assert "provider" not in message and ".." not in message and "\n" not in message
     assert (await LocalChatModel().ainvoke([HumanMessage("Say hi.")])).content  # starts in time again
+
+
+@real_model
+async def test_calls_waiting_for_the_worker_leave_the_default_executor_free() -> None:
+    """Queued model calls must not hold the threads that ``asyncio.to_thread`` (and getaddrinfo) use."""
+    loop = asyncio.get_running_loop()
+    loop.set_default_executor(ThreadPoolExecutor(max_workers=2))  # a small machine's pool, on any machine
+    model = LocalChatModel(max_tokens=24)
+    model.load()
+    calls = [asyncio.create_task(model.ainvoke([HumanMessage(f"Tell me story {i}.")])) for i in range(8)]
+    streams = [model.astream([HumanMessage(f"Tell me tale {i}.")]) for i in range(2)]
+    readers = [asyncio.create_task(anext(stream)) for stream in streams]
+    await asyncio.sleep(0.2)  # every call has asked for the worker by now
+    started = time.monotonic()
+    await asyncio.to_thread(lambda: None)
+    waited = time.monotonic() - started
+    await asyncio.gather(*calls, *readers)
+    for stream in streams:
+        await stream.aclose()
+    assert waited < 0.5

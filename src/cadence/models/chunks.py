@@ -12,6 +12,7 @@ import asyncio
 import json
 import threading
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Executor
 from typing import Any
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
@@ -70,10 +71,11 @@ async def areport_tokens(
 async def stream_in_thread(
     produce: Callable[[threading.Event], Iterable[BaseMessageChunk]],
     run_manager: AsyncCallbackManagerForLLMRun | None,
+    executor: Executor | None = None,
 ) -> AsyncGenerator[ChatGenerationChunk, None]:
     """The pieces a blocking producer yields in a worker thread, as chunks on the event loop.
 
-    ``produce(cancel)`` runs in the loop's default executor (never on the loop); each piece
+    ``produce(cancel)`` runs in ``executor`` (None: the loop's default one; never on the loop); each piece
     reaches the caller as it comes, its text reported to ``run_manager`` as a new token, and
     the producer's exception is raised here. When the caller stops early (close it, e.g. with
     ``contextlib.aclosing``), ``cancel`` is set so the producer stops at its next piece; what it
@@ -92,7 +94,7 @@ async def stream_in_thread(
         else:
             loop.call_soon_threadsafe(queue.put_nowait, ("done", None))
 
-    worker = loop.run_in_executor(None, run)
+    worker = loop.run_in_executor(executor, run)
     try:
         while True:
             kind, value = await queue.get()
