@@ -246,14 +246,12 @@ async function openThread(threadId, { refresh = false } = {}) {
     else if (message.role === "assistant") new AnswerView({ text: message.content });
   }
   const shown = thread.messages.filter((m) => m.role === "user" || m.role === "assistant");
-  attachLive(thread.thread_id, shown);
+  const following = attachLive(thread.thread_id, shown);
   if (!refresh) closeSidebar();
   scrollDown(true);
   await showPendingApprovals(thread.thread_id);
   const last = shown[shown.length - 1];
-  const live = state.live && state.live.threadId === thread.thread_id && !state.live.view.finished
-    && !state.live.view.failed;
-  if (thread.thread_id === state.threadId && last && last.role === "user" && !last.interrupted && !live
+  if (thread.thread_id === state.threadId && last && last.role === "user" && !last.interrupted && !following
       && !$("messages").querySelector(".approvals")) {
     awaitAnswer(thread.thread_id, shown.length);
   }
@@ -296,17 +294,19 @@ function awaitAnswer(threadId, count) {
 /**
  * Back on the thread of the turn under way (the user looked at another thread meanwhile): its question
  * and its answer (streaming, or finished after this thread was fetched) are shown again in place of
- * the stored question, so the answer is not lost until a reload.
+ * the stored question, so the answer is not lost until a reload. True when its answer is shown so
+ * (streaming or done, not cut off).
  */
 function attachLive(threadId, shown) {
   const live = state.live;
-  if (!live || !live.threadId || live.threadId !== threadId) return;
+  if (!live || !live.threadId || live.threadId !== threadId) return false;
   const last = shown[shown.length - 1];
   const lastIsQuestion = live.text !== null && last && last.role === "user" && last.content === live.text;
-  if ((live.view.finished || live.view.failed) && !lastIsQuestion) return; // the stored thread has its answer
+  if ((live.view.finished || live.view.failed) && !lastIsQuestion) return false; // the stored thread has it
   if (lastIsQuestion) $("messages").lastElementChild.remove();
   if (live.question) $("messages").append(live.question);
   $("messages").append(live.view.node);
+  return !live.view.failed;
 }
 
 /** Follow a turn (see ``state.live``) until the next one starts. */
