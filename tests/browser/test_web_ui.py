@@ -747,6 +747,17 @@ def test_approval_approved_inline(page: Any, approval_server: Server) -> None:
     expect(box.get_by_role("button", name="Approve")).to_be_disabled()
 
 
+def test_memories_are_refreshed_after_a_resumed_turn(page: Any) -> None:
+    """A paused turn remembers when it ends (after the approval): the panel kept saying nothing was remembered."""
+    with running(math_app(approval_tools=["calculate"])) as srv:
+        open_page(page, srv.url)
+        send(page, "My name is Ada and I work on compilers. What is 15 * 23?")
+        page.locator(".approvals").get_by_role("button", name="Approve").click()
+        answers_with_trace(page, 2)
+        page.locator("#memory-list li", has_text="I work on compilers.").last.wait_for()
+        expect(page.locator("#memories-empty")).to_be_hidden()
+
+
 def test_paused_thread_opened_later_then_edited(page: Any, approval_server: Server) -> None:
     paused = httpx.post(
         f"{approval_server.url}/api/v1/chat", json={"message": "Paused: 15 * 23?"}, timeout=30

@@ -718,6 +718,7 @@ function renderApprovals(approvals, view) {
       setBusy(false);
     }
     loadThreads().catch(() => {});
+    loadMemories().catch(() => {}); // a paused turn remembers when it ends, i.e. here
   };
   for (const pending of approvals) {
     const id = pending.id;
@@ -841,6 +842,7 @@ async function runFrom(checkpoint) {
   if (last && data.trace) last.append(renderTrace(data.trace, []));
   if (last && data.error) last.append(el("div", { className: "error-text", role: "note" }, data.error.message));
   loadThreads().catch(() => {});
+  loadMemories().catch(() => {});
 }
 
 // -- the graph of the current mode, drawn as SVG (layered layout, no library) ---------------
