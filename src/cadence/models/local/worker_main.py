@@ -134,7 +134,8 @@ def load_llama(path: str, *, n_ctx: int, n_threads: int | None, extra_buffers: b
     loaded with extra buffers although they were to be off) and ``ValueError``
     (llama.cpp could not load the file).
     """
-    cls = _llama_class(extra_buffers)
+    base = _llama_class(extra_buffers)
+    cls = type(f"Chunked{base.__name__}", (ChunkedEval, base), {"__doc__": "Llama with a chunked eval."})
     threads = n_threads or DEFAULT_THREADS
     llama = cls(model_path=path, n_ctx=n_ctx, n_threads=threads, n_threads_batch=threads, verbose=False)
     loaded_with = getattr(getattr(llama, "_model", None), "params", None)
@@ -189,6 +190,25 @@ class _Cancelled(Exception):
     """The running request was cancelled while llama.cpp evaluated tokens."""
 
 
+def _never() -> bool:
+    return False
+
+
+class ChunkedEval:
+    """Mixin of the worker's ``Llama`` class: ``eval`` (through which ``Llama.generate`` reads the prompt
+    and each new token) runs in chunks of :data:`PROMPT_CHUNK` tokens and stops between two when
+    ``cancelled()`` says so (the running request sets it)."""
+
+    cancelled: Callable[[], bool] = staticmethod(_never)
+
+    def eval(self, tokens: Any) -> None:
+        """Evaluate ``tokens``, :data:`PROMPT_CHUNK` at a time; raises ``_Cancelled`` between chunks."""
+        for start in range(0, len(tokens), PROMPT_CHUNK):
+            if self.cancelled():
+                raise _Cancelled
+            super().eval(tokens[start : start + PROMPT_CHUNK])  # type: ignore[misc]
+
+
 class Generator:
     """One loaded model answering generation requests (one at a time)."""
 
@@ -196,17 +216,6 @@ class Generator:
         self.llama = llama
         self.formatter = make_formatter(llama)
         self._grammars: dict[str, Any] = {}
-        self._cancelled: Callable[[], bool] = lambda: False
-        evaluate = llama.eval
-
-        def eval_in_chunks(tokens: Any) -> None:
-            # Llama.generate evaluates the prompt (and each new token) through self.eval
-            for start in range(0, len(tokens), PROMPT_CHUNK):
-                if self._cancelled():
-                    raise _Cancelled
-                evaluate(tokens[start : start + PROMPT_CHUNK])
-
-        llama.eval = eval_in_chunks
 
     def _grammar(self, source: str) -> Any:
         grammar = self._grammars.get(source)
@@ -225,13 +234,16 @@ class Generator:
 
         ``cancelled`` is checked after every token and every :data:`PROMPT_CHUNK` prompt tokens.
         """
-        self._cancelled = cancelled
+        chunked = isinstance(self.llama, ChunkedEval)
+        if chunked:
+            self.llama.cancelled = cancelled
         try:
             return self._generate(request, emit, cancelled)
         except _Cancelled:
             return {"text": "", "finish_reason": "cancelled", "input_tokens": 0, "output_tokens": 0}
         finally:
-            self._cancelled = lambda: False
+            if chunked:
+                self.llama.cancelled = _never
 
     def _generate(
         self, request: dict[str, Any], emit: Callable[[str], None], cancelled: Callable[[], bool]
