@@ -788,6 +788,33 @@ def test_paused_thread_opened_later_then_edited(page: Any, approval_server: Serv
     )
 
 
+def test_a_thread_paused_elsewhere_shows_its_approvals_when_a_message_is_refused(
+    page: Any, approval_server: Server
+) -> None:
+    """A thread paused by another tab (or the API) after the page opened it: sending there was refused with
+    409 approval_pending and the banner said to decide the call "above", where nothing was shown."""
+    url = approval_server.url
+    first = httpx.post(f"{url}/api/v1/chat", json={"message": "First: 15 * 23?"}, timeout=30).json()
+    thread = first["thread_id"]
+    decisions = {first["approvals"][0]["id"]: {"decision": "approve"}}
+    done = httpx.post(f"{url}/api/v1/threads/{thread}/resume", json={"decisions": decisions}, timeout=30)
+    assert done.status_code == 200, done.text
+    open_page(page, url)
+    page.click(f"#thread-list button[data-thread-id='{thread}']")
+    page.locator(".msg.assistant").nth(0).wait_for()
+    elsewhere = httpx.post(
+        f"{url}/api/v1/chat", json={"message": "Elsewhere: 2 * 3?", "thread_id": thread}, timeout=30
+    )
+    assert elsewhere.json()["interrupted"] is True
+    send(page, "From the page")
+    page.locator("#banner", has_text="waits for your approval").wait_for()
+    box = page.locator(".approvals")
+    box.wait_for()
+    assert '"expression": "15 * 23"' in box.inner_text()  # the scripted model's call, now pending
+    page.locator(".msg.user .text", has_text="Elsewhere: 2 * 3?").wait_for()
+    assert page.locator("#message-input").input_value() == "From the page"
+
+
 def test_approval_rejected_with_a_reason(page: Any, approval_server: Server) -> None:
     open_page(page, approval_server.url)
     page.uncheck("#stream-toggle")  # the resume answers as JSON too

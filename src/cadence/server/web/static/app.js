@@ -409,6 +409,11 @@ async function send(text) {
       view.fail(err);
     }
     handleError(err);
+    if (!view.started && err instanceof ApiError && err.code === "approval_pending"
+        && payload.thread_id === state.threadId && !$("messages").querySelector(".approvals button:enabled")) {
+      // paused by a turn this page did not see (another tab, the API): show it, with its calls to decide
+      openThread(payload.thread_id).catch(handleError);
+    }
   } finally {
     setBusy(false);
   }
