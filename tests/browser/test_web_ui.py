@@ -400,17 +400,25 @@ def test_thread_busy_shows_409(page: Any, browser: Any, server: Server) -> None:
     page.click(f"#thread-list button[data-thread-id='{thread}']")
     page.locator(".msg.user").wait_for()
     other = browser.new_context().new_page()
+    other.goto(f"{server.url}/#thread={thread}")  # opened before this page's turn starts
+    other.wait_for_selector("body[data-ready=true]")
+    other.locator(".msg.user .text", has_text="Busy thread").wait_for()
     GATE.clear()
     try:
         send(page, "Hold this thread")
         page.locator(".msg.assistant.streaming .text", has_text="345,").wait_for()
-        other.goto(f"{server.url}/#thread={thread}")
-        other.wait_for_selector("body[data-ready=true]")
-        other.locator(".msg.user .text", has_text="Busy thread").wait_for()
         send(other, "Me too")
         other.locator("#banner", has_text="busy").wait_for()
         assert other.locator("#message-input").input_value() == "Me too"
+        # the other tab now shows the question it did not see, its answer being written
+        other.locator(".msg.user .text", has_text="Hold this thread").wait_for()
+        other.locator(".msg.assistant.waiting").wait_for()
         screenshot(other, "webui-busy")
+        GATE.set()
+        expect(other.locator(".msg.assistant.waiting")).to_have_count(0)
+        assert (
+            other.locator(".msg.assistant .text").last.inner_text() == stored_answers(server.url, thread)[-1]
+        )
     finally:
         GATE.set()
         other.context.close()

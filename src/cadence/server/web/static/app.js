@@ -409,9 +409,12 @@ async function send(text) {
       view.fail(err);
     }
     handleError(err);
-    if (!view.started && err instanceof ApiError && err.code === "approval_pending"
-        && payload.thread_id === state.threadId && !$("messages").querySelector(".approvals button:enabled")) {
-      // paused by a turn this page did not see (another tab, the API): show it, with its calls to decide
+    const unseen = err instanceof ApiError && payload.thread_id === state.threadId && (
+      (err.code === "approval_pending" && !$("messages").querySelector(".approvals button:enabled"))
+      || (err.code === "thread_busy" && !$("messages").querySelector(".msg.waiting")));
+    if (!view.started && unseen) {
+      // a turn this page did not see (another tab, the API) paused or runs there: show the thread again,
+      // with the calls to decide, or saying its answer is being written (it appears when done)
       openThread(payload.thread_id).catch(handleError);
     }
   } finally {
