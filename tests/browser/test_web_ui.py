@@ -821,6 +821,8 @@ def test_a_thread_paused_elsewhere_shows_its_approvals_when_a_message_is_refused
     assert '"expression": "15 * 23"' in box.inner_text()  # the scripted model's call, now pending
     page.locator(".msg.user .text", has_text="Elsewhere: 2 * 3?").wait_for()
     assert page.locator("#message-input").input_value() == "From the page"
+    box.get_by_role("button", name="Approve").click()  # ends the turn (the module's model loops over it)
+    answers_with_trace(page, 1)
 
 
 def test_approval_rejected_with_a_reason(page: Any, approval_server: Server) -> None:
