@@ -84,6 +84,18 @@ def test_repetition_is_cut_and_echo_is_caught() -> None:
     assert not echoes("A short reply about something else entirely today.", prompt)
 
 
+def test_an_answer_restating_a_recalled_memory_is_no_prompt_echo() -> None:
+    # the prompt lists what the user's memory holds: the same question asked again gets the same answer
+    fact = "Python 3.7 (2018) made async/await reserved keywords; that was 8 years ago."
+    prompt = f"Write the final answer.\n\nWHAT YOU REMEMBER FROM EARLIER CONVERSATIONS:\n- {fact}"
+    verdict = check_answer(fact, question="When did Python 3.7 come out?", results=[], instructions=prompt)
+    assert verdict.problem == "prompt_echo"  # without the memory given as grounded material
+    grounded = check_answer(
+        fact, question="When did Python 3.7 come out?", results=[], instructions=prompt, grounded=[fact]
+    )
+    assert grounded.problem is None
+
+
 def test_facts_are_numbers_and_clock_times() -> None:
     assert facts("It is 14:05, 1,024 items, 12.5% and -3.") == ["14:05", "1024", "12.5", "-3"]
     assert facts("1. first\nstep2 x3") == ["1"]

@@ -347,6 +347,15 @@ def echoes(answer: str, instructions: str, n: int = ECHO_WORDS) -> bool:
     return any(" ".join(said[i : i + n]) in grams for i in range(len(said) - n + 1))
 
 
+def _without(instructions: str, grounded: Sequence[str]) -> str:
+    """``instructions`` without the grounded material quoted in them (the recalled memories a prompt lists):
+    an answer restating what the user's memory holds repeats no instruction."""
+    for text in grounded:
+        if text and text in instructions:
+            instructions = instructions.replace(text, " ")
+    return instructions
+
+
 @functools.lru_cache(maxsize=64)
 def _word_grams(text: str, n: int) -> frozenset[str]:
     """The runs of ``n`` consecutive words of ``text`` (a node's prompt repeats from turn to turn)."""
@@ -372,7 +381,7 @@ def check_answer(
     cleaned = drop_repeats(answer)
     if not cleaned:
         return AnswerVerdict(cleaned, "empty")
-    if instructions and echoes(cleaned, instructions):
+    if instructions and echoes(cleaned, _without(instructions, grounded)):
         return AnswerVerdict(cleaned, "prompt_echo")
     if not results:
         if failures and _RAW_ERROR_RE.match(cleaned):
