@@ -248,7 +248,13 @@ def called_with(results: Sequence[ToolResult]) -> str:
 
 def facts(text: str) -> list[str]:
     """Numbers and clock times written in ``text`` (normalised: no thousands separators)."""
-    return [f.replace(",", "") for f in _FACT_RE.findall(text)]
+    return list(_facts(text))
+
+
+@functools.lru_cache(maxsize=32)
+def _facts(text: str) -> tuple[str, ...]:
+    """:func:`facts`, read once per text (a turn's evidence is read by the check and by validation)."""
+    return tuple(f.replace(",", "") for f in _FACT_RE.findall(text))
 
 
 def _same_number(a: str, b: str) -> bool:
@@ -484,10 +490,11 @@ def check_answer(
 _IDENTIFIER_RE = re.compile(r"\b[A-Za-z][\w-]*(?:[_.][A-Za-z0-9]+)+\b")
 
 
-def identifiers(text: str) -> set[str]:
+@functools.lru_cache(maxsize=32)
+def identifiers(text: str) -> frozenset[str]:
     """Names written like code: settings, files, modules (``CADENCE_LLM``, ``overview.md``)."""
-    return {m.group(0).strip(".").lower() for m in _IDENTIFIER_RE.finditer(text) if "_" in m.group(0) or
-            re.search(r"\.[a-z]{1,5}$", m.group(0))}  # fmt: skip
+    found = (m.group(0) for m in _IDENTIFIER_RE.finditer(text))
+    return frozenset(n.strip(".").lower() for n in found if "_" in n or re.search(r"\.[a-z]{1,5}$", n))
 
 
 _NAME_RE = re.compile(r"(?<![.!?:\n]\s)(?<!^)(?<!\n)(?<![\w'’-])([A-Z][a-z]{3,})\b")
@@ -548,7 +555,8 @@ _SAME = {"later than": "ahead of", "earlier than": "behind", "greater than": "mo
 }
 
 
-def _orders(text: str) -> set[tuple[str, str, str]]:
+@functools.lru_cache(maxsize=32)
+def _orders(text: str) -> frozenset[tuple[str, str, str]]:
     """``(first, relation, second)`` of the comparisons ``text`` states ("Miami … is 6 hours behind Madrid"),
     each also as its converse ("Madrid ahead of Miami")."""
     found: set[tuple[str, str, str]] = set()
@@ -558,7 +566,7 @@ def _orders(text: str) -> set[tuple[str, str, str]]:
             continue
         rel = _SAME.get(rel, rel)
         found |= {(a, rel, b), (b, _OPPOSITE[rel], a)}
-    return found
+    return frozenset(found)
 
 
 def contradicted_orders(answer: str, evidence: str) -> list[str]:
