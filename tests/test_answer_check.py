@@ -601,3 +601,16 @@ def test_an_answer_to_a_date_question_carries_the_date(
     question: str, answer: str, problem: str | None
 ) -> None:
     assert check_answer(answer, question=question, results=LONDON).problem == problem
+
+
+def test_an_answer_made_of_an_errors_examples_talks_past_the_failure() -> None:
+    error = (
+        "Error: UnknownLocationError: Unknown location 'difference'. Name a city (e.g. 'Tokyo', 'Paris, "
+        "Texas'), a country (e.g. 'Japan') or a UTC offset (e.g. 'UTC+5:30'). Check the arguments."
+    )
+    failed = [ToolResult("time_difference", {"location_a": "Tokyo", "location_b": "difference"}, error)]
+    question = "What's the difference with Tokyo?"
+    made_up = "Tokyo is a city in Japan, while Paris is a city in Europe."  # the error's examples, as facts
+    assert check_answer(made_up, question=question, results=[], failures=failed).problem == "ignores_failure"
+    about_it = "The place difference is unknown to the world clock, sorry."
+    assert check_answer(about_it, question=question, results=[], failures=failed).problem is None

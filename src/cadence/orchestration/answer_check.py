@@ -411,7 +411,11 @@ def check_answer(
             # something failed, or use the words of the tools and their errors
             said = _content_words(cleaned) - _content_words(question)
             talks = len(cleaned.split()) >= IGNORED_FAILURE_WORDS  # "It hung." is short and to the point
-            if talks and said and not _FAILURE_RE.search(cleaned) and not said & _content_words(errors):
+            # what went wrong, not the examples an error offers ("Name a city (e.g. 'Tokyo', 'Paris')"):
+            # an answer built from those talks past the failure ("Paris is a city in Europe.")
+            why = [f"{f.name.replace('_', ' ')} {error_reason(f.content)}" for f in failures]
+            reasons = " \n".join([*why, *grounded])
+            if talks and said and not _FAILURE_RE.search(cleaned) and not said & _content_words(reasons):
                 return AnswerVerdict(cleaned, "ignores_failure", sorted(said)[:5])
         return AnswerVerdict(cleaned)
     evidence = " \n".join([*(r.content for r in results), *grounded])
