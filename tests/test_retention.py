@@ -220,22 +220,29 @@ SUPERVISOR_TURN: list[dict[str, Any]] = [
 """A supervisor turn whose math agent runs in its own subgraph (a checkpoint namespace per run)."""
 
 
+def supervisor_engine(database_url: str, saver: Any, **extra: Any) -> Any:
+    """A supervisor-mode engine on ``saver`` checkpointing every step (subgraphs included), replaying
+    :data:`SUPERVISOR_TURN`."""
+    from cadence.orchestration.engine import Cadence
+
+    settings = make_settings(
+        database_url=database_url,
+        builtin_plugins=["math"],
+        mode="supervisor",
+        checkpoint_durability="sync",
+        **extra,
+    )
+    return Cadence(
+        settings, model=ScriptedChatModel.from_items(SUPERVISOR_TURN, loop=True), checkpointer=saver
+    )
+
+
 async def test_subgraph_checkpoints_are_bounded_too(database_url: str) -> None:
     """Each supervisor agent run checkpoints under a namespace of its own (durability sync): ranked per
     namespace, a few of every run were kept forever, and a thread's rows grew with its length squared."""
-    from cadence.orchestration.engine import Cadence
-
     key = thread_key(USER, "s")
     async with open_checkpointer(database_url) as saver:
-        settings = make_settings(
-            database_url=database_url,
-            builtin_plugins=["math"],
-            mode="supervisor",
-            checkpoint_durability="sync",
-        )
-        engine = Cadence(
-            settings, model=ScriptedChatModel.from_items(SUPERVISOR_TURN, loop=True), checkpointer=saver
-        )
+        engine = supervisor_engine(database_url, saver)
         for _ in range(4):
             assert not (await engine.ainvoke("2 + 2?", thread_id="s", user_id=USER)).error
         assert await _subgraph_rows(database_url, key) > 3
@@ -246,19 +253,9 @@ async def test_subgraph_checkpoints_are_bounded_too(database_url: str) -> None:
 
 async def test_a_turn_paused_in_a_subgraph_resumes_after_retention(database_url: str) -> None:
     """The subgraph's latest checkpoint is what the paused agent run resumes from: never deleted."""
-    from cadence.orchestration.engine import Cadence
-
     async with open_checkpointer(database_url) as saver:
-        settings = make_settings(
-            database_url=database_url,
-            builtin_plugins=["math"],
-            mode="supervisor",
-            checkpoint_durability="sync",
-            approval_tools=["calculate"],
-            supervisor_direct_answer=False,
-        )
-        engine = Cadence(
-            settings, model=ScriptedChatModel.from_items(SUPERVISOR_TURN, loop=True), checkpointer=saver
+        engine = supervisor_engine(
+            database_url, saver, approval_tools=["calculate"], supervisor_direct_answer=False
         )
         for _ in range(2):
             paused = await engine.ainvoke("2 + 2?", thread_id="p", user_id=USER)

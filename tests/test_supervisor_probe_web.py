@@ -9,18 +9,14 @@ from typing import Any
 import pytest
 from tests.browser.support import GATE, GATE_WORD, GatedModel, fresh_page, running, system_chromium
 from tests.test_server_support import settings
+from tests.test_supervisor_openai import TWO_AGENT_TURN
 
 from cadence.server import create_app
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-TWO_AGENTS: list[dict[str, Any]] = [
-    {"tool_calls": [{"name": "transfer_to_math", "args": {}}]},
-    {"tool_calls": [{"name": "calculate", "args": {"expression": "2026 - 2018"}}]},
-    {"content": "It has been 8 years."},
-    {"tool_calls": [{"name": "transfer_to_info", "args": {}}]},
-    {"content": "Python 3.7 came out in 2018."},
-    {"tool_calls": [{"name": "goto_finalize", "args": {}}]},
+TWO_AGENTS: list[dict[str, Any]] = [  # the OpenAI test's turn, its answer gated
+    *TWO_AGENT_TURN[:-1],
     {"content": f"Python 3.7 came out in 2018, 8 years ago, {GATE_WORD} from the agents."},
 ]
 
