@@ -350,3 +350,31 @@ def test_several_workers_refuse_a_memory_database(tmp_path: Path) -> None:
     )  # fmt: skip
     assert out.returncode == 1
     assert out.stderr.strip().splitlines()[-1].startswith("error: Several workers need a database")
+
+
+async def test_postgres_lock_operations_of_a_burst_share_round_trips(postgres_server_url: str) -> None:
+    """Many turns starting and ending at once: their tries and releases go in a few batched statements,
+    each try gets its own answer, and the locks stay exclusive against another process's session."""
+    url = fresh_database(postgres_server_url)
+    names = [f"thread:burst-{i}" for i in range(200)]
+    async with open_database_locks(url) as mine, open_database_locks(url) as other:
+        blocker = await other.try_acquire(names[7])  # held elsewhere: that one try must lose
+        assert blocker is not None
+        before = mine.round_trips
+        leases = await asyncio.gather(*(mine.try_acquire(n) for n in names))
+        assert [lease is None for lease in leases] == [n == names[7] for n in names]
+        assert mine.round_trips - before <= 10  # one statement per batch, not 200
+        assert all(lease.held for lease in leases if lease is not None)
+        # held here: another session is refused every one of them
+        refused = await asyncio.gather(*(other.try_acquire(n) for n in names[:20] if n != names[7]))
+        assert refused == [None] * 19
+        before = mine.round_trips
+        await asyncio.gather(*(lease.release() for lease in leases if lease is not None))
+        assert mine.round_trips - before <= 10
+        again = await asyncio.gather(*(other.try_acquire(n) for n in names[:20] if n != names[7]))
+        assert all(lease is not None for lease in again)  # released: free for the other session
+        await asyncio.gather(*(lease.release() for lease in again if lease is not None), blocker.release())
+        # and a lone operation still goes at once
+        lease = await mine.acquire(names[7], timeout=5)
+        assert lease is not None
+        await lease.release()
