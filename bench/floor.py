@@ -9,6 +9,11 @@ The number of supersteps is measured on the Cadence subject: the node supersteps
 fresh thread (its latest checkpoint's ``step``, counted from the checkpoint the turn started from:
 the pending question written before the turn, where the checkpointer keeps one; the floor's chain
 has as many nodes, its ``step`` ends at the same number).
+
+The *LangChain-native minimum* (:class:`NativeSubject`) is the floor plus the turn's LangChain work:
+the same chain, but its nodes make the turn's model calls (the scripted chat model, tools bound)
+and run its tools. What one turn costs there is the least any LangChain-native implementation of
+that turn pays, before routing, guards, memory or a trace of its own.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import itertools
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, MessagesState, StateGraph
 
 from cadence.testing import ScriptedChatModel
@@ -64,6 +70,76 @@ class FloorSubject:
         self.graph = build_floor(steps, checkpointer)
         self.durability = durability
         self.model = ScriptedChatModel.from_items([])  # no model calls; keeps the Subject shape
+
+    async def turn(self, message: str, thread_id: str) -> str:
+        """One ``ainvoke`` of the chain."""
+        out = await self.graph.ainvoke(
+            {"messages": [HumanMessage(content=message)]},
+            {"configurable": {"thread_id": thread_id}},
+            durability=self.durability,
+        )
+        return str(out["messages"][-1].content)
+
+
+def build_native(items: list[dict[str, Any]], tools: list[Any], checkpointer: Any) -> tuple[Any, Any]:
+    """The floor plus the turn's LangChain work: a chain with one node per scripted model call and one
+    per step of tool calls, in the order of Cadence's turn; returns (graph, model).
+
+    A model node calls the scripted chat model (with ``tools`` bound when its item calls a tool, as the
+    deciding and agent calls have) and appends its message; the node after an item that calls one of
+    ``tools`` runs those calls on the event loop (``tool.invoke``, or ``ainvoke`` for a coroutine tool,
+    as Cadence runs an inline tool) and appends their results. Nothing else: no routing, guards,
+    trace, memory or answer check.
+    """
+    model = ScriptedChatModel.from_items(items, loop=True)
+    bound = model.bind_tools(tools)
+    by_name = {t.name: t for t in tools}
+    builder = StateGraph(MessagesState)
+    names: list[str] = []
+
+    def model_node(with_tools: bool) -> Any:
+        runnable = bound if with_tools else model
+
+        async def node(state: MessagesState, config: RunnableConfig) -> dict[str, Any]:
+            return {"messages": [await runnable.ainvoke(state["messages"], config)]}
+
+        return node
+
+    async def tool_node(state: MessagesState, config: RunnableConfig) -> dict[str, Any]:
+        out = []
+        for call in state["messages"][-1].tool_calls:
+            tool = by_name[call["name"]]
+            if tool.coroutine is not None:
+                out.append(await tool.ainvoke(call, config))
+            else:
+                out.append(tool.invoke(call, config))
+        return {"messages": out}
+
+    for i, item in enumerate(items):
+        calls = [c["name"] for c in item.get("tool_calls") or []]
+        names.append(f"call_{i}")
+        builder.add_node(names[-1], model_node(bool(calls)))
+        if any(name in by_name for name in calls):
+            names.append(f"tools_{i}")
+            builder.add_node(names[-1], tool_node)
+    builder.add_edge(START, names[0])
+    for a, b in itertools.pairwise(names):
+        builder.add_edge(a, b)
+    builder.add_edge(names[-1], END)
+    return builder.compile(checkpointer=checkpointer), model
+
+
+class NativeSubject:
+    """The LangChain-native minimum of a Cadence turn as a benchmark subject (:func:`build_native`)."""
+
+    name = "native"
+
+    def __init__(
+        self, items: list[dict[str, Any]], tools: list[Any], checkpointer: Any, durability: str
+    ) -> None:
+        self.graph, self.model = build_native(items, tools, checkpointer)
+        self.steps = len(self.graph.nodes) - 1  # without START
+        self.durability = durability
 
     async def turn(self, message: str, thread_id: str) -> str:
         """One ``ainvoke`` of the chain."""

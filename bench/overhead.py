@@ -77,7 +77,7 @@ async def measure_overhead(
     conv: Conversation, backend: str, workdir: Path, turns: int, warmup: int
 ) -> tuple[list[OverheadRow], dict[str, list[float]]]:
     """Median and p95 per-turn time of both frameworks on ``conv`` with ``backend``."""
-    from bench.floor import FloorSubject, cadence_supersteps
+    from bench.floor import FloorSubject, NativeSubject, cadence_supersteps
     from cadence.persistence import open_checkpointer
 
     samples: dict[str, list[float]] = {}
@@ -87,11 +87,20 @@ async def measure_overhead(
     async with (
         open_subjects(backend, cadence_script(conv), peer_script(conv), workdir) as pair,
         open_checkpointer(floor_url) as floor_saver,
+        open_checkpointer(floor_url.replace("floor-", "native-")) as native_saver,
     ):
         cadence = pair[0]
         steps = await cadence_supersteps(cadence, conv.message, f"floor-probe-{conv.key}")
-        floor = FloorSubject(steps, floor_saver, cadence.engine.settings.checkpoint_durability)
-        subjects = (*pair, floor)
+        durability = cadence.engine.settings.checkpoint_durability
+        floor = FloorSubject(steps, floor_saver, durability)
+        tools = [t for b in cadence.engine.plugin_manager.bundles.values() for t in b.agent.get_tools()]
+        used = {step.tool for step in conv.steps}
+        native = NativeSubject(
+            cadence_script(conv), [t for t in tools if t.name in used], native_saver, durability
+        )
+        if native.steps != steps:  # the same supersteps as Cadence's turn, or the comparison is off
+            raise RuntimeError(f"native chain has {native.steps} supersteps, Cadence's turn {steps}")
+        subjects = (*pair, floor, native)
         for subject in subjects:
             await _timed_turns(subject, conv.message, f"warm-{subject.name}", warmup)
             samples[subject.name] = []

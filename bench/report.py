@@ -69,8 +69,8 @@ def section_overhead(res: dict[str, Any]) -> list[str]:
     out = [
         "| conversation | checkpointer | Cadence median (p95) ms | langgraph-supervisor median (p95) ms "
         "| ratio Cadence / peer (median) | floor median ms (supersteps) | ratio Cadence / floor "
-        "| of which tool execution ms |",
-        "|---|---|---|---|---|---|---|---|",
+        "| LangChain-native minimum ms | ratio Cadence / native | of which tool execution ms |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for conv in CONVERSATIONS:
         for backend in ("memory", "sqlite"):
@@ -84,6 +84,13 @@ def section_overhead(res: dict[str, Any]) -> list[str]:
             floor_cells = (
                 f"| {_f(fl['median_ms'])} ({fl.get('supersteps', '?')}) | **{c['median_ms'] / fl['median_ms']:.2f}** "
                 if fl
+                else "| not measured | — "
+            )
+            nat = pair.get("native")
+            floor_cells += (
+                f"| {_f(nat['median_ms'])} ({nat['median_ms'] / fl['median_ms']:.2f}× floor) "
+                f"| **{c['median_ms'] / nat['median_ms']:.2f}** "
+                if nat and fl
                 else "| not measured | — "
             )
             out.append(
@@ -466,8 +473,13 @@ def write_report(res: dict[str, Any], doc: Path) -> None:
         "result with one more model call before handing back.",
         "- Floor (`bench/floor.py`): a flat LangGraph `StateGraph(MessagesState)` chain with as many supersteps "
         "as Cadence's turn (measured on Cadence's checkpoints in the same run), each node appending one "
-        "message; a checkpointer of the same kind, the same durability, interleaved with the other two. "
+        "message; a checkpointer of the same kind, the same durability, interleaved with the others. "
         "No models, no tools: what LangGraph itself costs for that many supersteps.",
+        "- LangChain-native minimum (`bench/floor.py`, `NativeSubject`): the same flat chain, its nodes making "
+        "the turn's model calls in Cadence's order (the scripted chat model, the conversation's tools bound "
+        "where the call asks for one) and running its tools in the node on the event loop (as Cadence runs an "
+        "inline tool); the same checkpointer and durability, interleaved with the others. What any "
+        "LangChain-native implementation of the turn pays before routing, guards, memory or a trace.",
         "",
         *section_overhead(res),
         "",
