@@ -99,8 +99,9 @@ def resolve_user(principal: Principal, requested: str | None, settings: Settings
     return requested or settings.default_user
 
 
-def get_principal(conn: HTTPConnection) -> Principal:
-    """FastAPI dependency: the principal the auth middleware attached to the request."""
+async def get_principal(conn: HTTPConnection) -> Principal:
+    """FastAPI dependency: the principal the auth middleware attached to the request (a coroutine: a
+    plain ``def`` dependency would run in FastAPI's thread pool)."""
     return conn.scope.get(_SCOPE_KEY) or Principal(authenticated=False)
 
 

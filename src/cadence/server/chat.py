@@ -173,8 +173,8 @@ async def chat_ws(websocket: WebSocket) -> None:
     Requests on one connection run one after another.
     """
     await websocket.accept()
-    principal = get_principal(websocket)
-    service = get_service(websocket)
+    principal = await get_principal(websocket)
+    service = await get_service(websocket)
     while True:
         try:
             message = await websocket.receive()

@@ -15,8 +15,12 @@ class NotReadyError(CadenceError):
     status_code = 503
 
 
-def get_service(conn: HTTPConnection) -> ChatService:
-    """The app's chat service (set up by the lifespan)."""
+async def get_service(conn: HTTPConnection) -> ChatService:
+    """The app's chat service (set up by the lifespan).
+
+    A coroutine, as every dependency of the serving path: FastAPI runs a plain ``def`` dependency in
+    its thread pool, a thread hop per request for a dictionary lookup.
+    """
     service = getattr(conn.app.state, "service", None)
     if service is None:
         raise NotReadyError("The server is still starting; retry in a moment.")
