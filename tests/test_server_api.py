@@ -397,3 +397,42 @@ def test_stream_client_disconnect_lets_the_turn_finish() -> None:
             ("user", "still there?"),
             ("assistant", ANSWER),
         ]
+
+
+def test_no_route_runs_its_handler_or_dependencies_in_the_thread_pool() -> None:
+    """FastAPI runs a plain ``def`` endpoint or dependency in its thread pool: a thread hop per request."""
+    import inspect
+
+    from fastapi.routing import APIRoute, APIWebSocketRoute
+
+    from cadence.server import create_app
+    from test_server_support import settings
+
+    app = create_app(settings(), engine_kwargs={"model": scripted()})
+
+    def calls(dependant: Any) -> list[Any]:
+        found = [dependant.call] if dependant.call is not None else []
+        for sub in dependant.dependencies:
+            found += calls(sub)
+        return found
+
+    def api_routes(found: list[Any]) -> list[Any]:
+        out = []
+        for route in found:
+            if isinstance(route, APIRoute | APIWebSocketRoute):
+                out.append(route)
+            inner = getattr(route, "original_router", None) or route  # FastAPI's included routers
+            if inner is not route or getattr(route, "routes", None):
+                out += api_routes(list(getattr(inner, "routes", None) or []))
+        return out
+
+    routes = api_routes(list(app.routes))
+    assert len(routes) > 20
+    sync = sorted(
+        f"{route.path}: {getattr(call, '__qualname__', call)}"
+        for route in routes
+        for call in calls(route.dependant)
+        if not (inspect.iscoroutinefunction(call) or inspect.isasyncgenfunction(call))
+        and not inspect.iscoroutinefunction(type(call).__call__)  # an instance with an async __call__
+    )
+    assert sync == []
