@@ -614,3 +614,20 @@ def test_an_answer_made_of_an_errors_examples_talks_past_the_failure() -> None:
     assert check_answer(made_up, question=question, results=[], failures=failed).problem == "ignores_failure"
     about_it = "The place difference is unknown to the world clock, sorry."
     assert check_answer(about_it, question=question, results=[], failures=failed).problem is None
+
+
+def test_a_comparison_is_read_within_a_line_and_a_bounded_span() -> None:
+    """A text without sentence ends (a long history of results, one per line) is read line by line: the
+    pattern's gap between subject and verb is bounded, so such a text is read in linear time (the
+    unbounded gap read every capitalised word against the rest of the text: seconds for 40,000 characters)."""
+    from cadence.orchestration.answer_check import ORDER_SPAN_CHARS
+
+    assert "bogotá behind rome" in contradicted_orders("Bogotá is behind Rome.", "Rome is behind Bogotá")
+    # a subject on an earlier line is not the subject of the next line's comparison
+    assert contradicted_orders("Paris is behind Rome.", "Paris\nBogotá is behind Rome") == []
+    far = "Rome " + "x" * (ORDER_SPAN_CHARS + 10) + " is behind Bogotá"
+    assert contradicted_orders("Bogotá is behind Rome.", far) == []
+    history = "Calculate 15 * 23 \n15 * 23 = 345 \n" * 2000  # capitalised words, no sentence ends
+    assert "rome behind bogotá" in contradicted_orders(
+        "Rome is behind Bogotá.", f"{history}Bogotá is behind Rome"
+    )

@@ -41,3 +41,29 @@ def test_trim_history_keeps_the_current_turn_and_drops_the_oldest() -> None:
     trimmed = trim_history([*old, *current], approx_tokens(current) + approx_tokens(old[-1:]))
     assert trimmed == [old[-1], *current]
     assert trim_history([*old, *current], 0) == [*old, *current]
+
+
+def test_a_long_history_is_counted_only_as_far_as_the_budget_reaches(monkeypatch) -> None:
+    """Each model call trims; counting the whole history each time made a long thread's turns grow with it."""
+    import cadence.orchestration.trimming as trimming
+
+    counted: list[int] = []
+
+    def counting(messages):
+        counted.append(len(messages))
+        return count_tokens_approximately(messages)
+
+    monkeypatch.setattr(trimming, "count_tokens_approximately", counting)
+    history = []
+    for i in range(2000):
+        history += [HumanMessage(content=f"question {i}"), AIMessage(content=f"answer {i}")]
+    current = [HumanMessage(content="and now?")]
+    budget = approx_tokens(current) + approx_tokens(history[-20:])  # the last ten turns fit
+    counted.clear()
+    trimmed = trim_history([*history, *current], budget)
+    assert trimmed == [*history[-20:], *current]  # the same result as trimming the whole list
+    assert len(counted) < 60  # the messages that can fit (and a few past them), not 4,001
+    # the same list again: nothing counted twice
+    counted.clear()
+    assert trim_history([*history, *current], budget) == trimmed
+    assert counted == []

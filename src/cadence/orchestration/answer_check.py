@@ -545,8 +545,14 @@ def leading_facts(result: str) -> list[str]:
     return lead or facts(result)
 
 
+ORDER_SPAN_CHARS = 160
+"""The most characters between a comparison's subject and its verb ("Miami, on the coast, is …"): the
+pattern looks no further, so a text without sentence ends (a long history of results) is read in
+linear time (an unbounded gap read every capitalised word against the whole rest of the text)."""
+
 _ORDER_RE = re.compile(
-    r"\b([A-Z][\w'-]*)[^.;:!?]*?\s(?:is|are|was|runs|sits|lies)\s(?:[^.;:!?]{0,40}?\s)?"
+    rf"\b([A-Z][\w'-]*)[^.;:!?\n]{{0,{ORDER_SPAN_CHARS}}}?\s(?:is|are|was|runs|sits|lies)\s"
+    r"(?:[^.;:!?\n]{0,40}?\s)?"
     r"(ahead of|behind|later than|earlier than|more than|less than|greater than|smaller than)"
     r"\s(?:the\s)?([A-Z][\w'-]*)"
 )

@@ -69,6 +69,20 @@ def approx_tokens(messages: Sequence[BaseMessage]) -> int:
     return sum(message_tokens(m) for m in messages)
 
 
+def _tail_within(messages: Sequence[BaseMessage], max_tokens: int) -> int:
+    """Where the longest tail of ``messages`` within ``max_tokens`` starts (0: they all fit).
+
+    Counted newest first and stopped at the budget: a call reads what it may send, not the whole
+    history (a long thread's model calls each counted every earlier message again).
+    """
+    total = 0
+    for i in range(len(messages) - 1, -1, -1):
+        total += message_tokens(messages[i])
+        if total > max_tokens:
+            return i + 1
+    return 0
+
+
 def trim_history(
     messages: Sequence[BaseMessage], max_tokens: int, counter: TokenCounter | None = None
 ) -> list[BaseMessage]:
@@ -80,7 +94,8 @@ def trim_history(
     if max_tokens <= 0:
         return list(messages)
     count = counter or approx_tokens
-    if count(messages) <= max_tokens:
+    additive = counter is None  # the default counts add up per message: read from the end, stop early
+    if (_tail_within(messages, max_tokens) == 0) if additive else (count(messages) <= max_tokens):
         return list(messages)
     before, question, after = split_at_last_human(messages)
     current = ([question] if question is not None else []) + list(after)
@@ -89,6 +104,8 @@ def trim_history(
     left = max_tokens - count(current)
     if left <= 0 or not before:
         return current
+    if additive:  # only the tail that can fit is handed on (trim_messages counts its input many times)
+        before = before[_tail_within(before, left) :]
     kept = trim_messages(
         list(before),
         max_tokens=left,
