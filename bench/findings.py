@@ -193,11 +193,28 @@ def _storage_lines(res: dict[str, Any]) -> list[str]:
     ]
 
 
+def _growth_lines(res: dict[str, Any]) -> list[str]:
+    rows = (res.get("overhead") or {}).get("growth") or []
+    if not rows:
+        return []
+    at = rows[0]["at"]
+    cells = [
+        f"{r['framework']} {r['median_ms'][0]:.1f} → {r['median_ms'][-1]:.1f} ms "
+        f"({(r['median_ms'][-1] - r['median_ms'][0]) / max(at[-1] - at[0], 1):.2f} ms per earlier turn)"
+        for r in rows
+    ]
+    return [
+        f"- **Long threads** (the one-agent turn at thread length {at[0]} → {at[-1]}, in memory; section 1): "
+        + "; ".join(cells)
+        + "."
+    ]
+
+
 def findings(res: dict[str, Any]) -> list[str]:
     """Summary bullets, then the profiling findings (see FINDINGS below)."""
     out: list[str] = []
     if "overhead" in res:
-        out += _overhead_lines(res) + _floor_lines(res)
+        out += _overhead_lines(res) + _floor_lines(res) + _growth_lines(res)
     out += _token_lines(res)
     out += _concurrency_lines(res) + _storage_lines(res)
     loc = res.get("local") or {}

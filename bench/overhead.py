@@ -10,11 +10,12 @@ from __future__ import annotations
 import asyncio
 import gc
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.conversations import CONVERSATIONS, Conversation, cadence_script, peer_script
+from bench.conversations import CONVERSATIONS, ONE_AGENT, Conversation, cadence_script, peer_script
 from bench.frameworks import CadenceSubject, PeerSubject, Subject, open_subjects
 from bench.stats import median, percentile
 from bench.tokens import CallTokens, call_tokens
@@ -295,6 +296,46 @@ async def executor_hops(workdir: Path, turns: int = 20) -> dict[str, dict[str, f
     return out
 
 
+GROWTH_AT: tuple[int, ...] = (1, 50, 100, 200)
+"""Thread lengths (turns already on the thread) at which :func:`measure_growth` reads a turn's time."""
+GROWTH_WINDOW = 10
+"""Turns whose median is read at each length."""
+
+
+async def measure_growth(
+    conv: Conversation, workdir: Path, at: Sequence[int] = GROWTH_AT, window: int = GROWTH_WINDOW
+) -> list[dict[str, Any]]:
+    """A turn's time as one thread grows: the median of ``window`` turns after each length of ``at``
+    (in memory, each framework on a thread of its own, the same turn asked again and again)."""
+    out = []
+    async with open_subjects("memory", cadence_script(conv), peer_script(conv), workdir) as pair:
+        for subject in pair:
+            medians: list[float] = []
+            done = 0
+            for length in at:
+                while done < length - 1:  # grow the thread to ``length - 1`` turns, untimed
+                    await subject.turn(conv.message, "growing")
+                    subject.model.records.clear()  # the model's own log would grow with the thread too
+                    done += 1
+                values = await _timed_turns_on(subject, conv.message, "growing", window)
+                done += window
+                medians.append(round(median(values), 2))
+            out.append(
+                {"framework": subject.name, "conversation": conv.key, "at": list(at), "median_ms": medians}
+            )
+    return out
+
+
+async def _timed_turns_on(subject: Subject, message: str, thread_id: str, n: int) -> list[float]:
+    out = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        await subject.turn(message, thread_id)
+        out.append((time.perf_counter() - t0) * 1000)
+        subject.model.records.clear()
+    return out
+
+
 async def run_overhead(workdir: Path, turns: int, warmup: int) -> dict[str, Any]:
     """Sections 1 and 2 for every conversation and checkpointer."""
     rows: list[OverheadRow] = []
@@ -317,6 +358,7 @@ async def run_overhead(workdir: Path, turns: int, warmup: int) -> dict[str, Any]
         "model_call_in_node_ms": await model_call_in_node_ms(),
         "aget_state_ms": await end_of_turn_read_ms(workdir),
         "executor_hops": await executor_hops(workdir),
+        "growth": await measure_growth(ONE_AGENT, workdir),
     }
 
 

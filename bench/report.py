@@ -101,6 +101,24 @@ def section_overhead(res: dict[str, Any]) -> list[str]:
     return out
 
 
+def section_growth(res: dict[str, Any]) -> list[str]:
+    """Section 1's table of a turn's time as one thread grows."""
+    rows = (res.get("overhead") or {}).get("growth") or []
+    if not rows:
+        return ["Not measured in this run."]
+    at = rows[0]["at"]
+    out = [
+        "| framework | " + " | ".join(f"turn {n}" for n in at) + " | ms per earlier turn |",
+        "|---|" + "---|" * (len(at) + 1),
+    ]
+    for r in rows:
+        per = (r["median_ms"][-1] - r["median_ms"][0]) / max(at[-1] - at[0], 1)
+        out.append(
+            f"| {r['framework']} | " + " | ".join(f"{v:.1f}" for v in r["median_ms"]) + f" | {per:.3f} |"
+        )
+    return out
+
+
 def section_tokens(res: dict[str, Any]) -> list[str]:
     """Section 2 tables: totals and per call."""
     rows = token_rows(res)
@@ -482,6 +500,15 @@ def write_report(res: dict[str, Any], doc: Path) -> None:
         "LangChain-native implementation of the turn pays before routing, guards, memory or a trace.",
         "",
         *section_overhead(res),
+        "",
+        "### A turn's time as one thread grows",
+        "",
+        "The one-agent turn asked again and again on one thread (in memory), each framework on a thread of "
+        "its own: the median of ten turns (ms) once the thread holds that many turns. Every turn reads "
+        "and writes the thread's whole state (LangGraph's checkpoint, both frameworks), so some growth is "
+        "the engine's; what each framework walks per model call comes on top.",
+        "",
+        *section_growth(res),
         "",
         "### Where the time goes (pyinstrument)",
         "",
