@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from tests.conftest import FINALIZE, call, goto
 
@@ -631,3 +633,48 @@ def test_a_comparison_is_read_within_a_line_and_a_bounded_span() -> None:
     assert "rome behind bogotá" in contradicted_orders(
         "Rome is behind Bogotá.", f"{history}Bogotá is behind Rome"
     )
+
+
+_NUMBERS = st.one_of(
+    st.integers(-(10**12), 10**12).map(str),
+    st.decimals(-1000, 1000, allow_nan=False, allow_infinity=False, places=3).map(str),
+    st.decimals(-10, 10, allow_nan=False, allow_infinity=False, places=1).map(str),
+    st.floats(-1e13, 1e13, allow_nan=False).map(lambda x: f"{x:.6f}"),
+    st.tuples(st.integers(0, 23), st.integers(0, 59)).map(lambda t: f"{t[0]}:{t[1]:02d}"),
+    st.sampled_from(["2.996", "3.00", "3.0", "2.99", "-0.5", "-1", "0", "1e3", "x"]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pool=st.lists(_NUMBERS, max_size=30), fact=_NUMBERS)
+def test_a_number_pool_finds_what_comparing_with_every_entry_finds(pool: list[str], fact: str) -> None:
+    """The index behind the invented-number checks (a long list of numbers against another one was
+    read pair by pair: seconds for 2,000 of each) agrees with the pairwise comparison."""
+    from cadence.orchestration.answer_check import NumberPool, _same_number
+
+    assert NumberPool(pool).has(fact) == any(_same_number(fact, p) for p in pool)
+    for entry in pool:  # every entry is found, and so is its rounding when it is one
+        assert NumberPool(pool).has(entry)
+
+
+def test_an_answer_of_many_numbers_is_checked_against_many_numbers_by_index() -> None:
+    """2,000 numbers said against a result holding 2,000: each is looked up, not compared with each."""
+    import cadence.orchestration.answer_check as answer_check
+
+    values = [str(1000 + 7 * i) for i in range(2000)]
+    result = ToolResult("search_docs", {"query": "table"}, " ".join(values))
+    compared = 0
+    real = answer_check._same_number
+
+    def counting(a: str, b: str) -> bool:
+        nonlocal compared
+        compared += 1
+        return real(a, b)
+
+    answer_check._same_number = counting
+    try:
+        verdict = check_answer(" ".join(reversed(values)), question="list the values", results=[result])
+    finally:
+        answer_check._same_number = real
+    assert verdict.problem != "invented_number"  # every number said is one of the result's
+    assert compared < 20_000  # was 2,000 x 2,000
