@@ -8,7 +8,9 @@ everything after it) is always kept whole; earlier turns are dropped oldest firs
 LangChain's ``trim_messages`` (``strategy="last"``, whole messages, starting on a user message,
 so no tool result is kept without its call), counted with ``count_tokens_approximately`` (no
 tokenizer needed, the same for every model), one message at a time and remembered per message
-object (:func:`approx_tokens`: a turn's calls count the same history again and again).
+object (:func:`approx_tokens`: a turn's calls count the same history again and again), from the
+newest message back and no further than the budget reaches (a long thread is not counted whole at
+every call).
 
 Two ways to apply it, both LangGraph's:
 
