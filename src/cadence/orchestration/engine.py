@@ -60,6 +60,7 @@ from cadence.orchestration.state import new_plugin_context
 from cadence.orchestration.synthesizer import FALLBACK_KEY, answer_pending_calls, fallback_answer, is_fallback
 from cadence.orchestration.tones import ResponseTone
 from cadence.orchestration.turn import ModelCallRecord, TraceRecord, TurnContext
+from cadence.persistence.checkpoint_reads import ReadAheadMemorySaver, ReadAheadSaver
 from cadence.plugins.manager import PluginManager, PluginStatus
 from cadence.sdk.events import emit
 from cadence.sdk.metadata import PluginMetadata
@@ -224,7 +225,7 @@ class Cadence(EngineMemory):
     ) -> None:
         self.settings = settings or get_settings()
         check_async_checkpointer(checkpointer)
-        self.checkpointer = checkpointer if checkpointer is not None else InMemorySaver()
+        self.checkpointer = checkpointer if checkpointer is not None else ReadAheadMemorySaver()
         # a pending question is checkpointed before the turn only where it can outlive a crash
         self._durable = not isinstance(self.checkpointer, InMemorySaver)
         self.memory = self.open_memory(memory_store)  # long-term memory (None when CADENCE_MEMORY is off)
@@ -564,9 +565,18 @@ class Cadence(EngineMemory):
                 graph, state_in, config, context, question=question, thread=thread, tokens=tokens,
                 first_node=ENTRY_NODES[context.mode].format(agent=context.agent or ""), events=events,
             )  # fmt: skip
-            async with contextlib.aclosing(run):  # a consumer closing the stream early closes the turn
-                async for event in run:
-                    yield event
+            try:
+                async with contextlib.aclosing(run):  # a consumer closing the stream early closes the turn
+                    async for event in run:
+                        yield event
+            finally:
+                self.withdraw_read(_user, thread)
+
+    def withdraw_read(self, user_id: str, thread_id: str) -> None:
+        """Forget the read of the thread :meth:`ensure_not_paused` handed over and no run took
+        (:mod:`~cadence.persistence.checkpoint_reads`): the turn ended, or never started."""
+        if isinstance(self.checkpointer, ReadAheadSaver):
+            self.checkpointer.withdraw(thread_key(user_id, thread_id))
 
     async def _drive(
         self,
@@ -799,23 +809,33 @@ class Cadence(EngineMemory):
 
         A paused turn must be decided (resume) before the thread takes a new message: the agent's
         calls are still unanswered. One checkpoint read; the state is read only when the latest
-        checkpoint has pending writes (a finished turn's has none).
+        checkpoint has pending writes (a finished turn's has none). The read is handed over to the
+        turn's run, which then does not read the checkpoint again (a checkpointer Cadence opened,
+        :mod:`~cadence.persistence.checkpoint_reads`); :meth:`withdraw_read` forgets it.
 
         ``asked``: the thread's latest question as its caller kept it (the server's thread record,
         :attr:`TurnInput.recorded_question_id`). If the checkpoint lacks it, that turn never
         finished: the question is checkpointed now, flagged pending like :meth:`astream` does, so
         the history keeps it in its place.
         """
-        config = {"configurable": {"thread_id": thread_key(user_id, thread_id), "checkpoint_ns": ""}}
+        key = thread_key(user_id, thread_id)
+        config = {"configurable": {"thread_id": key, "checkpoint_ns": ""}}
+        reads_ahead = isinstance(self.checkpointer, ReadAheadSaver)
+        if reads_ahead:
+            self.checkpointer.withdraw(key)  # this check reads the database itself
         saved = await self.checkpointer.aget_tuple(config)
         if asked is not None and not _holds(saved, asked.id):
             await self._record_question(await self.thread_graph(config), config, asked)
             return  # a turn that never finished left no pause behind
-        if saved is None or not saved.pending_writes:
-            return
-        if not approval_interrupts(await (await self.thread_graph(config)).aget_state(config)):
-            return
-        raise ConflictError(
+        paused = saved is not None and bool(saved.pending_writes)
+        if paused and approval_interrupts(await (await self.thread_graph(config)).aget_state(config)):
+            raise self._paused(thread_id)
+        if reads_ahead:  # the turn's run starts from this checkpoint: it need not read it again
+            self.checkpointer.hand_over(key, saved)
+
+    @staticmethod
+    def _paused(thread_id: str) -> ConflictError:
+        return ConflictError(
             f"Thread {thread_id!r} is waiting for approval of a tool call; decide it first "
             "(POST /api/v1/threads/{id}/resume, or reply approve / reject in cadence chat).",
             code="approval_pending",

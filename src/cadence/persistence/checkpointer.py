@@ -11,9 +11,8 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
-from langgraph.checkpoint.memory import InMemorySaver
-
 from cadence.errors import ConfigurationError
+from cadence.persistence.checkpoint_reads import ReadAheadMemorySaver, ReadAheadSaver
 from cadence.persistence.databases import (
     POSTGRES_CHECK_IDLE_S,
     POSTGRES_EXTRA_HINT,
@@ -44,15 +43,13 @@ async def open_checkpointer(
     """
     kind, target = parse_database_url(url)
     if kind == "memory":
-        yield InMemorySaver()
+        yield ReadAheadMemorySaver()
         return
     if kind == "sqlite":
-        from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-
         # autocommit: each of the saver's writes is one statement (a batch of writes, one call:
         # sqlite_writer), so SQLite's writer lock is never held while the event loop runs other work
         async with connect_sqlite(target, synchronous=sqlite_synchronous, isolation_level=None) as conn:
-            saver = AsyncSqliteSaver(conn)
+            saver = _sqlite_saver_class()(conn)
             await setup_sqlite(target, saver.setup)
             yield saver
         return
@@ -75,6 +72,17 @@ async def open_checkpointer(
         yield saver
 
 
+def _sqlite_saver_class() -> Any:
+    """LangGraph's ``AsyncSqliteSaver`` taking reads handed over
+    (:mod:`~cadence.persistence.checkpoint_reads`)."""
+    from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+    class CadenceSqliteSaver(ReadAheadSaver, AsyncSqliteSaver):
+        """``AsyncSqliteSaver`` taking reads handed over."""
+
+    return CadenceSqliteSaver
+
+
 def _postgres_saver_class() -> Any:
     """LangGraph's ``AsyncPostgresSaver`` whose reads and writes raise a :class:`~cadence.errors.StorageError`
     saying what to do when the server is out of disk space, read-only or unreachable
@@ -84,8 +92,9 @@ def _postgres_saver_class() -> Any:
     except ImportError as exc:
         raise ConfigurationError(POSTGRES_EXTRA_HINT) from exc
 
-    class CadencePostgresSaver(AsyncPostgresSaver):  # type: ignore[misc, valid-type]
-        """``AsyncPostgresSaver`` failing with a StorageError (full disk, read-only or unreachable server)."""
+    class CadencePostgresSaver(ReadAheadSaver, AsyncPostgresSaver):  # type: ignore[misc, valid-type]
+        """``AsyncPostgresSaver`` failing with a StorageError (full disk, read-only or unreachable server),
+        taking reads handed over (:mod:`~cadence.persistence.checkpoint_reads`)."""
 
         async def setup(self) -> None:
             """Create or migrate the tables."""

@@ -264,6 +264,7 @@ class ChatService:
             if is_new and req.history:
                 await self._seed(req.user_id, thread, list(req.history))
         except BaseException:
+            self.engine.withdraw_read(req.user_id, thread)  # no run takes the check's read
             await lease.arelease()
             raise
         turn = Turn(thread_id=thread, user_id=req.user_id)
