@@ -306,6 +306,7 @@ class ChatService:
             final = _failed_final(turn, SHUTTING_DOWN)
             raise
         finally:
+            self.engine.withdraw_read(turn.user_id, turn.thread_id)  # a turn stopped before its run read it
             await release()
             if final is not None:
                 if final.get("error"):
