@@ -53,6 +53,11 @@ def build_floor(steps: int, checkpointer: Any) -> Any:
 
     for i, name in enumerate(names):
         builder.add_node(name, make(i))
+    return _compile_chain(builder, names, checkpointer)
+
+
+def _compile_chain(builder: StateGraph, names: list[str], checkpointer: Any) -> Any:
+    """``builder``'s nodes ``names`` run one after the other, compiled with ``checkpointer``."""
     builder.add_edge(START, names[0])
     for a, b in itertools.pairwise(names):
         builder.add_edge(a, b)
@@ -60,16 +65,16 @@ def build_floor(steps: int, checkpointer: Any) -> Any:
     return builder.compile(checkpointer=checkpointer)
 
 
-class FloorSubject:
-    """The flat graph as a benchmark subject (``await turn(message, thread_id)``)."""
+class ChainSubject:
+    """A compiled chain as a benchmark subject (``await turn(message, thread_id)``)."""
 
-    name = "floor"
+    name = "chain"
 
-    def __init__(self, steps: int, checkpointer: Any, durability: str) -> None:
-        self.steps = steps
-        self.graph = build_floor(steps, checkpointer)
+    def __init__(self, graph: Any, model: ScriptedChatModel, durability: str) -> None:
+        self.graph = graph
+        self.model = model
         self.durability = durability
-        self.model = ScriptedChatModel.from_items([])  # no model calls; keeps the Subject shape
+        self.steps = len(graph.nodes) - 1  # its nodes, without START: one superstep each
 
     async def turn(self, message: str, thread_id: str) -> str:
         """One ``ainvoke`` of the chain."""
@@ -79,6 +84,16 @@ class FloorSubject:
             durability=self.durability,
         )
         return str(out["messages"][-1].content)
+
+
+class FloorSubject(ChainSubject):
+    """The flat graph (:func:`build_floor`) as a benchmark subject."""
+
+    name = "floor"
+
+    def __init__(self, steps: int, checkpointer: Any, durability: str) -> None:
+        # no model calls; the scripted model keeps the Subject shape
+        super().__init__(build_floor(steps, checkpointer), ScriptedChatModel.from_items([]), durability)
 
 
 def build_native(items: list[dict[str, Any]], tools: list[Any], checkpointer: Any) -> tuple[Any, Any]:
@@ -122,30 +137,15 @@ def build_native(items: list[dict[str, Any]], tools: list[Any], checkpointer: An
         if any(name in by_name for name in calls):
             names.append(f"tools_{i}")
             builder.add_node(names[-1], tool_node)
-    builder.add_edge(START, names[0])
-    for a, b in itertools.pairwise(names):
-        builder.add_edge(a, b)
-    builder.add_edge(names[-1], END)
-    return builder.compile(checkpointer=checkpointer), model
+    return _compile_chain(builder, names, checkpointer), model
 
 
-class NativeSubject:
-    """The LangChain-native minimum of a Cadence turn as a benchmark subject (:func:`build_native`)."""
+class NativeSubject(ChainSubject):
+    """The LangChain-native minimum of a Cadence turn (:func:`build_native`) as a benchmark subject."""
 
     name = "native"
 
     def __init__(
         self, items: list[dict[str, Any]], tools: list[Any], checkpointer: Any, durability: str
     ) -> None:
-        self.graph, self.model = build_native(items, tools, checkpointer)
-        self.steps = len(self.graph.nodes) - 1  # without START
-        self.durability = durability
-
-    async def turn(self, message: str, thread_id: str) -> str:
-        """One ``ainvoke`` of the chain."""
-        out = await self.graph.ainvoke(
-            {"messages": [HumanMessage(content=message)]},
-            {"configurable": {"thread_id": thread_id}},
-            durability=self.durability,
-        )
-        return str(out["messages"][-1].content)
+        super().__init__(*build_native(items, tools, checkpointer), durability)

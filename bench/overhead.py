@@ -64,13 +64,16 @@ def _cadence_label(node: str | None) -> str:
     return node or "?"
 
 
-async def _timed_turns(subject: Subject, message: str, prefix: str, n: int) -> list[float]:
+async def _timed_turns(
+    subject: Subject, message: str, prefix: str, n: int, *, one_thread: bool = False
+) -> list[float]:
+    """Milliseconds of ``n`` turns, each on a new thread (or all on thread ``prefix``: ``one_thread``)."""
     out = []
     for i in range(n):
         t0 = time.perf_counter()
-        await subject.turn(message, f"{prefix}-{i}")
+        await subject.turn(message, prefix if one_thread else f"{prefix}-{i}")
         out.append((time.perf_counter() - t0) * 1000)
-    subject.model.records.clear()
+        subject.model.records.clear()  # the model's own log would grow with the turns
     return out
 
 
@@ -317,22 +320,12 @@ async def measure_growth(
                     await subject.turn(conv.message, "growing")
                     subject.model.records.clear()  # the model's own log would grow with the thread too
                     done += 1
-                values = await _timed_turns_on(subject, conv.message, "growing", window)
+                values = await _timed_turns(subject, conv.message, "growing", window, one_thread=True)
                 done += window
                 medians.append(round(median(values), 2))
             out.append(
                 {"framework": subject.name, "conversation": conv.key, "at": list(at), "median_ms": medians}
             )
-    return out
-
-
-async def _timed_turns_on(subject: Subject, message: str, thread_id: str, n: int) -> list[float]:
-    out = []
-    for _ in range(n):
-        t0 = time.perf_counter()
-        await subject.turn(message, thread_id)
-        out.append((time.perf_counter() - t0) * 1000)
-        subject.model.records.clear()
     return out
 
 

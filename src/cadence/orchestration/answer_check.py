@@ -341,9 +341,7 @@ class NumberPool:
         return abs(unit) >= LARGE_NUMBER and any(_same_number(fact, e) for e in self.large)
 
 
-def _contains(pool: Sequence[str] | NumberPool, fact: str) -> bool:
-    if isinstance(pool, NumberPool):
-        return pool.has(fact)
+def _contains(pool: Sequence[str], fact: str) -> bool:
     return any(_same_number(fact, p) for p in pool)
 
 
@@ -459,7 +457,7 @@ def check_answer(
             known = facts(f"{question} \n{errors} \n{called_with(failures)}")
             stated = facts(_LIST_MARKER_RE.sub("", cleaned))
             known_pool = NumberPool(known)
-            invented = [f for f in stated if not _contains(known_pool, f)]
+            invented = [f for f in stated if not known_pool.has(f)]
             if invented:
                 return AnswerVerdict(cleaned, "invented_number", invented)
             if stated and not _FAILURE_RE.search(cleaned):
@@ -492,7 +490,7 @@ def check_answer(
     found = facts(f"{evidence} \n{called_with(results)}") if said else []
     worked = worked_numbers(cleaned) if said else []
     pools = [NumberPool(pool) for pool in (asked, found, worked)]
-    invented = [f for f in said if not any(_contains(pool, f) for pool in pools)]
+    invented = [f for f in said if not any(pool.has(f) for pool in pools)]
     if invented:
         return AnswerVerdict(cleaned, "invented_number", invented)
     known = identifiers(evidence) | identifiers(question)
@@ -522,25 +520,25 @@ def check_answer(
         # "What day is it?": the result's weekday is an answer, though it is no number
         weekday = any(w in evidence.lower() and w in cleaned.lower() for w in _WEEKDAYS)
         said_pool = NumberPool(said)
-        if not any(_contains(said_pool, f) for f in stated) and not (date_asked and weekday):
+        if not any(said_pool.has(f) for f in stated) and not (date_asked and weekday):
             return AnswerVerdict(cleaned, "missing_result", stated[:5])
         # a result stating one thing per item ("The current time in Tokyo is … The current time in
         # Paris is …"): the answer carries each item's
         for r in short:
             for lead in parallel_facts(r)[1:]:
                 wanted = [f for f in lead if not _contains(asked, f)]
-                if wanted and not any(_contains(said_pool, f) for f in wanted):
+                if wanted and not any(said_pool.has(f) for f in wanted):
                     return AnswerVerdict(cleaned, "missing_result", wanted[:5])
         # a clock time is what a result leading with one is about: the day's date alone does not carry it,
         # unless the question asks for the date (or the day) and not the time
         clocks = [f for f in stated if ":" in f]
         if date_asked and not _TIME_ASKED_RE.search(question):
             clocks = []
-        if clocks and not any(_contains(said_pool, f) for f in clocks):
+        if clocks and not any(said_pool.has(f) for f in clocks):
             return AnswerVerdict(cleaned, "missing_result", clocks[:5])
         # asked for the date: the answer carries the result's day (its number or its weekday)
         days = [f for f in stated if ":" not in f] if date_asked else []
-        if days and not weekday and not any(_contains(said_pool, f) for f in days):
+        if days and not weekday and not any(said_pool.has(f) for f in days):
             return AnswerVerdict(cleaned, "missing_result", days[:5])
         return AnswerVerdict(cleaned)
     # Words only (documents): the answer's own words must mostly come from the results, in whatever

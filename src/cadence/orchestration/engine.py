@@ -829,17 +829,13 @@ class Cadence(EngineMemory):
             return  # a turn that never finished left no pause behind
         paused = saved is not None and bool(saved.pending_writes)
         if paused and approval_interrupts(await (await self.thread_graph(config)).aget_state(config)):
-            raise self._paused(thread_id)
+            raise ConflictError(
+                f"Thread {thread_id!r} is waiting for approval of a tool call; decide it first "
+                "(POST /api/v1/threads/{id}/resume, or reply approve / reject in cadence chat).",
+                code="approval_pending",
+            )
         if reads_ahead:  # the turn's run starts from this checkpoint: it need not read it again
             self.checkpointer.hand_over(key, saved)
-
-    @staticmethod
-    def _paused(thread_id: str) -> ConflictError:
-        return ConflictError(
-            f"Thread {thread_id!r} is waiting for approval of a tool call; decide it first "
-            "(POST /api/v1/threads/{id}/resume, or reply approve / reject in cadence chat).",
-            code="approval_pending",
-        )
 
     async def pending(self, *, thread_id: str, user_id: str | None = None) -> list[PendingApproval]:
         """The approvals the thread waits for (empty when it is not paused)."""
