@@ -322,6 +322,59 @@ def test_coordinator_plan_finalizes_after_agent_work() -> None:
     ]
 
 
+def test_coordinator_tries_the_next_shortlisted_agent_when_every_tool_call_failed() -> None:
+    model = LocalChatModel()
+    hours = [  # both agents mention hours, neither the places
+        MATH.model_copy(
+            update={"capabilities": [*MATH.capabilities, "a rate per hour for a number of hours"]}
+        ),
+        INFO.model_copy(update={"capabilities": [*INFO.capabilities, "how many hours ahead one place is"]}),
+    ]
+    routes = _schemas(make_routing_tools(hours))
+    question = "How many hours apart are London and Chicago?"
+    first = model.plan([HumanMessage(question)], tools=routes).route_names
+    assert sorted(first) == ["goto_info_agent", "goto_math_agent"]
+    call = AIMessage(
+        "",
+        name="math_agent",
+        tool_calls=[{"name": "calculate", "args": {"expression": question}, "id": "t1"}],
+    )
+    failed = ToolMessage("Malformed expression", tool_call_id="t1", name="calculate", status="error")
+    messages = [*_after_route(question, "math"), call, failed]
+    plan = model.plan(messages, tools=routes)
+    assert plan.route_names == ["goto_info_agent"] and plan.fixed == "goto_info_agent"
+    # the other agent failed too: nothing untried is left, so the turn finalizes
+    routed = AIMessage(
+        "", name="coordinator", tool_calls=[{"name": "goto_info_agent", "args": {}, "id": "r2"}]
+    )
+    call_b = AIMessage(
+        "", name="info_agent", tool_calls=[{"name": "time_difference", "args": {}, "id": "t2"}]
+    )
+    failed_b = ToolMessage("Unknown place", tool_call_id="t2", name="time_difference", status="error")
+    later = [
+        *messages,
+        routed,
+        ToolMessage("info", tool_call_id="r2", name="goto_info_agent"),
+        call_b,
+        failed_b,
+    ]
+    assert model.plan(later, tools=routes).route_names == ["goto_finalize"]
+    # a result that worked, or an agent's own answer, ends the search
+    ok = ToolMessage("6", tool_call_id="t1", name="calculate")
+    assert model.plan([*_after_route(question), call, ok], tools=routes).route_names == ["goto_finalize"]
+    answered = AIMessage("I cannot compute that.", name="math_agent")
+    assert model.plan([*messages, answered], tools=routes).route_names == ["goto_finalize"]
+    # a failure on a question only one agent fits finalizes (the answer says what failed)
+    only_math = "Calculate 1/0"
+    call_c = AIMessage(
+        "", name="math_agent", tool_calls=[{"name": "calculate", "args": {"expression": "1/0"}, "id": "t3"}]
+    )
+    failed_c = ToolMessage("division by zero", tool_call_id="t3", name="calculate", status="error")
+    assert model.plan([*_after_route(only_math), call_c, failed_c], tools=routes).route_names == [
+        "goto_finalize"
+    ]
+
+
 def test_coordinator_plan_without_preroute_offers_every_route() -> None:
     plan = LocalChatModel(preroute=False).plan([HumanMessage("What time is it?")], tools=_routing_schemas())
     assert sorted(plan.route_names) == ["goto_finalize", "goto_info_agent", "goto_math_agent"]

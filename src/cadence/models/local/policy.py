@@ -10,7 +10,12 @@ Coordinator (every bound tool is a routing tool: ``goto_*``, or ``transfer_to_*`
     result other than a control tool's, or an agent's text after the latest
     user message) the grammar allows only ``goto_finalize`` — the flow is
     agent → tools → coordinator, so work after the question means the answer is
-    ready. Otherwise :class:`~cadence.models.preroute.PreRouter` ranks the
+    ready, unless every tool the turn's agents called failed and the lexical
+    shortlist of the question (below) holds an agent not routed to yet in this turn:
+    the route is then fixed to the best-ranked such agent (the model chose one of
+    the candidates and its tools could not take the question: "how many hours apart
+    are London and Chicago" ranks the calculator first, whose tool rejects it, then
+    the world clock). Otherwise :class:`~cadence.models.preroute.PreRouter` ranks the
     routing tools lexically against the question; the grammar allows the
     shortlist (candidates within 75% of the best score), or only
     ``goto_finalize`` when nothing overlaps (no agent fits: greetings,
@@ -24,7 +29,8 @@ Supervisor (its handoff tools ``transfer_to_*``, ``goto_finalize`` and ``forward
     excluded). Once an agent has handed back: when that agent's last answer has text other
     than the tool results the supervisor sees (with ``full_history``; ``last_message`` shows
     it none), the decision is fixed to ``forward_message(from_agent=<that agent>)``; otherwise
-    it is fixed to ``goto_finalize`` (the synthesizer writes the answer from the results).
+    it is fixed to ``goto_finalize`` (the synthesizer writes the answer from the results), or,
+    when every tool the agents called failed, to the next shortlisted agent as for the coordinator.
 
 Agent (any other tools)
     First step of a turn (no tool result after the latest user message): the
@@ -143,6 +149,40 @@ def _has_agent_work(turn: Sequence[BaseMessage], results: Sequence[tuple[str, st
         if is_agent_text and not any(is_route_tool(c["name"]) for c in m.tool_calls):  # type: ignore[union-attr]
             return True
     return False
+
+
+def work_failed(turn: Sequence[BaseMessage]) -> bool:
+    """Whether the turn's agent work is failed tool calls only: at least one work tool result, every
+    one an error (``status="error"``), and no agent text but copies of those errors (an agent handing
+    its results back verbatim)."""
+    names = _tool_names_by_id(turn)
+    errors = []
+    for m in turn:
+        if isinstance(m, ToolMessage) and not is_control_tool(m.name or names.get(m.tool_call_id, "")):
+            if m.status != "error":
+                return False
+            errors.append(" ".join(message_text(m).split()))
+    if not errors:
+        return False
+    copied = {*errors, " ".join(" ".join(errors).split())}
+    for m in turn:
+        text = (
+            " ".join(message_text(m).split()) if isinstance(m, AIMessage) and m.name != "coordinator" else ""
+        )
+        if text and text not in copied and not any(is_route_tool(c["name"]) for c in m.tool_calls):  # type: ignore[union-attr]
+            return False
+    return True
+
+
+def turn_routes(turn: Sequence[BaseMessage]) -> set[str]:
+    """The agents (route cores: ``math`` of ``goto_math_agent``) routed to among ``turn``."""
+    return {
+        route_core(call["name"])
+        for m in turn
+        if isinstance(m, AIMessage)
+        for call in m.tool_calls
+        if is_route_tool(call["name"]) and call["name"] != FINALIZE_TOOL
+    }
 
 
 def last_agent_answer(turn: Sequence[BaseMessage]) -> tuple[str, str] | None:
@@ -581,10 +621,18 @@ class SmallModelPolicy:
         question, turn = current_turn(messages)
         results = tool_results(turn)
         if tools and all(is_route_tool(tool_name(t)) for t in tools):
-            return self._plan_route(messages, tools, question, _has_agent_work(turn, results))
+            return self._plan_route(
+                messages,
+                tools,
+                question,
+                _has_agent_work(turn, results),
+                failed=turn_routes(turn) if work_failed(turn) else None,
+            )
         names = [tool_name(t) for t in tools]
         if FORWARD_TOOL in names and all(is_route_tool(n) or n == FORWARD_TOOL for n in names):
             return self._plan_supervisor(messages, tools, question, turn, results)
+        if tools:  # an agent: the results of its own tools (another agent's failure before it is not one)
+            results = [(name, value) for name, value in results if name in names]
         real = [t for t in tools if tool_name(t) != BACK_TOOL_NAME]
         if isinstance(tool_choice, str) and tool_choice not in ("auto", "none", "any", "required"):
             real = [t for t in real if tool_name(t) == tool_choice] or real
@@ -605,16 +653,24 @@ class SmallModelPolicy:
         tools: list[Mapping[str, Any]],
         question: str,
         has_agent_work: bool,
+        *,
+        failed: set[str] | None = None,
     ) -> Plan:
+        """The coordinator's route. ``failed``: the agents tried this turn when all their tool calls failed
+        (the next shortlisted agent is tried; see the module docs)."""
         names = [tool_name(t) for t in tools]
         if FINALIZE_TOOL not in names:
             names.append(FINALIZE_TOOL)
         allowed = list(names)
         if self.preroute:
+            routes = [t for t in tools if tool_name(t) != FINALIZE_TOOL]
             if has_agent_work:
                 allowed = [FINALIZE_TOOL]
+                if failed and routes:
+                    ranked = PreRouter.from_tool_schemas(routes).rank(question)
+                    untried = [n for n in PreRouter.shortlisted(ranked) if route_core(n) not in failed]
+                    allowed = untried[:1] or allowed
             else:
-                routes = [t for t in tools if tool_name(t) != FINALIZE_TOOL]
                 ranked = PreRouter.from_tool_schemas(routes).rank(question) if routes else []
                 shortlist = PreRouter.shortlisted(ranked)
                 if shortlist and ranked[0].number_only and len(numbers_in(question)) < 2:
@@ -668,7 +724,8 @@ class SmallModelPolicy:
             forward = next(t for t in tools if tool_name(t) == FORWARD_TOOL)
             call = {"name": FORWARD_TOOL, "arguments": {"from_agent": answer[0]}}
             return Plan("call", [], None, [forward], [], 0, fixed=json.dumps(call, ensure_ascii=False))
-        return self._plan_route(messages, routes, question, True)
+        failed = turn_routes(turn) if work_failed(turn) else None
+        return self._plan_route(messages, routes, question, True, failed=failed)
 
     def _plan_call(
         self,
