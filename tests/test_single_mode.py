@@ -80,6 +80,32 @@ async def test_one_tool_turn_costs_two_model_calls(engine_factory) -> None:
     assert model.records[0].tools[0] == "calculate" and "back" not in model.records[0].tools
 
 
+async def test_a_tool_error_passed_on_as_the_answer_says_what_failed(engine_factory) -> None:
+    probe, _ = engine_factory(
+        [call("calculate", expression="hello"), {"content": "-"}], mode="single", agent="math"
+    )
+    await probe.ainvoke("hello", thread_id="e1")
+    state = await probe.graph.aget_state({"configurable": {"thread_id": "local::e1"}})
+    error = next(
+        m.content for m in state.values["messages"] if isinstance(m, ToolMessage) and m.status == "error"
+    )
+    # the agent hands the tool's error back as written (as the embedded model hands results back)
+    engine, _ = engine_factory(
+        [call("calculate", expression="hello"), {"content": error}], mode="single", agent="math"
+    )
+    result = await engine.ainvoke("hello", thread_id="e2")
+    assert result.response.startswith("I couldn't find the answer: the calculate tool failed")
+    assert "Error:" not in result.response and result.error is None
+    assert any("was a tool error" in note for note in result.trace["notes"])
+    # an answer of the agent's own about the failure stands
+    engine, _ = engine_factory(
+        [call("calculate", expression="hello"), {"content": "I can only calculate."}],
+        mode="single",
+        agent="math",
+    )
+    assert (await engine.ainvoke("hello", thread_id="e3")).response == "I can only calculate."
+
+
 async def test_direct_answer_is_one_call_and_the_thread_stays_valid(engine_factory) -> None:
     engine, model = engine_factory(
         [{"content": "Hello! Ask me a calculation."}, {"content": "Still here."}],

@@ -1073,6 +1073,14 @@ def error_reason(error: str) -> str:
     return reason
 
 
+def is_an_error(text: str, failed: Sequence[ToolResult]) -> bool:
+    """Whether ``text`` is nothing but the errors of ``failed``: all of them joined, or (the start of) one
+    (an agent passing a tool's error on as its answer)."""
+    said = " ".join(text.split()).rstrip(" .;")
+    errors = [" ".join(f.content.split()) for f in failed]
+    return bool(said) and (said == " ".join(errors).rstrip(" .;") or any(e.startswith(said) for e in errors))
+
+
 def failure_answer(failures: Sequence[ToolResult], tone: str | None) -> str:
     """The answer of a turn whose tools all failed: what failed and why, shaped by the tone."""
     reasons: list[str] = []

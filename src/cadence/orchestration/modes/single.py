@@ -9,7 +9,9 @@ START → ``{name}_agent`` ⇄ ``{name}_tools`` → forward → END
   The graph holds every loaded agent; its entry edge goes to the turn's agent.
 - ``should_continue`` of the seed: an agent step with work-tool calls goes to its tools node;
   an answer (no work-tool call; the ``back`` call every direct answer gets is answered by the
-  forward node) goes to ``forward``, which writes it verbatim as the final answer.
+  forward node) goes to ``forward``, which writes it verbatim as the final answer (an answer that
+  is only a tool's error, passed on as written, becomes a sentence saying what failed, as in the
+  supervisor's forward: :func:`~cadence.orchestration.answer_check.failure_answer`).
 - The tools step is the plugins' own (:func:`cadence.orchestration.plugin_nodes.tools_node`:
   contained, logged, bounded, tool approvals included); after it the guards of every mode are
   checked (tool hops, the turn's deadline), and a fired guard ends the turn in ``suspend``,
@@ -49,6 +51,7 @@ from cadence.conventions import (
 from cadence.errors import ConfigurationError, ValidationError
 from cadence.orchestration import plugin_nodes
 from cadence.orchestration.agent_node import agent_node_of, run_agent
+from cadence.orchestration.answer_check import failure_answer, is_an_error
 from cadence.orchestration.events import AgentStartEvent, emit_events, node_event
 from cadence.orchestration.graph import ModelResolver
 from cadence.orchestration.guards import BEFORE_DECISION, GuardView
@@ -62,6 +65,7 @@ from cadence.orchestration.turn import TurnContext
 from cadence.orchestration.validation import (
     TurnEvidence,
     correct_or_record,
+    results_from_records,
     with_citations,
 )
 from cadence.plugins.bundle import PluginBundle
@@ -304,7 +308,8 @@ def _draft_answer(messages: list[BaseMessage], agent: str) -> AIMessage | None:
 
 
 async def forward_answer(state: dict[str, Any], config: RunnableConfig, runtime: Runtime[Any]) -> Command:
-    """Write the agent's answer as the final answer, verbatim (or the fallback if its model failed).
+    """Write the agent's answer as the final answer, verbatim (or the fallback if its model failed; a
+    tool's error passed on as the answer becomes a sentence saying what failed).
 
     The ``back`` call an agent's direct answer carries is answered here (the history stays valid).
     The answer cites the documents the turn retrieved (``[path]``) when it cites none, and is
@@ -342,7 +347,13 @@ async def forward_answer(state: dict[str, Any], config: RunnableConfig, runtime:
         metadata[FALLBACK_KEY] = True
     else:
         evidence = TurnEvidence.of({**state, "messages": [*messages, *pending]})
-        content = with_citations(answer_text(answer), evidence.sources)
+        content = answer_text(answer)
+        failed = [] if evidence.results else results_from_records(ctx.get(F.TOOLS_USED) or [], failed=True)
+        if failed and is_an_error(content, failed):
+            # a tool's error passed on as the answer (as in the supervisor's forward): say what failed
+            ctx[F.NOTES].append(f"forward: the {agent} agent's answer was a tool error; explained")
+            content = failure_answer(failed, state.get("tone"))
+        content = with_citations(content, evidence.sources)
         if mode != "off" and correct_or_record(ctx, turn, ANSWER_NODE, mode, evidence.validate(content)):
             logger.info("the agent's answer fails validation; back to it once", extra={"agent": agent})
             emit_events([node_event(agent_node_name(agent))])

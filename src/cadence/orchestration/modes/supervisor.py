@@ -63,6 +63,7 @@ from cadence.orchestration.answer_check import (
     facts,
     failure_answer,
     faithful_answer,
+    is_an_error,
 )
 from cadence.orchestration.coordinator import (
     Coordinator,
@@ -459,7 +460,7 @@ def finish(state: dict[str, Any], context: Any) -> Command:
         text = faithful_answer(question, results, state.get("tone"))
     text = with_citations(text, retrieved_sources(results))
     failed = [] if results else results_from_records(ctx.get(F.TOOLS_USED) or [], failed=True)
-    if failed and _is_an_error(text, failed):
+    if failed and is_an_error(text, failed):
         # a tool's error passed on as the answer: say what failed, in words, rather than the raw error
         ctx[F.NOTES].append(f"forward_message: the {agent} agent's answer was a tool error; explained")
         text = failure_answer(failed, state.get("tone"))
@@ -497,13 +498,6 @@ def _is_a_raw_result(text: str, results: Sequence[ToolResult]) -> bool:
     return bool(said) and any(
         len(r.content) > SHORT_RESULT_CHARS and said == " ".join(r.content.split()) for r in results
     )
-
-
-def _is_an_error(text: str, failed: Sequence[ToolResult]) -> bool:
-    """Whether ``text`` is nothing but the errors of ``failed``: all of them joined, or (the start of) one."""
-    said = " ".join(text.split()).rstrip(" .;")
-    errors = [" ".join(f.content.split()) for f in failed]
-    return bool(said) and (said == " ".join(errors).rstrip(" .;") or any(e.startswith(said) for e in errors))
 
 
 # -- the direct answer --------------------------------------------------------------------------
