@@ -77,6 +77,34 @@ def test_the_supervisor_policy_prerouter_names_the_bound_handoff_tools() -> None
     assert hello.fixed == "goto_finalize"
 
 
+def test_the_supervisor_policy_tries_the_next_agent_when_every_tool_call_failed() -> None:
+    tools = supervisor_tools(MathPlugin, InfoPlugin)
+    question = "How many hours apart are London and Chicago?"
+    policy = SmallModelPolicy()
+    first = policy.plan([SystemMessage("s"), HumanMessage(question)], tools=tools)
+    assert first.route_names[0] == "transfer_to_math" and "transfer_to_info" in first.route_names
+    error = "Error: CalculationError: Malformed expression"
+    turn = [
+        SystemMessage("s"),
+        HumanMessage(question),
+        AIMessage("", tool_calls=[{"name": "transfer_to_math", "args": {}, "id": "r"}], name="supervisor"),
+        ToolMessage("math", tool_call_id="r", name="transfer_to_math"),
+        AIMessage(
+            "",
+            tool_calls=[{"name": "calculate", "args": {"expression": question}, "id": "c"}],
+            name="math_agent",
+        ),
+        ToolMessage(error, tool_call_id="c", name="calculate", status="error"),
+        # the agent hands its (failed) result back verbatim
+        AIMessage(error, tool_calls=[{"name": "back", "args": {}, "id": "b"}], name="math_agent"),
+        ToolMessage("back", tool_call_id="b", name="back"),
+    ]
+    assert policy.plan(turn, tools=tools).fixed == "transfer_to_info"
+    # an answer of the agent's own is forwarded as before
+    own = [*turn[:6], AIMessage("I only do arithmetic.", name="math_agent")]
+    assert json.loads(policy.plan(own, tools=tools).fixed or "{}")["name"] == "forward_message"
+
+
 def test_a_follow_up_continues_with_the_previous_turns_agent_in_either_naming() -> None:
     # the previous turn ran in the coordinator mode (goto_math_agent); the supervisor binds transfer_to_math
     earlier = [
