@@ -8,7 +8,7 @@ import threading
 import time
 from collections.abc import Generator
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from langchain_core.messages import ToolMessage
@@ -74,6 +74,48 @@ async def test_a_contained_call_runs_in_the_plugins_pool(pool: PluginThreadPool)
         {"name": "add", "args": {"a": 1, "b": 1}, "id": "c1", "type": "tool_call"}
     )
     assert message.tool_call_id == "c1" and message.content.startswith("2 on ")
+
+
+class _Described:
+    """A return value whose text is made by ``__str__`` (noting the thread that made it)."""
+
+    made_on: ClassVar[list[str]] = []
+
+    def __str__(self) -> str:
+        self.made_on.append(threading.current_thread().name)
+        return "described"
+
+
+@tool
+def describes() -> Any:
+    """Return an object that is not text."""
+    return _Described()
+
+
+@tool
+def listing() -> Any:
+    """Return a list of numbers."""
+    return [1, 2, 3]
+
+
+@tool(response_format="content_and_artifact")
+def with_artifact() -> tuple[str, dict[str, int]]:
+    """Return content and an artifact."""
+    return "content", {"n": 1}
+
+
+async def test_a_results_text_is_made_in_the_plugins_thread(pool: PluginThreadPool) -> None:
+    """Not on the event loop: a slow ``__str__`` or a long list would stall every conversation."""
+    described, listed, artifact = contain_tools([describes, listing, with_artifact], plugin="demo", pool=pool)
+    _Described.made_on.clear()
+    message = await described.ainvoke({"name": "describes", "args": {}, "id": "c1", "type": "tool_call"})
+    assert message.content == "described"
+    assert _Described.made_on and threading.current_thread().name not in _Described.made_on
+    # as LangChain makes it: JSON where it can
+    listed_message = await listed.ainvoke({"name": "listing", "args": {}, "id": "c2", "type": "tool_call"})
+    assert listed_message.content == "[1, 2, 3]"
+    out = await artifact.ainvoke({"name": "with_artifact", "args": {}, "id": "c3", "type": "tool_call"})
+    assert (out.content, out.artifact) == ("content", {"n": 1})
 
 
 async def test_langchain_still_hands_the_run_config_over(pool: PluginThreadPool) -> None:

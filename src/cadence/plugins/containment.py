@@ -32,6 +32,7 @@ import contextvars
 import functools
 import gc
 import inspect
+import json
 import logging
 import queue
 import threading
@@ -44,6 +45,7 @@ from typing import Any, get_type_hints
 
 import pydantic
 from langchain_core.callbacks import AsyncCallbackManagerForToolRun
+from langchain_core.messages.tool import ToolOutputMixin
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool, Tool
 
@@ -289,10 +291,42 @@ def _contained(
     return contained
 
 
-def _in_pool(func: Callable[..., Any], pool: PluginThreadPool) -> Callable[..., Awaitable[Any]]:
+def message_content(result: Any) -> Any:
+    """A tool's return value as LangChain puts it in the tool's message: text, content blocks or a message.
+
+    Computed where the tool ran (its plugin's thread, within its timeout), not on the event loop: a
+    value whose ``__str__`` is slow, or a very long list, would otherwise stall every conversation
+    while LangChain turns it into text. Text, messages and lists of content blocks are returned as they
+    are; anything else becomes JSON, or its ``str()``, as LangChain would make it.
+    """
+    if isinstance(result, str | ToolOutputMixin):
+        return result
+    if isinstance(result, list | tuple) and all(
+        isinstance(item, str | ToolOutputMixin) or (isinstance(item, dict) and "type" in item)
+        for item in result
+    ):
+        return result
+    try:
+        return json.dumps(result, ensure_ascii=False)
+    except Exception:
+        return str(result)
+
+
+def _in_pool(
+    func: Callable[..., Any], pool: PluginThreadPool, *, as_content: bool = False
+) -> Callable[..., Awaitable[Any]]:
+    """``func`` as a coroutine running it in ``pool``; with ``as_content`` its result is made the message's
+    content in the thread too (:func:`message_content`)."""
+    target = func
+    if as_content:
+
+        @functools.wraps(func)
+        def target(*args: Any, **kwargs: Any) -> Any:
+            return message_content(func(*args, **kwargs))
+
     @functools.wraps(func)
     async def in_pool(*args: Any, **kwargs: Any) -> Any:
-        return await pool.run(func, *args, **kwargs)
+        return await pool.run(target, *args, **kwargs)
 
     _resolve_annotations(in_pool, func)
     # inspect.signature follows __wrapped__, so LangChain passes config/callbacks exactly as to ``func``
@@ -415,7 +449,9 @@ def contain_tools(
             elif inline_max_seconds > 0 and is_inline(t):
                 base = _on_loop(t.func, pool, tool=t.name, max_seconds=inline_max_seconds)  # type: ignore[arg-type]
             else:
-                base = _in_pool(t.func, pool)  # type: ignore[arg-type]
+                # its result becomes text in its thread (a tuple of content and artifact stays a tuple)
+                as_content = t.response_format != "content_and_artifact"
+                base = _in_pool(t.func, pool, as_content=as_content)  # type: ignore[arg-type]
             if not inspect.iscoroutinefunction(base):
                 out.append(t)
                 continue
