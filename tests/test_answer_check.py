@@ -209,6 +209,18 @@ async def test_synthesizer_rewrites_an_answer_that_drops_the_result(engine_facto
     assert any("rewritten from the tool results (missing_result)" in n for n in result.trace["notes"])
 
 
+async def test_synthesizer_rewrites_an_answer_cut_at_the_output_limit(engine_factory) -> None:
+    cut = {"content": "12 * 12 = 144, which is the square of", "finish_reason": "length"}
+    engine, _ = engine_factory([goto("math"), call("calculate", expression="12 * 12"), FINALIZE, cut])
+    result = await engine.ainvoke("What is 12 * 12?")
+    assert "144" in result.response and "square of" not in result.response
+    assert any("rewritten from the tool results (cut_short)" in n for n in result.trace["notes"])
+    # the same answer, finished, stands
+    whole = {**cut, "finish_reason": "stop"}
+    engine, _ = engine_factory([goto("math"), call("calculate", expression="12 * 12"), FINALIZE, whole])
+    assert (await engine.ainvoke("What is 12 * 12?")).response == cut["content"]
+
+
 async def test_synthesizer_keeps_a_faithful_answer(engine_factory) -> None:
     engine, _ = engine_factory(
         [goto("math"), call("calculate", expression="12 * 12"), FINALIZE, {"content": "12 * 12 = 144."}]

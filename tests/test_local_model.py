@@ -425,6 +425,26 @@ def test_answer_plan_uses_plain_results_and_chat_plan_a_short_prompt() -> None:
     assert chat.repeat_penalty > 1.0
 
 
+def test_results_in_whole_sentences_are_the_answer_as_they_are() -> None:
+    """A small model copying a long statement drops or mixes up its parts; a value still gets a sentence."""
+    model = LocalChatModel()
+
+    def answer(result: str, style: str = "") -> Any:
+        turn = [
+            HumanMessage("How far apart are Lima and Oslo?"),
+            AIMessage("", tool_calls=[{"name": "time_difference", "args": {}, "id": "t"}]),
+            ToolMessage(result, tool_call_id="t", name="time_difference"),
+        ]
+        return model.plan([SystemMessage(f"Synthesizer. RESPONSE STYLE: {style}"), *turn])
+
+    statement = "Oslo, Norway is 6 hours ahead of Lima, Peru.\nIt is 14:00 in Oslo and 08:00 in Lima."
+    plan = answer(statement)
+    assert plan.fixed == "Oslo, Norway is 6 hours ahead of Lima, Peru. It is 14:00 in Oslo and 08:00 in Lima."
+    assert answer("6").fixed is None and answer("6 hours").fixed is None  # values: the model words them
+    assert answer(statement, "Be brief and to the point.").fixed is None  # another tone: the model shapes it
+    assert answer("Oslo " * 200 + "is far.").fixed is None  # a long text: the model picks what answers
+
+
 def _turn(question: str, route: str, tool: str, args: dict[str, Any], result: str) -> list[Any]:
     return [
         HumanMessage(question),

@@ -7,7 +7,8 @@ across all nodes that share the model::
      "tool_calls": [{"name": "goto_math_agent", "args": {}}],
      "delay_s": 0.0,
      "raise": {"type": "rate_limit" | "timeout" | "error", "message": "..."},
-     "usage": {"input_tokens": 10, "output_tokens": 3}}
+     "usage": {"input_tokens": 10, "output_tokens": 3},
+     "finish_reason": "length"}
 
 Every key is optional. One script serves every node (coordinator or supervisor, agents,
 synthesizer, suspend): items are consumed in one global order, in the order the nodes call the
@@ -41,7 +42,7 @@ from cadence.errors import ScriptExhaustedError, ValidationError
 from cadence.models.chunks import areport_tokens, bind_openai_tools, report_tokens, tool_call_chunks
 from cadence.models.retry import RateLimitError
 
-_ALLOWED_KEYS = {"content", "tool_calls", "delay_s", "raise", "usage"}
+_ALLOWED_KEYS = {"content", "tool_calls", "delay_s", "raise", "usage", "finish_reason"}
 _CALL_KEYS = {"name", "args", "id"}
 
 
@@ -94,6 +95,8 @@ def _check_item(i: int, item: dict[str, Any]) -> None:
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in usage.values())
     ):
         raise bad("'usage' must be an object of token counts (integers)")
+    if not isinstance(item.get("finish_reason", ""), str):
+        raise bad('\'finish_reason\' must be text, such as "stop" or "length" (cut at the output limit)')
 
 
 def _arguments(args: dict[str, Any] | str | None) -> tuple[dict[str, Any], str | None]:
@@ -306,7 +309,10 @@ class ScriptedChatModel(BaseChatModel):
             tool_calls=calls,
             invalid_tool_calls=invalid,
             usage_metadata={"input_tokens": inp, "output_tokens": out, "total_tokens": inp + out},
-            response_metadata={"model_name": "scripted"},
+            response_metadata={
+                "model_name": "scripted",
+                **({"finish_reason": item["finish_reason"]} if item.get("finish_reason") else {}),
+            },
         )
 
     def _generate(

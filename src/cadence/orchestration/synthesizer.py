@@ -56,6 +56,17 @@ from cadence.text import split_thought, visible
 logger = logging.getLogger(__name__)
 
 
+CUT_SHORT_REASONS = frozenset({"length", "max_tokens"})
+"""``finish_reason`` (OpenAI-style, the embedded model) or ``stop_reason`` (Anthropic) of a reply that
+stopped at the model's output limit."""
+
+
+def cut_short(message: BaseMessage) -> bool:
+    """Whether ``message`` stopped at the model's output limit (it may end mid-sentence)."""
+    meta = getattr(message, "response_metadata", None) or {}
+    return meta.get("finish_reason") in CUT_SHORT_REASONS or meta.get("stop_reason") in CUT_SHORT_REASONS
+
+
 def answer_pending_calls(messages: Sequence[BaseMessage], note: str) -> list[ToolMessage]:
     """Tool messages answering the last AI message's unanswered calls (keeps the history valid); the
     results already given after it are skipped over."""
@@ -214,7 +225,9 @@ class FinalAnswerNode:
                 ):
                     content = await self.corrected(content, draft, prompt_messages, context, config)
                     corrected = True
-                content, rewritten = self.checked(view, content, prompt_messages, context, evidence, grounded)
+                content, rewritten = self.checked(
+                    view, content, prompt_messages, context, evidence, grounded, cut=cut_short(result.message)
+                )
                 if rewritten is not None and structured is not None:
                     # the data came with the answer the check replaced: it carries the same mistake
                     structured = None
@@ -282,10 +295,13 @@ class FinalAnswerNode:
         context: TurnContext | None,
         evidence: TurnEvidence | None = None,
         grounded: Sequence[str] | None = None,
+        *,
+        cut: bool = False,
     ) -> tuple[str, str | None]:
         """The answer after the final-answer check, and the failed check's reason when it was rewritten.
 
-        An answer that drops or contradicts the turn's tool results is replaced by one built from
+        An answer that drops or contradicts the turn's tool results, or that the model cut short at
+        its output limit (``cut``: it may end mid-sentence), is replaced by one built from
         the results themselves (see :mod:`answer_check`), noted in the trace. ``evidence`` and
         ``grounded`` (:meth:`grounding`): the turn's, when the caller has read them already.
         """
@@ -301,6 +317,9 @@ class FinalAnswerNode:
             grounded=self.grounding(state) if grounded is None else grounded,
             failures=failures,
         )
+        if verdict.problem is None and cut and results:
+            # the model stopped at its output limit: the answer ends mid-sentence
+            verdict = replace(verdict, problem="cut_short")
         if verdict.problem is None:
             shaped, changed = self.shaped(verdict.answer, state.get("tone"), question, results)
             if changed and context is not None:

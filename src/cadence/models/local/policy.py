@@ -428,6 +428,24 @@ _SHAPES: tuple[tuple[tuple[str, ...], str, int], ...] = (
 """Response styles a small model can follow: words of the style instruction, instruction, token budget."""
 
 
+STATEMENT_MAX_CHARS = 600
+"""Results up to this length that are whole sentences are the answer as they are (:func:`is_statement`)."""
+_SENTENCE_END_RE = re.compile(r"[.!?][)\"']?$")
+
+
+def is_statement(text: str) -> bool:
+    """Whether ``text`` is a short answer in whole sentences already: it starts with a capital letter,
+    ends a sentence, has six words or more and at most :data:`STATEMENT_MAX_CHARS` characters (a value
+    such as ``345`` or a listing is not; a document's passages are longer)."""
+    text = " ".join(text.split())
+    return (
+        0 < len(text) <= STATEMENT_MAX_CHARS
+        and text[0].isupper()
+        and bool(_SENTENCE_END_RE.search(text))
+        and len(text.split()) >= 6
+    )
+
+
 def answer_shape(style: str) -> tuple[str, int]:
     """The instruction and token budget of an answer from results, for a node's response style.
 
@@ -830,6 +848,10 @@ class SmallModelPolicy:
             # prompts poorly (e.g. "you do not know the time" makes it refuse) and echoes them.
             shape, budget = answer_shape(style)
             facts = "\n".join(plain_results(value) for _, value in results)
+            if shape == ANSWER_FROM_RESULTS and is_statement(facts):
+                # the results already say it in sentences ("Lima, Peru is 18 hours behind Auckland. It is
+                # 23:10 on Saturday ..."): a small model only drops or mixes up their parts
+                return Plan("text", [], None, [], [], 0, fixed=" ".join(facts.split()))
             prompt: list[dict[str, str]] = [
                 {"role": "system", "content": shape},
                 {"role": "user", "content": f"Question: {question}\n\nResults:\n{facts}"},
