@@ -89,6 +89,22 @@ def test_replay_of_a_single_mode_turn(
     assert [c["node"] for c in body["replayed"]["trace"]["model_calls"]] == ["math_agent"]
 
 
+def test_replay_with_an_agent_runs_in_the_single_mode_and_the_table_keeps_citations(
+    cli_env: dict[str, str],  # noqa: F811
+    tmp_path: Path,
+    monkeypatch,
+) -> None:
+    use_script(monkeypatch, tmp_path, FIRST, "coordinator")
+    assert run("chat", "--thread", "c1", "Calculate 15 * 23").exit_code == 0
+    use_script(monkeypatch, tmp_path, [{"content": "345 [calc.md]"}], "agent")
+    body = json.loads(run("threads", "replay", "c1", "--agent", "math", "--json").stdout)
+    assert body["stored"]["mode"] == "coordinator" and body["replayed"]["trace"]["mode"] == "single"
+    use_script(monkeypatch, tmp_path, [{"content": "345 [calc.md]"}], "again")
+    table = run("threads", "replay", "c1", "--agent", "math")
+    assert table.exit_code == 0, table.output
+    assert "345 [calc.md]" in table.stdout  # a citation is not read as a style tag
+
+
 def test_replay_errors_are_one_line(cli_env: dict[str, str], tmp_path: Path, monkeypatch) -> None:  # noqa: F811
     use_script(monkeypatch, tmp_path, FIRST, "stored")
     assert_one_error_line(run("threads", "replay", "nope"), "there is no database at")

@@ -132,7 +132,8 @@ async def replay_turn(
     """Replay turn ``turn`` of a stored thread with the current ``settings`` (the thread is not changed).
 
     ``mode``, ``agent`` and ``tone`` default to the stored turn's (the mode is read from the
-    checkpoint's metadata, the agent of a single-mode turn from its answer).
+    checkpoint's metadata, the agent of a single-mode turn from its answer); an ``agent`` given
+    without a ``mode`` implies the single mode.
     """
     from langgraph.checkpoint.memory import InMemorySaver
 
@@ -159,7 +160,8 @@ async def replay_turn(
 
         # the replay runs in a scratch copy of the thread, in memory, with the current configuration
         replayer = await asyncio.to_thread(lambda: Cadence(settings, checkpointer=InMemorySaver(), **kwargs))
-        run_mode = mode or stored.mode or None
+        # an agent named for the replay implies the single mode (as ``cadence chat --agent`` does)
+        run_mode = mode or ("single" if agent else stored.mode) or None
         run_agent = agent if agent is not None else (stored.agent if run_mode == "single" else None)
         scratch = f"replay-{uuid.uuid4().hex[:12]}"
         if stored.history:
@@ -198,7 +200,10 @@ def render(result: ReplayResult) -> None:
     table = Table(show_lines=True, expand=True, header_style="bold")
     table.add_column("stored answer", ratio=1, overflow="fold")
     table.add_column(f"replayed now ({result.model})", ratio=1, overflow="fold")
-    table.add_row(result.stored["answer"] or "(no answer stored)", result.replayed["answer"])
+    # Text, not markup: an answer's "[overview.md]" citations are not style tags
+    table.add_row(
+        Text(result.stored["answer"] or "(no answer stored)"), Text(result.replayed["answer"] or "")
+    )
     console.print(table)
     trace = result.replayed.get("trace") or {}
     console.print(Text(route_line(trace), style="dim"))
