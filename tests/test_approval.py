@@ -204,6 +204,22 @@ async def test_reject_gives_the_agent_the_message_as_the_result(engine_factory) 
     assert decision["decision"] == "reject" and decision["message"] == "too much, ask me tomorrow"
 
 
+async def test_an_answer_that_says_nothing_after_a_rejection_says_what_the_reviewer_decided(
+    engine_factory,
+) -> None:
+    engine, _ = engine_factory(
+        [goto("bank"), call("send_money", to="bob", amount=500), FINALIZE, {"content": "The answer is:"}],
+        plugins=[BankPlugin],
+    )
+    await engine.ainvoke("Send bob 500", thread_id="t3")
+    result = await engine.aresume({"decision": "reject", "message": "not today"}, thread_id="t3")
+    assert WRITTEN == []
+    assert result.response == (
+        "I couldn't find the answer: the send_money call was not run: a reviewer rejected it (not today)."
+    )
+    assert any("(unfinished)" in note for note in result.trace["notes"])
+
+
 async def test_small_amounts_need_no_approval(engine_factory) -> None:
     engine, _ = engine_factory(
         [goto("bank"), call("send_money", to="bob", amount=5), FINALIZE, {"content": "Sent."}],

@@ -59,6 +59,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from cadence.conventions import GraphNodeNames
+from cadence.orchestration.approval import REJECTION_KEY, REJECTION_TEXT
 from cadence.orchestration.compaction import split_at_last_human
 from cadence.orchestration.safety import is_control_tool, message_text
 from cadence.text import STOPWORDS
@@ -192,6 +193,8 @@ class ToolResult:
     """The arguments it was called with."""
     content: str
     """What it returned."""
+    rejected: bool = False
+    """The call was not run: a reviewer rejected it (``content`` holds their message)."""
 
 
 @dataclass(frozen=True)
@@ -234,7 +237,10 @@ def _turn_tool_messages(messages: Sequence[BaseMessage], *, failed: bool) -> tup
         elif isinstance(m, ToolMessage) and (m.status == "error") == failed:
             name, args = calls.get(m.tool_call_id, (m.name or "tool", {}))
             if not is_control_tool(name) and m.tool_call_id not in routes:
-                out.append(ToolResult(name=name, args=args, content=message_text(m).strip()))
+                rejected = bool((m.response_metadata or {}).get(REJECTION_KEY))
+                out.append(
+                    ToolResult(name=name, args=args, content=message_text(m).strip(), rejected=rejected)
+                )
     return (message_text(question) if question is not None else ""), out
 
 
@@ -445,6 +451,9 @@ def check_answer(
     cleaned = drop_repeats(answer)
     if not cleaned:
         return AnswerVerdict(cleaned, "empty")
+    if cleaned.strip().endswith(":") and "\n" not in cleaned.strip():
+        # one line that introduces nothing ("The answer to this question is:")
+        return AnswerVerdict(cleaned, "unfinished")
     if instructions and echoes(cleaned, _without(instructions, grounded)):
         return AnswerVerdict(cleaned, "prompt_echo")
     if not results:
@@ -1085,8 +1094,14 @@ def failure_answer(failures: Sequence[ToolResult], tone: str | None) -> str:
     """The answer of a turn whose tools all failed: what failed and why, shaped by the tone."""
     reasons: list[str] = []
     for f in failures:
-        reason = error_reason(f.content)
-        line = f"the {f.name} tool failed" + (f": {_end(reason)}" if reason else ".")
+        if f.rejected:  # not a fault: the reviewer said no, and why
+            said = f.content.removeprefix(REJECTION_TEXT).strip()
+            line = f"the {f.name} call was not run: a reviewer rejected it" + (
+                f" ({said.rstrip(' .')})." if said else "."
+            )
+        else:
+            reason = error_reason(f.content)
+            line = f"the {f.name} tool failed" + (f": {_end(reason)}" if reason else ".")
         if line not in reasons:
             reasons.append(line)
     if not reasons:
@@ -1095,6 +1110,8 @@ def failure_answer(failures: Sequence[ToolResult], tone: str | None) -> str:
     if tone == "concise":
         return f"No answer: {reasons[0]}"
     lead = "I could not find the answer" if tone == "formal" else "I couldn't find the answer"
+    if all(f.rejected for f in failures):  # rephrasing would not help: the reviewer decides
+        return f"{lead}: {' '.join(reasons)}"
     return f"{lead}: {' '.join(reasons)} Please rephrase the question or try again."
 
 

@@ -51,6 +51,8 @@ DEFAULT_REASON = "this tool changes something outside the conversation"
 """The reason shown when a tool declares approval without one."""
 REJECTION_KEY = "cadence_rejected"
 """``response_metadata`` flag of a tool result written for a rejected call."""
+REJECTION_TEXT = "Not run: a reviewer rejected this call. Their message: "
+"""The start of a rejected call's tool result; the reviewer's message follows."""
 EDITED_KEY = "cadence_edited_calls"
 """``response_metadata`` of an agent message whose calls a human edited: the ids of those calls."""
 MAX_REJECTION_CHARS = 2000
@@ -514,7 +516,7 @@ def review_tool_calls(
             record["message"] = text
             rejected.append(
                 ToolMessage(
-                    content=f"Not run: a reviewer rejected this call. Their message: {text}",
+                    content=f"{REJECTION_TEXT}{text}",
                     tool_call_id=cid,
                     name=item["tool"],
                     status="error",
