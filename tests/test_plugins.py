@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -307,12 +308,23 @@ def test_a_plugin_whose_import_never_returns_is_skipped_and_the_rest_load(tmp_pa
     started = time.monotonic()
     try:
         statuses = {s.location.split("/")[-1]: s for s in manager.load() if s.source == "directory"}
+        # a reload while that import still runs does not start another one (they would pile up)
+        again = {s.location.split("/")[-1]: s for s in manager.load() if s.source == "directory"}
+        assert "an earlier attempt is still running" in str(again["stuck.py"].reason)
     finally:
         gate.touch()
     assert time.monotonic() - started < 5
     assert statuses["stuck.py"].status == "failed"
     assert statuses["stuck.py"].reason == "failed to import: did not finish within 0.3s (it may hang)"
     assert set(manager.bundles) == {"math", "shout"}
+    # once it has returned, the next load imports it again
+    deadline = time.monotonic() + 5
+    while (
+        any(t.name == "cadence-plugin-checks" for t in threading.enumerate()) and time.monotonic() < deadline
+    ):
+        time.sleep(0.02)
+    after = {s.location.split("/")[-1]: s for s in manager.load() if s.source == "directory"}
+    assert "still running" not in str(after["stuck.py"].reason)
 
 
 def test_a_health_check_raising_timeout_error_reports_it() -> None:

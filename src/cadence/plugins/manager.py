@@ -94,18 +94,41 @@ def _checks(plugin: type[BasePlugin]) -> tuple[list[str], dict[str, Any]]:
     return [], dict(health)
 
 
-def _within(seconds: float, fn: Callable[[], Any]) -> Any:
+_STILL_RUNNING: set[str] = set()
+"""Keys of calls :func:`_within` abandoned that have not returned yet (an import that hangs or spins)."""
+_STILL_RUNNING_LOCK = threading.Lock()
+
+
+def _within(seconds: float, fn: Callable[[], Any], *, key: str | None = None) -> Any:
     """``fn()`` in a daemon thread, waited for at most ``seconds`` (then abandoned: it cannot be stopped).
 
-    Raises what ``fn`` raised, or :class:`PluginChecksTimeoutError` when it did not finish in time.
+    Raises what ``fn`` raised, or :class:`PluginChecksTimeoutError` when it did not finish in time. With
+    ``key`` (a plugin's file or entry point), a call whose earlier call under that key was abandoned and
+    still runs fails at once instead of starting one more thread (a reload would pile them up).
     """
     future: Future[Any] = Future()
+    if key is not None:
+        with _STILL_RUNNING_LOCK:
+            if key in _STILL_RUNNING:
+                raise PluginChecksTimeoutError(
+                    "an earlier attempt is still running (it hangs); restart the server to try again"
+                )
+            _STILL_RUNNING.add(key)
 
     def run() -> None:
+        result: Any = None
+        error: BaseException | None = None
         try:
-            future.set_result(fn())
+            result = fn()
         except BaseException as exc:  # handed to the caller, which contains it
-            future.set_exception(exc)
+            error = exc
+        if key is not None:  # before the caller learns it is done: a retry right after may start
+            with _STILL_RUNNING_LOCK:
+                _STILL_RUNNING.discard(key)
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
 
     context = contextvars.copy_context()
     threading.Thread(target=context.run, args=(run,), name="cadence-plugin-checks", daemon=True).start()
@@ -233,7 +256,7 @@ class PluginManager:
         for ep in entry_points(group=ENTRY_POINT_GROUP):
             location = f"{ep.value}"
             try:
-                obj = _within(self.settings.plugin_import_timeout, ep.load)
+                obj = _within(self.settings.plugin_import_timeout, ep.load, key=f"entry point:{ep.value}")
                 plugins = self._plugins_in(obj)
                 if not plugins:
                     raise TypeError(
@@ -278,6 +301,7 @@ class PluginManager:
                     module = _within(
                         self.settings.plugin_import_timeout,
                         functools.partial(self._import_path, name, target),
+                        key=f"import:{target.resolve()}",
                     )
                     plugins = self._plugins_in(module)
                     if not plugins:
