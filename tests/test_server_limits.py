@@ -155,6 +155,33 @@ def test_a_large_upload_gets_a_readable_413(chunked: bool) -> None:
         assert client.get("/health").status_code == 200
 
 
+def test_a_body_that_never_arrives_gets_408_and_the_server_serves_on() -> None:
+    """A client announcing more than it sends (or trickling it) held its request open for good."""
+    import socket
+    import time
+    from urllib.parse import urlsplit
+
+    app = create_app(settings(request_body_timeout_s=0.5), engine_kwargs={"model": scripted()})
+    with live_server(app) as url, httpx.Client(base_url=url, timeout=30) as client:
+        parts = urlsplit(url)
+        with socket.create_connection((parts.hostname, parts.port), timeout=10) as sock:
+            started = time.monotonic()
+            sock.sendall(
+                b"POST /api/v1/chat HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b'Content-Length: 1000\r\n\r\n{"message": "hi"}'
+            )
+            reply = b""
+            while chunk := sock.recv(65536):  # the server closes the connection after its answer
+                reply += chunk
+            assert time.monotonic() - started < 8
+        head, _, body = reply.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 408"), reply[:200]
+        error = json.loads(body)["error"]
+        assert error["code"] == "request_timeout" and "CADENCE_REQUEST_BODY_TIMEOUT_S" in error["message"]
+        # a whole body in time is served as before
+        assert client.post("/api/v1/chat", json={"message": "hi"}).status_code == 200
+
+
 def test_openai_message_count_limit(client: httpx.Client) -> None:
     messages = [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}] * 10
     messages.append({"role": "user", "content": "last"})

@@ -352,6 +352,12 @@ class Settings(BaseSettings):
         ge=1024,
         description="Max size (bytes) of one HTTP request body or WebSocket message (413).",
     )
+    request_body_timeout_s: float = Field(
+        30.0,
+        gt=0,
+        description="How long a request's body may take to arrive; a client that sends less than it "
+        "announced, or too slowly, gets 408 and the connection is closed.",
+    )
     request_drain_s: float = Field(
         10.0,
         ge=0,

@@ -123,7 +123,10 @@ def create_app(
     app.state.settings = settings
     install_error_handlers(app)
     app.add_middleware(
-        BodyLimitMiddleware, max_bytes=settings.max_request_bytes, drain_s=settings.request_drain_s
+        BodyLimitMiddleware,
+        max_bytes=settings.max_request_bytes,
+        drain_s=settings.request_drain_s,
+        body_timeout_s=settings.request_body_timeout_s,
     )
     app.add_middleware(AuthMiddleware, keys=[key.get_secret_value() for key in settings.api_keys])
     redact_keys_in_server_logs()  # a WebSocket's ?api_key= is in uvicorn's log lines

@@ -1,4 +1,6 @@
-"""Request size limit: bodies larger than ``CADENCE_MAX_REQUEST_BYTES`` get 413 before any parsing.
+"""Request size and time limits: bodies larger than ``CADENCE_MAX_REQUEST_BYTES`` get 413 before any
+parsing; a body that does not arrive within ``CADENCE_REQUEST_BODY_TIMEOUT_S`` (a client sending less than
+its ``Content-Length``, or trickling it) gets 408 and the connection is closed.
 
 A pure ASGI middleware (streaming-safe). A declared ``Content-Length`` over the limit
 is refused without keeping the body; a body without one (chunked) is read up to the
@@ -29,6 +31,17 @@ DRAIN_FACTOR = 8
 (for at most ``CADENCE_REQUEST_DRAIN_S``); beyond that the connection is closed as it is."""
 
 
+REQUEST_TIMEOUT = "request_timeout"
+
+
+def body_timeout_message(seconds: float) -> str:
+    """The error message of a request whose body did not arrive in time."""
+    return (
+        f"The request body did not arrive within {seconds:g} s (CADENCE_REQUEST_BODY_TIMEOUT_S); "
+        "send the whole body it announces."
+    )
+
+
 def too_large_message(limit: int) -> str:
     """The error message of a request over the limit."""
     return f"The request is larger than {limit} bytes (CADENCE_MAX_REQUEST_BYTES); send less."
@@ -37,10 +50,13 @@ def too_large_message(limit: int) -> str:
 class BodyLimitMiddleware:
     """Answer 413 ``request_too_large`` to HTTP requests whose body exceeds ``max_bytes``."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int, drain_s: float = 10.0) -> None:
+    def __init__(
+        self, app: ASGIApp, max_bytes: int, drain_s: float = 10.0, body_timeout_s: float = 30.0
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.drain_s = drain_s
+        self.body_timeout_s = body_timeout_s
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -52,25 +68,28 @@ class BodyLimitMiddleware:
                 await self._drain(receive, 0)
             await self._reject(scope, send)
             return
-        if declared is not None:
-            await self.app(scope, receive, send)  # the server stops at the declared length
-            return
-        # no Content-Length: read (bounded) before handing the body on
+        # read the body (bounded in size and time) before handing it on: the server stops at a declared
+        # length; without one (chunked) the size is counted here
         buffered: list[Message] = []
         size = 0
-        while True:
-            message = await receive()
-            buffered.append(message)
-            if message["type"] != "http.request":
-                break
-            size += len(message.get("body", b""))
-            if size > self.max_bytes:
-                if message.get("more_body", False):
-                    await self._drain(receive, size)
-                await self._reject(scope, send)
-                return
-            if not message.get("more_body", False):
-                break
+        try:
+            async with asyncio.timeout(self.body_timeout_s):
+                while True:
+                    message = await receive()
+                    buffered.append(message)
+                    if message["type"] != "http.request":
+                        break
+                    size += len(message.get("body", b""))
+                    if size > self.max_bytes:
+                        if message.get("more_body", False):
+                            await self._drain(receive, size)
+                        await self._reject(scope, send)
+                        return
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            await self._reject(scope, send, timed_out=True)
+            return
 
         async def replay() -> Message:
             if buffered:
@@ -91,16 +110,23 @@ class BodyLimitMiddleware:
                         return
                     read += len(message.get("body", b""))
 
-    async def _reject(self, scope: Scope, send: Send) -> None:
+    async def _reject(self, scope: Scope, send: Send, *, timed_out: bool = False) -> None:
         openai = str(scope.get("path", "")).startswith("/v1/")
-        body = error_body(REQUEST_TOO_LARGE, too_large_message(self.max_bytes), status=413, openai=openai)
+        if timed_out:
+            status = 408
+            body = error_body(
+                REQUEST_TIMEOUT, body_timeout_message(self.body_timeout_s), status=408, openai=openai
+            )
+        else:
+            status = 413
+            body = error_body(REQUEST_TOO_LARGE, too_large_message(self.max_bytes), status=413, openai=openai)
         data = json.dumps(body).encode()
         headers = [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(data)).encode()),
             (b"connection", b"close"),
         ]
-        await send({"type": "http.response.start", "status": 413, "headers": headers})
+        await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": data})
 
 
