@@ -239,6 +239,17 @@ def test_interactive_session_keeps_its_thread(cli_env: dict[str, str], tmp_path:
     assert [m.content for m in messages if isinstance(m, HumanMessage)] == ["Calculate 15 * 23", "hello"]
 
 
+@pytest.mark.parametrize("word", ["exit", "Quit"])
+def test_a_bare_exit_word_ends_the_session_and_is_not_sent(
+    cli_env: dict[str, str], tmp_path: Path, monkeypatch, word: str
+) -> None:
+    use_script(monkeypatch, tmp_path, MATH_SCRIPT, "one")
+    result = run("chat", "--thread", "x1", input=f"Calculate 15 * 23\n{word}\nnever sent\n")
+    assert result.exit_code == 0, result.output
+    messages = thread_messages(cli_env, "local", "x1")
+    assert [m.content for m in messages if isinstance(m, HumanMessage)] == ["Calculate 15 * 23"]
+
+
 def test_interactive_ends_on_eof_and_json_lines(cli_env: dict[str, str], tmp_path: Path, monkeypatch) -> None:
     use_script(monkeypatch, tmp_path, [*MATH_SCRIPT, *HELLO_SCRIPT], "two")
     result = run("chat", "--json", input="Calculate 15 * 23\nhello\n")  # stdin ends: Ctrl-D

@@ -63,7 +63,7 @@ import cadence.cli.history  # noqa: E402  (registers 'cadence threads list|show|
 import cadence.cli.replay  # noqa: E402, F401  (registers 'cadence threads replay')
 
 HELP_TEXT = (
-    "commands: /exit (or Ctrl-D) quit · /new new thread · /thread show thread id · /tone <name> · /help"
+    "commands: /exit (or exit, Ctrl-D) quit · /new new thread · /thread show thread id · /tone <name> · /help"
 )
 
 
@@ -171,6 +171,10 @@ def chat(
         raise fail(_error_text(error))
 
 
+BARE_EXIT_WORDS = frozenset({"exit", "quit"})
+"""A line that is only one of these words ends an interactive chat, like ``/exit``."""
+
+
 def _slash_command(
     text: str, err: Console, *, thread_id: str, tone: str | None
 ) -> tuple[str, str | None] | None:
@@ -246,6 +250,10 @@ def _interactive(
                 text = line.strip()
                 if not text:
                     continue
+                if (
+                    text.lower() in BARE_EXIT_WORDS
+                ):  # what people type to leave a prompt; never sent as a question
+                    break
                 if text.startswith("/"):
                     state = _slash_command(text, err, thread_id=thread_id, tone=tone)
                     if state is None:
