@@ -64,6 +64,16 @@ def test_a_day_or_hour_asked_for_is_a_date_or_time(question: str, plugin: str) -
 
 
 @pytest.mark.parametrize(
+    "question", ["Hey, how is your day going?", "How was your weekend?", "Enjoy your evening!"]
+)
+def test_someones_day_is_small_talk_not_a_date_or_a_count(question: str) -> None:
+    """After a possessive, "day" or "weekend" is someone's time: no agent fits (the answer is a chat reply)."""
+    router = PreRouter.from_metadata([MathPlugin.get_metadata(), InfoPlugin.get_metadata()])
+    assert router.shortlist(question) == []
+    assert router.shortlist("How many hours are in 3 days?") == ["goto_math_agent"]  # a count of days
+
+
+@pytest.mark.parametrize(
     "question",
     [
         "If it's 10:00 in Berlin, what time is it in Lima?",

@@ -65,6 +65,10 @@ _ASKED_AS_ONE = {"hour": "time", "day": "date"}
 """A singular "hour" or "day" after one of :data:`_ASKING_FOR_ONE` asks for the time or the date ("what
 hour is it in Oslo?", "which day is it?"), not for a number of hours or days ("how many hours", "per day")."""
 
+_POSSESSIVES = frozenset({"my", "your", "his", "her", "our", "their"})
+_SOMEONES = frozenset({"day", "week", "weekend", "morning", "evening", "night"})
+"""After a possessive these are someone's time ("how was your weekend?"), not a date, a clock or a count."""
+
 _SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "ly", "s")
 
 
@@ -133,6 +137,8 @@ def tokenize(text: str, *, digits: bool = True) -> list[str]:
             word = "multiply"  # "twelve times twelve", "and times 4?", "times that by 3" (not "time")
         elif word in _ASKED_AS_ONE and i > 0 and words[i - 1] in _ASKING_FOR_ONE:
             word = _ASKED_AS_ONE[word]  # "what hour is it", "which day is it" (not "how many hours", "a day")
+        elif word in _SOMEONES and i > 0 and words[i - 1] in _POSSESSIVES:
+            continue  # "how is your day going": someone's day, not a date or a number of days
         if word in STOPWORDS:
             continue
         tokens.append(stem(word))
