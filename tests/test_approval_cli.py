@@ -96,6 +96,21 @@ def test_end_of_input_leaves_it_paused_and_the_next_chat_decides_first(
     assert [m.content for m in _results(approvals, "c4")] == ["4"]
 
 
+def test_an_interactive_session_on_a_paused_thread_decides_it_before_the_first_message(
+    approvals, tmp_path: Path, monkeypatch
+) -> None:
+    """The first line typed is the decision, not a message lost to the pause."""
+    use_script(monkeypatch, tmp_path, PAUSE, "pause")
+    assert run("chat", "--json", "--thread", "c7", "2 + 2?", input="").exit_code == 0
+    use_script(monkeypatch, tmp_path, [*FINISH, *FINISH], "session")
+    result = run("chat", "--thread", "c7", input="a\nand now?\n")  # interactive: no message argument
+    assert result.exit_code == 0, result.output
+    assert "thread c7 is paused" in result.stderr
+    assert [m.content for m in _results(approvals, "c7")] == ["4"]
+    questions = [m.content for m in thread_messages(approvals, "local", "c7") if m.type == "human"]
+    assert questions == ["2 + 2?", "and now?"]
+
+
 def test_threads_history_and_fork(cli_env, tmp_path: Path, monkeypatch) -> None:  # noqa: F811
     monkeypatch.setenv("CADENCE_CHECKPOINT_DURABILITY", "sync")
     use_script(monkeypatch, tmp_path, [*PAUSE[:1], PAUSE[1], *FINISH], "run")

@@ -230,6 +230,17 @@ def _interactive(
                     raise fail(exc.message) from None
             if not json_output:
                 err.print(Text(f"thread {thread_id} · {HELP_TEXT}", style="dim"))
+            if thread is not None:  # a thread paused for approval is decided before the first prompt
+                from cadence.cli.approvals import decide_pending
+
+                try:
+                    _, error = runner.run(
+                        decide_pending(engine, thread=thread_id, user=user, json_output=json_output)
+                    )
+                except KeyboardInterrupt:
+                    error = None
+                if error:
+                    print_error(_error_text(error))
             # the prompt only for someone typing: piped lines get the answers alone on stdout
             prompt = Text("you › ", style="bold cyan") if not json_output and _typing() else None
             while True:
