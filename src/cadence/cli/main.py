@@ -261,9 +261,8 @@ def _interactive(
                 text = line.strip()
                 if not text:
                     continue
-                if (
-                    text.lower() in BARE_EXIT_WORDS
-                ):  # what people type to leave a prompt; never sent as a question
+                # what people type to leave a prompt: never sent as a question
+                if text.lower() in BARE_EXIT_WORDS:
                     break
                 if text.startswith("/"):
                     state = _slash_command(text, err, thread_id=thread_id, tone=tone)

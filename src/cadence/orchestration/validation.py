@@ -35,6 +35,8 @@ from cadence.orchestration.answer_check import (
     ToolResult,
     check_answer,
     facts,
+    failure_answer,
+    is_an_error,
     turn_results,
 )
 from cadence.orchestration.state import PluginContextFields as F
@@ -321,6 +323,20 @@ def results_from_records(records: Iterable[Mapping[str, Any]], *, failed: bool =
         for r in records
         if bool(r.get("error")) == failed and r.get(key) is not None
     ]
+
+
+def explained_error(
+    text: str, results: Sequence[ToolResult], records: Iterable[Mapping[str, Any]], tone: str | None
+) -> str | None:
+    """The answer saying what failed, when ``text`` only passes a tool's error on as written and no call of
+    the turn succeeded (``results`` empty; ``records``: the trace's ``tools_used``); None otherwise.
+
+    Shared by the final nodes that forward an agent's answer (the supervisor's and the single mode's).
+    """
+    if results:
+        return None
+    failed = results_from_records(records, failed=True)
+    return failure_answer(failed, tone) if failed and is_an_error(text, failed) else None
 
 
 def turn_evidence(state: Mapping[str, Any]) -> tuple[str, list[ToolResult]]:

@@ -32,6 +32,7 @@ DRAIN_FACTOR = 8
 
 
 REQUEST_TIMEOUT = "request_timeout"
+"""The error code of a request whose body did not arrive within ``CADENCE_REQUEST_BODY_TIMEOUT_S``."""
 
 
 def body_timeout_message(seconds: float) -> str:
@@ -48,7 +49,8 @@ def too_large_message(limit: int) -> str:
 
 
 class BodyLimitMiddleware:
-    """Answer 413 ``request_too_large`` to HTTP requests whose body exceeds ``max_bytes``."""
+    """Answer 413 ``request_too_large`` to HTTP requests whose body exceeds ``max_bytes``, and 408
+    ``request_timeout`` to those whose body does not arrive within ``body_timeout_s``."""
 
     def __init__(
         self, app: ASGIApp, max_bytes: int, drain_s: float = 10.0, body_timeout_s: float = 30.0

@@ -161,10 +161,10 @@ def work_failed(turn: Sequence[BaseMessage]) -> bool:
         if isinstance(m, ToolMessage) and not is_control_tool(m.name or names.get(m.tool_call_id, "")):
             if m.status != "error":
                 return False
-            errors.append(" ".join(message_text(m).split()))
+            errors.append(message_text(m))
     if not errors:
         return False
-    copied = {*errors, " ".join(" ".join(errors).split())}
+    copied = copies_of(errors)
     for m in turn:
         text = (
             " ".join(message_text(m).split()) if isinstance(m, AIMessage) and m.name != "coordinator" else ""
@@ -172,6 +172,11 @@ def work_failed(turn: Sequence[BaseMessage]) -> bool:
         if text and text not in copied and not any(is_route_tool(c["name"]) for c in m.tool_calls):  # type: ignore[union-attr]
             return False
     return True
+
+
+def copies_of(values: Sequence[str]) -> set[str]:
+    """What an agent handing ``values`` back verbatim says: one of them, or all joined (spacing aside)."""
+    return {" ".join(v.split()) for v in values} | {" ".join("\n".join(values).split())}
 
 
 def turn_routes(turn: Sequence[BaseMessage]) -> set[str]:
@@ -736,8 +741,7 @@ class SmallModelPolicy:
         if not _has_agent_work(turn, results):
             return self._plan_route(messages, routes, question, False)
         answer = last_agent_answer(turn)
-        copied = {" ".join(value.split()) for _, value in results}
-        copied.add(" ".join("\n".join(value for _, value in results).split()))
+        copied = copies_of([value for _, value in results])
         if answer is not None and " ".join(answer[1].split()) not in copied:
             forward = next(t for t in tools if tool_name(t) == FORWARD_TOOL)
             call = {"name": FORWARD_TOOL, "arguments": {"from_agent": answer[0]}}

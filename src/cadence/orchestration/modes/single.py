@@ -51,7 +51,6 @@ from cadence.conventions import (
 from cadence.errors import ConfigurationError, ValidationError
 from cadence.orchestration import plugin_nodes
 from cadence.orchestration.agent_node import agent_node_of, run_agent
-from cadence.orchestration.answer_check import failure_answer, is_an_error
 from cadence.orchestration.events import AgentStartEvent, emit_events, node_event
 from cadence.orchestration.graph import ModelResolver
 from cadence.orchestration.guards import BEFORE_DECISION, GuardView
@@ -65,7 +64,7 @@ from cadence.orchestration.turn import TurnContext
 from cadence.orchestration.validation import (
     TurnEvidence,
     correct_or_record,
-    results_from_records,
+    explained_error,
     with_citations,
 )
 from cadence.plugins.bundle import PluginBundle
@@ -348,11 +347,10 @@ async def forward_answer(state: dict[str, Any], config: RunnableConfig, runtime:
     else:
         evidence = TurnEvidence.of({**state, "messages": [*messages, *pending]})
         content = answer_text(answer)
-        failed = [] if evidence.results else results_from_records(ctx.get(F.TOOLS_USED) or [], failed=True)
-        if failed and is_an_error(content, failed):
-            # a tool's error passed on as the answer (as in the supervisor's forward): say what failed
+        explained = explained_error(content, evidence.results, ctx.get(F.TOOLS_USED) or [], state.get("tone"))
+        if explained is not None:  # a tool's error passed on as the answer: say what failed
             ctx[F.NOTES].append(f"forward: the {agent} agent's answer was a tool error; explained")
-            content = failure_answer(failed, state.get("tone"))
+            content = explained
         content = with_citations(content, evidence.sources)
         if mode != "off" and correct_or_record(ctx, turn, ANSWER_NODE, mode, evidence.validate(content)):
             logger.info("the agent's answer fails validation; back to it once", extra={"agent": agent})

@@ -61,9 +61,7 @@ from cadence.orchestration.answer_check import (
     SHORT_RESULT_CHARS,
     ToolResult,
     facts,
-    failure_answer,
     faithful_answer,
-    is_an_error,
 )
 from cadence.orchestration.coordinator import (
     Coordinator,
@@ -84,6 +82,7 @@ from cadence.orchestration.trimming import replace_history, trim_history
 from cadence.orchestration.turn import TurnContext
 from cadence.orchestration.validation import (
     correct_or_record,
+    explained_error,
     results_from_records,
     retrieved_sources,
     turn_evidence,
@@ -459,11 +458,10 @@ def finish(state: dict[str, Any], context: Any) -> Command:
         )
         text = faithful_answer(question, results, state.get("tone"))
     text = with_citations(text, retrieved_sources(results))
-    failed = [] if results else results_from_records(ctx.get(F.TOOLS_USED) or [], failed=True)
-    if failed and is_an_error(text, failed):
-        # a tool's error passed on as the answer: say what failed, in words, rather than the raw error
+    explained = explained_error(text, results, ctx.get(F.TOOLS_USED) or [], state.get("tone"))
+    if explained is not None:  # a tool's error passed on as the answer: say what failed, in words
         ctx[F.NOTES].append(f"forward_message: the {agent} agent's answer was a tool error; explained")
-        text = failure_answer(failed, state.get("tone"))
+        text = explained
     settings = context.settings if isinstance(context, TurnContext) else None
     mode = settings.validation if settings is not None else "off"
     if mode != "off":
