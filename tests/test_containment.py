@@ -19,7 +19,7 @@ from tests.conftest import FINALIZE, call, goto, make_settings, tool_plugin
 
 from cadence.errors import ToolExecutionError
 from cadence.orchestration.engine import Cadence, thread_key
-from cadence.orchestration.tool_logging import logged_tool_call
+from cadence.orchestration.tool_logging import logged_tool_call, tool_error_message
 from cadence.plugins.containment import (
     ContainedTool,
     PluginThreadPool,
@@ -116,6 +116,34 @@ async def test_a_results_text_is_made_in_the_plugins_thread(pool: PluginThreadPo
     assert listed_message.content == "[1, 2, 3]"
     out = await artifact.ainvoke({"name": "with_artifact", "args": {}, "id": "c3", "type": "tool_call"})
     assert (out.content, out.artifact) == ("content", {"n": 1})
+
+
+class _Complaint(Exception):
+    """An exception whose text is made by ``__str__`` (noting the thread that made it)."""
+
+    made_on: ClassVar[list[str]] = []
+
+    def __str__(self) -> str:
+        self.made_on.append(threading.current_thread().name)
+        return "complained"
+
+
+@tool
+def complains() -> str:
+    """Raise an exception that is slow to describe."""
+    raise _Complaint
+
+
+async def test_an_exceptions_text_is_made_in_the_plugins_thread(pool: PluginThreadPool) -> None:
+    """What a synchronous tool raises is described where it ran, not on the event loop."""
+    (contained,) = contain_tools([complains], plugin="demo", pool=pool)
+    _Complaint.made_on.clear()
+    with pytest.raises(ToolExecutionError) as caught:
+        await contained.ainvoke({})
+    assert caught.value.message.startswith("Error: _Complaint: complained.")
+    assert isinstance(caught.value.__cause__, _Complaint)
+    assert _Complaint.made_on and threading.current_thread().name not in _Complaint.made_on
+    assert tool_error_message(caught.value) == caught.value.message
 
 
 async def test_langchain_still_hands_the_run_config_over(pool: PluginThreadPool) -> None:

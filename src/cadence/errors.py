@@ -83,6 +83,16 @@ class ToolExecutionError(CadenceError):
 
     code = "tool_error"
 
+    @classmethod
+    def describing(cls, exc: BaseException) -> ToolExecutionError:
+        """The error tool result ``exc`` becomes: its type and text, and what the agent can do next."""
+        try:
+            text = str(exc)
+        except Exception:  # a broken __str__ is still a failed call, not a crash
+            text = ""
+        detail = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+        return cls(f"Error: {detail}. Check the arguments or try a different approach.")
+
 
 class ValidationError(CadenceError):
     """A request or argument is invalid."""

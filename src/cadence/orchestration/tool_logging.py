@@ -46,7 +46,7 @@ def tool_error_message(exc: Exception) -> str:
     """The content of an error tool result: what failed, so the agent can react."""
     if isinstance(exc, ToolExecutionError):
         return exc.message
-    return f"Error: {type(exc).__name__}: {exc}. Check the arguments or try a different approach."
+    return ToolExecutionError.describing(exc).message
 
 
 async def logged_tool_call(

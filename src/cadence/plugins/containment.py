@@ -47,9 +47,10 @@ import pydantic
 from langchain_core.callbacks import AsyncCallbackManagerForToolRun
 from langchain_core.messages.tool import ToolOutputMixin
 from langchain_core.runnables import RunnableConfig
-from langchain_core.tools import BaseTool, StructuredTool, Tool
+from langchain_core.tools import BaseTool, StructuredTool, Tool, ToolException
+from langgraph.errors import GraphBubbleUp
 
-from cadence.errors import ToolExecutionError
+from cadence.errors import CadenceError, ToolExecutionError
 from cadence.sdk.quick import is_inline
 
 logger = logging.getLogger(__name__)
@@ -316,13 +317,21 @@ def _in_pool(
     func: Callable[..., Any], pool: PluginThreadPool, *, as_content: bool = False
 ) -> Callable[..., Awaitable[Any]]:
     """``func`` as a coroutine running it in ``pool``; with ``as_content`` its result is made the message's
-    content in the thread too (:func:`message_content`)."""
+    content in the thread too (:func:`message_content`), and so is the text of what it raises: an
+    exception becomes a :class:`ToolExecutionError` there (Cadence's own errors, LangChain's
+    ``ToolException`` and LangGraph's interrupts pass as they are)."""
     target = func
     if as_content:
 
         @functools.wraps(func)
         def target(*args: Any, **kwargs: Any) -> Any:
-            return message_content(func(*args, **kwargs))
+            try:
+                result = func(*args, **kwargs)
+            except (CadenceError, ToolException, GraphBubbleUp, *UNCARRIED):
+                raise
+            except Exception as exc:
+                raise ToolExecutionError.describing(exc) from exc
+            return message_content(result)
 
     @functools.wraps(func)
     async def in_pool(*args: Any, **kwargs: Any) -> Any:
