@@ -45,6 +45,19 @@ def test_piped_output_gets_the_final_answer_alone() -> None:
     assert _render(["12 * 12 ", "= 144."], "12 * 12 = 144.", stream=False) == "12 * 12 = 144.\n"
 
 
+def test_a_paused_turn_is_announced_once() -> None:
+    """The pause's text listed the pending call, then ``cadence chat`` asked about the same call again."""
+    out, err = io.StringIO(), io.StringIO()
+    view = TurnView(Console(file=out, width=200), Console(file=err, width=200), live=False, stream=False)
+    approval = {"id": "c1", "agent": "math", "tool": "calculate", "arguments": {"expression": "2+2"}}
+    pause = "Waiting for your approval before running:\n- math.calculate(expression='2+2')"
+    view.handle(
+        {"type": "final", "response": pause, "interrupted": True, "approvals": [approval], "trace": {}}
+    )
+    view.finish()
+    assert out.getvalue() == "" and "route:" in err.getvalue()
+
+
 def test_the_route_of_a_paused_turn_says_it_waits() -> None:
     """A turn paused for approval said ``route: math → synthesizer``: no answer was written yet."""
     from cadence.cli.render import route_line

@@ -160,11 +160,16 @@ class TurnView:
             self.final = event
 
     def finish(self) -> None:
-        """Print the answer (unless it was streamed) and the route line."""
+        """Print the answer (unless it was streamed) and the route line.
+
+        A turn paused for approval prints no answer: its text only lists the pending calls, which
+        ``cadence chat`` then shows one by one as it asks for each decision.
+        """
         self._stop_status()
         if self.final is None:
             return
-        response = str(self.final.get("response") or "")
+        paused = bool(self.final.get("interrupted") and self.final.get("approvals"))
+        response = "" if paused else str(self.final.get("response") or "")
         streamed = "".join(self.streamed)
         draft, final = streamed.strip(), response.strip()
         if streamed and draft and final.startswith(draft) and final != draft:
