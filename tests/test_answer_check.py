@@ -21,8 +21,10 @@ from cadence.orchestration.answer_check import (
     false_equations,
     misplaced_differences,
     relevant_sentences,
+    turn_agent_answers,
     turn_failures,
     turn_results,
+    unsaid_agents,
 )
 
 CALC = [ToolResult("calculate", {"expression": "12 * 12"}, "144")]
@@ -690,3 +692,48 @@ def test_an_answer_of_many_numbers_is_checked_against_many_numbers_by_index() ->
         answer_check._same_number = real
     assert verdict.problem != "invented_number"  # every number said is one of the result's
     assert compared < 20_000  # was 2,000 x 2,000
+
+
+# -- answers drawing on several agents ---------------------------------------------------------------
+def _r(agent: str, content: str, name: str = "tool") -> ToolResult:
+    return ToolResult(name=name, args={}, content=content, agent=agent)
+
+
+def test_an_answer_drawing_on_several_agents_carries_each_ones_results() -> None:
+    question = "What's 5*7 and what time is it in Tokyo?"
+    results = [_r("math", "5*7 = 35"), _r("info", "The current time in Tokyo, Japan is 18:30 on Sunday.")]
+    dropped = check_answer("The answer is 18:30.", question=question, results=results)
+    assert dropped.problem == "missing_result" and dropped.details == ["math"]
+    both = "5*7 is 35, and it is 18:30 in Tokyo."
+    assert check_answer(both, question=question, results=results).problem is None
+    assert unsaid_agents(both, question, results) == []
+    # documents are carried by their words
+    docs = [
+        _r("math", "2+2 = 4"),
+        _r("docs", "The final answer is written in one of five tones: natural, concise."),
+    ]
+    assert (
+        unsaid_agents("2+2 is 4; the final answer comes in five tones.", "What is 2+2? And tones?", docs)
+        == []
+    )
+    assert unsaid_agents("2+2 = 4 holds for all integers.", "What is 2+2? And tones?", docs) == ["docs"]
+    # one agent's earlier results may be steps towards its last: any of them carries it
+    steps = [_r("math", "3 + 4 = 7"), _r("math", "7 * 2 = 14")]
+    assert unsaid_agents("It is 14.", "What is (3+4)*2?", steps) == []
+
+
+def test_the_agents_answers_of_a_turn() -> None:
+    messages = [
+        HumanMessage("What's 5*7 and what time is it in Tokyo?"),
+        AIMessage("", name="supervisor", tool_calls=[{"name": "transfer_to_math", "args": {}, "id": "h1"}]),
+        ToolMessage("math", tool_call_id="h1", name="transfer_to_math"),
+        AIMessage("5*7 = 35", name="math_agent", tool_calls=[{"name": "back", "args": {}, "id": "b1"}]),
+        ToolMessage("back", tool_call_id="b1", name="back"),
+        AIMessage("It is 18:30 in Tokyo.", name="info_agent"),
+        AIMessage("The answer is 18:30.", name="synthesizer"),
+    ]
+    answers = turn_agent_answers(messages)
+    assert [(a.agent, a.content) for a in answers] == [
+        ("math", "5*7 = 35"),
+        ("info", "It is 18:30 in Tokyo."),
+    ]

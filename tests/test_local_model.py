@@ -30,6 +30,8 @@ from cadence.models.local.policy import (
     distinct_arguments_plan,
     is_follow_up,
     numbers_in,
+    part_for,
+    question_parts,
     resolve_reference,
     result_value,
     style_instruction,
@@ -804,3 +806,65 @@ async def test_real_streaming_text_and_concurrent_calls(local_model: LocalChatMo
         *(local_model.ainvoke([HumanMessage(f"Count to {n}.")]) for n in (2, 3, 4))
     )
     assert all(isinstance(r.content, str) for r in results)
+
+
+# --- questions asking several things ------------------------------------------------------------
+
+
+def test_question_parts_split_questions_not_context() -> None:
+    assert question_parts("What's 5*7 and what time is it in Tokyo?") == [
+        "What's 5*7",
+        "what time is it in Tokyo?",
+    ]
+    assert question_parts("What is 2+2? And what do the docs say about tones?") == [
+        "What is 2+2?",
+        "And what do the docs say about tones?",
+    ]
+    # a sentence of context before the question is one question
+    for one in (
+        "I have 3 apples. How many do I have if I get 2 more?",
+        "If I save $150 a month, how much will I have after 2 years?",
+        "How many hours apart are London and Chicago?",
+        "A shirt costs $40 and is 25% off. What's the sale price?",
+    ):
+        assert question_parts(one) == [one]
+
+
+def test_an_agent_is_given_the_part_its_tools_answer() -> None:
+    math_tools = _schemas([calculate, percent_of])
+    info_tools = _schemas([current_time, time_difference])
+    question = "Calculate 12 * 4, and what time is it in Lima?"
+    assert part_for(question, math_tools) == "Calculate 12 * 4"
+    assert part_for(question, info_tools) == "what time is it in Lima?"
+    assert part_for("What is 12 times 4?", info_tools) == "What is 12 times 4?"  # one question: all of it
+    model = LocalChatModel()
+    plan = model.plan(_after_route(question, "math"), tools=_schemas([calculate, make_back_tool()]))
+    assert json.loads(plan.fixed or "{}")["arguments"] == {"expression": "Calculate 12 * 4"}
+
+
+def _worked(question: str, agent: str, tool: str, result: str, n: int) -> list[Any]:
+    """An agent's visit in the current turn: routed to, one tool call, its result, the hand-back."""
+    return [
+        AIMessage(
+            "", name="coordinator", tool_calls=[{"name": f"goto_{agent}_agent", "args": {}, "id": f"r{n}"}]
+        ),
+        ToolMessage(agent, tool_call_id=f"r{n}", name=f"goto_{agent}_agent"),
+        AIMessage("", name=f"{agent}_agent", tool_calls=[{"name": tool, "args": {}, "id": f"t{n}"}]),
+        ToolMessage(result, tool_call_id=f"t{n}", name=tool),
+        AIMessage(result, name=f"{agent}_agent", tool_calls=[{"name": "back", "args": {}, "id": f"b{n}"}]),
+        ToolMessage("back", tool_call_id=f"b{n}", name="back"),
+    ]
+
+
+def test_coordinator_visits_the_agent_of_each_part_then_finalizes() -> None:
+    model = LocalChatModel()
+    question = "What is 12 times 4, and what time is it in Lima?"
+    first = model.plan([HumanMessage(question)], tools=_routing_schemas())
+    assert "goto_math_agent" in first.route_names
+    after_math = [HumanMessage(question), *_worked(question, "math", "calculate", "48", 1)]
+    assert model.plan(after_math, tools=_routing_schemas()).fixed == "goto_info_agent"
+    both = [*after_math, *_worked(question, "info", "current_time", "It is 09:00 in Lima.", 2)]
+    assert model.plan(both, tools=_routing_schemas()).fixed == "goto_finalize"
+    # one question: the agent's work is the answer
+    single = [HumanMessage("What is 12 times 4?"), *_worked("", "math", "calculate", "48", 1)]
+    assert model.plan(single, tools=_routing_schemas()).fixed == "goto_finalize"

@@ -58,7 +58,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
-from cadence.conventions import GraphNodeNames
+from cadence.conventions import GraphNodeNames, plugin_of_node
 from cadence.orchestration.approval import REJECTION_KEY, REJECTION_TEXT
 from cadence.orchestration.compaction import split_at_last_human
 from cadence.orchestration.safety import is_control_tool, message_text
@@ -195,6 +195,8 @@ class ToolResult:
     """What it returned."""
     rejected: bool = False
     """The call was not run: a reviewer rejected it (``content`` holds their message)."""
+    agent: str = ""
+    """The plugin whose agent made the call (empty when unknown)."""
 
 
 @dataclass(frozen=True)
@@ -214,6 +216,20 @@ def turn_results(messages: Sequence[BaseMessage]) -> tuple[str, list[ToolResult]
     return _turn_tool_messages(messages, failed=False)
 
 
+def turn_agent_answers(messages: Sequence[BaseMessage]) -> list[ToolResult]:
+    """The answers the agents handed back after the latest question, as results named ``answer`` (what a
+    final answer rests on when the agents' tool calls stay out of the shared history: the supervisor
+    mode's ``last_message``)."""
+    _, _, after = split_at_last_human(messages)
+    out = []
+    for m in after:
+        node = plugin_of_node(m.name or "") if isinstance(m, AIMessage) else None
+        text = message_text(m).strip() if node is not None and node[1] == "agent" else ""
+        if node is not None and text:
+            out.append(ToolResult(name="answer", args={}, content=text, agent=node[0]))
+    return out
+
+
 def turn_failures(messages: Sequence[BaseMessage]) -> list[ToolResult]:
     """The work tool calls after the latest question that failed, each with its error as ``content``."""
     return _turn_tool_messages(messages, failed=True)[1]
@@ -225,22 +241,22 @@ _DECIDING_NODES = frozenset({GraphNodeNames.COORDINATOR, GraphNodeNames.SUPERVIS
 
 def _turn_tool_messages(messages: Sequence[BaseMessage], *, failed: bool) -> tuple[str, list[ToolResult]]:
     _, question, after = split_at_last_human(messages)
-    calls: dict[str, tuple[str, Mapping[str, Any]]] = {}
+    calls: dict[str, tuple[str, Mapping[str, Any], str]] = {}
     routes: set[str] = set()
     out: list[ToolResult] = []
     for m in after:
         if isinstance(m, AIMessage):
+            node = plugin_of_node(m.name or "")
             for c in m.tool_calls or []:
-                calls[c.get("id") or ""] = (c["name"], c.get("args") or {})
+                calls[c.get("id") or ""] = (c["name"], c.get("args") or {}, node[0] if node else "")
                 if m.name in _DECIDING_NODES:
                     routes.add(c.get("id") or "")
         elif isinstance(m, ToolMessage) and (m.status == "error") == failed:
-            name, args = calls.get(m.tool_call_id, (m.name or "tool", {}))
+            name, args, agent = calls.get(m.tool_call_id, (m.name or "tool", {}, ""))
             if not is_control_tool(name) and m.tool_call_id not in routes:
                 rejected = bool((m.response_metadata or {}).get(REJECTION_KEY))
-                out.append(
-                    ToolResult(name=name, args=args, content=message_text(m).strip(), rejected=rejected)
-                )
+                content = message_text(m).strip()
+                out.append(ToolResult(name=name, args=args, content=content, rejected=rejected, agent=agent))
     return (message_text(question) if question is not None else ""), out
 
 
@@ -524,6 +540,9 @@ def check_answer(
         carried = [i for i in items if i.lower() in cleaned.lower()]
         if len(carried) * 2 < len(items):
             return AnswerVerdict(cleaned, "missing_result", items[:5])
+    unsaid = unsaid_agents(cleaned, question, results)
+    if unsaid:
+        return AnswerVerdict(cleaned, "missing_result", unsaid[:5])
     if stated:
         date_asked = bool(_DATE_ASKED_RE.search(question))
         # "What day is it?": the result's weekday is an answer, though it is no number
@@ -559,6 +578,40 @@ def check_answer(
     if not grounded or len(grounded) < GROUNDED_SHARE * len(own):
         return AnswerVerdict(cleaned, "missing_result", sorted(own - grounded)[:5])
     return AnswerVerdict(cleaned)
+
+
+AGENT_WORDS = 2
+"""Words of a document result (one found by words, not numbers) an answer drawing on several agents'
+results must share with it to count as carrying it."""
+
+
+def unsaid_agents(answer: str, question: str, results: Sequence[ToolResult]) -> list[str]:
+    """The agents whose results ``answer`` leaves out, when the turn has results from several agents (a
+    question asking several things: "What's 5*7 and what time is it in Tokyo?"); else ``[]``.
+
+    An agent's results are carried when the answer states one of the facts its short results lead with,
+    or, for results without such facts (documents), shares :data:`AGENT_WORDS` of their words. Within
+    one agent the answer may use any of its results (earlier ones can be steps towards the last).
+    """
+    groups: dict[str, list[ToolResult]] = {}
+    for r in results:
+        if r.content and not r.rejected:
+            groups.setdefault(r.agent, []).append(r)
+    if len(groups) < 2 or "" in groups:
+        return []
+    asked = facts(question)
+    said = NumberPool(facts(_LIST_MARKER_RE.sub("", answer)))
+    own = _script_words(answer) - _script_words(question)
+    missing = []
+    for agent, group in groups.items():
+        short = [r.content for r in group if len(r.content) <= SHORT_RESULT_CHARS]
+        wanted = [f for text in short for f in leading_facts(text) if not _contains(asked, f)]
+        if wanted:
+            if not any(said.has(f) for f in wanted):
+                missing.append(agent)
+        elif len(own & _script_words(" ".join(r.content for r in group))) < AGENT_WORDS:
+            missing.append(agent)
+    return missing
 
 
 _IDENTIFIER_RE = re.compile(r"\b[A-Za-z][\w-]*(?:[_.][A-Za-z0-9]+)+\b")
@@ -1159,6 +1212,7 @@ __all__ = [
     "facts",
     "failure_answer",
     "faithful_answer",
+    "turn_agent_answers",
     "turn_failures",
     "turn_results",
 ]

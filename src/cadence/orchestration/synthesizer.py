@@ -30,6 +30,7 @@ from cadence.orchestration.answer_check import (
     conform_to_tone,
     failure_answer,
     faithful_answer,
+    turn_agent_answers,
     turn_failures,
     turn_results,
 )
@@ -135,6 +136,9 @@ class FinalAnswerNode:
     node_name = "synthesizer"
     check_answers = False
     """Whether answers go through the final-answer check (see :meth:`checked`) and validation."""
+    checks_agent_answers = False
+    """Whether, with no tool result in the history, an answer drawing on several agents is checked
+    against their answers (see :meth:`checked`)."""
     correct_answers = True
     """Whether ``CADENCE_VALIDATION=correct`` may send a draft failing validation back to the model once."""
 
@@ -307,6 +311,12 @@ class FinalAnswerNode:
         """
         evidence = evidence or TurnEvidence.of(state)
         question, results = evidence.question, evidence.message_results
+        if not results and self.checks_agent_answers:
+            # the agents' tool calls stayed out of the history (supervisor, last_message): an answer
+            # drawing on several agents is checked against their answers (it must carry each one)
+            answers = turn_agent_answers(list(state.get("messages") or []))
+            if len({a.agent for a in answers}) > 1:
+                results = answers
         instructions = "\n".join(message_text(m) for m in prompt_messages if isinstance(m, SystemMessage))
         failures = [] if results else turn_failures(list(state.get("messages") or []))
         verdict = check_answer(
@@ -417,6 +427,7 @@ class Synthesizer(FinalAnswerNode):
 
     node_name = "synthesizer"
     check_answers = True
+    checks_agent_answers = True
 
     def system_prompt(self, state: Mapping[str, Any], rc: ResponseContext) -> str:
         """SYNTHESIZER_INSTRUCTIONS with the tone and the plugins' suggestions."""

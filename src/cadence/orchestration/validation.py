@@ -319,7 +319,12 @@ def results_from_records(records: Iterable[Mapping[str, Any]], *, failed: bool =
     """
     key = "error" if failed else "result"
     return [
-        ToolResult(name=str(r.get("name") or "tool"), args=dict(r.get("args") or {}), content=str(r[key]))
+        ToolResult(
+            name=str(r.get("name") or "tool"),
+            args=dict(r.get("args") or {}),
+            content=str(r[key]),
+            agent=str(r.get("agent") or ""),
+        )
         for r in records
         if bool(r.get("error")) == failed and r.get(key) is not None
     ]

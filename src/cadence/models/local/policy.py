@@ -15,7 +15,10 @@ Coordinator (every bound tool is a routing tool: ``goto_*``, or ``transfer_to_*`
     the route is then fixed to the best-ranked such agent (the model chose one of
     the candidates and its tools could not take the question: "how many hours apart
     are London and Chicago" ranks the calculator first, whose tool rejects it, then
-    the world clock). Otherwise :class:`~cadence.models.preroute.PreRouter` ranks the
+    the world clock). A message asking several things (:func:`question_parts`: "What's 5*7 and
+    what time is it in Tokyo?") goes on, after each agent's work, to the best-ranked agent of a part
+    no agent was routed to yet this turn, then finalizes: the synthesizer answers every part.
+    Otherwise :class:`~cadence.models.preroute.PreRouter` ranks the
     routing tools lexically against the question; the grammar allows the
     shortlist (candidates within 75% of the best score), or only
     ``goto_finalize`` when nothing overlaps (no agent fits: greetings,
@@ -26,7 +29,9 @@ Coordinator (every bound tool is a routing tool: ``goto_*``, or ``transfer_to_*`
 Supervisor (its handoff tools ``transfer_to_*``, ``goto_finalize`` and ``forward_message``)
     No free generation either. Before any agent work in the turn it routes like the
     coordinator (the lexical shortlist, constrained to one route name, ``forward_message``
-    excluded). Once an agent has handed back: when that agent's last answer has text other
+    excluded); a message asking several things visits the agent of each part, as the
+    coordinator does, and then goes to the synthesizer (forwarding one agent's answer would drop
+    the others'). Once an agent has handed back: when that agent's last answer has text other
     than the tool results the supervisor sees (with ``full_history``; ``last_message`` shows
     it none), the decision is fixed to ``forward_message(from_agent=<that agent>)``; otherwise
     it is fixed to ``goto_finalize`` (the synthesizer writes the answer from the results), or,
@@ -45,7 +50,9 @@ Agent (any other tools)
     which is then the argument — and, when no tool matched, so is a tool taking
     no input if the question has words of its own; if no shortlisted tool remains,
     the other tools compete. Among the remaining candidates the tools needing the
-    fewest arguments win. Argument values follow the tool's JSON schema: numbers,
+    fewest arguments win. In a message asking several things the agent works on the part its
+    tools match best (:func:`part_for`): its tools read no words meant for another agent.
+    Argument values follow the tool's JSON schema: numbers,
     integers, booleans, enums, arrays of those, and strings — a number must be one
     the question writes (in digits or words: "ten" is offered as ``10``, and the
     model is shown the question with its numbers in digits), a string a span of words
@@ -188,6 +195,61 @@ def turn_routes(turn: Sequence[BaseMessage]) -> set[str]:
         for call in m.tool_calls
         if is_route_tool(call["name"]) and call["name"] != FINALIZE_TOOL
     }
+
+
+_OPENER = (
+    r"(?:what|what's|whats|how|when|where|which|who|whose|why|is|are|was|were|can|could|do|does|did|"
+    r"will|would|should|tell me|give me|show me|find|convert|calculate|compute)"
+)
+_PART_SPLIT_RE = re.compile(
+    rf"(?:(?<=[?.!;])\s+|,?\s+and\s+|,\s+)(?=(?:and\s+|also\s+)?{_OPENER}\b)", re.IGNORECASE
+)
+_OPENS_RE = re.compile(rf"^(?:and\s+|also\s+)?{_OPENER}\b", re.IGNORECASE)
+
+
+def question_parts(question: str) -> list[str]:
+    """The questions a message asks when it asks several ("What's 5*7 and what time is it in Tokyo?",
+    "What is 2+2? And what do the docs say about tones?"), else ``[question]``.
+
+    Parts are joined by "and", a comma or a sentence end, and every part opens like a question or a
+    request ("what", "how", "is", "tell me", "convert", ...): a sentence of context before a question
+    ("I have 3 apples. How many do I have if I get 2 more?", "If I save $150 a month, how much ...")
+    is one question.
+    """
+    parts = [p.strip(" ,;") for p in _PART_SPLIT_RE.split(question)]
+    parts = [p for p in parts if p]
+    if len(parts) < 2 or not all(_OPENS_RE.match(p) for p in parts):
+        return [question]
+    return parts
+
+
+def best_route(router: PreRouter, text: str) -> str | None:
+    """The best-ranked candidate for ``text`` that a word of it matches, or that two of its numbers do
+    (one number and no word of any candidate is a statement, not a sum); None when nothing fits."""
+    ranked = router.rank(text)
+    shortlist = PreRouter.shortlisted(ranked)
+    if not shortlist or (ranked[0].number_only and len(numbers_in(text)) < 2):
+        return None
+    return shortlist[0]
+
+
+def part_for(question: str, tools: Sequence[Mapping[str, Any]]) -> str:
+    """The part of a question asking several (:func:`question_parts`) that an agent's ``tools`` answer
+    best (a word match before numbers alone), or the whole question when it asks one thing or no part
+    fits better: the agent of "what is 5*7" in "What's 5*7 and what time is it in Tokyo?" is given
+    that part, its tool then reads no words meant for another agent."""
+    parts = question_parts(question)
+    if len(parts) < 2 or not tools:
+        return question
+    router = PreRouter.from_tool_schemas(tools)
+    scored = []
+    for index, part in enumerate(parts):
+        ranked = router.rank(part)
+        if ranked and ranked[0].score > 0:
+            scored.append((not ranked[0].number_only, ranked[0].score, -index, part))
+    if not scored:
+        return question
+    return max(scored)[3]
 
 
 def last_agent_answer(turn: Sequence[BaseMessage]) -> tuple[str, str] | None:
@@ -650,6 +712,7 @@ class SmallModelPolicy:
                 question,
                 _has_agent_work(turn, results),
                 failed=turn_routes(turn) if work_failed(turn) else None,
+                tried=turn_routes(turn),
             )
         names = [tool_name(t) for t in tools]
         if FORWARD_TOOL in names and all(is_route_tool(n) or n == FORWARD_TOOL for n in names):
@@ -678,9 +741,11 @@ class SmallModelPolicy:
         has_agent_work: bool,
         *,
         failed: set[str] | None = None,
+        tried: set[str] | None = None,
     ) -> Plan:
         """The coordinator's route. ``failed``: the agents tried this turn when all their tool calls failed
-        (the next shortlisted agent is tried; see the module docs)."""
+        (the next shortlisted agent is tried); ``tried``: the agents routed to this turn (a question asking
+        several things goes on to the agent of a part no agent tried yet; see the module docs)."""
         names = [tool_name(t) for t in tools]
         if FINALIZE_TOOL not in names:
             names.append(FINALIZE_TOOL)
@@ -692,6 +757,12 @@ class SmallModelPolicy:
                 if failed and routes:
                     ranked = PreRouter.from_tool_schemas(routes).rank(question)
                     untried = [n for n in PreRouter.shortlisted(ranked) if route_core(n) not in failed]
+                    allowed = untried[:1] or allowed
+                elif routes and len(parts := question_parts(question)) > 1:
+                    router = PreRouter.from_tool_schemas(routes)
+                    done = tried or set()
+                    pending = [best_route(router, part) for part in parts]
+                    untried = [n for n in pending if n is not None and route_core(n) not in done]
                     allowed = untried[:1] or allowed
             else:
                 ranked = PreRouter.from_tool_schemas(routes).rank(question) if routes else []
@@ -740,14 +811,21 @@ class SmallModelPolicy:
         routes = [t for t in tools if tool_name(t) != FORWARD_TOOL]
         if not _has_agent_work(turn, results):
             return self._plan_route(messages, routes, question, False)
+        failed = turn_routes(turn) if work_failed(turn) else None
+        tried = turn_routes(turn)
+        if len(question_parts(question)) > 1:
+            # a question asking several things: the agent of each part, then the synthesizer writes
+            # one answer from all their results (forwarding one agent's answer would drop the others)
+            plan = self._plan_route(messages, routes, question, True, failed=failed, tried=tried)
+            if plan.fixed != FINALIZE_TOOL or len(tried) > 1:
+                return plan
         answer = last_agent_answer(turn)
         copied = copies_of([value for _, value in results])
         if answer is not None and " ".join(answer[1].split()) not in copied:
             forward = next(t for t in tools if tool_name(t) == FORWARD_TOOL)
             call = {"name": FORWARD_TOOL, "arguments": {"from_agent": answer[0]}}
             return Plan("call", [], None, [forward], [], 0, fixed=json.dumps(call, ensure_ascii=False))
-        failed = turn_routes(turn) if work_failed(turn) else None
-        return self._plan_route(messages, routes, question, True, failed=failed)
+        return self._plan_route(messages, routes, question, True, failed=failed, tried=tried)
 
     def _plan_call(
         self,
@@ -765,6 +843,7 @@ class SmallModelPolicy:
         value = result_value(stated) if stated is not None else None
         if value is not None:
             question = resolve_reference(question, value)
+        question = part_for(question, tools)
         options = tools
         if self.preroute and len(tools) > 1:
             router = PreRouter.from_tool_schemas(tools)
