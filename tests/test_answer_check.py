@@ -713,13 +713,24 @@ def test_an_answer_drawing_on_several_agents_carries_each_ones_results() -> None
         _r("docs", "The final answer is written in one of five tones: natural, concise."),
     ]
     assert (
-        unsaid_agents("2+2 is 4; the final answer comes in five tones.", "What is 2+2? And tones?", docs)
+        unsaid_agents(
+            "2+2 is 4; the final answer comes in five tones.", "What is 2+2? And what about tones?", docs
+        )
         == []
     )
-    assert unsaid_agents("2+2 = 4 holds for all integers.", "What is 2+2? And tones?", docs) == ["docs"]
+    assert unsaid_agents("2+2 = 4 holds for all integers.", "What is 2+2? And what about tones?", docs) == [
+        "docs"
+    ]
     # one agent's earlier results may be steps towards its last: any of them carries it
     steps = [_r("math", "3 + 4 = 7"), _r("math", "7 * 2 = 14")]
-    assert unsaid_agents("It is 14.", "What is (3+4)*2?", steps) == []
+    assert unsaid_agents("It is 14.", "What is (3+4)*2? And what is that plus 1?", steps) == []
+    # one question: an agent consulted beside the one that answered need not be quoted
+    assert unsaid_agents("It is 18:30.", "What time is it in Tokyo?", results) == []
+    # the agent unknown (the planner's researcher): each tool's results
+    by_tool = [ToolResult("percent_of", {}, "42"), ToolResult("current_time", {}, "It is 08:30 in Sydney.")]
+    assert unsaid_agents(
+        "12% of 350 is 42.", "What's 12% of 350, and what time is it in Sydney?", by_tool
+    ) == ["current_time"]
 
 
 def test_the_agents_answers_of_a_turn() -> None:

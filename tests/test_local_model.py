@@ -868,3 +868,21 @@ def test_coordinator_visits_the_agent_of_each_part_then_finalizes() -> None:
     # one question: the agent's work is the answer
     single = [HumanMessage("What is 12 times 4?"), *_worked("", "math", "calculate", "48", 1)]
     assert model.plan(single, tools=_routing_schemas()).fixed == "goto_finalize"
+
+
+def test_the_answer_to_several_questions_lists_each_result() -> None:
+    """A small model joins unrelated results into one false sentence ("12% of 350 is 42, which is 20:38")."""
+    model = LocalChatModel()
+    question = "What's 12% of 350, and what time is it in Sydney?"
+    turn = [
+        SystemMessage("Synthesizer. RESPONSE STYLE: natural"),
+        HumanMessage(question),
+        AIMessage("", tool_calls=[{"name": "percent_of", "args": {}, "id": "t1"}]),
+        ToolMessage("12% of 350 is 42", tool_call_id="t1", name="percent_of"),
+        AIMessage("", tool_calls=[{"name": "current_time", "args": {}, "id": "t2"}]),
+        ToolMessage("It is 20:38 in Sydney.", tool_call_id="t2", name="current_time"),
+    ]
+    plan = model.plan(turn)
+    assert plan.fixed == "Here is what I found:\n- 12% of 350 is 42.\n- It is 20:38 in Sydney."
+    single = [turn[0], HumanMessage("What's 12% of 350?"), *turn[2:4], *turn[4:]]
+    assert model.plan(single).fixed is None  # one question: the model words it

@@ -340,11 +340,38 @@ class PreRouter:
         ][:limit]
 
 
+_OPENER = (
+    r"(?:what|what's|whats|how|when|where|which|who|whose|why|is|are|was|were|can|could|do|does|did|"
+    r"will|would|should|tell me|give me|show me|find|convert|calculate|compute)"
+)
+_PART_SPLIT_RE = re.compile(
+    rf"(?:(?<=[?.!;])\s+|,?\s+and\s+|,\s+)(?=(?:and\s+|also\s+)?{_OPENER}\b)", re.IGNORECASE
+)
+_OPENS_RE = re.compile(rf"^(?:and\s+|also\s+)?{_OPENER}\b", re.IGNORECASE)
+
+
+def question_parts(question: str) -> list[str]:
+    """The questions a message asks when it asks several ("What's 5*7 and what time is it in Tokyo?",
+    "What is 2+2? And what do the docs say about tones?"), else ``[question]``.
+
+    Parts are joined by "and", a comma or a sentence end, and every part opens like a question or a
+    request ("what", "how", "is", "tell me", "convert", ...): a sentence of context before a question
+    ("I have 3 apples. How many do I have if I get 2 more?", "If I save $150 a month, how much ...")
+    is one question.
+    """
+    parts = [p.strip(" ,;") for p in _PART_SPLIT_RE.split(question)]
+    parts = [p for p in parts if p]
+    if len(parts) < 2 or not all(_OPENS_RE.match(p) for p in parts):
+        return [question]
+    return parts
+
+
 __all__ = [
     "STOPWORDS",
     "PreRouter",
     "RouteCandidate",
     "RouteScore",
+    "question_parts",
     "routing_schema",
     "stem",
     "tokenize",

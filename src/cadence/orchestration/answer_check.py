@@ -59,6 +59,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from cadence.conventions import GraphNodeNames, plugin_of_node
+from cadence.models.preroute import question_parts
 from cadence.orchestration.approval import REJECTION_KEY, REJECTION_TEXT
 from cadence.orchestration.compaction import split_at_last_human
 from cadence.orchestration.safety import is_control_tool, message_text
@@ -586,8 +587,9 @@ results must share with it to count as carrying it."""
 
 
 def unsaid_agents(answer: str, question: str, results: Sequence[ToolResult]) -> list[str]:
-    """The agents whose results ``answer`` leaves out, when the turn has results from several agents (a
-    question asking several things: "What's 5*7 and what time is it in Tokyo?"); else ``[]``.
+    """The agents whose results ``answer`` leaves out, when the question asks several things ("What's 5*7
+    and what time is it in Tokyo?", :func:`~cadence.models.preroute.question_parts`) and several agents
+    answered (the tools, where the agent is unknown: the planner's researcher); else ``[]``.
 
     An agent's results are carried when the answer states one of the facts its short results lead with,
     or, for results without such facts (documents), shares :data:`AGENT_WORDS` of their words. Within
@@ -596,8 +598,8 @@ def unsaid_agents(answer: str, question: str, results: Sequence[ToolResult]) -> 
     groups: dict[str, list[ToolResult]] = {}
     for r in results:
         if r.content and not r.rejected:
-            groups.setdefault(r.agent, []).append(r)
-    if len(groups) < 2 or "" in groups:
+            groups.setdefault(r.agent or r.name, []).append(r)
+    if len(groups) < 2 or len(question_parts(question)) < 2:
         return []
     asked = facts(question)
     said = NumberPool(facts(_LIST_MARKER_RE.sub("", answer)))

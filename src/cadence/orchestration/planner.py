@@ -53,7 +53,7 @@ from pydantic import BaseModel, Field
 
 from cadence.conventions import GraphNodeNames, message_text, split_at_last_human
 from cadence.errors import CadenceError
-from cadence.models.preroute import PreRouter
+from cadence.models.preroute import PreRouter, question_parts
 from cadence.orchestration.answer_check import ToolResult, leading_facts
 from cadence.orchestration.approval import EDITED_KEY, arguments_problem
 from cadence.orchestration.events import SuspendEvent, agent_events, emit_events, node_event
@@ -274,19 +274,31 @@ def lexical_plan(
     tools: Mapping[str, tuple[PluginBundle, BaseTool]],
     settings: Settings,
 ) -> Plan:
-    """The plan without a model: memory adequate → end; tools that fit lexically → researcher; else end."""
+    """The plan without a model: memory adequate → end; the tool that fits lexically (one per part of a
+    message asking several things, :func:`~cadence.models.preroute.question_parts`) → researcher; else end."""
     memory = turn_memory(state)
     if is_adequate(state, settings, routing=True):
         return Plan(
             "end", [], f"memory answers this (adequacy {float(memory.get('routing_adequacy') or 0):.2f})"
         )
     schemas = [convert_to_openai_tool(tool) for _, tool in tools.values()]
-    shortlist = PreRouter.from_tool_schemas(schemas).shortlist(question, ratio=0.9) if schemas else []
-    if shortlist:
+    router = PreRouter.from_tool_schemas(schemas) if schemas else None
+    required = {
+        s["function"]["name"]: len(s["function"].get("parameters", {}).get("required") or []) for s in schemas
+    }
+    chosen: list[str] = []
+    # a message asking several things ("What's 12% of 350, and what time is it in Sydney?"): a tool per part
+    for part in question_parts(question) if router is not None else []:
+        shortlist = router.shortlist(part, ratio=0.9) if router is not None else []
+        # tools fitting about equally well: the simplest reading wins ("the time in Sydney" is
+        # current_time(location), not convert_time(time, from, to))
+        best = min(shortlist, key=lambda name: required.get(name, 0), default=None)
+        if best is not None and best not in chosen:
+            chosen.append(best)
+    if chosen:
+        fits = " and ".join(f"the {name} tool" for name in chosen)
         return Plan(
-            "researcher",
-            [{"name": name, "args": None} for name in shortlist[:1]],
-            f"the {shortlist[0]} tool fits the question",
+            "researcher", [{"name": name, "args": None} for name in chosen], f"{fits} fit the question"
         )
     return Plan("end", [], "no tool fits; answer directly")
 

@@ -94,7 +94,7 @@ from cadence.models.local.grammar import (
     distinct_argument_grammar,
     repeated_argument,
 )
-from cadence.models.preroute import PreRouter, stem, tokenize, tool_function, tool_name
+from cadence.models.preroute import PreRouter, question_parts, stem, tokenize, tool_function, tool_name
 from cadence.text import numbers_from_words
 
 ANSWER_FROM_RESULTS = "Answer the user's question in one sentence, using only the results given."
@@ -195,32 +195,6 @@ def turn_routes(turn: Sequence[BaseMessage]) -> set[str]:
         for call in m.tool_calls
         if is_route_tool(call["name"]) and call["name"] != FINALIZE_TOOL
     }
-
-
-_OPENER = (
-    r"(?:what|what's|whats|how|when|where|which|who|whose|why|is|are|was|were|can|could|do|does|did|"
-    r"will|would|should|tell me|give me|show me|find|convert|calculate|compute)"
-)
-_PART_SPLIT_RE = re.compile(
-    rf"(?:(?<=[?.!;])\s+|,?\s+and\s+|,\s+)(?=(?:and\s+|also\s+)?{_OPENER}\b)", re.IGNORECASE
-)
-_OPENS_RE = re.compile(rf"^(?:and\s+|also\s+)?{_OPENER}\b", re.IGNORECASE)
-
-
-def question_parts(question: str) -> list[str]:
-    """The questions a message asks when it asks several ("What's 5*7 and what time is it in Tokyo?",
-    "What is 2+2? And what do the docs say about tones?"), else ``[question]``.
-
-    Parts are joined by "and", a comma or a sentence end, and every part opens like a question or a
-    request ("what", "how", "is", "tell me", "convert", ...): a sentence of context before a question
-    ("I have 3 apples. How many do I have if I get 2 more?", "If I save $150 a month, how much ...")
-    is one question.
-    """
-    parts = [p.strip(" ,;") for p in _PART_SPLIT_RE.split(question)]
-    parts = [p for p in parts if p]
-    if len(parts) < 2 or not all(_OPENS_RE.match(p) for p in parts):
-        return [question]
-    return parts
 
 
 def best_route(router: PreRouter, text: str) -> str | None:
@@ -935,6 +909,12 @@ class SmallModelPolicy:
                 # the results already say it in sentences ("Lima, Peru is 18 hours behind Auckland. It is
                 # 23:10 on Saturday ..."): a small model only drops or mixes up their parts
                 return Plan("text", [], None, [], [], 0, fixed=" ".join(facts.split()))
+            found = [" ".join(line.split()) for line in facts.splitlines() if line.strip()]
+            if shape == ANSWER_FROM_RESULTS and len(found) > 1 and len(question_parts(question)) > 1:
+                # a message asking several things: one line per result, as found (a small model joins
+                # unrelated results into one false sentence: "12% of 350 is 42, which is 20:38")
+                lines = [f"- {value}" if _SENTENCE_END_RE.search(value) else f"- {value}." for value in found]
+                return Plan("text", [], None, [], [], 0, fixed="\n".join(["Here is what I found:", *lines]))
             prompt: list[dict[str, str]] = [
                 {"role": "system", "content": shape},
                 {"role": "user", "content": f"Question: {question}\n\nResults:\n{facts}"},
