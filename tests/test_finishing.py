@@ -9,6 +9,7 @@ import pytest
 from langchain_core.messages import AIMessage, SystemMessage, ToolMessage
 from tests.conftest import FINALIZE, assert_no_unanswered_calls, call, goto, make_settings
 
+from cadence.conventions import CAPABILITIES_HEADER
 from cadence.errors import ValidationError
 from cadence.orchestration.compaction import COMPACTION_HEADER, TRUNCATION_MARK
 from cadence.orchestration.engine import Cadence
@@ -60,6 +61,17 @@ async def test_plugin_suggestions_reach_the_prompt_only_when_used(engine_factory
     assert math_suggestion in synth_prompt(model)
     await engine.ainvoke("hello")
     assert math_suggestion not in synth_prompt(model)
+
+
+async def test_what_the_assistant_can_do_reaches_the_prompt_only_without_agent_work(engine_factory) -> None:
+    """A greeting or "what can you do?" is answered from the plugins, not from skills the model invents."""
+    engine, model = engine_factory([FINALIZE, {"content": "hello"}, *CALC, {"content": "345"}])
+    described = engine.plugin_manager.bundles["math"].metadata.description
+    await engine.ainvoke("What can you do?")
+    prompt = synth_prompt(model)
+    assert CAPABILITIES_HEADER in prompt and f"- {' '.join(described.split())}" in prompt
+    await engine.ainvoke("Calculate 15 * 23")
+    assert CAPABILITIES_HEADER not in synth_prompt(model)
 
 
 async def test_compaction_tool_mode_folds_the_work(engine_factory) -> None:

@@ -27,6 +27,7 @@ from cadence.models.local.grammar import distinct_argument_grammar, repeated_arg
 from cadence.models.local.policy import (
     Plan,
     asked_quantities,
+    capabilities_in,
     distinct_arguments_plan,
     is_follow_up,
     numbers_in,
@@ -34,6 +35,7 @@ from cadence.models.local.policy import (
     question_parts,
     resolve_reference,
     result_value,
+    small_talk_reply,
     style_instruction,
     takes_asked_quantity,
 )
@@ -419,7 +421,10 @@ def test_answer_plan_uses_plain_results_and_chat_plan_a_short_prompt() -> None:
     answer = model.plan([SystemMessage("Long synthesizer prompt. RESPONSE STYLE: Be brief."), *folded])
     assert answer.messages[-1]["content"] == "Question: Calculate 15 * 23\n\nResults:\n345"
     chat = model.plan(
-        [SystemMessage("You are the Synthesizer... RESPONSE STYLE: Be brief. More."), HumanMessage("hi")]
+        [
+            SystemMessage("You are the Synthesizer... RESPONSE STYLE: Be brief. More."),
+            HumanMessage("tell me a joke"),
+        ]
     )
     assert (
         chat.messages[0]["content"].endswith("Be brief.") and "Synthesizer" not in chat.messages[0]["content"]
@@ -886,3 +891,57 @@ def test_the_answer_to_several_questions_lists_each_result() -> None:
     assert plan.fixed == "Here is what I found:\n- 12% of 350 is 42.\n- It is 20:38 in Sydney."
     single = [turn[0], HumanMessage("What's 12% of 350?"), *turn[2:4], *turn[4:]]
     assert model.plan(single).fixed is None  # one question: the model words it
+
+
+# --- small talk ---------------------------------------------------------------------------------------
+_OFFERED = (
+    "Synthesizer. RESPONSE STYLE: natural\n\nWHAT YOU CAN HELP WITH (tell the user when they greet you):\n"
+    "- Calculator agent: evaluates arithmetic expressions exactly (+ - * /), percentages and statistics.\n"
+    "- World clock agent: tells the current date and time in any city, country or time zone, the time "
+    "difference between two places, converts a time from one place to another and many more things.\n"
+)
+
+
+def test_capabilities_are_read_from_the_final_answer_prompt() -> None:
+    assert capabilities_in(_OFFERED) == [
+        "Calculator: evaluates arithmetic expressions exactly, percentages and statistics",
+        "World clock: tells the current date and time in any city, country or time zone, the time difference "
+        "between two places",
+    ]
+    assert capabilities_in("Synthesizer. RESPONSE STYLE: natural") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "opening"),
+    [
+        ("Hi", "Hello! I can help with:"),
+        ("hello there!", "Hello! I can help with:"),
+        ("Good morning", "Hello! I can help with:"),
+        ("What's up?", "Hello! I can help with:"),
+        ("How are you doing today?", "I'm doing well, thank you! I can help with:"),
+        ("What can you do?", "I can help with:"),
+        ("What else could you help me with?", "I can help with:"),
+        ("Who are you?", "I'm an assistant. I can help with:"),
+        ("Thanks a lot!", "You're welcome!"),
+        ("ok thanks", "You're welcome!"),
+        ("Bye!", "Goodbye!"),
+    ],
+)
+def test_small_talk_is_answered_from_what_the_plugins_offer(message: str, opening: str) -> None:
+    plan = LocalChatModel().plan([SystemMessage(_OFFERED), HumanMessage(message)])
+    assert plan.fixed is not None and plan.fixed.startswith(opening)
+    if "help with:" in opening:
+        assert "- Calculator: evaluates arithmetic" in plan.fixed and plan.fixed.endswith("like to know?")
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Tell me a joke", "Hi, I'm Priya and I live in Lisbon", "What are you doing?", "Hi, what is 2+2?"],
+)
+def test_other_chat_is_left_to_the_model(message: str) -> None:
+    assert small_talk_reply(message, ["Calculator: arithmetic"]) is None
+
+
+def test_without_a_capabilities_list_a_greeting_still_gets_a_reply() -> None:
+    assert small_talk_reply("Hello", []) == "Hello! What would you like to know?"
+    assert small_talk_reply("What can you do?", []) is None  # nothing to say it from: the model answers

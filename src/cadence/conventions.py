@@ -75,6 +75,9 @@ FINALIZE_TOOL = f"{GOTO_PREFIX}{FINALIZE}"
 """The routing tool that finishes the turn: ``goto_finalize``."""
 ROUTE_DESCRIPTION_PREFIX = "Hand the conversation to the "
 """How every agent route's description starts, in either naming (the embedded model's prompt drops it)."""
+CAPABILITIES_HEADER = "WHAT YOU CAN HELP WITH"
+"""Opens the list of what the assistant can do in the synthesizer's prompt on a turn without agent work
+(the embedded model's policy reads the list from there)."""
 ROUTE_TEXT_METADATA_KEY = "cadence_route_text"
 """``tool.metadata[ROUTE_TEXT_METADATA_KEY]``: a routing tool's full routing text (the plugin's description
 and capabilities), for a model that routes lexically in-process; the schema sent to providers stays short."""
@@ -91,6 +94,7 @@ __all__ = [
     "AGENT_SUFFIX",
     "BACK",
     "BACK_TOOL_NAME",
+    "CAPABILITIES_HEADER",
     "CONTINUE",
     "CONTROL_METADATA_KEY",
     "FINALIZE",

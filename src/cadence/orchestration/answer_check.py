@@ -231,6 +231,21 @@ def turn_agent_answers(messages: Sequence[BaseMessage]) -> list[ToolResult]:
     return out
 
 
+def turn_has_work(messages: Sequence[BaseMessage]) -> bool:
+    """Whether an agent worked after the latest question: a tool call of its own (answered or not) or an
+    answer it handed back. Routing decisions are no work."""
+    _, _, after = split_at_last_human(messages)
+    for m in after:
+        if isinstance(m, ToolMessage):
+            if not is_control_tool(m.name or ""):
+                return True
+        elif isinstance(m, AIMessage) and m.name not in _DECIDING_NODES:
+            node = plugin_of_node(m.name or "")
+            if node is not None or any(not is_control_tool(c["name"]) for c in m.tool_calls or []):
+                return True
+    return False
+
+
 def turn_failures(messages: Sequence[BaseMessage]) -> list[ToolResult]:
     """The work tool calls after the latest question that failed, each with its error as ``content``."""
     return _turn_tool_messages(messages, failed=True)[1]
@@ -1216,5 +1231,6 @@ __all__ = [
     "faithful_answer",
     "turn_agent_answers",
     "turn_failures",
+    "turn_has_work",
     "turn_results",
 ]

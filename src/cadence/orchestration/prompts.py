@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from cadence.conventions import CAPABILITIES_HEADER
+
 COORDINATOR_INSTRUCTIONS = """Pick who works next on the user's latest request. Agents, by their tools:
 {plugin_descriptions}
 Call one tool per step (the same agent again while it still fits); goto_finalize once the conversation holds \
@@ -18,6 +20,22 @@ context. Never mention agents, tools or routing.
 RESPONSE STYLE: {tone_instruction}
 {plugin_suggestions}"""
 """The synthesizer's system prompt; ``RESPONSE STYLE:`` marks the tone (the embedded model's policy reads it)."""
+
+CAPABILITIES_SECTION = """
+{header} (tell the user when they greet you or ask what you can do; offer nothing else):
+{capabilities}
+"""
+"""Added to the synthesizer's prompt on a turn without agent work (greetings, questions about the
+assistant), so that it answers them from the plugins it has instead of inventing skills."""
+
+
+def capabilities_prompt(descriptions: list[str]) -> str:
+    """:data:`CAPABILITIES_SECTION` listing the plugins' ``descriptions`` (empty without any)."""
+    if not descriptions:
+        return ""
+    lines = "\n".join(f"- {' '.join(d.split())}" for d in descriptions)
+    return CAPABILITIES_SECTION.format(header=CAPABILITIES_HEADER, capabilities=lines)
+
 
 SUSPEND_INSTRUCTIONS = """You are writing the final answer of a conversation that had to stop early: {reason}.
 

@@ -32,11 +32,12 @@ from cadence.orchestration.answer_check import (
     faithful_answer,
     turn_agent_answers,
     turn_failures,
+    turn_has_work,
     turn_results,
 )
 from cadence.orchestration.compaction import compact_messages, describe_work, split_at_last_human, with_system
 from cadence.orchestration.model_call import call_model
-from cadence.orchestration.prompts import SYNTHESIZER_INSTRUCTIONS
+from cadence.orchestration.prompts import SYNTHESIZER_INSTRUCTIONS, capabilities_prompt
 from cadence.orchestration.recall import memory_evidence, memory_prompt, with_memory
 from cadence.orchestration.response_context import ResponseContext, ResponseContextBuilder
 from cadence.orchestration.safety import message_text
@@ -148,6 +149,10 @@ class FinalAnswerNode:
         self.model = model
         self.settings = settings
         self.context_builder = ResponseContextBuilder(plugins)
+        self.capabilities = capabilities_prompt(
+            [meta.description for meta in plugins.values() if meta.description]
+        )
+        """What the assistant can do, for a turn without agent work (:func:`capabilities_prompt`)."""
 
     def system_prompt(self, state: Mapping[str, Any], rc: ResponseContext) -> str:
         """The node's system prompt (overridden by subclasses)."""
@@ -430,10 +435,14 @@ class Synthesizer(FinalAnswerNode):
     checks_agent_answers = True
 
     def system_prompt(self, state: Mapping[str, Any], rc: ResponseContext) -> str:
-        """SYNTHESIZER_INSTRUCTIONS with the tone and the plugins' suggestions."""
-        return SYNTHESIZER_INSTRUCTIONS.format(
+        """SYNTHESIZER_INSTRUCTIONS with the tone and the plugins' suggestions; on a turn without agent
+        work (a greeting, "what can you do?") what the assistant can do, from the plugins' descriptions."""
+        prompt = SYNTHESIZER_INSTRUCTIONS.format(
             tone_instruction=rc.tone_instruction, plugin_suggestions=rc.suggestions_text
-        ) + memory_prompt(state, self.settings)
+        )
+        if self.capabilities and not turn_has_work(state.get("messages") or []):
+            prompt += self.capabilities
+        return prompt + memory_prompt(state, self.settings)
 
     def conversation(
         self, messages: list[BaseMessage], state: Mapping[str, Any], settings: Settings

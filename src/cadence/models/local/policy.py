@@ -63,6 +63,14 @@ Agent (any other tools)
     "answer from these results" prompt. ``tool_choice`` can
     override: ``"none"`` → text, ``"auto"`` → text or a call, ``"any"``/
     ``"required"``/a tool name → a call.
+
+Final answer (no tools bound)
+    From tool results: results already in whole sentences are the answer as they are (natural
+    tone); a message asking several things gets one line per result; otherwise the model writes
+    one sentence from a compact "answer from these results" prompt. Without results, small talk is
+    not left to the model (it invents a persona and skills): a greeting, thanks, a goodbye or a
+    question about what the assistant can do is answered from the capabilities the final-answer
+    prompt lists (:func:`small_talk_reply`); other chat is a short free reply.
 """
 
 from __future__ import annotations
@@ -77,6 +85,7 @@ from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolM
 
 from cadence.conventions import (
     BACK_TOOL_NAME,
+    CAPABILITIES_HEADER,
     FINALIZE_TOOL,
     FORWARD_TOOL,
     ROUTE_DESCRIPTION_PREFIX,
@@ -662,6 +671,92 @@ CHAT_REPEAT_PENALTY = 1.3
 """Repeat penalty of replies without results (nothing to copy, so nothing to alter)."""
 
 
+_AGENT_LABEL_RE = re.compile(r"^(?P<label>[^:]{1,40}?)\s+agent:\s*", re.IGNORECASE)
+_CAPABILITY_RE = re.compile(
+    r"\b(?:what (?:else )?(?:can|could) (?:you|i ask)|what do you do|what are you (?:able|good)|"
+    r"how (?:can|could) you help|help me with|what are your (?:skills|capabilities|features)|"
+    r"who are you|what are you\b(?! doing)|tell me about yourself|introduce yourself)",
+    re.IGNORECASE,
+)
+_GREETING_RE = re.compile(
+    r"^(?:hi|hello|hey|hiya|howdy|greetings|yo|good (?:morning|afternoon|evening|day)|"
+    r"what'?s up|sup|how are you(?: doing)?(?: today)?|how'?s it going|how is it going|how are things)"
+    r"(?:[ ,]+(?:there|again|all|everyone|friend|buddy|cadence|bot))?[\s!.?]*$",
+    re.IGNORECASE,
+)
+_HOW_ARE_YOU_RE = re.compile(r"\bhow (?:are you|'?s it going|is it going|are things)", re.IGNORECASE)
+_THANKS_RE = re.compile(
+    r"^(?:(?:ok(?:ay)?|great|perfect|cool|nice|awesome)[ ,!]+)?(?:thanks|thank you|thx|ty|cheers|many thanks)"
+    r"(?:[ ,]+(?:a lot|so much|very much|again))?[\s!.]*$",
+    re.IGNORECASE,
+)
+_GOODBYE_RE = re.compile(
+    r"^(?:(?:ok(?:ay)?|thanks)[ ,!]+)?"
+    r"(?:bye|goodbye|bye bye|see you(?: later)?|see ya|good night|cya|farewell)[\s!.]*$",
+    re.IGNORECASE,
+)
+
+
+_IDENTITY_RE = re.compile(
+    r"\b(?:who are you|what are you\b(?! doing)|tell me about yourself|introduce yourself)", re.IGNORECASE
+)
+CAPABILITY_MAX_CHARS = 120
+"""A capability is said in at most this many characters: its description's leading clauses."""
+
+
+def brief(description: str) -> str:
+    """A description's leading clauses within :data:`CAPABILITY_MAX_CHARS`, brackets left out."""
+    text = " ".join(re.sub(r"\s*\([^)]*\)", "", description).split()).rstrip(" .")
+    clauses = text.split(", ")
+    kept = clauses[0]
+    for clause in clauses[1:]:
+        if len(kept) + 2 + len(clause) > CAPABILITY_MAX_CHARS:
+            break
+        kept = f"{kept}, {clause}"
+    return kept
+
+
+def capabilities_in(system: str) -> list[str]:
+    """The capabilities listed in a final-answer prompt, each brief ("Calculator: evaluates arithmetic
+    expressions exactly, percentages, ...")."""
+    lines = system.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(CAPABILITIES_HEADER)), None)
+    if start is None:
+        return []
+    out = []
+    for line in lines[start + 1 :]:
+        if not line.startswith("- "):
+            break
+        text = line[2:].strip()
+        text = _AGENT_LABEL_RE.sub(lambda m: f"{m.group('label')}: ", text, count=1)
+        out.append(brief(text))
+    return out
+
+
+def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
+    """A reply to a greeting, thanks, goodbye or a question about what the assistant can do, or None.
+
+    A 135M model asked to chat invents a persona ("I'm enjoying a lazy afternoon at the beach") or
+    skills it lacks ("recipes, fitness advice"); these replies say what the plugins offer instead.
+    Anything else is left to the model.
+    """
+    text = " ".join(question.split())
+    offer = ""
+    if capabilities:
+        listed = "\n".join(f"- {c}" for c in capabilities)
+        offer = f"I can help with:\n{listed}\nWhat would you like to know?"
+    if _THANKS_RE.match(text):
+        return "You're welcome! Anything else I can help with?"
+    if _GOODBYE_RE.match(text):
+        return "Goodbye! Come back any time."
+    if _GREETING_RE.match(text):
+        lead = "I'm doing well, thank you!" if _HOW_ARE_YOU_RE.search(text) else "Hello!"
+        return f"{lead} {offer}" if offer else f"{lead} What would you like to know?"
+    if _CAPABILITY_RE.search(text) and offer:
+        return f"I'm an assistant. {offer}" if _IDENTITY_RE.search(text) else offer
+    return None
+
+
 @dataclass
 class SmallModelPolicy:
     """Plans every call of a small model: prompt, grammar and output parsing (see the module docs)."""
@@ -922,6 +1017,9 @@ class SmallModelPolicy:
             tokens = min(self.max_tokens or budget, budget)
             return Plan("text", prompt, None, [], [], tokens)
         if question:
+            reply = small_talk_reply(question, capabilities_in(system_text))
+            if reply is not None:
+                return Plan("text", [], None, [], [], 0, fixed=reply)
             system = CHAT_SYSTEM + (f" {style}" if style else "")
             prompt = [{"role": "system", "content": system}, {"role": "user", "content": question}]
             tokens = min(self.max_tokens or CHAT_MAX_TOKENS, CHAT_MAX_TOKENS)
