@@ -34,10 +34,12 @@ from cadence.models.local.policy import (
     part_for,
     question_parts,
     resolve_reference,
+    resolve_told,
     result_value,
     small_talk_reply,
     style_instruction,
     takes_asked_quantity,
+    told_facts,
 )
 from cadence.models.preroute import routing_schema, stem
 from cadence.orchestration.control_tools import make_routing_tools
@@ -945,3 +947,34 @@ def test_other_chat_is_left_to_the_model(message: str) -> None:
 def test_without_a_capabilities_list_a_greeting_still_gets_a_reply() -> None:
     assert small_talk_reply("Hello", []) == "Hello! What would you like to know?"
     assert small_talk_reply("What can you do?", []) is None  # nothing to say it from: the model answers
+
+
+# --- what the user told earlier -------------------------------------------------------------------
+TOLD = ["You live in Lisbon.", "Your favorite number is 7.", "You're from Toronto.", "You are in St. Louis."]
+
+
+@pytest.mark.parametrize(
+    ("question", "resolved"),
+    [
+        ("What time is it where I live?", "What time is it in Lisbon?"),
+        ("what time is it in my city?", "what time is it in Lisbon?"),
+        ("What time is it where I am?", "What time is it in St. Louis?"),
+        ("How many hours ahead of where I am from is Tokyo?", "How many hours ahead of Toronto is Tokyo?"),
+        ("What is my favorite number multiplied by 6?", "What is 7 multiplied by 6?"),
+        ("What is my lucky number plus 1?", "What is my lucky number plus 1?"),  # never told: left as written
+        ("What time is it in Paris?", "What time is it in Paris?"),
+    ],
+)
+def test_what_the_user_told_earlier_fills_their_references(question: str, resolved: str) -> None:
+    assert resolve_told(question, TOLD) == resolved
+
+
+def test_an_agent_calls_its_tool_with_what_the_user_told_earlier() -> None:
+    system = SystemMessage(
+        "You are the world clock.\n\nWHAT THE USER TOLD YOU ABOUT THEMSELVES EARLIER (use it when the request "
+        "depends on it):\n- You live in Lisbon.\n- Your name is Ana."
+    )
+    assert told_facts(system.content) == ["You live in Lisbon.", "Your name is Ana."]
+    messages = [system, *_after_route("What time is it where I live?", "info")[1:]]
+    plan = LocalChatModel().plan(messages, tools=_schemas([current_time, make_back_tool()]))
+    assert json.loads(plan.fixed or "{}")["arguments"] == {"location": "What time is it in Lisbon?"}

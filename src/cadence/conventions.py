@@ -78,6 +78,9 @@ ROUTE_DESCRIPTION_PREFIX = "Hand the conversation to the "
 CAPABILITIES_HEADER = "WHAT YOU CAN HELP WITH"
 """Opens the list of what the assistant can do in the synthesizer's prompt on a turn without agent work
 (the embedded model's policy reads the list from there)."""
+TOLD_FACTS_HEADER = "WHAT THE USER TOLD YOU ABOUT THEMSELVES EARLIER"
+"""Opens the recalled facts the user stated, in an agent's prompt (the embedded model's policy reads them
+to fill "where I live" or "my favorite number" in a tool's arguments)."""
 ROUTE_TEXT_METADATA_KEY = "cadence_route_text"
 """``tool.metadata[ROUTE_TEXT_METADATA_KEY]``: a routing tool's full routing text (the plugin's description
 and capabilities), for a model that routes lexically in-process; the schema sent to providers stays short."""

@@ -33,7 +33,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-from cadence.conventions import message_text, split_at_last_human
+from cadence.conventions import TOLD_FACTS_HEADER, message_text, split_at_last_human
 from cadence.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -127,10 +127,7 @@ def facts_prompt(state: Mapping[str, Any]) -> str:
     lines = [f"- {s}" for s in memory_text(memory_items(state, [FACT_KIND])).splitlines() if s.strip()]
     if not lines:
         return ""
-    return (
-        "WHAT THE USER TOLD YOU ABOUT THEMSELVES EARLIER (use it when the request depends on it):\n"
-        + "\n".join(lines)
-    )
+    return f"{TOLD_FACTS_HEADER} (use it when the request depends on it):\n" + "\n".join(lines)
 
 
 def memory_prompt(state: Mapping[str, Any], settings: Settings) -> str:

@@ -51,7 +51,10 @@ Agent (any other tools)
     no input if the question has words of its own; if no shortlisted tool remains,
     the other tools compete. Among the remaining candidates the tools needing the
     fewest arguments win. In a message asking several things the agent works on the part its
-    tools match best (:func:`part_for`): its tools read no words meant for another agent.
+    tools match best (:func:`part_for`): its tools read no words meant for another agent. What the
+    message says of the user that the user stated earlier (the recalled facts in the agent's
+    prompt) is written out first (:func:`resolve_told`: "where I live" → "in Lisbon", "my favorite
+    number" → 7).
     Argument values follow the tool's JSON schema: numbers,
     integers, booleans, enums, arrays of those, and strings — a number must be one
     the question writes (in digits or words: "ten" is offered as ``10``, and the
@@ -89,6 +92,7 @@ from cadence.conventions import (
     FINALIZE_TOOL,
     FORWARD_TOOL,
     ROUTE_DESCRIPTION_PREFIX,
+    TOLD_FACTS_HEADER,
     is_control_tool,
     is_route_tool,
     message_text,
@@ -242,6 +246,70 @@ def last_agent_answer(turn: Sequence[BaseMessage]) -> tuple[str, str] | None:
         if isinstance(m, AIMessage) and node is not None and node[1] == "agent" and message_text(m).strip():
             return node[0], message_text(m).strip()
     return None
+
+
+def told_facts(system: str) -> list[str]:
+    """The facts about themselves the user stated earlier, as an agent's prompt lists them ("You live in
+    Lisbon.", "Your favorite number is 7.")."""
+    lines = system.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(TOLD_FACTS_HEADER)), None)
+    if start is None:
+        return []
+    out = []
+    for line in lines[start + 1 :]:
+        if not line.startswith("- "):
+            break
+        out.append(line[2:].strip())
+    return out
+
+
+_OWN_VALUE_RE = re.compile(
+    r"^Your (?P<what>[\w' -]{1,40}?) (?:is|are|was|were) (?P<value>.+?)[.!]?$", re.IGNORECASE
+)
+_OWN_PLACE_RE = re.compile(
+    r"^You(?:'re| are| live| work| stay| reside| come| were born)?(?: (?:living|staying|based))?"
+    r" (?:in|from|at) (?P<place>[A-Z][\w'.-]*(?:(?:,? | )[A-Z][\w'.-]*)*)"
+)
+_WHERE_I_RE = re.compile(
+    r"\b(?:where I (?:live|am living|stay|reside|am from|come from|work|am based|am)|where I'm(?: from)?"
+    r"|my (?:place|home|location|area|home ?town|city|town|country))\b",
+    re.IGNORECASE,
+)
+
+
+_PREPOSITION_END_RE = re.compile(r"\b(?:of|in|at|from|to|and|for|between)\s+$", re.IGNORECASE)
+
+
+def resolve_told(question: str, facts: Sequence[str]) -> str:
+    """``question`` with what it says of the user that the user stated earlier written out: "my favorite
+    number" becomes 7 ("Your favorite number is 7."), "where I live" becomes "in Lisbon" ("You live in
+    Lisbon."). A tool reads a value or a place, not a reference to one it cannot know."""
+    resolved = question
+    for fact in facts:
+        own = _OWN_VALUE_RE.match(fact)
+        if own is not None:
+            mine = re.compile(rf"\bmy {re.escape(own.group('what'))}\b", re.IGNORECASE)
+            resolved = mine.sub(lambda _m, v=own.group("value"): v, resolved, count=1)
+    said = _WHERE_I_RE.search(resolved)
+    if said is not None:
+        places = [(fact, m.group("place")) for fact in facts if (m := _OWN_PLACE_RE.match(fact))]
+        # the same verb first ("where I work" is "You work in ..."), else any place the user gave
+        words = set(re.findall(r"[a-z]+", said.group(0).lower())) - {"where", "i", "am", "my", "m"}
+        if not words and "my" not in said.group(0).lower():  # "where I am": where the user is
+            words = {"are"}
+
+        def fits(fact: str) -> bool:
+            told = set(re.findall(r"[a-z]+", fact.lower().replace("'re", " are")))
+            return bool(words & told) and ("from" in words or "from" not in told)
+
+        same = [place for fact, place in places if fits(fact)]
+        place = (same or [place for _, place in places] or [None])[0]
+        if place is not None:
+            before = resolved[: said.start()]
+            # after a preposition ("ahead of where I live", "in my city") the place alone
+            lead = "" if _PREPOSITION_END_RE.search(before) else "in "
+            resolved = f"{before}{lead}{place.rstrip('.')}{resolved[said.end() :]}"
+    return resolved
 
 
 def _system_text(messages: Sequence[BaseMessage]) -> str:
@@ -912,7 +980,7 @@ class SmallModelPolicy:
         value = result_value(stated) if stated is not None else None
         if value is not None:
             question = resolve_reference(question, value)
-        question = part_for(question, tools)
+        question = part_for(resolve_told(question, told_facts(_system_text(messages))), tools)
         options = tools
         if self.preroute and len(tools) > 1:
             router = PreRouter.from_tool_schemas(tools)
