@@ -6,8 +6,8 @@ at module level, inside a function (lazy imports), under ``TYPE_CHECKING``. The 
 
 - ``cadence.sdk`` imports nothing of Cadence;
 - ``cadence.conventions`` (names and message helpers) builds only on the SDK and the text helpers;
-- models import only the SDK, settings, errors, the conventions, the retry helper (``backoff``) and
-  the shared stopwords (``text``);
+- models import only the SDK, settings, errors, the conventions, the retry helper (``backoff``), the
+  shared stopwords (``text``) and the reading of long results (``passages``);
 - plugins (discovery, validation, containment) and the built-in plugins sit below the
   orchestration, which sits below the testing helpers, the server and the CLI;
 - no import circle between any two modules.
@@ -24,6 +24,7 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 LAYERS: list[set[str]] = [
     {"sdk"},
     {"errors", "backoff", "text"},
+    {"passages"},
     {"settings", "logs"},
     {"conventions"},
     {"models", "builtins"},
@@ -43,10 +44,11 @@ ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     "backoff": set(),
     "text": set(),
+    "passages": {"text"},
     "settings": {"errors"},
     "logs": {"errors"},
     "conventions": {"sdk", "text"},
-    "models": {"sdk", "errors", "backoff", "settings", "conventions", "text"},
+    "models": {"sdk", "errors", "backoff", "settings", "conventions", "text", "passages"},
     "builtins": {"sdk", "errors", "settings", "text"},
     "plugins": {"sdk", "errors", "settings", "conventions", "builtins"},
     "persistence": {"errors", "backoff", "settings"},
@@ -56,6 +58,7 @@ ALLOWED: dict[str, set[str]] = {
         "errors",
         "backoff",
         "text",
+        "passages",
         "settings",
         "conventions",
         "models",

@@ -32,6 +32,7 @@ from cadence.models.local.policy import (
     is_follow_up,
     numbers_in,
     part_for,
+    plain_results,
     question_parts,
     resolve_reference,
     resolve_told,
@@ -451,7 +452,17 @@ def test_results_in_whole_sentences_are_the_answer_as_they_are() -> None:
     assert plan.fixed == "Oslo, Norway is 6 hours ahead of Lima, Peru. It is 14:00 in Oslo and 08:00 in Lima."
     assert answer("6").fixed is None and answer("6 hours").fixed is None  # values: the model words them
     assert answer(statement, "Be brief and to the point.").fixed is None  # another tone: the model shapes it
-    assert answer("Oslo " * 200 + "is far.").fixed is None  # a long text: the model picks what answers
+    # a document (search passages): the sentences most about the question, no model writing
+    document = "\n".join(
+        [
+            "3 passage(s) for 'lima oslo' (source = path:line):",
+            "[1] cities.md:1 — Cities",
+            "Lima is the capital of Peru. " * 8 + "Lima and Oslo are six hours apart, far from each other.",
+            "[2] weather.md:4 — Weather",
+            "Oslo is cold in winter and mild in summer. " * 6,
+        ]
+    )
+    assert answer(document).fixed == "Lima and Oslo are six hours apart, far from each other."
 
 
 def _turn(question: str, route: str, tool: str, args: dict[str, Any], result: str) -> list[Any]:
@@ -978,3 +989,21 @@ def test_an_agent_calls_its_tool_with_what_the_user_told_earlier() -> None:
     messages = [system, *_after_route("What time is it where I live?", "info")[1:]]
     plan = LocalChatModel().plan(messages, tools=_schemas([current_time, make_back_tool()]))
     assert json.loads(plan.fixed or "{}")["arguments"] == {"location": "What time is it in Lisbon?"}
+
+
+def test_folded_results_keep_their_lines() -> None:
+    """A search result's passages follow its work line: they were dropped, and the model answered from
+    the header ("5 passage(s) for ...") alone."""
+    folded = "\n".join(
+        [
+            "The agents' results for this question:",
+            '[docs_agent] search_docs({"query": "tones"}) result: 1 passage(s) for \'tones\':',
+            "[1] overview.md:28 — Tones",
+            "The final answer is written in one of five tones.",
+            '[math_agent] called calculate({"expression": "2+"})',
+            "[math_agent] calculate({}) result: 4",
+        ]
+    )
+    assert plain_results(folded) == (
+        "1 passage(s) for 'tones':\n[1] overview.md:28 — Tones\nThe final answer is written in one of five tones.\n4"
+    )

@@ -63,6 +63,13 @@ from cadence.models.preroute import question_parts
 from cadence.orchestration.approval import REJECTION_KEY, REJECTION_TEXT
 from cadence.orchestration.compaction import split_at_last_human
 from cadence.orchestration.safety import is_control_tool, message_text
+from cadence.passages import (
+    COMMON_WORDS,
+    SENTENCE_RE,
+    content_words,
+    end_sentence,
+    relevant_sentences,
+)
 from cadence.text import STOPWORDS
 
 ANSWER_CHECK_KEY = "cadence_answer_check"
@@ -78,8 +85,6 @@ MAX_ITEM_CHARS = 60
 """Longest line counted as an item of a list result."""
 GROUNDED_SHARE = 0.7
 """Share of an answer's own content words that must appear in document-like results."""
-MAX_RESULT_CHARS = 600
-"""Longest single result quoted in a faithful answer (longer ones are cut at a sentence)."""
 
 _FACT_RE = re.compile(
     r"(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.:])-?\d+(?::\d{2})?(?:\.\d+)?(?![\w:])"
@@ -93,94 +98,6 @@ _FAILURE_RE = re.compile(
     r"\b(?:could ?n[o']t|can ?n[o']t|cannot|unable|not able|failed|fails|error|went wrong|did ?n[o']t"
     r"|was ?n[o']t|were ?n[o']t|not run|rejected|refused|declined|denied)\b",
     re.IGNORECASE,
-)
-_WORD_RE = re.compile(r"[A-Za-z][A-Za-z_'-]{3,}")
-_SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
-_COMMON = frozenset(
-    [
-        "about",
-        "above",
-        "after",
-        "again",
-        "against",
-        "also",
-        "because",
-        "been",
-        "before",
-        "being",
-        "below",
-        "between",
-        "both",
-        "could",
-        "does",
-        "doing",
-        "down",
-        "during",
-        "each",
-        "from",
-        "further",
-        "have",
-        "having",
-        "here",
-        "into",
-        "itself",
-        "just",
-        "more",
-        "most",
-        "other",
-        "over",
-        "same",
-        "should",
-        "some",
-        "such",
-        "than",
-        "that",
-        "their",
-        "them",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "those",
-        "through",
-        "under",
-        "until",
-        "very",
-        "what",
-        "when",
-        "where",
-        "which",
-        "while",
-        "with",
-        "would",
-        "your",
-        "yours",
-        "answer",
-        "question",
-        "result",
-        "results",
-        "found",
-        "tool",
-        "tools",
-        "agent",
-        "agents",
-        "allows",
-        "uses",
-        "used",
-        "using",
-        "means",
-        "lets",
-        "called",
-        "explains",
-        "describes",
-        "says",
-        "shows",
-        "needs",
-        "makes",
-        "gives",
-        "there",
-    ]
 )
 
 
@@ -383,10 +300,6 @@ def _contains(pool: Sequence[str], fact: str) -> bool:
     return any(_same_number(fact, p) for p in pool)
 
 
-def _content_words(text: str) -> set[str]:
-    return {w.lower() for w in _WORD_RE.findall(text)} - _COMMON
-
-
 _UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 """Kana and Han: scripts written without spaces between words."""
 _UNSPACED_RE = re.compile(f"[{_UNSPACED}]")
@@ -394,8 +307,8 @@ _SCRIPT_WORD_RE = re.compile(f"[^\\W\\d_{_UNSPACED}](?:[^\\W\\d{_UNSPACED}]|['-]
 
 
 def _script_words(text: str) -> set[str]:
-    """:func:`_content_words` in every script written with spaces (Cyrillic, Greek, accented Latin...)."""
-    return {w.lower() for w in _SCRIPT_WORD_RE.findall(text)} - _COMMON
+    """:func:`content_words` in every script written with spaces (Cyrillic, Greek, accented Latin...)."""
+    return {w.lower() for w in _SCRIPT_WORD_RE.findall(text)} - COMMON_WORDS
 
 
 _PIECE_SEPARATOR_RE = re.compile(r"((?<=[.!?])[ \t]+|[ \t]*\n\s*)")
@@ -509,13 +422,13 @@ def check_answer(
                 return AnswerVerdict(cleaned, "narration")
             # an answer to a turn whose every tool failed must be about what failed: say that
             # something failed, or use the words of the tools and their errors
-            said = _content_words(cleaned) - _content_words(question)
+            said = content_words(cleaned) - content_words(question)
             talks = len(cleaned.split()) >= IGNORED_FAILURE_WORDS  # "It hung." is short and to the point
             # what went wrong, not the examples an error offers ("Name a city (e.g. 'Tokyo', 'Paris')"):
             # an answer built from those talks past the failure ("Paris is a city in Europe.")
             why = [f"{f.name.replace('_', ' ')} {error_reason(f.content)}" for f in failures]
             reasons = " \n".join([*why, *grounded])
-            if talks and said and not _FAILURE_RE.search(cleaned) and not said & _content_words(reasons):
+            if talks and said and not _FAILURE_RE.search(cleaned) and not said & content_words(reasons):
                 return AnswerVerdict(cleaned, "ignores_failure", sorted(said)[:5])
         return AnswerVerdict(cleaned)
     evidence = " \n".join([*(r.content for r in results), *grounded])
@@ -860,7 +773,7 @@ def swapped_values(answer: str, question: str, results: Sequence[ToolResult]) ->
 def parallel_facts(result: str) -> list[list[str]]:
     """The leading facts of each sentence of ``result`` that opens like its first one (three words),
     first sentence included: a result listing one statement per item. [] when there is one."""
-    sentences = [t.strip() for t in _SENTENCE_RE.split(re.sub(r"[ \t]+", " ", result).strip()) if t.strip()]
+    sentences = [t.strip() for t in SENTENCE_RE.split(re.sub(r"[ \t]+", " ", result).strip()) if t.strip()]
     if len(sentences) < 2:
         return []
     opening = sentences[0].split()[:3]
@@ -870,132 +783,11 @@ def parallel_facts(result: str) -> list[list[str]]:
     return [leading_facts(t) for t in same]
 
 
-MAX_SENTENCES = 4
-MIN_SENTENCE_CHARS = 20
-"""A shorter sentence is not quoted alone ("A world clock."): it goes with the next one."""
-"""Sentences quoted from a document-like result in a faithful answer."""
-
-
-def relevant_sentences(text: str, question: str, limit: int = MAX_RESULT_CHARS) -> str:
-    """The sentences of a long result that are most about the question, in their order.
-
-    A sentence ranks by how many of the question's words it has (with those of the heading of its
-    passage, in a search result's citation line ``[1] path:line — heading``: "Plugin metadata"
-    is what the list under it is about), then by how early the first one comes (a sentence that
-    starts with the topic is about it: "The synthesizer writes the final answer"; so is one under
-    a heading that names it), then by its passage's place (a search result lists its best passage
-    first), then by its own place; the best one is quoted with the sentence after it (which
-    usually elaborates), then the next best. A sentence shorter than :data:`MIN_SENTENCE_CHARS`
-    opens the next one. Lines that introduce what follows (ending with ``:``) and citation lines
-    are left out. Falls back to the best passages.
-    """
-    wanted = _topic_words(question)
-    sentences: list[tuple[str, set[str], int]] = []  # text, heading words asked about, passage number
-    heading: set[str] = set()
-    passage = 0
-    for line in text.splitlines():
-        citation = _CITATION_LINE_RE.match(line)
-        if citation:
-            heading = _topic_words(citation.group(1) or "") & wanted
-            passage += 1
-            continue
-        if not line.strip() or line.rstrip().endswith(":"):
-            continue
-        short = ""  # a sentence too short to stand alone ("A world clock.") opens the next one
-        for part in re.split(r"(?<=[.!?])\s+|\s+-\s+(?=`)", line):
-            part = f"{short} {_BULLET_RE.sub('', part).strip()}".strip()
-            short = part if len(part) < MIN_SENTENCE_CHARS else ""
-            if not short:
-                sentences.append((part, heading, passage))
-        if short:
-            sentences.append((short, heading, passage))
-    scored = []
-    for index, (sentence, about, rank) in enumerate(sentences):
-        words = _topic_word_list(sentence)
-        hits = [i for i, (w, _) in enumerate(words) if w in wanted]
-        if (hits or about) and len(sentence) >= MIN_SENTENCE_CHARS:
-            first = 0 if about else hits[0]  # under a heading that names the topic, it leads
-            # a word said counts 1, a part of an identifier (``CADENCE_SUSPEND_LLM``) half
-            said = {words[i][0] for i in hits if not words[i][1]} | about
-            parts = {words[i][0] for i in hits if words[i][1]} - said
-            scored.append((-(len(said) + len(parts) / 2), first, rank, index))
-    if not scored:
-        return relevant_passages(text, question, limit)
-    ranked = [index for *_, index in sorted(scored)]
-    best = ranked[0]
-    picked = [best]
-    if best + 1 < len(sentences):  # the sentence after the best one usually elaborates on it
-        picked.append(best + 1)
-    picked += [i for i in ranked[1:] if i not in picked]
-    chosen = sorted(picked[:MAX_SENTENCES])
-    return _shorten(" ".join(_end(sentences[i][0].lstrip("…").strip()) for i in chosen), limit)
-
-
-_BULLET_RE = re.compile(r"^(?:[\s…*•-]+|\d+[.)](?=\s|$))+|\*\*")
-_TOPIC_TOKEN_RE = re.compile(r"[A-Za-z][A-Za-z0-9_.'-]*[A-Za-z0-9]")
-_NOT_TOPICS = STOPWORDS | {"whats", "according", "tell", "say", "says", "said", "know", "like", "want"}
-
-
-def _topic_word_list(text: str) -> list[tuple[str, bool]]:
-    """The words of ``text`` that can say what it is about, in order, singular, lower case: three
-    letters or more ("max" counts), and the parts of an identifier too (``CADENCE_MAX_TOOL_HOPS``:
-    max, tool, hop; flagged ``True``), without function words."""
-    out: list[tuple[str, bool]] = []
-    for token in _TOPIC_TOKEN_RE.findall(text):
-        parts = [p for p in re.split(r"[_.]+", token.lower()) if p]
-        for part in parts:
-            for word in re.split(r"['-]+", part):
-                if len(word) >= 3 and word.isalpha() and word not in _NOT_TOPICS:
-                    out.append((_singular(word), len(parts) > 1))
-    return out
-
-
-def _topic_words(text: str) -> set[str]:
-    """The words of :func:`_topic_word_list`, as a set."""
-    return {w for w, _ in _topic_word_list(text)}
-
-
 """List markers (``-``, ``*``, ``4.``) and bold markers, dropped from quoted sentences."""
-_CITATION_LINE_RE = re.compile(r"\s*\[\d+\]\s+\S+(?:\s+—\s+(.*))?$")
-"""A search result's citation line, ``[1] path:line — heading`` (group 1: the heading)."""
-
-
-def _singular(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
-
-
-def relevant_passages(text: str, question: str, limit: int = MAX_RESULT_CHARS) -> str:
-    """The paragraphs of a long result that share the most words with the question, in their order.
-
-    Lines that only introduce what follows (ending with ``:``) are left out.
-    """
-    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", text) if p.strip()]
-    content = [p for p in paragraphs if not p.rstrip().endswith(":")] or paragraphs
-    if len(content) <= 1 or len(text) <= limit:
-        return _shorten("\n".join(content), limit)
-    wanted = _content_words(question)
-    ranked = sorted(range(len(content)), key=lambda i: (-len(_content_words(content[i]) & wanted), i))
-    chosen: list[int] = []
-    size = 0
-    for i in ranked:
-        if chosen and size + len(content[i]) > limit:
-            break
-        chosen.append(i)
-        size += len(content[i])
-    return _shorten("\n".join(content[i] for i in sorted(chosen)), limit)
-
-
-def _shorten(text: str, limit: int = MAX_RESULT_CHARS) -> str:
-    text = re.sub(r"\s+", " ", text).strip()
-    if len(text) <= limit:
-        return text
-    cut = text[:limit]
-    end = max(cut.rfind(". "), cut.rfind("? "), cut.rfind("! "))
-    return (cut[: end + 1] if end > limit // 3 else cut.rstrip() + "…").strip()
 
 
 def _first_sentence(text: str) -> str:
-    return _SENTENCE_RE.split(re.sub(r"[ \t]+", " ", text).strip(), maxsplit=1)[0].strip()
+    return SENTENCE_RE.split(re.sub(r"[ \t]+", " ", text).strip(), maxsplit=1)[0].strip()
 
 
 def _is_value(text: str) -> bool:
@@ -1015,11 +807,6 @@ def _statement(result: ToolResult) -> str:
 
 def _args_text(args: Mapping[str, Any]) -> str:
     return ", ".join(f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in args.items()) or "no arguments"
-
-
-def _end(sentence: str) -> str:
-    sentence = sentence.strip()
-    return sentence if not sentence or sentence[-1] in ".!?…" else sentence + "."
 
 
 def explanation(question: str, results: Sequence[ToolResult]) -> str:
@@ -1068,7 +855,7 @@ def conform_to_tone(
     if tone == "concise" and words > CONCISE_MAX_WORDS:
         shaped = faithful_answer(question, results, "concise") if results else concise_lead(answer)
     elif tone == "explanatory" and words < EXPLANATORY_MIN_WORDS and results:
-        shaped = f"{_end(answer)}\n\n{explanation(question, results)}"
+        shaped = f"{end_sentence(answer)}\n\n{explanation(question, results)}"
     elif tone == "learning" and len(_STEP_RE.findall(answer)) < 2 and results:
         shaped = faithful_answer(question, results, "learning")
     elif tone == "formal":
@@ -1104,7 +891,7 @@ def concise_lead(answer: str) -> str:
         kept += [part, sep]
         words += len(part.split())
     text = "".join(kept).strip()
-    return text if text.endswith(":") else _end(text)
+    return text if text.endswith(":") else end_sentence(text)
 
 
 _CODE_RE = re.compile(r"```.*?(?:```|$)|`[^`\n]*`", re.DOTALL)
@@ -1143,7 +930,7 @@ def error_reason(error: str) -> str:
     A sentence that introduces what follows (ending with ``:``, "… with error:") goes on with the
     next one, which holds the reason ("expression: Field required").
     """
-    pieces = [p.strip() for p in _SENTENCE_RE.split(_ERROR_PREFIX_RE.sub("", error).strip()) if p.strip()]
+    pieces = [p.strip() for p in SENTENCE_RE.split(_ERROR_PREFIX_RE.sub("", error).strip()) if p.strip()]
     reason = pieces[0] if pieces else ""
     for piece in pieces[1:]:
         if not reason.endswith(":"):
@@ -1171,7 +958,7 @@ def failure_answer(failures: Sequence[ToolResult], tone: str | None) -> str:
             )
         else:
             reason = error_reason(f.content)
-            line = f"the {f.name} tool failed" + (f": {_end(reason)}" if reason else ".")
+            line = f"the {f.name} tool failed" + (f": {end_sentence(reason)}" if reason else ".")
         if line not in reasons:
             reasons.append(line)
     if not reasons:
@@ -1198,24 +985,24 @@ def faithful_answer(question: str, results: Sequence[ToolResult], tone: str | No
     if tone == "concise":
         pairs = zip(used, statements, strict=True)
         short = [r.content if _is_value(r.content) else _first_sentence(s) for r, s in pairs]
-        return " ".join(_end(s) for s in short if s)
+        return " ".join(end_sentence(s) for s in short if s)
     if tone == "formal":
         if len(statements) == 1:
-            return f"In response to your question: {_end(statements[0])}"
-        return "In response to your question:\n" + "\n".join(f"- {_end(s)}" for s in statements)
+            return f"In response to your question: {end_sentence(statements[0])}"
+        return "In response to your question:\n" + "\n".join(f"- {end_sentence(s)}" for s in statements)
     if tone == "explanatory":
-        return "\n\n".join([*(_end(s) for s in statements), explanation(question, used)])
+        return "\n\n".join([*(end_sentence(s) for s in statements), explanation(question, used)])
     if tone == "learning":
         steps = [f"1. The question: {question.strip()}"]
         for i, r in enumerate(results, start=2):
             steps.append(f"{i}. Use the {r.name} tool with {_args_text(r.args)}.")
-        steps.append(f"{len(results) + 2}. Read the result: {_end(' '.join(statements))}")
+        steps.append(f"{len(results) + 2}. Read the result: {end_sentence(' '.join(statements))}")
         steps.append("Recap: the answer comes straight from the tool's result.")
         steps.append("Try next: ask a follow-up that builds on this result.")
         return "\n".join(steps)
     if len(statements) == 1:
-        return _end(statements[0])
-    return "Here is what I found:\n" + "\n".join(f"- {_end(s)}" for s in statements)
+        return end_sentence(statements[0])
+    return "Here is what I found:\n" + "\n".join(f"- {end_sentence(s)}" for s in statements)
 
 
 __all__ = [

@@ -108,6 +108,7 @@ from cadence.models.local.grammar import (
     repeated_argument,
 )
 from cadence.models.preroute import PreRouter, question_parts, stem, tokenize, tool_function, tool_name
+from cadence.passages import relevant_sentences
 from cadence.text import numbers_from_words
 
 ANSWER_FROM_RESULTS = "Answer the user's question in one sentence, using only the results given."
@@ -521,18 +522,31 @@ _WORK_LINE_RE = re.compile(
     r"^\[[^\]]+\] (?:(?P<tool>[\w.-]+)(?:\(.*?\))? (?:result|error): |said: )(?P<text>.*)$"
 )
 """A line of folded work: ``[agent] tool({args}) result: ...`` (or ``tool result:``), ``[agent] said:``."""
+_CALL_LINE_RE = re.compile(r"^\[[^\]]+\] called ")
+"""A call of folded work left without a result: ``[agent] called tool({args})``."""
 
 
 def plain_results(text: str) -> str:
     """Folded agent work (``[agent] tool result: ...`` lines) reduced to what was found.
 
-    Call lines and headers are dropped: a small model copies them into the answer.
+    Call lines and headers are dropped: a small model copies them into the answer. A result of several
+    lines (search passages) keeps its lines: they follow its work line.
     """
     lines = text.splitlines()
     if not any(_WORK_LINE_RE.match(line) for line in lines):
         return text
-    kept = [m.group("text") for line in lines if (m := _WORK_LINE_RE.match(line))]
-    return "\n".join(kept)
+    kept: list[str] = []
+    inside = False  # the lines after a work line belong to its result, up to the next line of work
+    for line in lines:
+        work = _WORK_LINE_RE.match(line)
+        if work is not None:
+            kept.append(work.group("text"))
+            inside = True
+        elif _CALL_LINE_RE.match(line):
+            inside = False
+        elif inside:
+            kept.append(line)
+    return "\n".join(kept).strip()
 
 
 _SHAPES: tuple[tuple[tuple[str, ...], str, int], ...] = (
@@ -1072,6 +1086,12 @@ class SmallModelPolicy:
                 # the results already say it in sentences ("Lima, Peru is 18 hours behind Auckland. It is
                 # 23:10 on Saturday ..."): a small model only drops or mixes up their parts
                 return Plan("text", [], None, [], [], 0, fixed=" ".join(facts.split()))
+            if any(len(plain_results(value)) > STATEMENT_MAX_CHARS for _, value in results):
+                # documents (search passages): a small model picks the wrong lines or invents ("Cadence
+                # can answer in any tone."); the sentences most about the question are the answer
+                quoted = relevant_sentences(facts, question, only_best=True)
+                if quoted:
+                    return Plan("text", [], None, [], [], 0, fixed=quoted)
             found = [" ".join(line.split()) for line in facts.splitlines() if line.strip()]
             if shape == ANSWER_FROM_RESULTS and len(found) > 1 and len(question_parts(question)) > 1:
                 # a message asking several things: one line per result, as found (a small model joins
