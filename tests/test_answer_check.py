@@ -15,6 +15,7 @@ from cadence.orchestration.answer_check import (
     contradicted_orders,
     drop_repeats,
     echoes,
+    error_reason,
     facts,
     failure_answer,
     faithful_answer,
@@ -748,3 +749,11 @@ def test_the_agents_answers_of_a_turn() -> None:
         ("math", "5*7 = 35"),
         ("info", "It is 18:30 in Tokyo."),
     ]
+
+
+def test_the_reason_of_an_error_keeps_its_example_and_its_quoted_question() -> None:
+    """The reason was cut after "e.g." and at the "?" of a quoted question: "…operation, e.g. Please rephrase"."""
+    example = "Error: CalculationError: Could not read it as arithmetic, e.g. '3 * 19.99'. Try again."
+    assert error_reason(example) == "Could not read it as arithmetic, e.g. '3 * 19.99'."
+    quoted = "Error: CalculationError: Malformed expression 'Привет what is 3*7? 日本': invalid character. Use digits."
+    assert error_reason(quoted) == "Malformed expression 'Привет what is 3*7? 日本': invalid character."

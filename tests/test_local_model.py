@@ -13,6 +13,7 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 from langchain_core.tools import tool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from cadence.conventions import FINAL_REPLY_NOTICE
 from cadence.models.local import (
     LocalChatModel,
     build_route_grammar,
@@ -1007,3 +1008,26 @@ def test_folded_results_keep_their_lines() -> None:
     assert plain_results(folded) == (
         "1 passage(s) for 'tones':\n[1] overview.md:28 — Tones\nThe final answer is written in one of five tones.\n4"
     )
+
+
+def test_an_agent_whose_reply_is_the_final_answer_answers_from_its_results() -> None:
+    """The single mode: a search result's raw passages were the user's answer."""
+    model = LocalChatModel()
+    search = "1 passage(s) for 'port':\n[1] configuration.md:41 — Server\n" + (
+        "`CADENCE_DATA_DIR` (default `~/.cadence`): where the SQLite database lives. " * 9
+        + "`CADENCE_HOST` / `CADENCE_PORT` (default 127.0.0.1:8000)."
+    )
+
+    def turn(system: str) -> list[Any]:
+        return [
+            SystemMessage(system),
+            HumanMessage("How do I change the server port?"),
+            AIMessage("", name="docs_agent", tool_calls=[{"name": "calculate", "args": {}, "id": "s1"}]),
+            ToolMessage(search, tool_call_id="s1", name="calculate"),
+        ]
+
+    tools = _schemas([calculate, make_back_tool()])
+    single = model.plan(turn(f"You search docs. {FINAL_REPLY_NOTICE} RESPONSE STYLE: natural"), tools=tools)
+    assert single.fixed == "`CADENCE_HOST` / `CADENCE_PORT` (default 127.0.0.1:8000)."
+    handed_back = model.plan(turn("You search docs."), tools=tools)  # a final-answer node writes it
+    assert handed_back.fixed == search

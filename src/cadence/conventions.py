@@ -78,6 +78,9 @@ ROUTE_DESCRIPTION_PREFIX = "Hand the conversation to the "
 CAPABILITIES_HEADER = "WHAT YOU CAN HELP WITH"
 """Opens the list of what the assistant can do in the synthesizer's prompt on a turn without agent work
 (the embedded model's policy reads the list from there)."""
+FINAL_REPLY_NOTICE = "Your reply is the final answer the user reads; nobody rewrites it."
+"""Opens an agent's instructions when its reply is the turn's final answer (the single mode): the embedded
+model's policy then answers from the results instead of handing them back as they are."""
 TOLD_FACTS_HEADER = "WHAT THE USER TOLD YOU ABOUT THEMSELVES EARLIER"
 """Opens the recalled facts the user stated, in an agent's prompt (the embedded model's policy reads them
 to fill "where I live" or "my favorite number" in a tool's arguments)."""

@@ -134,7 +134,8 @@ def relevant_sentences(
     usually elaborates), then the next best. A sentence shorter than :data:`MIN_SENTENCE_CHARS`
     opens the next one. Lines that introduce what follows (ending with ``:``) and citation lines
     are left out. Falls back to the best passages. With ``only_best``, the sentences as much about the
-    question as the best one are quoted, and no other (at most two: an answer, not a summary).
+    question as the best one are quoted, and no other (at most two: an answer, not a summary); ""
+    when no sentence is about it.
     """
     wanted = topic_words(question)
     sentences: list[tuple[str, set[str], int]] = []  # text, heading words asked about, passage number
@@ -167,7 +168,7 @@ def relevant_sentences(
             parts = {words[i][0] for i in hits if words[i][1]} - said
             scored.append((-(len(said) + len(parts) / 2), first, rank, index))
     if not scored:
-        return relevant_passages(text, question, limit)
+        return "" if only_best else relevant_passages(text, question, limit)
     ranked = [index for *_, index in sorted(scored)]
     best = ranked[0]
     if only_best:

@@ -924,13 +924,18 @@ _ERROR_PREFIX_RE = re.compile(r"^\s*(?:error\s*:\s*)?(?:\w*(?:Error|Exception)\s
 """``Error: CalculationError: `` before a tool error's message."""
 
 
+_REASON_END_RE = re.compile(r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<=[.!?])\s+(?=[A-Z(\[])|\n+")
+"""Where a sentence of an error ends: before a capital letter, not after "e.g." (an example follows), nor
+inside a quoted question ("Malformed expression 'what is 3*7? 日本'")."""
+
+
 def error_reason(error: str) -> str:
     """What a tool error says went wrong, in its first sentence, without its ``Error: …Error:`` prefix.
 
     A sentence that introduces what follows (ending with ``:``, "… with error:") goes on with the
     next one, which holds the reason ("expression: Field required").
     """
-    pieces = [p.strip() for p in SENTENCE_RE.split(_ERROR_PREFIX_RE.sub("", error).strip()) if p.strip()]
+    pieces = [p.strip() for p in _REASON_END_RE.split(_ERROR_PREFIX_RE.sub("", error).strip()) if p.strip()]
     reason = pieces[0] if pieces else ""
     for piece in pieces[1:]:
         if not reason.endswith(":"):

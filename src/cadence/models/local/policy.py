@@ -89,6 +89,7 @@ from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolM
 from cadence.conventions import (
     BACK_TOOL_NAME,
     CAPABILITIES_HEADER,
+    FINAL_REPLY_NOTICE,
     FINALIZE_TOOL,
     FORWARD_TOOL,
     ROUTE_DESCRIPTION_PREFIX,
@@ -879,6 +880,9 @@ class SmallModelPolicy:
             if tool_choice in ("any", "required") or not results:
                 return self._plan_call(messages, real, question, allow_text=False)
         if tools and results and question:
+            if FINAL_REPLY_NOTICE in _system_text(messages):
+                # its reply is the final answer (the single mode): written as a final-answer node would
+                return self._plan_text(messages, question, results)
             # An agent with results hands them back verbatim: a small model only degrades them,
             # and the final-answer node writes the answer.
             return Plan("text", [], None, [], [], 0, fixed="\n".join(value for _, value in results))

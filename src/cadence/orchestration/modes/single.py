@@ -42,6 +42,7 @@ from langgraph.types import Command
 
 from cadence.conventions import (
     BACK_TOOL_NAME,
+    FINAL_REPLY_NOTICE,
     GraphNodeNames,
     agent_node_name,
     answer_text,
@@ -87,8 +88,7 @@ ANSWER = "answer"
 """The agent's edge label: it answered; the forward node writes the final answer."""
 
 SINGLE_INSTRUCTIONS = (
-    "Your reply is the final answer the user reads; nobody rewrites it. {tone} "
-    "When you have what you need, answer the question directly."
+    FINAL_REPLY_NOTICE + " RESPONSE STYLE: {tone} When you have what you need, answer the question directly."
 )
 """Added to the agent's system prompt in this mode: the tone (and the response suggestion)."""
 
