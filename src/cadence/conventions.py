@@ -81,6 +81,9 @@ CAPABILITIES_HEADER = "WHAT YOU CAN HELP WITH"
 FINAL_REPLY_NOTICE = "Your reply is the final answer the user reads; nobody rewrites it."
 """Opens an agent's instructions when its reply is the turn's final answer (the single mode): the embedded
 model's policy then answers from the results instead of handing them back as they are."""
+FORWARDED_REPLY_NOTICE = "Your answer may reach the user as it is"
+"""Opens the supervisor mode's instructions to an agent (its answer may be forwarded verbatim): the embedded
+model's policy then answers from the results, as for :data:`FINAL_REPLY_NOTICE`."""
 TOLD_FACTS_HEADER = "WHAT THE USER TOLD YOU ABOUT THEMSELVES EARLIER"
 """Opens the recalled facts the user stated, in an agent's prompt (the embedded model's policy reads them
 to fill "where I live" or "my favorite number" in a tool's arguments)."""

@@ -92,6 +92,7 @@ from cadence.conventions import (
     FINAL_REPLY_NOTICE,
     FINALIZE_TOOL,
     FORWARD_TOOL,
+    FORWARDED_REPLY_NOTICE,
     ROUTE_DESCRIPTION_PREFIX,
     TOLD_FACTS_HEADER,
     is_control_tool,
@@ -880,8 +881,10 @@ class SmallModelPolicy:
             if tool_choice in ("any", "required") or not results:
                 return self._plan_call(messages, real, question, allow_text=False)
         if tools and results and question:
-            if FINAL_REPLY_NOTICE in _system_text(messages):
-                # its reply is the final answer (the single mode): written as a final-answer node would
+            system = _system_text(messages)
+            if FINAL_REPLY_NOTICE in system or FORWARDED_REPLY_NOTICE in system:
+                # its reply is the final answer (the single mode) or may be forwarded as it is (the
+                # supervisor mode): written as a final-answer node would
                 return self._plan_text(messages, question, results)
             # An agent with results hands them back verbatim: a small model only degrades them,
             # and the final-answer node writes the answer.

@@ -42,6 +42,7 @@ from cadence.conventions import (
     CONTROL_METADATA_KEY,
     FINALIZE_TOOL,
     FORWARD_TOOL,
+    FORWARDED_REPLY_NOTICE,
     HANDOFF_NAMING,
     ROUTE_DESCRIPTION_PREFIX,
     GraphNodeNames,
@@ -634,18 +635,23 @@ def handed_back(
     return [*([last_ai] if last_ai is not None else []), *new]
 
 
-AGENT_TONE_INSTRUCTIONS = "Your answer may reach the user as it is, so write it this way: {tone}"
-"""Added to an agent's system prompt in this mode when the turn asks for a tone other than natural: a
-forwarded answer, or one that stands, is nobody's rewrite (the agent's own prompt sets the natural voice)."""
+AGENT_REPLY_INSTRUCTIONS = FORWARDED_REPLY_NOTICE + "."
+"""Added to an agent's system prompt in this mode: a forwarded answer, or one that stands, is nobody's
+rewrite (the agent's own prompt sets the natural voice)."""
+AGENT_TONE_INSTRUCTIONS = FORWARDED_REPLY_NOTICE + ", so write it this way: {tone}"
+""":data:`AGENT_REPLY_INSTRUCTIONS` when the turn asks for a tone other than natural."""
 
 
 def agent_instructions(state: dict[str, Any]) -> str:
-    """The supervisor mode's additions to an agent's prompt: the user's recalled facts, the turn's tone."""
+    """The supervisor mode's additions to an agent's prompt: the user's recalled facts, and that its answer
+    may reach the user as it is (in the turn's tone)."""
     raw = state.get("tone") or (state.get("metadata") or {}).get("tone")
     tone = ResponseTone.get_description(raw)
     parts = [facts_prompt(state)]
     if tone != ResponseTone.NATURAL.description:
         parts.append(AGENT_TONE_INSTRUCTIONS.format(tone=tone))
+    else:
+        parts.append(AGENT_REPLY_INSTRUCTIONS)
     return "\n\n".join(p for p in parts if p)
 
 
