@@ -757,3 +757,17 @@ def test_the_reason_of_an_error_keeps_its_example_and_its_quoted_question() -> N
     assert error_reason(example) == "Could not read it as arithmetic, e.g. '3 * 19.99'."
     quoted = "Error: CalculationError: Malformed expression 'Привет what is 3*7? 日本': invalid character. Use digits."
     assert error_reason(quoted) == "Malformed expression 'Привет what is 3*7? 日本': invalid character."
+
+
+def test_an_answer_correcting_itself_unasked_is_rewritten() -> None:
+    """ "You're right, I should have said 37.5." to a first question: a conversation that did not happen."""
+    results = [ToolResult("calculate", {"expression": "3 * 12.50"}, "(3 * 12.50) = 37.5")]
+    question = "If I buy 3 pizzas at $12.50 each, how much do I pay?"
+    verdict = check_answer("You're right, I should have said 37.5.", question=question, results=results)
+    assert verdict.problem == "false_correction"
+    assert check_answer("You pay 37.5 dollars.", question=question, results=results).problem is None
+    # the user pointed out a mistake: owning it is fine
+    fixed = check_answer(
+        "You're right: it is 37.5.", question="No, that's wrong. 3 * 12.50?", results=results
+    )
+    assert fixed.problem is None

@@ -21,6 +21,9 @@ generically (numbers, clock times and words, never particular sentences):
 - **narration**: an answer about "the user" (in the third person) when neither the question
   nor the results speak of users: the model described its task instead of answering
   ("The user asked for a double of 200.");
+- **false correction**: the answer apologises or corrects itself ("You're right, I should have said
+  37.5") while the user's message corrects nothing (no "wrong", "mistake", "no,", ...): the model
+  played out a conversation that did not happen;
 - **missing result**: the turn's short tool results (values, not documents) state
   facts (numbers, clock times) that are not in the question, and the answer
   carries none of them (none of their clock times, when they lead with one: a
@@ -93,6 +96,18 @@ _LIST_MARKER_RE = re.compile(r"(?mi)^\s*(?:[#>*_]+\s*)*(?:step\s+)?\d+\s*[.):–
 """A numbered step or list item opening a line: ``1.``, ``2)``, ``### 3.``, ``**4.**``, ``**Step 5:**``,
 ``Step 6 -`` (its number is no fact)."""
 _NARRATION_RE = re.compile(r"\bthe user\b", re.IGNORECASE)
+_CORRECTION_RE = re.compile(
+    r"\b(?:you(?:'re| are) (?:right|correct)"
+    r"|I (?:should have|apologi[sz]e|stand corrected|made a mistake|was wrong)|my (?:mistake|apologies|bad)"
+    r"|sorry (?:for|about) (?:the|my|any) (?:confusion|mistake|error))",
+    re.IGNORECASE,
+)
+"""An answer correcting itself or apologising for a mistake."""
+_CORRECTED_RE = re.compile(
+    r"\b(?:wrong|mistake|incorrect|not right|not correct|that'?s not|isn'?t right|error|fix|typo)\b|^\s*no\b",
+    re.IGNORECASE,
+)
+"""A user's message that points out a mistake (the answer may then say "you're right")."""
 _USER_RE = re.compile(r"\busers?\b", re.IGNORECASE)
 _FAILURE_RE = re.compile(
     r"\b(?:could ?n[o']t|can ?n[o']t|cannot|unable|not able|failed|fails|error|went wrong|did ?n[o']t"
@@ -434,6 +449,9 @@ def check_answer(
     evidence = " \n".join([*(r.content for r in results), *grounded])
     if _narrates(cleaned, question, evidence):
         return AnswerVerdict(cleaned, "narration")
+    corrects = _CORRECTION_RE.search(cleaned)
+    if corrects and not _CORRECTED_RE.search(question):
+        return AnswerVerdict(cleaned, "false_correction", [corrects.group(0)])
     asked = facts(question)
     # Short results are values (a sum, a clock time): the answer must carry one. Long ones are
     # documents, which an answer summarises in words.
