@@ -13,7 +13,7 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 from langchain_core.tools import tool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from cadence.conventions import FINAL_REPLY_NOTICE
+from cadence.conventions import FINAL_REPLY_NOTICE, FORWARDED_REPLY_NOTICE
 from cadence.models.local import (
     LocalChatModel,
     build_route_grammar,
@@ -1029,5 +1029,7 @@ def test_an_agent_whose_reply_is_the_final_answer_answers_from_its_results() -> 
     tools = _schemas([calculate, make_back_tool()])
     single = model.plan(turn(f"You search docs. {FINAL_REPLY_NOTICE} RESPONSE STYLE: natural"), tools=tools)
     assert single.fixed == "`CADENCE_HOST` / `CADENCE_PORT` (default 127.0.0.1:8000)."
+    forwarded = model.plan(turn(f"You search docs.\n\n{FORWARDED_REPLY_NOTICE}."), tools=tools)  # supervisor
+    assert forwarded.fixed == single.fixed
     handed_back = model.plan(turn("You search docs."), tools=tools)  # a final-answer node writes it
     assert handed_back.fixed == search
