@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 
 import pytest
@@ -518,7 +519,7 @@ def test_a_word_problem_of_one_operation(text: str, value: float) -> None:
         "I have 3 boxes with 12 eggs each and break 5 of them. How many are left?",
         "A box holds 12 eggs. I have 36 eggs. How many boxes do I need?",  # a division
         "Tom has 20 dollars and spends 5 each day. How many days does it last?",
-        "It costs 5 dollars a month. What is the cost for 2 years?",  # months are not years
+        "It costs 5 dollars a month. What is the cost for 2 weeks?",  # a month has no fixed number of weeks
         "Sarah is 12 years old. How old will she be in 5 years?",  # an addition
         "I walk 3 km a day. Is 20 km a lot?",
         "I ate 3 slices of 8 slices. How many are left?",  # a part of a whole, not 3 groups of 8
@@ -578,3 +579,306 @@ def test_units_of_the_same_kind_convert(text: str, value: float) -> None:
 def test_units_of_different_kinds_do_not_convert() -> None:
     with pytest.raises(CalculationError):
         evaluate(to_expression("how many minutes in a meter"))
+    with pytest.raises(CalculationError):  # a year is months, never a fixed number of days
+        evaluate(to_expression("how many days in a month"))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("How many months are in 2 years?", 24), ("convert 5 years to months", 60), ("36 months in years", 3)],
+)
+def test_months_and_years_convert_among_themselves(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+# --- whole questions as the embedded model passes them ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("What's 3/8 as a decimal?", 0.375),
+        ("convert 3/8 to a decimal", 0.375),
+        ("What is 5/8 in decimal form?", 0.625),
+        ("Express 7/4 as a decimal.", 1.75),
+        ("3/8 as a decimal please", 0.375),
+        ("Can you turn 2/3 into a decimal?", 2 / 3),
+        ("What's one eighth as a decimal?", 0.125),
+        ("what is three quarters as a decimal", 0.75),
+        ("write 5/16 as a decimal number", 0.3125),
+        ("What is 1/3 expressed as a decimal?", 1 / 3),
+        ("give me 9/20 in decimal", 0.45),
+        ("what's 11/4 in decimals", 2.75),
+        ("two fifths as a decimal", 0.4),
+    ],
+)
+def test_asking_for_a_decimal_is_framing(text: str, value: float) -> None:
+    """Asking for the value "as a decimal", "to a decimal" or "in decimal form" is framing."""
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+def test_a_decimal_asked_for_does_not_touch_decimal_places() -> None:
+    assert evaluate(to_expression("round 3.14159 to 2 decimal places")) == pytest.approx(3.14)
+    with pytest.raises(CalculationError):  # a fraction is not a form the calculator writes
+        calculate.invoke({"expression": "What is 0.375 as a fraction?"})
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("What's 5*7 and what time is it in Tokyo?", 35),
+        ("What is 12 * 4 and where is Paris?", 48),
+        ("what's 100 / 8 and how are you today?", 12.5),
+        ("Calculate 15% of 80 and what's the weather like?", 12),
+        ("what is 9 squared and when does the shop open?", 81),
+        ("What's 2 to the power of 10 and who invented the calculator?", 1024),
+        ("what is 144 divided by 12 and why is the sky blue", 12),
+        ("how much is 45 + 55 and which planet is biggest?", 100),
+        ("What is 250 divided by 4, and what's the time in Berlin?", 62.5),
+        ("What is 7 * 6 and how old is my cat?", 42),
+        # a second question about the result is a step on it
+        ("What is (3+4)*2? And what is that plus 1?", 15),
+        ("What's 5*7 and what is its square root?", 35**0.5),
+        ("What is 5*7, and what is that squared?", 1225),
+        ("what is 100 / 4 and what is that times 3", 75),
+        ("What is 12 * 4? Now double it.", 96),
+    ],
+)
+def test_the_arithmetic_question_of_a_compound_question_is_read(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what's 5*7 and what's 6*8?",  # two calculations: which one?
+        "What's 5*7 and what is 3 plus 2?",
+        "What's 5*7 and how many hours are in a week?",
+        "What is 250 divided by 4, and what's 10% of that?",  # a step on the result not read: not 62.5
+    ],
+)
+def test_a_compound_question_with_more_arithmetic_is_not_cut_short(text: str) -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": text})
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("A shirt costs $40 and is 25% off. What's the sale price?", 30),
+        ("A jacket costs $120 and is 30% off. What does it cost now?", 84),
+        ("25% off $40", 30),
+        ("$40 with a 25% discount", 30),
+        ("a 20% discount on 80", 64),
+        ("What is the price of a $80 dress after a 20% discount?", 64),
+        ("The TV is $500, on sale for 15% off. How much do I pay?", 425),
+        ("Shoes priced at $90 are marked down 10%. What's the new price?", 81),
+        ("How much is a $250 phone with a 12% discount?", 220),
+        ("A $40 shirt is on sale at 25% off", 30),
+        ("$60 plus 8% tax", 64.8),
+        ("a $50 meal with a 20% tip", 60),
+        ("Dinner was $45. I want to leave an 18% tip. What's the total?", 53.1),
+        ("What is $200 with 20% VAT?", 240),
+        ("A laptop costs $900 plus 7.5% sales tax. What is the total cost?", 967.5),
+        ("The bill is $84; add a 15% tip.", 96.6),
+        ("What do I pay for a $30 haircut with a 15 percent tip?", 34.5),
+        ("A store buys a lamp for $40 and applies a 50% markup. What is the selling price?", 60),
+        ("A $120 ticket has a 5% service fee. What's the total?", 126),
+        # the tip, the tax or the discount itself
+        ("How much is the tip on a $60 bill at 15%?", 9),
+        ("What's a 15% tip on $60?", 9),
+        ("How much tax do I pay on $60 at 8%?", 4.8),
+        ("How much should I tip on a $75 bill at 20%?", 15),
+        ("How much do I save with 25% off a $40 shirt?", 10),
+        # shared
+        ("Split an $84 bill four ways with a 15% tip", 24.15),
+        ("Four friends split a $100 dinner with a 20% tip. How much does each pay?", 30),
+        ("We split a $90 bill 3 ways plus 10% tip", 33),
+        ("Share a $120 bill among 4 people with a 25% tip", 37.5),
+        ("The bill is $84 and we add a 15% tip. Split between 4 of us, how much each?", 24.15),
+        ("Split a $90 bill 3 ways", 30),
+        ("A $64 bill split 4 ways with an 18% tip", 18.88),
+        ("Three of us split a $75 bill with a 20% tip. How much each?", 30),
+        # a raise or a cut is a change of the same kind
+        ("I got a 10% raise on my $50000 salary. What is my new salary?", 55000),
+        ("a 20% pay cut on a $3000 salary", 2400),
+        ("The tax rate is 8%. My income is $50000. How much tax do I owe?", 4000),
+    ],
+)
+def test_a_price_changed_by_a_percent(text: str, value: float) -> None:
+    """A discount, a sale or "% off" lowers the price; a tip, a tax, VAT, a markup or a fee raises it."""
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "After a 25% discount a shirt costs $30. What was the original price?",  # the price after is given
+        "A shirt costs $30 after a 25% discount. How much was it?",
+        "The price was reduced by 20% to $40.",
+        "I paid $64.80 including 8% tax. What was the price before tax?",
+        "I got 25% off. I paid $30.",
+        "A shirt costs $40 with 25% off and 8% tax.",  # two percents
+        "How much is the tip on a $60 bill at 15% and what is the total?",  # two answers
+        "What's the tip on a $60 bill at 15%, and how much do I pay?",
+        "The price increased by 10% to $55. What was it?",
+        "After a 10% raise, my salary is $55000. What was it before?",
+        "My salary increased 10% and is now $55000.",
+        "A 15% tip was added to the $60 bill. What was the bill before the tip?",
+        "Split a $84 bill with 3 friends with a 15% tip",  # 3 or 4 shares?
+        "A $40 shirt is 25% off, double it",  # another operation
+        "I have 3 shirts at $40 with 25% off",  # three numbers, no sharing
+        "25% of the $40 shirts are on sale",  # a share of the shirts
+        "I have $40 and spend 25% of it. How much is left?",  # was 40 - 25
+    ],
+)
+def test_a_price_problem_that_is_not_one_change_is_not_read(text: str) -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": text})
+
+
+def test_calculate_shows_the_price_it_computed() -> None:
+    assert calculate.invoke({"expression": "$60 plus 8% tax"}) == "(60 * (100 + 8) / 100) = 64.8"
+    answer = calculate.invoke({"expression": "Split an $84 bill four ways with a 15% tip"})
+    assert answer == "((84 * (100 + 15) / 100) / 4) = 24.15"
+
+
+@pytest.mark.parametrize(
+    ("text", "expression", "value"),
+    [
+        ("If I save $150 a month, how much will I have after 2 years?", "(150 * 2 * 12)", 3600),
+        ("It costs 5 dollars a month. What is the cost for 2 years?", "(5 * 2 * 12)", 120),
+        ("I save $10 a week. How much do I have after a year?", "(10 * 52)", 520),
+        ("A tap drips 2 liters per minute. How much water in 3 hours?", "(2 * 3 * 60)", 360),
+        ("A car drives 60 km per hour. How far does it go in 90 minutes?", "(60 * 90 / 60)", 90),
+        ("I walk 5 km an hour for 30 minutes.", "(5 * 30 / 60)", 2.5),
+        ("My heart beats 70 times a minute. How many beats in an hour?", "(70 * 60)", 4200),
+        ("She earns $20 per hour. How much in 45 minutes?", "(20 * 45 / 60)", 15),
+        ("A subscription is $12 per month. What does it cost over 3 years?", "(12 * 3 * 12)", 432),
+        ("I spend $5 a day on coffee. How much in 2 weeks?", "(5 * 2 * 7)", 70),
+        ("A factory makes 300 parts per day. How many parts in 4 weeks?", "(300 * 4 * 7)", 8400),
+        ("I earn $52000 a year. How much is that for 2 weeks?", "(52000 * 2 / 52)", 2000),
+        ("I read 20 pages per day. How many pages in 3 weeks?", "(20 * 3 * 7)", 420),
+        ("A printer prints 15 pages a minute. How many in 2 hours?", "(15 * 2 * 60)", 1800),
+        ("If I save $150 monthly, how much after 2 years?", "(150 * 2 * 12)", 3600),
+        ("Rent is $1200 a month. What is it for a year?", "(1200 * 12)", 14400),
+        ("I work 8 hours a day for 2 weeks. How many hours?", "(8 * 2 * 7)", 112),
+        ("A car drives 60 km/h for 90 minutes", "(60 * 90 / 60)", 90),
+        ("In 3 years, how much will I pay at $40 a month?", "(40 * 3 * 12)", 1440),
+        ("I earn $36500 a year. How much in 10 days?", "(36500 * 10 / 365)", 1000),
+        ("I drink 2 liters of water a day. How much in a week?", "(2 * 7)", 14),
+        ("I walk 10000 steps a day. How many steps in a year?", "(10000 * 365)", 3650000),
+    ],
+)
+def test_a_rate_for_a_time_in_another_unit(text: str, expression: str, value: float) -> None:
+    """An amount per unit of time over a time in another unit: the time converted into the rate's unit."""
+    assert to_expression(text) == expression
+    assert evaluate(expression) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A plant grows 2 cm per week. How much in 3 months?",  # a month is no fixed number of weeks
+        "I spend $3 a day. How much in a month?",
+        "I work 8 hours a day. How many days is 40 hours?",  # a division
+        "I pay $50 a month. How many months in 2 years?",
+        "The population grows 2% a year. What after 10 years?",  # compound growth
+        "I take 2 pills twice a day. How many in a week?",
+        "I earn $20 an hour and work 8 hours a day. How much in a week?",  # two rates (was 160)
+        "A car goes 60 km per hour. How long to drive 150 km?",
+        "How many months until I have saved $1800 at $150 a month?",
+    ],
+)
+def test_a_rate_problem_that_is_not_one_product_is_not_read(text: str) -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": text})
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("What is the area of a circle with radius 3?", math.pi * 9),
+        ("Find the area of a circle with a radius of 5 cm.", math.pi * 25),
+        ("What's the area of a circle whose diameter is 10?", math.pi * 25),
+        ("Area of a circle, radius 4", math.pi * 16),
+        ("the circumference of a circle with radius 7", 2 * math.pi * 7),
+        ("What is the perimeter of a circle with a diameter of 8 inches?", math.pi * 8),
+        ("the area of a circle with a 6 inch diameter", math.pi * 9),
+        ("the area of a circle with a 6-inch diameter", math.pi * 9),
+        ("What is the perimeter of a square with 6 cm sides?", 24),
+        ("area of a circle r = 3", math.pi * 9),
+        ("What is the area of a rectangle with length 8 and width 5?", 40),
+        ("area of a rectangle 12 m long and 3 m wide", 36),
+        ("the perimeter of a rectangle with sides 4 and 9", 26),
+        ("What is the area of a 6 by 4 rectangle?", 24),
+        ("What is the perimeter of a rectangle, 4 x 6", 20),  # was 4 * 6
+        ("What is the area of a square with side 7?", 49),
+        ("the perimeter of a square with side length 2.5", 10),
+        ("What is the area of a triangle with a base of 10 and a height of 6?", 30),
+        ("triangle area with base 8 and height 3", 12),
+        ("What is the volume of a cube with side 3 cm?", 27),
+        ("volume of a cube with an edge of 4", 64),
+        ("What is the surface area of a cube with side 2?", 24),
+        ("What is the volume of a sphere with radius 2?", 4 / 3 * math.pi * 8),
+        ("the volume of a cylinder with radius 2 and height 10", math.pi * 40),
+        # the sizes in a sentence of their own
+        ("A sphere has a diameter of 6 m. What is its volume?", 4 / 3 * math.pi * 27),
+        ("A square has sides of 5 cm. What is its perimeter?", 20),
+        ("A triangle has a base of 12 and a height of 5. Find its area.", 30),
+        ("A rectangle is 4 x 6. What is its perimeter?", 20),  # was 4 * 6
+        # a formula is an operand like any other
+        ("the area of a circle with radius 3, then double it", 2 * math.pi * 9),  # was 3 * 2
+        ("What is the area of a circle with radius 3 plus 2?", math.pi * 9 + 2),
+        ("What is double the area of a circle with radius 3?", 2 * math.pi * 9),
+        ("What is the area of a circle with radius 3, rounded to 2 decimal places?", 28.27),
+    ],
+)
+def test_a_shapes_area_perimeter_or_volume(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The area of a square is 25. What is its side?",  # was 25 squared
+        "The perimeter of a square is 20. What is its area?",  # was 20 squared
+        "What is the diagonal of a square with side 2?",  # was 2 squared
+        "A circle has a radius of 3. What is double its area?",  # not the area
+        "What is the area of a circle with radius 3 and a square with side 2?",
+        "What is the area of a square with side 4 and width 3?",
+        "What is the area of a triangle with sides 3, 4 and 5?",
+        "What is the volume of a box 2 by 3 by 4?",
+        "What is the area of a circle?",
+        "How many square feet is a 10 by 12 room?",
+        "What is the area of a circle with radius -3?",  # was pi * -3 ** 2
+    ],
+)
+def test_a_shape_question_without_its_formula_is_not_read(text: str) -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": text})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What's the weather like in Paris?",
+        "What's 5 and what time is it in Tokyo?",
+        "hello there",
+        "import os",
+        "what is 2 +* 3",
+        "What time is it in Tokyo?",
+    ],
+)
+def test_words_that_read_as_no_arithmetic_say_so_not_the_parser(text: str) -> None:
+    with pytest.raises(CalculationError) as info:
+        calculate.invoke({"expression": text})
+    message = str(info.value)
+    assert message.startswith("Could not read the text as arithmetic") and '"15% of 80"' in message
+    assert "literal" not in message and "invalid syntax" not in message and "\n" not in message
+
+
+@pytest.mark.parametrize("text", ["2 +* 3", "sqrt(2 +* 3)", "(1 + 2"])
+def test_malformed_symbols_keep_the_parser_message(text: str) -> None:
+    with pytest.raises(CalculationError, match="Malformed expression"):
+        calculate.invoke({"expression": text})

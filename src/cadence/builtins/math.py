@@ -14,6 +14,7 @@ import decimal
 import logging
 import math
 import operator
+import re
 import statistics as _stats
 from collections.abc import Callable
 from decimal import Decimal
@@ -56,6 +57,27 @@ def _unreadable(message: str) -> CalculationError:
     error = CalculationError(message)
     error.unreadable = True  # type: ignore[attr-defined]
     return error
+
+
+_WORD_RE = re.compile(r"[A-Za-z]{2,}")
+
+
+def _not_arithmetic(expression: str, error: CalculationError) -> CalculationError:
+    """The error for a text of words that reads as no arithmetic ("What time is it in Tokyo?"), in
+    place of the parser's ``error`` ("unterminated string literal", "invalid syntax"); ``error`` itself
+    for symbols (``2 +* 3``) or any other error: words are two or more that are no function or constant
+    name."""
+    if not getattr(error, "malformed", False):
+        return error
+    words = [
+        w for w in _WORD_RE.findall(expression) if w.lower() not in FUNCTIONS and w.lower() not in CONSTANTS
+    ]
+    if len(words) < 2:
+        return error
+    return CalculationError(
+        "Could not read the text as arithmetic; give the numbers and the operation, e.g. "
+        '"(84 * 1.15) / 4", "15% of 80", "what is 250 divided by 4" or "25% off 40"'
+    )
 
 
 def _unsupported(reason: str) -> CalculationError:
@@ -303,7 +325,9 @@ def evaluate(expression: str) -> Number:
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as exc:
-        raise _unreadable(f"Malformed expression {expression!r}: {exc.msg}; {_HINT}") from exc
+        malformed = _unreadable(f"Malformed expression {expression!r}: {exc.msg}; {_HINT}")
+        malformed.malformed = True  # type: ignore[attr-defined]
+        raise malformed from exc
     except (RecursionError, MemoryError, ValueError) as exc:
         raise _unreadable(f"Expression too complex or malformed; {_HINT}") from exc
     if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
@@ -381,23 +405,30 @@ def calculate(expression: str) -> str:
     of one operation: an amount each or per unit ("3 boxes with 12 eggs each", "5 tickets at $8 each",
     "60 km per hour for 3 hours", "a ticket costs $8: what do 5 tickets cost?"), a share ("24
     cookies shared equally among 6"), what is left ("had 90 sheep, 23 ran away") or a total ("14
-    stickers, then 9 more"), and unit conversions of durations (seconds, minutes, hours, days, weeks),
-    lengths (mm, cm, metres or meters, km, inches, feet, yards, miles), masses (grams, kilograms, kg,
-    pounds, ounces) and volumes (millilitres, litres or liters): "how many seconds in an hour", "convert 5
-    km to meters"; the result then shows the expression it was read as. Words that name no known
-    operation are an error, never ignored.
+    stickers, then 9 more"), and unit conversions of durations (seconds, minutes, hours, days, weeks;
+    months, years), lengths (mm, cm, metres or meters, km, inches, feet, yards, miles), masses (grams,
+    kilograms, kg, pounds, ounces) and volumes (millilitres, litres or liters): "how many seconds in an
+    hour", "convert 5 km to meters". Also whole questions: a price with a percent off, a discount, a tip,
+    a tax or VAT ("25% off $40", "$60 plus 8% tax", "split an $84 bill 4 ways with a 15% tip"; "how much
+    is the tip?" gives the tip), an amount per hour, day, week, month or year over a time in another unit
+    ("save $150 a month: how much after 2 years?"), the area, perimeter or circumference, and volume of a
+    circle, square, rectangle, triangle, cube or sphere ("the area of a circle with radius 3"), a value "as
+    a decimal", and the arithmetic of a question that also asks something else. The result then shows the
+    expression it was read as. Words that name no known operation are an error, never ignored.
     """
     try:
         result = evaluate(expression)
     except CalculationError as exc:
         translated = to_expression(expression) if isinstance(expression, str) else ""
         if not translated or translated == expression.strip():
+            if getattr(exc, "unreadable", False) and isinstance(expression, str):
+                raise _not_arithmetic(expression, exc) from None
             raise
         try:
             result = evaluate(translated)
         except CalculationError as error:
             if getattr(error, "unreadable", False):
-                raise exc from None
+                raise _not_arithmetic(expression, exc) from None
             raise CalculationError(f"{error} (read {expression!r} as {translated})") from None
         words = [] if has_operation(translated) else unread_words(expression)
         if words:
@@ -522,6 +553,10 @@ class MathPlugin(BasePlugin):
                 "average, median, sum, min, max and standard deviation of numbers",
                 "word problems: a price or an amount each, a rate per hour or per day for a number of "
                 "hours or days, how many are left, in total or altogether",
+                "saving, earning or paying an amount a month or a week: how much after so many months; a "
+                "price with a discount, percent off, a tip or a tax, a bill split",
+                "area, perimeter, circumference and volume of a circle, square, rectangle, triangle, cube "
+                "or sphere",
             ],
             response_schema={
                 "type": "object",

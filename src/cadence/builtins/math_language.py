@@ -31,16 +31,44 @@ before one when the text reads as nothing otherwise ("take 100 and subtract 37")
 are ``factorial(5)``; "round ... to 2 decimal places / the nearest tenth / the nearest 10", "... rounded"
 and "then round it" round (up: ``ceil``, down: ``floor``). A change asked as a percentage ("from 52000
 to 57200, by what percent did it go up?", "the percent change from 50 to 75") is ``((B - A) / A * 100)``:
-signed, an increase positive and a decrease negative (80 to 60 is -25). When the whole text reads as no
-operation, the one sentence, or else the one clause, that does is taken and the rest is context ("I
-bought 3 shirts at 19.99 each. 3 x 19.99?"). Last, a text with exactly two numbers may be a word
+signed, an increase positive and a decrease negative (80 to 60 is -25). Asking for the value "as a
+decimal" ("3/8 to a decimal", "in decimal form") is framing, a currency sign before an amount is dropped
+("$40"), and a fraction in words alone is read ("one eighth" as a decimal is ``(1 / 8)``).
+
+A shape's area, perimeter or circumference, or volume, named with its sizes is its formula, an operand
+like any other ("the area of a circle with radius 3" is ``(pi * 3 ** 2)``, "... then double it"): a
+circle or a sphere by radius or diameter, a square or a cube by its side, a rectangle by length and width
+("a 4 by 6 rectangle"), a triangle by base and height, a cylinder by radius and height; so is a question
+about one shape whose sizes are given apart ("A circle has a radius of 3. What is its area?"). Any other
+question about a shape is not read (an error, not "square 25" for "the area of a square is 25").
+
+When the whole text reads as no operation, the one sentence, or else the one clause, that does is taken
+and the rest is context ("I bought 3 shirts at 19.99 each. 3 x 19.99?"); "and what ...", "and how ..."
+also start a clause, so the arithmetic of a compound question is read when the other question holds none
+("what's 5*7 and what time is it in Tokyo?" is 35). A clause left out that computes on the result is a
+step on it ("... and what is its square root?") or, when it reads as no step, makes the text an error
+(never the first result alone).
+
+A price changed by one percent is a word problem of its own: lowered by a discount, a sale, a markdown,
+a cut or "25% off", raised by a tip, a tax, VAT, a markup, a fee or a raise ("A shirt costs $40 and is
+25% off", "$60 plus 8% tax", ``(60 * (100 + 8) / 100)``); a question for the tip, the tax or the
+discount itself ("how much is the tip?") is the percent of the price, and a price shared ("split an $84
+bill 4 ways with a 15% tip", "among 4 people") is the changed price over the sharers. A price given after
+the change ("after a 25% discount it costs $30", "reduced by 20% to $40", "the original price?"), two
+percents, sharing "with 3 friends" (3 or 4 shares?) or another operation are not read. An amount per
+unit of time for a time in another unit is a product with the time converted into the rate's unit ("if
+I save $150 a month, how much after 2 years?" is ``(150 * 2 * 12)``, "60 km per hour for 90 minutes"
+``(60 * 90 / 60)``): seconds to weeks convert among themselves, months to centuries among themselves, and
+a year is 365 days or 52 weeks; a month is never days or weeks, and a percent per unit (growth,
+interest) is not read. Last, a text with exactly two numbers may be a word
 problem of one operation in a few common forms: an amount each or per unit ("3 boxes with 12 eggs
 each", "6 rows of 15 plants", "60 km per hour for 3 hours", "7 days in a week: how many in 9 weeks?", "a
-pizza costs 12 dollars: what do 4 pizzas cost?") is a product, a share ("24 cookies shared equally among
-6 friends", "split a 90 dollar bill between 3") a quotient, what is left of the same things ("had 90
-sheep; 23 ran away: how many are left?") a difference, and more of them or the same things counted twice
-("14 stickers, then 9 more"; "42 shells on Monday and 35 shells on Tuesday: how many in total?") a sum;
-other word problems are not read (an error beats a wrong operation). :func:`has_operation` and
+pizza costs 12 dollars: what do 4 pizzas cost?") is a product (not when the time is a rate of its own:
+"$20 an hour, 8 hours a day"), a share ("24 cookies shared equally among 6 friends", "split a 90 dollar
+bill between 3", "... 3 ways") a quotient, what is left of the same things ("had 90 sheep; 23 ran away:
+how many are left?") a difference, and more of them or the same things counted twice ("14 stickers, then
+9 more"; "42 shells on Monday and 35 shells on Tuesday: how many in total?") a sum; other word problems
+are not read (an error beats a wrong operation). :func:`has_operation` and
 :func:`unread_words` let the caller refuse a reading that dropped the words of an operation and kept
 only a number.
 """
@@ -50,6 +78,7 @@ from __future__ import annotations
 import ast
 import re
 from decimal import Decimal
+from fractions import Fraction
 
 from cadence.text import numbers_from_words
 
@@ -72,8 +101,13 @@ _POLITE = (
     r"asap|rn|right now|if you (?:can|could|would)|if possible|kindly|mate|bro|dude|buddy|lol"
 )
 """Chat shorthand and politeness that frame a request ("calc 999*999 pls", "... real quick, thx")."""
+_DECIMAL = (
+    r"(?:as|to|in|into|expressed as|written as|in the form of)\s+(?:an?\s+)?decimals?"
+    r"(?:\s+(?:number|numbers|form|value|notation|fraction))?"
+)
+"""Asking for the value as a decimal ("3/8 as a decimal", "in decimal form"): the value is the answer."""
 _TRAIL_RE = re.compile(
-    rf"(?:\s*(?:\b(?:{_POLITE}|for me|exactly|equal to|equals|make|come to|give|now|again)\b"
+    rf"(?:\s*(?:\b(?:{_POLITE}|{_DECIMAL}|for me|exactly|equal to|equals|make|come to|give|now|again)\b"
     r"|[:;]-?\)|[?!.=,]))+\s*$",
     re.IGNORECASE,
 )
@@ -531,6 +565,9 @@ _QUOTIENTS = tuple(
         # "split a 90 dollar bill evenly between 3 friends", "share $60 among 4 people"
         rf"\b{_SHARE_VERB}\s+(?:up\s+)?(?:a|an|the|my|our|his|her|their)?\s*{_MONEY}(?P<a>{_NUM})(?:\s+{_NOUNS})?\s+"
         rf"(?:equally\s+|evenly\s+)?(?:among|between|across|into|by|with)\s+(?P<b>{_NUM})\b",
+        # "split a 90 dollar bill 3 ways"
+        rf"\b{_SHARE_VERB}\s+(?:up\s+)?(?:a|an|the|my|our|his|her|their)?\s*{_MONEY}(?P<a>{_NUM})(?:\s+{_NOUNS})?\s+"
+        rf"(?:equally\s+|evenly\s+)?(?P<b>{_NUM})\s+ways\b",
         # "travels 300 km in 3 hours: what is its speed?", "earns 120 dollars in 8 hours: how much per hour?"
         rf"(?<![\w.]){_MONEY}(?P<a>{_NUM})\s+(?:{_NOUNS}\s+)?in\s+(?P<b>{_NUM})\s+[a-z]+\b"
         rf".*\b(?:speed|rate|pace|per|an? (?:hour|minute|second|day|week|month|year)|each|average)\b",
@@ -675,6 +712,8 @@ def _same_things(text: str, match: re.Match[str]) -> bool:
 
 
 _NUMBER_RE = re.compile(rf"(?<![\w.]){_NUM}(?!\w|\.\d)")  # "87." ends a sentence
+_A_RATE_RE = re.compile(r"\s+(?:per|an?|every|each)\s+[a-z]+", re.IGNORECASE)
+"""A unit per another ("8 hours a day"), after a number of units."""
 _ONE_THING_RE = re.compile(r"(?<![\w.])1\s+(?=[a-z])", re.IGNORECASE)
 """A "1" before a word names one thing ("if one apple weighs 150 grams"): it is not an operand."""
 
@@ -695,8 +734,8 @@ def _word_problem(text: str) -> str | None:
     ``text`` holds exactly two numbers (a "1" naming one thing, "one apple", not counted): with more
     the problem is not one operation.
     """
-    if len(_NUMBER_RE.findall(_ONE_THING_RE.sub(" ", text))) != 2:
-        return None
+    if len(_NUMBER_RE.findall(_ONE_THING_RE.sub(" ", text))) != 2 or _GIVEN_PERCENT_RE.search(text):
+        return None  # "spend 25% of it" is no count of 25
     for patterns, form in (
         (_QUOTIENTS, "({a} / {b})"),
         (_PRODUCTS, "({a} * {b})"),
@@ -709,8 +748,407 @@ def _word_problem(text: str) -> str | None:
                 continue
             if patterns in (_DIFFERENCES, _SUMS) and not _same_things(text, match):
                 return None  # apples from dollars: not one operation on the same things
+            if "unit" in match.groupdict() and _A_RATE_RE.match(text, match.end()):
+                return None  # "$20 an hour, 8 hours a day": the time is a rate of its own
             return form.format(a=match.group("a"), b=match.group("b"))
     return None
+
+
+# A price changed by a percent: "25% off $40", "$60 plus 8% tax", "split an $84 bill 4 ways with a 15% tip".
+_GIVEN_PERCENT_RE = re.compile(rf"(?<![\w.])({_NUM})\s*(?:%|percent\b|per cent\b|pct\b)", re.IGNORECASE)
+_LOWERED_RE = re.compile(
+    r"\b(?:off|discount(?:s|ed)?|mark(?:ed)?[\s-]?downs?|sales?(?!\s+tax)|clearance|reduced|reductions?|rebates?|"
+    r"cheaper|sav(?:e|es|ed|ing|ings)|decrease[sd]?|cuts?|drops?|dropped|lowered)\b",
+    re.IGNORECASE,
+)
+"""What lowers a price by the percent: a discount, a sale, a markdown, "25% off", a cut."""
+_RAISED_RE = re.compile(
+    r"\b(?:tips?|tipping|tipped|gratuity|tax(?:es|ed)?|vat|gst|hst|mark(?:ed)?[\s-]?ups?|surcharges?|"
+    r"service (?:charges?|fees?)|fees?|increase[sd]?|raise[sd]?|rise|hikes?|hiked)\b",
+    re.IGNORECASE,
+)
+"""What raises a price by the percent: a tip, a tax, VAT, a markup, a surcharge, a fee, a raise."""
+_PRICE_PART = (
+    r"(?:tips?|gratuity|tax(?:es)?|vat|gst|hst|discount|mark-?up|surcharge|service (?:charge|fee)|fee|"
+    r"savings?|reduction|rebate)"
+)
+_PRICE_PART_ASKED = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        # "how much is the tip", "what's the tax", "what is a 15% tip on 60", "how much tax do I pay"
+        rf"\b(?:how much|how big|what|what's|whats|what’s|calculate|compute|find|work out|figure out)\s+"
+        rf"(?:(?:is|are|was|were|will|would|should|be|the|a|an|my|our|your|his|her|their)\s+){{0,3}}"
+        rf"(?:{_NUM}\s*{_PCT}\s+)?{_PRICE_PART}\b(?!\s+(?:price|cost|total|bill))",
+        # "how much should I tip", "how much money do we save"
+        r"\bhow much (?:(?:money|do|does|did|will|would|can|could|should|i|we|you|he|she|they)\s+){1,3}"
+        r"(?:save|tip)\b",
+        r"\b(?:amount|size|value) of (?:the )?" + _PRICE_PART + r"\b",
+    )
+)
+"""A question asking for the tip, the tax or the discount itself rather than the price with it."""
+_TOTAL_ASKED_RE = re.compile(
+    r"\b(?:total|final|altogether|in all|all together|overall|each|apiece|per (?:person|head)|"
+    r"how much (?:do|does|did|will|would|should|must|can) (?:i|we|you|he|she|they) (?:have to )?(?:pay|owe)"
+    r"(?!\s+(?:in|as|for)\s+(?:the\s+)?(?:tax|tips?|vat)))\b",
+    re.IGNORECASE,
+)
+"""A question asking for the price with the change (with one asking for the tip itself: two answers)."""
+_PAID_PRICE_RE = re.compile(
+    rf"\b(?:original(?:ly)?|before|initial(?:ly)?|pre-?(?:tax|tip|discount|sale)|regular|full price|"
+    rf"list price|usual(?:ly)?|normal(?:ly)?|used to)\b"
+    rf"|\b(?:reduced|dropped|fell|fallen|lowered|cut|marked down|discounted|raised|increased|rose|risen|"
+    rf"went (?:up|down)|brought|comes|came|goes|gone)\b[^.?!]*?\bto\s+{_NUM}"
+    rf"|\bnow\s+(?:(?:costs?|sells?|for|is|are|at|priced|only|just)\s+)*{_NUM}"
+    rf"|\bafter\b[^.?!]*?\b(?:costs?|is|are|was|were|sells? for|sold for|paid|pays?|priced at|comes? to|"
+    rf"came to|totals?|totall?ed)\s+(?:only\s+|just\s+)?{_NUM}"
+    rf"|\b(?:costs?|cost me|paid|pays?|spent|came to|comes to|totals?|totall?ed|was|were|"
+    rf"(?<!what )(?<!what's )(?<!how much )(?:is|are))\s+(?:only\s+|just\s+)?{_NUM}\s+"
+    rf"(?:including|incl\b|inclusive|after)"
+    rf"|\b(?:paid|spent|was charged|were charged|got it for|bought it for|sold (?:it )?for)\s+{_NUM}"
+    rf"|\b(?:sale|final|discounted|reduced|new|after-tax)\s+(?:price|cost|amount|bill)\s+"
+    rf"(?:is|was|=|comes to|came to)\s+{_NUM}",
+    re.IGNORECASE,
+)
+"""The price given is the one after the change ("after a 25% discount it costs $30", "reduced by 20%
+to $40", "what was the original price?"): finding the price before is not one step of this form."""
+_PEOPLE = (
+    r"(?:people|persons|friends|guests|diners|colleagues|coworkers|co-workers|roommates|flatmates|players|"
+    r"kids|children|students|family members|members|adults|of us|ways)"
+)
+_SHARE_CUE_RE = re.compile(
+    r"\b(?:split|splits|splitting|share[sd]?|sharing|divide[sd]?|dividing|each|apiece|evenly|equally|"
+    r"per (?:person|head)|a head)\b|(?<![\w.])\d+(?:\.\d+)?\s+ways\b",
+    re.IGNORECASE,
+)
+_SHARE_COUNT_RES = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        rf"(?<![\w.])(?P<n>{_NUM})\s+ways\b",  # "split it 4 ways"
+        rf"\b(?:among|between|by|for)\s+(?:the\s+|us\s+)?(?P<n>{_NUM})(?:\s+{_PEOPLE})?(?![\w.])",
+        rf"(?<![\w.])(?P<n>{_NUM})\s+{_PEOPLE}\b",  # "4 friends split a bill"
+    )
+)
+"""How many share the price ("4 ways", "among 4", "4 friends"), with a word of sharing elsewhere."""
+_OTHER_OPERATION_RE = re.compile(
+    r"[*/^×÷]|\b(?:double|twice|triple|thrice|half|halve|square[sd]?|cube[sd]?|times|multipl\w*|divided by|"
+    r"minus|subtract\w*|root|power|factorial|average|mean|sum|product|difference|quotient|remainder|then|"
+    r"per cent of|percent of|of it)\b|%\s+of\b",
+    re.IGNORECASE,
+)
+"""Words of another operation: the text is more than a price changed by a percent."""
+
+
+def _price_problem(text: str) -> str | None:
+    """A price lowered (a discount, a sale, "25% off") or raised (a tip, a tax, VAT, a markup) by a
+    percent, as ``(A * (100 - P) / 100)`` or ``(A * (100 + P) / 100)``; asked for the tip, the tax or
+    the discount itself ("how much is the tip?"), ``(A * P / 100)``; shared by N ("split an $84 bill 4
+    ways with a 15% tip"), the price changed, over N. ``None`` unless ``text`` holds one percent, one
+    price and at most the number sharing it, says which kind of change it is (not both), asks nothing
+    else and gives the price before the change (not "after a 25% discount it costs $30")."""
+    percents = _GIVEN_PERCENT_RE.findall(text)
+    lowered, raised = _LOWERED_RE.search(text), _RAISED_RE.search(text)
+    if len(percents) != 1 or (lowered is None) == (raised is None) or _PAID_PRICE_RE.search(text):
+        return None
+    if re.search(rf"{_GIVEN_PERCENT_RE.pattern}\s+(?:of|out of)\b", text, re.IGNORECASE):
+        return None  # "25% of the shirts": a share of something, not a price changed
+    rest = _GIVEN_PERCENT_RE.sub(" ", text)
+    sharers = None
+    if _SHARE_CUE_RE.search(text):
+        for pattern in _SHARE_COUNT_RES:
+            share = pattern.search(rest)
+            if share is not None:
+                if re.search(r"\bwith\s+(?:my\s+|our\s+)?$", rest[: share.start()], re.IGNORECASE):
+                    return None  # "split with 3 friends": 3 or 4 shares?
+                sharers, rest = share.group("n"), rest[: share.start()] + " " + rest[share.end() :]
+                break
+    prices = _NUMBER_RE.findall(_ONE_THING_RE.sub(" ", rest))
+    if len(prices) != 1 or _OTHER_OPERATION_RE.search(rest):
+        return None
+    price, percent = prices[0], percents[0]
+    if any(pattern.search(text) for pattern in _PRICE_PART_ASKED):
+        if sharers is not None or _TOTAL_ASKED_RE.search(text):
+            return None  # the tip and the total, or the tip of each: not one answer
+        return f"({price} * {percent} / 100)"
+    changed = f"({price} * (100 {'-' if lowered else '+'} {percent}) / 100)"
+    return changed if sharers is None else f"({changed} / {sharers})"
+
+
+# An amount per unit of time over a time in another unit: "save $150 a month: how much after 2 years?".
+_TIME_UNIT = (
+    r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|wks?|fortnights?|months?|mos?|quarters?|"
+    r"years?|yrs?|decades?|century|centuries)"
+)
+_TIME_UNIT_NAMES = {
+    "sec": "second", "min": "minute", "hr": "hour", "h": "hour", "wk": "week", "mo": "month", "yr": "year",
+    "centurie": "century", "hourly": "hour", "daily": "day", "weekly": "week", "fortnightly": "fortnight",
+    "monthly": "month", "quarterly": "quarter", "yearly": "year", "annually": "year", "per annum": "year",
+}  # fmt: skip
+_DAYS = {"second": Fraction(1, 86400), "minute": Fraction(1, 1440), "hour": Fraction(1, 24), "day": 1}
+_DAYS.update(week=7, fortnight=14)
+_MONTHS = {"month": 1, "quarter": 3, "year": 12, "decade": 120, "century": 1200}
+_YEARS = {"year": 1, "decade": 10, "century": 100}
+_PER_YEAR = {"week": 52, "fortnight": 26}
+"""Weeks in a year as people count them (52, not 365 / 7); other units count 365 days a year. Months
+have no fixed number of days or weeks: a month is never converted to either."""
+_RATE_OF_TIME_RES = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        # "$150 a month", "60 km per hour", "2 litres every minute", "150 dollars each month"
+        rf"(?<![\w.])(?P<b>{_NUM})\s+(?:(?P<noun>{_NOUNS})\s+(?:of\s+{_NOUNS}\s+)?)?"
+        rf"(?:per|an?|every|each|(?:in|for) (?:a|an|one|each|every))\s+(?P<unit>{_TIME_UNIT})\b",
+        # "150/month", "60 km/h"
+        rf"(?<![\w.])(?P<b>{_NUM})\s*(?:(?P<noun>[a-z]+)\s*)?/\s*(?P<unit>{_TIME_UNIT}|h)\b",
+        # "$150 monthly", "20 dollars hourly", "5000 per annum"
+        rf"(?<![\w.])(?P<b>{_NUM})\s+(?:(?P<noun>{_NOUNS})\s+)?"
+        rf"(?P<unit>hourly|daily|weekly|fortnightly|monthly|quarterly|yearly|annually|per annum)\b",
+    )
+)
+_DURATION_RE = re.compile(
+    r"(?:\b(?:for|after|in|over|within|during|across|throughout|lasting)\s+"
+    r"(?:(?:the|a|an|next|first|coming|following|whole|entire|full)\s+)*)?"
+    rf"(?:(?<![\w.])(?P<a>{_NUM})|\b(?:a|an|one))[\s-]+(?P<unit>{_TIME_UNIT})\b",
+    re.IGNORECASE,
+)
+_NOT_ONE_RATE_RE = re.compile(r"\b(?:once|twice|thrice|how long|when)\b|%|\bper ?cent\b", re.IGNORECASE)
+"""A rate given more than once a unit, a time asked for, or a percentage (growth, interest): no product."""
+
+
+def _time_unit(word: str) -> str:
+    word = word.lower()
+    if word not in _TIME_UNIT_NAMES and word.endswith("s") and word != "s":
+        word = word[:-1]
+    return _TIME_UNIT_NAMES.get(word, word)
+
+
+def _units_in(rate_unit: str, time_unit: str) -> Fraction | None:
+    """How many ``rate_unit`` make one ``time_unit`` (hours in a day: 24; months in a year: 12; days in
+    a year: 365; weeks in a year: 52), or ``None`` (days in a month: not fixed)."""
+    if rate_unit in _DAYS and time_unit in _DAYS:
+        return Fraction(_DAYS[time_unit]) / _DAYS[rate_unit]
+    if rate_unit in _MONTHS and time_unit in _MONTHS:
+        return Fraction(_MONTHS[time_unit], _MONTHS[rate_unit])
+    per_year = {u: Fraction(_PER_YEAR.get(u, 365 / Fraction(d))) for u, d in _DAYS.items()}
+    if time_unit in _YEARS and rate_unit in _DAYS:
+        return _YEARS[time_unit] * per_year[rate_unit]
+    if rate_unit in _YEARS and time_unit in _DAYS:
+        return 1 / (_YEARS[rate_unit] * per_year[time_unit])
+    return None
+
+
+def _rate_for_a_time(text: str) -> str | None:
+    """An amount per unit of time for a time given in another unit, the time converted into the rate's
+    unit: "if I save $150 a month, how much after 2 years?" is ``(150 * 2 * 12)``, "60 km per hour for
+    90 minutes" ``(60 * 90 / 60)``, "70 beats a minute: how many in an hour?" ``(70 * 60)``. ``None``
+    unless ``text`` holds exactly one rate and one time (no other number, no other operation), the
+    units convert exactly (a month has no fixed number of days or weeks) and no time is asked for."""
+    if _NOT_ONE_RATE_RE.search(text):
+        return None
+    rates = [m for pattern in _RATE_OF_TIME_RES for m in pattern.finditer(text)]
+    if len({m.start("b") for m in rates}) != 1:
+        return None
+    rate = rates[0]
+    times = [m for m in _DURATION_RE.finditer(text) if m.end() <= rate.start() or m.start() >= rate.end()]
+    if len(times) != 1:
+        return None
+    time = times[0]
+    first, second = sorted((rate, time), key=lambda m: m.start())
+    rest = text[: first.start()] + " " + text[first.end() : second.start()] + " " + text[second.end() :]
+    if _NUMBER_RE.search(_ONE_THING_RE.sub(" ", rest)) or _OTHER_OPERATION_RE.search(rest):
+        return None
+    rate_unit, time_unit = _time_unit(rate.group("unit")), _time_unit(time.group("unit"))
+    noun = (rate.group("noun") or "").split()
+    if noun and _time_unit(noun[-1]) == time_unit:
+        return None  # "8 hours a day ... 40 hours": the hours are the amount, not the time
+    asked = re.search(rf"\bhow many\s+({_TIME_UNIT})\b", text, re.IGNORECASE)
+    if asked is not None and _time_unit(asked.group(1)) == rate_unit:
+        return None  # "how many months (to save ...)": a number of the rate's units asked for
+    factor = _units_in(rate_unit, time_unit)
+    if factor is None:
+        return None
+    parts = [rate.group("b")]
+    if time.group("a") is not None:
+        parts.append(time.group("a"))
+    if factor.numerator != 1:
+        parts.append(str(factor.numerator))
+    expression = " * ".join(parts) + (f" / {factor.denominator}" if factor.denominator != 1 else "")
+    return f"({expression})" if len(parts) > 1 or factor.denominator != 1 else None
+
+
+# A shape's area, perimeter or volume: "the area of a circle with radius 3", "a 4 by 6 rectangle's perimeter".
+_LENGTH_UNIT = (
+    r"(?:mm|cm|m|km|inch(?:es)?|ft|feet|foot|yards?|yd|miles?|(?:milli|centi|kilo)?met(?:re|er)s?|units?)"
+)
+_MEASURE = rf"(?<![\w.-])(?P<n>{_UNSIGNED})(?:[\s-]*{_LENGTH_UNIT}\b)?"
+_SECOND_MEASURE = rf"(?<![\w.-])(?P<m>{_UNSIGNED})(?:[\s-]*{_LENGTH_UNIT}\b)?"
+"""A size: a number (never negative) and maybe its unit."""
+_SIZE_NAME = r"radius|diameter|side length|side|sides|edge length|edge|edges|length|width|breadth|base|height"
+_SIZE_RES = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        # "sides 4 and 6", "sides of 4 cm by 6 cm": a rectangle's length and width
+        rf"sides?\s+(?:of\s+)?{_MEASURE}\s*(?:and|,|by|x|×)\s*{_SECOND_MEASURE}",
+        # "radius 3", "a radius of 3 cm", "side length = 4", "whose diameter is 10"
+        rf"(?P<name>{_SIZE_NAME})\s*(?:(?:is|of|=|:|equal to|equals|measuring|measures|that is|which is)\s*)*"
+        rf"{_MEASURE}",
+        # "4 by 6", "4 cm x 6 cm": a length and a width
+        rf"{_MEASURE}\s*(?:by|x|×|\*)\s*{_SECOND_MEASURE}",
+        # "a 3 cm radius", "a 6-inch diameter"
+        rf"{_MEASURE}[\s-]+(?P<name>radius|diameter|sides?|edges?|base|height|length|width)\b",
+        # "4 m long and 6 m wide", "5 cm high"
+        rf"{_MEASURE}\s+(?P<name>long|wide|high|tall)\b",
+        # "r = 3", "d=6"
+        rf"\b(?P<name>[rdslwbh])\s*=\s*{_MEASURE}",
+        # "a 4 cm square", "a 3 m cube": the side
+        rf"{_MEASURE}[\s-]+(?=(?:square|cube)\b)",
+    )
+)
+"""A size of a shape, with its name or what it is (a "4 by 6" rectangle, a "4 cm" square)."""
+_SIZE_OF = {
+    "radius": "r", "diameter": "d", "side length": "s", "side": "s", "sides": "s", "edge length": "s",
+    "edge": "s", "edges": "s", "length": "l", "long": "l", "width": "w", "breadth": "w", "wide": "w",
+    "base": "b", "height": "h", "high": "h", "tall": "h",
+}  # fmt: skip
+_QUANTITY = r"(?:surface\s+area|area|circumference|perimeter|volume)"
+_SHAPE = rf"(?:circle|sphere|square(?!\s+{_LENGTH_UNIT}\b)|rectangle|triangle|cube|cylinder)"
+"""A shape ("square feet" is an area's unit, not a square)."""
+_FORMULAS = {
+    ("area", "circle", "r"): "(pi * {r} ** 2)",
+    ("area", "circle", "d"): "(pi * ({d} / 2) ** 2)",
+    ("circumference", "circle", "r"): "(2 * pi * {r})",
+    ("circumference", "circle", "d"): "(pi * {d})",
+    ("perimeter", "circle", "r"): "(2 * pi * {r})",
+    ("perimeter", "circle", "d"): "(pi * {d})",
+    ("area", "square", "s"): "({s} ** 2)",
+    ("perimeter", "square", "s"): "(4 * {s})",
+    ("area", "rectangle", "lw"): "({l} * {w})",
+    ("perimeter", "rectangle", "lw"): "(2 * ({l} + {w}))",
+    ("area", "triangle", "bh"): "({b} * {h} / 2)",
+    ("volume", "cube", "s"): "({s} ** 3)",
+    ("surface area", "cube", "s"): "(6 * {s} ** 2)",
+    ("volume", "sphere", "r"): "(4 / 3 * pi * {r} ** 3)",
+    ("volume", "sphere", "d"): "(4 / 3 * pi * ({d} / 2) ** 3)",
+    ("surface area", "sphere", "r"): "(4 * pi * {r} ** 2)",
+    ("surface area", "sphere", "d"): "(pi * {d} ** 2)",
+    ("volume", "cylinder", "hr"): "(pi * {r} ** 2 * {h})",
+    ("volume", "cylinder", "dh"): "(pi * ({d} / 2) ** 2 * {h})",
+}
+"""Formulas by (quantity, shape, the sizes they take, in alphabetical order)."""
+_SIZE_LINK_RE = re.compile(
+    r"(?:\s|,|\b(?:and|with|of|having|has|have|that|which|whose|where|if|its|a|an|the|is|are|"
+    r"measuring|measures)\b)*",
+    re.IGNORECASE,
+)
+_SPACES_RE = re.compile(r"\s*")
+_SHAPE_HEAD_RES = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        rf"\b(?:the\s+)?(?P<q>{_QUANTITY})\s+of\s+(?:(?:a|an|the|one|each|this|that)\s+)?",
+        rf"\b(?:(?:a|an|the)\s+)?(?=(?:{_SHAPE})(?:'s|’s)?\s+{_QUANTITY}\b)",
+    )
+)
+"""Where a shape's quantity is named: "the area of a ...", "a circle's area ..." (the shape next)."""
+
+
+def _sizes(text: str, start: int, *, linked: bool = True) -> tuple[dict[str, str], int] | None:
+    """The sizes named one after another from ``start`` ("with radius 3", "with length 4 and width 6",
+    "4 by 6"), by their letter (``r``, ``d``, ``s``, ``l``, ``w``, ``b``, ``h``), and where they end;
+    ``None`` when a size is named twice. Unless ``linked``, only spaces may come between them (before
+    the shape's name: "a 4 by 6 rectangle")."""
+    sizes: dict[str, str] = {}
+    end = start
+    while True:
+        link = (_SIZE_LINK_RE if linked else _SPACES_RE).match(text, end)
+        position = end if link is None else link.end()
+        for pattern in _SIZE_RES:
+            match = pattern.match(text, position)
+            if match is None:
+                continue
+            groups = match.groupdict()
+            if groups.get("m") is not None:
+                found = {"l": groups["n"], "w": groups["m"]}
+            elif groups.get("name") is not None:
+                name = groups["name"].lower()
+                found = {_SIZE_OF.get(name, name): groups["n"]}
+            else:
+                found = {"s": groups["n"]}
+            if set(found) & set(sizes):
+                return None
+            sizes.update(found)
+            end = match.end()
+            break
+        else:
+            return sizes, end
+
+
+def _formula(quantity: str, shape: str, sizes: dict[str, str]) -> str | None:
+    quantity = re.sub(r"\s+", " ", quantity.lower())
+    form = _FORMULAS.get((quantity, shape.lower(), "".join(sorted(sizes))))
+    return None if form is None else form.format(**sizes)
+
+
+def _shapes_read(text: str) -> str:
+    """``text`` with a shape's area, perimeter or volume and its sizes, named together ("the area of a
+    circle with radius 3", "the perimeter of a 4 by 6 rectangle", "a cube's volume with side 3"),
+    replaced by its formula (``(pi * 3 ** 2)``, ``(2 * (4 + 6))``, ``(3 ** 3)``); one whose sizes do
+    not fit the formula is left as it is."""
+    if not re.search(_QUANTITY, text, re.IGNORECASE):
+        return text
+    for head_re in _SHAPE_HEAD_RES:
+        for head in head_re.finditer(text):
+            before = _sizes(text, head.end(), linked=False)
+            if before is None:
+                continue
+            sizes, end = before
+            shape = re.compile(rf"\s*(?:-\s*)?({_SHAPE})(?:'s|’s)?\b", re.IGNORECASE).match(text, end)
+            if shape is None:
+                continue
+            end = shape.end()
+            quantity = head.groupdict().get("q")
+            if quantity is None:
+                named = re.compile(rf"\s*({_QUANTITY})\b", re.IGNORECASE).match(text, end)
+                if named is None:
+                    continue
+                quantity, end = named.group(1), named.end()
+            after = _sizes(text, end)
+            if after is None or set(after[0]) & set(sizes):
+                continue
+            formula = _formula(quantity, shape.group(1), {**sizes, **after[0]})
+            if formula is not None:
+                return _shapes_read(text[: head.start()] + formula + text[after[1] :])
+    return text
+
+
+def _shape_problem(text: str) -> str | None:
+    """A shape's area, perimeter or volume asked for apart from its sizes ("A circle has a radius of 3
+    cm. What is its area?", "a rectangle is 4 by 6: what is its perimeter?"): one shape, one quantity,
+    and every number a size of it. ``text`` itself (an error) when anything else is asked of the shape
+    ("the area of a square is 25: what is its side?", "... what is double its area?": not 25 squared),
+    unless a symbol asks for arithmetic of its own; ``None`` when ``text`` names no shape or no quantity."""
+    quantities = re.findall(rf"\b{_QUANTITY}\b", text, re.IGNORECASE)
+    shapes = {m.lower() for m in re.findall(rf"\b{_SHAPE}\b", text, re.IGNORECASE)}
+    if not quantities or not shapes:
+        return None
+    if len(quantities) > 1 or len(shapes) > 1:
+        return None if re.search(r"[-+*/^×÷]", text) else text
+    sizes: dict[str, str] = {}
+    rest, position = "", 0
+    for match in re.finditer(rf"(?<![\w.])(?:{_SIZE_NAME}|[rdslwbh]\s*=|{_NUM})", text, re.IGNORECASE):
+        if match.start() < position:
+            continue
+        found = _sizes(text, match.start(), linked=False)
+        if found is None or not found[0] or set(found[0]) & set(sizes):
+            continue
+        sizes.update(found[0])
+        rest, position = rest + text[position : match.start()] + " ", found[1]
+    rest += text[position:]
+    rest = re.sub(rf"\b(?:{_QUANTITY}|{_SHAPE})\b", " ", rest, flags=re.IGNORECASE)
+    formula = None
+    other = _NUMBER_RE.search(rest) or _OTHER_OPERATION_RE.search(rest) or _has_arithmetic(rest)
+    if sizes and not other and not any(_has_arithmetic(part) for part in _CLAUSE_END_RE.split(rest)):
+        formula = _formula(quantities[0], shapes.pop(), sizes)
+    if formula is None and not re.search(r"[-+*/^×÷]", text):
+        return text  # a shape's size or quantity asked another way ("the area of a square is 25: its side?")
+    return formula
 
 
 def _clause(text: str) -> str:
@@ -719,6 +1157,11 @@ def _clause(text: str) -> str:
     special = _percent_change(cleaned) or _rounding(cleaned)
     if special is not None:
         return special
+    fraction = _FRACTION_ONLY_RE.fullmatch(cleaned)
+    if fraction is not None:  # "one eighth" (as a decimal), "three quarters"
+        count, part = fraction.group(1).lower(), fraction.group(2).lower()
+        denominator = 2 if part in ("half", "halves") else _DENOMINATORS[part.removesuffix("s")]
+        return f"({'1' if count in ('a', 'an') else count} / {denominator})"
     for pattern, form in _VERB_PATTERNS:
         match = pattern.match(cleaned)
         if match is None:
@@ -762,6 +1205,8 @@ def _without_framing(text: str) -> str:
     words = text.split()
     for i, word in enumerate(words):
         rest = " ".join(words[i:])
+        if i and words[i - 1].lower() in ("a", "an") and word.lower() in ("square", "cube"):
+            continue  # "the diagonal of a square with side 2": a shape, not "square 2"
         if _starts_arithmetic(rest):
             return rest
         if not re.fullmatch(r"[A-Za-z]+(?:['’][A-Za-z]+)?,?", word):
@@ -861,6 +1306,11 @@ _WORD_FRACTION_RE = re.compile(
 )
 """A fraction of a value in words: "two thirds of 60" (number words already read), "a fifth of 50",
 "3 quarters of 80"."""
+_FRACTION_ONLY_RE = re.compile(
+    rf"(?:the\s+)?(?:fraction\s+)?(a|an|{_NUM})[\s-]+(half|halves|(?:{'|'.join(_DENOMINATORS)})s?)",
+    re.IGNORECASE,
+)
+"""A fraction in words that is the whole clause: "one eighth" (as a decimal), "three quarters"."""
 _SYMBOL_FRACTION_RE = re.compile(rf"(?<![\w.)]){_NUM_FRACTION}\s+of\b", re.IGNORECASE)
 """A fraction of a value in symbols: "3/4 of 200"."""
 
@@ -888,19 +1338,28 @@ def _fractions_and_ordinals(text: str) -> str:
     return _SYMBOL_FRACTION_RE.sub(r"(\1 / \2) *", text)
 
 
+_CURRENCY_RE = re.compile(r"(?<![\w.])[$€£¥]\s*(?=\d)")
+"""A currency sign before an amount ("$40"): the amount is the number."""
+
+
 def _prepared(text: str) -> str:
     """``text`` with misspelled operation words fixed, a lead-in before a colon dropped, number words
-    as digits, thousands separators removed, ordinal powers and fractions of a value read, and postfix
-    factorials as calls."""
+    as digits, thousands separators and currency signs removed, ordinal powers and fractions of a value
+    read, postfix factorials as calls and a shape's area, perimeter or volume as its formula."""
     cleaned = _drop_intro(_spelling_fixed(text.strip()))
     cleaned = numbers_from_words(cleaned)
     cleaned = re.sub(r"(?<=\d),(?=\d{3}\b)", "", cleaned)  # 1,000 -> 1000
-    return _factorials(_fractions_and_ordinals(cleaned))
+    cleaned = _CURRENCY_RE.sub("", cleaned)  # $40 -> 40
+    return _shapes_read(_factorials(_fractions_and_ordinals(cleaned)))
 
 
 _SENTENCE_END_RE = re.compile(r"(?<=[.?!])\s+(?=\S)")
 _CONTINUES_RE = re.compile(r"^(?:and\s+)?(?:then|after that|next|finally)\b", re.IGNORECASE)
 _CLAUSE_END_RE = re.compile(r"\s*[,;]\s+|\s+(?:but|so)\s+", re.IGNORECASE)
+_AND_QUESTION_RE = re.compile(
+    r"\s+and\s+(?=(?:what|what's|whats|what’s|how|when|where|who|which|why)\b)", re.IGNORECASE
+)
+"""Where a second question starts: "what's 5 * 7 and what time is it in Tokyo?"."""
 
 
 def _sentences(text: str) -> list[str]:
@@ -929,18 +1388,77 @@ def to_expression(text: str) -> str:
     if len(text) > MAX_READ_CHARS:
         return text
     cleaned = _prepared(text)
+    shape = _shape_problem(cleaned)
+    if shape is not None:
+        return shape
     whole = _read(cleaned)
     if has_operation(whole):
         return whole
     chained = _read(_AND_STEP_RE.sub(" then ", cleaned))
     if has_operation(chained):
         return chained
-    for parts in (_sentences(cleaned), _CLAUSE_END_RE.split(cleaned)):
+    for parts, other_question in (
+        (_sentences(cleaned), False),
+        (_CLAUSE_END_RE.split(cleaned), False),
+        (_AND_QUESTION_RE.split(cleaned), True),
+    ):
         if len(parts) > 1:
-            readings = [reading for reading in map(_read, parts) if has_operation(reading)]
-            if len(readings) == 1:
-                return readings[0]
-    return _word_problem(cleaned) or _unit_conversion(cleaned) or whole
+            reading = _the_one_reading(parts, other_question=other_question)
+            if reading is not None:
+                return reading
+    return (
+        _price_problem(cleaned)
+        or _word_problem(cleaned)
+        or _rate_for_a_time(cleaned)
+        or _unit_conversion(cleaned)
+        or whole
+    )
+
+
+_REFERS_BACK_RE = re.compile(
+    r"\b(?:it|its|that|this|these|the (?:result|answer|total|sum|product|difference|number))\b", re.IGNORECASE
+)
+"""A clause that refers to the result of another ("and what is its square root?")."""
+
+
+def _the_one_reading(parts: list[str], *, other_question: bool) -> str | None:
+    """The reading of the one part (sentence or clause) of ``parts`` that reads as an operation, or
+    ``None`` with none or several, or when a part left out goes on computing with the result ("what's
+    5 * 7, and what is its square root?": not 35). With ``other_question`` (the parts were cut at "and
+    what ...", "and how ..."), a part left out must be a question without numbers or arithmetic of its
+    own ("what's 5 * 7 and what time is it in Tokyo?")."""
+    readings = [(part, _read(part)) for part in parts]
+    read = [reading for _, reading in readings if has_operation(reading)]
+    if len(read) != 1:
+        return None
+    result = None
+    for part, reading in readings:
+        if has_operation(reading):
+            result = reading
+            continue
+        if _REFERS_BACK_RE.search(part) and _has_arithmetic(part):
+            result = None if result is None else _step_on(result, part)
+            if result is None:
+                return None  # "what's 5 * 7, and what is 10% of that?": not 35
+            continue
+        if other_question and (
+            _NUMBER_RE.search(part) or _has_arithmetic(part) or _unit_conversion(part) is not None
+        ):
+            return None
+    return result
+
+
+_RESULT_RE = re.compile(r"^(?:that|it|this|the (?:result|answer))\s+(?=\S)", re.IGNORECASE)
+
+
+def _step_on(running: str, text: str) -> str | None:
+    """``text`` read as a step on the result ``running`` ("and what is that plus 1?", "what is its square
+    root?"), or ``None`` when it reads as no step."""
+    cleaned = _RESULT_RE.sub("", _TRAIL_RE.sub("", _LEAD_RE.sub("", text.strip())).strip())
+    cleaned = cleaned.strip().strip(",.;:?!").strip()
+    if not (_ROUND_STEP_RE.match(cleaned) or any(p.match(cleaned) for p, _ in _STEP_PATTERNS)):
+        return None
+    return _step(running, cleaned)
 
 
 # Unit conversions: "how many seconds in an hour", "convert 5 km to metres", "90 minutes in hours".
@@ -963,8 +1481,10 @@ _UNIT_SIZES: dict[str, dict[str, str]] = {
     "volume": {
         "millilitre": "1", "milliliter": "1", "ml": "1", "litre": "1000", "liter": "1000", "l": "1000",
     },
+    "calendar": {"month": "1", "year": "12", "decade": "120", "century": "1200", "centuries": "1200"},
 }  # fmt: skip
-"""Units by what they measure, each with its size in the smallest unit listed (exact definitions)."""
+"""Units by what they measure, each with its size in the smallest unit listed (exact definitions: months
+and years are a kind of their own, never a number of days)."""
 _UNIT_OF = {
     name + plural: (kind, size)
     for kind, sizes in _UNIT_SIZES.items()
