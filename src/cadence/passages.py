@@ -121,7 +121,7 @@ MIN_SENTENCE_CHARS = 20
 
 
 def relevant_sentences(
-    text: str, question: str, limit: int = MAX_RESULT_CHARS, *, only_best: bool = False
+    text: str, question: str, limit: int = MAX_RESULT_CHARS, *, or_passages: bool = True
 ) -> str:
     """The sentences of a long result that are most about the question, in their order.
 
@@ -133,9 +133,8 @@ def relevant_sentences(
     first), then by its own place; the best one is quoted with the sentence after it (which
     usually elaborates), then the next best. A sentence shorter than :data:`MIN_SENTENCE_CHARS`
     opens the next one. Lines that introduce what follows (ending with ``:``) and citation lines
-    are left out. Falls back to the best passages. With ``only_best``, the sentences as much about the
-    question as the best one are quoted, and no other (at most two: an answer, not a summary); ""
-    when no sentence is about it.
+    are left out. When no sentence is about the question: the best passages, or "" without
+    ``or_passages``.
     """
     wanted = topic_words(question)
     sentences: list[tuple[str, set[str], int]] = []  # text, heading words asked about, passage number
@@ -168,13 +167,9 @@ def relevant_sentences(
             parts = {words[i][0] for i in hits if words[i][1]} - said
             scored.append((-(len(said) + len(parts) / 2), first, rank, index))
     if not scored:
-        return "" if only_best else relevant_passages(text, question, limit)
+        return relevant_passages(text, question, limit) if or_passages else ""
     ranked = [index for *_, index in sorted(scored)]
     best = ranked[0]
-    if only_best:
-        top = min(scored)[0]
-        chosen = sorted([index for score, *_, index in sorted(scored) if score == top][:2])
-        return shorten(" ".join(end_sentence(sentences[i][0].lstrip("…").strip()) for i in chosen), limit)
     picked = [best]
     if best + 1 < len(sentences):  # the sentence after the best one usually elaborates on it
         picked.append(best + 1)
@@ -250,8 +245,10 @@ def shorten(text: str, limit: int = MAX_RESULT_CHARS) -> str:
 
 
 def end_sentence(sentence: str) -> str:
+    """``sentence`` with a final full stop, unless it ends with one already (or ``!``, ``?``, ``…``, or
+    ``:`` when it introduces what follows)."""
     sentence = sentence.strip()
-    return sentence if not sentence or sentence[-1] in ".!?…" else sentence + "."
+    return sentence if not sentence or sentence[-1] in ".!?…:" else sentence + "."
 
 
 __all__ = [

@@ -1096,7 +1096,7 @@ class SmallModelPolicy:
             if any(len(plain_results(value)) > STATEMENT_MAX_CHARS for _, value in results):
                 # documents (search passages): a small model picks the wrong lines or invents ("Cadence
                 # can answer in any tone."); the sentences most about the question are the answer
-                quoted = relevant_sentences(facts, question, only_best=True)
+                quoted = relevant_sentences(facts, question, or_passages=False)
                 if quoted:
                     return Plan("text", [], None, [], [], 0, fixed=quoted)
             found = [" ".join(line.split()) for line in facts.splitlines() if line.strip()]
