@@ -464,9 +464,8 @@ def test_results_in_whole_sentences_are_the_answer_as_they_are() -> None:
         ]
     )
     quoted = answer(document).fixed or ""
-    assert quoted.startswith("Lima and Oslo are six hours apart, far from each other.") and len(quoted) < len(
-        document
-    )
+    assert "Lima and Oslo are six hours apart, far from each other." in quoted
+    assert len(quoted) < len(document) / 2
 
 
 def _turn(question: str, route: str, tool: str, args: dict[str, Any], result: str) -> list[Any]:
