@@ -9,9 +9,11 @@ import socket
 import subprocess
 import sys
 import types
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from click.testing import Result
 from langchain_core.messages import HumanMessage
@@ -128,6 +130,36 @@ def test_chat_plain_prints_answer_and_route(cli_env: dict[str, str], tmp_path: P
     assert "route: math → synthesizer · 1 tool" in result.stderr
     messages = thread_messages(cli_env, "ann", "t1")
     assert [m.content for m in messages if isinstance(m, HumanMessage)] == ["Calculate 15 * 23"]
+
+
+def test_a_thread_of_cadence_chat_is_the_apis_thread(
+    cli_env: dict[str, str], tmp_path: Path, monkeypatch
+) -> None:
+    """The API listed only the threads the server had recorded: one of ``cadence chat`` was missing,
+    then shown with no turns and the time of the read as its creation."""
+    from cadence.server import create_app
+    from cadence.testing import ScriptedChatModel
+    from test_server_support import live_server
+
+    use_script(monkeypatch, tmp_path, HELLO_SCRIPT, "hello")
+    assert run("chat", "--thread", "t1", "what is 1+1").exit_code == 0
+    between = datetime.now(UTC)
+    assert run("chat", "--thread", "t1", "and now?").exit_code == 0
+    settings = Settings(database_url=cli_env["CADENCE_DATABASE_URL"], builtin_plugins=["math"])
+    app = create_app(settings, engine_kwargs={"model": ScriptedChatModel.from_items(HELLO_SCRIPT)})
+    with live_server(app) as url:
+        listed = httpx.get(f"{url}/api/v1/threads", params={"limit": 500}).json()["threads"]
+        [row] = [t for t in listed if t["thread_id"] == "t1"]
+        assert (row["turns"], row["title"]) == (2, "what is 1+1")
+        assert datetime.fromisoformat(row["created_at"]) < between < datetime.fromisoformat(row["updated_at"])
+        turn = httpx.post(f"{url}/api/v1/chat", json={"message": "third", "thread_id": "t1"})
+        assert turn.status_code == 200, turn.text
+        detail = httpx.get(f"{url}/api/v1/threads/t1").json()
+        assert (detail["turns"], detail["created_at"]) == (3, row["created_at"])
+        questions = [m["content"] for m in detail["messages"] if m["role"] == "user"]
+        assert questions == ["what is 1+1", "and now?", "third"]
+    listed_by_cli = run("threads", "list", "--json")
+    assert [t["thread_id"] for t in json.loads(listed_by_cli.stdout)["threads"]] == ["t1"]
 
 
 def test_unknown_tone_is_one_line(cli_env: dict[str, str], tmp_path: Path, monkeypatch) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +137,23 @@ async def _exercise(store: ThreadStore) -> None:
     assert await store.delete("alice", "t1")
     assert await store.get("t1") is None
     assert [r.thread_id for r in await store.list("alice")] == ["t2"]
+    # a thread adopted from its checkpoints starts with its turns and times
+    created, updated = datetime(2026, 1, 2, tzinfo=UTC), datetime(2026, 1, 3, tzinfo=UTC)
+    adopted = await store.claim("alice", "t4", title="old", turns=3, created_at=created, updated_at=updated)
+    assert (adopted.turns, adopted.created_at, adopted.updated_at) == (3, created, updated)
+    # start_turn: one write creates the thread with one turn, or counts one more on the owner's
+    first = await store.start_turn("carol", "t5", title="hello", question_id="q1", question="hello")
+    assert (first.turns, first.question_id, first.title) == (1, "q1", "hello")
+    second = await store.start_turn("carol", "t5", title="ignored", question_id="q2", question="again")
+    assert (second.turns, second.question, second.title, second.created_at) == (
+        2,
+        "again",
+        "hello",
+        first.created_at,
+    )
+    with pytest.raises(NotFoundError):
+        await store.start_turn("dave", "t5", title="steal")
+    assert (await store.get("t5")).turns == 2  # type: ignore[union-attr]
 
 
 async def test_memory_thread_store() -> None:
@@ -150,3 +168,23 @@ async def test_sqlite_thread_store(tmp_path: Path) -> None:
 def test_make_title_truncates() -> None:
     assert make_title("x" * 200).endswith("…") and len(make_title("x" * 200)) == 80
     assert make_title("  short  ") == "short"
+
+
+def test_a_thread_only_in_the_checkpoints_is_adopted_with_its_turns_and_times() -> None:
+    """A thread the server has no record of (an engine with a store of its own wrote it) was adopted
+    with no turns and the time of the read as its creation."""
+    from cadence.orchestration.engine import Cadence
+
+    cfg = settings()
+    engine = Cadence(cfg, model=scripted())  # its thread records are its own, not the server's
+    try:
+        engine.invoke("First?", thread_id="old", user_id="u1")
+        engine.invoke("Second?", thread_id="old", user_id="u1")
+        with live_server(create_app(cfg, engine)) as url:
+            read_at = datetime.now(UTC)
+            thread = httpx.get(f"{url}/api/v1/threads/old", params={"user_id": "u1"}).json()
+            assert thread["turns"] == 2 and thread["title"] == "First?"
+            created, updated = (datetime.fromisoformat(thread[k]) for k in ("created_at", "updated_at"))
+            assert created < updated < read_at  # the first and the last checkpoint, not the read
+    finally:
+        engine.close()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from tests.conftest import FINALIZE
+from tests.conftest import FINALIZE, call, goto
 
 from cadence.errors import ValidationError
 from cadence.orchestration.engine import TurnInput
@@ -71,7 +71,7 @@ async def test_a_caller_that_checked_the_thread_saves_the_pause_check(engine_fac
     engine, _ = engine_factory([FINALIZE, {"content": "One."}, FINALIZE, {"content": "Two."}])
     checked: list[str] = []
 
-    async def check(user_id: str, thread_id: str) -> None:
+    async def check(user_id: str, thread_id: str, **_: object) -> None:
         checked.append(thread_id)
 
     monkeypatch.setattr(engine, "ensure_not_paused", check)
@@ -168,3 +168,37 @@ async def test_a_stream_closed_after_a_tool_leaves_a_valid_history(engine_factor
     assert not unanswered_tool_calls(messages)
     assert [m.content for m in messages if isinstance(m, ToolMessage) and m.name == "calculate"] == ["345"]
     assert messages[-1].content.startswith("Sorry, I couldn't finish this answer")
+
+
+PAUSE = [goto("math"), call("calculate", expression="2 + 2")]
+FINISH = [FINALIZE, {"content": "2 + 2 is 4."}]
+
+
+async def test_every_run_records_its_thread_as_the_server_does(engine_factory) -> None:
+    """Threads of the library and ``cadence chat`` were missing from the API's list (no record)."""
+    script = [*PAUSE, *FINISH, FINALIZE, {"content": "Again."}]
+    engine, _ = engine_factory(script, builtin_plugins=["math"], approval_tools=["calculate"])
+    assert (await engine.ainvoke("What is 2 + 2?", thread_id="t1", user_id="ann")).interrupted
+    first = await engine.thread_store.get("t1")
+    assert first is not None and (first.user_id, first.title, first.turns) == ("ann", "What is 2 + 2?", 1)
+    await engine.aresume("approve", thread_id="t1", user_id="ann")
+    assert (await engine.thread_store.get("t1")).turns == 1  # type: ignore[union-attr]  # the same turn
+    assert (await engine.ainvoke("And again?", thread_id="t1", user_id="ann")).response == "Again."
+    again = await engine.thread_store.get("t1")
+    assert again is not None and again.turns == 2
+    assert again.created_at == first.created_at and again.updated_at >= first.updated_at
+    history = await engine.history(thread_id="t1", user_id="ann")
+    paused_at = next(h for h in history if h["next"] == ["math_tools"])
+    assert (await engine.afork(paused_at["checkpoint_id"], thread_id="t1", user_id="ann")).interrupted
+    assert (await engine.thread_store.get("t1")).turns == 3  # type: ignore[union-attr]  # a fork is a turn
+    assert [r.thread_id for r in await engine.thread_store.list("ann")] == ["t1"]
+
+
+async def test_a_thread_id_another_user_recorded_keeps_its_owners_record(engine_factory) -> None:
+    """The engine keeps users apart by key (each has a thread "t1"); the record, as the API, names one."""
+    engine, _ = engine_factory([FINALIZE, {"content": "Hello!"}, FINALIZE, {"content": "Hi Bob."}])
+    await engine.ainvoke("hi", thread_id="t1", user_id="ann")
+    assert (await engine.ainvoke("mine now", thread_id="t1", user_id="bob")).response == "Hi Bob."
+    record = await engine.thread_store.get("t1")
+    assert record is not None and (record.user_id, record.turns, record.title) == ("ann", 1, "hi")
+    assert await engine.thread_store.list("bob") == []

@@ -61,6 +61,7 @@ from cadence.orchestration.synthesizer import FALLBACK_KEY, answer_pending_calls
 from cadence.orchestration.tones import ResponseTone
 from cadence.orchestration.turn import ModelCallRecord, TraceRecord, TurnContext
 from cadence.persistence.checkpoint_reads import ReadAheadMemorySaver, ReadAheadSaver
+from cadence.persistence.threads import MemoryThreadStore, ThreadRecord, ThreadStore
 from cadence.plugins.manager import PluginManager, PluginStatus
 from cadence.sdk.events import emit
 from cadence.sdk.metadata import PluginMetadata
@@ -203,7 +204,10 @@ class TurnInput:
     recorded_question_id: str | None = None
     """Set by a caller that kept the question durably itself before the turn (the server, in its
     thread record): the message's id. The turn then does not checkpoint the question before it
-    runs (:meth:`Cadence.ensure_not_paused` recovers it if the turn never finishes)."""
+    runs (:meth:`Cadence.ensure_not_paused` recovers it if the turn never finishes), and writes no
+    thread record of its own (the caller's write claimed the thread and counted the turn)."""
+    new_thread: bool = False
+    """Set when the thread id was made for this turn (no record or checkpoint can exist yet)."""
 
 
 class Cadence(EngineMemory):
@@ -211,6 +215,9 @@ class Cadence(EngineMemory):
 
     Built directly, it keeps its threads in memory (or in the ``checkpointer`` given);
     :meth:`Cadence.open` opens ``CADENCE_DATABASE_URL`` (SQLite, PostgreSQL) for it instead.
+    Every turn, resume and fork also updates the thread's record in ``thread_store`` (owner, title,
+    turns, activity: what ``GET /api/v1/threads`` lists), in memory unless one is given;
+    :meth:`Cadence.open` opens the database's, so threads of ``cadence chat`` are the API's too.
     """
 
     def __init__(
@@ -222,10 +229,13 @@ class Cadence(EngineMemory):
         checkpointer: Any = None,
         plugins: Iterable[type[BasePlugin]] = (),
         memory_store: Any = None,
+        thread_store: ThreadStore | None = None,
     ) -> None:
         self.settings = settings or get_settings()
         check_async_checkpointer(checkpointer)
         self.checkpointer = checkpointer if checkpointer is not None else ReadAheadMemorySaver()
+        self.thread_store: ThreadStore = thread_store if thread_store is not None else MemoryThreadStore()
+        """The thread records (:mod:`cadence.persistence.threads`) every run updates."""
         # a pending question is checkpointed before the turn only where it can outlive a crash
         self._durable = not isinstance(self.checkpointer, InMemorySaver)
         self.memory = self.open_memory(memory_store)  # long-term memory (None when CADENCE_MEMORY is off)
@@ -267,19 +277,25 @@ class Cadence(EngineMemory):
     @classmethod
     @contextlib.asynccontextmanager
     async def open(cls, settings: Settings | None = None, **kwargs: Any) -> AsyncIterator[Cadence]:
-        """Open the configured checkpointer (SQLite, PostgreSQL or memory) and yield an engine."""
+        """Open the configured checkpointer (SQLite, PostgreSQL or memory) and the thread store in the
+        same database (``thread_store=`` to share one already open, as the server does), and yield an
+        engine."""
         from cadence.persistence import open_checkpointer
+        from cadence.persistence.threads import configured_thread_store
 
         settings = settings or get_settings()
-        async with (
-            open_checkpointer(
-                settings.resolved_database_url,
-                sqlite_synchronous=settings.sqlite_synchronous,
-                postgres_check_idle_s=settings.postgres_check_idle_s,
-                postgres_pool_size=settings.postgres_pool_size,
-            ) as saver,
-            open_engine_memory(settings, kwargs) as memory_store,
-        ):
+        async with contextlib.AsyncExitStack() as stack:
+            saver = await stack.enter_async_context(
+                open_checkpointer(
+                    settings.resolved_database_url,
+                    sqlite_synchronous=settings.sqlite_synchronous,
+                    postgres_check_idle_s=settings.postgres_check_idle_s,
+                    postgres_pool_size=settings.postgres_pool_size,
+                )
+            )
+            if kwargs.get("thread_store") is None:
+                kwargs["thread_store"] = await stack.enter_async_context(configured_thread_store(settings))
+            memory_store = await stack.enter_async_context(open_engine_memory(settings, kwargs))
             engine = await asyncio.to_thread(
                 lambda: cls(settings, checkpointer=saver, memory_store=memory_store, **kwargs)
             )
@@ -379,6 +395,7 @@ class Cadence(EngineMemory):
             metadata=metadata,
             mode=mode_name,
             agent=agent,
+            new_thread=thread_id is None,
         )
 
     def mode_and_agent(self, mode: str | None, agent: str | None) -> tuple[str, str | None]:
@@ -416,7 +433,7 @@ class Cadence(EngineMemory):
         metadata: dict[str, Any] | None = None,
         mode: str | None = None,
         agent: str | None = None,
-    ) -> tuple[dict[str, Any], dict[str, Any], TurnContext, str, str]:
+    ) -> tuple[dict[str, Any], dict[str, Any], TurnContext, str, str, TurnInput]:
         turn = (
             message
             if isinstance(message, TurnInput)
@@ -455,7 +472,7 @@ class Cadence(EngineMemory):
             "recursion_limit": self.settings.graph_recursion_limit,
             "metadata": {"cadence_user": user, "cadence_thread": thread, "cadence_mode": context.mode},
         }
-        return state_in, config, context, user, thread
+        return state_in, config, context, user, thread, turn
 
     async def ainvoke(
         self,
@@ -549,16 +566,22 @@ class Cadence(EngineMemory):
 
         Raises :class:`ConflictError` (``approval_pending``) when the thread waits for approvals.
         """
-        state_in, config, context, _user, thread = self._prepare(
+        state_in, config, context, _user, thread, turn = self._prepare(
             message, thread_id, user_id, tone, metadata, mode, agent
         )
         question: HumanMessage = state_in["messages"][0]
         graph = self.graph_for(context.mode)
+        recorded = turn.recorded_question_id is not None
         with self._claim(config, thread):
-            if not (isinstance(message, TurnInput) and message.pause_checked):
-                await self.ensure_not_paused(_user, thread)
-            await self.recall_memory(state_in, context)
-            recorded = isinstance(message, TurnInput) and message.recorded_question_id is not None
+            try:
+                if not recorded:  # no caller recorded the turn (the server does): the turn records it
+                    await self._start_recorded_turn(turn)
+                elif not turn.pause_checked:
+                    await self.ensure_not_paused(_user, thread)
+                await self.recall_memory(state_in, context)
+            except BaseException:
+                self.withdraw_read(_user, thread)  # no run takes the check's read
+                raise
             if self.settings.checkpoint_durability == "exit" and self._durable and not recorded:
                 await self._record_question(graph, config, question)
             run = self._drive(
@@ -571,6 +594,32 @@ class Cadence(EngineMemory):
                         yield event
             finally:
                 self.withdraw_read(_user, thread)
+
+    async def _start_recorded_turn(self, turn: TurnInput) -> None:
+        """Check and record a turn in :attr:`thread_store` as the server does (one read, one write).
+
+        A paused thread is ``approval_pending``; a question the record kept that the checkpoint lacks
+        (a server's turn that never finished) is put into the history first. Then one write claims the
+        thread and counts the turn (:meth:`ThreadStore.start_turn`); the record keeps no question of
+        this turn: the engine checkpoints it itself (:meth:`_record_question`). A thread id whose record
+        is another user's is left to its owner: the engine keeps each user's threads apart
+        (:func:`thread_key`), but the record, and so the API, names one user per id.
+        """
+        user, thread = turn.user_id, turn.thread_id
+        record = None if turn.new_thread else await self.thread_store.get(thread)
+        foreign = record is not None and record.user_id != user
+        if not turn.pause_checked:
+            await self.ensure_not_paused(user, thread, asked=None if foreign else recorded_question(record))
+        if not foreign:
+            await self.thread_store.start_turn(user, thread, title=turn.message, project_id=turn.project_id)
+
+    async def _record_run(self, user: str, thread: str, *, new_turn: bool) -> None:
+        """Record a resume (``new_turn=False``: it continues the paused turn) or a fork (a new turn) in
+        :attr:`thread_store`: its activity time and turn count; the question the record kept is settled
+        (the run sets the thread's state). A thread without a record (started before records were
+        written outside the server) is left as it is."""
+        await self.thread_store.settle_question(user, thread)
+        await self.thread_store.touch(user, thread, turn=new_turn)
 
     def withdraw_read(self, user_id: str, thread_id: str) -> None:
         """Forget the read of the thread :meth:`ensure_not_paused` handed over and no run took
@@ -850,6 +899,7 @@ class Cadence(EngineMemory):
         thread_id: str,
         user_id: str | None = None,
         tokens: bool = True,
+        record_thread: bool = True,
     ) -> AsyncIterator[dict[str, Any]]:
         """Continue a paused turn with the human's decisions; yields the turn's events like :meth:`astream`.
 
@@ -861,9 +911,10 @@ class Cadence(EngineMemory):
 
         Raises :class:`ConflictError` (``not_paused``) when the thread waits for nothing, and
         :class:`ValidationError` (``invalid_decision``) for missing, unknown or malformed decisions.
+        ``record_thread=False``: the caller records the run in its thread store itself (the server).
         """
         user, config = self._thread_config(user_id, thread_id)
-        run = self._resume(decisions, user, thread_id, config, tokens)
+        run = self._resume(decisions, user, thread_id, config, tokens, record_thread)
         with self._claim(config, thread_id):  # two resumes at once would both run the approved calls
             async with contextlib.aclosing(run):
                 async for event in run:
@@ -894,6 +945,7 @@ class Cadence(EngineMemory):
         thread_id: str,
         config: dict[str, Any],
         tokens: bool,
+        record_thread: bool = True,
     ) -> AsyncIterator[dict[str, Any]]:
         snapshot = await (await self.thread_graph(config)).aget_state(config)
         paused = approval_interrupts(snapshot)
@@ -928,6 +980,8 @@ class Cadence(EngineMemory):
         context.trace.notes.extend(turn.get("notes") or [])
         context.paused_approvals.extend(pending)
         config["metadata"]["cadence_mode"] = mode
+        if record_thread:
+            await self._record_run(user, thread_id, new_turn=False)  # a decided pause continues its turn
         logger.info("resuming a paused turn", extra={"thread": thread_id, "decisions": len(chosen)})
         run = self._drive(
             graph, Command(resume=resume), config, context, question=_last_question(snapshot.values),
@@ -976,6 +1030,7 @@ class Cadence(EngineMemory):
         route: str | None = None,
         tool_results: Mapping[str, str] | None = None,
         tokens: bool = True,
+        record_thread: bool = True,
     ) -> AsyncIterator[dict[str, Any]]:
         """Time travel: run the thread again from ``checkpoint_id``, with optional edits; yields events.
 
@@ -988,11 +1043,12 @@ class Cadence(EngineMemory):
 
         The branch continues the same thread (LangGraph's fork: a new checkpoint whose parent is
         ``checkpoint_id``); the thread's current state is the branch's. The run gets a full
-        ``CADENCE_TURN_TIMEOUT``. Raises :class:`NotFoundError` (unknown checkpoint),
+        ``CADENCE_TURN_TIMEOUT``. Raises :class:`NotFoundError` (unknown thread or checkpoint),
         :class:`ValidationError` (``invalid_fork``: nothing to run, unknown agent or call id).
+        The fork counts as a turn of the thread (``record_thread=False``: the caller records it).
         """
         user, config = self._thread_config(user_id, thread_id)
-        run = self._fork(user, config, thread_id, checkpoint_id, route, tool_results, tokens)
+        run = self._fork(user, config, thread_id, checkpoint_id, route, tool_results, tokens, record_thread)
         with self._claim(config, thread_id):
             async with contextlib.aclosing(run):  # a consumer closing the stream early closes the run
                 async for event in run:
@@ -1007,8 +1063,11 @@ class Cadence(EngineMemory):
         route: str | None,
         tool_results: Mapping[str, str] | None,
         tokens: bool,
+        record_thread: bool = True,
     ) -> AsyncIterator[dict[str, Any]]:
         plan = await plan_fork(self, config, checkpoint_id, route=route, tool_results=tool_results)
+        if record_thread:
+            await self._record_run(user, thread_id, new_turn=True)
         graph = self.graph_for(plan.mode)
         run_config = plan.config
         if plan.update is not None:
@@ -1033,7 +1092,8 @@ class Cadence(EngineMemory):
                 yield event
 
     async def threads(self, *, user_id: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
-        """The user's threads, newest first (see :func:`cadence.orchestration.inspection.list_threads`)."""
+        """The user's threads, newest first: their records in :attr:`thread_store` and the threads found
+        in the checkpoints (see :func:`cadence.orchestration.inspection.list_threads`)."""
         user, _ = self._thread_config(user_id, "")
         return await list_threads(self, user, limit, key_prefix=thread_key(user, ""))
 
@@ -1069,6 +1129,13 @@ def _last_question(values: Mapping[str, Any] | None) -> HumanMessage:
     messages = (values or {}).get("messages") or []
     found = next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
     return found if found is not None else HumanMessage(content="", id=str(uuid.uuid4()))
+
+
+def recorded_question(record: ThreadRecord | None) -> HumanMessage | None:
+    """The latest question a thread's record kept (:attr:`ThreadRecord.question`), or None."""
+    if record is None or record.question_id is None or record.question is None:
+        return None
+    return HumanMessage(content=record.question, id=record.question_id)
 
 
 def _holds(saved: Any, message_id: str | None) -> bool:

@@ -317,19 +317,19 @@ SCAN_LIMIT = 20_000
 
 
 async def list_threads(engine: Any, user: str, limit: int, *, key_prefix: str) -> list[dict[str, Any]]:
-    """The user's threads, newest first: the thread records (API threads) and the threads found in the
-    checkpoints (started with ``cadence chat`` or the library), each with its title, last activity,
-    message count and whether it is paused for approval. ``key_prefix``: the user's checkpoint-key prefix."""
-    from cadence.persistence.threads import configured_thread_store, make_title
+    """The user's threads, newest first: the thread records (``engine.thread_store``) and the threads
+    found only in the checkpoints (started before the engine wrote records), each with its title, last
+    activity, message count and whether it is paused for approval. ``key_prefix``: the user's
+    checkpoint-key prefix."""
+    from cadence.persistence.threads import make_title
 
     rows: dict[str, dict[str, Any]] = {}
-    async with configured_thread_store(engine.settings) as store:
-        for record in await store.list(user, limit=limit):
-            rows[record.thread_id] = {
-                "thread_id": record.thread_id,
-                "title": record.title,
-                "updated_at": record.updated_at.isoformat(),
-            }
+    for record in await engine.thread_store.list(user, limit=limit):
+        rows[record.thread_id] = {
+            "thread_id": record.thread_id,
+            "title": record.title,
+            "updated_at": record.updated_at.isoformat(),
+        }
     prefix = key_prefix
     scanned = 0
     async for saved in engine.checkpointer.alist(None):

@@ -118,8 +118,15 @@ class ThreadStore(Protocol):
         title: str,
         org_id: str | None = None,
         project_id: str | None = None,
+        turns: int = 0,
+        created_at: datetime | None = None,
+        updated_at: datetime | None = None,
     ) -> ThreadRecord:
-        """Create the thread for ``user_id`` if it is new; raise NotFoundError if another user owns it."""
+        """Create the thread for ``user_id`` if it is new; raise NotFoundError if another user owns it.
+
+        ``turns``, ``created_at``, ``updated_at``: what a new record starts with (default: no turn,
+        now), for a thread whose history exists already (adopted from its checkpoints).
+        """
 
     async def start_turn(
         self,
@@ -190,12 +197,18 @@ class MemoryThreadStore:
         title: str,
         org_id: str | None = None,
         project_id: str | None = None,
+        turns: int = 0,
+        created_at: datetime | None = None,
+        updated_at: datetime | None = None,
     ) -> ThreadRecord:
         """Create the thread if new; NotFoundError if another user owns it."""
         row = self._rows.get(thread_id)
         if row is None:
-            now = datetime.now(UTC)
-            row = ThreadRecord(thread_id, user_id, make_title(title), now, now, 0, org_id, project_id)
+            created = created_at or datetime.now(UTC)
+            updated = updated_at or created
+            row = ThreadRecord(
+                thread_id, user_id, make_title(title), created, updated, turns, org_id, project_id
+            )
             self._rows[thread_id] = row
         if row.user_id != user_id:
             raise _not_found(thread_id)
@@ -212,10 +225,22 @@ class MemoryThreadStore:
         question_id: str | None = None,
         question: str | None = None,
     ) -> ThreadRecord:
-        """Claim the thread, count a turn and keep its question; NotFoundError if another user owns it."""
-        await self.claim(user_id, thread_id, title=title, org_id=org_id, project_id=project_id)
-        await self.touch(user_id, thread_id)
-        row = dataclasses.replace(self._rows[thread_id], question_id=question_id, question=question)
+        """Claim the thread, count a turn and keep its question; NotFoundError if another user owns it.
+
+        One lookup and one record (the engine calls it on every turn of an in-memory engine).
+        """
+        row = self._rows.get(thread_id)
+        now = datetime.now(UTC)
+        if row is None:
+            row = ThreadRecord(
+                thread_id, user_id, make_title(title), now, now, 1, org_id, project_id, question_id, question
+            )
+        elif row.user_id != user_id:
+            raise _not_found(thread_id)
+        else:
+            row = dataclasses.replace(
+                row, updated_at=now, turns=row.turns + 1, question_id=question_id, question=question
+            )
         self._rows[thread_id] = row
         return row
 
@@ -335,15 +360,19 @@ class _SqlThreadStore:
         title: str,
         org_id: str | None = None,
         project_id: str | None = None,
+        turns: int = 0,
+        created_at: datetime | None = None,
+        updated_at: datetime | None = None,
     ) -> ThreadRecord:
         """Insert the thread if new (race-free); NotFoundError if another user owns it."""
-        now = time.time()
+        created = created_at.timestamp() if created_at is not None else time.time()
+        updated = updated_at.timestamp() if updated_at is not None else created
         await self._execute(
             self._sql(
-                f"INSERT INTO cadence_threads ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, 0, NULL, NULL) "
+                f"INSERT INTO cadence_threads ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL) "
                 "ON CONFLICT (thread_id) DO NOTHING"
             ),
-            (thread_id, user_id, org_id, project_id, make_title(title), now, now),
+            (thread_id, user_id, org_id, project_id, make_title(title), created, updated, int(turns)),
         )
         return await self._owned(user_id, thread_id)
 

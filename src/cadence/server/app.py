@@ -84,8 +84,9 @@ def create_app(
             if locks is None:
                 locks = await stack.enter_async_context(open_database_locks(settings.resolved_database_url))
             eng = engine
-            if eng is None:
-                eng = await stack.enter_async_context(Cadence.open(settings, **dict(engine_kwargs or {})))
+            if eng is None:  # the engine records the turns it runs itself (cadence chat) in the same store
+                options = {"thread_store": store, **dict(engine_kwargs or {})}
+                eng = await stack.enter_async_context(Cadence.open(settings, **options))
             service = ChatService(eng, store, settings, locks)
             app.state.db_locks = locks
             job = retention_job(settings)
@@ -305,7 +306,7 @@ async def serve(
     async with (
         configured_thread_store(settings) as store,
         open_database_locks(settings.resolved_database_url) as locks,
-        Cadence.open(settings, **engine_kwargs) as engine,
+        Cadence.open(settings, thread_store=store, **engine_kwargs) as engine,
     ):
         app = create_app(settings, engine, thread_store=store, db_locks=locks)
         config = uvicorn.Config(

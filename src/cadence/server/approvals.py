@@ -169,7 +169,9 @@ async def start_resume(
         check_edits(chosen, pending, engine.plugin_manager.bundles)  # an edit that could only fail
 
     def events() -> AsyncIterator[dict[str, Any]]:
-        return engine.resume_stream(decisions, thread_id=thread_id, user_id=user, tokens=tokens)
+        return engine.resume_stream(
+            decisions, thread_id=thread_id, user_id=user, tokens=tokens, record_thread=False
+        )  # the run's record is start_run's
 
     return await start_run(service, user, thread_id, events, check, new_turn=False)  # the paused turn goes on
 
@@ -267,6 +269,7 @@ async def fork(
         route=body.route,
         tool_results=body.tool_results,
         tokens=False,
+        record_thread=False,  # start_run records it
     )
 
     async def check() -> None:

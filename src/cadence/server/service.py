@@ -13,6 +13,7 @@ import logging
 import uuid
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
@@ -24,6 +25,7 @@ from cadence.orchestration.engine import (
     Cadence,
     TurnInput,
     answer_writer,
+    recorded_question,
     thread_key,
     validate_message,
 )
@@ -41,6 +43,9 @@ from cadence.server.validation import (
 from cadence.settings import Settings
 
 logger = logging.getLogger(__name__)
+
+ADOPT_SCAN_LIMIT = 10_000
+"""A thread adopted from its checkpoints is dated by at most this many of them (newest first)."""
 
 
 @dataclass
@@ -190,8 +195,9 @@ class ChatService:
     async def owned(self, user_id: str, thread_id: str) -> ThreadRecord:
         """The user's thread, or 404 (missing or another user's).
 
-        A thread that exists only in the checkpointer (e.g. started with ``cadence chat``)
-        is adopted: its key already names the user.
+        A thread that exists only in the checkpointer (started with ``cadence chat`` before the
+        engine wrote thread records) is adopted: its key already names the user; its record
+        counts the questions in its history as turns and dates it by its checkpoints.
         """
         record = await self.store.get(thread_id)
         if record is not None:
@@ -199,12 +205,27 @@ class ChatService:
                 raise NotFoundError(f"No thread {thread_id!r} for this user.", code="thread_not_found")
             return record
         if await self._has_checkpoint(user_id, thread_id):
-            first = next(
-                (m for m in await self._messages(user_id, thread_id) if isinstance(m, HumanMessage)), None
+            questions = [m for m in await self._messages(user_id, thread_id) if isinstance(m, HumanMessage)]
+            title = message_text(questions[0]) if questions else thread_id
+            created, updated = await self._checkpoint_times(user_id, thread_id)
+            return await self.store.claim(
+                user_id, thread_id, title=title, turns=len(questions), created_at=created, updated_at=updated
             )
-            title = message_text(first) if first is not None else thread_id
-            return await self.store.claim(user_id, thread_id, title=title)
         raise NotFoundError(f"No thread {thread_id!r} for this user.", code="thread_not_found")
+
+    async def _checkpoint_times(
+        self, user_id: str, thread_id: str, limit: int = ADOPT_SCAN_LIMIT
+    ) -> tuple[datetime | None, datetime | None]:
+        """The times of the thread's oldest and newest checkpoints (of the newest ``limit``)."""
+        config = self._config(user_id, thread_id)
+        config["configurable"]["checkpoint_ns"] = ""
+        stamps: list[datetime] = []
+        async for saved in self.engine.checkpointer.alist(config, limit=limit):
+            try:
+                stamps.append(datetime.fromisoformat(str(saved.checkpoint.get("ts"))))
+            except ValueError:
+                continue
+        return (min(stamps), max(stamps)) if stamps else (None, None)
 
     async def _reject_foreign(self, user_id: str, thread_id: str) -> None:
         record = await self.store.get(thread_id)
@@ -404,9 +425,7 @@ def _title(req: TurnRequest) -> str:
 
 def _asked(record: ThreadRecord | None) -> HumanMessage | None:
     """The latest question kept in a thread's record (None if it has none)."""
-    if record is None or record.question_id is None or record.question is None:
-        return None
-    return HumanMessage(content=record.question, id=record.question_id)
+    return recorded_question(record)
 
 
 def message_view(msg: BaseMessage) -> dict[str, Any]:
