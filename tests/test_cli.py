@@ -162,6 +162,32 @@ def test_a_thread_of_cadence_chat_is_the_apis_thread(
     assert [t["thread_id"] for t in json.loads(listed_by_cli.stdout)["threads"]] == ["t1"]
 
 
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (("chat", "--thread", "../x", "hi"), "Invalid thread id '../x': use letters, digits"),
+        (("chat", "--thread", "t" * 129, "hi"), "the limit is 128 (CADENCE_MAX_ID_CHARS)"),
+        (("chat", "-u", "bad\x01user", "hi"), "Invalid user id 'bad\\x01user'"),
+        (("chat", "-u", "a::b", "hi"), "may not contain '::'"),
+        (("threads", "show", "../x"), "Invalid thread id"),
+        (("threads", "history", "ok", "-u", "a::b"), "Invalid user id"),
+        (("threads", "fork", "../x", "cp1"), "Invalid thread id"),
+        (("threads", "list", "-u", "bad\nuser"), "Invalid user id"),
+        (("threads", "replay", "../x"), "Invalid thread id"),
+        (("memory", "list", "-u", "a::b"), "Invalid user id"),
+    ],
+)
+def test_ids_the_api_refuses_are_usage_errors(
+    cli_env: dict[str, str], tmp_path: Path, monkeypatch, args: tuple[str, ...], fragment: str
+) -> None:
+    """``cadence chat --thread ../x`` stored a thread the HTTP API could not reach."""
+    use_script(monkeypatch, tmp_path, HELLO_SCRIPT, "hello")
+    result = run(*args)
+    assert_one_error_line(result, fragment)
+    assert result.exit_code == 2  # like click's usage errors
+    assert not (tmp_path / "data" / "cli.db").exists()  # nothing was opened, nothing stored
+
+
 def test_unknown_tone_is_one_line(cli_env: dict[str, str], tmp_path: Path, monkeypatch) -> None:
     use_script(monkeypatch, tmp_path, MATH_SCRIPT, "math")
     result = run("chat", "--tone", "sarcastic", "hi")

@@ -55,8 +55,10 @@ async def test_ids_with_the_key_separator_are_rejected(engine_factory) -> None:
     from cadence.errors import ValidationError
 
     engine, _ = engine_factory([])
-    with pytest.raises(ValidationError, match="may not contain"):
+    with pytest.raises(ValidationError, match="Invalid thread id"):
         await engine.ainvoke("q", thread_id="a::b")
+    with pytest.raises(ValidationError, match="may not contain '::'"):
+        await engine.ainvoke("q", user_id="a::b")
 
 
 async def test_tools_can_emit_progress_events(engine_factory) -> None:

@@ -27,6 +27,12 @@ async def test_checked_input_runs_without_a_second_check(engine_factory) -> None
         ({"message": "x" * 40, "max_message_chars": 10}, "message_too_long"),
         ({"message": "hi", "tone": "shouty"}, "invalid_tone"),
         ({"message": "hi", "user_id": "a::b"}, "invalid_id"),
+        # the ids the HTTP API accepts, no others (cadence chat stored threads the API could not reach)
+        ({"message": "hi", "user_id": "bad\x01user"}, "invalid_id"),
+        ({"message": "hi", "user_id": "u" * 129}, "id_too_long"),
+        ({"message": "hi", "thread_id": "../x"}, "invalid_value"),
+        ({"message": "hi", "thread_id": "a::b"}, "invalid_value"),
+        ({"message": "hi", "thread_id": "t" * 129}, "id_too_long"),
         (
             {"message": "My name is Ad\udce9."},
             "invalid_text",

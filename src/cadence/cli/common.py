@@ -19,6 +19,7 @@ from rich.text import Text
 
 from cadence.cli.logs import configure_logging
 from cadence.errors import CadenceError, ConfigurationError
+from cadence.orchestration.inputs import validate_thread_id, validate_user_id
 from cadence.settings import Settings, get_settings
 
 logger = logging.getLogger("cadence.cli")
@@ -26,6 +27,8 @@ logger = logging.getLogger("cadence.cli")
 F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_ERROR = 1
+EXIT_USAGE = 2
+"""A usage error: what click exits with for a bad option, and a thread or user id the API would refuse."""
 EXIT_INTERRUPTED = 130
 
 
@@ -52,6 +55,27 @@ def fail(message: str, code: int = EXIT_ERROR) -> typer.Exit:
     """Print ``error: message`` as one line on stderr; returns the ``Exit`` to raise."""
     print_error(message)
     return typer.Exit(code)
+
+
+def checked_user(settings: Settings, user: str | None) -> str:
+    """The user a command acts as (``--user``, else ``CADENCE_DEFAULT_USER``), checked as the HTTP API
+    checks user ids; one ``error:`` line and exit code 2 otherwise."""
+    who = (user or settings.default_user).strip() or settings.default_user
+    _usage_checked(lambda: validate_user_id(who, settings))
+    return who
+
+
+def check_thread_id(settings: Settings, thread: str | None) -> None:
+    """Exit 2 with one ``error:`` line for a thread id the HTTP API would refuse (None: a new thread)."""
+    if thread is not None:
+        _usage_checked(lambda: validate_thread_id(thread, settings))
+
+
+def _usage_checked(check: Callable[[], None]) -> None:
+    try:
+        check()
+    except CadenceError as exc:
+        raise fail(exc.message, EXIT_USAGE) from None
 
 
 def _settings_error_text(exc: pydantic.ValidationError) -> str:

@@ -25,6 +25,8 @@ from rich.table import Table
 from rich.text import Text
 
 from cadence.cli.common import (
+    check_thread_id,
+    checked_user,
     dump_json,
     fail,
     guarded,
@@ -58,8 +60,10 @@ async def _engine(settings: Settings, *, inert: bool = True) -> AsyncIterator[An
             yield engine
 
 
-def _user(settings: Settings, user: str | None) -> str:
-    return (user or settings.default_user).strip() or settings.default_user
+def _user(settings: Settings, user: str | None, thread: str | None = None) -> str:
+    """The user (checked), after checking ``thread``: ids the HTTP API refuses are usage errors."""
+    check_thread_id(settings, thread)
+    return checked_user(settings, user)
 
 
 async def _list_threads(settings: Settings, user: str, limit: int) -> list[dict[str, Any]]:
@@ -76,8 +80,9 @@ def threads_list(
 ) -> None:
     """List your threads, most recent first (paused ones wait for an approval)."""
     settings = load_settings()
+    who = _user(settings, user)
     missing = missing_database(settings)
-    rows = [] if missing else asyncio.run(_list_threads(settings, _user(settings, user), limit))
+    rows = [] if missing else asyncio.run(_list_threads(settings, who, limit))
     if json_output:
         typer.echo(dump_json({"threads": rows}))
         return
@@ -121,7 +126,7 @@ def threads_show(
     from cadence.orchestration.inspection import message_record
 
     settings = load_settings()
-    who = _user(settings, user)
+    who = _user(settings, user, thread)
     if missing := missing_database(settings):
         raise no_database(missing, thread)
 
@@ -178,7 +183,7 @@ def threads_history(
     and per pause; async or sync keep one per step.
     """
     settings = load_settings()
-    who = _user(settings, user)
+    who = _user(settings, user, thread)
     if missing := missing_database(settings):
         raise no_database(missing, thread)
 
@@ -246,7 +251,7 @@ def threads_fork(
             raise fail(f"--tool-result {item!r}: write CALL_ID=TEXT (the call ids are in the history).")
         results[call_id.strip()] = text
     settings = load_settings()
-    who = _user(settings, user)
+    who = _user(settings, user, thread)
     if missing := missing_database(settings):
         raise no_database(missing, thread)
 

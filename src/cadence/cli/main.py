@@ -24,6 +24,8 @@ from rich.text import Text
 
 from cadence import __version__
 from cadence.cli.common import (
+    check_thread_id,
+    checked_user,
     dump_json,
     err_console,
     fail,
@@ -152,6 +154,9 @@ def chat(
 ) -> None:
     """Ask one question, or chat interactively in one thread."""
     settings = _with_mode(load_settings(), mode, agent)
+    check_thread_id(settings, thread)  # the ids the HTTP API accepts: the thread must be reachable there
+    if user is not None:
+        user = checked_user(settings, user)
     tone = ResponseTone.parse(tone).value if tone is not None else None
     text = " ".join(question or [])
     if question and not text.strip():

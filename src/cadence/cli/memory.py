@@ -17,7 +17,15 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from cadence.cli.common import dump_json, err_console, fail, guarded, load_settings, out_console
+from cadence.cli.common import (
+    checked_user,
+    dump_json,
+    err_console,
+    fail,
+    guarded,
+    load_settings,
+    out_console,
+)
 from cadence.cli.logs import clip
 from cadence.settings import Settings
 
@@ -52,7 +60,7 @@ def _with_memory(settings: Settings, action: Callable[[Any], Awaitable[T]]) -> T
 
 
 def _user(settings: Settings, user: str | None) -> str:
-    return (user or settings.default_user).strip() or settings.default_user
+    return checked_user(settings, user)
 
 
 def _project(project: str | None) -> str | None:
@@ -147,6 +155,8 @@ def memory_consolidate(
     project = _project(project)
     if user is None and project is not None:
         raise fail("--project needs --user (a project belongs to a user).")
+    if user is not None:
+        user = checked_user(settings, user)
     report = _with_memory(
         settings,
         lambda m: m.consolidate(user, project_id=project) if user is not None else m.consolidate_all(),

@@ -24,6 +24,8 @@ from rich.table import Table
 from rich.text import Text
 
 from cadence.cli.common import (
+    check_thread_id,
+    checked_user,
     dump_json,
     fail,
     guarded,
@@ -233,6 +235,9 @@ def replay(
 ) -> None:
     """Re-run a stored turn against the current configuration and show both answers side by side."""
     settings = load_settings()
+    check_thread_id(settings, thread_id)
+    if user is not None:
+        user = checked_user(settings, user)
     if missing := missing_database(settings):
         raise no_database(missing, thread_id)
     result = asyncio.run(

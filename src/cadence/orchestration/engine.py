@@ -52,6 +52,7 @@ from cadence.orchestration.approval import (
 )
 from cadence.orchestration.events import ThinkFilter, error_event, events_from_chunk, final_event, node_event
 from cadence.orchestration.graph import ModelResolver
+from cadence.orchestration.inputs import validate_thread_id, validate_user_id
 from cadence.orchestration.inspection import history_entries, list_threads, plan_fork
 from cadence.orchestration.modes import ENTRY_NODES, check_mode, graph_builder, mode_names
 from cadence.orchestration.recall import EngineMemory, open_engine_memory
@@ -364,8 +365,10 @@ class Cadence(EngineMemory):
         """Check one turn's input once: the message, the tone, the user, the thread (made if none), the mode.
 
         Raises :class:`ValidationError` (``empty_message``, ``message_too_long``, ``invalid_text``,
-        ``invalid_value``, ``invalid_tone``, ``invalid_id``, ``invalid_metadata``, ``unknown_mode``),
-        before anything runs. Pass the result to :meth:`astream` to run the turn without checking again.
+        ``invalid_value``, ``invalid_tone``, ``invalid_id``, ``id_too_long``, ``invalid_metadata``,
+        ``unknown_mode``), before anything runs: the ids are checked as the HTTP API checks them
+        (:mod:`cadence.orchestration.inputs`). Pass the result to :meth:`astream` to run the turn
+        without checking again.
         """
         for label, value in (("message", message), ("thread_id", thread_id), ("user_id", user_id),
                              ("tone", tone), ("mode", mode), ("agent", agent)):  # fmt: skip
@@ -378,15 +381,10 @@ class Cadence(EngineMemory):
         mode_name, agent = self.mode_and_agent(mode, agent)
         tone_value = ResponseTone.requested(tone, metadata).value
         user = (user_id or self.settings.default_user).strip() or self.settings.default_user
+        validate_user_id(user, self.settings)
+        if thread_id:
+            validate_thread_id(thread_id, self.settings)
         thread = thread_id or uuid.uuid4().hex
-        limit = self.settings.max_id_chars
-        for label, value in (("user id", user), ("thread id", thread)):
-            if THREAD_KEY_SEPARATOR in value or len(value) > limit:
-                raise ValidationError(
-                    f"Invalid {label} {value[:40]!r}: it may not contain '{THREAD_KEY_SEPARATOR}' "
-                    f"or exceed {limit} characters (CADENCE_MAX_ID_CHARS).",
-                    code="invalid_id",
-                )
         return TurnInput(
             message=message,
             tone=tone_value,
@@ -835,7 +833,11 @@ class Cadence(EngineMemory):
 
     # -- human in the loop: pauses, history, time travel ------------------------------------------
     def _thread_config(self, user_id: str | None, thread_id: str) -> tuple[str, dict[str, Any]]:
+        """The user and the run config of a thread; ValidationError for ids the API would refuse."""
         user = (user_id or self.settings.default_user).strip() or self.settings.default_user
+        validate_user_id(user, self.settings)
+        if thread_id:  # "" stands for the user's threads (:meth:`threads`)
+            validate_thread_id(thread_id, self.settings)
         return user, {
             "configurable": {"thread_id": thread_key(user, thread_id)},
             "recursion_limit": self.settings.graph_recursion_limit,

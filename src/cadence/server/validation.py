@@ -3,26 +3,26 @@
 The request models declare the static shape (patterns, types); the limits that are
 settings (``CADENCE_MAX_ID_CHARS``, ``CADENCE_MAX_METADATA_BYTES``, …) are checked here and
 written into the OpenAPI schema by :func:`apply_schema_limits`, so the schema says what
-the server really accepts.
+the server really accepts. The id and text checks are the engine's and the CLI's too
+(:mod:`cadence.orchestration.inputs`, re-exported here).
 """
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from cadence.errors import ValidationError
+from cadence.orchestration.inputs import (
+    LABEL_PATTERN,
+    THREAD_ID_PATTERN,
+    USER_ID_PATTERN,
+    check_text,
+    validate_label,
+    validate_thread_id,
+    validate_user_id,
+)
 from cadence.settings import Settings
-
-THREAD_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$"
-"""Thread ids: letters, digits, ``_``, ``.``, ``-``; no ``:`` (the engine joins user and thread by ``::``)."""
-
-USER_ID_PATTERN = r"^[^\x00-\x1f\x7f:]*(?::[^\x00-\x1f\x7f:]+)*:?$"
-"""User ids: no control characters and no ``::`` (the separator of the checkpoint key)."""
-
-LABEL_PATTERN = r"^[^\x00-\x1f\x7f]*$"
-"""Org and project ids: no control characters."""
 
 METADATA_MAX_DEPTH = 32
 """Nesting levels allowed in ``metadata`` (objects and lists)."""
@@ -33,63 +33,9 @@ INT64 = (-(2**63), 2**63 - 1)
 LIMIT_KEY = "x-cadence-limit"
 """Marks a schema node whose ``maxLength``/``maxItems`` comes from a setting."""
 
-_THREAD_RE = re.compile(THREAD_ID_PATTERN)
-_USER_RE = re.compile(USER_ID_PATTERN)
-_LABEL_RE = re.compile(LABEL_PATTERN)
-
 
 def _invalid(message: str, code: str = "invalid_value") -> ValidationError:
     return ValidationError(message, code=code)
-
-
-def check_text(field: str, value: str) -> None:
-    """422 ``invalid_text`` if ``value`` cannot be stored as UTF-8 (lone surrogates, e.g. ``"\\ud800"``)."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise _invalid(
-            f"{field}: the text contains invalid Unicode (a lone surrogate).", "invalid_text"
-        ) from None
-
-
-def _check_length(label: str, value: str, max_chars: int) -> None:
-    if len(value) > max_chars:
-        raise _invalid(
-            f"The {label} has {len(value)} characters; the limit is {max_chars} (CADENCE_MAX_ID_CHARS).",
-            "id_too_long",
-        )
-
-
-def validate_thread_id(value: str, settings: Settings) -> None:
-    """422 unless ``value`` is 1 to ``max_id_chars`` of ``A-Z a-z 0-9 _ . -`` starting with a letter/digit."""
-    if not _THREAD_RE.fullmatch(value):
-        raise _invalid(
-            f"Invalid thread id {value[:40]!r}: use letters, digits, '_', '.' and '-' "
-            "(starting with a letter or digit)."
-        )
-    _check_length("thread id", value, settings.max_id_chars)
-
-
-def validate_user_id(value: str, settings: Settings) -> None:
-    """422 for a user id with ``::`` or control characters, or longer than ``max_id_chars``."""
-    check_text("user id", value)
-    if not _USER_RE.fullmatch(value):
-        raise _invalid(
-            f"Invalid user id {value[:40]!r}: it may not contain '::' or control characters.", "invalid_id"
-        )
-    _check_length("user id", value, settings.max_id_chars)
-
-
-def validate_label(label: str, value: str | None, settings: Settings) -> None:
-    """422 for an org/project id with control characters or longer than ``max_id_chars``."""
-    if value is None:
-        return
-    check_text(label, value)
-    if not _LABEL_RE.fullmatch(value):
-        raise _invalid(
-            f"Invalid {label} {value[:40]!r}: it may not contain control characters.", "invalid_id"
-        )
-    _check_length(label, value, settings.max_id_chars)
 
 
 def _walk(field: str, value: Any, depth: int, code: str) -> None:
@@ -163,3 +109,18 @@ def apply_schema_limits(node: Any, settings: Settings) -> None:
                 target["maxItems"] = value
     for child in node.values():
         apply_schema_limits(child, settings)
+
+
+__all__ = [
+    "LABEL_PATTERN",
+    "THREAD_ID_PATTERN",
+    "USER_ID_PATTERN",
+    "apply_schema_limits",
+    "check_json",
+    "check_text",
+    "limit",
+    "validate_label",
+    "validate_metadata",
+    "validate_thread_id",
+    "validate_user_id",
+]
