@@ -24,6 +24,7 @@ import socket
 import subprocess
 import sys
 import time
+import types
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -378,3 +379,96 @@ async def test_postgres_lock_operations_of_a_burst_share_round_trips(postgres_se
         lease = await mine.acquire(names[7], timeout=5)
         assert lease is not None
         await lease.release()
+
+
+class _FakeWorker:
+    """A worker process as uvicorn's supervisor sees it (pid, exit code, health check)."""
+
+    def __init__(
+        self, pid: int, *, answers: bool = True, alive: bool = True, exitcode: int | None = None
+    ) -> None:
+        self.pid, self.answers, self.exitcode = pid, answers, exitcode
+        self.process = types.SimpleNamespace(is_alive=lambda: alive)
+
+    def is_alive(self, timeout: float = 5) -> bool:
+        return self.answers
+
+    def kill(self) -> None:
+        if self.exitcode is None:
+            self.exitcode = -signal.SIGKILL
+
+    def join(self) -> None:
+        pass
+
+    def start(self) -> None:
+        pass
+
+
+def test_the_supervisor_warns_when_a_worker_dies_and_when_it_is_replaced(monkeypatch, caplog) -> None:
+    """A worker killed by a plugin (``os._exit(9)``) was replaced without a word at the default level."""
+    import logging
+
+    import uvicorn
+    from uvicorn.supervisors import multiprocess
+
+    from cadence.server.app import WORKER_START_GRACE_S, describe_exit, worker_supervisor
+
+    monkeypatch.setattr(signal, "signal", lambda *args: None)  # the supervisor's handlers are its process's
+    new_pids = iter([501, 502])
+    monkeypatch.setattr(multiprocess, "Process", lambda config, sockets: _FakeWorker(next(new_pids)))
+    supervisor = worker_supervisor(uvicorn.Config("app:app", workers=4), [])
+    died = _FakeWorker(101, answers=False, alive=False, exitcode=9)  # os._exit(9) in a tool
+    healthy = _FakeWorker(100)
+    hung = _FakeWorker(103, answers=False, alive=True)  # running, not answering: the supervisor kills it
+    starting = _FakeWorker(104, answers=False, alive=True)  # still importing: not answering yet
+    supervisor.processes = [died, healthy, hung, starting]
+    long_ago = time.monotonic() - WORKER_START_GRACE_S - 1
+    supervisor.first_seen.update({died: long_ago, healthy: long_ago, hung: long_ago})
+    with caplog.at_level(logging.WARNING, logger="cadence.server.app"):
+        supervisor.keep_subprocess_alive()
+    assert [p.pid for p in supervisor.processes] == [501, 100, 502, 104]
+    lines = [(r.getMessage(), r.__dict__.get("pid"), r.__dict__.get("exit_code"), r.__dict__.get("signal"))
+             for r in caplog.records if r.name == "cadence.server.app"]  # fmt: skip
+    assert lines == [
+        ("worker process 101 died (exit code 9); starting a replacement", 101, 9, None),
+        ("worker process 101 replaced by 501", 501, None, None),
+        (
+            "worker process 103 stopped answering its health check and was killed (signal SIGKILL); "
+            "starting a replacement",
+            103,
+            -9,
+            "SIGKILL",
+        ),
+        ("worker process 103 replaced by 502", 502, None, None),
+    ]
+    assert [r.__dict__.get("replaces") for r in caplog.records if "replaced" in r.getMessage()] == [101, 103]
+    assert all(r.levelname == "WARNING" for r in caplog.records)
+    assert describe_exit(-signal.SIGSEGV) == {"exit_code": -signal.SIGSEGV, "signal": "SIGSEGV"}
+    # a starting worker that dies is replaced at once, grace or not
+    starting.process = types.SimpleNamespace(is_alive=lambda: False)
+    starting.exitcode = -signal.SIGKILL
+    monkeypatch.setattr(multiprocess, "Process", lambda config, sockets: _FakeWorker(505))
+    supervisor.keep_subprocess_alive()
+    assert [p.pid for p in supervisor.processes] == [501, 100, 502, 505]
+
+
+async def test_a_killed_worker_is_logged_and_replaced_under_cadence_serve(tmp_path: Path) -> None:
+    import psutil
+
+    database_url = f"sqlite:///{tmp_path / 'workers.db'}"
+    with cadence_serve(tmp_path, database_url, "--workers", "2") as (url, pid):
+        port = int(url.rsplit(":", 1)[1])
+        workers = [c.pid for c in psutil.Process(pid).children() if "spawn_main" in " ".join(c.cmdline())]
+        victim = min(workers)  # not the resource tracker, the supervisor's other child
+        os.kill(victim, signal.SIGKILL)
+        log = tmp_path / f"serve-{port}.log"
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while "replaced by" not in log.read_text():
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        async with httpx.AsyncClient(base_url=url, timeout=30) as client:  # the others kept serving
+            assert (await client.get("/health")).status_code == 200
+    text = log.read_text()
+    assert f"worker process {victim} died (signal SIGKILL); starting a replacement" in text
+    assert f"pid={victim} exit_code=-9 signal=SIGKILL" in text
+    assert f"worker process {victim} replaced by" in text

@@ -12,6 +12,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
@@ -493,7 +494,6 @@ def serve_workers(
     import threading
 
     import uvicorn
-    from uvicorn.supervisors import Multiprocess
 
     from cadence.persistence.databases import parse_database_url
 
@@ -516,10 +516,86 @@ def serve_workers(
         **uvicorn_options,
     )
     url = server_url(sock)
-    supervisor = Multiprocess(config, sockets=worker_sockets(sock))
+    supervisor = worker_supervisor(config, worker_sockets(sock))
     if on_ready is not None:
         threading.Thread(target=_announce_when_ready, args=(url, on_ready, supervisor), daemon=True).start()
     supervisor.run()
+
+
+def describe_exit(exitcode: int | None) -> dict[str, Any]:
+    """How a process ended, as log extras: ``exit_code`` (its status, or None while unknown), and
+    ``signal`` when a signal ended it (its name: ``SIGKILL`` for ``kill -9`` or the OOM killer)."""
+    if exitcode is not None and exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = str(-exitcode)
+        return {"exit_code": exitcode, "signal": name}
+    return {"exit_code": exitcode}
+
+
+WORKER_START_GRACE_S = 60.0
+"""A worker process younger than this is only checked for being alive, not for answering the supervisor's
+health check: it answers only once it has imported Cadence, which took longer than uvicorn's 5 s on a
+loaded machine, and uvicorn then killed and restarted starting workers again and again."""
+
+
+def worker_supervisor(config: Any, sockets: list[Any]) -> Any:
+    """uvicorn's worker supervisor (``Multiprocess``) that says, as warnings, when a worker process dies
+    (pid, exit code or signal) and when it is replaced (the new pid): uvicorn logs it at INFO only, which
+    ``CADENCE_LOG_LEVEL`` (default WARNING) hides, so a worker killed by a plugin (``os._exit``, a
+    segfault, the OOM killer) went unnoticed. A worker still starting (:data:`WORKER_START_GRACE_S`) is
+    replaced only if it dies, not for being slow to answer."""
+    from uvicorn.config import STARTUP_FAILURE
+    from uvicorn.supervisors import Multiprocess, multiprocess
+
+    class LoggingMultiprocess(Multiprocess):
+        """uvicorn's supervisor, with a warning for each worker it finds dead or hung and replaces."""
+
+        def __init__(self, config: Any, sockets: list[Any]) -> None:
+            super().__init__(config, sockets)
+            self.first_seen: dict[Any, float] = {}
+
+        def keep_subprocess_alive(self) -> None:
+            """uvicorn's check of the workers (dead or not answering: killed and replaced), with the
+            start-up grace and a warning for each one replaced."""
+            if self.should_exit.is_set():
+                return
+            now = time.monotonic()
+            for idx, process in enumerate(self.processes):
+                young = now - self.first_seen.setdefault(process, now) < WORKER_START_GRACE_S
+                alive = process.process.is_alive()
+                if alive and (young or process.is_alive(timeout=self.config.timeout_worker_healthcheck)):
+                    continue
+                process.kill()  # hung (not answering its health check): killed; dead: reaped
+                process.join()
+                if process.exitcode == STARTUP_FAILURE:  # the app cannot start: every restart would fail
+                    logger.error(
+                        "worker process %s failed to start; stopping the server", process.pid,
+                        extra={"pid": process.pid, **describe_exit(process.exitcode)},
+                    )  # fmt: skip
+                    self.should_exit.set()
+                    return
+                if self.should_exit.is_set():
+                    return
+                how = describe_exit(process.exitcode)
+                ended = f"signal {how['signal']}" if "signal" in how else f"exit code {how['exit_code']}"
+                cause = "stopped answering its health check and was killed" if alive else "died"
+                logger.warning(
+                    "worker process %s %s (%s); starting a replacement", process.pid, cause, ended,
+                    extra={"pid": process.pid, **how},
+                )  # fmt: skip
+                replacement = multiprocess.Process(self.config, self.sockets)
+                replacement.start()
+                self.processes[idx] = replacement
+                self.first_seen.pop(process, None)
+                self.first_seen[replacement] = time.monotonic()
+                logger.warning(
+                    "worker process %s replaced by %s", process.pid, replacement.pid,
+                    extra={"pid": replacement.pid, "replaces": process.pid},
+                )  # fmt: skip
+
+    return LoggingMultiprocess(config, sockets)
 
 
 def _announce_when_ready(url: str, on_ready: Callable[[str], None], supervisor: Any) -> None:
