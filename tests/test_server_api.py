@@ -149,6 +149,31 @@ def test_bad_requests_get_documented_errors() -> None:
         assert wrong_method.json()["error"]["type"] == "invalid_request_error"
 
 
+def test_an_empty_or_malformed_body_is_400_invalid_json() -> None:
+    """An empty body was 422 ``missing_field``; malformed JSON named its character offset as the field."""
+    json_headers = {"content-type": "application/json"}
+    with serve() as url, httpx.Client(base_url=url, timeout=30) as client:
+        for path in (
+            "/api/v1/chat",
+            "/api/v1/chat/stream",
+            "/v1/chat/completions",
+            "/api/v1/threads/t/resume",
+        ):
+            for headers in (json_headers, {}):
+                empty = client.post(path, content=b"", headers=headers)
+                assert empty.status_code == 400, (path, empty.text)
+                error = empty.json()["error"]
+                assert error["code"] == "invalid_json"
+                assert error["message"].startswith("The request body is empty; send a JSON object")
+        malformed = client.post("/api/v1/chat", content=b'{"message": "hi",, }', headers=json_headers)
+        assert malformed.status_code == 400
+        error = malformed.json()["error"]
+        assert error["code"] == "invalid_json" and "at character 17" in error["message"]
+        assert error["details"] == [
+            {"field": "body", "type": "json_invalid", "message": "JSON decode error", "position": 17}
+        ]
+
+
 def test_text_that_cannot_be_encoded_is_sent_as_replacement_characters() -> None:
     """A model answer with a lone surrogate: every JSON path answers with U+FFFD in its place (not a 500)."""
     with serve(scripted(text="bad \ud800 text")) as url, httpx.Client(base_url=url, timeout=30) as client:

@@ -1,6 +1,7 @@
 """Error responses: every error is JSON ``{"error": {"code", "message"}}`` with the right status.
 
-- malformed JSON → 400 ``invalid_json``;
+- malformed JSON, or no body where one is needed → 400 ``invalid_json`` (``details[].position``: where
+  the JSON broke, as a character offset);
 - request validation (unknown field, wrong type, bad tone, too long) → 422;
 - :class:`~cadence.errors.CadenceError` → its ``status_code`` (401, 403, 404, 409, 422, 502, 504);
 - Starlette/FastAPI HTTP errors (unknown route, wrong method) → their status with a code;
@@ -18,6 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -165,16 +167,43 @@ def validation_code(field: str, kind: str) -> str:
     return _VALIDATION_CODES.get(kind, "invalid_request")
 
 
+EMPTY_BODY_MESSAGE = (
+    "The request body is empty; send a JSON object with 'Content-Type: application/json' "
+    "(see /docs for its fields)."
+)
+"""The 400 ``invalid_json`` of a request that needs a body and sent none."""
+
+
+def _detail(err: Mapping[str, Any]) -> dict[str, Any]:
+    """One validation problem as ``details`` shows it: ``field``, ``type``, ``message``; malformed JSON
+    names no field (its location is the character offset where parsing failed: ``position``)."""
+    loc = [p for p in err.get("loc", ()) if p != "body"]
+    if err.get("type") == "json_invalid":
+        position = loc[0] if loc and isinstance(loc[0], int) else None
+        return {"field": "body", "type": "json_invalid", "message": err.get("msg"), "position": position}
+    return {
+        "field": ".".join(str(p) for p in loc) or "body",
+        "type": err.get("type"),
+        "message": err.get("msg"),
+    }
+
+
 def _validation_summary(exc: RequestValidationError) -> tuple[int, str, str, list[dict[str, Any]]]:
     errors = list(exc.errors())
-    details: list[dict[str, Any]] = []
-    for err in errors:
-        loc = [str(p) for p in err.get("loc", ()) if p != "body"]
-        details.append({"field": ".".join(loc) or "body", "type": err.get("type"), "message": err.get("msg")})
-    if any(err.get("type") == "json_invalid" for err in errors):
-        ctx = (errors[0].get("ctx") or {}).get("error", "")
+    details = [_detail(err) for err in errors]
+    malformed = next((d for d in details if d["type"] == "json_invalid"), None)
+    if malformed is not None:
+        ctx = str((errors[0].get("ctx") or {}).get("error", ""))
+        if malformed["position"] is not None:
+            ctx = (
+                f"{ctx}, at character {malformed['position']}"
+                if ctx
+                else f"at character {malformed['position']}"
+            )
         return 400, "invalid_json", f"The request body is not valid JSON ({ctx}).".replace(" ()", ""), details
     body_errors = [e for e in errors if tuple(e.get("loc", ())) == ("body",)]
+    if any(e.get("type") == "missing" for e in body_errors):  # no body at all (an empty one included)
+        return 400, "invalid_json", EMPTY_BODY_MESSAGE, details
     # a body FastAPI did not parse as JSON (no JSON content type, or not JSON at all)
     if any(isinstance(e.get("input"), bytes | str) for e in body_errors):
         message = "The request body must be a JSON object sent with 'Content-Type: application/json'."
