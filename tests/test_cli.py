@@ -297,6 +297,18 @@ def test_interactive_session_keeps_its_thread(cli_env: dict[str, str], tmp_path:
     assert [m.content for m in messages if isinstance(m, HumanMessage)] == ["Calculate 15 * 23", "hello"]
 
 
+def test_a_question_of_invisible_characters_is_blank(
+    cli_env: dict[str, str], tmp_path: Path, monkeypatch
+) -> None:
+    """Zero-width spaces and a byte-order mark passed the blank check and ran a whole turn."""
+    use_script(monkeypatch, tmp_path, HELLO_SCRIPT, "hello")
+    assert_one_error_line(run("chat", "\u200b\ufeff"), "The question is empty (nothing visible in it)")
+    result = run("chat", "--thread", "s2", input="\u200b \u2060\nhello\n")  # the invisible line is skipped
+    assert result.exit_code == 0, result.output
+    messages = thread_messages(cli_env, "local", "s2")
+    assert [m.content for m in messages if isinstance(m, HumanMessage)] == ["hello"]
+
+
 @pytest.mark.parametrize("word", ["exit", "Quit"])
 def test_a_bare_exit_word_ends_the_session_and_is_not_sent(
     cli_env: dict[str, str], tmp_path: Path, monkeypatch, word: str

@@ -174,6 +174,24 @@ def test_an_empty_or_malformed_body_is_400_invalid_json() -> None:
         ]
 
 
+def test_a_message_of_invisible_characters_is_blank_everywhere() -> None:
+    """Zero-width spaces, a BOM and other format characters passed the blank check and ran a full turn."""
+    invisible = "\u200b\ufeff \u2060\u200e"
+    with serve() as url, httpx.Client(base_url=url, timeout=30) as client:
+        for path in ("/api/v1/chat", "/api/v1/chat/stream"):
+            resp = client.post(path, json={"message": invisible})
+            assert resp.status_code == 422 and resp.json()["error"]["code"] == "empty_message", resp.text
+        openai = client.post(
+            "/v1/chat/completions",
+            json={"model": "cadence", "messages": [{"role": "user", "content": invisible}]},
+        )
+        assert openai.status_code == 422 and openai.json()["error"]["code"] == "empty_message", openai.text
+        with connect(ws_url(url)) as ws:
+            [event] = ws_turn(ws, {"message": invisible})
+            assert (event["status"], event["error"]["code"]) == (422, "empty_message")
+        assert client.get("/api/v1/threads").json()["threads"] == []  # no turn ran, no thread was made
+
+
 def test_text_that_cannot_be_encoded_is_sent_as_replacement_characters() -> None:
     """A model answer with a lone surrogate: every JSON path answers with U+FFFD in its place (not a 500)."""
     with serve(scripted(text="bad \ud800 text")) as url, httpx.Client(base_url=url, timeout=30) as client:

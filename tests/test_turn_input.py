@@ -24,6 +24,7 @@ async def test_checked_input_runs_without_a_second_check(engine_factory) -> None
     ("kwargs", "code"),
     [
         ({"message": "  "}, "empty_message"),
+        ({"message": "\u200b\ufeff \u2060\u00ad"}, "empty_message"),  # nothing visible: it ran a turn
         ({"message": "x" * 40, "max_message_chars": 10}, "message_too_long"),
         ({"message": "hi", "tone": "shouty"}, "invalid_tone"),
         ({"message": "hi", "user_id": "a::b"}, "invalid_id"),

@@ -41,6 +41,7 @@ from cadence.cli.memory import memory_app
 from cadence.cli.scaffold import new_plugin
 from cadence.cli.threads import threads_app
 from cadence.errors import CadenceError, ConfigurationError
+from cadence.orchestration.inputs import visible
 from cadence.orchestration.tones import TONE_NAMES, ResponseTone
 from cadence.settings import Settings
 
@@ -159,8 +160,11 @@ def chat(
         user = checked_user(settings, user)
     tone = ResponseTone.parse(tone).value if tone is not None else None
     text = " ".join(question or [])
-    if question and not text.strip():
-        raise fail("The question is empty; type a question or omit it for an interactive session.")
+    if question and not visible(text):
+        raise fail(
+            "The question is empty (nothing visible in it); type a question or omit it for an interactive "
+            "session."
+        )
     if not question:
         _interactive(settings, tone=tone, thread=thread, user=user, json_output=json_output)
         return
@@ -264,7 +268,7 @@ def _interactive(
                     print_error(f"that line is not UTF-8 text ({exc.reason}); type it again as UTF-8")
                     continue
                 text = line.strip()
-                if not text:
+                if not visible(text):  # blank, or only invisible characters (zero-width spaces, BOM)
                     continue
                 # what people type to leave a prompt: never sent as a question
                 if text.lower() in BARE_EXIT_WORDS:

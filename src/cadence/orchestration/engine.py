@@ -68,7 +68,7 @@ from cadence.sdk.events import emit
 from cadence.sdk.metadata import PluginMetadata
 from cadence.sdk.plugin import BasePlugin
 from cadence.settings import Settings, get_settings
-from cadence.text import valid_unicode
+from cadence.text import valid_unicode, visible
 
 logger = logging.getLogger(__name__)
 
@@ -117,9 +117,13 @@ class TurnResult:
 
 def validate_message(message: str, max_chars: int) -> None:
     """Raise ValidationError (``empty_message``, ``message_too_long``, ``invalid_text``) for an unusable
-    user message."""
-    if not isinstance(message, str) or not message.strip():
-        raise ValidationError("The message is empty; send the question as text.", code="empty_message")
+    user message: the one check of the engine, the HTTP API (JSON, SSE, WebSocket, OpenAI-compatible)
+    and the CLI. A message with nothing visible (spaces, zero-width spaces, a byte-order mark, other
+    format or control characters) is empty: it ran a whole turn on nothing."""
+    if not isinstance(message, str) or not visible(message):
+        raise ValidationError(
+            "The message is empty (nothing visible in it); send the question as text.", code="empty_message"
+        )
     if len(message) > max_chars:
         raise ValidationError(
             f"The message has {len(message)} characters; the limit is {max_chars}.", code="message_too_long"

@@ -1,5 +1,6 @@
 """What a caller may name, checked one way for the engine (the library, ``cadence chat``), the HTTP API
-and the CLI: thread and user ids, org and project ids, text that can be stored.
+and the CLI: thread and user ids, org and project ids, text that can be stored; :func:`visible` is the
+blank check of a message (nothing visible: spaces, zero-width spaces, a byte-order mark).
 
 Every check raises :class:`~cadence.errors.ValidationError` with a one-line message (HTTP 422); the
 server declares the same patterns in its request models (:mod:`cadence.server.validation`), so the
@@ -12,6 +13,7 @@ import re
 
 from cadence.errors import ValidationError
 from cadence.settings import Settings
+from cadence.text import visible
 
 THREAD_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$"
 """Thread ids: letters, digits, ``_``, ``.``, ``-``; no ``:`` (the engine joins user and thread by ``::``)."""
@@ -89,4 +91,5 @@ __all__ = [
     "validate_label",
     "validate_thread_id",
     "validate_user_id",
+    "visible",
 ]

@@ -56,6 +56,7 @@ from cadence.server.schemas import (
 )
 from cadence.server.service import ChatService, Turn, TurnRequest
 from cadence.server.validation import THREAD_ID_PATTERN, limit, validate_thread_id
+from cadence.text import visible
 
 router = APIRouter(prefix="/v1", tags=["openai"])
 
@@ -111,9 +112,11 @@ def _history(messages: list[OpenAIMessage]) -> list[BaseMessage]:
     out: list[BaseMessage] = []
     for i, msg in enumerate(messages):
         text = _text(msg.content, f"messages.{i}.content")
-        if msg.role == "user" and text.strip():
+        if not visible(text):  # blank as the question's check counts it (zero-width spaces, BOM)
+            continue
+        if msg.role == "user":
             out.append(HumanMessage(content=text))
-        elif msg.role == "assistant" and text.strip():
+        elif msg.role == "assistant":
             out.append(AIMessage(content=text))
     return out
 
