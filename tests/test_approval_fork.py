@@ -130,8 +130,16 @@ async def test_fork_forces_a_different_route(engine_factory) -> None:
         await engine.afork(agent["checkpoint_id"], thread_id="f3", route="info")
     with pytest.raises(ValidationError, match="ends a turn"):
         await engine.afork(entries[0]["checkpoint_id"], thread_id="f3")
-    with pytest.raises(NotFoundError):
+    with pytest.raises(NotFoundError) as missing:
         await engine.afork("1f0-no-such-checkpoint", thread_id="f3")
+    assert missing.value.code == "checkpoint_not_found"
+    # a thread that does not exist is not found as a thread (it said "No checkpoint 'cp1' in this thread")
+    with pytest.raises(NotFoundError) as nothing:
+        await engine.afork("cp1", thread_id="nope")
+    assert (nothing.value.code, nothing.value.message) == (
+        "thread_not_found",
+        "No thread 'nope' for this user.",
+    )
     assert tools["next"] == ["coordinator"]
 
 

@@ -188,6 +188,16 @@ def test_ids_the_api_refuses_are_usage_errors(
     assert not (tmp_path / "data" / "cli.db").exists()  # nothing was opened, nothing stored
 
 
+def test_forking_a_missing_thread_says_the_thread_is_missing(
+    cli_env: dict[str, str], tmp_path: Path, monkeypatch
+) -> None:
+    use_script(monkeypatch, tmp_path, HELLO_SCRIPT, "hello")
+    assert run("chat", "--thread", "t1", "hi").exit_code == 0  # the database exists, the thread does not
+    result = run("threads", "fork", "nope", "cp1")
+    assert_one_error_line(result, "No thread 'nope' for this user.")
+    assert result.exit_code == 1
+
+
 def test_unknown_tone_is_one_line(cli_env: dict[str, str], tmp_path: Path, monkeypatch) -> None:
     use_script(monkeypatch, tmp_path, MATH_SCRIPT, "math")
     result = run("chat", "--tone", "sarcastic", "hi")

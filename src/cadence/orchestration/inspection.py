@@ -157,11 +157,18 @@ async def plan_fork(
     route: str | None = None,
     tool_results: Mapping[str, str] | None = None,
 ) -> ForkPlan:
-    """The :class:`ForkPlan` of a fork from ``checkpoint_id`` (see :meth:`Cadence.fork_stream`)."""
+    """The :class:`ForkPlan` of a fork from ``checkpoint_id`` (see :meth:`Cadence.fork_stream`).
+
+    :class:`NotFoundError`: ``thread_not_found`` when the thread has no checkpoint at all,
+    ``checkpoint_not_found`` when it lacks this one."""
     at = {**config, "configurable": {**config["configurable"], "checkpoint_id": checkpoint_id}}
     graph = await engine.thread_graph(at)
     snapshot = await graph.aget_state(at)
     if not snapshot.values or _checkpoint_id(snapshot) != checkpoint_id:
+        latest = {"configurable": {**config["configurable"], "checkpoint_ns": ""}}
+        if await engine.checkpointer.aget_tuple(latest) is None:  # no such thread: say so, as the API does
+            thread = (config.get("metadata") or {}).get("cadence_thread", "")
+            raise NotFoundError(f"No thread {thread!r} for this user.", code="thread_not_found")
         raise NotFoundError(
             f"No checkpoint {checkpoint_id!r} in this thread; list them with the thread's history.",
             code="checkpoint_not_found",
