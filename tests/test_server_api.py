@@ -258,6 +258,21 @@ def test_api_keys() -> None:
         with connect(ws_url(url), additional_headers=admin) as ws:
             assert ws_turn(ws, msg)[-1]["type"] == "final"
 
+        # two different keys: neither is believed, even when one is valid (the valid one was taken)
+        for headers in (
+            {**admin, "X-API-Key": "nope"},
+            {"Authorization": "Bearer nope", **alice},
+            {**admin, **alice},
+        ):
+            both = client.post("/api/v1/chat", json=msg, headers=headers)
+            assert both.status_code == 401 and both.json()["error"]["code"] == "conflicting_api_keys"
+            assert "Two different API keys were sent (Authorization: Bearer and X-API-Key)" in both.text
+        same = client.post("/api/v1/chat", json=msg, headers={**admin, "X-API-Key": "admin-key"})
+        assert same.status_code == 200  # the same key twice agrees
+        with connect(ws_url(url) + "?api_key=nope", additional_headers=alice) as ws:
+            event = json.loads(ws.recv(timeout=10))
+            assert event["status"] == 401 and event["error"]["code"] == "conflicting_api_keys"
+
 
 # -- ownership -----------------------------------------------------------------------------
 def test_other_users_get_404_on_every_thread_endpoint() -> None:

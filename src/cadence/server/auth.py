@@ -3,7 +3,8 @@
 When keys are configured, every request except ``/health``, ``/ready`` and the web page
 (``/`` and its ``/static/`` assets, which hold no data) needs
 ``Authorization: Bearer <key>`` or ``X-API-Key: <key>`` (WebSocket clients that
-cannot set headers may use ``?api_key=<key>``). A key bound to a user acts only as
+cannot set headers may use ``?api_key=<key>``); a request sending two different keys is 401
+``conflicting_api_keys``, even when one of them is valid. A key bound to a user acts only as
 that user: naming another user is 403, naming none means the bound user.
 """
 
@@ -122,22 +123,25 @@ class AuthMiddleware:
         return found, user
 
     @staticmethod
-    def _presented(scope: Scope) -> tuple[str | None, bool]:
-        """The key the request presents, and whether it sent an ``Authorization`` header of another
-        scheme instead (``Basic …``, ``Token …``, a bare key)."""
+    def _presented(scope: Scope) -> tuple[dict[str, str], bool]:
+        """The keys the request presents, by where (``Authorization: Bearer``, ``X-API-Key``, a WebSocket's
+        ``?api_key=``), and whether it sent an ``Authorization`` header of another scheme (``Basic …``,
+        ``Token …``, a bare key)."""
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers") or []}
         auth = headers.get("authorization", "").strip()
         scheme, _, credentials = auth.partition(" ")
-        if scheme.lower() == "bearer":
-            return credentials.strip() or None, False
-        if headers.get("x-api-key"):
-            return headers["x-api-key"].strip() or None, False
+        found: dict[str, str] = {}
+        bearer = scheme.lower() == "bearer"
+        if bearer and credentials.strip():
+            found["Authorization: Bearer"] = credentials.strip()
+        if headers.get("x-api-key", "").strip():
+            found["X-API-Key"] = headers["x-api-key"].strip()
         if scope["type"] == "websocket":
             query = parse_qs((scope.get("query_string") or b"").decode("latin-1"))
             values = query.get("api_key") or []
-            if values:
-                return values[0], False
-        return None, bool(auth)
+            if values and values[0]:
+                found["?api_key="] = values[0]
+        return found, bool(auth) and not bearer
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in {"http", "websocket"}:
@@ -151,14 +155,22 @@ class AuthMiddleware:
         if path in PUBLIC_PATHS or path.startswith(PUBLIC_PREFIXES):
             await self.app(scope, receive, send)
             return
-        presented, other_scheme = self._presented(scope)
+        found, other_scheme = self._presented(scope)
+        presented = next(iter(found.values()), None)
         ok, user = self._match(presented)
-        if ok:
+        conflict = len(set(found.values())) > 1  # which one to believe? neither
+        if ok and not conflict:
             scope[_SCOPE_KEY] = Principal(authenticated=True, key_user=user, keys_enabled=True)
             await self.app(scope, receive, send)
             return
         code = "invalid_api_key" if presented or other_scheme else "missing_api_key"
-        if presented:
+        if conflict:
+            code = "conflicting_api_keys"
+            message = (
+                f"Two different API keys were sent ({' and '.join(found)}); they disagree: send one key, "
+                "in one of them."
+            )
+        elif presented:
             message = "The API key is not valid."
         elif other_scheme:
             message = f"The Authorization header must use the Bearer scheme: send {_HOW}."
