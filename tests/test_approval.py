@@ -523,3 +523,33 @@ async def test_an_edit_that_does_not_fit_the_tool_is_refused_before_anything_res
     fixed = {"decision": "edit", "arguments": {"to": "bob", "amount": 50}}
     done = await engine.aresume({pending["id"]: fixed}, thread_id="t1")
     assert done.response == "Sent 50." and WRITTEN == [{"to": "bob", "amount": 50}]
+
+
+@pytest.mark.parametrize("mode", ["coordinator", "supervisor"])
+async def test_a_resumed_stream_starts_the_calls_it_ends(engine_factory, mode: str) -> None:
+    """The resume stream sent tool_end events whose tool_start went in the paused stream (and, after an
+    edit, a tool_end named after the agent for its rewritten message)."""
+    two = {
+        "tool_calls": [
+            {"name": "calculate", "args": {"expression": "2 + 2"}},
+            {"name": "percent_of", "args": {"percent": 10, "value": 50}},
+        ]
+    }
+    script = (
+        [goto("math"), two, FINALIZE, {"content": "done"}]
+        if mode == "coordinator"
+        else [transfer("math"), two, {"content": "math done"}, {"content": "done"}]
+    )
+    engine, _ = engine_factory(script, builtin_plugins=["math"], approval_tools=["calculate"], mode=mode)
+    paused = [e async for e in engine.astream("q", thread_id="t")]
+    [pending] = paused[-1]["approvals"]
+    edit = {pending["id"]: {"decision": "edit", "arguments": {"expression": "3 + 3"}}}
+    events = [e async for e in engine.resume_stream(edit, thread_id="t")]
+    tools = [(e["type"], e["name"], e.get("args"), e.get("result")) for e in events if "tool" in e["type"]]
+    assert tools == [
+        ("tool_start", "calculate", {"expression": "3 + 3"}, None),  # the arguments that run
+        ("tool_start", "percent_of", {"percent": 10, "value": 50}, None),
+        ("tool_end", "calculate", None, "6"),
+        ("tool_end", "percent_of", None, "10% of 50 is 5"),
+    ]
+    assert all(e["agent"] == "math" for e in events if "tool" in e["type"])

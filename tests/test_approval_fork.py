@@ -165,3 +165,14 @@ async def test_a_route_cannot_be_forced_in_a_mode_without_routing(engine_factory
     assert "{" not in caught.value.message  # no placeholder left unfilled
     state = await engine.graph_for(mode).aget_state({"configurable": {"thread_id": "local::f"}})
     assert state.values["messages"][-1].content == "Hi."  # the thread is as it was
+
+
+async def test_a_fork_that_runs_a_tools_step_again_starts_its_calls(engine_factory) -> None:
+    """A fork from before a tools step streamed the step's tool_end without its tool_start."""
+    script = [goto("math"), call("calculate", expression="2 + 2"), FINALIZE, {"content": "4"}]
+    engine, _ = engine_factory([*script, FINALIZE, {"content": "4 again"}], checkpoint_durability="sync")
+    await engine.ainvoke("2 + 2?", thread_id="f")
+    before_tools = next(e for e in await engine.history(thread_id="f") if e["next"] == ["math_tools"])
+    events = [e async for e in engine.fork_stream(before_tools["checkpoint_id"], thread_id="f")]
+    tools = [(e["type"], e["name"], e.get("args")) for e in events if "tool" in e["type"]]
+    assert tools == [("tool_start", "calculate", {"expression": "2 + 2"}), ("tool_end", "calculate", None)]

@@ -111,6 +111,12 @@ def test_stream_reports_the_pause_and_resume_streams() -> None:
         names = [name for name, _ in parse_sse(resumed.text)]
         assert "tool_end" in names and names[-1] == "final"
         assert parse_sse(resumed.text)[-1][1]["response"] == "2 + 2 is 4."
+        # the resumed call's tool_start is in this stream too, before its tool_end (it was only in the paused one)
+        tools = [
+            (name, data["id"], data.get("args")) for name, data in parse_sse(resumed.text) if "tool" in name
+        ]
+        call_id = final["approvals"][0]["id"]
+        assert tools == [("tool_start", call_id, {"expression": "2 + 2"}), ("tool_end", call_id, None)]
 
 
 def _restart_between_pause_and_resume(database_url: str) -> None:

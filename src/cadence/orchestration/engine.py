@@ -29,7 +29,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
-from cadence.conventions import FINAL_NODES, GraphNodeNames, message_text
+from cadence.conventions import BACK_TOOL_NAME, FINAL_NODES, GraphNodeNames, message_text
 from cadence.errors import (
     CadenceError,
     ConfigurationError,
@@ -40,6 +40,7 @@ from cadence.errors import (
     ValidationError,
 )
 from cadence.orchestration.approval import (
+    Decision,
     InterruptEvent,
     PendingApproval,
     approval_interrupts,
@@ -50,7 +51,16 @@ from cadence.orchestration.approval import (
     pending_approvals,
     unknown_forced_tools,
 )
-from cadence.orchestration.events import ThinkFilter, error_event, events_from_chunk, final_event, node_event
+from cadence.orchestration.events import (
+    ThinkFilter,
+    ToolStartEvent,
+    ToolStartPairing,
+    error_event,
+    events_from_chunk,
+    final_event,
+    node_event,
+    tool_start_event,
+)
 from cadence.orchestration.graph import ModelResolver
 from cadence.orchestration.inputs import validate_thread_id, validate_user_id
 from cadence.orchestration.inspection import history_entries, list_threads, plan_fork
@@ -994,9 +1004,43 @@ class Cadence(EngineMemory):
             thread=thread_id, tokens=tokens, first_node=(snapshot.next or (ENTRY_NODES[mode],))[0],
             prior_elapsed_s=elapsed,
         )  # fmt: skip
+        # the paused step's calls run now: their tool_start went in the paused turn's stream, so this
+        # stream sends them again (before the step runs), with the arguments that run
+        starts = resumed_tool_starts(
+            await self._paused_messages(graph, config, snapshot, pending), pending, chosen
+        )
+        pairing = ToolStartPairing({str(start["id"]): start for start in starts})
+        first = True
         async with contextlib.aclosing(run):
             async for event in run:
-                yield event
+                for out in pairing.pair(event):
+                    yield out
+                if first:
+                    first = False
+                    for start in pairing.announce(starts):
+                        yield start
+
+    @staticmethod
+    async def _paused_messages(
+        graph: CompiledStateGraph, config: dict[str, Any], snapshot: Any, pending: Sequence[Mapping[str, Any]]
+    ) -> list[BaseMessage]:
+        """The messages holding the paused calls: the thread's, or those of the agent's subgraph the pause
+        is in (the supervisor mode's agents; read only then)."""
+        messages = list((snapshot.values or {}).get("messages") or [])
+        ids = {str(a.get("id")) for a in pending}
+        if any(
+            isinstance(m, AIMessage) and any(str(c.get("id")) in ids for c in m.tool_calls) for m in messages
+        ):
+            return messages
+        found: list[BaseMessage] = []
+        stack = list((await graph.aget_state(config, subgraphs=True)).tasks or ())
+        while stack:
+            task = stack.pop()
+            state = getattr(task, "state", None)
+            if hasattr(state, "values"):
+                found.extend((state.values or {}).get("messages") or [])
+                stack.extend(getattr(state, "tasks", None) or ())
+        return found or messages
 
     async def aresume(
         self, decisions: Mapping[str, Any] | str, *, thread_id: str, user_id: str | None = None
@@ -1093,9 +1137,11 @@ class Cadence(EngineMemory):
             graph, None, config, context, question=plan.question, thread=thread_id, tokens=tokens,
             first_node=plan.first_node, run_config=run_config,
         )  # fmt: skip
+        pairing = ToolStartPairing(plan.tool_calls)  # a fork from before a tools step runs its calls again
         async with contextlib.aclosing(run):
             async for event in run:
-                yield event
+                for out in pairing.pair(event):
+                    yield out
 
     async def threads(self, *, user_id: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
         """The user's threads, newest first: their records in :attr:`thread_store` and the threads found
@@ -1135,6 +1181,43 @@ def _last_question(values: Mapping[str, Any] | None) -> HumanMessage:
     messages = (values or {}).get("messages") or []
     found = next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
     return found if found is not None else HumanMessage(content="", id=str(uuid.uuid4()))
+
+
+def resumed_tool_starts(
+    messages: Sequence[BaseMessage], pending: Sequence[Mapping[str, Any]], chosen: Mapping[str, Any]
+) -> list[ToolStartEvent]:
+    """The ``tool_start`` events of the calls a decided pause runs (or answers, if rejected): every
+    call of the paused agent message (the latest of ``messages`` with a pending call) without a result
+    yet, with the edited arguments of an edit; the pending calls alone if ``messages`` lack it."""
+    by_id = {str(a.get("id")): a for a in pending}
+    if not by_id:
+        return []
+    answered = {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}
+    paused = next(
+        (
+            m
+            for m in reversed(messages)
+            if isinstance(m, AIMessage) and any(str(c.get("id")) in by_id for c in m.tool_calls)
+        ),
+        None,
+    )
+    calls: list[Mapping[str, Any]] = (
+        list(paused.tool_calls)
+        if paused is not None
+        else [{"name": a.get("tool"), "args": a.get("arguments") or {}, "id": a.get("id")} for a in pending]
+    )
+    agent = str(next(iter(by_id.values())).get("agent") or "")
+    starts: list[ToolStartEvent] = []
+    for call in calls:
+        call_id = str(call.get("id") or "")
+        if call_id in answered or call.get("name") == BACK_TOOL_NAME:
+            continue
+        decision = chosen.get(call_id)
+        edited = getattr(decision, "decision", None) == Decision.EDIT
+        args = decision.arguments if edited else call.get("args")
+        owner = str(by_id.get(call_id, {}).get("agent") or agent)
+        starts.append(tool_start_event(owner, {**call, "args": args or {}}))
+    return starts
 
 
 def recorded_question(record: ThreadRecord | None) -> HumanMessage | None:

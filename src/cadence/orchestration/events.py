@@ -23,10 +23,11 @@ from streaming a second answer after the first one's beginning.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict
 
-from langchain_core.messages import AIMessageChunk
+from langchain_core.messages import AIMessageChunk, ToolMessage
 
 from cadence.conventions import (
     BACK_TOOL_NAME,
@@ -349,19 +350,51 @@ def agent_events(agent: str, update: dict[str, Any], next_node: str | None = Non
     for msg in update.get("messages") or []:
         for call in getattr(msg, "tool_calls", None) or []:
             if call["name"] != BACK_TOOL_NAME:
-                events.append(
-                    ToolStartEvent(
-                        type="tool_start",
-                        agent=agent,
-                        name=call["name"],
-                        args=call["args"],
-                        id=call.get("id"),
-                    )
-                )
+                events.append(tool_start_event(agent, call))
     if next_node is not None and next_node != tools_node_name(agent):
         events.append(AgentEndEvent(type="agent_end", agent=agent))
     events.append(node_event(next_node or tools_node_name(agent)))
     return events
+
+
+def tool_start_event(agent: str, call: Mapping[str, Any]) -> ToolStartEvent:
+    """The ``tool_start`` of one of ``agent``'s tool calls (``name``, ``args``, ``id``)."""
+    return ToolStartEvent(
+        type="tool_start", agent=agent, name=call["name"], args=call.get("args") or {}, id=call.get("id")
+    )
+
+
+class ToolStartPairing:
+    """Keeps a stream that continues work begun in another one (a resumed pause, a fork) true to "every
+    ``tool_end`` follows a ``tool_start`` of the same call in the same stream".
+
+    :meth:`announce` sends the ``tool_start`` of the calls about to run again; :meth:`pair` passes an
+    event on, preceded by a ``tool_start`` when it is a ``tool_end`` this stream announced no start for
+    (its call from ``calls``, by id: ``name``, ``args``; else named by the ``tool_end`` itself).
+    """
+
+    def __init__(self, calls: Mapping[str, Mapping[str, Any]] | None = None) -> None:
+        self.calls = dict(calls or {})
+        self.started: set[Any] = set()
+
+    def announce(self, starts: Iterable[ToolStartEvent]) -> list[StreamEvent]:
+        """``starts``, marked as sent."""
+        out: list[StreamEvent] = []
+        for start in starts:
+            self.started.add(start.get("id"))
+            out.append(start)
+        return out
+
+    def pair(self, event: dict[str, Any]) -> list[dict[str, Any]]:
+        """``event``, after the ``tool_start`` it lacks (if it is a ``tool_end`` without one)."""
+        kind = event.get("type")
+        if kind == "tool_start":
+            self.started.add(event.get("id"))
+        elif kind == "tool_end" and event.get("id") not in self.started:
+            self.started.add(event.get("id"))
+            call = self.calls.get(str(event.get("id"))) or {"name": event.get("name"), "id": event.get("id")}
+            return [dict(tool_start_event(str(event.get("agent")), call)), event]
+        return [event]
 
 
 def tools_events(
@@ -375,7 +408,8 @@ def tools_events(
     """
     events: list[StreamEvent] = []
     for msg in update.get("messages") or []:
-        if getattr(msg, "name", None) and msg.name != BACK_TOOL_NAME:
+        # results only: a resumed step that ran edited calls also returns the agent's rewritten message
+        if isinstance(msg, ToolMessage) and msg.name and msg.name != BACK_TOOL_NAME:
             events.append(
                 ToolEndEvent(
                     type="tool_end",
@@ -428,6 +462,7 @@ __all__ = [
     "TokenEvent",
     "ToolEndEvent",
     "ToolStartEvent",
+    "ToolStartPairing",
     "agent_events",
     "coordinator_events",
     "emit_events",
@@ -436,5 +471,6 @@ __all__ = [
     "events_from_update",
     "final_event",
     "node_event",
+    "tool_start_event",
     "tools_events",
 ]

@@ -131,6 +131,9 @@ class ForkPlan:
     first_node: str = GraphNodeNames.COORDINATOR
     question: HumanMessage = field(default_factory=lambda: HumanMessage(content=""))
     notes: list[str] = field(default_factory=list)
+    tool_calls: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """The checkpoint's tool calls by id (``name``, ``args``, ``id``): a fork that runs a tools step again
+    sends their ``tool_start`` before their results."""
 
 
 def _mode_of(engine: Any, snapshot: Any) -> str:
@@ -178,6 +181,9 @@ async def plan_fork(
     plan = ForkPlan(mode=mode, config=_at(snapshot.config), question=_question(snapshot.values))
     values = dict(snapshot.values)
     messages = list(values.get("messages") or [])
+    plan.tool_calls = {
+        str(c.get("id")): dict(c) for m in messages if isinstance(m, AIMessage) for c in m.tool_calls
+    }
     replaced: list[BaseMessage] = []
     for call_id, text in (tool_results or {}).items():
         old = next((m for m in messages if isinstance(m, ToolMessage) and m.tool_call_id == call_id), None)
