@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import subprocess
 import sys
 import textwrap
@@ -217,6 +218,18 @@ def test_faults_at_import_and_load_skip_only_thattool_plugin(tmp_path: Path) -> 
     ]:
         assert statuses[name].status == "failed"
         assert exc in (statuses[name].reason or "")
+
+
+def test_what_a_plugin_changed_before_its_import_failed_stays(tmp_path: Path, monkeypatch) -> None:
+    """Not containable, and documented as such (docs/plugins.md): the process's state is shared."""
+    monkeypatch.delenv("CADENCE_TEST_SET_BY_PLUGIN", raising=False)  # undone after the test
+    (tmp_path / "leaky.py").write_text(
+        "import os\nos.environ['CADENCE_TEST_SET_BY_PLUGIN'] = 'yes'\nraise RuntimeError('then fails')\n"
+    )
+    manager = PluginManager(make_settings(plugins_dir=[tmp_path], builtin_plugins=[]))
+    [status] = [s for s in manager.load() if s.source == "directory"]
+    assert status.status == "failed" and "then fails" in (status.reason or "")
+    assert os.environ["CADENCE_TEST_SET_BY_PLUGIN"] == "yes"
 
 
 def test_server_starts_with_a_plugin_that_exits_at_import(tmp_path: Path) -> None:
