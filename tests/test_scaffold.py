@@ -114,6 +114,20 @@ def test_existing_folder_is_refused(tmp_path: Path) -> None:
     assert result.exit_code != 0 and "already exists" in result.stderr
 
 
+def test_a_missing_dir_is_refused_not_created(tmp_path: Path) -> None:
+    """``-d /nonexistent/x`` created the missing folders silently."""
+    target = tmp_path / "nonexistent" / "x"
+    result = runner.invoke(app, ["plugins", "new", "greeter", "-d", str(target)])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (
+        f"error: --dir {target} does not exist; create the folder first, or choose an existing one."
+    )
+    assert not (tmp_path / "nonexistent").exists()
+    (tmp_path / "file").write_text("x")
+    result = runner.invoke(app, ["plugins", "new", "greeter", "-d", str(tmp_path / "file")])
+    assert result.exit_code == 1 and "is not a folder" in result.stderr
+
+
 def test_a_script_running_out_says_so() -> None:
     model = ScriptedChatModel.from_items([{"content": "only one"}])
     model.invoke("first")

@@ -1,6 +1,6 @@
 """``cadence plugins new NAME``: a plugin package that installs, loads and passes its own test.
 
-It writes, under ``--dir`` (default: the current folder)::
+It writes, under ``--dir`` (default: the current folder; it must exist, it is not created)::
 
     cadence-NAME/
       pyproject.toml           the distribution, its dependency on cadence-agents, the entry point
@@ -22,6 +22,7 @@ import typer
 
 from cadence import __version__
 from cadence.cli.common import fail
+from cadence.errors import ValidationError
 from cadence.plugins.manager import ENTRY_POINT_GROUP, builtin_plugin_names
 from cadence.sdk.metadata import PluginMetadata, normalize_name
 
@@ -204,7 +205,9 @@ Without installing, point Cadence at the source folder instead:
 def scaffold(name: str, directory: Path) -> Path:
     """Write the plugin package for ``name`` under ``directory``; returns the project folder.
 
-    Raises ``ValueError`` for an invalid name or an existing folder.
+    Raises ``ValueError`` for an invalid name or an existing folder, :class:`ValidationError` when
+    ``directory`` is not an existing folder (it is not created: a mistyped ``--dir`` made a tree of
+    folders silently).
     """
     PluginMetadata(name=name, version="0.1.0", description="validates the plugin name")
     slug = normalize_name(name)
@@ -214,6 +217,11 @@ def scaffold(name: str, directory: Path) -> Path:
         raise ValueError(f"{slug!r} is the name of a built-in plugin; choose another name")
     # a distribution name ends with a letter or digit ('cadence-bot-' cannot be installed)
     dash = re.sub(r"-+", "-", slug.replace("_", "-")).strip("-")
+    if not directory.is_dir():
+        problem = "is not a folder" if directory.exists() else "does not exist"
+        raise ValidationError(
+            f"--dir {directory} {problem}; create the folder first, or choose an existing one."
+        )
     project = directory / f"cadence-{dash}"
     if project.exists():
         raise ValueError(f"{project} already exists; choose another name or --dir")
@@ -243,7 +251,10 @@ def scaffold(name: str, directory: Path) -> Path:
 def new_plugin(
     name: Annotated[str, typer.Argument(help="The plugin's name (letters, digits, '_' or '-').")],
     directory: Annotated[
-        Path, typer.Option("--dir", "-d", help="Where to create the project folder (default: here).")
+        Path,
+        typer.Option(
+            "--dir", "-d", help="The existing folder to create the project folder in (default: here)."
+        ),
     ] = Path("."),
 ) -> None:
     """Create a plugin package: pyproject.toml with the entry point, the plugin, a passing test."""
