@@ -507,7 +507,7 @@ def test_tool_names() -> None:
     }
     assert names == {
         "math": ["calculate", "percent_change", "percent_of", "percentage", "statistics"],
-        "info": ["convert_time", "current_time", "time_difference"],
+        "info": ["convert_time", "current_time", "date_calculator", "time_difference"],
         "docs": ["list_docs", "read_doc", "search_docs"],
         "text": ["summarize_text"],
     }

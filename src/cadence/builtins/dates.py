@@ -1,0 +1,926 @@
+"""Calendar arithmetic read from words: the ``info`` plugin's ``date_calculator`` tool.
+
+:func:`make_date_calculator` makes the tool; :func:`answer` reads one date question, written tersely as
+a model would send it ("2026-03-01 to 2026-06-15", "weekday of 2000-01-01", "today + 45 days") or as a
+whole sentence ("How many days are there between March 1 and June 15, 2026?"), and answers in one
+sentence that restates what was computed. It reads in a few generic steps (nothing about particular
+sentences):
+
+1. Number words become digits ("forty five days" → ``45 days``), the ordinal of a day of a month loses
+   its suffix ("the 1st of March", "March first" → ``1 of March``, ``March 1``), and "the day
+   after" / "the day before" become "1 day after" / "1 day before".
+2. Dates are found: ISO (``2026-03-01``), slash dates (``3/1/2026`` is read month first, US style,
+   unless the first number is above 12: ``15/6/2026`` is 15 June; a two-digit year is read like
+   :func:`time.strptime`'s ``%y``: ``26`` is 2026, ``99`` is 1999), dotted dates (``15.06.2026``:
+   day first), a month's name or abbreviation with a day ("March 1, 2026", "1 March 2026", "Mar 1",
+   "1st of March", "December the 25th"), today (also "tonight"), tomorrow, yesterday, "now" after
+   "from", "until"... and a few holidays with fixed dates (:data:`HOLIDAYS`: Christmas, New
+   Year's Day and Eve, Halloween, Valentine's Day; "next Christmas", "last Halloween"). Holidays
+   whose date moves (Easter, Thanksgiving) are not known. A duration is a number of days, weeks,
+   fortnights, months or years, several joined by "and" ("1 year and 2 months").
+3. A duration counts from the date after it with "from", "after", "past", "following" (forward) or
+   "before", "prior to", "earlier than" (back); from the date before it with "+", "plus", "-",
+   "minus"; "add ... to" and "subtract ... from" a date, "... ago" and "in ..." count from today.
+   A duration that counts from nothing is an error.
+4. A date without a year takes the year written elsewhere in the question ("Christmas in 2030"),
+   or in a range the other end's year ("between March 1 and June 15, 2026"; the year before or after
+   when the range would otherwise run backwards). Otherwise it is in the current year, except with
+   "until", "till", "left", "before"... (its next occurrence, today included) and with "since",
+   "ago"... (its last occurrence).
+5. What is asked: with two dates, the days between them (also in weeks, months or years when the
+   question counts in those; "inclusive" counts both ends); one date and "how many", "how long",
+   "until", "since"... the days from today to it; a date counted from another, that date; one date
+   and "what day", "day of the week", "weekday", "date" or any question, its day of the week; no
+   date and "what is the date", "what day is it", today's date. Anything else is an error (a text
+   with no date question is never answered by a guess), and so is what the question says that is not
+   read: a weekday or weekend as a date ("next Friday"), "next week", a holiday whose date moves, a
+   signed or decimal number of days ("-5 days", "1.5 weeks"), a count in hours or business days, and a
+   slash date without a year in a text that says nothing of dates ("3/4 of 200" is no 4 March).
+
+"Today" comes from a :class:`Calendar`: a clock and a way to find a place's time zone. The ``info``
+plugin makes the tool with :func:`make_date_calculator` and its own clock and places
+(:func:`cadence.builtins.info.now`, which tests pin, and :func:`~cadence.builtins.info.resolve_location`);
+this module imports nothing of it. Today is the clock's date in UTC, unless the question names a place
+after "today in", "the date in", "is it in"... or capitalised after "in"/"at" ("days until Christmas in
+Tokyo"). Answers that depend on today say which day and which place or UTC that was.
+
+Months are added by the calendar: one month after 31 January is the last day of February, and the answer
+says so.
+"""
+
+from __future__ import annotations
+
+import calendar
+import logging
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta, tzinfo
+
+from langchain_core.tools import BaseTool
+
+from cadence.builtins._common import BuiltinToolError
+from cadence.sdk import tool, volatile
+from cadence.text import numbers_from_words
+
+logger = logging.getLogger(__name__)
+
+MAX_QUESTION_CHARS = 500
+"""Longest text a date question is read from (a date question is far shorter)."""
+MAX_YEARS_SEARCHED = 8
+"""How many years ahead or back the next or last occurrence of a day is looked for (29 February)."""
+
+EXAMPLES = "e.g. 'days between 2026-03-01 and 2026-06-15', 'weekday of 2000-01-01' or 'today + 45 days'"
+"""What the tool reads, quoted in its error messages."""
+
+
+class DateQuestionError(BuiltinToolError):
+    """A date question could not be read or computed; the message says what and shows what works."""
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """Where "today" comes from: ``now`` gives the current instant (timezone-aware), ``place`` maps a
+    place named in a question ("Tokyo") to its label and time zone (``("Tokyo, Japan", tz)``), raising a
+    :class:`~cadence.builtins._common.BuiltinToolError` for an unknown one; without it, places are
+    unknown and today is the date in UTC."""
+
+    now: Callable[[], datetime]
+    place: Callable[[str], tuple[str, tzinfo]] | None = None
+
+
+# --- words ------------------------------------------------------------------------------
+
+MONTHS: dict[str, int] = {
+    "jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
+    "may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9,
+    "september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
+}  # fmt: skip
+"""Month names and abbreviations → month number."""
+
+HOLIDAYS: tuple[tuple[str, str, int, int], ...] = (
+    (r"(?:christmas|xmas)\s+eve", "Christmas Eve", 12, 24),
+    (r"(?:christmas|xmas)(?:\s+day)?", "Christmas Day", 12, 25),
+    (r"new\s+year'?s?\s+eve", "New Year's Eve", 12, 31),
+    (r"(?:the\s+)?new\s+year'?s?(?:\s+day)?", "New Year's Day", 1, 1),
+    (r"hallowe'?en", "Halloween", 10, 31),
+    (r"(?:st\.?\s+|saint\s+)?valentine'?s?(?:\s+day)?", "Valentine's Day", 2, 14),
+)
+"""Holidays with a fixed date: pattern, name, month, day (a longer pattern before its prefix)."""
+
+_ORDINALS: dict[str, int] = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
+    "fourteenth": 14, "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18,
+    "nineteenth": 19, "twentieth": 20, "thirtieth": 30,
+}  # fmt: skip
+_UNIT_DAYS = {"day": 1, "week": 7, "fortnight": 14}
+_MONTH_PATTERN = "|".join(sorted(MONTHS, key=len, reverse=True))
+_ORDINAL_PATTERN = (
+    r"(?:(?:twenty|thirty)[\s-]+)?(?:" + "|".join(sorted(_ORDINALS, key=len, reverse=True)) + r")"
+)
+_ORDINAL_BEFORE_RE = re.compile(
+    rf"\b(?P<ordinal>{_ORDINAL_PATTERN})(?=\s+of\s+(?:{_MONTH_PATTERN})\b)", re.IGNORECASE
+)
+"""An ordinal word before "of" and a month ("the first of March")."""
+_ORDINAL_AFTER_RE = re.compile(
+    rf"\b(?P<lead>(?:{_MONTH_PATTERN})\.?\s+(?:the\s+)?)(?P<ordinal>{_ORDINAL_PATTERN})\b", re.IGNORECASE
+)
+"""An ordinal word after a month ("March first", "June the twenty-first")."""
+_SUFFIX_RE = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
+_DAY_AFTER_RE = re.compile(r"\bthe\s+day\s+(after|before)\b", re.IGNORECASE)
+_UNIT = r"(?:days?|weeks?|wks?|fortnights?|months?|mos?|years?|yrs?)"
+_NOT_A_DAY = rf"(?![\d:/]|\.\d|\s*(?:{_UNIT}|hours?|hrs?|minutes?|mins?|seconds?|secs?|[ap]\.?m\b)\b)"
+"""After a day of the month: not more digits, a clock time or a unit ("March 3 days after" is no date)."""
+_YEAR_TAIL = rf"(?:\s*,?\s*(?:(?:in|of)\s+)?(?P<year>\d{{4}})(?![\d/]|:\d|\s*{_UNIT}\b))?"
+_AMOUNT = rf"(?:\d+|an?|one)\s+{_UNIT}\b"
+
+_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("iso", re.compile(r"(?<![\d/.-])(?P<year>\d{4})([-/.])(?P<month>\d{1,2})\2(?P<day>\d{1,2})(?![\d/-])")),
+    ("slash", re.compile(r"(?<![\d/.-])(?P<a>\d{1,2})/(?P<b>\d{1,2})(?:/(?P<year>\d{4}|\d{2}))?(?![\d/])")),
+    ("dotted", re.compile(r"(?<![\d.])(?P<day>\d{1,2})\.(?P<month>\d{1,2})\.(?P<year>\d{4})(?!\d)")),
+    (
+        "named",
+        re.compile(
+            rf"\b(?P<month>{_MONTH_PATTERN})\b\.?,?\s+(?:the\s+)?(?P<day>\d{{1,2}}){_NOT_A_DAY}{_YEAR_TAIL}",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "named",
+        re.compile(
+            rf"(?<![\d/.-])(?:the\s+)?(?P<day>\d{{1,2}})\s+(?:of\s+)?(?P<month>{_MONTH_PATTERN})\b\.?{_YEAR_TAIL}",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "holiday",
+        re.compile(
+            r"\b(?:(?P<which>next|last|this)\s+)?(?P<name>"
+            + "|".join(f"(?:{pattern})" for pattern, *_ in HOLIDAYS)
+            + rf")\b{_YEAR_TAIL}",
+            re.IGNORECASE,
+        ),
+    ),
+    ("relative", re.compile(r"\b(?P<word>today|tonight|tomorrow|yesterday)(?:'?s)?\b", re.IGNORECASE)),
+    (
+        "relative",
+        re.compile(
+            r"\b(?:from|until|till|since|between|and|to)\s+(?:right\s+)?(?P<word>now)\b", re.IGNORECASE
+        ),
+    ),
+    ("relative", re.compile(r"\b(?P<word>now)(?=\s*[+-]\s*\d)", re.IGNORECASE)),
+)
+"""How dates are written (kind, pattern); earlier patterns win an overlap of the same length."""
+
+_DURATION_RE = re.compile(
+    rf"(?<![\d/.])(?:{_AMOUNT})(?:\s*(?:,\s*(?:and\s+)?|and\s+|\+\s*)?(?:{_AMOUNT}))*", re.IGNORECASE
+)
+_PART_RE = re.compile(rf"(?P<amount>\d+|an?|one)\s+(?P<unit>{_UNIT})\b", re.IGNORECASE)
+_YEAR_RE = re.compile(r"(?<![\d/.:-])(?P<year>[12]\d{3})(?![\d/-]|[:.]\d)")
+
+_FORWARD = ("from", "after", "past", "following", "later than", "counting from", "starting from")
+"""Words from a duration to the date it counts forward from ("45 days from today")."""
+_BACKWARD = ("before", "prior to", "earlier than", "ahead of")
+"""Words from a duration to the date it counts back from ("3 days before Christmas")."""
+_PLUS = ("+", "plus")
+_MINUS = ("-", "\u2013", "minus", "less")
+_AGO = ("ago", "back")
+_TAIL_RE = re.compile(r"\s*,?\s*(ago|back|hence|from now|in the future)\b", re.IGNORECASE)
+"""After a duration counted from today ("3 weeks ago")."""
+_ADD_RE = re.compile(r"\b(?:add|adding)\s*$", re.IGNORECASE)
+_SUBTRACT_RE = re.compile(
+    r"\b(?:subtract|subtracting|take away|taking away|deduct|deducting)\s*$", re.IGNORECASE
+)
+_NEVER_RE = re.compile(r"(?!)")
+_IN_RE = re.compile(r"\b(?:in|within|after)\s*$", re.IGNORECASE)
+"""Before a duration counted from today ("in 3 weeks")."""
+_OTHER_UNITS_RE = re.compile(
+    r"\bhow\s+many\s+(?:more\s+|full\s+|whole\s+)?(?P<unit>hours|minutes|seconds|business\s+days|"
+    r"working\s+days|work\s+days|weekdays|weekends|nights|sleeps|mondays|tuesdays|wednesdays|thursdays|"
+    r"fridays|saturdays|sundays)\b|\b(?P<days>business|working)\s+days\b",
+    re.IGNORECASE,
+)
+"""Counts this tool does not make: hours and minutes (whole days only), business days, weekdays."""
+_NEXT_YEAR_RE = re.compile(r"\b(?P<which>next|last|this)\s+year\b", re.IGNORECASE)
+_COUNT_RE = re.compile(  # the question counts days: "how many", "between", "until", "since", "how old"
+    r"\bhow\s+(?:many|much|long)\b|\bnumber\s+of\b|\bbetween\b|\bdifference\b|\bcount\b|\buntil\b|\btill?\b"
+    r"|\bsince\b|\bago\b|\bleft\b|\bremain|\bapart\b|\belapsed\b|\bcountdown\b|\bhow\s+old\b|\bage\b"
+    r"|\b(?:days|weeks|months|years)\s+(?:to|before|from|after)\b",
+    re.IGNORECASE,
+)
+_UNTIL_RE = re.compile(  # a date without a year is its next occurrence
+    r"\buntil\b|\btill?\b|\bleft\b|\bremain|\bbefore\b|\bto go\b|\baway\b|\bcountdown\b|\bcoming\b"
+    r"|\bupcoming\b|\b(?:days|weeks|months)\s+to\b",
+    re.IGNORECASE,
+)
+_SINCE_RE = re.compile(  # a date without a year is its last occurrence
+    r"\bsince\b|\bago\b|\bpassed\b|\belapsed\b|\bbeen\b|\bgone by\b", re.IGNORECASE
+)
+_WEEKDAY_RE = re.compile(  # the question asks for a day of the week
+    r"\bdays?\s+of\s+(?:the\s+)?week\b|\bweek\s?day\b|\b(?:what|which)\s+day\b|\bfall(?:s|ing)?\s+on\b"
+    r"|\bfell\s+on\b|\bland(?:s|ed)?\s+on\b",
+    re.IGNORECASE,
+)
+_ASK_RE = re.compile(  # the text asks something (a lone date with no question is an error)
+    r"\?|\b(?:what|what's|whats|which|when|tell|give|show|find|calculate|compute|work out|check|date)\b",
+    re.IGNORECASE,
+)
+_TODAY_ASKED_RE = re.compile(  # "what is the date", "what day is it": today, when no date is written
+    r"\b(?:what|which)(?:'s|s|\s+is|\s+was)?\s+(?:the\s+)?(?:current\s+|present\s+)?(?:date|day)\b"
+    r"|\bcurrent\s+date\b|\bdate\s+(?:today|now)\b",
+    re.IGNORECASE,
+)
+_INCLUSIVE_RE = re.compile(
+    r"\binclusive(?:ly)?\b|\bincluding\s+(?:both|the\s+(?:first|last|start|end))|\bcounting\s+both\b"
+    r"|\bboth\s+(?:days|dates|ends)\s+included\b",
+    re.IGNORECASE,
+)
+_IN_UNITS_RE = re.compile(  # the unit a count is asked in ("how many weeks"; "how old": years)
+    r"\b(?:how\s+many|number\s+of|in)\s+(?P<a>days|weeks|months|years)\b|\bhow\s+(?P<c>old)\b|\b(?P<d>age)\b"
+    r"|\b(?P<b>days|weeks|months|years)\s+(?:between|until|till|since|from|to|apart|left|ago|have|has|are)\b",
+    re.IGNORECASE,
+)
+_CONNECTOR_RE = re.compile(  # nothing but dates and words joining them ("2026-03-01 to 2026-06-15")
+    r"^[\s|,.;:+–-]*(?:(?:to|and|from|until|till|through|thru|between|vs)\b[\s|,.;:+–-]*)*$"
+)
+_PLACE_RE = re.compile(  # "today in Tokyo", "what day is it in Paris, Texas", "in UTC+5:30"
+    r"(?:\b(?P<lead>today|tonight|tomorrow|yesterday|now|date|day|it)\s+)?\b(?:in|at)\s+"
+    r"(?P<place>[^|?!;:\d\s](?:[^|?!;:]|(?<=\d):(?=\d))*?)\s*"
+    r"(?=$|[|?!;]|:(?!\d)|\.(?:\s|$)|\s(?:from|until|till|since|to|and|is|was|will|please|right now|now)\b)",
+    re.IGNORECASE,
+)
+_NOT_PLACES_TEXT = """the a an all total advance time future past day days week weeks month months year years
+    row general order question words full detail short noon midnight midday morning afternoon evening night"""
+_NOT_PLACES = frozenset(_NOT_PLACES_TEXT.split())
+"""Words after "in" or "at" that name no place ("in the year", "in total", "at noon")."""
+_WEEKDAY_NAMES = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+_UNREAD_RE = re.compile(
+    rf"(?<![\w.])[-+]?\d[\d.,e]*\s*{_UNIT}\b"
+    rf"|\b(?:(?:next|last|this|coming)\s+)?(?:{_WEEKDAY_NAMES}|weekends?)\b"
+    r"|\b(?:next|last|this|coming)\s+(?:week|month)\b"
+    r"|\b(?:easter|thanksgiving|passover|ramadan|diwali|hanukkah|chanukah|mother'?s\s+day|father'?s\s+day)\b",
+    re.IGNORECASE,
+)
+"""What a date question can say that this tool does not read: a number of days it could not take (signed,
+decimal: "-5 days", "1.5 weeks"), a weekday or weekend as a date ("next Friday"), "next week", holidays
+whose date moves. Any of them left over is an error, not ignored."""
+_RESTATED_WEEKDAY_RE = re.compile(  # the question asks for a day of the week
+    rf"\b{_WEEKDAY_NAMES}\s*,?\s*(?=\|)|\|\s*,?\s*(?:(?:is|was|will\s+be|falls?\s+on|fell\s+on)\s+)?"
+    rf"(?:an?\s+|on\s+)?{_WEEKDAY_NAMES}\b",
+    re.IGNORECASE,
+)
+"""A weekday written next to a date ("Sunday, March 1, 2026", "March 1, 2026 is a Sunday"): no other day."""
+_TODAY_ONLY_RE = re.compile(
+    r"\d|\b(?:of|after|before|until|till|since|ago|from|next|last|this|coming|week|weekday|month|year)\b"
+    rf"|\b(?:{_MONTH_PATTERN})\b",
+    re.IGNORECASE,
+)
+"""Words that make "what is the date" ask about some other day than today ("the date of ...")."""
+_DATE_WORDS_RE = re.compile(
+    r"\b(?:dates?|days?|weekdays?|weeks?|months?|years?|until|till|since|ago|from|after|before|between"
+    r"|calendar|today|tomorrow|yesterday|birthday|holiday|anniversary|deadline|due)\b",
+    re.IGNORECASE,
+)
+"""Words that make a slash date without a year a date ("days until 12/25"), not a fraction ("3/4 of 200")."""
+
+
+# --- what was found ------------------------------------------------------------------
+
+
+@dataclass
+class _Found:
+    """A date written in the question (``kind``: iso, slash, dotted, named, holiday, relative)."""
+
+    start: int
+    end: int
+    kind: str
+    text: str
+    month: int = 0
+    day: int = 0
+    year: int | None = None
+    name: str = ""  # a holiday's name, or today / tomorrow / yesterday
+    which: str = ""  # next / last / this before a holiday
+    value: date | None = None
+
+
+@dataclass
+class _Duration:
+    """A number of days, weeks, fortnights, months and years: ``parts`` as (amount, unit)."""
+
+    start: int
+    end: int
+    parts: list[tuple[int, str]]
+
+
+@dataclass
+class _Shifted:
+    """A date counted from another: ``base`` moved by ``duration`` forward (``sign`` 1) or back (-1)."""
+
+    start: int
+    end: int
+    base: _Found | _Shifted
+    duration: _Duration
+    sign: int
+    value: date | None = None
+    clamped: str = ""  # the date that does not exist when months were added (31 February)
+
+
+_Date = _Found | _Shifted
+
+
+@dataclass(frozen=True)
+class _Today:
+    """Today's date and where it is that date (``place`` empty: UTC)."""
+
+    value: date
+    place: str = ""
+
+    def where(self) -> str:
+        """``in UTC`` or ``in Tokyo, Japan``."""
+        return f"in {self.place}" if self.place else "in UTC"
+
+
+# --- reading -------------------------------------------------------------------------
+
+
+def _ordinal_value(word: str) -> int:
+    """``first`` → 1, ``twenty-first`` → 21, ``thirtieth`` → 30."""
+    parts = re.split(r"[\s-]+", word.lower())
+    tens = {"twenty": 20, "thirty": 30}.get(parts[0], 0)
+    return tens + sum(_ORDINALS.get(part, 0) for part in parts)
+
+
+def _normalize(text: str) -> str:
+    """Digits for number words and day ordinals, plain apostrophes, "1 day after" for "the day after"."""
+    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u2212", "-")
+    text = _DAY_AFTER_RE.sub(r"1 day \1", text)
+    text = _ORDINAL_BEFORE_RE.sub(lambda m: str(_ordinal_value(m.group("ordinal"))), text)
+    text = _ORDINAL_AFTER_RE.sub(lambda m: m.group("lead") + str(_ordinal_value(m.group("ordinal"))), text)
+    text = numbers_from_words(text)
+    return _SUFFIX_RE.sub(r"\1", text)
+
+
+def _find_dates(text: str) -> list[_Found]:
+    """The dates written in ``text``, in order; of overlapping ones the longest (then the earlier
+    pattern of :data:`_PATTERNS`) wins."""
+    hits: list[tuple[int, int, int, str, re.Match[str]]] = []
+    for rank, (kind, pattern) in enumerate(_PATTERNS):
+        for match in pattern.finditer(text):
+            start, end = match.span("word" if kind == "relative" else 0)
+            hits.append((end - start, start, rank, kind, match))
+    found: list[_Found] = []
+    for length, start, _, kind, match in sorted(hits, key=lambda h: (-h[0], h[1], h[2])):
+        end = start + length
+        if any(start < other.end and other.start < end for other in found):
+            continue
+        found.append(_read(kind, match, start, end))
+    return sorted(found, key=lambda f: f.start)
+
+
+def _read(kind: str, match: re.Match[str], start: int, end: int) -> _Found:
+    """A found date from its match (not yet checked: the year may be missing, the day invalid)."""
+    written = match.string[start:end].strip()
+    groups = match.groupdict()
+    year = int(groups["year"]) if groups.get("year") else None
+    if kind == "relative":
+        word = match.group("word").lower()
+        name = {"tonight": "today", "now": "today"}.get(word, word)
+        return _Found(start, end, kind, written, name=name)
+    if kind == "holiday":
+        key = match.group("name").lower()
+        for pattern, name, month, day in HOLIDAYS:
+            if re.fullmatch(pattern, key, re.IGNORECASE):
+                which = (match.group("which") or "").lower()
+                return _Found(start, end, kind, written, month, day, year, name=name, which=which)
+    if kind == "slash":
+        a, b = int(match.group("a")), int(match.group("b"))
+        if a > 12 and b > 12:
+            raise DateQuestionError(
+                f"Cannot read {written!r} as a date: neither number is a month (slash dates are read "
+                "month/day/year, or day/month/year when the first is above 12); write e.g. '2026-03-01'"
+            )
+        month, day = (b, a) if a > 12 else (a, b)
+        if groups.get("year") and len(groups["year"]) == 2:
+            short = int(groups["year"])
+            year = short + (2000 if short < 69 else 1900)
+        return _Found(start, end, kind, written, month, day, year)
+    month_text = match.group("month")
+    month = MONTHS[month_text.lower()] if not month_text.isdigit() else int(month_text)
+    return _Found(start, end, kind, written, month, int(match.group("day")), year)
+
+
+def _find_durations(text: str, dates: Sequence[_Found]) -> list[_Duration]:
+    """The durations written in ``text`` outside the dates."""
+    found: list[_Duration] = []
+    for match in _DURATION_RE.finditer(text):
+        if any(match.start() < d.end and d.start < match.end() for d in dates):
+            continue
+        before = text[: match.start()]
+        if re.search(r"[\w.]$", before):  # part of another number ("1e10 days", "1.5 weeks"): left unread
+            continue
+        if re.search(r"(?:^|[\s(])[-+]$", before):  # a sign: "-5 days" is unread, "2026-03-01 -10 days" not
+            operand = before[:-1].rstrip()
+            if not any(d.end == len(operand) for d in dates):
+                continue
+        parts = []
+        for part in _PART_RE.finditer(match.group(0)):
+            amount = part.group("amount").lower()
+            unit = part.group("unit").lower().rstrip("s")
+            unit = {"wk": "week", "mo": "month", "yr": "year"}.get(unit, unit)
+            parts.append((1 if amount in ("a", "an", "one") else int(amount), unit))
+        found.append(_Duration(match.start(), match.end(), parts))
+    return found
+
+
+def _gap(text: str, start: int, end: int) -> str:
+    """The words between two spans, lower case, spacing collapsed, commas and "the" at the ends dropped."""
+    words = " ".join(text[start:end].lower().split()).strip(" ,")
+    return re.sub(r"^the\s+|\s+the$", "", words)
+
+
+def _attach(
+    text: str, dates: list[_Found], durations: list[_Duration]
+) -> tuple[list[_Date], list[_Duration]]:
+    """Join each duration to the date it counts from ("45 days from today", "2026-03-01 + 10 days",
+    "3 weeks ago", "in 3 weeks"); returns the dates and the durations that count from nothing."""
+    items: list[_Date | _Duration] = sorted([*dates, *durations], key=lambda item: item.start)
+    loose: list[_Duration] = []
+    index = len(items) - 1
+    while index >= 0:  # right to left: "2 weeks after 3 days before Christmas"
+        item = items[index]
+        if not isinstance(item, _Duration):
+            index -= 1
+            continue
+        after = items[index + 1] if index + 1 < len(items) else None
+        before = items[index - 1] if index > 0 else None
+        lead_start = before.end if before is not None else 0
+        lead = text[lead_start : item.start]
+        following = _gap(text, item.end, after.start if after is not None else len(text))
+        verb = {"to": _ADD_RE, "from": _SUBTRACT_RE}.get(following, _NEVER_RE).search(lead)
+        shifted: _Shifted | None = None
+        if isinstance(after, _Found | _Shifted) and (following in (*_FORWARD, *_BACKWARD) or verb):
+            sign = -1 if following in _BACKWARD or (following == "from" and verb) else 1
+            start = lead_start + verb.start() if verb else item.start
+            shifted = _Shifted(start, after.end, after, item, sign)
+            replaced = (index, index + 1)
+        elif isinstance(before, _Found | _Shifted) and _gap(text, before.end, item.start) in (
+            *_PLUS,
+            *_MINUS,
+        ):
+            sign = -1 if _gap(text, before.end, item.start) in _MINUS else 1
+            shifted = _Shifted(before.start, item.end, before, item, sign)
+            replaced = (index - 1, index)
+        elif tail := _TAIL_RE.match(text, item.end):
+            today = _Found(item.start, tail.end(), "relative", "today", name="today")
+            sign = -1 if tail.group(1).lower() in _AGO else 1
+            shifted = _Shifted(item.start, tail.end(), today, item, sign)
+            replaced = (index,)
+        elif opening := _IN_RE.search(lead):
+            start = lead_start + opening.start()
+            today = _Found(start, item.end, "relative", "today", name="today")
+            shifted = _Shifted(start, item.end, today, item, 1)
+            replaced = (index,)
+        if shifted is None:
+            loose.append(items.pop(index))
+            index -= 1
+            continue
+        del items[replaced[0] : replaced[-1] + 1]
+        items.insert(replaced[0], shifted)
+        index = replaced[0] - 1
+    return [item for item in items if not isinstance(item, _Duration)], loose
+
+
+def _mask(text: str, spans: Sequence[_Date], *, today_word: bool = False) -> str:
+    """``text`` with each date replaced by ``|`` (or, with ``today_word``, a date counted from today by
+    the word "today", so "45 days from today in Tokyo" still reads "today in Tokyo")."""
+    out, position = [], 0
+    for item in sorted(spans, key=lambda s: s.start):
+        out.append(text[position : item.start])
+        out.append(" today " if today_word and _counts_from_today(item) else " | ")
+        position = item.end
+    out.append(text[position:])
+    return "".join(out)
+
+
+def _counts_from_today(item: _Date) -> bool:
+    """Whether a date is today, tomorrow or yesterday, or counted from one of them."""
+    while isinstance(item, _Shifted):
+        item = item.base
+    return item.kind == "relative"
+
+
+def _is_today(item: _Date) -> bool:
+    """Whether a date is "today" itself (not counted from it)."""
+    return isinstance(item, _Found) and item.kind == "relative" and item.name == "today"
+
+
+# --- today and its place ---------------------------------------------------------------
+
+
+def _place_named(text: str, dates: Sequence[_Date]) -> str | None:
+    """The place today is asked in ("today in Tokyo", "what day is it in Sydney", "... in Tokyo"), or None."""
+    masked = _mask(text, dates, today_word=True)
+    cased = any(c.islower() for c in masked)
+    for match in _PLACE_RE.finditer(masked):
+        place = match.group("place").strip(" ,.")
+        words = place.lower().split()
+        if not words or all(w in _NOT_PLACES for w in words) or words[0] in MONTHS:
+            continue
+        if match.group("lead") or (cased and place[:1].isupper()):
+            return place
+    return None
+
+
+def _today(text: str, dates: Sequence[_Date], calendar: Calendar) -> _Today:
+    """Today in UTC, or in the place the question names (resolved by ``calendar.place``)."""
+    moment = calendar.now()
+    where = _place_named(text, dates)
+    if where is None:
+        return _Today(moment.astimezone(UTC).date())
+    if calendar.place is None:
+        raise DateQuestionError(
+            f"Cannot tell the date in {where!r}: places are not known here; ask for today in UTC: 'today'"
+        )
+    label, zone = calendar.place(where)
+    return _Today(moment.astimezone(zone).date(), label)
+
+
+# --- computing -----------------------------------------------------------------------
+
+
+def _valid(year: int, month: int, day: int, written: str) -> date:
+    """The date, or an error naming the date as written."""
+    if not 1 <= month <= 12:
+        raise DateQuestionError(
+            f"Cannot read {written!r} as a date: there is no month {month}; write e.g. '2026-03-01'"
+        )
+    if not 1 <= year <= 9999:
+        raise DateQuestionError(f"Cannot compute with {written!r}: years must be 1 to 9999")
+    last = calendar.monthrange(year, month)[1]
+    if not 1 <= day <= last:
+        raise DateQuestionError(
+            f"There is no date {written!r}: {calendar.month_name[month]} {year} has {last} days; "
+            "write e.g. '2026-03-01'"
+        )
+    return date(year, month, day)
+
+
+def _occurrence(found: _Found, today: date, direction: int) -> date:
+    """The month and day of ``found`` on or after today (``direction`` 1), on or before it (-1), or
+    strictly after or before it for "next" / "last" (``direction`` 2 / -2)."""
+    for step in range(MAX_YEARS_SEARCHED + 1):
+        year = today.year + step * (1 if direction > 0 else -1)
+        if found.day <= calendar.monthrange(year, found.month)[1]:
+            candidate = date(year, found.month, found.day)
+            if (direction == 1 and candidate >= today) or (direction == -1 and candidate <= today):
+                return candidate
+            if (direction == 2 and candidate > today) or (direction == -2 and candidate < today):
+                return candidate
+    raise DateQuestionError(f"Cannot find {found.text!r} near today; write the year, e.g. '2028-02-29'")
+
+
+def _bases(items: Sequence[_Date]) -> list[_Found]:
+    """The written dates the items count from (themselves when not counted)."""
+    out = []
+    for item in items:
+        while isinstance(item, _Shifted):
+            item = item.base
+        out.append(item)
+    return out
+
+
+def _written_year(masked: str, today: date) -> int | None:
+    """The one year written apart from the dates ("in 2026", "next year"), or None; several are an error."""
+    years = {int(m.group("year")) for m in _YEAR_RE.finditer(masked)}
+    for match in _NEXT_YEAR_RE.finditer(masked):
+        years.add(today.year + {"next": 1, "last": -1, "this": 0}[match.group("which").lower()])
+    if len(years) > 1:
+        raise DateQuestionError(
+            f"Cannot tell which of the years {', '.join(map(str, sorted(years)))} each date is in; write "
+            "each date with its year, e.g. 'days between 2026-03-01 and 2027-06-15'"
+        )
+    return next(iter(years), None)
+
+
+def _resolve(items: Sequence[_Date], masked: str, today: _Today) -> None:
+    """Give every date its value, the missing years filled in as the module docs say."""
+    year = _written_year(masked, today.value)
+    bases = _bases(items)
+    if year is not None and not any(f.year is None and f.kind != "relative" and not f.which for f in bases):
+        raise DateQuestionError(
+            f"Cannot tell which date the year {year} is for; write it with its date, e.g. 'March 1, {year}'"
+        )
+    for found in bases:
+        if found.kind == "relative":
+            found.value = today.value + timedelta(
+                days={"today": 0, "tomorrow": 1, "yesterday": -1}[found.name]
+            )
+        elif found.year is not None or (year is not None and not found.which):
+            found.value = _valid(found.year or year or 0, found.month, found.day, found.text)
+    undated = [found for found in bases if found.value is None]
+    if len(bases) == 2 and len(undated) == 1 and all(found.kind != "relative" for found in bases):
+        # a range: the other end's year, or the one before or after when it would run backwards
+        lone, other = (bases[0], bases[1]) if undated[0] is bases[0] else (bases[1], bases[0])
+        other_year = other.value.year if other.value is not None else today.value.year
+        lone.value = _valid(other_year, lone.month, lone.day, lone.text)
+        if bases[0].value and bases[1].value and bases[0].value > bases[1].value:
+            shift = -1 if lone is bases[0] else 1
+            lone.value = _valid(other_year + shift, lone.month, lone.day, lone.text)
+        undated = []
+    this_year = []
+    for found in undated:
+        if found.which in ("next", "last"):
+            found.value = _occurrence(found, today.value, 2 if found.which == "next" else -2)
+        elif found.which != "this" and _UNTIL_RE.search(masked):
+            found.value = _occurrence(found, today.value, 1)
+        elif found.which != "this" and _SINCE_RE.search(masked):
+            found.value = _occurrence(found, today.value, -1)
+        else:
+            found.value = _valid(today.value.year, found.month, found.day, found.text)
+            this_year.append(found)
+    if len(bases) == 2 and this_year == bases and bases[0].value and bases[1].value:
+        first, second = bases
+        if first.value > second.value:  # "December 20 to January 5": into the next year
+            second.value = _valid(second.value.year + 1, second.month, second.day, second.text)
+    for item in items:
+        _shift(item)
+
+
+def _shift(item: _Date) -> date:
+    """The value of a date counted from another (computed once)."""
+    if item.value is not None:
+        return item.value
+    assert isinstance(item, _Shifted)
+    base = _shift(item.base)
+    years = sum(n for n, unit in item.duration.parts if unit == "year")
+    months = sum(n for n, unit in item.duration.parts if unit == "month") + 12 * years
+    days = sum(n * _UNIT_DAYS[unit] for n, unit in item.duration.parts if unit in _UNIT_DAYS)
+    try:
+        total = base.year * 12 + base.month - 1 + item.sign * months
+        year, month = divmod(total, 12)
+        month += 1
+        if not 1 <= year <= 9999:
+            raise OverflowError
+        last = calendar.monthrange(year, month)[1]
+        if base.day > last:
+            item.clamped = f"{base.day} {calendar.month_name[month]} {year}"
+        moved = date(year, month, min(base.day, last))
+        item.value = moved + timedelta(days=item.sign * days)
+    except (OverflowError, ValueError):
+        raise DateQuestionError(
+            f"Cannot count {_duration_text(item.duration)} from {_plain(base)}: the result is outside "
+            "the years 1 to 9999; count within them, e.g. '2026-03-01 + 10 days'"
+        ) from None
+    return item.value
+
+
+# --- wording -------------------------------------------------------------------------
+
+
+def _plain(day: date) -> str:
+    """``1 March 2026``."""
+    return f"{day.day} {calendar.month_name[day.month]} {day.year}"
+
+
+def _long(day: date) -> str:
+    """``Sunday, 1 March 2026``."""
+    return f"{calendar.day_name[day.weekday()]}, {_plain(day)}"
+
+
+def _ordinal(day: date) -> str:
+    """``the 1st of March 2026``, ``the 22nd of June 2026``."""
+    suffix = "th" if 11 <= day.day % 100 <= 13 else {1: "st", 2: "nd", 3: "rd"}.get(day.day % 10, "th")
+    return f"the {day.day}{suffix} of {calendar.month_name[day.month]} {day.year}"
+
+
+def _plural(amount: int, unit: str) -> str:
+    """``1 day``, ``45 days``."""
+    return f"{amount} {unit}{'' if amount == 1 else 's'}"
+
+
+def _listed(parts: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def _duration_text(duration: _Duration) -> str:
+    """``45 days``, ``1 year and 2 months``."""
+    return _listed([_plural(amount, unit) for amount, unit in duration.parts])
+
+
+def _describe(item: _Date, today: _Today) -> str:
+    """A date for an answer: ``Sunday, 1 March 2026``, ``Christmas Day (Friday, 25 December 2026)``,
+    ``today (Wednesday, 15 January 2025 in UTC)``."""
+    value = _shift(item)
+    if isinstance(item, _Found) and item.kind == "relative":
+        return f"{item.name} ({_long(value)} {today.where()})"
+    if isinstance(item, _Found) and item.kind == "holiday":
+        return f"{item.name} ({_long(value)})"
+    return _long(value)
+
+
+def _capital(sentence: str) -> str:
+    """``sentence`` with its first letter in upper case."""
+    return sentence[:1].upper() + sentence[1:]
+
+
+def _amount(first: date, second: date, unit: str, extra: int = 0) -> str:
+    """The time from ``first`` to ``second`` (not before it) in days, or in ``unit`` with the days too."""
+    days = (second - first).days + extra
+    if unit == "weeks" and days >= 7:
+        weeks, rest = divmod(days, 7)
+        parts = [_plural(weeks, "week")] + ([_plural(rest, "day")] if rest else [])
+        return f"{_listed(parts)} ({_plural(days, 'day')})"
+    if unit in ("months", "years"):
+        months = (second.year - first.year) * 12 + second.month - first.month
+        if second.day < first.day:
+            months -= 1
+        if months > 0:
+            total = first.year * 12 + first.month - 1 + months
+            year, month = divmod(total, 12)
+            landed = date(year, month + 1, min(first.day, calendar.monthrange(year, month + 1)[1]))
+            rest = (second - landed).days + extra
+            years, months = divmod(months, 12) if unit == "years" else (0, months)
+            parts = [_plural(years, "year")] if years else []
+            parts += [_plural(months, "month")] if months else []
+            parts += [_plural(rest, "day")] if rest else []
+            return f"{_listed(parts)} ({_plural(days, 'day')})"
+    return _plural(days, "day")
+
+
+def _there_are(amount: str) -> str:
+    """``There is 1 day``, ``There are 106 days``."""
+    return f"There {'is' if amount.startswith('1 ') and '(' not in amount else 'are'} {amount}"
+
+
+def _between(first: _Date, second: _Date, today: _Today, unit: str, inclusive: bool) -> str:
+    """The days (in ``unit``) between two dates, in the order written; ``inclusive`` counts both ends."""
+    a, b = _shift(first), _shift(second)
+    if a == b and not inclusive:
+        return f"{_capital(_describe(first, today))} and {_describe(second, today)} are the same day."
+    low, high = (a, b) if a <= b else (b, a)
+    amount = _amount(low, high, unit, 1 if inclusive else 0)
+    counting = ", counting both" if inclusive else ""
+    return f"{_there_are(amount)} between {_describe(first, today)} and {_describe(second, today)}{counting}."
+
+
+def _from_today(item: _Date, today: _Today, unit: str) -> str:
+    """The days (in ``unit``) until a date, or since it when it is past."""
+    value = _shift(item)
+    as_of = f"as of today, {_long(today.value)} {today.where()}"
+    if value == today.value:
+        return f"{_capital(_describe(item, today))} is today."
+    if value > today.value:
+        return f"{_there_are(_amount(today.value, value, unit))} until {_describe(item, today)}, {as_of}."
+    return f"It has been {_amount(value, today.value, unit)} since {_describe(item, today)}, {as_of}."
+
+
+def _shifted(item: _Shifted, today: _Today) -> str:
+    """A date counted from another: ``The date 45 days from today (...) is Saturday, 1 March 2025.``"""
+    base = item.base
+    direction = "before" if item.sign < 0 else "from" if _is_today(base) else "after"
+    verb = "was" if _shift(item) < today.value else "is"
+    what = f"{_duration_text(item.duration)} {direction} {_describe(base, today)}"
+    sentence = f"The date {what} {verb} {_long(_shift(item))}"
+    if item.clamped:
+        sentence += f" (there is no {item.clamped}, so that month's last day is used)"
+    return sentence + "."
+
+
+def _weekday(item: _Date, today: _Today) -> str:
+    """The day of the week of a date: ``The 1st of January 2000 was a Saturday.``"""
+    value = _shift(item)
+    if isinstance(item, _Shifted):
+        return _shifted(item, today)
+    if item.kind == "relative":
+        verb = "was" if item.name == "yesterday" else "is"
+        return f"{_capital(item.name)} {today.where()} {verb} {_long(value)}."
+    verb = "was" if value < today.value else "is"
+    weekday = calendar.day_name[value.weekday()]
+    if item.kind == "holiday":
+        return f"{item.name}, {_plain(value)}, {verb} a {weekday}."
+    return f"{_capital(_ordinal(value))} {verb} a {weekday}."
+
+
+# --- the question --------------------------------------------------------------------
+
+
+def answer(question: str, calendar: Calendar) -> str:
+    """Answer one date question (see the module docs) in one sentence, today taken from ``calendar``.
+
+    Raises :class:`DateQuestionError` when no date question can be read, with what was not understood
+    and an example that works.
+    """
+    if not isinstance(question, str) or not question.strip():
+        raise DateQuestionError(f"No date question given; ask {EXAMPLES}")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise DateQuestionError(
+            f"The question is too long ({len(question)} characters, max {MAX_QUESTION_CHARS}); ask one "
+            f"date question, {EXAMPLES}"
+        )
+    text = _normalize(question)
+    other = _OTHER_UNITS_RE.search(text)
+    if other is not None:
+        unit = " ".join((other.group("unit") or f"{other.group('days')} days").lower().split())
+        raise DateQuestionError(
+            f"Cannot count {unit} in {question!r}: only calendar days, weeks, months and years between "
+            f"dates are counted; ask {EXAMPLES}"
+        )
+    found = _find_dates(text)
+    items, loose = _attach(text, found, _find_durations(text, found))
+    if loose:
+        what = text[loose[0].start : loose[0].end]
+        raise DateQuestionError(
+            f"Cannot tell which date {what!r} counts from in {question!r}; say e.g. '{what} from today' or "
+            f"'{what} after 2026-03-01'"
+        )
+    if len(items) > 2:
+        raise DateQuestionError(
+            f"Too many dates in {question!r} ({len(items)}); ask about one or two, {EXAMPLES}"
+        )
+    masked = _mask(text, items)
+    unread = _UNREAD_RE.search(_RESTATED_WEEKDAY_RE.sub(" ", masked))
+    if unread is not None:
+        raise DateQuestionError(
+            f"Cannot read {unread.group(0).strip()!r} in {question!r}: write the date itself, or whole days, "
+            f"weeks, months or years from a date, e.g. '2026-03-06', '5 days before today'"
+        )
+    if any(f.kind == "slash" and f.year is None for f in _bases(items)) and not _DATE_WORDS_RE.search(masked):
+        raise DateQuestionError(
+            f"No date question found in {question!r}: a slash date without a year needs a question about "
+            f"it; ask e.g. 'what day of the week is 12/25/2026'"
+        )
+    if not items:
+        asked = _TODAY_ASKED_RE.search(masked)
+        rest = _PLACE_RE.sub(" ", masked[: asked.start()] + " " + masked[asked.end() :]) if asked else ""
+        if asked is None or _TODAY_ONLY_RE.search(rest):
+            raise DateQuestionError(
+                f"No date question found in {question!r}: no date was read; ask {EXAMPLES}"
+            )
+        today = _today(text, items, calendar)
+        return f"Today {today.where()} is {_long(today.value)}."
+    counts = bool(_COUNT_RE.search(masked))
+    single = items[0] if len(items) == 1 else None
+    if counts and single is not None and _is_today(single):
+        raise DateQuestionError(
+            f"Cannot tell which date to count to from today in {question!r}; ask e.g. 'how many days until "
+            "2026-12-25' or 'days between today and Christmas'"
+        )
+    uses_today = any(_counts_from_today(item) for item in items) or (
+        single is not None and (counts or bool(_UNTIL_RE.search(masked)) or bool(_SINCE_RE.search(masked)))
+    )
+    today = _today(text, items, calendar) if uses_today else _Today(calendar.now().astimezone(UTC).date())
+    _resolve(items, masked, today)
+    in_units = _IN_UNITS_RE.search(masked)
+    unit = (in_units.group("a") or in_units.group("b") or "years").lower() if in_units else "days"
+    weekday = bool(_WEEKDAY_RE.search(masked))
+    if single is None:
+        first, second = items
+        if weekday and not counts:
+            second_text = _weekday(second, today)
+            if second_text.startswith("The "):
+                second_text = "t" + second_text[1:]
+            return f"{_weekday(first, today)[:-1]}, and {second_text}"
+        return _between(first, second, today, unit, bool(_INCLUSIVE_RE.search(masked)))
+    if isinstance(single, _Shifted) and not counts:
+        return _shifted(single, today)
+    if counts and not _is_today(single):
+        return _from_today(single, today, unit)
+    asks = weekday or bool(_ASK_RE.search(masked)) or bool(_CONNECTOR_RE.match(masked))
+    if asks or (isinstance(single, _Found) and single.kind == "relative"):
+        return _weekday(single, today)
+    value = _shift(single)
+    raise DateQuestionError(
+        f"No date question found in {question!r}: it names {_plain(value)} but asks nothing about it; ask "
+        f"e.g. 'what day of the week is {value.isoformat()}' or 'how many days until {value.isoformat()}'"
+    )
+
+
+def make_date_calculator(calendar: Calendar) -> BaseTool:
+    """The ``date_calculator`` tool, reading today from ``calendar`` (the ``info`` plugin passes its clock).
+
+    It takes one string, the whole question (the embedded model's policy passes a tool's sole string
+    parameter the user's message), and is volatile (answers counted from today change every day). It is
+    not declared inline: a question naming a place may wait for the place index to be built.
+    """
+
+    @volatile(reason="answers counted from today change every day")
+    @tool
+    def date_calculator(question: str) -> str:
+        """Calendar arithmetic (e.g. 'days between 2026-03-01 and 2026-06-15', 'weekday of 2000-01-01',
+        'today + 45 days', '3 weeks before 2026-06-15', 'days until Christmas'): how many days, weeks,
+        months or years are between two dates; the weekday of any day; the calendar day some days, weeks,
+        months or years after or before another, or ago; how many days until or since a day or a holiday
+        (e.g. Christmas, New Year's Day, Halloween, Valentine's Day); today's or tomorrow's calendar day.
+
+        Pass the whole question. Days may be written (e.g. '2026-03-01', 'March 1, 2026', '1 March',
+        'Mar 1', '1st of March', '3/1/2026' read month first); one without a year is in this year, or for
+        'until' its next occurrence. Today is taken in UTC unless the question names a place (e.g. 'today
+        in Tokyo').
+        """
+        result = answer(question, calendar)
+        logger.debug("date question %r answered", question)
+        return result
+
+    return date_calculator

@@ -1,0 +1,504 @@
+"""Tests of the ``info`` plugin's calendar tool, ``date_calculator`` (:mod:`cadence.builtins.dates`).
+
+The clock is pinned through ``info.now`` (the clock the whole info plugin reads), so "today" is exact:
+Wednesday, 15 January 2025 unless a test pins another day.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from cadence.builtins import info
+from cadence.builtins._common import BuiltinToolError
+from cadence.builtins.dates import MAX_QUESTION_CHARS, Calendar, DateQuestionError, answer
+from cadence.builtins.info import INFO_TOOLS, InfoPlugin, UnknownLocationError, date_calculator
+from cadence.builtins.math import MathPlugin
+from cadence.models.local.policy import SmallModelPolicy, is_statement, sole_string_parameter
+from cadence.models.preroute import PreRouter, routing_schema
+from cadence.sdk import is_inline, is_volatile
+
+TODAY = datetime(2025, 1, 15, 12, 0, tzinfo=UTC)  # a Wednesday
+
+
+def _pin(monkeypatch: pytest.MonkeyPatch, moment: datetime) -> None:
+    monkeypatch.setattr(info, "now", lambda: moment)
+
+
+@pytest.fixture(autouse=True)
+def today(monkeypatch: pytest.MonkeyPatch) -> datetime:
+    """Pin the clock to 12:00 UTC on Wednesday, 15 January 2025."""
+    _pin(monkeypatch, TODAY)
+    return TODAY
+
+
+def ask(question: str) -> str:
+    return date_calculator.invoke({"question": question})
+
+
+# --- the questions that ended in tool errors ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            "How many days are there between March 1 and June 15, 2026?",
+            "There are 106 days between Sunday, 1 March 2026 and Monday, 15 June 2026.",
+        ),
+        ("What day of the week was January 1, 2000?", "The 1st of January 2000 was a Saturday."),
+        (
+            "What's the date 45 days from today?",
+            "The date 45 days from today (Wednesday, 15 January 2025 in UTC) is Saturday, 1 March 2025.",
+        ),
+        ("What day of the week is December 25, 2026?", "The 25th of December 2026 is a Friday."),
+    ],
+)
+def test_the_held_out_questions(question: str, expected: str) -> None:
+    assert ask(question) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            "2026-03-01 to 2026-06-15",
+            "There are 106 days between Sunday, 1 March 2026 and Monday, 15 June 2026.",
+        ),
+        ("weekday of 2000-01-01", "The 1st of January 2000 was a Saturday."),
+        (
+            "today + 45 days",
+            "The date 45 days from today (Wednesday, 15 January 2025 in UTC) is Saturday, 1 March 2025.",
+        ),
+        ("2026-03-01", "The 1st of March 2026 is a Sunday."),  # a date alone: its weekday
+        ("today", "Today in UTC is Wednesday, 15 January 2025."),
+    ],
+)
+def test_terse_forms_a_model_sends(question: str, expected: str) -> None:
+    assert ask(question) == expected
+
+
+# --- how dates are written -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "2026-03-01",
+        "2026/03/01",
+        "March 1, 2026",
+        "March 1 2026",
+        "march 1st, 2026",
+        "March first, 2026",
+        "Mar 1, 2026",
+        "Mar. 1 2026",
+        "1 March 2026",
+        "1st March 2026",
+        "the 1st of March 2026",
+        "the first of March, 2026",
+        "3/1/2026",
+        "3/1/26",
+        "01.03.2026",
+    ],
+)
+def test_ways_of_writing_a_date(written: str) -> None:
+    assert ask(f"What day of the week is {written}?") == "The 1st of March 2026 is a Sunday."
+
+
+def test_a_slash_date_is_month_first_unless_the_first_number_is_above_12() -> None:
+    assert ask("weekday of 6/7/2026") == "The 7th of June 2026 is a Sunday."
+    assert ask("weekday of 15/6/2026") == "The 15th of June 2026 is a Monday."
+    assert ask("weekday of 12/31/99") == "The 31st of December 1999 was a Friday."  # %y: 69-99 are 1900s
+
+
+def test_a_weekday_written_with_the_date_is_the_date_s_own() -> None:
+    assert ask("Sunday, March 1, 2026: what day of the week?") == "The 1st of March 2026 is a Sunday."
+    assert ask("Is March 1, 2026 a Sunday?") == "The 1st of March 2026 is a Sunday."
+
+
+def test_a_minus_sign_after_a_date_subtracts() -> None:
+    assert (
+        ask("2026-03-01 -10 days")
+        == "The date 10 days before Sunday, 1 March 2026 is Thursday, 19 February 2026."
+    )
+    assert ask("today-5 days").startswith(
+        "The date 5 days before today (Wednesday, 15 January 2025 in UTC) was"
+    )
+
+
+def test_ordinals_in_words_after_a_month() -> None:
+    assert ask("June the twenty-first, 2026: what weekday?") == "The 21st of June 2026 is a Sunday."
+    assert ask("what day is December the 25th, 2026") == "The 25th of December 2026 is a Friday."
+
+
+def test_a_date_without_a_year_is_in_the_current_year() -> None:
+    assert ask("What day of the week is March 1?") == "The 1st of March 2025 is a Saturday."
+    assert ask("what day was Jan 1") == "The 1st of January 2025 was a Wednesday."
+
+
+def test_a_year_written_elsewhere_in_the_question_counts() -> None:
+    assert (
+        ask("What day of the week was March 1 in the year 2000?") == "The 1st of March 2000 was a Wednesday."
+    )
+    assert (
+        ask("Christmas in 2026 is on what day of the week?")
+        == "Christmas Day, 25 December 2026, is a Friday."
+    )
+    assert (
+        ask("What day of the week is Christmas next year?") == "Christmas Day, 25 December 2026, is a Friday."
+    )
+
+
+# --- days between two dates ----------------------------------------------------------------
+
+
+def test_a_range_takes_the_year_of_its_other_end() -> None:
+    assert ask("days between 1 March and 15 June 2026") == (
+        "There are 106 days between Sunday, 1 March 2026 and Monday, 15 June 2026."
+    )
+    # it would run backwards in one year: the first date is in the year before
+    assert ask("How many days from December 20 to January 5, 2027?") == (
+        "There are 16 days between Sunday, 20 December 2026 and Tuesday, 5 January 2027."
+    )
+
+
+def test_a_range_without_years_runs_forwards_into_the_next_year() -> None:
+    assert ask("How many days between December 20 and January 5?") == (
+        "There are 16 days between Saturday, 20 December 2025 and Monday, 5 January 2026."
+    )
+
+
+def test_days_between_in_weeks_months_years_and_inclusive() -> None:
+    assert ask("How many weeks between 2026-03-01 and 2026-06-15?") == (
+        "There are 15 weeks and 1 day (106 days) between Sunday, 1 March 2026 and Monday, 15 June 2026."
+    )
+    assert ask("How many months between Jan 15 2026 and June 20 2026?") == (
+        "There are 5 months and 5 days (156 days) between Thursday, 15 January 2026 and Saturday, 20 June 2026."
+    )
+    assert ask("how many years between 1990-05-05 and 2025-01-15").startswith(
+        "There are 34 years, 8 months and 10 days (12674 days) between"
+    )
+    assert ask("How many days between 2026-03-01 and 2026-06-15 inclusive?") == (
+        "There are 107 days between Sunday, 1 March 2026 and Monday, 15 June 2026, counting both."
+    )
+
+
+def test_days_between_keeps_the_order_written_and_counts_either_way() -> None:
+    assert ask("2026-06-15 minus 2026-03-01") == (
+        "There are 106 days between Monday, 15 June 2026 and Sunday, 1 March 2026."
+    )
+    assert ask("days between 2026-03-01 and 2026-03-02") == (
+        "There is 1 day between Sunday, 1 March 2026 and Monday, 2 March 2026."
+    )
+    assert ask("days between 2026-03-01 and March 1, 2026") == (
+        "Sunday, 1 March 2026 and Sunday, 1 March 2026 are the same day."
+    )
+
+
+def test_days_between_today_and_a_holiday() -> None:
+    assert ask("How many days from today until New Year's Eve?") == (
+        "There are 350 days between today (Wednesday, 15 January 2025 in UTC) and New Year's Eve "
+        "(Wednesday, 31 December 2025)."
+    )
+
+
+def test_the_weekdays_of_two_dates() -> None:
+    assert ask("What days of the week are March 1 and June 15, 2026?") == (
+        "The 1st of March 2026 is a Sunday, and the 15th of June 2026 is a Monday."
+    )
+
+
+# --- a date counted from another -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What was the date 2 weeks ago?", "The date 2 weeks before today (Wednesday, 15 January 2025 in UTC) was "
+         "Wednesday, 1 January 2025."),
+        ("What's the date in 3 weeks?", "The date 3 weeks from today (Wednesday, 15 January 2025 in UTC) is "
+         "Wednesday, 5 February 2025."),
+        ("What day will it be 100 days from now?", "The date 100 days from today (Wednesday, 15 January 2025 in UTC) "
+         "is Friday, 25 April 2025."),
+        ("forty five days from today", "The date 45 days from today (Wednesday, 15 January 2025 in UTC) is Saturday, "
+         "1 March 2025."),
+        ("What is the date 3 weeks from tomorrow?", "The date 3 weeks after tomorrow (Thursday, 16 January 2025 in "
+         "UTC) is Thursday, 6 February 2025."),
+        ("What date is 100 days before Christmas 2025?", "The date 100 days before Christmas Day (Thursday, 25 "
+         "December 2025) is Tuesday, 16 September 2025."),
+        ("What's the date 10 days before 2026-03-05?", "The date 10 days before Thursday, 5 March 2026 is Monday, "
+         "23 February 2026."),
+        ("add 10 days to 2026-02-25", "The date 10 days after Wednesday, 25 February 2026 is Saturday, 7 March 2026."),
+        ("subtract 3 weeks from 2026-06-15", "The date 3 weeks before Monday, 15 June 2026 is Monday, 25 May 2026."),
+        ("2026-03-01 - 10 days", "The date 10 days before Sunday, 1 March 2026 is Thursday, 19 February 2026."),
+        ("1 year and 2 months from today", "The date 1 year and 2 months from today (Wednesday, 15 January 2025 in "
+         "UTC) is Sunday, 15 March 2026."),
+        ("a fortnight after 2026-03-01", "The date 1 fortnight after Sunday, 1 March 2026 is Sunday, 15 March 2026."),
+        ("What day is the day after tomorrow?", "The date 1 day after tomorrow (Thursday, 16 January 2025 in UTC) is "
+         "Friday, 17 January 2025."),
+        ("What is 2 weeks after 3 days before Christmas 2025?", "The date 2 weeks after Monday, 22 December 2025 is "
+         "Monday, 5 January 2026."),
+        ("100 days before January 1, 2000", "The date 100 days before Saturday, 1 January 2000 was Thursday, 23 "
+         "September 1999."),
+    ],
+)  # fmt: skip
+def test_a_date_counted_from_another(question: str, expected: str) -> None:
+    assert ask(question) == expected
+
+
+def test_adding_months_keeps_the_day_or_says_the_month_is_shorter() -> None:
+    assert ask("What's the date 6 months from March 15?") == (
+        "The date 6 months after Saturday, 15 March 2025 is Monday, 15 September 2025."
+    )
+    assert ask("one month after January 31, 2026") == (
+        "The date 1 month after Saturday, 31 January 2026 is Saturday, 28 February 2026 (there is no 31 February "
+        "2026, so that month's last day is used)."
+    )
+    assert ask("2024-02-29 + 1 year").startswith(
+        "The date 1 year after Thursday, 29 February 2024 is Friday, 28 February"
+    )
+
+
+# --- days until or since --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("How many days until Christmas?", "There are 344 days until Christmas Day (Thursday, 25 December "
+         "2025), as of today, Wednesday, 15 January 2025 in UTC."),
+        ("How many weeks until Valentine's Day?", "There are 4 weeks and 2 days (30 days) until Valentine's "
+         "Day (Friday, 14 February 2025), as of today, Wednesday, 15 January 2025 in UTC."),
+        ("days till halloween", "There are 289 days until Halloween (Friday, 31 October 2025), as of today, "
+         "Wednesday, 15 January 2025 in UTC."),
+        ("How many days until New Year?", "There are 351 days until New Year's Day (Thursday, 1 January "
+         "2026), as of today, Wednesday, 15 January 2025 in UTC."),
+        ("how many days since Halloween", "It has been 76 days since Halloween (Thursday, 31 October 2024), "
+         "as of today, Wednesday, 15 January 2025 in UTC."),
+        ("How long ago was Christmas Eve?", "It has been 22 days since Christmas Eve (Tuesday, 24 December "
+         "2024), as of today, Wednesday, 15 January 2025 in UTC."),
+        ("How many days until my birthday on May 5?", "There are 110 days until Monday, 5 May 2025, as of "
+         "today, Wednesday, 15 January 2025 in UTC."),
+        ("How many days has it been since 9/11/2001?", "It has been 8527 days since Tuesday, 11 September "
+         "2001, as of today, Wednesday, 15 January 2025 in UTC."),
+        ("How many days are left until Halloween 2024?", "It has been 76 days since Halloween (Thursday, 31 "
+         "October 2024), as of today, Wednesday, 15 January 2025 in UTC."),
+        ("days until 2025-01-16", "There is 1 day until Thursday, 16 January 2025, as of today, Wednesday, 15 "
+         "January 2025 in UTC."),
+    ],
+)  # fmt: skip
+def test_days_until_or_since(question: str, expected: str) -> None:
+    assert ask(question) == expected
+
+
+def test_until_is_the_next_occurrence_and_since_the_last(monkeypatch: pytest.MonkeyPatch) -> None:
+    _pin(monkeypatch, datetime(2025, 12, 30, 9, 0, tzinfo=UTC))
+    assert ask("How many days until Christmas?").startswith(
+        "There are 360 days until Christmas Day (Friday, 25 December 2026)"
+    )
+    assert ask("How many days since Christmas?").startswith(
+        "It has been 5 days since Christmas Day (Thursday, 25 December 2025)"
+    )
+    assert ask("days until next Halloween").startswith(
+        "There are 305 days until Halloween (Saturday, 31 October 2026)"
+    )
+    assert (
+        ask("what day of the week was last Christmas") == "Christmas Day, 25 December 2025, was a Thursday."
+    )
+
+
+def test_a_holiday_today(monkeypatch: pytest.MonkeyPatch) -> None:
+    _pin(monkeypatch, datetime(2025, 12, 25, 9, 0, tzinfo=UTC))
+    assert ask("How many days until Christmas?") == "Christmas Day (Thursday, 25 December 2025) is today."
+
+
+def test_the_next_29_february() -> None:
+    assert ask("How many days until February 29?").startswith(
+        "There are 1140 days until Tuesday, 29 February 2028"
+    )
+
+
+def test_how_old_counts_years() -> None:
+    assert ask("How old is someone born on 1990-05-05?").startswith(
+        "It has been 34 years, 8 months and 10 days (12674 days) since Saturday, 5 May 1990"
+    )
+
+
+# --- today ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What is today's date?", "Today in UTC is Wednesday, 15 January 2025."),
+        ("What day is it today?", "Today in UTC is Wednesday, 15 January 2025."),
+        ("whats todays date", "Today in UTC is Wednesday, 15 January 2025."),
+        ("what is the date", "Today in UTC is Wednesday, 15 January 2025."),
+        ("what's the date tomorrow", "Tomorrow in UTC is Thursday, 16 January 2025."),
+        ("What day was yesterday?", "Yesterday in UTC was Tuesday, 14 January 2025."),
+    ],
+)
+def test_today(question: str, expected: str) -> None:
+    assert ask(question) == expected
+
+
+def test_today_in_a_named_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    _pin(monkeypatch, datetime(2025, 1, 15, 20, 0, tzinfo=UTC))  # already the 16th in Tokyo
+    assert ask("What is the date today in Tokyo?") == "Today in Tokyo, Japan is Thursday, 16 January 2025."
+    assert ask("what day is it in tokyo") == "Today in Tokyo, Japan is Thursday, 16 January 2025."
+    assert ask("What's the date 45 days from today in Tokyo?") == (
+        "The date 45 days from today (Thursday, 16 January 2025 in Tokyo, Japan) is Sunday, 2 March 2025."
+    )
+    assert ask("How many days until Christmas in Tokyo?").endswith(
+        "as of today, Thursday, 16 January 2025 in Tokyo, Japan."
+    )
+    assert ask("What is today's date?") == "Today in UTC is Wednesday, 15 January 2025."  # no place: UTC
+
+
+def test_a_place_is_read_with_its_qualifier_or_offset(monkeypatch: pytest.MonkeyPatch) -> None:
+    _pin(monkeypatch, datetime(2025, 1, 15, 20, 0, tzinfo=UTC))
+    assert (
+        ask("What day is it in Paris, Texas?") == "Today in Paris, Texas, US is Wednesday, 15 January 2025."
+    )
+    assert ask("What's the date 45 days from today in UTC+5:30?") == (
+        "The date 45 days from today (Thursday, 16 January 2025 in UTC+05:30) is Sunday, 2 March 2025."
+    )
+
+
+def test_a_place_matters_only_for_today() -> None:
+    # no date counted from today: the place is not looked up (nor needed)
+    assert (
+        ask("What day of the week was January 1, 2000 in Narnia?")
+        == "The 1st of January 2000 was a Saturday."
+    )
+    with pytest.raises(UnknownLocationError):
+        ask("What is the date today in Narnia?")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many days are there between March 1 and June 15, 2026?",
+        "What day of the week was January 1, 2000?",
+        "What's the date 45 days from today?",
+        "How many days since New Year's Day?",
+        "What date is 100 days after March 3, 2026?",
+        "What is today's date?",
+        "When is Christmas 2026?",
+        "What days of the week are March 1 and June 15, 2026?",
+    ],
+)
+def test_answers_are_sentences_the_embedded_model_hands_on_unchanged(question: str) -> None:
+    """A result in whole sentences starting with a capital is the answer as it is (the 135M model turned
+    "332 days have passed since ..." into "The answer is: 29")."""
+    assert is_statement(ask(question))
+
+
+# --- errors ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "message"),
+    [
+        ("", "No date question given"),
+        ("   ", "No date question given"),
+        ("Hello there", "No date question found in 'Hello there': no date was read"),
+        ("What time is it in Tokyo?", "no date was read"),
+        ("When is Thanksgiving?", "Cannot read 'Thanksgiving'"),  # a holiday whose date moves
+        ("3 weeks", "Cannot tell which date '3 weeks' counts from"),
+        ("I was born on March 1", "it names 1 March 2025 but asks nothing about it"),
+        ("February 30, 2026 weekday", "There is no date 'February 30, 2026': February 2026 has 28 days"),
+        ("weekday of 13/14/2026", "neither number is a month"),
+        ("weekday of 2026-13-01", "there is no month 13"),
+        ("days between 2026-01-01, 2026-02-01 and 2026-03-01", "Too many dates"),
+        ("How many hours between Madrid and Mexico City?", "Cannot count hours"),
+        ("How many seconds in a day?", "Cannot count seconds"),
+        ("How many business days between March 1 and March 31?", "Cannot count business days"),
+        ("9999-12-31 + 1 day", "outside the years 1 to 9999"),
+        ("Was March 1 a Sunday in 2020 or 2021?", "Cannot tell which of the years 2020, 2021"),
+        ("What day was March 1, 2020 or 2021?", "Cannot tell which date the year 2021 is for"),
+        ("x" * (MAX_QUESTION_CHARS + 1), "too long"),
+        # what is not read is an error, never ignored
+        ("What's the date next Friday?", "Cannot read 'next Friday'"),
+        ("How many days until the weekend?", "Cannot read 'weekend'"),
+        ("What's the date next week?", "Cannot read 'next week'"),
+        ("-5 days from today", "Cannot read '-5 days'"),
+        ("1.5 weeks from today", "Cannot read '1.5 weeks'"),
+        ("what is the date of the 12th of never", "no date was read"),
+        ("What day of the week was 1 BC?", "no date was read"),
+        ("What is 3/4 of 200?", "a slash date without a year needs a question about it"),
+        ("How many days until now?", "Cannot tell which date to count to from today"),
+    ],
+)
+def test_errors_say_what_was_not_read_and_what_works(question: str, message: str) -> None:
+    with pytest.raises(DateQuestionError) as caught:
+        ask(question)
+    text = str(caught.value)
+    assert message in text
+    assert "\n" not in text
+    assert "e.g." in text or "write" in text or "ask" in text
+
+
+def test_the_module_reads_today_from_the_calendar_it_is_given() -> None:
+    """:mod:`cadence.builtins.dates` imports nothing of the info plugin: the clock and places are passed in."""
+    calendar = Calendar(now=lambda: datetime(2030, 6, 1, 23, 30, tzinfo=UTC))
+    assert answer("What day is it today?", calendar) == "Today in UTC is Saturday, 1 June 2030."
+    with pytest.raises(DateQuestionError, match="places are not known here"):
+        answer("What is the date today in Tokyo?", calendar)
+
+
+def test_errors_are_the_plugins_tool_errors() -> None:
+    assert issubclass(DateQuestionError, BuiltinToolError)
+    with pytest.raises(BuiltinToolError):
+        ask("How are you?")
+
+
+# --- the tool and its routing -----------------------------------------------------------------
+
+
+def test_the_tool_takes_one_string_and_is_volatile_not_inline() -> None:
+    schema = routing_schema(date_calculator)
+    assert sole_string_parameter(schema) == "question"
+    assert is_volatile(date_calculator)  # answers counted from today change every day
+    assert not is_inline(date_calculator)  # naming a place may wait for the place index
+    assert date_calculator in INFO_TOOLS
+    assert "date_calculator" in [t.name for t in InfoPlugin.create_agent().get_tools()]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many days are there between March 1 and June 15, 2026?",
+        "What day of the week was January 1, 2000?",
+        "What's the date 45 days from today?",
+        "How many days until Christmas?",
+        "How many weeks until Halloween?",
+        "What is today's date?",
+    ],
+)
+def test_date_questions_reach_the_info_agent_and_the_tool_with_the_whole_question(question: str) -> None:
+    plugins = PreRouter.from_metadata([MathPlugin.get_metadata(), InfoPlugin.get_metadata()])
+    assert plugins.rank(question)[0].name == "goto_info_agent"
+    tools = [routing_schema(t) for t in INFO_TOOLS]
+    plan = SmallModelPolicy().plan([SystemMessage("info"), HumanMessage(question)], tools=tools)
+    assert plan.fixed is not None
+    assert '"name": "date_calculator"' in plan.fixed
+    assert question.replace("'", "'") in plan.fixed
+
+
+@pytest.mark.parametrize(
+    ("question", "tool"),
+    [
+        ("What time is it in Tokyo?", "current_time"),
+        ("What is the time difference between London and Tokyo?", "time_difference"),
+        ("How many hours between Madrid and Mexico City?", "time_difference"),
+        ("convert 9am in Paris to New York time", "convert_time"),
+        ("Is it daytime in Sydney?", "current_time"),
+    ],
+)
+def test_time_questions_still_reach_the_clock_tools(question: str, tool: str) -> None:
+    tools = [routing_schema(t) for t in INFO_TOOLS]
+    plan = SmallModelPolicy().plan([SystemMessage("info"), HumanMessage(question)], tools=tools)
+    assert [option["function"]["name"] for option in plan.options] == [tool]
