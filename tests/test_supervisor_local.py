@@ -103,6 +103,20 @@ def test_the_supervisor_policy_tries_the_next_agent_when_every_tool_call_failed(
     # an answer of the agent's own is forwarded as before
     own = [*turn[:6], AIMessage("I only do arithmetic.", name="math_agent")]
     assert json.loads(policy.plan(own, tools=tools).fixed or "{}")["name"] == "forward_message"
+    # last_message: the supervisor sees the handed-back error, not the failed call: the next agent too
+    seen = [*turn[:4], *turn[6:]]
+    assert policy.plan(seen, tools=tools).fixed == "transfer_to_info"
+    # no agent left to try: the error is forwarded (the forward step explains it)
+    info_failed = [
+        *seen,
+        AIMessage("", tool_calls=[{"name": "transfer_to_info", "args": {}, "id": "r2"}], name="supervisor"),
+        ToolMessage("info", tool_call_id="r2", name="transfer_to_info"),
+        AIMessage("Error: UnknownLocationError: no place", name="info_agent"),
+    ]
+    assert json.loads(policy.plan(info_failed, tools=tools).fixed or "{}") == {
+        "name": "forward_message",
+        "arguments": {"from_agent": "info"},
+    }
 
 
 def test_a_follow_up_continues_with_the_previous_turns_agent_in_either_naming() -> None:

@@ -197,6 +197,17 @@ def work_failed(turn: Sequence[BaseMessage]) -> bool:
     return True
 
 
+ERROR_PREFIX = "Error: "
+"""How a failed tool call's result starts (the orchestration's tool error messages)."""
+
+
+def own_calls_failed(turn: Sequence[BaseMessage], names: Sequence[str]) -> bool:
+    """Whether the agent's own tool calls (those of ``names``) in ``turn`` all failed: its answer is then
+    the error handed back as it is, for the deciding node to try another agent or explain it."""
+    own = [m for m in turn if isinstance(m, ToolMessage) and m.name in names]
+    return bool(own) and all(m.status == "error" for m in own)
+
+
 def copies_of(values: Sequence[str]) -> set[str]:
     """What an agent handing ``values`` back verbatim says: one of them, or all joined (spacing aside)."""
     return {" ".join(v.split()) for v in values} | {" ".join("\n".join(values).split())}
@@ -882,7 +893,8 @@ class SmallModelPolicy:
                 return self._plan_call(messages, real, question, allow_text=False)
         if tools and results and question:
             system = _system_text(messages)
-            if FINAL_REPLY_NOTICE in system or FORWARDED_REPLY_NOTICE in system:
+            answers = FINAL_REPLY_NOTICE in system or FORWARDED_REPLY_NOTICE in system
+            if answers and not own_calls_failed(turn, names):
                 # its reply is the final answer (the single mode) or may be forwarded as it is (the
                 # supervisor mode): written as a final-answer node would
                 return self._plan_text(messages, question, results)
@@ -971,13 +983,20 @@ class SmallModelPolicy:
             return self._plan_route(messages, routes, question, False)
         failed = turn_routes(turn) if work_failed(turn) else None
         tried = turn_routes(turn)
+        answer = last_agent_answer(turn)
+        if failed is None and answer is not None and answer[1].startswith(ERROR_PREFIX):
+            # the agent handed back its tool's error (its calls stay out of this view with
+            # last_message): the next shortlisted agent, as when every call failed; with none left, the
+            # error is forwarded (and explained there)
+            plan = self._plan_route(messages, routes, question, True, failed=tried, tried=tried)
+            if plan.fixed != FINALIZE_TOOL:
+                return plan
         if len(question_parts(question)) > 1:
             # a question asking several things: the agent of each part, then the synthesizer writes
             # one answer from all their results (forwarding one agent's answer would drop the others)
             plan = self._plan_route(messages, routes, question, True, failed=failed, tried=tried)
             if plan.fixed != FINALIZE_TOOL or len(tried) > 1:
                 return plan
-        answer = last_agent_answer(turn)
         copied = copies_of([value for _, value in results])
         if answer is not None and " ".join(answer[1].split()) not in copied:
             forward = next(t for t in tools if tool_name(t) == FORWARD_TOOL)
