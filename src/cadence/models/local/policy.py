@@ -896,8 +896,12 @@ class SmallModelPolicy:
             answers = FINAL_REPLY_NOTICE in system or FORWARDED_REPLY_NOTICE in system
             if answers and not own_calls_failed(turn, names):
                 # its reply is the final answer (the single mode) or may be forwarded as it is (the
-                # supervisor mode): written as a final-answer node would
-                return self._plan_text(messages, question, results)
+                # supervisor mode), and nobody checks it: written as a final-answer node would when that
+                # takes no generation (sentences as they are, a document's relevant sentences, one line per
+                # result); else the results as they are, which a model's sentence could only get wrong
+                written = self._plan_text(messages, question, results)
+                if written.fixed is not None:
+                    return written
             # An agent with results hands them back verbatim: a small model only degrades them,
             # and the final-answer node writes the answer.
             return Plan("text", [], None, [], [], 0, fixed="\n".join(value for _, value in results))
