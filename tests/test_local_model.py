@@ -937,6 +937,8 @@ def test_capabilities_are_read_from_the_final_answer_prompt() -> None:
         ("How are you doing today?", "I'm doing well, thank you! I can help with:"),
         ("What can you do?", "I can help with:"),
         ("What else could you help me with?", "I can help with:"),
+        ("Hi! What kinds of things can you do?", "I can help with:"),
+        ("How's your day going?", "I'm doing well, thank you! I can help with:"),
         ("Who are you?", "I'm an assistant. I can help with:"),
         ("Thanks a lot!", "You're welcome!"),
         ("ok thanks", "You're welcome!"),

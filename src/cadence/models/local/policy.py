@@ -768,18 +768,22 @@ CHAT_REPEAT_PENALTY = 1.3
 
 _AGENT_LABEL_RE = re.compile(r"^(?P<label>[^:]{1,40}?)\s+agent:\s*", re.IGNORECASE)
 _CAPABILITY_RE = re.compile(
-    r"\b(?:what (?:else )?(?:can|could) (?:you|i ask)|what do you do|what are you (?:able|good)|"
+    r"\b(?:what (?:else )?(?:can|could) (?:you|i ask)|(?:can|could) you (?:do|help)\b|what do you do|"
+    r"what are you (?:able|good)|"
     r"how (?:can|could) you help|help me with|what are your (?:skills|capabilities|features)|"
     r"who are you|what are you\b(?! doing)|tell me about yourself|introduce yourself)",
     re.IGNORECASE,
 )
 _GREETING_RE = re.compile(
     r"^(?:hi|hello|hey|hiya|howdy|greetings|yo|good (?:morning|afternoon|evening|day)|"
-    r"what'?s up|sup|how are you(?: doing)?(?: today)?|how'?s it going|how is it going|how are things)"
+    r"what'?s up|sup|how are you(?: doing)?(?: today)?|how'?s it going|how is it going|how are things|"
+    r"how(?:'?s| is) your (?:day|morning|evening|week)(?: going)?)"
     r"(?:[ ,]+(?:there|again|all|everyone|friend|buddy|cadence|bot))?[\s!.?]*$",
     re.IGNORECASE,
 )
-_HOW_ARE_YOU_RE = re.compile(r"\bhow (?:are you|'?s it going|is it going|are things)", re.IGNORECASE)
+_HOW_ARE_YOU_RE = re.compile(
+    r"\bhow(?: are you|'?s it going| is it going| are things|(?:'?s| is) your)", re.IGNORECASE
+)
 _THANKS_RE = re.compile(
     r"^(?:(?:ok(?:ay)?|great|perfect|cool|nice|awesome)[ ,!]+)?(?:thanks|thank you|thx|ty|cheers|many thanks)"
     r"(?:[ ,]+(?:a lot|so much|very much|again))?[\s!.]*$",
