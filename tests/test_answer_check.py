@@ -771,3 +771,16 @@ def test_an_answer_correcting_itself_unasked_is_rewritten() -> None:
         "You're right: it is 37.5.", question="No, that's wrong. 3 * 12.50?", results=results
     )
     assert fixed.problem is None
+
+
+def test_a_number_written_in_words_is_checked_too() -> None:
+    """ "Sixty-five is 5 more than a quarter." to 45 / 9 = 5: the invented 65 was in words."""
+    results = [ToolResult("calculate", {"expression": "45 / 9"}, "45 / 9 = 5")]
+    question = "How much is forty-five divided by nine?"
+    verdict = check_answer("Sixty-five is 5 more than a quarter.", question=question, results=results)
+    assert verdict.problem == "invented_number" and verdict.details == ["65"]
+    # the question's own numbers in words, and "one", are no invention
+    fine = check_answer(
+        "Forty-five divided by nine is 5, no one can argue.", question=question, results=results
+    )
+    assert fine.problem is None

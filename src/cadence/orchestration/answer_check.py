@@ -73,7 +73,7 @@ from cadence.passages import (
     end_sentence,
     relevant_sentences,
 )
-from cadence.text import STOPWORDS
+from cadence.text import STOPWORDS, numbers_from_words
 
 ANSWER_CHECK_KEY = "cadence_answer_check"
 """``response_metadata`` key of a final answer rewritten from the results: the failed check's reason."""
@@ -458,11 +458,18 @@ def check_answer(
     short = [r.content for r in results if len(r.content) <= SHORT_RESULT_CHARS]
     stated = [f for r in short for f in leading_facts(r) if not _contains(asked, f)]
     said = facts(_LIST_MARKER_RE.sub("", cleaned))
+    # numbers written in words count too ("Sixty-five is ..."), "one" aside ("no one", "one of them")
+    worded = [
+        f for f in facts(numbers_from_words(_LIST_MARKER_RE.sub("", cleaned))) if f != "1" and f not in said
+    ]
     # read once, not once per number said; the numbers a tool was given are what its result is about
-    found = facts(f"{evidence} \n{called_with(results)}") if said else []
+    found = facts(f"{evidence} \n{called_with(results)}") if said or worded else []
+    if worded:  # the question and the results may write them in words as well
+        asked = [*asked, *facts(numbers_from_words(question))]
+        found = [*found, *facts(numbers_from_words(evidence))]
     worked = worked_numbers(cleaned) if said else []
     pools = [NumberPool(pool) for pool in (asked, found, worked)]
-    invented = [f for f in said if not any(pool.has(f) for pool in pools)]
+    invented = [f for f in [*said, *worded] if not any(pool.has(f) for pool in pools)]
     if invented:
         return AnswerVerdict(cleaned, "invented_number", invented)
     known = identifiers(evidence) | identifiers(question)
