@@ -75,7 +75,7 @@ def clock_turn(city: str, answer: str) -> list[dict]:
 @pytest.mark.parametrize(
     ("answer", "stands"),
     [
-        ("In Paris it is 14:05, eight hours behind Tokyo, where it is 22:05.", True),  # the last turn's fact
+        ("In Paris it is 14:05, while in Tokyo it is 22:05.", True),  # the last turn's fact
         ("In Paris it is 22:05.", False),  # the last turn's time given as this one's: still a missing result
     ],
 )
