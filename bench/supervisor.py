@@ -140,7 +140,7 @@ async def _timed(subject: Any, message: str, prefix: str, n: int) -> list[float]
     out = []
     for i in range(n):
         t0 = time.perf_counter()
-        await subject.turn(message, f"{prefix}-{i}")
+        await subject.turn(message, f"{prefix}-{i}".replace(" ", "_"))  # a thread id has no spaces
         out.append((time.perf_counter() - t0) * 1000)
     subject.model.records.clear()
     return out
