@@ -345,6 +345,23 @@ def test_convert_time_takes_the_time_as_the_time_of_the_place_the_question_gives
     assert info.source_and_target(question, time, *given) == meant
 
 
+@pytest.mark.parametrize(
+    ("question", "given", "completed"),
+    [
+        ("If it's 6 pm in Sydney, what time is it in London?", "6", "6 pm"),  # read as 06:00 before
+        ("When it's 8:30 am in Chicago, what time is it in Delhi?", "8", "8:30 am"),
+        ("When it is 9:15 in Rome, what time is it in Oslo?", "9", "9:15"),
+        ("At 6 in Paris, what time is it in Lima?", "6", "6"),  # nothing dropped
+        ("At 6pm in Paris, what time is it in Lima?", "6pm", "6pm"),
+        ("At 16 pm in Paris?", "6", "6"),  # not the same number
+    ],
+)
+def test_convert_time_takes_back_what_the_caller_dropped_of_the_time(
+    question: str, given: str, completed: str
+) -> None:
+    assert info.completed_clock(question, given) == completed
+
+
 async def test_convert_time_in_a_turn_reads_the_question(engine_factory, summer: datetime) -> None:
     from tests.conftest import FINALIZE, call, goto
 

@@ -1418,6 +1418,20 @@ def source_and_target(
     return from_location, to_location
 
 
+def completed_clock(question: str | None, time: str) -> str:
+    """``time`` as the user's question writes it when the caller dropped its minutes or its am/pm ("6"
+    for "If it's 6 pm in Sydney"): a clock time without them is read on the 24-hour clock, 6 pm as 06:00."""
+    if not question or not time.strip() or re.search(r"[:.]|[ap]\.?m\b", time, re.IGNORECASE):
+        return time
+    said = re.search(
+        rf"(?<![\w:.]){re.escape(time.strip())}(?::\d{{2}})?\s*[ap]\.?m\.?(?!\w)"
+        rf"|(?<![\w:.]){re.escape(time.strip())}:\d{{2}}(?![\w:])",
+        question,
+        re.IGNORECASE,
+    )
+    return said.group(0).strip() if said else time
+
+
 def latest_question(state: Mapping[str, Any] | None) -> str | None:
     """The text of the latest user message of a graph state (None without one)."""
     for message in reversed(list((state or {}).get("messages") or [])):
@@ -1438,7 +1452,9 @@ def convert_time(
 
     A clock time alone is converted as of now in from_location.
     """
-    from_location, to_location = source_and_target(latest_question(state), time, from_location, to_location)
+    question = latest_question(state)
+    time = completed_clock(question, time)
+    from_location, to_location = source_and_target(question, time, from_location, to_location)
     source, target = resolve_location(from_location), resolve_location(to_location)
     today = now().astimezone(source.tz).date()
     moment = parse_clock(time, today).replace(tzinfo=source.tz)
