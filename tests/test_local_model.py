@@ -27,6 +27,7 @@ from cadence.models.local import (
 from cadence.models.local.grammar import distinct_argument_grammar, repeated_argument, span_rules
 from cadence.models.local.policy import (
     Plan,
+    asked_entries,
     asked_quantities,
     capabilities_in,
     distinct_arguments_plan,
@@ -1038,3 +1039,21 @@ def test_an_agent_whose_reply_is_the_final_answer_answers_from_its_results() -> 
     assert forwarded.fixed == single.fixed
     handed_back = model.plan(turn("You search docs."), tools=tools)  # a final-answer node writes it
     assert handed_back.fixed == search
+
+
+def test_a_result_listing_named_values_is_answered_with_the_ones_asked_for() -> None:
+    """The statistics tool's whole list was forwarded, or the model picked a wrong value from it."""
+    listing = "count: 4; sum: 100; mean: 25; median: 25; min: 10; max: 40; sample standard deviation: 12.91"
+    assert asked_entries(listing, "What's the average of 10, 20, 30 and 40?") == [("mean", "25")]
+    assert asked_entries(listing, "the standard deviation of 10, 20, 30, 40?") == [
+        ("sample standard deviation", "12.91")
+    ]
+    assert asked_entries(listing, "What is 2 + 2?") == []
+    assert asked_entries("15 * 23 = 345", "What is the sum?") == []  # no list of named values
+    turn = [
+        SystemMessage("Synthesizer. RESPONSE STYLE: natural"),
+        HumanMessage("Give me the median and the max of 10, 20, 30 and 40"),
+        AIMessage("", tool_calls=[{"name": "statistics", "args": {}, "id": "t1"}]),
+        ToolMessage(listing, tool_call_id="t1", name="statistics"),
+    ]
+    assert LocalChatModel().plan(turn).fixed == "The median is 25; the max is 40."

@@ -657,6 +657,30 @@ _NUMBER_TYPES = ("number", "integer")
 _ASKED_RE = re.compile(r"\b(?:what|which|how many|how much)\s+([a-z]+)", re.IGNORECASE)
 
 
+_ENTRY_RE = re.compile(r"(?:^|;|\n)\s*([A-Za-z][A-Za-z -]{0,40}?):\s*([^;\n]+)")
+_SAME_NAMES = {"average": "mean", "avg": "mean"}
+"""Words a question may use for an entry's name."""
+MIN_ENTRIES = 3
+"""A result lists named values when it has at least this many ``name: value`` entries."""
+
+
+def asked_entries(result: str, question: str) -> list[tuple[str, str]]:
+    """The ``(name, value)`` entries of a result listing named values that the question names ("the
+    average of ..." names ``mean: 25``; "standard deviation" names the sample and the population
+    ones); [] for any other result, or when it names none."""
+    entries = [(n.strip(), v.strip()) for n, v in _ENTRY_RE.findall(result)]
+    if len(entries) < MIN_ENTRIES:
+        return []
+    words = " ".join(_SAME_NAMES.get(w, w) for w in re.findall(r"[a-z]+", question.lower()))
+    chosen = []
+    for name, value in entries:
+        parts = name.lower().split()
+        names = {" ".join(parts)} | ({" ".join(parts[1:])} if len(parts) >= 3 else set())
+        if any(re.search(rf"\b{re.escape(n)}\b", words) for n in names):
+            chosen.append((name, value))
+    return chosen
+
+
 def asked_quantities(question: str) -> set[str]:
     """The (stemmed) words a question asks for: the word after "what", "which", "how many", "how much"."""
     return {stem(m.group(1).lower()) for m in _ASKED_RE.finditer(question)}
@@ -1126,6 +1150,12 @@ class SmallModelPolicy:
                 quoted = relevant_sentences(facts, question, or_passages=False)
                 if quoted:
                     return Plan("text", [], None, [], [], 0, fixed=quoted)
+            entries = asked_entries(facts, question)
+            if entries:
+                # a result listing several named values ("count: 4; sum: 100; mean: 25; ..."): the ones
+                # asked for, by name, not the whole list (the model picks a wrong one)
+                said = "; ".join(f"the {name} is {value}" for name, value in entries)
+                return Plan("text", [], None, [], [], 0, fixed=f"{said[0].upper()}{said[1:]}.")
             found = [" ".join(line.split()) for line in facts.splitlines() if line.strip()]
             if shape == ANSWER_FROM_RESULTS and len(found) > 1 and len(question_parts(question)) > 1:
                 # a message asking several things: one line per result, as found (a small model joins
