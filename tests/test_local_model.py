@@ -204,6 +204,19 @@ def test_distinct_argument_grammar_keeps_the_first_and_offers_the_other_words() 
     assert grammar is not None and '"New"' not in grammar and '"Lagos"' in grammar
     # nothing else to copy: the repetition stands
     assert distinct_argument_grammar(schema, args, "location_b", "what about Miami") is None
+    # the call's other strings are taken too: a place is not the clock time (nor its am/pm)
+    clock = {"name": "convert_time", "parameters": {
+        "type": "object",
+        "properties": {k: {"type": "string"} for k in ("time", "from_location", "to_location")},
+        "required": ["time", "from_location", "to_location"],
+    }}  # fmt: skip
+    again = {"time": "8:30", "from_location": "Chicago", "to_location": "Chicago"}
+    question = "At 8:30 am in Chicago what time is it in Delhi"
+    grammar = distinct_argument_grammar(
+        {"type": "function", "function": clock}, again, "to_location", question
+    )
+    assert grammar is not None and '"Delhi"' in grammar
+    assert '"8:30"' not in grammar.split("span ::=")[1] and '"am"' not in grammar
     # a number: another of the message's numbers
     percent = _schemas([percent_of])[0]
     grammar = distinct_argument_grammar(percent, {"percent": 1250, "value": 1250}, "value", "8% of 1250")

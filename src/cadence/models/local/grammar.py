@@ -262,17 +262,30 @@ def repeated_argument(args: Mapping[str, Any], schema: Mapping[str, Any], source
     return None
 
 
-def _other_words_rule(value: Any, source_text: str) -> list[str] | None:
-    """Span rules over ``source_text``'s words outside the copy of ``value`` (None: nothing else to copy)."""
+_CLOCK_WORDS = frozenset({"am", "pm", "a.m.", "p.m.", "a.m", "p.m"})
+"""The half of the day a clock time names."""
+
+
+def _other_words_rule(values: Sequence[Any], source_text: str) -> list[str] | None:
+    """Span rules over ``source_text``'s words outside the copies of ``values`` (the call's other string
+    arguments: a place argument must not take the clock time the call's time argument holds; None:
+    nothing else to copy)."""
     words = source_words(source_text)
     lowered = [w.lower() for w in words]
-    copied = source_words(str(value).lower())
     blocked: set[int] = set()
-    for start in range(len(words) - len(copied) + 1):
-        if copied and lowered[start : start + len(copied)] == copied:
+    for value in values:
+        copied = source_words(str(value).lower())
+        runs = [
+            start
+            for start in range(len(words) - len(copied) + 1)
+            if copied and lowered[start : start + len(copied)] == copied
+        ]
+        for start in runs:
             blocked.update(range(start, start + len(copied)))
-    if not blocked:  # not copied as one run: none of its words
-        blocked = {i for i, w in enumerate(lowered) if w in copied}
+        if not runs:  # not copied as one run: none of its words
+            blocked.update(i for i, w in enumerate(lowered) if w in copied)
+    # what belongs to a clock time ("8:30 am") is never a value of its own
+    blocked.update(i for i, w in enumerate(lowered) if w in _CLOCK_WORDS)
     if all(i in blocked or w in STOPWORDS for i, w in enumerate(lowered)):
         return None
     return span_rules(words, blocked=blocked)
@@ -335,7 +348,8 @@ def distinct_argument_grammar(
             + " | ".join(f"({p})" for p in pairs)
             + "\n"
         )
-    rules = _other_words_rule(args[key], source_text)
+    taken = [args[key], *(args[k] for k in required if k != key and isinstance(args.get(k), str))]
+    rules = _other_words_rule(taken, source_text)
     if rules is None:
         return None
     lines = [f"root ::= {gbnf_literal(head)} " + arguments({key: '"\\"" span "\\""'}) + ' "}"', *rules]
