@@ -362,6 +362,17 @@ def test_convert_time_takes_back_what_the_caller_dropped_of_the_time(
     assert info.completed_clock(question, given) == completed
 
 
+def test_a_place_argument_naming_no_place_is_read_from_the_question() -> None:
+    """convert_time(to_location="8:30") for "…, what time is it in New Delhi?" failed on the argument."""
+    chicago = info.resolve_location("Chicago")
+    question = "When it's 8:30 am in Chicago, what time is it in New Delhi?"
+    assert info.asked_place(question, other=chicago, error="8:30").label.startswith("New Delhi")
+    with pytest.raises(info.UnknownLocationError, match="8:30"):  # the question names no other place
+        info.asked_place("At 8:30 in Chicago?", other=chicago, error="8:30")
+    with pytest.raises(info.UnknownLocationError, match="8:30"):
+        info.asked_place(None, other=chicago, error="8:30")
+
+
 async def test_convert_time_in_a_turn_reads_the_question(engine_factory, summer: datetime) -> None:
     from tests.conftest import FINALIZE, call, goto
 

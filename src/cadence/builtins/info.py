@@ -1432,6 +1432,22 @@ def completed_clock(question: str | None, time: str) -> str:
     return said.group(0).strip() if said else time
 
 
+def asked_place(question: str | None, *, other: Place, error: str) -> Place:
+    """The one place of the user's question besides ``other``, for a place argument that names none (a
+    caller gave "8:30" or "it's" for "New Delhi"); the argument's own error when the question names no
+    such single place."""
+    try:
+        places = resolve_locations(question) if question else []
+    except UnknownLocationError:
+        places = []
+    rest = [p for p in places if p.label != other.label]
+    if len(rest) != 1:
+        resolve_location(error)  # raises the argument's own UnknownLocationError
+        raise UnknownLocationError(f"Unknown location {error!r}; name a city, a country or a time zone.")
+    logger.info("convert_time: a place argument read from the question", extra={"given": error})
+    return rest[0]
+
+
 def latest_question(state: Mapping[str, Any] | None) -> str | None:
     """The text of the latest user message of a graph state (None without one)."""
     for message in reversed(list((state or {}).get("messages") or [])):
@@ -1455,7 +1471,14 @@ def convert_time(
     question = latest_question(state)
     time = completed_clock(question, time)
     from_location, to_location = source_and_target(question, time, from_location, to_location)
-    source, target = resolve_location(from_location), resolve_location(to_location)
+    try:
+        source = resolve_location(from_location)
+    except UnknownLocationError:
+        source = asked_place(question, other=resolve_location(to_location), error=from_location)
+    try:
+        target = resolve_location(to_location)
+    except UnknownLocationError:
+        target = asked_place(question, other=source, error=to_location)
     today = now().astimezone(source.tz).date()
     moment = parse_clock(time, today).replace(tzinfo=source.tz)
     sentence = (
