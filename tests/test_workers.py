@@ -411,18 +411,18 @@ def test_the_supervisor_warns_when_a_worker_dies_and_when_it_is_replaced(monkeyp
     import uvicorn
     from uvicorn.supervisors import multiprocess
 
-    from cadence.server.app import WORKER_START_GRACE_S, describe_exit, worker_supervisor
+    from cadence.server.app import describe_exit, worker_supervisor
 
     monkeypatch.setattr(signal, "signal", lambda *args: None)  # the supervisor's handlers are its process's
     new_pids = iter([501, 502])
     monkeypatch.setattr(multiprocess, "Process", lambda config, sockets: _FakeWorker(next(new_pids)))
-    supervisor = worker_supervisor(uvicorn.Config("app:app", workers=4), [])
+    supervisor = worker_supervisor(uvicorn.Config("app:app", workers=4), [], start_grace_s=60.0)
     died = _FakeWorker(101, answers=False, alive=False, exitcode=9)  # os._exit(9) in a tool
     healthy = _FakeWorker(100)
     hung = _FakeWorker(103, answers=False, alive=True)  # running, not answering: the supervisor kills it
     starting = _FakeWorker(104, answers=False, alive=True)  # still importing: not answering yet
     supervisor.processes = [died, healthy, hung, starting]
-    long_ago = time.monotonic() - WORKER_START_GRACE_S - 1
+    long_ago = time.monotonic() - 60.0 - 1
     supervisor.first_seen.update({died: long_ago, healthy: long_ago, hung: long_ago})
     with caplog.at_level(logging.WARNING, logger="cadence.server.app"):
         supervisor.keep_subprocess_alive()

@@ -358,6 +358,12 @@ class Settings(BaseSettings):
         description="How long a request's body may take to arrive; a client that sends less than it "
         "announced, or too slowly, gets 408 and the connection is closed.",
     )
+    worker_start_grace_s: float = Field(
+        60.0,
+        ge=0,
+        description="With --workers: how long a starting worker is only checked for being alive, not for "
+        "answering the supervisor's health check (importing Cadence can take longer than uvicorn's 5 s).",
+    )
     request_drain_s: float = Field(
         10.0,
         ge=0,

@@ -516,7 +516,7 @@ def serve_workers(
         **uvicorn_options,
     )
     url = server_url(sock)
-    supervisor = worker_supervisor(config, worker_sockets(sock))
+    supervisor = worker_supervisor(config, worker_sockets(sock), settings.worker_start_grace_s)
     if on_ready is not None:
         threading.Thread(target=_announce_when_ready, args=(url, on_ready, supervisor), daemon=True).start()
     supervisor.run()
@@ -534,18 +534,14 @@ def describe_exit(exitcode: int | None) -> dict[str, Any]:
     return {"exit_code": exitcode}
 
 
-WORKER_START_GRACE_S = 60.0
-"""A worker process younger than this is only checked for being alive, not for answering the supervisor's
-health check: it answers only once it has imported Cadence, which took longer than uvicorn's 5 s on a
-loaded machine, and uvicorn then killed and restarted starting workers again and again."""
-
-
-def worker_supervisor(config: Any, sockets: list[Any]) -> Any:
+def worker_supervisor(config: Any, sockets: list[Any], start_grace_s: float = 60.0) -> Any:
     """uvicorn's worker supervisor (``Multiprocess``) that says, as warnings, when a worker process dies
     (pid, exit code or signal) and when it is replaced (the new pid): uvicorn logs it at INFO only, which
     ``CADENCE_LOG_LEVEL`` (default WARNING) hides, so a worker killed by a plugin (``os._exit``, a
-    segfault, the OOM killer) went unnoticed. A worker still starting (:data:`WORKER_START_GRACE_S`) is
-    replaced only if it dies, not for being slow to answer."""
+    segfault, the OOM killer) went unnoticed. A worker younger than ``start_grace_s``
+    (``CADENCE_WORKER_START_GRACE_S``) is replaced only if it dies, not for being slow to answer: it
+    answers only once it has imported Cadence, which took longer than uvicorn's 5 s on a loaded machine,
+    and uvicorn then killed and restarted starting workers again and again."""
     from uvicorn.config import STARTUP_FAILURE
     from uvicorn.supervisors import Multiprocess, multiprocess
 
@@ -563,7 +559,7 @@ def worker_supervisor(config: Any, sockets: list[Any]) -> Any:
                 return
             now = time.monotonic()
             for idx, process in enumerate(self.processes):
-                young = now - self.first_seen.setdefault(process, now) < WORKER_START_GRACE_S
+                young = now - self.first_seen.setdefault(process, now) < start_grace_s
                 alive = process.process.is_alive()
                 if alive and (young or process.is_alive(timeout=self.config.timeout_worker_healthcheck)):
                     continue
