@@ -78,6 +78,10 @@ class TurnTimeoutError(CadenceError):
     status_code = 504
 
 
+TOOL_ERROR_PREFIX = "Error: "
+"""How the result of a failed tool call starts (what the agent, and the embedded model's policy, read)."""
+
+
 class ToolExecutionError(CadenceError):
     """A tool raised; surfaced to the agent as an error tool result."""
 
@@ -91,7 +95,7 @@ class ToolExecutionError(CadenceError):
         except Exception:  # a broken __str__ is still a failed call, not a crash
             text = ""
         detail = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-        return cls(f"Error: {detail}. Check the arguments or try a different approach.")
+        return cls(f"{TOOL_ERROR_PREFIX}{detail}. Check the arguments or try a different approach.")
 
 
 class ValidationError(CadenceError):

@@ -102,6 +102,7 @@ from cadence.conventions import (
     route_core,
     split_at_last_human,
 )
+from cadence.errors import TOOL_ERROR_PREFIX
 from cadence.models.local.grammar import (
     NUMBER_RE,
     build_route_grammar,
@@ -197,10 +198,6 @@ def work_failed(turn: Sequence[BaseMessage]) -> bool:
     return True
 
 
-ERROR_PREFIX = "Error: "
-"""How a failed tool call's result starts (the orchestration's tool error messages)."""
-
-
 def own_calls_failed(turn: Sequence[BaseMessage], names: Sequence[str]) -> bool:
     """Whether the agent's own tool calls (those of ``names``) in ``turn`` all failed: its answer is then
     the error handed back as it is, for the deciding node to try another agent or explain it."""
@@ -262,11 +259,10 @@ def last_agent_answer(turn: Sequence[BaseMessage]) -> tuple[str, str] | None:
     return None
 
 
-def told_facts(system: str) -> list[str]:
-    """The facts about themselves the user stated earlier, as an agent's prompt lists them ("You live in
-    Lisbon.", "Your favorite number is 7.")."""
+def listed_under(system: str, header: str) -> list[str]:
+    """The ``- item`` lines right after the line of ``system`` that opens with ``header`` ([] without it)."""
     lines = system.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.startswith(TOLD_FACTS_HEADER)), None)
+    start = next((i for i, line in enumerate(lines) if line.startswith(header)), None)
     if start is None:
         return []
     out = []
@@ -275,6 +271,12 @@ def told_facts(system: str) -> list[str]:
             break
         out.append(line[2:].strip())
     return out
+
+
+def told_facts(system: str) -> list[str]:
+    """The facts about themselves the user stated earlier, as an agent's prompt lists them ("You live in
+    Lisbon.", "Your favorite number is 7.")."""
+    return listed_under(system, TOLD_FACTS_HEADER)
 
 
 _OWN_VALUE_RE = re.compile(
@@ -842,18 +844,10 @@ def brief(description: str) -> str:
 def capabilities_in(system: str) -> list[str]:
     """The capabilities listed in a final-answer prompt, each brief ("Calculator: evaluates arithmetic
     expressions exactly, percentages, ...")."""
-    lines = system.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.startswith(CAPABILITIES_HEADER)), None)
-    if start is None:
-        return []
-    out = []
-    for line in lines[start + 1 :]:
-        if not line.startswith("- "):
-            break
-        text = line[2:].strip()
-        text = _AGENT_LABEL_RE.sub(lambda m: f"{m.group('label')}: ", text, count=1)
-        out.append(brief(text))
-    return out
+    return [
+        brief(_AGENT_LABEL_RE.sub(lambda m: f"{m.group('label')}: ", text, count=1))
+        for text in listed_under(system, CAPABILITIES_HEADER)
+    ]
 
 
 def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
@@ -1016,7 +1010,7 @@ class SmallModelPolicy:
         failed = turn_routes(turn) if work_failed(turn) else None
         tried = turn_routes(turn)
         answer = last_agent_answer(turn)
-        if failed is None and answer is not None and answer[1].startswith(ERROR_PREFIX):
+        if failed is None and answer is not None and answer[1].startswith(TOOL_ERROR_PREFIX):
             # the agent handed back its tool's error (its calls stay out of this view with
             # last_message): the next shortlisted agent, as when every call failed; with none left, the
             # error is forwarded (and explained there)
@@ -1052,7 +1046,8 @@ class SmallModelPolicy:
         value = result_value(stated) if stated is not None else None
         if value is not None:
             question = resolve_reference(question, value)
-        question = part_for(resolve_told(question, told_facts(_system_text(messages))), tools)
+        base = _system_text(messages)
+        question = part_for(resolve_told(question, told_facts(base)), tools)
         options = tools
         if self.preroute and len(tools) > 1:
             router = PreRouter.from_tool_schemas(tools)
@@ -1102,7 +1097,6 @@ class SmallModelPolicy:
             name = tool_name(options[0])
             fixed = json.dumps({"name": name, "arguments": decided[name]}, ensure_ascii=False)
             return Plan(mode, [], None, options, [], tokens, fixed=fixed)
-        base = _system_text(messages)
         instructions = (
             "Tools:\n"
             + "\n".join(_describe_tool(t) for t in options)
