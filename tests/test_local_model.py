@@ -993,6 +993,10 @@ TOLD = ["You live in Lisbon.", "Your favorite number is 7.", "You're from Toront
         ("What is my favorite number multiplied by 6?", "What is 7 multiplied by 6?"),
         ("What is my lucky number plus 1?", "What is my lucky number plus 1?"),  # never told: left as written
         ("What time is it in Paris?", "What time is it in Paris?"),
+        ("What time is it back home?", "What time is it in Lisbon?"),
+        ("Is it morning at home right now?", "Is it morning in Lisbon right now?"),
+        ("What's the time here?", "What's the time in St. Louis?"),
+        ("Here is a question: what is 2+2?", "Here is a question: what is 2+2?"),
     ],
 )
 def test_what_the_user_told_earlier_fills_their_references(question: str, resolved: str) -> None:

@@ -16,7 +16,7 @@ from langgraph.store.memory import InMemoryStore
 
 from cadence.memory import MemoryService
 from cadence.memory.ingest import addressed, only_statements, stated_facts
-from cadence.memory.recall import adequacy, bm25, idf, relevance, score, terms
+from cadence.memory.recall import PLACE_TERM, adequacy, bm25, idf, relevance, score, terms
 from cadence.orchestration.engine import Cadence
 from cadence.testing import ScriptedChatModel
 from conftest import FINALIZE, call, goto, make_settings
@@ -29,6 +29,20 @@ def test_terms_drop_stopwords_and_plurals() -> None:
     assert terms("What do I work on?") == ["work"]
     assert terms("I work on compilers.") == ["work", "compiler"]
     assert terms("Hi there!") == []
+
+
+@pytest.mark.parametrize(
+    ("fact", "question"),
+    [
+        ("I'm based in Lisbon.", "What time is it at home?"),
+        ("I live in Oslo.", "What's the time here?"),
+        ("I come from Lima.", "How far ahead of my hometown is Tokyo?"),
+        ("I am currently staying in Rome.", "What time is it where I am?"),
+    ],
+)
+def test_every_way_of_saying_where_the_user_is_shares_one_term(fact: str, question: str) -> None:
+    assert relevance(terms(question), [terms(fact), terms("My cat is called Tom.")])[0] > 0
+    assert PLACE_TERM not in terms("Here is my question about Tokyo.")  # "here" ends a question only
 
 
 def test_bm25_matches_the_documented_formula() -> None:
@@ -176,6 +190,13 @@ async def test_memory_counts_as_grounded_evidence() -> None:
     assert out.trace["memory"]["items"] and out.trace["memory"]["adequacy"] < 0.6, out.trace["memory"]
     assert not any("invented_number" in n for n in out.trace["notes"])
     assert out.response == "7 * 6 = 42, and your cat is 3 years old."
+
+
+async def test_a_question_about_where_the_user_is_recalls_where_they_said_they_are() -> None:
+    engine, _ = engine_with([FINALIZE, {"content": "Noted."}, FINALIZE, {"content": "It is noon in Lisbon."}])
+    await engine.ainvoke("I'm based in Lisbon. My cat is called Tom.", thread_id="t1", user_id="alice")
+    out = await engine.ainvoke("What time is it at home?", thread_id="t2", user_id="alice")
+    assert [i["statement"] for i in out.trace["memory"]["items"]] == ["You're based in Lisbon."]
 
 
 async def test_forgetting_removes_memory_from_recall() -> None:

@@ -60,14 +60,31 @@ def stem(word: str) -> str:
     return word
 
 
+PLACE_TERM = "live"
+"""The one term of every way to say where the user lives or is (see :data:`_SELF_PLACE_RE`)."""
+_SELF_PLACE_RE = re.compile(
+    r"\b(?:i(?:'m| am)? (?:now |currently |still )?(?:live|living|based|located|staying|stay|reside|residing"
+    r"|from)|i come from|i grew up|i moved to|where i(?:'m| am)?\b|my (?:home|hometown|home town|city|town"
+    r"|country|area|place|location)|(?:at|back) home)\b|\bhere\s*[?.!]*$",
+    re.IGNORECASE,
+)
+"""Where the user lives or is, in a statement ("I'm based in Lisbon", "I come from Oslo") or a question
+("where I live", "in my city", "at home", "… here?"): the words differ, so each also counts as
+:data:`PLACE_TERM`, and "What time is it at home?" recalls "I'm based in Lisbon"."""
+
+
 def terms(text: str) -> list[str]:
-    """The content terms of ``text``, in order (repeats kept: they are term frequencies)."""
+    """The content terms of ``text``, in order (repeats kept: they are term frequencies); a mention of
+    where the user lives or is adds :data:`PLACE_TERM` once."""
+    text = text.lower().replace("’", "'")
     out = []
-    for token in _TOKEN_RE.findall(text.lower().replace("’", "'")):
+    for token in _TOKEN_RE.findall(text):
         word = token.split("'", 1)[0]
         if token in MEMORY_STOPWORDS or word in MEMORY_STOPWORDS or not word:
             continue
         out.append(stem(word))
+    if PLACE_TERM not in out and _SELF_PLACE_RE.search(text):
+        out.append(PLACE_TERM)
     return out
 
 

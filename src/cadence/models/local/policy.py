@@ -288,7 +288,7 @@ _OWN_PLACE_RE = re.compile(
 )
 _WHERE_I_RE = re.compile(
     r"\b(?:where I (?:live|am living|stay|reside|am from|come from|work|am based|am)|where I'm(?: from)?"
-    r"|my (?:place|home|location|area|home ?town|city|town|country))\b",
+    r"|my (?:place|home|location|area|home ?town|city|town|country)|(?:at|back) home|here(?=\s*[?.!]*$))\b",
     re.IGNORECASE,
 )
 
@@ -312,6 +312,8 @@ def resolve_told(question: str, facts: Sequence[str]) -> str:
         # the same verb first ("where I work" is "You work in ..."), else any place the user gave
         words = set(re.findall(r"[a-z]+", said.group(0).lower())) - {"where", "i", "am", "my", "m"}
         if not words and "my" not in said.group(0).lower():  # "where I am": where the user is
+            words = {"are"}
+        if words == {"here"}:  # "here": where the user is ("You're based in …"), else any place told
             words = {"are"}
 
         def fits(fact: str) -> bool:
