@@ -32,6 +32,7 @@ from cadence.models.local.policy import (
     capabilities_in,
     distinct_arguments_plan,
     is_follow_up,
+    measured_statement,
     numbers_in,
     part_for,
     plain_results,
@@ -1074,3 +1075,17 @@ def test_a_result_listing_named_values_is_answered_with_the_ones_asked_for() -> 
         ToolMessage(listing, tool_call_id="t1", name="statistics"),
     ]
     assert LocalChatModel().plan(turn).fixed == "The median is 25; the max is 40."
+
+
+@pytest.mark.parametrize(
+    ("result", "sentence"),
+    [
+        ("72 °F = 22.22 °C (exactly ((72 - 32) * 5 / 9) = 22.2222222222)", "72 °F is 22.22 °C."),
+        ("5 ft 9 in = 175.26 cm (read as ((5 * 304.8 + 9 * 25.4) / 10))", "5 ft 9 in is 175.26 cm."),
+        ("10 m/s = 36 km/h (read as (10 * 3600000 / 1000000))", "10 m/s is 36 km/h."),
+        ("12 * 12 = 144", None),  # arithmetic: the model words it
+        ("count: 4; sum: 100", None),
+    ],
+)
+def test_a_quantity_in_another_unit_is_said_as_found(result: str, sentence: str | None) -> None:
+    assert measured_statement(result) == sentence

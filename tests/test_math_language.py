@@ -8,7 +8,7 @@ import re
 import pytest
 
 from cadence.builtins.math import CalculationError, calculate, evaluate
-from cadence.builtins.math_language import numbers_from_words, to_expression
+from cadence.builtins.math_language import numbers_from_words, read_conversion, to_expression
 
 
 @pytest.mark.parametrize(
@@ -570,6 +570,20 @@ def test_the_longest_text_read_still_reads() -> None:
         ("how many inches in a foot", 12),
         ("5 miles is how many km", 8.04672),
         ("how many ml in 2 litres?", 2000),
+        ("how many km is 13.1 miles", 21.0824064),
+        ("How many cups are in a gallon?", 16),
+        ("6 feet 2 inches in cm", 187.96),
+        ("1 hour and 45 minutes in minutes", 105),
+        ("what is 100 km/h in mph", 62.137119223733),
+        ("convert 20 knots to km/h", 37.04),
+        ("how many square feet in an acre", 43560),
+        ("2.5 hectares in acres", 6.177635),
+        ("12 stone in kg", 76.20351816),
+        ("What is 72 degrees Fahrenheit in Celsius?", 22.222222),
+        ("convert -40 C to F", -40),
+        ("how many degrees celsius is 98.6°F", 37),
+        ("300 kelvin to celsius", 26.85),
+        ("25c in kelvin", 298.15),
     ],
 )
 def test_units_of_the_same_kind_convert(text: str, value: float) -> None:
@@ -581,6 +595,10 @@ def test_units_of_different_kinds_do_not_convert() -> None:
         evaluate(to_expression("how many minutes in a meter"))
     with pytest.raises(CalculationError):  # a year is months, never a fixed number of days
         evaluate(to_expression("how many days in a month"))
+    with pytest.raises(CalculationError):  # a temperature is no length
+        evaluate(to_expression("5 feet in celsius"))
+    with pytest.raises(CalculationError):
+        evaluate(to_expression("6 feet 20 minutes in cm"))
 
 
 @pytest.mark.parametrize(
@@ -882,3 +900,32 @@ def test_words_that_read_as_no_arithmetic_say_so_not_the_parser(text: str) -> No
 def test_malformed_symbols_keep_the_parser_message(text: str) -> None:
     with pytest.raises(CalculationError, match="Malformed expression"):
         calculate.invoke({"expression": text})
+
+
+@pytest.mark.parametrize(
+    ("text", "result"),
+    [
+        (
+            "What is 72 degrees Fahrenheit in Celsius?",
+            "72 °F = 22.22 °C (exactly ((72 - 32) * 5 / 9) = 22.2222222222)",
+        ),
+        (
+            "How many km is a marathon of 26.2 miles?",
+            "26.2 miles = 42.16 km (exactly (26.2 * 1609344 / 1000000) = 42.1648128)",
+        ),
+        (
+            "I'm 5 ft 9 in. How tall is that in cm?",
+            "5 ft 9 in = 175.26 cm (read as ((5 * 304.8 + 9 * 25.4) / 10))",
+        ),
+        ("If it is 30°C outside, what is that in Fahrenheit?", "30 °C = 86 °F (read as ((30) * 9 / 5 + 32))"),
+        ("how many cups in a gallon", "1 gallon = 16 cups (read as (1 * 3785.411784 / 236.5882365))"),
+    ],
+)
+def test_a_conversion_says_both_quantities_with_their_units(text: str, result: str) -> None:
+    assert calculate.invoke({"expression": text}) == result
+
+
+def test_a_question_with_a_second_number_is_no_conversion() -> None:
+    """ "3 laps of 400 m" is a product, not 400 m converted."""
+    assert read_conversion("how many km are 3 laps of 400 m") is None
+    assert read_conversion("I drove 300 km in 4 hours, how many km per hour") is None

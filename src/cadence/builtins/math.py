@@ -23,7 +23,7 @@ from typing import Any
 from langchain_core.tools import BaseTool
 
 from cadence.builtins._common import BuiltinToolError, agent_prompt
-from cadence.builtins.math_language import has_operation, to_expression, unread_words
+from cadence.builtins.math_language import conversion_in, has_operation, to_expression, unread_words
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, inline, tool
 
 logger = logging.getLogger(__name__)
@@ -369,6 +369,16 @@ def format_number(value: Number) -> str:
     return text
 
 
+def _converted(amount: str, unit: str, expression: str, value: Number) -> str:
+    """A unit conversion's result as people say it, two decimals at most ("26.2 miles = 42.16 km"),
+    then the exact value it was rounded from."""
+    shown = round(value, 2) if abs(value) >= 1 else float(f"{value:.3g}")
+    exact = format_number(value)
+    if format_number(shown) == exact:
+        return f"{amount} = {exact} {unit} (read as {expression})"
+    return f"{amount} = {format_number(shown)} {unit} (exactly {expression} = {exact})"
+
+
 def _numbers(values: list[float], what: str) -> list[float]:
     if not values:
         raise CalculationError(f"{what} needs at least one number")
@@ -394,26 +404,29 @@ def calculate(expression: str) -> str:
     atan, degrees, radians, log (natural, or log(x, base)), log10, log2, exp, abs,
     round, floor, ceil, factorial, min, max, pow and the constants pi, e, tau.
     Trigonometric functions use radians. Example: "sqrt(2) * (15 + 23) / 4".
-    Arithmetic in words also works: plus, minus, times, divided by, add, subtract, take away,
-    multiply, divide, double, twice, triple, half, halve, fractions of a value ("two thirds of 60", "3/4
-    of 200"), sums, products, differences, quotients and remainders, a value increased or decreased
-    (reduced) by a percent ("increase 80 by 10%"), less than, more than, squared, cubed, powers ("to the third
-    power"), square roots, percent of, percent change, increase or decrease ("from 80 to 60, by what
-    percent": signed, -25 is a decrease), factorials ("5!"), rounding ("round 83.333 to 2 decimal
-    places", "..., then round it") and numbers written in words ("2 to the power of 10", "the square
-    root of 144", "add 7 and 8 then subtract 3", "half of ninety"), and a few forms of word problem
-    of one operation: an amount each or per unit ("3 boxes with 12 eggs each", "5 tickets at $8 each",
-    "60 km per hour for 3 hours", "a ticket costs $8: what do 5 tickets cost?"), a share ("24
-    cookies shared equally among 6"), what is left ("had 90 sheep, 23 ran away") or a total ("14
-    stickers, then 9 more"), and unit conversions of durations (seconds, minutes, hours, days, weeks;
-    months, years), lengths (mm, cm, metres or meters, km, inches, feet, yards, miles), masses (grams,
-    kilograms, kg, pounds, ounces) and volumes (millilitres, litres or liters): "how many seconds in an
-    hour", "convert 5 km to meters". Also whole questions: a price with a percent off, a discount, a tip,
-    a tax or VAT ("25% off $40", "$60 plus 8% tax", "split an $84 bill 4 ways with a 15% tip"; "how much
-    is the tip?" gives the tip), an amount per hour, day, week, month or year over a time in another unit
-    ("save $150 a month: how much after 2 years?"), the area, perimeter or circumference, and volume of a
-    circle, square, rectangle, triangle, cube or sphere ("the area of a circle with radius 3"), a value "as
-    a decimal", and the arithmetic of a question that also asks something else. The result then shows the
+    Arithmetic in words also works: plus, minus, times, divided by, add, subtract, take away, multiply,
+    divide, double, twice, triple, half, halve, fractions of a value ("two thirds of 60", "3/4 of 200"),
+    sums, products, differences, quotients and remainders, a value increased or decreased (reduced) by a
+    percent ("increase 80 by 10%"), less than, more than, squared, cubed, powers ("to the third power"),
+    square roots, percent of, percent change, increase or decrease ("from 80 to 60, by what percent":
+    signed, -25 is a decrease), factorials ("5!"), rounding ("round 83.333 to 2 decimal places", "...,
+    then round it") and numbers written in words ("2 to the power of 10", "the square root of 144", "add 7
+    and 8 then subtract 3", "half of ninety"), and a few forms of word problem of one operation: an amount
+    each or per unit ("3 boxes with 12 eggs each", "5 tickets at $8 each", "60 km per hour for 3 hours",
+    "a ticket costs $8: what do 5 tickets cost?"), a share ("24 cookies shared equally among 6"), what is
+    left ("had 90 sheep, 23 ran away") or a total ("14 stickers, then 9 more"), and unit conversions of
+    durations (seconds, minutes, hours, days, weeks; months, years), lengths (mm, cm, metres or meters,
+    km, inches, feet, yards, miles), masses (grams, kilograms, kg, pounds, ounces, stone, tonnes), volumes
+    (millilitres, litres or liters, US gallons, quarts, pints, cups, fluid ounces, tablespoons,
+    teaspoons), areas (square metres or feet, acres, hectares), speeds (km/h, mph, m/s, knots) and
+    temperatures (Celsius, Fahrenheit, Kelvin): "how many seconds in an hour", "convert 5 km to meters",
+    "72°F in Celsius", "5 ft 9 in to cm" (the result gives both quantities with their units, two decimals,
+    then the exact value). Also whole questions: a price with a percent off, a discount, a tip, a tax or
+    VAT ("25% off $40", "$60 plus 8% tax", "split an $84 bill 4 ways with a 15% tip"; "how much is the
+    tip?" gives the tip), an amount per hour, day, week, month or year over a time in another unit ("save
+    $150 a month: how much after 2 years?"), the area, perimeter or circumference, and volume of a circle,
+    square, rectangle, triangle, cube or sphere ("the area of a circle with radius 3"), a value "as a
+    decimal", and the arithmetic of a question that also asks something else. The result then shows the
     expression it was read as. Words that name no known operation are an error, never ignored.
     """
     try:
@@ -438,6 +451,9 @@ def calculate(expression: str) -> str:
                 "operation with symbols or functions, e.g. sqrt(225), factorial(5), 3 * 19.99"
             ) from None
         logger.debug("calculated %r as %r", expression, translated)
+        conversion = conversion_in(expression)
+        if conversion is not None and conversion.expression == translated:
+            return _converted(conversion.amount, conversion.unit, translated, result)
         return f"{translated} = {format_number(result)}"
     logger.debug("calculated %r", expression)
     return format_number(result)
@@ -549,7 +565,9 @@ class MathPlugin(BasePlugin):
                 "double, twice, triple, halve or half a number, a third or a quarter of it",
                 "percentages, percent of a value, percent change",
                 "convert units: seconds, minutes, days, weeks; mm, cm, metres, meters, km, inches, feet, "
-                "miles; grams, kilograms, kg, pounds, ounces; millilitres, litres, liters",
+                "miles; grams, kilograms, kg, pounds, ounces, stone; millilitres, litres, liters, gallons, "
+                "cups; square feet, acres, hectares; km/h, mph, knots",
+                "convert temperatures: degrees Celsius, Fahrenheit, Kelvin",
                 "average, median, sum, min, max and standard deviation of numbers",
                 "word problems: a price or an amount each, a rate per hour or per day for a number of "
                 "hours or days, how many are left, in total or altogether",

@@ -77,6 +77,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
@@ -1472,52 +1473,193 @@ _UNIT_SIZES: dict[str, dict[str, str]] = {
         "metre": "1000", "meter": "1000", "m": "1000", "kilometre": "1000000", "kilometer": "1000000",
         "km": "1000000", "inch": "25.4", "inches": "25.4", "in": "25.4", "foot": "304.8", "feet": "304.8",
         "ft": "304.8", "yard": "914.4", "yd": "914.4", "mile": "1609344", "mi": "1609344",
+        "nautical mile": "1852000",
     },
     "mass": {
         "milligram": "1", "mg": "1", "gram": "1000", "g": "1000", "kilogram": "1000000", "kilo": "1000000",
         "kg": "1000000", "pound": "453592.37", "lb": "453592.37", "lbs": "453592.37", "ounce": "28349.523125",
-        "oz": "28349.523125",
+        "oz": "28349.523125", "stone": "6350293.18", "tonne": "1000000000", "metric ton": "1000000000",
     },
     "volume": {
-        "millilitre": "1", "milliliter": "1", "ml": "1", "litre": "1000", "liter": "1000", "l": "1000",
+        "millilitre": "1", "milliliter": "1", "ml": "1", "centilitre": "10", "centiliter": "10", "cl": "10",
+        "litre": "1000", "liter": "1000", "l": "1000", "cubic metre": "1000000", "cubic meter": "1000000",
+        "gallon": "3785.411784", "gal": "3785.411784", "quart": "946.352946", "qt": "946.352946",
+        "pint": "473.176473", "pt": "473.176473", "cup": "236.5882365", "fluid ounce": "29.5735295625",
+        "fl oz": "29.5735295625", "tablespoon": "14.78676478125", "tbsp": "14.78676478125",
+        "teaspoon": "4.92892159375", "tsp": "4.92892159375",
+    },
+    "area": {
+        "square millimetre": "1", "square millimeter": "1", "mm2": "1", "mm²": "1",
+        "square centimetre": "100", "square centimeter": "100", "cm2": "100", "cm²": "100",
+        "square metre": "1000000", "square meter": "1000000", "sq m": "1000000", "m2": "1000000",
+        "m²": "1000000", "square kilometre": "1000000000000", "square kilometer": "1000000000000",
+        "sq km": "1000000000000", "km2": "1000000000000", "km²": "1000000000000", "hectare": "10000000000",
+        "ha": "10000000000", "square inch": "645.16", "square inches": "645.16", "sq in": "645.16",
+        "square foot": "92903.04", "square feet": "92903.04", "sq ft": "92903.04", "ft2": "92903.04",
+        "ft²": "92903.04", "square yard": "836127.36", "sq yd": "836127.36", "acre": "4046856422.4",
+        "square mile": "2589988110336", "sq mi": "2589988110336",
+    },
+    "speed": {  # in millimetres per hour
+        "km/h": "1000000", "kmh": "1000000", "kph": "1000000", "kilometre per hour": "1000000",
+        "kilometer per hour": "1000000", "kilometres per hour": "1000000", "kilometers per hour": "1000000",
+        "mph": "1609344", "mile per hour": "1609344", "miles per hour": "1609344", "m/s": "3600000",
+        "metre per second": "3600000", "meter per second": "3600000", "metres per second": "3600000",
+        "meters per second": "3600000", "knot": "1852000", "kn": "1852000", "kt": "1852000",
+        "ft/s": "1097280", "foot per second": "1097280", "feet per second": "1097280",
     },
     "calendar": {"month": "1", "year": "12", "decade": "120", "century": "1200", "centuries": "1200"},
 }  # fmt: skip
 """Units by what they measure, each with its size in the smallest unit listed (exact definitions: months
-and years are a kind of their own, never a number of days)."""
+and years are a kind of their own, never a number of days; US customary gallons, quarts, pints, cups,
+fluid ounces and spoons)."""
 _UNIT_OF = {
     name + plural: (kind, size)
     for kind, sizes in _UNIT_SIZES.items()
     for name, size in sizes.items()
-    for plural in (("", "s") if len(name) > 2 and not name.endswith(("s", "feet")) else ("",))
+    for plural in (
+        ("", "s") if len(name) > 2 and not name.endswith(("s", "feet", "²", "/h", "/s")) else ("",)
+    )
+    if not (plural and (" per " in name or name[-1].isdigit()))
 }
 _UNIT = "|".join(sorted(map(re.escape, _UNIT_OF), key=len, reverse=True))
+_UNIT_END = r"(?![\w²/])"
+"""A unit's name ends where no letter, ², or "/" goes on ("m" is not the start of "mph" or "m/s")."""
+_AMOUNT = rf"(?P<n>{_NUM}) ?(?P<from>{_UNIT}){_UNIT_END}"
+_MORE = rf"(?:,? (?:and )?(?P<n2>{_NUM}) ?(?P<from2>{_UNIT}){_UNIT_END})?"
+"""A second amount of the same quantity ("5 ft 9 in", "1 hour and 45 minutes")."""
 _UNIT_FORMS = tuple(
     re.compile(pattern, re.IGNORECASE)
     for pattern in (
         # "how many seconds (are there) in an hour", "how many minutes in 2.5 hours"
         rf"how many (?P<to>{_UNIT}) (?:are |is )?(?:there )?(?:in|make|per) (?:an? |one |(?P<n>{_NUM}) ?)"
         rf"(?P<from>{_UNIT})",
-        # "convert 5 km to metres", "90 minutes in hours", "5 miles is how many km"
-        rf"(?:convert |change )?(?P<n>{_NUM}) ?(?P<from>{_UNIT}) (?:in|into|to|as|is how many|are how many|"
-        rf"equals how many) (?P<to>{_UNIT})",
+        # "how many km is 26.2 miles", "how many cups are 3 litres"
+        rf"how many (?P<to>{_UNIT}) (?:is|are|equals?|makes?|make up) {_AMOUNT}",
+        # "convert 5 km to metres", "90 minutes in hours", "5 miles is how many km", "5 ft 9 in to cm"
+        rf"(?:convert |change )?{_AMOUNT}{_MORE} "
+        rf"(?:in|into|to|as|is how many|are how many|equals how many|is what in|in terms of) (?P<to>{_UNIT})",
     )
+)
+_DEGREES = r"(?:(?:degrees?|deg)\.? ?|° ?)"
+_SCALE_NAMES = {"celsius": "c", "centigrade": "c", "fahrenheit": "f", "kelvin": "k", "kelvins": "k"}
+_SCALE = rf"(?:celsius|centigrade|fahrenheit|kelvins?|{_DEGREES}[cfk]\b|(?:(?<=\d)|(?<=\d ))[cfk]\b)"
+"""A temperature scale: by its name, or its letter after "degrees", "°" or the number itself ("72F")."""
+_TEMPERATURE = rf"(?P<n>{_NUM}) ?(?:{_DEGREES})?(?P<from>{_SCALE})"
+_TARGET_SCALE = rf"(?:{_DEGREES})?(?:celsius|centigrade|fahrenheit|kelvins?|°? ?[cfk])\b"
+_TEMPERATURE_FORMS = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        # "convert 72 degrees Fahrenheit to Celsius", "72°F in C", "-40 c to f", "300 K is how many degrees C"
+        rf"(?:convert |change )?{_TEMPERATURE} (?:in|into|to|as|is how many"
+        rf"|are how many|equals how many|is what in|in terms of) (?P<to>{_TARGET_SCALE})",
+        # "how many degrees celsius is 72 fahrenheit"
+        rf"how many (?P<to>{_TARGET_SCALE}) (?:is|are|equals?) {_TEMPERATURE}",
+    )
+)
+_TO_CELSIUS = {"c": "({n})", "f": "(({n} - 32) * 5 / 9)", "k": "({n} - 273.15)"}
+_FROM_CELSIUS = {"c": "{c}", "f": "({c} * 9 / 5 + 32)", "k": "({c} + 273.15)"}
+_SCALE_LABELS = {"c": "°C", "f": "°F", "k": "K"}
+_LOOSE_AMOUNT_RE = re.compile(rf"(?<![\w.]){_AMOUNT}{_MORE}", re.IGNORECASE)
+_LOOSE_TARGET_RE = re.compile(
+    rf"\bhow many (?P<to>{_UNIT}){_UNIT_END}|\b(?:in|into|to|as) (?P<end>{_UNIT})\s*[?.!]*$", re.IGNORECASE
+)
+_LOOSE_DEGREES_RE = re.compile(rf"(?<![\w.]){_TEMPERATURE}", re.IGNORECASE)
+_LOOSE_SCALE_RE = re.compile(
+    rf"\bhow many (?P<to>{_TARGET_SCALE})|\b(?:in|into|to|as) (?P<end>{_TARGET_SCALE})\s*[?.!]*$",
+    re.IGNORECASE,
 )
 
 
-def _unit_conversion(text: str) -> str | None:
-    """A conversion between two units of the same kind (durations, lengths, masses, volumes) as
-    ``(N * SIZE_FROM / SIZE_TO)``, or ``None`` ("how many minutes in 3 hours" is ``(3 * 3600 / 60)``)."""
+@dataclass(frozen=True)
+class Conversion:
+    """A quantity read in one unit and asked for in another."""
+
+    expression: str
+    """The arithmetic that converts it ("(26.2 * 1609344 / 1000000)")."""
+    amount: str
+    """The quantity as it was written ("26.2 miles", "5 ft 9 in", "72 °F")."""
+    unit: str
+    """The unit asked for, as it was written ("km", "°C")."""
+
+
+def _scale(word: str) -> str:
+    """The letter of a temperature scale written as a name or a letter ("Fahrenheit", "°F", "deg c")."""
+    word = re.sub(_DEGREES, "", word.strip(), flags=re.IGNORECASE).strip("° ").lower()
+    return _SCALE_NAMES.get(word, word)
+
+
+def _temperature(n: str, source: str, target: str) -> Conversion | None:
+    source, target = _scale(source), _scale(target)
+    if source == target:
+        return None
+    expression = _FROM_CELSIUS[target].format(c=_TO_CELSIUS[source].format(n=n))
+    return Conversion(expression, f"{n} {_SCALE_LABELS[source]}", _SCALE_LABELS[target])
+
+
+def _units(match: re.Match[str], target: str) -> Conversion | None:
+    """The conversion of ``match``'s amount (``n``/``from``, maybe ``n2``/``from2``) into ``target``."""
+    groups = match.groupdict()
+    source, goal = _UNIT_OF[groups["from"].lower()], _UNIT_OF[target.lower()]
+    if source[0] != goal[0]:
+        return None  # minutes are no metres
+    if not groups.get("n2"):
+        n = groups.get("n") or "1"
+        return Conversion(f"({n} * {source[1]} / {goal[1]})", f"{n} {groups['from']}", target)
+    second = _UNIT_OF[groups["from2"].lower()]
+    if second[0] != source[0]:
+        return None
+    return Conversion(
+        f"(({groups['n']} * {source[1]} + {groups['n2']} * {second[1]}) / {goal[1]})",
+        f"{groups['n']} {groups['from']} {groups['n2']} {groups['from2']}",
+        target,
+    )
+
+
+def _loose(text: str, amounts: re.Pattern[str], targets: re.Pattern[str]) -> tuple[re.Match[str], str] | None:
+    """The one amount with a unit and the unit asked for in a question that says more ("How many km is
+    a marathon of 26.2 miles?", "I'm 5 ft 9 in. How tall is that in cm?"): every number of ``text`` is
+    in that amount, or ``None``."""
+    target = targets.search(text)
+    if target is None:
+        return None
+    rest = text[: target.start()] + " " * (target.end() - target.start()) + text[target.end() :]
+    found = list(amounts.finditer(rest))
+    if len(found) != 1 or len(_NUMBER_RE.findall(rest)) != len(_NUMBER_RE.findall(found[0].group(0))):
+        return None
+    return found[0], target.group("to") or target.group("end")
+
+
+def read_conversion(text: str) -> Conversion | None:
+    """A conversion between two units of the same kind (durations, lengths, masses, volumes, areas,
+    speeds) or two temperature scales, or ``None`` ("how many minutes in 3 hours" is ``(3 * 3600 /
+    60)``; "5 ft 9 in to cm" is ``((5 * 304.8 + 9 * 25.4) / 10)``; "72°F in Celsius" is ``((72 - 32) * 5
+    / 9)``)."""
     cleaned = _TRAIL_RE.sub("", _LEAD_RE.sub("", text)).strip()
+    for pattern in _TEMPERATURE_FORMS:
+        match = pattern.fullmatch(cleaned)
+        if match is not None:
+            return _temperature(match.group("n"), match.group("from"), match.group("to"))
     for pattern in _UNIT_FORMS:
         match = pattern.fullmatch(cleaned)
-        if match is None:
-            continue
-        source, target = _UNIT_OF[match.group("from").lower()], _UNIT_OF[match.group("to").lower()]
-        if source[0] != target[0]:
-            return None  # minutes are no metres
-        return f"({match.group('n') or 1} * {source[1]} / {target[1]})"
-    return None
+        if match is not None:
+            return _units(match, match.group("to"))
+    degrees = _loose(cleaned, _LOOSE_DEGREES_RE, _LOOSE_SCALE_RE)
+    if degrees is not None:
+        return _temperature(degrees[0].group("n"), degrees[0].group("from"), degrees[1])
+    amount = _loose(cleaned, _LOOSE_AMOUNT_RE, _LOOSE_TARGET_RE)
+    return None if amount is None else _units(*amount)
+
+
+def conversion_in(text: str) -> Conversion | None:
+    """The unit conversion a question asks for (:func:`read_conversion` of the question as the
+    calculator reads it: number words as digits, "1,000" as 1000), or ``None``."""
+    return read_conversion(_prepared(text))
+
+
+def _unit_conversion(text: str) -> str | None:
+    """The arithmetic of :func:`read_conversion`, or ``None``."""
+    conversion = read_conversion(text)
+    return None if conversion is None else conversion.expression
 
 
 _CONSTANTS = frozenset({"pi", "e", "tau"})

@@ -595,6 +595,25 @@ def is_statement(text: str) -> bool:
     )
 
 
+_MEASURED_RE = re.compile(
+    r"^(?P<amount>-?\d[\d.,]*(?: ?[^\W\d][^\s=]*| ?°[CFK])(?: -?\d[\d.,]* ?[^\W\d][^\s=]*)?) = "
+    r"(?P<value>-?\d[\d.,e+-]*(?: ?[^\W\d][^\s=(]*| ?°[CFK]| K))(?: \((?:exactly|read as) [^\n]*\))?$"
+)
+"""A result that gives one quantity in another unit: ``72 °F = 22.22 °C (exactly …)``, ``5 ft 9 in =
+175.26 cm (read as …)``."""
+
+
+def measured_statement(text: str) -> str | None:
+    """A result stating a quantity in another unit as a sentence ("72 °F is 22.22 °C."), or ``None``."""
+    match = _MEASURED_RE.match(" ".join(text.split()))
+    return None if match is None else f"{match.group('amount')} is {match.group('value')}."
+
+
+ONE_SENTENCE_MAX_TOKENS = 60
+"""Styled answer shapes with at most this budget are one sentence (brief, formal), as the plain one is; the
+others explain."""
+
+
 def answer_shape(style: str) -> tuple[str, int]:
     """The instruction and token budget of an answer from results, for a node's response style.
 
@@ -1146,6 +1165,11 @@ class SmallModelPolicy:
                 quoted = relevant_sentences(facts, question, or_passages=False)
                 if quoted:
                     return Plan("text", [], None, [], [], 0, fixed=quoted)
+            measured = measured_statement(facts)
+            if measured is not None and (shape == ANSWER_FROM_RESULTS or budget <= ONE_SENTENCE_MAX_TOKENS):
+                # a conversion ("72 °F = 22.22 °C (exactly ...)"): a small model drops the units ("The
+                # answer is 22.22.") or the person ("I'm 175.26 cm tall")
+                return Plan("text", [], None, [], [], 0, fixed=measured)
             entries = asked_entries(facts, question)
             if entries:
                 # a result listing several named values ("count: 4; sum: 100; mean: 25; ..."): the ones
