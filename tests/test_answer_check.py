@@ -784,3 +784,11 @@ def test_a_number_written_in_words_is_checked_too() -> None:
         "Forty-five divided by nine is 5, no one can argue.", question=question, results=results
     )
     assert fine.problem is None
+
+
+def test_an_answer_may_carry_any_value_of_a_result_listing_named_values() -> None:
+    listing = "count: 3; sum: 28; mean: 9.33333333333; median: 8; min: 3; max: 17; range: 14"
+    results = [ToolResult("statistics", {"numbers": [3, 17, 8]}, listing)]
+    question = "What's the largest of 3, 17, 8?"
+    assert check_answer("The max is 17.", question=question, results=results).problem is None
+    assert check_answer("They are numbers.", question=question, results=results).problem == "missing_result"

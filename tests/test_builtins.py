@@ -171,6 +171,8 @@ def test_statistics_tool() -> None:
     assert "mean: 5" in out
     assert "median: 4.5" in out
     assert "population standard deviation: 2" in out
+    assert "mode: 4" in out and "range: 7" in out
+    assert "mode" not in statistics.invoke({"numbers": [1, 1, 2, 2]})  # no one value more common
     with pytest.raises(CalculationError):
         statistics.invoke({"numbers": []})
 

@@ -354,6 +354,9 @@ def test_convert_time_takes_the_time_as_the_time_of_the_place_the_question_gives
         ("At 6 in Paris, what time is it in Lima?", "6", "6"),  # nothing dropped
         ("At 6pm in Paris, what time is it in Lima?", "6pm", "6pm"),
         ("At 16 pm in Paris?", "6", "6"),  # not the same number
+        ("If it's 7:15 pm in Los Angeles, what time is it in Tokyo?", "7:15", "7:15 pm"),
+        ("At 19:15 in Rome, what time is it in Oslo?", "19:15", "19:15"),
+        ("At 7:15 in Rome and 7:45 pm in Oslo?", "7:15", "7:15"),  # its own minutes, no pm
     ],
 )
 def test_convert_time_takes_back_what_the_caller_dropped_of_the_time(

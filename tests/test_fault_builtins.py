@@ -75,7 +75,7 @@ def test_statistics_overflow_is_a_calculation_error(numbers: list[float]) -> Non
 
 def test_statistics_of_ordinary_numbers_is_unchanged() -> None:
     assert statistics.invoke({"numbers": [1, 2, 3, 4]}) == (
-        "count: 4; sum: 10; mean: 2.5; median: 2.5; min: 1; max: 4; "
+        "count: 4; sum: 10; mean: 2.5; median: 2.5; min: 1; max: 4; range: 3; "
         "sample standard deviation: 1.29099444874; population standard deviation: 1.11803398875"
     )
 

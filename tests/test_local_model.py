@@ -1067,6 +1067,10 @@ def test_a_result_listing_named_values_is_answered_with_the_ones_asked_for() -> 
         ("sample standard deviation", "12.91")
     ]
     assert asked_entries(listing, "What is 2 + 2?") == []
+    assert asked_entries(listing, "the largest and the smallest of 10, 20, 30, 40") == [
+        ("min", "10"),
+        ("max", "40"),
+    ]
     assert asked_entries("15 * 23 = 345", "What is the sum?") == []  # no list of named values
     turn = [
         SystemMessage("Synthesizer. RESPONSE STYLE: natural"),

@@ -7,6 +7,9 @@ their own words to it, because they ignore different things (routing boilerplate
 
 :func:`numbers_from_words` reads numbers written in words ("forty two", "a hundred") as digits:
 the math language and the embedded model's argument grammar both read them.
+
+:func:`named_values` reads a result that lists named values ("count: 4; sum: 100; mean: 25"): the
+embedded model answers with the ones asked for, the final-answer check accepts any of them.
 """
 
 from __future__ import annotations
@@ -139,3 +142,15 @@ def visible(text: str) -> bool:
     """Whether ``text`` shows anything: a character other than spaces, control and format
     characters (zero-width spaces and joiners, byte-order and direction marks, NUL)."""
     return any(not ch.isspace() and unicodedata.category(ch) not in _INVISIBLE_CATEGORIES for ch in text)
+
+
+_ENTRY_RE = re.compile(r"(?:^|;|\n)\s*([A-Za-z][A-Za-z -]{0,40}?):\s*([^;\n]+)")
+MIN_NAMED_VALUES = 3
+"""A text lists named values when it has at least this many ``name: value`` entries."""
+
+
+def named_values(text: str) -> list[tuple[str, str]]:
+    """The ``(name, value)`` entries of a text listing named values (``"count: 4; sum: 100; mean: 25"``),
+    or [] when it has fewer than :data:`MIN_NAMED_VALUES`."""
+    entries = [(n.strip(), v.strip()) for n, v in _ENTRY_RE.findall(text)]
+    return entries if len(entries) >= MIN_NAMED_VALUES else []

@@ -1420,12 +1420,20 @@ def source_and_target(
 
 def completed_clock(question: str | None, time: str) -> str:
     """``time`` as the user's question writes it when the caller dropped its minutes or its am/pm ("6"
-    for "If it's 6 pm in Sydney"): a clock time without them is read on the 24-hour clock, 6 pm as 06:00."""
-    if not question or not time.strip() or re.search(r"[:.]|[ap]\.?m\b", time, re.IGNORECASE):
+    for "If it's 6 pm in Sydney", "7:15" for "7:15 pm"): a clock time without them is read on the 24-hour
+    clock, 6 pm as 06:00."""
+    given = time.strip()
+    if not question or not given or re.search(r"[ap]\.?m\b", given, re.IGNORECASE):
         return time
+    hour, _, minutes = given.partition(":")
+    if minutes and not (hour.isdigit() and minutes.isdigit() and int(hour) <= 12):
+        return time  # "19:15" is on the 24-hour clock already
+    if not minutes and not given.isdigit():
+        return time
+    clock = rf"{re.escape(hour)}:{minutes}" if minutes else rf"{re.escape(hour)}(?::\d{{2}})?"
     said = re.search(
-        rf"(?<![\w:.]){re.escape(time.strip())}(?::\d{{2}})?\s*[ap]\.?m\.?(?!\w)"
-        rf"|(?<![\w:.]){re.escape(time.strip())}:\d{{2}}(?![\w:])",
+        rf"(?<![\w:.]){clock}\s*[ap]\.?m\.?(?!\w)"
+        + ("" if minutes else rf"|(?<![\w:.]){re.escape(hour)}:\d{{2}}(?![\w:])"),
         question,
         re.IGNORECASE,
     )

@@ -491,17 +491,19 @@ def percent_change(old: float, new: float) -> str:
 
 @tool
 def statistics(numbers: list[float]) -> str:
-    """Summary statistics of a list of numbers: count, sum, mean (average), median, min, max, standard
-    deviation."""
+    """Summary statistics of a list of numbers: count, sum, mean (average), median, mode, min, max,
+    range, standard deviation."""
     values = _numbers(list(numbers), "statistics")
     try:
         figures = [
             ("sum", math.fsum(values)),
             ("mean", _stats.fmean(values)),
             ("median", _stats.median(values)),
-            ("min", min(values)),
-            ("max", max(values)),
         ]
+        modes = _stats.multimode(values)
+        if len(modes) == 1 and values.count(modes[0]) > 1:  # a value more common than all others
+            figures.append(("mode", modes[0]))
+        figures += [("min", min(values)), ("max", max(values)), ("range", max(values) - min(values))]
         if len(values) > 1:
             figures.append(("sample standard deviation", _stats.stdev(values)))
             figures.append(("population standard deviation", _stats.pstdev(values)))
@@ -568,7 +570,7 @@ class MathPlugin(BasePlugin):
                 "miles; grams, kilograms, kg, pounds, ounces, stone; millilitres, litres, liters, gallons, "
                 "cups; square feet, acres, hectares; km/h, mph, knots",
                 "convert temperatures: degrees Celsius, Fahrenheit, Kelvin",
-                "average, median, sum, min, max and standard deviation of numbers",
+                "average, median, mode, sum, min, max, range and standard deviation of numbers",
                 "word problems: a price or an amount each, a rate per hour or per day for a number of "
                 "hours or days, how many are left, in total or altogether",
                 "saving, earning or paying an amount a month or a week: how much after so many months; a "

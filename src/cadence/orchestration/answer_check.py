@@ -73,7 +73,7 @@ from cadence.passages import (
     end_sentence,
     relevant_sentences,
 )
-from cadence.text import STOPWORDS, numbers_from_words
+from cadence.text import STOPWORDS, named_values, numbers_from_words
 
 ANSWER_CHECK_KEY = "cadence_answer_check"
 """``response_metadata`` key of a final answer rewritten from the results: the failed check's reason."""
@@ -456,7 +456,9 @@ def check_answer(
     # Short results are values (a sum, a clock time): the answer must carry one. Long ones are
     # documents, which an answer summarises in words.
     short = [r.content for r in results if len(r.content) <= SHORT_RESULT_CHARS]
-    stated = [f for r in short for f in leading_facts(r) if not _contains(asked, f)]
+    # the question's own numbers are no answer, unless a result lists named values: the largest of
+    # the numbers asked about is one of them
+    stated = [f for r in short for f in leading_facts(r) if named_values(r) or not _contains(asked, f)]
     said = facts(_LIST_MARKER_RE.sub("", cleaned))
     # numbers written in words count too ("Sixty-five is ..."), "one" aside ("no one", "one of them")
     worded = [
@@ -616,8 +618,12 @@ def listed_items(result: str) -> list[str]:
 def leading_facts(result: str) -> list[str]:
     """The facts a result leads with: those of its first sentence outside brackets (all, if none).
 
-    "New York is 3 hours ahead of Los Angeles. It is 21:23 in New York (UTC-05:00)..." leads with 3.
+    "New York is 3 hours ahead of Los Angeles. It is 21:23 in New York (UTC-05:00)..." leads with 3. A
+    result listing named values ("count: 3; sum: 28; …; max: 17") leads with every value: a question
+    asks for one of them ("the largest of 3, 17, 8").
     """
+    if named_values(result):
+        return facts(result)
     first = _first_sentence(result)
     lead = facts(re.sub(r"\([^)]*\)", " ", first))
     return lead or facts(result)

@@ -112,7 +112,7 @@ from cadence.models.local.grammar import (
 )
 from cadence.models.preroute import PreRouter, question_parts, stem, tokenize, tool_function, tool_name
 from cadence.passages import relevant_sentences
-from cadence.text import numbers_from_words
+from cadence.text import named_values, numbers_from_words
 
 ANSWER_FROM_RESULTS = "Answer the user's question in one sentence, using only the results given."
 """System prompt of a text answer once the turn has tool results."""
@@ -519,8 +519,17 @@ def resolve_reference(question: str, value: str) -> str:
 
 def numbers_in(text: str) -> list[str]:
     """The numbers written in ``text``, in digits or in words ("ten" → ``10``), in order, without repeats."""
-    found = NUMBER_RE.findall(numbers_from_words(text))
+    found = NUMBER_RE.findall(digits_written(text))
     return list(dict.fromkeys(found))
+
+
+_THOUSANDS_RE = re.compile(r"(?<=\d),(?=\d{3}\b)")
+
+
+def digits_written(text: str) -> str:
+    """``text`` with its numbers in digits: number words read ("ten" → 10), thousands separators
+    dropped ("1,450" → 1450: a small model copies "1" and "450")."""
+    return _THOUSANDS_RE.sub("", numbers_from_words(text))
 
 
 _STYLE_RE = re.compile(r"RESPONSE STYLE\W*(.+)", re.IGNORECASE)
@@ -643,6 +652,24 @@ def sole_string_parameter(schema: Mapping[str, Any]) -> str | None:
     return name if spec.get("type", "string") == "string" else None
 
 
+def sole_number_list_parameter(schema: Mapping[str, Any]) -> str | None:
+    """The parameter name when a tool takes exactly one required argument and it is a list of numbers
+    (``statistics(numbers)``)."""
+    required = required_parameters(schema)
+    if len(required) != 1:
+        return None
+    (name, spec), *_ = required.items()
+    items = spec.get("items") or {}
+    return name if spec.get("type") == "array" and items.get("type") in ("number", "integer") else None
+
+
+def listed_numbers(question: str) -> list[int | float]:
+    """Every number of ``question`` in order, repeats kept ("the mode of 3, 7, 7, 2" is 3, 7, 7, 2): a
+    list argument a small model would copy without its repeats or with one left out."""
+    found = NUMBER_RE.findall(digits_written(question))
+    return [float(n) if "." in n else int(n) for n in found]
+
+
 _LOCATOR_WORDS = frozenset(
     {"path", "file", "filename", "filepath", "url", "uri", "link", "dir", "directory", "folder"}
 )
@@ -680,19 +707,19 @@ _NUMBER_TYPES = ("number", "integer")
 _ASKED_RE = re.compile(r"\b(?:what|which|how many|how much)\s+([a-z]+)", re.IGNORECASE)
 
 
-_ENTRY_RE = re.compile(r"(?:^|;|\n)\s*([A-Za-z][A-Za-z -]{0,40}?):\s*([^;\n]+)")
-_SAME_NAMES = {"average": "mean", "avg": "mean"}
+_SAME_NAMES = {
+    "average": "mean", "avg": "mean", "minimum": "min", "smallest": "min", "lowest": "min", "maximum": "max",
+    "largest": "max", "biggest": "max", "highest": "max", "total": "sum", "spread": "range",
+}  # fmt: skip
 """Words a question may use for an entry's name."""
-MIN_ENTRIES = 3
-"""A result lists named values when it has at least this many ``name: value`` entries."""
 
 
 def asked_entries(result: str, question: str) -> list[tuple[str, str]]:
     """The ``(name, value)`` entries of a result listing named values that the question names ("the
     average of ..." names ``mean: 25``; "standard deviation" names the sample and the population
     ones); [] for any other result, or when it names none."""
-    entries = [(n.strip(), v.strip()) for n, v in _ENTRY_RE.findall(result)]
-    if len(entries) < MIN_ENTRIES:
+    entries = named_values(result)
+    if not entries:
         return []
     words = " ".join(_SAME_NAMES.get(w, w) for w in re.findall(r"[a-z]+", question.lower()))
     chosen = []
@@ -744,7 +771,7 @@ def usable_tools(
     kept = [t for t in options if locator_parameter(t) is None or locator_in(question)]
     if len(numbers_in(question)) < 2:
         kept = [t for t in kept if not takes_number_list(t)]
-    written = len(NUMBER_RE.findall(numbers_from_words(question)))
+    written = len(NUMBER_RE.findall(digits_written(question)))
     kept = [t for t in kept if number_arguments(t) <= written]
     if not matched and tokenize(question, digits=False):
         kept = [t for t in kept if not takes_no_input(t)]
@@ -778,7 +805,7 @@ _LIST_RE = re.compile(
 def writes_a_list(question: str) -> bool:
     """Whether ``question`` writes two or more numbers one after the other ("12, 15 and 19", "4 8 15"),
     as a list is written, rather than apart in its sentences ("30 pages a minute: in 5 minutes?")."""
-    return _LIST_RE.search(numbers_from_words(question)) is not None
+    return _LIST_RE.search(digits_written(question)) is not None
 
 
 def required_count(schema: Mapping[str, Any]) -> int:
@@ -1107,9 +1134,12 @@ class SmallModelPolicy:
         decided: dict[str, dict[str, Any]] = {}
         for t in options:
             sole = sole_string_parameter(t)
+            listed = sole_number_list_parameter(t)
             if sole is not None:
                 located = locator_in(question) if locator_parameter(t) else None
                 decided[tool_name(t)] = {sole: located or question.strip()}
+            elif listed is not None and len(numbers := listed_numbers(question)) > 1:
+                decided[tool_name(t)] = {listed: numbers}
             elif has_no_required_arguments(t):
                 decided[tool_name(t)] = {}
         tokens = self.max_tokens or DEFAULT_MAX_TOKENS
@@ -1129,7 +1159,7 @@ class SmallModelPolicy:
         system = f"{base}\n\n{instructions}" if base else instructions
         # the model sees (and copies) the question's numbers in digits, as the grammar offers them:
         # it copies "10" from "what's 10 percent of 250" but not from "what's ten percent of 250"
-        written = numbers_from_words(question)
+        written = digits_written(question)
         prompt = [
             {"role": "system", "content": system},
             {"role": "user", "content": written or "(no question)"},
