@@ -958,6 +958,10 @@ def test_capabilities_are_read_from_the_final_answer_prompt() -> None:
         ("Thanks a lot!", "You're welcome!"),
         ("ok thanks", "You're welcome!"),
         ("Bye!", "Goodbye!"),
+        ("Good morning! How are you?", "I'm doing well, thank you! I can help with:"),
+        ("Thanks, that was really helpful!", "You're welcome!"),
+        ("Thank you. You've been a great help.", "You're welcome!"),
+        ("Thanks! Bye!", "Goodbye!"),
     ],
 )
 def test_small_talk_is_answered_from_what_the_plugins_offer(message: str, opening: str) -> None:
@@ -969,7 +973,14 @@ def test_small_talk_is_answered_from_what_the_plugins_offer(message: str, openin
 
 @pytest.mark.parametrize(
     "message",
-    ["Tell me a joke", "Hi, I'm Priya and I live in Lisbon", "What are you doing?", "Hi, what is 2+2?"],
+    [
+        "Tell me a joke",
+        "Hi, I'm Priya and I live in Lisbon",
+        "What are you doing?",
+        "Hi, what is 2+2?",
+        "That was helpful.",  # praise alone: no thanks to answer
+        "Hello! What is 2+2?",
+    ],
 )
 def test_other_chat_is_left_to_the_model(message: str) -> None:
     assert small_talk_reply(message, ["Calculator: arithmetic"]) is None

@@ -863,6 +863,13 @@ _THANKS_RE = re.compile(
     r"(?:[ ,]+(?:a lot|so much|very much|again))?[\s!.]*$",
     re.IGNORECASE,
 )
+_PRAISE_RE = re.compile(
+    r"^(?:that|this|it|you)(?: was|'s| is|'re| are| have been|'ve been)? "
+    r"(?:really |very |so |super |most |extremely )?"
+    r"(?:helpful|useful|great|perfect|nice|good|awesome|brilliant|amazing|a big help|a great help)[\s!.]*$",
+    re.IGNORECASE,
+)
+"""Praise that goes with thanks ("Thanks, that was really helpful!")."""
 _GOODBYE_RE = re.compile(
     r"^(?:(?:ok(?:ay)?|thanks)[ ,!]+)?"
     r"(?:bye|goodbye|bye bye|see you(?: later)?|see ya|good night|cya|farewell)[\s!.]*$",
@@ -898,6 +905,17 @@ def capabilities_in(system: str) -> list[str]:
     ]
 
 
+def _each_sentence(text: str, *patterns: re.Pattern[str]) -> bool:
+    """Whether every sentence of ``text`` (or its comma-led parts: "Thanks, that was helpful!") is small
+    talk of one of ``patterns`` ("Good morning! How are you?"), at least one of the first pattern."""
+    parts = [p for p in re.split(r"(?<=[!.?])\s+|,\s+(?=(?:that|this|it|you)\b)", text, flags=re.I) if p]
+    return (
+        bool(parts)
+        and any(patterns[0].match(p) for p in parts)
+        and all(any(pattern.match(p) for pattern in patterns) for p in parts)
+    )
+
+
 def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
     """A reply to a greeting, thanks, goodbye or a question about what the assistant can do, or None.
 
@@ -910,11 +928,11 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
     if capabilities:
         listed = "\n".join(f"- {c}" for c in capabilities)
         offer = f"I can help with:\n{listed}\nWhat would you like to know?"
-    if _THANKS_RE.match(text):
+    if _each_sentence(text, _THANKS_RE, _PRAISE_RE):
         return "You're welcome! Anything else I can help with?"
-    if _GOODBYE_RE.match(text):
+    if _each_sentence(text, _GOODBYE_RE, _THANKS_RE):
         return "Goodbye! Come back any time."
-    if _GREETING_RE.match(text):
+    if _each_sentence(text, _GREETING_RE):
         lead = "I'm doing well, thank you!" if _HOW_ARE_YOU_RE.search(text) else "Hello!"
         return f"{lead} {offer}" if offer else f"{lead} What would you like to know?"
     if _CAPABILITY_RE.search(text) and offer:
