@@ -527,6 +527,14 @@ def test_follow_up_continues_with_the_previous_agent_and_its_result() -> None:
     ],
 )
 def test_a_follow_up_continues_from_the_previous_value(follow_up: str, resolved: str) -> None:
+    assert resolve_reference("and in Fahrenheit?", "26.85 °C") == "26.85 °C in Fahrenheit"
+    assert result_value(
+        "There are 160 days between Sunday, 5 April 2026 and Saturday, 12 September 2026."
+    ) == ("160 days")
+    assert result_value("300 K is 26.85 °C.") == "26.85 °C"
+    assert result_value("10 km = 6.21 miles (exactly (10 * 1000000 / 1609344) = 6.21371192237)") == (
+        "6.21371192237 miles"
+    )
     assert resolve_reference(follow_up, "345") == resolved
     model = LocalChatModel()
     history = _turn("Calculate 15 * 23", "goto_math_agent", "calculate", {"expression": "15 * 23"}, "345")

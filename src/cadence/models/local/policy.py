@@ -488,8 +488,27 @@ def _is_object(question: str, match: re.Match[str]) -> bool:
     return before[-1].lower() not in _AUXILIARIES
 
 
+_COUNTED_RE = re.compile(r"^There (?:are|is|were|was) (\d[\d,.]* [a-z]+) (?:between|from|until|since|in)\b")
+"""A result counting something ("There are 160 days between …"): its value is the count with its unit."""
+
+
 def result_value(result: str) -> str | None:
-    """The value a result states (``"345"``, ``"12 * 12 = 144"`` → ``"144"``), or None."""
+    """The value a result states (``"345"``, ``"12 * 12 = 144"`` → ``"144"``; a quantity with its unit,
+    exactly: ``"10 km = 6.21 miles (exactly … = 6.21371192237)"`` → ``"6.21371192237 miles"``), or None."""
+    counted = _COUNTED_RE.match(result.strip())
+    if counted is not None:
+        return counted.group(1)
+    measured = _MEASURED_RE.match(" ".join(result.split()))
+    if measured is not None:
+        shown = measured.group("value")
+        number = re.match(r"-?\d[\d.,e+-]*", shown)
+        exact = re.search(r"= (-?\d[\d.e+-]*)\)$", result.strip())
+        if number is not None and exact is not None:
+            return f"{exact.group(1)}{shown[number.end() :]}"
+        return shown
+    said = _MEASURED_SENTENCE_RE.match(" ".join(result.split()))
+    if said is not None:
+        return said.group("value")
     match = _VALUE_RE.search(result.strip())
     return match.group(1).replace(",", "") if match else None
 
@@ -512,6 +531,8 @@ def resolve_reference(question: str, value: str) -> str:
     if resolved != question or not is_follow_up(question):
         return resolved
     rest = _FOLLOW_UP_RE.sub("", question).strip(" ,.;:")
+    if re.match(r"(?:in|into|to|as)\s+\D+$", rest, re.IGNORECASE) and re.search(r"\d\s*\D+$", value):
+        return f"{value} {rest.rstrip('?')}"  # a quantity asked in another unit: "and in Fahrenheit?"
     if not rest or _ASKS_RE.match(rest) or len(numbers_in(rest)) > 1:
         return question
     return f"{value}, then {rest}"
@@ -604,10 +625,11 @@ def is_statement(text: str) -> bool:
     )
 
 
-_MEASURED_RE = re.compile(
-    r"^(?P<amount>-?\d[\d.,]*(?: ?[^\W\d][^\s=]*| ?°[CFK])(?: -?\d[\d.,]* ?[^\W\d][^\s=]*)?) = "
-    r"(?P<value>-?\d[\d.,e+-]*(?: ?[^\W\d][^\s=(]*| ?°[CFK]| K))(?: \((?:exactly|read as) [^\n]*\))?$"
-)
+_AMOUNT = r"(?P<amount>-?\d[\d.,]*(?: ?[^\W\d][^\s=]*| ?°[CFK])(?: -?\d[\d.,]* ?[^\W\d][^\s=]*)?)"
+_QUANTITY = r"(?P<value>-?\d[\d.,e+-]*(?: ?[^\W\d][^\s=(]*| ?°[CFK]| K))"
+_MEASURED_RE = re.compile(rf"^{_AMOUNT} = {_QUANTITY}(?: \((?:exactly|read as) [^\n]*\))?$")
+_MEASURED_SENTENCE_RE = re.compile(rf"^{_AMOUNT} is {_QUANTITY}\.$")
+"""The same said as :func:`measured_statement` says it ("300 K is 26.85 °C.")."""
 """A result that gives one quantity in another unit: ``72 °F = 22.22 °C (exactly …)``, ``5 ft 9 in =
 175.26 cm (read as …)``."""
 
@@ -1106,7 +1128,10 @@ class SmallModelPolicy:
     ) -> Plan:
         names = {tool_name(t) for t in tools}
         earlier = previous_result(messages)
-        stated = earlier[1] if earlier is not None and earlier[0] in names else None
+        # the previous result of one of these tools, or of any when the question refers to it ("how
+        # many weeks is that?" after the days between two dates)
+        refers = earlier is not None and _REFERENCE_RE.search(question) is not None
+        stated = earlier[1] if earlier is not None and (earlier[0] in names or refers) else None
         if earlier is None:
             stated = previous_own_answer(messages)
         value = result_value(stated) if stated is not None else None
