@@ -929,3 +929,130 @@ def test_a_question_with_a_second_number_is_no_conversion() -> None:
     """ "3 laps of 400 m" is a product, not 400 m converted."""
     assert read_conversion("how many km are 3 laps of 400 m") is None
     assert read_conversion("I drove 300 km in 4 hours, how many km per hour") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("A jacket is $120 with 30% off, and then 8% sales tax is added. What do I pay?", 90.72),
+        ("A $45 pair of shoes is 20% off and there's a 6% tax. What's the final price?", 38.16),
+        ("A coat is $200 with a discount of 25% and tax of 10%. What's the total?", 165),
+        ("A $80 dress is 10% off, then another 20% off. What do I pay?", 57.6),
+    ],
+)
+def test_a_price_changed_by_percents_in_turn(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I had $500 and spent $137.25 on groceries and $89.99 on shoes. How much is left?", 272.76),
+        ("Ana had 80 stickers, gave 15 to Ben and 22 to Cal. How many does she have left?", 43),
+        ("Tom had 50 marbles. He lost 12, gave away 8, and sold 5. How many marbles are left?", 25),
+        ("I had $200 and spent $50 on food, $30 on gas and then $20 on a movie. How much remains?", 100),
+    ],
+)
+def test_several_amounts_taken_from_one(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I bought 4 notebooks at $3.75 each and a pen for $2.40. What did I spend in total?", 17.4),
+        ("3 shirts at $15 each and 2 pants at $30 each: total?", 105),
+        (
+            "She bought 2 pizzas at $12 each, 3 sodas at $1.50 each and a salad for $7. How much did she pay?",
+            35.5,
+        ),
+        ("Tickets are $18 each for adults and $11 for kids. What do 2 adults and 3 kids pay?", 69),
+        (
+            "Tickets are $18 for adults and $11 for children. How much for 2 adults and 3 children in total?",
+            69,
+        ),
+    ],
+)
+def test_a_total_of_things_bought_at_a_price_each(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("A 750 g box of cereal costs $4.50. What is the price per 100 g?", 0.6),
+        ("A pack of 6 yogurts costs $4.38. How much is one yogurt?", 0.73),
+        ("My car used 42 liters for 600 km. How many liters per 100 km?", 7),
+        ("I drove 600 km on 42 liters; how many km per liter?", 600 / 42),
+        ("A 2 kg bag of rice costs $6. What is the price per kg?", 3),
+        ("A box of 12 pens costs $6. How much is 1 pen?", 0.5),
+        ("I worked 40 hours for $800. How much per hour?", 20),
+    ],
+)
+def test_a_price_or_an_amount_per_unit(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Our lunch came to $64.50. How much is a 20% tip?", 12.9),
+        ("Dinner came to $80. What's a 15% tip?", 12),
+        ("Five of us are splitting a $212.50 cab fare plus a $15 tip. How much does each pay?", 45.5),
+        ("The 4 of us split a $100 dinner and a $20 tip. How much does each pay?", 30),
+        ("What is the hypotenuse of a right triangle with legs 3 and 4?", 5),
+        ("What is the hypotenuse of a right triangle with sides 5 and 12?", 13),
+        ("What is the hypotenuse of a right-angled triangle with legs of 9 and 12?", 15),
+        ("A right triangle has legs 6 and 8. What is its hypotenuse?", 10),
+        ("What is the area of a right triangle with legs 3 and 4?", 6),
+    ],
+)
+def test_a_tip_on_a_bill_a_shared_fixed_tip_and_a_hypotenuse(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # percents in turn: each must say which way it goes, one price, the price asked for
+        "A shirt is $40 with 25% and 8% tax. What do I pay?",  # 25% of what?
+        "Two shirts are $40 with 25% off and 8% tax. What do I pay?",  # two numbers besides the percents
+        "A shirt is $40, 25% off and 8% tax. How much is the tax?",  # the tax itself
+        "A $40 shirt is 25% off and 8% tax. Split it between 2 friends. How much each?",
+        # amounts taken: all taken, of the same things, what is left asked
+        "I had $100 and spent $40 on 3 shirts. How much is left?",  # 3 shirts are no dollars
+        "I had $500, earned $100 and spent $50. How much is left?",  # something gained
+        "I had $500 and spent $100 on food and $50 on gas. How much did I spend?",
+        "I have 3 hours and spent 30 minutes on math and 45 minutes on reading. How much time is left?",
+        "I had $500 and spent $137.25 on groceries and $89.99 on shoes. How much is left and how much did I spend?",
+        # things bought: a price each, every number used, a total asked
+        "I bought 3 shirts for $45 and a hat for $10. What's the total?",  # $45 for all three?
+        "I bought 4 notebooks at $3.75 each and a pen for $2.40.",  # nothing asked
+        "Tickets are $18 for adults and $11 for kids. What do 2 adults pay?",  # the kids' price unused
+        # per unit: the amounts given once, nothing per unit or each already
+        "I have 3 boxes with 12 eggs. How many eggs per box?",  # 12 in all or in each?
+        "My car used 40 liters for 500 km. How many km per liter, and what does it cost?",
+        "A 500 ml bottle costs $2. What is the cost per liter?",  # another unit
+        # a tip on what the bill came to, not on a bill that already holds it
+        "The bill came to $64.50 with a 20% tip. How much was the tip?",
+        "Our dinner came to $80. How much is a 15% tip, and what is the total?",
+        # a fixed tip shared among a number of people
+        "Split a $100 dinner and a $20 tip with 3 friends. How much each?",  # 3 or 4 shares?
+        "We split a $100 dinner plus a 20% tip plus a $5 fee among 4. How much each?",
+        # a hypotenuse from two legs only
+        "What is the hypotenuse of a triangle with sides 3, 4 and 5?",
+        "What is the hypotenuse of a right triangle with a leg of 3?",
+    ],
+)
+def test_a_shopping_problem_that_is_not_one_of_these_forms_is_not_read(text: str) -> None:
+    with pytest.raises(CalculationError):
+        evaluate(to_expression(text))
+
+
+def test_calculate_shows_the_shopping_problem_it_read() -> None:
+    answer = calculate.invoke(
+        {"expression": "I had $500 and spent $137.25 on groceries and $89.99 on shoes. How much is left?"}
+    )
+    assert answer == "(500 - 137.25 - 89.99) = 272.76"
+    answer = calculate.invoke({"expression": "My car used 42 liters for 600 km. How many liters per 100 km?"})
+    assert answer == "(42 * 100 / 600) = 7"

@@ -423,11 +423,16 @@ def calculate(expression: str) -> str:
     "72°F in Celsius", "5 ft 9 in to cm" (the result gives both quantities with their units, two decimals,
     then the exact value). Also whole questions: a price with a percent off, a discount, a tip, a tax or
     VAT ("25% off $40", "$60 plus 8% tax", "split an $84 bill 4 ways with a 15% tip"; "how much is the
-    tip?" gives the tip), an amount per hour, day, week, month or year over a time in another unit ("save
-    $150 a month: how much after 2 years?"), the area, perimeter or circumference, and volume of a circle,
-    square, rectangle, triangle, cube or sphere ("the area of a circle with radius 3"), a value "as a
-    decimal", and the arithmetic of a question that also asks something else. The result then shows the
-    expression it was read as. Words that name no known operation are an error, never ignored.
+    tip?" gives the tip), percents in turn ("$120 with 30% off, then 8% tax"), amounts spent from one
+    ("had $500, spent $137.25 and $89.99: how much is left?"), things at a price each ("4 notebooks at
+    $3.75 each and a pen for $2.40: total?"), a price per unit ("a 750 g box costs $4.50: price per 100
+    g?"), a bill and a fixed tip shared ("5 of us split a $212.50 fare plus a $15 tip"), an amount per
+    hour, day, week, month or year over a time in another unit ("save $150 a month: how much after 2
+    years?"), the area, perimeter or circumference, and volume of a circle, square, rectangle, triangle,
+    cube or sphere ("the area of a circle with radius 3"), a right triangle's hypotenuse ("legs 3 and
+    4"), a value "as a decimal", and the arithmetic of a question that also asks something else. The
+    result then shows the expression it was read as. Words that name no known operation are an error,
+    never ignored.
     """
     try:
         result = evaluate(expression)

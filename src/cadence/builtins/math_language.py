@@ -38,7 +38,8 @@ decimal" ("3/8 to a decimal", "in decimal form") is framing, a currency sign bef
 A shape's area, perimeter or circumference, or volume, named with its sizes is its formula, an operand
 like any other ("the area of a circle with radius 3" is ``(pi * 3 ** 2)``, "... then double it"): a
 circle or a sphere by radius or diameter, a square or a cube by its side, a rectangle by length and width
-("a 4 by 6 rectangle"), a triangle by base and height, a cylinder by radius and height; so is a question
+("a 4 by 6 rectangle"), a triangle by base and height, a cylinder by radius and height, and the
+hypotenuse of a right triangle by its legs ("legs 3 and 4" is ``sqrt(3 ** 2 + 4 ** 2)``); so is a question
 about one shape whose sizes are given apart ("A circle has a radius of 3. What is its area?"). Any other
 question about a shape is not read (an error, not "square 25" for "the area of a square is 25").
 
@@ -54,8 +55,15 @@ a cut or "25% off", raised by a tip, a tax, VAT, a markup, a fee or a raise ("A 
 25% off", "$60 plus 8% tax", ``(60 * (100 + 8) / 100)``); a question for the tip, the tax or the
 discount itself ("how much is the tip?") is the percent of the price, and a price shared ("split an $84
 bill 4 ways with a 15% tip", "among 4 people") is the changed price over the sharers. A price given after
-the change ("after a 25% discount it costs $30", "reduced by 20% to $40", "the original price?"), two
-percents, sharing "with 3 friends" (3 or 4 shares?) or another operation are not read. An amount per
+the change ("after a 25% discount it costs $30", "reduced by 20% to $40", "the original price?"), sharing
+"with 3 friends" (3 or 4 shares?) or another operation are not read; a tip asked on what a bill "came to"
+is the tip on it. Two percents or more applied in turn, each saying which way ("$120 with 30% off, then 8%
+sales tax: what do I pay?"), change the price one after the other. A few other shopping questions are read
+when every number has its place: amounts taken from a first one ("had $500, spent $137.25 on groceries
+and $89.99 on shoes: how much is left?"), things bought at a price each ("4 notebooks at $3.75 each and a
+pen for $2.40: the total?", "$18 for adults and $11 for kids: 2 adults and 3 kids?"), a price or an
+amount per unit ("a 750 g box costs $4.50: the price per 100 g?", "42 liters for 600 km: liters per 100
+km?") and a bill with a fixed tip shared ("5 of us split a $212.50 fare plus a $15 tip"). An amount per
 unit of time for a time in another unit is a product with the time converted into the rate's unit ("if
 I save $150 a month, how much after 2 years?" is ``(150 * 2 * 12)``, "60 km per hour for 90 minutes"
 ``(60 * 90 / 60)``): seconds to weeks convert among themselves, months to centuries among themselves, and
@@ -80,6 +88,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from itertools import pairwise
 
 from cadence.text import numbers_from_words
 
@@ -839,6 +848,20 @@ _OTHER_OPERATION_RE = re.compile(
 """Words of another operation: the text is more than a price changed by a percent."""
 
 
+_CAME_TO_RE = re.compile(r"\b(?:came|comes|come)\s+(?:out\s+)?to\b", re.IGNORECASE)
+_SENTENCE_RE = re.compile(r"(?:[^.?!;]|\.(?=\d))+")
+
+
+def _came_to_stated(text: str) -> str:
+    """``text`` with what a bill "came to" said as what it "was", in a sentence without a percent: asked
+    for the tip on it ("Our lunch came to $64.50. How much is a 20% tip?"), the amount is the bill before
+    the tip; one stated with the percent ("came to $64.50 with a 20% tip") stays the price after it."""
+    return _SENTENCE_RE.sub(
+        lambda s: s.group() if _GIVEN_PERCENT_RE.search(s.group()) else _CAME_TO_RE.sub("was", s.group()),
+        text,
+    )
+
+
 def _price_problem(text: str) -> str | None:
     """A price lowered (a discount, a sale, "25% off") or raised (a tip, a tax, VAT, a markup) by a
     percent, as ``(A * (100 - P) / 100)`` or ``(A * (100 + P) / 100)``; asked for the tip, the tax or
@@ -848,7 +871,10 @@ def _price_problem(text: str) -> str | None:
     else and gives the price before the change (not "after a 25% discount it costs $30")."""
     percents = _GIVEN_PERCENT_RE.findall(text)
     lowered, raised = _LOWERED_RE.search(text), _RAISED_RE.search(text)
-    if len(percents) != 1 or (lowered is None) == (raised is None) or _PAID_PRICE_RE.search(text):
+    part_asked = any(pattern.search(text) for pattern in _PRICE_PART_ASKED)
+    if len(percents) != 1 or (lowered is None) == (raised is None):
+        return None
+    if _PAID_PRICE_RE.search(_came_to_stated(text) if part_asked else text):
         return None
     if re.search(rf"{_GIVEN_PERCENT_RE.pattern}\s+(?:of|out of)\b", text, re.IGNORECASE):
         return None  # "25% of the shirts": a share of something, not a price changed
@@ -866,12 +892,298 @@ def _price_problem(text: str) -> str | None:
     if len(prices) != 1 or _OTHER_OPERATION_RE.search(rest):
         return None
     price, percent = prices[0], percents[0]
-    if any(pattern.search(text) for pattern in _PRICE_PART_ASKED):
+    if part_asked:
         if sharers is not None or _TOTAL_ASKED_RE.search(text):
             return None  # the tip and the total, or the tip of each: not one answer
         return f"({price} * {percent} / 100)"
     changed = f"({price} * (100 {'-' if lowered else '+'} {percent}) / 100)"
     return changed if sharers is None else f"({changed} / {sharers})"
+
+
+# Two percents applied in turn to one price: "$120 with 30% off, and then 8% sales tax: what do I pay?".
+_CUE_AFTER_RE = re.compile(r"\s*((?:(?!(?:and|or|then|plus|with|but)\b)[a-z-]+\s*){1,2})", re.IGNORECASE)
+"""The words right after a percent that say what it is ("30% off", "8% sales tax"), up to an "and"."""
+_CUE_BEFORE_RE = re.compile(r"(?:^|\s)((?:[a-z-]+\s+)?[a-z-]+)\s+(?:of|at|by)\s*$", re.IGNORECASE)
+"""The words right before a percent that say what it is ("a discount of 30%", "tax at 8%")."""
+_PAY_ASKED_RE = re.compile(
+    r"\b(?:what|how much)\b[^.?!]*\b(?:pay|owe|cost|costs|spend|price|total)\b"
+    r"|\b(?:final|total|new|sale)\s+(?:price|cost|amount|bill)\b|\btotal\b",
+    re.IGNORECASE,
+)
+"""A question asking for the price to pay ("What do I pay?", "What's the final price?")."""
+
+
+def _lowers(text: str, percent: re.Match[str]) -> bool | None:
+    """Whether the percent ``percent`` lowers the price (``True``: "30% off", "a discount of 30%") or
+    raises it (``False``: "8% sales tax", "a tip of 15%"), by the words right after or right before it;
+    ``None`` when they name neither or both."""
+    after = _CUE_AFTER_RE.match(text, percent.end())
+    before = _CUE_BEFORE_RE.search(text[: percent.start()])
+    cues = " ".join(m.group(1) for m in (after, before) if m is not None)
+    lowered, raised = _LOWERED_RE.search(cues), _RAISED_RE.search(cues)
+    return None if (lowered is None) == (raised is None) else lowered is not None
+
+
+def _price_changes(text: str) -> str | None:
+    """One price changed by two or more percents in turn, each lowering or raising it ("A jacket is $120
+    with 30% off, and then 8% sales tax is added. What do I pay?" is ``(120 * (100 - 30) / 100 * (100 +
+    8) / 100)``). ``None`` unless the question asks for the price to pay (not the tip or the tax itself),
+    ``text`` holds one price and every percent says which way it changes it (not both), by the words
+    right after it ("30% off") or right before ("a discount of 30%"), and nothing is shared or else
+    computed."""
+    if not _one_question(text):
+        return None
+    percents = list(_GIVEN_PERCENT_RE.finditer(text))
+    if len(percents) < 2 or not _PAY_ASKED_RE.search(text) or _PAID_PRICE_RE.search(text):
+        return None
+    if re.search(rf"{_GIVEN_PERCENT_RE.pattern}\s+(?:of|out of)\b", text, re.IGNORECASE):
+        return None
+    if _SHARE_CUE_RE.search(text) or any(pattern.search(text) for pattern in _PRICE_PART_ASKED):
+        return None
+    rest = _GIVEN_PERCENT_RE.sub(" ", text)
+    prices = _NUMBER_RE.findall(_without_ones(rest))
+    if len(prices) != 1 or _OTHER_OPERATION_RE.search(re.sub(r"\bthen\b", " ", rest, flags=re.IGNORECASE)):
+        return None
+    changes = []
+    for percent in percents:
+        lowers = _lowers(text, percent)
+        if lowers is None:
+            return None
+        changes.append(f" * (100 {'-' if lowers else '+'} {percent.group(1)}) / 100")
+    return f"({prices[0]}{''.join(changes)})"
+
+
+# A bill and a fixed tip or fee shared: "Five of us split a $212.50 cab fare plus a $15 tip".
+_ADDED_AMOUNT_RE = re.compile(
+    rf"(?<![\w.])({_NUM})\s+(?:[a-z]+\s+)?(?:tips?|gratuity|tax|fees?|surcharges?|service charges?)\b"
+    rf"(?!\s+(?:of|on)\b)",
+    re.IGNORECASE,
+)
+
+
+_QUESTION_WORD_RE = re.compile(r"\b(?:what|what's|whats|how|which|when|why|where|who)\b", re.IGNORECASE)
+
+
+def _one_question(text: str) -> bool:
+    """Whether ``text`` asks at most one question ("..., and what is the total?" asks two)."""
+    return len(_QUESTION_WORD_RE.findall(text)) <= 1
+
+
+def _without_ones(text: str) -> str:
+    """``text`` with a "1" that names one thing blanked out, every other character where it was."""
+    return _ONE_THING_RE.sub(lambda m: " " * len(m.group()), text)
+
+
+def _shared_with_amounts(text: str) -> str | None:
+    """A bill and an amount added to it (a tip, a fee) shared by N: "Five of us are splitting a $212.50
+    cab fare plus a $15 tip. How much does each pay?" is ``((212.50 + 15) / 5)``. ``None`` unless
+    ``text`` shares among a number of people ("5 of us", "4 ways", not "with 3 friends"), holds no
+    percent, and the two other numbers are a bill and, after it, "plus", "and" or "with" a tip or a fee."""
+    if not _one_question(text):
+        return None
+    if _GIVEN_PERCENT_RE.search(text) or not _SHARE_CUE_RE.search(text):
+        return None
+    rest = text
+    for pattern in _SHARE_COUNT_RES:
+        share = pattern.search(rest)
+        if share is not None:
+            if re.search(r"\bwith\s+(?:my\s+|our\s+)?$", rest[: share.start()], re.IGNORECASE):
+                return None
+            sharers, rest = share.group("n"), rest[: share.start()] + " " + rest[share.end() :]
+            break
+    else:
+        return None
+    numbers = list(_NUMBER_RE.finditer(_without_ones(rest)))
+    if len(numbers) != 2 or _OTHER_OPERATION_RE.search(rest) or _PAID_PRICE_RE.search(text):
+        return None
+    bill, added = numbers
+    link = rest[bill.end() : added.start()]
+    if not re.search(r"\b(?:plus|and|with|including)\b|\+", link, re.IGNORECASE):
+        return None
+    if not _ADDED_AMOUNT_RE.match(rest, added.start()) or _ADDED_AMOUNT_RE.match(rest, bill.start()):
+        return None
+    return f"(({bill.group()} + {added.group()}) / {sharers})"
+
+
+# Several amounts taken from one: "I had $500 and spent $137.25 on groceries and $89.99 on shoes".
+_NOT_TAKEN_RE = re.compile(
+    rf"\b(?!(?:{_TAKEN})\b){_GAINED}\b|\bmore\b|\b(?:each|per|every|apiece|twice|times)\b", re.IGNORECASE
+)
+"""Words of gaining ("found", "earned", "5 more") or of a rate ("5 each day"): not only amounts taken."""
+
+
+def _spent_from(text: str) -> str | None:
+    """Several amounts taken from the first one, asked what is left: "I had $500 and spent $137.25 on
+    groceries and $89.99 on shoes. How much is left?" is ``(500 - 137.25 - 89.99)``, "Ana had 80
+    stickers, gave 15 to Ben and 22 to Cal" ``(80 - 15 - 22)``. ``None`` unless ``text`` holds three
+    numbers or more, a word of taking (spent, gave, sold) comes between the first and the second, every
+    later number counts what the first does (not "3 shirts" of "$100"), the question after the last
+    asks what is left, and nothing is gained, a rate or a percent."""
+    if not _one_question(text):
+        return None
+    numbers = list(_NUMBER_RE.finditer(_without_ones(text)))
+    if len(numbers) < 3 or _GIVEN_PERCENT_RE.search(text) or _NOT_TAKEN_RE.search(text):
+        return None
+    if not re.search(_LEFT, text[numbers[-1].end() :], re.IGNORECASE):
+        return None
+    if not re.search(rf"\b{_TAKEN}\b", text[numbers[0].end() : numbers[1].start()], re.IGNORECASE):
+        return None
+    if _OTHER_OPERATION_RE.search(re.sub(r"\bthen\b", " ", text, flags=re.IGNORECASE)):
+        return None
+    after_first = re.match(r"\s+([a-z]+)", text[numbers[0].end() :], re.IGNORECASE)
+    for number in numbers[1:]:
+        after = re.match(r"\s+([a-z]+)", text[number.end() :], re.IGNORECASE)
+        if after is None or after.group(1).lower() in _NOT_A_THING:
+            continue
+        if after_first is None or _stem(after.group(1)) != _stem(after_first.group(1)):
+            return None  # "$100 on 3 shirts": not an amount of the same things
+    return "(" + " - ".join(n.group() for n in numbers) + ")"
+
+
+def _stem(word: str) -> str:
+    """``word`` without a plural ending ("notebooks", "boxes", "children", "liters")."""
+    word = word.lower()
+    irregular = {"children": "child", "people": "person", "men": "man", "women": "woman", "feet": "foot"}
+    if word in irregular:
+        return irregular[word]
+    if word.endswith(("ches", "shes", "xes", "sses")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 2 else word
+
+
+# A total of several things bought at a price each: "4 notebooks at $3.75 each and a pen for $2.40".
+_ITEM_RE = re.compile(
+    rf"(?:(?<![\w.])(?P<n>{_NUM})|\b(?P<one>an?|one))\s+(?P<thing>{_NOUNS})\s+"
+    rf"(?P<link>at|for|costing|priced at|@)\s+(?P<p>{_NUM})(?!\w|\.\d)(?:\s+(?P<each>each|apiece|a piece))?",
+    re.IGNORECASE,
+)
+_ITEM_GAP_RE = re.compile(r"[\s,]*(?:(?:and|plus)(?:\s+also)?)?\s*", re.IGNORECASE)
+_KIND_PRICE_RE = re.compile(
+    rf"(?<![\w.])(?P<p>{_NUM})\s+(?:each\s+|apiece\s+)?(?:for|per)\s+(?:an?\s+|each\s+)?(?P<kind>[a-z]+)\b",
+    re.IGNORECASE,
+)
+_KIND_COUNT_RE = re.compile(rf"(?<![\w.])(?P<n>{_NUM})\s+(?P<kind>[a-z]+)\b", re.IGNORECASE)
+_SPEND_ASKED_RE = re.compile(
+    rf"{_TOTAL}|\b(?:what|how much)\b[^.?!]*\b(?:spend|spent|pay|paid|cost|costs|owe)\b", re.IGNORECASE
+)
+"""A question asking what the things cost together."""
+
+
+def _items_total(text: str) -> str | None:
+    """What several things bought at a price each cost together: "I bought 4 notebooks at $3.75 each
+    and a pen for $2.40. What did I spend in total?" is ``(4 * 3.75 + 1 * 2.40)``; with the prices
+    named per kind, then the count of each ("Tickets are $18 each for adults and $11 for kids. What do
+    2 adults and 3 kids pay?"), ``(2 * 18 + 3 * 11)``. ``None`` unless two kinds of things or more are
+    bought, every number is a count or a price of one, a count above one has its price "at" or "each"
+    (not "3 shirts for $45"), and the question asks for the total."""
+    if not _one_question(text):
+        return None
+    if not _SPEND_ASKED_RE.search(text) or _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(text):
+        return None
+    numbers = {m.start() for m in _NUMBER_RE.finditer(text)}
+    items = list(_ITEM_RE.finditer(text))
+    if len(items) >= 2 and all(_ITEM_GAP_RE.fullmatch(text, a.end(), b.start()) for a, b in pairwise(items)):
+        terms = []
+        for item in items:
+            count = item.group("n") or "1"
+            if count != "1" and not (item.group("each") or item.group("link").lower() == "at"):
+                return None  # "3 shirts for $45": the price of all three?
+            terms.append(f"{count} * {item.group('p')}")
+        used = {i.start(g) for i in items for g in ("n", "p") if i.start(g) >= 0}
+        return f"({' + '.join(terms)})" if used == numbers else None
+    prices = {_stem(m.group("kind")): m for m in _KIND_PRICE_RE.finditer(text)}
+    counts = [m for m in _KIND_COUNT_RE.finditer(text) if _stem(m.group("kind")) in prices]
+    kinds = [_stem(m.group("kind")) for m in counts]
+    if len(prices) < 2 or sorted(kinds) != sorted(prices):
+        return None
+    if min(m.start() for m in counts) < max(m.end() for m in prices.values()):
+        return None  # the prices first, then the counts
+    used = {m.start("p") for m in prices.values()} | {m.start() for m in counts}
+    if used != numbers:
+        return None
+    return (
+        "("
+        + " + ".join(f"{m.group('n')} * {prices[_stem(m.group('kind'))].group('p')}" for m in counts)
+        + ")"
+    )
+
+
+# A price or an amount per unit: "A 750 g box costs $4.50: the price per 100 g?", "42 liters for 600 km".
+_PER_ASKED_RES = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        # "How many liters per 100 km?", "how many km do I get per liter?"
+        rf"\bhow many\s+(?P<top>[a-z]+)\s+(?:[a-z]+\s+){{0,4}}?(?:per|for each|for every)\s+"
+        rf"(?:(?P<per>{_NUM})\s*)?(?P<unit>[a-z]+)\b",
+        # "What is the price per 100 g?", "how much per kg?", "the cost per yogurt"
+        rf"\b(?P<price>price|cost|how much)\s+(?:(?:is it|does it cost|is that)\s+)?"
+        rf"(?:per|for each|for every)\s+"
+        rf"(?:(?P<per>{_NUM})\s*)?(?P<unit>[a-z]+)\b",
+        # "How much is one yogurt?", "what does 1 yogurt cost?"
+        r"\b(?P<price>how much|what)\s+(?:is|are|does|do|would|will|for)\s+(?:a single|1|each|an?)\s+"
+        r"(?P<unit>[a-z]+)\b",
+    )
+)
+_PRICE_GIVEN_RE = re.compile(
+    r"\b(?:costs?|cost me|is|are|was|were|for|priced at|sells? for|sold for|paid|pay|at)\s+$", re.IGNORECASE
+)
+_CURRENCY_WORD_RE = re.compile(r"(?:dollars?|euros?|bucks|usd|eur|gbp)\b", re.IGNORECASE)
+
+
+def _same_unit(a: str, b: str) -> bool:
+    a, b = a.lower(), b.lower()
+    return _stem(a) == _stem(b) or (a in _UNIT_OF and _UNIT_OF.get(a) == _UNIT_OF.get(b))
+
+
+def _unit_price(text: str) -> str | None:
+    """A price or an amount per unit of another amount: "A 750 g box of cereal costs $4.50. What is the
+    price per 100 g?" is ``(4.50 / 750 * 100)``, "A pack of 6 yogurts costs $4.38. How much is one
+    yogurt?" ``(4.38 / 6)``, "My car used 42 liters for 600 km. How many liters per 100 km?" ``(42 /
+    600 * 100)``. ``None`` unless the question asks for a price or an amount per one named unit of the
+    other, ``text`` gives exactly those two amounts before it (the price after "costs", "for", ...; the
+    other with its unit), and nothing there is already per unit or each."""
+    if not _one_question(text):
+        return None
+    for pattern in _PER_ASKED_RES:
+        asked = pattern.search(text)
+        if asked is not None:
+            break
+    else:
+        return None
+    given, after = text[: asked.start()], text[asked.end() :]
+    if _NUMBER_RE.search(after) or re.search(r"\b(?:each|per|every|apiece|a piece)\b", given, re.IGNORECASE):
+        return None
+    if _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(given):
+        return None
+    numbers = list(_NUMBER_RE.finditer(_without_ones(given)))
+    if len(numbers) != 2:
+        return None
+    units = [re.match(r"\s*([a-z]+)\b", given[n.end() :], re.IGNORECASE) for n in numbers]
+    names = ["" if u is None else u.group(1) for u in units]
+    if asked.groupdict().get("price") is not None:
+        prices = [
+            i
+            for i, n in enumerate(numbers)
+            if _PRICE_GIVEN_RE.search(given[: n.start()])
+            and (not names[i] or _CURRENCY_WORD_RE.match(names[i]))
+        ]
+        if len(prices) != 1:
+            return None
+        top = prices[0]
+    else:
+        tops = [i for i, name in enumerate(names) if name and _same_unit(name, asked.group("top"))]
+        if len(tops) != 1:
+            return None
+        top = tops[0]
+    other = 1 - top
+    between = given[numbers[min(top, other)].end() : numbers[max(top, other)].start()]
+    if asked.groupdict().get("price") is None and re.search(r"\b(?:with|of|containing|holding)\b", between):
+        return None  # "3 boxes with 12 eggs": 12 in all or in each?
+    if not names[other] or not _same_unit(names[other], asked.group("unit")):
+        return None
+    per = asked.groupdict().get("per")
+    top_amount = numbers[top].group() if per is None else f"{numbers[top].group()} * {per}"
+    return f"({top_amount} / {numbers[other].group()})"
 
 
 # An amount per unit of time over a time in another unit: "save $150 a month: how much after 2 years?".
@@ -982,12 +1294,14 @@ _LENGTH_UNIT = (
 _MEASURE = rf"(?<![\w.-])(?P<n>{_UNSIGNED})(?:[\s-]*{_LENGTH_UNIT}\b)?"
 _SECOND_MEASURE = rf"(?<![\w.-])(?P<m>{_UNSIGNED})(?:[\s-]*{_LENGTH_UNIT}\b)?"
 """A size: a number (never negative) and maybe its unit."""
-_SIZE_NAME = r"radius|diameter|side length|side|sides|edge length|edge|edges|length|width|breadth|base|height"
+_SIZE_NAME = (
+    r"radius|diameter|side length|side|sides|legs|edge length|edge|edges|length|width|breadth|base|height"
+)
 _SIZE_RES = tuple(
     re.compile(pattern, re.IGNORECASE)
     for pattern in (
-        # "sides 4 and 6", "sides of 4 cm by 6 cm": a rectangle's length and width
-        rf"sides?\s+(?:of\s+)?{_MEASURE}\s*(?:and|,|by|x|×)\s*{_SECOND_MEASURE}",
+        # "sides 4 and 6", "sides of 4 cm by 6 cm": a rectangle's length and width (a right triangle's legs)
+        rf"(?:sides?|legs)\s+(?:of\s+)?{_MEASURE}\s*(?:and|,|by|x|×)\s*{_SECOND_MEASURE}",
         # "radius 3", "a radius of 3 cm", "side length = 4", "whose diameter is 10"
         rf"(?P<name>{_SIZE_NAME})\s*(?:(?:is|of|=|:|equal to|equals|measuring|measures|that is|which is)\s*)*"
         rf"{_MEASURE}",
@@ -1009,8 +1323,11 @@ _SIZE_OF = {
     "edge": "s", "edges": "s", "length": "l", "long": "l", "width": "w", "breadth": "w", "wide": "w",
     "base": "b", "height": "h", "high": "h", "tall": "h",
 }  # fmt: skip
-_QUANTITY = r"(?:surface\s+area|area|circumference|perimeter|volume)"
-_SHAPE = rf"(?:circle|sphere|square(?!\s+{_LENGTH_UNIT}\b)|rectangle|triangle|cube|cylinder)"
+_QUANTITY = r"(?:surface\s+area|area|circumference|perimeter|volume|hypotenuse)"
+_SHAPE = (
+    rf"(?:circle|sphere|square(?!\s+{_LENGTH_UNIT}\b)|rectangle|right(?:[\s-]angled?)?\s+triangle|triangle|"
+    r"cube|cylinder)"
+)
 """A shape ("square feet" is an area's unit, not a square)."""
 _FORMULAS = {
     ("area", "circle", "r"): "(pi * {r} ** 2)",
@@ -1024,6 +1341,10 @@ _FORMULAS = {
     ("area", "rectangle", "lw"): "({l} * {w})",
     ("perimeter", "rectangle", "lw"): "(2 * ({l} + {w}))",
     ("area", "triangle", "bh"): "({b} * {h} / 2)",
+    ("area", "right triangle", "bh"): "({b} * {h} / 2)",
+    ("area", "right triangle", "lw"): "({l} * {w} / 2)",
+    ("hypotenuse", "right triangle", "lw"): "sqrt({l} ** 2 + {w} ** 2)",
+    ("hypotenuse", "triangle", "lw"): "sqrt({l} ** 2 + {w} ** 2)",
     ("volume", "cube", "s"): "({s} ** 3)",
     ("surface area", "cube", "s"): "(6 * {s} ** 2)",
     ("volume", "sphere", "r"): "(4 / 3 * pi * {r} ** 3)",
@@ -1083,7 +1404,8 @@ def _sizes(text: str, start: int, *, linked: bool = True) -> tuple[dict[str, str
 
 def _formula(quantity: str, shape: str, sizes: dict[str, str]) -> str | None:
     quantity = re.sub(r"\s+", " ", quantity.lower())
-    form = _FORMULAS.get((quantity, shape.lower(), "".join(sorted(sizes))))
+    shape = re.sub(r"^right\W*(?:angled?\s+)?triangle$", "right triangle", shape.lower())
+    form = _FORMULAS.get((quantity, shape, "".join(sorted(sizes))))
     return None if form is None else form.format(**sizes)
 
 
@@ -1412,6 +1734,11 @@ def to_expression(text: str) -> str:
         or _word_problem(cleaned)
         or _rate_for_a_time(cleaned)
         or _unit_conversion(cleaned)
+        or _price_changes(cleaned)
+        or _shared_with_amounts(cleaned)
+        or _spent_from(cleaned)
+        or _items_total(cleaned)
+        or _unit_price(cleaned)
         or whole
     )
 
