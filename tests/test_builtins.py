@@ -21,6 +21,7 @@ from cadence.builtins.docs import (
     fts_query,
     get_index,
     make_docs_tools,
+    to_line_end,
 )
 from cadence.builtins.info import UnknownLocationError, current_time, time_difference
 from cadence.builtins.math import (
@@ -437,6 +438,16 @@ def test_docs_snippet_starts_at_the_beginning_of_its_line() -> None:
     assert from_line_start("…not in the body", body) == "…not in the body"
     hits = get_index(BUNDLED_DOCS_DIR).search("where is the sqlite database stored")
     assert "CADENCE_DATA_DIR" in hits[0].snippet
+
+
+def test_docs_snippet_ends_where_its_line_ends() -> None:
+    body = "Tones:\nnatural: friendly and conversational, in plain words.\nconcise: short."
+    assert (
+        to_line_end("…natural: friendly and…", body)
+        == "…natural: friendly and conversational, in plain words.…"
+    )
+    assert to_line_end("…concise: short…", body) == "…concise: short."  # the passage's end
+    assert to_line_end("Tones:", body) == "Tones:"  # not cut
 
 
 def test_docs_health_check(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, docs_folder: Path) -> None:

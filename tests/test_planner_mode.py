@@ -129,6 +129,19 @@ async def test_no_plan_falls_back_to_the_lexical_plan_and_the_researcher_fills_a
     assert list(model.records[1].tools) == ["calculate"]
 
 
+async def test_a_question_no_tool_names_is_planned_for_the_plugin_its_capabilities_fit() -> None:
+    """No tool's own words fit "How do I install Cadence?": the docs plugin's capabilities do, and of
+    its tools the one reading the question (search_docs) is planned, as the coordinator routes it."""
+    engine, _ = planner_engine(
+        [{"content": "Let me think about it."},  # planner: no plan at all
+         {"tool_calls": [{"name": "search_docs", "args": {"query": "install Cadence"}}]},
+         {"content": "Install it with pip."}]
+    )  # fmt: skip
+    out = await engine.ainvoke("How do I install Cadence?", user_id="u")
+    assert out.trace["planned_tools"] == [{"name": "search_docs", "args": None}]
+    assert out.trace["route"] == "researcher" and "pip install" in out.response
+
+
 # -- the researcher's loop ---------------------------------------------------------------------------
 async def test_researcher_retries_with_alternative_tools_until_the_iteration_limit() -> None:
     engine, model = planner_engine(

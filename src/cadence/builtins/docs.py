@@ -325,7 +325,7 @@ class DocsIndex:
             try:
                 rows = self._db.execute(
                     """
-                    SELECT path, line, heading, snippet(passages, 3, '', '', '…', 40),
+                    SELECT path, line, heading, snippet(passages, 3, '', '', '…', 48),
                            bm25(passages, 0.0, 0.0, 3.0, 1.0) AS score, body
                     FROM passages WHERE passages MATCH ? ORDER BY score LIMIT ?
                     """,
@@ -339,7 +339,7 @@ class DocsIndex:
                 path=r[0],
                 line=int(r[1]),
                 heading=r[2],
-                snippet=" ".join(from_line_start(r[3], r[5]).split()),
+                snippet=" ".join(to_line_end(from_line_start(r[3], r[5]), r[5]).split()),
                 score=r[4],
             )
             for r in rows
@@ -408,6 +408,30 @@ def from_line_start(snippet: str, body: str) -> str:
     if position - start > MAX_SNIPPET_LEAD:
         return snippet
     return ("…" if start > 0 else "") + body[start:position] + core
+
+
+MAX_SNIPPET_TAIL = 240
+"""Characters a snippet may be extended forwards to end where its line ends."""
+
+
+def to_line_end(snippet: str, body: str) -> str:
+    """``snippet`` (an FTS5 snippet of ``body``) extended to the end of the line it stops in.
+
+    A window that stops mid-line cuts what the line says ("natural: friendly and…" of the tones' list).
+    """
+    core = snippet.removesuffix("…")
+    if core == snippet:
+        return snippet
+    tail = core.removeprefix("…")[-60:]
+    position = body.find(tail)
+    if position < 0 or not tail:
+        return snippet
+    end = position + len(tail)
+    stop = body.find("\n", end)
+    stop = len(body) if stop < 0 else stop
+    if stop - end > MAX_SNIPPET_TAIL:
+        return snippet
+    return core + body[end:stop] + ("…" if stop < len(body.rstrip()) else "")
 
 
 def _shown(path: str) -> str:

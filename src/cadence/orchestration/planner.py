@@ -53,7 +53,7 @@ from pydantic import BaseModel, Field
 
 from cadence.conventions import GraphNodeNames, message_text, split_at_last_human
 from cadence.errors import CadenceError
-from cadence.models.preroute import PreRouter, question_parts
+from cadence.models.preroute import PreRouter, RouteCandidate, question_parts
 from cadence.orchestration.answer_check import ToolResult, leading_facts
 from cadence.orchestration.approval import EDITED_KEY, arguments_problem
 from cadence.orchestration.events import SuspendEvent, agent_events, emit_events, node_event
@@ -300,7 +300,38 @@ def lexical_plan(
         return Plan(
             "researcher", [{"name": name, "args": None} for name in chosen], f"{fits} fit the question"
         )
+    reader = _plugin_reader(question, tools, schemas)
+    if reader is not None:
+        return Plan(
+            "researcher", [{"name": reader[1], "args": None}], f"the {reader[0]} plugin fits the question"
+        )
     return Plan("end", [], "no tool fits; answer directly")
+
+
+def _plugin_reader(
+    question: str, tools: Mapping[str, tuple[PluginBundle, BaseTool]], schemas: Sequence[Mapping[str, Any]]
+) -> tuple[str, str] | None:
+    """When no tool's own words fit: the one plugin whose description and capabilities fit ("How do I
+    install Cadence?" is the docs plugin's, as the coordinator routes it) and its first tool that reads the
+    question itself (one required string argument), as ``(plugin, tool)``; else None."""
+    bundles = {bundle.name: bundle for bundle, _ in tools.values()}
+    if not bundles or not question.strip():
+        return None
+    router = PreRouter(RouteCandidate.from_metadata(b.metadata, name=name) for name, b in bundles.items())
+    fits = router.shortlist(question, ratio=0.9)
+    if len(fits) != 1:
+        return None
+    for schema in schemas:
+        function = schema["function"]
+        parameters = function.get("parameters") or {}
+        required = parameters.get("required") or []
+        reads = (
+            len(required) == 1
+            and (parameters.get("properties") or {}).get(required[0], {}).get("type") == "string"
+        )
+        if reads and tools[function["name"]][0].name == fits[0]:
+            return fits[0], function["name"]
+    return None
 
 
 # -- the turn's results ------------------------------------------------------------------------------
