@@ -608,8 +608,19 @@ def test_a_tool_taking_what_the_question_asks_for_is_not_called() -> None:
     # "percent" matches percent_of only, which takes the percent as input: the others compete
     plan = model.plan(_after_route("45 is what percent of 180?"), tools=tools)
     assert plan.fixed is not None and json.loads(plan.fixed)["name"] == "calculate"
-    plan = model.plan(_after_route("what is 15 percent of 80?"), tools=tools)
+    plan = model.plan(_after_route("what is 15 percent of 80?"), tools=_schemas([percent_of, share]))
     assert plan.fixed is None and [t["function"]["name"] for t in plan.options] == ["percent_of"]
+
+
+def test_numbers_in_roles_are_read_by_the_tool_reading_the_question() -> None:
+    """A small model fills a tool's numbers in the sentence's order ("What percentage of 240 is 54?" gave
+    part=240, whole=54): the agent's tool that reads the question itself takes them in their roles."""
+    tools = _schemas([calculate, percent_of, share, make_back_tool()])
+    plan = LocalChatModel().plan(_after_route("what is 15 percent of 80?"), tools=tools)
+    assert json.loads(plan.fixed or "{}") == {
+        "name": "calculate",
+        "arguments": {"expression": "what is 15 percent of 80?"},
+    }
 
 
 def test_numbers_written_in_words_are_offered_as_arguments() -> None:
@@ -785,18 +796,19 @@ def test_real_coordinator_routes_the_examples(
 
 @real_model
 async def test_real_agent_calls_calculate(local_model: LocalChatModel) -> None:
-    bound = local_model.bind_tools([calculate, percent_of, make_back_tool()])
+    # without a tool reading the question itself, the model generates the numbers' call
+    bound = local_model.bind_tools([percent_of, make_back_tool()])
     started = time.monotonic()
     response = await bound.ainvoke(_after_route("What is 15% of 80?"))
     print(f"\nagent tool call: {time.monotonic() - started:.2f}s")
     assert len(response.tool_calls) == 1
     call = response.tool_calls[0]
-    assert call["name"] in {"calculate", "percent_of"}
-    if call["name"] == "percent_of":  # numbers are copied from the message, never invented
-        assert {call["args"]["percent"], call["args"]["value"]} <= {15, 80}
-    else:
-        assert call["args"]["expression"] == "What is 15% of 80?"
+    assert call["name"] == "percent_of"  # numbers are copied from the message, never invented
+    assert {call["args"]["percent"], call["args"]["value"]} <= {15, 80}
     assert response.usage_metadata and response.usage_metadata["output_tokens"] > 0
+    with_reader = local_model.bind_tools([calculate, percent_of, make_back_tool()])
+    read = await with_reader.ainvoke(_after_route("What is 15% of 80?"))
+    assert read.tool_calls[0]["args"] == {"expression": "What is 15% of 80?"}
 
 
 @real_model

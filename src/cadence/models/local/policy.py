@@ -847,6 +847,21 @@ def fewest_arguments(options: list[Mapping[str, Any]]) -> list[Mapping[str, Any]
     return [t for t in options if required_count(t) == fewest]
 
 
+def reader_for_roles(
+    options: list[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]]
+) -> list[Mapping[str, Any]]:
+    """``options``, or the agent's tool that reads the question itself (one required string, not a
+    path) when every option needs two or more numbers, each in its role: a small model fills them in
+    the sentence's order ("What percentage of 240 is 54?" gave ``percentage(part=240, whole=54)``;
+    "Increase 1,250 by 12%" ``percent_change(old=1250, new=12)``), where a reader takes the roles
+    from the words."""
+    roles = [t for t in options if number_arguments(t) >= 2 and number_arguments(t) == required_count(t)]
+    if not options or len(roles) != len(options):
+        return options
+    readers = [t for t in tools if sole_string_parameter(t) is not None and locator_parameter(t) is None]
+    return readers[:1] or options
+
+
 def has_no_required_arguments(schema: Mapping[str, Any]) -> bool:
     """Whether a tool can be called with ``{}``."""
     return not required_parameters(schema)
@@ -1170,6 +1185,7 @@ class SmallModelPolicy:
                 candidates = usable_tools(rest, question, matched=False) or rest or matched
             # the candidates fit about equally well: the simplest reading wins
             options = fewest_arguments(candidates)
+            options = reader_for_roles(options, tools)
         # Arguments with no free choice are decided here: a tool's only string argument is the
         # user's whole message (a small model picks spans badly; tools should read natural
         # language) or, when it locates something, the path or URL the message names; a tool
