@@ -14,6 +14,7 @@ from tests.conftest import make_settings
 
 from cadence.builtins.info import InfoPlugin
 from cadence.builtins.math import MathPlugin
+from cadence.conventions import TONE_NOTICE
 from cadence.models.local import bundled_model_path, local_runtime_available
 from cadence.models.local.policy import SmallModelPolicy
 from cadence.models.preroute import routing_schema
@@ -57,6 +58,14 @@ def test_the_supervisor_policy_routes_then_forwards_or_finalizes() -> None:
     assert json.loads(forward.fixed or "") == {"name": "forward_message", "arguments": {"from_agent": "math"}}
     finalize = policy.plan(handed_back("345"), tools=supervisor_tools())
     assert finalize.mode == "route" and finalize.fixed == "goto_finalize"
+
+
+def test_with_a_tone_the_supervisor_policy_lets_the_synthesizer_write_the_answer() -> None:
+    """A small model's agent cannot write in a tone: its answer is not forwarded, the synthesizer writes."""
+    toned = handed_back("15 * 23 = 345")
+    toned[0] = SystemMessage(f"You are the supervisor.\n\n{TONE_NOTICE}: step by step.")
+    plan = SmallModelPolicy().plan(toned, tools=supervisor_tools())
+    assert plan.mode == "route" and plan.fixed == "goto_finalize"
 
 
 def test_the_supervisor_policy_prerouter_names_the_bound_handoff_tools() -> None:

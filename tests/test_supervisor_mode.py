@@ -9,6 +9,7 @@ import pytest
 from langchain_core.messages import AIMessage, SystemMessage, ToolMessage
 from tests.conftest import FINALIZE, call, goto, make_settings, transfer
 
+from cadence.conventions import TONE_NOTICE
 from cadence.errors import ConfigurationError, ValidationError
 from cadence.orchestration.engine import Cadence
 from cadence.orchestration.modes import check_mode, mode_names
@@ -437,3 +438,30 @@ def test_modes_registry_and_diagrams() -> None:
         assert node in supervisor
     assert "coordinator" not in supervisor
     assert "coordinator" in engine.draw_mermaid()
+
+
+async def test_a_tone_other_than_natural_is_in_the_supervisors_prompt(engine_factory) -> None:
+    """Forwarding an agent's answer verbatim skips the tone: the supervisor is told it, and may finalize."""
+    script = [transfer("math"), call("calculate", expression="12 * 12"), {"content": "144"}, FINALIZE,
+              {"content": "Here is how: 12 * 12 = 144."}]  # fmt: skip
+    engine, model = engine_factory(script, mode="supervisor")
+    result = await engine.ainvoke("What is 12 * 12?", tone="learning")
+    prompts = [str(r.messages[0].content) for r in model.records if r.node == "supervisor"]
+    assert prompts and all(TONE_NOTICE in p and ResponseTone("learning").description in p for p in prompts)
+    assert "144" in result.response
+    natural, model = engine_factory(
+        [transfer("math"), call("calculate", expression="12 * 12"), {"content": "144"}, forward("math")],
+        mode="supervisor",
+    )
+    await natural.ainvoke("What is 12 * 12?")
+    assert all(TONE_NOTICE not in str(r.messages[0].content) for r in model.records if r.node == "supervisor")
+
+
+async def test_the_answer_after_one_agent_is_checked_against_its_tool_results(engine_factory) -> None:
+    """``last_message``: the agent's tool calls stay out of the supervisor's view, not out of the check."""
+    script = [transfer("math"), call("calculate", expression="18% of 275"), {"content": "49.5"}, FINALIZE,
+              {"content": "Multiply 18 by 0.18, which equals 27.5."}]  # fmt: skip
+    engine, _ = engine_factory(script, mode="supervisor")
+    result = await engine.ainvoke("How do I work out 18% of 275?")
+    assert "27.5" not in result.response and "49.5" in result.response
+    assert any("invented_number" in n for n in result.trace["notes"])

@@ -84,6 +84,9 @@ model's policy then answers from the results instead of handing them back as the
 FORWARDED_REPLY_NOTICE = "Your answer may reach the user as it is"
 """Opens the supervisor mode's instructions to an agent (its answer may be forwarded verbatim): the embedded
 model's policy then answers from the results, as for :data:`FINAL_REPLY_NOTICE`."""
+TONE_NOTICE = "The user asked for answers in this tone"
+"""Opens the supervisor's note of the turn's tone when it is not natural: an agent's answer is forwarded only
+when written that way (the embedded model's policy, which cannot tell, then lets the synthesizer write it)."""
 TOLD_FACTS_HEADER = "WHAT THE USER TOLD YOU ABOUT THEMSELVES EARLIER"
 """Opens the recalled facts the user stated, in an agent's prompt (the embedded model's policy reads them
 to fill "where I live" or "my favorite number" in a tool's arguments)."""

@@ -219,6 +219,10 @@ class Coordinator:
             context.trace.notes.append(note)
         return {**call, "name": route, "args": {}}
 
+    def system_prompt(self, state: dict[str, Any]) -> str:
+        """The system prompt of a decision (the same every turn here; a mode may add to it per turn)."""
+        return self.prompt
+
     def model_input(self, state: dict[str, Any]) -> list[Any]:
         """The conversation the model decides on (after its system prompt), within the token budget.
 
@@ -237,7 +241,7 @@ class Coordinator:
         settings = context.settings if context is not None else self.settings
         # the facts the user stated, when they answer the question alone, let the model finalize
         conversation = with_memory(self.model_input(state), state, settings)
-        messages = [SystemMessage(content=self.prompt), *conversation]
+        messages = [SystemMessage(content=self.system_prompt(state)), *conversation]
         budget = (
             context.budget(settings.coordinator_timeout, keep_reserve=True)
             if context is not None

@@ -320,8 +320,8 @@ class FinalAnswerNode:
             # the agents' tool calls stayed out of the history (supervisor, last_message): an answer
             # drawing on several agents is checked against their answers (it must carry each one)
             answers = turn_agent_answers(list(state.get("messages") or []))
-            if len({a.agent for a in answers}) > 1:
-                results = answers
+            # one agent: its tool results, as the trace recorded them (an answer is never unchecked)
+            results = answers if len({a.agent for a in answers}) > 1 else evidence.results
         instructions = "\n".join(message_text(m) for m in prompt_messages if isinstance(m, SystemMessage))
         failures = [] if results else turn_failures(list(state.get("messages") or []))
         verdict = check_answer(

@@ -95,6 +95,7 @@ from cadence.conventions import (
     FORWARDED_REPLY_NOTICE,
     ROUTE_DESCRIPTION_PREFIX,
     TOLD_FACTS_HEADER,
+    TONE_NOTICE,
     is_control_tool,
     is_route_tool,
     message_text,
@@ -1019,6 +1020,12 @@ class SmallModelPolicy:
         if tools and results and question:
             system = _system_text(messages)
             answers = FINAL_REPLY_NOTICE in system or FORWARDED_REPLY_NOTICE in system
+            if FORWARDED_REPLY_NOTICE in system and answer_shape(style_instruction(system))[1] > max(
+                ANSWER_MAX_TOKENS, ONE_SENTENCE_MAX_TOKENS
+            ):
+                # a tone that explains (in the supervisor mode): the results go back, and the
+                # synthesizer writes them in it
+                answers = False
             if answers and not own_calls_failed(turn, names):
                 # its reply is the final answer (the single mode) or may be forwarded as it is (the
                 # supervisor mode), and nobody checks it: written as a final-answer node would when that
@@ -1127,7 +1134,9 @@ class SmallModelPolicy:
             if plan.fixed != FINALIZE_TOOL or len(tried) > 1:
                 return plan
         copied = copies_of([value for _, value in results])
-        if answer is not None and " ".join(answer[1].split()) not in copied:
+        # a tone other than natural: a small model's agent cannot write in it, the synthesizer can
+        toned = TONE_NOTICE in _system_text(messages)
+        if answer is not None and not toned and " ".join(answer[1].split()) not in copied:
             forward = next(t for t in tools if tool_name(t) == FORWARD_TOOL)
             call = {"name": FORWARD_TOOL, "arguments": {"from_agent": answer[0]}}
             return Plan("call", [], None, [forward], [], 0, fixed=json.dumps(call, ensure_ascii=False))

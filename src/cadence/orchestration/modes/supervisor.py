@@ -45,6 +45,7 @@ from cadence.conventions import (
     FORWARDED_REPLY_NOTICE,
     HANDOFF_NAMING,
     ROUTE_DESCRIPTION_PREFIX,
+    TONE_NOTICE,
     GraphNodeNames,
     RouteNaming,
     agent_from_route,
@@ -282,6 +283,14 @@ class Supervisor(RoutingCoordinator):
         )
         self.output_mode = settings.supervisor_output_mode
         self.handoff_messages = settings.supervisor_handoff_messages
+
+    def system_prompt(self, state: dict[str, Any]) -> str:
+        """The supervisor's prompt, with the turn's tone when it is not natural: an agent's answer is
+        forwarded only when written that way, else the synthesizer writes the answer in it."""
+        tone = ResponseTone.get_description(state.get("tone") or (state.get("metadata") or {}).get("tone"))
+        if tone == ResponseTone.NATURAL.description:
+            return self.prompt
+        return f"{self.prompt}\n\n{SUPERVISOR_TONE_INSTRUCTIONS.format(tone=tone)}"
 
     def model_input(self, state: dict[str, Any]) -> list[Any]:
         """The conversation through :func:`supervisor_view`, trimmed to ``CADENCE_MODEL_INPUT_MAX_TOKENS``.
@@ -635,10 +644,17 @@ def handed_back(
     return [*([last_ai] if last_ai is not None else []), *new]
 
 
+SUPERVISOR_TONE_INSTRUCTIONS = (
+    TONE_NOTICE
+    + ": {tone} Forward an agent's answer only when it is written that way; otherwise call "
+    + FINALIZE_TOOL
+    + ", and the answer is written in that tone from the agents' results."
+)
+"""Added to the supervisor's prompt when the turn asks for a tone other than natural."""
 AGENT_REPLY_INSTRUCTIONS = FORWARDED_REPLY_NOTICE + "."
 """Added to an agent's system prompt in this mode: a forwarded answer, or one that stands, is nobody's
 rewrite (the agent's own prompt sets the natural voice)."""
-AGENT_TONE_INSTRUCTIONS = FORWARDED_REPLY_NOTICE + ", so write it this way: {tone}"
+AGENT_TONE_INSTRUCTIONS = FORWARDED_REPLY_NOTICE + ", so write it in this RESPONSE STYLE: {tone}"
 """:data:`AGENT_REPLY_INSTRUCTIONS` when the turn asks for a tone other than natural."""
 
 
