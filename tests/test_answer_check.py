@@ -338,6 +338,8 @@ def test_a_name_no_result_or_question_has_is_invented() -> None:
         ("10 / 3 = 3.33", []),  # rounded as written
         ("5 - 8 = -3", []),
         ("2 + 3 + 4 = 9", []),  # a chain is not read as its last operation
+        ("2 ** 12 - 100 = 3996", []),  # after a power: "12 - 100" is no equation of its own
+        ("7 // 2 + 1 = 4", []),
         ("At 10:30 the clock said 11.", []),
     ],
 )

@@ -677,7 +677,7 @@ def contradicted_orders(answer: str, evidence: str) -> list[str]:
 
 
 _EQUATION_RE = re.compile(
-    r"(?P<before>[\d)]\s*[-+*/×÷x^]\s*)?\(?\s*(?<![\d.,])(?P<a>-?\d[\d,]*(?:\.\d+)?)\s*(?P<op>[-+*/×÷x])\s*"
+    r"(?P<before>[\d)]\s*(?:\*\*|//|[-+*/×÷x^])\s*)?\(?\s*(?<![\d.,])(?P<a>-?\d[\d,]*(?:\.\d+)?)\s*(?P<op>[-+*/×÷x])\s*"
     r"(?P<b>\d[\d,]*(?:\.\d+)?)\s*\)?\s*=\s*(?P<c>-?\d[\d,]*(?:\.\d+)?)(?P<after>\s*[-+*/×÷x^(\d])?"
 )
 _OPERATIONS = {
