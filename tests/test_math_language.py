@@ -1056,3 +1056,27 @@ def test_calculate_shows_the_shopping_problem_it_read() -> None:
     assert answer == "(500 - 137.25 - 89.99) = 272.76"
     answer = calculate.invoke({"expression": "My car used 42 liters for 600 km. How many liters per 100 km?"})
     assert answer == "(42 * 100 / 600) = 7"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I ran 5.2 km, 6.8 km, 4.5 km and 7.1 km this week. What was my average run?", 5.9),
+        ("My test scores were 82, 91 and 77. What's my mean score?", 83.3333333333),
+        ("Sales: $120, $80, $95, $105. The average?", 100),
+    ],
+)
+def test_the_average_of_a_list_asked_apart_from_it(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I ran 5 km, 6 km and 4 miles. What's my average?",  # not one unit
+        "On average I spend $20 a day. How much in 7 days and 3 weeks?",  # no list
+    ],
+)
+def test_no_average_without_one_list_of_the_same_things(text: str) -> None:
+    with pytest.raises(CalculationError):
+        evaluate(to_expression(text))

@@ -1739,8 +1739,36 @@ def to_expression(text: str) -> str:
         or _spent_from(cleaned)
         or _items_total(cleaned)
         or _unit_price(cleaned)
+        or _average_of_listed(cleaned)
         or whole
     )
+
+
+_AVERAGE_ASKED_RE = re.compile(r"\b(?:average|mean|on average)\b", re.IGNORECASE)
+_SEPARATOR = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)"
+_END = r"(?![\w]|\.\d)"
+_LISTED_RE = re.compile(
+    rf"(?<![\w.]){_NUM}(?P<unit>\s*[a-z]{{1,12}}\b)(?:{_SEPARATOR}{_NUM}(?P=unit))+{_END}"
+    rf"|(?<![\w.]){_NUM}(?:{_SEPARATOR}{_NUM})+{_END}(?!\s*[a-z])",
+    re.IGNORECASE,
+)
+"""Numbers written as a list, each with the same unit or none ("5.2 km, 6.8 km, 4.5 km and 7.1 km")."""
+
+
+def _average_of_listed(text: str) -> str | None:
+    """The mean of the one list of numbers a question asks the average of, apart from it ("I ran 5.2 km,
+    6.8 km, 4.5 km and 7.1 km this week. What was my average run?" is ``((5.2 + 6.8 + 4.5 + 7.1) /
+    4)``). ``None`` unless ``text`` asks for an average, writes one list (the same unit after each number,
+    or none) and no other number."""
+    if not _AVERAGE_ASKED_RE.search(text) or _GIVEN_PERCENT_RE.search(text):
+        return None
+    lists = list(_LISTED_RE.finditer(text))
+    if len(lists) != 1:
+        return None
+    numbers = _NUMBER_RE.findall(lists[0].group(0))
+    if len(numbers) < 2 or len(_NUMBER_RE.findall(text)) != len(numbers):
+        return None
+    return f"(({' + '.join(numbers)}) / {len(numbers)})"
 
 
 _REFERS_BACK_RE = re.compile(
