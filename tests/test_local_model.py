@@ -37,6 +37,7 @@ from cadence.models.local.policy import (
     part_for,
     plain_results,
     question_parts,
+    resolve_place,
     resolve_reference,
     resolve_told,
     result_value,
@@ -1124,3 +1125,19 @@ def test_a_result_listing_named_values_is_answered_with_the_ones_asked_for() -> 
 )
 def test_a_quantity_in_another_unit_is_said_as_found(result: str, sentence: str | None) -> None:
     assert measured_statement(result) == sentence
+
+
+def test_a_follow_up_refers_back_to_the_previous_place() -> None:
+    assert (
+        resolve_place("and how far ahead of New York is it?", "Berlin")
+        == "and how far ahead of New York is Berlin?"
+    )
+    assert resolve_place("and what's the time there now?", "Berlin") == "and what's the time in Berlin now?"
+    assert (
+        resolve_place("what time is it?", "Berlin") == "what time is it?"
+    )  # no comparison: "it" is no place
+    info = _schemas([current_time, time_difference, make_back_tool()])
+    timed = _turn("What time is it in Berlin?", "goto_info_agent", "current_time", {"location": "Berlin"},
+                  "The current time in Berlin is 13:05.")  # fmt: skip
+    plan = LocalChatModel().plan([*timed, HumanMessage("and what's the time there?")], tools=info)
+    assert json.loads(plan.fixed or "{}")["arguments"] == {"location": "and what's the time in Berlin?"}

@@ -423,6 +423,52 @@ def previous_turn(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
     return earlier
 
 
+_PLACE_PARAMETER_RE = re.compile(r"(?:^|_)(?:location|place|city|country|zone|timezone|where)(?:_|$)")
+"""Argument names that hold a place (``location``, ``from_location``, ``city``)."""
+
+
+def previous_place(messages: Sequence[BaseMessage]) -> str | None:
+    """The place the previous turn's last tool call was about (its last place argument), else the place
+    its question named after "in" ("What time is it in Berlin?": the supervisor's agents do not see
+    their earlier calls), or None."""
+    for m in reversed(previous_turn(messages)):
+        if isinstance(m, AIMessage):
+            for call in reversed(m.tool_calls):
+                places = [
+                    str(v) for k, v in (call.get("args") or {}).items() if _PLACE_PARAMETER_RE.search(k) and v
+                ]
+                if places:
+                    return places[-1]
+    before, question, _ = split_at_last_human(messages)
+    _, asked, _ = split_at_last_human(before) if question is not None else (None, None, None)
+    named = _IN_PLACE_RE.findall(message_text(asked)) if asked is not None else []
+    return named[-1] if named else None
+
+
+_IN_PLACE_RE = re.compile(r"\b(?:in|at|for) ((?:[A-Z][\w'.-]*)(?:,? (?:[A-Z][\w'.-]*))*)")
+"""A place a question names: capitalised words after "in", "at" or "for" ("in New York", "in Paris,
+Texas")."""
+
+
+_THERE_RE = re.compile(
+    r"\bthere\b(?=(?:\s+(?:right now|now|currently|today|at the moment))?\s*[?.!]*$)", re.IGNORECASE
+)
+_IS_IT_RE = re.compile(r"\b(?:is|are) it(?=\s*[?.!]*$)", re.IGNORECASE)
+_COMPARES_RE = re.compile(r"\b(?:ahead|behind|earlier|later|difference|apart|than)\b", re.IGNORECASE)
+
+
+def resolve_place(question: str, place: str | None) -> str:
+    """``question`` with a place it refers back to written out: "there" at its end is "in {place}"
+    ("and what time is it there?"), and a comparison's closing "is it" is "is {place}" ("and how far
+    ahead of New York is it?" after the time in Berlin)."""
+    if not place:
+        return question
+    resolved = _THERE_RE.sub(f"in {place}", question, count=1)
+    if resolved == question and _COMPARES_RE.search(question):
+        resolved = _IS_IT_RE.sub(lambda m: f"{m.group(0)[:-3]} {place}", question, count=1)
+    return resolved
+
+
 def previous_route(messages: Sequence[BaseMessage]) -> str | None:
     """The last agent route (``goto_{name}_agent`` or ``transfer_to_{name}``) of the previous turn."""
     for m in reversed(previous_turn(messages)):
@@ -1162,6 +1208,8 @@ class SmallModelPolicy:
         if value is not None:
             question = resolve_reference(question, value)
         base = _system_text(messages)
+        if is_follow_up(question):
+            question = resolve_place(question, previous_place(messages))
         question = part_for(resolve_told(question, told_facts(base)), tools)
         options = tools
         if self.preroute and len(tools) > 1:
