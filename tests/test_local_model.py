@@ -43,6 +43,7 @@ from cadence.models.local.policy import (
     result_value,
     small_talk_reply,
     style_instruction,
+    successful_results,
     takes_asked_quantity,
     told_facts,
 )
@@ -1141,3 +1142,13 @@ def test_a_follow_up_refers_back_to_the_previous_place() -> None:
                   "The current time in Berlin is 13:05.")  # fmt: skip
     plan = LocalChatModel().plan([*timed, HumanMessage("and what's the time there?")], tools=info)
     assert json.loads(plan.fixed or "{}")["arguments"] == {"location": "and what's the time in Berlin?"}
+
+
+def test_successful_results_leave_out_errors_also_in_folded_work() -> None:
+    folded = (
+        "The agents' results for this question:\n"
+        '[researcher] date_calculator({"question": "x"}) error: Error: DateQuestionError: no date\n'
+        '[researcher] calculate({"expression": "x"}) result: 160 days = 22.86 weeks (exactly 22.857)'
+    )
+    assert successful_results([folded]) == ["160 days = 22.86 weeks (exactly 22.857)"]
+    assert successful_results(["345", "Error: CalculationError: bad"]) == ["345"]

@@ -643,6 +643,21 @@ def plain_results(text: str) -> str:
     return "\n".join(kept).strip()
 
 
+def successful_results(values: Sequence[str]) -> list[str]:
+    """The successful results among ``values``: tool results and the result lines of folded agent work
+    (``[agent] tool(...) result: ...``), not the errors."""
+    out: list[str] = []
+    for value in values:
+        lines = [_WORK_LINE_RE.match(line) for line in value.splitlines()]
+        work = [m for m in lines if m is not None]
+        if not work:
+            if not value.startswith(TOOL_ERROR_PREFIX):
+                out.append(value)
+            continue
+        out += [m.group("text") for m in work if " error: " not in m.group(0)[: m.start("text")]]
+    return out
+
+
 _SHAPES: tuple[tuple[tuple[str, ...], str, int], ...] = (
     (("brief", "concise", "few words"), "Answer with the result only, in a few words.", 24),
     (("step", "teach"), "Explain the answer in short numbered steps, using only the results given.", 140),
@@ -1311,7 +1326,8 @@ class SmallModelPolicy:
                 quoted = relevant_sentences(facts, question, or_passages=False)
                 if quoted:
                     return Plan("text", [], None, [], [], 0, fixed=quoted)
-            measured = measured_statement(facts)
+            found_ok = successful_results([v for _, v in results])
+            measured = measured_statement(found_ok[0]) if len(found_ok) == 1 else None
             if measured is not None and (shape == ANSWER_FROM_RESULTS or budget <= ONE_SENTENCE_MAX_TOKENS):
                 # a conversion ("72 °F = 22.22 °C (exactly ...)"): a small model drops the units ("The
                 # answer is 22.22.") or the person ("I'm 175.26 cm tall")
