@@ -340,6 +340,10 @@ def test_a_name_no_result_or_question_has_is_invented() -> None:
         ("2 + 3 + 4 = 9", []),  # a chain is not read as its last operation
         ("2 ** 12 - 100 = 3996", []),  # after a power: "12 - 100" is no equation of its own
         ("7 // 2 + 1 = 4", []),
+        ("12% of 450 is 54% of 450.", ["12% of 450 is 54% of 450"]),  # a true number, a false sentence
+        ("10% of 80 is 9.", ["10% of 80 is 9"]),
+        ("12% of $1,250 is $150.", []),
+        ("50% of 20 is 25% of 40", []),
         ("At 10:30 the clock said 11.", []),
     ],
 )

@@ -709,9 +709,37 @@ def _equations(answer: str) -> list[tuple[re.Match[str], bool]]:
     return out
 
 
+_NUMBER = r"-?\d[\d,]*(?:\.\d+)?"
+_PERCENT_CLAIM_RE = re.compile(
+    rf"(?<![\d.,])(?P<p>{_NUMBER})\s*(?:%|percent\b|per cent\b) of \$?(?P<of>{_NUMBER})(?![\d,]*\.?\d)\s+"
+    rf"(?:is|equals|=|comes to|gives)\s+(?:about\s+|exactly\s+)?\$?(?P<c>{_NUMBER})(?![\d,]*\.?\d)"
+    rf"(?P<percent>\s*(?:%|percent\b|per cent\b)(?: of \$?(?P<d>{_NUMBER}))?)?"
+)
+"""A percentage stated with its value: "12% of 450 is 54", or said equal to another ("… is 54% of 450")."""
+
+
+def _percent_claims(answer: str) -> list[tuple[str, bool]]:
+    """The statements "P% of X is C" (or "… is Q% of Y") of ``answer``, each with whether it holds."""
+    out: list[tuple[str, bool]] = []
+    for m in _PERCENT_CLAIM_RE.finditer(answer):
+        p, of, c = (float(m.group(k).replace(",", "")) for k in ("p", "of", "c"))
+        value = p * of / 100
+        if m.group("percent"):
+            if m.group("d") is None:
+                continue  # "15% of 80 is 12%": not read
+            value, c = p * of, c * float(m.group("d").replace(",", ""))
+            decimals = 0
+        else:
+            decimals = len(m.group("c").partition(".")[2])
+        out.append((m.group(0).strip(), abs(value - c) <= 0.5 * 10**-decimals + 1e-9 * max(1.0, abs(value))))
+    return out
+
+
 def false_equations(answer: str) -> list[str]:
-    """The equations of one operation written out in ``answer`` that do not hold ("176 - 300 = 176")."""
-    return [m.group(0).strip() for m, holds in _equations(answer) if not holds]
+    """The equations of one operation written out in ``answer`` that do not hold ("176 - 300 = 176"), and
+    the percentages stated wrong ("12% of 450 is 54% of 450", "10% of 80 is 9")."""
+    wrong = [m.group(0).strip() for m, holds in _equations(answer) if not holds]
+    return wrong + [claim for claim, holds in _percent_claims(answer) if not holds]
 
 
 def worked_numbers(answer: str) -> list[str]:
