@@ -47,7 +47,7 @@ from cadence.models.local.policy import (
     takes_asked_quantity,
     told_facts,
 )
-from cadence.models.preroute import routing_schema, stem
+from cadence.models.preroute import is_small_talk, routing_schema, stem
 from cadence.orchestration.control_tools import make_routing_tools
 from cadence.sdk.metadata import PluginMetadata
 from cadence.sdk.tools import make_back_tool
@@ -984,6 +984,9 @@ def test_capabilities_are_read_from_the_final_answer_prompt() -> None:
         ("Thanks, that was really helpful!", "You're welcome!"),
         ("Thank you. You've been a great help.", "You're welcome!"),
         ("Thanks! Bye!", "Goodbye!"),
+        ("Hey! I'm just trying you out for the first time. Nice to meet you.", "Hello! I can help with:"),
+        ("thank you so much, that's all for now. bye!", "Goodbye!"),
+        ("hiya! how's everything going on your end?", "I'm doing well, thank you!"),
     ],
 )
 def test_small_talk_is_answered_from_what_the_plugins_offer(message: str, opening: str) -> None:
@@ -1152,3 +1155,20 @@ def test_successful_results_leave_out_errors_also_in_folded_work() -> None:
     )
     assert successful_results([folded]) == ["160 days = 22.86 weeks (exactly 22.857)"]
     assert successful_results(["345", "Error: CalculationError: bad"]) == ["345"]
+
+
+@pytest.mark.parametrize(
+    ("message", "small"),
+    [
+        ("Hey! I'm just trying you out for the first time. Nice to meet you.", True),
+        ("Good afternoon. I hope you're doing well. I have a few questions for you later.", True),
+        ("thank you so much, that's all for now. bye!", True),
+        ("Hi! What time is it in Tokyo?", False),
+        ("Thanks. Now what is 2 + 2?", False),
+        ("What time is it now?", False),
+    ],
+)
+def test_small_talk_goes_to_no_agent_whatever_words_it_has(message: str, small: bool) -> None:
+    assert is_small_talk(message) is small
+    plan = LocalChatModel().plan([SystemMessage("s"), HumanMessage(message)], tools=_routing_schemas())
+    assert (plan.fixed == "goto_finalize") is small

@@ -142,6 +142,16 @@ async def test_a_question_no_tool_names_is_planned_for_the_plugin_its_capabiliti
     assert out.trace["route"] == "researcher" and "pip install" in out.response
 
 
+async def test_small_talk_is_planned_for_no_tool_whatever_words_it_has() -> None:
+    engine, _ = planner_engine(
+        [{"content": "Let me think about it."}, {"content": "Hello! Nice to meet you."}]
+    )
+    out = await engine.ainvoke(
+        "Hey! I'm just trying you out for the first time. Nice to meet you.", user_id="u"
+    )
+    assert out.trace["route"] == "end" and out.trace["planned_tools"] == [] and out.trace["tools_used"] == []
+
+
 # -- the researcher's loop ---------------------------------------------------------------------------
 async def test_researcher_retries_with_alternative_tools_until_the_iteration_limit() -> None:
     engine, model = planner_engine(

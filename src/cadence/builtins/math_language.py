@@ -839,6 +839,19 @@ _SHARE_COUNT_RES = tuple(
     )
 )
 """How many share the price ("4 ways", "among 4", "4 friends"), with a word of sharing elsewhere."""
+_WITH_RE = re.compile(r"\bwith\s+(?:my\s+|our\s+)?$", re.IGNORECASE)
+_SHARED_WITH_RE = re.compile(r"\b(?:split|splits|splitting|share[sd]?|sharing|divide[sd]?|dividing)\b[^,.;]*$", re.I)
+
+
+def _with_others(before: str, count: str) -> bool:
+    """Whether the number sharing, ``count`` after ``before``, may leave out the one speaking: "split it
+    with 3 friends" (3 or 4 shares?). A group "with 3 people" ("We owe $210 for dinner, with 3 people")
+    counts the people, unless a word of sharing leads to it ("split it with 3 people": 3 or 4?)."""
+    if not _WITH_RE.search(before):
+        return False
+    return not re.search(r"\b(?:people|persons)$", count, re.IGNORECASE) or bool(_SHARED_WITH_RE.search(before))
+
+
 _OTHER_OPERATION_RE = re.compile(
     r"[*/^×÷]|\b(?:double|twice|triple|thrice|half|halve|square[sd]?|cube[sd]?|times|multipl\w*|divided by|"
     r"minus|subtract\w*|root|power|factorial|average|mean|sum|product|difference|quotient|remainder|then|"
@@ -884,7 +897,7 @@ def _price_problem(text: str) -> str | None:
         for pattern in _SHARE_COUNT_RES:
             share = pattern.search(rest)
             if share is not None:
-                if re.search(r"\bwith\s+(?:my\s+|our\s+)?$", rest[: share.start()], re.IGNORECASE):
+                if _with_others(rest[: share.start()], share.group()):
                     return None  # "split with 3 friends": 3 or 4 shares?
                 sharers, rest = share.group("n"), rest[: share.start()] + " " + rest[share.end() :]
                 break
@@ -987,7 +1000,7 @@ def _shared_with_amounts(text: str) -> str | None:
     for pattern in _SHARE_COUNT_RES:
         share = pattern.search(rest)
         if share is not None:
-            if re.search(r"\bwith\s+(?:my\s+|our\s+)?$", rest[: share.start()], re.IGNORECASE):
+            if _with_others(rest[: share.start()], share.group()):
                 return None
             sharers, rest = share.group("n"), rest[: share.start()] + " " + rest[share.end() :]
             break
@@ -1640,8 +1653,26 @@ _SYMBOL_FRACTION_RE = re.compile(rf"(?<![\w.)]){_NUM_FRACTION}\s+of\b", re.IGNOR
 
 _AND_A_PART_RE = re.compile(r"(?<![\w.])(\d+) and (?:a|one) (half|quarter)\b", re.IGNORECASE)
 """A whole number and a half or a quarter: "3 and a half" is 3.5."""
+_PART_OF_TIME_RE = re.compile(
+    r"\b(?:(?P<q>a|one|\d+)\s+quarters?\s+of|(?P<half>half)(?:\s+of)?)\s+(?:an?|one)\s+"
+    r"(?P<unit>second|minute|hour|day|week|month|year)\b"
+    r"|\b(?:an?|one)\s+(?P<whole>second|minute|hour|day|week|month|year)\s+and\s+an?\s+(?P<part>half|quarter)\b",
+    re.IGNORECASE,
+)
+"""A part of a time in words: "a quarter of an hour" is ``0.25 hour``, "half a day" ``0.5 day``, "an
+hour and a half" ``1.5 hour``."""
 _NEGATIVE_RE = re.compile(r"\bnegative\s+(\d+(?:\.\d+)?)", re.IGNORECASE)
 """A negative number in words: "negative 5" is ``(-5)`` (the word was dropped: 5 + 3 for -5 + 3)."""
+
+
+def _part_of_time(match: re.Match[str]) -> str:
+    if match.group("whole") is not None:
+        return f"{1.5 if match.group('part').lower() == 'half' else 1.25} {match.group('whole')}"
+    quarters = match.group("q")
+    if quarters is None:
+        return f"0.5 {match.group('unit')}"
+    count = 1 if quarters.lower() in ("a", "one") else int(quarters)
+    return f"{Decimal(count) / 4} {match.group('unit')}"
 
 
 def _fractions_and_ordinals(text: str) -> str:
@@ -1649,6 +1680,7 @@ def _fractions_and_ordinals(text: str) -> str:
     "3 and a half" as ``3.5``, "negative 5" as ``(-5)`` and fractions of a value as ``(2 / 3) *``
     ("two thirds of 60", "3/4 of 200")."""
     text = _ORDINAL_POWER_RE.sub(lambda m: f"to the {_ORDINALS[m.group(1).lower()]}th", text)
+    text = _PART_OF_TIME_RE.sub(_part_of_time, text)
     text = _AND_A_PART_RE.sub(lambda m: m.group(1) + (".5" if m.group(2).lower() == "half" else ".25"), text)
     text = _NEGATIVE_RE.sub(r"(-\1)", text)
 

@@ -17,6 +17,11 @@ the tool whose description says "take away", not to the one about "lists of numb
 Choosing among one agent's tools, :meth:`PreRouter.rank` can also ignore the terms that
 every candidate has (``ignore_shared``): in a documentation agent whose tools all mention
 "docs", the word "docs" in "check the docs: ..." says nothing about which tool to use.
+
+**Small talk** (:func:`is_small_talk`): a message of greetings, thanks, goodbyes and pleasantries only
+("Hey! I'm just trying you out for the first time. Nice to meet you.") asks for no agent's work, whatever
+words of an agent it has ("time"): routers send it to no agent, and the embedded model answers it from
+what the plugins offer.
 """
 
 from __future__ import annotations
@@ -378,3 +383,79 @@ __all__ = [
     "tool_function",
     "tool_name",
 ]
+
+
+# -- small talk: a message that asks for no agent's work ----------------------------------------------
+GREETING_RE = re.compile(
+    r"^(?:hi|hello|hey|hiya|howdy|greetings|yo|good (?:morning|afternoon|evening|day)|"
+    r"what'?s up|sup|how are you(?: doing)?(?: today)?|how'?s it going|how is it going|how are things|"
+    r"how(?:'?s| is) your (?:day|morning|evening|week)(?: going)?|"
+    r"how(?:'?s| is) (?:everything|life|things)(?: going)?(?: (?:on your end|with you|today))?)"
+    r"(?:[ ,]+(?:there|again|all|everyone|friend|buddy|cadence|bot))?[\s!.?]*$",
+    re.IGNORECASE,
+)
+HOW_ARE_YOU_RE = re.compile(
+    r"\bhow(?: are you|'?s it going| is it going| are things|(?:'?s| is) (?:your|everything|life|things))",
+    re.IGNORECASE,
+)
+THANKS_RE = re.compile(
+    r"^(?:(?:ok(?:ay)?|great|perfect|cool|nice|awesome)[ ,!]+)?(?:thanks|thank you|thx|ty|cheers|many thanks)"
+    r"(?:[ ,]+(?:a lot|so much|very much|again))?[\s!.]*$",
+    re.IGNORECASE,
+)
+PRAISE_RE = re.compile(
+    r"^(?:that|this|it|you)(?: was|'s| is|'re| are| have been|'ve been)? "
+    r"(?:really |very |so |super |most |extremely )?"
+    r"(?:helpful|useful|great|perfect|nice|good|awesome|brilliant|amazing|a big help|a great help)[\s!.]*$",
+    re.IGNORECASE,
+)
+"""Praise that goes with thanks ("Thanks, that was really helpful!")."""
+GOODBYE_RE = re.compile(
+    r"^(?:(?:ok(?:ay)?|thanks)[ ,!]+)?"
+    r"(?:bye|goodbye|bye bye|see you(?: later)?|see ya|good night|cya|farewell)[\s!.]*$",
+    re.IGNORECASE,
+)
+PLEASANTRY_RE = re.compile(
+    r"^(?:(?:it'?s |it is )?(?:nice|pleased|glad|good|great) to (?:meet|see|talk to|chat with) you(?: too)?"
+    r"|i hope (?:you'?re|you are) (?:doing )?(?:well|good|fine|great)(?: today)?"
+    r"|hope (?:you'?re|you are) (?:doing )?(?:well|good|fine|great)(?: today)?"
+    r"|i'?m (?:just )?(?:trying|testing|checking) (?:you|this|things) out(?: for the first time)?"
+    r"|(?:that'?s|that is) (?:all|it)(?: for (?:now|today))?"
+    r"|i (?:have|might have|will have|'?ll have) (?:a few|some) questions(?: for you)?(?: later)?"
+    r"|i'?m new here|first time here)[\s!.,]*$",
+    re.IGNORECASE,
+)
+"""A pleasantry that goes with a greeting, thanks or a goodbye ("Nice to meet you.", "That's all for
+now.")."""
+
+
+def each_sentence(text: str, *patterns: re.Pattern[str]) -> bool:
+    """Whether every sentence of ``text`` (or its comma-led parts: "Thanks, that was helpful!") is small
+    talk of one of ``patterns`` ("Good morning! How are you?"), at least one of the first pattern."""
+    parts = [
+        p.strip(" ,")
+        for p in re.split(
+            r"(?<=[!.?])\s+|,\s+(?=(?:that|this|it|you|bye|goodbye|see you)\b)", text, flags=re.I
+        )
+        if p.strip(" ,")
+    ]
+    return (
+        bool(parts)
+        and any(patterns[0].match(p) for p in parts)
+        and all(any(pattern.match(p) for pattern in patterns) for p in parts)
+    )
+
+
+def is_small_talk(question: str) -> bool:
+    """Whether ``question`` is only a greeting, thanks or goodbye, with pleasantries: no agent's work
+    ("Hey! I'm just trying you out for the first time. Nice to meet you." has "time" in it, and no
+    question about one)."""
+    text = " ".join(question.split())
+    return any(
+        each_sentence(text, first, *others)
+        for first, *others in (
+            (GREETING_RE, PLEASANTRY_RE),
+            (THANKS_RE, PRAISE_RE, PLEASANTRY_RE, GOODBYE_RE),
+            (GOODBYE_RE, THANKS_RE, PRAISE_RE, PLEASANTRY_RE),
+        )
+    )

@@ -53,7 +53,7 @@ from pydantic import BaseModel, Field
 
 from cadence.conventions import GraphNodeNames, message_text, split_at_last_human
 from cadence.errors import CadenceError
-from cadence.models.preroute import PreRouter, RouteCandidate, question_parts
+from cadence.models.preroute import PreRouter, RouteCandidate, is_small_talk, question_parts
 from cadence.orchestration.answer_check import ToolResult, leading_facts
 from cadence.orchestration.approval import EDITED_KEY, arguments_problem
 from cadence.orchestration.events import SuspendEvent, agent_events, emit_events, node_event
@@ -277,6 +277,8 @@ def lexical_plan(
     """The plan without a model: memory adequate → end; the tool that fits lexically (one per part of a
     message asking several things, :func:`~cadence.models.preroute.question_parts`) → researcher; else end."""
     memory = turn_memory(state)
+    if is_small_talk(question):
+        return Plan("end", [], "small talk: no tool's work")
     if is_adequate(state, settings, routing=True):
         return Plan(
             "end", [], f"memory answers this (adequacy {float(memory.get('routing_adequacy') or 0):.2f})"

@@ -111,7 +111,22 @@ from cadence.models.local.grammar import (
     distinct_argument_grammar,
     repeated_argument,
 )
-from cadence.models.preroute import PreRouter, question_parts, stem, tokenize, tool_function, tool_name
+from cadence.models.preroute import (
+    GOODBYE_RE,
+    GREETING_RE,
+    HOW_ARE_YOU_RE,
+    PLEASANTRY_RE,
+    PRAISE_RE,
+    THANKS_RE,
+    PreRouter,
+    each_sentence,
+    is_small_talk,
+    question_parts,
+    stem,
+    tokenize,
+    tool_function,
+    tool_name,
+)
 from cadence.passages import relevant_sentences
 from cadence.text import named_values, numbers_from_words
 
@@ -947,35 +962,6 @@ _CAPABILITY_RE = re.compile(
     r"who are you|what are you\b(?! doing)|tell me about yourself|introduce yourself)",
     re.IGNORECASE,
 )
-_GREETING_RE = re.compile(
-    r"^(?:hi|hello|hey|hiya|howdy|greetings|yo|good (?:morning|afternoon|evening|day)|"
-    r"what'?s up|sup|how are you(?: doing)?(?: today)?|how'?s it going|how is it going|how are things|"
-    r"how(?:'?s| is) your (?:day|morning|evening|week)(?: going)?)"
-    r"(?:[ ,]+(?:there|again|all|everyone|friend|buddy|cadence|bot))?[\s!.?]*$",
-    re.IGNORECASE,
-)
-_HOW_ARE_YOU_RE = re.compile(
-    r"\bhow(?: are you|'?s it going| is it going| are things|(?:'?s| is) your)", re.IGNORECASE
-)
-_THANKS_RE = re.compile(
-    r"^(?:(?:ok(?:ay)?|great|perfect|cool|nice|awesome)[ ,!]+)?(?:thanks|thank you|thx|ty|cheers|many thanks)"
-    r"(?:[ ,]+(?:a lot|so much|very much|again))?[\s!.]*$",
-    re.IGNORECASE,
-)
-_PRAISE_RE = re.compile(
-    r"^(?:that|this|it|you)(?: was|'s| is|'re| are| have been|'ve been)? "
-    r"(?:really |very |so |super |most |extremely )?"
-    r"(?:helpful|useful|great|perfect|nice|good|awesome|brilliant|amazing|a big help|a great help)[\s!.]*$",
-    re.IGNORECASE,
-)
-"""Praise that goes with thanks ("Thanks, that was really helpful!")."""
-_GOODBYE_RE = re.compile(
-    r"^(?:(?:ok(?:ay)?|thanks)[ ,!]+)?"
-    r"(?:bye|goodbye|bye bye|see you(?: later)?|see ya|good night|cya|farewell)[\s!.]*$",
-    re.IGNORECASE,
-)
-
-
 _IDENTITY_RE = re.compile(
     r"\b(?:who are you|what are you\b(?! doing)|tell me about yourself|introduce yourself)", re.IGNORECASE
 )
@@ -1004,17 +990,6 @@ def capabilities_in(system: str) -> list[str]:
     ]
 
 
-def _each_sentence(text: str, *patterns: re.Pattern[str]) -> bool:
-    """Whether every sentence of ``text`` (or its comma-led parts: "Thanks, that was helpful!") is small
-    talk of one of ``patterns`` ("Good morning! How are you?"), at least one of the first pattern."""
-    parts = [p for p in re.split(r"(?<=[!.?])\s+|,\s+(?=(?:that|this|it|you)\b)", text, flags=re.I) if p]
-    return (
-        bool(parts)
-        and any(patterns[0].match(p) for p in parts)
-        and all(any(pattern.match(p) for pattern in patterns) for p in parts)
-    )
-
-
 def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
     """A reply to a greeting, thanks, goodbye or a question about what the assistant can do, or None.
 
@@ -1027,12 +1002,14 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
     if capabilities:
         listed = "\n".join(f"- {c}" for c in capabilities)
         offer = f"I can help with:\n{listed}\nWhat would you like to know?"
-    if _each_sentence(text, _THANKS_RE, _PRAISE_RE):
+    if each_sentence(text, THANKS_RE, PRAISE_RE, PLEASANTRY_RE) and not each_sentence(
+        text, GOODBYE_RE, THANKS_RE, PRAISE_RE, PLEASANTRY_RE
+    ):
         return "You're welcome! Anything else I can help with?"
-    if _each_sentence(text, _GOODBYE_RE, _THANKS_RE):
+    if each_sentence(text, GOODBYE_RE, THANKS_RE, PRAISE_RE, PLEASANTRY_RE):
         return "Goodbye! Come back any time."
-    if _each_sentence(text, _GREETING_RE):
-        lead = "I'm doing well, thank you!" if _HOW_ARE_YOU_RE.search(text) else "Hello!"
+    if each_sentence(text, GREETING_RE, PLEASANTRY_RE):
+        lead = "I'm doing well, thank you!" if HOW_ARE_YOU_RE.search(text) else "Hello!"
         return f"{lead} {offer}" if offer else f"{lead} What would you like to know?"
     if _CAPABILITY_RE.search(text) and offer:
         return f"I'm an assistant. {offer}" if _IDENTITY_RE.search(text) else offer
@@ -1133,7 +1110,7 @@ class SmallModelPolicy:
                     allowed = untried[:1] or allowed
             else:
                 ranked = PreRouter.from_tool_schemas(routes).rank(question) if routes else []
-                shortlist = PreRouter.shortlisted(ranked)
+                shortlist = PreRouter.shortlisted(ranked) if not is_small_talk(question) else []
                 if shortlist and ranked[0].number_only and len(numbers_in(question)) < 2:
                     # one number and no word of any agent: a statement ("I'm 30 years old"), not a sum
                     shortlist = []
