@@ -1034,6 +1034,8 @@ TOLD = ["You live in Lisbon.", "Your favorite number is 7.", "You're from Toront
         ("Is it morning at home right now?", "Is it morning in Lisbon right now?"),
         ("What's the time here?", "What's the time in St. Louis?"),
         ("Here is a question: what is 2+2?", "Here is a question: what is 2+2?"),
+        ("How many hours ahead of London am I?", "How many hours ahead of London is St. Louis?"),
+        ("Am I right?", "Am I right?"),
     ],
 )
 def test_what_the_user_told_earlier_fills_their_references(question: str, resolved: str) -> None:

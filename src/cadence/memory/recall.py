@@ -65,12 +65,13 @@ PLACE_TERM = "live"
 _SELF_PLACE_RE = re.compile(
     r"\b(?:i(?:'m| am)? (?:now |currently |still )?(?:live|living|based|located|staying|stay|reside|residing"
     r"|from)|i come from|i grew up|i moved to|where i(?:'m| am)?\b|my (?:home|hometown|home town|city|town"
-    r"|country|area|place|location)|(?:at|back) home)\b|\bhere\s*[?.!]*$",
+    r"|country|area|place|location)|(?:at|back) home)\b|\b(?:here|am i)\s*[?.!]*$",
     re.IGNORECASE,
 )
 """Where the user lives or is, in a statement ("I'm based in Lisbon", "I come from Oslo") or a question
-("where I live", "in my city", "at home", "… here?"): the words differ, so each also counts as
-:data:`PLACE_TERM`, and "What time is it at home?" recalls "I'm based in Lisbon"."""
+("where I live", "in my city", "at home", "… here?", "how far ahead of London am I?"): the words differ,
+so each also counts as :data:`PLACE_TERM`, and "What time is it at home?" recalls "I'm based in
+Lisbon"."""
 
 
 def terms(text: str) -> list[str]:

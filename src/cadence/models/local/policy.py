@@ -299,7 +299,8 @@ _OWN_VALUE_RE = re.compile(
     r"^Your (?P<what>[\w' -]{1,40}?) (?:is|are|was|were) (?P<value>.+?)[.!]?$", re.IGNORECASE
 )
 _OWN_PLACE_RE = re.compile(
-    r"^You(?:'re| are| live| work| stay| reside| come| were born)?(?: (?:living|staying|based))?"
+    r"^You(?:'re| are| live| work| stay| reside| come| were born)?(?: (?:now|currently|still|actually))?"
+    r"(?: (?:living|staying|based|located))?"
     r" (?:in|from|at) (?P<place>[A-Z][\w'.-]*(?:(?:,? | )[A-Z][\w'.-]*)*)"
 )
 _WHERE_I_RE = re.compile(
@@ -309,7 +310,8 @@ _WHERE_I_RE = re.compile(
 )
 
 
-_PREPOSITION_END_RE = re.compile(r"\b(?:of|in|at|from|to|and|for|between)\s+$", re.IGNORECASE)
+_AM_I_RE = re.compile(r"\s+am I(?=\s*[?.!]*$)", re.IGNORECASE)
+_PREPOSITION_END_RE = re.compile(r"\b(?:of|in|at|from|to|and|for|between|is)\s+$", re.IGNORECASE)
 
 
 def resolve_told(question: str, facts: Sequence[str]) -> str:
@@ -322,6 +324,9 @@ def resolve_told(question: str, facts: Sequence[str]) -> str:
         if own is not None:
             mine = re.compile(rf"\bmy {re.escape(own.group('what'))}\b", re.IGNORECASE)
             resolved = mine.sub(lambda _m, v=own.group("value"): v, resolved, count=1)
+    if _AM_I_RE.search(resolved) and _COMPARES_RE.search(resolved):
+        # "How many hours ahead of London am I?": the user's place is compared
+        resolved = _AM_I_RE.sub(" is where I am", resolved, count=1)
     said = _WHERE_I_RE.search(resolved)
     if said is not None:
         places = [(fact, m.group("place")) for fact in facts if (m := _OWN_PLACE_RE.match(fact))]
@@ -690,13 +695,15 @@ _SENTENCE_END_RE = re.compile(r"[.!?][)\"']?$")
 
 
 def is_statement(text: str) -> bool:
-    """Whether ``text`` is a short answer in whole sentences already: it starts with a capital letter,
+    """Whether ``text`` is a short answer in whole sentences already: it starts with a capital letter (or a
+    digit, in one result of one line: "09:15 on Monday in New York is 19:45 in Bangalore."),
     ends a sentence, has six words or more and at most :data:`STATEMENT_MAX_CHARS` characters (a value
     such as ``345`` or a listing is not; a document's passages are longer)."""
+    one_line = "\n" not in text.strip()
     text = " ".join(text.split())
     return (
         0 < len(text) <= STATEMENT_MAX_CHARS
-        and text[0].isupper()
+        and (text[0].isupper() or (text[0].isdigit() and one_line))
         and bool(_SENTENCE_END_RE.search(text))
         and len(text.split()) >= 6
     )
@@ -809,6 +816,7 @@ _ASKED_RE = re.compile(r"\b(?:what|which|how many|how much)\s+([a-z]+)", re.IGNO
 _SAME_NAMES = {
     "average": "mean", "avg": "mean", "minimum": "min", "smallest": "min", "lowest": "min", "maximum": "max",
     "largest": "max", "biggest": "max", "highest": "max", "total": "sum", "spread": "range",
+    "std": "standard", "dev": "deviation", "stdev": "standard deviation", "sd": "standard deviation",
 }  # fmt: skip
 """Words a question may use for an entry's name."""
 
