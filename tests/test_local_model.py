@@ -13,6 +13,9 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 from langchain_core.tools import tool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from cadence.builtins.docs import DocsPlugin
+from cadence.builtins.info import InfoPlugin
+from cadence.builtins.math import MathPlugin
 from cadence.conventions import FINAL_REPLY_NOTICE, FORWARDED_REPLY_NOTICE
 from cadence.models.local import (
     LocalChatModel,
@@ -47,7 +50,7 @@ from cadence.models.local.policy import (
     takes_asked_quantity,
     told_facts,
 )
-from cadence.models.preroute import is_small_talk, routing_schema, stem
+from cadence.models.preroute import PreRouter, RouteCandidate, is_small_talk, routing_schema, stem
 from cadence.orchestration.control_tools import make_routing_tools
 from cadence.sdk.metadata import PluginMetadata
 from cadence.sdk.tools import make_back_tool
@@ -1174,3 +1177,17 @@ def test_small_talk_goes_to_no_agent_whatever_words_it_has(message: str, small: 
     assert is_small_talk(message) is small
     plan = LocalChatModel().plan([SystemMessage("s"), HumanMessage(message)], tools=_routing_schemas())
     assert (plan.fixed == "goto_finalize") is small
+
+
+@pytest.mark.parametrize(
+    ("question", "agent"),
+    [
+        ("Please work out 1,006 x 7", "goto_math_agent"),  # "x" between numbers multiplies
+        ("What's the difference between supervisor mode and single mode?", "goto_docs_agent"),
+    ],
+)
+def test_routing_reads_multiplication_by_x_and_the_modes(question: str, agent: str) -> None:
+    ranked = PreRouter(
+        RouteCandidate.from_metadata(p.get_metadata()) for p in (MathPlugin, InfoPlugin, DocsPlugin)
+    ).rank(question)
+    assert ranked[0].name == agent

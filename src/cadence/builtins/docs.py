@@ -629,7 +629,7 @@ class DocsPlugin(BasePlugin):
                 "search the documentation",
                 "questions about Cadence: plugins, configuration, limits, how it works (the coordinator, "
                 "the agents, the synthesizer, the suspend node, turns, threads, conversations), its modes "
-                "and tones, how to install and start it",
+                "(coordinator, supervisor, single, planner) and tones, how to install and start it",
                 "settings and how to change them: models, timeouts, API keys, server host and port, "
                 "database, where data is stored",
                 "limits: how many tool calls or agent routes are allowed per turn, what happens when they "

@@ -564,7 +564,8 @@ class MathPlugin(BasePlugin):
                 "(mean, median, standard deviation) of lists of numbers."
             ),
             capabilities=[
-                "arithmetic and calculations: add, subtract, multiply and divide numbers",
+                "arithmetic and calculations: add, subtract, multiply (x, times) and divide numbers; work "
+                "out or compute the sum, difference, product or quotient of numbers",
                 "squares, cubes, powers (to the fourth, fifth, ...) and roots; sums, products and averages "
                 "written in words",
                 "square roots (sqrt), powers, logarithms (log, ln), trigonometry (sine, cosine, tangent), "

@@ -136,7 +136,9 @@ def tokenize(text: str, *, digits: bool = True) -> list[str]:
             if digits:
                 tokens.append(NUMBER_TOKEN)
             continue
-        if word == "times" and (
+        if word == "x" and 0 < i < len(words) - 1 and numeric[i - 1] and numeric[i + 1]:
+            word = "multiply"  # "1006 x 7"
+        elif word == "times" and (
             (i > 0 and numeric[i - 1]) or (i < len(words) - 1 and (numeric[i + 1] or words[i + 1] in _RESULT))
         ):
             word = "multiply"  # "twelve times twelve", "and times 4?", "times that by 3" (not "time")
