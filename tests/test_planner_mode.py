@@ -142,6 +142,21 @@ async def test_a_question_no_tool_names_is_planned_for_the_plugin_its_capabiliti
     assert out.trace["route"] == "researcher" and "pip install" in out.response
 
 
+@pytest.mark.parametrize(
+    ("question", "tool"),
+    [
+        ("What does the planner mode do?", "search_docs"),  # the docs plugin's, though statistics says "mode"
+        ("Decrease 860 by 15%", "calculate"),  # no percent_change(860, 15): the reader takes the roles
+        ("Which setting lists plugins that are never loaded?", "search_docs"),  # not list_docs()
+        ("What time is it in Lima?", "current_time"),  # the simplest reading
+    ],
+)
+async def test_the_lexical_plan_picks_the_plugin_then_its_tool(question: str, tool: str) -> None:
+    engine, _ = planner_engine([{"content": "no plan"}, {"content": "no call"}, {"content": "Done."}])
+    out = await engine.ainvoke(question, user_id="u")
+    assert out.trace["planned_tools"][0]["name"] == tool
+
+
 async def test_small_talk_is_planned_for_no_tool_whatever_words_it_has() -> None:
     engine, _ = planner_engine(
         [{"content": "Let me think about it."}, {"content": "Hello! Nice to meet you."}]

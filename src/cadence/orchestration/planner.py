@@ -283,18 +283,11 @@ def lexical_plan(
         return Plan(
             "end", [], f"memory answers this (adequacy {float(memory.get('routing_adequacy') or 0):.2f})"
         )
-    schemas = [convert_to_openai_tool(tool) for _, tool in tools.values()]
-    router = PreRouter.from_tool_schemas(schemas) if schemas else None
-    required = {
-        s["function"]["name"]: len(s["function"].get("parameters", {}).get("required") or []) for s in schemas
-    }
+    schemas = {name: convert_to_openai_tool(tool) for name, (_, tool) in tools.items()}
     chosen: list[str] = []
     # a message asking several things ("What's 12% of 350, and what time is it in Sydney?"): a tool per part
-    for part in question_parts(question) if router is not None else []:
-        shortlist = router.shortlist(part, ratio=0.9) if router is not None else []
-        # tools fitting about equally well: the simplest reading wins ("the time in Sydney" is
-        # current_time(location), not convert_time(time, from, to))
-        best = min(shortlist, key=lambda name: required.get(name, 0), default=None)
+    for part in question_parts(question) if schemas else []:
+        best = _lexical_tool(part, tools, schemas)
         if best is not None and best not in chosen:
             chosen.append(best)
     if chosen:
@@ -302,38 +295,48 @@ def lexical_plan(
         return Plan(
             "researcher", [{"name": name, "args": None} for name in chosen], f"{fits} fit the question"
         )
-    reader = _plugin_reader(question, tools, schemas)
-    if reader is not None:
-        return Plan(
-            "researcher", [{"name": reader[1], "args": None}], f"the {reader[0]} plugin fits the question"
-        )
     return Plan("end", [], "no tool fits; answer directly")
 
 
-def _plugin_reader(
-    question: str, tools: Mapping[str, tuple[PluginBundle, BaseTool]], schemas: Sequence[Mapping[str, Any]]
-) -> tuple[str, str] | None:
-    """When no tool's own words fit: the one plugin whose description and capabilities fit ("How do I
-    install Cadence?" is the docs plugin's, as the coordinator routes it) and its first tool that reads the
-    question itself (one required string argument), as ``(plugin, tool)``; else None."""
+def _lexical_tool(
+    part: str, tools: Mapping[str, tuple[PluginBundle, BaseTool]], schemas: Mapping[str, Mapping[str, Any]]
+) -> str | None:
+    """The tool for one question, as the coordinator and an agent would pick it: the plugin whose
+    description and capabilities fit best ("What does the planner mode do?" is the docs plugin's, though
+    the statistics tool says "mode"), then among its tools those whose own words fit, the simplest reading
+    ("the time in Sydney" is current_time(location), not convert_time(time, from, to)); a tool taking no
+    input only when no other fits; and the tool reading the question itself when the only fitting ones need
+    two or more numbers in their roles ("Decrease 860 by 15%" is no percent_change(860, 15)) or none fit."""
     bundles = {bundle.name: bundle for bundle, _ in tools.values()}
-    if not bundles or not question.strip():
+    plugins = PreRouter(RouteCandidate.from_metadata(b.metadata, name=name) for name, b in bundles.items())
+    fits = plugins.shortlist(part, ratio=0.9)
+    if not fits:
         return None
-    router = PreRouter(RouteCandidate.from_metadata(b.metadata, name=name) for name, b in bundles.items())
-    fits = router.shortlist(question, ratio=0.9)
-    if len(fits) != 1:
-        return None
-    for schema in schemas:
-        function = schema["function"]
-        parameters = function.get("parameters") or {}
-        required = parameters.get("required") or []
-        reads = (
-            len(required) == 1
-            and (parameters.get("properties") or {}).get(required[0], {}).get("type") == "string"
-        )
-        if reads and tools[function["name"]][0].name == fits[0]:
-            return fits[0], function["name"]
-    return None
+    own = {name: schema for name, schema in schemas.items() if tools[name][0].name == fits[0]}
+    facts = {name: _arguments(schema) for name, schema in own.items()}
+    reader = next((name for name, (count, _, reads) in facts.items() if count == 1 and reads), None)
+    ranked = PreRouter.from_tool_schemas(list(own.values())).shortlist(part, ratio=0.9, ignore_shared=True)
+    candidates = [name for name in ranked if facts[name][0] > 0] or ranked
+    if not candidates:
+        return reader
+    best = min(candidates, key=lambda name: facts[name][0])
+    count, numbers, _ = facts[best]
+    return reader if reader is not None and count >= 2 and numbers == count else best
+
+
+def _arguments(schema: Mapping[str, Any]) -> tuple[int, int, bool]:
+    """A tool's required arguments: how many, how many are numbers, and whether it takes one string (the
+    question itself; not a path or an address)."""
+    parameters = schema["function"].get("parameters") or {}
+    required = parameters.get("required") or []
+    kinds = [(parameters.get("properties") or {}).get(name, {}).get("type") for name in required]
+    numbers = sum(kind in ("number", "integer") for kind in kinds)
+    locates = bool(required) and bool(_LOCATOR_NAME_RE.search(required[0]))
+    return len(required), numbers, kinds == ["string"] and not locates
+
+
+_LOCATOR_NAME_RE = re.compile(r"(?:^|_)(?:path|file|filename|url|uri|dir|directory|folder)(?:_|$)")
+"""A string argument that locates something (``read_doc(path)``): it does not take the question itself."""
 
 
 # -- the turn's results ------------------------------------------------------------------------------
