@@ -564,7 +564,7 @@ class MathPlugin(BasePlugin):
                 "(mean, median, standard deviation) of lists of numbers."
             ),
             capabilities=[
-                "arithmetic and calculations: add, subtract, multiply (x, times) and divide numbers; work "
+                "arithmetic and calculations: add, subtract, multiply (x) and divide numbers; work "
                 "out or compute the sum, difference, product or quotient of numbers",
                 "squares, cubes, powers (to the fourth, fifth, ...) and roots; sums, products and averages "
                 "written in words",

@@ -35,13 +35,14 @@ signed, an increase positive and a decrease negative (80 to 60 is -25). Asking f
 decimal" ("3/8 to a decimal", "in decimal form") is framing, a currency sign before an amount is dropped
 ("$40"), and a fraction in words alone is read ("one eighth" as a decimal is ``(1 / 8)``).
 
-A shape's area, perimeter or circumference, or volume, named with its sizes is its formula, an operand
-like any other ("the area of a circle with radius 3" is ``(pi * 3 ** 2)``, "... then double it"): a
-circle or a sphere by radius or diameter, a square or a cube by its side, a rectangle by length and width
-("a 4 by 6 rectangle"), a triangle by base and height, a cylinder by radius and height, and the
-hypotenuse of a right triangle by its legs ("legs 3 and 4" is ``sqrt(3 ** 2 + 4 ** 2)``); so is a question
-about one shape whose sizes are given apart ("A circle has a radius of 3. What is its area?"). Any other
-question about a shape is not read (an error, not "square 25" for "the area of a square is 25").
+A shape's area, perimeter or circumference, or volume, named with its sizes is its formula, an operand like
+any other ("the area of a circle with radius 3" is ``(pi * 3 ** 2)``, "... then double it"): a circle or a
+sphere by radius or diameter, a square or a cube by its side, a rectangle by length and width ("a 4 by 6
+rectangle"), a triangle by base and height, a cylinder by radius and height, and the hypotenuse of a right
+triangle by its legs ("legs 3 and 4" is ``sqrt(3 ** 2 + 4 ** 2)``, "the hypotenuse when the two shorter
+sides are 8 and 15" with no shape named); so is a question about one shape whose sizes are given apart ("A
+circle has a radius of 3. What is its area?"). Any other question about a shape is not read (an error, not
+"square 25" for "the area of a square is 25").
 
 When the whole text reads as no operation, the one sentence, or else the one clause, that does is taken
 and the rest is context ("I bought 3 shirts at 19.99 each. 3 x 19.99?"); "and what ...", "and how ..."
@@ -50,36 +51,38 @@ also start a clause, so the arithmetic of a compound question is read when the o
 step on it ("... and what is its square root?") or, when it reads as no step, makes the text an error
 (never the first result alone).
 
-A price changed by one percent is a word problem of its own: lowered by a discount, a sale, a markdown,
-a cut or "25% off", raised by a tip, a tax, VAT, a markup, a fee or a raise ("A shirt costs $40 and is
-25% off", "$60 plus 8% tax", ``(60 * (100 + 8) / 100)``); a question for the tip, the tax or the
-discount itself ("how much is the tip?") is the percent of the price, and a price shared ("split an $84
-bill 4 ways with a 15% tip", "among 4 people") is the changed price over the sharers. A price given after
-the change ("after a 25% discount it costs $30", "reduced by 20% to $40", "the original price?"), sharing
-"with 3 friends" (3 or 4 shares?) or another operation are not read; a tip asked on what a bill "came to"
-is the tip on it. Two percents or more applied in turn, each saying which way ("$120 with 30% off, then 8%
-sales tax: what do I pay?"), change the price one after the other. A few other shopping questions are read
-when every number has its place: amounts taken from a first one ("had $500, spent $137.25 on groceries
-and $89.99 on shoes: how much is left?"), things bought at a price each ("4 notebooks at $3.75 each and a
-pen for $2.40: the total?", "$18 for adults and $11 for kids: 2 adults and 3 kids?"), a price or an
-amount per unit ("a 750 g box costs $4.50: the price per 100 g?", "42 liters for 600 km: liters per 100
-km?") and a bill with a fixed tip shared ("5 of us split a $212.50 fare plus a $15 tip"). An amount per
-unit of time for a time in another unit is a product with the time converted into the rate's unit ("if
-I save $150 a month, how much after 2 years?" is ``(150 * 2 * 12)``, "60 km per hour for 90 minutes"
-``(60 * 90 / 60)``): seconds to weeks convert among themselves, months to centuries among themselves, and
-a year is 365 days or 52 weeks; a month is never days or weeks, and a percent per unit (growth,
-interest) is not read. Last, a text with exactly two numbers may be a word
-problem of one operation in a few common forms: an amount each or per unit ("3 boxes with 12 eggs
-each", "6 rows of 15 plants", "60 km per hour for 3 hours", "7 days in a week: how many in 9 weeks?", "a
-pizza costs 12 dollars: what do 4 pizzas cost?") is a product (not when the time is a rate of its own:
-"$20 an hour, 8 hours a day"), a share ("24 cookies shared equally among 6 friends", "split a 90 dollar
-bill between 3", "... 3 ways") a quotient, what is left of the same things ("had 90 sheep; 23 ran away:
-how many are left?") a difference, and more of them or the same things counted twice ("14 stickers, then
-9 more"; "42 shells on Monday and 35 shells on Tuesday: how many in total?") a sum; other word problems
-are not read (an error beats a wrong operation). :func:`has_operation` and
-:func:`unread_words` let the caller refuse a reading that dropped the words of an operation and kept
-only a number.
-"""
+A price changed by one percent is a word problem of its own: lowered by a discount, a sale, a markdown, a cut
+or "25% off", raised by a tip, a tax, VAT, a markup, a fee or a raise ("A shirt costs $40 and is 25% off",
+"$60 plus 8% tax", ``(60 * (100 + 8) / 100)``); a question for the tip, the tax or the discount itself ("how
+much is the tip?") is the percent of the price, and a price shared ("split an $84 bill 4 ways with a 15% tip",
+"among 4 people") is the changed price over the sharers. A price given after the change ("after a 25% discount
+it costs $30", "reduced by 20% to $40", "the original price?"), sharing "with 3 friends" (3 or 4 shares?) or
+another operation are not read; a tip asked on what a bill "came to" is the tip on it; a group "with 3 people"
+counts the people ("split it with 3 people" is still 3 or 4). Two percents or more applied in turn, each
+saying which way ("$120 with 30% off, then 8% sales tax: what do I pay?"), change the price one after the
+other; the price may be things bought at a price each ("3 shirts at $24.99 each"). A few other shopping
+questions are read when every number has its place: amounts taken from a first one ("had $500, spent $137.25
+on groceries and $89.99 on shoes: how much is left?", "started with $1,200, paid $650 rent"), a percent of an
+amount taken from it ("I have $500. I spend 35% of it: how much is left?"), things bought at a price each ("4
+notebooks at $3.75 each and a pen for $2.40: the total?", "5 tickets at $32 each and a $4.50 fee per ticket",
+"$18 for adults and $11 for kids: 2 adults and 3 kids?"), a price or an amount per unit ("a 750 g box costs
+$4.50: the price per 100 g?", "42 liters for 600 km: liters per 100 km?", "a 12-pack is $7.80: the price per
+can?"), a part "out of" a whole asked as a percentage apart ("18 out of 24 passed. What percent is that?") and
+a bill with a fixed tip shared ("5 of us split a $212.50 fare plus a $15 tip"). An amount per unit of time for
+a time in another unit is a product with the time converted into the rate's unit ("if I save $150 a month, how
+much after 2 years?" is ``(150 * 2 * 12)``, "60 km per hour for 90 minutes" ``(60 * 90 / 60)``; "a quarter of
+an hour", "half a day", "an hour and a half" are times): seconds to weeks convert among themselves, months to
+centuries among themselves, and a year is 365 days or 52 weeks; a month is never days or weeks, and a percent
+per unit (growth, interest) is not read. Last, a text with exactly two numbers may be a word problem of one
+operation in a few common forms: an amount each or per unit ("3 boxes with 12 eggs each", "6 rows of 15
+plants", "60 km per hour for 3 hours", "7 days in a week: how many in 9 weeks?", "a pizza costs 12 dollars:
+what do 4 pizzas cost?") is a product (not when the time is a rate of its own: "$20 an hour, 8 hours a day"),
+a share ("24 cookies shared equally among 6 friends", "split a 90 dollar bill between 3", "... 3 ways") a
+quotient, what is left of the same things ("had 90 sheep; 23 ran away: how many are left?") a difference, and
+more of them or the same things counted twice ("14 stickers, then 9 more"; "42 shells on Monday and 35 shells
+on Tuesday: how many in total?") a sum; other word problems are not read (an error beats a wrong operation).
+:func:`has_operation` and :func:`unread_words` let the caller refuse a reading that dropped the words of an
+operation and kept only a number."""
 
 from __future__ import annotations
 
@@ -840,7 +843,10 @@ _SHARE_COUNT_RES = tuple(
 )
 """How many share the price ("4 ways", "among 4", "4 friends"), with a word of sharing elsewhere."""
 _WITH_RE = re.compile(r"\bwith\s+(?:my\s+|our\s+)?$", re.IGNORECASE)
-_SHARED_WITH_RE = re.compile(r"\b(?:split|splits|splitting|share[sd]?|sharing|divide[sd]?|dividing)\b[^,.;]*$", re.I)
+_SHARED_WITH_RE = re.compile(
+    r"\b(?:split|splits|splitting|share[sd]?|sharing|divide[sd]?|dividing)\b[^,.;]*$", re.IGNORECASE
+)
+_PEOPLE_COUNTED_RE = re.compile(r"\b(?:people|persons)$", re.IGNORECASE)
 
 
 def _with_others(before: str, count: str) -> bool:
@@ -849,7 +855,7 @@ def _with_others(before: str, count: str) -> bool:
     counts the people, unless a word of sharing leads to it ("split it with 3 people": 3 or 4?)."""
     if not _WITH_RE.search(before):
         return False
-    return not re.search(r"\b(?:people|persons)$", count, re.IGNORECASE) or bool(_SHARED_WITH_RE.search(before))
+    return not _PEOPLE_COUNTED_RE.search(count) or _SHARED_WITH_RE.search(before) is not None
 
 
 _OTHER_OPERATION_RE = re.compile(
@@ -891,6 +897,9 @@ def _price_problem(text: str) -> str | None:
         return None
     if re.search(rf"{_GIVEN_PERCENT_RE.pattern}\s+(?:of|out of)\b", text, re.IGNORECASE):
         return None  # "25% of the shirts": a share of something, not a price changed
+    bought, text = _bought_each(text)
+    if bought is not None and re.search(r"\bhow many\b", text, re.IGNORECASE):
+        return None  # "3 shirts at $40 each, 25% off: how many shirts?": not the price
     rest = _GIVEN_PERCENT_RE.sub(" ", text)
     sharers = None
     if _SHARE_CUE_RE.search(text):
@@ -902,6 +911,8 @@ def _price_problem(text: str) -> str | None:
                 sharers, rest = share.group("n"), rest[: share.start()] + " " + rest[share.end() :]
                 break
     prices = _NUMBER_RE.findall(_ONE_THING_RE.sub(" ", rest))
+    if bought is not None:
+        prices = [] if prices else [f"({bought})"]
     if len(prices) != 1 or _OTHER_OPERATION_RE.search(rest):
         return None
     price, percent = prices[0], percents[0]
@@ -937,6 +948,26 @@ def _lowers(text: str, percent: re.Match[str]) -> bool | None:
     return None if (lowered is None) == (raised is None) else lowered is not None
 
 
+_BOUGHT_EACH_RE = re.compile(
+    rf"(?<![\w.])(?P<n>{_NUM})\s+(?P<thing>{_NOUNS})\s+(?:at|for|costing|priced at|@)\s+(?P<p>{_NUM})"
+    rf"(?!\w|\.\d)\s+(?:each|apiece|a piece)\b",
+    re.IGNORECASE,
+)
+"""Things bought at a price each: "3 shirts at $24.99 each" (the price of one said as such)."""
+
+
+def _bought_each(text: str) -> tuple[str | None, str]:
+    """The price of the one kind of things ``text`` buys at a price each ("3 shirts at $24.99 each" is
+    ``3 * 24.99``), with ``text`` without them (blanks where they were); ``None`` and ``text`` itself
+    unless there is exactly one."""
+    bought = list(_BOUGHT_EACH_RE.finditer(text))
+    if len(bought) != 1:
+        return None, text
+    match = bought[0]
+    blanked = text[: match.start()] + " " * (match.end() - match.start()) + text[match.end() :]
+    return f"{match.group('n')} * {match.group('p')}", blanked
+
+
 def _price_changes(text: str) -> str | None:
     """One price changed by two or more percents in turn, each lowering or raising it ("A jacket is $120
     with 30% off, and then 8% sales tax is added. What do I pay?" is ``(120 * (100 - 30) / 100 * (100 +
@@ -951,10 +982,13 @@ def _price_changes(text: str) -> str | None:
         return None
     if re.search(rf"{_GIVEN_PERCENT_RE.pattern}\s+(?:of|out of)\b", text, re.IGNORECASE):
         return None
+    price, text = _bought_each(text)
     if _SHARE_CUE_RE.search(text) or any(pattern.search(text) for pattern in _PRICE_PART_ASKED):
         return None
     rest = _GIVEN_PERCENT_RE.sub(" ", text)
     prices = _NUMBER_RE.findall(_without_ones(rest))
+    if price is not None:
+        prices = [] if prices else [price]
     if len(prices) != 1 or _OTHER_OPERATION_RE.search(re.sub(r"\bthen\b", " ", rest, flags=re.IGNORECASE)):
         return None
     changes = []
@@ -1046,11 +1080,24 @@ def _spent_from(text: str) -> str | None:
     after_first = re.match(r"\s+([a-z]+)", text[numbers[0].end() :], re.IGNORECASE)
     for number in numbers[1:]:
         after = re.match(r"\s+([a-z]+)", text[number.end() :], re.IGNORECASE)
-        if after is None or after.group(1).lower() in _NOT_A_THING:
+        if after is None or after.group(1).lower() in _NOT_A_THING or _CURRENCY_WORD_RE.match(after.group(1)):
+            continue
+        if _paid_for(text, number, after.group(1), after_first):
             continue
         if after_first is None or _stem(after.group(1)) != _stem(after_first.group(1)):
             return None  # "$100 on 3 shirts": not an amount of the same things
     return "(" + " - ".join(n.group() for n in numbers) + ")"
+
+
+_PAID_RE = re.compile(r"\b(?:pays?|paid|paying|spends?|spent|spending)\s+$", re.IGNORECASE)
+
+
+def _paid_for(text: str, number: re.Match[str], word: str, after_first: re.Match[str] | None) -> bool:
+    """Whether ``number`` is an amount of money paid for ``word`` ("paid $650 rent"), from a first amount
+    of money ("started with $1,200"): right after a word of paying, and ``word`` names one thing (not
+    "paid 3 bills")."""
+    first_is_money = after_first is None or _CURRENCY_WORD_RE.match(after_first.group(1)) is not None
+    return first_is_money and bool(_PAID_RE.search(text[: number.start()])) and _stem(word) == word.lower()
 
 
 def _stem(word: str) -> str:
@@ -1121,6 +1168,35 @@ def _items_total(text: str) -> str | None:
     )
 
 
+# A fee on each thing bought: "5 tickets at $32 each and a $4.50 booking fee per ticket. Total?".
+_FEE_EACH_RE = re.compile(
+    rf"(?<![\w.])(?P<f>{_NUM})\s+(?:[a-z-]+\s+){{0,2}}?(?:fees?|charges?|surcharges?|commissions?)\s+"
+    rf"(?:(?:per|for each|on each|for every|on every|an?)\s+(?P<thing>[a-z]+)\b|(?:each|apiece)\b)",
+    re.IGNORECASE,
+)
+
+
+def _fee_per_item(text: str) -> str | None:
+    """Things bought at a price each with a fee on each one, asked for the total: "I need to buy 5
+    tickets at $32 each and pay a $4.50 booking fee per ticket. Total?" is ``(5 * (32 + 4.50))``.
+    ``None`` unless ``text`` holds just those three numbers, the fee comes after the things and is
+    "per" one of them (the same things, "each", "per item"), and the question asks for the total."""
+    if not _one_question(text) or not _SPEND_ASKED_RE.search(text) or _GIVEN_PERCENT_RE.search(text):
+        return None
+    bought = list(_BOUGHT_EACH_RE.finditer(text))
+    fees = list(_FEE_EACH_RE.finditer(text))
+    if len(bought) != 1 or len(fees) != 1 or fees[0].start() < bought[0].end():
+        return None
+    item, fee = bought[0], fees[0]
+    thing = fee.group("thing")
+    each = thing is None or thing.lower() in ("item", "one", "piece", "unit")
+    if not each and _stem(thing) != _stem(item.group("thing").split()[-1]):
+        return None  # "a $2 fee per order": not on each thing
+    if len(_NUMBER_RE.findall(text)) != 3 or _OTHER_OPERATION_RE.search(text):
+        return None
+    return f"({item.group('n')} * ({item.group('p')} + {fee.group('f')}))"
+
+
 # A price or an amount per unit: "A 750 g box costs $4.50: the price per 100 g?", "42 liters for 600 km".
 _PER_ASKED_RES = tuple(
     re.compile(pattern, re.IGNORECASE)
@@ -1141,6 +1217,21 @@ _PRICE_GIVEN_RE = re.compile(
     r"\b(?:costs?|cost me|is|are|was|were|for|priced at|sells? for|sold for|paid|pay|at)\s+$", re.IGNORECASE
 )
 _CURRENCY_WORD_RE = re.compile(r"(?:dollars?|euros?|bucks|usd|eur|gbp)\b", re.IGNORECASE)
+
+
+_PACK = r"(?:pack|packet|box|case|carton|bag|set|crate|tray|bundle)s?"
+_PACK_BEFORE_RE = re.compile(rf"\b{_PACK}\s+of\s+$", re.IGNORECASE)
+_PACK_AFTER_RE = re.compile(r"-?\s*(?:pack|pk|count|ct)\b", re.IGNORECASE)
+_NO_NAME_RE = re.compile(rf"{_HAS}|are|was|were|for|at|sells?|sold|costing|priced", re.IGNORECASE)
+
+
+def _pack_count(given: str, number: re.Match[str], name: str) -> bool:
+    """Whether ``number`` counts the things of a pack without naming them: "a 12-pack of soda", "a
+    pack of 12 is $6" (the things are what the price per one asks for)."""
+    if _PACK_AFTER_RE.match(given, number.end()):
+        return True
+    named = bool(name) and not _NO_NAME_RE.fullmatch(name)
+    return not named and _PACK_BEFORE_RE.search(given[: number.start()]) is not None
 
 
 def _same_unit(a: str, b: str) -> bool:
@@ -1192,6 +1283,11 @@ def _unit_price(text: str) -> str | None:
     between = given[numbers[min(top, other)].end() : numbers[max(top, other)].start()]
     if asked.groupdict().get("price") is None and re.search(r"\b(?:with|of|containing|holding)\b", between):
         return None  # "3 boxes with 12 eggs": 12 in all or in each?
+    if _pack_count(given, numbers[other], names[other]) and asked.groupdict().get("price") is not None:
+        unit = asked.group("unit").lower()
+        if asked.groupdict().get("per") is not None or unit in _UNIT_OF or re.fullmatch(f"{_PACK}|pk", unit):
+            return None  # "a 12-pack is $7.80: the price per 100 ml?", "... per pack?"
+        return f"({numbers[top].group()} / {numbers[other].group()})"
     if not names[other] or not _same_unit(names[other], asked.group("unit")):
         return None
     per = asked.groupdict().get("per")
@@ -1314,7 +1410,9 @@ _SIZE_RES = tuple(
     re.compile(pattern, re.IGNORECASE)
     for pattern in (
         # "sides 4 and 6", "sides of 4 cm by 6 cm": a rectangle's length and width (a right triangle's legs)
-        rf"(?:sides?|legs)\s+(?:of\s+)?{_MEASURE}\s*(?:and|,|by|x|×)\s*{_SECOND_MEASURE}",
+        rf"(?:(?:2|both)\s+)?(?:(?:shorter|short|perpendicular)\s+)?(?:sides?|legs)\s+"
+        rf"(?:(?:are|measure|measuring|of|of lengths?|with lengths?|lengths?|=|:)\s+)?"
+        rf"{_MEASURE}\s*(?:and|,|by|x|×)\s*{_SECOND_MEASURE}",
         # "radius 3", "a radius of 3 cm", "side length = 4", "whose diameter is 10"
         rf"(?P<name>{_SIZE_NAME})\s*(?:(?:is|of|=|:|equal to|equals|measuring|measures|that is|which is)\s*)*"
         rf"{_MEASURE}",
@@ -1462,6 +1560,9 @@ def _shape_problem(text: str) -> str | None:
     unless a symbol asks for arithmetic of its own; ``None`` when ``text`` names no shape or no quantity."""
     quantities = re.findall(rf"\b{_QUANTITY}\b", text, re.IGNORECASE)
     shapes = {m.lower() for m in re.findall(rf"\b{_SHAPE}\b", text, re.IGNORECASE)}
+    implied = not shapes and [q.lower() for q in quantities] == ["hypotenuse"]
+    if implied:
+        shapes = {"right triangle"}  # only a right triangle has one
     if not quantities or not shapes:
         return None
     if len(quantities) > 1 or len(shapes) > 1:
@@ -1482,6 +1583,8 @@ def _shape_problem(text: str) -> str | None:
     other = _NUMBER_RE.search(rest) or _OTHER_OPERATION_RE.search(rest) or _has_arithmetic(rest)
     if sizes and not other and not any(_has_arithmetic(part) for part in _CLAUSE_END_RE.split(rest)):
         formula = _formula(quantities[0], shapes.pop(), sizes)
+    if formula is None and implied:
+        return None  # "the hypotenuse of 5": no shape to ask about
     if formula is None and not re.search(r"[-+*/^×÷]", text):
         return text  # a shape's size or quantity asked another way ("the area of a square is 25: its side?")
     return formula
@@ -1771,9 +1874,70 @@ def to_expression(text: str) -> str:
         or _spent_from(cleaned)
         or _items_total(cleaned)
         or _unit_price(cleaned)
+        or _fee_per_item(cleaned)
+        or _out_of_as_percent(cleaned)
+        or _percent_taken(cleaned)
         or _average_of_listed(cleaned)
         or whole
     )
+
+
+# A part of a whole asked as a percentage apart from it: "18 out of 24 passed. What percent is that?".
+_OUT_OF_RE = re.compile(
+    rf"(?<![\w.])(?P<a>{_NUM})\s+out\s+of\s+(?:the\s+|a\s+total\s+of\s+)?(?P<b>{_NUM})(?!\w|\.\d)",
+    re.IGNORECASE,
+)
+_PERCENT_OF_THAT_RE = re.compile(
+    rf"\b(?:what|which)\s+{_PCT}(?!\w)\s+(?:is|was|are|were|would be)\s+(?:that|this|it|they)\b"
+    rf"|\b(?:as|in|into)\s+(?:a\s+)?{_PCT}(?!\w)"
+    rf"|\b(?:what|which)\s+{_PCT}(?!\w)\s+(?:of\s+(?:them|the\s+[a-z]+)\s+)?(?:did\s+)?(?P<verb>[a-z]+)\b",
+    re.IGNORECASE,
+)
+
+
+def _out_of_as_percent(text: str) -> str | None:
+    """A part "out of" a whole, asked as a percentage apart from it: "18 out of 24 students passed. What
+    percent is that?" is ``(18 / 24 * 100)``. ``None`` unless ``text`` holds those two numbers only and
+    asks what percentage "that" is, or what percentage did what the part did ("What percentage
+    passed?", not "What percentage failed?")."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or len(_NUMBER_RE.findall(text)) != 2:
+        return None
+    part = _OUT_OF_RE.search(text)
+    asked = _PERCENT_OF_THAT_RE.search(text)
+    if part is None or asked is None or asked.start() < part.end():
+        return None
+    verb = asked.group("verb")
+    if verb is not None and not re.search(rf"\b{re.escape(verb)}\b", text[part.end() : asked.start()], re.I):
+        return None  # "18 out of 24 passed. What percentage failed?"
+    if _OTHER_OPERATION_RE.search(text):
+        return None
+    return _SHARE.format(part.group("a"), part.group("b"))
+
+
+# A percentage of an amount taken from it: "I have 500 dollars. I spend 35% of it on a bike. What is left?".
+_PERCENT_TAKEN_RE = re.compile(
+    rf"\b{_TAKEN}\s+(?:away\s+)?(?P<p>{_NUM})\s*{_PCT}(?!\w)\s+of\s+"
+    rf"(?:it|that|this|them|(?:my|our|his|her|their|the)\s+(?:[a-z]+\s+)?(?:money|savings|budget|salary|pay|"
+    rf"cash|income|allowance|wages|paycheck|amount|total))\b",
+    re.IGNORECASE,
+)
+
+
+def _percent_taken(text: str) -> str | None:
+    """A percentage of an amount taken from it, asked what is left: "I have 500 dollars. I spend 35% of it
+    on a bike. How much money do I have left?" is ``(500 * (100 - 35) / 100)``. ``None`` unless ``text``
+    holds one amount before one percentage taken "of it" (spent, given, lost), nothing gained or else
+    computed, and the question after it asks what is left."""
+    if not _one_question(text) or len(_GIVEN_PERCENT_RE.findall(text)) != 1 or _NOT_TAKEN_RE.search(text):
+        return None
+    taken = _PERCENT_TAKEN_RE.search(text)
+    if taken is None or not re.search(_LEFT, text[taken.end() :], re.IGNORECASE):
+        return None
+    rest = text[: taken.start()] + " " + text[taken.end() :]
+    amounts = list(_NUMBER_RE.finditer(_without_ones(rest)))
+    if len(amounts) != 1 or amounts[0].start() > taken.start() or _OTHER_OPERATION_RE.search(rest):
+        return None
+    return f"({amounts[0].group()} * (100 - {taken.group('p')}) / 100)"
 
 
 _AVERAGE_ASKED_RE = re.compile(r"\b(?:average|mean|on average)\b", re.IGNORECASE)
