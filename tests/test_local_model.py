@@ -1191,3 +1191,13 @@ def test_routing_reads_multiplication_by_x_and_the_modes(question: str, agent: s
         RouteCandidate.from_metadata(p.get_metadata()) for p in (MathPlugin, InfoPlugin, DocsPlugin)
     ).rank(question)
     assert ranked[0].name == agent
+
+
+def test_asked_to_pick_among_tools_none_of_which_fit_the_policy_calls_none() -> None:
+    """The planner's alternatives after a failed call: a made-up percentage(500, 500) is worse than none."""
+    tools = _schemas([percent_of, share])
+    question = "I have 500 dollars and bought a bike. How much is left?"
+    declined = LocalChatModel().plan([HumanMessage(question)], tools=tools, tool_choice="any")
+    assert declined.fixed == "" and declined.mode == "text"
+    single = LocalChatModel().plan([HumanMessage(question)], tools=_schemas([percent_of]), tool_choice="any")
+    assert single.mode == "call"  # the one planned tool is still called: its error says what is missing

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, HumanMessage
 
 from cadence.orchestration.engine import Cadence
-from cadence.orchestration.planner import Plan, check_plan, check_results, extract_plan
+from cadence.orchestration.planner import Plan, Researcher, catalogue, check_plan, check_results, extract_plan
 from cadence.testing import ScriptedChatModel
 from conftest import make_settings
 
@@ -155,6 +155,17 @@ async def test_the_lexical_plan_picks_the_plugin_then_its_tool(question: str, to
     engine, _ = planner_engine([{"content": "no plan"}, {"content": "no call"}, {"content": "Done."}])
     out = await engine.ainvoke(question, user_id="u")
     assert out.trace["planned_tools"][0]["name"] == tool
+
+
+async def test_the_alternatives_are_the_tools_of_the_plugins_that_fit() -> None:
+    """After the calculator failed on a shopping question, the docs search is no alternative."""
+    engine, model = planner_engine([])
+    researcher = Researcher(model, catalogue(engine.plugin_manager.bundles), engine.settings)
+    state = {"messages": [HumanMessage("I have 500 dollars and bought a bike. How much money is left?")]}
+    alternatives = researcher.alternatives(state, {"calculate"})
+    assert (
+        "percent_of" in alternatives and "search_docs" not in alternatives and "calculate" not in alternatives
+    )
 
 
 async def test_small_talk_is_planned_for_no_tool_whatever_words_it_has() -> None:

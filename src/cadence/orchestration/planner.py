@@ -705,10 +705,30 @@ class Planner:
         )
 
 
+ALTERNATIVE_PLUGIN_RATIO = 0.5
+"""A plugin's tools are alternatives when its route text scores at least this share of the best plugin's."""
+
+
 class Researcher(ToolRunner):
     """The ``researcher`` node: planned tools, then alternatives, until enough useful results or the limit."""
 
     node_name = GraphNodeNames.RESEARCHER
+
+    def alternatives(self, state: Mapping[str, Any], tried: set[str]) -> list[str]:
+        """The tools to try next: the untried tools of the plugins already tried and of those whose
+        description and capabilities fit the question at all (a calculator question whose words the
+        calculator could not read is no question for the docs search)."""
+        _, question, _ = split_at_last_human(list(state.get("messages") or []))
+        text = message_text(question) if question is not None else ""
+        bundles = {bundle.name: bundle for bundle, _ in self.tools.values()}
+        router = PreRouter(RouteCandidate.from_metadata(b.metadata, name=name) for name, b in bundles.items())
+        fitting = {
+            name for name in router.shortlist(text, ratio=ALTERNATIVE_PLUGIN_RATIO, limit=len(bundles))
+        }
+        fitting |= {self.tools[name][0].name for name in tried if name in self.tools}
+        return [
+            name for name, (bundle, _) in self.tools.items() if name not in tried and bundle.name in fitting
+        ]
 
     async def __call__(
         self, state: dict[str, Any], config: RunnableConfig, runtime: Runtime[TurnContext]
@@ -739,7 +759,7 @@ class Researcher(ToolRunner):
                     f"researcher: maximum iterations ({iterations}) reached; {len(useful)} useful result(s)",
                 )  # fmt: skip
             tried = {r["name"] for r in results}
-            untried = [n for n in self.tools if n not in tried]
+            untried = self.alternatives(state, tried)
             if not untried:
                 return self._done(state, results, *notes, "researcher: all tools tried; partial results")
             calls, note = await self.choose_call(state, untried, config, context)

@@ -1062,7 +1062,10 @@ class SmallModelPolicy:
             if tool_choice == "auto":
                 return self._plan_call(messages, real, question, allow_text=True)
             if tool_choice in ("any", "required") or not results:
-                return self._plan_call(messages, real, question, allow_text=False)
+                # asked to pick among several tools (the planner's alternatives), none of which the question
+                # gives anything to: no call, rather than one whose arguments could only be made up
+                decline = tool_choice in ("any", "required") and len(real) > 1
+                return self._plan_call(messages, real, question, allow_text=False, may_decline=decline)
         if tools and results and question:
             system = _system_text(messages)
             answers = FINAL_REPLY_NOTICE in system or FORWARDED_REPLY_NOTICE in system
@@ -1195,6 +1198,7 @@ class SmallModelPolicy:
         question: str,
         *,
         allow_text: bool,
+        may_decline: bool = False,
     ) -> Plan:
         names = {tool_name(t) for t in tools}
         earlier = previous_result(messages)
@@ -1239,7 +1243,10 @@ class SmallModelPolicy:
             if not candidates:
                 # nothing matched, or only tools the question gives nothing to: the others compete
                 rest = [t for t in tools if t not in matched and t not in no_list]
-                candidates = usable_tools(rest, question, matched=False) or rest or matched
+                usable = usable_tools(rest, question, matched=False)
+                if not usable and may_decline:
+                    return Plan("text", [], None, [], [], 0, fixed="")
+                candidates = usable or rest or matched
             # the candidates fit about equally well: the simplest reading wins
             options = fewest_arguments(candidates)
             options = reader_for_roles(options, tools)
