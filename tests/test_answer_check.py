@@ -798,3 +798,21 @@ def test_an_answer_may_carry_any_value_of_a_result_listing_named_values() -> Non
     question = "What's the largest of 3, 17, 8?"
     assert check_answer("The max is 17.", question=question, results=results).problem is None
     assert check_answer("They are numbers.", question=question, results=results).problem == "missing_result"
+
+
+def test_explaining_tones_show_the_arithmetic_a_result_was_worked_out_with() -> None:
+    """Not "the calculate tool was used": the steps a person would follow."""
+    results = [
+        ToolResult("calculate", {"expression": "How do I work out 18% of 275?"}, "(18 / 100) * 275 = 49.5")
+    ]
+    learning = faithful_answer("How do I work out 18% of 275?", results, "learning")
+    assert "2. Write it as arithmetic and work it out: (18 / 100) * 275 = 49.5." in learning
+    assert "calculate tool" not in learning
+    explained = faithful_answer("How do I work out 18% of 275?", results, "explanatory")
+    assert "reads as the arithmetic (18 / 100) * 275 = 49.5" in explained
+    converted = [ToolResult("calculate", {}, "5 ft 9 in = 175.26 cm (read as ((5 * 304.8 + 9 * 25.4) / 10))")]
+    assert "((5 * 304.8 + 9 * 25.4) / 10) = 175.26" in faithful_answer(
+        "5 ft 9 in in cm?", converted, "learning"
+    )
+    timed = [ToolResult("current_time", {"location": "Paris"}, "The current time in Paris is 10:00.")]
+    assert "Use the current_time tool" in faithful_answer("Time in Paris?", timed, "learning")

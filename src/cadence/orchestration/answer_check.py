@@ -868,8 +868,33 @@ def _args_text(args: Mapping[str, Any]) -> str:
     return ", ".join(f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in args.items()) or "no arguments"
 
 
+_WORKING_RE = re.compile(
+    r"^(?P<expr>[^=\n]*\d[^=\n]*[-+*/^(][^=\n]*) = (?P<value>-?\d[\d.,e+-]*)\.?$"
+    r"|\((?:exactly (?P<exact>[^=\n]+) = (?P<exact_value>-?\d[\d.,e+-]*)|read as (?P<read>[^\n]+))\)\.?$"
+)
+"""A result that shows its working: ``(18 / 100) * 275 = 49.5``, or a conversion's ``(exactly … = …)`` or
+``(read as …)``."""
+
+
+def working(result: str) -> str | None:
+    """The arithmetic a result shows it was worked out with ("(18 / 100) * 275 = 49.5"), or None."""
+    match = _WORKING_RE.search(result.strip())
+    if match is None:
+        return None
+    if match.group("expr"):
+        return f"{match.group('expr').strip()} = {match.group('value')}"
+    if match.group("exact"):
+        return f"{match.group('exact').strip()} = {match.group('exact_value')}"
+    stated = re.search(r" = (-?\d[\d.,e+-]*)", result)
+    return match.group("read").strip() + (f" = {stated.group(1)}" if stated else "")
+
+
 def explanation(question: str, results: Sequence[ToolResult]) -> str:
-    """How the results were obtained, in words (the "why" an explanatory answer gives)."""
+    """How the results were obtained, in words (the "why" an explanatory answer gives): the arithmetic a
+    result shows, else the tool and its arguments."""
+    shown = [w for r in results if (w := working(r.content))]
+    if shown and len(shown) == len(results):
+        return f"How this was worked out: “{question.strip()}” reads as the arithmetic {'; '.join(shown)}."
     how = "; ".join(f"the {r.name} tool was used with {_args_text(r.args)}" for r in results)
     return (
         f"How this was worked out: to answer “{question.strip()}”, {how}, and the answer above is "
@@ -1058,10 +1083,17 @@ def faithful_answer(question: str, results: Sequence[ToolResult], tone: str | No
         return "\n\n".join([*(end_sentence(s) for s in statements), explanation(question, used)])
     if tone == "learning":
         steps = [f"1. The question: {question.strip()}"]
+        worked = False
         for i, r in enumerate(results, start=2):
-            steps.append(f"{i}. Use the {r.name} tool with {_args_text(r.args)}.")
+            shown = working(r.content)
+            worked = worked or shown is not None
+            if shown is not None:
+                steps.append(f"{i}. Write it as arithmetic and work it out: {shown}.")
+            else:
+                steps.append(f"{i}. Use the {r.name} tool with {_args_text(r.args)}.")
         steps.append(f"{len(results) + 2}. Read the result: {end_sentence(' '.join(statements))}")
-        steps.append("Recap: the answer comes straight from the tool's result.")
+        source = "the arithmetic worked out" if worked else "the tool's result"
+        steps.append(f"Recap: the answer comes straight from {source}.")
         steps.append("Try next: ask a follow-up that builds on this result.")
         return "\n".join(steps)
     if len(statements) == 1:
