@@ -816,3 +816,15 @@ def test_explaining_tones_show_the_arithmetic_a_result_was_worked_out_with() -> 
     )
     timed = [ToolResult("current_time", {"location": "Paris"}, "The current time in Paris is 10:00.")]
     assert "Use the current_time tool" in faithful_answer("Time in Paris?", timed, "learning")
+
+
+def test_a_question_naming_a_setting_gets_the_sentences_naming_it() -> None:
+    result = (
+        "3 passage(s) for 'what does CADENCE_MAX_TOOL_HOPS do' (source = path:line):\n\n"
+        "[1] configuration.md:18 — Configuration and limits > Orchestration limits\n"
+        "- `CADENCE_MAX_AGENT_HOPS` (default 25): agent routes allowed per turn. - `CADENCE_MAX_TOOL_HOPS` "
+        "(default 50): tool executions allowed per turn. - `CADENCE_COORDINATOR_TIMEOUT` (default 30 s): "
+        "timeout of one decision in every mode."
+    )
+    said = relevant_sentences(result, "what does CADENCE_MAX_TOOL_HOPS do")
+    assert said == "`CADENCE_MAX_TOOL_HOPS` (default 50): tool executions allowed per turn."

@@ -1201,3 +1201,23 @@ def test_asked_to_pick_among_tools_none_of_which_fit_the_policy_calls_none() -> 
     assert declined.fixed == "" and declined.mode == "text"
     single = LocalChatModel().plan([HumanMessage(question)], tools=_schemas([percent_of]), tool_choice="any")
     assert single.mode == "call"  # the one planned tool is still called: its error says what is missing
+
+
+def test_a_short_search_result_is_answered_with_its_relevant_sentences() -> None:
+    """One passage is short, but it is a search result: its header is no answer."""
+    result = (
+        '1 passage(s) for "what\'s CADENCE_COORDINATOR_TIMEOUT for?" (source = path:line):\n\n'
+        "[1] configuration.md:18 — Configuration and limits > Orchestration limits\n"
+        "- `CADENCE_INLINE_TOOL_MAX_MS` (default 5): a quick tool runs on the event loop. - "
+        "`CADENCE_COORDINATOR_TIMEOUT` (default 30 s): timeout of one decision in every mode."
+    )
+    turn = [
+        SystemMessage("Synthesizer. RESPONSE STYLE: natural"),
+        HumanMessage("what's CADENCE_COORDINATOR_TIMEOUT for?"),
+        AIMessage("", tool_calls=[{"name": "search_docs", "args": {"query": "x"}, "id": "s1"}]),
+        ToolMessage(result, tool_call_id="s1", name="search_docs"),
+    ]
+    plan = LocalChatModel().plan(turn)
+    assert (
+        plan.fixed == "`CADENCE_COORDINATOR_TIMEOUT` (default 30 s): timeout of one decision in every mode."
+    )

@@ -114,6 +114,14 @@ def content_words(text: str) -> set[str]:
     return {w.lower() for w in WORD_RE.findall(text)} - COMMON_WORDS
 
 
+_IDENTIFIER_RE = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|`[^`\s]{3,}`")
+"""A name in code: a setting ``CADENCE_MAX_TOOL_HOPS``, or anything in backquotes."""
+
+
+def _identifiers(text: str) -> set[str]:
+    return {m.group(0).strip("`").lower() for m in _IDENTIFIER_RE.finditer(text)}
+
+
 MAX_SENTENCES = 4
 """Sentences quoted from a document-like result in a faithful answer."""
 MIN_SENTENCE_CHARS = 20
@@ -168,6 +176,14 @@ def relevant_sentences(
             scored.append((-(len(said) + len(parts) / 2), first, rank, index))
     if not scored:
         return relevant_passages(text, question, limit) if or_passages else ""
+    named = _identifiers(question)
+    naming = [i for *_, i in scored if named & _identifiers(sentences[i][0])] if named else []
+    if naming:
+        # the question names a setting or a name in code ("what does CADENCE_MAX_TOOL_HOPS do"): the
+        # sentences that name it, not the list around them
+        scored = [entry for entry in scored if entry[-1] in naming]
+        chosen = sorted(i for *_, i in sorted(scored)[:MAX_SENTENCES])
+        return shorten(" ".join(end_sentence(sentences[i][0].lstrip("…").strip()) for i in chosen), limit)
     ranked = [index for *_, index in sorted(scored)]
     best = ranked[0]
     picked = [best]
@@ -208,6 +224,11 @@ def topic_words(text: str) -> set[str]:
 
 _CITATION_LINE_RE = re.compile(r"\s*\[\d+\]\s+\S+(?:\s+—\s+(.*))?$")
 """A search result's citation line, ``[1] path:line — heading`` (group 1: the heading)."""
+
+
+def cites_passages(text: str) -> bool:
+    """Whether ``text`` is a search result: passages under citation lines (``[1] path:line — heading``)."""
+    return any(_CITATION_LINE_RE.match(line) for line in text.splitlines())
 
 
 def singular(word: str) -> str:

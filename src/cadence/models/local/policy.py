@@ -127,7 +127,7 @@ from cadence.models.preroute import (
     tool_function,
     tool_name,
 )
-from cadence.passages import relevant_sentences
+from cadence.passages import cites_passages, relevant_sentences
 from cadence.text import named_values, numbers_from_words
 
 ANSWER_FROM_RESULTS = "Answer the user's question in one sentence, using only the results given."
@@ -1312,7 +1312,7 @@ class SmallModelPolicy:
                 # the results already say it in sentences ("Lima, Peru is 18 hours behind Auckland. It is
                 # 23:10 on Saturday ..."): a small model only drops or mixes up their parts
                 return Plan("text", [], None, [], [], 0, fixed=" ".join(facts.split()))
-            if any(len(plain_results(value)) > STATEMENT_MAX_CHARS for _, value in results):
+            if any(len(plain_results(v)) > STATEMENT_MAX_CHARS or cites_passages(v) for _, v in results):
                 # documents (search passages): a small model picks the wrong lines or invents ("Cadence
                 # can answer in any tone."); the sentences most about the question are the answer
                 quoted = relevant_sentences(facts, question, or_passages=False)
