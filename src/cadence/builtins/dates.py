@@ -910,8 +910,8 @@ def make_date_calculator(calendar: Calendar) -> BaseTool:
     def date_calculator(question: str) -> str:
         """Calendar arithmetic (e.g. 'days between 2026-03-01 and 2026-06-15', 'weekday of 2000-01-01',
         'today + 45 days', '3 weeks before 2026-06-15', 'days until Christmas'): how many days, weeks,
-        months or years are between two dates; the weekday of any day; the calendar day some days, weeks,
-        months or years after or before another, or ago; how many days until or since a day or a holiday
+        months or years are between two dates; the weekday of any day; the date some days, weeks, months
+        or years after or before another, from now, or ago; how many days until or since a day or a holiday
         (e.g. Christmas, New Year's Day, Halloween, Valentine's Day); today's or tomorrow's calendar day.
 
         Pass the whole question. Days may be written (e.g. '2026-03-01', 'March 1, 2026', '1 March',
