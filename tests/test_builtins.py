@@ -524,3 +524,11 @@ def test_tool_names() -> None:
         "docs": ["list_docs", "read_doc", "search_docs"],
         "text": ["summarize_text"],
     }
+
+
+def test_an_amount_of_money_is_also_said_in_cents() -> None:
+    said = calculate.invoke({"expression": "dinner for 4 was $138 with a 15% tip, split evenly: each pays?"})
+    assert said.endswith("= 39.675 (about $39.68)")  # half a cent rounds up
+    assert calculate.invoke({"expression": "split 100 euros 3 ways"}).endswith("(about €33.33)")
+    assert calculate.invoke({"expression": "10 / 3"}) == "3.33333333333"  # no money, no cents
+    assert calculate.invoke({"expression": "$7.80 / 12"}).endswith("= 0.65")  # cents already

@@ -537,6 +537,7 @@ def test_a_follow_up_continues_from_the_previous_value(follow_up: str, resolved:
         "There are 160 days between Sunday, 5 April 2026 and Saturday, 12 September 2026."
     ) == ("160 days")
     assert result_value("300 K is 26.85 °C.") == "26.85 °C"
+    assert result_value("((138 * 115 / 100) / 4) = 39.675 (about $39.68)") == "39.675"
     assert result_value("10 km = 6.21 miles (exactly (10 * 1000000 / 1609344) = 6.21371192237)") == (
         "6.21371192237 miles"
     )

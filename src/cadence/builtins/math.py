@@ -369,6 +369,22 @@ def format_number(value: Number) -> str:
     return text
 
 
+_MONEY_RE = re.compile(r"[$€£¥]|\b(?:dollars?|bucks|euros?|usd|eur|gbp)\b", re.IGNORECASE)
+_SIGNS = {"dollar": "$", "buck": "$", "usd": "$", "euro": "€", "eur": "€", "gbp": "£"}
+
+
+def _in_money(question: str, value: Number) -> str:
+    """`` (about $39.68)`` after a result of a question about money with more than two decimals; ""
+    otherwise (an amount of money is said in cents)."""
+    money = _MONEY_RE.search(question)
+    if money is None or isinstance(value, int) or round(value, 2) == value or not math.isfinite(value):
+        return ""
+    word = money.group(0).lower().rstrip("s")
+    sign = _SIGNS.get(word, money.group(0))
+    cents = Decimal(format_number(abs(value))).quantize(Decimal("0.01"), rounding=decimal.ROUND_HALF_UP)
+    return f" (about {'-' if value < 0 else ''}{sign}{cents:,})"
+
+
 def _converted(amount: str, unit: str, expression: str, value: Number) -> str:
     """A unit conversion's result as people say it, two decimals at most ("26.2 miles = 42.16 km"),
     then the exact value it was rounded from."""
@@ -459,7 +475,7 @@ def calculate(expression: str) -> str:
         conversion = conversion_in(expression)
         if conversion is not None and conversion.expression == translated:
             return _converted(conversion.amount, conversion.unit, translated, result)
-        return f"{translated} = {format_number(result)}"
+        return f"{translated} = {format_number(result)}{_in_money(expression, result)}"
     logger.debug("calculated %r", expression)
     return format_number(result)
 

@@ -576,8 +576,12 @@ def result_value(result: str) -> str | None:
     said = _MEASURED_SENTENCE_RE.match(" ".join(result.split()))
     if said is not None:
         return said.group("value")
-    match = _VALUE_RE.search(result.strip())
+    match = _VALUE_RE.search(_ABOUT_RE.sub("", result.strip()))
     return match.group(1).replace(",", "") if match else None
+
+
+_ABOUT_RE = re.compile(r"\s+\(about [^)]*\)$")
+"""An approximation after a result's value ("= 39.675 (about $39.68)"): the value is the exact one."""
 
 
 def is_follow_up(question: str) -> bool:
