@@ -447,8 +447,8 @@ def calculate(expression: str) -> str:
     years?"), the area, perimeter or circumference, and volume of a circle, square, rectangle, triangle,
     cube or sphere ("the area of a circle with radius 3"), a right triangle's hypotenuse ("legs 3 and
     4"), a value "as a decimal", and the arithmetic of a question that also asks something else. The
-    result then shows the expression it was read as. Words that name no known operation are an error,
-    never ignored.
+    result then shows the expression it was read as (and an amount of money in cents). Words that name
+    no known operation are an error, never ignored.
     """
     try:
         result = evaluate(expression)
