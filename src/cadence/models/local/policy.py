@@ -716,10 +716,10 @@ def is_statement(text: str) -> bool:
 _AMOUNT = r"(?P<amount>-?\d[\d.,]*(?: ?[^\W\d][^\s=]*| ?°[CFK])(?: -?\d[\d.,]* ?[^\W\d][^\s=]*)?)"
 _QUANTITY = r"(?P<value>-?\d[\d.,e+-]*(?: ?[^\W\d][^\s=(]*| ?°[CFK]| K))"
 _MEASURED_RE = re.compile(rf"^{_AMOUNT} = {_QUANTITY}(?: \((?:exactly|read as) [^\n]*\))?$")
-_MEASURED_SENTENCE_RE = re.compile(rf"^{_AMOUNT} is {_QUANTITY}\.$")
-"""The same said as :func:`measured_statement` says it ("300 K is 26.85 °C.")."""
 """A result that gives one quantity in another unit: ``72 °F = 22.22 °C (exactly …)``, ``5 ft 9 in =
 175.26 cm (read as …)``."""
+_MEASURED_SENTENCE_RE = re.compile(rf"^{_AMOUNT} is {_QUANTITY}\.$")
+"""The same said as :func:`measured_statement` says it ("300 K is 26.85 °C.")."""
 
 
 def measured_statement(text: str) -> str | None:
