@@ -1147,8 +1147,8 @@ def test_a_follow_up_refers_back_to_the_previous_place() -> None:
         resolve_place("what time is it?", "Berlin") == "what time is it?"
     )  # no comparison: "it" is no place
     info = _schemas([current_time, time_difference, make_back_tool()])
-    timed = _turn("What time is it in Berlin?", "goto_info_agent", "current_time", {"location": "Berlin"},
-                  "The current time in Berlin is 13:05.")  # fmt: skip
+    timed = _turn("What time is it in Berlin?", "goto_info_agent", "current_time",
+                  {"location": "What time is it in Berlin?"}, "The current time in Berlin is 13:05.")  # fmt: skip
     plan = LocalChatModel().plan([*timed, HumanMessage("and what's the time there?")], tools=info)
     assert json.loads(plan.fixed or "{}")["arguments"] == {"location": "and what's the time in Berlin?"}
 

@@ -458,7 +458,9 @@ def previous_place(messages: Sequence[BaseMessage]) -> str | None:
                     str(v) for k, v in (call.get("args") or {}).items() if _PLACE_PARAMETER_RE.search(k) and v
                 ]
                 if places:
-                    return places[-1]
+                    # an argument that is the whole question ("What time is it in Berlin?"): its place
+                    named = _IN_PLACE_RE.findall(places[-1])
+                    return named[-1] if named else places[-1]
     before, question, _ = split_at_last_human(messages)
     _, asked, _ = split_at_last_human(before) if question is not None else (None, None, None)
     named = _IN_PLACE_RE.findall(message_text(asked)) if asked is not None else []
