@@ -374,10 +374,18 @@ def question_parts(question: str) -> list[str]:
 
 
 __all__ = [
+    "GOODBYE_RE",
+    "GREETING_RE",
+    "HOW_ARE_YOU_RE",
+    "PLEASANTRY_RE",
+    "PRAISE_RE",
     "STOPWORDS",
+    "THANKS_RE",
     "PreRouter",
     "RouteCandidate",
     "RouteScore",
+    "each_sentence",
+    "is_small_talk",
     "question_parts",
     "routing_schema",
     "stem",
