@@ -1200,6 +1200,8 @@ def test_asked_to_pick_among_tools_none_of_which_fit_the_policy_calls_none() -> 
     question = "I have 500 dollars and bought a bike. How much is left?"
     declined = LocalChatModel().plan([HumanMessage(question)], tools=tools, tool_choice="any")
     assert declined.fixed == "" and declined.mode == "text"
+    roles = "6 pizzas at $13.50 each plus a $5 fee: what is the total?"  # numbers the tools would misplace
+    assert LocalChatModel().plan([HumanMessage(roles)], tools=tools, tool_choice="any").fixed == ""
     single = LocalChatModel().plan([HumanMessage(question)], tools=_schemas([percent_of]), tool_choice="any")
     assert single.mode == "call"  # the one planned tool is still called: its error says what is missing
 

@@ -938,6 +938,11 @@ def fewest_arguments(options: list[Mapping[str, Any]]) -> list[Mapping[str, Any]
     return [t for t in options if required_count(t) == fewest]
 
 
+def in_roles(schema: Mapping[str, Any]) -> bool:
+    """Whether a tool's required arguments are two or more numbers, each in its own role."""
+    return number_arguments(schema) >= 2 and number_arguments(schema) == required_count(schema)
+
+
 def reader_for_roles(
     options: list[Mapping[str, Any]], tools: Sequence[Mapping[str, Any]]
 ) -> list[Mapping[str, Any]]:
@@ -946,7 +951,7 @@ def reader_for_roles(
     the sentence's order ("What percentage of 240 is 54?" gave ``percentage(part=240, whole=54)``;
     "Increase 1,250 by 12%" ``percent_change(old=1250, new=12)``), where a reader takes the roles
     from the words."""
-    roles = [t for t in options if number_arguments(t) >= 2 and number_arguments(t) == required_count(t)]
+    roles = [t for t in options if in_roles(t)]
     if not options or len(roles) != len(options):
         return options
     readers = [t for t in tools if sole_string_parameter(t) is not None and locator_parameter(t) is None]
@@ -1256,6 +1261,10 @@ class SmallModelPolicy:
             # the candidates fit about equally well: the simplest reading wins
             options = fewest_arguments(candidates)
             options = reader_for_roles(options, tools)
+            if may_decline and all(in_roles(t) for t in options):
+                # no tool here reads the question, and these need its numbers in roles a small model
+                # fills in the sentence's order ("6 is 44.44% of 13.5" for a pizza order): none
+                return Plan("text", [], None, [], [], 0, fixed="")
         # Arguments with no free choice are decided here: a tool's only string argument is the
         # user's whole message (a small model picks spans badly; tools should read natural
         # language) or, when it locates something, the path or URL the message names; a tool
