@@ -30,6 +30,7 @@ from cadence.models.local import (
 from cadence.models.local.grammar import distinct_argument_grammar, repeated_argument, span_rules
 from cadence.models.local.policy import (
     Plan,
+    arithmetic_statement,
     asked_entries,
     asked_quantities,
     capabilities_in,
@@ -1224,3 +1225,21 @@ def test_a_short_search_result_is_answered_with_its_relevant_sentences() -> None
     assert (
         plan.fixed == "`CADENCE_COORDINATOR_TIMEOUT` (default 30 s): timeout of one decision in every mode."
     )
+
+
+@pytest.mark.parametrize(
+    ("result", "question", "said"),
+    [
+        ("12 * 12 = 144", "What is 12 * 12?", "The answer is 144."),
+        ("(415 / 29) = 14.3103448276", "km per liter?", "The answer is about 14.31 ((415 / 29) = 14.3103448276)."),
+        ("(57 / 75 * 100) = 76", "57 out of 75 as a percentage?", "The answer is 76%."),
+        ("(100 / 3) = 33.3333333333 (about €33.33)", "split 100 euros 3 ways",
+         "That comes to about €33.33 ((100 / 3) = 33.3333333333)."),
+        ("345", "Calculate 15 * 23", None),  # no working shown: the model says it
+        ("count: 3; sum: 28", "the sum?", None),
+    ],
+)  # fmt: skip
+def test_a_calculator_value_is_said_rounded_and_with_its_sign(
+    result: str, question: str, said: str | None
+) -> None:
+    assert arithmetic_statement(result, question) == said

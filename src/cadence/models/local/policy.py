@@ -730,6 +730,37 @@ def measured_statement(text: str) -> str | None:
     return None if match is None else f"{match.group('amount')} is {match.group('value')}."
 
 
+_ARITHMETIC_RE = re.compile(
+    r"^(?P<expr>[^=\n]*\d[^=\n]*) = (?P<value>-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?)"
+    r"(?: \(about (?P<money>[^)]+)\))?\.?$"
+)
+_OPERATION_RE = re.compile(r"[-+*/^%(]|\b(?:sqrt|log|sin|cos|tan|factorial|round|floor|ceil|abs|pi)\b")
+_PERCENT_ASKED_RE = re.compile(r"%|\bper ?cent(?:age)?\b", re.IGNORECASE)
+_TIMES_100_RE = re.compile(r"\*\s*100\s*\)*\s*$")
+SHOWN_DECIMALS = 4
+"""A result with more decimals is said rounded to two, its exact value beside it."""
+
+
+def arithmetic_statement(result: str, question: str) -> str | None:
+    """A calculator result (``expression = value``) said as an answer: "The answer is 144.", a value of
+    many decimals rounded ("The answer is about 14.31 (415 / 29 = 14.3103448276)."), an amount of money
+    in cents ("That comes to about $39.68 (…)."), a percentage asked for with its sign ("The answer is
+    76%."); ``None`` for any other result."""
+    match = _ARITHMETIC_RE.match(" ".join(result.split()))
+    if match is None or not _OPERATION_RE.search(match.group("expr")):
+        return None
+    expression, value = match.group("expr").strip(), match.group("value")
+    exact = f"{expression} = {value}"
+    if match.group("money"):
+        return f"That comes to about {match.group('money')} ({exact})."
+    percent = "%" if _PERCENT_ASKED_RE.search(question) and _TIMES_100_RE.search(expression) else ""
+    decimals = len(value.partition(".")[2]) if "e" not in value else 0
+    if decimals > SHOWN_DECIMALS:
+        rounded = f"{float(value.replace(',', '')):,.2f}".rstrip("0").rstrip(".")
+        return f"The answer is about {rounded}{percent} ({exact})."
+    return f"The answer is {value}{percent}."
+
+
 ONE_SENTENCE_MAX_TOKENS = 60
 """Styled answer shapes with at most this budget are one sentence (brief, formal), as the plain one is; the
 others explain."""
@@ -1334,11 +1365,17 @@ class SmallModelPolicy:
                 if quoted:
                     return Plan("text", [], None, [], [], 0, fixed=quoted)
             found_ok = successful_results([v for _, v in results])
+            one_sentence = shape == ANSWER_FROM_RESULTS or budget <= ONE_SENTENCE_MAX_TOKENS
             measured = measured_statement(found_ok[0]) if len(found_ok) == 1 else None
-            if measured is not None and (shape == ANSWER_FROM_RESULTS or budget <= ONE_SENTENCE_MAX_TOKENS):
+            if measured is not None and one_sentence:
                 # a conversion ("72 °F = 22.22 °C (exactly ...)"): a small model drops the units ("The
                 # answer is 22.22.") or the person ("I'm 175.26 cm tall")
                 return Plan("text", [], None, [], [], 0, fixed=measured)
+            worked = arithmetic_statement(found_ok[0], question) if len(found_ok) == 1 else None
+            if worked is not None and one_sentence:
+                # arithmetic ("(57 / 75 * 100) = 76", "= 39.675 (about $39.68)"): the value as people say
+                # it, rounded with its exact value beside it, a percentage with its sign
+                return Plan("text", [], None, [], [], 0, fixed=worked)
             entries = asked_entries(facts, question)
             if entries:
                 # a result listing several named values ("count: 4; sum: 100; mean: 25; ..."): the ones
