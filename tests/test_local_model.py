@@ -992,6 +992,10 @@ def test_capabilities_are_read_from_the_final_answer_prompt() -> None:
         ("Hey! I'm just trying you out for the first time. Nice to meet you.", "Hello! I can help with:"),
         ("thank you so much, that's all for now. bye!", "Goodbye!"),
         ("hiya! how's everything going on your end?", "I'm doing well, thank you!"),
+        (
+            "I'm new here. Anything I should know? Also, what should I call you?",
+            "I'm an assistant. I can help",
+        ),
     ],
 )
 def test_small_talk_is_answered_from_what_the_plugins_offer(message: str, opening: str) -> None:
@@ -1170,6 +1174,9 @@ def test_successful_results_leave_out_errors_also_in_folded_work() -> None:
         ("Hey! I'm just trying you out for the first time. Nice to meet you.", True),
         ("Good afternoon. I hope you're doing well. I have a few questions for you later.", True),
         ("thank you so much, that's all for now. bye!", True),
+        ("Morning! It's raining here and I'm on my second coffee. Just wanted to say hi before work.", True),
+        ("Hello. I need the time in Tokyo.", False),  # a request after the greeting
+        ("Hi! Convert 5 km to miles.", False),
         ("Hi! What time is it in Tokyo?", False),
         ("Thanks. Now what is 2 + 2?", False),
         ("What time is it now?", False),

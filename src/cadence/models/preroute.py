@@ -397,7 +397,7 @@ __all__ = [
 
 # -- small talk: a message that asks for no agent's work ----------------------------------------------
 GREETING_RE = re.compile(
-    r"^(?:hi|hello|hey|hiya|howdy|greetings|yo|good (?:morning|afternoon|evening|day)|"
+    r"^(?:hi|hello|hey|hiya|howdy|greetings|yo|(?:good )?(?:morning|afternoon|evening)|good day|"
     r"what'?s up|sup|how are you(?: doing)?(?: today)?|how'?s it going|how is it going|how are things|"
     r"how(?:'?s| is) your (?:day|morning|evening|week)(?: going)?|"
     r"how(?:'?s| is) (?:everything|life|things)(?: going)?(?: (?:on your end|with you|today))?)"
@@ -456,11 +456,26 @@ def each_sentence(text: str, *patterns: re.Pattern[str]) -> bool:
     )
 
 
+_ASKS_OR_ORDERS_RE = re.compile(
+    r"\?|\d|^(?:what|how|which|who|whom|whose|when|where|why|is|are|can|could|would|will|do|does|did|tell|"
+    r"show|give|find|get|calculate|compute|convert|work|search|look|list|read|explain|please|let)\b"
+    r"|\bi(?:'d| would)? (?:just |really )?(?:need|want|like) (?:the|to|help|some help)\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+"""A sentence that asks or orders something, or holds a number: not small talk."""
+
+
 def is_small_talk(question: str) -> bool:
     """Whether ``question`` is only a greeting, thanks or goodbye, with pleasantries: no agent's work
     ("Hey! I'm just trying you out for the first time. Nice to meet you." has "time" in it, and no
-    question about one)."""
+    question about one); or a greeting followed by sentences that neither ask nor order anything
+    ("Morning! It's raining here. Just wanted to say hi before I start work.")."""
     text = " ".join(question.split())
+    sentences = [p for p in re.split(r"(?<=[!.?])\s+", text) if p]
+    if len(sentences) > 1 and GREETING_RE.match(sentences[0]):
+        rest = "\n".join(sentences[1:])
+        if not _ASKS_OR_ORDERS_RE.search(rest):
+            return True
     return any(
         each_sentence(text, first, *others)
         for first, *others in (

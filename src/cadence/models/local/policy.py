@@ -1009,11 +1009,14 @@ _CAPABILITY_RE = re.compile(
     r"\b(?:what (?:else )?(?:can|could) (?:you|i ask)|(?:can|could) you (?:do|help)\b|what do you do|"
     r"what are you (?:able|good)|"
     r"how (?:can|could) you help|help me with|what are your (?:skills|capabilities|features)|"
-    r"who are you|what are you\b(?! doing)|tell me about yourself|introduce yourself)",
+    r"who are you|what are you\b(?! doing)|tell me about yourself|introduce yourself|"
+    r"what (?:should|do|can) i call you|what(?:'s| is) your name|anything i should know)",
     re.IGNORECASE,
 )
 _IDENTITY_RE = re.compile(
-    r"\b(?:who are you|what are you\b(?! doing)|tell me about yourself|introduce yourself)", re.IGNORECASE
+    r"\b(?:who are you|what are you\b(?! doing)|tell me about yourself|introduce yourself|"
+    r"what (?:should|do|can) i call you|what(?:'s| is) your name)",
+    re.IGNORECASE,
 )
 CAPABILITY_MAX_CHARS = 120
 """A capability is said in at most this many characters: its description's leading clauses."""
