@@ -1185,3 +1185,97 @@ def test_more_shopping_time_and_share_problems(text: str, value: float) -> None:
 def test_more_shopping_time_and_share_problems_not_of_these_forms_are_not_read(text: str) -> None:
     with pytest.raises(CalculationError):
         evaluate(to_expression(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # several things, each "N things of a kind at $X each"
+        (
+            "I bought 3 bags of rice at $6.49 each and 2 bottles of oil at $8.75 each. What's the total?",
+            36.97,
+        ),
+        (
+            "I bought 2 packs of gum at $1.25 each and 4 cans of soda at $0.99 each. What did I spend in total?",
+            6.46,
+        ),
+        # a percent of an amount with what it is for after it
+        ("What is 17.5 percent of 2,360 for an invoice?", 413),
+        ("What is 8 percent of 450 for the deposit?", 36),
+        ("What's 15% of 1,200 on a loan?", 180),
+        # a temperature asked in another scale after it
+        ("It's -18 degrees celsius outside. In fahrenheit that's what?", -0.4),
+        ("It's 77 degrees fahrenheit. In celsius that's what?", 25),
+        ("It's 300 K. In celsius is that what?", 26.85),
+        # a fraction of a unit
+        ("How many tablespoons are in 3/4 cup?", 12),
+        ("How many teaspoons are in 2/3 tablespoon?", 2),
+        ("How many ml are in 1/2 cup?", 118.29411825),
+        # a round thing by its width, asked its area
+        ("A pizza is 16 inches across. How many square inches is it?", math.pi * 64),
+        ("A pie is 10 inches across. What's its area?", math.pi * 25),
+        ("A plate is 30 cm wide. How many square cm is it?", math.pi * 225),
+        ("A pizza is 12 inches in diameter. How many square inches is it?", math.pi * 36),
+        # a fixed amount off, then a percent added
+        ("a $1,299 laptop, $200 off, plus 5% tax", 1153.95),
+        ("A $80 jacket, $15 off, plus 8% tax", 70.2),
+        # a change asked as a rate
+        ("Our revenue grew from 12,500 to 14,000. What's the growth rate?", 12),
+        ("Our sales dropped from 800 to 680. What's the rate of decrease?", -15),
+        # a trapezoid by its parallel sides and height
+        ("Area of a trapezoid with parallel sides 8 and 12 and height 5?", 50),
+        ("area of a trapezium with bases 6 and 10 and height 4", 32),
+        # a quantity at a price per unit
+        ("2.4 kg of apples at $3.15 per kg, how much?", 7.56),
+        ("3.5 pounds of beef at $4.20 per pound, what's the cost?", 14.7),
+        # things bought from an amount
+        ("I had $50, bought 3 tickets at $12.50 and a snack for $7.25. What's left?", 5.25),
+        ("I had $100, bought 2 shirts at $24.50 and a hat for $12. How much is left?", 39),
+        # a part "of" a whole asked as a percentage
+        ("64 of 320 people said yes. What share is that in %?", 20),
+        ("45 of 60 students passed. What percent is that?", 75),
+        # things packed in groups
+        ("96 cookies go in boxes of 14. How many cookies are left over?", 12),
+        ("96 cookies go in boxes of 14. How many full boxes?", 6),
+        ("100 eggs are packed in cartons of 12. How many eggs are left over?", 4),
+        ("100 eggs are packed in cartons of 12. How many full cartons?", 8),
+        # a total done at a rate
+        ("A book has 420 pages and I read 35 a day. How many days to finish?", 12),
+        ("A book has 420 pages and I read 35 pages a day. How many days will it take?", 12),
+        ("A tank holds 600 liters and a pump fills 40 liters a minute. How many minutes to fill it?", 15),
+        # read before, kept
+        ("What's the perimeter of a square with 7.5 cm sides?", 30),
+        ("A jacket is $250 but it's 35% cheaper today, plus 9.5% tax. What do I pay?", 250 * 0.65 * 1.095),
+        ("What's the average of $84, $97, $112 and $75?", 92),
+        ("What's the surface area of a sphere with radius 11?", 4 * math.pi * 121),
+        ("If I drive 210 km in 2.5 hours, what's my average speed?", 84),
+    ],
+)
+def test_more_everyday_questions(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I bought 3 bags of rice for $6.49 and 2 bottles of oil at $8.75 each. What's the total?",  # 3 for 6.49?
+        "A room is 4 m wide. How many square m is it?",  # not round
+        "A pizza is 16 inches across. How many square cm is it?",  # another unit
+        "A pizza is 16 inches across and 2 inches thick. How many square inches is it?",
+        "a $1,299 laptop, $200 off, plus 5% tax, then $50 shipping",
+        "Our revenue grew from 100 to 150 over 5 years. What's the growth rate?",  # per year
+        "The population grew from 2000 to 2500. What's the growth rate per year?",
+        "the area of a trapezoid with parallel sides 6 and 10",  # no height
+        "2.4 kg of apples at $3.15 per lb, how much?",  # another unit
+        "I had $100, bought 2 shirts for $24.50 and a hat for $12. How much is left?",  # 2 for 24.50?
+        "I had $100, bought 2 shirts at $24.50, then earned $20. How much is left?",
+        "45 of 60 students passed. What percent failed?",
+        "100 eggs are packed in cartons of 12. How many cartons?",  # full ones, or all needed?
+        "100 eggs are packed in cartons of 12.5. How many are left over?",
+        "A book has 420 pages and I read 35 words a day. How many days to finish?",
+        "A book has 420 pages and I read 35 a day. How many weeks to finish?",
+    ],
+)
+def test_more_everyday_questions_not_of_these_forms_are_not_read(text: str) -> None:
+    with pytest.raises(CalculationError):
+        evaluate(to_expression(text))

@@ -81,6 +81,14 @@ a share ("24 cookies shared equally among 6 friends", "split a 90 dollar bill be
 quotient, what is left of the same things ("had 90 sheep; 23 ran away: how many are left?") a difference, and
 more of them or the same things counted twice ("14 stickers, then 9 more"; "42 shells on Monday and 35 shells
 on Tuesday: how many in total?") a sum; other word problems are not read (an error beats a wrong operation).
+A few more everyday forms are read when every number has its place: a percent of an amount with what it is
+for after it ("17.5 percent of 2,360 for an invoice"), a round thing's area by its width ("16 inches across:
+how many square inches?"), a fixed amount off then a percent added ("$1,299, $200 off, plus 5% tax"), an
+amount at a price per unit of it ("2.4 kg at $3.15 per kg"), things bought from an amount ("had $50, bought
+3 tickets at $12.50 and a snack for $7.25: what's left?"), things packed in groups ("96 cookies in boxes of
+14": ``96 % 14`` left over, ``96 // 14`` full boxes) and a total done at a rate ("420 pages, 35 a day: how
+many days?"); a change asked as a "growth rate" with no time is a percent change, and a trapezoid's area is
+read by its parallel sides and height.
 :func:`has_operation` and :func:`unread_words` let the caller refuse a reading that dropped the words of an
 operation and kept only a number."""
 
@@ -438,6 +446,17 @@ _CHANGE_SPANS = (
 """An old and a new value: "from A to B", "between A and B" or "A to B" (with a word of change such as
 "change", "increase", "went", "drop" elsewhere in the question: "from 1 to 10, what percent are even" is
 no change)."""
+_RATE_ASKED_RE = re.compile(
+    r"\b(?:growth|increase|decrease|decline|change|drop)\s+rate\b"
+    r"|\brate\s+of\s+(?:growth|increase|decrease|decline|change)\b",
+    re.IGNORECASE,
+)
+"""A change asked as a rate ("the growth rate"): a percentage when no time is given."""
+_OVER_TIME_RE = re.compile(
+    r"\b(?:annual(?:ly|ized)?|yearly|monthly|weekly|daily|per|a year|each|every|over|cagr|compound(?:ed)?|"
+    r"seconds?|minutes?|hours?|days?|weeks?|months?|years?|decades?)\b",
+    re.IGNORECASE,
+)
 _ASKED_PCT_RE = re.compile(rf"{_PCT}(?!\w)(?!\s+(?:of|out of)\b)", re.IGNORECASE)
 _GIVEN_PCT_RE = re.compile(rf"\d\s*{_PCT}(?!\w)", re.IGNORECASE)
 
@@ -447,8 +466,10 @@ def _percent_change(text: str) -> str | None:
     signed, so an increase is positive and a decrease negative (80 to 60 is -25); ``abs(A)`` when A is
     negative, as the ``percent_change`` tool does. ``None`` when ``text`` asks nothing of the kind
     (no percent asked for, a percentage given such as "10% of 50", or no single old and new value)."""
-    if not _ASKED_PCT_RE.search(text) or _GIVEN_PCT_RE.search(text):
+    if not (_ASKED_PCT_RE.search(text) or _RATE_ASKED_RE.search(text)) or _GIVEN_PCT_RE.search(text):
         return None
+    if not _ASKED_PCT_RE.search(text) and (len(_NUMBER_RE.findall(text)) != 2 or _OVER_TIME_RE.search(text)):
+        return None  # "from 100 to 200 over 5 years: the growth rate?" is per year
     for span in _CHANGE_SPANS:
         found = span.findall(text)
         if len(found) > 1 or (found and not _CHANGE_WORD_RE.search(text)):
@@ -1113,7 +1134,7 @@ def _stem(word: str) -> str:
 
 # A total of several things bought at a price each: "4 notebooks at $3.75 each and a pen for $2.40".
 _ITEM_RE = re.compile(
-    rf"(?:(?<![\w.])(?P<n>{_NUM})|\b(?P<one>an?|one))\s+(?P<thing>{_NOUNS})\s+"
+    rf"(?:(?<![\w.])(?P<n>{_NUM})|\b(?P<one>an?|one))\s+(?P<thing>{_NOUNS}(?:\s+of\s+{_NOUNS})?)\s+"
     rf"(?P<link>at|for|costing|priced at|@)\s+(?P<p>{_NUM})(?!\w|\.\d)(?:\s+(?P<each>each|apiece|a piece))?",
     re.IGNORECASE,
 )
@@ -1409,8 +1430,9 @@ _SIZE_NAME = (
 _SIZE_RES = tuple(
     re.compile(pattern, re.IGNORECASE)
     for pattern in (
-        # "sides 4 and 6", "sides of 4 cm by 6 cm": a rectangle's length and width (a right triangle's legs)
-        rf"(?:(?:2|both)\s+)?(?:(?:shorter|short|perpendicular)\s+)?(?:sides?|legs)\s+"
+        # "sides 4 and 6", "sides of 4 cm by 6 cm": a rectangle's length and width (a right triangle's legs,
+        # a trapezoid's parallel sides)
+        rf"(?:(?:2|both|the)\s+)?(?:(?:shorter|short|perpendicular|parallel)\s+)?(?:sides?|legs|bases)\s+"
         rf"(?:(?:are|measure|measuring|of|of lengths?|with lengths?|lengths?|=|:)\s+)?"
         rf"{_MEASURE}\s*(?:and|,|by|x|×)\s*{_SECOND_MEASURE}",
         # "radius 3", "a radius of 3 cm", "side length = 4", "whose diameter is 10"
@@ -1437,7 +1459,7 @@ _SIZE_OF = {
 _QUANTITY = r"(?:surface\s+area|area|circumference|perimeter|volume|hypotenuse)"
 _SHAPE = (
     rf"(?:circle|sphere|square(?!\s+{_LENGTH_UNIT}\b)|rectangle|right(?:[\s-]angled?)?\s+triangle|triangle|"
-    r"cube|cylinder)"
+    r"cube|cylinder|trapez(?:oid|ium))"
 )
 """A shape ("square feet" is an area's unit, not a square)."""
 _FORMULAS = {
@@ -1464,6 +1486,7 @@ _FORMULAS = {
     ("surface area", "sphere", "d"): "(pi * {d} ** 2)",
     ("volume", "cylinder", "hr"): "(pi * {r} ** 2 * {h})",
     ("volume", "cylinder", "dh"): "(pi * ({d} / 2) ** 2 * {h})",
+    ("area", "trapezoid", "hlw"): "(({l} + {w}) / 2 * {h})",
 }
 """Formulas by (quantity, shape, the sizes they take, in alphabetical order)."""
 _SIZE_LINK_RE = re.compile(
@@ -1516,6 +1539,7 @@ def _sizes(text: str, start: int, *, linked: bool = True) -> tuple[dict[str, str
 def _formula(quantity: str, shape: str, sizes: dict[str, str]) -> str | None:
     quantity = re.sub(r"\s+", " ", quantity.lower())
     shape = re.sub(r"^right\W*(?:angled?\s+)?triangle$", "right triangle", shape.lower())
+    shape = "trapezoid" if shape == "trapezium" else shape
     form = _FORMULAS.get((quantity, shape, "".join(sorted(sizes))))
     return None if form is None else form.format(**sizes)
 
@@ -1878,13 +1902,20 @@ def to_expression(text: str) -> str:
         or _out_of_as_percent(cleaned)
         or _percent_taken(cleaned)
         or _average_of_listed(cleaned)
+        or _percent_of_for(cleaned)
+        or _round_area(cleaned)
+        or _fixed_off_then_percent(cleaned)
+        or _priced_by_unit(cleaned)
+        or _items_bought_from(cleaned)
+        or _packed_into(cleaned)
+        or _time_to_finish(cleaned)
         or whole
     )
 
 
 # A part of a whole asked as a percentage apart from it: "18 out of 24 passed. What percent is that?".
 _OUT_OF_RE = re.compile(
-    rf"(?<![\w.])(?P<a>{_NUM})\s+out\s+of\s+(?:the\s+|a\s+total\s+of\s+)?(?P<b>{_NUM})(?!\w|\.\d)",
+    rf"(?<![\w.])(?P<a>{_NUM})\s+(?:out\s+)?of\s+(?:the\s+|a\s+total\s+of\s+)?(?P<b>{_NUM})(?!\w|\.\d)",
     re.IGNORECASE,
 )
 _PERCENT_OF_THAT_RE = re.compile(
@@ -1965,6 +1996,244 @@ def _average_of_listed(text: str) -> str | None:
     if len(numbers) < 2 or len(_NUMBER_RE.findall(text)) != len(numbers):
         return None
     return f"(({' + '.join(numbers)}) / {len(numbers)})"
+
+
+# A percent of an amount with words of context after it: "What is 17.5 percent of 2,360 for an invoice?".
+_PERCENT_OF_FOR_RE = re.compile(
+    rf"(?P<p>{_NUM})\s*{_PCT}(?!\w)\s+of\s+(?P<v>{_NUM})(?!\w|\.\d)\s+(?:for|on|in)\s+(?:[a-z'’]+\s*){{1,5}}",
+    re.IGNORECASE,
+)
+
+
+def _percent_of_for(text: str) -> str | None:
+    """A percentage of an amount followed by what it is for: "What is 17.5 percent of 2,360 for an
+    invoice?" is ``(17.5 / 100 * 2360)``. ``None`` unless, after the lead-in, ``text`` is just that (a
+    few words, no other number or operation after "for", "on" or "in")."""
+    cleaned = _TRAIL_RE.sub("", _LEAD_RE.sub("", text)).strip()
+    match = _PERCENT_OF_FOR_RE.fullmatch(cleaned)
+    if match is None or _OTHER_OPERATION_RE.search(cleaned[match.end("v") :]):
+        return None
+    if re.search(r"\b(?:decimals?|fractions?|percent|hex|binary|words)\b", cleaned[match.end("v") :], re.I):
+        return None
+    return f"({match.group('p')} / 100 * {match.group('v')})"
+
+
+# A round thing by its width, asked its area: "A pizza is 16 inches across. How many square inches is it?".
+_AREA_UNIT = r"(?:inch(?:es)?|in|cm|mm|m|met(?:er|re)s?|centimet(?:er|re)s?|feet|foot|ft|yards?|yd|km|miles?)"
+_ACROSS_RE = re.compile(
+    rf"(?<![\w.-])(?P<d>{_UNSIGNED})[\s-]*(?P<u>{_AREA_UNIT})\s+(?P<how>across|in diameter|wide)\b",
+    re.IGNORECASE,
+)
+_ROUND_THING_RE = re.compile(
+    r"\b(?:pizzas?|pies?|tortillas?|plates?|circles?|circular|round|discs?|disks?|coins?|pans?|cakes?|wheels?)\b",
+    re.IGNORECASE,
+)
+_AREA_ASKED_RE = re.compile(
+    rf"\bhow many square (?P<u>{_AREA_UNIT})\b|\b(?:what(?:'s|’s| is)|how big is|find|calculate)\s+"
+    rf"(?:its|the|the [a-z]+'s)\s+area\b",
+    re.IGNORECASE,
+)
+
+
+def _round_area(text: str) -> str | None:
+    """The area of a round thing given by its width: "A pizza is 16 inches across. How many square inches
+    is it?" is ``(pi * (16 / 2) ** 2)``. ``None`` unless ``text`` holds that one number "across" or "in
+    diameter" (or "wide" for a round thing: a pizza, a pie, a plate), and asks for the area, in square
+    units of the same length when named."""
+    sizes = list(_ACROSS_RE.finditer(text))
+    asked = _AREA_ASKED_RE.search(text)
+    if len(sizes) != 1 or asked is None or len(_NUMBER_RE.findall(text)) != 1:
+        return None
+    size = sizes[0]
+    if size.group("how").lower() == "wide" and not _ROUND_THING_RE.search(text):
+        return None  # "a 3 m wide room": not round
+    if re.search(rf"\b(?:{_SHAPE})\b", text, re.IGNORECASE) and not re.search(r"\bcircle", text, re.I):
+        return None
+    unit = asked.group("u")
+    if unit is not None and _LENGTH_NAMES.get(_stem(unit), _stem(unit)) != _LENGTH_NAMES.get(
+        _stem(size.group("u")), _stem(size.group("u"))
+    ):
+        return None
+    return f"(pi * ({size.group('d')} / 2) ** 2)"
+
+
+_LENGTH_NAMES = {"inche": "inch", "in": "inch", "foot": "ft", "feet": "ft", "meter": "m", "metre": "m"}
+
+
+# A fixed amount off a price, then a percent added: "a $1,299 laptop, $200 off, plus 5% tax".
+_FIXED_OFF_RE = re.compile(
+    rf"(?<![\w.])(?P<off>{_NUM})(?:\s+(?:dollars?|euros?|bucks))?\s+(?:off|discount|rebate|coupon)\b"
+    rf"|\b(?:minus|less|with|and|after)\s+(?:an?\s+)?(?P<off2>{_NUM})(?:\s+(?:dollars?|euros?))?\s+"
+    rf"(?:off|discount|rebate|coupon)\b",
+    re.IGNORECASE,
+)
+_PERCENT_ADDED_RE = re.compile(
+    rf"\b(?:plus|with|and|add|adding|then|including)\s+(?:an?\s+)?(?P<p>{_NUM})\s*{_PCT}(?!\w)\s*"
+    rf"(?:[a-z]+\s+)?(?:tax|vat|gst|hst|tip|fee|surcharge|service charge)\b",
+    re.IGNORECASE,
+)
+
+
+def _fixed_off_then_percent(text: str) -> str | None:
+    """A price with a fixed amount off, then a tax or a tip by a percent: "a $1,299 laptop, $200 off,
+    plus 5% tax" is ``((1299 - 200) * (100 + 5) / 100)``. ``None`` unless ``text`` holds just the price
+    first, the amount "off" next and the percent added last."""
+    if not _one_question(text) or _OTHER_OPERATION_RE.search(text):
+        return None
+    numbers = list(_NUMBER_RE.finditer(_without_ones(text)))
+    offs = list(_FIXED_OFF_RE.finditer(text))
+    added = list(_PERCENT_ADDED_RE.finditer(text))
+    if len(numbers) != 3 or len(offs) != 1 or len(added) != 1 or len(_GIVEN_PERCENT_RE.findall(text)) != 1:
+        return None
+    off = offs[0].group("off") or offs[0].group("off2")
+    price, second, third = numbers
+    off_start = offs[0].start("off") if offs[0].group("off") else offs[0].start("off2")
+    if second.start() != off_start or third.start() != added[0].start("p"):
+        return None
+    if re.search(r"\b(?:after|then|each|per|apiece)\b", text[: second.start()], re.IGNORECASE):
+        return None  # "after $200 off it costs $1,099": the price after the change
+    return f"(({price.group()} - {off}) * (100 + {added[0].group('p')}) / 100)"
+
+
+# A quantity at a price per unit: "2.4 kg of apples at $3.15 per kg, how much?".
+_PRICED_BY_UNIT_RE = re.compile(
+    rf"(?<![\w.])(?P<q>{_NUM})\s*(?P<u>[a-z]+)\s+(?:of\s+(?:[a-z]+\s+){{1,2}})?"
+    rf"(?:at|for|@|costing|priced at)\s+"
+    rf"(?P<p>{_NUM})(?:\s*(?:dollars?|euros?|bucks))?\s*(?:per|an?|/|for each|each)\s*(?P<u2>[a-z]+)\b",
+    re.IGNORECASE,
+)
+_COST_ASKED_RE = re.compile(
+    rf"{_TOTAL}|\bhow much\b|\bwhat\b[^.?!]*\b(?:cost|costs|pay|owe|price)\b", re.IGNORECASE
+)
+
+
+def _priced_by_unit(text: str) -> str | None:
+    """A quantity of something at a price per unit of it, asked what it costs: "2.4 kg of apples at $3.15
+    per kg, how much?" is ``(2.4 * 3.15)``. ``None`` unless ``text`` holds just those two numbers, the
+    units are the same ("kg" and "kg", "pounds" and "pound") and the question asks for the cost."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(text):
+        return None
+    matches = list(_PRICED_BY_UNIT_RE.finditer(text))
+    if len(matches) != 1 or len(_NUMBER_RE.findall(text)) != 2 or not _COST_ASKED_RE.search(text):
+        return None
+    match = matches[0]
+    if not _same_unit(match.group("u"), match.group("u2")):
+        return None
+    return f"({match.group('q')} * {match.group('p')})"
+
+
+def _items_bought_from(text: str) -> str | None:
+    """Things bought at a price each from an amount, asked what is left: "I had $50, bought 3 tickets at
+    $12.50 and a snack for $7.25. What's left?" is ``(50 - (3 * 12.50 + 1 * 7.25))``. ``None`` unless
+    the first number is the amount, a word of buying or spending comes next, every other number is in a
+    thing bought at a price (a count above one "at" it or "each"), and the question asks what is left."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(text):
+        return None
+    numbers = list(_NUMBER_RE.finditer(text))
+    items = list(_ITEM_RE.finditer(text))
+    if len(numbers) < 3 or not items or not re.search(_LEFT, text[numbers[-1].end() :], re.IGNORECASE):
+        return None
+    if not all(_ITEM_GAP_RE.fullmatch(text, a.end(), b.start()) for a, b in pairwise(items)):
+        return None
+    first = numbers[0]
+    between = text[first.end() : items[0].start()]
+    if first.start() >= items[0].start() or not re.search(
+        r"\b(?:bought|buy|buys|purchased|spent|spend|paid|pay|got|ordered)\b", between, re.IGNORECASE
+    ):
+        return None
+    if re.search(
+        r"\b(?:more|earn\w*|found|won|received|got back|refund\w*|sold|gift\w*)\b", text, re.IGNORECASE
+    ):
+        return None
+    terms = []
+    for item in items:
+        count = item.group("n") or "1"
+        if count != "1" and not (item.group("each") or item.group("link").lower() == "at"):
+            return None
+        terms.append(f"{count} * {item.group('p')}")
+    used = {first.start()} | {i.start(g) for i in items for g in ("n", "p") if i.start(g) >= 0}
+    if used != {n.start() for n in numbers}:
+        return None
+    return f"({first.group()} - ({' + '.join(terms)}))"
+
+
+# Things packed in groups of a size: "96 cookies go in boxes of 14. How many are left over?".
+_PACKED_RE = re.compile(
+    r"(?<![\w.])(?P<n>\d+)\s+(?P<thing>[a-z]+)\s+(?:(?:are|get|will be|can be|must be|need to be)\s+)?"
+    r"(?:go|goes|packed|put|placed|packaged|sorted|split|divided|grouped|fit|arranged|pack|sort|split up)\s+"
+    r"(?:in|into|in groups of)\s+(?P<box>[a-z]+)\s+of\s+(?P<k>\d+)(?!\w|\.\d)"
+    r"|(?<![\w.])(?P<n2>\d+)\s+(?P<thing2>[a-z]+)\s+(?:in|into)\s+(?P<box2>[a-z]+)\s+"
+    r"(?:of|holding)\s+(?P<k2>\d+)"
+    r"(?!\w|\.\d)",
+    re.IGNORECASE,
+)
+_LEFT_OVER_RE = re.compile(
+    r"\b(?:left\s*over|leftover|left out|remain(?:s|ing)?|spare|extra)\b|\bhow many\b[^.?!]*\bleft\b",
+    re.IGNORECASE,
+)
+
+
+def _packed_into(text: str) -> str | None:
+    """Things packed in groups of a size: "96 cookies go in boxes of 14. How many cookies are left over?"
+    is ``(96 % 14)``, "... How many full boxes?" ``(96 // 14)``. ``None`` unless ``text`` holds just
+    those two whole numbers and asks for what is left over or for the full groups ("full", "filled")."""
+    if not _one_question(text) or _OTHER_OPERATION_RE.search(text) or len(_NUMBER_RE.findall(text)) != 2:
+        return None
+    match = _PACKED_RE.search(text)
+    if match is None:
+        return None
+    n, box, k = (match.group(g) or match.group(g + "2") for g in ("n", "box", "k"))
+    after = text[match.end() :]
+    full = re.search(
+        rf"\bhow many\s+(?:full\s+{_stem(box)}e?s?\b|{_stem(box)}e?s?\s+(?:are|can be|will be|get|do)\s+"
+        rf"(?:(?:completely|totally)\s+)?(?:full|filled)\b|{_stem(box)}e?s?\s+can\s+(?:i|we|you|they)\s+fill\b)",
+        after,
+        re.IGNORECASE,
+    )
+    left = _LEFT_OVER_RE.search(after)
+    if bool(full) == bool(left):
+        return None
+    return f"({n} // {k})" if full else f"({n} % {k})"
+
+
+# A total done at a rate: "A book has 420 pages and I read 35 a day. How many days to finish?".
+_AT_A_RATE_RE = re.compile(
+    rf"(?<![\w.])(?P<r>{_NUM})\s+(?:(?P<thing>[a-z]+)\s+)?(?:a|an|per|each|every)\s+(?P<unit>{_TIME_UNIT})\b",
+    re.IGNORECASE,
+)
+_FINISH_ASKED_RE = re.compile(
+    rf"\bhow many\s+(?P<unit>{_TIME_UNIT})\s+(?:will it take|does it take|would it take|to|until|till|before|"
+    r"do (?:i|we|you|they) need|does (?:it|he|she) need)\b|\bhow long\b",
+    re.IGNORECASE,
+)
+
+
+def _time_to_finish(text: str) -> str | None:
+    """A total of things done at a number of them per unit of time, asked how many units it takes: "A
+    book has 420 pages and I read 35 a day. How many days to finish?" is ``(420 / 35)``. ``None`` unless
+    ``text`` holds just the total first and the rate after it, the question asks for a number of the
+    rate's unit, and the rate counts what the total does (when it names them)."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(text):
+        return None
+    numbers = list(_NUMBER_RE.finditer(text))
+    rates = list(_AT_A_RATE_RE.finditer(text))
+    asked = _FINISH_ASKED_RE.search(text)
+    if len(numbers) != 2 or len(rates) != 1 or asked is None or asked.groupdict().get("unit") is None:
+        return None
+    total, rate = numbers
+    if rates[0].start() != rate.start() or asked.start() < rates[0].end():
+        return None
+    if _time_unit(asked.group("unit")) != _time_unit(rates[0].group("unit")):
+        return None
+    thing = re.match(r"\s+([a-z]+)", text[total.end() :], re.IGNORECASE)
+    named = rates[0].group("thing")
+    if thing is None or (named is not None and _stem(named) != _stem(thing.group(1))):
+        return None
+    if re.fullmatch(_TIME_UNIT, thing.group(1), re.IGNORECASE) or re.search(
+        r"\b(?:each|per|every|apiece)\b", text[: rate.start()], re.I
+    ):
+        return None
+    return f"({total.group()} / {rate.group()})"
 
 
 _REFERS_BACK_RE = re.compile(
@@ -2075,14 +2344,17 @@ _UNIT_OF = {
 _UNIT = "|".join(sorted(map(re.escape, _UNIT_OF), key=len, reverse=True))
 _UNIT_END = r"(?![\w²/])"
 """A unit's name ends where no letter, ², or "/" goes on ("m" is not the start of "mph" or "m/s")."""
-_AMOUNT = rf"(?P<n>{_NUM}) ?(?P<from>{_UNIT}){_UNIT_END}"
+_AMOUNT_NUMBER = rf"{_NUM}(?:\s*/\s*[1-9]\d*)?"
+"""An amount of a unit, maybe a fraction ("3/4 cup")."""
+_AMOUNT = rf"(?P<n>{_AMOUNT_NUMBER}) ?(?P<from>{_UNIT}){_UNIT_END}"
 _MORE = rf"(?:,? (?:and )?(?P<n2>{_NUM}) ?(?P<from2>{_UNIT}){_UNIT_END})?"
 """A second amount of the same quantity ("5 ft 9 in", "1 hour and 45 minutes")."""
 _UNIT_FORMS = tuple(
     re.compile(pattern, re.IGNORECASE)
     for pattern in (
         # "how many seconds (are there) in an hour", "how many minutes in 2.5 hours"
-        rf"how many (?P<to>{_UNIT}) (?:are |is )?(?:there )?(?:in|make|per) (?:an? |one |(?P<n>{_NUM}) ?)"
+        rf"how many (?P<to>{_UNIT}) (?:are |is )?(?:there )?(?:in|make|per) "
+        rf"(?:an? |one |(?P<n>{_AMOUNT_NUMBER}) ?)"
         rf"(?P<from>{_UNIT})",
         # "how many km is 26.2 miles", "how many cups are 3 litres"
         rf"how many (?P<to>{_UNIT}) (?:is|are|equals?|makes?|make up) {_AMOUNT}",
@@ -2116,7 +2388,9 @@ _LOOSE_TARGET_RE = re.compile(
 )
 _LOOSE_DEGREES_RE = re.compile(rf"(?<![\w.]){_TEMPERATURE}", re.IGNORECASE)
 _LOOSE_SCALE_RE = re.compile(
-    rf"\bhow many (?P<to>{_TARGET_SCALE})|\b(?:in|into|to|as) (?P<end>{_TARGET_SCALE})\s*[?.!]*$",
+    rf"\bhow many (?P<to>{_TARGET_SCALE})|\b(?:in|into|to|as) (?P<end>{_TARGET_SCALE})\s*[?.!]*$"
+    rf"|\b(?:in|into) (?P<first>{_TARGET_SCALE}),? (?:that'?s|that is|is that|it'?s|it is|is it|"
+    r"that would be|would that be|that makes|does that make) (?:what|how much|how many degrees)\s*[?.!]*$",
     re.IGNORECASE,
 )
 
@@ -2155,6 +2429,7 @@ def _units(match: re.Match[str], target: str) -> Conversion | None:
         return None  # minutes are no metres
     if not groups.get("n2"):
         n = groups.get("n") or "1"
+        n = "({} / {})".format(*(part.strip() for part in n.split("/"))) if "/" in n else n
         return Conversion(f"({n} * {source[1]} / {goal[1]})", f"{n} {groups['from']}", target)
     second = _UNIT_OF[groups["from2"].lower()]
     if second[0] != source[0]:
@@ -2177,7 +2452,9 @@ def _loose(text: str, amounts: re.Pattern[str], targets: re.Pattern[str]) -> tup
     found = list(amounts.finditer(rest))
     if len(found) != 1 or len(_NUMBER_RE.findall(rest)) != len(_NUMBER_RE.findall(found[0].group(0))):
         return None
-    return found[0], target.group("to") or target.group("end")
+    return found[0], next(
+        target.group(g) for g in ("to", "end", "first") if g in target.re.groupindex and target.group(g)
+    )
 
 
 def read_conversion(text: str) -> Conversion | None:
