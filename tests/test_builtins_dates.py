@@ -64,6 +64,50 @@ def test_the_held_out_questions(question: str, expected: str) -> None:
     ("question", "expected"),
     [
         (
+            "I start a 10-week course today. What date does it end?",
+            "The date 10 weeks from today (Wednesday, 15 January 2025 in UTC) is Wednesday, 26 March 2025.",
+        ),
+        (
+            "What's the date 9 weeks on from Feb 14 2027?",
+            "The date 9 weeks after Sunday, 14 February 2027 is Sunday, 18 April 2027.",
+        ),
+        ("What day of the week will 17 August fall on in 2028?", "The 17th of August 2028 is a Thursday."),
+    ],
+)
+def test_more_held_out_questions(question: str, expected: str) -> None:
+    assert ask(question) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("9 weeks after Feb 14 2027", "Sunday, 18 April 2027"),
+        ("9 weeks later than Feb 14 2027", "Sunday, 18 April 2027"),
+        ("9 weeks past Feb 14 2027", "Sunday, 18 April 2027"),
+        ("My ten-week course starts on March 3. When does it finish?", "Monday, 12 May 2025"),
+        ("Starting tomorrow I have a 3-month contract. When does it end?", "Wednesday, 16 April 2025"),
+        ("What day of the week is 4 July in 2030?", "Thursday"),
+    ],
+)
+def test_a_span_that_starts_on_a_date_ends_its_length_later(question: str, expected: str) -> None:
+    assert ask(question).endswith(f"{expected}.")
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["I start a 10-week course today.", "How many days until my 2-week trip on March 1?"],
+)
+def test_a_hyphenated_length_is_read_not_ignored(question: str) -> None:
+    """ "a 10-week course" was skipped, and the answer was today's date; without a start and an end asked,
+    it counts from nothing: an error."""
+    with pytest.raises(DateQuestionError, match="counts from"):
+        ask(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
             "2026-03-01 to 2026-06-15",
             "There are 106 days between Sunday, 1 March 2026 and Monday, 15 June 2026.",
         ),

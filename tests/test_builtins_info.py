@@ -9,6 +9,7 @@ import zoneinfo
 from datetime import UTC, datetime
 
 import pytest
+from langchain_core.messages import HumanMessage
 
 from cadence.builtins import info
 from cadence.builtins.info import (
@@ -337,6 +338,20 @@ def test_convert_time_between_any_places(summer: datetime) -> None:
         ("What is 9am New York time in London?", "9am", ("New York", "London"), ("New York", "London")),
         ("9am in Tokyo, 9am in London: which is first?", "9am", ("Tokyo", "London"), ("Tokyo", "London")),
         ("Convert 3pm between the two", "3pm", ("Tokyo", "London"), ("Tokyo", "London")),  # nothing to go by
+        (
+            "It's 11 pm on Friday in Seattle. What time and day is it in Taipei?",
+            "23:00",
+            ("Taipei", "Seattle"),
+            ("Seattle", "Taipei"),
+        ),
+        (
+            "If it's 7:45 am here in Hanoi, what time is it in Casablanca?",
+            "7:45 am",
+            ("Casablanca", "Hanoi"),
+            ("Hanoi", "Casablanca"),
+        ),
+        ("What time is it in Lima at 9:00?", "9:00", ("Lima", "Oslo"), ("Oslo", "Lima")),  # asked: Lima
+        ("What time is it in Lima at 9:00?", "9:00", ("Oslo", "Lima"), ("Oslo", "Lima")),
     ],
 )
 def test_convert_time_takes_the_time_as_the_time_of_the_place_the_question_gives_it_to(
@@ -363,6 +378,43 @@ def test_convert_time_takes_back_what_the_caller_dropped_of_the_time(
     question: str, given: str, completed: str
 ) -> None:
     assert info.completed_clock(question, given) == completed
+
+
+@pytest.mark.parametrize(
+    ("question", "time", "weekday"),
+    [
+        ("It's 11 pm on Friday in Seattle. What time and day is it in Taipei?", "11 pm", 4),
+        ("It's 11 pm on Friday in Seattle. What time and day is it in Taipei?", "23:00", 4),
+        ("On Sunday at 9:30 in Rome, what time is it in Oslo?", "9:30", 6),
+        ("At 9 am Tue in Rome, what time is it in Oslo?", "9am", 1),
+        ("If it's 7:45 am here in Hanoi, what time is it in Casablanca?", "7:45 am", None),
+        ("Friday: at 10 pm in Rome, what time is it in Oslo?", "9 pm", None),  # not the time given
+    ],
+)
+def test_a_weekday_given_with_the_time_is_read(question: str, time: str, weekday: int | None) -> None:
+    assert info.asked_weekday(question, time) == weekday
+
+
+def _convert(question: str, time: str, from_location: str, to_location: str) -> str:
+    state = {"messages": [HumanMessage(question)]}
+    args = {"time": time, "from_location": from_location, "to_location": to_location, "state": state}
+    return convert_time.invoke(args)
+
+
+def test_the_held_out_time_questions(winter: datetime) -> None:
+    """Called with the places reversed; the weekday of the question was ignored (today, a Wednesday)."""
+    question = "It's 11 pm on Friday in Seattle. What time and day is it in Taipei?"
+    out = _convert(question, "11 pm", "Taipei", "Seattle")
+    assert out.startswith(
+        "23:00 on Friday, 17 January 2025 in Seattle, Washington, US (America/Los_Angeles, UTC-08:00) is "
+        "15:00 on Saturday, 18 January 2025 in Taipei, Taiwan (Asia/Taipei, UTC+08:00)."
+    )
+    question = "If it's 7:45 am here in Hanoi, what time is it in Casablanca?"
+    out = _convert(question, "7:45 am", "Casablanca", "Hanoi")
+    assert out.startswith("07:45 on Wednesday, 15 January 2025 in Hanoi, Vietnam")
+    assert "is 01:45 on Wednesday, 15 January 2025 in Casablanca, Morocco" in out
+    out = _convert("At 9:00 on Wednesday in Rome, what time is it in Oslo?", "9:00", "Rome", "Oslo")
+    assert out.startswith("09:00 on Wednesday, 15 January 2025 in Rome")  # today is that day
 
 
 def test_a_place_argument_naming_no_place_is_read_from_the_question() -> None:

@@ -18,10 +18,12 @@ sentences):
    Year's Day and Eve, Halloween, Valentine's Day; "next Christmas", "last Halloween"). Holidays
    whose date moves (Easter, Thanksgiving) are not known. A duration is a number of days, weeks,
    fortnights, months or years, several joined by "and" ("1 year and 2 months").
-3. A duration counts from the date after it with "from", "after", "past", "following" (forward) or
+3. A duration counts from the date after it with "from", "on from", "after", "past", "following" (forward) or
    "before", "prior to", "earlier than" (back); from the date before it with "+", "plus", "-",
    "minus"; "add ... to" and "subtract ... from" a date, "... ago" and "in ..." count from today.
-   A duration that counts from nothing is an error.
+   A duration written as one word ("a 10-week course") is read too, and when the question starts
+   something on its one date and asks when it ends ("I start a 10-week course today. What date does it
+   end?"), it counts forward from that date. Any other duration that counts from nothing is an error.
 4. A date without a year takes the year written elsewhere in the question ("Christmas in 2030"),
    or in a range the other end's year ("between March 1 and June 15, 2026"; the year before or after
    when the range would otherwise run backwards). Otherwise it is in the current year, except with
@@ -129,6 +131,10 @@ _ORDINAL_AFTER_RE = re.compile(
 """An ordinal word after a month ("March first", "June the twenty-first")."""
 _SUFFIX_RE = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
 _DAY_AFTER_RE = re.compile(r"\bthe\s+day\s+(after|before)\b", re.IGNORECASE)
+_HYPHENATED_RE = re.compile(
+    r"(?<![\w.-])(\d+)-(days?|weeks?|fortnights?|months?|years?)(?:-long)?\b", re.IGNORECASE
+)
+"""A duration written as one word before a noun ("a 10-week course"): read as "10 week"."""
 _UNIT = r"(?:days?|weeks?|wks?|fortnights?|months?|mos?|years?|yrs?)"
 _NOT_A_DAY = rf"(?![\d:/]|\.\d|\s*(?:{_UNIT}|hours?|hrs?|minutes?|mins?|seconds?|secs?|[ap]\.?m\b)\b)"
 """After a day of the month: not more digits, a clock time or a unit ("March 3 days after" is no date)."""
@@ -179,7 +185,10 @@ _DURATION_RE = re.compile(
 _PART_RE = re.compile(rf"(?P<amount>\d+|an?|one)\s+(?P<unit>{_UNIT})\b", re.IGNORECASE)
 _YEAR_RE = re.compile(r"(?<![\d/.:-])(?P<year>[12]\d{3})(?![\d/-]|[:.]\d)")
 
-_FORWARD = ("from", "after", "past", "following", "later than", "counting from", "starting from")
+_FORWARD = (
+    "from", "after", "past", "following", "later than", "counting from", "starting from", "on from",
+    "on after",
+)  # fmt: skip
 """Words from a duration to the date it counts forward from ("45 days from today")."""
 _BACKWARD = ("before", "prior to", "earlier than", "ahead of")
 """Words from a duration to the date it counts back from ("3 days before Christmas")."""
@@ -193,6 +202,17 @@ _SUBTRACT_RE = re.compile(
     r"\b(?:subtract|subtracting|take away|taking away|deduct|deducting)\s*$", re.IGNORECASE
 )
 _NEVER_RE = re.compile(r"(?!)")
+_STARTS_RE = re.compile(
+    r"\b(?:start|starts|starting|started|begin|begins|beginning|began|commence[sd]?|commencing|kicks?\s+off)\b",
+    re.IGNORECASE,
+)
+_ENDS_RE = re.compile(
+    r"\b(?:end|ends|ending|finish|finishes|finishing|over|done|complete|completed|conclude|concludes"
+    r"|wrap\s+up|wraps\s+up|last\s+day)\b",
+    re.IGNORECASE,
+)
+"""A span that starts on a date and lasts a duration, and the question asks when it ends ("I start a
+10-week course today. What date does it end?"): the duration counts forward from that date."""
 _IN_RE = re.compile(r"\b(?:in|within|after)\s*$", re.IGNORECASE)
 """Before a duration counted from today ("in 3 weeks")."""
 _OTHER_UNITS_RE = re.compile(
@@ -357,7 +377,7 @@ def _normalize(text: str) -> str:
     text = _DAY_AFTER_RE.sub(r"1 day \1", text)
     text = _ORDINAL_BEFORE_RE.sub(lambda m: str(_ordinal_value(m.group("ordinal"))), text)
     text = _ORDINAL_AFTER_RE.sub(lambda m: m.group("lead") + str(_ordinal_value(m.group("ordinal"))), text)
-    text = numbers_from_words(text)
+    text = _HYPHENATED_RE.sub(r"\1 \2", numbers_from_words(text))
     return _SUFFIX_RE.sub(r"\1", text)
 
 
@@ -489,6 +509,19 @@ def _attach(
         items.insert(replaced[0], shifted)
         index = replaced[0] - 1
     return [item for item in items if not isinstance(item, _Duration)], loose
+
+
+def _span_end(text: str, items: list[_Date], loose: list[_Duration]) -> tuple[list[_Date], list[_Duration]]:
+    """A duration that counts from nothing, as the length of something that starts on the one date of a
+    question asking when it ends ("I start a 10-week course today. What date does it end?"): that date
+    moved forward by it. Anything else is left as it was (a loose duration stays an error)."""
+    if len(loose) != 1 or len(items) != 1 or not isinstance(items[0], _Found):
+        return items, loose
+    if not (_STARTS_RE.search(text) and _ENDS_RE.search(text)):
+        return items, loose
+    base, duration = items[0], loose[0]
+    shifted = _Shifted(min(base.start, duration.start), max(base.end, duration.end), base, duration, 1)
+    return [shifted], []
 
 
 def _mask(text: str, spans: Sequence[_Date], *, today_word: bool = False) -> str:
@@ -829,6 +862,7 @@ def answer(question: str, calendar: Calendar) -> str:
         )
     found = _find_dates(text)
     items, loose = _attach(text, found, _find_durations(text, found))
+    items, loose = _span_end(text, items, loose)
     if loose:
         what = text[loose[0].start : loose[0].end]
         raise DateQuestionError(

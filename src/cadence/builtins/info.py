@@ -1391,31 +1391,97 @@ def time_difference(location_a: str, location_b: str) -> str:
     return _with_notes(sentence, moment, a, b)
 
 
-_SOURCE_LINK = r"\s*(?:,\s*)?(?:(?:in|at|from|for|of)\s+(?:the\s+)?)?"
-"""Words between a clock time and the place it is the time of ("8am in Boston", "10:00 from Berlin")."""
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY = r"(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?\b\.?"
+_SOURCE_LINK = (
+    rf"\s*(?:,\s*)?(?:(?:on\s+)?(?:this\s+|next\s+)?{_WEEKDAY}\s*(?:,\s*)?)?(?:(?:here|there)\s+)?"
+    r"(?:(?:in|at|from|for|of)\s+(?:the\s+)?)?"
+)
+"""Words between a clock time and the place it is the time of ("8am in Boston", "10:00 from Berlin",
+"11 pm on Friday in Seattle", "7:45 am here in Hanoi")."""
+_ASKED_LINK = r"(?:\s+(?!(?:in|at|for)\b)[\w']+){0,6}?\s+(?:in|at|for)\s+(?:the\s+)?"
+"""Words between "what time" and the place asked about ("what time and day is it in Taipei")."""
+
+
+def _clock_pattern(time: str) -> str:
+    """A pattern for ``time`` as a question may write it: "23:00" is also "11 pm", "11pm" or "11:00 p.m."."""
+    written = re.escape(time.strip())
+    try:
+        moment = parse_clock(time, date(2000, 1, 1))
+    except TimeFormatError:
+        return written
+    if moment.date() != date(2000, 1, 1):  # a date written with it: only as written
+        return written
+    hour, minute = moment.hour, moment.minute
+    half = "a" if hour < 12 else "p"
+    twelve = hour % 12 or 12
+    minutes = f"[:.]{minute:02d}" if minute else r"(?:[:.]00)?"
+    forms = [
+        rf"{twelve}{minutes}\s*{half}\.?m\.?(?!\w)",
+        rf"0?{hour}[:.h]{minute:02d}(?![\w:])",
+        written + r"(?![\w:])",
+    ]
+    if (hour, minute) in ((12, 0), (0, 0)):
+        forms.append("noon|midday" if hour == 12 else "midnight")
+    return "(?:" + "|".join(forms) + ")"
 
 
 def _time_of(question: str, time: str, place: str) -> bool:
     """Whether ``question`` gives ``time`` as the clock time of ``place`` ("8am in Boston", "10:00 Berlin
-    time", "Boston time 8am")."""
-    t, p = re.escape(time.strip()), re.escape(place.strip())
-    if not t or not p:
+    time", "Boston time 8am"; "11 pm" for "23:00")."""
+    t, p = _clock_pattern(time), re.escape(place.strip())
+    if not time.strip() or not p:
         return False
-    after = rf"(?<![\w:]){t}(?![\w:]){_SOURCE_LINK}{p}\b"
-    before = rf"\b{p}\s+time\s*(?:,\s*)?(?:is\s+|of\s+|at\s+)?{t}(?![\w:])"
+    after = rf"(?<![\w:]){t}{_SOURCE_LINK}{p}\b"
+    before = rf"\b{p}\s+time\s*(?:,\s*)?(?:is\s+|of\s+|at\s+)?{t}"
     return bool(re.search(f"{after}|{before}", question, re.IGNORECASE))
+
+
+def _asked_about(question: str, place: str) -> bool:
+    """Whether ``question`` asks the time of ``place`` ("what time is it in Taipei", "what time and day
+    will it be in Casablanca", "what's the time in Lima"), the first place after those words."""
+    p = re.escape(place.strip())
+    if not p:
+        return False
+    asked = (
+        rf"\b(?:what|which)(?:'s|\s+is)?\s+(?:the\s+)?(?:local\s+)?(?:time|day|date|hour)\b{_ASKED_LINK}{p}\b"
+    )
+    return bool(re.search(asked, question, re.IGNORECASE))
 
 
 def source_and_target(
     question: str | None, time: str, from_location: str, to_location: str
 ) -> tuple[str, str]:
     """``(from_location, to_location)``, swapped when the user's question gives the time as the time of
-    ``to_location`` and not of ``from_location`` (a model filled them the wrong way round: "If it's 8am
-    in Boston, what time is it in Paris?" called with from Paris to Boston)."""
-    if question and _time_of(question, time, to_location) and not _time_of(question, time, from_location):
+    ``to_location`` or asks the time of ``from_location``, and says neither the other way (a model filled
+    them the wrong way round: "If it's 8am in Boston, what time is it in Paris?" called with from Paris to
+    Boston)."""
+    if not question:
+        return from_location, to_location
+    swapped = _time_of(question, time, to_location) or _asked_about(question, from_location)
+    kept = _time_of(question, time, from_location) or _asked_about(question, to_location)
+    if swapped and not kept:
         logger.info("convert_time: places swapped to the question's", extra={"time": time})
         return to_location, from_location
     return from_location, to_location
+
+
+def asked_weekday(question: str | None, time: str) -> int | None:
+    """The day of the week (0 Monday) the user's question gives with the clock time ("11 pm on Friday",
+    "Friday at 11 pm", "Fri 9:00"), or None: the time is then on the next such day (today included)."""
+    if not question or not time.strip():
+        return None
+    t = _clock_pattern(time)
+    said = re.search(
+        rf"(?<![\w:]){t}\s*(?:,\s*)?(?:on\s+)?(?:this\s+|next\s+)?\b(?P<after>{_WEEKDAY})"
+        rf"|\b(?P<before>{_WEEKDAY})\s*(?:,\s*)?(?:at\s+)?{t}",
+        question,
+        re.IGNORECASE,
+    )
+    if said is None:
+        return None
+    word = (said.group("after") or said.group("before")).lower()
+    return next(i for i, name in enumerate(_WEEKDAYS) if name.startswith(word[:3]))
 
 
 def completed_clock(question: str | None, time: str) -> str:
@@ -1488,6 +1554,9 @@ def convert_time(
     except UnknownLocationError:
         target = asked_place(question, other=source, error=to_location)
     today = now().astimezone(source.tz).date()
+    weekday = asked_weekday(question, time)
+    if weekday is not None:
+        today += timedelta(days=(weekday - today.weekday()) % 7)
     moment = parse_clock(time, today).replace(tzinfo=source.tz)
     sentence = (
         f"{_clock(moment, source)} in {_named(moment, source)} is "
