@@ -1176,7 +1176,7 @@ def test_successful_results_leave_out_errors_also_in_folded_work() -> None:
         ("thank you so much, that's all for now. bye!", True),
         ("Morning! It's raining here and I'm on my second coffee. Just wanted to say hi before work.", True),
         ("Hello. I need the time in Tokyo.", False),  # a request after the greeting
-        ("Hi! Convert 5 km to miles.", False),
+        ("Hi! Calculate 15% of 80.", False),
         ("Hi! What time is it in Tokyo?", False),
         ("Thanks. Now what is 2 + 2?", False),
         ("What time is it now?", False),
