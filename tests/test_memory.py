@@ -16,7 +16,7 @@ from langgraph.store.memory import InMemoryStore
 
 from cadence.memory import MemoryService
 from cadence.memory.ingest import addressed, only_statements, stated_facts
-from cadence.memory.recall import PLACE_TERM, adequacy, bm25, idf, relevance, score, terms
+from cadence.memory.recall import NAME_TERM, PLACE_TERM, adequacy, bm25, idf, relevance, score, terms
 from cadence.orchestration.engine import Cadence
 from cadence.testing import ScriptedChatModel
 from conftest import FINALIZE, call, goto, make_settings
@@ -198,6 +198,16 @@ async def test_a_question_about_where_the_user_is_recalls_where_they_said_they_a
     await engine.ainvoke("I'm based in Lisbon. My cat is called Tom.", thread_id="t1", user_id="alice")
     out = await engine.ainvoke("What time is it at home?", thread_id="t2", user_id="alice")
     assert [i["statement"] for i in out.trace["memory"]["items"]] == ["You're based in Lisbon."]
+
+
+async def test_a_question_about_the_users_name_recalls_the_name_they_gave() -> None:
+    engine, _ = engine_with([FINALIZE, {"content": "Nice to meet you."}, FINALIZE, {"content": "Ingrid."}])
+    await engine.ainvoke(
+        "Hi! I'm Ingrid, nice to meet you. My cat is called Tom.", thread_id="t1", user_id="u"
+    )
+    out = await engine.ainvoke("sorry, what's my name again?", thread_id="t2", user_id="u")
+    assert [i["statement"] for i in out.trace["memory"]["items"]][:1] == ["You're Ingrid, nice to meet you."]
+    assert NAME_TERM not in terms("I'm tired")  # no name: the case tells
 
 
 async def test_forgetting_removes_memory_from_recall() -> None:

@@ -43,7 +43,7 @@ B = 0.75
 
 _EXTRA_STOPWORDS = """am have has had i'm im i've ive we our us know remember recall again also just
     yes no ok okay
-    please thanks thank hi hello hey would could should there their them they then than so very
+    please thanks thank hi hello hey sorry remind would could should there their them they then than so very
     really any some much many one get got"""
 
 MEMORY_STOPWORDS = STOPWORDS | frozenset(_EXTRA_STOPWORDS.split())
@@ -74,9 +74,23 @@ so each also counts as :data:`PLACE_TERM`, and "What time is it at home?" recall
 Lisbon"."""
 
 
+NAME_TERM = "name"
+"""The one term of every way to give or ask the user's name (see :data:`_SELF_NAME_RE`)."""
+_SELF_NAME_RE = re.compile(
+    r"\b(?:[Mm]y name|[Cc]all me|[Ii]'?m called|[Ii] am called|[Ww]ho am [Ii]"
+    r"|(?:I'?m|I am) [A-Z][a-z]+\b(?!'))"
+)
+"""The user's name, given ("I'm Ingrid", "Call me Al", "my name is Bo") or asked ("what's my name?"); the
+case counts: "I'm Ingrid" names someone, "I'm tired" does not."""
+SELF_TERMS = (PLACE_TERM, NAME_TERM)
+"""Terms that stand for something about the user, however it is said: a question holding one recalls the
+facts holding it, whatever their other words."""
+
+
 def terms(text: str) -> list[str]:
     """The content terms of ``text``, in order (repeats kept: they are term frequencies); a mention of
-    where the user lives or is adds :data:`PLACE_TERM` once."""
+    where the user lives or is adds :data:`PLACE_TERM` once, of their name :data:`NAME_TERM`."""
+    named = _SELF_NAME_RE.search(text.replace("’", "'")) is not None
     text = text.lower().replace("’", "'")
     out = []
     for token in _TOKEN_RE.findall(text):
@@ -86,6 +100,8 @@ def terms(text: str) -> list[str]:
         out.append(stem(word))
     if PLACE_TERM not in out and _SELF_PLACE_RE.search(text):
         out.append(PLACE_TERM)
+    if named and NAME_TERM not in out:
+        out.append(NAME_TERM)
     return out
 
 

@@ -14,9 +14,9 @@ Recall scores every memory of the namespace lexically (BM25, :mod:`cadence.memor
 and, when the store has a vector index (``CADENCE_MEMORY_EMBEDDINGS``), by similarity too: a
 memory's score is the larger of the two; adequacy is the larger of the lexical coverage and
 the best similarity. A stated fact is recalled from ``CADENCE_MEMORY_MIN_SCORE``, or whatever its
-score when both it and the question speak of where the user lives or is
-(:data:`~cadence.memory.recall.PLACE_TERM`: "What time is it at home?" needs "I'm based in
-Lisbon", whose other words it does not share); a tool result,
+score when both it and the question speak of where the user lives or is, or of their name
+(:data:`~cadence.memory.recall.SELF_TERMS`: "What time is it at home?" needs "I'm based in
+Lisbon", "What's my name?" needs "I'm Ingrid", whose other words they do not share); a tool result,
 answer or summary only from the much higher ``CADENCE_MEMORY_RESULT_MIN_SCORE``, and never into
 the thread it was learnt in.
 """
@@ -37,7 +37,7 @@ from typing import Any
 from langgraph.store.base import BaseStore, Item, PutOp
 
 from cadence.memory.ingest import claim, clip, stated_facts
-from cadence.memory.recall import PLACE_TERM, Scored, coherent_adequacy, question_parts, score, terms
+from cadence.memory.recall import SELF_TERMS, Scored, coherent_adequacy, question_parts, score, terms
 from cadence.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -488,12 +488,13 @@ class MemoryService:
             key=lambda k: (-scores[k], -float(items[k].value.get("updated_at") or 0.0), items[k].key),
         )
 
-        whereabouts = PLACE_TERM in asked  # "at home", "where I live": the user's place is the question
+        # "at home", "what's my name": the user's place or name is the question, however the fact said it
+        about_user = [t for t in SELF_TERMS if t in asked]
 
         def wanted(k: int) -> bool:
             value = items[k].value
             if value.get("kind", MemoryKind.FACT) == MemoryKind.FACT:
-                return scores[k] >= floor or (whereabouts and PLACE_TERM in documents[k])
+                return scores[k] >= floor or any(t in documents[k] for t in about_user)
             if thread_id is not None and value.get("source_thread") == thread_id:
                 return False
             return scores[k] >= max(floor, strong)
