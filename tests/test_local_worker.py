@@ -350,13 +350,17 @@ async def test_a_turn_whose_worker_is_killed_reports_it_and_the_next_turn_works(
     model = LocalChatModel()
     pid = model.load()
     killer = asyncio.create_task(asyncio.to_thread(_kill_when_a_request_is_pending, pid))
-    result = await engine.ainvoke("What is 2+2?")
+    result = await engine.ainvoke(GENERATED)
     await killer
     assert result.error == {"code": "model_worker_crashed", "message": CRASHED}
     assert model.worker_pid not in (None, pid)
-    again = await engine.ainvoke("What is 2+2?")
+    again = await engine.ainvoke(GENERATED)
     assert again.error is None
     assert again.response.strip()
+
+
+GENERATED = "Tell me a joke"
+"""A message the embedded model answers by a generation (a calculator's value is said without one)."""
 
 
 def _workers_of(pid: int) -> list[int]:
@@ -433,21 +437,21 @@ def _local_serve(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux /proc")
 def test_cadence_serve_keeps_serving_after_its_model_worker_is_killed(tmp_path: Path) -> None:
     with _local_serve(tmp_path) as (url, server):
-        first = httpx.post(f"{url}/api/v1/chat", json={"message": "What is 2+2?"}, timeout=300)
+        first = httpx.post(f"{url}/api/v1/chat", json={"message": GENERATED}, timeout=300)
         assert first.status_code == 200, first.text
         (worker,) = _workers_of(server.pid)
         (reported,) = httpx.get(f"{url}/ready", timeout=10).json()["details"]["embedded_model_workers"]
         assert reported == {"model": bundled_model_path().name, "pid": worker, "restarts": 0}
         killer = threading.Thread(target=_kill_when_a_request_is_pending, args=(worker,))
         killer.start()
-        crashed = httpx.post(f"{url}/api/v1/chat", json={"message": "What is 2+2?"}, timeout=300)
+        crashed = httpx.post(f"{url}/api/v1/chat", json={"message": GENERATED}, timeout=300)
         killer.join()
         assert crashed.status_code == 502, crashed.text
         error = crashed.json()["error"]
         assert (error["code"], error["message"]) == ("model_worker_crashed", CRASHED)
         assert server.poll() is None
         assert httpx.get(f"{url}/health", timeout=10).status_code == 200
-        again = httpx.post(f"{url}/api/v1/chat", json={"message": "What is 2+2?"}, timeout=300)
+        again = httpx.post(f"{url}/api/v1/chat", json={"message": GENERATED}, timeout=300)
         assert again.status_code == 200, again.text
         assert again.json().get("error") is None and again.json()["response"].strip()
         (restarted,) = _workers_of(server.pid)
