@@ -996,6 +996,10 @@ def test_capabilities_are_read_from_the_final_answer_prompt() -> None:
             "I'm new here. Anything I should know? Also, what should I call you?",
             "I'm an assistant. I can help",
         ),
+        ("can u tell me a bit about urself", "I'm an assistant. I can help with:"),
+        ("yo, what are you exactly?", "I'm an assistant. I can help with:"),
+        ("hey there, hope your having a good day :)", "Hello! I can help with:"),
+        ("thanks!! that's exactly what I needed", "You're welcome!"),
     ],
 )
 def test_small_talk_is_answered_from_what_the_plugins_offer(message: str, opening: str) -> None:
@@ -1176,6 +1180,7 @@ def test_successful_results_leave_out_errors_also_in_folded_work() -> None:
         ("thank you so much, that's all for now. bye!", True),
         ("Morning! It's raining here and I'm on my second coffee. Just wanted to say hi before work.", True),
         ("Hello. I need the time in Tokyo.", False),  # a request after the greeting
+        ("yo, what are you exactly?", True),  # about the assistant, though "exact" is the calculator's
         ("Hi! Calculate 15% of 80.", False),
         ("Hi! What time is it in Tokyo?", False),
         ("Thanks. Now what is 2 + 2?", False),

@@ -377,7 +377,9 @@ def _in_money(question: str, value: Number) -> str:
     """`` (about $39.68)`` after a result of a question about money with more than two decimals; ""
     otherwise (an amount of money is said in cents)."""
     money = _MONEY_RE.search(question)
-    if money is None or isinstance(value, int) or round(value, 2) == value or not math.isfinite(value):
+    if money is None or isinstance(value, int) or not math.isfinite(value):
+        return ""
+    if len(format_number(value).partition(".")[2]) <= 2:  # 0.28, not 0.27999999999999997
         return ""
     word = money.group(0).lower().rstrip("s")
     sign = _SIGNS.get(word, money.group(0))

@@ -432,7 +432,11 @@ PLEASANTRY_RE = re.compile(
     r"|i'?m (?:just )?(?:trying|testing|checking) (?:you|this|things) out(?: for the first time)?"
     r"|(?:that'?s|that is) (?:all|it)(?: for (?:now|today))?"
     r"|i (?:have|might have|will have|'?ll have) (?:a few|some) questions(?: for you)?(?: later)?"
-    r"|i'?m new here|first time here)[\s!.,]*$",
+    r"|i'?m new here|first time here"
+    r"|(?:i )?hope (?:you'?re|your|you are) having an? (?:good|great|nice|lovely) "
+    r"(?:day|week|weekend|evening)"
+    r"|(?:that'?s|that is|it'?s|it is) (?:exactly |just )?what i (?:needed|wanted|was looking for))"
+    r"[\s!.,:;)(-]*$",
     re.IGNORECASE,
 )
 """A pleasantry that goes with a greeting, thanks or a goodbye ("Nice to meet you.", "That's all for
@@ -445,7 +449,9 @@ def each_sentence(text: str, *patterns: re.Pattern[str]) -> bool:
     parts = [
         p.strip(" ,")
         for p in re.split(
-            r"(?<=[!.?])\s+|,\s+(?=(?:that|this|it|you|bye|goodbye|see you)\b)", text, flags=re.I
+            r"(?<=[!.?])\s+|,\s+(?=(?:that|this|it|you|bye|goodbye|see you|hope|i hope|nice|glad)\b)",
+            text,
+            flags=re.I,
         )
         if p.strip(" ,")
     ]
@@ -465,12 +471,26 @@ _ASKS_OR_ORDERS_RE = re.compile(
 """A sentence that asks or orders something, or holds a number: not small talk."""
 
 
+_EMOTICON_RE = re.compile(r"(?<!\w)[:;=][-']?[)(DPp]+(?!\w)|[\u2600-\u27bf\U0001f000-\U0001faff]")
+"""A smiley or an emoji: no words of a question."""
+ABOUT_ASSISTANT_RE = re.compile(
+    r"^(?:(?:yo|hey|hi|hello|so|ok(?:ay)?)[ ,!]+)?(?:who|what) are (?:you|u)(?: exactly| really)?[\s?!.]*$"
+    r"|^(?:(?:can|could) (?:you|u) )?tell me (?:a (?:bit|little) )?about (?:yourself|urself|you)[\s?!.]*$"
+    r"|^(?:what(?:'s| is) your name|what (?:should|do|can) i call (?:you|u))[\s?!.]*$",
+    re.IGNORECASE,
+)
+"""A question about the assistant itself ("yo, what are you exactly?", "can u tell me a bit about urself"):
+no agent's work; the capabilities answer it."""
+
+
 def is_small_talk(question: str) -> bool:
     """Whether ``question`` is only a greeting, thanks or goodbye, with pleasantries: no agent's work
     ("Hey! I'm just trying you out for the first time. Nice to meet you." has "time" in it, and no
     question about one); or a greeting followed by sentences that neither ask nor order anything
     ("Morning! It's raining here. Just wanted to say hi before I start work.")."""
-    text = " ".join(question.split())
+    text = " ".join(_EMOTICON_RE.sub(" ", question).split())
+    if ABOUT_ASSISTANT_RE.match(text):
+        return True
     sentences = [p for p in re.split(r"(?<=[!.?])\s+", text) if p]
     if len(sentences) > 1 and GREETING_RE.match(sentences[0]):
         rest = "\n".join(sentences[1:])

@@ -112,6 +112,7 @@ from cadence.models.local.grammar import (
     repeated_argument,
 )
 from cadence.models.preroute import (
+    ABOUT_ASSISTANT_RE,
     GOODBYE_RE,
     GREETING_RE,
     HOW_ARE_YOU_RE,
@@ -715,8 +716,10 @@ def is_statement(text: str) -> bool:
     )
 
 
-_AMOUNT = r"(?P<amount>-?\d[\d.,]*(?: ?[^\W\d][^\s=]*| ?°[CFK])(?: -?\d[\d.,]* ?[^\W\d][^\s=]*)?)"
-_QUANTITY = r"(?P<value>-?\d[\d.,e+-]*(?: ?[^\W\d][^\s=(]*| ?°[CFK]| K))"
+_UNIT_WORDS = r"[^\W\d][^\s=(]*(?: [^\W\d][^\s=(]*){0,2}"
+"""A unit of up to three words ("km", "square meters", "miles per hour")."""
+_AMOUNT = rf"(?P<amount>-?\d[\d.,]*(?: ?{_UNIT_WORDS}| ?°[CFK])(?: -?\d[\d.,]* ?[^\W\d][^\s=]*)?)"
+_QUANTITY = rf"(?P<value>-?\d[\d.,e+-]*(?: ?{_UNIT_WORDS}| ?°[CFK]| K))"
 _MEASURED_RE = re.compile(rf"^{_AMOUNT} = {_QUANTITY}(?: \((?:exactly|read as) [^\n]*\))?$")
 """A result that gives one quantity in another unit: ``72 °F = 22.22 °C (exactly …)``, ``5 ft 9 in =
 175.26 cm (read as …)``."""
@@ -1064,6 +1067,8 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
     if each_sentence(text, GREETING_RE, PLEASANTRY_RE):
         lead = "I'm doing well, thank you!" if HOW_ARE_YOU_RE.search(text) else "Hello!"
         return f"{lead} {offer}" if offer else f"{lead} What would you like to know?"
+    if ABOUT_ASSISTANT_RE.match(text) and offer:
+        return f"I'm an assistant. {offer}"
     if _CAPABILITY_RE.search(text) and offer:
         return f"I'm an assistant. {offer}" if _IDENTITY_RE.search(text) else offer
     return None
