@@ -28,3 +28,10 @@ def test_ci_runs_the_readme_commands() -> None:
     # before them, only the browser for the web page's tests, which the README documents
     assert ci_lines[:-2] == [".ci/install-chromium"]
     assert "`.ci/install-chromium`" in readme
+
+
+def test_the_bundled_settings_reference_is_the_readmes_table() -> None:
+    """The docs agent searches the bundled documents: `python tests/settings_reference.py` writes it again."""
+    from settings_reference import TARGET, render
+
+    assert TARGET.read_text() == render((ROOT / "README.md").read_text())
