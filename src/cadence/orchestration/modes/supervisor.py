@@ -80,6 +80,7 @@ from cadence.orchestration.safety import strip_control_messages
 from cadence.orchestration.state import AgentState, plugin_context
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.tones import ResponseTone
+from cadence.orchestration.tool_logging import MAX_RESULT_CHARS_IN_TRACE
 from cadence.orchestration.trimming import replace_history, trim_history
 from cadence.orchestration.turn import TurnContext
 from cadence.orchestration.validation import (
@@ -501,11 +502,15 @@ def finish_within(
 
 
 def _is_a_raw_result(text: str, results: Sequence[ToolResult]) -> bool:
-    """Whether ``text`` is, word for word, one of the (long) ``results`` as the tool returned it."""
+    """Whether ``text`` is, word for word, one of the (long) ``results`` as the tool returned it (or, for a
+    result the trace kept only the first :data:`MAX_RESULT_CHARS_IN_TRACE` characters of, starts with it)."""
     said = " ".join(text.split())
-    return bool(said) and any(
-        len(r.content) > SHORT_RESULT_CHARS and said == " ".join(r.content.split()) for r in results
-    )
+
+    def copies(result: str) -> bool:
+        kept = " ".join(result.split())
+        return said == kept or (len(result) >= MAX_RESULT_CHARS_IN_TRACE and said.startswith(kept))
+
+    return bool(said) and any(len(r.content) > SHORT_RESULT_CHARS and copies(r.content) for r in results)
 
 
 # -- the direct answer --------------------------------------------------------------------------
