@@ -325,7 +325,7 @@ class DocsIndex:
             try:
                 rows = self._db.execute(
                     """
-                    SELECT path, line, heading, snippet(passages, 3, '', '', '…', 48),
+                    SELECT path, line, heading, snippet(passages, 3, '', '', '…', 40),
                            bm25(passages, 0.0, 0.0, 3.0, 1.0) AS score, body
                     FROM passages WHERE passages MATCH ? ORDER BY score LIMIT ?
                     """,
@@ -410,7 +410,7 @@ def from_line_start(snippet: str, body: str) -> str:
     return ("…" if start > 0 else "") + body[start:position] + core
 
 
-MAX_SNIPPET_TAIL = 240
+MAX_SNIPPET_TAIL = 120
 """Characters a snippet may be extended forwards to end where its line ends."""
 
 
