@@ -274,8 +274,9 @@ def lexical_plan(
     tools: Mapping[str, tuple[PluginBundle, BaseTool]],
     settings: Settings,
 ) -> Plan:
-    """The plan without a model: memory adequate → end; the tool that fits lexically (one per part of a
-    message asking several things, :func:`~cadence.models.preroute.question_parts`) → researcher; else end."""
+    """The plan without a model: small talk or adequate memory → end; the tool that fits lexically, the
+    plugin first, then its tool (:func:`_lexical_tool`; one per part of a message asking several things,
+    :func:`~cadence.models.preroute.question_parts`) → researcher; else end."""
     memory = turn_memory(state)
     if is_small_talk(question):
         return Plan("end", [], "small talk: no tool's work")
@@ -722,9 +723,7 @@ class Researcher(ToolRunner):
         text = message_text(question) if question is not None else ""
         bundles = {bundle.name: bundle for bundle, _ in self.tools.values()}
         router = PreRouter(RouteCandidate.from_metadata(b.metadata, name=name) for name, b in bundles.items())
-        fitting = {
-            name for name in router.shortlist(text, ratio=ALTERNATIVE_PLUGIN_RATIO, limit=len(bundles))
-        }
+        fitting = set(router.shortlist(text, ratio=ALTERNATIVE_PLUGIN_RATIO, limit=len(bundles)))
         fitting |= {self.tools[name][0].name for name in tried if name in self.tools}
         return [
             name for name, (bundle, _) in self.tools.items() if name not in tried and bundle.name in fitting
@@ -761,7 +760,9 @@ class Researcher(ToolRunner):
             tried = {r["name"] for r in results}
             untried = self.alternatives(state, tried)
             if not untried:
-                return self._done(state, results, *notes, "researcher: all tools tried; partial results")
+                return self._done(
+                    state, results, *notes, "researcher: no untried tool fits the question; partial results"
+                )
             calls, note = await self.choose_call(state, untried, config, context)
             notes.append(note)
             if not calls:
