@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import re
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, ClassVar, TypedDict
 
 from langchain_core.language_models import BaseChatModel
@@ -288,7 +288,7 @@ class Supervisor(RoutingCoordinator):
     def system_prompt(self, state: dict[str, Any]) -> str:
         """The supervisor's prompt, with the turn's tone when it is not natural: an agent's answer is
         forwarded only when written that way, else the synthesizer writes the answer in it."""
-        tone = ResponseTone.get_description(state.get("tone") or (state.get("metadata") or {}).get("tone"))
+        tone = turn_tone(state)
         if tone == ResponseTone.NATURAL.description:
             return self.prompt
         return f"{self.prompt}\n\n{SUPERVISOR_TONE_INSTRUCTIONS.format(tone=tone)}"
@@ -663,11 +663,15 @@ AGENT_TONE_INSTRUCTIONS = FORWARDED_REPLY_NOTICE + ", so write it in this RESPON
 """:data:`AGENT_REPLY_INSTRUCTIONS` when the turn asks for a tone other than natural."""
 
 
+def turn_tone(state: Mapping[str, Any]) -> str:
+    """The description of the turn's tone (natural when it names none)."""
+    return ResponseTone.get_description(state.get("tone") or (state.get("metadata") or {}).get("tone"))
+
+
 def agent_instructions(state: dict[str, Any]) -> str:
     """The supervisor mode's additions to an agent's prompt: the user's recalled facts, and that its answer
     may reach the user as it is (in the turn's tone)."""
-    raw = state.get("tone") or (state.get("metadata") or {}).get("tone")
-    tone = ResponseTone.get_description(raw)
+    tone = turn_tone(state)
     parts = [facts_prompt(state)]
     if tone != ResponseTone.NATURAL.description:
         parts.append(AGENT_TONE_INSTRUCTIONS.format(tone=tone))
