@@ -571,6 +571,8 @@ def test_the_longest_text_read_still_reads() -> None:
         ("5 miles is how many km", 8.04672),
         ("how many ml in 2 litres?", 2000),
         ("how many km is 13.1 miles", 21.0824064),
+        ("kg in 150 pounds?", 68.0388555),
+        ("What is metres in 3 miles", 4828.032),
         ("How many cups are in a gallon?", 16),
         ("6 feet 2 inches in cm", 187.96),
         ("1 hour and 45 minutes in minutes", 105),

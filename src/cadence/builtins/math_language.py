@@ -2358,6 +2358,8 @@ _UNIT_FORMS = tuple(
         rf"(?P<from>{_UNIT})",
         # "how many km is 26.2 miles", "how many cups are 3 litres"
         rf"how many (?P<to>{_UNIT}) (?:is|are|equals?|makes?|make up) {_AMOUNT}",
+        # "kg in 150 pounds", "(the number of) metres in 3 miles" (the unit asked for first)
+        rf"(?:the number of )?(?P<to>{_UNIT}){_UNIT_END} (?:are )?(?:there )?in {_AMOUNT}",
         # "convert 5 km to metres", "90 minutes in hours", "5 miles is how many km", "5 ft 9 in to cm"
         rf"(?:convert |change )?{_AMOUNT}{_MORE} "
         rf"(?:in|into|to|as|is how many|are how many|equals how many|is what in|in terms of) (?P<to>{_UNIT})",
