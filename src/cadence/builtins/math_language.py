@@ -1909,6 +1909,7 @@ def to_expression(text: str) -> str:
         or _items_bought_from(cleaned)
         or _packed_into(cleaned)
         or _time_to_finish(cleaned)
+        or _by_dimensions(cleaned)
         or whole
     )
 
@@ -1969,6 +1970,38 @@ def _percent_taken(text: str) -> str | None:
     if len(amounts) != 1 or amounts[0].start() > taken.start() or _OTHER_OPERATION_RE.search(rest):
         return None
     return f"({amounts[0].group()} * (100 - {taken.group('p')}) / 100)"
+
+
+_DIMENSION = rf"(?P<{{name}}>{_NUM})\s*(?P<{{name}}_unit>[a-z]{{{{1,12}}}}\b)?"
+_BY_RE = re.compile(
+    _DIMENSION.format(name="a")
+    + r"\s*(?:by|x|×)\s*"
+    + _DIMENSION.format(name="b")
+    + rf"(?:\s*(?:by|x|×)\s*{_DIMENSION.format(name='c')})?(?![\w.])",
+    re.IGNORECASE,
+)
+_AREA_ASKED_RE = re.compile(
+    r"\b(?:area|square (?:feet|foot|meters?|metres?|inches|yards?)|sq\.? ?(?:ft|m)|m2|m²)\b", re.I
+)
+_VOLUME_ASKED_RE = re.compile(r"\b(?:volume|capacity|cubic|hold)\b", re.IGNORECASE)
+
+
+def _by_dimensions(text: str) -> str | None:
+    """The area of "A by B" or the volume of "A by B by C" ("My garden is 18 m by 7.5 m. What is its area?" is
+    ``(18 * 7.5)``), the sizes in one unit or none; ``None`` unless the question asks for an area (two sizes)
+    or a volume (three) and writes no other number."""
+    found = _BY_RE.search(text)
+    if found is None:
+        return None
+    sizes = [found.group(k) for k in ("a", "b", "c") if found.group(k)]
+    units = {(found.group(f"{k}_unit") or "").lower().rstrip("s") for k in ("a", "b", "c") if found.group(k)}
+    if len(units - {""}) > 1 or len(_NUMBER_RE.findall(text)) != len(sizes):
+        return None
+    if len(sizes) == 2 and _AREA_ASKED_RE.search(text) and not _VOLUME_ASKED_RE.search(text):
+        return f"({sizes[0]} * {sizes[1]})"
+    if len(sizes) == 3 and _VOLUME_ASKED_RE.search(text):
+        return f"({sizes[0]} * {sizes[1]} * {sizes[2]})"
+    return None
 
 
 _AVERAGE_ASKED_RE = re.compile(r"\b(?:average|mean|on average)\b", re.IGNORECASE)
