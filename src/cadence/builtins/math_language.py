@@ -1972,7 +1972,7 @@ def _percent_taken(text: str) -> str | None:
     return f"({amounts[0].group()} * (100 - {taken.group('p')}) / 100)"
 
 
-_DIMENSION = rf"(?P<{{name}}>{_NUM})\s*(?P<{{name}}_unit>[a-z]{{{{1,12}}}}\b)?"
+_DIMENSION = rf"(?P<{{name}}>{_NUM})\s*(?P<{{name}}_unit>(?!(?:by|x)\b)[a-z]{{{{1,12}}}}\b)?"
 _BY_RE = re.compile(
     _DIMENSION.format(name="a")
     + r"\s*(?:by|x|×)\s*"
