@@ -1302,3 +1302,15 @@ def test_an_area_or_a_volume_by_its_sizes(text: str, value: float) -> None:
 def test_no_area_of_mixed_units_nor_a_perimeter_by_product(text: str) -> None:
     with pytest.raises(CalculationError):
         evaluate(to_expression(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("9 people share a $1,386 cabin. How much each?", 154),
+        ("3 of us split a $60 pizza. how much does each pay?", 20),
+        ("4 friends split a 90 dollar bill", 22.5),
+    ],
+)
+def test_a_share_with_the_sharers_named_first(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)

@@ -599,6 +599,11 @@ _QUOTIENTS = tuple(
         # "split a 90 dollar bill evenly between 3 friends", "share $60 among 4 people"
         rf"\b{_SHARE_VERB}\s+(?:up\s+)?(?:a|an|the|my|our|his|her|their)?\s*{_MONEY}(?P<a>{_NUM})(?:\s+{_NOUNS})?\s+"
         rf"(?:equally\s+|evenly\s+)?(?:among|between|across|into|by|with)\s+(?P<b>{_NUM})\b",
+        # "9 people share a $1,386 cabin", "4 friends split a 90 dollar bill": the sharers first
+        rf"(?<![\w.])(?P<b>{_NUM})\s+"
+        rf"(?:people|persons|friends|of us|roommates|kids|children|colleagues|guests)\s+"
+        rf"(?:(?:will|want to|have to|are going to|need to)\s+)?{_SHARE_VERB}\s+(?:up\s+)?"
+        rf"(?:a|an|the|my|our|their)?\s*{_MONEY}(?P<a>{_NUM})\b",
         # "split a 90 dollar bill 3 ways"
         rf"\b{_SHARE_VERB}\s+(?:up\s+)?(?:a|an|the|my|our|his|her|their)?\s*{_MONEY}(?P<a>{_NUM})(?:\s+{_NOUNS})?\s+"
         rf"(?:equally\s+|evenly\s+)?(?P<b>{_NUM})\s+ways\b",
