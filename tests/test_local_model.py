@@ -50,6 +50,7 @@ from cadence.models.local.policy import (
     successful_results,
     takes_asked_quantity,
     told_facts,
+    with_another_number,
 )
 from cadence.models.preroute import PreRouter, RouteCandidate, is_small_talk, routing_schema, stem
 from cadence.orchestration.control_tools import make_routing_tools
@@ -1255,3 +1256,18 @@ def test_a_calculator_value_is_said_rounded_and_with_its_sign(
     result: str, question: str, said: str | None
 ) -> None:
     assert arithmetic_statement(result, question) == said
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "previous", "asked"),
+    [
+        ("what about 80?", "convert 50 miles to km", "convert 80 miles to km"),
+        ("and 22%?", "what's 18% of 245?", "what's 22% of 245?"),
+        ("what about Paris?", "time in Rome", None),  # no number: another place
+        ("and 3?", "what is 2 + 5", None),  # two numbers of that kind: which one?
+    ],
+)
+def test_a_follow_up_giving_another_number_asks_the_previous_question_with_it(
+    follow_up: str, previous: str, asked: str | None
+) -> None:
+    assert with_another_number(follow_up, previous) == asked

@@ -39,6 +39,7 @@ def test_terms_drop_stopwords_and_plurals() -> None:
         ("I come from Lima.", "How far ahead of my hometown is Tokyo?"),
         ("I am currently staying in Rome.", "What time is it where I am?"),
         ("I'm currently living in Osaka.", "How many hours ahead of London am I?"),
+        ("I work from Kuala Lumpur.", "If I have a 9 am meeting where I am, what time is that in London?"),
     ],
 )
 def test_every_way_of_saying_where_the_user_is_shares_one_term(fact: str, question: str) -> None:

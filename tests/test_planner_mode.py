@@ -168,6 +168,16 @@ async def test_the_alternatives_are_the_tools_of_the_plugins_that_fit() -> None:
     )
 
 
+async def test_a_follow_up_of_only_a_number_plans_the_previous_turns_tool_again() -> None:
+    engine, _ = planner_engine(
+        [{"content": "no plan"}, {"tool_calls": [calc("50 * 1.609")]}, {"content": "80.45"},
+         {"content": "no plan"}, {"tool_calls": [calc("80 * 1.609")]}, {"content": "128.72"}]
+    )  # fmt: skip
+    await engine.ainvoke("convert 50 miles to km", thread_id="t", user_id="u")
+    out = await engine.ainvoke("what about 80?", thread_id="t", user_id="u")
+    assert out.trace["planned_tools"] == [{"name": "calculate", "args": None}]
+
+
 async def test_small_talk_is_planned_for_no_tool_whatever_words_it_has() -> None:
     engine, _ = planner_engine(
         [{"content": "Let me think about it."}, {"content": "Hello! Nice to meet you."}]

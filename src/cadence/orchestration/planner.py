@@ -53,7 +53,7 @@ from pydantic import BaseModel, Field
 
 from cadence.conventions import GraphNodeNames, message_text, split_at_last_human
 from cadence.errors import CadenceError
-from cadence.models.preroute import PreRouter, RouteCandidate, is_small_talk, question_parts
+from cadence.models.preroute import PreRouter, RouteCandidate, is_small_talk, question_parts, tokenize
 from cadence.orchestration.answer_check import ToolResult, leading_facts
 from cadence.orchestration.approval import EDITED_KEY, arguments_problem
 from cadence.orchestration.events import SuspendEvent, agent_events, emit_events, node_event
@@ -285,6 +285,10 @@ def lexical_plan(
             "end", [], f"memory answers this (adequacy {float(memory.get('routing_adequacy') or 0):.2f})"
         )
     schemas = {name: convert_to_openai_tool(tool) for name, (_, tool) in tools.items()}
+    earlier = _previous_tool(state, tools)
+    if earlier is not None and not tokenize(question, digits=False):
+        # "what about 80?": no word of any tool, a follow-up of the previous turn's work
+        return Plan("researcher", [{"name": earlier, "args": None}], f"a follow-up: the {earlier} tool again")
     chosen: list[str] = []
     # a message asking several things ("What's 12% of 350, and what time is it in Sydney?"): a tool per part
     for part in question_parts(question) if schemas else []:
@@ -297,6 +301,18 @@ def lexical_plan(
             "researcher", [{"name": name, "args": None} for name in chosen], f"{fits} fit the question"
         )
     return Plan("end", [], "no tool fits; answer directly")
+
+
+def _previous_tool(state: Mapping[str, Any], tools: Mapping[str, Any]) -> str | None:
+    """The tool the previous turn called last, or None."""
+    before, question, _ = split_at_last_human(list(state.get("messages") or []))
+    if question is None:
+        return None
+    for message in reversed(before):
+        for call in reversed(getattr(message, "tool_calls", None) or []):
+            if call.get("name") in tools:
+                return str(call["name"])
+    return None
 
 
 def _lexical_tool(

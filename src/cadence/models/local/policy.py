@@ -448,6 +448,15 @@ _PLACE_PARAMETER_RE = re.compile(r"(?:^|_)(?:location|place|city|country|zone|ti
 """Argument names that hold a place (``location``, ``from_location``, ``city``)."""
 
 
+def previous_question(messages: Sequence[BaseMessage]) -> str | None:
+    """The user's message of the previous turn, or None."""
+    before, question, _ = split_at_last_human(messages)
+    if question is None:
+        return None
+    _, asked, _ = split_at_last_human(before)
+    return message_text(asked) if asked is not None else None
+
+
 def previous_place(messages: Sequence[BaseMessage]) -> str | None:
     """The place the previous turn's last tool call was about (its last place argument), else the place
     its question named after "in" ("What time is it in Berlin?": the supervisor's agents do not see
@@ -591,6 +600,33 @@ def is_follow_up(question: str) -> bool:
     """Whether ``question`` reads as a continuation of the previous turn."""
     words = re.findall(r"[\w']+", question)
     return bool(_FOLLOW_UP_RE.search(question)) or len(words) <= _MAX_FOLLOW_UP_WORDS
+
+
+_ANOTHER_NUMBER_RE = re.compile(
+    r"^(?P<n>-?\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%|percent\b|per ?cent\b)?\s*[?.!]*$", re.I
+)
+"""A follow-up that is only another number ("what about 80?", "and 22%?"): the previous question again."""
+
+
+def with_another_number(question: str, previous: str | None) -> str | None:
+    """The previous question asked again with the one number a follow-up gives instead of its own ("what
+    about 80?" after "convert 50 miles to km" is "convert 80 miles to km"; "and 22%?" after "what's 18% of
+    245?" replaces the percent), or None when the follow-up is more than a number or the previous question
+    has no single number of that kind."""
+    rest = _FOLLOW_UP_RE.sub("", question).strip(" ,.;:")
+    given = _ANOTHER_NUMBER_RE.match(rest)
+    if given is None or not previous or not is_follow_up(question):
+        return None
+    percent = given.group("pct") is not None
+    text = digits_written(previous)
+    kinds = [
+        m for m in NUMBER_RE.finditer(text)
+        if bool(re.match(r"\s*(?:%|percent\b|per ?cent\b)", text[m.end():], re.I)) == percent
+    ]  # fmt: skip
+    if len(kinds) != 1:
+        return None
+    number = given.group("n").replace(",", "")
+    return text[: kinds[0].start()] + number + text[kinds[0].end() :]
 
 
 def resolve_reference(question: str, value: str) -> str:
@@ -1258,8 +1294,11 @@ class SmallModelPolicy:
         stated = earlier[1] if earlier is not None and (earlier[0] in names or refers) else None
         if earlier is None:
             stated = previous_own_answer(messages)
+        again = with_another_number(question, previous_question(messages))
         value = result_value(stated) if stated is not None else None
-        if value is not None:
+        if again is not None:
+            question = again  # "what about 80?": the previous question with 80
+        elif value is not None:
             question = resolve_reference(question, value)
         base = _system_text(messages)
         if is_follow_up(question):
