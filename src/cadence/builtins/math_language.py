@@ -430,8 +430,8 @@ def _factorials(text: str) -> str:
 
 
 # A change asked as a percentage: "from 52000 to 57200, by what percent did it go up?".
-_MONEY = r"[$€£¥]?\s*"
-_UNIT = r"(?:\s*[a-z]+)?"
+_MONEY_SIGN = r"[$€£¥]?\s*"
+_AFTER_UNIT = r"(?:\s*[a-z]+)?"
 _CHANGE_WORD_RE = re.compile(
     r"\b(?:change[sd]?|increase[sd]?|decrease[sd]?|rise|rose|risen|drop(?:ped)?|fall|fell|fallen|growth|grew|"
     r"gain(?:ed)?|loss|lost|decline[sd]?|jump(?:ed)?|reduction|reduced|went|gone|go(?:es)?|up|down|grow|grown|"
@@ -439,9 +439,15 @@ _CHANGE_WORD_RE = re.compile(
     re.IGNORECASE,
 )
 _CHANGE_SPANS = (
-    re.compile(rf"\bfrom\s+{_MONEY}({_NUM}){_UNIT}\s+(?:to|->|→)\s+{_MONEY}({_NUM})", re.IGNORECASE),
-    re.compile(rf"\bbetween\s+{_MONEY}({_NUM}){_UNIT}\s+and\s+{_MONEY}({_NUM})", re.IGNORECASE),
-    re.compile(rf"(?<![\w.]){_MONEY}({_NUM}){_UNIT}\s+(?:to|->|→)\s+{_MONEY}({_NUM})", re.IGNORECASE),
+    re.compile(
+        rf"\bfrom\s+{_MONEY_SIGN}({_NUM}){_AFTER_UNIT}\s+(?:to|->|→)\s+{_MONEY_SIGN}({_NUM})", re.IGNORECASE
+    ),
+    re.compile(
+        rf"\bbetween\s+{_MONEY_SIGN}({_NUM}){_AFTER_UNIT}\s+and\s+{_MONEY_SIGN}({_NUM})", re.IGNORECASE
+    ),
+    re.compile(
+        rf"(?<![\w.]){_MONEY_SIGN}({_NUM}){_AFTER_UNIT}\s+(?:to|->|→)\s+{_MONEY_SIGN}({_NUM})", re.IGNORECASE
+    ),
 )
 """An old and a new value: "from A to B", "between A and B" or "A to B" (with a word of change such as
 "change", "increase", "went", "drop" elsewhere in the question: "from 1 to 10, what percent are even" is
@@ -1985,7 +1991,7 @@ _BY_RE = re.compile(
     + rf"(?:\s*(?:by|x|×)\s*{_DIMENSION.format(name='c')})?(?![\w.])",
     re.IGNORECASE,
 )
-_AREA_ASKED_RE = re.compile(
+_BY_AREA_ASKED_RE = re.compile(
     r"\b(?:area|square (?:feet|foot|meters?|metres?|inches|yards?)|sq\.? ?(?:ft|m)|m2|m²)\b", re.I
 )
 _VOLUME_ASKED_RE = re.compile(r"\b(?:volume|capacity|cubic|hold)\b", re.IGNORECASE)
@@ -2002,7 +2008,7 @@ def _by_dimensions(text: str) -> str | None:
     units = {(found.group(f"{k}_unit") or "").lower().rstrip("s") for k in ("a", "b", "c") if found.group(k)}
     if len(units - {""}) > 1 or len(_NUMBER_RE.findall(text)) != len(sizes):
         return None
-    if len(sizes) == 2 and _AREA_ASKED_RE.search(text) and not _VOLUME_ASKED_RE.search(text):
+    if len(sizes) == 2 and _BY_AREA_ASKED_RE.search(text) and not _VOLUME_ASKED_RE.search(text):
         return f"({sizes[0]} * {sizes[1]})"
     if len(sizes) == 3 and _VOLUME_ASKED_RE.search(text):
         return f"({sizes[0]} * {sizes[1]} * {sizes[2]})"
