@@ -268,10 +268,26 @@ def _args_problem(entry: Any, args: Mapping[str, Any]) -> str | None:
     return arguments_problem(entry[1] if isinstance(entry, tuple) else entry, args)
 
 
+class ToolIndex:
+    """The catalogue as the lexical plan reads it, built once per graph: the tools' schemas and a pre-router
+    over the plugins' descriptions and capabilities."""
+
+    def __init__(self, tools: Mapping[str, tuple[PluginBundle, BaseTool]]) -> None:
+        self.tools = dict(tools)
+        """The catalogue: tool name → (plugin bundle, tool)."""
+        self.schemas = {name: convert_to_openai_tool(tool) for name, (_, tool) in self.tools.items()}
+        """Each tool's OpenAI-style schema."""
+        bundles = {bundle.name: bundle for bundle, _ in self.tools.values()}
+        self.plugins = PreRouter(
+            RouteCandidate.from_metadata(b.metadata, name=name) for name, b in bundles.items()
+        )
+        """Ranks the plugins (by name) for a question."""
+
+
 def lexical_plan(
     question: str,
     state: Mapping[str, Any],
-    tools: Mapping[str, tuple[PluginBundle, BaseTool]],
+    tools: Mapping[str, tuple[PluginBundle, BaseTool]] | ToolIndex,
     settings: Settings,
 ) -> Plan:
     """The plan without a model: small talk or adequate memory → end; the tool that fits lexically, the
@@ -284,15 +300,15 @@ def lexical_plan(
         return Plan(
             "end", [], f"memory answers this (adequacy {float(memory.get('routing_adequacy') or 0):.2f})"
         )
-    schemas = {name: convert_to_openai_tool(tool) for name, (_, tool) in tools.items()}
-    earlier = _previous_tool(state, tools)
+    index = tools if isinstance(tools, ToolIndex) else ToolIndex(tools)
+    earlier = _previous_tool(state, index.tools)
     if earlier is not None and not tokenize(question, digits=False):
         # "what about 80?": no word of any tool, a follow-up of the previous turn's work
         return Plan("researcher", [{"name": earlier, "args": None}], f"a follow-up: the {earlier} tool again")
     chosen: list[str] = []
     # a message asking several things ("What's 12% of 350, and what time is it in Sydney?"): a tool per part
-    for part in question_parts(question) if schemas else []:
-        best = _lexical_tool(part, tools, schemas)
+    for part in question_parts(question) if index.schemas else []:
+        best = _lexical_tool(part, index)
         if best is not None and best not in chosen:
             chosen.append(best)
     if chosen:
@@ -315,21 +331,17 @@ def _previous_tool(state: Mapping[str, Any], tools: Mapping[str, Any]) -> str | 
     return None
 
 
-def _lexical_tool(
-    part: str, tools: Mapping[str, tuple[PluginBundle, BaseTool]], schemas: Mapping[str, Mapping[str, Any]]
-) -> str | None:
+def _lexical_tool(part: str, index: ToolIndex) -> str | None:
     """The tool for one question, as the coordinator and an agent would pick it: the plugin whose
     description and capabilities fit best ("What does the planner mode do?" is the docs plugin's, though
     the statistics tool says "mode"), then among its tools those whose own words fit, the simplest reading
     ("the time in Sydney" is current_time(location), not convert_time(time, from, to)); a tool taking no
     input only when no other fits; and the tool reading the question itself when the only fitting ones need
     two or more numbers in their roles ("Decrease 860 by 15%" is no percent_change(860, 15)) or none fit."""
-    bundles = {bundle.name: bundle for bundle, _ in tools.values()}
-    plugins = PreRouter(RouteCandidate.from_metadata(b.metadata, name=name) for name, b in bundles.items())
-    fits = plugins.shortlist(part, ratio=0.9)
+    fits = index.plugins.shortlist(part, ratio=0.9)
     if not fits:
         return None
-    own = {name: schema for name, schema in schemas.items() if tools[name][0].name == fits[0]}
+    own = {name: schema for name, schema in index.schemas.items() if index.tools[name][0].name == fits[0]}
     facts = {name: _arguments(schema) for name, schema in own.items()}
     reader = next((name for name, (count, _, reads) in facts.items() if count == 1 and reads), None)
     ranked = PreRouter.from_tool_schemas(list(own.values())).shortlist(part, ratio=0.9, ignore_shared=True)
@@ -517,6 +529,7 @@ class ToolRunner:
         self.model = model
         self.tools = dict(tools)
         self.settings = settings
+        self.index = ToolIndex(self.tools)
 
     def round_for(self, calls: Sequence[Mapping[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
         """The tools node and the calls of the first call's plugin (the others wait for the next round)."""
@@ -644,6 +657,7 @@ class Planner:
         self, model: BaseChatModel, tools: Mapping[str, tuple[PluginBundle, BaseTool]], settings: Settings
     ) -> None:
         self.tools = dict(tools)
+        self.index = ToolIndex(self.tools)
         self.settings = settings
         self.model = model
         self.bound = model.bind_tools([make_plan_tool()], tool_choice=PLAN_TOOL)
@@ -675,7 +689,7 @@ class Planner:
         messages = list(state.get("messages") or [])
         _, question, _ = split_at_last_human(messages)
         question_text = message_text(question) if question is not None else ""
-        default = lexical_plan(question_text, state, self.tools, settings)
+        default = lexical_plan(question_text, state, self.index, settings)
         prompt = [SystemMessage(content=self.prompt(state)), *messages]
         budget = context.budget(settings.coordinator_timeout, keep_reserve=True) if context else None
         try:
@@ -737,9 +751,8 @@ class Researcher(ToolRunner):
         calculator could not read is no question for the docs search)."""
         _, question, _ = split_at_last_human(list(state.get("messages") or []))
         text = message_text(question) if question is not None else ""
-        bundles = {bundle.name: bundle for bundle, _ in self.tools.values()}
-        router = PreRouter(RouteCandidate.from_metadata(b.metadata, name=name) for name, b in bundles.items())
-        fitting = set(router.shortlist(text, ratio=ALTERNATIVE_PLUGIN_RATIO, limit=len(bundles)))
+        plugins = self.index.plugins
+        fitting = set(plugins.shortlist(text, ratio=ALTERNATIVE_PLUGIN_RATIO, limit=len(plugins.candidates)))
         fitting |= {self.tools[name][0].name for name in tried if name in self.tools}
         return [
             name for name, (bundle, _) in self.tools.items() if name not in tried and bundle.name in fitting

@@ -471,9 +471,7 @@ def previous_place(messages: Sequence[BaseMessage]) -> str | None:
                     # an argument that is the whole question ("What time is it in Berlin?"): its place
                     named = _IN_PLACE_RE.findall(places[-1])
                     return named[-1] if named else places[-1]
-    before, question, _ = split_at_last_human(messages)
-    _, asked, _ = split_at_last_human(before) if question is not None else (None, None, None)
-    named = _IN_PLACE_RE.findall(message_text(asked)) if asked is not None else []
+    named = _IN_PLACE_RE.findall(previous_question(messages) or "")
     return named[-1] if named else None
 
 
