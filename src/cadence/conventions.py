@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from langchain_core.messages import BaseMessage, HumanMessage
 
+from cadence.sdk.routing import ROUTE_TEXT_METADATA_KEY
 from cadence.sdk.tools import BACK_TOOL_NAME, CONTROL_METADATA_KEY
 from cadence.text import split_thought, visible
 
@@ -90,9 +91,6 @@ when written that way (the embedded model's policy, which cannot tell, then lets
 TOLD_FACTS_HEADER = "WHAT THE USER TOLD YOU ABOUT THEMSELVES EARLIER"
 """Opens the recalled facts the user stated, in an agent's prompt (the embedded model's policy reads them
 to fill "where I live" or "my favorite number" in a tool's arguments)."""
-ROUTE_TEXT_METADATA_KEY = "cadence_route_text"
-"""``tool.metadata[ROUTE_TEXT_METADATA_KEY]``: a routing tool's full routing text (the plugin's description
-and capabilities), for a model that routes lexically in-process; the schema sent to providers stays short."""
 
 FORWARD_TOOL = "forward_message"
 """The supervisor's tool that passes an agent's last answer to the user verbatim (a control tool)."""

@@ -24,7 +24,7 @@ from langchain_core.tools import BaseTool
 
 from cadence.builtins._common import BuiltinToolError, agent_prompt
 from cadence.builtins.math_language import conversion_in, has_operation, to_expression, unread_words
-from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, inline, tool
+from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, inline, route_text, tool
 
 logger = logging.getLogger(__name__)
 
@@ -413,44 +413,58 @@ def _finite(value: float) -> float:
     return value
 
 
+_CALCULATE_READS = """\
+Evaluate an arithmetic expression and return the exact result.
+
+Supports + - * / // % ** (or ^), parentheses, and sqrt, sin, cos, tan, asin, acos,
+atan, degrees, radians, log (natural, or log(x, base)), log10, log2, exp, abs,
+round, floor, ceil, factorial, min, max, pow and the constants pi, e, tau.
+Trigonometric functions use radians. Example: "sqrt(2) * (15 + 23) / 4".
+Arithmetic in words also works: plus, minus, times, divided by, add, subtract, take away, multiply,
+divide, double, twice, triple, half, halve, fractions of a value ("two thirds of 60", "3/4 of 200"),
+sums, products, differences, quotients and remainders, a value increased or decreased (reduced) by a
+percent ("increase 80 by 10%"), less than, more than, squared, cubed, powers ("to the third power"),
+square roots, percent of, percent change, increase or decrease ("from 80 to 60, by what percent":
+signed, -25 is a decrease), factorials ("5!"), rounding ("round 83.333 to 2 decimal places", "...,
+then round it") and numbers written in words ("2 to the power of 10", "the square root of 144", "add 7
+and 8 then subtract 3", "half of ninety"), and a few forms of word problem of one operation: an amount
+each or per unit ("3 boxes with 12 eggs each", "5 tickets at $8 each", "60 km per hour for 3 hours",
+"a ticket costs $8: what do 5 tickets cost?"), a share ("24 cookies shared equally among 6"), what is
+left ("had 90 sheep, 23 ran away") or a total ("14 stickers, then 9 more"), and unit conversions of
+durations (seconds, minutes, hours, days, weeks; months, years), lengths (mm, cm, metres or meters,
+km, inches, feet, yards, miles), masses (grams, kilograms, kg, pounds, ounces, stone, tonnes), volumes
+(millilitres, litres or liters, US gallons, quarts, pints, cups, fluid ounces, tablespoons,
+teaspoons), areas (square metres or feet, acres, hectares), speeds (km/h, mph, m/s, knots) and
+temperatures (Celsius, Fahrenheit, Kelvin): "how many seconds in an hour", "convert 5 km to meters",
+"72°F in Celsius", "5 ft 9 in to cm" (the result gives both quantities with their units, two decimals,
+then the exact value). Also whole questions: a price with a percent off, a discount, a tip, a tax or
+VAT ("25% off $40", "$60 plus 8% tax", "split an $84 bill 4 ways with a 15% tip"; "how much is the
+tip?" gives the tip), percents in turn ("$120 with 30% off, then 8% tax"), amounts spent from one
+("had $500, spent $137.25 and $89.99: how much is left?"), things at a price each ("4 notebooks at
+$3.75 each and a pen for $2.40: total?"), a price per unit ("a 750 g box costs $4.50: price per 100
+g?"), a bill and a fixed tip shared ("5 of us split a $212.50 fare plus a $15 tip"), an amount per
+hour, day, week, month or year over a time in another unit ("save $150 a month: how much after 2
+years?"), the area, perimeter or circumference, and volume of a circle, square, rectangle, triangle,
+cube or sphere ("the area of a circle with radius 3"), a right triangle's hypotenuse ("legs 3 and
+4"), a value "as a decimal", and the arithmetic of a question that also asks something else. The
+result then shows the expression it was read as (and an amount of money in cents). Words that name
+no known operation are an error, never ignored.
+"""
+"""The phrasings the calculator reads (its routing text, :func:`cadence.sdk.route_text`): the embedded model
+chooses the math agent's tool by these words, hosted models get the short docstring."""
+
+
 @inline
+@route_text(_CALCULATE_READS)
 @tool
 def calculate(expression: str) -> str:
-    """Evaluate an arithmetic expression and return the exact result.
+    """Evaluate arithmetic and return the exact result.
 
-    Supports + - * / // % ** (or ^), parentheses, and sqrt, sin, cos, tan, asin, acos,
-    atan, degrees, radians, log (natural, or log(x, base)), log10, log2, exp, abs,
-    round, floor, ceil, factorial, min, max, pow and the constants pi, e, tau.
-    Trigonometric functions use radians. Example: "sqrt(2) * (15 + 23) / 4".
-    Arithmetic in words also works: plus, minus, times, divided by, add, subtract, take away, multiply,
-    divide, double, twice, triple, half, halve, fractions of a value ("two thirds of 60", "3/4 of 200"),
-    sums, products, differences, quotients and remainders, a value increased or decreased (reduced) by a
-    percent ("increase 80 by 10%"), less than, more than, squared, cubed, powers ("to the third power"),
-    square roots, percent of, percent change, increase or decrease ("from 80 to 60, by what percent":
-    signed, -25 is a decrease), factorials ("5!"), rounding ("round 83.333 to 2 decimal places", "...,
-    then round it") and numbers written in words ("2 to the power of 10", "the square root of 144", "add 7
-    and 8 then subtract 3", "half of ninety"), and a few forms of word problem of one operation: an amount
-    each or per unit ("3 boxes with 12 eggs each", "5 tickets at $8 each", "60 km per hour for 3 hours",
-    "a ticket costs $8: what do 5 tickets cost?"), a share ("24 cookies shared equally among 6"), what is
-    left ("had 90 sheep, 23 ran away") or a total ("14 stickers, then 9 more"), and unit conversions of
-    durations (seconds, minutes, hours, days, weeks; months, years), lengths (mm, cm, metres or meters,
-    km, inches, feet, yards, miles), masses (grams, kilograms, kg, pounds, ounces, stone, tonnes), volumes
-    (millilitres, litres or liters, US gallons, quarts, pints, cups, fluid ounces, tablespoons,
-    teaspoons), areas (square metres or feet, acres, hectares), speeds (km/h, mph, m/s, knots) and
-    temperatures (Celsius, Fahrenheit, Kelvin): "how many seconds in an hour", "convert 5 km to meters",
-    "72°F in Celsius", "5 ft 9 in to cm" (the result gives both quantities with their units, two decimals,
-    then the exact value). Also whole questions: a price with a percent off, a discount, a tip, a tax or
-    VAT ("25% off $40", "$60 plus 8% tax", "split an $84 bill 4 ways with a 15% tip"; "how much is the
-    tip?" gives the tip), percents in turn ("$120 with 30% off, then 8% tax"), amounts spent from one
-    ("had $500, spent $137.25 and $89.99: how much is left?"), things at a price each ("4 notebooks at
-    $3.75 each and a pen for $2.40: total?"), a price per unit ("a 750 g box costs $4.50: price per 100
-    g?"), a bill and a fixed tip shared ("5 of us split a $212.50 fare plus a $15 tip"), an amount per
-    hour, day, week, month or year over a time in another unit ("save $150 a month: how much after 2
-    years?"), the area, perimeter or circumference, and volume of a circle, square, rectangle, triangle,
-    cube or sphere ("the area of a circle with radius 3"), a right triangle's hypotenuse ("legs 3 and
-    4"), a value "as a decimal", and the arithmetic of a question that also asks something else. The
-    result then shows the expression it was read as (and an amount of money in cents). Words that name
-    no known operation are an error, never ignored.
+    Takes an expression (+ - * / // % ** or ^, parentheses; sqrt, log(x, base), log10, exp, sin, cos,
+    tan in radians, factorial, round, abs, min, max; pi, e) or the same in plain words, a unit
+    conversion ("72°F in Celsius", "5 ft 9 in to cm") or a one-step word problem ("$120 with 30% off,
+    then 8% tax", "split $84 4 ways with a 15% tip"). The result shows the expression it was read as;
+    words naming no known operation are an error, never ignored.
     """
     try:
         result = evaluate(expression)

@@ -160,11 +160,11 @@ def tool_function(schema: Mapping[str, Any]) -> Mapping[str, Any]:
 def routing_schema(tool: Any) -> dict[str, Any]:
     """``tool`` as an OpenAI-style schema whose description is its routing text, when it has one.
 
-    A routing tool's description, sent to providers with every coordinator call, is kept short;
-    its full routing text (the plugin's description and capabilities, which this pre-router
-    ranks) rides in ``tool.metadata[ROUTE_TEXT_METADATA_KEY]``. A model that routes in-process
-    binds its tools through this function to get that text back; any other tool (or schema) is
-    converted unchanged.
+    A description is sent to providers with every call offering the tool, so it is kept short; the
+    words a tool is chosen by ride in ``tool.metadata[ROUTE_TEXT_METADATA_KEY]``: a routing tool's
+    plugin description and capabilities, or a plugin tool's :func:`cadence.sdk.route_text` (the
+    calculator's phrasings). A model that routes in-process binds its tools through this function
+    to get that text back; any other tool (or schema) is converted unchanged.
     """
     from langchain_core.utils.function_calling import convert_to_openai_tool
 

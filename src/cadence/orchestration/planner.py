@@ -45,7 +45,6 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool
-from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.graph import END
 from langgraph.runtime import Runtime
 from langgraph.types import Command
@@ -53,7 +52,14 @@ from pydantic import BaseModel, Field
 
 from cadence.conventions import GraphNodeNames, message_text, split_at_last_human
 from cadence.errors import CadenceError
-from cadence.models.preroute import PreRouter, RouteCandidate, is_small_talk, question_parts, tokenize
+from cadence.models.preroute import (
+    PreRouter,
+    RouteCandidate,
+    is_small_talk,
+    question_parts,
+    routing_schema,
+    tokenize,
+)
 from cadence.orchestration.answer_check import ToolResult, leading_facts
 from cadence.orchestration.approval import EDITED_KEY, arguments_problem
 from cadence.orchestration.events import SuspendEvent, agent_events, emit_events, node_event
@@ -275,8 +281,8 @@ class ToolIndex:
     def __init__(self, tools: Mapping[str, tuple[PluginBundle, BaseTool]]) -> None:
         self.tools = dict(tools)
         """The catalogue: tool name → (plugin bundle, tool)."""
-        self.schemas = {name: convert_to_openai_tool(tool) for name, (_, tool) in self.tools.items()}
-        """Each tool's OpenAI-style schema."""
+        self.schemas = {name: routing_schema(tool) for name, (_, tool) in self.tools.items()}
+        """Each tool's OpenAI-style schema, its description the routing text (the words it is chosen by)."""
         bundles = {bundle.name: bundle for bundle, _ in self.tools.values()}
         self.plugins = PreRouter(
             RouteCandidate.from_metadata(b.metadata, name=name) for name, b in bundles.items()

@@ -501,7 +501,9 @@ def run_tool_in_pool(tool: BaseTool, pool: PluginThreadPool) -> BaseTool:
     """``tool`` itself, or for a synchronous ``BaseTool`` subclass a stand-in executing it in ``pool``."""
     if isinstance(tool, StructuredTool | Tool) or not runs_in_thread(tool):
         return tool
-    return _PoolBoundTool(name=tool.name, description=tool.description, inner=tool, pool=pool)
+    return _PoolBoundTool(
+        name=tool.name, description=tool.description, metadata=tool.metadata, inner=tool, pool=pool
+    )
 
 
 # -- loading --------------------------------------------------------------------------------

@@ -10,12 +10,14 @@ from cadence.sdk.memory import VOLATILE_METADATA_KEY, is_volatile, volatile
 from cadence.sdk.metadata import AgentType, LLMRequirements, PluginMetadata, normalize_name
 from cadence.sdk.plugin import BasePlugin, register_plugin, registered_plugins, unregister_plugin
 from cadence.sdk.quick import INLINE_METADATA_KEY, inline, is_inline
+from cadence.sdk.routing import ROUTE_TEXT_METADATA_KEY, route_text, routing_text
 from cadence.sdk.tools import BACK_TOOL_NAME, ToolException, tool
 
 __all__ = [
     "APPROVAL_METADATA_KEY",
     "BACK_TOOL_NAME",
     "INLINE_METADATA_KEY",
+    "ROUTE_TEXT_METADATA_KEY",
     "VOLATILE_METADATA_KEY",
     "AgentType",
     "ApprovalPolicy",
@@ -32,6 +34,8 @@ __all__ = [
     "register_plugin",
     "registered_plugins",
     "requires_approval",
+    "route_text",
+    "routing_text",
     "tool",
     "unregister_plugin",
     "volatile",
