@@ -287,7 +287,13 @@ def _token_finding(res: dict[str, Any]) -> list[str]:
         "full routing text (description + capabilities) rides in the tool's metadata (`cadence_route_text`); the "
         "embedded model binds it back (`models/preroute.py::routing_schema`), so its lexical pre-router ranks the "
         "same words as before (section 5 measures its routing). The synthesizer's prompt is four lines and the "
-        "folded work puts a call and its result on one line (`orchestration/compaction.py`)."
+        "folded work puts a call and its result on one line (`orchestration/compaction.py`). Two later cuts: the "
+        "calculator's description is seven lines "
+        "(its list of phrasings and units is a routing text, `cadence.sdk.route_text`, which only the embedded "
+        "model binds; both frameworks offer the same tool, so both got cheaper: the ratio tightened while the "
+        "totals fell), and the coordinator sees each tool result clipped to `CADENCE_ROUTING_RESULT_MAX_CHARS` "
+        "(400; agents and the synthesizer see it whole), so a search's passages are not paid again at every "
+        "decision."
         + _last_decision(pairs)
     ]
 
@@ -303,7 +309,7 @@ def _last_decision(pairs: list[tuple[str, dict[str, Any], dict[str, Any]]]) -> s
         return " The coordinator makes no call between the agents' last result and the answer step."
     return (
         " What remains on Cadence's side is the coordinator's last call, which only decides to finalize after "
-        "the agents' results and sees the whole turn, tool results included (" + ", ".join(parts) + ")."
+        "the agents' results and sees the whole turn, tool results clipped (" + ", ".join(parts) + ")."
     )
 
 

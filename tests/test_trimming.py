@@ -5,7 +5,7 @@ from __future__ import annotations
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.messages.utils import count_tokens_approximately
 
-from cadence.orchestration.trimming import approx_tokens, message_tokens, trim_history
+from cadence.orchestration.trimming import approx_tokens, clip_results, message_tokens, trim_history
 
 
 def _history() -> list:
@@ -67,3 +67,18 @@ def test_a_long_history_is_counted_only_as_far_as_the_budget_reaches(monkeypatch
     counted.clear()
     assert trim_history([*history, *current], budget) == trimmed
     assert counted == []
+
+
+def test_clip_results_cuts_long_tool_results_once_and_leaves_the_rest() -> None:
+    long = ToolMessage("passage " * 100, tool_call_id="c1", name="search_docs")
+    short = ToolMessage("8", tool_call_id="c2", name="calculate")
+    history = [HumanMessage("q"), AIMessage("a"), long, short]
+    first = clip_results(history, 50)
+    assert first[:2] == history[:2] and first[3] is short
+    assert first[2] is not long and first[2].tool_call_id == "c1" and first[2].name == "search_docs"
+    assert first[2].content.startswith("passage passage") and first[2].content.endswith("more characters)")
+    assert f"{800 - len(first[2].content.split('…')[0]):,} more characters" in first[2].content
+    assert long.content == "passage " * 100  # the history is not changed
+    assert clip_results(history, 50)[2] is first[2]  # clipped once per message
+    assert clip_results(history, 60)[2].content != first[2].content  # per limit
+    assert clip_results(history, 0) == history

@@ -165,3 +165,38 @@ async def test_the_final_answer_gets_earlier_turns_within_the_budget(engine_fact
     assert any(isinstance(m, HumanMessage) and m.content == "What is 3 + 3?" for m in seen)
     assert "calculate" in texts(seen) and "result: 6" in texts(seen)
     assert_pairs_whole(seen)
+
+
+async def test_the_coordinator_sees_long_results_clipped_and_the_answer_sees_them_whole(
+    engine_factory,
+) -> None:
+    numbers = [12.5, 3, 7, 19, 4.25, 11]
+    engine, model = engine_factory(
+        [goto("math"), call("statistics", numbers=numbers), FINALIZE, {"content": "The mean is 9.458."}],
+        routing_result_max_chars=40,
+    )
+    result = await engine.ainvoke("Summarise 12.5, 3, 7, 19, 4.25 and 11", thread_id="t")
+    assert result.response == "The mean is 9.458."
+    nodes = [r.node for r in model.records]
+    assert nodes == ["coordinator", "math_agent", "coordinator", "synthesizer"]
+    seen = [
+        m for m in conversation(model.records[2]) if isinstance(m, ToolMessage) and m.name == "statistics"
+    ]
+    assert len(seen) == 1 and len(seen[0].content) < 80
+    assert seen[0].content.startswith("count: 6; sum: 56.75")
+    assert seen[0].content.endswith("more characters)")
+    assert seen[0].tool_call_id  # still answers its call
+    # the final answer is written from the whole result, and the thread keeps it whole
+    assert "population standard deviation" in texts(conversation(model.records[3]))
+    state = await engine.graph.aget_state({"configurable": {"thread_id": "local::t"}})
+    kept = [m for m in state.values["messages"] if isinstance(m, ToolMessage) and m.name == "statistics"]
+    assert "population standard deviation" in kept[0].content
+
+
+async def test_clipping_is_off_at_zero(engine_factory) -> None:
+    engine, model = engine_factory(
+        [goto("math"), call("statistics", numbers=[1, 2, 3, 4]), FINALIZE, {"content": "Mean 2.5."}],
+        routing_result_max_chars=0,
+    )
+    await engine.ainvoke("Summarise 1, 2, 3 and 4", thread_id="t")
+    assert "population standard deviation" in texts(conversation(model.records[2]))

@@ -153,6 +153,12 @@ class Settings(BaseSettings):
         "coordinator's or supervisor's decision and the final answer (earlier turns trimmed oldest first; "
         "the current turn is kept); 0: no trimming.",
     )
+    routing_result_max_chars: int = Field(
+        400,
+        ge=0,
+        description="Longest tool result the coordinator's decision sees, in characters (the rest is clipped "
+        "with a note of its length; agents and the final answer see it whole); 0: no clipping.",
+    )
     max_agent_hops: int = Field(25, ge=1, description="Agent routes allowed per turn; one more suspends.")
     max_tool_hops: int = Field(
         50,

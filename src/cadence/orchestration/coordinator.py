@@ -47,7 +47,7 @@ from cadence.orchestration.prompts import COORDINATOR_INSTRUCTIONS
 from cadence.orchestration.recall import with_memory
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.state import plugin_context
-from cadence.orchestration.trimming import trim_history
+from cadence.orchestration.trimming import clip_results, trim_history
 from cadence.orchestration.turn import TurnContext
 from cadence.sdk.metadata import PluginMetadata
 from cadence.settings import Settings
@@ -227,9 +227,11 @@ class Coordinator:
         """The conversation the model decides on (after its system prompt), within the token budget.
 
         ``CADENCE_MODEL_INPUT_MAX_TOKENS`` (:func:`~cadence.orchestration.trimming.trim_history`):
-        earlier turns dropped oldest first, the current turn whole.
+        earlier turns dropped oldest first, the current turn whole; tool results longer than
+        ``CADENCE_ROUTING_RESULT_MAX_CHARS`` clipped (:func:`~cadence.orchestration.trimming.clip_results`).
         """
-        return trim_history(state.get("messages") or [], self.settings.model_input_max_tokens)
+        trimmed = trim_history(state.get("messages") or [], self.settings.model_input_max_tokens)
+        return clip_results(trimmed, self.settings.routing_result_max_chars)
 
     async def _decide(
         self,

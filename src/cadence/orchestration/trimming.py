@@ -119,6 +119,45 @@ def trim_history(
     return [*kept, *current]
 
 
+def clip_results(messages: Sequence[BaseMessage], max_chars: int) -> list[BaseMessage]:
+    """``messages`` with every tool result longer than ``max_chars`` cut there, for a routing decision.
+
+    A decision needs to know what the agents found, not every line of it: a search's passages sent
+    whole to the coordinator cost their tokens again at each of its calls (and the synthesizer, which
+    writes the answer, sees them whole). A clipped result ends with how much was left out; the
+    history itself is not changed (copies are sent). ``max_chars <= 0`` returns the messages unchanged.
+    """
+    if max_chars <= 0:
+        return list(messages)
+    out = list(messages)
+    for i, message in enumerate(out):
+        if message.type == "tool" and isinstance(message.content, str) and len(message.content) > max_chars:
+            out[i] = _clipped(message, max_chars)
+    return out
+
+
+_CLIPPED: dict[int, tuple[weakref.ref[BaseMessage], int, int, BaseMessage]] = {}
+"""``id(message)`` → (the message, its content's length, the limit, its clipped copy) for messages still
+alive: a long thread's earlier results are clipped once, not at every decision."""
+
+
+def _clipped(message: BaseMessage, max_chars: int) -> BaseMessage:
+    """The copy of a tool result cut at ``max_chars``, ending with how much was left out (remembered)."""
+    key = id(message)
+    hit = _CLIPPED.get(key)
+    if hit is not None and hit[0]() is message and hit[1] == _fingerprint(message) and hit[2] == max_chars:
+        return hit[3]
+    text = str(message.content)
+    cut = text[:max_chars].rstrip()
+    copy = message.model_copy(update={"content": f"{cut}… ({len(text) - len(cut):,} more characters)"})
+    try:
+        ref = weakref.ref(message, lambda _, key=key: _CLIPPED.pop(key, None))
+    except TypeError:
+        return copy
+    _CLIPPED[key] = (ref, _fingerprint(message), max_chars, copy)
+    return copy
+
+
 def input_budget(context: Any, settings: Settings | None = None) -> int:
     """The turn's token budget per model call: ``CADENCE_MODEL_INPUT_MAX_TOKENS`` of the turn's settings.
 
@@ -138,6 +177,7 @@ def replace_history(trimmed: Sequence[BaseMessage]) -> list[BaseMessage]:
 __all__ = [
     "TokenCounter",
     "approx_tokens",
+    "clip_results",
     "input_budget",
     "message_tokens",
     "replace_history",
