@@ -546,3 +546,27 @@ def test_time_questions_still_reach_the_clock_tools(question: str, tool: str) ->
     tools = [routing_schema(t) for t in INFO_TOOLS]
     plan = SmallModelPolicy().plan([SystemMessage("info"), HumanMessage(question)], tools=tools)
     assert [option["function"]["name"] for option in plan.options] == [tool]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I'm putting away $40 every week. How much will I have after 12 weeks?",
+        "how much will the deposit be worth 3 years from now at 4%?",
+        "If I save 20 a day, what will I have in 6 weeks?",
+    ],
+)
+def test_an_amount_asked_is_no_date_question(question: str) -> None:
+    with pytest.raises(DateQuestionError, match="asks an amount"):
+        ask(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("How much time until 1 March 2025?", "45 days"),
+        ("how much longer until Valentine's Day?", "30 days"),
+    ],
+)
+def test_how_much_time_is_still_a_date_question(question: str, expected: str) -> None:
+    assert expected in ask(question)

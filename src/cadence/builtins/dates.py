@@ -222,6 +222,12 @@ _OTHER_UNITS_RE = re.compile(
     re.IGNORECASE,
 )
 """Counts this tool does not make: hours and minutes (whole days only), business days, weekdays."""
+_AMOUNT_ASKED_RE = re.compile(
+    r"\bhow\s+much\b(?!\s+(?:time|longer|later|earlier|sooner)\b)|\bwhat\s+(?:will|would)\s+(?:i|we)\s+have\b",
+    re.IGNORECASE,
+)
+"""An amount asked ("How much will I have after 26 weeks?" of savings): no date question, whatever dates
+or durations it names ("how much time", "how much longer" are)."""
 _NEXT_YEAR_RE = re.compile(r"\b(?P<which>next|last|this)\s+year\b", re.IGNORECASE)
 _COUNT_RE = re.compile(  # the question counts days: "how many", "between", "until", "since", "how old"
     r"\bhow\s+(?:many|much|long)\b|\bnumber\s+of\b|\bbetween\b|\bdifference\b|\bcount\b|\buntil\b|\btill?\b"
@@ -859,6 +865,11 @@ def answer(question: str, calendar: Calendar) -> str:
         raise DateQuestionError(
             f"Cannot count {unit} in {question!r}: only calendar days, weeks, months and years between "
             f"dates are counted; ask {EXAMPLES}"
+        )
+    if _AMOUNT_ASKED_RE.search(text):
+        raise DateQuestionError(
+            f"No date question in {question!r}: it asks an amount, not a date or a count of days; "
+            f"ask {EXAMPLES}"
         )
     found = _find_dates(text)
     items, loose = _attach(text, found, _find_durations(text, found))
