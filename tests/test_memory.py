@@ -47,6 +47,18 @@ def test_every_way_of_saying_where_the_user_is_shares_one_term(fact: str, questi
     assert PLACE_TERM not in terms("Here is my question about Tokyo.")  # "here" ends a question only
 
 
+def test_a_name_asked_as_called_and_an_amount_earned_share_terms() -> None:
+    dog = terms("Your dog's name is Biscuit.")
+    assert (
+        relevance(terms("what's my dog called again?"), [dog])[0]
+        > relevance(terms("what's my dog like?"), [dog])[0]
+    )
+    pay = terms("You make $28 an hour.")
+    assert "earn" in pay and "earn" in terms("How much do I earn in a 40-hour week?")
+    assert "earn" in terms("What's my salary?")
+    assert "earn" not in terms("Can you make a cake for 8 people?")  # "make" without an amount
+
+
 def test_bm25_matches_the_documented_formula() -> None:
     docs = [["work", "compiler"], ["cat", "tom"], ["work", "garden", "garden"]]
     scores = bm25(["work", "compiler"], docs)

@@ -150,6 +150,24 @@ async def test_an_agent_acting_for_the_user_gets_their_facts(mode: str) -> None:
     assert bob.trace["memory"]["items"] == []
 
 
+async def test_the_single_modes_agent_gets_the_users_facts_to_act_on() -> None:
+    """'How many hours ahead of London am I?' after 'I live in Istanbul.' in the single mode: the fact was
+    listed as a remembered result, not as what the user told, so the agent's arguments never got it."""
+    script = [{"content": "Noted."}, call("weather", city="Rome"), {"content": "Sunny in Rome."}]
+    model = ScriptedChatModel.from_items(script)
+    engine = Cadence(
+        make_settings(mode="single", agent="weather"),
+        model=model,
+        plugins=[tool_plugin("weather", [weather])],
+    )
+    await engine.ainvoke("I live in Rome.", thread_id="t1", user_id="alice")
+    out = await engine.ainvoke("What's the weather where I live?", thread_id="t2", user_id="alice")
+    prompt = str(model.records[1].messages[0].content)
+    assert "WHAT THE USER TOLD YOU ABOUT THEMSELVES EARLIER" in prompt and "You live in Rome." in prompt
+    assert prompt.count("You live in Rome.") == 1  # once, not again among the remembered results
+    assert out.response == "Sunny in Rome."
+
+
 async def test_the_planners_researcher_gets_the_users_facts_for_arguments() -> None:
     """The planner's researcher, asked for a tool's arguments, never saw 'I live in Rome.'."""
     model = ScriptedChatModel.from_items(

@@ -53,6 +53,25 @@ _TOKEN_RE = re.compile(r"[^\W_]+(?:'[^\W_]+)?|[\u2600-\u27bf\U0001f000-\U0001faf
 """A word in any script ("zürich", "寿司", "русский"), or an emoji: each is a term."""
 
 
+_SAME_TERM = {
+    "called": "name",
+    "named": "name",
+    "earning": "earn",
+    "earns": "earn",
+    "salary": "earn",
+    "wage": "earn",
+    "wages": "earn",
+    "paid": "earn",
+    "income": "earn",
+}
+"""Words that ask for the same thing as another ("what's my dog called?" is its name; "how much do I
+earn" is asked of "my salary is ...", "I'm paid $28 an hour"): one term each."""
+
+
+_EARNS_RE = re.compile(r"\b(?:make|makes|making|get|gets|take home|bring in)\s+(?=[$€£]?\d)")
+"""An amount made or got ("I make $28 an hour", "I get 3,000 a month"): a term ``earn``, as "salary" is."""
+
+
 def stem(word: str) -> str:
     """A light stem: a plural ``s`` dropped from words longer than three letters (not ``ss``)."""
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
@@ -98,7 +117,9 @@ def terms(text: str) -> list[str]:
         word = token.split("'", 1)[0]
         if token in MEMORY_STOPWORDS or word in MEMORY_STOPWORDS or not word:
             continue
-        out.append(stem(word))
+        out.append(_SAME_TERM.get(word) or stem(word))
+    if "earn" not in out and _EARNS_RE.search(text):
+        out.append("earn")
     if PLACE_TERM not in out and _SELF_PLACE_RE.search(text):
         out.append(PLACE_TERM)
     if named and NAME_TERM not in out:

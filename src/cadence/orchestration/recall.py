@@ -130,10 +130,11 @@ def facts_prompt(state: Mapping[str, Any]) -> str:
     return f"{TOLD_FACTS_HEADER} (use it when the request depends on it):\n" + "\n".join(lines)
 
 
-def memory_prompt(state: Mapping[str, Any], settings: Settings) -> str:
+def memory_prompt(state: Mapping[str, Any], settings: Settings, *, facts: bool = True) -> str:
     """A prompt section listing the supporting memories: those not given as the ``recall_memory``
-    result (empty when there are none)."""
-    facts_given = bool(answering_items(state, settings))
+    result (empty when there are none). ``facts=False`` leaves the user's stated facts out (a prompt
+    listing them under :func:`facts_prompt` already)."""
+    facts_given = not facts or bool(answering_items(state, settings))
     items = [i for i in memory_items(state) if not (facts_given and i.get("kind") == FACT_KIND)]
     lines = "\n".join(f"- {s}" for s in memory_text(items).splitlines() if s.strip())
     if not lines:

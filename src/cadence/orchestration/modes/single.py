@@ -55,7 +55,7 @@ from cadence.orchestration.agent_node import agent_node_of, run_agent
 from cadence.orchestration.events import AgentStartEvent, emit_events, node_event
 from cadence.orchestration.graph import ModelResolver
 from cadence.orchestration.guards import BEFORE_DECISION, GuardView
-from cadence.orchestration.recall import memory_prompt, with_memory
+from cadence.orchestration.recall import answering_items, facts_prompt, memory_prompt, with_memory
 from cadence.orchestration.state import AgentState, plugin_context
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.suspend import SuspendNode
@@ -204,7 +204,10 @@ def agent_step(bundle: PluginBundle) -> Any:
         settings = getattr(getattr(runtime, "context", None), "settings", None)
         if isinstance(settings, Settings):  # its answer is the final answer: it gets the turn's memory
             messages = with_memory(messages, state, settings)
-            instructions += memory_prompt(state, settings)
+            # the user's facts as every agent gets them ("ahead of London am I?" needs "You live in
+            # Istanbul."), then the rest of what is remembered
+            told = "" if answering_items(state, settings) else facts_prompt(state)
+            instructions += (f"\n\n{told}" if told else "") + memory_prompt(state, settings, facts=False)
         feedback = (state.get("plugin_context") or {}).get(F.VALIDATION_FEEDBACK)
         if feedback:  # the validation correction round: what to fix comes last
             messages = [*messages, HumanMessage(content=feedback)]
