@@ -149,6 +149,18 @@ async def test_tone_reaches_the_agent(engine_factory) -> None:
     assert ResponseTone.FORMAL.description in str(model.records[0].messages[0].content)
 
 
+async def test_the_agents_answer_gets_the_tones_traits(engine_factory) -> None:
+    """A learning-tone question in the single mode was answered "The mean is 13." with no steps: the
+    agent's answer is final here, so the tone's traits are given to it as to the synthesizer's."""
+    script = [call("calculate", expression="(6 + 11 + 15 + 20) / 4"), {"content": "The mean is 13."}]
+    engine, _ = engine_factory(script * 2, mode="single", agent="math")
+    learning = await engine.ainvoke("How do I find the mean of 6, 11, 15 and 20?", tone="learning")
+    assert learning.response.startswith("1. ") and "(6 + 11 + 15 + 20) / 4 = 13" in learning.response
+    assert any("shaped to the turn's tone" in n for n in learning.trace["notes"])
+    natural = await engine.ainvoke("How do I find the mean of 6, 11, 15 and 20?", tone="natural")
+    assert natural.response == "The mean is 13."
+
+
 async def test_tool_hops_guard_suspends(engine_factory) -> None:
     script = [
         *[call("calculate", expression=f"{i} + 1") for i in range(2)],

@@ -52,6 +52,7 @@ from cadence.conventions import (
 from cadence.errors import ConfigurationError, ValidationError
 from cadence.orchestration import plugin_nodes
 from cadence.orchestration.agent_node import agent_node_of, run_agent
+from cadence.orchestration.answer_check import conform_to_tone
 from cadence.orchestration.events import AgentStartEvent, emit_events, node_event
 from cadence.orchestration.graph import ModelResolver
 from cadence.orchestration.guards import BEFORE_DECISION, GuardView
@@ -354,6 +355,10 @@ async def forward_answer(state: dict[str, Any], config: RunnableConfig, runtime:
         if explained is not None:  # a tool's error passed on as the answer: say what failed
             ctx[F.NOTES].append(f"forward: the {agent} agent's answer was a tool error; explained")
             content = explained
+        else:  # the tone's traits a reader notices first, as the synthesizer's answers have them
+            content, shaped = conform_to_tone(content, state.get("tone"), evidence.question, evidence.results)
+            if shaped:
+                ctx[F.NOTES].append(f"forward: the {agent} agent's answer shaped to the turn's tone")
         content = with_citations(content, evidence.sources)
         if mode != "off" and correct_or_record(ctx, turn, ANSWER_NODE, mode, evidence.validate(content)):
             logger.info("the agent's answer fails validation; back to it once", extra={"agent": agent})
