@@ -417,6 +417,33 @@ def test_the_held_out_time_questions(winter: datetime) -> None:
     assert out.startswith("09:00 on Wednesday, 15 January 2025 in Rome")  # today is that day
 
 
+@pytest.mark.parametrize(
+    ("time", "clock", "place"),
+    [
+        ("10am Melbourne time", "10am", "Melbourne, Australia"),
+        ("14:10 in Frankfurt", "14:10", "Frankfurt am Main, Germany"),
+        ("at 7:30 pm Lisbon local time", "7:30 pm", "Lisbon, Portugal"),
+        ("9am", "9am", None),
+        ("9am sharp", "9am sharp", None),  # no place: left as given (the clock reader says what is wrong)
+        ("Melbourne 10am", "Melbourne 10am", None),
+    ],
+)
+def test_a_time_argument_may_name_its_place(time: str, clock: str, place: str | None) -> None:
+    got, named = info.clock_and_place(time)
+    assert got == clock and (named.label if named else None) == place
+
+
+def test_the_place_a_time_is_given_in_is_the_source(winter: datetime) -> None:
+    """convert_time(time="10am Melbourne time", from="Singapore", to="I've got a call") failed on both."""
+    question = "I've got a call at 10am Melbourne time. What time is that in Singapore?"
+    out = _convert(question, "10am Melbourne time", "Singapore", "I've got a call")
+    assert out.startswith("10:00 on Wednesday, 15 January 2025 in Melbourne, Australia")
+    assert "is 07:00 on Wednesday, 15 January 2025 in Singapore" in out
+    # the same, given as the source too
+    same = _convert(question, "10am Melbourne time", "Melbourne", "Singapore")
+    assert same == out
+
+
 def test_a_place_argument_naming_no_place_is_read_from_the_question() -> None:
     """convert_time(to_location="8:30") for "…, what time is it in New Delhi?" failed on the argument."""
     chicago = info.resolve_location("Chicago")

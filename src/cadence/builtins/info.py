@@ -1506,6 +1506,14 @@ def completed_clock(question: str | None, time: str) -> str:
     return said.group(0).strip() if said else time
 
 
+def _resolved_or_none(location: str) -> Place | None:
+    """The place ``location`` names, or None when it names none."""
+    try:
+        return resolve_location(location)
+    except UnknownLocationError:
+        return None
+
+
 def asked_place(question: str | None, *, other: Place, error: str) -> Place:
     """The one place of the user's question besides ``other``, for a place argument that names none (a
     caller gave "8:30" or "it's" for "New Delhi"); the argument's own error when the question names no
@@ -1520,6 +1528,26 @@ def asked_place(question: str | None, *, other: Place, error: str) -> Place:
         raise UnknownLocationError(f"Unknown location {error!r}; name a city, a country or a time zone.")
     logger.info("convert_time: a place argument read from the question", extra={"given": error})
     return rest[0]
+
+
+_CLOCK_THEN_PLACE_RE = re.compile(
+    r"^\s*(?:at\s+)?"
+    r"(?P<clock>(?:\d{4}-\d{2}-\d{2}[ t,]*)?\d{1,2}(?:[:.h]\d{2})?\s*(?:[ap]\.?m\.?)?|noon|midday|midnight)"
+    r"\s+(?:in\s+)?(?P<place>[^\d].*?)(?:\s+(?:local\s+)?time)?\s*$",
+    re.IGNORECASE,
+)
+
+
+def clock_and_place(time: str) -> tuple[str, Place | None]:
+    """``time`` split into its clock time and the place it is given in, when it names one ("10am Melbourne
+    time", "14:10 in Frankfurt"): ``("10am", Melbourne)``; else ``(time, None)``."""
+    match = _CLOCK_THEN_PLACE_RE.match(time or "")
+    if match is None:
+        return time, None
+    try:
+        return match.group("clock").strip(), resolve_location(match.group("place"))
+    except UnknownLocationError:
+        return time, None
 
 
 def latest_question(state: Mapping[str, Any] | None) -> str | None:
@@ -1543,16 +1571,25 @@ def convert_time(
     A clock time alone is converted as of now in from_location.
     """
     question = latest_question(state)
+    time, named = clock_and_place(time)
     time = completed_clock(question, time)
-    from_location, to_location = source_and_target(question, time, from_location, to_location)
-    try:
-        source = resolve_location(from_location)
-    except UnknownLocationError:
-        source = asked_place(question, other=resolve_location(to_location), error=from_location)
-    try:
-        target = resolve_location(to_location)
-    except UnknownLocationError:
-        target = asked_place(question, other=source, error=to_location)
+    if named is not None:
+        # "10am Melbourne time": the time is that place's; the target is the other place given or asked
+        source = named
+        given = [
+            p for p in map(_resolved_or_none, (to_location, from_location)) if p and p.label != named.label
+        ]
+        target = given[0] if given else asked_place(question, other=named, error=to_location)
+    else:
+        from_location, to_location = source_and_target(question, time, from_location, to_location)
+        try:
+            source = resolve_location(from_location)
+        except UnknownLocationError:
+            source = asked_place(question, other=resolve_location(to_location), error=from_location)
+        try:
+            target = resolve_location(to_location)
+        except UnknownLocationError:
+            target = asked_place(question, other=source, error=to_location)
     today = now().astimezone(source.tz).date()
     weekday = asked_weekday(question, time)
     if weekday is not None:
