@@ -1314,3 +1314,305 @@ def test_no_area_of_mixed_units_nor_a_perimeter_by_product(text: str) -> None:
 )
 def test_a_share_with_the_sharers_named_first(text: str, value: float) -> None:
     assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("The water bill is $96.30 and we are 3 in the house. How much does each of us pay?", 32.1),
+        ("Rent is 2,850 and there are 3 of us. How much does each pay?", 950),
+        ("Our internet bill came to $74.85 and there are 5 of us. What's each person's share?", 14.97),
+        ("We are 4 and the bill is 80 dollars. How much does each owe?", 20),
+        ("The 3 of us paid 45 dollars in total, how much did each pay?", 15),
+        ("Split $412.80 between 6 people", 68.8),
+        ("$150 divided among 4 flatmates", 37.5),
+        ("$92 shared equally among 4 friends", 23),
+    ],
+)
+def test_an_amount_shared_by_a_number_of_people(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The bill is $80 and there are 4 of us. How much do we pay?",  # the total, not a share
+        "4 of us each paid $20. How much was the bill?",  # a product
+        "4 of us ran 10 km. How much did each person run?",  # nothing paid together
+        "Our bill is $120 and I'm with 3 friends. How much does each pay?",  # 3 or 4 shares?
+        "Dinner cost $180 per person for 4 people. How much does each pay?",  # already each one's
+        "Tickets cost $24 and there are 4 of us. How much does each pay?",  # a price may be each one's
+        "The bill is $120 for 4 hours of parking. How much each?",  # 4 hours are no people
+        "Our bill is $237.60 and there are 4.5 of us. How much does each person owe?",
+        "The bill is $96.30 and there are 3 of us. How much does each person owe, and what is the tip?",
+    ],
+)
+def test_an_amount_not_shared_by_people_is_not_read_as_a_share(text: str) -> None:
+    with pytest.raises(CalculationError):
+        evaluate(to_expression(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expression"),
+    [
+        (
+            "A soup recipe for 6 servings needs 1.5 liters of stock. How much stock for 8 servings?",
+            "(1.5 * 8 / 6)",
+        ),
+        ("This recipe serves 4 and calls for 250 ml of milk. How much milk to serve 6?", "(250 * 6 / 4)"),
+        (
+            "A recipe that makes 24 cookies uses 2 cups of flour. How much flour do I need to make 36 cookies?",
+            "(2 * 36 / 24)",
+        ),
+        ("For 12 muffins you need 180 g of sugar. How much sugar for 30 muffins?", "(180 * 30 / 12)"),
+        ("A recipe for 5 people uses 4 eggs. How many eggs for 15 people?", "(4 * 15 / 5)"),
+    ],
+)
+def test_a_quantity_scaled_to_another_number_of_servings(text: str, expression: str) -> None:
+    assert to_expression(text) == expression
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A recipe for 4 people uses 250 g of rice. How much sugar do I need for 6 people?",  # not given
+        "A bus for 40 people costs $600. How much for 10 people?",  # no recipe: a cost does not scale
+        "A recipe for 4 people uses 250 g of rice per person. How much rice for 6 people?",
+        "A recipe for 4 people uses 250 g of rice. How much rice for 6 cakes?",  # people, then cakes
+        "A recipe for 4 people uses 250 g of rice and 2 eggs. How much rice for 6 people?",
+        "A recipe for 4 people uses 250 g of rice.",  # nothing asked
+        "I cooked for 4 people with 250 g of rice. How long for 6 people?",
+    ],
+)
+def test_a_quantity_not_scaled_by_servings_is_not_read(text: str) -> None:
+    with pytest.raises(CalculationError):
+        evaluate(to_expression(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("What share of 250 is 40, in percent?", 16),
+        ("What fraction of 250 is 40, as a percentage?", 16),
+        ("what proportion of 80 is 12 in %", 15),
+        ("30 is what share of 120, as a percentage?", 25),
+    ],
+)
+def test_a_named_share_asked_in_percent(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+def test_a_named_share_without_a_percent_asked_is_not_read() -> None:
+    """A share, a fraction or a proportion is a percentage only when one is asked for (0.16 or 16?)."""
+    with pytest.raises(CalculationError):
+        evaluate(to_expression("What share of 250 is 40?"))
+
+
+@pytest.mark.parametrize(
+    ("text", "expression"),
+    [
+        ("My car uses 7.2 litres per 100 km. How much fuel for a 450 km trip?", "(450 * 7.2 / 100)"),
+        ("I'm driving 520 km and the car does 5.8 l/100km. how many liters do I need?", "(520 * 5.8 / 100)"),
+        ("My car gets 40 mpg. How many gallons for 300 miles?", "(300 / 40)"),
+        ("My car does 15 km per liter. How much petrol do I need for 420 km?", "(420 / 15)"),
+    ],
+)
+def test_fuel_for_a_distance(text: str, expression: str) -> None:
+    assert to_expression(text) == expression
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "if I drive 250 km and my car uses 7 L per 100 km, how much fuel do I need for the round trip",
+        "if I drive 250 miles and my car uses 7 L per 100 km, how much fuel do I need",  # another unit
+        "if I drive 250 km and my car uses 7 L per 100 km, how many gallons do I need",
+        "I drive 40 km a day and my car uses 7 L per 100 km. How much fuel?",  # a day, for how long?
+        "I drive 250 km, my car uses 7 L per 100 km and fuel is $1.80 a liter. How much fuel do I need?",
+        "My car uses 7 L per 100 km. How much fuel do I need?",  # no distance
+        "if I drive 250 km and my car uses 7 L per 100 km, how much will the fuel cost",  # no price given
+    ],
+)
+def test_fuel_not_for_one_distance_is_not_read(text: str) -> None:
+    with pytest.raises(CalculationError):
+        evaluate(to_expression(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expression", "value"),
+    [
+        (
+            "A cyclist covers 42 km in 1 hour 45 minutes. What's her average speed in km/h?",
+            "(42 / (1 + 45 / 60))",
+            24,
+        ),
+        ("She swam 1500 m in 25 minutes. What was her speed in km/h?", "(1500 / 1000 / (25 / 60))", 3.6),
+        ("A runner does 400 m in 50 seconds. What's his speed in km/h?", "(400 / 1000 / (50 / 3600))", 28.8),
+        ("A runner does 400 m in 50 seconds. What is his speed?", "(400 / 50)", 8),  # m/s
+        ("A car travels 120 miles in 90 minutes. What's its speed in mph?", "(120 / (90 / 60))", 80),
+        ("A car does 100 km in 1h 15min. What's its speed in kph?", "(100 / (1 + 15 / 60))", 80),
+        ("A car goes 60 km in an hour and a half. What's its speed?", "(60 / 1.5)", 40),
+        ("I walked 6 km in 1 hour and 15 minutes. What was my speed in km/h?", "(6 / (1 + 15 / 60))", 4.8),
+        ("A snail crawls 3 m in 20 minutes. How many cm per hour?", "(3 * 100 / (20 / 60))", 900),
+        ("I earn 120 dollars in 90 minutes, how much is that per hour?", "(120 / (90 / 60))", 80),
+        ("A tap fills 30 liters in 5 minutes. how many liters per hour?", "(30 / (5 / 60))", 360),
+        ("I read 45 pages in 1.5 hours. How many pages per minute?", "(45 / (1.5 * 60))", 0.5),
+        ("I typed 450 words in 6 minutes. What's my rate?", "(450 / 6)", 75),  # per minute
+        ("A plane flies 900 km in 1.5 hours, what is its speed?", "(900 / 1.5)", 600),
+    ],
+)
+def test_an_amount_in_a_time_per_unit_of_time_asked(text: str, expression: str, value: float) -> None:
+    """The time is converted into the unit of the rate asked: 96 km in 45 minutes is 128 km/h, not 2.13."""
+    assert to_expression(text) == expression
+    assert evaluate(expression) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A train covers 80 km in 40 minutes. What's its average speed?",  # km per minute, or per hour?
+        "A train covers 80 km in 40 minutes. What's its average speed in mph?",  # km are no miles
+        "A train covers 80 km in 40 minutes. How long for 200 km?",
+        "A train covers 80 km in 40 minutes. How far in 2 hours?",
+        "I ran 10 km in 50 minutes. What's my pace?",  # minutes per km
+        "I ran 10 km in 50 minutes. What was my average?",
+        "I earned $600 in 3 months. How much per day?",  # a month has no fixed number of days
+        "I earned $600 in 3 weeks. How much per month?",
+        "I read 45 pages in 1.5 hours. How many words per minute?",  # pages are no words
+        "A train covers 80 km in 40 minutes and 120 km in an hour. What's its average speed in km/h?",
+        "A train covers 80 km in 40 minutes. What's its speed in km/h, and how far does it go?",
+    ],
+)
+def test_an_amount_in_a_time_not_asked_per_a_unit_that_converts_is_not_read(text: str) -> None:
+    with pytest.raises(CalculationError):
+        evaluate(to_expression(text))
+
+
+def test_calculate_shows_a_speed_in_the_unit_asked() -> None:
+    answer = calculate.invoke({"expression": "A bus covers 50 km in 40 minutes. What is its speed in km/h?"})
+    assert answer == "(50 / (40 / 60)) = 75"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I paid $27.60 for 12 eggs. How much is that per egg?", 2.3),
+        ("We paid 84 dollars for 6 kg of cheese. What is the price per kg?", 14),
+        ("I paid $50 for 8 litres of paint. How much is that per litre?", 6.25),
+    ],
+)
+def test_a_price_paid_for_an_amount_per_unit(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I paid $50 for 8 litres of paint. How much is that per gallon?",  # another unit
+        "I paid $50 for 8 tins of paint. How much is that per litre?",
+    ],
+)
+def test_a_price_paid_per_another_unit_is_not_read(text: str) -> None:
+    with pytest.raises(CalculationError):
+        evaluate(to_expression(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expression"),
+    [
+        ("A cabin is $185 a night for 4 nights plus a $60 cleaning fee. What's the total?", "(185 * 4 + 60)"),
+        (
+            "We booked 5 nights at $98 per night and there's a $30 resort fee. How much in total?",
+            "(98 * 5 + 30)",
+        ),
+        (
+            "A car rental is $45 per day for 6 days, plus $20 insurance fee and $15 tax. What is the total cost?",
+            "(45 * 6 + 20 + 15)",
+        ),
+        ("2 burgers at $11.25 each plus a $4 delivery fee. Total?", "(2 * 11.25 + 4)"),
+        (
+            "4 tacos at $3.50 each and $5 delivery, split between 3 of us. How much each?",
+            "((4 * 3.50 + 5) / 3)",
+        ),
+        (
+            "A cabin is $185 a night for 4 nights plus a $60 cleaning fee, split 4 ways",
+            "((185 * 4 + 60) / 4)",
+        ),
+        ("5 sandwiches at $7.20 each, split between 3 friends. how much each?", "((5 * 7.20) / 3)"),
+    ],
+)
+def test_a_price_per_unit_plus_charges_maybe_shared(text: str, expression: str) -> None:
+    assert to_expression(text) == expression
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A cabin is $185 a night for 4 people plus a $60 cleaning fee. What's the total?",  # nights or people?
+        "A cabin is $185 a night for 4 nights plus a $60 cleaning fee per night. What's the total?",
+        "A cabin is $185 a night for 4 nights plus a $60 cleaning fee.",  # nothing asked
+        "3 pizzas at $14 each plus $6 delivery, split with 3 friends. how much each?",  # 3 or 4 shares?
+        "3 pizzas at $14 each plus $6 delivery and 2 drinks, split between 4 friends. how much each?",
+        "Dinner for 4 people: 3 pizzas at $12 each plus $5 delivery. What's the total?",  # 4 unused
+        "A cabin is $185 a night for 4 nights plus 10% tax. What's the total?",  # a percent, not a charge
+        "A cabin is $185 a night for 4 nights plus a $60 fee. What's the total, and how much per night?",
+    ],
+)
+def test_a_price_with_charges_not_of_this_form_is_not_read(text: str) -> None:
+    with pytest.raises(CalculationError):
+        evaluate(to_expression(text))
+
+
+def test_calculate_shows_a_shared_total_in_money() -> None:
+    answer = calculate.invoke(
+        {"expression": "4 tacos at $3.50 each and $5 delivery, split between 3 of us. How much each?"}
+    )
+    assert answer == "((4 * 3.50 + 5) / 3) = 6.33333333333 (about $6.33)"
+
+
+@pytest.mark.parametrize(
+    ("text", "result"),
+    [
+        (
+            "hwo many grams is 2.5 lbs",
+            "2.5 lbs = 1133.98 grams (exactly (2.5 * 453592.37 / 1000) = 1133.980925)",
+        ),
+        ("Hw many cm in 4 feet?", "4 feet = 121.92 cm (read as (4 * 304.8 / 10))"),
+        ("wat's 10 miles in km", "10 miles = 16.09 km (exactly (10 * 1609344 / 1000000) = 16.09344)"),
+        ("whats 3 miles in km", "3 miles = 4.83 km (exactly (3 * 1609344 / 1000000) = 4.828032)"),
+        ("wat is 12 times 4", "12 * 4 = 48"),
+    ],
+)
+def test_a_mistyped_question_opener_is_read(text: str, result: str) -> None:
+    assert calculate.invoke({"expression": text}) == result
+
+
+@pytest.mark.parametrize("text", ["check my hw many kg is 5 lbs", "I wrote hw many kg is 5 lbs on the board"])
+def test_a_mistyped_opener_is_read_only_where_it_opens_a_question(text: str) -> None:
+    """ "hw" inside a sentence may be homework: read as "how" it would make these a conversion."""
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": text})
+
+
+@pytest.mark.parametrize(
+    ("text", "expression"),
+    [
+        ("I get paid $19.75 per hour. What do I make in a 38-hour week?", "(19.75 * 38)"),
+        ("How much do I earn in a 37-hour week if I make $26 an hour?", "(26 * 37)"),
+    ],
+)
+def test_an_hourly_rate_over_the_hours_of_a_week(text: str, expression: str) -> None:
+    assert to_expression(text) == expression
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I make $150 a day. How much do I earn in a 40-hour week?",  # 40 hours of work, not 40 / 24 days
+        "I make $26 an hour. How much do I earn in a 40-hour week and a 35-hour week?",
+        "I make $26 an hour and work 8 hours a day. How much do I earn in a 40-hour week?",
+    ],
+)
+def test_a_rate_over_the_hours_of_a_week_in_another_unit_is_not_read(text: str) -> None:
+    with pytest.raises(CalculationError):
+        evaluate(to_expression(text))

@@ -446,7 +446,11 @@ g?"), a bill and a fixed tip shared ("5 of us split a $212.50 fare plus a $15 ti
 hour, day, week, month or year over a time in another unit ("save $150 a month: how much after 2
 years?"), the area, perimeter or circumference, and volume of a circle, square, rectangle, triangle,
 cube or sphere ("the area of a circle with radius 3"), a right triangle's hypotenuse ("legs 3 and
-4"), a value "as a decimal", and the arithmetic of a question that also asks something else. The
+4"), a bill shared ("a $96.30 bill and 3 of us: how much each?"), a recipe scaled ("250 ml of milk
+for 4 people: how much for 6?"), fuel for a trip ("520 km at 5.8 L per 100 km"), a speed or a rate in
+the unit asked ("42 km in 1 hour 45 minutes: km/h?"), a price per night plus a fee ("$185 a night for 4
+nights plus a $60 fee"), a value "as a decimal", and the arithmetic of a question that also asks
+something else. The
 result then shows the expression it was read as (and an amount of money in cents). Words that name
 no known operation are an error, never ignored.
 """

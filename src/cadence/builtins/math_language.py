@@ -89,6 +89,17 @@ amount at a price per unit of it ("2.4 kg at $3.15 per kg"), things bought from 
 14": ``96 % 14`` left over, ``96 // 14`` full boxes) and a total done at a rate ("420 pages, 35 a day: how
 many days?"); a change asked as a "growth rate" with no time is a percent change, and a trapezoid's area is
 read by its parallel sides and height.
+An amount done in a time and asked per unit of time is the amount over the time in the unit asked ("96 km in
+45 minutes: its speed in km/h?" is ``(96 / (45 / 60))``, "2 hours 30 minutes" ``(2 + 30 / 60)``): a speed
+asked with no unit is per hour (per second for metres in seconds), and one that does not convert (km in mph,
+days in a month) is not read. A few more forms are read when every number has its place: an amount shared by
+people ("the bill is $96.30 and there are 3 of us: how much does each pay?", "$150 divided among 4
+flatmates"), a quantity for a number of servings scaled to another ("a recipe for 4 people uses 300 g of
+flour: how much for 10 people?" is ``(300 * 10 / 4)``), the fuel for one trip ("520 km at 5.8 L per 100 km",
+"300 miles at 40 mpg"), a price per unit for a number of units or things at a price each plus fixed charges,
+maybe shared ("$185 a night for 4 nights plus a $60 cleaning fee", "3 pizzas at $14.50 each plus $6
+delivery, split between 4"), a named share asked in percent ("what share of 250 is 40, in percent?") and a
+question whose first word is mistyped ("hw many", "wat's").
 :func:`has_operation` and :func:`unread_words` let the caller refuse a reading that dropped the words of an
 operation and kept only a number."""
 
@@ -217,6 +228,8 @@ _MAKE = r"(?:make(?: up)?|represent|account for|constitute|come to|amount to|cov
 _AS = r"(?:as|in|into|to|expressed as|written as|in terms of)(?: an?)?"
 _EXPRESS = r"(?:(?:express|convert|write|turn|put|give|show)(?: me)? )?"
 _PART_OF = r"(?:out of|of)"
+_PART_NAME = r"(?:share|proportion|portion|part|fraction)"
+"""A part named as such ("what share of 168 is 42, in percent"): a percentage only when one is asked for."""
 _NOT_ASKED = rf"(?!.*\b{_ASK} {_PCT}(?!\w))"
 """Not a clause that asks for a percentage ("I wonder what percent of 200 is 50" is not "X percent of Y")."""
 _SHARE = "({0} / {1} * 100)"
@@ -225,6 +238,14 @@ _SHARE_WHOLE_FIRST = "({1} / {0} * 100)"
 """The same when the whole ``{0}`` is named before the part ``{1}``."""
 
 _PERCENT_QUESTIONS: tuple[tuple[str, str], ...] = (
+    # "what share of 168 is 42, in percent", "what proportion of 80 is 20 as a percentage"
+    (
+        rf"^{_ASK} {_PART_NAME} {_PART_OF} {_OPERAND} (?:{_IS}|{_DOES}) {_OPERAND}(?: {_MAKE})?,? "
+        rf"{_AS} {_PCT}$",
+        _SHARE_WHOLE_FIRST,
+    ),
+    # "42 is what share of 168, in percent"
+    (rf"^{_OPERAND} {_IS} {_ASK} {_PART_NAME} {_PART_OF} {_OPERAND},? {_AS} {_PCT}$", _SHARE),
     # "45 is what percent of 180", "50 makes up how many percent of 200"
     (rf"^{_OPERAND} {_IS} {_ASK} {_PCT} {_PART_OF} {_OPERAND}$", _SHARE),
     # "what percent of 200 is 50", "how many percent of 200 is 50", "what percentage of 200 does 50 make up"
@@ -795,6 +816,8 @@ def _word_problem(text: str) -> str | None:
                 return None  # apples from dollars: not one operation on the same things
             if "unit" in match.groupdict() and _A_RATE_RE.match(text, match.end()):
                 return None  # "$20 an hour, 8 hours a day": the time is a rate of its own
+            if patterns is _QUOTIENTS and re.match(rf"\s*{_TIME_UNIT}\b", text[match.end("b") :], re.I):
+                return None  # "96 km in 45 minutes": read by _amount_per_time, in the unit asked
             return form.format(a=match.group("a"), b=match.group("b"))
     return None
 
@@ -1301,7 +1324,7 @@ def _unit_price(text: str) -> str | None:
             i
             for i, n in enumerate(numbers)
             if _PRICE_GIVEN_RE.search(given[: n.start()])
-            and (not names[i] or _CURRENCY_WORD_RE.match(names[i]))
+            and (not names[i] or names[i].lower() in _NOT_A_THING or _CURRENCY_WORD_RE.match(names[i]))
         ]
         if len(prices) != 1:
             return None
@@ -1363,6 +1386,8 @@ _DURATION_RE = re.compile(
     rf"(?:(?<![\w.])(?P<a>{_NUM})|\b(?:a|an|one))[\s-]+(?P<unit>{_TIME_UNIT})\b",
     re.IGNORECASE,
 )
+_SPAN_OF_RE = re.compile(rf"\s*(?:(?:work|working)\s*)?(?:{_TIME_UNIT}|shift)\b", re.IGNORECASE)
+"""A time that names a span it is part of ("a 40-hour week", "an 8 hour work day"): hours worked in it."""
 _NOT_ONE_RATE_RE = re.compile(r"\b(?:once|twice|thrice|how long|when)\b|%|\bper ?cent\b", re.IGNORECASE)
 """A rate given more than once a unit, a time asked for, or a percentage (growth, interest): no product."""
 
@@ -1410,6 +1435,8 @@ def _rate_for_a_time(text: str) -> str | None:
     if _NUMBER_RE.search(_ONE_THING_RE.sub(" ", rest)) or _OTHER_OPERATION_RE.search(rest):
         return None
     rate_unit, time_unit = _time_unit(rate.group("unit")), _time_unit(time.group("unit"))
+    if rate_unit != time_unit and _SPAN_OF_RE.match(text, time.end()):
+        return None  # "$28 a day: in a 40-hour week?": 40 hours of work, not 40 / 24 days
     noun = (rate.group("noun") or "").split()
     if noun and _time_unit(noun[-1]) == time_unit:
         return None  # "8 hours a day ... 40 hours": the hours are the amount, not the time
@@ -1833,13 +1860,30 @@ def _fractions_and_ordinals(text: str) -> str:
 
 _CURRENCY_RE = re.compile(r"(?<![\w.])[$€£¥]\s*(?=\d)")
 """A currency sign before an amount ("$40"): the amount is the number."""
+_OPENER_TYPO_RES = (
+    (
+        re.compile(
+            r"(?:^|(?<=[.?!:;,]\s))(?:hw|hwo|hiw|hpw|hoq)(?=\s+(?:many|much|long|far|big|old|tall)\b)", re.I
+        ),
+        "how",
+    ),
+    (
+        re.compile(r"(?:^|(?<=[.?!:;,]\s))(?:wat|wht|waht|whta|hwat)(?=(?:['’]?s)?\s+\S)", re.I),
+        "what",
+    ),
+)
+"""A question's first word mistyped ("hw many ounces is 1.2 kg", "wat's 5 km in miles"): read as it only at
+the start of a sentence and before the words that follow it there ("hw many", "wat is")."""
 
 
 def _prepared(text: str) -> str:
     """``text`` with misspelled operation words fixed, a lead-in before a colon dropped, number words
     as digits, thousands separators and currency signs removed, ordinal powers and fractions of a value
     read, postfix factorials as calls and a shape's area, perimeter or volume as its formula."""
-    cleaned = _drop_intro(_spelling_fixed(text.strip()))
+    cleaned = text.strip()
+    for typo, word in _OPENER_TYPO_RES:
+        cleaned = typo.sub(word, cleaned)
+    cleaned = _drop_intro(_spelling_fixed(cleaned))
     cleaned = numbers_from_words(cleaned)
     cleaned = re.sub(r"(?<=\d),(?=\d{3}\b)", "", cleaned)  # 1,000 -> 1000
     cleaned = _CURRENCY_RE.sub("", cleaned)  # $40 -> 40
@@ -1902,6 +1946,7 @@ def to_expression(text: str) -> str:
     return (
         _price_problem(cleaned)
         or _word_problem(cleaned)
+        or _amount_per_time(cleaned)
         or _rate_for_a_time(cleaned)
         or _unit_conversion(cleaned)
         or _price_changes(cleaned)
@@ -1921,6 +1966,10 @@ def to_expression(text: str) -> str:
         or _packed_into(cleaned)
         or _time_to_finish(cleaned)
         or _by_dimensions(cleaned)
+        or _fuel_for_a_distance(cleaned)
+        or _total_with_charges(cleaned)
+        or _amount_shared(cleaned)
+        or _scaled_by_servings(cleaned)
         or whole
     )
 
@@ -2278,6 +2327,406 @@ def _time_to_finish(text: str) -> str | None:
     ):
         return None
     return f"({total.group()} / {rate.group()})"
+
+
+# An amount done in a time, asked per unit of time: "A train covers 96 km in 45 minutes. Its speed in km/h?".
+_IN_A_TIME_RE = re.compile(
+    rf"(?<![\w.])(?P<a>{_NUM})\s*(?P<what>{_NOUNS})?\s+in\s+(?:(?:just|only|exactly|about|under)\s+)?"
+    rf"(?:(?<![\w.])(?P<t>{_NUM})|\b(?P<one>an?|one))\s*(?P<u>{_TIME_UNIT}|h)\b"
+    rf"(?:,?\s*(?:and\s+)?(?P<t2>{_NUM})\s*(?P<u2>{_TIME_UNIT}|m|s)\b)?",
+    re.IGNORECASE,
+)
+"""An amount and the time it took: "96 km in 45 minutes", "75 km in 2 hours 30 minutes", "6 km in an hour"."""
+_PER_TIME_ASKED_RE = re.compile(
+    rf"(?<![\w/])(?P<abbr>kmh|kph|mph)\b"
+    rf"|(?:\b(?P<x>[a-z]+)\s*)?(?:\b(?:per|an?|every|each)\s+|/\s*)(?P<unit>{_TIME_UNIT}|h|s)\b",
+    re.IGNORECASE,
+)
+"""A rate asked per unit of time: "in km/h", "mph", "m/s", "per hour", "how many pages a minute"."""
+_SPEED_ABBREVIATIONS = {"kmh": "km", "kph": "km", "mph": "mile"}
+"""Speeds written as one word, by their length (all per hour)."""
+_SHORT_TIME_UNITS = {"h": "hour", "m": "minute", "s": "second"}
+_NO_RATE_ASKED_RE = re.compile(
+    r"\b(?:how long|how far|pace|when|once|twice)\b|\bhow many\s+" + _TIME_UNIT, re.I
+)
+"""A time or a distance asked for, or a pace (minutes per km): not an amount per unit of time."""
+_SPEED_WORD_RE = re.compile(r"\b(?:speed|velocity)\b", re.IGNORECASE)
+_RATE_WORD_RE = re.compile(r"\brate\b", re.IGNORECASE)
+
+
+def _short_time_unit(word: str) -> str:
+    return _SHORT_TIME_UNITS.get(word.lower()) or _time_unit(word)
+
+
+def _in_unit(unit: str, count: str, of: str) -> str | None:
+    """``count`` of the time unit ``of`` in ``unit`` as an expression (45 minutes in hours: ``45 / 60``),
+    or ``None`` when they do not convert (days in a month)."""
+    factor = _units_in(unit, of)
+    if factor is None:
+        return None
+    if factor == 1:
+        return count
+    if factor.numerator == 1:
+        return f"{count} / {factor.denominator}"
+    if factor.denominator == 1:
+        return f"{count} * {factor.numerator}"
+    return f"{count} * {factor.numerator} / {factor.denominator}"
+
+
+def _measure_factor(given: str | None, asked: str) -> str | None:
+    """What turns an amount of the unit ``given`` into the unit ``asked`` ("" when the same, `` / 1000``
+    for metres in km), or ``None`` when they are not of one kind or the factor is no whole number."""
+    if given is None:
+        return None
+    if _same_unit(given, asked):
+        return ""
+    source, goal = _UNIT_OF.get(given.lower()), _UNIT_OF.get(asked.lower())
+    if source is None or goal is None or source[0] != goal[0]:
+        return None
+    factor = Fraction(source[1]) / Fraction(goal[1])
+    if factor.denominator == 1:
+        return f" * {factor.numerator}"
+    return f" / {factor.denominator}" if factor.numerator == 1 else None
+
+
+def _amount_per_time(text: str) -> str | None:
+    """An amount done in a time, asked per unit of time, the time converted into the unit asked: "A train
+    covers 96 km in 45 minutes. What's its average speed in km/h?" is ``(96 / (45 / 60))``, "75 km in 2
+    hours 30 minutes: speed in km/h?" ``(75 / (2 + 30 / 60))``, "400 m in 50 seconds: in km/h?" ``(400 /
+    1000 / (50 / 3600))``, "I earn 120 dollars in 8 hours: how much per hour?" ``(120 / 8)``. A speed asked
+    with no unit is per hour (per second for metres or feet in seconds); a rate, per the unit of the time.
+    ``None`` unless ``text`` holds just the amount and the time, asks one rate, the units convert (a month
+    has no fixed number of days) and no time, distance or pace is asked for."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text):
+        return None
+    if _OTHER_OPERATION_RE.search(
+        re.sub(r"\baverage\b|(?<=[a-z])/(?=[a-z])", " ", text, flags=re.IGNORECASE)
+    ):
+        return None  # an average speed is a speed, "km/h" a unit
+    found = list(_IN_A_TIME_RE.finditer(text))
+    if len(found) != 1 or _NO_RATE_ASKED_RE.search(text):
+        return None
+    match = found[0]
+    if re.search(r"\d", _blanked(text, match)):
+        return None  # another number
+    what = (match.group("what") or "").split()
+    given = what[0] if what else None
+    time_unit = _short_time_unit(match.group("u"))
+    second_unit = _short_time_unit(match.group("u2")) if match.group("u2") else None
+    if second_unit is not None and (_units_in(second_unit, time_unit) or 0) <= 1:
+        return None  # "2 hours 30 minutes", not "30 minutes 2 hours"
+    asks = list(_PER_TIME_ASKED_RE.finditer(text, match.end()))
+    rates = {_short_time_unit(a.group("unit")) if a.group("unit") else "hour" for a in asks}
+    if len(rates) > 1:
+        return None
+    factor = ""
+    if asks:
+        ask, rate_unit = asks[0], rates.pop()
+        named = _SPEED_ABBREVIATIONS.get((ask.group("abbr") or "").lower()) or ask.group("x")
+        many = re.search(r"\bhow many\s+([a-z]+)", text[match.end() : ask.end()], re.IGNORECASE)
+        if named is not None and named.lower() in _UNIT_OF and named.lower() not in _NOT_A_THING:
+            factor = _measure_factor(given, named)
+        elif many is not None:
+            factor = "" if given is not None and _same_unit(given, many.group(1)) else None
+        if factor is None:
+            return None  # "96 km in 45 minutes: mph?", "45 pages in an hour: how many words per minute?"
+    elif _SPEED_WORD_RE.search(text, match.end()):
+        rate_unit = "hour" if second_unit is not None else time_unit
+        metres = given is not None and _UNIT_OF.get(given.lower(), ("", ""))[1] in ("1000", "304.8")
+        if not (rate_unit == "hour" or (rate_unit == "second" and metres)):
+            return None  # "96 km in 45 minutes: its speed?": km per minute, or per hour?
+    elif _RATE_WORD_RE.search(text, match.end()):
+        rate_unit = time_unit
+    else:
+        return None
+    count = match.group("t") or "1"
+    time = _in_unit(rate_unit, count, time_unit)
+    if time is not None and second_unit is not None:
+        second = _in_unit(rate_unit, match.group("t2"), second_unit)
+        time = None if second is None else f"{time} + {second}"
+    if time is None:
+        return None
+    time = time if re.fullmatch(_NUM, time) else f"({time})"
+    return f"({match.group('a')}{factor} / {time})"
+
+
+# Fuel for a distance at a consumption: "I drive 340 km and my car uses 6.5 L per 100 km: how much fuel?".
+_DISTANCE_UNIT = r"(?:km|kilomet(?:er|re)s?|miles?|mi)"
+_FUEL_UNIT = r"(?:l|lit(?:er|re)s?|gal(?:lon)?s?)"
+_FUEL_USE_RE = re.compile(
+    rf"(?<![\w.])(?P<c>{_NUM})\s*(?P<fuel>{_FUEL_UNIT})\s*(?:per|/|every|for every|each|a|an)\s*"
+    rf"(?:(?P<per>{_NUM})\s*)?(?P<dist>{_DISTANCE_UNIT})\b",
+    re.IGNORECASE,
+)
+"""A car's consumption: "6.5 L per 100 km", "6.5 l/100km", "0.08 liters per km"."""
+_FUEL_ECONOMY_RE = re.compile(
+    rf"(?<![\w.])(?P<e>{_NUM})\s*(?:(?P<dist>{_DISTANCE_UNIT})\s*(?:per|/|to the|to a|an?|for every|each)\s*"
+    rf"(?P<fuel>{_FUEL_UNIT})|(?P<mpg>mpg))\b",
+    re.IGNORECASE,
+)
+"""A car's distance per fuel: "15 km per liter", "40 miles to the gallon", "40 mpg"."""
+_DISTANCE_RE = re.compile(rf"(?<![\w.])(?P<d>{_NUM})\s*(?P<dist>{_DISTANCE_UNIT})\b", re.IGNORECASE)
+_FUEL_ASKED_RE = re.compile(
+    rf"\bhow (?:much|many)\s+(?:(?:fuel|petrol|gas|gasoline|diesel)\b|(?P<fuel>{_FUEL_UNIT})\b)"
+    r"|\bhow much (?:will|would|does|do|did|is) (?:it|i|we|you|the car|my car|the trip|that) "
+    r"(?:use|need|burn|take|consume)\b",
+    re.IGNORECASE,
+)
+_NOT_ONE_TRIP_RE = re.compile(
+    rf"\b(?:there and back|round[\s-]?trip|return|both ways|each way|twice|{_TIME_UNIT}|daily|weekly|monthly|"
+    r"yearly|annually|cost|costs|price|pay)\b",
+    re.IGNORECASE,
+)
+"""A trip driven more than once, over a time, or a price asked: more than the fuel for one distance."""
+
+
+def _fuel_for_a_distance(text: str) -> str | None:
+    """The fuel a car needs for a distance at its consumption: "if I drive 340 km and my car uses 6.5 L per
+    100 km, how much fuel do I need?" is ``(340 * 6.5 / 100)``; at a distance per fuel ("40 mpg", "15 km per
+    liter") the distance over it. ``None`` unless ``text`` holds just the distance and the consumption, in
+    one unit of distance, asks how much fuel (in the consumption's unit when named), and the trip is driven
+    once (not "there and back", "a day")."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text):
+        return None
+    asked = _FUEL_ASKED_RE.search(text)
+    if asked is None or _NOT_ONE_TRIP_RE.search(text):
+        return None
+    rates = [*_FUEL_USE_RE.finditer(text), *_FUEL_ECONOMY_RE.finditer(text)]
+    if len(rates) != 1:
+        return None
+    rate = rates[0]
+    rest = _blanked(text, rate)
+    distances = list(_DISTANCE_RE.finditer(rest))
+    if len(distances) != 1 or len(_NUMBER_RE.findall(rest)) != 1 or _OTHER_OPERATION_RE.search(rest):
+        return None
+    groups = rate.groupdict()
+    per_distance, fuel = ("mile", "gallon") if groups.get("mpg") else (groups["dist"], groups["fuel"])
+    if not _same_unit(distances[0].group("dist"), per_distance):
+        return None  # "340 km at 40 mpg"
+    if asked.group("fuel") is not None and not _same_unit(asked.group("fuel"), fuel):
+        return None  # "6.5 L per 100 km: how many gallons?"
+    distance = distances[0].group("d")
+    if groups.get("e") is not None:
+        return f"({distance} / {groups['e']})"
+    per = f" / {groups['per']}" if groups.get("per") else ""
+    return f"({distance} * {groups['c']}{per})"
+
+
+# A price per unit for a number of units or things at a price each, plus fixed charges, maybe shared: "A hotel
+# is $129 per night for 3 nights, plus a $25 cleaning fee", "3 pizzas at $14.50 each plus $6 delivery, split
+# between 4 friends".
+_PER_UNIT_FOR_RE = re.compile(
+    rf"(?<![\w.])(?P<p>{_NUM})\s*(?:(?:dollars?|euros?|bucks)\s*)?(?:per|an?|/|each|every)\s*(?P<unit>[a-z]+)\s+"
+    rf"(?:for|over|x)\s+(?P<n>{_NUM})\s+(?P<units>[a-z]+)"
+    rf"|(?<![\w.])(?P<n2>{_NUM})\s+(?P<units2>[a-z]+)\s+(?:at|for|@)\s+(?P<p2>{_NUM})\s*"
+    rf"(?:(?:dollars?|euros?|bucks)\s*)?(?:per|an?|/|every)\s*(?P<unit2>[a-z]+)\b",
+    re.IGNORECASE,
+)
+"""A price per unit for a number of the units: "129 per night for 3 nights", "3 nights at 129 a night"."""
+_CHARGE = r"(?:fees?|charges?|surcharges?|tips?|delivery|shipping|postage|tax(?:es)?)"
+_EXTRA_CHARGE_RE = re.compile(
+    rf"(?<![\w.])(?P<x>{_NUM})\s+(?:[a-z-]+\s+){{0,2}}?{_CHARGE}\b"
+    rf"|\b(?:[a-z-]+\s+)?{_CHARGE}\s+(?:of|is|was|costs?|=)\s+(?P<x2>{_NUM})(?![\w.])",
+    re.IGNORECASE,
+)
+"""A fixed amount added to a price: "a 25 cleaning fee", "6 delivery", "a delivery fee of 6"."""
+_CHARGE_LINK_RE = re.compile(
+    r"(?:\bplus|\band|\bwith|\+|\balso|\bincluding|\bthere(?:'s|’s|\s+is))\s+(?:(?:an?|the|one)\s+)?$", re.I
+)
+"""What adds a charge: "plus a $25 fee", "and $6 delivery", "there's a $30 resort fee"."""
+_CHARGE_EACH_RE = re.compile(r"\s*(?:per|each|for each|on each|for every|on every|an?|every|apiece)\b", re.I)
+_SPLIT_RE = re.compile(r"\b(?:split|splits|splitting|share[sd]?|sharing|divide[sd]?|dividing)\b", re.I)
+
+
+def _blanked(text: str, match: re.Match[str]) -> str:
+    """``text`` with ``match`` blanked out, every other character where it was."""
+    return text[: match.start()] + " " * (match.end() - match.start()) + text[match.end() :]
+
+
+def _total_with_charges(text: str) -> str | None:
+    """A price per unit for a number of units, or things at a price each, plus fixed charges, maybe shared:
+    "A hotel is $129 per night for 3 nights, plus a $25 cleaning fee. What's the total?" is ``(129 * 3 +
+    25)``, "3 pizzas at $14.50 each plus $6 delivery, split between 4 friends. How much each?" ``((3 *
+    14.50 + 6) / 4)``. ``None`` unless ``text`` holds one such price, each charge added once ("plus a $25
+    fee", not "a $2 fee per ticket"), at most the number sharing it (shared: split, or asked per person;
+    not "with 3 friends"), no other number or percent, and asks for the total when nothing is shared."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(text):
+        return None
+    bases = [*_BOUGHT_EACH_RE.finditer(text), *_PER_UNIT_FOR_RE.finditer(text)]
+    if len(bases) != 1:
+        return None
+    base = bases[0]
+    if base.re is _BOUGHT_EACH_RE:
+        subtotal = f"{base.group('n')} * {base.group('p')}"
+    else:
+        unit, units = base.group("unit") or base.group("unit2"), base.group("units") or base.group("units2")
+        if _stem(unit) != _stem(units):
+            return None  # "$129 per night for 3 people"
+        subtotal = f"{base.group('p') or base.group('p2')} * {base.group('n') or base.group('n2')}"
+    rest = _blanked(text, base)
+    charges = []
+    for charge in list(_EXTRA_CHARGE_RE.finditer(rest)):
+        if not _CHARGE_LINK_RE.search(rest[: charge.start()]) or _CHARGE_EACH_RE.match(rest, charge.end()):
+            return None  # "a $4.50 fee per ticket", "the fee was $6 before"?
+        charges.append(charge.group("x") or charge.group("x2"))
+        rest = _blanked(rest, charge)
+    sharers = None
+    for pattern in _SHARE_COUNT_RES:
+        share = pattern.search(rest)
+        if share is not None:
+            if _with_others(rest[: share.start()], share.group()) or not _counts_people(rest, share):
+                return None  # "split with 3 friends": 3 or 4 shares? "for 4 hours": no people
+            sharers, rest = share.group("n"), _blanked(rest, share)
+            break
+    if _NUMBER_RE.search(rest) or not (charges or sharers):
+        return None
+    if sharers is not None and not (_SPLIT_RE.search(text) or _SHARE_CUE_RE.search(rest)):
+        return None  # "dinner for 4 people: 3 pizzas at $12 each plus $5 delivery. Total?"
+    if sharers is None and not (_SPEND_ASKED_RE.search(text) or _COST_ASKED_RE.search(text)):
+        return None
+    total = " + ".join([subtotal, *charges])
+    return f"({total})" if sharers is None else f"(({total}) / {sharers})"
+
+
+# An amount shared by a number of people: "Our bill is $96.30 and there are 3 of us. How much does each owe?".
+_WE_ARE_RE = re.compile(
+    rf"\b(?:we\s+are|we're|we\s+were)\s+(?P<n>{_NUM})\b(?!\s*[a-z]+\s+(?:old|years)\b)", re.I
+)
+_BILL_WORD_RE = re.compile(
+    r"\b(?:bills?|rent|total|tab|check|cheque|invoice|expenses|utilities|subscription|dinner|meal|lunch|"
+    r"breakfast|groceries|order|taxi|cab|came to|comes to|altogether|together)\b",
+    re.IGNORECASE,
+)
+"""What a group pays together (not a price, a fee or a fare: "tickets cost $24" may be each one's)."""
+_EACH_PAYS_RES = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        # "How much does each person owe?", "how much should each of us pay?", "how much do each of us get"
+        r"\bhow much\s+(?:money\s+)?(?:does|do|did|will|would|should|must|has|have)\s+(?:each|every)"
+        r"(?:\s+(?:one|person|(?:one\s+)?of\s+(?:us|them)|[a-z]+mates?|roommates?|friends?|guests?))?"
+        r"\s+(?:(?:have|has|need|needs)\s+to\s+)?"
+        r"(?:owe|pay|get|contribute|chip in|put in|cover|receive|spend)\b",
+        # "how much each?", "how much is it per person?", "how much is that a head"
+        r"\bhow much\s+(?:(?:is|will|would)\s+(?:it|that|this)\s+(?:be\s+)?)?"
+        r"(?:each|apiece|per (?:person|head)|a head)\s*[?.!]*$",
+        # "what is each person's share?", "what's my share?"
+        r"\bwhat(?:'s|’s|s|\s+is|\s+will\s+be)\s+(?:each\s+(?:person|one|roommate|flatmate)['’]s|everyone['’]s|"
+        r"each|my|the\s+per[\s-]person)\s+(?:share|part|portion)\b",
+        # "how much do I owe?"
+        r"\bhow much\s+(?:do|should|will|must)\s+i\s+(?:owe|pay|contribute|chip in|put in)\b",
+    )
+)
+"""A question asking what one of a group pays or gets."""
+
+
+def _counts_people(text: str, share: re.Match[str]) -> bool:
+    """Whether the number sharing, ``share`` in ``text``, counts people ("4 of us", "between 4 friends",
+    "among 4."), not other things ("for 4 hours")."""
+    after = re.match(r"\s*([a-z]+)", text[share.end() :], re.IGNORECASE)
+    return (
+        after is None
+        or after.group(1).lower() in _NOT_A_THING
+        or re.fullmatch(_PEOPLE, after.group(1), re.IGNORECASE) is not None
+        or re.search(rf"\b{_PEOPLE}$", share.group(), re.IGNORECASE) is not None
+    )
+
+
+def _amount_shared(text: str) -> str | None:
+    """An amount shared by a number of people: "Our electricity bill is $237.60 and there are 4 of us in
+    the flat. How much does each person owe?" or "$237.60 split between 4 people" is ``(237.60 / 4)``.
+    ``None`` unless ``text`` holds just the amount and how many share it ("4 of us", "between 4 people",
+    "we are 4"; not "with 3 friends": 3 or 4?), says it is split or asks what each pays of a bill, a rent,
+    a total, and says nothing is each's or per unit before that ("4 of us each paid $20")."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(text):
+        return None
+    asked = next((m for pattern in _EACH_PAYS_RES if (m := pattern.search(text)) is not None), None)
+    split = _SPLIT_RE.search(text)
+    if asked is None and split is None:
+        return None
+    given = text if asked is None else text[: asked.start()]
+    if re.search(r"\b(?:each|per|every|apiece|a head)\b", given, re.IGNORECASE):
+        return None  # "4 of us each paid $20", "$20 per person"
+    for pattern in (*_SHARE_COUNT_RES, _WE_ARE_RE):
+        share = pattern.search(given)
+        if share is not None:
+            break
+    else:
+        return None
+    if _with_others(given[: share.start()], share.group()) or not _counts_people(given, share):
+        return None  # "split it with 3 friends": 3 or 4 shares? "for 4 hours": no people
+    if "." in share.group("n"):
+        return None
+    rest = _blanked(given, share)
+    amounts = list(_NUMBER_RE.finditer(_without_ones(rest)))
+    if len(amounts) != 1 or len(_NUMBER_RE.findall(text)) != 2:
+        return None
+    if split is None and not _BILL_WORD_RE.search(given):
+        return None  # "4 of us ran 10 km. How much did each run?"
+    return f"({amounts[0].group()} / {share.group('n')})"
+
+
+# A quantity for a number of servings scaled to another: "A recipe for 4 people uses 300 g of flour. How much
+# flour do I need for 10 people?".
+_SERVED = r"(?:people|persons?|servings?|portions?|guests?|adults|kids|children|diners|eaters)"
+_SERVINGS_RE = re.compile(
+    rf"\b(?P<how>for|serves|serving|feeds|to serve|to feed|makes|make|yields|to make)\s+(?P<n>{_NUM})"
+    rf"(?:\s+(?P<who>[a-z]+))?(?P<end>\s*[?.!]*$)?",
+    re.IGNORECASE,
+)
+"""A number served or made: "for 4 people", "serves 4", "makes 24 cookies", "for 10?" (a question's end)."""
+_RECIPE_RE = re.compile(
+    rf"\b(?:recipes?|serves|feeds|to serve|to feed|{_SERVED}|batch(?:es)?|ingredients?|bake|cook)\b", re.I
+)
+_HOW_MUCH_RE = re.compile(r"\bhow (?:much|many)\b(?:\s+(?P<thing>[a-z]+))?", re.IGNORECASE)
+
+
+def _served(match: re.Match[str]) -> str | None:
+    """Who a number of :data:`_SERVINGS_RE` serves ("people" for people, servings and guests; "cookie" for
+    cookies made), "" when not said (a question's "for 10?", "serves 4"), ``None`` when unclear."""
+    who, how = (match.group("who") or "").lower(), match.group("how").lower()
+    if re.fullmatch(_SERVED, who):
+        return "people"
+    if not who or who in _NOT_A_THING or who in ("needs", "uses", "takes", "calls", "requires"):
+        return "" if how in ("serves", "feeds", "to serve", "to feed") or match.group("end") else None
+    return _stem(who) if how in ("makes", "make", "yields", "to make", "for") else None
+
+
+def _scaled_by_servings(text: str) -> str | None:
+    """A quantity for a number of people or servings, scaled to another number of them: "A recipe for 4
+    people uses 300 g of flour. How much flour do I need for 10 people?" is ``(300 * 10 / 4)``; "makes 24
+    cookies with 2 cups of flour: how much flour for 36 cookies?" ``(2 * 36 / 24)``. ``None`` unless
+    ``text`` holds just those three numbers, the two counts are of the same (people, servings, cookies),
+    the question asks for the quantity (the thing it names given with it) for the second, it is a recipe
+    (or the quantity a mass or a volume), and nothing is each or per one."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(text):
+        return None
+    asked = _HOW_MUCH_RE.search(text)
+    numbers = list(_NUMBER_RE.finditer(text))
+    if asked is None or len(numbers) != 3 or re.search(r"\b(?:each|per|every|apiece|a head)\b", text, re.I):
+        return None
+    servings = [m for m in _SERVINGS_RE.finditer(text) if (m.group("who") or "").lower() not in _UNIT_OF]
+    if len(servings) != 2 or servings[0].end() > asked.start() or servings[1].start() < asked.start():
+        return None
+    first, second = (_served(m) for m in servings)
+    if first is None or second is None or (first and second and first != second):
+        return None  # "for 4 people" then "for 10 cakes"
+    counted = {servings[0].start("n"), servings[1].start("n")}
+    quantities = [n for n in numbers if n.start() not in counted]
+    quantity = quantities[0]
+    if quantity.start() > asked.start():
+        return None
+    unit = re.match(r"\s*([a-z]+)", text[quantity.end() :], re.IGNORECASE)
+    if unit is None or unit.group(1).lower() in _NOT_A_THING:
+        return None
+    measured = _UNIT_OF.get(unit.group(1).lower(), ("", ""))[0] in ("mass", "volume")
+    if not (measured or _RECIPE_RE.search(text)):
+        return None  # "a bus for 40 people costs $600": no recipe, the cost does not scale
+    thing = (asked.group("thing") or "").lower()
+    if thing and thing not in _NOT_A_THING and thing not in ("do", "does", "will", "would", "should", "we"):
+        given = {_stem(w) for w in re.findall(r"[a-z]+", text[quantity.end() : asked.start()], re.IGNORECASE)}
+        if _stem(thing) not in given:
+            return None  # "300 g of flour: how much sugar?"
+    return f"({quantity.group()} * {servings[1].group('n')} / {servings[0].group('n')})"
 
 
 _REFERS_BACK_RE = re.compile(
