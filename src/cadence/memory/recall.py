@@ -54,8 +54,10 @@ _TOKEN_RE = re.compile(r"[^\W_]+(?:'[^\W_]+)?|[\u2600-\u27bf\U0001f000-\U0001faf
 
 
 _SAME_TERM = {
-    "called": "name",
-    "named": "name",
+    "called": "called",
+    "named": "called",
+    "name": "called",
+    "names": "called",
     "earning": "earn",
     "earns": "earn",
     "salary": "earn",
@@ -64,8 +66,9 @@ _SAME_TERM = {
     "paid": "earn",
     "income": "earn",
 }
-"""Words that ask for the same thing as another ("what's my dog called?" is its name; "how much do I
-earn" is asked of "my salary is ...", "I'm paid $28 an hour"): one term each."""
+"""Words that ask for the same thing as another, one term each: "what's my dog called?" asks its name
+("called", so the word "name" never stands for :data:`NAME_TERM`, the user's own name); "how much do I
+earn" is asked of "my salary is ...", "I'm paid $28 an hour"."""
 
 
 _EARNS_RE = re.compile(r"\b(?:make|makes|making|get|gets|take home|bring in)\s+(?=[$€£]?\d)")
@@ -117,6 +120,8 @@ def terms(text: str) -> list[str]:
         word = token.split("'", 1)[0]
         if token in MEMORY_STOPWORDS or word in MEMORY_STOPWORDS or not word:
             continue
+        if named and word in ("name", "names"):
+            continue  # "my name is Ada", "what's my name?": the user's own name, NAME_TERM below
         out.append(_SAME_TERM.get(word) or stem(word))
     if "earn" not in out and _EARNS_RE.search(text):
         out.append("earn")

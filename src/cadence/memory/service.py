@@ -482,14 +482,19 @@ class MemoryService:
             found = await self.store.asearch(namespace, query=question, limit=len(items), refresh_ttl=False)
             similarity = {i.key: max(0.0, min(1.0, float(i.score or 0.0))) for i in found}
             scores = [max(s, similarity.get(i.key, 0.0)) for s, i in zip(scores, items, strict=True)]
-        # only a memory that scores is recalled: the others need no ordering
-        order = sorted(
-            (k for k, s in enumerate(scores) if s > 0),
-            key=lambda k: (-scores[k], -float(items[k].value.get("updated_at") or 0.0), items[k].key),
-        )
-
         # "at home", "what's my name": the user's place or name is the question, however the fact said it
         about_user = [t for t in SELF_TERMS if t in asked]
+        # only a memory that scores is recalled: the others need no ordering; one holding what the
+        # question asks of the user comes first ("what's my name?": "I'm Ingrid" before "my cat is Tom")
+        order = sorted(
+            (k for k, s in enumerate(scores) if s > 0),
+            key=lambda k: (
+                not any(t in documents[k] for t in about_user),
+                -scores[k],
+                -float(items[k].value.get("updated_at") or 0.0),
+                items[k].key,
+            ),
+        )
 
         def wanted(k: int) -> bool:
             value = items[k].value
