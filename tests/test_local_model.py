@@ -15,6 +15,8 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from cadence.builtins.docs import DocsPlugin
 from cadence.builtins.info import InfoPlugin
+from cadence.builtins.info import convert_time as convert_time_tool
+from cadence.builtins.info import date_calculator as real_date_calculator
 from cadence.builtins.math import MathPlugin
 from cadence.conventions import FINAL_REPLY_NOTICE, FORWARDED_REPLY_NOTICE
 from cadence.models.local import (
@@ -584,6 +586,21 @@ def test_a_supervisor_follow_up_continues_from_the_agents_own_answer() -> None:
         assert json.loads(plan.fixed or "{}")["arguments"] == {"expression": resolved}, follow_up
 
 
+def test_a_supervisor_follow_up_naming_another_place_asks_the_previous_questions_tool() -> None:
+    """The agent's view holds the previous answer, not its tool call: "what about Reykjavik?" after "time
+    in Istanbul?" went to date_calculator, as likely as current_time for a small model."""
+    first = [HumanMessage("time in Istanbul?"), AIMessage("It is 17:18 in Istanbul.", name="info_agent")]
+    tools = _schemas([current_time, real_date_calculator, make_back_tool()])
+    plan = LocalChatModel().plan([*first, HumanMessage("what about Reykjavik?")], tools=tools)
+    assert json.loads(plan.fixed or "{}")["name"] == "current_time"
+    days = [
+        HumanMessage("how many days until 1 March 2027?"),
+        AIMessage("There are 92 days.", name="info_agent"),
+    ]
+    again = LocalChatModel().plan([*days, HumanMessage("and until 1 April?")], tools=tools)
+    assert json.loads(again.fixed or "{}")["name"] == "date_calculator"
+
+
 def test_policy_helpers() -> None:
     assert result_value("12 * 12 = 144") == "144"
     assert result_value("15% of 80 is 12") == "12"
@@ -901,6 +918,12 @@ def test_an_agent_is_given_the_part_its_tools_answer() -> None:
     assert part_for(question, math_tools) == "Calculate 12 * 4"
     assert part_for(question, info_tools) == "what time is it in Lima?"
     assert part_for("What is 12 times 4?", info_tools) == "What is 12 times 4?"  # one question: all of it
+    # a part another agent answered this turn (its numbers stand in the answer) is done
+    two = "Convert 12 miles to km, and also what weekday is 9 June 2027?"
+    clock = _schemas([convert_time_tool, real_date_calculator])
+    assert part_for(two, clock) == "Convert 12 miles to km"  # "convert" fits a clock tool best
+    assert part_for(two, clock, ["12 miles is 19.31 km."]) == "also what weekday is 9 June 2027?"
+    assert part_for(two, clock, ["Nothing was found."]) == "Convert 12 miles to km"
     model = LocalChatModel()
     plan = model.plan(_after_route(question, "math"), tools=_schemas([calculate, make_back_tool()]))
     assert json.loads(plan.fixed or "{}")["arguments"] == {"expression": "Calculate 12 * 4"}
@@ -1056,6 +1079,43 @@ def test_what_the_user_told_earlier_fills_their_references(question: str, resolv
     assert resolve_told(question, TOLD) == resolved
 
 
+@pytest.mark.parametrize(
+    ("facts", "question", "resolved"),
+    [
+        (
+            ["You moved to Reykjavik last month."],
+            "what's the time at my place?",
+            "what's the time at Reykjavik?",
+        ),
+        (["You just relocated to Hobart."], "What time is it here?", "What time is it in Hobart?"),
+        (
+            ["You make $31 an hour."],
+            "What do I earn in a 37-hour week?",
+            "I make $31 an hour. What do I earn in a 37-hour week?",
+        ),
+        (
+            ["You save 220 a month."],
+            "how much will I save in 3 years?",
+            "I save 220 a month. how much will I save in 3 years?",
+        ),
+        # a question giving its own amount, or two rates told: nothing is guessed
+        (
+            ["You make $31 an hour."],
+            "What do I earn at $40 an hour in a day?",
+            "What do I earn at $40 an hour in a day?",
+        ),
+        (
+            ["You make $31 an hour.", "You save 220 a month."],
+            "What do I make in a week?",
+            "What do I make in a week?",
+        ),
+        (["You make $31 an hour."], "What is 5 + 5?", "What is 5 + 5?"),
+    ],
+)
+def test_a_told_place_or_rate_fills_the_question(facts: list[str], question: str, resolved: str) -> None:
+    assert resolve_told(question, facts) == resolved
+
+
 def test_an_agent_calls_its_tool_with_what_the_user_told_earlier() -> None:
     system = SystemMessage(
         "You are the world clock.\n\nWHAT THE USER TOLD YOU ABOUT THEMSELVES EARLIER (use it when the request "
@@ -1119,6 +1179,10 @@ def test_a_result_listing_named_values_is_answered_with_the_ones_asked_for() -> 
         ("sample standard deviation", "12.91")
     ]
     assert asked_entries(listing, "What is 2 + 2?") == []
+    # one letter off, two swapped: the entry meant ("medain"); a word near two entries or short is not read
+    assert asked_entries(listing, "medain of 10, 20, 30 and 40") == [("median", "25")]
+    assert asked_entries(listing, "the meadian of 10, 20, 30, 40?") == [("median", "25")]
+    assert asked_entries(listing, "the mena of 10, 20, 30, 40?") == []  # four letters: too short to guess
     assert asked_entries(listing, "the largest and the smallest of 10, 20, 30, 40") == [
         ("min", "10"),
         ("max", "40"),
@@ -1244,10 +1308,20 @@ def test_a_short_search_result_is_answered_with_its_relevant_sentences() -> None
     ("result", "question", "said"),
     [
         ("12 * 12 = 144", "What is 12 * 12?", "The answer is 144."),
-        ("(415 / 29) = 14.3103448276", "km per liter?", "The answer is about 14.31 ((415 / 29) = 14.3103448276)."),
+        ("(415 / 29) = 14.3103448276", "km per liter?", "The answer is about 14.31 (415 / 29)."),
+        ("(pi * 4.5 ** 2) = 63.6172512352", "area of a circle r 4.5?", "The answer is about 63.62 (pi * 4.5 ** 2)."),
+        ("(2 + 3) * (4 + 1.5) = 27.5", "?", "The answer is 27.5."),
         ("(57 / 75 * 100) = 76", "57 out of 75 as a percentage?", "The answer is 76%."),
+        ("((63 - 75) / 75 * 100) = -16", "dropped from $75 to $63: by what percent did it fall?",
+         "The answer is a decrease of 16%."),
+        ("((41 - 48) / 48 * 100) = -14.5833333333", "by what percent did sales drop?",
+         "The answer is a decrease of about 14.58% ((41 - 48) / 48 * 100)."),
+        ("((41 - 48) / 48 * 100) = -14.5833333333", "what's the percent change?",
+         "The answer is about -14.58% ((41 - 48) / 48 * 100)."),
         ("(100 / 3) = 33.3333333333 (about €33.33)", "split 100 euros 3 ways",
-         "That comes to about €33.33 ((100 / 3) = 33.3333333333)."),
+         "That comes to about €33.33 (100 / 3)."),
+        ("((138 * 115 / 100) / 4) = 39.675 (about $39.68)", "split $138 with a 15% tip 4 ways",
+         "That comes to about $39.68 ((138 * 115 / 100) / 4 = 39.675)."),
         ("345", "Calculate 15 * 23", None),  # no working shown: the model says it
         ("count: 3; sum: 28", "the sum?", None),
     ],

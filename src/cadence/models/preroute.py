@@ -396,30 +396,66 @@ __all__ = [
 
 
 # -- small talk: a message that asks for no agent's work ----------------------------------------------
+_SALUTATION = (
+    r"(?:hi|hello|hey|heya|hiya|howdy|greetings|yo|(?:good )?(?:morning|afternoon|evening)|good day)"
+)
+_ADDRESSEE = r"(?:[ ,]+(?:there|again|all|everyone|friend|buddy|mate|pal|cadence|bot))?"
+_YOUR_SIDE = r"(?: (?:with you|on your (?:end|side)|in your (?:world|neck of the woods)|your way))"
+_CHAT_QUESTION = (
+    rf"what'?s up|sup|wassup|what'?s (?:new|good|happening|going on|cooking){_YOUR_SIDE}"
+    r"|how are (?:you|u|ya)(?: doing| going| keeping)?"
+    r"(?: today| tonight| this (?:morning|afternoon|evening))?"
+    r"|how(?:'ve| have) (?:you|u) been(?: keeping)?|how (?:you|u) doing|how(?:'?s| is) it going"
+    rf"|how are things(?: going)?{_YOUR_SIDE}?"
+    r"|how(?:'?s| is| was| has) your (?:day|morning|afternoon|evening|night|week|weekend)"
+    r"(?: been| going| treating you)?(?: so far)?"
+    r"|how(?:'?s| is| has) (?:everything|life|things)(?: been| going| treating you)?"
+    rf"(?:{_YOUR_SIDE}| today)?"
+    r"|what(?:'ve| have) (?:you|u) been up to(?: lately| recently| today)?"
+    r"|(?:(?:is there|got) )?anything (?:new|fun|good|interesting|exciting)(?: (?:happening|going on))?"
+    rf"{_YOUR_SIDE}(?: today| lately| recently)?"
+    r"|(?:are you )?having an? (?:good|nice|great|fun|busy|quiet|lovely) (?:day|morning|evening|week|weekend)"
+)
+"""A question about the assistant's day or life, asked in greeting ("how's your day been?", "anything
+fun happening on your side?"): it asks for nothing. Something new *somewhere* ("what's new in Cadence
+0.2?", "anything fun to do in Paris?") is a question, so these ask only about "you"."""
 GREETING_RE = re.compile(
-    r"^(?:hi|hello|hey|hiya|howdy|greetings|yo|(?:good )?(?:morning|afternoon|evening)|good day|"
-    r"what'?s up|sup|how are you(?: doing)?(?: today)?|how'?s it going|how is it going|how are things|"
-    r"how(?:'?s| is) your (?:day|morning|evening|week)(?: going)?|"
-    r"how(?:'?s| is) (?:everything|life|things)(?: going)?(?: (?:on your end|with you|today))?)"
-    r"(?:[ ,]+(?:there|again|all|everyone|friend|buddy|cadence|bot))?[\s!.?]*$",
+    rf"^(?:{_SALUTATION}{_ADDRESSEE}[ ,!.]+)?(?:{_SALUTATION}|{_CHAT_QUESTION}){_ADDRESSEE}[\s!.?]*$",
     re.IGNORECASE,
 )
 HOW_ARE_YOU_RE = re.compile(
-    r"\bhow(?: are you|'?s it going| is it going| are things|(?:'?s| is) (?:your|everything|life|things))",
+    r"\bhow(?: are (?:you|u|ya)|(?:'ve| have) (?:you|u) been| (?:you|u) doing|'?s it going| is it going|"
+    r" are things|(?:'?s| is| was| has) (?:your|everything|life|things))",
     re.IGNORECASE,
+)
+_THANKS = (
+    r"(?:thanks|thank (?:you|u)|thx|thnx|ty|tysm|ta|cheers|many thanks|big thanks|much appreciated|"
+    r"(?:i )?(?:really |truly )?appreciate (?:it|that|this|you|(?:the|your) help)|appreciated|much obliged)"
+)
+_THANKS_MORE = (
+    r"(?:a lot|so much|very much|so very much|again|a bunch|a ton|a million|heaps|loads|kindly|indeed|"
+    r"mate|man|buddy|pal|dude|friend|cadence|bot|"
+    r"for (?:the|your|all (?:the|your)) (?:help|assistance|answers?|info|information)|"
+    r"for (?:that|this|everything|helping))"
 )
 THANKS_RE = re.compile(
-    r"^(?:(?:ok(?:ay)?|great|perfect|cool|nice|awesome)[ ,!]+)?(?:thanks|thank you|thx|ty|cheers|many thanks)"
-    r"(?:[ ,]+(?:a lot|so much|very much|again))?[\s!.]*$",
+    r"^(?:(?:ok(?:ay)?|oh|ah|right|alright|great|perfect|cool|nice|awesome|brilliant|excellent|lovely|"
+    r"wonderful|sweet)[ ,!]+)?"
+    rf"{_THANKS}(?:[ ,]+{_THANKS_MORE})*[\s!.]*$",
     re.IGNORECASE,
 )
+"""Thanks ("thanks a bunch!", "thank you kindly", "much appreciated", "cheers mate", "ta"): the whole
+sentence, so "thanks, what about 80?" asks on."""
 PRAISE_RE = re.compile(
-    r"^(?:that|this|it|you)(?: was|'s| is|'re| are| have been|'ve been)? "
+    r"^(?:(?:that|this|it|you)(?: was|'s| is|'re| are| have been|'ve been)? "
     r"(?:really |very |so |super |most |extremely )?"
-    r"(?:helpful|useful|great|perfect|nice|good|awesome|brilliant|amazing|a big help|a great help)[\s!.]*$",
+    r"(?:helpful|useful|great|perfect|nice|good|awesome|brilliant|amazing|a big help|a great help)"
+    r"|(?:that|this|it|you)(?: (?:really|totally|completely))? (?:sorted|fixed|solved|did|answered|nailed) "
+    r"(?:it|that|the trick|my (?:problem|question|issue))(?: (?:out|for me))?"
+    r"|(?:that|this|it) (?:works|worked|helps|helped)(?: (?:now|perfectly|great|a lot))?)[\s!.]*$",
     re.IGNORECASE,
 )
-"""Praise that goes with thanks ("Thanks, that was really helpful!")."""
+"""Praise that goes with thanks ("Thanks, that was really helpful!", "cheers, that sorted it")."""
 GOODBYE_RE = re.compile(
     r"^(?:(?:ok(?:ay)?|thanks)[ ,!]+)?"
     r"(?:bye|goodbye|bye bye|see you(?: later)?|see ya|good night|cya|farewell)[\s!.]*$",
@@ -473,14 +509,30 @@ _ASKS_OR_ORDERS_RE = re.compile(
 
 _EMOTICON_RE = re.compile(r"(?<!\w)[:;=][-']?[)(DPp]+(?!\w)|[\u2600-\u27bf\U0001f000-\U0001faff]")
 """A smiley or an emoji: no words of a question."""
+_YOU = r"(?:you|u)"
+_SORT_OF = r"(?:sorts?|kinds?|types?) of (?:questions|things|stuff|tasks|requests|problems|topics|help)"
 ABOUT_ASSISTANT_RE = re.compile(
-    r"^(?:(?:yo|hey|hi|hello|so|ok(?:ay)?)[ ,!]+)?(?:who|what) are (?:you|u)(?: exactly| really)?[\s?!.]*$"
-    r"|^(?:(?:can|could) (?:you|u) )?tell me (?:a (?:bit|little) )?about (?:yourself|urself|you)[\s?!.]*$"
-    r"|^(?:what(?:'s| is) your name|what (?:should|do|can) i call (?:you|u))[\s?!.]*$",
+    r"^(?:(?:yo|hey|hi|hello|so|ok(?:ay)?|and|well|um)[ ,!]+)*(?:"
+    # who the assistant is
+    rf"(?:who|what) are {_YOU}(?: exactly| really)?"
+    rf"|(?:(?:can|could) {_YOU} )?tell me (?:a (?:bit|little) )?about (?:yourself|urself|you)"
+    rf"|what(?:'s| is) your name|what (?:should|do|can) i call {_YOU}"
+    # what it can do: always of "you"; "what sort of questions does the docs plugin answer?" asks the docs
+    rf"|what (?:else )?(?:can|could|do) {_YOU} (?:do|help(?: me)? with|answer|handle|cover)"
+    rf"|what (?:{_SORT_OF}|else|questions|topics|things) (?:can|could|should|do) (?:i|we) ask(?: {_YOU})?"
+    rf"(?: about)?"
+    rf"|what (?:{_SORT_OF}|questions|topics|subjects|things) (?:can|could|do) {_YOU} "
+    r"(?:do|help(?: me)? with|answer|handle|deal with|know about|cover)"
+    rf"|what (?:can|could) (?:i|we) (?:ask|use) {_YOU}(?: for| about)?"
+    rf"|what are {_YOU} (?:able to do|able to help(?: me)? with|good (?:at|for)|capable of|for)"
+    rf"|what do {_YOU} know(?: about)?|how (?:can|could|would) {_YOU} help(?: me)?"
+    r"|what are your (?:skills|capabilities|abilities|features|specialties))"
+    r"(?: exactly| here| for me| today)?[\s?!.]*$",
     re.IGNORECASE,
 )
-"""A question about the assistant itself ("yo, what are you exactly?", "can u tell me a bit about urself"):
-no agent's work; the capabilities answer it."""
+"""A question about the assistant itself ("yo, what are you exactly?", "can u tell me a bit about urself",
+"what sort of questions can I ask you?", "what do you know about?"): no agent's work; the capabilities
+answer it. It must end there: "what do you know about Paris?" asks about Paris."""
 
 
 def is_small_talk(question: str) -> bool:
@@ -499,8 +551,8 @@ def is_small_talk(question: str) -> bool:
     return any(
         each_sentence(text, first, *others)
         for first, *others in (
-            (GREETING_RE, PLEASANTRY_RE),
-            (THANKS_RE, PRAISE_RE, PLEASANTRY_RE, GOODBYE_RE),
+            (GREETING_RE, PLEASANTRY_RE, ABOUT_ASSISTANT_RE),
+            (THANKS_RE, PRAISE_RE, PLEASANTRY_RE, GOODBYE_RE, ABOUT_ASSISTANT_RE),
             (GOODBYE_RE, THANKS_RE, PRAISE_RE, PLEASANTRY_RE),
         )
     )

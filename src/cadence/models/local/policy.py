@@ -248,14 +248,21 @@ def best_route(router: PreRouter, text: str) -> str | None:
     return shortlist[0]
 
 
-def part_for(question: str, tools: Sequence[Mapping[str, Any]]) -> str:
+def part_for(question: str, tools: Sequence[Mapping[str, Any]], answered: Sequence[str] = ()) -> str:
     """The part of a question asking several (:func:`question_parts`) that an agent's ``tools`` answer
     best (a word match before numbers alone), or the whole question when it asks one thing or no part
     fits better: the agent of "what is 5*7" in "What's 5*7 and what time is it in Tokyo?" is given
-    that part, its tool then reads no words meant for another agent."""
+    that part, its tool then reads no words meant for another agent.
+
+    A part whose numbers all stand in an answer ``answered`` this turn (another agent's) is done: "Convert
+    10 miles to km, and also what weekday is 4 March 2027?" after "10 miles = 16.09 km" leaves the
+    weekday to the calendar, however well "convert" fits a clock tool."""
     parts = question_parts(question)
     if len(parts) < 2 or not tools:
         return question
+    said = set(numbers_in(" ".join(answered)))
+    open_parts = [p for p in parts if not (numbers_in(p) and set(numbers_in(p)) <= said)]
+    parts = open_parts or parts
     router = PreRouter.from_tool_schemas(tools)
     scored = []
     for index, part in enumerate(parts):
@@ -265,6 +272,16 @@ def part_for(question: str, tools: Sequence[Mapping[str, Any]]) -> str:
     if not scored:
         return question
     return max(scored)[3]
+
+
+def turn_answers(messages: Sequence[BaseMessage]) -> list[str]:
+    """The texts of the agents' answers after the latest question (their tool calls aside)."""
+    _, _, after = split_at_last_human(messages)
+    return [
+        message_text(m)
+        for m in after
+        if isinstance(m, AIMessage) and not m.tool_calls and plugin_of_node(getattr(m, "name", None) or "")
+    ]
 
 
 def last_agent_answer(turn: Sequence[BaseMessage]) -> tuple[str, str] | None:
@@ -300,9 +317,10 @@ _OWN_VALUE_RE = re.compile(
     r"^Your (?P<what>[\w' -]{1,40}?) (?:is|are|was|were) (?P<value>.+?)[.!]?$", re.IGNORECASE
 )
 _OWN_PLACE_RE = re.compile(
-    r"^You(?:'re| are| live| work| stay| reside| come| were born)?(?: (?:now|currently|still|actually))?"
-    r"(?: (?:living|staying|based|located))?"
-    r" (?:in|from|at) (?P<place>[A-Z][\w'.-]*(?:(?:,? | )[A-Z][\w'.-]*)*)"
+    r"^You(?:'re| are| live| work| stay| reside| come| were born)?"
+    r"(?: (?:now|currently|still|actually|just|recently))?(?: (?:living|staying|based|located))?"
+    r" (?:in|from|at|(?:have |'ve )?(?:moved|relocated) to)"
+    r" (?P<place>[A-Z][\w'.-]*(?:(?:,? | )[A-Z][\w'.-]*)*)"
 )
 _WHERE_I_RE = re.compile(
     r"\b(?:where I (?:live|am living|stay|reside|am from|come from|work|am based|am)|where I'm(?: from)?"
@@ -311,6 +329,18 @@ _WHERE_I_RE = re.compile(
 )
 
 
+_OWN_RATE_RE = re.compile(
+    r"^You (?P<said>(?:make|earn|get paid|are paid|get|save|put away|spend|pay) [$€£]?\d[\d,.]*"
+    r"(?: (?:dollars|euros|pounds))? (?:an?|per|each|every) (?:hour|day|week|fortnight|month|year))\b",
+    re.IGNORECASE,
+)
+"""A told amount per unit of time ("You make $28 an hour.", "You save 150 a month.")."""
+_ASKS_OWN_RATE_RE = re.compile(
+    r"\b(?:do|would|will|did|can|could|should) I (?:earn|make|get paid|get|save|put away|spend|pay)\b"
+    r"|\bmy (?:pay|salary|wage|wages|earnings|income|savings|spending)\b",
+    re.IGNORECASE,
+)
+"""A question about what the user earns, saves or spends ("How much do I earn in a 40-hour week?")."""
 _AM_I_RE = re.compile(r"\s+am I(?=\s*[?.!]*$)", re.IGNORECASE)
 _PREPOSITION_END_RE = re.compile(r"\b(?:of|in|at|from|to|and|for|between|is)\s+$", re.IGNORECASE)
 
@@ -320,6 +350,11 @@ def resolve_told(question: str, facts: Sequence[str]) -> str:
     number" becomes 7 ("Your favorite number is 7."), "where I live" becomes "in Lisbon" ("You live in
     Lisbon."). A tool reads a value or a place, not a reference to one it cannot know."""
     resolved = question
+    rates = [m.group("said") for fact in facts if (m := _OWN_RATE_RE.match(fact))]
+    if len(rates) == 1 and _ASKS_OWN_RATE_RE.search(question) and not re.search(r"[$€£]\s?\d", question):
+        # "How much do I earn in a 40-hour week?" after "I make $28 an hour.": the rate is said first,
+        # as the user would have said it in one message
+        resolved = f"I {rates[0]}. {resolved}"
     for fact in facts:
         own = _OWN_VALUE_RE.match(fact)
         if own is not None:
@@ -786,16 +821,46 @@ def arithmetic_statement(result: str, question: str) -> str | None:
     match = _ARITHMETIC_RE.match(" ".join(result.split()))
     if match is None or not _OPERATION_RE.search(match.group("expr")):
         return None
-    expression, value = match.group("expr").strip(), match.group("value")
-    exact = f"{expression} = {value}"
+    expression, value = _unwrapped(match.group("expr").strip()), match.group("value")
+    decimals = len(value.partition(".")[2]) if "e" not in value else 0
+    # the working, and the exact value only when it is short: ten decimals are noise to a reader
+    exact = f"{expression} = {value}" if decimals <= MONEY_EXACT_DECIMALS else expression
     if match.group("money"):
         return f"That comes to about {match.group('money')} ({exact})."
     percent = "%" if _PERCENT_ASKED_RE.search(question) and _TIMES_100_RE.search(expression) else ""
-    decimals = len(value.partition(".")[2]) if "e" not in value else 0
+    about = ""
     if decimals > SHOWN_DECIMALS:
-        rounded = f"{float(value.replace(',', '')):,.2f}".rstrip("0").rstrip(".")
-        return f"The answer is about {rounded}{percent} ({exact})."
-    return f"The answer is {value}{percent}."
+        about, value = "about ", f"{float(value.replace(',', '')):,.2f}".rstrip("0").rstrip(".")
+    working = f" ({exact})" if about else ""
+    if percent and value.startswith("-") and _FALL_ASKED_RE.search(question):
+        # "By what percent did it fall?": by 16%, not by -16%
+        return f"The answer is a decrease of {about}{value[1:]}%{working}."
+    return f"The answer is {about}{value}{percent}{working}."
+
+
+_FALL_ASKED_RE = re.compile(
+    r"\b(?:fall|fell|fallen|drop|dropped|decrease|decreased|decline|declined|shrink|shrank|shrunk|go down|"
+    r"went down|gone down|lose|lost|cheaper|reduced|cut)\b",
+    re.IGNORECASE,
+)
+"""A question asking by how much something went down: its percent change is said without a minus."""
+
+
+MONEY_EXACT_DECIMALS = 4
+"""A value with at most this many decimals is shown exactly next to its rounding ("about $39.68 (… =
+39.675)"); a longer one only as its expression ("about 63.62 (pi * 4.5 ** 2)")."""
+
+
+def _unwrapped(expression: str) -> str:
+    """``expression`` without a pair of parentheses around all of it ("(415 / 29)" → "415 / 29")."""
+    while expression.startswith("(") and expression.endswith(")"):
+        depth = 0
+        for i, char in enumerate(expression):
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            if depth == 0 and i < len(expression) - 1:
+                return expression  # "(a) * (b)": the first pair closes early
+        expression = expression[1:-1].strip()
+    return expression
 
 
 ONE_SENTENCE_MAX_TOKENS = 60
@@ -902,7 +967,11 @@ def asked_entries(result: str, question: str) -> list[tuple[str, str]]:
     entries = named_values(result)
     if not entries:
         return []
-    words = " ".join(_SAME_NAMES.get(w, w) for w in re.findall(r"[a-z]+", question.lower()))
+    known = {w for name, _ in entries for w in name.lower().split()}
+    words = " ".join(
+        _SAME_NAMES.get(w, w) if w in _SAME_NAMES or w in known else _spelt_as(w, known)
+        for w in re.findall(r"[a-z]+", question.lower())
+    )
     chosen = []
     for name, value in entries:
         parts = name.lower().split()
@@ -910,6 +979,29 @@ def asked_entries(result: str, question: str) -> list[tuple[str, str]]:
         if any(re.search(rf"\b{re.escape(n)}\b", words) for n in names):
             chosen.append((name, value))
     return chosen
+
+
+def _spelt_as(word: str, known: set[str]) -> str:
+    """The one word of ``known`` that ``word`` (five letters or more) misspells by one letter changed,
+    added, dropped or two swapped ("medain" → "median"); else ``word``."""
+    if len(word) < 5:
+        return word
+    near = [k for k in known if len(k) >= 5 and _one_edit_apart(word, k)]
+    return near[0] if len(near) == 1 else word
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by one substitution, insertion, deletion or adjacent swap."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(diff) != 2:
+            return len(diff) == 1
+        i, j = diff
+        return j == i + 1 and (a[i], a[j]) == (b[j], b[i])
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 def asked_quantities(question: str) -> set[str]:
@@ -1051,8 +1143,8 @@ _CAPABILITY_RE = re.compile(
     re.IGNORECASE,
 )
 _IDENTITY_RE = re.compile(
-    r"\b(?:who are you|what are you\b(?! doing)|tell me about yourself|introduce yourself|"
-    r"what (?:should|do|can) i call you|what(?:'s| is) your name)",
+    r"\b(?:who are you|what are you\b(?! doing)|tell me (?:a (?:bit|little) )?about (?:yourself|urself)|"
+    r"introduce yourself|what (?:should|do|can) i call you|what(?:'s| is) your name)",
     re.IGNORECASE,
 )
 CAPABILITY_MAX_CHARS = 120
@@ -1101,9 +1193,7 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
     if each_sentence(text, GREETING_RE, PLEASANTRY_RE):
         lead = "I'm doing well, thank you!" if HOW_ARE_YOU_RE.search(text) else "Hello!"
         return f"{lead} {offer}" if offer else f"{lead} What would you like to know?"
-    if ABOUT_ASSISTANT_RE.match(text) and offer:
-        return f"I'm an assistant. {offer}"
-    if _CAPABILITY_RE.search(text) and offer:
+    if (ABOUT_ASSISTANT_RE.match(text) or _CAPABILITY_RE.search(text)) and offer:
         return f"I'm an assistant. {offer}" if _IDENTITY_RE.search(text) else offer
     return None
 
@@ -1301,7 +1391,7 @@ class SmallModelPolicy:
         base = _system_text(messages)
         if is_follow_up(question):
             question = resolve_place(question, previous_place(messages))
-        question = part_for(resolve_told(question, told_facts(base)), tools)
+        question = part_for(resolve_told(question, told_facts(base)), tools, turn_answers(messages))
         options = tools
         if self.preroute and len(tools) > 1:
             router = PreRouter.from_tool_schemas(tools)
@@ -1312,8 +1402,13 @@ class SmallModelPolicy:
             by_numbers = bool(shortlist) and ranked[0].number_only
             apart = by_numbers and not writes_a_list(question)
             no_list = [t for t in tools if takes_number_list(t)] if apart else []
-            if not shortlist and earlier is not None and earlier[0] in names and is_follow_up(question):
-                shortlist = [earlier[0]]
+            if not shortlist and is_follow_up(question):
+                if earlier is not None and earlier[0] in names:
+                    shortlist = [earlier[0]]
+                elif before := previous_question(messages):
+                    # the previous turn's results are not in this view (a supervisor's agent sees
+                    # answers only): "what about Reykjavik?" asks what the previous question asked
+                    shortlist = router.shortlisted(router.rank(before, ignore_shared=True))[:1]
             matched = [t for t in tools if tool_name(t) in shortlist and t not in no_list]
             # a tool taking no input answers the same whatever is asked: it stays only when it
             # covers most of what the question says ("which documents are available?"), not

@@ -1,0 +1,135 @@
+"""Small talk (thanks, greetings with a chatty question, questions about the assistant) goes to no agent.
+
+The rows are worded unlike the held-out probe that found the gaps ("thanks a bunch!", "cheers mate,
+that sorted it", "good evening! anything fun happening on your side?", "what sort of questions can I
+ask you?"), so they test the families, not those sentences. A message that asks real work after the
+pleasantry is no small talk.
+"""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from cadence.builtins.docs import DocsPlugin
+from cadence.builtins.info import InfoPlugin
+from cadence.builtins.math import MathPlugin
+from cadence.models.local import LocalChatModel
+from cadence.models.local.policy import small_talk_reply
+from cadence.models.preroute import ABOUT_ASSISTANT_RE, is_small_talk, routing_schema
+from cadence.orchestration.control_tools import make_routing_tools
+
+ROUTES = [
+    routing_schema(t)
+    for t in make_routing_tools(
+        [MathPlugin.get_metadata(), InfoPlugin.get_metadata(), DocsPlugin.get_metadata()]
+    )
+]
+CAPABILITIES = ["Calculator: arithmetic", "World clock: the time in any city"]
+
+THANKS = [
+    "thanks heaps",
+    "thank you kindly",
+    "much appreciated",
+    "cheers, that fixed it",
+    "ta",
+    "Thanks a ton, that did the trick!",
+    "ok cheers mate",
+    "thank you very much for your help",
+    "I really appreciate it.",
+    "thanks so much, that worked",
+]
+GREETINGS = [
+    "evening! how's your day been?",
+    "hey, anything new with you?",
+    "morning! how's life treating you?",
+    "hi there! what have you been up to lately?",
+    "Hello! How have you been?",
+    "hey, what's new with you?",
+    "good afternoon! is there anything exciting going on in your world?",
+    "How was your weekend?",
+]
+ABOUT_ASSISTANT = [
+    "what kinds of things can you help with?",
+    "what can I ask you?",
+    "what are you able to do?",
+    "what do you know about?",
+    "Hi! What types of tasks can you handle?",
+    "so what topics can I ask about?",
+    "how could you help me?",
+    "what are you good at?",
+    "What can you do?",
+]
+NOT_SMALL_TALK = [
+    "thanks! now what's 15% of 80?",
+    "good evening, what time is it in Tokyo?",
+    "cheers, and how many days until Christmas?",
+    "what sort of questions does the docs plugin answer?",  # about Cadence's docs, not the assistant
+    "hey what's new in Cadence 0.2?",
+    "anything fun to do in Paris this weekend?",
+    "thanks, what about 80?",
+    "thanks for the info on Paris",
+    "ta, what's 2+2",
+    "what do you know about Paris?",
+    "what can you tell me about Cadence?",
+    "what are you able to do with dates?",
+    "what questions can I ask the docs plugin?",
+    "how are things in Tokyo?",
+    "anything new in the changelog?",
+    "Hi! How's the time difference between Rome and Lima?",
+    "My flight is delayed. What would you do?",
+]
+
+
+@pytest.mark.parametrize("message", THANKS + GREETINGS + ABOUT_ASSISTANT)
+def test_small_talk_is_recognised_and_routed_to_no_agent(message: str) -> None:
+    assert is_small_talk(message)
+    plan = LocalChatModel().plan([SystemMessage("s"), HumanMessage(message)], tools=ROUTES)
+    assert plan.fixed == "goto_finalize"
+
+
+@pytest.mark.parametrize("message", NOT_SMALL_TALK)
+def test_a_pleasantry_with_real_work_is_not_small_talk(message: str) -> None:
+    assert not is_small_talk(message)
+    assert not ABOUT_ASSISTANT_RE.match(message)
+
+
+@pytest.mark.parametrize(
+    ("message", "agent"),
+    [
+        ("thanks! now what's 15% of 80?", "goto_math_agent"),
+        ("good evening, what time is it in Tokyo?", "goto_info_agent"),
+        ("cheers, and how many days until Christmas?", "goto_info_agent"),
+        ("hey what's new in Cadence 0.2?", "goto_docs_agent"),
+        ("what sort of questions does the docs plugin answer?", "goto_docs_agent"),
+    ],
+)
+def test_the_work_after_a_pleasantry_reaches_its_agent(message: str, agent: str) -> None:
+    plan = LocalChatModel().plan([SystemMessage("s"), HumanMessage(message)], tools=ROUTES)
+    assert plan.fixed == agent
+
+
+@pytest.mark.parametrize("message", THANKS)
+def test_thanks_are_answered_with_you_are_welcome(message: str) -> None:
+    assert small_talk_reply(message, CAPABILITIES) == "You're welcome! Anything else I can help with?"
+
+
+@pytest.mark.parametrize(
+    ("message", "opening"),
+    [
+        ("evening! how's your day been?", "I'm doing well, thank you!"),
+        ("morning! how's life treating you?", "I'm doing well, thank you!"),
+        ("Hello! How have you been?", "I'm doing well, thank you!"),
+        ("hey, anything new with you?", "Hello!"),
+    ],
+)
+def test_a_greeting_with_a_chatty_question_is_answered_from_the_plugins(message: str, opening: str) -> None:
+    offer = "I can help with:\n- Calculator: arithmetic\n- World clock: the time in any city\n"
+    assert small_talk_reply(message, CAPABILITIES) == f"{opening} {offer}What would you like to know?"
+
+
+@pytest.mark.parametrize("message", ABOUT_ASSISTANT)
+def test_a_question_about_the_assistant_is_answered_with_its_capabilities(message: str) -> None:
+    assert ABOUT_ASSISTANT_RE.match(message)
+    reply = small_talk_reply(message, CAPABILITIES)
+    assert reply is not None and "- Calculator: arithmetic\n- World clock: the time in any city" in reply
