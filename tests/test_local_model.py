@@ -601,6 +601,21 @@ def test_a_supervisor_follow_up_naming_another_place_asks_the_previous_questions
     assert json.loads(again.fixed or "{}")["name"] == "date_calculator"
 
 
+def test_an_agent_told_thanks_or_hello_calls_no_tool() -> None:
+    """The single mode's agent (the user talks to it directly) called current_time("thanks a bunch!")."""
+    tools = _schemas([current_time, make_back_tool()])
+    for said, reply in [
+        ("thanks heaps!", "You're welcome!"),
+        ("morning! how's life treating you?", "I'm doing"),
+    ]:
+        plan = LocalChatModel().plan(
+            [SystemMessage("You are the info agent."), HumanMessage(said)], tools=tools
+        )
+        assert plan.mode == "text" and (plan.fixed or "").startswith(reply)
+    work = LocalChatModel().plan([HumanMessage("thanks! and the time in Oslo?")], tools=tools)
+    assert json.loads(work.fixed or "{}")["name"] == "current_time"
+
+
 def test_policy_helpers() -> None:
     assert result_value("12 * 12 = 144") == "144"
     assert result_value("15% of 80 is 12") == "12"

@@ -1232,6 +1232,11 @@ class SmallModelPolicy:
         real = [t for t in tools if tool_name(t) != BACK_TOOL_NAME]
         if isinstance(tool_choice, str) and tool_choice not in ("auto", "none", "any", "required"):
             real = [t for t in real if tool_name(t) == tool_choice] or real
+        if real and not results and tool_choice in (None, "auto") and is_small_talk(question):
+            # thanks or a greeting said to an agent (the single mode's): said back, no tool called with it
+            reply = small_talk_reply(question, capabilities_in(_system_text(messages)))
+            if reply is not None:
+                return Plan("text", [], None, [], [], 0, fixed=reply)
         if real and tool_choice != "none":
             if tool_choice == "auto":
                 return self._plan_call(messages, real, question, allow_text=True)
