@@ -293,8 +293,7 @@ def _token_finding(res: dict[str, Any]) -> list[str]:
         "model binds; both frameworks offer the same tool, so both got cheaper: the ratio tightened while the "
         "totals fell), and the coordinator sees each tool result clipped to `CADENCE_ROUTING_RESULT_MAX_CHARS` "
         "(400; agents and the synthesizer see it whole), so a search's passages are not paid again at every "
-        "decision."
-        + _last_decision(pairs)
+        "decision." + _last_decision(pairs)
     ]
 
 

@@ -532,7 +532,6 @@ def test_follow_up_continues_with_the_previous_agent_and_its_result() -> None:
         ("Now multiply that by 2", "Now multiply 345 by 2"),  # a reference: replaced in place
         ("and what is 3 + 4?", "and what is 3 + 4?"),  # asks something of its own
         ("now 7 * 8", "now 7 * 8"),  # two numbers: a computation of its own
-        ("thanks", "thanks"),
     ],
 )
 def test_a_follow_up_continues_from_the_previous_value(follow_up: str, resolved: str) -> None:

@@ -154,3 +154,170 @@ def named_values(text: str) -> list[tuple[str, str]]:
     or [] when it has fewer than :data:`MIN_NAMED_VALUES`."""
     entries = [(n.strip(), v.strip()) for n, v in _ENTRY_RE.findall(text)]
     return entries if len(entries) >= MIN_NAMED_VALUES else []
+
+
+# -- what a question about documents asks: the docs search's snippets and the answer from passages ------
+# (``cadence.builtins.docs`` places a snippet at the sentence that ``cadence.passages`` will quote, so
+# both read a question with these words)
+_SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "ly", "s")
+
+
+def stem(word: str) -> str:
+    """A light stemmer: one common English suffix off (a stem keeps three letters at least), so that
+    "memories" and "memory" meet at "memory", "recalled" and "recall" at "recall", "names", "named"
+    and "name" at "nam"."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    return strip_suffix(word)
+
+
+def strip_suffix(word: str) -> str:
+    """``word`` without one common English suffix, keeping three letters at least (no other checks): the
+    light stemmer's rule, shared with the embedded model's pre-router (``cadence.models.preroute.stem``)."""
+    for suffix in _SUFFIXES:
+        if suffix == "s" and word[-2] in "su":  # class, status
+            continue
+        if suffix == "ly" and word.endswith("ply"):  # reply, apply
+            continue
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            base = word[: -len(suffix)]
+            if suffix in ("ies", "ied"):
+                return base + "y"
+            if suffix == "es" and not base.endswith(("s", "x", "z", "ch", "sh")):
+                return _without_final_e(word[:-1])  # names -> nam, like name
+            return base
+    return _without_final_e(word)
+
+
+def _without_final_e(word: str) -> str:
+    return word[:-1] if word.endswith("e") and len(word) >= 4 else word
+
+
+NOT_TOPICS = STOPWORDS | {
+    "whats",
+    "according",
+    "tell",
+    "say",
+    "says",
+    "said",
+    "know",
+    "like",
+    "want",
+    "there",
+    "their",
+    "them",
+    "they",
+    "then",
+    "than",
+    "these",
+    "those",
+    "some",
+    "any",
+    "also",
+    "into",
+    "just",
+    "very",
+    "would",
+    "could",
+    "should",
+    "were",
+    "been",
+    "being",
+    "per",
+    "may",
+    "might",
+    "must",
+    "shall",
+    "not",
+    "too",
+}
+"""Words that say nothing of what a question or a sentence of a document is about."""
+
+WEAK_WEIGHT = 0.25
+"""What a weak word of a question (:data:`WEAK_WORDS`) counts, against 1 for the others."""
+RELATED_STRENGTH = 0.8
+"""What a related word (:data:`RELATED_WORDS`: "one" for "single") counts, against 1 for the word."""
+
+WEAK_WORDS = frozenset(
+    stem(w)
+    for w in (
+        "cadence",  # what all the documentation is about
+        "search",
+        "look",
+        "lookup",
+        "mention",
+        "describe",
+        "explain",
+        "find",
+        "have",
+        "has",
+        "had",
+        "happen",
+        "own",
+        "get",
+        "make",
+        "need",
+        "many",
+        "much",
+        "thing",
+        "way",
+        "use",
+        "used",
+        "uses",
+        "using",
+        "take",
+        "give",
+        "number",
+        "one",  # "in one turn" is "per turn"
+        "single",
+    )
+)
+"""Words of a question that say little about what it asks ("what happens if ...", "search for ...",
+"how many ...")."""
+
+THE_DOCS_RE = re.compile(
+    r"\b(?:docs?|documentation|documents?)\b(?=\s*(?:[,.?!;:]|$)|\s+(?:say|says|said|tell|tells|mention|"
+    r"mentions|explain|explains|describe|describes|about|for|on|what|how|which|whether|if)\b)",
+    re.IGNORECASE,
+)
+"""The documentation as where to look ("what do the docs say about", "search the docs for", "according
+to the docs,"), not as what is asked about ("the docs plugin")."""
+
+_RELATED_TEXT = {
+    "single": "one",
+    "one": "single",
+    "call": "execution invocation",
+    "execution": "call",
+    "long": "length longest character char max maximum limit second duration timeout deadline",
+    "length": "long longest character char",
+    "longest": "max maximum most limit length character char",
+    "size": "byte character char",
+    "big": "size byte max maximum limit",
+    "large": "size byte max maximum limit",
+    "same": "share duplicate",
+    "folder": "directory dir",
+    "directory": "folder dir",
+    "dir": "folder directory",
+    "many": "most max maximum limit number",
+    "much": "most max maximum limit",
+    "max": "maximum most limit longest",
+    "maximum": "max most limit longest",
+    "limit": "max maximum most",
+    "min": "minimum least",
+    "minimum": "min least",
+    "deadline": "timeout",
+    "timeout": "deadline",
+    "model": "llm",
+    "llm": "model",
+    "conversation": "thread",
+    "city": "place town",
+    "town": "place city",
+    "keep": "store live save",
+    "store": "keep live save",
+    "save": "store keep write",
+}
+RELATED_WORDS: dict[str, frozenset[str]] = {
+    stem(word): frozenset(stem(r) for r in related.split()) for word, related in _RELATED_TEXT.items()
+}
+"""Words a document may say for a word of a question ("one tool execution" for "a single tool call";
+"at most 52 characters" for "how long")."""

@@ -5,9 +5,10 @@ indexed in an in-memory SQLite FTS5 table with Porter stemming. The index is
 refreshed incrementally before each call: files whose modification time or
 size changed are re-indexed, deleted files are dropped. The folder is
 ``Settings.docs_dir`` (``CADENCE_DOCS_DIR``) or, by default, the small corpus
-about Cadence bundled in ``cadence/builtins/docs_corpus``. A hit shows FTS5's
-snippet of its passage, extended back to the start of the line it begins in (a
-line's subject, such as a setting's name, comes before the words that matched).
+about Cadence bundled in ``cadence/builtins/docs_corpus``. A hit shows a snippet
+of its passage that starts at the sentence most about the query, or at the start
+of its bullet (a line's subject, such as a setting's name, comes before the words
+that matched), and ends where its line ends.
 """
 
 from __future__ import annotations
@@ -28,6 +29,16 @@ from langchain_core.tools import BaseTool, StructuredTool
 
 from cadence.builtins._common import BuiltinToolError, agent_prompt
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, requires_approval
+from cadence.text import (
+    NOT_TOPICS,
+    NUMBER_WORDS,
+    RELATED_STRENGTH,
+    RELATED_WORDS,
+    THE_DOCS_RE,
+    WEAK_WEIGHT,
+    WEAK_WORDS,
+    stem,
+)
 from cadence.text import STOPWORDS as BASE_STOPWORDS
 
 logger = logging.getLogger(__name__)
@@ -325,11 +336,11 @@ class DocsIndex:
             try:
                 rows = self._db.execute(
                     """
-                    SELECT path, line, heading, snippet(passages, 3, '', '', '…', 40),
+                    SELECT path, line, heading, snippet(passages, 3, '', '', '…', ?),
                            bm25(passages, 0.0, 0.0, 3.0, 1.0) AS score, body
                     FROM passages WHERE passages MATCH ? ORDER BY score LIMIT ?
                     """,
-                    (match, limit),
+                    (SNIPPET_TOKENS, match, limit),
                 ).fetchall()
             except sqlite3.OperationalError as exc:  # defensive: the query is already sanitized
                 logger.warning("docs: FTS query %r failed: %s", match, exc)
@@ -339,7 +350,7 @@ class DocsIndex:
                 path=r[0],
                 line=int(r[1]),
                 heading=r[2],
-                snippet=" ".join(to_line_end(from_line_start(r[3], r[5]), r[5]).split()),
+                snippet=" ".join(snippet_for(query, r[5], r[3]).split()),
                 score=r[4],
             )
             for r in rows
@@ -389,7 +400,135 @@ class DocsIndex:
 
 
 MAX_SNIPPET_LEAD = 240
-"""Characters a snippet may be extended backwards to start at the beginning of its line."""
+"""Characters a snippet may be extended backwards to start at the beginning of its line (or of the
+bullet the best sentence for the query is in)."""
+SNIPPET_TOKENS = 40
+"""Words of a snippet (as FTS5's ``snippet()`` counts them), before it is extended to its line's end."""
+_SNIPPET_TOKEN_RE = re.compile(r"[^\W_]+")
+_ITEM_START_RE = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]")
+"""A line that starts a bullet of a list."""
+_SENTENCE_GAP_RE = re.compile(r"(?<=[.!?])\s+")
+
+
+def snippet_for(query: str, body: str, fts_snippet: str) -> str:
+    """The snippet of a hit: about :data:`SNIPPET_TOKENS` words of ``body`` from the sentence most about
+    ``query`` (:class:`SnippetQuery`: its words, stemmed, and the words that may stand for them: "at
+    most 52 characters" for "how long can a name be"), from the start of its bullet when that is near
+    (a bullet's subject, such as a setting's name, comes first), to the end of its line.
+
+    FTS5's window (``fts_snippet``) is placed where the most query words are, which may be the middle of
+    a sentence after the one that answers ("…synthesizer, finalize, finalizer) are reserved." where the
+    query asks how long a name can be). When no sentence has a query word (a word FTS5's Porter stemmer
+    finds and this one does not), ``fts_snippet`` is used, extended to its line's start and end.
+    """
+    start = best_sentence_start(query, body)
+    if start is None:
+        return to_line_end(from_line_start(fts_snippet, body), body)
+    words = list(_SNIPPET_TOKEN_RE.finditer(body, start))
+    end = words[SNIPPET_TOKENS - 1].end() if len(words) > SNIPPET_TOKENS else len(body.rstrip())
+    stop = body.find("\n", end)
+    stop = len(body.rstrip()) if stop < 0 else stop
+    if stop - end <= MAX_SNIPPET_TAIL:
+        end = stop
+    return ("…" if body[:start].strip() else "") + body[start:end] + ("…" if body[end:].strip() else "")
+
+
+def best_sentence_start(query: str, body: str) -> int | None:
+    """Where a snippet of ``body`` for ``query`` starts: at its sentence most about the query (the
+    earliest of the best: :class:`SnippetQuery`), or at the start of the bullet it is in when that is
+    at most :data:`MAX_SNIPPET_LEAD` characters before; None when no sentence has a word of the query
+    that matters."""
+    asked = SnippetQuery(query)
+    best: tuple[float, int] | None = None  # (score, start)
+    for item_start, item_end, bullet in _items(body):
+        item = body[item_start:item_end]
+        starts = [0] + [gap.end() for gap in _SENTENCE_GAP_RE.finditer(item)]
+        for begin, finish in zip(starts, [*starts[1:], len(item)], strict=True):
+            score = asked.score(item[begin:finish])
+            # a weak word alone ("cadence") is no place to start: FTS5 may have matched better ones
+            if score > WEAK_WEIGHT and (best is None or score > best[0]):
+                lead = begin <= MAX_SNIPPET_LEAD and bullet
+                best = (score, item_start + (0 if lead else begin))
+    return None if best is None else best[1]
+
+
+PART_STRENGTH = 0.5
+"""What a part of a name in code (``CADENCE_TOOL_TIMEOUT``: tool, timeout) counts, against 1 for a word."""
+NAMED_BONUS = 1.0
+"""Added to a sentence with a name in code made of the query's words only (half of it for a name of
+one word, which counts only as the subject the sentence starts with): ``CADENCE_TOOL_TIMEOUT`` for
+"the timeout of a tool call", `name` for "how long can a plugin name be"."""
+
+_WORD_TOKEN_RE = re.compile(r"[A-Za-z][A-Za-z0-9_.'-]*[A-Za-z0-9]")
+_NAME_RE = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|`[^`\s]{3,}`")
+"""A name in code: a setting ``CADENCE_TOOL_TIMEOUT``, or anything in backquotes."""
+_PREFIX = stem("cadence")
+"""The first word of every setting's name: not what the setting is named after."""
+
+
+def _words(text: str) -> list[tuple[str, bool]]:
+    """The stemmed words of ``text`` (three letters or more, no stop words), each flagged when it is a
+    part of a name in code (``CADENCE_TOOL_TIMEOUT``)."""
+    out: list[tuple[str, bool]] = []
+    for token in _WORD_TOKEN_RE.findall(text):
+        parts = [p for p in re.split(r"[_.]+", token.lower()) if p]
+        for part in parts:
+            for word in re.split(r"['-]+", part):
+                if len(word) >= 3 and word.isalpha() and word not in NOT_TOPICS:
+                    out.append((stem(word), len(parts) > 1))
+    return out
+
+
+class SnippetQuery:
+    """The words of a search query, weighed, with the words that may stand for them: a sentence's
+    score (:meth:`score`) says how much it is about the query."""
+
+    def __init__(self, query: str) -> None:
+        weak = WEAK_WORDS | {stem(w) for w in NUMBER_WORDS}  # "two plugins" asks about plugins
+        self.weights = {w: WEAK_WEIGHT if w in weak else 1.0 for w, _ in _words(THE_DOCS_RE.sub(" ", query))}
+        self.meanings: dict[str, list[tuple[str, float]]] = {w: [(w, 1.0)] for w in self.weights}
+        for word in list(self.weights):
+            for other in RELATED_WORDS.get(word, ()):
+                if other not in self.weights:
+                    self.meanings.setdefault(other, []).append((word, RELATED_STRENGTH))
+
+    def score(self, text: str) -> float:
+        """The weights of the query's words ``text`` has (each once, at its best strength: a word 1, a
+        related word or a part of a name in code less), plus :data:`NAMED_BONUS` when it has a name
+        made of the query's words."""
+        strengths: dict[str, float] = {}
+        for word, part in _words(text):
+            for asked, strength in self.meanings.get(word, ()):
+                strengths[asked] = max(strengths.get(asked, 0.0), strength * (PART_STRENGTH if part else 1.0))
+        if not strengths:
+            return 0.0
+        score = sum(self.weights[word] * strength for word, strength in strengths.items())
+        for name in _NAME_RE.finditer(text):
+            parts = [w for w, _ in _words(name.group(0)) if w != _PREFIX]
+            subject = not text[: name.start()].strip(" -*`…")
+            if parts and (len(parts) > 1 or subject) and all(w in self.meanings for w in parts):
+                return score + NAMED_BONUS * min(1.0, len(parts) / 2)
+        return score
+
+
+def _items(body: str) -> list[tuple[int, int, bool]]:
+    """The bullets and paragraphs of ``body``: (start, end, whether a bullet), in order."""
+    items: list[tuple[int, int, bool]] = []
+    position = 0
+    after_blank = True
+    for line in body.splitlines(keepends=True):
+        begin, position = position, position + len(line)
+        if not line.strip():
+            after_blank = True
+            continue
+        text_end = begin + len(line.rstrip())
+        bullet = bool(_ITEM_START_RE.match(line))
+        if after_blank or bullet:
+            items.append((begin + len(line) - len(line.lstrip()), text_end, bullet))
+        else:  # the next line of a paragraph or bullet
+            items[-1] = (items[-1][0], text_end, items[-1][2])
+        after_blank = False
+    return items
 
 
 def from_line_start(snippet: str, body: str) -> str:

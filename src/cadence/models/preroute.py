@@ -35,7 +35,7 @@ from typing import Any
 
 from cadence.conventions import GOTO_NAMING, ROUTE_TEXT_METADATA_KEY, RouteNaming, route_core, route_tool_name
 from cadence.sdk.metadata import PluginMetadata
-from cadence.text import NUMBER_WORDS
+from cadence.text import NUMBER_WORDS, strip_suffix
 from cadence.text import STOPWORDS as BASE_STOPWORDS
 
 _SYMBOLS: dict[str, str] = {
@@ -74,31 +74,13 @@ _POSSESSIVES = frozenset({"my", "your", "his", "her", "our", "their"})
 _SOMEONES = frozenset({"day", "week", "weekend", "morning", "evening", "night"})
 """After a possessive these are someone's time ("how was your weekend?"), not a date, a clock or a count."""
 
-_SUFFIXES = ("ations", "ation", "ings", "ing", "ies", "ied", "ers", "er", "ed", "es", "ly", "s")
-
 
 def stem(word: str) -> str:
-    """A deliberately light stemmer: strips one common English suffix (keeps stems >= 3 letters)."""
+    """A deliberately light stemmer: strips one common English suffix (keeps stems >= 3 letters):
+    ``divide`` and ``divided`` meet at ``divid``, "percentages" at "percentag", "times" at "tim"."""
     if word.isdigit() or len(word) <= 3:
         return word
-    for suffix in _SUFFIXES:
-        if suffix == "s" and word[-2] in "su":  # plus, class, status
-            continue
-        if suffix == "ly" and word.endswith("ply"):  # multiply, apply, reply
-            continue
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            base = word[: -len(suffix)]
-            if suffix in ("ies", "ied"):
-                return base + "y"
-            if suffix == "es" and not base.endswith(("s", "x", "z", "ch", "sh")):
-                return _drop_final_e(word[:-1])  # percentages -> percentag, times -> tim
-            return base
-    return _drop_final_e(word)
-
-
-def _drop_final_e(word: str) -> str:
-    """``divide`` and ``divided`` meet at ``divid``; ``square`` and ``squared`` at ``squar``."""
-    return word[:-1] if word.endswith("e") and len(word) >= 4 else word
+    return strip_suffix(word)
 
 
 NUMBER_TOKEN = stem("number")

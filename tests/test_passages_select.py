@@ -1,0 +1,258 @@
+"""Which sentences of a search result answer a question, and where a search snippet starts.
+
+The answer from documents quotes the sentences most about the question (:func:`relevant_sentences`):
+a setting asked for by what it does, a limit, a folder, a rule for a conflict. The sentence that
+answers must come first and, when it clearly answers, alone; the settings around it in the same list
+are not quoted. A search snippet (:func:`snippet_for`) starts at the sentence (or bullet) most about
+the query, so that the answer is in the result at all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cadence.builtins.docs import (
+    BUNDLED_DOCS_DIR,
+    format_hits,
+    from_line_start,
+    get_index,
+    snippet_for,
+    to_line_end,
+)
+from cadence.passages import Asked, relevant_sentences, stem
+
+SETTINGS = """3 passage(s) for 'x' (source = path:line; read_doc(path) shows a whole file):
+
+[1] settings.md:87 — Settings reference > Orchestration
+- `CADENCE_COORDINATOR_TIMEOUT` (default `30.0`): Timeout (s) of one decision in every mode: the coordinator's, the supervisor's and the planner's; agents' model calls and tools get the turn's remaining time instead. - `CADENCE_MAX_AGENT_HOPS` (default `25`): Agent routes allowed per turn; one more suspends.
+
+[2] settings.md:70 — Settings reference > Model calls
+- `CADENCE_MODEL_TIMEOUT` (default `60.0`): Timeout in seconds of one model call. - `CADENCE_MODEL_CONNECT_TIMEOUT` (default `5.0`): Timeout (s) to connect to a model server.
+
+[3] configuration.md:18 — Configuration and limits > Orchestration limits
+…- `CADENCE_TURN_TIMEOUT` (default 120 s): deadline of a whole turn. - `CADENCE_TOOL_TIMEOUT` (default 30 s): timeout of one tool execution. - `CADENCE_MAX_TOOL_HOPS` (default 50): tool executions allowed per turn. - `CADENCE_INLINE_TOOL_MAX…
+"""
+
+LIMITS = """2 passage(s) for 'x' (source = path:line; read_doc(path) shows a whole file):
+
+[1] plugins.md:21 — Plugins > Plugin metadata
+- `name`: unique; starts with a letter; at most 52 characters. Names of graph nodes are reserved. - `version`: such as `1.0.0`. When two plugins share a name, the higher version wins. - `description`: what the agent does, shown to the coordinator (at least 10 characters). - `capabilities`: short phrases the coordinator routes by.
+
+[2] settings.md:43 — Settings reference > Limits
+- `CADENCE_MAX_MESSAGE_CHARS` (default `32000`): Max characters of one user message. - `CADENCE_MAX_ID_CHARS` (default `128`): Max characters of a thread, user, org or project id. - `CADENCE_NOTE_MAX_CHARS` (default `50000`): Max characters of a note.
+"""
+
+FOLDERS = """3 passage(s) for 'x' (source = path:line; read_doc(path) shows a whole file):
+
+[1] settings.md:8 — Settings reference > Agents
+- `CADENCE_AGENTS_DIR` (default `(empty)`): Folders (or files) of agents written in Markdown (comma separated); see [docs/agents-in-markdown.md](docs/agents-in-markdown.md). - `CADENCE_AGENT` (default `(unset)`): The agent a turn talks to when the request names none.
+
+[2] settings.md:103 — Settings reference > Plugins
+- `CADENCE_PLUGINS_DIR` (default `(empty)`): Plugin directories (comma separated). - `CADENCE_DISABLED_PLUGINS` (default `(empty)`): Plugin names never loaded.
+
+[3] settings.md:124 — Settings reference > Storage
+- `CADENCE_DATA_DIR` (default `~/.cadence`): Where the SQLite database and indexes live. - `CADENCE_HISTORY_MAX_CHECKPOINTS` (default `200`): Most checkpoints a thread's history lists.
+"""
+
+CONFLICTS = """2 passage(s) for 'x' (source = path:line; read_doc(path) shows a whole file):
+
+[1] builtin-plugins.md:22 — Built-in plugins > info
+A world clock for any city of the world. When several places share a name, the most populous is used and the answer names the others. Add the country or state to choose one.
+
+[2] plugins.md:21 — Plugins > Plugin metadata
+- `version`: such as `1.0.0`. When two plugins share a name, the higher version wins. - `description`: what the agent does, shown to the coordinator.
+"""
+
+
+@pytest.mark.parametrize(
+    ("result", "question", "first", "absent"),
+    [
+        # a setting asked for by what it does: the one whose name the question's words make up
+        (SETTINGS, "What's the timeout for connecting to a model server?", "`CADENCE_MODEL_CONNECT_TIMEOUT`",
+         ["CADENCE_MODEL_TIMEOUT`", "COORDINATOR"]),
+        (SETTINGS, "How many tool calls may a turn make?", "`CADENCE_MAX_TOOL_HOPS`",
+         ["COORDINATOR", "AGENT_HOPS"]),
+        (SETTINGS, "Which setting limits how long a tool may run?", "`CADENCE_TOOL_TIMEOUT`",
+         ["COORDINATOR", "MODEL_TIMEOUT"]),
+        (SETTINGS, "What is the deadline of a whole turn?", "`CADENCE_TURN_TIMEOUT`", ["COORDINATOR"]),
+        # a limit: "how long" is a number of characters ("at most", "max characters")
+        (LIMITS, "How long may a user message be?", "`CADENCE_MAX_MESSAGE_CHARS`", ["ID_CHARS", "NOTE"]),
+        (LIMITS, "What's the maximum length of a thread id?", "`CADENCE_MAX_ID_CHARS`", ["MESSAGE", "NOTE"]),
+        (LIMITS, "What's the longest name a plugin can have?", "`name`: unique", ["version", "CADENCE_"]),
+        # a folder: "directory" and "dir" are folders; the setting of the folder asked for, not another
+        (FOLDERS, "Which directory are plugins loaded from?", "`CADENCE_PLUGINS_DIR`", ["AGENTS_DIR", "DATA_DIR"]),
+        (FOLDERS, "Where does Cadence store its database?", "`CADENCE_DATA_DIR`", ["AGENTS_DIR", "PLUGINS_DIR"]),
+        (FOLDERS, "How do I give Cadence a folder of agents written in markdown?", "`CADENCE_AGENTS_DIR`",
+         ["PLUGINS_DIR", "DATA_DIR"]),
+        # a conflict rule: "the same name" is "share a name"; the rule for the things asked about
+        (CONFLICTS, "Which plugin is loaded when two have the same name?", "When two plugins share a name",
+         ["populous", "world clock"]),
+        (CONFLICTS, "What if two cities have the same name?", "When several places share a name",
+         ["higher version"]),
+    ],
+)  # fmt: skip
+def test_the_sentence_that_answers_comes_first_and_alone(
+    result: str, question: str, first: str, absent: list[str]
+) -> None:
+    answer = relevant_sentences(result, question, or_passages=False)
+    assert answer.startswith(first), answer
+    for other in absent:
+        assert other not in answer, answer
+
+
+def test_a_sentence_cut_at_its_start_is_quoted_only_without_a_whole_one() -> None:
+    cut = (
+        "2 passage(s) for 'x' (source = path:line):\n\n"
+        "[1] settings.md:124 — Settings reference > Storage\n"
+        "…checked at every checkout of a pooled connection. - `CADENCE_POSTGRES_POOL_SIZE` "
+        "(default `10`): Most PostgreSQL connections of one pool.\n"
+    )
+    answer = relevant_sentences(cut, "How many connections does a pool open?", or_passages=False)
+    assert answer == "`CADENCE_POSTGRES_POOL_SIZE` (default `10`): Most PostgreSQL connections of one pool."
+    alone = "[1] a.md:3 — A\n…checked at every checkout of a pooled connection.\n"
+    assert relevant_sentences(alone, "when is a pooled connection checked?", or_passages=False) == (
+        "checked at every checkout of a pooled connection."
+    )
+    # a few words left of a cut sentence do not open the next one
+    short = (
+        "[1] a.md:3 — A\n…no clipping. - `CADENCE_TURN_TIMEOUT` (default 120 s): deadline of a whole turn.\n"
+    )
+    said = relevant_sentences(short, "which setting is the turn deadline?", or_passages=False)
+    assert said == "`CADENCE_TURN_TIMEOUT` (default 120 s): deadline of a whole turn."
+
+
+def test_a_broad_question_still_gets_the_passage_that_describes_it() -> None:
+    """A question about a topic ("what does the coordinator do") has no one sentence that answers: the
+    description of the topic is quoted in its order, not a setting that only names it."""
+    result = (
+        "2 passage(s) for 'coordinator' (source = path:line):\n\n"
+        "[1] settings.md:87 — Settings reference > Orchestration\n"
+        "- `CADENCE_COORDINATOR_LLM` (default `(unset)`): Coordinator model override (provider:model).\n\n"
+        "[2] overview.md:38 — What Cadence is > How a turn flows > The coordinator\n"
+        "The coordinator decides which agent should act next. It routes with tools named "
+        "`goto_<plugin>_agent`. When an agent hands back, the coordinator routes again or finishes."
+    )
+    answer = relevant_sentences(result, "Look up in the docs what the coordinator does", or_passages=False)
+    assert answer.startswith("The coordinator decides which agent should act next. It routes with tools")
+    assert "CADENCE_COORDINATOR_LLM" not in answer
+    # a sentence introducing a list is quoted with the list
+    listing = (
+        "[1] plugins.md:8 — Plugins > Writing a plugin\n"
+        "A plugin is a subclass of `BasePlugin` with two class methods: - `get_metadata()` returns a "
+        "`PluginMetadata`. - `create_agent()` returns a `BaseAgent`."
+    )
+    assert relevant_sentences(listing, "how do I write a plugin?", or_passages=False) == (
+        "A plugin is a subclass of `BasePlugin` with two class methods: `get_metadata()` returns a "
+        "`PluginMetadata`. `create_agent()` returns a `BaseAgent`."
+    )
+
+
+def test_a_setting_listed_by_two_documents_is_quoted_once() -> None:
+    result = (
+        "[1] configuration.md:18 — Configuration and limits > Orchestration limits\n"
+        "- `CADENCE_MAX_AGENT_HOPS` (default 25): agent routes allowed per turn.\n\n"
+        "[2] settings.md:43 — Settings reference > Limits\n"
+        "- `CADENCE_MAX_AGENT_HOPS` (default `25`): Agent routes allowed per turn; one more suspends.\n\n"
+        "[3] overview.md:54 — What Cadence is > The suspend node\n"
+        "If a limit is reached (too many agent routes), the turn goes to the suspend node."
+    )
+    answer = relevant_sentences(result, "what is the limit of agent routes in a turn?", or_passages=False)
+    assert answer.count("CADENCE_MAX_AGENT_HOPS") == 1
+
+
+def test_the_words_of_a_question_are_stemmed_weighed_and_related() -> None:
+    assert stem("memories") == stem("memory") and stem("recalled") == stem("recall")
+    assert stem("names") == stem("named") == stem("name") and stem("folders") == stem("folder")
+    asked = Asked("How many memories does Cadence recall?")
+    assert asked.weights[stem("memories")] == 1.0 and asked.weights[stem("many")] < 1.0
+    # the documentation as where to look is no topic; the docs plugin is one
+    assert stem("docs") not in Asked("What do the docs say about the synthesizer?").weights
+    assert stem("docs") not in Asked("According to the docs, which setting controls it?").weights
+    assert Asked("How do I point the docs plugin at a folder?").weights[stem("docs")] == 1.0
+    # related words count, less than the word itself
+    single = Asked("a single tool call")
+    strengths, _ = single.matches("timeout of one tool execution")
+    assert strengths[stem("tool")] > strengths[stem("call")] > 0 and stem("single") in strengths
+
+
+PLUGIN_METADATA = """# Plugins
+
+## Plugin metadata
+
+- `name`: unique; starts with a letter; letters, digits, spaces, `-` or `_`; at
+  most 52 characters. Names of graph nodes (coordinator, control, suspend,
+  synthesizer, finalize, finalizer) are reserved. The agent node is named
+  `<name>_agent`.
+- `version`: such as `1.0.0`. When two plugins share a name, the higher version wins.
+- `description`: what the agent does, shown to the coordinator (at least 10 characters).
+- `capabilities`: short phrases the coordinator routes by.
+"""
+
+
+def test_a_snippet_starts_at_the_bullet_most_about_the_query() -> None:
+    body = PLUGIN_METADATA.split("## Plugin metadata\n\n", 1)[1]
+    fts = "…synthesizer, finalize, finalizer) are reserved. The agent node is named `<name>_agent`…"
+    snippet = snippet_for("What is the maximum length of a plugin name?", body, fts)
+    assert snippet.startswith("- `name`: unique;") and "most 52 characters" in snippet
+    # about 40 words, then to the end of the line
+    assert snippet.endswith("the higher version wins.…")
+    later = snippet_for("what does a plugin's description say", body, fts)
+    assert later.startswith("…- `description`: what the agent does")
+    # no word of the query that this stemmer knows (FTS5's may know more): FTS5's window, to its line's ends
+    assert snippet_for("синтезатор", body, fts) == to_line_end(from_line_start(fts, body), body)
+
+
+def test_a_snippet_of_prose_starts_at_its_best_sentence() -> None:
+    body = (
+        "Cadence is a framework. It has agents and plugins that do many things for the user, and a\n"
+        "long paragraph that goes on. The folder is `CADENCE_DOCS_DIR`, or the bundled documents when it\n"
+        "is not set. Files are re-indexed when they change."
+    )
+    snippet = snippet_for("which folder does the docs plugin read", body, "…")
+    assert snippet.startswith("…The folder is `CADENCE_DOCS_DIR`")
+    assert snippet.endswith("Files are re-indexed when they change.")
+
+
+def test_search_hits_show_the_answering_bullet(tmp_path: Path) -> None:
+    (tmp_path / "plugins.md").write_text(PLUGIN_METADATA, encoding="utf-8")
+    hits = get_index(tmp_path).search("What's the longest name a plugin can have?")
+    assert hits and "at most 52 characters" in hits[0].snippet
+    assert hits[0].snippet.startswith("- `name`: unique;")
+
+
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        ("How long can a note be?", "`CADENCE_NOTE_MAX_CHARS`"),
+        ("How many memories are kept per user?", "`CADENCE_MEMORY_MAX_ITEMS`"),
+        ("Where does Cadence keep its database?", "`CADENCE_DATA_DIR`"),
+        ("What is the default port of the server?", "`CADENCE_PORT`"),
+        ("Which version is used when two plugins are named the same?", "When two plugins share a name"),
+        ("What does the documentation say about the suspend node?", "If a limit is reached"),
+        ("According to the docs, which setting controls the turn deadline?", "`CADENCE_TURN_TIMEOUT`"),
+    ],
+)
+def test_questions_about_the_bundled_documentation_are_answered_by_their_sentence(
+    question: str, first: str
+) -> None:
+    result = format_hits(question, get_index(BUNDLED_DOCS_DIR).search(question, 5))
+    answer = relevant_sentences(result, question, or_passages=False)
+    assert answer.startswith(first), answer
+
+
+def test_the_snippets_look_for_what_the_answer_looks_for() -> None:
+    """The docs plugin places a snippet at the sentence the answer from its passages will quote: both read
+    a question with one vocabulary (``cadence.text``)."""
+    from cadence import passages, text
+    from cadence.builtins import docs
+
+    for name in ("WEAK_WORDS", "RELATED_WORDS", "THE_DOCS_RE", "stem", "WEAK_WEIGHT", "RELATED_STRENGTH"):
+        assert getattr(docs, name) is getattr(text, name) is getattr(passages, name)
+    words = "memories recalled names named classes status replies timeouts folders directories settings note"
+    assert [text.stem(w) for w in words.split()] == [
+        "memory", "recall", "nam", "nam", "class", "status", "reply", "timeout", "fold", "directory", "sett",
+        "not",
+    ]  # fmt: skip
+    assert docs.PART_STRENGTH == passages.PART_STRENGTH
