@@ -17,7 +17,7 @@ from cadence.builtins.docs import DocsPlugin
 from cadence.builtins.info import InfoPlugin
 from cadence.builtins.info import convert_time as convert_time_tool
 from cadence.builtins.info import date_calculator as real_date_calculator
-from cadence.builtins.math import MathPlugin
+from cadence.builtins.math import MATH_TOOLS, MathPlugin
 from cadence.conventions import FINAL_REPLY_NOTICE, FORWARDED_REPLY_NOTICE
 from cadence.models.local import (
     LocalChatModel,
@@ -938,6 +938,10 @@ def test_an_agent_is_given_the_part_its_tools_answer() -> None:
     assert part_for(two, clock) == "Convert 12 miles to km"  # "convert" fits a clock tool best
     assert part_for(two, clock, ["12 miles is 19.31 km."]) == "also what weekday is 9 June 2027?"
     assert part_for(two, clock, ["Nothing was found."]) == "Convert 12 miles to km"
+    # the calculator's routing text says no "time" (nor "times", the same stem): the clock part is not its
+    real_math = [routing_schema(t) for t in MATH_TOOLS]
+    asked = "What's 14.5% of 620, and what's the time in Oslo right now?"
+    assert part_for(asked, real_math) == "What's 14.5% of 620"
     model = LocalChatModel()
     plan = model.plan(_after_route(question, "math"), tools=_schemas([calculate, make_back_tool()]))
     assert json.loads(plan.fixed or "{}")["arguments"] == {"expression": "Calculate 12 * 4"}

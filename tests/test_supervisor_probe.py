@@ -243,6 +243,25 @@ async def test_an_answer_to_half_of_a_two_part_question_does_not_stand(engine_fa
     assert not any("direct answer" in n for n in result.trace["notes"])
 
 
+async def test_an_answer_to_one_part_does_not_stand_however_many_words_it_covers(engine_factory) -> None:
+    """ "Tell me the time in Denver, and also how much is 1,750 / 25?": the math answer covered "much",
+    "also" and both numbers (4 of the 6 terms), stood, and the time in Denver was never asked."""
+    engine, model = engine_factory(
+        [
+            transfer("math"),
+            call("calculate", expression="also how much is 1,750 / 25?"),
+            {"content": "The answer is 70."},
+            transfer("info"),
+            {"content": "It is 07:50 in Denver."},
+            {"content": "It is 07:50 in Denver, and 1,750 / 25 is 70."},
+        ],
+        mode="supervisor",
+    )
+    result = await engine.ainvoke("Tell me the time in Denver, and also how much is 1,750 / 25?")
+    assert nodes(model)[3] == "supervisor"
+    assert result.response == "It is 07:50 in Denver, and 1,750 / 25 is 70."
+
+
 # -- a forwarded answer is not read twice in later turns ---------------------------------------------------
 async def test_later_turns_do_not_read_a_forwarded_answer_twice(engine_factory) -> None:
     engine, model = engine_factory(

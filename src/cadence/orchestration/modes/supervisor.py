@@ -57,6 +57,7 @@ from cadence.conventions import (
     plugin_of_node,
     split_at_last_human,
 )
+from cadence.models.preroute import question_parts
 from cadence.orchestration import plugin_nodes
 from cadence.orchestration.agent_node import FAILED_STEP_KEY, agent_node_of, run_agent
 from cadence.orchestration.answer_check import (
@@ -542,7 +543,9 @@ def answer_stands(state: dict[str, Any], update: dict[str, Any], agent: str, ans
     4. it passes validation (:func:`~cadence.orchestration.validation.validate_answer`: relevant,
        no invented number or name, the results carried, citations of retrieved documents);
     5. the question is covered: more than :data:`COVERAGE` of its terms (content words and numbers)
-       appear in the answer, the tools' arguments or their results.
+       appear in the answer, the tools' arguments or their results;
+    6. the question asks one thing (:func:`~cadence.models.preroute.question_parts`): another part may be
+       another agent's ("Tell me the time in Denver, and also how much is 1,750 / 25?").
     """
     ctx = update.get("plugin_context") or {}
     if list(ctx.get(F.ROUTING_HISTORY) or []) != [agent] or ctx.get(F.SUSPEND_REASON):
@@ -560,6 +563,8 @@ def answer_stands(state: dict[str, Any], update: dict[str, Any], agent: str, ans
     if not text or text in contents or " ".join(text.split()) == " ".join("\n".join(contents).split()):
         return False
     question, _ = turn_evidence(state)
+    if len(question_parts(question)) > 1:
+        return False
     asked = _terms(question)  # the coverage first: it is cheaper than validation
     if asked:
         seen = _terms(" ".join([text, *contents, *(str(v) for r in results for v in r.args.values())]))
