@@ -1128,6 +1128,31 @@ def test_what_the_user_told_earlier_fills_their_references(question: str, resolv
             "What do I make in a week?",
         ),
         (["You make $31 an hour."], "What is 5 + 5?", "What is 5 + 5?"),
+        # the user as a place in a question about the clock
+        (["You're living in Tartu now."], "what's the time for me?", "what's the time in Tartu?"),
+        (
+            ["You live in Tartu."],
+            "time difference between me and Lima?",
+            "time difference between Tartu and Lima?",
+        ),
+        (["You live in Tartu."], "what's the time in Lima for me?", "what's the time in Lima for me?"),
+        (["You live in Tartu."], "work out 2 + 2 for me", "work out 2 + 2 for me"),
+        # a told amount per period, said as the user would
+        (
+            ["Your weekly grocery bill is $140."],
+            "what do I spend on my grocery bill in a year?",
+            "My grocery bill is $140 a week. what do I spend on my grocery bill in a year?",
+        ),
+        (
+            ["Your weekly grocery bill is $140."],
+            "what's a grocery bill of $90 over a month?",
+            "what's a grocery bill of $90 over a month?",
+        ),
+        (
+            ["Your weekly grocery bill is $140."],
+            "how much is the bill in Paris?",
+            "how much is the bill in Paris?",
+        ),
     ],
 )
 def test_a_told_place_or_rate_fills_the_question(facts: list[str], question: str, resolved: str) -> None:

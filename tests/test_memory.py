@@ -16,7 +16,17 @@ from langgraph.store.memory import InMemoryStore
 
 from cadence.memory import MemoryService
 from cadence.memory.ingest import addressed, only_statements, stated_facts
-from cadence.memory.recall import NAME_TERM, PLACE_TERM, adequacy, bm25, idf, relevance, score, terms
+from cadence.memory.recall import (
+    NAME_TERM,
+    PLACE_TERM,
+    adequacy,
+    bm25,
+    idf,
+    owned_terms,
+    relevance,
+    score,
+    terms,
+)
 from cadence.orchestration.engine import Cadence
 from cadence.testing import ScriptedChatModel
 from conftest import FINALIZE, call, goto, make_settings
@@ -57,6 +67,25 @@ def test_a_name_asked_as_called_and_an_amount_earned_share_terms() -> None:
     assert "earn" in pay and "earn" in terms("How much do I earn in a 40-hour week?")
     assert "earn" in terms("What's my salary?")
     assert "earn" not in terms("Can you make a cake for 8 people?")  # "make" without an amount
+
+
+def test_the_user_as_a_place_and_the_users_own_things() -> None:
+    assert PLACE_TERM in terms("what time is it for me right now?")
+    assert PLACE_TERM in terms("What's the time difference between me and Tokyo?")
+    assert PLACE_TERM not in terms("can you work this out for me: 2 + 2")
+    assert owned_terms("Your weekly grocery bill is $140.") == {"week", "grocery", "bill"}
+    assert owned_terms("You live in Rome.") == set()
+
+
+async def test_a_question_about_the_users_own_thing_recalls_it_whatever_its_score() -> None:
+    """ "how much rent do I pay in a year?" shares one word of four with "My monthly rent is 1,250 euros.":
+    it scored 0.094, under CADENCE_MEMORY_MIN_SCORE, and was not recalled."""
+    memory = MemoryService(InMemoryStore(), make_settings())
+    await memory.remember("u", "Your monthly rent is 1,250 euros.")
+    asked = await memory.recall("u", "how much rent do I pay in a year?")
+    assert [i.text for i in asked.items] == ["Your monthly rent is 1,250 euros."]
+    general = await memory.recall("u", "is rent cheaper in Lisbon or in Porto?")  # not about the user
+    assert general.items == []
 
 
 def test_bm25_matches_the_documented_formula() -> None:

@@ -65,6 +65,13 @@ _SAME_TERM = {
     "wages": "earn",
     "paid": "earn",
     "income": "earn",
+    "monthly": "month",
+    "weekly": "week",
+    "yearly": "year",
+    "annual": "year",
+    "annually": "year",
+    "daily": "day",
+    "hourly": "hour",
 }
 """Words that ask for the same thing as another, one term each: "what's my dog called?" asks its name
 ("called", so the word "name" never stands for :data:`NAME_TERM`, the user's own name); "how much do I
@@ -88,7 +95,8 @@ _SELF_PLACE_RE = re.compile(
     r"\b(?:i(?:'m| am)? (?:now |currently |still )?(?:live|living|based|located|staying|stay|reside|residing"
     r"|from|work(?:ing)? (?:from|remotely from))|i come from|i grew up|i moved to|where i(?:'m| am)?\b"
     r"|my (?:home|hometown|home town|city|town"
-    r"|country|area|place|location)|(?:at|back) home)\b|\b(?:here|am i)\s*[?.!]*$",
+    r"|country|area|place|location)|(?:at|back) home)\b|\b(?:here|am i)\s*[?.!]*$"
+    r"|\b(?:time|date|day|clock|hour)\b[^.?!]{0,30}\bfor me\b|\bbetween me and\b|\band me\s*[?.!]*$",
     re.IGNORECASE,
 )
 """Where the user lives or is, in a statement ("I'm based in Lisbon", "I come from Oslo") or a question
@@ -130,6 +138,20 @@ def terms(text: str) -> list[str]:
     if named and NAME_TERM not in out:
         out.append(NAME_TERM)
     return out
+
+
+_OWNED_RE = re.compile(
+    r"^\s*(?:your|my)\s+(?P<what>[\w' -]{1,40}?)\s+(?:is|are|was|were|costs?)\b", re.IGNORECASE
+)
+"""A fact about a thing of the user's ("Your monthly rent is 1,250 euros.", "Your dog's name is Biscuit.")."""
+
+
+def owned_terms(fact: str) -> set[str]:
+    """The terms naming the user's own thing that ``fact`` is about ("rent" and "month" of "Your monthly rent
+    is 1,250 euros."); empty for any other fact. A question about the user holding one recalls the fact
+    whatever its score: "how much rent do I pay in a year?" shares one word of four with it."""
+    match = _OWNED_RE.match(fact)
+    return set(terms(match.group("what"))) if match else set()
 
 
 def idf(n: int, total: int) -> float:

@@ -36,8 +36,17 @@ from typing import Any
 
 from langgraph.store.base import BaseStore, Item, PutOp
 
+from cadence.memory.ingest import about_user as asks_about_user
 from cadence.memory.ingest import claim, clip, stated_facts
-from cadence.memory.recall import SELF_TERMS, Scored, coherent_adequacy, question_parts, score, terms
+from cadence.memory.recall import (
+    SELF_TERMS,
+    Scored,
+    coherent_adequacy,
+    owned_terms,
+    question_parts,
+    score,
+    terms,
+)
 from cadence.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -496,10 +505,17 @@ class MemoryService:
             ),
         )
 
+        # "how much rent do I pay?" asks of "Your monthly rent is 1,250 euros." (the user's own thing)
+        mine = set(asked) if asks_about_user(question) else set()
+
         def wanted(k: int) -> bool:
             value = items[k].value
             if value.get("kind", MemoryKind.FACT) == MemoryKind.FACT:
-                return scores[k] >= floor or any(t in documents[k] for t in about_user)
+                return (
+                    scores[k] >= floor
+                    or any(t in documents[k] for t in about_user)
+                    or bool(mine and mine & owned_terms(str(value.get("text") or "")))
+                )
             if thread_id is not None and value.get("source_thread") == thread_id:
                 return False
             return scores[k] >= max(floor, strong)

@@ -341,6 +341,41 @@ _ASKS_OWN_RATE_RE = re.compile(
     re.IGNORECASE,
 )
 """A question about what the user earns, saves or spends ("How much do I earn in a 40-hour week?")."""
+_PERIODIC_RE = re.compile(
+    r"^Your (?P<period>monthly|weekly|yearly|annual|daily|hourly) (?P<what>[\w' -]{1,30}?) (?:is|are|was) "
+    r"(?P<value>[$€£]?\d[\d,]*(?:\.\d+)?(?: ?(?:dollars|euros|pounds|[A-Z]{3}))?)[.!]?$",
+    re.IGNORECASE,
+)
+_AMOUNT_GIVEN_RE = re.compile(r"[$€£]\s?\d|\d[\d,.]*\s*(?:dollars|euros|pounds|bucks)\b", re.IGNORECASE)
+_PER = {
+    "monthly": "month",
+    "weekly": "week",
+    "yearly": "year",
+    "annual": "year",
+    "daily": "day",
+    "hourly": "hour",
+}
+
+
+def _periodic_amount(fact: str, question: str) -> str | None:
+    """A told amount per period the question asks about, as the user would say it ("My rent is 1,250 euros a
+    month." of "Your monthly rent is 1,250 euros." for "how much rent do I pay in a year?"), else None."""
+    match = _PERIODIC_RE.match(fact)
+    if match is None or not re.search(r"\b(?:I|my|me)\b", question, re.IGNORECASE):
+        return None
+    what = match.group("what")
+    if not re.search(rf"\b{re.escape(what.split()[-1])}\b", question, re.IGNORECASE):
+        return None
+    return f"My {what} is {match.group('value')} a {_PER[match.group('period').lower()]}."
+
+
+_CLOCK_WORD_RE = re.compile(
+    r"\b(?:time|times|clock|hours?|date|day|morning|evening|night|ahead|behind)\b", re.I
+)
+_ME_AS_PLACE_RE = re.compile(r"\b[Ff]or me\b|(?<=\bbetween )me\b|\bme(?= and [A-Z])")
+"""The user as a place in a question about the clock ("what time is it for me?", "between me and Tokyo");
+"for me" only when the question names no place ("the time in Oslo for me" is Oslo's)."""
+_NAMES_A_PLACE_RE = re.compile(r"\b(?:in|at) [A-Z]")
 _AM_I_RE = re.compile(r"\s+am I(?=\s*[?.!]*$)", re.IGNORECASE)
 _PREPOSITION_END_RE = re.compile(r"\b(?:of|in|at|from|to|and|for|between|is)\s+$", re.IGNORECASE)
 
@@ -355,6 +390,10 @@ def resolve_told(question: str, facts: Sequence[str]) -> str:
         # "How much do I earn in a 40-hour week?" after "I make $28 an hour.": the rate is said first,
         # as the user would have said it in one message
         resolved = f"I {rates[0]}. {resolved}"
+    periodic = [said for fact in facts if (said := _periodic_amount(fact, question))]
+    if len(periodic) == 1 and not rates and not _AMOUNT_GIVEN_RE.search(question):
+        # "how much rent do I pay in a year?" after "My monthly rent is 1,250 euros."
+        resolved = f"{periodic[0]} {resolved}"
     for fact in facts:
         own = _OWN_VALUE_RE.match(fact)
         if own is not None:
@@ -364,10 +403,23 @@ def resolve_told(question: str, facts: Sequence[str]) -> str:
         # "How many hours ahead of London am I?": the user's place is compared
         resolved = _AM_I_RE.sub(" is where I am", resolved, count=1)
     said = _WHERE_I_RE.search(resolved)
+    if said is None and _CLOCK_WORD_RE.search(resolved):
+        # "what time is it for me?", "the time difference between me and Tokyo": the user's place
+        said = _ME_AS_PLACE_RE.search(resolved)
+        if said is not None and said.group(0).lower() == "for me" and _NAMES_A_PLACE_RE.search(resolved):
+            said = None
     if said is not None:
         places = [(fact, m.group("place")) for fact in facts if (m := _OWN_PLACE_RE.match(fact))]
         # the same verb first ("where I work" is "You work in ..."), else any place the user gave
-        words = set(re.findall(r"[a-z]+", said.group(0).lower())) - {"where", "i", "am", "my", "m"}
+        words = set(re.findall(r"[a-z]+", said.group(0).lower())) - {
+            "where",
+            "i",
+            "am",
+            "my",
+            "m",
+            "me",
+            "for",
+        }
         if not words and "my" not in said.group(0).lower():  # "where I am": where the user is
             words = {"are"}
         if words == {"here"}:  # "here": where the user is ("You're based in …"), else any place told
@@ -382,7 +434,7 @@ def resolve_told(question: str, facts: Sequence[str]) -> str:
         if place is not None:
             before = resolved[: said.start()]
             # after a preposition ("ahead of where I live", "in my city") the place alone
-            lead = "" if _PREPOSITION_END_RE.search(before) else "in "
+            lead = "" if _PREPOSITION_END_RE.search(before) or said.group(0).lower() == "me" else "in "
             resolved = f"{before}{lead}{place.rstrip('.')}{resolved[said.end() :]}"
     return resolved
 
