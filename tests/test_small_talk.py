@@ -133,3 +133,26 @@ def test_a_question_about_the_assistant_is_answered_with_its_capabilities(messag
     assert ABOUT_ASSISTANT_RE.match(message)
     reply = small_talk_reply(message, CAPABILITIES)
     assert reply is not None and "- Calculator: arithmetic\n- World clock: the time in any city" in reply
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["ok, that's everything for tonight. bye!", "Cool, thanks!", "alright, that's it for now. cheers"],
+)
+def test_an_interjection_goes_with_thanks_or_a_goodbye(message: str) -> None:
+    assert is_small_talk(message)
+
+
+@pytest.mark.parametrize(
+    "message", ["great", "ok", "ok, what is 2 + 2?", "perfect, now convert 5 km to miles"]
+)
+def test_an_interjection_alone_or_before_work_is_no_small_talk(message: str) -> None:
+    assert not is_small_talk(message)
+
+
+def test_a_reply_to_small_talk_is_relevant_to_it() -> None:
+    """Validation flagged "Hello! What would you like to know?" as irrelevant to "hey, anything new with you?"."""
+    from cadence.orchestration.validation import is_relevant
+
+    assert is_relevant("hey, anything new with you?", "Hello! What would you like to know?")
+    assert not is_relevant("What is the capital of Peru?", "Hello! What would you like to know?")

@@ -31,6 +31,7 @@ from typing import Any, Literal
 
 from langchain_core.messages import BaseMessage
 
+from cadence.models.preroute import is_small_talk
 from cadence.orchestration.answer_check import (
     ToolResult,
     check_answer,
@@ -192,12 +193,14 @@ def is_relevant(question: str, answer: str, results: Sequence[ToolResult] = ()) 
     content word of a result that is about the question (it, or its call, shares a word with the question:
     "William Shakespeare." answers "Who wrote Hamlet?" from "Hamlet was written by William Shakespeare.").
 
-    A question without content words ("what is 2+2?") makes any non-empty answer relevant.
+    A question without content words ("what is 2+2?") makes any non-empty answer relevant, and so does
+    small talk (:func:`~cadence.models.preroute.is_small_talk`: "hey, anything new with you?" shares no
+    word with "Hello! What would you like to know?").
     """
     if not answer.strip():
         return False
     asked = _content_words(question)
-    if not asked:
+    if not asked or (not results and is_small_talk(question)):
         return True
     said = _content_words(answer)
     if asked & said:
