@@ -46,6 +46,7 @@ from cadence.models.local.policy import (
     resolve_place,
     resolve_reference,
     resolve_told,
+    result_date,
     result_value,
     small_talk_reply,
     style_instruction,
@@ -613,6 +614,21 @@ def test_an_agent_told_thanks_or_hello_calls_no_tool() -> None:
         assert plan.mode == "text" and (plan.fixed or "").startswith(reply)
     work = LocalChatModel().plan([HumanMessage("thanks! and the time in Oslo?")], tools=tools)
     assert json.loads(work.fixed or "{}")["name"] == "current_time"
+
+
+def test_a_follow_up_asking_the_day_of_that_reads_the_previous_date() -> None:
+    """ "and what weekday is that?" after a date 90 days on: date_calculator got the question as it was."""
+    said = "The date 90 days from today (Sunday, 29 November 2026 in UTC) is Saturday, 27 February 2027."
+    assert result_date(said) == "27 February 2027"
+    assert result_date("There are 160 days between two dates.") is None
+    history = _turn(
+        "what date is 90 days from today?", "goto_info_agent", "date_calculator", {"question": "x"}, said
+    )
+    tools = _schemas([current_time, real_date_calculator, make_back_tool()])
+    plan = LocalChatModel().plan([*history, HumanMessage("and what weekday is that?")], tools=tools)
+    call = json.loads(plan.fixed or "{}")
+    assert call["name"] == "date_calculator"
+    assert call["arguments"] == {"question": "and what weekday is 27 February 2027?"}
 
 
 def test_policy_helpers() -> None:
@@ -1226,6 +1242,17 @@ def test_a_result_listing_named_values_is_answered_with_the_ones_asked_for() -> 
     assert asked_entries(listing, "medain of 10, 20, 30 and 40") == [("median", "25")]
     assert asked_entries(listing, "the meadian of 10, 20, 30, 40?") == [("median", "25")]
     assert asked_entries(listing, "the mena of 10, 20, 30, 40?") == []  # four letters: too short to guess
+    # said as people say it: ten decimals rounded
+    spread = "count: 8; mean: 5; sample standard deviation: 2.1380899353; population standard deviation: 2"
+    turn = [
+        SystemMessage("Synthesizer. RESPONSE STYLE: natural"),
+        HumanMessage("What's the standard deviation of 2, 4, 4, 4, 5, 5, 7, 9?"),
+        AIMessage("", tool_calls=[{"name": "statistics", "args": {"numbers": [2]}, "id": "s1"}]),
+        ToolMessage(spread, tool_call_id="s1", name="statistics"),
+    ]
+    assert LocalChatModel().plan(turn).fixed == (
+        "The sample standard deviation is about 2.14; the population standard deviation is 2."
+    )
     assert asked_entries(listing, "the largest and the smallest of 10, 20, 30, 40") == [
         ("min", "10"),
         ("max", "40"),

@@ -677,6 +677,20 @@ def result_value(result: str) -> str | None:
     return match.group(1).replace(",", "") if match else None
 
 
+_DATE_IN_RESULT_RE = re.compile(
+    r"\b(\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:January|February|March|April|May|June|July|August|September|"
+    r"October|November|December) \d{4})\b"
+)
+_DAY_ASKED_RE = re.compile(r"\b(?:weekday|day of the week|what day|which day|date)\b", re.IGNORECASE)
+
+
+def result_date(result: str) -> str | None:
+    """The date a result arrives at, its last one ("… is Saturday, 27 February 2027." → "27 February 2027"),
+    or None: what "that" is in a follow-up asking about a day ("and what weekday is that?")."""
+    found = _DATE_IN_RESULT_RE.findall(result)
+    return found[-1] if found else None
+
+
 _ABOUT_RE = re.compile(r"\s+\(about [^)]*\)$")
 """An approximation after a result's value ("= 39.675 (about $39.68)"): the value is the exact one."""
 
@@ -896,6 +910,14 @@ _FALL_ASKED_RE = re.compile(
     re.IGNORECASE,
 )
 """A question asking by how much something went down: its percent change is said without a minus."""
+
+
+def _as_said(value: str) -> str:
+    """A number as people say it: more than :data:`SHOWN_DECIMALS` decimals rounded ("about 2.14")."""
+    decimals = len(value.partition(".")[2]) if re.fullmatch(r"-?[\d,]+\.\d+", value) else 0
+    if decimals <= SHOWN_DECIMALS:
+        return value
+    return "about " + f"{float(value.replace(',', '')):,.2f}".rstrip("0").rstrip(".")
 
 
 MONEY_EXACT_DECIMALS = 4
@@ -1441,6 +1463,8 @@ class SmallModelPolicy:
             stated = previous_own_answer(messages)
         again = with_another_number(question, previous_question(messages))
         value = result_value(stated) if stated is not None else None
+        if value is None and stated is not None and _DAY_ASKED_RE.search(question):
+            value = result_date(stated)  # "and what weekday is that?" after a date
         if again is not None:
             question = again  # "what about 80?": the previous question with 80
         elif value is not None:
@@ -1577,7 +1601,7 @@ class SmallModelPolicy:
             if entries:
                 # a result listing several named values ("count: 4; sum: 100; mean: 25; ..."): the ones
                 # asked for, by name, not the whole list (the model picks a wrong one)
-                said = "; ".join(f"the {name} is {value}" for name, value in entries)
+                said = "; ".join(f"the {name} is {_as_said(value)}" for name, value in entries)
                 return Plan("text", [], None, [], [], 0, fixed=f"{said[0].upper()}{said[1:]}.")
             found = [" ".join(line.split()) for line in facts.splitlines() if line.strip()]
             if shape == ANSWER_FROM_RESULTS and len(found) > 1 and len(question_parts(question)) > 1:
