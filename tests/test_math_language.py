@@ -805,7 +805,7 @@ def test_a_rate_for_a_time_in_another_unit(text: str, expression: str, value: fl
         "The population grows 2% a year. What after 10 years?",  # compound growth
         "I take 2 pills twice a day. How many in a week?",
         "I earn $20 an hour and work 8 hours a day. How much in a week?",  # two rates (was 160)
-        "A car goes 60 km per hour. How long to drive 150 km?",
+        "A car goes 60 km per hour. How long to drive 150 km there and back?",  # (150 km alone: 2.5 hours)
         "How many months until I have saved $1800 at $150 a month?",
     ],
 )
@@ -1616,3 +1616,205 @@ def test_an_hourly_rate_over_the_hours_of_a_week(text: str, expression: str) -> 
 def test_a_rate_over_the_hours_of_a_week_in_another_unit_is_not_read(text: str) -> None:
     with pytest.raises(CalculationError):
         evaluate(to_expression(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expression"),
+    [
+        ("add 12% to 250", "(250 * (100 + 12) / 100)"),
+        ("add 40 percent to 35", "(35 * (100 + 40) / 100)"),
+        ("subtract 8% from 75", "(75 * (100 - 8) / 100)"),
+        ("take 30% off of 120", "(120 * (100 - 30) / 100)"),
+    ],
+)
+def test_a_percent_added_to_or_taken_from_a_value_is_of_that_value(text: str, expression: str) -> None:
+    """ "add 15% to 86" was ``(15% + 86)``: 15 modulo 86, i.e. 15."""
+    assert to_expression(text) == expression
+
+
+@pytest.mark.parametrize("text", ["what is 12% + 250", "12% plus 250", "add 12 percent and 250 and 3"])
+def test_a_bare_percent_in_a_sum_is_not_read(text: str) -> None:
+    """12% of what? Never ``12 % 250`` (a remainder, 12) nor ``0.12 + 250``."""
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": text})
+
+
+@pytest.mark.parametrize(
+    ("text", "expression"),
+    [
+        ("I earn $3,100 a month and 18% goes to tax. What do I take home?", "(3100 * (100 - 18) / 100)"),
+        ("My wage is $640 and 12% is withheld for tax. How much do I keep?", "(640 * (100 - 12) / 100)"),
+        ("My salary is $5,000 and 25% is deducted. What is my net pay?", "(5000 * (100 - 25) / 100)"),
+        ("My wage is $640 and 12% is withheld for tax. How much is the tax?", "(640 * 12 / 100)"),
+        ("A dinner is $70 plus 10% tax. What's the total?", "(70 * (100 + 10) / 100)"),  # still added
+    ],
+)
+def test_a_percent_taken_out_of_pay_is_subtracted(text: str, expression: str) -> None:
+    assert to_expression(text) == expression
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I earn $3,100 a month and 18% goes to tax. How much?",  # the tax, or what is left?
+        "I earn $3,100 a month plus 18% tax. How much is left?",  # a tax added, then left?
+        "My salary is $5,000. 20% tax and 5% pension are deducted. What's my take-home pay?",
+    ],
+)
+def test_a_percent_taken_out_of_pay_without_one_answer_is_not_read(text: str) -> None:
+    with pytest.raises(CalculationError):
+        evaluate(to_expression(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        (
+            "How many liters does an aquarium of 80 cm by 35 cm by 45 cm hold?",
+            "80 cm by 35 cm by 45 cm = 126 liters (read as (80 * 35 * 45 / 1000))",
+        ),
+        (
+            "A pool is 8 m by 4 m by 1.5 m. How many litres does it hold?",
+            "8 m by 4 m by 1.5 m = 48000 litres (read as (8 * 4 * 1.5 * 1000))",
+        ),
+        (
+            "A crate is 24 in by 11 in by 7 in. How many gallons does it hold?",
+            "24 in by 11 in by 7 in = 8 gallons (read as (24 * 11 * 7 / 231))",
+        ),
+        (
+            "A box of 50 cm by 40 cm by 30 cm: how many cubic metres?",
+            "50 cm by 40 cm by 30 cm = 0.06 cubic metres (read as (50 * 40 * 30 / 1000000))",
+        ),
+        ("convert 3 cubic metres to litres", "3 cubic metres = 3000 litres (read as (3 * 1000000 / 1000))"),
+        ("how many ml is 20 cm3", "20 cm3 = 20 ml (read as (20 * 1 / 1))"),
+    ],
+)
+def test_a_volume_by_its_sizes_is_converted_into_the_unit_asked(text: str, answer: str) -> None:
+    """A tank of 60 cm by 30 cm by 40 cm holds 72 litres, not 72000: the product is in cm³ (ml)."""
+    assert calculate.invoke({"expression": text}) == answer
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "How many kg of water does a tank of 80 cm by 35 cm by 45 cm hold?",  # no volume unit
+        "A tank is 8 by 4 by 2. How many litres does it hold?",  # sizes in what unit?
+        "How many litres and gallons does a tank of 80 cm by 35 cm by 45 cm hold?",
+        "How many litres does a tank of 80 cm by 35 m by 45 cm hold?",  # mixed units
+    ],
+)
+def test_a_volume_asked_in_a_unit_it_does_not_convert_into_is_not_read(text: str) -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": text})
+
+
+@pytest.mark.parametrize(
+    ("text", "expression"),
+    [
+        (
+            "I bought 2 kg of apples at $3.10 a kg and 3 cartons of milk at $1.25 each. What did I spend?",
+            "(2 * 3.10 + 3 * 1.25)",
+        ),
+        ("I got 1.5 lb of cheese at $8/lb and a loaf for $3. What's the total?", "(1.5 * 8 + 1 * 3)"),
+        ("7 pals are chipping in for a $315 gift. How much does each one pay?", "(315 / 7)"),
+        ("4 friends pitch in for a $98 cake. How much does each pay?", "(98 / 4)"),
+        ("I got 34 correct out of 40 on the test. What's my percentage?", "(34 / 40 * 100)"),
+        ("She scored 18 points out of 24. What is her percentage?", "(18 / 24 * 100)"),
+        ("A 630 km drive takes 7 hours. What's the average speed?", "(630 / 7)"),
+        (
+            "Dinner for four came to $96.40 plus a $14 tip. How much each if we split it?",
+            "((96.40 + 14) / 4)",
+        ),
+        (
+            "A van is $60 a day plus $0.30 per km. I rent it for 2 days and drive 150 km. What's the cost?",
+            "(60 * 2 + 0.30 * 150)",
+        ),
+        ("A 1.5 litre bottle of cola costs $2.40. What does a 330 ml can cost?", "(2.40 * 330 / 1000 / 1.5)"),
+        ("A 500 g block of cheese is $6. How much does 125 g cost?", "(6 * 125 / 500)"),
+        (
+            "A 13 ft ladder reaches 12 ft up a wall. How far is its foot from the wall?",
+            "sqrt(13 ** 2 - 12 ** 2)",
+        ),
+        ("A 10 m ladder stands 6 m from a wall. How high does it reach?", "sqrt(10 ** 2 - 6 ** 2)"),
+        ("The hypotenuse is 17 and one leg is 8. What is the other leg?", "sqrt(17 ** 2 - 8 ** 2)"),
+    ],
+)
+def test_more_word_problems_with_every_number_in_its_place(text: str, expression: str) -> None:
+    assert to_expression(text) == expression
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I bought 2 kg of apples at $3.10 a lb and 3 cartons of milk at $1.25 each. What did I spend?",
+        "7 pals are chipping in for a $315 gift and a $20 card. How much does each one pay?",
+        "I got 34 correct out of 40 on the test. What's my score out of 10?",
+        "A 630 km drive takes 7 hours. How far in 3 hours?",  # a distance asked
+        "A van is $60 a day plus $0.30 per km. I rent it for 2 days. What's the cost?",  # km not given
+        "A van is $60 a day plus $0.30 per km. I rent it for 2 days and drive 150 miles. What's the cost?",
+        "A 1.5 litre bottle of cola costs $2.40. What does a 330 g bar cost?",  # not one kind
+        "A 1.5 litre bottle of cola costs $2.40. What does a 330 ml can cost, and how much is 2?",
+        "A 13 ft ladder reaches 14 ft up a wall. How far is its foot from the wall?",  # longer than the ladder
+        "A 13 ft ladder and a 5 ft box. How far apart are they?",  # no wall
+        "The hypotenuse is 17. What is the other leg?",
+    ],
+)
+def test_more_word_problems_without_every_number_in_its_place_are_not_read(text: str) -> None:
+    with pytest.raises(CalculationError):
+        evaluate(to_expression(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        (
+            "I run at 12 km/h. How long will it take me to run 9 km?",
+            "9 km at 12 km/h = 0.75 hours (read as (9 / 12))",
+        ),
+        (
+            "I walk at 4 km/h. How many minutes to walk 3 km?",
+            "3 km at 4 km/h = 45 minutes (read as (3 / 4 * 60))",
+        ),
+        (
+            "im doing a 21.1 km half marathon at 6 min per km, how long will it take",
+            "21.1 km at 6 min per km = 126.6 minutes (read as (21.1 * 6))",
+        ),
+        (
+            "I drive at 50 mph. How long for 125 miles?",
+            "125 miles at 50 mph = 2.5 hours (read as (125 / 50))",
+        ),
+        (
+            "how many kilograms is a pound and a half?",
+            "1.5 pound = 0.68 kilograms (exactly (1.5 * 453592.37 / 1000000) = 0.680388555)",
+        ),
+        (
+            "how many grams is a quarter pound?",
+            "0.25 pound = 113.4 grams (exactly (0.25 * 453592.37 / 1000) = 113.3980925)",
+        ),
+        ("how many ml is half a cup", "0.5 cup = 118.29 ml (exactly (0.5 * 236.5882365 / 1) = 118.29411825)"),
+        (
+            "How much fencing goes around a round pool that is 6 m across?",
+            "the length around a circle 6 m across = 18.85 m (exactly (pi * 6) = 18.8495559215)",
+        ),
+    ],
+)
+def test_a_time_for_a_distance_a_part_of_a_unit_and_the_length_around_a_circle(
+    text: str, answer: str
+) -> None:
+    assert calculate.invoke({"expression": text}) == answer
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I run at 12 km/h. How long will it take me to run 9 miles?",  # miles at km/h
+        "I run at 12 km/h. How long to run 9 km there and back?",
+        "I run at 12 km/h for 2 hours. How far do I get, and how long is 9 km?",
+        "How much fencing goes around a round pool that is 6 m across and 2 m deep?",  # another number
+        "How much fencing goes around a pool that is 6 m wide?",  # not said to be round
+        "how many grams is half a pizza?",
+    ],
+)
+def test_a_time_a_part_or_a_length_around_not_of_these_forms_is_not_read(text: str) -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": text})

@@ -450,7 +450,13 @@ cube or sphere ("the area of a circle with radius 3"), a right triangle's hypote
 for 4 people: how much for 6?"), fuel for a trip ("520 km at 5.8 L per 100 km"), a speed or a rate in
 the unit asked ("42 km in 1 hour 45 minutes: km/h?"), a price per night plus a fee ("$185 a night for 4
 nights plus a $60 fee"), a value "as a decimal", and the arithmetic of a question that also asks
-something else. The
+something else. Also: a percent added to or taken from a value ("add 15% to 86", "subtract 5% from 200"),
+pay with a percent deducted ("22% goes to tax: take-home pay?"), a tank's volume in litres ("60 cm by 30 cm
+by 40 cm"; cubic metres, cubic feet, cm3), a price per kg ("3 kg at $1.40 a kg"), friends chipping in for
+a gift, a score "27 right out of 30" as a percentage, the duration of a trip at a speed or a pace ("45 km at
+18 km/h", "5.5 min per km"), a price for another amount ("a 2 litre bottle costs $3.60: a 250 ml glass?"),
+a rental per day plus per km, a ladder against a wall, "half a pound" in grams, and the edging around a
+round pond 3 m across. The
 result then shows the expression it was read as (and an amount of money in cents). Words that name
 no known operation are an error, never ignored.
 """

@@ -271,6 +271,10 @@ _VERB_PATTERNS: Rules = _rules(
     *_PERCENT_QUESTIONS,
     (rf"^(?:add|sum|total){_TOGETHER} {_LIST}{_TOGETHER}$", "sum of 2+"),
     (rf"^multiply{_TOGETHER} {_LIST}{_TOGETHER}$", "product of 2+"),
+    # "add 15% to 86", "subtract 5% from 200", "take 10% off 90": a percent of the value itself
+    (rf"^add {_OPERAND}\s*{_PCT} (?:on )?to {_OPERAND}$", "({1} * (100 + {0}) / 100)"),
+    (rf"^(?:subtract|deduct|take) {_OPERAND}\s*{_PCT} (?:away )?(?:from|off(?: of)?) {_OPERAND}$",
+     "({1} * (100 - {0}) / 100)"),
     (rf"^add {_OPERAND} (?:and|to|plus) {_OPERAND}$", "({0} + {1})"),
     (rf"^subtract {_OPERAND} from {_OPERAND}$", "({1} - {0})"),
     (rf"^take {_OPERAND} (?:away )?from {_OPERAND}$", "({1} - {0})"),
@@ -374,8 +378,20 @@ def _same_units_dropped(text: str) -> str:
     return _COUNTED_UNIT_RE.sub(r"\1", text)
 
 
+_PERCENT_IN_SUM_RE = re.compile(
+    rf"(?<![\w.]){_NUM}\s*(?:%|percent\b|per cent\b)(?!\s*(?:of|out of)\b)\s*(?:[-+]|plus\b|minus\b|and\b)"
+    rf"|(?:[-+]|\bplus|\bminus|\band)\s*{_NUM}\s*(?:%|percent\b|per cent\b)(?!\s*(?:of|out of)\b)",
+    re.IGNORECASE,
+)
+"""A bare percent added to or taken from a number ("15% + 86"): 15% of what? Read by the forms that say
+("86 plus 15%", "add 15% to 86"), never as ``15 % 86`` (a remainder) or ``0.15 + 86``."""
+
+
 def _symbols(text: str) -> str:
-    """Operator and function words of one clause replaced by symbols; leftover words dropped."""
+    """Operator and function words of one clause replaced by symbols; leftover words dropped. A bare
+    percent in a sum is left as a word (an error, not a guess)."""
+    if _PERCENT_IN_SUM_RE.search(text):
+        return re.sub(r"\s*%", " percent", text.strip())
     out = _same_units_dropped(f" {text} ")
     out = re.sub(rf"({_NUM})\s*(?:percent|per cent|%)\s+of\s+", r"(\1 / 100) * ", out, flags=re.I)
     for pattern, symbol in _OPERATOR_WORDS:
@@ -880,7 +896,8 @@ _PAID_PRICE_RE = re.compile(
 """The price given is the one after the change ("after a 25% discount it costs $30", "reduced by 20%
 to $40", "what was the original price?"): finding the price before is not one step of this form."""
 _PEOPLE = (
-    r"(?:people|persons|friends|guests|diners|colleagues|coworkers|co-workers|roommates|flatmates|players|"
+    r"(?:people|persons|friends|freinds|frends|guests|diners|colleagues|coworkers|co-workers|roommates|"
+    r"flatmates|pals|buddies|mates|teammates|players|"
     r"kids|children|students|family members|members|adults|of us|ways)"
 )
 _SHARE_CUE_RE = re.compile(
@@ -936,6 +953,21 @@ def _came_to_stated(text: str) -> str:
     )
 
 
+_DEDUCTED_RE = re.compile(
+    r"\b(?:goes|go|went|gone|going)\s+(?:to|on|in|towards?)\b|\b(?:is|are|gets?|got|was|were|been)\s+"
+    r"(?:taken|deducted|withheld|held back|removed|kept back|paid)\b|\b(?:taken|deducted|withheld)\s+"
+    r"(?:off|out|from|for)\b|\b(?:deduct(?:s|ed|ion|ions)?|withh[eo]ld(?:s|ing)?|take[sn]?\s+out|comes?\s+off)\b",
+    re.IGNORECASE,
+)
+"""A percent taken out of an amount ("22% goes to tax", "15% is withheld", "20% is deducted for tax")."""
+_KEPT_ASKED_RE = re.compile(
+    r"\b(?:take[\s-]?home|takes?\s+home|keep|keeps|kept|net|left|remains?|remaining|after\s+tax(?:es)?|"
+    r"in\s+(?:my|your|his|her|their|our)\s+pocket)\b",
+    re.IGNORECASE,
+)
+"""A question asking what is kept of an amount after a part is taken out ("how much do I take home?")."""
+
+
 def _price_problem(text: str) -> str | None:
     """A price lowered (a discount, a sale, "25% off") or raised (a tip, a tax, VAT, a markup) by a
     percent, as ``(A * (100 - P) / 100)`` or ``(A * (100 + P) / 100)``; asked for the tip, the tax or
@@ -946,6 +978,11 @@ def _price_problem(text: str) -> str | None:
     percents = _GIVEN_PERCENT_RE.findall(text)
     lowered, raised = _LOWERED_RE.search(text), _RAISED_RE.search(text)
     part_asked = any(pattern.search(text) for pattern in _PRICE_PART_ASKED)
+    deducted, kept = _DEDUCTED_RE.search(text), _KEPT_ASKED_RE.search(text)
+    if deducted is not None or (kept is not None and raised is not None and lowered is None):
+        if deducted is None or (kept is None and not part_asked) or (kept is not None and part_asked):
+            return None  # "22% goes to tax: how much?" (the tax, or what is left?), "$60 plus 8% tax: left?"
+        lowered, raised = deducted, None  # "$2,480 and 22% goes to tax: what do I take home?"
     if len(percents) != 1 or (lowered is None) == (raised is None):
         return None
     if _PAID_PRICE_RE.search(_came_to_stated(text) if part_asked else text):
@@ -1035,6 +1072,8 @@ def _price_changes(text: str) -> str | None:
     percents = list(_GIVEN_PERCENT_RE.finditer(text))
     if len(percents) < 2 or not _PAY_ASKED_RE.search(text) or _PAID_PRICE_RE.search(text):
         return None
+    if _DEDUCTED_RE.search(text) or _KEPT_ASKED_RE.search(text):
+        return None  # "20% tax and 5% pension are deducted: take-home pay?": parts of one amount, not in turn
     if re.search(rf"{_GIVEN_PERCENT_RE.pattern}\s+(?:of|out of)\b", text, re.IGNORECASE):
         return None
     price, text = _bought_each(text)
@@ -1096,8 +1135,8 @@ def _shared_with_amounts(text: str) -> str | None:
     else:
         return None
     numbers = list(_NUMBER_RE.finditer(_without_ones(rest)))
-    if len(numbers) != 2 or _OTHER_OPERATION_RE.search(rest) or _PAID_PRICE_RE.search(text):
-        return None
+    if len(numbers) != 2 or _OTHER_OPERATION_RE.search(rest) or _PAID_PRICE_RE.search(_came_to_stated(text)):
+        return None  # what a bill "came to" is the bill ("Lunch for 3 came to $58.20 plus an $8.73 tip")
     bill, added = numbers
     link = rest[bill.end() : added.start()]
     if not re.search(r"\b(?:plus|and|with|including)\b|\+", link, re.IGNORECASE):
@@ -1169,9 +1208,28 @@ def _stem(word: str) -> str:
 # A total of several things bought at a price each: "4 notebooks at $3.75 each and a pen for $2.40".
 _ITEM_RE = re.compile(
     rf"(?:(?<![\w.])(?P<n>{_NUM})|\b(?P<one>an?|one))\s+(?P<thing>{_NOUNS}(?:\s+of\s+{_NOUNS})?)\s+"
-    rf"(?P<link>at|for|costing|priced at|@)\s+(?P<p>{_NUM})(?!\w|\.\d)(?:\s+(?P<each>each|apiece|a piece))?",
+    rf"(?P<link>at|for|costing|priced at|@)\s+(?P<p>{_NUM})(?!\w|\.\d)"
+    rf"(?:\s+(?P<each>each|apiece|a piece)|\s*(?:(?:per|an?|for each|for every)\s+|/\s*)(?P<per>[a-z]+)\b)?",
     re.IGNORECASE,
 )
+_PRICE_PER_SLASH_RE = re.compile(r"(?<=\d)\s*/\s*(?=[a-z]+\b)", re.IGNORECASE)
+"""A price per unit written with a slash ("$2/lb"): read as "2 per lb"."""
+
+
+def _item_term(item: re.Match[str]) -> str | None:
+    """``count * price`` of one item of :data:`_ITEM_RE`, or ``None`` when a count above one has no price
+    "at" it or "each" ("3 shirts for $45": the price of all three?), or its price is per another unit than its
+    quantity's ("3 kg of potatoes at $1.40 a lb")."""
+    count = item.group("n") or "1"
+    per = item.group("per")
+    if per is not None:
+        if not _same_unit(per, item.group("thing").split()[0]):
+            return None
+    elif count != "1" and not (item.group("each") or item.group("link").lower() == "at"):
+        return None
+    return f"{count} * {item.group('p')}"
+
+
 _ITEM_GAP_RE = re.compile(r"[\s,]*(?:(?:and|plus)(?:\s+also)?)?\s*", re.IGNORECASE)
 _KIND_PRICE_RE = re.compile(
     rf"(?<![\w.])(?P<p>{_NUM})\s+(?:each\s+|apiece\s+)?(?:for|per)\s+(?:an?\s+|each\s+)?(?P<kind>[a-z]+)\b",
@@ -1193,6 +1251,7 @@ def _items_total(text: str) -> str | None:
     (not "3 shirts for $45"), and the question asks for the total."""
     if not _one_question(text):
         return None
+    text = _PRICE_PER_SLASH_RE.sub(" per ", text)
     if not _SPEND_ASKED_RE.search(text) or _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(text):
         return None
     numbers = {m.start() for m in _NUMBER_RE.finditer(text)}
@@ -1200,10 +1259,10 @@ def _items_total(text: str) -> str | None:
     if len(items) >= 2 and all(_ITEM_GAP_RE.fullmatch(text, a.end(), b.start()) for a, b in pairwise(items)):
         terms = []
         for item in items:
-            count = item.group("n") or "1"
-            if count != "1" and not (item.group("each") or item.group("link").lower() == "at"):
+            term = _item_term(item)
+            if term is None:
                 return None  # "3 shirts for $45": the price of all three?
-            terms.append(f"{count} * {item.group('p')}")
+            terms.append(term)
         used = {i.start(g) for i in items for g in ("n", "p") if i.start(g) >= 0}
         return f"({' + '.join(terms)})" if used == numbers else None
     prices = {_stem(m.group("kind")): m for m in _KIND_PRICE_RE.finditer(text)}
@@ -1669,6 +1728,8 @@ def _clause(text: str) -> str:
             continue
         if form in _AGGREGATES:
             kind, fewest = _AGGREGATES[form]
+            if kind != "product" and _PERCENT_IN_SUM_RE.search(match.group(1)):
+                return match.group(1)  # "add 12 percent and 250": 12% of what? (left in words: an error)
             items = _list(match.group(1))
             if len(items) >= fewest:
                 return _aggregate(kind, items)
@@ -1826,8 +1887,32 @@ _PART_OF_TIME_RE = re.compile(
 )
 """A part of a time in words: "a quarter of an hour" is ``0.25 hour``, "half a day" ``0.5 day``, "an
 hour and a half" ``1.5 hour``."""
+_PART_OF_UNIT_RE = re.compile(
+    r"\bhalf\s+(?:of\s+)?(?:a|an|one)\s+(?P<half>[a-z]+(?:\s+[a-z]+)?)"
+    r"|\b(?:a|one)\s+quarter(?:\s+of)?(?:\s+(?:a|an|one))?\s+(?P<quarter>[a-z]+(?:\s+[a-z]+)?)"
+    r"|\b(?:a|an|one)\s+(?P<whole>[a-z]+(?:\s+[a-z]+)?)\s+and\s+a\s+(?P<part>half|quarter)\b",
+    re.IGNORECASE,
+)
+"""A part of a unit in words: "half a pound" is ``0.5 pound``, "a quarter pound" ``0.25 pound``, "a pound and
+a half" ``1.5 pound`` (only for units of length, mass and volume; a unit's name may be two words: "fluid
+ounce")."""
 _NEGATIVE_RE = re.compile(r"\bnegative\s+(\d+(?:\.\d+)?)", re.IGNORECASE)
 """A negative number in words: "negative 5" is ``(-5)`` (the word was dropped: 5 + 3 for -5 + 3)."""
+
+
+def _part_of_unit(match: re.Match[str]) -> str:
+    for group, amount in (("half", "0.5"), ("quarter", "0.25"), ("whole", None)):
+        words = match.group(group)
+        if words is None:
+            continue
+        for unit in (words, words.split()[0]):
+            kind = _UNIT_OF.get(unit.lower(), ("",))[0]
+            if len(unit) > 2 and kind in ("length", "mass", "volume"):
+                if amount is None:
+                    amount = "1.5" if match.group("part").lower() == "half" else "1.25"
+                tail = words[len(unit) :]
+                return f"{amount} {unit}{tail}"
+    return match.group(0)
 
 
 def _part_of_time(match: re.Match[str]) -> str:
@@ -1846,6 +1931,7 @@ def _fractions_and_ordinals(text: str) -> str:
     ("two thirds of 60", "3/4 of 200")."""
     text = _ORDINAL_POWER_RE.sub(lambda m: f"to the {_ORDINALS[m.group(1).lower()]}th", text)
     text = _PART_OF_TIME_RE.sub(_part_of_time, text)
+    text = _PART_OF_UNIT_RE.sub(_part_of_unit, text)
     text = _AND_A_PART_RE.sub(lambda m: m.group(1) + (".5" if m.group(2).lower() == "half" else ".25"), text)
     text = _NEGATIVE_RE.sub(r"(-\1)", text)
 
@@ -1925,6 +2011,9 @@ def to_expression(text: str) -> str:
     if len(text) > MAX_READ_CHARS:
         return text
     cleaned = _prepared(text)
+    leg = _leg_from_hypotenuse(cleaned)
+    if leg is not None:
+        return leg  # "the hypotenuse of a right triangle is 25 and one leg is 7: the other leg?"
     shape = _shape_problem(cleaned)
     if shape is not None:
         return shape
@@ -1970,18 +2059,24 @@ def to_expression(text: str) -> str:
         or _total_with_charges(cleaned)
         or _amount_shared(cleaned)
         or _scaled_by_servings(cleaned)
+        or _price_rescaled(cleaned)
+        or _rates_for_amounts(cleaned)
+        or _leg_from_hypotenuse(cleaned)
         or whole
     )
 
 
 # A part of a whole asked as a percentage apart from it: "18 out of 24 passed. What percent is that?".
 _OUT_OF_RE = re.compile(
-    rf"(?<![\w.])(?P<a>{_NUM})\s+(?:out\s+)?of\s+(?:the\s+|a\s+total\s+of\s+)?(?P<b>{_NUM})(?!\w|\.\d)",
+    rf"(?<![\w.])(?P<a>{_NUM})\s+(?:(?:[a-z]+\s+){{1,2}}(?=out\s+of\b))?(?:out\s+)?of\s+"
+    rf"(?:the\s+|a\s+total\s+of\s+)?(?P<b>{_NUM})(?!\w|\.\d)",
     re.IGNORECASE,
 )
 _PERCENT_OF_THAT_RE = re.compile(
     rf"\b(?:what|which)\s+{_PCT}(?!\w)\s+(?:is|was|are|were|would be)\s+(?:that|this|it|they)\b"
     rf"|\b(?:as|in|into)\s+(?:a\s+)?{_PCT}(?!\w)"
+    rf"|\bwhat(?:'s|’s|s|\s+is|\s+was)\s+(?:my|your|his|her|their|our|the)\s+(?:score\s+as\s+an?\s+)?"
+    rf"(?:percentage|percent)(?:\s+score)?\s*[?.!]*$"
     rf"|\b(?:what|which)\s+{_PCT}(?!\w)\s+(?:of\s+(?:them|the\s+[a-z]+)\s+)?(?:did\s+)?(?P<verb>[a-z]+)\b",
     re.IGNORECASE,
 )
@@ -2037,7 +2132,7 @@ _BY_RE = re.compile(
     _DIMENSION.format(name="a")
     + r"\s*(?:by|x|×)\s*"
     + _DIMENSION.format(name="b")
-    + rf"(?:\s*(?:by|x|×)\s*{_DIMENSION.format(name='c')})?(?![\w.])",
+    + rf"(?:\s*(?:by|x|×)\s*{_DIMENSION.format(name='c')})?(?!\w|\.\d)",
     re.IGNORECASE,
 )
 _BY_AREA_ASKED_RE = re.compile(
@@ -2048,11 +2143,21 @@ _VOLUME_ASKED_RE = re.compile(r"\b(?:volume|capacity|cubic|hold)\b", re.IGNORECA
 
 def _by_dimensions(text: str) -> str | None:
     """The area of "A by B" or the volume of "A by B by C" ("My garden is 18 m by 7.5 m. What is its area?" is
-    ``(18 * 7.5)``), the sizes in one unit or none; ``None`` unless the question asks for an area (two sizes)
-    or a volume (three) and writes no other number."""
+    ``(18 * 7.5)``), the sizes in one unit or none; asked in another unit of area or volume ("How many litres
+    does a tank of 60 cm by 30 cm by 40 cm hold?"), the product converted into it (``(60 * 30 * 40 / 1000)``).
+    ``None`` unless the question asks for an area (two sizes) or a volume (three), writes no other number and
+    names no unit it cannot be converted into."""
+    conversion = _dimensions_converted(text)
+    if conversion is not None:
+        return conversion.expression
     found = _BY_RE.search(text)
     if found is None:
         return None
+    for name, _, _ in _asked_measure_units(text, found):
+        if not re.search(r"cubic|square|sq\b|[23²³]$", name, re.IGNORECASE):
+            return (
+                None  # a unit the sizes do not convert into ("how many kg does it hold?", "2 by 3: litres?")
+            )
     sizes = [found.group(k) for k in ("a", "b", "c") if found.group(k)]
     units = {(found.group(f"{k}_unit") or "").lower().rstrip("s") for k in ("a", "b", "c") if found.group(k)}
     if len(units - {""}) > 1 or len(_NUMBER_RE.findall(text)) != len(sizes):
@@ -2062,6 +2167,74 @@ def _by_dimensions(text: str) -> str | None:
     if len(sizes) == 3 and _VOLUME_ASKED_RE.search(text):
         return f"({sizes[0]} * {sizes[1]} * {sizes[2]})"
     return None
+
+
+_AMBIGUOUS_UNITS = frozenset({"in", "s", "h", "m", "g", "l", "min", "mi", "kn", "kt", "pt", "cc", "ha"})
+"""Unit names that are also words or letters ("in", "a 3 m tank"): asked only after "cubic" or "square"."""
+
+
+def _asked_measure_units(text: str, found: re.Match[str]) -> list[tuple[str, str, Fraction]]:
+    """The units named in ``text`` outside the sizes ``found`` of an "A by B (by C)" shape, as (the name
+    as written, its kind, its size in mm² for an area or ml for a volume; any other kind has size 0)."""
+    rest = _blanked(text, found)
+    named = []
+    for match in re.finditer(
+        rf"(?<![\w.])(?:(?P<power>cubic|square|sq\.?)\s+)?(?P<u>{_UNIT}){_UNIT_END}", rest, re.IGNORECASE
+    ):
+        unit = match.group("u").lower()
+        power = (match.group("power") or "").lower()
+        if unit in _AMBIGUOUS_UNITS and not power:
+            continue
+        kind, size = _UNIT_OF[unit]
+        if kind == "length" and power == "cubic":
+            named.append((match.group(0), "volume", Fraction(size) ** 3 / 1000))
+        elif kind == "length" and power:
+            named.append((match.group(0), "area", Fraction(size) ** 2))
+        elif kind in ("volume", "area"):
+            named.append((match.group(0), kind, Fraction(size)))
+        else:
+            named.append((match.group(0), kind, Fraction(0)))
+    return named
+
+
+def _dimensions_converted(text: str) -> Conversion | None:
+    """An area "A by B" or a volume "A by B by C" with its sizes in one unit of length, asked in another unit
+    of area or volume: "How many litres does a fish tank of 60 cm by 30 cm by 40 cm hold?" is ``(60 * 30 *
+    40 / 1000)`` (a cm³ is a ml), "a room 4 m by 5 m: how many square feet?" ``(4 * 5 * 1000000 /
+    92903.04)``. ``None`` unless one such unit is asked (of the kind the sizes make), every size has the one
+    unit of length and no other number is written."""
+    found = _BY_RE.search(text)
+    if found is None:
+        return None
+    keys = [k for k in ("a", "b", "c") if found.group(k)]
+    units = {(found.group(f"{k}_unit") or "").lower() for k in keys} - {""}
+    asked = _asked_measure_units(text, found)
+    if not asked or len(units) != 1 or len(_NUMBER_RE.findall(text)) != len(keys):
+        return None
+    unit = units.pop()
+    if _UNIT_OF.get(unit, ("",))[0] != "length":
+        return None
+    kind = "volume" if len(keys) == 3 else "area"
+    if kind == "volume" and not _VOLUME_ASKED_RE.search(text) and not re.search(r"\bhow many\b", text, re.I):
+        return None
+    if kind == "area" and not _BY_AREA_ASKED_RE.search(text) and not re.search(r"\bhow many\b", text, re.I):
+        return None
+    goals = {(kind_, size) for _, kind_, size in asked}
+    if len(goals) != 1 or next(iter(goals))[0] != kind:
+        return None  # "how many kg does it hold?", litres and gallons asked
+    length = Fraction(_UNIT_OF[unit][1])
+    size = length**3 / 1000 if kind == "volume" else length**2
+    factor = size / next(iter(goals))[1]
+    product = " * ".join(found.group(k) for k in keys)
+    if factor == 1:
+        expression = f"({product})"
+    elif factor.numerator == 1:
+        expression = f"({product} / {factor.denominator})"
+    elif factor.denominator == 1:
+        expression = f"({product} * {factor.numerator})"
+    else:
+        expression = f"({product} * {factor.numerator} / {factor.denominator})"
+    return Conversion(expression, re.sub(r"\s+", " ", found.group(0).strip()), asked[0][0])
 
 
 _AVERAGE_ASKED_RE = re.compile(r"\b(?:average|mean|on average)\b", re.IGNORECASE)
@@ -2118,7 +2291,8 @@ _ACROSS_RE = re.compile(
     re.IGNORECASE,
 )
 _ROUND_THING_RE = re.compile(
-    r"\b(?:pizzas?|pies?|tortillas?|plates?|circles?|circular|round|discs?|disks?|coins?|pans?|cakes?|wheels?)\b",
+    r"\b(?:pizzas?|pies?|tortillas?|plates?|circles?|circular|round|discs?|disks?|coins?|pans?|cakes?|wheels?|"
+    r"ponds?|fountains?|trampolines?)\b",
     re.IGNORECASE,
 )
 _AREA_ASKED_RE = re.compile(
@@ -2150,6 +2324,36 @@ def _round_area(text: str) -> str | None:
     return f"(pi * ({size.group('d')} / 2) ** 2)"
 
 
+_AROUND_ASKED_RE = re.compile(
+    r"\b(?:go(?:es|ing)?\s+(?:all\s+the\s+way\s+)?(?:a?round|round)|(?:distance|way|length)\s+(?:a?round)|"
+    r"circumference|perimeter|edging|edge|fenc(?:e|es|ing)|border|trim|rim)\b",
+    re.IGNORECASE,
+)
+"""A question about the length around a thing ("edging to go around", "the circumference")."""
+
+
+def _round_perimeter(text: str) -> Conversion | None:
+    """The length around a round thing given by its width: "How much edging do I need to go around a
+    circular pond that is 3 m across?" is ``(pi * 3)`` m. ``None`` unless ``text`` holds that one number
+    "across" or "in diameter" (or "wide"), names a round thing, and asks for the length around it (not an
+    area)."""
+    sizes = list(_ACROSS_RE.finditer(text))
+    if len(sizes) != 1 or len(_NUMBER_RE.findall(text)) != 1 or not _AROUND_ASKED_RE.search(text):
+        return None
+    if not _ROUND_THING_RE.search(text) or _AREA_ASKED_RE.search(text):
+        return None
+    if re.search(rf"\b(?:area|square|cover|covers|{_SHAPE})\b", text, re.IGNORECASE) and not re.search(
+        r"\bcircle", text, re.I
+    ):
+        return None
+    size = sizes[0]
+    return Conversion(
+        f"(pi * {size.group('d')})",
+        f"the length around a circle {size.group('d')} {size.group('u')} across",
+        size.group("u"),
+    )
+
+
 _LENGTH_NAMES = {"inche": "inch", "in": "inch", "foot": "ft", "feet": "ft", "meter": "m", "metre": "m"}
 
 
@@ -2171,7 +2375,7 @@ def _fixed_off_then_percent(text: str) -> str | None:
     """A price with a fixed amount off, then a tax or a tip by a percent: "a $1,299 laptop, $200 off,
     plus 5% tax" is ``((1299 - 200) * (100 + 5) / 100)``. ``None`` unless ``text`` holds just the price
     first, the amount "off" next and the percent added last."""
-    if not _one_question(text) or _OTHER_OPERATION_RE.search(text):
+    if not _one_question(text) or _OTHER_OPERATION_RE.search(text) or _DEDUCTED_RE.search(text):
         return None
     numbers = list(_NUMBER_RE.finditer(_without_ones(text)))
     offs = list(_FIXED_OFF_RE.finditer(text))
@@ -2240,10 +2444,10 @@ def _items_bought_from(text: str) -> str | None:
         return None
     terms = []
     for item in items:
-        count = item.group("n") or "1"
-        if count != "1" and not (item.group("each") or item.group("link").lower() == "at"):
+        term = _item_term(item)
+        if term is None:
             return None
-        terms.append(f"{count} * {item.group('p')}")
+        terms.append(term)
     used = {first.start()} | {i.start(g) for i in items for g in ("n", "p") if i.start(g) >= 0}
     if used != {n.start() for n in numbers}:
         return None
@@ -2337,6 +2541,14 @@ _IN_A_TIME_RE = re.compile(
     re.IGNORECASE,
 )
 """An amount and the time it took: "96 km in 45 minutes", "75 km in 2 hours 30 minutes", "6 km in an hour"."""
+_TAKES_A_TIME_RE = re.compile(
+    rf"(?<![\w.])(?P<a>{_NUM})[\s-]*(?P<what>[a-z]+)(?:\s+[a-z]+)?\s+(?:takes|took|lasts|lasted)\s+"
+    rf"(?:(?:just|only|exactly|about|under)\s+)?"
+    rf"(?:(?<![\w.])(?P<t>{_NUM})|\b(?P<one>an?|one))\s*(?P<u>{_TIME_UNIT}|h)\b"
+    rf"(?:,?\s*(?:and\s+)?(?P<t2>{_NUM})\s*(?P<u2>{_TIME_UNIT}|m|s)\b)?",
+    re.IGNORECASE,
+)
+"""A distance and the time it takes: "A 2,150 km flight takes 2.5 hours" (the unit right after it)."""
 _PER_TIME_ASKED_RE = re.compile(
     rf"(?<![\w/])(?P<abbr>kmh|kph|mph)\b"
     rf"|(?:\b(?P<x>[a-z]+)\s*)?(?:\b(?:per|an?|every|each)\s+|/\s*)(?P<unit>{_TIME_UNIT}|h|s)\b",
@@ -2403,7 +2615,11 @@ def _amount_per_time(text: str) -> str | None:
         re.sub(r"\baverage\b|(?<=[a-z])/(?=[a-z])", " ", text, flags=re.IGNORECASE)
     ):
         return None  # an average speed is a speed, "km/h" a unit
-    found = list(_IN_A_TIME_RE.finditer(text))
+    found = list(_IN_A_TIME_RE.finditer(text)) + [
+        m
+        for m in _TAKES_A_TIME_RE.finditer(text)
+        if _UNIT_OF.get(m.group("what").lower(), ("",))[0] == "length"
+    ]
     if len(found) != 1 or _NO_RATE_ASKED_RE.search(text):
         return None
     match = found[0]
@@ -2448,6 +2664,80 @@ def _amount_per_time(text: str) -> str | None:
         return None
     time = time if re.fullmatch(_NUM, time) else f"({time})"
     return f"({match.group('a')}{factor} / {time})"
+
+
+# The time a distance takes at a speed or a pace: "I cycle at 18 km/h. How long to ride 45 km?".
+_TRIP_LENGTH = r"(?:km|kilomet(?:er|re)s?|miles?|mi|m|met(?:er|re)s?)"
+_SPEED_GIVEN_RE = re.compile(
+    rf"(?<![\w.])(?P<v>{_NUM})\s*(?:(?P<abbr>kmh|kph|mph)\b|(?P<d>{_TRIP_LENGTH})\s*(?:/|per|an?|every)\s*"
+    rf"(?P<u>{_TIME_UNIT}|h|s)\b)",
+    re.IGNORECASE,
+)
+"""A speed: "18 km/h", "12 miles per hour", "30 mph"."""
+_PACE_GIVEN_RE = re.compile(
+    rf"(?<![\w.])(?P<p>{_NUM})\s*(?P<u>{_TIME_UNIT})\s*(?:/|per|an?|every|each|for each|for every)\s*"
+    rf"(?P<d>{_TRIP_LENGTH})\b",
+    re.IGNORECASE,
+)
+"""A pace: "5.5 min per km", "9 minutes a mile"."""
+_TRIP_DISTANCE_RE = re.compile(rf"(?<![\w.])(?P<x>{_NUM})[\s-]*(?P<d>{_TRIP_LENGTH})\b", re.IGNORECASE)
+_DURATION_ASKED_RE = re.compile(rf"\bhow long\b|\bhow many\s+(?P<u>{_TIME_UNIT})\b", re.IGNORECASE)
+_NOT_ONE_WAY_RE = re.compile(
+    r"\b(?:there and back|round[\s-]?trip|return|both ways|each way|twice|laps?|times|every|rest|stops?|"
+    r"breaks?|how far)\b|%",
+    re.IGNORECASE,
+)
+"""A trip made more than once or with stops, or a distance asked: more than one distance at one speed."""
+
+
+def _time_for_a_distance(text: str) -> Conversion | None:
+    """The time a distance takes at a speed or a pace: "I cycle at 18 km/h. How long will it take me to
+    ride 45 km?" is ``(45 / 18)`` hours, "a 42.2 km marathon at 5.5 min per km: how long?" ``(42.2 *
+    5.5)`` minutes. In the speed's (or the pace's) unit of time, or the one asked ("how many minutes").
+    ``None`` unless ``text`` holds just the distance and the speed or pace, in one unit of length (or units
+    that convert), asks how long, once and one way."""
+    if not _one_question(text) or _NOT_ONE_WAY_RE.search(text):
+        return None
+    asked = _DURATION_ASKED_RE.search(text)
+    rates = [*_SPEED_GIVEN_RE.finditer(text), *_PACE_GIVEN_RE.finditer(text)]
+    if asked is None or len(rates) != 1:
+        return None
+    rate = rates[0]
+    rest = _blanked(text, rate)
+    distances = list(_TRIP_DISTANCE_RE.finditer(rest))
+    if len(distances) != 1 or len(_NUMBER_RE.findall(_without_ones(rest))) != 1:
+        return None
+    if _OTHER_OPERATION_RE.search(
+        re.sub(r"(?<=[a-z])/(?=[a-z])|\bhalf[\s-]marathon\b", " ", rest, flags=re.I)
+    ):
+        return None
+    distance = distances[0]
+    groups = rate.groupdict()
+    if groups.get("abbr"):
+        per, rate_time = _SPEED_ABBREVIATIONS[groups["abbr"].lower()], "hour"
+    else:
+        per, rate_time = groups["d"], _short_time_unit(groups["u"])
+    factor = _measure_factor(distance.group("d"), per)
+    if factor is None:
+        return None  # "45 miles at 18 km/h"
+    goal = rate_time if asked.group("u") is None else _time_unit(asked.group("u"))
+    scale = _units_in(goal, rate_time)
+    if scale is None:
+        return None
+    amount = f"{distance.group('x')}{factor}"
+    if groups.get("v") is not None:
+        expression = f"{amount} / {groups['v']}"
+        said = f"{distance.group(0)} at {rate.group(0)}"
+    else:
+        expression = f"{amount} * {groups['p']}"
+        said = f"{distance.group(0)} at {rate.group(0)}"
+    if scale != 1:
+        expression += (
+            f" * {scale.numerator}"
+            if scale.denominator == 1
+            else f" * {scale.numerator} / {scale.denominator}"
+        )
+    return Conversion(f"({expression})", said, f"{goal}s")
 
 
 # Fuel for a distance at a consumption: "I drive 340 km and my car uses 6.5 L per 100 km: how much fuel?".
@@ -2535,7 +2825,12 @@ _CHARGE_LINK_RE = re.compile(
 )
 """What adds a charge: "plus a $25 fee", "and $6 delivery", "there's a $30 resort fee"."""
 _CHARGE_EACH_RE = re.compile(r"\s*(?:per|each|for each|on each|for every|on every|an?|every|apiece)\b", re.I)
-_SPLIT_RE = re.compile(r"\b(?:split|splits|splitting|share[sd]?|sharing|divide[sd]?|dividing)\b", re.I)
+_SPLIT_RE = re.compile(
+    r"\b(?:split|splits|splitting|share[sd]?|sharing|divide[sd]?|dividing|"
+    r"(?:chip|chips|chipping|chipped|pitch|pitches|pitching|pitched)\s+in)\b",
+    re.I,
+)
+"""Words of sharing an amount ("split", "share", "chip in", "pitch in")."""
 
 
 def _blanked(text: str, match: re.Match[str]) -> str:
@@ -2603,9 +2898,9 @@ _EACH_PAYS_RES = tuple(
     for pattern in (
         # "How much does each person owe?", "how much should each of us pay?", "how much do each of us get"
         r"\bhow much\s+(?:money\s+)?(?:does|do|did|will|would|should|must|has|have)\s+(?:each|every)"
-        r"(?:\s+(?:one|person|(?:one\s+)?of\s+(?:us|them)|[a-z]+mates?|roommates?|friends?|guests?))?"
+        r"(?:\s+(?:one|1|person|(?:one\s+)?of\s+(?:us|them)|[a-z]+mates?|roommates?|friends?|guests?))?"
         r"\s+(?:(?:have|has|need|needs)\s+to\s+)?"
-        r"(?:owe|pay|get|contribute|chip in|put in|cover|receive|spend)\b",
+        r"(?:owe|pay|get|contribute|chip in|pitch in|put in|cover|receive|spend)\b",
         # "how much each?", "how much is it per person?", "how much is that a head"
         r"\bhow much\s+(?:(?:is|will|would)\s+(?:it|that|this)\s+(?:be\s+)?)?"
         r"(?:each|apiece|per (?:person|head)|a head)\s*[?.!]*$",
@@ -2658,7 +2953,7 @@ def _amount_shared(text: str) -> str | None:
         return None
     rest = _blanked(given, share)
     amounts = list(_NUMBER_RE.finditer(_without_ones(rest)))
-    if len(amounts) != 1 or len(_NUMBER_RE.findall(text)) != 2:
+    if len(amounts) != 1 or len(_NUMBER_RE.findall(_without_ones(text))) != 2:
         return None
     if split is None and not _BILL_WORD_RE.search(given):
         return None  # "4 of us ran 10 km. How much did each run?"
@@ -2729,6 +3024,143 @@ def _scaled_by_servings(text: str) -> str | None:
     return f"({quantity.group()} * {servings[1].group('n')} / {servings[0].group('n')})"
 
 
+# A price rescaled to another amount of the same kind: "A 2 litre bottle costs $3.60. What does a 250 ml glass
+# cost?".
+_MEASURED_RE = re.compile(rf"(?<![\w.])(?P<q>{_NUM})[\s-]*(?P<u>[a-z]+(?:\s+[a-z]+)?)\b", re.IGNORECASE)
+
+
+def _measured(text: str) -> list[tuple[re.Match[str], str]]:
+    """The amounts of a unit of length, mass or volume in ``text``, each with its unit's name as in
+    :data:`_UNIT_OF` ("2 litre", "250 ml", "1.5 fluid ounces")."""
+    found = []
+    for match in _MEASURED_RE.finditer(text):
+        words = match.group("u")
+        for unit in (words, words.split()[0]):
+            if _UNIT_OF.get(unit.lower(), ("",))[0] in ("length", "mass", "volume"):
+                found.append((match, unit.lower()))
+                break
+    return found
+
+
+def _price_rescaled(text: str) -> str | None:
+    """A price for an amount of something, asked for another amount of the same kind: "A 2 litre bottle of
+    juice costs $3.60. What does one 250 ml glass cost?" is ``(3.60 * 250 / 1000 / 2)``. ``None`` unless
+    ``text`` holds just the amount, its price ("costs", "is", "for") and, in the question after them, the
+    other amount (both of one kind: volumes, masses or lengths), and asks what it costs."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(text):
+        return None
+    text = re.sub(r"(?<![\w.])1\s+(?=\d)", "  ", text)  # "one 250 ml glass"
+    asked = re.search(r"\b(?:what|how much)\b", text, re.IGNORECASE)
+    if asked is None or not _COST_ASKED_RE.search(text, asked.start()):
+        return None
+    if re.search(r"\b(?:each|per|every|apiece|a piece)\b", text, re.IGNORECASE):
+        return None  # a price per unit is read elsewhere
+    numbers = list(_NUMBER_RE.finditer(_without_ones(text)))
+    amounts = _measured(text)
+    if len(numbers) != 3 or len(amounts) != 2:
+        return None
+    (given, unit), (wanted, wanted_unit) = amounts
+    if given.end() > asked.start() or wanted.start() < asked.start():
+        return None
+    prices = [n for n in numbers if n.start() not in (given.start(), wanted.start())]
+    if len(prices) != 1 or not (given.end() <= prices[0].start() < asked.start()):
+        return None
+    if not _PRICE_GIVEN_RE.search(text[given.end() : prices[0].start()]):
+        return None
+    if _UNIT_OF[unit][0] != _UNIT_OF[wanted_unit][0]:
+        return None  # "a 2 kg bag costs $5: what do 3 litres cost?"
+    factor = Fraction(_UNIT_OF[wanted_unit][1]) / Fraction(_UNIT_OF[unit][1])
+    scale = ""
+    if factor.numerator != 1:
+        scale += f" * {factor.numerator}"
+    if factor.denominator != 1:
+        scale += f" / {factor.denominator}"
+    return f"({prices[0].group()} * {wanted.group('q')}{scale} / {given.group('q')})"
+
+
+# Several prices per unit, each for its amount: "$45 a day plus $0.25 per km. I rent it for 3 days and
+# drive 200 km. What's the cost?".
+_PRICE_PER_UNIT_RE = re.compile(
+    rf"(?<![\w.])(?P<p>{_NUM})\s*(?:(?:dollars?|euros?|bucks|cents?)\s*)?(?:(?:per|an?|each|every)\s+|/\s*)"
+    rf"(?P<unit>[a-z]+)\b",
+    re.IGNORECASE,
+)
+_UNITS_COUNTED_RE = re.compile(rf"(?<![\w.])(?P<n>{_NUM})\s*(?P<unit>[a-z]+)\b", re.IGNORECASE)
+
+
+def _rates_for_amounts(text: str) -> str | None:
+    """Two prices per unit or more, each for an amount of its unit, asked the cost: "A rental car is $45 a day
+    plus $0.25 per km. I rent it for 3 days and drive 200 km. What's the cost?" is ``(45 * 3 + 0.25 * 200)``.
+    ``None`` unless every number is such a price or the one amount of its unit, the question asks what it
+    costs, and nothing is shared or a percent."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _SHARE_CUE_RE.search(text):
+        return None
+    if not (_SPEND_ASKED_RE.search(text) or _COST_ASKED_RE.search(text)):
+        return None
+    if _OTHER_OPERATION_RE.search(re.sub(r"(?<=[\d\s])/(?=\s*[a-z])", " ", text)):
+        return None
+    rates = list(_PRICE_PER_UNIT_RE.finditer(text))
+    if len(rates) < 2 or len({_stem(r.group("unit")) for r in rates}) != len(rates):
+        return None
+    rest = text
+    for rate in rates:
+        rest = _blanked(rest, rate)
+    counts = list(_UNITS_COUNTED_RE.finditer(rest))
+    if len(counts) != len(rates) or len(_NUMBER_RE.findall(rest)) != len(counts):
+        return None
+    terms = []
+    for rate in rates:
+        matching = [c for c in counts if _same_unit(c.group("unit"), rate.group("unit"))]
+        if len(matching) != 1 or matching[0].start() < rate.start():
+            return None
+        terms.append(f"{rate.group('p')} * {matching[0].group('n')}")
+    return "(" + " + ".join(terms) + ")"
+
+
+# A leg of a right triangle from the hypotenuse and the other leg: "A 5 m ladder reaches 4 m up a wall.
+# How far is its foot from the wall?".
+_LADDER_RE = re.compile(
+    rf"(?<![\w.])(?P<c>{_UNSIGNED})[\s-]*(?:{_LENGTH_UNIT}\b)?[\s-]*(?:long\s+)?ladder\b"
+    rf"|\bladder\s+(?:is|of|that is|which is|measuring)\s+(?P<c2>{_UNSIGNED})[\s-]*(?:{_LENGTH_UNIT}\b)?"
+    rf"(?:\s+long)?"
+    rf"|\b(?:hypotenuse|diagonal)(?:\s+of\s+(?:a|an|the)\s+(?:right\s+triangle|rectangle))?\s+"
+    rf"(?:is|of|=|measures|measuring)\s+(?P<c3>{_UNSIGNED})",
+    re.IGNORECASE,
+)
+_LEG_ASKED_RE = re.compile(
+    r"\bhow (?:far|high|tall|long)\b|\b(?:distance|height)\b|\bother (?:leg|side)\b",
+    re.IGNORECASE,
+)
+
+
+def _leg_from_hypotenuse(text: str) -> str | None:
+    """A leg of a right triangle from its hypotenuse and the other leg: "A 5 m ladder reaches 4 m up a
+    wall. How far is its foot from the wall?" is ``sqrt(5 ** 2 - 4 ** 2)``; "the hypotenuse is 13 and one
+    leg is 5: the other leg?". ``None`` unless ``text`` says which number is the ladder (with a wall or the
+    ground), the hypotenuse or the diagonal, holds one other number, smaller, and asks for a distance, a
+    height or the other leg."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(text):
+        return None
+    hypotenuses = list(_LADDER_RE.finditer(text))
+    if len(hypotenuses) != 1 or not _LEG_ASKED_RE.search(text):
+        return None
+    match = hypotenuses[0]
+    numbers = list(_NUMBER_RE.finditer(_without_ones(_blanked(text, match))))
+    if len(numbers) != 1 or len(_NUMBER_RE.findall(_without_ones(text))) != 2:
+        return None
+    hypotenuse = match.group("c") or match.group("c2") or match.group("c3")
+    leg = numbers[0].group()
+    if not Fraction(leg) < Fraction(hypotenuse):
+        return None
+    if match.group("c3") is not None and not re.search(r"\b(?:leg|side)\b", text, re.IGNORECASE):
+        return None
+    if match.group("c3") is None and not re.search(
+        r"\b(?:wall|ground|floor|building|house|window|roof|fence|tree)\b", text, re.IGNORECASE
+    ):
+        return None  # "a 5 m ladder and a 4 m plank": the other number is no distance along a wall
+    return f"sqrt({hypotenuse} ** 2 - {leg} ** 2)"
+
+
 _REFERS_BACK_RE = re.compile(
     r"\b(?:it|its|that|this|these|the (?:result|answer|total|sum|product|difference|number))\b", re.IGNORECASE
 )
@@ -2796,6 +3228,11 @@ _UNIT_SIZES: dict[str, dict[str, str]] = {
     "volume": {
         "millilitre": "1", "milliliter": "1", "ml": "1", "centilitre": "10", "centiliter": "10", "cl": "10",
         "litre": "1000", "liter": "1000", "l": "1000", "cubic metre": "1000000", "cubic meter": "1000000",
+        "m3": "1000000", "m³": "1000000", "cubic centimetre": "1", "cubic centimeter": "1", "cm3": "1",
+        "cm³": "1", "cc": "1", "cubic millimetre": "0.001", "cubic millimeter": "0.001", "mm3": "0.001",
+        "mm³": "0.001", "cubic foot": "28316.846592", "cubic feet": "28316.846592", "ft3": "28316.846592",
+        "ft³": "28316.846592", "cubic inch": "16.387064", "cubic inches": "16.387064", "in3": "16.387064",
+        "in³": "16.387064", "cubic yard": "764554.857984", "cubic yards": "764554.857984",
         "gallon": "3785.411784", "gal": "3785.411784", "quart": "946.352946", "qt": "946.352946",
         "pint": "473.176473", "pt": "473.176473", "cup": "236.5882365", "fluid ounce": "29.5735295625",
         "fl oz": "29.5735295625", "tablespoon": "14.78676478125", "tbsp": "14.78676478125",
@@ -2830,7 +3267,7 @@ _UNIT_OF = {
     for kind, sizes in _UNIT_SIZES.items()
     for name, size in sizes.items()
     for plural in (
-        ("", "s") if len(name) > 2 and not name.endswith(("s", "feet", "²", "/h", "/s")) else ("",)
+        ("", "s") if len(name) > 2 and not name.endswith(("s", "feet", "²", "³", "/h", "/s")) else ("",)
     )
     if not (plural and (" per " in name or name[-1].isdigit()))
 }
@@ -2970,7 +3407,9 @@ def read_conversion(text: str) -> Conversion | None:
     if degrees is not None:
         return _temperature(degrees[0].group("n"), degrees[0].group("from"), degrees[1])
     amount = _loose(cleaned, _LOOSE_AMOUNT_RE, _LOOSE_TARGET_RE)
-    return None if amount is None else _units(*amount)
+    if amount is not None:
+        return _units(*amount)
+    return _dimensions_converted(cleaned) or _time_for_a_distance(cleaned) or _round_perimeter(cleaned)
 
 
 def conversion_in(text: str) -> Conversion | None:
