@@ -149,6 +149,14 @@ def test_calculate_errors(expression: str, fragment: str) -> None:
     assert fragment in str(info.value)
 
 
+@pytest.mark.parametrize("expression", ["15% + 86", "20%*50", "(15%) * 2", "10% - 3", "what is 15%"])
+def test_a_percent_sign_before_an_operator_is_no_remainder(expression: str) -> None:
+    """ "15% + 86" was Python's remainder 15 % +86 = 15, said as the answer."""
+    with pytest.raises(CalculationError, match="writes a percent"):
+        evaluate(expression.removeprefix("what is "))
+    assert evaluate("15 % 4") == 3 and evaluate("15%4") == 3  # between two numbers: a remainder
+
+
 def test_deep_nesting_is_rejected_quickly() -> None:
     with pytest.raises(CalculationError):
         calc("-" * 400 + "1")

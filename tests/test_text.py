@@ -15,6 +15,9 @@ def test_valid_unicode_replaces_only_lone_surrogates() -> None:
 
 def test_numbers_from_words_writes_numbers_in_digits() -> None:
     assert numbers_from_words("what's ten percent of 250") == "what's 10 percent of 250"
+    # "half a dozen" was "half 12": the calculator then found 24 for half a dozen eggs at 2 each
+    assert numbers_from_words("half a dozen eggs at 2 each") == "6 eggs at 2 each"
+    assert numbers_from_words("a dozen and a half rolls, three dozen cups") == "18 rolls, 36 cups"
 
 
 def test_a_run_of_scale_words_naming_no_number_stays_as_written() -> None:

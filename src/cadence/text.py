@@ -105,7 +105,12 @@ def numbers_from_words(text: str) -> str:
     """Numbers written in words in ``text`` replaced by digits (other words untouched), also digits
     before a size word ("2 million" → ``2000000``)."""
     text = _SCALED_DIGITS_RE.sub(_scaled, text)
+    text = _HALF_DOZEN_RE.sub(lambda m: "18" if m.group("and") else "6", text)
     return _NUMBER_PHRASE_RE.sub(lambda m: _read_number_words(m.group(0)), text)
+
+
+_HALF_DOZEN_RE = re.compile(r"\bhalf an? dozen\b|\ba dozen (?P<and>and a half)\b", re.IGNORECASE)
+"""Half a dozen is 6 and a dozen and a half 18 (read word by word, "half" was lost and a dozen was 12)."""
 
 
 def valid_unicode(text: str) -> str:

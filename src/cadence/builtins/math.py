@@ -307,6 +307,11 @@ class _Evaluator:
         return _check_int(func(*args))
 
 
+_PERCENT_SIGN_RE = re.compile(r"\d%(?=\s*(?:[-+*/)]|$))")
+"""A percent sign written on its number before an operator or the end ("15% + 86"): Python would read the
+remainder 15 % +86 = 15."""
+
+
 def evaluate(expression: str) -> Number:
     """Evaluate an arithmetic expression safely and return the number.
 
@@ -322,6 +327,12 @@ def evaluate(expression: str) -> Number:
             "split it into steps"
         )
     text = _normalize(expression)
+    if _PERCENT_SIGN_RE.search(text):
+        raise _unreadable(
+            f"{expression!r} writes a percent where a number is computed with: write it as arithmetic, e.g. "
+            "86 * 1.15 to add 15% to 86 or 0.15 * 86 for 15% of it, or in words ('add 15% to 86'); % between "
+            "two numbers is a remainder ('15 % 4')"
+        )
     try:
         tree = ast.parse(text, mode="eval")
     except SyntaxError as exc:
