@@ -157,6 +157,28 @@ def test_a_percent_sign_before_an_operator_is_no_remainder(expression: str) -> N
     assert evaluate("15 % 4") == 3 and evaluate("15%4") == 3  # between two numbers: a remainder
 
 
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("how tall is 1.62 m in feet and inches?", "1.62 m = 5 ft 3.8 in (exactly "),
+        ("95 kg to stone and pounds", "95 kg = 14 st 13.4 lb (exactly "),
+        ("3.2 kg in lbs and oz", "3.2 kg = 7 lb 0.9 oz (exactly "),
+        ("200 minutes in hours and minutes", "200 minutes = 3 h 20 min (exactly "),
+        ("182.9 cm in ft and in", "182.9 cm = 6 ft 0 in (exactly "),  # 11.96 in is one more foot
+    ],
+)
+def test_a_conversion_into_two_units_splits_the_smaller_one(question: str, said: str) -> None:
+    assert calculate.invoke({"expression": question}).startswith(said)
+
+
+@pytest.mark.parametrize(
+    "question", ["1.62 m in feet and pounds", "5 + 5 in feet and inches", "10 kg in oz and lb"]
+)
+def test_two_units_that_do_not_go_together_are_not_read_as_a_pair(question: str) -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": question})
+
+
 def test_deep_nesting_is_rejected_quickly() -> None:
     with pytest.raises(CalculationError):
         calc("-" * 400 + "1")

@@ -1273,6 +1273,10 @@ def test_a_result_listing_named_values_is_answered_with_the_ones_asked_for() -> 
         ("72 °F = 22.22 °C (exactly ((72 - 32) * 5 / 9) = 22.2222222222)", "72 °F is 22.22 °C."),
         ("5 ft 9 in = 175.26 cm (read as ((5 * 304.8 + 9 * 25.4) / 10))", "5 ft 9 in is 175.26 cm."),
         ("10 m/s = 36 km/h (read as (10 * 3600000 / 1000000))", "10 m/s is 36 km/h."),
+        (
+            "1.62 m = 5 ft 3.8 in (exactly (1.62 * 1000 / 25.4) = 63.7795275591 inches)",
+            "1.62 m is 5 ft 3.8 in.",
+        ),
         ("12 * 12 = 144", None),  # arithmetic: the model words it
         ("count: 4; sum: 100", None),
     ],

@@ -408,6 +408,51 @@ def _converted(amount: str, unit: str, expression: str, value: Number) -> str:
     return f"{amount} = {format_number(shown)} {unit} (exactly {expression} = {exact})"
 
 
+_TWO_UNITS: dict[str, tuple[str, str, str, int]] = {
+    "ft": ("ft", "in", "inches", 12),
+    "lb": ("lb", "oz", "ounces", 16),
+    "st": ("st", "lb", "pounds", 14),
+    "h": ("h", "min", "minutes", 60),
+    "min": ("min", "s", "seconds", 60),
+}
+"""A larger unit → (its symbol, the smaller one's, the smaller one's name, how many make the larger)."""
+_UNIT_SYMBOLS = {
+    "feet": "ft", "foot": "ft", "ft": "ft", "inches": "in", "inch": "in", "in": "in",
+    "pounds": "lb", "pound": "lb", "lbs": "lb", "lb": "lb", "ounces": "oz", "ounce": "oz", "oz": "oz",
+    "stone": "st", "st": "st", "hours": "h", "hour": "h", "hrs": "h", "hr": "h", "h": "h",
+    "minutes": "min", "minute": "min", "mins": "min", "min": "min", "seconds": "s", "second": "s",
+    "secs": "s", "sec": "s", "s": "s",
+}  # fmt: skip
+_TWO_UNITS_RE = re.compile(
+    r"\s+(?:in|to|into|as)\s+(?P<big>[a-z]+)\s*(?:and|&|\+|,)\s*(?P<small>[a-z]+)\s*[?.!]*$", re.IGNORECASE
+)
+
+
+def _in_two_units(expression: str) -> str | None:
+    """A conversion asked in a larger and a smaller unit ("1.75 m in feet and inches" → "1.75 m = 5 ft 8.9
+    in"), worked out in the smaller one and split; None for any other question."""
+    match = _TWO_UNITS_RE.search(expression)
+    if match is None:
+        return None
+    big, small = (_UNIT_SYMBOLS.get(match.group(k).lower()) for k in ("big", "small"))
+    pair = _TWO_UNITS.get(big or "")
+    if pair is None or pair[1] != small:
+        return None
+    conversion = conversion_in(f"{expression[: match.start()]} in {pair[2]}")
+    if conversion is None:
+        return None
+    total = evaluate(conversion.expression)
+    whole = int(abs(total) // pair[3])
+    rest = round(abs(total) - whole * pair[3], 1)
+    if rest >= pair[3]:  # 11.96 in rounds to 12.0: one more foot
+        whole, rest = whole + 1, 0.0
+    sign = "-" if total < 0 else ""
+    shown = f"{sign}{whole} {pair[0]} {format_number(rest)} {pair[1]}"
+    return (
+        f"{conversion.amount} = {shown} (exactly {conversion.expression} = {format_number(total)} {pair[2]})"
+    )
+
+
 def _numbers(values: list[float], what: str) -> list[float]:
     if not values:
         raise CalculationError(f"{what} needs at least one number")
@@ -467,7 +512,8 @@ by 40 cm"; cubic metres, cubic feet, cm3), a price per kg ("3 kg at $1.40 a kg")
 a gift, a score "27 right out of 30" as a percentage, the duration of a trip at a speed or a pace ("45 km at
 18 km/h", "5.5 min per km"), a price for another amount ("a 2 litre bottle costs $3.60: a 250 ml glass?"),
 a rental per day plus per km, a ladder against a wall, "half a pound" in grams, and the edging around a
-round pond 3 m across. The
+round pond 3 m across; a result in two units ("1.6 m in feet and inches", "kg in stone and pounds", "in
+hours and minutes"). The
 result then shows the expression it was read as (and an amount of money in cents). Words that name
 no known operation are an error, never ignored.
 """
@@ -488,6 +534,9 @@ def calculate(expression: str) -> str:
     then 8% tax", "split $84 4 ways with a 15% tip"). The result shows the expression it was read as;
     words naming no known operation are an error, never ignored.
     """
+    two = _in_two_units(expression) if isinstance(expression, str) else None
+    if two is not None:
+        return two
     try:
         result = evaluate(expression)
     except CalculationError as exc:
