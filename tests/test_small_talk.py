@@ -156,3 +156,26 @@ def test_a_reply_to_small_talk_is_relevant_to_it() -> None:
 
     assert is_relevant("hey, anything new with you?", "Hello! What would you like to know?")
     assert not is_relevant("What is the capital of Peru?", "Hello! What would you like to know?")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "right, I'm heading off to sleep now, good night!",
+        "phew, what a day. how have you been?",
+        "quick question: are you a human?",
+        "hmm, not sure what to ask. got any suggestions?",
+        "what should I ask you?",
+    ],
+)
+def test_more_small_talk_is_recognised(message: str) -> None:
+    assert is_small_talk(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["I'm off to Rome tomorrow, what time is it there?", "any ideas for a 3 course dinner under $40?",
+     "what a week: 5 meetings times 2 hours, how many hours?", "are you a calculator? what is 7 * 8?"],
+)  # fmt: skip
+def test_chat_words_before_work_are_no_small_talk(message: str) -> None:
+    assert not is_small_talk(message)

@@ -449,6 +449,11 @@ PLEASANTRY_RE = re.compile(
     r"|hope (?:you'?re|you are) (?:doing )?(?:well|good|fine|great)(?: today)?"
     r"|i'?m (?:just )?(?:trying|testing|checking) (?:you|this|things) out(?: for the first time)?"
     r"|(?:great|ok|okay|alright|all right|cool|perfect|awesome|nice|lovely|brilliant|right)"
+    r"|(?:(?:ok|okay|right|well|anyway)[ ,]+)?(?:i'?m|im|i am) (?:off|heading off|going)"
+    r"(?: to (?:bed|sleep|work|go))?(?: now)?"
+    r"|(?:(?:ugh|phew|wow|man|oh man|oof|gosh)[ ,!]+)?what an? (?:day|week|morning|night|evening)"
+    r"(?: it'?s been)?"
+    r"|(?:hmm+[ ,]*)?(?:i'?m |im )?not sure what to ask"
     r"|(?:that'?s|that is) (?:all|it|everything)(?: for (?:now|today|tonight))?"
     r"|i (?:have|might have|will have|'?ll have) (?:a few|some) questions(?: for you)?(?: later)?"
     r"|i'?m new here|first time here"
@@ -468,7 +473,8 @@ def each_sentence(text: str, *patterns: re.Pattern[str]) -> bool:
     parts = [
         p.strip(" ,")
         for p in re.split(
-            r"(?<=[!.?])\s+|,\s+(?=(?:that|this|it|you|bye|goodbye|see you|hope|i hope|nice|glad)\b)",
+            r"(?<=[!.?])\s+"
+            r"|,\s+(?=(?:that|this|it|you|bye|goodbye|good ?night|see you|hope|i hope|nice|glad)\b)",
             text,
             flags=re.I,
         )
@@ -495,7 +501,8 @@ _EMOTICON_RE = re.compile(r"(?<!\w)[:;=][-']?[)(DPp]+(?!\w)|[\u2600-\u27bf\U0001
 _YOU = r"(?:you|u)"
 _SORT_OF = r"(?:sorts?|kinds?|types?) of (?:questions|things|stuff|tasks|requests|problems|topics|help)"
 ABOUT_ASSISTANT_RE = re.compile(
-    r"^(?:(?:yo|hey|hi|hello|so|ok(?:ay)?|and|well|um)[ ,!]+)*(?:"
+    r"^(?:(?:yo|hey|hi|hello|so|ok(?:ay)?|and|well|um|hmm+|quick question|before we (?:start|begin))"
+    r"[ ,!:-]+)*(?:"
     # who the assistant is
     rf"(?:who|what) are {_YOU}(?: exactly| really)?"
     rf"|(?:(?:can|could) {_YOU} )?tell me (?:a (?:bit|little) )?about (?:yourself|urself|you)"
@@ -509,7 +516,11 @@ ABOUT_ASSISTANT_RE = re.compile(
     rf"|what (?:can|could) (?:i|we) (?:ask|use) {_YOU}(?: for| about)?"
     rf"|what are {_YOU} (?:able to do|able to help(?: me)? with|good (?:at|for)|capable of|for)"
     rf"|what do {_YOU} know(?: about)?|how (?:can|could|would) {_YOU} help(?: me)?"
-    r"|what are your (?:skills|capabilities|abilities|features|specialties))"
+    r"|what are your (?:skills|capabilities|abilities|features|specialties)"
+    rf"|are {_YOU} (?:a |an )?(?:real |actual )?(?:person|human|bot|robot|ai|machine|computer)"
+    r"|(?:got |have you got |do you have )?any (?:ideas|suggestions)"
+    r"(?: (?:for|of) what (?:i|to) (?:could |should )?ask)?"
+    r"|what (?:should|could) i ask(?: you)?)"
     r"(?: exactly| here| for me| today)?[\s?!.]*$",
     re.IGNORECASE,
 )
@@ -537,5 +548,6 @@ def is_small_talk(question: str) -> bool:
             (GREETING_RE, PLEASANTRY_RE, ABOUT_ASSISTANT_RE),
             (THANKS_RE, PRAISE_RE, PLEASANTRY_RE, GOODBYE_RE, ABOUT_ASSISTANT_RE),
             (GOODBYE_RE, THANKS_RE, PRAISE_RE, PLEASANTRY_RE),
+            (ABOUT_ASSISTANT_RE, PLEASANTRY_RE),
         )
     )
