@@ -73,6 +73,8 @@ def test_the_user_as_a_place_and_the_users_own_things() -> None:
     assert PLACE_TERM in terms("what time is it for me right now?")
     assert PLACE_TERM in terms("What's the time difference between me and Tokyo?")
     assert PLACE_TERM not in terms("can you work this out for me: 2 + 2")
+    assert PLACE_TERM in terms("I just moved to Halifax for a new job.")
+    assert relevance(terms("what's my job again?"), [terms("I work as a nurse.")])[0] > 0
     assert owned_terms("Your weekly grocery bill is $140.") == {"week", "grocery", "bill"}
     assert owned_terms("You live in Rome.") == set()
 

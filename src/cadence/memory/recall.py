@@ -65,6 +65,10 @@ _SAME_TERM = {
     "wages": "earn",
     "paid": "earn",
     "income": "earn",
+    "job": "work",
+    "jobs": "work",
+    "occupation": "work",
+    "profession": "work",
     "monthly": "month",
     "weekly": "week",
     "yearly": "year",
@@ -75,7 +79,7 @@ _SAME_TERM = {
 }
 """Words that ask for the same thing as another, one term each: "what's my dog called?" asks its name
 ("called", so the word "name" never stands for :data:`NAME_TERM`, the user's own name); "how much do I
-earn" is asked of "my salary is ...", "I'm paid $28 an hour"."""
+earn" is asked of "my salary is ...", "I'm paid $28 an hour"; "what's my job?" of "I work as a nurse"."""
 
 
 _EARNS_RE = re.compile(r"\b(?:make|makes|making|get|gets|take home|bring in)\s+(?=[$€£]?\d)")
@@ -93,7 +97,7 @@ PLACE_TERM = "live"
 """The one term of every way to say where the user lives or is (see :data:`_SELF_PLACE_RE`)."""
 _SELF_PLACE_RE = re.compile(
     r"\b(?:i(?:'m| am)? (?:now |currently |still )?(?:live|living|based|located|staying|stay|reside|residing"
-    r"|from|work(?:ing)? (?:from|remotely from))|i come from|i grew up|i moved to|where i(?:'m| am)?\b"
+    r"|from|work(?:ing)? (?:from|remotely from))|i come from|i grew up|i (?:just |recently |have |'ve )?(?:moved|relocated) to|where i(?:'m| am)?\b"
     r"|my (?:home|hometown|home town|city|town"
     r"|country|area|place|location)|(?:at|back) home)\b|\b(?:here|am i)\s*[?.!]*$"
     r"|\b(?:time|date|day|clock|hour)\b[^.?!]{0,30}\bfor me\b|\bbetween me and\b|\band me\s*[?.!]*$",
