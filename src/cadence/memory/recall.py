@@ -97,7 +97,8 @@ PLACE_TERM = "live"
 """The one term of every way to say where the user lives or is (see :data:`_SELF_PLACE_RE`)."""
 _SELF_PLACE_RE = re.compile(
     r"\b(?:i(?:'m| am)? (?:now |currently |still )?(?:live|living|based|located|staying|stay|reside|residing"
-    r"|from|work(?:ing)? (?:from|remotely from))|i come from|i grew up|i (?:just |recently |have |'ve )?(?:moved|relocated) to|where i(?:'m| am)?\b"
+    r"|from|work(?:ing)? (?:from|remotely from))|i come from|i grew up"
+    r"|i (?:just |recently |have |'ve )?(?:moved|relocated) to|where i(?:'m| am)?\b"
     r"|my (?:home|hometown|home town|city|town"
     r"|country|area|place|location)|(?:at|back) home)\b|\b(?:here|am i)\s*[?.!]*$"
     r"|\b(?:time|date|day|clock|hour)\b[^.?!]{0,30}\bfor me\b|\bbetween me and\b|\band me\s*[?.!]*$",
