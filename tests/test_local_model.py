@@ -1412,6 +1412,16 @@ def test_a_calculator_value_is_said_rounded_and_with_its_sign(
         ("what about 80?", "convert 50 miles to km", "convert 80 miles to km"),
         ("and 22%?", "what's 18% of 245?", "what's 22% of 245?"),
         ("what about Paris?", "time in Rome", None),  # no number: another place
+        # the follow-up's words around its number are the previous question's: a parallel question
+        ("and split five ways?", "How much is 480 split four ways?", "How much is 480 split 5 ways?"),
+        ("and minus 30%?", "what's 2,400 minus 15%", "what's 2400 minus 30%"),
+        (
+            "and for 8 people?",
+            "Soup for 4 people needs 2 onions. How many for 6 people?",
+            "Soup for 4 people needs 2 onions. How many for 8 people?",
+        ),
+        ("and times 4?", "what is 12 times 3?", None),  # goes on from the result
+        ("now add 5 more", "what is 3 + 4", None),
         ("and 3?", "what is 2 + 5", None),  # two numbers of that kind: which one?
     ],
 )

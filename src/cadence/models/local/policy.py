@@ -717,9 +717,11 @@ def with_another_number(question: str, previous: str | None) -> str | None:
     245?" replaces the percent), or None when the follow-up is more than a number or the previous question
     has no single number of that kind."""
     rest = _FOLLOW_UP_RE.sub("", question).strip(" ,.;:")
-    given = _ANOTHER_NUMBER_RE.match(rest)
-    if given is None or not previous or not is_follow_up(question):
+    if not previous or not is_follow_up(question):
         return None
+    given = _ANOTHER_NUMBER_RE.match(rest)
+    if given is None:
+        return _same_words_another_number(rest, previous)
     percent = given.group("pct") is not None
     text = digits_written(previous)
     kinds = [
@@ -730,6 +732,33 @@ def with_another_number(question: str, previous: str | None) -> str | None:
         return None
     number = given.group("n").replace(",", "")
     return text[: kinds[0].start()] + number + text[kinds[0].end() :]
+
+
+def _same_words_another_number(rest: str, previous: str) -> str | None:
+    """The previous question with another number where a follow-up repeats its words around one ("and
+    split five ways?" after "How much is 480 split four ways?"; "and minus 25%?" after "2,500 minus 15%"):
+    a parallel question, not one about the previous result. The number must stand between words or
+    before a percent sign ("and times 4?" goes on from the result)."""
+    text = digits_written(rest).rstrip(" ?!.")
+    found = list(NUMBER_RE.finditer(text))
+    if len(found) != 1:
+        return None
+    before, after = text[: found[0].start()].strip(), text[found[0].end() :].strip()
+    if not before or not (after and (after.startswith("%") or re.match(r"[a-z]", after, re.I))):
+        return None
+    pattern = (
+        r"\b"
+        + r"\s+".join(map(re.escape, before.split()))
+        + r"\s+(?P<n>-?\d[\d,]*(?:\.\d+)?)\s*"
+        + r"\s+".join(map(re.escape, after.split()))
+        + (r"\b" if after[-1].isalnum() else "")
+    )
+    asked = digits_written(previous)
+    matches = list(re.finditer(pattern, asked, re.IGNORECASE))
+    if not matches:
+        return None
+    match = matches[-1]  # the question's own number comes last ("a recipe for 4 ... for 10 people?")
+    return asked[: match.start("n")] + found[0].group(0) + asked[match.end("n") :]
 
 
 def resolve_reference(question: str, value: str) -> str:
