@@ -686,3 +686,14 @@ def test_a_location_text_longer_than_the_limit_is_refused_at_once(text: str) -> 
         resolve_location(text)
     with pytest.raises(UnknownLocationError, match="too long"):
         info.current_time.invoke({"location": text})
+
+
+def test_a_place_cut_short_is_completed_from_the_question() -> None:
+    """time_difference(location_b="Buenos") for "... ahead of Buenos Aires is Cape Town?" failed on the stub."""
+    state = {"messages": [HumanMessage("How many hours is Santo Domingo behind Tokyo?")]}
+    out = time_difference.invoke({"location_a": "Santo", "location_b": "Tokyo", "state": state})
+    assert out.startswith("Santo Domingo")
+    with pytest.raises(info.UnknownLocationError, match="Nowhere"):  # not the start of a name in the question
+        time_difference.invoke({"location_a": "Nowhere", "location_b": "Tokyo", "state": state})
+    with pytest.raises(info.UnknownLocationError):  # no question to complete it from
+        time_difference.invoke({"location_a": "Santo", "location_b": "Tokyo"})

@@ -1374,10 +1374,13 @@ def current_time(location: str) -> str:
 
 @volatile(reason="states the current time in both places; offsets change with daylight saving")
 @tool
-def time_difference(location_a: str, location_b: str) -> str:
+def time_difference(
+    location_a: str, location_b: str, state: Annotated[dict[str, Any] | None, InjectedState] = None
+) -> str:
     """The time difference (offset) between two places: how many hours location_a is ahead of or behind
     location_b, how far apart they are in time (daylight saving aware)."""
-    a, b = resolve_location(location_a), resolve_location(location_b)
+    question = latest_question(state)
+    a, b = (_place_as_named(location, question) for location in (location_a, location_b))
     moment = now()
     minutes = offset_difference_minutes(a, b, moment)
     if minutes == 0:
@@ -1504,6 +1507,24 @@ def completed_clock(question: str | None, time: str) -> str:
         re.IGNORECASE,
     )
     return said.group(0).strip() if said else time
+
+
+def _place_as_named(location: str, question: str | None) -> Place:
+    """The place ``location`` names; when it names none and the user's question writes it as the start of
+    a longer name ("Buenos" of "… ahead of Buenos Aires …": a caller cut the name short), that name."""
+    try:
+        return resolve_location(location)
+    except UnknownLocationError:
+        given = location.strip()
+        named = (
+            re.search(rf"\b{re.escape(given)}(?:[ -][A-Z][\w'.-]*)+", question)
+            if question and given[:1].isupper()
+            else None
+        )
+        if named is None:
+            raise
+        logger.info("a place argument completed from the question", extra={"given": given})
+        return resolve_location(named.group(0))
 
 
 def _resolved_or_none(location: str) -> Place | None:
