@@ -631,6 +631,19 @@ def test_a_follow_up_asking_the_day_of_that_reads_the_previous_date() -> None:
     assert call["arguments"] == {"question": "and what weekday is 27 February 2027?"}
 
 
+def test_a_list_question_goes_to_the_tool_taking_the_list() -> None:
+    """ "Our heights are 162, 175, 181, 158 and 170 cm. What's the median height?": calculate (matched by
+    "height" and "cm") and statistics both had their arguments decided, and the small model chose calculate."""
+    tools = [routing_schema(t) for t in MATH_TOOLS]
+    for question, name in [
+        ("Our weights are 61, 74, 80, 57 and 69 kg. What's the median weight?", "statistics"),
+        ("Temperatures were 12, 15, 9 and 14 degrees: the highest?", "statistics"),
+        ("what is 12 + 15 + 9?", "calculate"),
+    ]:
+        plan = LocalChatModel().plan([HumanMessage(question)], tools=tools)
+        assert json.loads(plan.fixed or "{}")["name"] == name, question
+
+
 def test_policy_helpers() -> None:
     assert result_value("12 * 12 = 144") == "144"
     assert result_value("15% of 80 is 12") == "12"

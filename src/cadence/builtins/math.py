@@ -597,6 +597,11 @@ def percent_change(old: float, new: float) -> str:
     return f"From {format_number(old)} to {format_number(new)} is {direction}{amount}"
 
 
+@route_text(
+    "Summary statistics of a list of numbers: count, sum, total, mean, average, median, middle value, mode, "
+    "most common, min, minimum, lowest, smallest, max, maximum, highest, largest, biggest, range, spread, "
+    "standard deviation, variance."
+)
 @tool
 def statistics(numbers: list[float]) -> str:
     """Summary statistics of a list of numbers: count, sum, mean (average), median, mode, min, max,

@@ -1507,9 +1507,11 @@ class SmallModelPolicy:
             question = resolve_place(question, previous_place(messages))
         question = part_for(resolve_told(question, told_facts(base)), tools, turn_answers(messages))
         options = tools
+        rank_of: dict[str, int] = {}
         if self.preroute and len(tools) > 1:
             router = PreRouter.from_tool_schemas(tools)
             ranked = router.rank(question, ignore_shared=True)
+            rank_of = {r.name: i for i, r in enumerate(ranked)}
             shortlist = router.shortlisted(ranked, ratio=TOOL_SHORTLIST_RATIO)
             # a tool taking a list of numbers that matched by the question's numbers alone needs
             # them written as a list: two numbers apart in a word problem are no list
@@ -1567,6 +1569,12 @@ class SmallModelPolicy:
                 decided[tool_name(t)] = {}
         tokens = self.max_tokens or DEFAULT_MAX_TOKENS
         mode: Mode = "auto" if allow_text else "call"
+        if len(options) > 1 and rank_of and all(tool_name(t) in decided for t in options):
+            # nothing left to generate but the choice, where a small model is near chance: a tool taking
+            # the list of numbers the question writes ("162, 175, 181, 158 and 170 cm. What's the median
+            # height?": statistics, which its words also fit), else the one its words fit best
+            listed = [t for t in options if takes_number_list(t)] if writes_a_list(question) else []
+            options = [min(listed or options, key=lambda t: rank_of.get(tool_name(t), len(rank_of)))]
         if len(options) == 1 and tool_name(options[0]) in decided and not allow_text:
             name = tool_name(options[0])
             fixed = json.dumps({"name": name, "arguments": decided[name]}, ensure_ascii=False)
