@@ -971,6 +971,9 @@ def test_an_agent_is_given_the_part_its_tools_answer() -> None:
     real_math = [routing_schema(t) for t in MATH_TOOLS]
     asked = "What's 14.5% of 620, and what's the time in Oslo right now?"
     assert part_for(asked, real_math) == "What's 14.5% of 620"
+    # both parts give numbers: the one all of the agent's tools find more in by words
+    dated = "What's 18% of 2,350, and what's the date two weeks from today?"
+    assert part_for(dated, real_math) == "What's 18% of 2,350"
     model = LocalChatModel()
     plan = model.plan(_after_route(question, "math"), tools=_schemas([calculate, make_back_tool()]))
     assert json.loads(plan.fixed or "{}")["arguments"] == {"expression": "Calculate 12 * 4"}

@@ -272,7 +272,11 @@ def part_for(question: str, tools: Sequence[Mapping[str, Any]], answered: Sequen
             # on ("What's 14.5% of 620" before "what's the time in Oslo right now?" for a calculator
             # whose text says "right triangle")
             numbered = bool(numbers_in(part))
-            scored.append((not ranked[0].number_only, numbered, ranked[0].score, -index, part))
+            # how much the part is the agent's business: what all its tools find in it by words (a
+            # percent part fits calculate and the percent tools; "the date two weeks from today" only
+            # calculate's list of durations)
+            fit = sum(r.score for r in ranked if not r.number_only)
+            scored.append((not ranked[0].number_only, numbered, fit, -index, part))
     if not scored:
         return question
     return max(scored)[-1]
