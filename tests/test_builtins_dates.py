@@ -6,6 +6,7 @@ Wednesday, 15 January 2025 unless a test pins another day.
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -370,6 +371,187 @@ def test_how_old_counts_years() -> None:
     )
 
 
+# --- a weekday near today ---------------------------------------------------------------------
+
+_AS_OF = "(today in UTC is Wednesday, 15 January 2025)."
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("whats the date next friday?", f"Next Friday is Friday, 17 January 2025 {_AS_OF}"),
+        ("When is next Tuesday?", f"Next Tuesday is Tuesday, 21 January 2025 {_AS_OF}"),
+        (
+            "what date is next Wednesday",
+            f"Next Wednesday is Wednesday, 22 January 2025 {_AS_OF}",
+        ),  # a week on
+        ("What's the date this coming Thursday?", f"Next Thursday is Thursday, 16 January 2025 {_AS_OF}"),
+        ("this Saturday", f"This Saturday is Saturday, 18 January 2025 {_AS_OF}"),
+        ("what's the date this Sunday?", f"This Sunday is Sunday, 19 January 2025 {_AS_OF}"),
+        ("what date is last Monday", f"Last Monday was Monday, 13 January 2025 {_AS_OF}"),
+        ("What was the date last Wednesday?", f"Last Wednesday was Wednesday, 8 January 2025 {_AS_OF}"),
+        ("what's the date on Sunday", f"Next Sunday is Sunday, 19 January 2025 {_AS_OF}"),
+        ("What was the date on Saturday?", f"Last Saturday was Saturday, 11 January 2025 {_AS_OF}"),
+        (
+            "How many days until Friday?",
+            "There are 2 days until next Friday (Friday, 17 January 2025), as of today, Wednesday, 15 January "
+            "2025 in UTC.",
+        ),
+        (
+            "how many days since last Thursday",
+            "It has been 6 days since last Thursday (Thursday, 9 January 2025), as of today, Wednesday, 15 "
+            "January 2025 in UTC.",
+        ),
+        (
+            "What's the date 3 days after next Friday?",
+            "The date 3 days after next Friday (Friday, 17 January 2025) is Monday, 20 January 2025.",
+        ),
+        (
+            "days between last Monday and next Monday",
+            "There are 7 days between last Monday (Monday, 13 January 2025) and next Monday (Monday, 20 "
+            "January 2025).",
+        ),
+    ],
+)
+def test_a_weekday_near_today(question: str, expected: str) -> None:
+    assert ask(question) == expected
+
+
+def test_next_and_last_on_that_weekday_are_a_week_on_and_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    _pin(monkeypatch, datetime(2025, 3, 7, 9, 0, tzinfo=UTC))  # a Friday
+    assert ask("When is next Friday?").startswith("Next Friday is Friday, 14 March 2025 ")
+    assert ask("When was last Friday?").startswith("Last Friday was Friday, 28 February 2025 ")
+    assert ask("date this Friday").startswith("This Friday is Friday, 7 March 2025 ")  # today
+    assert ask("what's the date next Monday").startswith("Next Monday is Monday, 10 March 2025 ")
+    with pytest.raises(DateQuestionError, match="today or a week away"):
+        ask("What's the date on Friday?")
+
+
+def test_a_weekday_counts_from_today_in_the_place_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    _pin(monkeypatch, datetime(2025, 1, 16, 20, 0, tzinfo=UTC))  # Thursday in UTC, already Friday in Tokyo
+    assert ask("What is the date next Friday in Tokyo?") == (
+        "Next Friday is Friday, 24 January 2025 (today in Tokyo, Japan is Friday, 17 January 2025)."
+    )
+    assert ask("What is the date next Friday?") == (
+        "Next Friday is Friday, 17 January 2025 (today in UTC is Thursday, 16 January 2025)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "message"),
+    [
+        ("What's the date this Monday?", "this week's is past"),  # 13 January, or the coming 20th?
+        ("How many days was it until Sunday?", "the last or the next Sunday"),
+        ("When is Good Friday?", "Cannot read 'Good Friday'"),
+        ("What date is Black Friday this year?", "Cannot read 'Black Friday'"),
+        ("What's the date of the last Friday of May?", "Cannot read 'last Friday'"),
+        ("When is the second Tuesday in March?", "Cannot read 'Tuesday'"),
+        ("When is the next Friday the 13th?", "Cannot read 'next Friday'"),
+        ("What's the date the Thursday after next?", "Cannot read 'Thursday'"),
+        ("What date is every Monday?", "Cannot read 'Monday'"),
+        ("How many Fridays until March?", "Cannot count fridays"),
+        ("What was the date a week ago Friday?", "Cannot read 'a week ago Friday'"),
+        ("What's the date this weekend?", "Cannot read 'this weekend'"),
+        ("I have a meeting on Thursday", "asks nothing about it"),
+    ],
+)
+def test_a_weekday_that_is_not_one_day_near_today_is_refused(question: str, message: str) -> None:
+    with pytest.raises(DateQuestionError, match=re.escape(message)):
+        ask(question)
+
+
+# --- a date counted back from a day named after "ago" ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            "What was the date exactly one year ago today?",
+            "The date 1 year before today (Wednesday, 15 January 2025 in UTC) was Monday, 15 January 2024.",
+        ),
+        (
+            "what date was it a year ago from today",
+            "The date 1 year before today (Wednesday, 15 January 2025 in UTC) was Monday, 15 January 2024.",
+        ),
+        (
+            "What was the date exactly 2 years ago?",
+            "The date 2 years before today (Wednesday, 15 January 2025 in UTC) was Sunday, 15 January 2023.",
+        ),
+        (
+            "What's the date 6 months ago today?",
+            "The date 6 months before today (Wednesday, 15 January 2025 in UTC) was Monday, 15 July 2024.",
+        ),
+        (
+            "which date was three weeks back from now?",
+            "The date 3 weeks before today (Wednesday, 15 January 2025 in UTC) was Wednesday, 25 December 2024.",
+        ),
+        (
+            "What was the date a week ago yesterday?",
+            "The date 1 week before yesterday (Tuesday, 14 January 2025 in UTC) was Tuesday, 7 January 2025.",
+        ),
+        (
+            "10 days ago tomorrow: what date?",
+            "The date 10 days before tomorrow (Thursday, 16 January 2025 in UTC) was Monday, 6 January 2025.",
+        ),
+        (  # "and today" is the other end of a count, not the day "ago" counts from
+            "How many days between 1 year ago and today?",
+            "There are 366 days between Monday, 15 January 2024 and today (Wednesday, 15 January 2025 in UTC).",
+        ),
+    ],
+)
+def test_ago_counts_back_from_the_day_named_after_it(question: str, expected: str) -> None:
+    assert ask(question) == expected
+
+
+# --- years and months -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("is 2028 a leap year?", "Yes, 2028 is a leap year (366 days)."),
+        ("Is 2027 a leap year?", "No, 2027 is not a leap year (365 days)."),
+        ("Was 1900 a leap year?", "No, 1900 was not a leap year (365 days)."),  # a century not by 400
+        ("was the year 2000 a leap-year or not", "Yes, 2000 was a leap year (366 days)."),
+        ("Will 2100 be a leap year?", "No, 2100 is not a leap year (365 days)."),
+        ("2032 leap year?", "Yes, 2032 is a leap year (366 days)."),
+        ("how many days are in 2028?", "2028 has 366 days (a leap year)."),
+        ("How many days does 2026 have?", "2026 has 365 days (not a leap year)."),
+        ("how many days were there in the year 2024", "2024 had 366 days (a leap year)."),
+        ("Does 2030 have 366 days?", "No, 2030 has 365 days (not a leap year)."),
+        ("does February 2028 have 29 days?", "Yes, February 2028 has 29 days (2028 is a leap year)."),
+        ("Did Feb 2023 have 29 days?", "No, February 2023 had 28 days (2023 was not a leap year)."),
+        ("are there 29 days in February 2100?", "No, February 2100 has 28 days (2100 is not a leap year)."),
+        ("How many days are there in February 2036?", "February 2036 has 29 days (2036 is a leap year)."),
+        ("how many days in September 2026", "September 2026 has 30 days."),
+        ("How many days in April?", "April has 30 days in every year."),
+    ],
+)
+def test_leap_years_and_the_days_of_a_year_or_month(question: str, expected: str) -> None:
+    assert ask(question) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "message"),
+    [
+        ("Is two thousand twenty eight a leap year?", "write it in digits"),
+        ("Is this year a leap year?", "write it in digits"),  # not read from today: only digits
+        ("is 2028 or 2032 a leap year?", "write it in digits"),
+        ("When is the next leap year?", "write it in digits"),
+        ("How many leap years are there between 2000 and 2030?", "write it in digits"),
+        ("Is 2024 a leap year in the Julian calendar?", "write it in digits"),
+        ("Is 2024-02-29 in a leap year?", "write it in digits"),
+        ("How many days are in February?", "write the year"),
+        ("How many days are in 2028 and 2029?", "no date was read"),
+        ("how many days are left in 2031?", "no date was read"),
+    ],
+)
+def test_a_year_question_not_read_is_refused(question: str, message: str) -> None:
+    with pytest.raises(DateQuestionError, match=re.escape(message)):
+        ask(question)
+
+
 # --- today ----------------------------------------------------------------------------------
 
 
@@ -432,6 +614,10 @@ def test_a_place_matters_only_for_today() -> None:
         "What is today's date?",
         "When is Christmas 2026?",
         "What days of the week are March 1 and June 15, 2026?",
+        "whats the date next friday?",
+        "What was the date exactly one year ago today?",
+        "is 2028 a leap year?",
+        "does February 2028 have 29 days?",
     ],
 )
 def test_answers_are_sentences_the_embedded_model_hands_on_unchanged(question: str) -> None:
@@ -465,7 +651,7 @@ def test_answers_are_sentences_the_embedded_model_hands_on_unchanged(question: s
         ("What day was March 1, 2020 or 2021?", "Cannot tell which date the year 2021 is for"),
         ("x" * (MAX_QUESTION_CHARS + 1), "too long"),
         # what is not read is an error, never ignored
-        ("What's the date next Friday?", "Cannot read 'next Friday'"),
+        ("What's the date next Friday week?", "Cannot read 'next Friday'"),  # a week after next Friday
         ("How many days until the weekend?", "Cannot read 'weekend'"),
         ("What's the date next week?", "Cannot read 'next week'"),
         ("-5 days from today", "Cannot read '-5 days'"),
@@ -554,6 +740,9 @@ def test_time_questions_still_reach_the_clock_tools(question: str, tool: str) ->
         "I'm putting away $40 every week. How much will I have after 12 weeks?",
         "how much will the deposit be worth 3 years from now at 4%?",
         "If I save 20 a day, what will I have in 6 weeks?",
+        "How much will I have after 10 weeks?",
+        "How much will I have saved by next Friday?",
+        "how much is a leap year subscription for 2028?",
     ],
 )
 def test_an_amount_asked_is_no_date_question(question: str) -> None:

@@ -16,11 +16,16 @@ sentences):
    "1st of March", "December the 25th"), today (also "tonight"), tomorrow, yesterday, "now" after
    "from", "until"... and a few holidays with fixed dates (:data:`HOLIDAYS`: Christmas, New
    Year's Day and Eve, Halloween, Valentine's Day; "next Christmas", "last Halloween"). Holidays
-   whose date moves (Easter, Thanksgiving) are not known. A duration is a number of days, weeks,
-   fortnights, months or years, several joined by "and" ("1 year and 2 months").
+   whose date moves (Easter, Thanksgiving, Good Friday) are not known. A weekday near today is a date:
+   "next Friday" (the first Friday after today: a week on when today is a Friday), "last Monday" (the
+   last one before today), "this Saturday" (this week's, Monday to Sunday, today or later), and a weekday
+   alone ("on Sunday") is the next one, or the last one when the question speaks of the past ("what was
+   the date on Sunday?"); see :func:`_weekday_date` for what is ambiguous and refused. A duration is a
+   number of days, weeks, fortnights, months or years, several joined by "and" ("1 year and 2 months").
 3. A duration counts from the date after it with "from", "on from", "after", "past", "following" (forward) or
    "before", "prior to", "earlier than" (back); from the date before it with "+", "plus", "-",
-   "minus"; "add ... to" and "subtract ... from" a date, "... ago" and "in ..." count from today.
+   "minus"; "add ... to" and "subtract ... from" a date, "... ago" and "in ..." count from today
+   ("a year ago today", "a week ago yesterday": from the day named after "ago").
    A duration written as one word ("a 10-week course") is read too, and when the question starts
    something on its one date and asks when it ends ("I start a 10-week course today. What date does it
    end?"), it counts forward from that date. Any other duration that counts from nothing is an error.
@@ -33,11 +38,15 @@ sentences):
    question counts in those; "inclusive" counts both ends); one date and "how many", "how long",
    "until", "since"... the days from today to it; a date counted from another, that date; one date
    and "what day", "day of the week", "weekday", "date" or any question, its day of the week; no
-   date and "what is the date", "what day is it", today's date. Anything else is an error (a text
-   with no date question is never answered by a guess), and so is what the question says that is not
-   read: a weekday or weekend as a date ("next Friday"), "next week", a holiday whose date moves, a
-   signed or decimal number of days ("-5 days", "1.5 weeks"), a count in hours or business days, and a
-   slash date without a year in a text that says nothing of dates ("3/4 of 200" is no 4 March).
+   date and "what is the date", "what day is it", today's date. A year or a month written in digits
+   is asked about before any of this (:func:`_year_fact`): "is 2028 a leap year?", "how many days are
+   in 2028?", "how many days in February 2028?", "does February 2028 have 29 days?". Anything else is
+   an error (a text with no date question is never answered by a guess), and so is what the question
+   says that is not read: a weekday not near today ("every Friday", "the last Friday of May", "Friday
+   week"), a weekend, "next week", a holiday whose date moves, a signed or decimal number of days ("-5
+   days", "1.5 weeks"), a count in hours or business days, a leap year not written in digits ("this
+   year", "two thousand"), and a slash date without a year in a text that says nothing of dates ("3/4
+   of 200" is no 4 March).
 
 "Today" comes from a :class:`Calendar`: a clock and a way to find a place's time zone. The ``info``
 plugin makes the tool with :func:`make_date_calculator` and its own clock and places
@@ -176,8 +185,38 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("relative", re.compile(r"\b(?P<word>now)(?=\s*[+-]\s*\d)", re.IGNORECASE)),
+    (
+        "weekday",
+        re.compile(
+            r"\b(?:(?P<which>next|last|this(?:\s+coming|\s+past)?|coming)\s+)?"
+            r"(?P<weekday>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
+            rf"(?!'|\s*,?\s*(?:the\s+)?\d|\s+(?:week|of|after\s+next|before\s+last)\b"
+            rf"|\s+in\s+(?:\d|(?:{_MONTH_PATTERN})\b))",
+            re.IGNORECASE,
+        ),
+    ),
 )
 """How dates are written (kind, pattern); earlier patterns win an overlap of the same length."""
+
+_WEEKDAY_NOT_A_DATE_RE = re.compile(
+    r"(?:\d|\b(?:every|each|good|black|ash|cyber|super|easter|palm|holy|maundy|shrove|giving|first|second"
+    r"|third|fourth|fifth|final))\s*$",
+    re.IGNORECASE,
+)
+"""Before a weekday that is not one day near today ("every Friday", "Good Friday", "the 2nd Monday",
+"the last Friday of May"): it is left unread, an error."""
+_WEEKDAY_TENSE_RE = re.compile(
+    r"\b(?:was|were|did|had|since|ago|passed|elapsed|been|gone\s+by)\b", re.IGNORECASE
+)
+"""A question in the past tense: a weekday named alone is the last one before today ("What was the date
+on Sunday?"), otherwise the next one after it ("What's the date on Sunday?")."""
+_RESTATED_AFTER_RE = re.compile(
+    r"\s*,?\s*(?:(?:is|was|will\s+be|falls?\s+on|fell\s+on)\s+)?(?:an?\s+|on\s+)?", re.IGNORECASE
+)
+_RESTATED_BEFORE_RE = re.compile(r"\s*,?\s*")
+"""Between a date and its own weekday, written after it ("March 1, 2026 is a Sunday") or before it."""
+_RELATIVE_KINDS = ("relative", "weekday")
+"""Dates read from today (today, tomorrow, next Friday...): no year is written with them."""
 
 _DURATION_RE = re.compile(
     rf"(?<![\d/.])(?:{_AMOUNT})(?:\s*(?:,\s*(?:and\s+)?|and\s+|\+\s*)?(?:{_AMOUNT}))*", re.IGNORECASE
@@ -197,6 +236,9 @@ _MINUS = ("-", "\u2013", "minus", "less")
 _AGO = ("ago", "back")
 _TAIL_RE = re.compile(r"\s*,?\s*(ago|back|hence|from now|in the future)\b", re.IGNORECASE)
 """After a duration counted from today ("3 weeks ago")."""
+_AGO_FROM = ("", "from", "as of", "counting from", "counted from")
+"""Between "ago" and the day it counts back from, when one is said ("a year ago today", "a week ago from
+yesterday"): that day, not another date to count days to."""
 _ADD_RE = re.compile(r"\b(?:add|adding)\s*$", re.IGNORECASE)
 _SUBTRACT_RE = re.compile(
     r"\b(?:subtract|subtracting|take away|taking away|deduct|deducting)\s*$", re.IGNORECASE
@@ -285,12 +327,15 @@ _UNREAD_RE = re.compile(
     rf"(?<![\w.])[-+]?\d[\d.,e]*\s*{_UNIT}\b"
     rf"|\b(?:(?:next|last|this|coming)\s+)?(?:{_WEEKDAY_NAMES}|weekends?)\b"
     r"|\b(?:next|last|this|coming)\s+(?:week|month)\b"
-    r"|\b(?:easter|thanksgiving|passover|ramadan|diwali|hanukkah|chanukah|mother'?s\s+day|father'?s\s+day)\b",
+    r"|\b(?:easter|thanksgiving|passover|ramadan|diwali|hanukkah|chanukah|mother'?s\s+day|father'?s\s+day"
+    r"|(?:good|black|holy|maundy)\s+(?:friday|thursday)|ash\s+wednesday|(?:shrove|super)\s+tuesday"
+    r"|cyber\s+monday|palm\s+sunday)\b",
     re.IGNORECASE,
 )
 """What a date question can say that this tool does not read: a number of days it could not take (signed,
-decimal: "-5 days", "1.5 weeks"), a weekday or weekend as a date ("next Friday"), "next week", holidays
-whose date moves. Any of them left over is an error, not ignored."""
+decimal: "-5 days", "1.5 weeks"), a weekday not read as a date ("every Friday", "the last Friday of May",
+"Friday week"), a weekend, "next week", holidays whose date moves (also "Good Friday"). Any of them left over
+is an error, not ignored."""
 _RESTATED_WEEKDAY_RE = re.compile(  # the question asks for a day of the week
     rf"\b{_WEEKDAY_NAMES}\s*,?\s*(?=\|)|\|\s*,?\s*(?:(?:is|was|will\s+be|falls?\s+on|fell\s+on)\s+)?"
     rf"(?:an?\s+|on\s+)?{_WEEKDAY_NAMES}\b",
@@ -394,6 +439,8 @@ def _find_dates(text: str) -> list[_Found]:
     for rank, (kind, pattern) in enumerate(_PATTERNS):
         for match in pattern.finditer(text):
             start, end = match.span("word" if kind == "relative" else 0)
+            if kind == "weekday" and _WEEKDAY_NOT_A_DATE_RE.search(text[:start]):
+                continue
             hits.append((end - start, start, rank, kind, match))
     found: list[_Found] = []
     for length, start, _, kind, match in sorted(hits, key=lambda h: (-h[0], h[1], h[2])):
@@ -401,7 +448,23 @@ def _find_dates(text: str) -> list[_Found]:
         if any(start < other.end and other.start < end for other in found):
             continue
         found.append(_read(kind, match, start, end))
-    return sorted(found, key=lambda f: f.start)
+    found.sort(key=lambda f: f.start)
+    return [f for f in found if not _restated(text, f, found)]
+
+
+def _restated(text: str, found: _Found, dates: Sequence[_Found]) -> bool:
+    """Whether ``found`` is a weekday written next to another date as that date's own ("Sunday, March 1,
+    2026", "Is March 1, 2026 a Sunday?"): not a date itself (:data:`_RESTATED_WEEKDAY_RE` reads it)."""
+    if found.kind != "weekday" or found.which:
+        return False
+    for other in dates:
+        if other is found or other.kind == "weekday":
+            continue
+        if other.end <= found.start and _RESTATED_AFTER_RE.fullmatch(text, other.end, found.start):
+            return True
+        if other.start >= found.end and _RESTATED_BEFORE_RE.fullmatch(text, found.end, other.start):
+            return True
+    return False
 
 
 def _read(kind: str, match: re.Match[str], start: int, end: int) -> _Found:
@@ -413,6 +476,11 @@ def _read(kind: str, match: re.Match[str], start: int, end: int) -> _Found:
         word = match.group("word").lower()
         name = {"tonight": "today", "now": "today"}.get(word, word)
         return _Found(start, end, kind, written, name=name)
+    if kind == "weekday":
+        which = " ".join((match.group("which") or "").lower().split())
+        which = {"this coming": "next", "coming": "next", "this past": "last"}.get(which, which)
+        weekday = match.group("weekday").capitalize()
+        return _Found(start, end, kind, written, name=weekday, which=which)
     if kind == "holiday":
         key = match.group("name").lower()
         for pattern, name, month, day in HOLIDAYS:
@@ -498,10 +566,20 @@ def _attach(
             shifted = _Shifted(before.start, item.end, before, item, sign)
             replaced = (index - 1, index)
         elif tail := _TAIL_RE.match(text, item.end):
-            today = _Found(item.start, tail.end(), "relative", "today", name="today")
             sign = -1 if tail.group(1).lower() in _AGO else 1
-            shifted = _Shifted(item.start, tail.end(), today, item, sign)
-            replaced = (index,)
+            said = _gap(text, tail.end(), after.start) if isinstance(after, _Found) else None
+            if sign < 0 and said in _AGO_FROM and after.kind == "relative":  # "a year ago today"
+                shifted = _Shifted(item.start, after.end, after, item, sign)
+                replaced = (index, index + 1)
+            elif sign < 0 and said in _AGO_FROM and after.kind == "weekday":
+                raise DateQuestionError(
+                    f"Cannot read {text[item.start : after.end].strip()!r}: write the date itself, or count "
+                    f"from one, e.g. '{_duration_text(item)} before last {after.name}'"
+                )
+            else:
+                today = _Found(item.start, tail.end(), "relative", "today", name="today")
+                shifted = _Shifted(item.start, tail.end(), today, item, sign)
+                replaced = (index,)
         elif opening := _IN_RE.search(lead):
             start = lead_start + opening.start()
             today = _Found(start, item.end, "relative", "today", name="today")
@@ -546,7 +624,7 @@ def _counts_from_today(item: _Date) -> bool:
     """Whether a date is today, tomorrow or yesterday, or counted from one of them."""
     while isinstance(item, _Shifted):
         item = item.base
-    return item.kind == "relative"
+    return item.kind in _RELATIVE_KINDS
 
 
 def _is_today(item: _Date) -> bool:
@@ -619,6 +697,48 @@ def _occurrence(found: _Found, today: date, direction: int) -> date:
     raise DateQuestionError(f"Cannot find {found.text!r} near today; write the year, e.g. '2028-02-29'")
 
 
+def _weekday_date(found: _Found, today: date, masked: str) -> date:
+    """The date of a weekday named near today (Monday to Sunday weeks):
+
+    - "next Friday" ("coming Friday", "this coming Friday") is the first Friday after today: when today
+      is a Friday, the one a week on (never today);
+    - "last Monday" ("this past Monday") is the last Monday before today: when today is a Monday, the one
+      a week back;
+    - "this Saturday" is the Saturday of this week, today or later in it; a day earlier in the week
+      ("this Monday" on a Wednesday) is an error: it could be that past day or the coming one;
+    - a weekday alone ("on Sunday") is "next Sunday", or "last Sunday" when the question speaks of the
+      past ("what was the date on Sunday?", "since Sunday"); when today is that weekday it is an error
+      (today, or a week on or back?).
+    """
+    target = list(calendar.day_name).index(found.name)
+    ahead = (target - today.weekday()) % 7  # days to the next such weekday, 0 today
+    which = found.which
+    if which == "this":
+        if target < today.weekday():
+            raise DateQuestionError(
+                f"Cannot tell which {found.name} {found.text!r} is: this week's is past; say 'last "
+                f"{found.name}' or 'next {found.name}', or write the date"
+            )
+        return today + timedelta(days=ahead)
+    if not which:
+        past = bool(_WEEKDAY_TENSE_RE.search(masked))
+        if past and _UNTIL_RE.search(masked):
+            raise DateQuestionError(
+                f"Cannot tell whether {found.text!r} is the last or the next {found.name}; say 'last "
+                f"{found.name}' or 'next {found.name}', or write the date"
+            )
+        if ahead == 0:
+            raise DateQuestionError(
+                f"Cannot tell whether {found.text!r} is today or a week away; say 'today', 'last "
+                f"{found.name}' or 'next {found.name}'"
+            )
+        which = "last" if past else "next"
+        found.which = which
+    if which == "next":
+        return today + timedelta(days=ahead or 7)
+    return today - timedelta(days=(7 - ahead) % 7 or 7)
+
+
 def _bases(items: Sequence[_Date]) -> list[_Found]:
     """The written dates the items count from (themselves when not counted)."""
     out = []
@@ -646,7 +766,9 @@ def _resolve(items: Sequence[_Date], masked: str, today: _Today) -> None:
     """Give every date its value, the missing years filled in as the module docs say."""
     year = _written_year(masked, today.value)
     bases = _bases(items)
-    if year is not None and not any(f.year is None and f.kind != "relative" and not f.which for f in bases):
+    if year is not None and not any(
+        f.year is None and f.kind not in _RELATIVE_KINDS and not f.which for f in bases
+    ):
         raise DateQuestionError(
             f"Cannot tell which date the year {year} is for; write it with its date, e.g. 'March 1, {year}'"
         )
@@ -655,10 +777,12 @@ def _resolve(items: Sequence[_Date], masked: str, today: _Today) -> None:
             found.value = today.value + timedelta(
                 days={"today": 0, "tomorrow": 1, "yesterday": -1}[found.name]
             )
+        elif found.kind == "weekday":
+            found.value = _weekday_date(found, today.value, masked)
         elif found.year is not None or (year is not None and not found.which):
             found.value = _valid(found.year or year or 0, found.month, found.day, found.text)
     undated = [found for found in bases if found.value is None]
-    if len(bases) == 2 and len(undated) == 1 and all(found.kind != "relative" for found in bases):
+    if len(bases) == 2 and len(undated) == 1 and all(found.kind not in _RELATIVE_KINDS for found in bases):
         # a range: the other end's year, or the one before or after when it would run backwards
         lone, other = (bases[0], bases[1]) if undated[0] is bases[0] else (bases[1], bases[0])
         other_year = other.value.year if other.value is not None else today.value.year
@@ -756,6 +880,8 @@ def _describe(item: _Date, today: _Today) -> str:
         return f"{item.name} ({_long(value)} {today.where()})"
     if isinstance(item, _Found) and item.kind == "holiday":
         return f"{item.name} ({_long(value)})"
+    if isinstance(item, _Found) and item.kind == "weekday":
+        return f"{item.which} {item.name} ({_long(value)})"
     return _long(value)
 
 
@@ -835,11 +961,92 @@ def _weekday(item: _Date, today: _Today) -> str:
     if item.kind == "relative":
         verb = "was" if item.name == "yesterday" else "is"
         return f"{_capital(item.name)} {today.where()} {verb} {_long(value)}."
+    if item.kind == "weekday":  # "Next Friday is Friday, 17 January 2025 (today in UTC is ...)."
+        verb = "was" if value < today.value else "is"
+        return (
+            f"{_capital(item.which)} {item.name} {verb} {_long(value)} (today {today.where()} is "
+            f"{_long(today.value)})."
+        )
     verb = "was" if value < today.value else "is"
     weekday = calendar.day_name[value.weekday()]
     if item.kind == "holiday":
         return f"{item.name}, {_plain(value)}, {verb} a {weekday}."
     return f"{_capital(_ordinal(value))} {verb} a {weekday}."
+
+
+# --- years and months ------------------------------------------------------------------
+
+_LEAP_RE = re.compile(r"\bleap[\s-]*years?\b", re.IGNORECASE)
+_LENGTH_RE = re.compile(r"\bdays?\b", re.IGNORECASE)
+_FACT_TOKEN_RE = re.compile(r"[a-z]+|\d+|[^\sa-z\d]", re.IGNORECASE)
+_FACT_WORDS_TEXT = """is was will be a an the year it or not please tell me whether if check can you do know
+    are were there in how many days day does did have has had of month total altogether contain contains"""
+_FACT_WORDS = frozenset(_FACT_WORDS_TEXT.split())
+"""The words a question about a year or a month may say besides it ("is 2028 a leap year?", "how many days
+are in February 2028?", "does 2028 have 366 days?"): any other word and it is not read as one."""
+_FACT_PUNCTUATION = frozenset("?.!,-'")
+
+
+def _year_fact(question: str, today: date) -> str | None:
+    """Answer a question about a year or a month written with digits: whether it is a leap year ("is 2028
+    a leap year?"), how many days it has ("how many days are in 2028?", "how many days in February
+    2028?") or whether it has so many ("does February 2028 have 29 days?"). ``None`` when the question is
+    not one of these (it is read as a date question); an error when it asks about leap years but not
+    so (a year in words, two years, "this year").
+    """
+    leap = _LEAP_RE.search(question) is not None
+    if not leap and not _LENGTH_RE.search(question):
+        return None
+    tokens = _FACT_TOKEN_RE.findall(question.replace("\u2019", "'").lower())
+    words = [t for t in tokens if not t.isdigit() and t not in _FACT_PUNCTUATION]
+    numbers = [i for i, t in enumerate(tokens) if t.isdigit()]
+    months = [MONTHS[w] for w in words if w in MONTHS]
+    unread = [w for w in words if w not in _FACT_WORDS and w not in MONTHS and w not in ("leap", "leapyear")]
+    claimed = [i for i in numbers if tokens[i + 1 : i + 2] in (["days"], ["day"])]
+    years = [int(tokens[i]) for i in numbers if i not in claimed]
+    if leap:
+        if unread or months or claimed or len(years) != 1 or not 1 <= years[0] <= 9999:
+            raise DateQuestionError(
+                f"Cannot read {question!r} as a question about one year: write it in digits, e.g. 'is 2028 "
+                "a leap year?'"
+            )
+        year = years[0]
+        verb = "was" if year < today.year else "is"
+        if calendar.isleap(year):
+            return f"Yes, {year} {verb} a leap year (366 days)."
+        return f"No, {year} {verb} not a leap year (365 days)."
+    how_many = re.search(r"\bhow\s+many\s+days\b", question, re.IGNORECASE) is not None
+    if unread or len(months) > 1 or len(years) > 1 or len(claimed) != (0 if how_many else 1):
+        return None
+    if (not years and not months) or (years and not 1000 <= years[0] <= 9999 and "year" not in words):
+        return None
+    year = years[0] if years else None
+    if year is not None and not 1 <= year <= 9999:
+        return None
+    past = year is not None and year < today.year
+    if months:
+        month = months[0]
+        if year is None and month == 2:
+            raise DateQuestionError(
+                f"Cannot tell how many days February has in {question!r}: 28, or 29 in a leap year; write "
+                "the year, e.g. 'how many days are in February 2028?'"
+            )
+        length = calendar.monthrange(year or 2001, month)[1]  # the year matters only to February
+        what = f"{calendar.month_name[month]} {year}" if year else calendar.month_name[month]
+        why = "" if year else " in every year"
+        if year and month == 2:
+            why = f" ({year} {'was' if past else 'is'} {'' if calendar.isleap(year) else 'not '}a leap year)"
+    else:
+        assert year is not None
+        length = 366 if calendar.isleap(year) else 365
+        what = str(year)
+        why = f" ({'a' if calendar.isleap(year) else 'not a'} leap year)"
+    verb = "had" if past else "has"
+    sentence = f"{what} {verb} {length} days{why}."
+    if not claimed:
+        return sentence
+    said = int(tokens[claimed[0]])
+    return f"{'Yes' if said == length else 'No'}, {sentence}"
 
 
 # --- the question --------------------------------------------------------------------
@@ -871,6 +1078,9 @@ def answer(question: str, calendar: Calendar) -> str:
             f"No date question in {question!r}: it asks an amount, not a date or a count of days; "
             f"ask {EXAMPLES}"
         )
+    fact = _year_fact(question, calendar.now().astimezone(UTC).date())
+    if fact is not None:
+        return fact
     found = _find_dates(text)
     items, loose = _attach(text, found, _find_durations(text, found))
     items, loose = _span_end(text, items, loose)
@@ -957,7 +1167,8 @@ def make_date_calculator(calendar: Calendar) -> BaseTool:
         'today + 45 days', '3 weeks before 2026-06-15', 'days until Christmas'): how many days, weeks,
         months or years are between two dates; the weekday of any day; the date some days, weeks, months
         or years after or before another, from now, or ago; how many days until or since a day or a holiday
-        (e.g. Christmas, New Year's Day, Halloween, Valentine's Day); today's or tomorrow's calendar day.
+        (e.g. Christmas, New Year's Day, Halloween, Valentine's Day); today's or tomorrow's calendar day;
+        the date of next Friday or last Monday; whether a year is a leap year (e.g. 'is 2028 a leap year?').
 
         Pass the whole question. Days may be written (e.g. '2026-03-01', 'March 1, 2026', '1 March',
         'Mar 1', '1st of March', '3/1/2026' read month first); one without a year is in this year, or for
