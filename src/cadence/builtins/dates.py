@@ -1168,7 +1168,7 @@ def make_date_calculator(calendar: Calendar) -> BaseTool:
         months or years are between two dates; the weekday of any day; the date some days, weeks, months
         or years after or before another, from now, or ago; how many days until or since a day or a holiday
         (e.g. Christmas, New Year's Day, Halloween, Valentine's Day); today's or tomorrow's calendar day;
-        the date of next Friday or last Monday; whether a year is a leap year (e.g. 'is 2028 a leap year?').
+        next Friday or last Monday; leap years (e.g. 'is 2028 a leap year?').
 
         Pass the whole question. Days may be written (e.g. '2026-03-01', 'March 1, 2026', '1 March',
         'Mar 1', '1st of March', '3/1/2026' read month first); one without a year is in this year, or for

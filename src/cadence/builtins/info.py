@@ -1694,7 +1694,7 @@ class InfoPlugin(BasePlugin):
                 "July, August, September, October, November or December",
                 "the date some days, weeks or months after or before another date",
                 "countdowns to holidays such as Christmas, Halloween, Valentine's Day or a birthday",
-                "leap years and how many days a year or a month has; next Friday, last Monday",
+                "leap day (29 February) questions and how many days a month has; next Friday, last Monday",
             ],
             response_suggestion=(
                 "Give the local time and place, or the date asked about, in one sentence; mention the date "
