@@ -1818,3 +1818,227 @@ def test_a_time_for_a_distance_a_part_of_a_unit_and_the_length_around_a_circle(
 def test_a_time_a_part_or_a_length_around_not_of_these_forms_is_not_read(text: str) -> None:
     with pytest.raises(CalculationError):
         calculate.invoke({"expression": text})
+
+
+@pytest.mark.parametrize(
+    ("text", "expression"),
+    [
+        # a rate's result in the unit asked
+        (
+            "A beetle crawls 4 cm per minute. How many metres does it cover in 3 hours?",
+            "(4 * 3 * 60 * 10 / 1000)",
+        ),
+        ("A tap drips 50 ml per minute. How many litres in 2 hours?", "(50 * 2 * 60 / 1000)"),
+        ("300 rows at 45 seconds each in minutes", "(300 * 45 / 60)"),
+        (
+            "Each lap of the track takes 80 seconds and I run 45 laps. How many minutes is that?",
+            "(45 * 80 / 60)",
+        ),
+        ("A car drives 60 km per hour. How far in half an hour?", "(0.5 * 60)"),  # no unit asked: kept
+        # a rate for several times added
+        ("$22 an hour, 3 hours plus 4 hours", "(22 * (3 + 4))"),
+        (
+            "I make $15 per hour and worked 5 hours on Friday and 7 on Saturday. How much did I earn?",
+            "(15 * (5 + 7))",
+        ),
+        ("I earn $18 an hour and worked 4 hours, 6 hours and 2 hours", "(18 * (4 + 6 + 2))"),
+        # a step that shares the result
+        ("900 minus 25%, split between 3", "((900 * (100 - 25) / 100) / 3)"),
+        ("120 plus 15%, then split it 4 ways", "((120 * (100 + 15) / 100) / 4)"),
+        (
+            "The bill is $240. I cover 25% and the rest is split equally between the other 3. How much does each "
+            "of them pay?",
+            "(240 * (100 - 25) / 100 / 3)",
+        ),
+        (
+            "Rent is $2,400. I pay 30% for the big room and my 3 housemates split the rest. What does each pay?",
+            "(2400 * (100 - 30) / 100 / 3)",
+        ),
+        # the rest of a whole asked as a percentage
+        ("12 of our 48 eggs broke. What percent are left?", "(100 - (12 / 48 * 100))"),
+        ("20 of my 80 seedlings died. What percentage survived?", "(100 - (20 / 80 * 100))"),
+        ("42 out of 50 seeds sprouted. What percentage sprouted?", "(42 / 50 * 100)"),  # the part itself
+    ],
+)
+def test_a_rate_or_a_share_reads_every_part_of_the_question(text: str, expression: str) -> None:
+    assert to_expression(text) == expression
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A beetle crawls 4 cm per minute. How many kilograms does it cover in 3 hours?",  # no unit of length
+        "A printer does 40 pages per minute. How many metres in 2 hours?",  # pages are no metres
+        "300 rows at 45 seconds each in kilometres",
+        "sum and average of my bills: 40, 50, 60",  # two figures, one expression
+        "the total and the mean of 3, 4 and 5",
+        "What is the highest and lowest of 3, 9, 4?",
+        "I earn $15 an hour and worked 5 hours on Friday and 7 apples. How much?",  # 7 what?
+        "I sleep 8 hours a day, 5 days plus 2 days",  # the rate left out is no context
+        "$22 an hour, 3 hours plus 30 minutes",  # another unit of time
+        "900 minus 25%, split with 2 friends",  # 2 or 3 shares?
+        "The bill is $240. I cover 25% and the rest is split between the other 3. What do I pay?",  # not each
+        "20 of 80 as a percentage survived",  # the part, or the rest?
+        "35 of my 140 plants survived. What percent are left?",  # survived is what is left
+    ],
+)
+def test_a_rate_or_a_share_that_would_drop_a_part_of_the_question_is_not_read(text: str) -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": text})
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (
+            "Our phone plan is $25 a month plus a one-off $40 activation fee. What do we pay in the first year?",
+            340,
+        ),
+        ("My plan is $30 a month and a $20 setup fee. How much for 2 years?", 740),
+        ("Roast 25 minutes per 450 g plus an extra 25 minutes. How long for a 1.8 kg chicken?", 125),
+        ("Bake 30 minutes per kg. How many minutes for a 2500 g ham?", 75),
+        ("Fuel prices went up 5% this month. I used to spend $60 a week, what do I spend now?", 63),
+        ("Coffee prices fell 10%. I used to pay $4 a cup, what do I pay now?", 3.6),
+        ("What's the area of a door that is 0.9 m wide and 2.1 m tall?", 1.89),
+        ("A rug is 3 m long and 2 m wide. How many square m is it?", 6),
+        ("A phone screen is 9 cm wide and 12 cm tall. How long is the diagonal?", 15),
+        ("A triangular flag has a base of 30 cm and a height of 40 cm. What's its area?", 600),
+        ("How many minutes are there in a leap year?", 527040),
+        ("How many hours are in a year?", 8760),  # a year is 365 days
+        ("how many days in 2 leap years", 732),
+        ("how many months in 2 years", 24),  # still among months
+        ("I have $900 in the bank and put in $50 a month. How much will I have after 2 years?", 2100),
+        ("I have $500 and spend $20 a day. How much is left after 10 days?", 300),
+        ("What percent of a day is 6 hours?", 25),
+        ("500 g is what percent of 2 kg?", 25),
+        ("Use 3 times as much flour as sugar. How much flour for 120 g of sugar?", 360),
+        ("what's half a percent of 8,000", 40),
+        ("a quarter of a percent of 8000", 20),
+        ("What's the volume of a cone with radius 6 cm and height 10 cm?", math.pi * 36 * 10 / 3),
+        ("volume of a cone with diameter 10 and height 6", math.pi * 25 * 6 / 3),
+        ("How many minutes to download a 2 GB file at 10 MB/s?", 2000 / 10 / 60),
+        ("How long does a 600 MB update take at 4 MB per second?", 150),
+        ("how many MB in 2.5 GB", 2500),  # decimal: a GB is 1000 MB
+        ("The water level drops 4% every day. Starting at 90%, how many days until it is at 30%?", 15),
+        ("The tank level rises 5% per minute. Starting at 10%, how long until it is at 90%?", 16),
+        (
+            "A B&B costs $120 per night and a tourist tax of $3 per night per guest. We are 3 and stay 5 nights. "
+            "How much in total?",
+            645,
+        ),
+    ],
+)
+def test_more_everyday_forms(text: str, value: float) -> None:
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My plan is $30 a month and a $20 setup fee and a $10 SIM fee. How much for 2 years?",
+        "Roast 25 minutes per 450 g plus an extra 25 minutes. How long for a 2 litre chicken?",  # not a mass
+        "Roast 25 minutes per 450 g plus an extra 1 hour. How long for a 1.8 kg chicken?",  # another unit
+        "Fuel prices went up 5% and then fell 2%. I used to spend $60 a week, what do I spend now?",
+        "I used to spend $60 a week and prices went up 5%. What did I spend?",  # not now
+        "A rug is 3 m long and 2 ft wide. What's its area?",  # mixed units
+        "A rug is 3 m long and 2 m wide. How many square feet is it?",  # another unit
+        "A triangular flag has a base of 30 cm and a height of 40 cm. How long is the diagonal?",
+        "A rug is 3 m long and 2 m wide. What's its area and diagonal?",
+        "how many seconds in a month",  # a month has no fixed length
+        "I have $500 and spend $20 a day. How much after 10 days?",  # spent, or left?
+        "What percentage of an hour is 45 metres?",
+        "Use 3 times as much flour as sugar. How much flour for 120 g of butter?",
+        "How long does a 4.5 GB download take at 15 Mbps?",  # bits
+        "How long does a 4.5 GB download take at 15 Mb/s?",
+        "my battery drops 8% every hour. starting at 10%, how many hours until its at 20%?",  # rises?
+        "my battery drops 8% every hour. starting at 100%, how many minutes until its at 20%?",
+        "The hotel is 85 euros a night plus a tax of 2.50 euros per person per night. 2 of us stay 4 days. Total?",
+        "The hotel is 85 euros a night plus a tax of 2.50 euros per person per night. 2 of us stay 4 nights.",
+    ],
+)
+def test_more_everyday_forms_not_read_without_every_number_in_its_place(text: str) -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": text})
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        (
+            "A snail moves 3 cm per minute. How many metres does it cover in 2 hours?",
+            "(3 * 2 * 60 * 10 / 1000) = 3.6",
+        ),
+        ("$19 an hour, 6 hours plus 5 hours", "(19 * (6 + 5)) = 209"),
+        (
+            "I earn $19 an hour and worked 6 hours on Saturday and 5 on Sunday. How much did I make this weekend?",
+            "(19 * (6 + 5)) = 209",
+        ),
+        ("240 rows at 90 seconds each in hours", "(240 * 90 / 3600) = 6"),
+        (
+            "Each row of my scarf takes 90 seconds to knit and I need 240 rows. How many hours is that?",
+            "(240 * 90 / 3600) = 6",
+        ),
+        ("1850 minus 40%, split between 2", "((1850 * (100 - 40) / 100) / 2) = 555"),
+        (
+            "Rent is $1,850. I have the big room so I pay 40%, and my two flatmates split the rest equally. "
+            "What does each flatmate pay?",
+            "(1850 * (100 - 40) / 100 / 2) = 555",
+        ),
+        (
+            "35 of my 140 plants died over the winter. What percentage survived?",
+            "(100 - (35 / 140 * 100)) = 75",
+        ),
+        (
+            "A gym membership is $39 a month plus a one-off $50 joining fee. What do I pay in the first year?",
+            "(39 * 12 + 50) = 518",
+        ),
+        (
+            "A roast needs 20 minutes per 500 g plus an extra 20 minutes. How long should a 2 kg roast cook?",
+            "(20 * 2 * 1000000 / (500 * 1000) + 20) = 100",
+        ),
+        (
+            "Grocery prices went up 4% this year. I used to spend $150 a week, what do I spend now?",
+            "(150 * (100 + 4) / 100) = 156",
+        ),
+        ("What's the area of a wall that is 4.2 m wide and 2.6 m tall?", "(4.2 * 2.6) = 10.92"),
+        (
+            "How many minutes are there in a leap year?",
+            "1 leap year = 527040 minutes (read as (1 * 31622400 / 60))",
+        ),
+        (
+            "I have $1,240 saved and I add $60 every week. How much will I have after 10 weeks?",
+            "(1240 + 60 * 10) = 1840",
+        ),
+        ("What percentage of an hour is 45 minutes?", "(45 * 60 / (1 * 3600) * 100) = 75"),
+        (
+            "A TV screen is 40 inches wide and 30 inches tall. How long is the diagonal?",
+            "sqrt(40 ** 2 + 30 ** 2) = 50",
+        ),
+        (
+            "I cook rice with 1.5 times as much water as rice. How much water do I need for 400 g of rice?",
+            "(1.5 * 400) = 600",
+        ),
+        ("what's half a percent of 30,000", "(0.5 / 100 * 30000) = 150"),
+        ("A triangular sail has a base of 3.2 m and a height of 5 m. What's its area?", "(3.2 * 5 / 2) = 8"),
+        (
+            "How long does a 4.5 GB download take at 15 MB per second?",
+            "4.5 GB at 15 MB per second = 300 seconds (read as (4.5 * 1000000000 / (15 * 1000000)))",
+        ),
+        (
+            "my phone battery drops 8% every hour. starting at 100%, how many hours until its at 20%?",
+            "((100 - 20) / 8) = 10",
+        ),
+        (
+            "The hotel is 85 euros a night plus a city tax of 2.50 euros per person per night. Two of us stay 4 "
+            "nights. What's the total?",
+            "(85 * 4 + 2.50 * 2 * 4) = 360",
+        ),
+    ],
+)
+def test_the_questions_of_the_report_read_whole(text: str, answer: str) -> None:
+    assert calculate.invoke({"expression": text}) == answer
+
+
+def test_a_cone_volume_is_a_third_of_the_cylinder() -> None:
+    answer = calculate.invoke({"expression": "What's the volume of a cone with radius 3 cm and height 8 cm?"})
+    assert answer.startswith("(pi * 3 ** 2 * 8 / 3) = 75.39")

@@ -513,7 +513,14 @@ a gift, a score "27 right out of 30" as a percentage, the duration of a trip at 
 18 km/h", "5.5 min per km"), a price for another amount ("a 2 litre bottle costs $3.60: a 250 ml glass?"),
 a rental per day plus per km, a ladder against a wall, "half a pound" in grams, and the edging around a
 round pond 3 m across; a result in two units ("1.6 m in feet and inches", "kg in stone and pounds", "in
-hours and minutes"). The
+hours and minutes"); a rate in the unit asked ("3 cm per minute: how many metres in 2 hours?"), pay per hour
+for hours added ("$19 an hour, 6 hours plus 5"), a result split ("1850 minus 40%, split between 2"), the rest
+shared ("I pay 40%, 2 flatmates split the rest"), what percentage survived or is left, a monthly fee plus a
+one-off fee for a year, cooking minutes per 500 g, prices up 4% on a weekly spend, a wall's area or a
+screen's diagonal by width and height, a triangular sail's area, savings plus $60 a week,
+a nightly rate plus a tax per person per night, what percentage of an hour 45 minutes is, 1.5 parts water
+per part rice, half a percent of 30,000, a cone's volume, a download of 4.5 GB at 15 MB/s (decimal: 1 GB =
+1000 MB), and hours until a battery dropping 8% an hour reaches 20%. The
 result then shows the expression it was read as (and an amount of money in cents). Words that name
 no known operation are an error, never ignored.
 """

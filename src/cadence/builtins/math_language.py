@@ -100,6 +100,20 @@ flour: how much for 10 people?" is ``(300 * 10 / 4)``), the fuel for one trip ("
 maybe shared ("$185 a night for 4 nights plus a $60 cleaning fee", "3 pizzas at $14.50 each plus $6
 delivery, split between 4"), a named share asked in percent ("what share of 250 is 40, in percent?") and a
 question whose first word is mistyped ("hw many", "wat's").
+A reading never drops a part of the question: a rate's result is in the unit asked ("3 cm per minute: how
+many metres in 2 hours?" is ``(3 * 2 * 60 * 10 / 1000)``) or not read, a question asking two figures of a
+list ("the total and average of ...") is not read, a rate left out of the clause read makes the text an
+error, and "what percentage survived" after "35 of 140 died" is the rest (``100 -`` the share). More forms
+read when every number has its place: a rate for times added ("$19 an hour, 6 hours plus 5 hours"), a result
+split ("..., split between 2"), the rest shared after one pays a percent, a rate plus a one-off fee over a
+span ("$39 a month plus a one-off $50 fee: the first year?"), a time per amount plus an extra time ("20
+minutes per 500 g plus 20 minutes: a 2 kg roast?"), a spend after prices went up or down by a percent, the
+area or diagonal of a thing by its width and height (a triangle's area by base and height), a cone's volume,
+a year as 365 days and a leap year as 366 among durations, a balance with an amount added or taken each unit
+of time, a percent of a unit ("what percentage of an hour is 45 minutes"), "1.5 times as much water as
+rice", "half a percent", a nightly rate plus a charge per person per night, a download's time by data sizes
+(decimal: a GB is 1000 MB; bits are not read) and the time for a level changing by points of a percent each
+unit of time to reach another.
 :func:`has_operation` and :func:`unread_words` let the caller refuse a reading that dropped the words of an
 operation and kept only a number."""
 
@@ -145,7 +159,8 @@ _TRAIL_RE = re.compile(
 )
 _STEP_VERB = (
     r"add|subtract|multiply|multiplied by|divide|divided by|times|plus|minus|take away|take off|halve|double|"
-    r"triple|square|cube|round|rounded|raise|take the square root"
+    r"triple|square|cube|round|rounded|raise|take the square root|split|"
+    r"shared? (?:equally |evenly )?(?:between|among)"
 )
 """Verbs that open a step of a chain ("take 250, add 75, then halve it")."""
 _THEN_RE = re.compile(
@@ -329,6 +344,11 @@ _STEP_PATTERNS: Rules = _rules(
     (rf"^(?:multiply|times) {_OPERAND}$", "({0} * {1})"),
     (rf"^(?:divide|divided)(?: (?:it|that|the result))? by {_OPERAND}$", "({0} / {1})"),
     (rf"^(?:divide|split)(?: (?:it|that|the result))? (?:in|into) {_OPERAND}(?: parts)?$", "({0} / {1})"),
+    # "..., split between 2", "then share it equally among 4 people", "split 3 ways"
+    (rf"^(?:split|share[sd]?|divided?)(?: (?:it|that|the result|the rest|what is left))?(?: up)?"
+     rf"(?: (?:equally|evenly))? (?:between|among|by) ({_NUM})(?: (?:ways|people|persons|of us))?$",
+     "({0} / {1})"),
+    (rf"^split(?: (?:it|that|the result|the rest))?(?: up)? ({_NUM}) ways$", "({0} / {1})"),
     (r"^(?:square|take the square of)(?: it| that| the result)?$|^squared$", "({0} ** 2)"),
     (r"^(?:cube)(?: it| that| the result)?$|^cubed$", "({0} ** 3)"),
     (r"^(?:take )?(?:the square root(?: of (?:it|that|the result))?|its square root)$", "sqrt({0})"),
@@ -596,8 +616,12 @@ _NOUNS = rf"{_NOUN}(?:\s+{_NOUN}){{0,2}}"
 _MONEY = r"[$€£]?"
 _HAS = r"(?:costs?|is|weighs?|holds?|has|contains?|gets?|earns?|makes?|pays?|needs?|takes?|uses?|seats?)"
 """What one thing has, costs or takes ("a ticket costs $8", "a bus seats 40")."""
-_ONE = r"(?:\b(?:a|an|each|one|every)|(?<![\w.])1)\s+(?:[a-z]+\s+)?(?P<thing>[a-z]+?)(?:\s+of\s+[a-z]+)?"
-"""One thing, maybe with a word before it or what it holds after it ("a movie ticket", "a box of pencils")."""
+_ONE = (
+    r"(?:\b(?:a|an|each|one|every)|(?<![\w.])1)\s+(?:[a-z]+\s+)?(?P<thing>[a-z]+?)"
+    r"(?:\s+of\s+(?:(?:my|our|your|his|her|their|the|a|an)\s+)?[a-z]+)?"
+)
+"""One thing, maybe with a word before it or what it holds or is part of after it ("a movie ticket", "a box of
+pencils", "each row of my scarf")."""
 _EACH = r"(?:each|apiece|a piece|per (?:piece|item|unit|one)|(?:in|for|per) (?:each|every) [a-z]+)"
 """How a problem says the amount is for one thing ("each", "apiece", "in each class")."""
 _RATE = r"(?:per|an?|every|each|in (?:a|an|one|each|every)|for (?:a|an|one|each|every))"
@@ -800,6 +824,39 @@ _ONE_THING_RE = re.compile(r"(?<![\w.])1\s+(?=[a-z])", re.IGNORECASE)
 """A "1" before a word names one thing ("if one apple weighs 150 grams"): it is not an operand."""
 
 
+_ASKED_UNIT_RE = re.compile(
+    r"\bhow (?:many|much)\s+(?P<u>[a-z][a-z ]*?)(?=\s+(?:is|are|does|do|did|will|would|can|in|of|to|for|"
+    r"that|it|there)\b|\s*[?.!,]|$)"
+    r"|\b(?:in|into) (?P<end>[a-z][a-z ]*?)\s*[?.!]*$",
+    re.IGNORECASE,
+)
+"""The unit a question asks its answer in: "how many metres does it cover", "... in hours"."""
+
+
+def _in_asked_unit(expression: str, given: str | None, text: str) -> str | None:
+    """``expression``, an amount of the unit ``given`` (a word after the amount, maybe no unit: "eggs"), in
+    the unit ``text`` asks for ("how many metres", "... in hours"): converted when both are units of one
+    kind ("3 cm per minute: how many metres in 2 hours?" is ``((3 * 2 * 60) * 10 / 1000)``), as it is when
+    no unit is asked (or the same one), ``None`` when the unit asked is not one the amount converts into
+    (an answer in the wrong unit is worse than none)."""
+    asked = None
+    for match in _ASKED_UNIT_RE.finditer(text):
+        word = (match.group("u") or match.group("end")).strip().lower()
+        if word in _UNIT_OF and word not in _AMBIGUOUS_UNITS:
+            asked = word
+    if asked is None:
+        return expression
+    source = _UNIT_OF.get((given or "").lower())
+    goal = _UNIT_OF[asked]
+    if source is None or source[0] != goal[0]:
+        return None
+    if source[1] == goal[1]:
+        return expression
+    inner = expression[1:-1] if _grouped(expression[1:-1]) == expression else expression
+    scale = "" if source[1] == "1" else f" * {source[1]}"
+    return f"({inner}{scale} / {goal[1]})"
+
+
 def _word_problem(text: str) -> str | None:
     """A word problem of one operation on its two numbers, or ``None``.
 
@@ -834,7 +891,11 @@ def _word_problem(text: str) -> str | None:
                 return None  # "$20 an hour, 8 hours a day": the time is a rate of its own
             if patterns is _QUOTIENTS and re.match(rf"\s*{_TIME_UNIT}\b", text[match.end("b") :], re.I):
                 return None  # "96 km in 45 minutes": read by _amount_per_time, in the unit asked
-            return form.format(a=match.group("a"), b=match.group("b"))
+            expression = form.format(a=match.group("a"), b=match.group("b"))
+            if patterns is _PRODUCTS:
+                unit = re.match(r"\s*([a-z]+)", text[match.end("b") :], re.IGNORECASE)
+                return _in_asked_unit(expression, unit.group(1) if unit else None, text)
+            return expression
     return None
 
 
@@ -1511,7 +1572,10 @@ def _rate_for_a_time(text: str) -> str | None:
     if factor.numerator != 1:
         parts.append(str(factor.numerator))
     expression = " * ".join(parts) + (f" / {factor.denominator}" if factor.denominator != 1 else "")
-    return f"({expression})" if len(parts) > 1 or factor.denominator != 1 else None
+    if len(parts) == 1 and factor.denominator == 1:
+        return None
+    noun = [word for word in noun if word.lower() in _UNIT_OF] or noun
+    return _in_asked_unit(f"({expression})", noun[0] if noun else None, text)
 
 
 # A shape's area, perimeter or volume: "the area of a circle with radius 3", "a 4 by 6 rectangle's perimeter".
@@ -1556,7 +1620,7 @@ _SIZE_OF = {
 _QUANTITY = r"(?:surface\s+area|area|circumference|perimeter|volume|hypotenuse)"
 _SHAPE = (
     rf"(?:circle|sphere|square(?!\s+{_LENGTH_UNIT}\b)|rectangle|right(?:[\s-]angled?)?\s+triangle|triangle|"
-    r"cube|cylinder|trapez(?:oid|ium))"
+    r"cube|cylinder|cone|trapez(?:oid|ium))"
 )
 """A shape ("square feet" is an area's unit, not a square)."""
 _FORMULAS = {
@@ -1583,6 +1647,8 @@ _FORMULAS = {
     ("surface area", "sphere", "d"): "(pi * {d} ** 2)",
     ("volume", "cylinder", "hr"): "(pi * {r} ** 2 * {h})",
     ("volume", "cylinder", "dh"): "(pi * ({d} / 2) ** 2 * {h})",
+    ("volume", "cone", "hr"): "(pi * {r} ** 2 * {h} / 3)",
+    ("volume", "cone", "dh"): "(pi * ({d} / 2) ** 2 * {h} / 3)",
     ("area", "trapezoid", "hlw"): "(({l} + {w}) / 2 * {h})",
 }
 """Formulas by (quantity, shape, the sizes they take, in alphabetical order)."""
@@ -1896,6 +1962,11 @@ _PART_OF_UNIT_RE = re.compile(
 """A part of a unit in words: "half a pound" is ``0.5 pound``, "a quarter pound" ``0.25 pound``, "a pound and
 a half" ``1.5 pound`` (only for units of length, mass and volume; a unit's name may be two words: "fluid
 ounce")."""
+_PART_OF_PERCENT_RE = re.compile(
+    r"\b(?:(half)(?:\s+of)?|(?:a|one)\s+quarter(?:\s+of)?)\s+(?:a|one)\s+(?:percent|per\s+cent|%)(?!\w)",
+    re.IGNORECASE,
+)
+"""A part of one percent in words: "half a percent" is ``0.5 percent``, "a quarter of a percent" ``0.25``."""
 _NEGATIVE_RE = re.compile(r"\bnegative\s+(\d+(?:\.\d+)?)", re.IGNORECASE)
 """A negative number in words: "negative 5" is ``(-5)`` (the word was dropped: 5 + 3 for -5 + 3)."""
 
@@ -1930,6 +2001,7 @@ def _fractions_and_ordinals(text: str) -> str:
     "3 and a half" as ``3.5``, "negative 5" as ``(-5)`` and fractions of a value as ``(2 / 3) *``
     ("two thirds of 60", "3/4 of 200")."""
     text = _ORDINAL_POWER_RE.sub(lambda m: f"to the {_ORDINALS[m.group(1).lower()]}th", text)
+    text = _PART_OF_PERCENT_RE.sub(lambda m: "0.5 percent" if m.group(1) else "0.25 percent", text)
     text = _PART_OF_TIME_RE.sub(_part_of_time, text)
     text = _PART_OF_UNIT_RE.sub(_part_of_unit, text)
     text = _AND_A_PART_RE.sub(lambda m: m.group(1) + (".5" if m.group(2).lower() == "half" else ".25"), text)
@@ -1997,6 +2069,18 @@ def _sentences(text: str) -> list[str]:
     return sentences
 
 
+_FIGURE = (
+    r"(?:sum|total|average|mean|median|mode|product|difference|range|min(?:imum)?|max(?:imum)?|highest|lowest|"
+    r"smallest|largest|biggest)"
+)
+_TWO_FIGURES_RE = re.compile(
+    rf"\b{_FIGURE}\s*(?:,|and|&|\+|plus|as well as)\s*(?:(?:the|an?|on|in|its|their)\s+)?{_FIGURE}\b",
+    re.IGNORECASE,
+)
+"""A question asking two figures of its numbers ("the total and average of my bills: ..."): one expression is
+one figure, so it is not read (answered with the average alone, the total was dropped)."""
+
+
 def to_expression(text: str) -> str:
     """An arithmetic expression for ``text`` written in words and/or symbols (see the module docs).
 
@@ -2008,7 +2092,7 @@ def to_expression(text: str) -> str:
     that is not arithmetic. A text longer than :data:`MAX_READ_CHARS` is returned as it is (the
     reading's work grows faster than the text; the evaluator refuses such a length anyway).
     """
-    if len(text) > MAX_READ_CHARS:
+    if len(text) > MAX_READ_CHARS or _TWO_FIGURES_RE.search(text):
         return text
     cleaned = _prepared(text)
     leg = _leg_from_hypotenuse(cleaned)
@@ -2023,6 +2107,9 @@ def to_expression(text: str) -> str:
     chained = _read(_AND_STEP_RE.sub(" then ", cleaned))
     if has_operation(chained):
         return chained
+    paid = _rate_for_times(cleaned)
+    if paid is not None:
+        return paid  # "$19 an hour, 6 hours plus 5 hours": not 6 + 5 with the rate left out
     for parts, other_question in (
         (_sentences(cleaned), False),
         (_CLAUSE_END_RE.split(cleaned), False),
@@ -2062,6 +2149,16 @@ def to_expression(text: str) -> str:
         or _price_rescaled(cleaned)
         or _rates_for_amounts(cleaned)
         or _leg_from_hypotenuse(cleaned)
+        or _rest_shared(cleaned)
+        or _share_of_a_unit(cleaned)
+        or _flat_by_sides(cleaned)
+        or _balance_after_a_time(cleaned)
+        or _time_to_a_level(cleaned)
+        or _amount_after_prices_changed(cleaned)
+        or _rate_plus_one_off(cleaned)
+        or _times_as_much(cleaned)
+        or _time_per_amount(cleaned)
+        or _stay_with_a_charge_per_head(cleaned)
         or whole
     )
 
@@ -2069,7 +2166,7 @@ def to_expression(text: str) -> str:
 # A part of a whole asked as a percentage apart from it: "18 out of 24 passed. What percent is that?".
 _OUT_OF_RE = re.compile(
     rf"(?<![\w.])(?P<a>{_NUM})\s+(?:(?:[a-z]+\s+){{1,2}}(?=out\s+of\b))?(?:out\s+)?of\s+"
-    rf"(?:the\s+|a\s+total\s+of\s+)?(?P<b>{_NUM})(?!\w|\.\d)",
+    rf"(?:the\s+|a\s+total\s+of\s+|(?:my|our|his|her|their|your)\s+)?(?P<b>{_NUM})(?!\w|\.\d)",
     re.IGNORECASE,
 )
 _PERCENT_OF_THAT_RE = re.compile(
@@ -2080,6 +2177,20 @@ _PERCENT_OF_THAT_RE = re.compile(
     rf"|\b(?:what|which)\s+{_PCT}(?!\w)\s+(?:of\s+(?:them|the\s+[a-z]+)\s+)?(?:did\s+)?(?P<verb>[a-z]+)\b",
     re.IGNORECASE,
 )
+
+
+_COMPLEMENT_ASKED_RE = re.compile(
+    r"\b(?:surviv\w*|remain\w*|left|stayed|lived|alive|didn['’]?t|did\s+not|don['’]?t|weren['’]?t|"
+    r"were\s+not|aren['’]?t|not|still|rest)\b",
+    re.IGNORECASE,
+)
+"""A question asking for the rest of a whole ("what percentage survived / are left / didn't")."""
+_GONE_RE = re.compile(
+    r"\b(?:died|dead|failed|lost|broke|broken|sold|eaten|ate|wilted|gone|missing|spoiled|spoilt|rotted|"
+    r"melted|popped|quit|dropped\s+out|fell\s+off|ran\s+away|were\s+(?:sold|lost|eaten|broken|used))\b",
+    re.IGNORECASE,
+)
+"""What the part given did that leaves the rest ("35 of my 140 plants died": 105 survived)."""
 
 
 def _out_of_as_percent(text: str) -> str | None:
@@ -2094,11 +2205,20 @@ def _out_of_as_percent(text: str) -> str | None:
     if part is None or asked is None or asked.start() < part.end():
         return None
     verb = asked.group("verb")
-    if verb is not None and not re.search(rf"\b{re.escape(verb)}\b", text[part.end() : asked.start()], re.I):
-        return None  # "18 out of 24 passed. What percentage failed?"
+    share = _SHARE.format(part.group("a"), part.group("b"))
     if _OTHER_OPERATION_RE.search(text):
         return None
-    return _SHARE.format(part.group("a"), part.group("b"))
+    if verb is not None and re.search(rf"\b{re.escape(verb)}\b", text[part.end() : asked.start()], re.I):
+        return share  # "42 out of 50 seeds sprouted. What percentage sprouted?"
+    if _COMPLEMENT_ASKED_RE.search(text, asked.start()) or _COMPLEMENT_ASKED_RE.search(text, part.end()):
+        if _GONE_RE.search(text, part.end(), asked.start()) and _COMPLEMENT_ASKED_RE.search(
+            text, asked.start()
+        ):
+            return f"(100 - {share})"  # "35 of my 140 plants died. What percentage survived?"
+        return None  # "35 of 140 as a percentage survived": the part given, or the rest?
+    if verb is not None:
+        return None  # "18 out of 24 passed. What percentage failed?"
+    return share
 
 
 # A percentage of an amount taken from it: "I have 500 dollars. I spend 35% of it on a bike. What is left?".
@@ -3161,6 +3281,420 @@ def _leg_from_hypotenuse(text: str) -> str | None:
     return f"sqrt({hypotenuse} ** 2 - {leg} ** 2)"
 
 
+_BARE_TIME_END_RE = re.compile(r"\s*(?:$|[,.?!;]|(?:on|in|at|this|last|next|the|over|during)\b)", re.I)
+"""What may follow a time that leaves its unit out ("and 5 on Sunday"); not a thing ("and 5 apples")."""
+_TIMES_JOINED_RE = re.compile(r"^\W*(?:[a-z]+\s+){0,3}?(?:and|plus|\+|,)\s*$|^\s*(?:\+|and|plus|,)\s*$", re.I)
+
+
+def _rate_for_times(text: str) -> str | None:
+    """An amount per unit of time for several times in that unit added up: "$19 an hour, 6 hours plus 5
+    hours" is ``(19 * (6 + 5))``, "I earn $19 an hour and worked 6 hours on Saturday and 5 on Sunday" too.
+    ``None`` unless ``text`` holds one rate (not of time itself: "8 hours a day"), then two times or more
+    in its unit joined by "and", "plus" or commas (a later one may leave the unit out: "and 5 on Sunday"),
+    no other number, percent or operation, and asks at most one question."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _NOT_ONE_RATE_RE.search(text):
+        return None
+    rates = [m for pattern in _RATE_OF_TIME_RES for m in pattern.finditer(text)]
+    if len({m.start("b") for m in rates}) != 1:
+        return None
+    rate = rates[0]
+    unit = _time_unit(rate.group("unit"))
+    noun = (rate.group("noun") or "").split()
+    if noun and (_time_unit(noun[-1]) in _DAYS or _time_unit(noun[-1]) in _MONTHS):
+        return None  # "8 hours a day, 5 days plus 2 days": hours, not money, per day
+    rest = text[rate.end() :]
+    if _NUMBER_RE.search(text[: rate.start()]) or _OTHER_OPERATION_RE.search(rest.replace("+", " plus ")):
+        return None
+    numbers = list(_NUMBER_RE.finditer(rest))
+    if len(numbers) < 2:
+        return None
+    times, previous = [], None
+    for number in numbers:
+        named = re.match(rf"\s*({_TIME_UNIT})\b", rest[number.end() :], re.IGNORECASE)
+        if named is not None and _time_unit(named.group(1)) != unit:
+            return None  # "6 hours plus 30 minutes" at a rate per hour
+        if previous is not None and not _TIMES_JOINED_RE.search(rest[previous : number.start()]):
+            return None
+        if named is None and (
+            previous is None
+            or not re.search(r"(?:and|plus|\+|,)\s*$", rest[: number.start()])
+            or not _BARE_TIME_END_RE.match(rest, number.end())
+        ):
+            return None  # a number of something else ("and 5 apples")
+        times.append(number.group())
+        previous = number.end() + (named.end() if named is not None else 0)
+    return f"({rate.group('b')} * ({' + '.join(times)}))"
+
+
+_SIDE_RE = re.compile(
+    rf"(?<![\w.])(?P<n>{_UNSIGNED})[\s-]*(?P<u>{_LENGTH_UNIT})?\s+(?P<w>wide|long|tall|high|across)\b"
+    rf"|\b(?:an?\s+)?(?P<w2>base|height|width|length)\s+(?:of|is)\s+(?P<n2>{_UNSIGNED})[\s-]*(?P<u2>{_LENGTH_UNIT})?\b",
+    re.IGNORECASE,
+)
+"""A side of a flat thing said with what it measures: "4.2 m wide", "30 inches tall", "a base of 3.2 m"."""
+_ACROSS_SIDES = {"wide": "w", "width": "w", "across": "w", "base": "w", "long": "l", "length": "l"}
+_SIDES_ASKED_RE = re.compile(r"\b(?P<area>area|surface)\b|\b(?P<diagonal>diagonal)\b", re.IGNORECASE)
+_SQUARE_UNIT_RE = re.compile(
+    rf"\b(?:square|sq\.?)\s+(?P<u>{_LENGTH_UNIT})\b|(?<![\w.])(?P<u2>{_LENGTH_UNIT})(?:2|²)(?!\w)",
+    re.IGNORECASE,
+)
+
+
+def _flat_by_sides(text: str) -> str | None:
+    """The area or the diagonal of a flat thing by two sides said with what they measure: "a wall that is 4.2
+    m wide and 2.6 m tall: its area?" is ``(4.2 * 2.6)``, "a screen 40 inches wide and 30 inches tall: the
+    diagonal?" ``sqrt(40 ** 2 + 30 ** 2)``, "a triangular sail with a base of 3.2 m and a height of 5 m: its
+    area?" ``(3.2 * 5 / 2)``. ``None`` unless ``text`` holds just those two sizes, across and up (or long and
+    wide), in one unit, asks one of area or diagonal (no diagonal of a triangle) and no area in another
+    unit."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text):
+        return None
+    if _OTHER_OPERATION_RE.search(_SQUARE_UNIT_RE.sub(" ", text)):
+        return None
+    sides = list(_SIDE_RE.finditer(text))
+    asked = {bool(m.group("area")) for m in _SIDES_ASKED_RE.finditer(text)}
+    if _SQUARE_UNIT_RE.search(text):
+        asked.add(True)
+    if len(sides) != 2 or len(asked) != 1:
+        return None
+    kinds = [_ACROSS_SIDES.get((m.group("w") or m.group("w2")).lower(), "h") for m in sides]
+    names = [(m.group("u") or m.group("u2") or "").lower().rstrip("s") for m in sides]
+    units = {_LENGTH_NAMES.get(name, name) for name in names}
+    if sorted(kinds) not in (["h", "w"], ["l", "w"]) or len(units) != 1:
+        return None
+    rest = _blanked(_blanked(text, sides[0]), sides[1])
+    if _NUMBER_RE.search(_without_ones(rest)):
+        return None
+    for square in _SQUARE_UNIT_RE.finditer(text):
+        unit = (square.group("u") or square.group("u2")).lower().rstrip("s")
+        if _LENGTH_NAMES.get(unit, unit) not in units:
+            return None  # asked in another unit
+    a, b = (m.group("n") or m.group("n2") for m in sides)
+    triangle = re.search(r"\btriang", text, re.IGNORECASE) is not None
+    if not asked.pop():
+        return None if triangle else f"sqrt({a} ** 2 + {b} ** 2)"
+    return f"({a} * {b} / 2)" if triangle else f"({a} * {b})"
+
+
+_ADDED_EACH_TIME_RE = re.compile(
+    r"\b(?P<verb>add(?:s|ing)?|sav(?:e|es|ing)|put(?:s|ting)?(?:\s+(?:in|away|aside))?|deposit(?:s|ing)?|"
+    r"spend(?:s|ing)?|withdraw(?:s|ing)?|tak(?:e|es|ing)\s+out|us(?:e|es|ing))\s+(?:another\s+|an?\s+extra\s+)?$",
+    re.IGNORECASE,
+)
+"""What is done with an amount each unit of time: "I add $60 every week", "I spend $20 a day"."""
+_BALANCE_ASKED_RE = re.compile(
+    r"\bhow much\b.*\b(?:have|be|left|balance|total|there)\b|\bwhat(?:'s|’s|s|\s+is|\s+will\s+be)\s+"
+    r"(?:my|the)\s+(?:balance|total)\b",
+    re.IGNORECASE,
+)
+_TAKEN_EACH_TIME_RE = re.compile(r"^(?:spend|withdraw|take|us)", re.IGNORECASE)
+
+
+def _balance_after_a_time(text: str) -> str | None:
+    """An amount one has, with an amount added (or taken) each unit of time, asked what one has after a
+    time: "I have $1,240 saved and I add $60 every week. How much will I have after 10 weeks?" is ``(1240 + 60
+    * 10)``. ``None`` unless ``text`` holds the amount first, one rate said as added or taken, one time in a
+    unit it converts into, nothing else, and asks what one has."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(text):
+        return None
+    rates = [m for pattern in _RATE_OF_TIME_RES for m in pattern.finditer(text)]
+    if len({m.start("b") for m in rates}) != 1 or not _BALANCE_ASKED_RE.search(text, rates[0].end()):
+        return None
+    rate = rates[0]
+    verb = _ADDED_EACH_TIME_RE.search(text[: rate.start()])
+    start = list(_NUMBER_RE.finditer(text[: rate.start()]))
+    if verb is None or len(start) != 1:
+        return None
+    times = list(_DURATION_RE.finditer(text, rate.end()))
+    if len(times) != 1 or times[0].group("a") is None:
+        return None
+    rest = _blanked(_blanked(text, times[0]), rate)[start[0].end() :]
+    if _NUMBER_RE.search(rest):
+        return None
+    time = _in_unit(_time_unit(rate.group("unit")), times[0].group("a"), _time_unit(times[0].group("unit")))
+    if time is None:
+        return None
+    sign = "-" if _TAKEN_EACH_TIME_RE.match(verb.group("verb")) else "+"
+    if sign == "-" and not re.search(_LEFT, text[rate.end() :], re.IGNORECASE):
+        return None  # "I have $500 and spend $20 a day: how much after 10 days?" (spent, or left?)
+    return f"({start[0].group()} {sign} {rate.group('b')} * {time})"
+
+
+_LEVEL_RATE_RE = re.compile(
+    rf"\b(?P<verb>drops?|dropping|falls?|falling|goes\s+down|go(?:es)?\s+down|loses?|losing|uses?|"
+    rf"decreases?|decreasing|discharges?|drains?|draining|rises?|rising|goes\s+up|gains?|gaining|charges?|"
+    rf"charging|increases?|increasing|fills?|filling)\s+(?:by\s+)?(?P<p>{_NUM})\s*{_PCT}(?!\w)\s+"
+    rf"(?:per|an?|every|each)\s+(?P<unit>{_TIME_UNIT})\b",
+    re.IGNORECASE,
+)
+_LEVEL_START_RE = re.compile(
+    rf"\b(?:start(?:s|ing)?\s+(?:at|from)|from|(?:it'?s|is|at)\s+(?:now\s+)?at|begin(?:s|ning)?\s+at)\s+"
+    rf"(?P<p>{_NUM})\s*{_PCT}(?!\w)",
+    re.IGNORECASE,
+)
+_LEVEL_END_RE = re.compile(
+    rf"\b(?:until|till|til|to\s+(?:reach|get\s+to|hit)|before)\s+(?:[a-z'’]+\s+){{0,3}}?(?:at\s+)?"
+    rf"(?P<p>{_NUM})\s*{_PCT}(?!\w)",
+    re.IGNORECASE,
+)
+_RISING = ("ris", "goes up", "go up", "gain", "charg", "increas", "fill")
+
+
+def _time_to_a_level(text: str) -> str | None:
+    """A level that changes by a percent each unit of time, asked how long from one level to another: "my
+    battery drops 8% every hour. starting at 100%, how many hours until it's at 20%?" is ``((100 - 20) /
+    8)`` (percentage points, not a percent of what is left). ``None`` unless ``text`` holds that rate, the
+    start and the end, nothing else, the change goes the way the rate does and the time is asked in the
+    rate's unit (or "how long")."""
+    if not _one_question(text):
+        return None
+    rate, start, end = (list(p.finditer(text)) for p in (_LEVEL_RATE_RE, _LEVEL_START_RE, _LEVEL_END_RE))
+    start = [
+        m for m in start if not any(e.start() <= m.start() < e.end() for e in end)
+    ]  # "until it's at 20%"
+    if len(rate) != 1 or len(start) != 1 or len(end) != 1 or len(_GIVEN_PERCENT_RE.findall(text)) != 3:
+        return None
+    if len(_NUMBER_RE.findall(text)) != 3:
+        return None
+    unit = _time_unit(rate[0].group("unit"))
+    asked = re.search(rf"\bhow (?:many\s+(?P<u>{_TIME_UNIT})|long)\b", text, re.IGNORECASE)
+    if asked is None or (asked.group("u") and _time_unit(asked.group("u")) != unit):
+        return None
+    rising = rate[0].group("verb").lower().startswith(_RISING)
+    first, last = start[0].group("p"), end[0].group("p")
+    if (Fraction(last) > Fraction(first)) != rising or first == last:
+        return None
+    change = f"{last} - {first}" if rising else f"{first} - {last}"
+    return f"(({change}) / {rate[0].group('p')})"
+
+
+_WENT_UP_RE = re.compile(
+    r"\b(?P<up>went\s+up|gone\s+up|go(?:es)?\s+up|rose|risen|rise|increased|climbed|jumped)|"
+    r"\b(?P<down>went\s+down|gone\s+down|go(?:es)?\s+down|fell|fallen|dropped|decreased|came\s+down)",
+    re.IGNORECASE,
+)
+_USED_TO_RE = re.compile(r"\b(?:used\s+to|would|was|were)\s+(?:spend|pay|cost|be|charge)", re.IGNORECASE)
+_NOW_ASKED_RE = re.compile(
+    r"\b(?:now|these\s+days|today|anymore|after\s+the\s+(?:rise|increase|drop))\b", re.I
+)
+
+
+def _amount_after_prices_changed(text: str) -> str | None:
+    """An amount one used to spend after the prices changed by a percent, asked what it is now: "Grocery
+    prices went up 4% this year. I used to spend $150 a week, what do I spend now?" is ``(150 * (100 + 4) /
+    100)``. ``None`` unless ``text`` holds one percent said as up or down (not both) before or by "prices",
+    one amount said as what one used to spend, nothing else, and asks what it is now."""
+    if not _one_question(text) or _OTHER_OPERATION_RE.search(text):
+        return None
+    percents = list(_GIVEN_PERCENT_RE.finditer(text))
+    moves = list(_WENT_UP_RE.finditer(text))
+    if len(percents) != 1 or len(moves) != 1 or not re.search(r"\bprices?\b", text, re.IGNORECASE):
+        return None
+    used = _USED_TO_RE.search(text)
+    if used is None or not _NOW_ASKED_RE.search(text, used.end()):
+        return None
+    amounts = _NUMBER_RE.findall(_without_ones(_blanked(text, percents[0])))
+    if len(amounts) != 1:
+        return None
+    sign = "+" if moves[0].group("up") else "-"
+    return f"({amounts[0]} * (100 {sign} {percents[0].group(1)}) / 100)"
+
+
+_ONE_OFF_RE = re.compile(
+    rf"\b(?:plus|and|with)\s+(?:an?\s+)?(?:1[\s-]off|one[\s-]off|one[\s-]time|single|(?:an?\s+)?initial|"
+    rf"upfront|up-front)\s+(?P<x>{_NUM})\s+(?:[a-z-]+\s+){{0,2}}?(?:fee|charge|payment|cost|deposit)\b"
+    rf"|\b(?:plus|and|with)\s+(?:an?\s+)?(?P<x2>{_NUM})\s+(?:(?:1[\s-]off|one[\s-]off|one[\s-]time|joining|"
+    rf"sign[\s-]?up|setup|set-up|activation|registration|enrol(?:l?ment)?)\s+)+(?:fee|charge|payment|cost)\b",
+    re.IGNORECASE,
+)
+"""A fixed charge paid once on top of a rate: "plus a one-off $50 joining fee", "and a $25 setup fee"."""
+_FIRST_SPAN_RE = re.compile(
+    rf"\b(?:in|for|over|during)\s+(?:the\s+|my\s+|our\s+)?(?:first|whole|entire|full)\s+(?P<unit>{_TIME_UNIT})\b",
+    re.IGNORECASE,
+)
+
+
+def _rate_plus_one_off(text: str) -> str | None:
+    """An amount per unit of time for a time, plus a charge paid once: "A gym membership is $39 a month plus a
+    one-off $50 joining fee. What do I pay in the first year?" is ``(39 * 12 + 50)``. The rate for the time
+    is :func:`_rate_for_a_time`'s reading of the text without the charge ("the first year" is one year);
+    ``None`` unless that reads and there is one such charge."""
+    if not _one_question(text):
+        return None
+    charges = list(_ONE_OFF_RE.finditer(text))
+    if len(charges) != 1:
+        return None
+    rest = _blanked(text, charges[0])
+    rest = _FIRST_SPAN_RE.sub(lambda m: f"in one {m.group('unit')}", rest)
+    product = _rate_for_a_time(rest)
+    if product is None:
+        return None
+    return f"({product[1:-1]} + {charges[0].group('x') or charges[0].group('x2')})"
+
+
+_AS_MUCH_AS_RE = re.compile(
+    rf"(?<![\w.])(?P<k>{_NUM})\s+times\s+(?:as\s+(?:much|many)\s+)?(?P<what>[a-z]+)(?:\s+as\s+(?P<of>[a-z]+))?\b",
+    re.IGNORECASE,
+)
+_AS_MUCH_AMOUNT_RE = re.compile(
+    rf"(?<![\w.])(?P<n>{_NUM})\s*(?P<u>[a-z]+)\s+(?:of\s+)?(?P<of>[a-z]+)\b", re.I
+)
+
+
+def _times_as_much(text: str) -> str | None:
+    """A ratio of one thing to another and an amount of the other, asked the first: "I cook rice with 1.5
+    times as much water as rice. How much water do I need for 400 g of rice?" is ``(1.5 * 400)``. ``None``
+    unless ``text`` holds the ratio, one amount of the thing it is measured against, nothing else, and asks
+    how much of the first."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text):
+        return None
+    ratios = list(_AS_MUCH_AS_RE.finditer(text))
+    if len(ratios) != 1 or ratios[0].group("of") is None:
+        return None
+    ratio = ratios[0]
+    what, of = ratio.group("what").lower(), ratio.group("of").lower()
+    amounts = list(_AS_MUCH_AMOUNT_RE.finditer(text, ratio.end()))
+    if len(amounts) != 1 or _stem(amounts[0].group("of")) != _stem(of) or what == of:
+        return None
+    if len(_NUMBER_RE.findall(text)) != 2:
+        return None
+    asked = re.search(rf"\bhow (?:much|many)\s+{re.escape(what)}\b", text, re.IGNORECASE)
+    if asked is None or asked.start() < ratio.end():
+        return None
+    return f"({ratio.group('k')} * {amounts[0].group('n')})"
+
+
+_TIME_PER_AMOUNT_RE = re.compile(
+    rf"(?<![\w.])(?P<t>{_NUM})\s*(?P<tu>{_TIME_UNIT})\s+(?:per|for\s+(?:each|every)|a|an|every)\s+"
+    rf"(?:(?P<q>{_NUM})\s*)?(?P<qu>[a-z]+)\b",
+    re.IGNORECASE,
+)
+"""A time for an amount of something: "20 minutes per 500 g", "25 minutes for every 450 g", "30 minutes a
+kg"."""
+_EXTRA_TIME_RE = re.compile(
+    rf"\b(?:plus|and|then)\s+(?:an?\s+)?(?:extra|additional|further|another)\s+(?P<e>{_NUM})\s*(?P<eu>{_TIME_UNIT})\b"
+    rf"|\bplus\s+(?P<e2>{_NUM})\s*(?P<eu2>{_TIME_UNIT})\b",
+    re.IGNORECASE,
+)
+
+
+def _time_per_amount(text: str) -> str | None:
+    """A time per amount of something, maybe plus a fixed time, for another amount of it: "A roast needs 20
+    minutes per 500 g plus an extra 20 minutes. How long should a 2 kg roast cook?" is ``(20 * 2 * 1000000 /
+    (500 * 1000) + 20)`` minutes. ``None`` unless ``text`` holds that rate, at most one extra time in the
+    same unit, one amount in a unit of the same kind as the rate's, nothing else, and asks how long (or how
+    many of the rate's unit of time)."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(text):
+        return None
+    asked = _DURATION_ASKED_RE.search(text)
+    rates = list(_TIME_PER_AMOUNT_RE.finditer(text))
+    if asked is None or len(rates) != 1:
+        return None
+    rate = rates[0]
+    unit = _time_unit(rate.group("tu"))
+    if asked.group("u") and _time_unit(asked.group("u")) != unit:
+        return None
+    rest = _blanked(text, rate)
+    extras = list(_EXTRA_TIME_RE.finditer(rest))
+    if len(extras) > 1:
+        return None
+    extra = ""
+    if extras:
+        if _time_unit(extras[0].group("eu") or extras[0].group("eu2")) != unit:
+            return None  # "plus 1 hour" on minutes: read it in one unit
+        extra = f" + {extras[0].group('e') or extras[0].group('e2')}"
+        rest = _blanked(rest, extras[0])
+    amounts = list(_MEASURED_RE.finditer(rest))
+    numbers = _NUMBER_RE.findall(_without_ones(rest))
+    if len(amounts) != 1 or len(numbers) != 1:
+        return None
+    given, per = (
+        _UNIT_OF.get(amounts[0].group("u").split()[0].lower()),
+        _UNIT_OF.get(rate.group("qu").lower()),
+    )
+    if given is None or per is None or given[0] != per[0]:
+        return None  # "20 minutes per 500 g: a 2-rib roast?"
+    amount, per_amount = amounts[0].group("q"), rate.group("q") or "1"
+    if given[1] != per[1]:
+        amount, per_amount = f"{amount} * {given[1]}", f"({per_amount} * {per[1]})"
+    return f"({rate.group('t')} * {amount} / {per_amount}{extra})"
+
+
+_MONEY_WORD = r"(?:\s*(?:dollars?|euros?|pounds?|bucks|usd|eur|gbp))?"
+_STAY = r"(?P<unit>night|day)"
+_PER_STAY_RE = re.compile(
+    rf"(?<![\w.])(?P<p>{_NUM}){_MONEY_WORD}\s+(?:a|an|per|each|every)\s+{_STAY}\b(?!\s+(?:per|a|an|each)\s)",
+    re.IGNORECASE,
+)
+_PER_HEAD = r"(?:per|a|an|each|every)\s+(?:person|guest|head|adult|visitor)"
+_PER_HEAD_PER_STAY_RE = re.compile(
+    rf"(?<![\w.])(?P<x>{_NUM}){_MONEY_WORD}\s+(?:{_PER_HEAD}\s+(?:per|a|an|each|every)\s+(?P<u1>night|day)|"
+    rf"(?:per|a|an|each|every)\s+(?P<u2>night|day)\s+{_PER_HEAD})\b",
+    re.IGNORECASE,
+)
+_GUESTS_RE = re.compile(
+    rf"(?<![\w.])(?P<n>{_NUM})\s+(?:of\s+us|people|persons|guests|adults)\b|\b(?:we\s+are|we're)\s+(?P<n2>{_NUM})\b",
+    re.IGNORECASE,
+)
+_STAYS_RE = re.compile(rf"(?<![\w.])(?P<d>{_NUM})\s+(?P<unit>nights?|days?)\b", re.IGNORECASE)
+
+
+def _stay_with_a_charge_per_head(text: str) -> str | None:
+    """A price per night and a charge per person per night, for a number of people and nights: "The hotel is
+    85 euros a night plus a city tax of 2.50 euros per person per night. Two of us stay 4 nights. What's the
+    total?" is ``(85 * 4 + 2.50 * 2 * 4)``. ``None`` unless ``text`` holds each of those once, nothing else,
+    the nights in the unit of both rates, and asks for the total."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(text):
+        return None
+    found = [list(p.finditer(text)) for p in (_PER_HEAD_PER_STAY_RE, _PER_STAY_RE, _GUESTS_RE)]
+    if any(len(f) != 1 for f in found):
+        return None
+    charge, base, guests = (f[0] for f in found)
+    rest = _blanked(_blanked(_blanked(text, charge), base), guests)
+    stays = list(_STAYS_RE.finditer(rest))
+    units = {(charge.group("u1") or charge.group("u2")).lower(), base.group("unit").lower()}
+    if len(stays) != 1 or len(units) != 1 or _stem(stays[0].group("unit")) != units.pop():
+        return None
+    if _NUMBER_RE.search(_without_ones(_blanked(rest, stays[0]))):
+        return None
+    if not (_SPEND_ASKED_RE.search(text) or _COST_ASKED_RE.search(text)):
+        return None
+    nights, people = stays[0].group("d"), guests.group("n") or guests.group("n2")
+    return f"({base.group('p')} * {nights} + {charge.group('x')} * {people} * {nights})"
+
+
+_REST_SHARED_RE = re.compile(
+    rf"(?<![\w.])(?P<n>{_NUM})\s+(?:(?:other|remaining)\s+)?(?:{_PEOPLE}|others|housemates|siblings|brothers|"
+    rf"sisters)\s+(?:will\s+|then\s+)?(?:split|share|divide|cover|pay)\s+(?:the\s+)?(?:rest|remainder|balance)\b"
+    rf"|\b(?:the\s+)?(?:rest|remainder|balance)\s+(?:is|gets|will be)\s+(?:split|shared|divided)\s+"
+    rf"(?:equally\s+|evenly\s+)?(?:between|among)\s+(?:the\s+)?(?:other\s+)?(?P<n2>{_NUM})\b",
+    re.IGNORECASE,
+)
+"""The rest of an amount shared by a number of others ("my 2 flatmates split the rest")."""
+_EACH_ASKED_RE = re.compile(r"\b(?:each|per (?:person|head)|a head|apiece)\b", re.IGNORECASE)
+
+
+def _rest_shared(text: str) -> str | None:
+    """One percent of an amount paid by one, the rest shared by others, asked what each of them pays: "Rent
+    is $1,850. I pay 40%, and my two flatmates split the rest equally. What does each flatmate pay?" is
+    ``(1850 * (100 - 40) / 100 / 2)``. ``None`` unless ``text`` holds one amount, one percent and the
+    number sharing the rest, nothing else, and asks what each pays after the sharing."""
+    if not _one_question(text) or _OTHER_OPERATION_RE.search(text):
+        return None
+    percents = list(_GIVEN_PERCENT_RE.finditer(text))
+    shared = list(_REST_SHARED_RE.finditer(text))
+    if len(percents) != 1 or len(shared) != 1 or not _EACH_ASKED_RE.search(text, shared[0].end()):
+        return None
+    if percents[0].start() > shared[0].start():
+        return None  # the rest of what?
+    rest = _blanked(_blanked(text, percents[0]), shared[0])
+    amounts = _NUMBER_RE.findall(rest)
+    if len(amounts) != 1:
+        return None
+    sharers = shared[0].group("n") or shared[0].group("n2")
+    return f"({amounts[0]} * (100 - {percents[0].group(1)}) / 100 / {sharers})"
+
+
 _REFERS_BACK_RE = re.compile(
     r"\b(?:it|its|that|this|these|the (?:result|answer|total|sum|product|difference|number))\b", re.IGNORECASE
 )
@@ -3191,6 +3725,10 @@ def _the_one_reading(parts: list[str], *, other_question: bool) -> str | None:
             _NUMBER_RE.search(part) or _has_arithmetic(part) or _unit_conversion(part) is not None
         ):
             return None
+        if any(pattern.search(part) for pattern in _RATE_OF_TIME_RES):
+            return None  # "$19 an hour, 6 hours plus 5 hours": the rate left out is not context
+        if _NUMBER_RE.search(part) and _SPLIT_RE.search(part):
+            return None  # "1850 minus 40%, split with 2 friends": 2 or 3 shares, never none
     return result
 
 
@@ -3211,7 +3749,7 @@ def _step_on(running: str, text: str) -> str | None:
 _UNIT_SIZES: dict[str, dict[str, str]] = {
     "duration": {
         "second": "1", "sec": "1", "s": "1", "minute": "60", "min": "60", "hour": "3600", "hr": "3600",
-        "h": "3600", "day": "86400", "week": "604800",
+        "h": "3600", "day": "86400", "week": "604800", "leap year": "31622400",
     },
     "length": {
         "millimetre": "1", "millimeter": "1", "mm": "1", "centimetre": "10", "centimeter": "10", "cm": "10",
@@ -3258,10 +3796,16 @@ _UNIT_SIZES: dict[str, dict[str, str]] = {
         "ft/s": "1097280", "foot per second": "1097280", "feet per second": "1097280",
     },
     "calendar": {"month": "1", "year": "12", "decade": "120", "century": "1200", "centuries": "1200"},
+    "data": {
+        "byte": "1", "kilobyte": "1000", "kb": "1000", "megabyte": "1000000", "mb": "1000000",
+        "gigabyte": "1000000000", "gb": "1000000000", "terabyte": "1000000000000", "tb": "1000000000000",
+    },
 }  # fmt: skip
 """Units by what they measure, each with its size in the smallest unit listed (exact definitions: months
 and years are a kind of their own, never a number of days; US customary gallons, quarts, pints, cups,
-fluid ounces and spoons)."""
+fluid ounces and spoons). Data sizes are decimal, as drives and download speeds are sold: a kilobyte
+(KB) is 1000 bytes, a megabyte (MB) 1000 KB, a gigabyte (GB) 1000 MB, a terabyte (TB) 1000 GB (not the
+binary 1024: that is a KiB, a MiB, a GiB)."""
 _UNIT_OF = {
     name + plural: (kind, size)
     for kind, sizes in _UNIT_SIZES.items()
@@ -3353,12 +3897,27 @@ def _temperature(n: str, source: str, target: str) -> Conversion | None:
     return Conversion(expression, f"{n} {_SCALE_LABELS[source]}", _SCALE_LABELS[target])
 
 
+_SECONDS_IN_A_MONTH_OF_A_YEAR = 2628000
+"""A twelfth of a year of 365 days in seconds: what a year, a decade or a century is as a duration."""
+
+
+def _in_seconds(unit: tuple[str, str]) -> tuple[str, str]:
+    """A unit of the calendar of whole years (a year, a decade, a century) as a duration: a year is 365 days
+    ("a leap year" is a unit of its own, 366 days). A month has no fixed length and stays a month."""
+    kind, size = unit
+    if kind != "calendar" or size == "1":
+        return unit
+    return "duration", str(int(size) * _SECONDS_IN_A_MONTH_OF_A_YEAR)
+
+
 def _units(match: re.Match[str], target: str) -> Conversion | None:
     """The conversion of ``match``'s amount (``n``/``from``, maybe ``n2``/``from2``) into ``target``."""
     groups = match.groupdict()
     source, goal = _UNIT_OF[groups["from"].lower()], _UNIT_OF[target.lower()]
     if source[0] != goal[0]:
-        return None  # minutes are no metres
+        source, goal = _in_seconds(source), _in_seconds(goal)
+    if source[0] != goal[0]:
+        return None  # minutes are no metres, and a month no number of minutes
     if not groups.get("n2"):
         n = groups.get("n") or "1"
         n = "({} / {})".format(*(part.strip() for part in n.split("/"))) if "/" in n else n
@@ -3389,6 +3948,84 @@ def _loose(text: str, amounts: re.Pattern[str], targets: re.Pattern[str]) -> tup
     )
 
 
+_WHOLE_UNIT = rf"(?:an?\s+|one\s+|(?P<n1>{_NUM})\s*)(?P<u1>{_UNIT}){_UNIT_END}"
+_PART_UNIT = rf"(?P<n2>{_NUM})\s*(?P<u2>{_UNIT}){_UNIT_END}"
+_SHARE_OF_A_UNIT_RES = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        # "what percentage of an hour is 45 minutes", "what percent of 2 km are 500 m"
+        rf"(?:what|which|how many)\s+{_PCT}\s+of\s+{_WHOLE_UNIT}\s+(?:is|are|makes?)\s+{_PART_UNIT}",
+        # "45 minutes is what percent of an hour", "500 g as a percentage of 2 kg"
+        rf"{_PART_UNIT}\s+(?:is\s+what\s+{_PCT}\s+of|are\s+what\s+{_PCT}\s+of|as\s+an?\s+{_PCT}\s+of)"
+        rf"\s+{_WHOLE_UNIT}",
+    )
+)
+
+
+def _share_of_a_unit(text: str) -> str | None:
+    """An amount as a percentage of another in a unit of the same kind: "What percentage of an hour is 45
+    minutes?" is ``(45 * 60 / (1 * 3600) * 100)``. ``None`` unless the two units measure the same thing."""
+    cleaned = _TRAIL_RE.sub("", _LEAD_RE.sub("", text)).strip()
+    for pattern in _SHARE_OF_A_UNIT_RES:
+        match = pattern.fullmatch(cleaned)
+        if match is None:
+            continue
+        whole, part = _UNIT_OF[match.group("u1").lower()], _UNIT_OF[match.group("u2").lower()]
+        if whole[0] != part[0]:
+            whole, part = _in_seconds(whole), _in_seconds(part)
+        if whole[0] != part[0]:
+            return None
+        return f"({match.group('n2')} * {part[1]} / ({match.group('n1') or 1} * {whole[1]}) * 100)"
+    return None
+
+
+_DATA = r"(?P<{0}>[kmgt]b|(?:kilo|mega|giga|tera)?bytes?)"
+_DATA_SIZE_RE = re.compile(rf"(?<![\w.])(?P<n>{_NUM})\s*{_DATA.format('u')}(?![\w/])", re.IGNORECASE)
+_DATA_RATE_RE = re.compile(
+    rf"(?<![\w.])(?P<r>{_NUM})\s*{_DATA.format('ru')}\s*(?:/\s*s(?:ec(?:ond)?)?\b|ps\b|(?:per|an?|each|every)\s+"
+    rf"(?P<t>{_TIME_UNIT}))",
+    re.IGNORECASE,
+)
+_BITS_RE = re.compile(r"(?i:\b(?:[kmgt]bps|[kmgt]bits?|bits?)\b)|(?<![\w.])\d+(?:\.\d+)?\s*[KMGT]b\b")
+"""Bits ("Mbps", "Mbit/s", "50 Mb"): a byte is 8 of them, and "Mb" is easily meant as "MB": not read."""
+
+
+def _time_for_data(text: str) -> Conversion | None:
+    """The time an amount of data takes at a rate: "How long does a 4.5 GB download take at 15 MB per
+    second?" is ``(4.5 * 1000000000 / (15 * 1000000))`` seconds (sizes decimal: a GB is 1000 MB). In the
+    rate's unit of time, or the one asked ("how many minutes"). ``None`` unless ``text`` holds just the size
+    and the rate, in bytes (never bits: "Mbps"), and asks how long."""
+    if not _one_question(text) or _BITS_RE.search(text):
+        return None
+    asked = _DURATION_ASKED_RE.search(text)
+    rates = list(_DATA_RATE_RE.finditer(text))
+    if asked is None or len(rates) != 1:
+        return None
+    rest = _blanked(text, rates[0])
+    sizes = list(_DATA_SIZE_RE.finditer(rest))
+    if (
+        len(sizes) != 1
+        or len(_NUMBER_RE.findall(_without_ones(rest))) != 1
+        or _OTHER_OPERATION_RE.search(rest)
+    ):
+        return None
+    rate, size = rates[0], sizes[0]
+    rate_time = _time_unit(rate.group("t")) if rate.group("t") else "second"
+    goal = rate_time if asked.group("u") is None else _time_unit(asked.group("u"))
+    scale = _units_in(goal, rate_time)
+    if scale is None:
+        return None
+    size_bytes, rate_bytes = _UNIT_OF[size.group("u").lower()][1], _UNIT_OF[rate.group("ru").lower()][1]
+    expression = f"{size.group('n')} * {size_bytes} / ({rate.group('r')} * {rate_bytes})"
+    if scale != 1:
+        expression += (
+            f" * {scale.numerator}"
+            if scale.denominator == 1
+            else f" * {scale.numerator} / {scale.denominator}"
+        )
+    return Conversion(f"({expression})", f"{size.group(0)} at {rate.group(0)}", f"{goal}s")
+
+
 def read_conversion(text: str) -> Conversion | None:
     """A conversion between two units of the same kind (durations, lengths, masses, volumes, areas,
     speeds) or two temperature scales, or ``None`` ("how many minutes in 3 hours" is ``(3 * 3600 /
@@ -3409,7 +4046,12 @@ def read_conversion(text: str) -> Conversion | None:
     amount = _loose(cleaned, _LOOSE_AMOUNT_RE, _LOOSE_TARGET_RE)
     if amount is not None:
         return _units(*amount)
-    return _dimensions_converted(cleaned) or _time_for_a_distance(cleaned) or _round_perimeter(cleaned)
+    return (
+        _dimensions_converted(cleaned)
+        or _time_for_a_distance(cleaned)
+        or _time_for_data(cleaned)
+        or _round_perimeter(cleaned)
+    )
 
 
 def conversion_in(text: str) -> Conversion | None:
