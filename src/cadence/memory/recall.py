@@ -4,7 +4,10 @@ Pure functions (no store, no I/O), so the formulas are tested on their own.
 
 **Terms.** Lower-cased words and numbers (``[a-z0-9]+``, an apostrophe suffix dropped), without the
 shared stopwords (:data:`cadence.text.STOPWORDS`) and a few conversational ones; a plural ``s``
-is dropped from words longer than three letters (``compilers`` → ``compiler``).
+is dropped from words longer than three letters (``compilers`` → ``compiler``); a few words that
+ask for the same thing share one term (:data:`_SAME_TERM`: "called" and a thing's "name", "salary"
+and "earn", "job" and "work"), and every way of saying where the user is or what they are called
+adds one term (:data:`SELF_TERMS`).
 
 **BM25** (Okapi, ``k1 = 1.2``, ``b = 0.75``) of a memory ``d`` for a question ``q`` among the
 ``N`` memories of the namespace::

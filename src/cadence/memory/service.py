@@ -16,7 +16,10 @@ memory's score is the larger of the two; adequacy is the larger of the lexical c
 the best similarity. A stated fact is recalled from ``CADENCE_MEMORY_MIN_SCORE``, or whatever its
 score when both it and the question speak of where the user lives or is, or of their name
 (:data:`~cadence.memory.recall.SELF_TERMS`: "What time is it at home?" needs "I'm based in
-Lisbon", "What's my name?" needs "I'm Ingrid", whose other words they do not share); a tool result,
+Lisbon", "What's my name?" needs "I'm Ingrid", whose other words they do not share; those facts
+rank first), or when the question, about the user, names the user's own thing a fact is about
+(:func:`~cadence.memory.recall.owned_terms`: "how much rent do I pay?" of "Your monthly rent is
+1,250 euros."); a tool result,
 answer or summary only from the much higher ``CADENCE_MEMORY_RESULT_MIN_SCORE``, and never into
 the thread it was learnt in.
 """
