@@ -2042,3 +2042,33 @@ def test_the_questions_of_the_report_read_whole(text: str, answer: str) -> None:
 def test_a_cone_volume_is_a_third_of_the_cylinder() -> None:
     answer = calculate.invoke({"expression": "What's the volume of a cone with radius 3 cm and height 8 cm?"})
     assert answer.startswith("(pi * 3 ** 2 * 8 / 3) = 75.39")
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("She earns 4% commission and sold $22,000 of cars last month. What is her commission?", 880),
+        (
+            "My account pays 2.5% interest a year and holds $6,400. How much interest will I earn in 1 year?",
+            160,
+        ),
+        ("The fund gave a 7% return on my $3,000. What's my return?", 210),
+    ],
+)
+def test_a_percent_earned_on_an_amount_is_that_percent_of_it(question: str, value: float) -> None:
+    """ "6% commission on my sales … I sold $14,500" was read as a 6% discount (13630), and "paying 3.5% a
+    year … how much interest" as a 3.5% cut (7720)."""
+    assert evaluate(to_expression(question)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "$5,000 at 4% interest: how much interest after 3 years?",  # simple or compound? not guessed
+        "I get 6% commission on $10,000 and $4,000 of sales. What's my commission?",  # two amounts
+        "6% commission on my sales this month. What's my commission?",  # no amount
+    ],
+)
+def test_a_percent_earned_that_is_unclear_is_not_read(question: str) -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": question})

@@ -1029,6 +1029,39 @@ _KEPT_ASKED_RE = re.compile(
 """A question asking what is kept of an amount after a part is taken out ("how much do I take home?")."""
 
 
+# A percent earned on an amount: "6% commission on my sales … I sold $14,500: my commission?".
+_EARNED_KIND_RE = re.compile(
+    r"\b(?:commission|interest|dividends?|royalt(?:y|ies)|returns?|yield|bonus)\b", re.IGNORECASE
+)
+"""What a percent earns on an amount (never a discount or a tax: the amount is not changed by it)."""
+_EARNED_ASKED_RE = re.compile(
+    r"\b(?:what(?:'s| is| will be)?|how much)\b[^.?!]*\b(?:commission|interest|dividends?|royalt(?:y|ies)|"
+    r"returns?|yield|bonus|earn|make|get)\b[^.?!]*(?:\?|$)",
+    re.IGNORECASE,
+)
+_SPAN_RE = re.compile(rf"(?<![\w.])(?P<n>{_NUM})\s+(?:years?|months?|weeks?|days?)\b", re.IGNORECASE)
+
+
+def _percent_earned(text: str) -> str | None:
+    """The amount a percent earns on another ("I get 6% commission … I sold $14,500" → ``(14500 * 6 /
+    100)``; "$8,000 … paying 3.5% a year: the interest after one year?" → ``(8000 * 3.5 / 100)``).
+    ``None`` unless ``text`` names what is earned (commission, interest, a return …), asks for it, holds
+    one percent and one amount, and spans at most one period (interest over years compounds or not: not
+    guessed)."""
+    kind = _EARNED_KIND_RE.search(text)
+    if kind is None or not _EARNED_ASKED_RE.search(text):
+        return None
+    percents = _GIVEN_PERCENT_RE.findall(text)
+    if len(percents) != 1:
+        return None
+    spans = [m for m in _SPAN_RE.finditer(text) if m.group("n") != "1"]
+    rest = _SPAN_RE.sub(" ", _GIVEN_PERCENT_RE.sub(" ", text))
+    amounts = _NUMBER_RE.findall(rest)
+    if spans or len(amounts) != 1 or _OTHER_OPERATION_RE.search(rest):
+        return None
+    return f"({amounts[0].replace(',', '')} * {percents[0]} / 100)"
+
+
 def _price_problem(text: str) -> str | None:
     """A price lowered (a discount, a sale, "25% off") or raised (a tip, a tax, VAT, a markup) by a
     percent, as ``(A * (100 - P) / 100)`` or ``(A * (100 + P) / 100)``; asked for the tip, the tax or
@@ -1036,6 +1069,8 @@ def _price_problem(text: str) -> str | None:
     ways with a 15% tip"), the price changed, over N. ``None`` unless ``text`` holds one percent, one
     price and at most the number sharing it, says which kind of change it is (not both), asks nothing
     else and gives the price before the change (not "after a 25% discount it costs $30")."""
+    if _EARNED_KIND_RE.search(text):
+        return None  # "6% commission on my sales": earned on the amount, never taken off it
     percents = _GIVEN_PERCENT_RE.findall(text)
     lowered, raised = _LOWERED_RE.search(text), _RAISED_RE.search(text)
     part_asked = any(pattern.search(text) for pattern in _PRICE_PART_ASKED)
@@ -2120,7 +2155,8 @@ def to_expression(text: str) -> str:
             if reading is not None:
                 return reading
     return (
-        _price_problem(cleaned)
+        _percent_earned(cleaned)
+        or _price_problem(cleaned)
         or _word_problem(cleaned)
         or _amount_per_time(cleaned)
         or _rate_for_a_time(cleaned)
