@@ -2072,3 +2072,18 @@ def test_a_percent_earned_on_an_amount_is_that_percent_of_it(question: str, valu
 def test_a_percent_earned_that_is_unclear_is_not_read(question: str) -> None:
     with pytest.raises(CalculationError):
         calculate.invoke({"expression": question})
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "My van's tank holds 80 litres and it's half full. How many litres to fill it?",
+        "the bottle has 2 litres, how many litres is that?",
+        "convert 5 km to km",
+    ],
+)
+def test_an_amount_asked_in_its_own_unit_is_no_conversion(question: str) -> None:
+    """ "55 litres … a quarter full: how many litres?" was answered "55 litres = 55 litres"."""
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": question})
+    assert read_conversion("how many ml is 20 cm3") is not None  # other names, the same size: a conversion

@@ -409,13 +409,13 @@ def _converted(amount: str, unit: str, expression: str, value: Number) -> str:
 
 
 _TWO_UNITS: dict[str, tuple[str, str, str, int]] = {
-    "ft": ("ft", "in", "inches", 12),
-    "lb": ("lb", "oz", "ounces", 16),
-    "st": ("st", "lb", "pounds", 14),
-    "h": ("h", "min", "minutes", 60),
-    "min": ("min", "s", "seconds", 60),
+    "ft": ("ft", "in", "feet", 12),
+    "lb": ("lb", "oz", "pounds", 16),
+    "st": ("st", "lb", "stone", 14),
+    "h": ("h", "min", "hours", 60),
+    "min": ("min", "s", "minutes", 60),
 }
-"""A larger unit → (its symbol, the smaller one's, the smaller one's name, how many make the larger)."""
+"""A larger unit → (its symbol, the smaller one's, the larger one's name, how many smaller make it)."""
 _UNIT_SYMBOLS = {
     "feet": "ft", "foot": "ft", "ft": "ft", "inches": "in", "inch": "in", "in": "in",
     "pounds": "lb", "pound": "lb", "lbs": "lb", "lb": "lb", "ounces": "oz", "ounce": "oz", "oz": "oz",
@@ -430,7 +430,7 @@ _TWO_UNITS_RE = re.compile(
 
 def _in_two_units(expression: str) -> str | None:
     """A conversion asked in a larger and a smaller unit ("1.75 m in feet and inches" → "1.75 m = 5 ft 8.9
-    in"), worked out in the smaller one and split; None for any other question."""
+    in"), worked out in the larger one and split; None for any other question."""
     match = _TWO_UNITS_RE.search(expression)
     if match is None:
         return None
@@ -441,16 +441,15 @@ def _in_two_units(expression: str) -> str | None:
     conversion = conversion_in(f"{expression[: match.start()]} in {pair[2]}")
     if conversion is None:
         return None
-    total = evaluate(conversion.expression)
+    total = evaluate(conversion.expression) * pair[3]  # in the smaller unit
     whole = int(abs(total) // pair[3])
     rest = round(abs(total) - whole * pair[3], 1)
     if rest >= pair[3]:  # 11.96 in rounds to 12.0: one more foot
         whole, rest = whole + 1, 0.0
     sign = "-" if total < 0 else ""
     shown = f"{sign}{whole} {pair[0]} {format_number(rest)} {pair[1]}"
-    return (
-        f"{conversion.amount} = {shown} (exactly {conversion.expression} = {format_number(total)} {pair[2]})"
-    )
+    worked = f"{conversion.expression} * {pair[3]} = {format_number(total)} {pair[1]}"
+    return f"{conversion.amount} = {shown} (exactly {worked})"
 
 
 def _numbers(values: list[float], what: str) -> list[float]:

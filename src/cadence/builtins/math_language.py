@@ -3955,6 +3955,8 @@ def _units(match: re.Match[str], target: str) -> Conversion | None:
     if source[0] != goal[0]:
         return None  # minutes are no metres, and a month no number of minutes
     if not groups.get("n2"):
+        if source == goal and groups["from"].lower().rstrip("s") == target.lower().rstrip("s"):
+            return None  # "55 litres … how many litres": nothing to convert, something else is asked
         n = groups.get("n") or "1"
         n = "({} / {})".format(*(part.strip() for part in n.split("/"))) if "/" in n else n
         return Conversion(f"({n} * {source[1]} / {goal[1]})", f"{n} {groups['from']}", target)
