@@ -533,6 +533,10 @@ def test_follow_up_continues_with_the_previous_agent_and_its_result() -> None:
         ("Now multiply that by 2", "Now multiply 345 by 2"),  # a reference: replaced in place
         ("and what is 3 + 4?", "and what is 3 + 4?"),  # asks something of its own
         ("now 7 * 8", "now 7 * 8"),  # two numbers: a computation of its own
+        (
+            "and between 1 june and 1 september?",
+            "and between 1 june and 1 september?",
+        ),  # the same number twice
     ],
 )
 def test_a_follow_up_continues_from_the_previous_value(follow_up: str, resolved: str) -> None:

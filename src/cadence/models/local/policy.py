@@ -779,8 +779,8 @@ def resolve_reference(question: str, value: str) -> str:
     rest = _FOLLOW_UP_RE.sub("", question).strip(" ,.;:")
     if re.match(r"(?:in|into|to|as)\s+\D+$", rest, re.IGNORECASE) and re.search(r"\d\s*\D+$", value):
         return f"{value} {rest.rstrip('?')}"  # a quantity asked in another unit: "and in Fahrenheit?"
-    if not rest or _ASKS_RE.match(rest) or len(numbers_in(rest)) > 1:
-        return question
+    if not rest or _ASKS_RE.match(rest) or len(NUMBER_RE.findall(digits_written(rest))) > 1:
+        return question  # two numbers, repeats counted ("between 1 June and 1 September"): its own question
     return f"{value}, then {rest}"
 
 
