@@ -648,6 +648,22 @@ def test_a_list_question_goes_to_the_tool_taking_the_list() -> None:
         assert json.loads(plan.fixed or "{}")["name"] == name, question
 
 
+def test_an_alternative_taking_a_list_is_not_called_for_a_question_writing_none() -> None:
+    """The planner's second round summed "8 cents a page … 35 cents … 120 pages … 15 pages" with statistics
+    (178), and turned "and the 31st?" into the statistics of 1 to 31."""
+    tools = [routing_schema(t) for t in MATH_TOOLS if t.name != "calculate"]
+    for question, called in [
+        (
+            "Copies cost 9 cents for grey and 40 cents for colour; I print 100 grey and 12 colour. Total?",
+            None,
+        ),
+        ("and the 30th?", None),
+        ("what is the median of 3, 9, 14 and 20?", "statistics"),
+    ]:
+        plan = LocalChatModel().plan([HumanMessage(question)], tools=tools, tool_choice="any")
+        assert (json.loads(plan.fixed)["name"] if plan.fixed else None) == called, question
+
+
 def test_policy_helpers() -> None:
     assert result_value("12 * 12 = 144") == "144"
     assert result_value("15% of 80 is 12") == "12"

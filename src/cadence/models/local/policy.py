@@ -1552,6 +1552,10 @@ class SmallModelPolicy:
             # the candidates fit about equally well: the simplest reading wins
             options = fewest_arguments(candidates)
             options = reader_for_roles(options, tools)
+            if may_decline and all(takes_number_list(t) for t in options) and not writes_a_list(question):
+                # an alternative after a failed call that only takes a list, for a question writing none
+                # ("8 cents a page … 120 pages": the prices and counts are no data set to summarise)
+                return Plan("text", [], None, [], [], 0, fixed="")
             if may_decline and all(in_roles(t) for t in options):
                 # no tool here reads the question, and these need its numbers in roles a small model
                 # fills in the sentence's order ("6 is 44.44% of 13.5" for a pizza order): none
