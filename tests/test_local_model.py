@@ -664,6 +664,39 @@ def test_an_alternative_taking_a_list_is_not_called_for_a_question_writing_none(
         assert (json.loads(plan.fixed)["name"] if plan.fixed else None) == called, question
 
 
+def test_an_agent_asks_each_part_of_a_question_that_is_its_own() -> None:
+    """ "What's the time in Hobart, and how many days until 1 February 2027?" to the info agent: the date
+    half was answered and the time half dropped, in three probes running."""
+    tools = _schemas([current_time, real_date_calculator, make_back_tool()])
+    question = "What's the time in Oslo, and how many days until 1 March 2027?"
+    first = LocalChatModel().plan([HumanMessage(question)], tools=tools)
+    call = json.loads(first.fixed or "{}")
+    assert call["name"] == "date_calculator"
+    done = [
+        HumanMessage(question),
+        AIMessage("", tool_calls=[{"name": call["name"], "args": call["arguments"], "id": "d1"}]),
+        ToolMessage(
+            "There are 92 days until Monday, 1 March 2027.", tool_call_id="d1", name="date_calculator"
+        ),
+    ]
+    second = json.loads(LocalChatModel().plan(done, tools=tools).fixed or "{}")
+    assert second == {"name": "current_time", "arguments": {"location": "What's the time in Oslo"}}
+    both = [
+        *done,
+        AIMessage("", tool_calls=[{"name": "current_time", "args": second["arguments"], "id": "t1"}]),
+        ToolMessage("It is 17:05 in Oslo.", tool_call_id="t1", name="current_time"),
+    ]
+    assert LocalChatModel().plan(both, tools=tools).mode == "text"  # every part asked: the answer
+    # a part another agent's tools fit is left to it
+    other = [
+        HumanMessage("What's 15% of 96, and what time is it in Manila?"),
+        AIMessage("", tool_calls=[{"name": "current_time", "args": {"location": "what time is it in Manila?"},
+                                   "id": "m1"}]),
+        ToolMessage("It is 00:05 in Manila.", tool_call_id="m1", name="current_time"),
+    ]  # fmt: skip
+    assert LocalChatModel().plan(other, tools=tools).mode == "text"
+
+
 def test_policy_helpers() -> None:
     assert result_value("12 * 12 = 144") == "144"
     assert result_value("15% of 80 is 12") == "12"

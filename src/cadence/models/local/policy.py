@@ -282,6 +282,43 @@ def part_for(question: str, tools: Sequence[Mapping[str, Any]], answered: Sequen
     return max(scored)[-1]
 
 
+def next_own_part(
+    question: str, tools: Sequence[Mapping[str, Any]], turn: Sequence[BaseMessage]
+) -> str | None:
+    """The part of a question asking several (:func:`question_parts`) that an agent's ``tools`` fit by their
+    words and that no call of this turn asked yet, or None: "What's the time in Hobart, and how many days
+    until 1 February 2027?" is two calls of the info agent, where one answered and the other half was
+    dropped. A part is asked when a call's argument is that part, or when a result already states all its
+    numbers; a part another agent's tools fit (matched here by its numbers alone) is left to it."""
+    parts = question_parts(question)
+    if len(parts) < 2 or not tools:
+        return None
+    asked = {
+        " ".join(str(v).split())
+        for m in turn
+        if isinstance(m, AIMessage)
+        for call in m.tool_calls
+        for v in (call.get("args") or {}).values()
+        if isinstance(v, str)
+    }
+    said = set(numbers_in(" ".join(value for _, value in tool_results(turn))))
+    router = PreRouter.from_tool_schemas(tools)
+    best: tuple[bool, float, int, str] | None = None
+    for index, part in enumerate(parts):
+        numbers = set(numbers_in(part))
+        if " ".join(part.split()) in asked or any(" ".join(part.split()) in a for a in asked):
+            continue
+        if numbers and numbers <= said:
+            continue
+        ranked = router.rank(part)
+        if not ranked or ranked[0].score <= 0 or ranked[0].number_only:
+            continue
+        fit = sum(r.score for r in ranked if not r.number_only)
+        candidate = (bool(numbers), fit, -index, part)
+        best = candidate if best is None or candidate > best else best
+    return best[-1] if best is not None else None
+
+
 def turn_answers(messages: Sequence[BaseMessage]) -> list[str]:
     """The texts of the agents' answers after the latest question (their tool calls aside)."""
     _, _, after = split_at_last_human(messages)
@@ -1348,6 +1385,11 @@ class SmallModelPolicy:
             reply = small_talk_reply(question, capabilities_in(_system_text(messages)))
             if reply is not None:
                 return Plan("text", [], None, [], [], 0, fixed=reply)
+        if real and results and question and tool_choice in (None, "auto") and self.preroute:
+            # a question asking several things, several of them this agent's: the next one not asked yet
+            pending = next_own_part(question, real, turn)
+            if pending is not None and not own_calls_failed(turn, names):
+                return self._plan_call(messages, real, pending, allow_text=False)
         if real and tool_choice != "none":
             if tool_choice == "auto":
                 return self._plan_call(messages, real, question, allow_text=True)
