@@ -264,22 +264,22 @@ def part_for(question: str, tools: Sequence[Mapping[str, Any]], answered: Sequen
     open_parts = [p for p in parts if not (numbers_in(p) and set(numbers_in(p)) <= said)]
     parts = open_parts or parts
     router = PreRouter.from_tool_schemas(tools)
-    scored = []
-    for index, part in enumerate(parts):
-        ranked = router.rank(part)
-        if ranked and ranked[0].score > 0:
-            # a word match first; between parts both matched by words, the one giving numbers to work
-            # on ("What's 14.5% of 620" before "what's the time in Oslo right now?" for a calculator
-            # whose text says "right triangle")
-            numbered = bool(numbers_in(part))
-            # how much the part is the agent's business: what all its tools find in it by words (a
-            # percent part fits calculate and the percent tools; "the date two weeks from today" only
-            # calculate's list of durations)
-            fit = sum(r.score for r in ranked if not r.number_only)
-            scored.append((not ranked[0].number_only, numbered, fit, -index, part))
-    if not scored:
-        return question
-    return max(scored)[-1]
+    scored = [(order, part) for i, part in enumerate(parts) if (order := _part_order(router, part, i))]
+    return max(scored)[1] if scored else question
+
+
+def _part_order(router: PreRouter, part: str, index: int) -> tuple[bool, bool, float, int] | None:
+    """How well an agent's tools (``router``) fit one part of a question, comparable between parts (None:
+    nothing fits): a word match first; then a part giving numbers to work on ("What's 14.5% of 620"
+    before "the time in Oslo right now?" for a calculator whose text says "right triangle"); then how
+    much the part is the agent's business, what all its tools find in it by words (a percent part fits
+    calculate and the percent tools, "the date two weeks from today" only calculate's durations); then
+    the earlier part."""
+    ranked = router.rank(part)
+    if not ranked or ranked[0].score <= 0:
+        return None
+    fit = sum(r.score for r in ranked if not r.number_only)
+    return (not ranked[0].number_only, bool(numbers_in(part)), fit, -index)
 
 
 def next_own_part(
@@ -303,20 +303,15 @@ def next_own_part(
     }
     said = set(numbers_in(" ".join(value for _, value in tool_results(turn))))
     router = PreRouter.from_tool_schemas(tools)
-    best: tuple[bool, float, int, str] | None = None
+    scored = []
     for index, part in enumerate(parts):
         numbers = set(numbers_in(part))
-        if " ".join(part.split()) in asked or any(" ".join(part.split()) in a for a in asked):
+        if any(" ".join(part.split()) in a for a in asked) or (numbers and numbers <= said):
             continue
-        if numbers and numbers <= said:
-            continue
-        ranked = router.rank(part)
-        if not ranked or ranked[0].score <= 0 or ranked[0].number_only:
-            continue
-        fit = sum(r.score for r in ranked if not r.number_only)
-        candidate = (bool(numbers), fit, -index, part)
-        best = candidate if best is None or candidate > best else best
-    return best[-1] if best is not None else None
+        order = _part_order(router, part, index)
+        if order is not None and order[0]:  # matched by words, not by its numbers alone
+            scored.append((order, part))
+    return max(scored)[1] if scored else None
 
 
 def turn_answers(messages: Sequence[BaseMessage]) -> list[str]:
@@ -970,7 +965,7 @@ def arithmetic_statement(result: str, question: str) -> str | None:
     percent = "%" if _PERCENT_ASKED_RE.search(question) and _TIMES_100_RE.search(expression) else ""
     about = ""
     if decimals > SHOWN_DECIMALS:
-        about, value = "about ", f"{float(value.replace(',', '')):,.2f}".rstrip("0").rstrip(".")
+        about, value = "about ", _two_decimals(value)
     working = f" ({exact})" if about else ""
     if percent and value.startswith("-") and _FALL_ASKED_RE.search(question):
         # "By what percent did it fall?": by 16%, not by -16%
@@ -989,9 +984,12 @@ _FALL_ASKED_RE = re.compile(
 def _as_said(value: str) -> str:
     """A number as people say it: more than :data:`SHOWN_DECIMALS` decimals rounded ("about 2.14")."""
     decimals = len(value.partition(".")[2]) if re.fullmatch(r"-?[\d,]+\.\d+", value) else 0
-    if decimals <= SHOWN_DECIMALS:
-        return value
-    return "about " + f"{float(value.replace(',', '')):,.2f}".rstrip("0").rstrip(".")
+    return value if decimals <= SHOWN_DECIMALS else f"about {_two_decimals(value)}"
+
+
+def _two_decimals(value: str) -> str:
+    """``value`` rounded to two decimals, trailing zeros dropped ("14.3103448276" → "14.31")."""
+    return f"{float(value.replace(',', '')):,.2f}".rstrip("0").rstrip(".")
 
 
 MONEY_EXACT_DECIMALS = 4
