@@ -88,3 +88,32 @@ async def test_a_turn_on_an_existing_thread_reads_its_checkpoint_once() -> None:
     history = (await engine.graph.aget_state(_config("u::t"))).values["messages"]
     assert [m.content for m in history if m.type in ("human",)] == ["one", "two"]  # nothing lost
     assert saver._handed() == {}  # nothing left behind
+
+
+async def test_a_turn_on_a_thread_made_for_it_reads_no_checkpoint() -> None:
+    """A thread id generated for the turn names no checkpoint: neither the pause check nor the run
+    asks the storage for one (on PostgreSQL the turn's only read of the checkpoint tables)."""
+    saver = Saver()
+    script = [FINALIZE, {"content": "first"}, FINALIZE, {"content": "second"}]
+    engine = Cadence(make_settings(), model=ScriptedChatModel.from_items(script), checkpointer=saver)
+    out = await engine.ainvoke("one", user_id="u")
+    assert out.response == "first" and out.error is None and saver.latest_reads == 0
+    assert saver._handed() == {}
+    again = await engine.ainvoke("two", thread_id=out.thread_id, user_id="u")  # the thread now exists
+    assert again.response == "second" and saver.latest_reads == 1
+    history = (await engine.graph.aget_state(_config(f"u::{out.thread_id}"))).values["messages"]
+    assert [m.content for m in history if m.type == "human"] == ["one", "two"]
+
+
+async def test_a_new_thread_of_a_durable_checkpointer_keeps_its_question_first() -> None:
+    """On a durable checkpointer the question is checkpointed before the run: that write ends the
+    hand-over, so the run reads the thread it just wrote."""
+    saver = Saver()
+    script = [FINALIZE, {"content": "first"}]
+    engine = Cadence(make_settings(), model=ScriptedChatModel.from_items(script), checkpointer=saver)
+    engine._durable = True
+    out = await engine.ainvoke("one", user_id="u")
+    assert out.response == "first" and saver.latest_reads == 1
+    history = (await engine.graph.aget_state(_config(f"u::{out.thread_id}"))).values["messages"]
+    assert [m.content for m in history if m.type == "human"] == ["one"]  # once, no longer pending
+    assert not history[0].response_metadata and history[-1].content == "first"

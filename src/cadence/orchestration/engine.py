@@ -222,7 +222,8 @@ class TurnInput:
     runs (:meth:`Cadence.ensure_not_paused` recovers it if the turn never finishes), and writes no
     thread record of its own (the caller's write claimed the thread and counted the turn)."""
     new_thread: bool = False
-    """Set when the thread id was made for this turn (no record or checkpoint can exist yet)."""
+    """Set when the thread id was made for this turn and nothing was written to it yet (no record or
+    checkpoint can exist): the turn reads neither."""
 
 
 class Cadence(EngineMemory):
@@ -408,6 +409,7 @@ class Cadence(EngineMemory):
             mode=mode_name,
             agent=agent,
             new_thread=thread_id is None,
+            pause_checked=thread_id is None,  # a thread made here waits for nothing
         )
 
     def mode_and_agent(self, mode: str | None, agent: str | None) -> tuple[str, str | None]:
@@ -586,6 +588,10 @@ class Cadence(EngineMemory):
         recorded = turn.recorded_question_id is not None
         with self._claim(config, thread):
             try:
+                if turn.new_thread and isinstance(self.checkpointer, ReadAheadSaver):
+                    # a thread id made for this turn names no checkpoint: its first read is answered
+                    # without the database (LangGraph's run, or the question's record, reads it)
+                    self.checkpointer.hand_over(config["configurable"]["thread_id"], None)
                 if not recorded:  # no caller recorded the turn (the server does): the turn records it
                     await self._start_recorded_turn(turn)
                 elif not turn.pause_checked:

@@ -255,6 +255,7 @@ class ChatService:
             agent=agent,
             project_id=req.project_id,
             pause_checked=req.thread_id is None,  # an id generated here names no checkpoint yet
+            new_thread=req.thread_id is None and not req.history,  # (the history is checkpointed first)
             # the question is kept in the thread record's write below, durable before the turn runs:
             # the engine does not checkpoint it first (a read and a write of a checkpoint saved)
             recorded_question_id=str(uuid.uuid4()),
