@@ -313,7 +313,11 @@ def section_storage(res: dict[str, Any]) -> list[str]:
         "background job would. Every checkpoint holds the thread's whole state, so what is kept grows "
         "with the length of the threads times the number kept. SQLite: file size and pages in use (freed pages are reused, the file "
         "does not shrink without `VACUUM`); PostgreSQL: `pg_total_relation_size` of `checkpoints`, "
-        "`checkpoint_blobs`, `checkpoint_writes` after a plain `VACUUM` (what autovacuum does).",
+        "`checkpoint_blobs`, `checkpoint_writes` after a plain `VACUUM` (what autovacuum does: freed rows "
+        "become reusable, the files do not shrink). PostgreSQL reuses deleted rows only once a vacuum has "
+        "marked them; its autovacuum wakes every minute, longer than the whole fill, so the fill runs a "
+        f"plain `VACUUM` of these tables every {st['pass_every']} turns in its place (with and without "
+        "retention).",
         "",
         "| database | retention | size MB | in use MB | checkpoint rows | time for the turns s "
         "| retention s per pass | checkpoints deleted |",
