@@ -551,7 +551,7 @@ def test_tool_names() -> None:
     }
     assert names == {
         "math": ["calculate", "percent_change", "percent_of", "percentage", "statistics"],
-        "info": ["convert_time", "current_time", "date_calculator", "time_difference"],
+        "info": ["clock_calculator", "convert_time", "current_time", "date_calculator", "time_difference"],
         "docs": ["list_docs", "read_doc", "search_docs"],
         "text": ["summarize_text"],
     }

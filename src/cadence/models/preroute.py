@@ -5,8 +5,9 @@ constrained routing call it asks this module which candidates the question is
 about. Scoring is BM25 over each candidate's text (name, description and
 capabilities), with light stemming and a few generic normalisations: symbols
 become words (``%`` → ``percent``, ``+`` → ``plus``, ``*`` → ``multiply``), digits
-add a ``number`` token, and a singular "hour" or "day" asked for ("what hour is it", "which day is
-it") becomes ``time`` or ``date``. The same normalisation is applied to the candidate texts,
+add a ``number`` token, a singular "hour" or "day" asked for ("what hour is it", "which day is
+it") becomes ``time`` or ``date``, and a time some hours ahead ("what time will it be in 3 hours")
+adds ``after`` and ``clock``. The same normalisation is applied to the candidate texts,
 so a description mentioning "+ - * / powers" or "numbers" matches "2+2" —
 nothing about particular plugins or sentences is hard-coded.
 
@@ -100,6 +101,14 @@ _CLOCK_RE = re.compile(
 """A time of day ("10:30", "3pm", "9 a.m.", "noon"): the word ``clock``, not two numbers."""
 
 
+_AHEAD_RE = re.compile(
+    r"\b(?:be|time|clock|it)\s+in\s+(?:\d+(?:\.\d+)?|an?|one|half\s+an?)\s+(?:hours?|minutes?|mins?|seconds?)\b"
+)
+"""A time of day asked some hours or minutes ahead ("what time will it be in 3 hours?"): ``after`` and
+``clock`` too (a clock reading some hours after now, as clock arithmetic says "3 hours after 10:30"), not a
+count of hours ("how many minutes in 3 hours")."""
+
+
 def tokenize(text: str, *, digits: bool = True) -> list[str]:
     """Lower-case, map symbols to words, split, drop stop words and stem.
 
@@ -108,6 +117,7 @@ def tokenize(text: str, *, digits: bool = True) -> list[str]:
     day becomes the token ``clock`` in both.
     """
     text = _CLOCK_RE.sub(" clock ", text.lower().replace("_", " "))
+    text = _AHEAD_RE.sub(lambda m: f"{m.group(0)} after clock", text)
     text = _TIMES_OUT_RE.sub(" timeout ", text)
     text = _SYMBOL_RE.sub(lambda m: _SYMBOLS.get(m.group(0), " minus "), text)
     words = _WORD_RE.findall(text)
