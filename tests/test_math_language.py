@@ -639,8 +639,11 @@ def test_asking_for_a_decimal_is_framing(text: str, value: float) -> None:
 
 def test_a_decimal_asked_for_does_not_touch_decimal_places() -> None:
     assert evaluate(to_expression("round 3.14159 to 2 decimal places")) == pytest.approx(3.14)
-    with pytest.raises(CalculationError):  # a fraction is not a form the calculator writes
-        calculate.invoke({"expression": "What is 0.375 as a fraction?"})
+    # a decimal asked as a fraction is written in lowest terms, exactly
+    assert calculate.invoke({"expression": "What is 0.375 as a fraction?"}) == "0.375 = 3/8"
+    assert calculate.invoke({"expression": "convert 2.5 to a fraction"}) == "2.5 = 5/2 = 2 1/2"
+    assert calculate.invoke({"expression": "40% as a fraction in simplest form"}) == "40% = 2/5"
+    assert calculate.invoke({"expression": "3 as a fraction"}) == "3 = 3 (a whole number: 3/1)"
 
 
 @pytest.mark.parametrize(
@@ -2087,3 +2090,31 @@ def test_an_amount_asked_in_its_own_unit_is_no_conversion(question: str) -> None
     with pytest.raises(CalculationError):
         calculate.invoke({"expression": question})
     assert read_conversion("how many ml is 20 cm3") is not None  # other names, the same size: a conversion
+
+
+@pytest.mark.parametrize(
+    ("question", "expression", "value"),
+    [
+        ("I earn $52,000 a year. How much is that per month?", "(52000 / 12)", 52000 / 12),
+        ("I spend 45 a week on food. How much is that per year?", "(45 * 52)", 2340),
+        ("My rent is 1200 a month. What is that yearly?", "(1200 * 12)", 14400),
+        ("I am paid $20 an hour. How much is that a minute?", "(20 / 60)", 20 / 60),
+        ("We use 3 litres of milk a day. How much is that per week?", "(3 * 7)", 21),
+    ],
+)
+def test_a_rate_asked_per_another_unit_of_time(question: str, expression: str, value: float) -> None:
+    assert to_expression(question) == expression
+    assert evaluate(expression) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I earn 3000 a month. How much per week?",  # a month has no fixed number of weeks
+        "I earn 3000 a month and 500 a year in bonuses. How much per week?",  # two rates
+        "I earn 3000 a month. How much per month?",  # the same unit: nothing to convert
+    ],
+)
+def test_a_rate_that_converts_unclearly_is_not_read(question: str) -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": question})

@@ -18,6 +18,7 @@ import re
 import statistics as _stats
 from collections.abc import Callable
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from langchain_core.tools import BaseTool
@@ -61,6 +62,39 @@ def _unreadable(message: str) -> CalculationError:
 
 
 _WORD_RE = re.compile(r"[A-Za-z]{2,}")
+
+
+_AS_FRACTION_RE = re.compile(
+    r"^\s*(?:what(?:'s| is)\s+|convert\s+|write\s+|express\s+|turn\s+)?(?P<x>[-+]?[\d.,]*\d[\d.,]*%?)\s+"
+    r"(?:as|to|into|in)\s+(?:an?\s+)?(?:(?:simplest|lowest|reduced|common)\s+)?fraction(?:al)?"
+    r"(?:\s+(?:form|terms))?(?:\s+in\s+(?:its\s+)?(?:simplest|lowest)\s+(?:form|terms))?\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+"""A number asked as a fraction: "What is 0.75 as a fraction?", "convert 2.5 to a fraction", "40% as a
+fraction"."""
+
+
+def _as_fraction(expression: str) -> str | None:
+    """A decimal or percentage written as the fraction in lowest terms it is exactly ("0.75 = 3/4",
+    "2.5 = 5/2 = 2 1/2", "40% = 2/5"); None unless the text asks just that."""
+    match = _AS_FRACTION_RE.match(expression)
+    if match is None:
+        return None
+    written = match.group("x").replace(",", "")
+    percent = written.endswith("%")
+    try:
+        value = Fraction(decimal.Decimal(written.rstrip("%")))
+    except (decimal.InvalidOperation, ValueError):
+        return None
+    if percent:
+        value /= 100
+    if value.denominator == 1:
+        return f"{match.group('x')} = {value.numerator} (a whole number: {value.numerator}/1)"
+    text = f"{match.group('x')} = {value.numerator}/{value.denominator}"
+    whole, rest = divmod(abs(value.numerator), value.denominator)
+    if whole:
+        text += f" = {'-' if value < 0 else ''}{whole} {rest}/{value.denominator}"
+    return text
 
 
 def _on_the_clock(expression: str) -> str | None:
@@ -489,7 +523,9 @@ atan, degrees, radians, log (natural, or log(x, base)), log10, log2, exp, abs,
 round, floor, ceil, factorial, min, max, pow and the constants pi, e, tau.
 Trigonometric functions use radians. Example: "sqrt(2) * (15 + 23) / 4".
 Arithmetic in words also works: plus, minus, multiplied by, divided by, add, subtract, take away, multiply,
-divide, double, twice, triple, half, halve, fractions of a value ("two thirds of 60", "3/4 of 200"),
+divide, double, twice, triple, half, halve, fractions of a value ("two thirds of 60", "3/4 of 200"), a
+decimal or a percentage as a fraction in lowest terms ("0.75 as a fraction": 3/4), a rate per another
+unit ("$52,000 a year: how much per month?"),
 sums, products, differences, quotients and remainders, a value increased or decreased (reduced) by a
 percent ("increase 80 by 10%"), less than, more than, squared, cubed, powers ("to the third power"),
 square roots, percent of, percent change, increase or decrease ("from 80 to 60, by what percent":
@@ -559,6 +595,9 @@ def calculate(expression: str) -> str:
     timed = _on_the_clock(expression) if isinstance(expression, str) else None
     if timed is not None:
         return timed
+    fraction = _as_fraction(expression) if isinstance(expression, str) else None
+    if fraction is not None:
+        return fraction
     try:
         result = evaluate(expression)
     except CalculationError as exc:
@@ -700,7 +739,8 @@ class MathPlugin(BasePlugin):
                 "written in words",
                 "square roots (sqrt), powers, logarithms (log, ln), trigonometry (sine, cosine, tangent), "
                 "factorials, absolute values, rounding",
-                "double, twice, triple, halve or half a number, a third or a quarter of it",
+                "double, twice, triple, halve or half a number, a third or a quarter of it; a decimal or "
+                "percentage as a fraction",
                 "percentages, percent of a value, percent change",
                 "convert units: seconds, minutes, days, weeks; mm, cm, metres, meters, km, inches, feet, "
                 "miles; grams, kilograms, kg, pounds, ounces, stone; millilitres, litres, liters, gallons, "
@@ -709,7 +749,8 @@ class MathPlugin(BasePlugin):
                 "average, median, mode, sum, min, max, range and standard deviation of numbers",
                 "word problems: a price or an amount each, a rate per hour or per day for a number of "
                 "hours or days, how many are left, in total or altogether",
-                "saving, earning or paying an amount a month or a week: how much after so many months; a "
+                "saving, earning or paying an amount a month or a week: how much after so many months, or "
+                "at another rate (a salary per month); a "
                 "price with a discount, percent off, a tip or a tax, a bill split",
                 "area, perimeter, circumference and volume of a circle, square, rectangle, triangle, cube "
                 "or sphere",

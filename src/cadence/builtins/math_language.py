@@ -1613,6 +1613,49 @@ def _rate_for_a_time(text: str) -> str | None:
     return _in_asked_unit(f"({expression})", noun[0] if noun else None, text)
 
 
+_OTHER_UNIT_ASKED_RE = re.compile(
+    rf"\b(?:(?:per|an?|every|each)\s+(?P<unit>{_TIME_UNIT})|(?P<adverb>hourly|daily|weekly|fortnightly|monthly|"
+    r"quarterly|yearly|annually))\b(?=[^.;!]*\??\s*$)",
+    re.IGNORECASE,
+)
+"""A rate asked in the question's last clause: "how much is that per month?", "what is it weekly?"."""
+
+
+def _rate_in_another_unit(text: str) -> str | None:
+    """One rate of time asked per another unit of time: "I earn $52,000 a year. How much is that per month?"
+    is ``(52000 / 12)``, "45 a week on food: how much per year?" ``(45 * 52)``, "$20 an hour: how much a
+    minute?" ``(20 / 60)``. ``None`` unless ``text`` holds exactly one rate, asks one other unit after it,
+    writes no other number or operation, and the units convert exactly (a month has no fixed number of
+    days or weeks); a time to spend it over is :func:`_rate_for_a_time`'s."""
+    if _NOT_ONE_RATE_RE.search(text):
+        return None
+    rates = [m for pattern in _RATE_OF_TIME_RES for m in pattern.finditer(text)]
+    if len({m.start("b") for m in rates}) != 1:
+        return None
+    rate = rates[0]
+    asks = [m for m in _OTHER_UNIT_ASKED_RE.finditer(text) if m.start() >= rate.end()]
+    if len(asks) != 1 or [m for m in _DURATION_RE.finditer(text) if m.start() >= rate.end()]:
+        return None
+    ask = asks[0]
+    rest = text[: rate.start()] + " " + text[rate.end() : ask.start()] + " " + text[ask.end() :]
+    if _NUMBER_RE.search(_ONE_THING_RE.sub(" ", rest)) or _OTHER_OPERATION_RE.search(rest):
+        return None
+    rate_unit = _time_unit(rate.group("unit"))
+    asked_unit = _time_unit(ask.group("unit") or ask.group("adverb"))
+    noun = (rate.group("noun") or "").split()
+    if asked_unit == rate_unit or (noun and _time_unit(noun[-1]) in (rate_unit, asked_unit)):
+        return None  # the same unit, or "8 hours a day": hours are the amount, not a rate's money
+    factor = _units_in(rate_unit, asked_unit)
+    if factor is None:
+        return None
+    expression = rate.group("b")
+    if factor.numerator != 1:
+        expression += f" * {factor.numerator}"
+    if factor.denominator != 1:
+        expression += f" / {factor.denominator}"
+    return f"({expression})"
+
+
 # A shape's area, perimeter or volume: "the area of a circle with radius 3", "a 4 by 6 rectangle's perimeter".
 _LENGTH_UNIT = (
     r"(?:mm|cm|m|km|inch(?:es)?|ft|feet|foot|yards?|yd|miles?|(?:milli|centi|kilo)?met(?:re|er)s?|units?)"
@@ -2195,6 +2238,7 @@ def to_expression(text: str) -> str:
         or _times_as_much(cleaned)
         or _time_per_amount(cleaned)
         or _stay_with_a_charge_per_head(cleaned)
+        or _rate_in_another_unit(cleaned)
         or whole
     )
 
