@@ -706,6 +706,7 @@ def test_the_tool_takes_one_string_and_is_volatile_not_inline() -> None:
         "How many days until Christmas?",
         "How many weeks until Halloween?",
         "What is today's date?",
+        "How many days are left in this year?",
     ],
 )
 def test_date_questions_reach_the_info_agent_and_the_tool_with_the_whole_question(question: str) -> None:
@@ -758,4 +759,20 @@ def test_an_amount_asked_is_no_date_question(question: str) -> None:
     ],
 )
 def test_how_much_time_is_still_a_date_question(question: str, expected: str) -> None:
+    assert expected in ask(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("How many days are left in this year?", "There are 350 days until the last day of the year (Wednesday, "
+         "31 December 2025), as of today, Wednesday, 15 January 2025 in UTC."),
+        ("how many weeks remain in the year", "There are 50 weeks (350 days) until the last day of the year "
+         "(Wednesday, 31 December 2025), as of today, Wednesday, 15 January 2025 in UTC."),
+        ("How many days until the end of the year?", "350 days"),
+        ("What day of the week is the end of the year?", "The last day of the year, 31 December 2025, is a "
+         "Wednesday."),
+    ],
+)  # fmt: skip
+def test_the_days_left_in_the_year_count_to_its_last_day(question: str, expected: str) -> None:
     assert expected in ask(question)

@@ -179,3 +179,15 @@ def test_more_small_talk_is_recognised(message: str) -> None:
 )  # fmt: skip
 def test_chat_words_before_work_are_no_small_talk(message: str) -> None:
     assert not is_small_talk(message)
+
+
+@pytest.mark.parametrize(
+    "message", ["Who made you?", "who created you", "Where do you come from?", "Who is your developer?"]
+)
+def test_who_made_the_assistant_is_answered_with_what_it_is_built_with(message: str) -> None:
+    """A 135M model answered "Who made you?" with a made-up apology; the answer names Cadence, no maker."""
+    assert is_small_talk(message)
+    reply = small_talk_reply(message, CAPABILITIES)
+    assert reply is not None and reply.startswith("I'm an assistant built with Cadence")
+    assert "- Calculator: arithmetic" in reply
+    assert not is_small_talk("Who made the Eiffel Tower?")  # someone else's maker is a question

@@ -15,7 +15,8 @@ sentences):
    day first), a month's name or abbreviation with a day ("March 1, 2026", "1 March 2026", "Mar 1",
    "1st of March", "December the 25th"), today (also "tonight"), tomorrow, yesterday, "now" after
    "from", "until"... and a few holidays with fixed dates (:data:`HOLIDAYS`: Christmas, New
-   Year's Day and Eve, Halloween, Valentine's Day; "next Christmas", "last Halloween"). Holidays
+   Year's Day and Eve, Halloween, Valentine's Day, the end of the year, also as the days "left in this
+   year"; "next Christmas", "last Halloween"). Holidays
    whose date moves (Easter, Thanksgiving, Good Friday) are not known. A weekday near today is a date:
    "next Friday" (the first Friday after today: a week on when today is a Friday), "last Monday" (the
    last one before today), "this Saturday" (this week's, Monday to Sunday, today or later), and a weekday
@@ -116,6 +117,7 @@ HOLIDAYS: tuple[tuple[str, str, int, int], ...] = (
     (r"(?:the\s+)?new\s+year'?s?(?:\s+day)?", "New Year's Day", 1, 1),
     (r"hallowe'?en", "Halloween", 10, 31),
     (r"(?:st\.?\s+|saint\s+)?valentine'?s?(?:\s+day)?", "Valentine's Day", 2, 14),
+    (r"(?:the\s+)?end\s+of\s+(?:the|this)\s+year|year'?s\s+end", "the last day of the year", 12, 31),
 )
 """Holidays with a fixed date: pattern, name, month, day (a longer pattern before its prefix)."""
 
@@ -140,6 +142,10 @@ _ORDINAL_AFTER_RE = re.compile(
 """An ordinal word after a month ("March first", "June the twenty-first")."""
 _SUFFIX_RE = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
 _DAY_AFTER_RE = re.compile(r"\bthe\s+day\s+(after|before)\b", re.IGNORECASE)
+_LEFT_IN_YEAR_RE = re.compile(
+    r"\b(left|remaining|remain|to\s+go)\s+(?:in|of)\s+(?:the|this)\s+(?:current\s+)?year\b", re.IGNORECASE
+)
+"""Days "left in the year": the days until its last day."""
 _HYPHENATED_RE = re.compile(
     r"(?<![\w.-])(\d+)-(days?|weeks?|fortnights?|months?|years?)(?:-long)?\b", re.IGNORECASE
 )
@@ -426,6 +432,7 @@ def _normalize(text: str) -> str:
     """Digits for number words and day ordinals, plain apostrophes, "1 day after" for "the day after"."""
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u2212", "-")
     text = _DAY_AFTER_RE.sub(r"1 day \1", text)
+    text = _LEFT_IN_YEAR_RE.sub(r"\1 until the end of the year", text)
     text = _ORDINAL_BEFORE_RE.sub(lambda m: str(_ordinal_value(m.group("ordinal"))), text)
     text = _ORDINAL_AFTER_RE.sub(lambda m: m.group("lead") + str(_ordinal_value(m.group("ordinal"))), text)
     text = _HYPHENATED_RE.sub(r"\1 \2", numbers_from_words(text))
@@ -970,7 +977,7 @@ def _weekday(item: _Date, today: _Today) -> str:
     verb = "was" if value < today.value else "is"
     weekday = calendar.day_name[value.weekday()]
     if item.kind == "holiday":
-        return f"{item.name}, {_plain(value)}, {verb} a {weekday}."
+        return f"{_capital(item.name)}, {_plain(value)}, {verb} a {weekday}."
     return f"{_capital(_ordinal(value))} {verb} a {weekday}."
 
 

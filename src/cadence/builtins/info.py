@@ -1701,7 +1701,8 @@ class InfoPlugin(BasePlugin):
                 "the weekday of a date (Monday to Sunday) in January, February, March, April, May, June, "
                 "July, August, September, October, November or December",
                 "the date some days, weeks or months after or before another date",
-                "countdowns to holidays such as Christmas, Halloween, Valentine's Day or a birthday",
+                "countdowns to holidays such as Christmas, Halloween, Valentine's Day or a birthday, or to "
+                "31 December: how many days are left",
                 "leap day (29 February) questions and how many days a month has; next Friday, last Monday",
                 "clock arithmetic on readings such as 10:30 or 2pm: the time later or earlier, or from now; "
                 "how long from one reading to another (arrival, departure, a working shift)",

@@ -528,6 +528,8 @@ ABOUT_ASSISTANT_RE = re.compile(
     rf"|what do {_YOU} know(?: about)?|how (?:can|could|would) {_YOU} help(?: me)?"
     r"|what are your (?:skills|capabilities|abilities|features|specialties)"
     rf"|are {_YOU} (?:a |an )?(?:real |actual )?(?:person|human|bot|robot|ai|machine|computer)"
+    rf"|who (?:made|built|created|developed|programmed|wrote|trained|designed) {_YOU}"
+    r"|who(?:'s| is) your (?:maker|creator|developer|author)|where (?:do|did) (?:you|u) come from"
     r"|(?:got |have you got |do you have )?any (?:ideas|suggestions)"
     r"(?: (?:for|of) what (?:i|to) (?:could |should )?ask)?"
     r"|what (?:should|could) i ask(?: you)?)"
@@ -535,8 +537,8 @@ ABOUT_ASSISTANT_RE = re.compile(
     re.IGNORECASE,
 )
 """A question about the assistant itself ("yo, what are you exactly?", "can u tell me a bit about urself",
-"what sort of questions can I ask you?", "what do you know about?"): no agent's work; the capabilities
-answer it. It must end there: "what do you know about Paris?" asks about Paris."""
+"what sort of questions can I ask you?", "what do you know about?", "who made you?"): no agent's work; the
+capabilities answer it. It must end there: "what do you know about Paris?" asks about Paris."""
 
 
 def is_small_talk(question: str) -> bool:

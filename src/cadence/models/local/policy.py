@@ -1293,6 +1293,12 @@ _IDENTITY_RE = re.compile(
     r"introduce yourself|what (?:should|do|can) i call you|what(?:'s| is) your name)",
     re.IGNORECASE,
 )
+_MAKER_RE = re.compile(
+    r"\bwho (?:made|built|created|developed|programmed|wrote|trained|designed) (?:you|u)\b|"
+    r"\byour (?:maker|creator|developer|author)\b|\bwhere (?:do|did) (?:you|u) come from\b",
+    re.IGNORECASE,
+)
+"""A question about who made the assistant: answered with what it is built with (never a made-up maker)."""
 CAPABILITY_MAX_CHARS = 120
 """A capability is said in at most this many characters: its description's leading clauses."""
 
@@ -1340,6 +1346,8 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
         lead = "I'm doing well, thank you!" if HOW_ARE_YOU_RE.search(text) else "Hello!"
         return f"{lead} {offer}" if offer else f"{lead} What would you like to know?"
     if (ABOUT_ASSISTANT_RE.match(text) or _CAPABILITY_RE.search(text)) and offer:
+        if _MAKER_RE.search(text):
+            return f"I'm an assistant built with Cadence, an open-source multi-agent chat framework. {offer}"
         return f"I'm an assistant. {offer}" if _IDENTITY_RE.search(text) else offer
     return None
 
