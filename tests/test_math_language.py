@@ -2118,3 +2118,18 @@ def test_a_rate_asked_per_another_unit_of_time(question: str, expression: str, v
 def test_a_rate_that_converts_unclearly_is_not_read(question: str) -> None:
     with pytest.raises(CalculationError):
         calculate.invoke({"expression": question})
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("I earn $52,000 a year and pay 20% tax. How much per month?", 52000 * 0.8 / 12),
+        ("My gross salary is 4000 a month with 30% tax. What do I get a year?", 4000 * 0.7 * 12),
+        ("I earn $2,500 and pay 20% tax. How much do I keep?", 2000),
+        ("A $40 meal plus 10% tax?", 44),  # a tax on a price is added
+    ],
+)
+def test_a_tax_on_earnings_is_taken_off_and_the_rate_asked_is_kept(question: str, value: float) -> None:
+    """ "$52,000 a year and pay 20% tax: per month?" was read as 52,000 plus 20% (62,400): a tax added to a
+    salary, the month dropped."""
+    assert evaluate(to_expression(question)) == pytest.approx(value)

@@ -1034,6 +1034,13 @@ _EARNED_KIND_RE = re.compile(
     r"\b(?:commission|interest|dividends?|royalt(?:y|ies)|returns?|yield|bonus)\b", re.IGNORECASE
 )
 """What a percent earns on an amount (never a discount or a tax: the amount is not changed by it)."""
+_INCOME_TAXED_RE = re.compile(
+    r"\b(?:earn|earns|earned|earning|salary|income|wages?|gross)\b(?:(?!\bplus\b)[^.?!])*"
+    r"\b(?:pay|pays|paying|with|taxed)\b(?:(?!\bplus\b)[^.?!])*\btax(?:es)?\b",
+    re.IGNORECASE,
+)
+"""A tax someone pays on what they earn ("I earn $52,000 a year and pay 20% tax", "a salary of 4000 with 30%
+tax"): taken off it, never added ("$3,100 a month plus 18% tax" says neither)."""
 _EARNED_ASKED_RE = re.compile(
     r"\b(?:what(?:'s| is| will be)?|how much)\b[^.?!]*\b(?:commission|interest|dividends?|royalt(?:y|ies)|"
     r"returns?|yield|bonus|earn|make|get)\b[^.?!]*(?:\?|$)",
@@ -1075,12 +1082,21 @@ def _price_problem(text: str) -> str | None:
     lowered, raised = _LOWERED_RE.search(text), _RAISED_RE.search(text)
     part_asked = any(pattern.search(text) for pattern in _PRICE_PART_ASKED)
     deducted, kept = _DEDUCTED_RE.search(text), _KEPT_ASKED_RE.search(text)
-    if deducted is not None or (kept is not None and raised is not None and lowered is None):
+    taxed_pay = deducted is None and raised is not None and lowered is None and _INCOME_TAXED_RE.search(text)
+    if taxed_pay:
+        lowered, raised = (
+            raised,
+            None,
+        )  # the tax on a salary is what it loses ("I earn $2,500 and pay 20% tax")
+    elif deducted is not None or (kept is not None and raised is not None and lowered is None):
         if deducted is None or (kept is None and not part_asked) or (kept is not None and part_asked):
             return None  # "22% goes to tax: how much?" (the tax, or what is left?), "$60 plus 8% tax: left?"
         lowered, raised = deducted, None  # "$2,480 and 22% goes to tax: what do I take home?"
     if len(percents) != 1 or (lowered is None) == (raised is None):
         return None
+    per = _other_unit_factor(text)
+    if per is False:
+        return None  # "$3,000 a month, 20% tax: per week?": a month has no fixed number of weeks
     if _PAID_PRICE_RE.search(_came_to_stated(text) if part_asked else text):
         return None
     if re.search(rf"{_GIVEN_PERCENT_RE.pattern}\s+(?:of|out of)\b", text, re.IGNORECASE):
@@ -1109,6 +1125,10 @@ def _price_problem(text: str) -> str | None:
             return None  # the tip and the total, or the tip of each: not one answer
         return f"({price} * {percent} / 100)"
     changed = f"({price} * (100 {'-' if lowered else '+'} {percent}) / 100)"
+    if per is not None:
+        if sharers is not None:
+            return None
+        return f"({changed}{_scaled_by(per)})"  # "$52,000 a year less 20% tax: per month?"
     return changed if sharers is None else f"({changed} / {sharers})"
 
 
@@ -1621,6 +1641,31 @@ _OTHER_UNIT_ASKED_RE = re.compile(
 """A rate asked in the question's last clause: "how much is that per month?", "what is it weekly?"."""
 
 
+def _other_unit_factor(text: str) -> Fraction | bool | None:
+    """For a text with one rate of time asking it per another unit ("$52,000 a year … per month?"), how many
+    of the rate's units make the one asked (1/12); ``False`` when they do not convert exactly (a month in
+    weeks); ``None`` when the text asks no other unit of one rate."""
+    rates = [m for pattern in _RATE_OF_TIME_RES for m in pattern.finditer(text)]
+    if len({m.start("b") for m in rates}) != 1:
+        return None
+    asks = [m for m in _OTHER_UNIT_ASKED_RE.finditer(text) if m.start() >= rates[0].end()]
+    if len(asks) != 1:
+        return None
+    rate_unit = _time_unit(rates[0].group("unit"))
+    asked_unit = _time_unit(asks[0].group("unit") or asks[0].group("adverb"))
+    if rate_unit == asked_unit:
+        return None
+    factor = _units_in(rate_unit, asked_unit)
+    return False if factor is None else factor
+
+
+def _scaled_by(factor: Fraction) -> str:
+    """`` * n / d`` for a factor (the parts that are not 1)."""
+    return (f" * {factor.numerator}" if factor.numerator != 1 else "") + (
+        f" / {factor.denominator}" if factor.denominator != 1 else ""
+    )
+
+
 def _rate_in_another_unit(text: str) -> str | None:
     """One rate of time asked per another unit of time: "I earn $52,000 a year. How much is that per month?"
     is ``(52000 / 12)``, "45 a week on food: how much per year?" ``(45 * 52)``, "$20 an hour: how much a
@@ -1648,12 +1693,7 @@ def _rate_in_another_unit(text: str) -> str | None:
     factor = _units_in(rate_unit, asked_unit)
     if factor is None:
         return None
-    expression = rate.group("b")
-    if factor.numerator != 1:
-        expression += f" * {factor.numerator}"
-    if factor.denominator != 1:
-        expression += f" / {factor.denominator}"
-    return f"({expression})"
+    return f"({rate.group('b')}{_scaled_by(factor)})"
 
 
 # A shape's area, perimeter or volume: "the area of a circle with radius 3", "a 4 by 6 rectangle's perimeter".
