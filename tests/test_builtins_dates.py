@@ -776,3 +776,23 @@ def test_how_much_time_is_still_a_date_question(question: str, expected: str) ->
 )  # fmt: skip
 def test_the_days_left_in_the_year_count_to_its_last_day(question: str, expected: str) -> None:
     assert expected in ask(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("92 days in weeks", "92 days is 13 weeks and 1 day."),
+        ("3 weeks in days", "3 weeks is 21 days."),
+        ("2 fortnights and 3 days in days", "2 fortnights and 3 days is 31 days."),
+        ("3 days in weeks", "3 days is less than a week."),
+    ],
+)
+def test_a_duration_alone_is_said_in_the_days_or_weeks_asked(question: str, expected: str) -> None:
+    """The follow-up "and in weeks?" of "92 days until 1 March" reaches the tool as "92 days in weeks"."""
+    assert ask(question) == expected
+
+
+@pytest.mark.parametrize("question", ["5 months in days", "92 days", "92 days and 3 more in weeks"])
+def test_a_duration_that_cannot_be_said_in_days_or_weeks_is_an_error(question: str) -> None:
+    with pytest.raises(DateQuestionError):
+        ask(question)

@@ -1492,6 +1492,11 @@ def test_a_calculator_value_is_said_rounded_and_with_its_sign(
         ("and times 4?", "what is 12 times 3?", None),  # goes on from the result
         ("now add 5 more", "what is 3 + 4", None),
         ("and 3?", "what is 2 + 5", None),  # two numbers of that kind: which one?
+        # a follow-up naming only a unit asks the previous conversion in it, from the amount asked about
+        ("And in feet?", "What's 5 km in miles?", "What's 5 km in feet?"),
+        ("what about in kilograms?", "Convert 12 stone to pounds", "Convert 12 stone to kilograms?"),
+        ("And in weeks?", "How many days until 1 March 2027?", None),  # no unit asked: the result's days
+        ("and in Tokyo?", "What time is it in Paris?", None),  # no amount converted
     ],
 )
 def test_a_follow_up_giving_another_number_asks_the_previous_question_with_it(

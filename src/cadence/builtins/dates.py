@@ -35,8 +35,10 @@ sentences):
    when the range would otherwise run backwards). Otherwise it is in the current year, except with
    "until", "till", "left", "before"... (its next occurrence, today included) and with "since",
    "ago"... (its last occurrence).
-5. What is asked: with two dates, the days between them (also in weeks, months or years when the
-   question counts in those; "inclusive" counts both ends); one date and "how many", "how long",
+5. What is asked: a duration of days and weeks alone, asked in days or weeks ("92 days in weeks", the
+   follow-up "and in weeks?" of a count of days), that duration in them; with two dates, the days
+   between them (also in weeks, months or years when the question counts in those; "inclusive"
+   counts both ends); one date and "how many", "how long",
    "until", "since"... the days from today to it; a date counted from another, that date; one date
    and "what day", "day of the week", "weekday", "date" or any question, its day of the week; no
    date and "what is the date", "what day is it", today's date. A year or a month written in digits
@@ -921,6 +923,29 @@ def _amount(first: date, second: date, unit: str, extra: int = 0) -> str:
     return _plural(days, "day")
 
 
+_DURATION_IN_RE = re.compile(r"\b(?:in|into|to|as)\s+(?P<unit>days|weeks)\s*[?.!]*\s*$", re.IGNORECASE)
+"""A duration asked in days or weeks, at the end of the text ("92 days in weeks", "3 weeks in days")."""
+
+
+def _duration_in(duration: _Duration, text: str) -> str | None:
+    """A duration of days, weeks or fortnights said in the days or weeks asked ("92 days in weeks": 13 weeks
+    and 1 day); None unless the text asks one of those units and holds only the duration."""
+    asked = _DURATION_IN_RE.search(text)
+    if asked is None or any(unit in ("month", "year") for _, unit in duration.parts):
+        return None  # a month or a year has no fixed number of days
+    if re.search(r"\d", text[: duration.start] + text[duration.end : asked.start()]):
+        return None
+    days = sum(amount * _UNIT_DAYS[unit] for amount, unit in duration.parts)
+    written = text[duration.start : duration.end].strip()
+    unit = asked.group("unit").lower()
+    if unit == "days":
+        return f"{written} is {_plural(days, 'day')}."
+    if days < 7:
+        return f"{written} is less than a week."
+    weeks, rest = divmod(days, 7)
+    return f"{written} is {_listed([_plural(weeks, 'week')] + ([_plural(rest, 'day')] if rest else []))}."
+
+
 def _there_are(amount: str) -> str:
     """``There is 1 day``, ``There are 106 days``."""
     return f"There {'is' if amount.startswith('1 ') and '(' not in amount else 'are'} {amount}"
@@ -1091,6 +1116,10 @@ def answer(question: str, calendar: Calendar) -> str:
     found = _find_dates(text)
     items, loose = _attach(text, found, _find_durations(text, found))
     items, loose = _span_end(text, items, loose)
+    if loose and not items and len(loose) == 1:
+        converted = _duration_in(loose[0], text)
+        if converted is not None:
+            return converted
     if loose:
         what = text[loose[0].start : loose[0].end]
         raise DateQuestionError(

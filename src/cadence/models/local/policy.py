@@ -757,7 +757,7 @@ def with_another_number(question: str, previous: str | None) -> str | None:
         return None
     given = _ANOTHER_NUMBER_RE.match(rest)
     if given is None:
-        return _same_words_another_number(rest, previous)
+        return _same_words_another_number(rest, previous) or _in_another_unit(rest, previous)
     percent = given.group("pct") is not None
     text = digits_written(previous)
     kinds = [
@@ -768,6 +768,23 @@ def with_another_number(question: str, previous: str | None) -> str | None:
         return None
     number = given.group("n").replace(",", "")
     return text[: kinds[0].start()] + number + text[kinds[0].end() :]
+
+
+_ANOTHER_UNIT_RE = re.compile(r"^(?:in|into|to|as)\s+(?P<unit>[a-z][a-z ]{0,24}?)\s*[?!.]*$", re.IGNORECASE)
+"""A follow-up that is only a unit ("and in feet?", "what about in kilograms?")."""
+_ASKED_UNIT_RE = re.compile(r"\b(?P<word>in|into|to)\s+(?P<unit>[a-z][a-z ]{0,24}?)\s*[?!.]*$", re.IGNORECASE)
+"""The unit a conversion asks for, at the end of a question ("What's 5 km in miles?")."""
+
+
+def _in_another_unit(rest: str, previous: str) -> str | None:
+    """The previous conversion asked again in the unit a follow-up names ("and in feet?" after "What's 5 km
+    in miles?" is "What's 5 km in feet?": from the amount asked about, not from the rounded result); None
+    unless the previous question ends asking for a unit and holds a number."""
+    given = _ANOTHER_UNIT_RE.match(rest)
+    asked = _ASKED_UNIT_RE.search(previous.rstrip())
+    if given is None or asked is None or not NUMBER_RE.search(previous[: asked.start()]):
+        return None
+    return f"{previous[: asked.start('unit')]}{given.group('unit')}?"
 
 
 def _same_words_another_number(rest: str, previous: str) -> str | None:
