@@ -27,7 +27,7 @@ from cadence.builtins.clock import (
 )
 from cadence.builtins.info import INFO_TOOLS, InfoPlugin, clock_calculator
 from cadence.builtins.math import MathPlugin, calculate
-from cadence.models.local.policy import SmallModelPolicy, sole_string_parameter
+from cadence.models.local.policy import SmallModelPolicy, part_for, sole_string_parameter
 from cadence.models.preroute import PreRouter, routing_schema
 from cadence.sdk import is_volatile
 
@@ -93,6 +93,7 @@ def test_what_is_no_time_of_day_is_not_read_as_one(text: str) -> None:
         ("1.5 hours", 5400),
         ("a 30-minute break", 1800),
         ("1 hour, 20 minutes and 15 seconds", 4815),
+        ("2 and a half hours", 9000),
     ],
 )
 def test_durations_are_read_as_one(text: str, seconds: int) -> None:
@@ -275,3 +276,10 @@ def test_world_clock_and_calendar_questions_keep_their_tools(question: str, tool
 def test_the_agents_are_chosen_as_before_for_counts_of_hours(question: str, agent: str) -> None:
     plugins = PreRouter.from_metadata([MathPlugin.get_metadata(), InfoPlugin.get_metadata()])
     assert plugins.rank(question)[0].name == agent
+
+
+def test_the_arithmetic_part_of_a_two_part_question_is_not_the_clocks() -> None:
+    """ "What's 7 + 6 and what's the time in Paris?": the info agent's part is the time ("+" is no clock
+    arithmetic: the clock calculator was asked "What's 7 + 6")."""
+    tools = [routing_schema(t) for t in INFO_TOOLS]
+    assert part_for("What's 7 + 6 and what's the time in Paris?", tools) == "what's the time in Paris?"

@@ -1143,7 +1143,6 @@ def test_small_talk_is_answered_from_what_the_plugins_offer(message: str, openin
         "Hi, I'm Priya and I live in Lisbon",
         "What are you doing?",
         "Hi, what is 2+2?",
-        "That was helpful.",  # praise alone: no thanks to answer
         "Hello! What is 2+2?",
     ],
 )

@@ -191,3 +191,18 @@ def test_who_made_the_assistant_is_answered_with_what_it_is_built_with(message: 
     assert reply is not None and reply.startswith("I'm an assistant built with Cadence")
     assert "- Calculator: arithmetic" in reply
     assert not is_small_talk("Who made the Eiffel Tower?")  # someone else's maker is a question
+
+
+@pytest.mark.parametrize(
+    ("message", "reply"),
+    [
+        ("You're great, thanks", "You're welcome! Anything else I can help with?"),
+        ("You are great!", "Glad to help! Anything else I can help with?"),
+        ("That was really helpful.", "Glad to help! Anything else I can help with?"),
+    ],
+)
+def test_praise_alone_or_with_thanks_is_answered_without_generation(message: str, reply: str) -> None:
+    """ "You're great, thanks" went to the 135M model, which told of "a new project lately"."""
+    assert is_small_talk(message)
+    assert small_talk_reply(message, CAPABILITIES) == reply
+    assert not is_small_talk("That was helpful, now what is 5+5?")  # praise, then work

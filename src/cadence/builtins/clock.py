@@ -111,10 +111,11 @@ _UNIT_RE = (
     r"(?:(?P<hours>hours?|hrs?|h)|(?P<minutes>minutes?|mins?|m)|(?P<seconds>seconds?|secs?|s))(?![a-z])"
 )
 _AMOUNT_RE = re.compile(
-    rf"(?P<number>\d+(?:\.\d+)?|an?|one)\s*-?\s*{_UNIT_RE}(?P<half>\s+and\s+a\s+half)?",
+    rf"(?P<number>\d+(?:\.\d+)?|an?|one)(?P<half_before>\s+and\s+a\s+half)?\s*-?\s*{_UNIT_RE}"
+    r"(?P<half>\s+and\s+a\s+half)?",
     re.IGNORECASE,
 )
-"""One amount of one unit: "2 hours", "45 min", "an hour and a half", "1.5 h"."""
+"""One amount of one unit: "2 hours", "45 min", "an hour and a half", "2 and a half hours", "1.5 h"."""
 _COMPACT_RE = re.compile(r"\b(?P<h>\d+)\s*h\s*(?P<m>[0-5]?\d)(?:\s*m(?:in(?:ute)?s?)?)?\b", re.IGNORECASE)
 """Hours and minutes run together: "2h45", "2h45m", "3 h 25"."""
 _FRACTION_RE = re.compile(
@@ -256,7 +257,7 @@ def _amounts(text: str, taken: Sequence[tuple[int, int]]) -> list[tuple[int, int
         if number.isalpha() and len(written_unit) == 1:
             continue  # "a m" is no duration
         value = 1.0 if number.isalpha() else float(number)
-        if match.group("half"):
+        if match.group("half") or match.group("half_before"):
             value += 0.5
         spans.append((match.start(), match.end(), value * _UNIT_SECONDS[unit]))
     return sorted(spans)
@@ -451,14 +452,15 @@ def _of_day(moment: datetime) -> int:
     return moment.hour * 3600 + moment.minute * 60
 
 
-_CLOCK_READS = """Hours and minutes added to or taken from a reading such as half past ten (plus 2 h
-45 min, 3 hours later or earlier, 45 minutes before); a train, flight, drive, film or meeting that
-leaves, departs, starts or begins at a given hour and takes, lasts or runs 3 hours 25 minutes: it
-arrives, lands, ends or finishes at; to be there by a given hour after a 45-minute drive, leave at;
-how long from one reading to another, overnight, or a work shift less a lunch break; in 90 minutes
-from now it will be, or 2 hours ago it was."""
+_CLOCK_READS = """Hours and minutes after or before a reading such as half past ten (2 h 45 min after, 3 hours
+later or earlier, 45 minutes before); a train, flight, drive, film or meeting that leaves, departs,
+starts or begins at a given hour and takes, lasts or runs 3 hours 25 minutes: it arrives, lands,
+ends or finishes at; to be there by a given hour after a 45-minute drive, leave at; how long from
+one reading to another, overnight, or a work shift less a lunch break; in 90 minutes from now it
+will be, or 2 hours ago it was."""
 """The phrasings the clock calculator reads (its routing text, :func:`cadence.sdk.route_text`). It avoids
-"when", "between", "time" and times of day in digits (each is the token ``clock`` to the router): "What
+"when", "between", "time", "plus" and "add", and times of day in digits (each is the token ``clock`` to the
+router): "What
 time is it in Tokyo?", "When it is 3pm in Sydney, what time is it in London?" and "How many hours between
 Madrid and Lima?" are the world clock's (``current_time``, ``convert_time``, ``time_difference``)."""
 

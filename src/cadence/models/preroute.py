@@ -484,7 +484,8 @@ def each_sentence(text: str, *patterns: re.Pattern[str]) -> bool:
         p.strip(" ,")
         for p in re.split(
             r"(?<=[!.?])\s+"
-            r"|,\s+(?=(?:that|this|it|you|bye|goodbye|good ?night|see you|hope|i hope|nice|glad)\b)",
+            r"|,\s+(?=(?:that|this|it|you|bye|goodbye|good ?night|see you|hope|i hope|nice|glad|thanks|"
+            r"thank you|cheers|many thanks)\b)",
             text,
             flags=re.I,
         )
@@ -542,7 +543,7 @@ capabilities answer it. It must end there: "what do you know about Paris?" asks 
 
 
 def is_small_talk(question: str) -> bool:
-    """Whether ``question`` is only a greeting, thanks or goodbye, with pleasantries: no agent's work
+    """Whether ``question`` is only a greeting, thanks, praise or goodbye, with pleasantries: no agent's work
     ("Hey! I'm just trying you out for the first time. Nice to meet you." has "time" in it, and no
     question about one); or a greeting followed by sentences that neither ask nor order anything
     ("Morning! It's raining here. Just wanted to say hi before I start work.")."""
@@ -561,5 +562,6 @@ def is_small_talk(question: str) -> bool:
             (THANKS_RE, PRAISE_RE, PLEASANTRY_RE, GOODBYE_RE, ABOUT_ASSISTANT_RE),
             (GOODBYE_RE, THANKS_RE, PRAISE_RE, PLEASANTRY_RE),
             (ABOUT_ASSISTANT_RE, PLEASANTRY_RE),
+            (PRAISE_RE, PLEASANTRY_RE),
         )
     )

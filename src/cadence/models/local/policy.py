@@ -1359,6 +1359,8 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
         return "You're welcome! Anything else I can help with?"
     if each_sentence(text, GOODBYE_RE, THANKS_RE, PRAISE_RE, PLEASANTRY_RE):
         return "Goodbye! Come back any time."
+    if each_sentence(text, PRAISE_RE, PLEASANTRY_RE):
+        return "Glad to help! Anything else I can help with?"
     if each_sentence(text, GREETING_RE, PLEASANTRY_RE):
         lead = "I'm doing well, thank you!" if HOW_ARE_YOU_RE.search(text) else "Hello!"
         return f"{lead} {offer}" if offer else f"{lead} What would you like to know?"
