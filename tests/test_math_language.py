@@ -2133,3 +2133,25 @@ def test_a_tax_on_earnings_is_taken_off_and_the_rate_asked_is_kept(question: str
     """ "$52,000 a year and pay 20% tax: per month?" was read as 52,000 plus 20% (62,400): a tax added to a
     salary, the month dropped."""
     assert evaluate(to_expression(question)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Is 97 a prime number?", "Yes, 97 is a prime number."),
+        ("is 91 prime", "No, 91 is not a prime number: 91 = 7 × 13."),
+        ("Is 2 prime?", "Yes, 2 is a prime number."),
+        ("Is 1 a prime number?", "1 is not a prime number (primes are whole numbers from 2 up)."),
+        ("What are the prime factors of 360?", "The prime factors of 360: 360 = 2^3 × 3^2 × 5."),
+        ("factorize 84", "The prime factors of 84: 84 = 2^2 × 3 × 7."),
+        ("Is 9,999,999,967 prime?", "Yes, 9999999967 is a prime number."),
+    ],
+)
+def test_whether_a_number_is_prime_and_its_prime_factors(question: str, answer: str) -> None:
+    """ "Is 97 a prime number?" was no arithmetic the calculator read; the model then made up an answer."""
+    assert calculate.invoke({"expression": question}) == answer
+
+
+def test_a_number_too_large_to_factor_is_an_error_that_says_so() -> None:
+    with pytest.raises(CalculationError, match="too large to factor"):
+        calculate.invoke({"expression": "Is 1000000000039 prime?"})

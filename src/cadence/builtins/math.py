@@ -97,6 +97,72 @@ def _as_fraction(expression: str) -> str | None:
     return text
 
 
+PRIME_MAX = 10**10
+"""Largest number whose primality or prime factors the calculator works out (trial division: a few ms)."""
+_IS_PRIME_RE = re.compile(
+    r"^\s*(?:is|are)\s+(?:the\s+number\s+)?(?P<n>[\d,]+)\s+(?:a\s+)?prime(?:\s+number)?\s*[?.!]*\s*$"
+    r"|^\s*(?:is\s+)?(?P<m>[\d,]+)\s+(?:a\s+)?prime(?:\s+number)?\s*\?\s*$",
+    re.IGNORECASE,
+)
+"""Whether a number is prime: "Is 97 a prime number?", "is 91 prime", "97 prime?"."""
+_FACTORS_RE = re.compile(
+    r"^\s*(?:what\s+(?:is|are)\s+|what's\s+|find\s+|give\s+me\s+|list\s+)?(?:the\s+)?"
+    r"(?:prime\s+(?:factors?|factori[sz]ation|decomposition)\s+of|factori[sz]e)\s+(?P<n>[\d,]+)\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+"""The prime factors of a number: "What are the prime factors of 360?", "factorize 84"."""
+
+
+def _factors(n: int) -> list[int]:
+    """The prime factors of ``n`` (2 or more), smallest first, with repeats."""
+    found: list[int] = []
+    for p in (2, 3):
+        while n % p == 0:
+            found.append(p)
+            n //= p
+    k = 5
+    while k * k <= n:
+        for p in (k, k + 2):
+            while n % p == 0:
+                found.append(p)
+                n //= p
+        k += 6
+    if n > 1:
+        found.append(n)
+    return found
+
+
+def _about_primes(expression: str) -> str | None:
+    """Whether a number is prime, or its prime factors ("Is 91 a prime number?": "No: 91 = 7 × 13"); None
+    unless the text asks just that of a whole number."""
+    asked = _IS_PRIME_RE.match(expression)
+    factors = _FACTORS_RE.match(expression)
+    match = asked or factors
+    if match is None:
+        return None
+    written = (match.group("n") or match.group("m") or "").replace(",", "")
+    n = int(written)
+    if n > PRIME_MAX:
+        raise CalculationError(
+            f"{n} is too large to factor here (at most {PRIME_MAX:,}); ask about a smaller number"
+        )
+    if n < 2:
+        return f"{n} is not a prime number (primes are whole numbers from 2 up)."
+    parts = _factors(n)
+    product = " × ".join(
+        f"{p}^{parts.count(p)}" if parts.count(p) > 1 else str(p) for p in sorted(set(parts))
+    )
+    if len(parts) == 1:
+        return (
+            f"Yes, {n} is a prime number."
+            if asked
+            else f"{n} is a prime number: its only prime factor is {n}."
+        )
+    if asked:
+        return f"No, {n} is not a prime number: {n} = {product}."
+    return f"The prime factors of {n}: {n} = {product}."
+
+
 def _on_the_clock(expression: str) -> str | None:
     """The answer of :mod:`cadence.builtins.clock` to a question about times of day that writes one ("a
     train leaves at 08:50 and takes 3 h 25 min"; "from 9:15 to 17:40"): arithmetic on a clock, which adding
@@ -524,7 +590,8 @@ round, floor, ceil, factorial, min, max, pow and the constants pi, e, tau.
 Trigonometric functions use radians. Example: "sqrt(2) * (15 + 23) / 4".
 Arithmetic in words also works: plus, minus, multiplied by, divided by, add, subtract, take away, multiply,
 divide, double, twice, triple, half, halve, fractions of a value ("two thirds of 60", "3/4 of 200"), a
-decimal or a percentage as a fraction in lowest terms ("0.75 as a fraction": 3/4), a rate per another
+decimal or a percentage as a fraction in lowest terms ("0.75 as a fraction": 3/4), whether a number is
+prime and its prime factors ("is 91 a prime number?", "prime factors of 360"), a rate per another
 unit ("$52,000 a year: how much per month?"),
 sums, products, differences, quotients and remainders, a value increased or decreased (reduced) by a
 percent ("increase 80 by 10%"), less than, more than, squared, cubed, powers ("to the third power"),
@@ -598,6 +665,9 @@ def calculate(expression: str) -> str:
     fraction = _as_fraction(expression) if isinstance(expression, str) else None
     if fraction is not None:
         return fraction
+    primes = _about_primes(expression) if isinstance(expression, str) else None
+    if primes is not None:
+        return primes
     try:
         result = evaluate(expression)
     except CalculationError as exc:
@@ -740,7 +810,7 @@ class MathPlugin(BasePlugin):
                 "square roots (sqrt), powers, logarithms (log, ln), trigonometry (sine, cosine, tangent), "
                 "factorials, absolute values, rounding",
                 "double, twice, triple, halve or half a number, a third or a quarter of it; a decimal or "
-                "percentage as a fraction",
+                "percentage as a fraction; whether a number is prime, its prime factors",
                 "percentages, percent of a value, percent change",
                 "convert units: seconds, minutes, days, weeks; mm, cm, metres, meters, km, inches, feet, "
                 "miles; grams, kilograms, kg, pounds, ounces, stone; millilitres, litres, liters, gallons, "
