@@ -727,6 +727,7 @@ def test_date_questions_reach_the_info_agent_and_the_tool_with_the_whole_questio
         ("How many hours between Madrid and Mexico City?", "time_difference"),
         ("convert 9am in Paris to New York time", "convert_time"),
         ("Is it daytime in Sydney?", "current_time"),
+        ("Is it the weekend in Tokyo?", "current_time"),
     ],
 )
 def test_time_questions_still_reach_the_clock_tools(question: str, tool: str) -> None:

@@ -1366,8 +1366,8 @@ def parse_clock(text: str, today: date) -> datetime:
 @tool
 def current_time(location: str) -> str:
     """What time it is right now, the time of day (how late it is there, daytime or nighttime) and what day
-    or date it is: the current date and local time in a city, country, US state, IANA time zone
-    (e.g. 'Asia/Tokyo') or 'UTC'."""
+    or date it is (a weekday or the weekend): the current date and local time in a city, country, US state,
+    IANA time zone (e.g. 'Asia/Tokyo') or 'UTC'."""
     places = resolve_locations(location)
     moment = now()
     sentences = [f"The current time in {_named(moment, p)} is {_clock(moment, p)}." for p in places]
@@ -1692,7 +1692,7 @@ class InfoPlugin(BasePlugin):
             capabilities=[
                 "current date and time in a city or time zone: what time or how late it is there",
                 "the time zone and UTC offset of a place",
-                "whether it is daytime or nighttime somewhere now",
+                "whether it is daytime or nighttime, a weekday or the weekend somewhere now",
                 "what day or date it is",
                 "time difference between two cities: how many hours ahead or behind one place is",
                 "convert a clock time from one time zone to another",
