@@ -1237,6 +1237,11 @@ def test_what_the_user_told_earlier_fills_their_references(question: str, resolv
             "how much is the bill in Paris?",
             "how much is the bill in Paris?",
         ),
+        (
+            ["You work 38 hours a week at $22 an hour."],
+            "How much do I earn a week?",
+            "I work 38 hours a week at $22 an hour. How much do I earn a week?",
+        ),
     ],
 )
 def test_a_told_place_or_rate_fills_the_question(facts: list[str], question: str, resolved: str) -> None:

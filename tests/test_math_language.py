@@ -2155,3 +2155,27 @@ def test_whether_a_number_is_prime_and_its_prime_factors(question: str, answer: 
 def test_a_number_too_large_to_factor_is_an_error_that_says_so() -> None:
     with pytest.raises(CalculationError, match="too large to factor"):
         calculate.invoke({"expression": "Is 1000000000039 prime?"})
+
+
+@pytest.mark.parametrize(
+    ("question", "expression"),
+    [
+        ("I work 38 hours a week at $22 an hour. How much do I earn a week?", "(38 * 22)"),
+        ("I earn $22 an hour and work 38 hours a week. How much do I earn a year?", "(38 * 22 * 52)"),
+        ("I work 8 hours a day at 15 an hour. What do I make a day?", "(8 * 15)"),
+    ],
+)
+def test_pay_for_hours_worked_each_period(question: str, expression: str) -> None:
+    assert to_expression(question) == expression
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I work 38 hours a week at $22 an hour. How much do I earn a month?",  # weeks in a month: not fixed
+        "I work 8 hours a day at 15 an hour. How much per week?",  # days worked a week: not said
+    ],
+)
+def test_pay_for_hours_in_a_period_that_does_not_convert_is_not_read(question: str) -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": question})

@@ -1666,6 +1666,46 @@ def _scaled_by(factor: Fraction) -> str:
     )
 
 
+_PERIOD = r"(?P<period>day|week|fortnight|month|year)"
+_HOURS_AT_PAY_RES = tuple(
+    re.compile(pattern, re.IGNORECASE)
+    for pattern in (
+        # "38 hours a week at $22 an hour"
+        rf"(?<![\w.])(?P<h>{_NUM})\s*(?:hours?|hrs?|h)\s+(?:an?|per|each|every)\s+{_PERIOD}\s+"
+        rf"(?:at|for|earning|on|paid)\s+(?P<r>{_NUM})\s*(?:dollars|euros|pounds)?\s+(?:an?|per|each)\s+hour\b",
+        # "$22 an hour and (I) work 38 hours a week"
+        rf"(?<![\w.])(?P<r>{_NUM})\s*(?:dollars|euros|pounds)?\s+(?:an?|per|each)\s+hour\b[^.?!\d]{{0,30}}?"
+        rf"\b(?P<h>{_NUM})\s*(?:hours?|hrs?|h)\s+(?:an?|per|each|every)\s+{_PERIOD}\b",
+    )
+)
+"""Hours worked a period at pay per hour: "38 hours a week at $22 an hour", "$22 an hour, 38 hours a week"."""
+
+
+def _pay_for_hours(text: str) -> str | None:
+    """The pay of hours worked each period at a rate per hour, in the period asked ("I work 38 hours a week
+    at $22 an hour. How much do I earn a week?" is ``(38 * 22)``; "… a year?" ``(38 * 22 * 52)``).
+    ``None`` unless ``text`` holds just those two numbers, asks for one unit of time or none (the
+    period's), and the period converts exactly into it (a week has no fixed share of a month)."""
+    found = [m for pattern in _HOURS_AT_PAY_RES for m in pattern.finditer(text)]
+    if len(found) != 1:
+        return None
+    match = found[0]
+    rest = text[: match.start()] + " " + text[match.end() :]
+    if _NUMBER_RE.search(_ONE_THING_RE.sub(" ", rest)) or _OTHER_OPERATION_RE.search(rest):
+        return None
+    asks = list(_OTHER_UNIT_ASKED_RE.finditer(text, match.end()))
+    if len(asks) > 1:
+        return None
+    period = match.group("period").lower()
+    asked = _time_unit(asks[0].group("unit") or asks[0].group("adverb")) if asks else period
+    if period == "day" and asked != period:
+        return None  # hours a day: how many days a week are worked is not said
+    factor = _units_in(period, asked) if asked != period else Fraction(1)
+    if factor is None or asked in ("hour", "minute", "second"):
+        return None
+    return f"({match.group('h')} * {match.group('r')}{_scaled_by(factor)})"
+
+
 def _rate_in_another_unit(text: str) -> str | None:
     """One rate of time asked per another unit of time: "I earn $52,000 a year. How much is that per month?"
     is ``(52000 / 12)``, "45 a week on food: how much per year?" ``(45 * 52)``, "$20 an hour: how much a
@@ -2278,6 +2318,7 @@ def to_expression(text: str) -> str:
         or _times_as_much(cleaned)
         or _time_per_amount(cleaned)
         or _stay_with_a_charge_per_head(cleaned)
+        or _pay_for_hours(cleaned)
         or _rate_in_another_unit(cleaned)
         or whole
     )

@@ -371,10 +371,13 @@ _WHERE_I_RE = re.compile(
 
 _OWN_RATE_RE = re.compile(
     r"^You (?P<said>(?:make|earn|get paid|are paid|get|save|put away|spend|pay) [$€£]?\d[\d,.]*"
-    r"(?: (?:dollars|euros|pounds))? (?:an?|per|each|every) (?:hour|day|week|fortnight|month|year))\b",
+    r"(?: (?:dollars|euros|pounds))? (?:an?|per|each|every) (?:hour|day|week|fortnight|month|year)"
+    r"|work \d[\d.]* hours? (?:an?|per|each|every) (?:day|week|fortnight|month) (?:at|for) [$€£]?\d[\d,.]*"
+    r"(?: (?:dollars|euros|pounds))? (?:an?|per) hour)\b",
     re.IGNORECASE,
 )
-"""A told amount per unit of time ("You make $28 an hour.", "You save 150 a month.")."""
+"""A told amount per unit of time ("You make $28 an hour.", "You save 150 a month.", "You work 38 hours a
+week at $22 an hour.")."""
 _ASKS_OWN_RATE_RE = re.compile(
     r"\b(?:do|would|will|did|can|could|should) I (?:earn|make|get paid|get|save|put away|spend|pay)\b"
     r"|\bmy (?:pay|salary|wage|wages|earnings|income|savings|spending)\b",
