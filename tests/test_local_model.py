@@ -1007,6 +1007,23 @@ def test_question_parts_split_questions_not_context() -> None:
         assert question_parts(one) == [one]
 
 
+def test_a_second_thing_asked_under_the_first_parts_opener_is_a_part() -> None:
+    """ "What's 15% of 96 and the time in Oslo?" was one part: the calculator's half went unanswered."""
+    assert question_parts("What's 15% of 96 and the time in Oslo?") == [
+        "What's 15% of 96",
+        "What's the time in Oslo?",
+    ]
+    assert question_parts("Tell me 5 + 5, and the date today") == ["Tell me 5 + 5", "Tell me the date today"]
+    # a second value of the same sum, or a part with numbers, stays in it
+    for one in (
+        "What is the sum of 3 and the square of 4?",
+        "What's 5 plus 3 and the result doubled?",
+        "What is the difference between 10 and the average of 2 and 4?",
+        "What's the time in Oslo and the date in Tokyo?",
+    ):
+        assert question_parts(one) == [one]
+
+
 def test_an_agent_is_given_the_part_its_tools_answer() -> None:
     math_tools = _schemas([calculate, percent_of])
     info_tools = _schemas([current_time, time_difference])

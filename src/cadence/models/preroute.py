@@ -349,15 +349,32 @@ _PART_SPLIT_RE = re.compile(
 _OPENS_RE = re.compile(rf"^(?:and\s+|also\s+)?{_OPENER}\b", re.IGNORECASE)
 
 
+_SHARED_OPENER_RE = re.compile(
+    r"^(?P<opener>what's|whats|what is|what are|tell me|give me|show me)\s+(?P<first>[^?.!;]*\d[^?.!;]*?)"
+    r",?\s+and\s+(?P<second>the\s+(?!(?:result|answer|total|sum|rest|remainder|difference|product|square|"
+    r"cube|root|average|mean|half|same|other|number|value|percent|percentage)\b)[^\d?.!;]+)(?P<end>[?.!]*)$",
+    re.IGNORECASE,
+)
+"""A question of numbers and a second thing asked under its opener ("What's 15% of 96 and the time in Oslo?"):
+the second part is "what's the time in Oslo?". Not a second value of the same sum ("and the square of 4",
+"and the result doubled": numbers or words of arithmetic)."""
+
+
 def question_parts(question: str) -> list[str]:
     """The questions a message asks when it asks several ("What's 5*7 and what time is it in Tokyo?",
-    "What is 2+2? And what do the docs say about tones?"), else ``[question]``.
+    "What is 2+2? And what do the docs say about tones?", "What's 15% of 96 and the time in Oslo?"), else
+    ``[question]``.
 
     Parts are joined by "and", a comma or a sentence end, and every part opens like a question or a
-    request ("what", "how", "is", "tell me", "convert", ...): a sentence of context before a question
-    ("I have 3 apples. How many do I have if I get 2 more?", "If I save $150 a month, how much ...")
-    is one question.
+    request ("what", "how", "is", "tell me", "convert", ...), or shares the first part's opener when
+    that part holds numbers and the second names a thing without any (:data:`_SHARED_OPENER_RE`): a
+    sentence of context before a question ("I have 3 apples. How many do I have if I get 2 more?", "If
+    I save $150 a month, how much ...") is one question.
     """
+    shared = _SHARED_OPENER_RE.match(question.strip())
+    if shared is not None:
+        opener, end = shared.group("opener"), shared.group("end")
+        return [f"{opener} {shared.group('first')}", f"{opener} {shared.group('second')}{end}"]
     parts = [p.strip(" ,;") for p in _PART_SPLIT_RE.split(question)]
     parts = [p for p in parts if p]
     if len(parts) < 2 or not all(_OPENS_RE.match(p) for p in parts):
