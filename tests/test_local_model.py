@@ -1259,6 +1259,11 @@ def test_what_the_user_told_earlier_fills_their_references(question: str, resolv
             "How much do I earn a week?",
             "I work 38 hours a week at $22 an hour. How much do I earn a week?",
         ),
+        (
+            ["You're based in Chicago."],
+            "How far ahead of me is London?",
+            "How far ahead of Chicago is London?",
+        ),
     ],
 )
 def test_a_told_place_or_rate_fills_the_question(facts: list[str], question: str, resolved: str) -> None:
@@ -1381,6 +1386,15 @@ def test_a_follow_up_refers_back_to_the_previous_place() -> None:
         == "and how far ahead of New York is Berlin?"
     )
     assert resolve_place("and what's the time there now?", "Berlin") == "and what's the time in Berlin now?"
+    # a difference with one place is a difference with the previous one ("Time, Norway" was taken instead)
+    assert (
+        resolve_place("And the time difference with New York?", "Madrid")
+        == "And the time difference between Madrid and New York?"
+    )
+    assert (
+        resolve_place("And the time difference between Rome and Oslo?", "Madrid")
+        == "And the time difference between Rome and Oslo?"
+    )
     assert (
         resolve_place("what time is it?", "Berlin") == "what time is it?"
     )  # no comparison: "it" is no place

@@ -206,3 +206,13 @@ def test_praise_alone_or_with_thanks_is_answered_without_generation(message: str
     assert is_small_talk(message)
     assert small_talk_reply(message, CAPABILITIES) == reply
     assert not is_small_talk("That was helpful, now what is 5+5?")  # praise, then work
+
+
+@pytest.mark.parametrize(
+    "message", ["never mind", "Never mind.", "forget it", "no thanks", "Nothing else, thanks"]
+)
+def test_a_request_taken_back_is_small_talk_not_a_follow_up(message: str) -> None:
+    """ "never mind" after a failed conversion ran the conversion again."""
+    assert is_small_talk(message)
+    assert small_talk_reply(message, CAPABILITIES) == "No problem. Just ask whenever you need something."
+    assert not is_small_talk("Never mind the time, what is 5+5?")

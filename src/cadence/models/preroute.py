@@ -383,6 +383,7 @@ def question_parts(question: str) -> list[str]:
 
 
 __all__ = [
+    "DISMISS_RE",
     "GOODBYE_RE",
     "GREETING_RE",
     "HOW_ARE_YOU_RE",
@@ -470,6 +471,13 @@ GOODBYE_RE = re.compile(
     r"(?:bye|goodbye|bye bye|see you(?: later)?|see ya|good night|cya|farewell)[\s!.]*$",
     re.IGNORECASE,
 )
+DISMISS_RE = re.compile(
+    r"^(?:(?:ok(?:ay)?|oh|ah|hmm+|well|um|no)[ ,!.]+)*"
+    r"(?:never ?mind|forget (?:it|that|about it)|no worries|no thanks?(?: you)?"
+    r"|nothing(?: else)?(?: for now)?|not now|no need|(?:it )?doesn'?t matter|ignore (?:that|it|me))[\s!.]*$",
+    re.IGNORECASE,
+)
+"""A request taken back or help declined ("never mind", "forget it", "no thanks"): nothing to work on."""
 PLEASANTRY_RE = re.compile(
     r"^(?:(?:it'?s |it is )?(?:nice|pleased|glad|good|great) to (?:meet|see|talk to|chat with) you(?: too)?"
     r"|i hope (?:you'?re|you are) (?:doing )?(?:well|good|fine|great)(?: today)?"
@@ -580,5 +588,6 @@ def is_small_talk(question: str) -> bool:
             (GOODBYE_RE, THANKS_RE, PRAISE_RE, PLEASANTRY_RE),
             (ABOUT_ASSISTANT_RE, PLEASANTRY_RE),
             (PRAISE_RE, PLEASANTRY_RE),
+            (DISMISS_RE, THANKS_RE, PLEASANTRY_RE),
         )
     )

@@ -113,6 +113,7 @@ from cadence.models.local.grammar import (
 )
 from cadence.models.preroute import (
     ABOUT_ASSISTANT_RE,
+    DISMISS_RE,
     GOODBYE_RE,
     GREETING_RE,
     HOW_ARE_YOU_RE,
@@ -415,9 +416,12 @@ def _periodic_amount(fact: str, question: str) -> str | None:
 _CLOCK_WORD_RE = re.compile(
     r"\b(?:time|times|clock|hours?|date|day|morning|evening|night|ahead|behind)\b", re.I
 )
-_ME_AS_PLACE_RE = re.compile(r"\b[Ff]or me\b|(?<=\bbetween )me\b|\bme(?= and [A-Z])")
-"""The user as a place in a question about the clock ("what time is it for me?", "between me and Tokyo");
-"for me" only when the question names no place ("the time in Oslo for me" is Oslo's)."""
+_ME_AS_PLACE_RE = re.compile(
+    r"\b[Ff]or me\b|(?<=\bbetween )me\b|\bme(?= and [A-Z])|(?<=\bahead of )me\b|(?<=\bbehind )me\b"
+)
+"""The user as a place in a question about the clock ("what time is it for me?", "between me and Tokyo",
+"how far ahead of me is London?"); "for me" only when the question names no place ("the time in Oslo for
+me" is Oslo's)."""
 _NAMES_A_PLACE_RE = re.compile(r"\b(?:in|at) [A-Z]")
 _AM_I_RE = re.compile(r"\s+am I(?=\s*[?.!]*$)", re.IGNORECASE)
 _PREPOSITION_END_RE = re.compile(r"\b(?:of|in|at|from|to|and|for|between|is)\s+$", re.IGNORECASE)
@@ -619,14 +623,22 @@ _COMPARES_RE = re.compile(r"\b(?:ahead|behind|earlier|later|difference|apart|tha
 
 def resolve_place(question: str, place: str | None) -> str:
     """``question`` with a place it refers back to written out: "there" at its end is "in {place}"
-    ("and what time is it there?"), and a comparison's closing "is it" is "is {place}" ("and how far
-    ahead of New York is it?" after the time in Berlin)."""
+    ("and what time is it there?"), a comparison's closing "is it" is "is {place}" ("and how far
+    ahead of New York is it?" after the time in Berlin), and a difference with one place is between
+    {place} and it ("and the time difference with New York?")."""
     if not place:
         return question
     resolved = _THERE_RE.sub(f"in {place}", question, count=1)
     if resolved == question and _COMPARES_RE.search(question):
         resolved = _IS_IT_RE.sub(lambda m: f"{m.group(0)[:-3]} {place}", question, count=1)
+    if resolved == question and place.lower() not in question.lower():
+        # "and the time difference with New York?" after the time in Madrid: between the two
+        resolved = _DIFFERENCE_WITH_RE.sub(f"difference between {place} and ", question, count=1)
     return resolved
+
+
+_DIFFERENCE_WITH_RE = re.compile(r"\bdifference\s+(?:with|to|from|and|vs\.?|versus)\s+(?=[A-Z])")
+"""A difference with one place named ("the time difference with New York"): the other is the previous one."""
 
 
 def previous_route(messages: Sequence[BaseMessage]) -> str | None:
@@ -1364,6 +1376,8 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
         return "Goodbye! Come back any time."
     if each_sentence(text, PRAISE_RE, PLEASANTRY_RE):
         return "Glad to help! Anything else I can help with?"
+    if each_sentence(text, DISMISS_RE, THANKS_RE, PLEASANTRY_RE):
+        return "No problem. Just ask whenever you need something."
     if each_sentence(text, GREETING_RE, PLEASANTRY_RE):
         lead = "I'm doing well, thank you!" if HOW_ARE_YOU_RE.search(text) else "Hello!"
         return f"{lead} {offer}" if offer else f"{lead} What would you like to know?"
