@@ -1024,6 +1024,20 @@ def test_a_second_thing_asked_under_the_first_parts_opener_is_a_part() -> None:
         assert question_parts(one) == [one]
 
 
+def test_a_condition_before_a_question_is_no_part_of_its_own() -> None:
+    """ "When it's midnight in London, what time is it in Dubai?" was two parts: the info agent asked the
+    current time in Dubai and the conversion was lost."""
+    for one in (
+        "When it's midnight in London, what time is it in Dubai?",
+        "If it is 9am in Paris, what time is it in Tokyo?",
+    ):
+        assert question_parts(one) == [one]
+    assert question_parts("When is Christmas, and what time is it in Rome?") == [
+        "When is Christmas",
+        "what time is it in Rome?",
+    ]
+
+
 def test_an_agent_is_given_the_part_its_tools_answer() -> None:
     math_tools = _schemas([calculate, percent_of])
     info_tools = _schemas([current_time, time_difference])

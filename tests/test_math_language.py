@@ -2179,3 +2179,15 @@ def test_pay_for_hours_worked_each_period(question: str, expression: str) -> Non
 def test_pay_for_hours_in_a_period_that_does_not_convert_is_not_read(question: str) -> None:
     with pytest.raises(CalculationError):
         calculate.invoke({"expression": question})
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("What's 8% sales tax on $45?", 3.6),  # the tax itself (it gave the price with it, 48.6)
+        ("What is $45 plus 8% sales tax?", 48.6),
+        ("What do I pay for $45 with 8% sales tax?", 48.6),
+    ],
+)
+def test_a_sales_tax_asked_is_the_tax_and_a_price_with_it_the_total(question: str, value: float) -> None:
+    assert evaluate(to_expression(question)) == pytest.approx(value)

@@ -153,6 +153,10 @@ def test_stated_facts_are_first_person_statements() -> None:
 
 def test_a_message_of_statements_only() -> None:
     assert only_statements(ADA) and only_statements("Hi! I'm Bo.")
+    # a pleasantry beside the statement is a greeting too (the 135M model answered "I'm Alex here to help")
+    assert only_statements("Hi, I'm Alex. Nice to meet you!") and only_statements(
+        "Good morning! My name is Sam."
+    )
     assert not only_statements("I work on compilers, what is 2+2?")
     assert not only_statements("I live in Paris. Calculate 2+2")
     assert not only_statements("Hello")

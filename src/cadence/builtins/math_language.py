@@ -923,7 +923,8 @@ _PRICE_PART_ASKED = tuple(
         # "how much is the tip", "what's the tax", "what is a 15% tip on 60", "how much tax do I pay"
         rf"\b(?:how much|how big|what|what's|whats|what’s|calculate|compute|find|work out|figure out)\s+"
         rf"(?:(?:is|are|was|were|will|would|should|be|the|a|an|my|our|your|his|her|their)\s+){{0,3}}"
-        rf"(?:{_NUM}\s*{_PCT}\s+)?{_PRICE_PART}\b(?!\s+(?:price|cost|total|bill))",
+        rf"(?:{_NUM}\s*{_PCT}\s+)?(?:(?:sales|state|city|local|service)\s+)?{_PRICE_PART}\b"
+        r"(?!\s+(?:price|cost|total|bill))",
         # "how much should I tip", "how much money do we save"
         r"\bhow much (?:(?:money|do|does|did|will|would|can|could|should|i|we|you|he|she|they)\s+){1,3}"
         r"(?:save|tip)\b",

@@ -197,7 +197,9 @@ def stated_facts(message: str) -> list[Fact]:
 
 _GREETING_WORDS = frozenset(
     {"hi", "hello", "hey", "thanks", "thank", "you", "ok", "okay", "so", "well", "btw"}
+    | {"nice", "glad", "pleased", "great", "good", "to", "meet", "see", "morning", "afternoon", "evening"}
 )
+"""Words of a clause that only greets ("Hi", "Nice to meet you", "Good morning") beside the statements."""
 
 
 def only_statements(message: str) -> bool:

@@ -379,7 +379,16 @@ def question_parts(question: str) -> list[str]:
     parts = [p for p in parts if p]
     if len(parts) < 2 or not all(_OPENS_RE.match(p) for p in parts):
         return [question]
+    if any(_CONDITION_RE.match(p) for p in parts[:-1]):
+        return [question]  # "When it's noon in London, what time is it in Dubai?": one question
     return parts
+
+
+_CONDITION_RE = re.compile(
+    r"^(?:when|if|once|while)\s+(?:it'?s|it\s+is|it\s+was|it'?ll\s+be)\b(?![^?]*\?)", re.I
+)
+"""A clause that sets a condition for the next part ("When it's noon in London, ..."): no question of its
+own."""
 
 
 __all__ = [
