@@ -2191,3 +2191,12 @@ def test_pay_for_hours_in_a_period_that_does_not_convert_is_not_read(question: s
 )
 def test_a_sales_tax_asked_is_the_tax_and_a_price_with_it_the_total(question: str, value: float) -> None:
     assert evaluate(to_expression(question)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "question", ["Convert 100 dollars to euros", "How much is $50 in yen?", "Convert 100 dollars to pounds"]
+)
+def test_a_currency_conversion_says_it_needs_an_exchange_rate(question: str) -> None:
+    with pytest.raises(CalculationError, match="needs an exchange rate"):
+        calculate.invoke({"expression": question})
+    assert calculate.invoke({"expression": "Convert 5 pounds to kilograms"}).startswith("5 pounds = 2.27")

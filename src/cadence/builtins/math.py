@@ -163,6 +163,19 @@ def _about_primes(expression: str) -> str | None:
     return f"The prime factors of {n}: {n} = {product}."
 
 
+_CURRENCY = (
+    r"(?:dollars?|usd|us\$|\$|euros?|eur|€|pounds?(?: sterling)?|gbp|£|yen|jpy|¥|yuan|cny|rmb|rupees?|inr|₹|"
+    r"francs?|chf|pesos?|mxn|won|krw|rubles?|roubles?|rub|real|reais|brl|kronor|krona|kroner|krone|sek|nok|dkk|"
+    r"canadian dollars?|cad|australian dollars?|aud|bitcoins?|btc)"
+)
+_CURRENCY_CONVERSION_RE = re.compile(
+    rf"(?:\d[\d,.]*\s*{_CURRENCY}|{_CURRENCY}\s*\d[\d,.]*)\s+(?:to|in|into|as)\s+{_CURRENCY}(?![a-z])"
+    rf"|\b(?:exchange rate|convert(?:ed)? (?:currency|currencies))\b",
+    re.IGNORECASE,
+)
+"""A conversion between two currencies ("100 dollars to euros", "$50 in yen"): no fixed factor to apply."""
+
+
 def _on_the_clock(expression: str) -> str | None:
     """The answer of :mod:`cadence.builtins.clock` to a question about times of day that writes one ("a
     train leaves at 08:50 and takes 3 h 25 min"; "from 9:15 to 17:40"): arithmetic on a clock, which adding
@@ -668,6 +681,11 @@ def calculate(expression: str) -> str:
     primes = _about_primes(expression) if isinstance(expression, str) else None
     if primes is not None:
         return primes
+    if isinstance(expression, str) and _CURRENCY_CONVERSION_RE.search(expression):
+        raise CalculationError(
+            "Converting between currencies needs an exchange rate, which changes daily and is not known "
+            "offline; give the rate, e.g. '100 * 0.92' for 100 dollars at 0.92 euros per dollar"
+        )
     try:
         result = evaluate(expression)
     except CalculationError as exc:
