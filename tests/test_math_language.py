@@ -2200,3 +2200,11 @@ def test_a_currency_conversion_says_it_needs_an_exchange_rate(question: str) -> 
     with pytest.raises(CalculationError, match="needs an exchange rate"):
         calculate.invoke({"expression": question})
     assert calculate.invoke({"expression": "Convert 5 pounds to kilograms"}).startswith("5 pounds = 2.27")
+
+
+def test_a_total_of_prices_in_cents_says_cents() -> None:
+    """ "36 eggs at 25 cents each" said "= 900", which reads as 900 dollars."""
+    assert (
+        calculate.invoke({"expression": "36 eggs at 25 cents each"}) == "(36 * 25) = 900 cents (9.00 dollars)"
+    )
+    assert calculate.invoke({"expression": "3 apples at $0.40 each"}) == "(3 * 0.40) = 1.2"

@@ -524,6 +524,20 @@ def _in_money(question: str, value: Number) -> str:
     return f" (about {'-' if value < 0 else ''}{sign}{cents:,})"
 
 
+_CENTS_RE = re.compile(r"\d\s*(?:cents?|¢)(?![a-z])|\d\s*c\b(?=\s+(?:each|a|per|an?)\b)", re.IGNORECASE)
+_WHOLE_MONEY_RE = re.compile(r"[$€£]|\b(?:dollars?|euros?|pounds?|bucks?)\b", re.IGNORECASE)
+
+
+def _in_cents(question: str, value: Number) -> str:
+    """`` cents (9.00 dollars)`` after a result worked out from prices in cents only ("36 eggs at 25 cents
+    each" is 900 cents, not 900 dollars); "" otherwise."""
+    if not _CENTS_RE.search(question) or _WHOLE_MONEY_RE.search(question) or not math.isfinite(value):
+        return ""
+    unit = "euros" if re.search(r"\beuro", question, re.IGNORECASE) else "dollars"
+    whole = Decimal(format_number(value)) / 100
+    return f" cents ({whole.quantize(Decimal('0.01'), rounding=decimal.ROUND_HALF_UP):,} {unit})"
+
+
 def _converted(amount: str, unit: str, expression: str, value: Number) -> str:
     """A unit conversion's result as people say it, two decimals at most ("26.2 miles = 42.16 km"),
     then the exact value it was rounded from."""
@@ -711,7 +725,8 @@ def calculate(expression: str) -> str:
         conversion = conversion_in(expression)
         if conversion is not None and conversion.expression == translated:
             return _converted(conversion.amount, conversion.unit, translated, result)
-        return f"{translated} = {format_number(result)}{_in_money(expression, result)}"
+        money = _in_money(expression, result) + _in_cents(expression, result)
+        return f"{translated} = {format_number(result)}{money}"
     logger.debug("calculated %r", expression)
     return format_number(result)
 
