@@ -72,6 +72,9 @@ def test_a_name_asked_as_called_and_an_amount_earned_share_terms() -> None:
 def test_the_user_as_a_place_and_the_users_own_things() -> None:
     assert PLACE_TERM in terms("what time is it for me right now?")
     assert PLACE_TERM in terms("What's the time difference between me and Tokyo?")
+    assert PLACE_TERM in terms("How far ahead of me is London?") and PLACE_TERM in terms(
+        "Is Tokyo behind me?"
+    )
     assert PLACE_TERM not in terms("can you work this out for me: 2 + 2")
     assert PLACE_TERM in terms("I just moved to Halifax for a new job.")
     assert relevance(terms("what's my job again?"), [terms("I work as a nurse.")])[0] > 0

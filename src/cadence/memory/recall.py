@@ -104,11 +104,13 @@ _SELF_PLACE_RE = re.compile(
     r"|i (?:just |recently |have |'ve )?(?:moved|relocated) to|where i(?:'m| am)?\b"
     r"|my (?:home|hometown|home town|city|town"
     r"|country|area|place|location)|(?:at|back) home)\b|\b(?:here|am i)\s*[?.!]*$"
-    r"|\b(?:time|date|day|clock|hour)\b[^.?!]{0,30}\bfor me\b|\bbetween me and\b|\band me\s*[?.!]*$",
+    r"|\b(?:time|date|day|clock|hour)\b[^.?!]{0,30}\bfor me\b|\bbetween me and\b|\band me\s*[?.!]*$"
+    r"|\b(?:ahead of|behind) me\b",
     re.IGNORECASE,
 )
 """Where the user lives or is, in a statement ("I'm based in Lisbon", "I come from Oslo") or a question
-("where I live", "in my city", "at home", "… here?", "how far ahead of London am I?"): the words differ,
+("where I live", "in my city", "at home", "… here?", "how far ahead of London am I?", "how far ahead of me
+is London?"): the words differ,
 so each also counts as :data:`PLACE_TERM`, and "What time is it at home?" recalls "I'm based in
 Lisbon"."""
 
