@@ -164,6 +164,8 @@ def test_a_time_of_day_and_a_duration(question: str, expected: str) -> None:
         ("How many minutes from 10:15 to 11:50?", "From 10:15 to 11:50 is 95 minutes."),
         ("How long from 10pm to 6am?", "From 10:00 pm to 6:00 am is 8 hours (past midnight)."),
         ("How long is it from quarter to 9 to 11:20?", "From 08:45 to 11:20 is 2 hours and 35 minutes."),
+        ("17:40 - 9:15", "From 09:15 to 17:40 is 8 hours and 25 minutes."),  # a difference: the time between
+        ("10:30 + 2:45", "2 hours and 45 minutes after 10:30 is 13:15."),  # a sum: hours and minutes added
         (
             "I work from 9:00 to 17:30 with a 30-minute lunch break. How many hours do I work?",
             "From 09:00 to 17:30 is 8 hours and 30 minutes; without the break (30 minutes), 8 hours.",

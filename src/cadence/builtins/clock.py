@@ -151,6 +151,10 @@ _ASKS_START_RE = re.compile(
     r"put\s+(?:it\s+)?in|head\s+out)\b",
     re.IGNORECASE,
 )
+_PLUS_RE = re.compile(r"\s*(?:\+|plus|and add|add)\s*", re.IGNORECASE)
+_MINUS_RE = re.compile(r"\s*(?:-|−|minus|take away)\s*", re.IGNORECASE)
+"""What joins two readings written as a sum ("10:30 + 2:45": the second is hours and minutes) or a
+difference ("17:40 - 9:15": how long from the second to the first)."""
 _BREAK_RE = re.compile(r"\b(?:break|lunch|pause|rest|off)\b", re.IGNORECASE)
 _NOW_RE = re.compile(r"\bfrom\s+now\b|\bin\s+(?=\d|an?\b|half\b|one\b)|\bnow\b|\bago\b", re.IGNORECASE)
 _AGO_RE = re.compile(r"\bago\b", re.IGNORECASE)
@@ -385,6 +389,18 @@ def answer(
             f"Too many times in {question!r}; ask about one time of day and one duration, or two times of "
             f"day, {EXAMPLES}"
         )
+    if len(times) == 2 and not durations:
+        joined = text[times[0].end : times[1].start]
+        first, second = times
+        if _PLUS_RE.fullmatch(joined) and not second.twelve_hour:
+            # "10:30 + 2:45": the second reading is hours and minutes added
+            total = first.seconds + second.seconds
+            return (
+                f"{duration_text(second.seconds)} after {clock_text(first.seconds, first.twelve_hour)} is "
+                f"{clock_text(total, first.twelve_hour)}{_days_note(total // DAY_S)}."
+            )
+        if _MINUS_RE.fullmatch(joined):
+            times = [second, first]  # "17:40 - 9:15": from the second to the first
     if len(times) == 2:
         first, second = times
         span = (second.seconds - first.seconds) % DAY_S
