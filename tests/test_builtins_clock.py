@@ -285,3 +285,19 @@ def test_the_arithmetic_part_of_a_two_part_question_is_not_the_clocks() -> None:
     arithmetic: the clock calculator was asked "What's 7 + 6")."""
     tools = [routing_schema(t) for t in INFO_TOOLS]
     assert part_for("What's 7 + 6 and what's the time in Paris?", tools) == "what's the time in Paris?"
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("How many hours are there in March?", "March 2026 has 31 days: 744 hours."),
+        ("How many hours in February?", "February 2026 has 28 days: 672 hours (a leap year's has 29: 696)."),
+        ("how many seconds does February 2028 have", "February 2028 has 29 days: 2,505,600 seconds."),
+        ("how many minutes in a leap year", "A leap year has 366 days: 527,040 minutes."),
+        ("How many hours are there in 2024?", "2024 has 366 days: 8,784 hours."),
+        ("How many hours in a week?", "A week has 168 hours."),
+    ],
+)
+def test_the_hours_minutes_or_seconds_of_a_calendar_period(question: str, expected: str) -> None:
+    """ "How many hours are there in March?" reached the clock tools and was an error."""
+    assert ask(question) == expected

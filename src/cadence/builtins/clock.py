@@ -13,7 +13,9 @@ arrive?"), and answers in one sentence that restates what was computed:
   earlier: "from 22:30 to 06:15" is 7 hours and 45 minutes); a duration called a break, a pause or
   lunch is taken off ("9:00 to 17:30 with a 30-minute lunch break");
 - **a duration from now** ("what time will it be in 3 hours?", "90 minutes from now"): the time now in
-  UTC, or in the place the question names ("in 3 hours in Tokyo"), plus the duration.
+  UTC, or in the place the question names ("in 3 hours in Tokyo"), plus the duration;
+- **the hours, minutes or seconds of a calendar period** ("how many hours are there in March?", "in a
+  leap year", "in 2024"): a month without a year is this year's.
 
 Times of day: ``14:30``, ``2:30 pm``, ``2pm``, ``2 o'clock``, ``noon``, ``midnight``, "half past 3",
 "quarter to 5" (a time written with am/pm is answered with am/pm, else on the 24-hour clock).
@@ -24,6 +26,7 @@ guess. Dates are the ``date_calculator``'s (:mod:`cadence.builtins.dates`).
 
 from __future__ import annotations
 
+import calendar
 import logging
 import re
 from collections.abc import Callable, Sequence
@@ -384,6 +387,9 @@ def answer(
     durations = find_durations(text, times)
     asked = _UNITS_ASKED_RE.search(text)
     unit = asked.group("unit").lower() if asked else None
+    counted = _count_in_period(text, now)
+    if counted is not None and not times and not durations:
+        return counted
     if len(times) > 2 or len(durations) > 2 or (len(times) == 2 and len(durations) > 1):
         raise ClockQuestionError(
             f"Too many times in {question!r}; ask about one time of day and one duration, or two times of "
@@ -464,6 +470,56 @@ def answer(
     )
 
 
+_MONTH_NAMES = {name.lower(): number for number, name in enumerate(calendar.month_name) if name}
+_UNITS_IN_PERIOD_RE = re.compile(
+    r"\bhow many (?P<unit>hours|minutes|seconds)\b[^?.!]*?\b(?:in|does|do)\s+(?:a |an |one |the |this )?"
+    r"(?P<leap>leap )?(?:(?P<period>day|week|fortnight|year|"
+    + "|".join(_MONTH_NAMES)
+    + r")\b(?:\s+(?:of\s+)?(?P<year>\d{4}))?|(?P<bare>\d{4})\b)",
+    re.IGNORECASE,
+)
+"""How many hours, minutes or seconds a day, a week, a year or a month has ("How many hours are there in
+March?", "how many minutes in a leap year", "how many seconds does February 2028 have")."""
+
+
+def _count_in_period(text: str, now: Callable[[], datetime] | None) -> str | None:
+    """The hours, minutes or seconds of a calendar period asked for, or None when not asked. A month or a
+    year without a year written is the current one (UTC); February then says it depends on leap years."""
+    asked = _UNITS_IN_PERIOD_RE.search(text)
+    if asked is None:
+        return None
+    unit = asked.group("unit").lower()
+    per_day = {"hours": 24, "minutes": 1440, "seconds": 86400}[unit]
+    period = (asked.group("period") or "year").lower()
+    written = asked.group("year") or asked.group("bare")
+    year = int(written) if written else (now().astimezone(UTC).year if now is not None else None)
+    if period in ("day", "week", "fortnight"):
+        days = {"day": 1, "week": 7, "fortnight": 14}[period]
+        return f"A {period} has {days * per_day:,} {unit}."
+    if period == "year":
+        if asked.group("leap"):
+            return f"A leap year has 366 days: {366 * per_day:,} {unit}."
+        if written and year is not None:
+            days = 366 if calendar.isleap(year) else 365
+            return f"{year} has {days} days: {days * per_day:,} {unit}."
+        return f"A year of 365 days has {365 * per_day:,} {unit} (a leap year, 366 days: {366 * per_day:,})."
+    month = _MONTH_NAMES[period]
+    name = calendar.month_name[month]
+    if year is None:
+        raise ClockQuestionError(
+            f"Cannot tell which year's {name} in {text!r}; write the year, e.g. '{name} 2027'"
+        )
+    days = calendar.monthrange(year, month)[1]
+    note = ""
+    if month == 2 and not written:
+        note = (
+            f" (a leap year's has 29: {29 * per_day:,})"
+            if days == 28
+            else f" (in other years 28: {28 * per_day:,})"
+        )
+    return f"{name} {year} has {days} days: {days * per_day:,} {unit}{note}."
+
+
 def _of_day(moment: datetime) -> int:
     return moment.hour * 3600 + moment.minute * 60
 
@@ -497,7 +553,8 @@ def make_clock_calculator(calendar: Calendar) -> BaseTool:
         'what time will it be in 90 minutes'): the time some hours and minutes after or before a time of
         day (when a train that leaves at 08:50 and takes 3 h 25 min arrives; when to leave to be there by
         9:00), how long it is from one time of day to another (working hours less a break, overnight
-        spans), and what time it will be in, or was, some hours or minutes from now.
+        spans), what time it will be in, or was, some hours or minutes from now, and how many hours,
+        minutes or seconds a day, week, month or year has.
 
         Pass the whole question. Times may be written '14:30', '2:30 pm', '2pm', 'noon', 'half past 3'.
         """
