@@ -2208,3 +2208,17 @@ def test_a_total_of_prices_in_cents_says_cents() -> None:
         calculate.invoke({"expression": "36 eggs at 25 cents each"}) == "(36 * 25) = 900 cents (9.00 dollars)"
     )
     assert calculate.invoke({"expression": "3 apples at $0.40 each"}) == "(3 * 0.40) = 1.2"
+
+
+@pytest.mark.parametrize(
+    ("question", "expression"),
+    [
+        ("How much do 5 tickets cost if one ticket costs $8?", "(5 * 8)"),
+        ("A ticket costs $8. What do 5 tickets cost?", "(5 * 8)"),
+        ("How much is 3 dozen eggs if one egg costs 25 cents?", "(36 * 25)"),
+        ("How much are 36 eggs if each egg costs $0.25?", "(36 * 0.25)"),
+    ],
+)
+def test_a_question_before_its_condition_is_read_like_one_after_it(question: str, expression: str) -> None:
+    """ "If one egg costs 25 cents, how much are 36 eggs?" was read; the question first was not."""
+    assert to_expression(question) == expression

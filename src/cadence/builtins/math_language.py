@@ -2240,7 +2240,47 @@ _TWO_FIGURES_RE = re.compile(
 one figure, so it is not read (answered with the average alone, the total was dropped)."""
 
 
+_CONDITION_LAST_RE = re.compile(
+    r"^(?P<question>(?:how much|how many|what)\b[^?]*?),?\s+if\s+(?P<condition>[^?]+?)\s*\?*\s*$",
+    re.IGNORECASE,
+)
+"""A question asked before its condition ("How much do 5 tickets cost if one ticket costs $8?")."""
+_STATED_THEN_ASKED_RE = re.compile(
+    r"^(?P<stated>[^.?!]*\d[^.?!]*)\.\s+(?P<question>(?:how much|how many|what)\b[^.?!]*\?)\s*$",
+    re.IGNORECASE,
+)
+"""A statement of numbers, then the question ("A ticket costs $8. What do 5 tickets cost?")."""
+
+
+def _said_in_order(text: str) -> str | None:
+    """``text`` with its condition or statement first and the question after a comma, as the word problems
+    are read ("If one ticket costs $8, how much do 5 tickets cost?"), or None when it has neither form."""
+    last = _CONDITION_LAST_RE.match(text)
+    if last is not None:
+        return f"If {last.group('condition')}, {last.group('question')}?"
+    stated = _STATED_THEN_ASKED_RE.match(text)
+    if stated is not None:
+        return f"{stated.group('stated')}, {stated.group('question')}"
+    return None
+
+
 def to_expression(text: str) -> str:
+    """An arithmetic expression for ``text`` (see :func:`_to_expression`); a question asked before its
+    condition, or after a sentence stating its numbers, that reads as nothing is read again with the
+    condition first and the question after a comma ("How much do 5 tickets cost if one ticket costs
+    $8?" as "If one ticket costs $8, how much do 5 tickets cost?")."""
+    reading = _to_expression(text)
+    if has_operation(reading):
+        return reading
+    reordered = _said_in_order(_prepared(text)) if len(text) <= MAX_READ_CHARS else None
+    if reordered is not None:
+        again = _to_expression(reordered)
+        if has_operation(again):
+            return again
+    return reading
+
+
+def _to_expression(text: str) -> str:
     """An arithmetic expression for ``text`` written in words and/or symbols (see the module docs).
 
     When the whole text does not read as an operation, the one sentence (or else the one clause)
