@@ -2222,3 +2222,23 @@ def test_a_total_of_prices_in_cents_says_cents() -> None:
 def test_a_question_before_its_condition_is_read_like_one_after_it(question: str, expression: str) -> None:
     """ "If one egg costs 25 cents, how much are 36 eggs?" was read; the question first was not."""
     assert to_expression(question) == expression
+
+
+@pytest.mark.parametrize(
+    ("question", "expression"),
+    [
+        (
+            "A pizza is cut into 8 slices and 3 people eat 2 slices each. How many slices are left?",
+            "(8 - 3 * 2)",
+        ),
+        ("There are 30 cookies and 4 kids take 5 each. How many are left?", "(30 - 4 * 5)"),
+        ("There are 24 cans and 4 people drink 3 each. How many cans remain?", "(24 - 4 * 3)"),
+    ],
+)
+def test_what_is_left_after_several_take_the_same_each(question: str, expression: str) -> None:
+    assert to_expression(question) == expression
+
+
+def test_more_taken_than_there_is_is_not_read_as_left() -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": "There are 5 cookies and 4 kids take 2 each. How many are left?"})

@@ -1707,6 +1707,33 @@ def _pay_for_hours(text: str) -> str | None:
     return f"({match.group('h')} * {match.group('r')}{_scaled_by(factor)})"
 
 
+_TAKEN_EACH_RE = re.compile(
+    rf"(?<![\w.])(?P<n>{_NUM})\s+(?P<thing>[a-z]+)\b[^.?!]*?\b(?P<m>{_NUM})\s+(?:people|persons|friends|kids|"
+    r"children|guests|students|players|workers|of us|of them|family members)\b[^.?!]*?\b(?:eat|eats|ate|take|"
+    r"takes|took|get|gets|got|use|uses|used|have|has|had|drink|drinks|drank|buy|buys|bought)\s+"
+    rf"(?P<k>{_NUM})\s*(?:[a-z]+\s+)?each\b",
+    re.IGNORECASE,
+)
+"""Things shared out: "8 slices … 3 people eat 2 slices each"."""
+_LEFT_ASKED_RE = re.compile(r"\bhow many\b[^.?!]*\b(?:left|remain|remaining|left over|over)\b", re.IGNORECASE)
+
+
+def _left_after_each(text: str) -> str | None:
+    """What is left of some things after several people take the same number each: "A pizza is cut into 8
+    slices and 3 people eat 2 slices each. How many slices are left?" is ``(8 - 3 * 2)``. ``None`` unless
+    the text holds just those three numbers, asks what is left, and they take no more than there is."""
+    taken = _TAKEN_EACH_RE.search(text)
+    if taken is None or not _LEFT_ASKED_RE.search(text):
+        return None
+    rest = text[: taken.start()] + " " + text[taken.end() :]
+    if _NUMBER_RE.search(_ONE_THING_RE.sub(" ", rest)) or _OTHER_OPERATION_RE.search(rest):
+        return None
+    n, m, k = (Fraction(taken.group(g)) for g in ("n", "m", "k"))
+    if m * k > n:
+        return None  # more taken than there was: something else is meant
+    return f"({taken.group('n')} - {taken.group('m')} * {taken.group('k')})"
+
+
 def _rate_in_another_unit(text: str) -> str | None:
     """One rate of time asked per another unit of time: "I earn $52,000 a year. How much is that per month?"
     is ``(52000 / 12)``, "45 a week on food: how much per year?" ``(45 * 52)``, "$20 an hour: how much a
@@ -2360,6 +2387,7 @@ def _to_expression(text: str) -> str:
         or _time_per_amount(cleaned)
         or _stay_with_a_charge_per_head(cleaned)
         or _pay_for_hours(cleaned)
+        or _left_after_each(cleaned)
         or _rate_in_another_unit(cleaned)
         or whole
     )
