@@ -2242,3 +2242,14 @@ def test_what_is_left_after_several_take_the_same_each(question: str, expression
 def test_more_taken_than_there_is_is_not_read_as_left() -> None:
     with pytest.raises(CalculationError):
         calculate.invoke({"expression": "There are 5 cookies and 4 kids take 2 each. How many are left?"})
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "A year has 52 weeks; 17 have passed. How many weeks are left?",
+        "There are 52 weeks in a year. 17 weeks have passed. How many weeks are left?",
+    ],
+)
+def test_what_is_left_after_some_have_passed(question: str) -> None:
+    assert to_expression(question) == "(52 - 17)"

@@ -690,9 +690,11 @@ _WENT = (
     r"(?:(?:are|is|were|was|get|got|have\s+been|has\s+been)\s+(?:[a-z]+\s+)?"
     r"(?:used|sold|eaten|lost|broken|taken|given\s+away|removed|spent|borrowed|lent\s+out)|"
     r"ran\s+away|run\s+away|flew\s+away|fly\s+away|swam\s+away|left|leave|got\s+off|get\s+off|"
-    r"went\s+home|go\s+home|melted|died|popped|broke|fell\s+off)"
+    r"went\s+home|go\s+home|melted|died|popped|broke|fell\s+off|(?:have|has)\s+(?:passed|gone(?:\s+by)?|elapsed)|"
+    r"passed|went\s+by|are\s+gone|is\s+gone)"
 )
-"""What some of them did, said after their number ("23 ran away", "180 liters are used", "12 left")."""
+"""What some of them did, said after their number ("23 ran away", "180 liters are used", "12 left", "17 have
+passed")."""
 _LEFT = r"\b(?:left|remain|remains|remaining|still)\b"
 """The question asks what is left."""
 _GAINED = (
