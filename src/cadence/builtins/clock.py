@@ -163,12 +163,6 @@ _NOW_RE = re.compile(r"\bfrom\s+now\b|\bin\s+(?=\d|an?\b|half\b|one\b)|\bnow\b|\
 _AGO_RE = re.compile(r"\bago\b", re.IGNORECASE)
 _PLACE_RE = re.compile(r"\b(?:in|at)\s+(?P<place>[A-Z][\w'.-]*(?:[ ,]+(?:[A-Z][\w'.-]*))*)")
 _UNITS_ASKED_RE = re.compile(r"\bhow\s+many\s+(?P<unit>hours|minutes|seconds)\b", re.IGNORECASE)
-_DATE_RE = re.compile(
-    r"\b(?:\d{4}-\d{2}-\d{2}|jan(?:uary)?|feb(?:ruary)?|march|apr(?:il)?|june|july|aug(?:ust)?|sept?(?:ember)?|"
-    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|days?|weeks?|months?|years?|tomorrow|yesterday)\b",
-    re.IGNORECASE,
-)
-"""Words of dates and calendar durations: the date calculator's, not this tool's."""
 
 
 def normalized(text: str) -> str:
@@ -565,11 +559,6 @@ def make_clock_calculator(calendar: Calendar) -> BaseTool:
     return clock_calculator
 
 
-def is_date_question(question: str) -> bool:
-    """Whether ``question`` speaks of dates or calendar units (the date calculator's questions)."""
-    return _DATE_RE.search(question) is not None
-
-
 __all__ = [
     "ClockQuestionError",
     "Duration",
@@ -579,7 +568,6 @@ __all__ = [
     "duration_text",
     "find_durations",
     "find_times",
-    "is_date_question",
     "make_clock_calculator",
     "normalized",
 ]
