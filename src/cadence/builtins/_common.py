@@ -9,6 +9,20 @@ class BuiltinToolError(ToolException):
     """A built-in tool was called with input it cannot handle; the message says how to fix it."""
 
 
+def check_question(
+    question: object, error: type[BuiltinToolError], *, kind: str, examples: str, max_chars: int
+) -> None:
+    """Raise ``error`` for a ``kind`` question ("date", "clock") that is empty or longer than ``max_chars``,
+    saying what to ask instead (``examples``)."""
+    if not isinstance(question, str) or not question.strip():
+        raise error(f"No {kind} question given; ask {examples}")
+    if len(question) > max_chars:
+        raise error(
+            f"The question is too long ({len(question)} characters, max {max_chars}); ask one {kind} "
+            f"question, {examples}"
+        )
+
+
 def agent_prompt(role: str, rules: list[str]) -> str:
     """The system prompt of a built-in agent: its role, shared rules, then its own rules."""
     shared = [

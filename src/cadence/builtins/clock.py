@@ -35,8 +35,8 @@ from datetime import UTC, datetime, timedelta, tzinfo
 
 from langchain_core.tools import BaseTool
 
-from cadence.builtins._common import BuiltinToolError
-from cadence.builtins.dates import Calendar
+from cadence.builtins._common import BuiltinToolError, check_question
+from cadence.builtins.dates import MONTHS, Calendar
 from cadence.sdk import route_text, tool, volatile
 from cadence.text import numbers_from_words
 
@@ -369,13 +369,9 @@ def answer(
     Raises :class:`ClockQuestionError` when no clock question can be read, with what was not understood
     and an example that works.
     """
-    if not isinstance(question, str) or not question.strip():
-        raise ClockQuestionError(f"No clock question given; ask {EXAMPLES}")
-    if len(question) > MAX_QUESTION_CHARS:
-        raise ClockQuestionError(
-            f"The question is too long ({len(question)} characters, max {MAX_QUESTION_CHARS}); ask one clock "
-            f"question, {EXAMPLES}"
-        )
+    check_question(
+        question, ClockQuestionError, kind="clock", examples=EXAMPLES, max_chars=MAX_QUESTION_CHARS
+    )
     text = normalized(question)
     times = find_times(text)
     durations = find_durations(text, times)
@@ -464,11 +460,10 @@ def answer(
     )
 
 
-_MONTH_NAMES = {name.lower(): number for number, name in enumerate(calendar.month_name) if name}
 _UNITS_IN_PERIOD_RE = re.compile(
     r"\bhow many (?P<unit>hours|minutes|seconds)\b[^?.!]*?\b(?:in|does|do)\s+(?:a |an |one |the |this )?"
     r"(?P<leap>leap )?(?:(?P<period>day|week|fortnight|year|"
-    + "|".join(_MONTH_NAMES)
+    + "|".join(sorted(MONTHS, key=len, reverse=True))
     + r")\b(?:\s+(?:of\s+)?(?P<year>\d{4}))?|(?P<bare>\d{4})\b)",
     re.IGNORECASE,
 )
@@ -497,7 +492,7 @@ def _count_in_period(text: str, now: Callable[[], datetime] | None) -> str | Non
             days = 366 if calendar.isleap(year) else 365
             return f"{year} has {days} days: {days * per_day:,} {unit}."
         return f"A year of 365 days has {365 * per_day:,} {unit} (a leap year, 366 days: {366 * per_day:,})."
-    month = _MONTH_NAMES[period]
+    month = MONTHS[period]
     name = calendar.month_name[month]
     if year is None:
         raise ClockQuestionError(

@@ -73,7 +73,7 @@ from datetime import UTC, date, datetime, timedelta, tzinfo
 
 from langchain_core.tools import BaseTool
 
-from cadence.builtins._common import BuiltinToolError
+from cadence.builtins._common import BuiltinToolError, check_question
 from cadence.sdk import tool, volatile
 from cadence.text import numbers_from_words
 
@@ -1090,13 +1090,7 @@ def answer(question: str, calendar: Calendar) -> str:
     Raises :class:`DateQuestionError` when no date question can be read, with what was not understood
     and an example that works.
     """
-    if not isinstance(question, str) or not question.strip():
-        raise DateQuestionError(f"No date question given; ask {EXAMPLES}")
-    if len(question) > MAX_QUESTION_CHARS:
-        raise DateQuestionError(
-            f"The question is too long ({len(question)} characters, max {MAX_QUESTION_CHARS}); ask one "
-            f"date question, {EXAMPLES}"
-        )
+    check_question(question, DateQuestionError, kind="date", examples=EXAMPLES, max_chars=MAX_QUESTION_CHARS)
     text = _normalize(question)
     other = _OTHER_UNITS_RE.search(text)
     if other is not None:

@@ -1644,10 +1644,9 @@ _OTHER_UNIT_ASKED_RE = re.compile(
 """A rate asked in the question's last clause: "how much is that per month?", "what is it weekly?"."""
 
 
-def _other_unit_factor(text: str) -> Fraction | bool | None:
-    """For a text with one rate of time asking it per another unit ("$52,000 a year … per month?"), how many
-    of the rate's units make the one asked (1/12); ``False`` when they do not convert exactly (a month in
-    weeks); ``None`` when the text asks no other unit of one rate."""
+def _rate_and_unit_asked(text: str) -> tuple[re.Match[str], re.Match[str], str, str] | None:
+    """The one rate of time of ``text`` and the one other unit of time asked after it ("$52,000 a year …
+    per month?"): the two matches and the two units, or None."""
     rates = [m for pattern in _RATE_OF_TIME_RES for m in pattern.finditer(text)]
     if len({m.start("b") for m in rates}) != 1:
         return None
@@ -1656,9 +1655,17 @@ def _other_unit_factor(text: str) -> Fraction | bool | None:
         return None
     rate_unit = _time_unit(rates[0].group("unit"))
     asked_unit = _time_unit(asks[0].group("unit") or asks[0].group("adverb"))
-    if rate_unit == asked_unit:
+    return None if rate_unit == asked_unit else (rates[0], asks[0], rate_unit, asked_unit)
+
+
+def _other_unit_factor(text: str) -> Fraction | bool | None:
+    """For a text with one rate of time asking it per another unit ("$52,000 a year … per month?"), how many
+    of the rate's units make the one asked (1/12); ``False`` when they do not convert exactly (a month in
+    weeks); ``None`` when the text asks no other unit of one rate."""
+    found = _rate_and_unit_asked(text)
+    if found is None:
         return None
-    factor = _units_in(rate_unit, asked_unit)
+    factor = _units_in(found[2], found[3])
     return False if factor is None else factor
 
 
@@ -1717,7 +1724,6 @@ _TAKEN_EACH_RE = re.compile(
     re.IGNORECASE,
 )
 """Things shared out: "8 slices … 3 people eat 2 slices each"."""
-_LEFT_ASKED_RE = re.compile(r"\bhow many\b[^.?!]*\b(?:left|remain|remaining|left over|over)\b", re.IGNORECASE)
 
 
 def _left_after_each(text: str) -> str | None:
@@ -1725,7 +1731,7 @@ def _left_after_each(text: str) -> str | None:
     slices and 3 people eat 2 slices each. How many slices are left?" is ``(8 - 3 * 2)``. ``None`` unless
     the text holds just those three numbers, asks what is left, and they take no more than there is."""
     taken = _TAKEN_EACH_RE.search(text)
-    if taken is None or not _LEFT_ASKED_RE.search(text):
+    if taken is None or not _LEFT_OVER_RE.search(text):
         return None
     rest = text[: taken.start()] + " " + text[taken.end() :]
     if _NUMBER_RE.search(_ONE_THING_RE.sub(" ", rest)) or _OTHER_OPERATION_RE.search(rest):
@@ -1742,28 +1748,20 @@ def _rate_in_another_unit(text: str) -> str | None:
     minute?" ``(20 / 60)``. ``None`` unless ``text`` holds exactly one rate, asks one other unit after it,
     writes no other number or operation, and the units convert exactly (a month has no fixed number of
     days or weeks); a time to spend it over is :func:`_rate_for_a_time`'s."""
-    if _NOT_ONE_RATE_RE.search(text):
+    found = None if _NOT_ONE_RATE_RE.search(text) else _rate_and_unit_asked(text)
+    if found is None:
         return None
-    rates = [m for pattern in _RATE_OF_TIME_RES for m in pattern.finditer(text)]
-    if len({m.start("b") for m in rates}) != 1:
-        return None
-    rate = rates[0]
-    asks = [m for m in _OTHER_UNIT_ASKED_RE.finditer(text) if m.start() >= rate.end()]
-    if len(asks) != 1 or [m for m in _DURATION_RE.finditer(text) if m.start() >= rate.end()]:
-        return None
-    ask = asks[0]
+    rate, ask, rate_unit, asked_unit = found
+    if any(m.start() >= rate.end() for m in _DURATION_RE.finditer(text)):
+        return None  # a time to spend it over: _rate_for_a_time's
     rest = text[: rate.start()] + " " + text[rate.end() : ask.start()] + " " + text[ask.end() :]
     if _NUMBER_RE.search(_ONE_THING_RE.sub(" ", rest)) or _OTHER_OPERATION_RE.search(rest):
         return None
-    rate_unit = _time_unit(rate.group("unit"))
-    asked_unit = _time_unit(ask.group("unit") or ask.group("adverb"))
     noun = (rate.group("noun") or "").split()
-    if asked_unit == rate_unit or (noun and _time_unit(noun[-1]) in (rate_unit, asked_unit)):
-        return None  # the same unit, or "8 hours a day": hours are the amount, not a rate's money
+    if noun and _time_unit(noun[-1]) in (rate_unit, asked_unit):
+        return None  # "8 hours a day": hours are the amount, not a rate's money
     factor = _units_in(rate_unit, asked_unit)
-    if factor is None:
-        return None
-    return f"({rate.group('b')}{_scaled_by(factor)})"
+    return None if factor is None else f"({rate.group('b')}{_scaled_by(factor)})"
 
 
 # A shape's area, perimeter or volume: "the area of a circle with radius 3", "a 4 by 6 rectangle's perimeter".
