@@ -18,10 +18,12 @@ from cadence.builtins.docs import (
     format_hits,
     from_line_start,
     get_index,
+    query_terms,
     snippet_for,
+    title_coverage,
     to_line_end,
 )
-from cadence.passages import Asked, relevant_sentences, stem
+from cadence.passages import Asked, defined_term, relevant_sentences, stem
 
 SETTINGS = """3 passage(s) for 'x' (source = path:line; read_doc(path) shows a whole file):
 
@@ -232,6 +234,20 @@ def test_search_hits_show_the_answering_bullet(tmp_path: Path) -> None:
         ("Which version is used when two plugins are named the same?", "When two plugins share a name"),
         ("What does the documentation say about the suspend node?", "If a limit is reached"),
         ("According to the docs, which setting controls the turn deadline?", "`CADENCE_TURN_TIMEOUT`"),
+        # what a thing is: the sentence that defines it, not a setting or a list that names it
+        ("What is Cadence?", "Cadence is a multi-agent conversation framework"),
+        ("Tell me what Cadence does", "Cadence is a multi-agent conversation framework"),
+        ("What does the supervisor mode do?", "supervisor: a supervisor hands the question off"),
+        ("Explain the planner mode", "planner: a planner picks the tools first"),
+        ("What does the info plugin do?", "A world clock."),
+        ("What is the docs plugin?", "Full-text search (SQLite FTS5)"),
+        # a section titled with the question's words answers it, in the section's own order
+        ("How are plugins discovered?", "Entry points in the `cadence.plugins` group"),
+        (
+            "Which database backends can store conversations?",
+            "Their state is checkpointed in one of three database",
+        ),
+        ("What is human in the loop?", "A tool that changes something can require a human's approval"),
     ],
 )
 def test_questions_about_the_bundled_documentation_are_answered_by_their_sentence(
@@ -256,3 +272,68 @@ def test_the_snippets_look_for_what_the_answer_looks_for() -> None:
         "not",
     ]  # fmt: skip
     assert docs.PART_STRENGTH == passages.PART_STRENGTH
+
+
+def test_a_section_titled_with_the_query_ranks_first_and_shows_its_beginning(tmp_path: Path) -> None:
+    """BM25 knows the words of a heading, not whose title they are: among passages that all mention the
+    query's words, the section named after them comes first and its snippet starts where it begins."""
+    (tmp_path / "guide.md").write_text(
+        "# Widgets\n\nWidgets are small gadgets. Widgets are blue.\n\n"
+        "## Installing\n\nInstall widgets with pip; widgets need widgets-core and more widgets.\n\n"
+        "## Colors\n\nRed widgets are rare; most widgets are blue widgets.\n",
+        encoding="utf-8",
+    )
+    hits = get_index(tmp_path).search("What are widgets?")
+    assert hits[0].heading == "Widgets"
+    assert hits[0].snippet.startswith("Widgets are small gadgets.")
+    assert title_coverage("Widgets > Colors", ["widget"]) == 0.5
+    assert title_coverage("Guide > Colors", ["widget", "color"]) == 0.5
+    assert title_coverage("Widgets", ["widget"]) == 1.0 and title_coverage("Widgets", []) == 0.0
+
+
+def test_the_docs_as_where_to_look_are_no_search_term_the_docs_plugin_is() -> None:
+    assert query_terms("What do the docs say about tones?") == ["tones"]
+    assert query_terms("Search the docs for the planner mode") == ["planner", "mode"]
+    assert query_terms("What does the docs plugin do?") == ["docs", "plugin"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "term"),
+    [
+        ("Cadence is a multi-agent conversation framework.", "cadence"),
+        ("A mode is how the agents are orchestrated.", "mode"),
+        ("- **supervisor**: a supervisor hands the question off.", "supervisor"),
+        ("…- **long-term memory**: facts kept per user.", "long-term memory"),
+        ("The **synthesizer** writes the final answer.", "synthesizer"),
+        ("Conversations are threads.", "conversations"),
+        ("If limits are reached, the turn suspends.", ""),
+        ("There are two modes.", ""),
+        ("It is fine.", ""),
+        ("The turn goes to the suspend node.", ""),
+    ],
+)
+def test_the_term_a_sentence_defines(sentence: str, term: str) -> None:
+    assert defined_term(sentence) == Asked(term).weights.keys() if term else not defined_term(sentence)
+
+
+def test_a_definition_of_the_asked_term_beats_a_setting_that_lists_it() -> None:
+    result = (
+        "[1] settings.md:87 — Settings reference > Orchestration\n"
+        "- `CADENCE_MODE` (default `coordinator`): Orchestration mode of a turn: coordinator, supervisor, "
+        "planner or single.\n\n"
+        "[2] overview.md:24 — What Cadence is > Modes\n"
+        "…- **supervisor**: a supervisor hands the question off to agents."
+    )
+    answer = relevant_sentences(result, "What does the supervisor mode do?", or_passages=False)
+    assert answer == "supervisor: a supervisor hands the question off to agents."
+    # the opening sentence of a section introduces what its title names; a later passage does not
+    plugin = (
+        "[1] builtin-plugins.md:53 — Built-in plugins > info\n"
+        "`clock_calculator(question)` does the same for times of day.\n\n"
+        "[2] builtin-plugins.md:22 — Built-in plugins > info\n"
+        "A world clock. Tools: `current_time(location)`.\n\n"
+        "[3] plugins.md:37 — Plugins > How plugins are found\n"
+        "- The built-in plugins `math`, `info` and `docs`, chosen with `CADENCE_BUILTIN_PLUGINS`."
+    )
+    answer = relevant_sentences(plugin, "What does the info plugin do?", or_passages=False)
+    assert answer.startswith("A world clock. Tools: `current_time(location)`."), answer

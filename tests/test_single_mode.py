@@ -493,7 +493,7 @@ async def test_off_validates_nothing(engine_factory) -> None:
 async def test_a_document_answer_cites_its_sources_in_single_mode(engine_factory) -> None:
     engine, _ = engine_factory(
         [
-            call("search_docs", query="plugin metadata"),
+            call("search_docs", query="plugin description and capabilities"),
             {"content": "A plugin's metadata has a description, shown to the coordinator, and capabilities."},
         ],
         mode="single",

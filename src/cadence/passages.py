@@ -18,6 +18,7 @@ from cadence.text import (
     NUMBER_WORDS,
     RELATED_STRENGTH,
     RELATED_WORDS,
+    STOPWORDS,
     THE_DOCS_RE,
     WEAK_WEIGHT,
     WEAK_WORDS,
@@ -156,6 +157,8 @@ class _Sentence:
     """It begins where a search snippet was cut ("…at every checkout."): not a whole sentence."""
     cut: bool
     """It ends where a search snippet was cut ("`CADENCE_INLINE_TOOL_MAX…")."""
+    defines: frozenset[str] = frozenset()
+    """The words (stemmed) of the term it defines, if any (:func:`defined_term`)."""
 
 
 def relevant_sentences(
@@ -190,6 +193,7 @@ def relevant_sentences(
         if len(sentence.text) >= MIN_SENTENCE_CHARS:
             score, first = asked.score(sentence.text, sentence.about)
             if score > 0:
+                score += asked.definition_bonus(sentence.defines)
                 scored.append((-score, first, sentence.passage, index))
     if not scored:
         return relevant_passages(text, question, limit) if or_passages else ""
@@ -218,7 +222,17 @@ def relevant_sentences(
                 break
             picked.append(following)
             following += 1
-    if not asked.answered_by(sentences[best].text, sentences[best].about):
+    if asked.answered_by("", sentences[best].about):
+        # its heading alone answers ("How plugins are found" for "how are plugins discovered"): the
+        # section's sentences are the answer, in their order
+        following = best + 1
+        while following < len(sentences) and len(picked) < MAX_SENTENCES:
+            if sentences[following].passage != sentences[best].passage:
+                break
+            if following not in picked:
+                picked.append(following)
+            following += 1
+    elif not asked.answered_by(sentences[best].text, sentences[best].about):
         kept: list[int] = []
         subjects = {_subject(sentences[i].text) for i in picked} - {""}
         for negated, *_, i in scored[1:]:
@@ -264,12 +278,27 @@ def _sentences(text: str, asked: Asked) -> list[_Sentence]:
     heading: Mapping[str, float] = {}
     passage = 0
     item = 0
-    for line in _logical_lines(text):
+    lines = _logical_lines(text)
+    # the first passage shown of each section (by its line in the document): its opening sentence
+    # introduces what the section's title names ("A world clock. Tools: …" under "Built-in plugins > info")
+    opening: dict[tuple[str, str], int] = {}
+    for line in lines:
+        citation = _CITATION_LINE_RE.match(line)
+        if citation and citation.group("line"):
+            key = (citation.group("path"), citation.group("heading") or "")
+            opening[key] = min(opening.get(key, int(citation.group("line"))), int(citation.group("line")))
+    introduces: frozenset[str] = frozenset()  # the title words the next sentence introduces
+    for line in lines:
         citation = _CITATION_LINE_RE.match(line)
         if citation:
-            heading = asked.in_heading(citation.group(1) or "")
+            title = citation.group("heading") or ""
+            heading = asked.in_heading(title)
             passage += 1
             item += 1
+            first = citation.group("line") and opening.get((citation.group("path"), title)) == int(
+                citation.group("line")
+            )
+            introduces = topic_words(title.rsplit(" > ", 1)[-1]) if first else frozenset()
             continue
         if not line.strip() or line.rstrip().endswith(":"):
             continue
@@ -277,10 +306,16 @@ def _sentences(text: str, asked: Asked) -> list[_Sentence]:
             item += 1
         fragment = bool(_CUT_START_RE.match(line.lstrip()))
         short = ""  # a sentence too short to stand alone ("A world clock.") opens the next one
+        defines: frozenset[str] = frozenset()
         parts = [p for p in _SENTENCE_SPLIT_RE.split(line.strip()) if p.strip()]
         for number, raw in enumerate(parts):
             if number and _BULLET_START_RE.match(raw):
                 item += 1
+            if not short:
+                defines = frozenset() if fragment and not number else defined_term(raw)
+                if not defines and introduces and not raw.startswith("…") and not _subject(raw):
+                    defines = introduces  # a section's opening sentence, not one about a setting
+                introduces = frozenset()
             part = f"{short} {_BULLET_RE.sub('', raw).strip()}".strip()
             short = part if len(part) < MIN_SENTENCE_CHARS else ""
             cut = number == len(parts) - 1 and raw.rstrip().endswith("…")
@@ -288,13 +323,57 @@ def _sentences(text: str, asked: Asked) -> list[_Sentence]:
                 short = ""  # a few words left of a cut sentence ("…no clipping.") open nothing
                 continue
             if not short:
-                sentences.append(_Sentence(part, heading, passage, item, fragment and number == 0, cut))
+                sentences.append(
+                    _Sentence(part, heading, passage, item, fragment and number == 0, cut, defines)
+                )
         if short:
-            sentences.append(_Sentence(short, heading, passage, item, False, line.rstrip().endswith("…")))
+            ends_cut = line.rstrip().endswith("…")
+            sentences.append(_Sentence(short, heading, passage, item, False, ends_cut, defines))
     return sentences
 
 
 _BULLET_RE = re.compile(r"^(?:[\s…*•-]+|\d+[.)](?=\s|$))+|\*\*")
+
+_DEFINES_RE = re.compile(
+    r"^[\s…]*(?:[-*•]\s+|\d+[.)]\s+)?(?:(?:the|an?)\s+)?"
+    r"(?:\*\*(?P<bold>[^*]{1,60})\*\*|(?P<subject>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}?)\s+(?:is|are)\s)",
+    re.IGNORECASE,
+)
+
+
+_NOT_SUBJECT = STOPWORDS | frozenset(
+    [
+        "if",
+        "unless",
+        "once",
+        "while",
+        "because",
+        "although",
+        "since",
+        "after",
+        "before",
+        "every",
+        "each",
+        "all",
+        "some",
+        "there",
+        "here",
+    ]
+)
+"""Words that do not begin the term a sentence defines ("If limits are reached", "There are two")."""
+
+
+def defined_term(sentence: str) -> frozenset[str]:
+    """The words (stemmed) of the term a sentence defines: a bold term it starts with ("- **supervisor**:
+    a supervisor hands the question off…", "The **synthesizer** writes…") or the subject of its "is" or
+    "are" ("Cadence is a multi-agent conversation framework", "A mode is how…"); empty otherwise."""
+    match = _DEFINES_RE.match(sentence)
+    if not match:
+        return frozenset()
+    subject = match.group("subject")
+    if subject and any(word.lower() in _NOT_SUBJECT for word in subject.split()):
+        return frozenset()  # "If a limit is reached", "This is": no term defined
+    return frozenset(word for word, _ in topic_word_list(match.group("bold") or subject))
 
 
 _TOPIC_TOKEN_RE = re.compile(r"[A-Za-z][A-Za-z0-9_.'-]*[A-Za-z0-9]")
@@ -341,6 +420,11 @@ NAMED_SETTING_BONUS = 1.0
 """Added to a sentence naming a setting made of the question's words (``CADENCE_TOOL_TIMEOUT`` for
 "the timeout of a tool call"); as much is taken from one that starts with a setting named after
 other things (``CADENCE_AGENTS_DIR`` for "the docs folder"), in proportion to its other words."""
+
+DEFINITION_BONUS = 0.5
+"""Added to a sentence that defines a term made of the question's words (:func:`defined_term`): "What
+does the supervisor mode do?" is answered by "**supervisor**: a supervisor hands the question off…"
+under "Modes", not by the setting that lists the modes."""
 
 QUANTITY_BONUS = 0.5
 """Added to a sentence with a number when the question asks for a quantity (:data:`_QUANTITY_RE`): the
@@ -421,6 +505,11 @@ class Asked:
             score += QUANTITY_BONUS
         return score + self._naming(text), first
 
+    def definition_bonus(self, defines: frozenset[str]) -> float:
+        """:data:`DEFINITION_BONUS` when ``defines`` (a sentence's defined term: :func:`defined_term`) is
+        made of the question's words (or words that may stand for them), else 0."""
+        return DEFINITION_BONUS if defines and all(word in self._meanings for word in defines) else 0.0
+
     def answered_by(self, text: str, about: Mapping[str, float] = _NO_HEADING) -> bool:
         """Whether ``text`` has every word of a question of two or more words that matter."""
         wanted = [word for word, weight in self.weights.items() if weight >= 1.0]
@@ -453,8 +542,8 @@ def _subject(text: str) -> str:
     return match.group(0).strip("`").lower() if match else ""
 
 
-_CITATION_LINE_RE = re.compile(r"\s*\[\d+\]\s+\S+(?:\s+—\s+(.*))?$")
-"""A search result's citation line, ``[1] path:line — heading`` (group 1: the heading)."""
+_CITATION_LINE_RE = re.compile(r"\s*\[\d+\]\s+(?P<path>\S+?)(?::(?P<line>\d+))?(?:\s+—\s+(?P<heading>.*))?$")
+"""A search result's citation line, ``[1] path:line — heading``."""
 
 
 def cites_passages(text: str) -> bool:

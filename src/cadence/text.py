@@ -315,6 +315,9 @@ _RELATED_TEXT = {
     "model": "llm",
     "llm": "model",
     "conversation": "thread",
+    "discover": "find found load",  # stems as "discov" (discovers), "discovered" as "discover"
+    "discovered": "find found load",
+    "backend": "sqlite postgresql memory",
     "city": "place town",
     "town": "place city",
     "keep": "store live save",

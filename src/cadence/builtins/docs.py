@@ -21,6 +21,7 @@ import re
 import sqlite3
 import stat as _stat
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,9 +67,6 @@ _STOPWORDS = BASE_STOPWORDS | frozenset(
         # words about the search itself ("what do the docs say about ..."), not its topic
         "according",
         "describe",
-        "doc",
-        "docs",
-        "documentation",
         "explain",
         "look",
         "lookup",
@@ -170,12 +168,41 @@ def chunk_document(text: str, *, markdown: bool = True, title: str = "") -> list
     return [p for p in passages if p.text]
 
 
+def query_terms(text: str) -> list[str]:
+    """The search terms of free text: its words without stop words (all of them when only stop words are
+    left) and without the documentation named as where to look ("what do the docs say about", not "the
+    docs plugin": :data:`~cadence.text.THE_DOCS_RE`), once each, in order, at most :data:`MAX_QUERY_TERMS`."""
+    words = re.findall(r"\w+", THE_DOCS_RE.sub(" ", text).lower())
+    meaningful = [w for w in words if w not in _STOPWORDS]
+    return list(dict.fromkeys(meaningful or words))[:MAX_QUERY_TERMS]
+
+
 def fts_query(text: str) -> str:
     """A safe FTS5 query from free text: words are quoted and OR-ed (no FTS syntax survives)."""
-    words = re.findall(r"\w+", text.lower())
-    meaningful = [w for w in words if w not in _STOPWORDS]
-    terms = list(dict.fromkeys(meaningful or words))[:MAX_QUERY_TERMS]
-    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
+    return " OR ".join('"' + term.replace('"', '""') + '"' for term in query_terms(text))
+
+
+TITLE_BOOST = 1.0
+"""How much more a passage counts (its BM25 score times 1 + this) when the title of its section is made
+of the query's words; in proportion when it has some of them, half as much for a title above it."""
+CANDIDATES_PER_HIT = 4
+"""Passages ranked by BM25 for each hit asked, before the titles re-rank them."""
+
+
+def title_coverage(heading: str, terms: Iterable[str]) -> float:
+    """The share (0-1) of the query's ``terms`` (already stemmed) that the heading ``A > B > title`` names:
+    a term in its section's own title counts 1, one only in a title above it half."""
+    wanted = set(terms)
+    if not wanted:
+        return 0.0
+    *parents, title = heading.split(" > ")
+    in_title = wanted & _stems(title)
+    in_parents = (wanted & _stems(" ".join(parents))) - in_title
+    return (len(in_title) + 0.5 * len(in_parents)) / len(wanted)
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(word) for word in re.findall(r"\w+", text.lower())}
 
 
 def _list_folder(folder: str) -> tuple[list[os.DirEntry[str]], list[os.DirEntry[str]]]:
@@ -327,6 +354,7 @@ class DocsIndex:
 
     def search(self, query: str, limit: int = 5) -> list[SearchHit]:
         """The best passages for ``query`` (free text; never raises on FTS syntax)."""
+        terms = query_terms(query)
         match = fts_query(query)
         if not match:
             raise DocsError(f"The query {query!r} has no searchable words; use a few keywords")
@@ -340,20 +368,25 @@ class DocsIndex:
                            bm25(passages, 0.0, 0.0, 3.0, 1.0) AS score, body
                     FROM passages WHERE passages MATCH ? ORDER BY score LIMIT ?
                     """,
-                    (SNIPPET_TOKENS, match, limit),
+                    (SNIPPET_TOKENS, match, limit * CANDIDATES_PER_HIT),
                 ).fetchall()
             except sqlite3.OperationalError as exc:  # defensive: the query is already sanitized
                 logger.warning("docs: FTS query %r failed: %s", match, exc)
                 raise DocsError(f"The query {query!r} could not be searched; use plain keywords") from exc
+        # BM25 (negative: lower is better) knows a heading's words but not whose title they are: a section
+        # titled with the query's words is about them ("info" for "the info plugin"), and a query of words
+        # every passage has ("what is Cadence") is answered by the section named after them
+        stemmed = [stem(term) for term in terms]
+        rows.sort(key=lambda r: r[4] * (1 + TITLE_BOOST * title_coverage(r[2], stemmed)))
         return [
             SearchHit(
                 path=r[0],
                 line=int(r[1]),
                 heading=r[2],
-                snippet=" ".join(snippet_for(query, r[5], r[3]).split()),
+                snippet=" ".join(snippet_for(query, r[5], r[3], title=r[2].rsplit(" > ", 1)[-1]).split()),
                 score=r[4],
             )
-            for r in rows
+            for r in rows[:limit]
         ]
 
     def resolve(self, path: str) -> Path:
@@ -410,7 +443,7 @@ _ITEM_START_RE = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]")
 _SENTENCE_GAP_RE = re.compile(r"(?<=[.!?])\s+")
 
 
-def snippet_for(query: str, body: str, fts_snippet: str) -> str:
+def snippet_for(query: str, body: str, fts_snippet: str, *, title: str = "") -> str:
     """The snippet of a hit: about :data:`SNIPPET_TOKENS` words of ``body`` from the sentence most about
     ``query`` (:class:`SnippetQuery`: its words, stemmed, and the words that may stand for them: "at
     most 52 characters" for "how long can a name be"), from the start of its bullet when that is near
@@ -418,10 +451,14 @@ def snippet_for(query: str, body: str, fts_snippet: str) -> str:
 
     FTS5's window (``fts_snippet``) is placed where the most query words are, which may be the middle of
     a sentence after the one that answers ("…synthesizer, finalize, finalizer) are reserved." where the
-    query asks how long a name can be). When no sentence has a query word (a word FTS5's Porter stemmer
-    finds and this one does not), ``fts_snippet`` is used, extended to its line's start and end.
+    query asks how long a name can be). The words of ``title``, the title of the passage's section, count
+    as said by every sentence ("**planner**: …" under "Modes" for "the planner mode"); a passage whose
+    title has every word of the query that matters starts at its beginning, which says what the section
+    is about ("What Cadence is" for "what is Cadence"). When no sentence has a query word (a word FTS5's
+    Porter stemmer finds and this one does not), ``fts_snippet`` is used, extended to its line's start
+    and end.
     """
-    start = best_sentence_start(query, body)
+    start = best_sentence_start(query, body, title)
     if start is None:
         return to_line_end(from_line_start(fts_snippet, body), body)
     words = list(_SNIPPET_TOKEN_RE.finditer(body, start))
@@ -433,18 +470,21 @@ def snippet_for(query: str, body: str, fts_snippet: str) -> str:
     return ("…" if body[:start].strip() else "") + body[start:end] + ("…" if body[end:].strip() else "")
 
 
-def best_sentence_start(query: str, body: str) -> int | None:
+def best_sentence_start(query: str, body: str, title: str = "") -> int | None:
     """Where a snippet of ``body`` for ``query`` starts: at its sentence most about the query (the
     earliest of the best: :class:`SnippetQuery`), or at the start of the bullet it is in when that is
     at most :data:`MAX_SNIPPET_LEAD` characters before; None when no sentence has a word of the query
-    that matters."""
+    that matters; ``title``: see :func:`snippet_for`."""
     asked = SnippetQuery(query)
+    if title and asked.covered_by(title):
+        return 0  # the section is about what is asked: its beginning says what it is
+    titled = f" {title}" if title else ""
     best: tuple[float, int] | None = None  # (score, start)
     for item_start, item_end, bullet in _items(body):
         item = body[item_start:item_end]
         starts = [0] + [gap.end() for gap in _SENTENCE_GAP_RE.finditer(item)]
         for begin, finish in zip(starts, [*starts[1:], len(item)], strict=True):
-            score = asked.score(item[begin:finish])
+            score = asked.score(item[begin:finish] + titled)
             # a weak word alone ("cadence") is no place to start: FTS5 may have matched better ones
             if score > WEAK_WEIGHT and (best is None or score > best[0]):
                 lead = begin <= MAX_SNIPPET_LEAD and bullet
@@ -491,6 +531,13 @@ class SnippetQuery:
             for other in RELATED_WORDS.get(word, ()):
                 if other not in self.weights:
                     self.meanings.setdefault(other, []).append((word, RELATED_STRENGTH))
+
+    def covered_by(self, text: str) -> bool:
+        """Whether ``text`` has every word of the query that matters (itself or a related word; every
+        word when all of them are weak: "what is Cadence")."""
+        said = {asked for word, _ in _words(text) for asked, _ in self.meanings.get(word, ())}
+        strong = {word for word, weight in self.weights.items() if weight >= 1.0} or set(self.weights)
+        return bool(strong) and said >= strong
 
     def score(self, text: str) -> float:
         """The weights of the query's words ``text`` has (each once, at its best strength: a word 1, a
