@@ -797,3 +797,33 @@ def test_a_duration_alone_is_said_in_the_days_or_weeks_asked(question: str, expe
 def test_a_duration_that_cannot_be_said_in_days_or_weeks_is_an_error(question: str) -> None:
     with pytest.raises(DateQuestionError):
         ask(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("How old is someone born in 1990?",
+         "Someone born in 1990 is 35 years old after their birthday this year (2025), and 34 before it."),
+        ("If I was born in 1985, how old am I?",
+         "Someone born in 1985 is 40 years old after their birthday this year (2025), and 39 before it."),
+        ("What age is a person born in 2001?",
+         "Someone born in 2001 is 24 years old after their birthday this year (2025), and 23 before it."),
+        ("How many years since 1990?", "1990 was 35 years ago (2025 - 1990)."),
+        ("How long ago was 1969?", "1969 was 56 years ago (2025 - 1969)."),
+    ],
+)  # fmt: skip
+def test_an_age_or_the_years_since_a_year_written_alone(question: str, expected: str) -> None:
+    """A year of birth alone does not tell whether this year's birthday is past: both ages are given."""
+    assert ask(question) == expected
+
+
+@pytest.mark.parametrize("question", ["How old is someone born in 2031?", "How many years since 2031?"])
+def test_a_year_to_come_is_no_age(question: str) -> None:
+    with pytest.raises(DateQuestionError):
+        ask(question)
+
+
+def test_an_age_question_is_routed_to_the_date_calculator() -> None:
+    router = PreRouter.from_tool_schemas([routing_schema(t) for t in INFO_TOOLS])
+    for question in ["How old is someone born in 1990?", "How many years ago was 1969?"]:
+        assert router.rank(question, ignore_shared=True)[0].name == "date_calculator", question

@@ -38,6 +38,7 @@ from cadence.models.local.policy import (
     capabilities_in,
     distinct_arguments_plan,
     is_follow_up,
+    listed_numbers,
     measured_statement,
     numbers_in,
     part_for,
@@ -1552,3 +1553,18 @@ def test_a_follow_up_giving_another_number_asks_the_previous_question_with_it(
     follow_up: str, previous: str, asked: str | None
 ) -> None:
     assert with_another_number(follow_up, previous) == asked
+
+
+def test_a_sum_or_average_of_a_range_in_words_takes_every_number_of_it() -> None:
+    """ "What's the sum of 1 through 10?" summed 1 and 10 (11)."""
+    assert listed_numbers("What's the sum of 1 through 10?") == list(range(1, 11))
+    assert listed_numbers("the average of the numbers from 1 to 100") == list(range(1, 101))
+    assert listed_numbers("add up the integers from 5 to 8") == [5, 6, 7, 8]
+    # two ends of something else, a range too long to list, or more numbers than the range: as written
+    assert listed_numbers("drive from 10 to 20 km") == [10, 20]
+    assert listed_numbers("the sum of 1 to 100000") == [1, 100000]
+    assert listed_numbers("the sum of 3, 4 and 1 to 2") == [3, 4, 1, 2]
+    tools = [routing_schema(t) for t in MATH_TOOLS]
+    plan = LocalChatModel().plan([HumanMessage("What is the sum of the numbers from 1 to 100?")], tools=tools)
+    call = json.loads(plan.fixed or "{}")
+    assert call == {"name": "statistics", "arguments": {"numbers": list(range(1, 101))}}

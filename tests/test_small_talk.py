@@ -216,3 +216,14 @@ def test_a_request_taken_back_is_small_talk_not_a_follow_up(message: str) -> Non
     assert is_small_talk(message)
     assert small_talk_reply(message, CAPABILITIES) == "No problem. Just ask whenever you need something."
     assert not is_small_talk("Never mind the time, what is 5+5?")
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Bye for now", "Take care!", "talk to you later", "Have a nice day!", "see you soon", "bye then"],
+)
+def test_a_goodbye_is_answered_without_an_agent(message: str) -> None:
+    """ "Bye for now" reached the world clock, which looked for a place named "Bye for now"."""
+    assert is_small_talk(message)
+    plan = LocalChatModel().plan([SystemMessage("s"), HumanMessage(message)], tools=ROUTES)
+    assert plan.fixed == "goto_finalize"

@@ -1081,6 +1081,44 @@ def _year_fact(question: str, today: date) -> str | None:
     return f"{'Yes' if said == length else 'No'}, {sentence}"
 
 
+_BORN_IN_YEAR_RE = re.compile(
+    r"\b(?:how\s+old|what\s+age|(?:his|her|their|my|the)\s+age|age\s+of)\b.*\bborn\s+in\s+(?P<y1>\d{4})\b"
+    r"|\bborn\s+in\s+(?P<y2>\d{4})\b.*\b(?:how\s+old|what\s+age|age)\b",
+    re.IGNORECASE,
+)
+"""An age asked from a year of birth alone: "How old is someone born in 1990?", "born in 1985, how old"."""
+_YEARS_SINCE_RE = re.compile(
+    r"\bhow\s+many\s+years\s+(?:since|ago\s+(?:was|were|is)|have\s+passed\s+since|has\s+it\s+been\s+since)"
+    r"\s+(?:the\s+year\s+)?(?P<y>\d{4})\s*\??\s*$"
+    r"|\bhow\s+(?:long|many\s+years)\s+ago\s+(?:was|is)\s+(?:the\s+year\s+)?(?P<z>\d{4})\s*\??\s*$",
+    re.IGNORECASE,
+)
+"""Years since a year alone: "How many years since 1990?", "How long ago was 1969?"."""
+
+
+def _years_since(text: str, today: date) -> str | None:
+    """The years from a year written alone to this year: an age from a year of birth (two ages: before
+    and after this year's birthday, which a year alone does not tell), or how many years ago a year was.
+    ``None`` when the question is neither, or the year is to come."""
+    born = _BORN_IN_YEAR_RE.search(text)
+    if born is not None:
+        year = int(born.group("y1") or born.group("y2"))
+        age = today.year - year
+        if not 0 < age < 150:
+            return None
+        return (
+            f"Someone born in {year} is {age} years old after their birthday this year ({today.year}), "
+            f"and {age - 1} before it."
+        )
+    since = _YEARS_SINCE_RE.search(text.strip())
+    if since is None:
+        return None
+    year = int(since.group("y") or since.group("z"))
+    if not 0 < today.year - year < 10_000:
+        return None
+    return f"{year} was {_plural(today.year - year, 'year')} ago ({today.year} - {year})."
+
+
 # --- the question --------------------------------------------------------------------
 
 
@@ -1137,6 +1175,9 @@ def answer(question: str, calendar: Calendar) -> str:
             f"it; ask e.g. 'what day of the week is 12/25/2026'"
         )
     if not items:
+        since = _years_since(text, calendar.now().astimezone(UTC).date())
+        if since is not None:
+            return since
         asked = _TODAY_ASKED_RE.search(masked)
         rest = _PLACE_RE.sub(" ", masked[: asked.start()] + " " + masked[asked.end() :]) if asked else ""
         if asked is None or _TODAY_ONLY_RE.search(rest):
@@ -1198,7 +1239,8 @@ def make_date_calculator(calendar: Calendar) -> BaseTool:
         months or years are between two dates; the weekday of any day; the date some days, weeks, months
         or years after or before another, from now, or ago; how many days until or since a day or a holiday
         (e.g. Christmas, New Year's Day, Halloween, Valentine's Day); today's or tomorrow's calendar day;
-        next Friday or last Monday; leap years (e.g. 'is 2028 a leap year?').
+        next Friday or last Monday; leap years (e.g. 'is 2028 a leap year?'); ages (how old someone born
+        in 1990 or on a date is) and how many years ago a year was.
 
         Pass the whole question. Days may be written (e.g. '2026-03-01', 'March 1, 2026', '1 March',
         'Mar 1', '1st of March', '3/1/2026' read month first); one without a year is in this year, or for

@@ -817,7 +817,7 @@ class DocsPlugin(BasePlugin):
                 "the agents, the synthesizer, the suspend node, turns, threads, conversations), its modes "
                 "(coordinator, supervisor, single, planner) and tones, how to install and start it",
                 "settings and how to change them: models, timeouts, API keys, server host and port, "
-                "database, where data is stored",
+                "database (SQLite, PostgreSQL), where data is stored, workers",
                 "features: validating or checking the final answer, long-term memory, human approval of "
                 "tools, streaming, the OpenAI-compatible API, the web page, plugins and agents in Markdown",
                 "limits: how many tool calls or agent routes are allowed per turn, what happens when they "

@@ -477,7 +477,9 @@ PRAISE_RE = re.compile(
 """Praise that goes with thanks ("Thanks, that was really helpful!", "cheers, that sorted it")."""
 GOODBYE_RE = re.compile(
     r"^(?:(?:ok(?:ay)?|thanks)[ ,!]+)?"
-    r"(?:bye|goodbye|bye bye|see you(?: later)?|see ya|good night|cya|farewell)[\s!.]*$",
+    r"(?:bye|goodbye|bye bye|see you(?: later| soon| tomorrow)?|see ya|good night|cya|farewell|take care"
+    r"|talk (?:to you )?(?:later|soon)|catch you later|have a (?:good|nice|great) (?:day|night|evening|one))"
+    r"(?: for now| then| everyone| all)?[\s!.]*$",
     re.IGNORECASE,
 )
 DISMISS_RE = re.compile(

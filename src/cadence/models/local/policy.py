@@ -1086,10 +1086,34 @@ def sole_number_list_parameter(schema: Mapping[str, Any]) -> str | None:
     return name if spec.get("type") == "array" and items.get("type") in ("number", "integer") else None
 
 
+MAX_RANGE_NUMBERS = 1000
+"""The longest run of whole numbers a range in words ("from 1 to 100") is read as, for a list argument."""
+_RANGE_RE = re.compile(
+    r"(?:\b(?:from|of)\s+)(?P<a>\d+)\s*(?:to|through|thru|till|until|[-–])\s*(?P<b>\d+)\b(?![.,]\d)"
+    r"|\b(?P<c>\d+)\s+(?:through|thru)\s+(?P<d>\d+)\b(?![.,]\d)",
+    re.IGNORECASE,
+)
+"""A range of whole numbers in words: "the sum of 1 through 10", "the numbers from 1 to 100"."""
+_OF_A_RANGE_RE = re.compile(
+    r"\b(?:sum|total|add(?:ed)?(?:\s+up)?|average|mean|median|numbers|integers)\b", re.IGNORECASE
+)
+"""Words that make a range in words the data ("the sum of 1 to 10"), not two ends ("from 1 to 100 km")."""
+
+
 def listed_numbers(question: str) -> list[int | float]:
     """Every number of ``question`` in order, repeats kept ("the mode of 3, 7, 7, 2" is 3, 7, 7, 2): a
-    list argument a small model would copy without its repeats or with one left out."""
-    found = NUMBER_RE.findall(digits_written(question))
+    list argument a small model would copy without its repeats or with one left out. A range of whole
+    numbers in words that a sum or an average is asked of ("the sum of 1 through 10", "the average of the
+    numbers from 1 to 100") is every number of it, up to :data:`MAX_RANGE_NUMBERS` of them."""
+    written = digits_written(question)
+    match = _RANGE_RE.search(written)
+    if match and _OF_A_RANGE_RE.search(written):
+        low, high = (
+            int(n) for n in (match.group("a") or match.group("c"), match.group("b") or match.group("d"))
+        )
+        if 0 < high - low < MAX_RANGE_NUMBERS and len(NUMBER_RE.findall(written)) == 2:
+            return list(range(low, high + 1))
+    found = NUMBER_RE.findall(written)
     return [float(n) if "." in n else int(n) for n in found]
 
 
