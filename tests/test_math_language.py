@@ -2253,3 +2253,18 @@ def test_more_taken_than_there_is_is_not_read_as_left() -> None:
 )
 def test_what_is_left_after_some_have_passed(question: str) -> None:
     assert to_expression(question) == "(52 - 17)"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("If a pizza is cut into 8 slices and I eat 3, what fraction is left?", "(8 - 3) / 8 = 5/8"),
+        ("A tank holds 40 liters and 10 are used. What fraction remains?", "(40 - 10) / 40 = 3/4"),
+        ("A cake has 12 pieces. We ate 9. What percentage of the cake remains?", "(12 - 9) / 12 * 100 = 25%"),
+        # the count left, when a count is asked
+        ("I have 12 apples and give away 5, how many are left?", "(12 - 5) = 7"),
+    ],
+)
+def test_a_share_of_what_is_left_is_of_the_whole(text: str, expected: str) -> None:
+    """ "What fraction is left?" of 8 slices less 3 was answered 5."""
+    assert calculate.invoke({"expression": text}) == expected

@@ -1239,8 +1239,8 @@ def make_date_calculator(calendar: Calendar) -> BaseTool:
         months or years are between two dates; the weekday of any day; the date some days, weeks, months
         or years after or before another, from now, or ago; how many days until or since a day or a holiday
         (e.g. Christmas, New Year's Day, Halloween, Valentine's Day); today's or tomorrow's calendar day;
-        next Friday or last Monday; leap years (e.g. 'is 2028 a leap year?'); ages (how old someone born
-        in 1990 or on a date is) and how many years ago a year was.
+        next Friday or last Monday; leap years (e.g. 'is 2028 a leap year?'); the age of someone born in
+        1990; how many years ago 1969 was.
 
         Pass the whole question. Days may be written (e.g. '2026-03-01', 'March 1, 2026', '1 March',
         'Mar 1', '1st of March', '3/1/2026' read month first); one without a year is in this year, or for

@@ -1701,7 +1701,7 @@ class InfoPlugin(BasePlugin):
                 "the weekday of a date (Monday to Sunday) in January, February, March, April, May, June, "
                 "July, August, September, October, November or December",
                 "the date some days, weeks or months after or before another date",
-                "age: how old someone born in a year or on a date is; how many years ago a year was",
+                "the age of someone born then",
                 "countdowns to holidays such as Christmas, Halloween, Valentine's Day or a birthday, or to "
                 "31 December: how many days are left",
                 "leap day (29 February) questions and how many days a month has; next Friday, last Monday",

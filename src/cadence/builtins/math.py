@@ -97,6 +97,44 @@ def _as_fraction(expression: str) -> str | None:
     return text
 
 
+_SHARE_LEFT_RE = re.compile(
+    r"\bwhat\s+(?P<kind>fraction|part|proportion|share|percent(?:age)?)\b(?:\s+of\s+(?:it|them|the\s+\w+))?"
+    r"\s+(?:is|are|was|were|do\s+(?:i|we|you|they)\s+have|does\s+(?:he|she|it)\s+have)?\s*(?:still\s+)?"
+    r"(?:left(?:\s+over)?|remain(?:s|ing)?)\b",
+    re.IGNORECASE,
+)
+"""A share of the whole asked of what is left: "what fraction is left?", "what percentage of it remains?"."""
+
+
+def _share_left(text: str, translated: str, left: Number) -> str | None:
+    """What is left as a share of the whole: "A pizza is cut into 8 slices and I eat 3: what fraction is
+    left?" was read as ``(8 - 3)`` = 5; the share is 5/8 (or 62.5% when a percentage is asked). ``None``
+    unless the text asks a share of what is left and was read as a whole minus what was taken."""
+    asked = _SHARE_LEFT_RE.search(text)
+    whole = re.match(r"\(\s*(\d+(?:\.\d+)?)\s+-\s", translated)
+    if asked is None or whole is None or _closing(translated, 0) != len(translated.rstrip()) - 1:
+        return None
+    total = Fraction(Decimal(whole.group(1)))
+    rest = Fraction(Decimal(str(left)))
+    if total <= 0 or not 0 <= rest <= total:
+        return None
+    share = rest / total
+    if asked.group("kind").lower().startswith("percent"):
+        return f"{translated} / {whole.group(1)} * 100 = {format_number(float(share * 100))}%"
+    written = f"{share.numerator}/{share.denominator}" if share.denominator != 1 else str(share.numerator)
+    return f"{translated} / {whole.group(1)} = {written}"
+
+
+def _closing(text: str, start: int) -> int:
+    """The index of the parenthesis closing the one at ``start`` (-1 when it is not closed)."""
+    depth = 0
+    for index in range(start, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[index], 0)
+        if depth == 0:
+            return index
+    return -1
+
+
 PRIME_MAX = 10**10
 """Largest number whose primality or prime factors the calculator works out (trial division: a few ms)."""
 _IS_PRIME_RE = re.compile(
@@ -722,6 +760,9 @@ def calculate(expression: str) -> str:
                 "operation with symbols or functions, e.g. sqrt(225), factorial(5), 3 * 19.99"
             ) from None
         logger.debug("calculated %r as %r", expression, translated)
+        share = _share_left(expression, translated, result)
+        if share is not None:
+            return share
         conversion = conversion_in(expression)
         if conversion is not None and conversion.expression == translated:
             return _converted(conversion.amount, conversion.unit, translated, result)
