@@ -248,6 +248,11 @@ def test_search_hits_show_the_answering_bullet(tmp_path: Path) -> None:
             "Their state is checkpointed in one of three database",
         ),
         ("What is human in the loop?", "A tool that changes something can require a human's approval"),
+        # a section titled with the question's words, whose answer comes later in it
+        ("What is the single mode?", "single: one agent and its tools answer directly"),
+        ("How do I write an agent in Markdown?", "An agent can also be written without Python"),
+        # one word of many in a title ("Long-term memory") does not outrank the passage that answers
+        ("How long can a tool call take before it times out?", "`CADENCE_TOOL_TIMEOUT`"),
     ],
 )
 def test_questions_about_the_bundled_documentation_are_answered_by_their_sentence(

@@ -184,7 +184,9 @@ def fts_query(text: str) -> str:
 
 TITLE_BOOST = 1.0
 """How much more a passage counts (its BM25 score times 1 + this) when the title of its section is made
-of the query's words; in proportion when it has some of them, half as much for a title above it."""
+of the query's words; times the square of the share it has when it has some of them (one word of seven
+in a title, "Long-term memory" for "how long can a tool call take", is next to nothing), a title above it
+counting half."""
 CANDIDATES_PER_HIT = 4
 """Passages ranked by BM25 for each hit asked, before the titles re-rank them."""
 
@@ -377,7 +379,7 @@ class DocsIndex:
         # titled with the query's words is about them ("info" for "the info plugin"), and a query of words
         # every passage has ("what is Cadence") is answered by the section named after them
         stemmed = [stem(term) for term in terms]
-        rows.sort(key=lambda r: r[4] * (1 + TITLE_BOOST * title_coverage(r[2], stemmed)))
+        rows.sort(key=lambda r: r[4] * (1 + TITLE_BOOST * title_coverage(r[2], stemmed) ** 2))
         return [
             SearchHit(
                 path=r[0],
@@ -454,20 +456,32 @@ def snippet_for(query: str, body: str, fts_snippet: str, *, title: str = "") -> 
     query asks how long a name can be). The words of ``title``, the title of the passage's section, count
     as said by every sentence ("**planner**: …" under "Modes" for "the planner mode"); a passage whose
     title has every word of the query that matters starts at its beginning, which says what the section
-    is about ("What Cadence is" for "what is Cadence"). When no sentence has a query word (a word FTS5's
+    is about ("What Cadence is" for "what is Cadence"), followed by its sentence most about the query when
+    that comes later ("**single**: …" for "the single mode"). When no sentence has a query word (a word FTS5's
     Porter stemmer finds and this one does not), ``fts_snippet`` is used, extended to its line's start
     and end.
     """
     start = best_sentence_start(query, body, title)
+    if title and SnippetQuery(query).covered_by(title):
+        head = _window_end(body, 0)
+        if start is None or start < head:
+            return body[:head] + ("…" if body[head:].strip() else "")
+        end = _window_end(body, start)  # and the sentence most about the query, further on
+        return f"{body[:head]} …{body[start:end]}" + ("…" if body[end:].strip() else "")
     if start is None:
         return to_line_end(from_line_start(fts_snippet, body), body)
+    end = _window_end(body, start)
+    return ("…" if body[:start].strip() else "") + body[start:end] + ("…" if body[end:].strip() else "")
+
+
+def _window_end(body: str, start: int) -> int:
+    """Where a snippet starting at ``start`` ends: after :data:`SNIPPET_TOKENS` words, or at the end of
+    that line when it is near (:data:`MAX_SNIPPET_TAIL`)."""
     words = list(_SNIPPET_TOKEN_RE.finditer(body, start))
     end = words[SNIPPET_TOKENS - 1].end() if len(words) > SNIPPET_TOKENS else len(body.rstrip())
     stop = body.find("\n", end)
     stop = len(body.rstrip()) if stop < 0 else stop
-    if stop - end <= MAX_SNIPPET_TAIL:
-        end = stop
-    return ("…" if body[:start].strip() else "") + body[start:end] + ("…" if body[end:].strip() else "")
+    return stop if stop - end <= MAX_SNIPPET_TAIL else end
 
 
 def best_sentence_start(query: str, body: str, title: str = "") -> int | None:
@@ -476,8 +490,6 @@ def best_sentence_start(query: str, body: str, title: str = "") -> int | None:
     at most :data:`MAX_SNIPPET_LEAD` characters before; None when no sentence has a word of the query
     that matters; ``title``: see :func:`snippet_for`."""
     asked = SnippetQuery(query)
-    if title and asked.covered_by(title):
-        return 0  # the section is about what is asked: its beginning says what it is
     titled = f" {title}" if title else ""
     best: tuple[float, int] | None = None  # (score, start)
     for item_start, item_end, bullet in _items(body):
