@@ -251,6 +251,9 @@ def test_search_hits_show_the_answering_bullet(tmp_path: Path) -> None:
         # a section titled with the question's words, whose answer comes later in it
         ("What is the single mode?", "single: one agent and its tools answer directly"),
         ("How do I write an agent in Markdown?", "An agent can also be written without Python"),
+        # under a heading that has the question's words, the sentence that says them itself
+        ("What do the docs say about streaming?", "Answers are streamed token by token"),
+        ("Is there an OpenAI-compatible API?", "An OpenAI-compatible endpoint"),
         # one word of many in a title ("Long-term memory") does not outrank the passage that answers
         ("How long can a tool call take before it times out?", "`CADENCE_TOOL_TIMEOUT`"),
     ],

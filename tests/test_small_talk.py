@@ -227,3 +227,10 @@ def test_a_goodbye_is_answered_without_an_agent(message: str) -> None:
     assert is_small_talk(message)
     plan = LocalChatModel().plan([SystemMessage("s"), HumanMessage(message)], tools=ROUTES)
     assert plan.fixed == "goto_finalize"
+
+
+@pytest.mark.parametrize("message", ["What is the meaning of life?", "good evening"])
+def test_a_word_that_only_looks_inflected_reaches_no_agent(message: str) -> None:
+    """ "meaning" was stemmed to "mean" (an average), and the calculator was asked the meaning of life."""
+    plan = LocalChatModel().plan([SystemMessage("s"), HumanMessage(message)], tools=ROUTES)
+    assert plan.fixed == "goto_finalize"

@@ -170,9 +170,11 @@ def relevant_sentences(
     word such as "have" or "two" little, a related word ("one" for "single") or a part of an
     identifier less than the word itself), with the words of the heading of its passage, in a
     search result's citation line ``[1] path:line — heading`` ("Plugin metadata" is what the list
-    under it is about). Ties go to the sentence whose first such word comes earliest (a sentence
-    that starts with the topic is about it: "The synthesizer writes the final answer"; so is one
-    under a heading that names it), then to the earlier passage (a search result lists its best
+    under it is about); a sentence defining a term of the question scores more (:data:`DEFINITION_BONUS`).
+    Ties go to the sentence that says more of the question's words itself (under a heading that has them
+    all, "a web chat page" for "a web interface"), then to the one whose first such word comes earliest
+    (a sentence that starts with the topic is about it: "The synthesizer writes the final answer"; so is
+    one under a heading that names it), then to the earlier passage (a search result lists its best
     passage first), then to the earlier sentence.
 
     The best sentence is quoted first, with the next sentence of its bullet or paragraph (which
@@ -188,13 +190,15 @@ def relevant_sentences(
     """
     asked = Asked(question)
     sentences = _sentences(text, asked)
-    scored: list[tuple[float, int, int, int]] = []  # (-score, first word's place, passage, index)
+    # (-score, -the question's words it says itself, first word's place, passage, index)
+    scored: list[tuple[float, int, int, int, int]] = []
     for index, sentence in enumerate(sentences):
         if len(sentence.text) >= MIN_SENTENCE_CHARS:
             score, first = asked.score(sentence.text, sentence.about)
             if score > 0:
                 score += asked.definition_bonus(sentence.defines)
-                scored.append((-score, first, sentence.passage, index))
+                own = len(asked.said_in(sentence.text))
+                scored.append((-score, -own, first, sentence.passage, index))
     if not scored:
         return relevant_passages(text, question, limit) if or_passages else ""
     # a snippet's cut start is no sentence to quote when a whole one is about the question

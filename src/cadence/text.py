@@ -176,9 +176,28 @@ def stem(word: str) -> str:
     return strip_suffix(word)
 
 
+_NOT_INFLECTED = {
+    "meaning": "meaning",
+    "meanings": "meaning",
+    "evening": "evening",
+    "evenings": "evening",
+    "morning": "morning",
+    "mornings": "morning",
+    "during": "during",
+    "nothing": "nothing",
+    "something": "something",
+    "everything": "everything",
+    "anything": "anything",
+}
+"""Words whose suffix is no inflection: "meaning" is not "mean" (an average), "evening" not "even"."""
+
+
 def strip_suffix(word: str) -> str:
     """``word`` without one common English suffix, keeping three letters at least (no other checks): the
-    light stemmer's rule, shared with the embedded model's pre-router (``cadence.models.preroute.stem``)."""
+    light stemmer's rule, shared with the embedded model's pre-router (``cadence.models.preroute.stem``);
+    a word that only looks inflected (:data:`_NOT_INFLECTED`) stays whole."""
+    if word in _NOT_INFLECTED:
+        return _NOT_INFLECTED[word]
     for suffix in _SUFFIXES:
         if suffix == "s" and word[-2] in "su":  # class, status
             continue
@@ -318,6 +337,8 @@ _RELATED_TEXT = {
     "discover": "find found load",  # stems as "discov" (discovers), "discovered" as "discover"
     "discovered": "find found load",
     "backend": "sqlite postgresql memory",
+    "interface": "page ui browser",
+    "ui": "page interface browser",
     "city": "place town",
     "town": "place city",
     "keep": "store live save",
