@@ -8,7 +8,7 @@ import re
 import pytest
 
 from cadence.builtins.math import CalculationError, calculate, evaluate
-from cadence.builtins.math_language import numbers_from_words, read_conversion, to_expression
+from cadence.builtins.math_language import numbers_from_words, read_conversion, to_expression, trailing_unit
 
 
 @pytest.mark.parametrize(
@@ -2268,3 +2268,18 @@ def test_what_is_left_after_some_have_passed(question: str) -> None:
 def test_a_share_of_what_is_left_is_of_the_whole(text: str, expected: str) -> None:
     """ "What fraction is left?" of 8 slices less 3 was answered 5."""
     assert calculate.invoke({"expression": text}) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("What's 25% of 80 cents?", "(25 / 100) * 80 = 20 cents"),
+        ("What is 10% of 5 kg?", "(10 / 100) * 5 = 0.5 kg"),
+        ("how much is 3 times 4 dollars", "3 * 4 = 12 dollars"),
+    ],
+)
+def test_the_unit_of_the_amount_is_the_results(text: str, expected: str) -> None:
+    """ "What's 25% of 80 cents?" was read as "(25 / 100) * 80 cents", which no evaluator takes."""
+    assert calculate.invoke({"expression": text}) == expected
+    assert trailing_unit("(25 / 100) * 80 cents") == ("(25 / 100) * 80", "cents")
+    assert trailing_unit("(25 / 100) * 80") is None

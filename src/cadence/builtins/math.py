@@ -10,6 +10,7 @@ are declared quick (:func:`cadence.sdk.inline`) and run without a thread hand-ov
 from __future__ import annotations
 
 import ast
+import contextlib
 import decimal
 import logging
 import math
@@ -25,7 +26,13 @@ from langchain_core.tools import BaseTool
 
 from cadence.builtins import clock
 from cadence.builtins._common import BuiltinToolError, agent_prompt
-from cadence.builtins.math_language import conversion_in, has_operation, to_expression, unread_words
+from cadence.builtins.math_language import (
+    conversion_in,
+    has_operation,
+    to_expression,
+    trailing_unit,
+    unread_words,
+)
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, inline, route_text, tool
 
 logger = logging.getLogger(__name__)
@@ -749,6 +756,11 @@ def calculate(expression: str) -> str:
         try:
             result = evaluate(translated)
         except CalculationError as error:
+            unit = trailing_unit(translated) if getattr(error, "unreadable", False) else None
+            if unit is not None:
+                # "25% of 80 cents": the amount's unit is the result's ("(25 / 100) * 80 = 20 cents")
+                with contextlib.suppress(CalculationError):
+                    return f"{unit[0]} = {format_number(evaluate(unit[0]))} {unit[1]}"
             if getattr(error, "unreadable", False):
                 raise _not_arithmetic(expression, exc) from None
             raise CalculationError(f"{error} (read {expression!r} as {translated})") from None

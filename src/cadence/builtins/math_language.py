@@ -387,6 +387,16 @@ _COUNTED_UNIT_RE = re.compile(rf"({_NUM})\s+(?:{_COUNTED_UNITS})\b(?!\s+(?:of|pe
 """A unit after a number ("45 minutes", "3 dollars")."""
 
 
+_TRAILING_UNIT_RE = re.compile(rf"^(?P<head>.*[\d)])\s+(?P<unit>{_COUNTED_UNITS})\s*$", re.IGNORECASE)
+
+
+def trailing_unit(expression: str) -> tuple[str, str] | None:
+    """An expression read with the unit of its last number left after it, split into the arithmetic and
+    the unit: "(25 / 100) * 80 cents" is ``("(25 / 100) * 80", "cents")``; None otherwise."""
+    match = _TRAILING_UNIT_RE.match(expression.strip())
+    return (match.group("head"), match.group("unit")) if match else None
+
+
 def _same_units_dropped(text: str) -> str:
     """``text`` without the units after its numbers when every number has the same one ("45 minutes
     plus 30 minutes" is 45 + 30; "150 km over 3 hours" is left alone: a speed, not a quotient)."""
