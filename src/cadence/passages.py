@@ -343,6 +343,8 @@ _DEFINES_RE = re.compile(
     r"(?:\*\*(?P<bold>[^*]{1,60})\*\*|(?P<subject>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}?)\s+(?:is|are)\s)",
     re.IGNORECASE,
 )
+"""The start of a sentence that defines a term: a bold term ("- **supervisor**: …") or the subject of its
+"is"/"are" ("Cadence is …"), after a bullet and an article."""
 
 
 _NOT_SUBJECT = STOPWORDS | frozenset(
