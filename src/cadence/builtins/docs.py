@@ -179,7 +179,11 @@ def query_terms(text: str) -> list[str]:
 
 def fts_query(text: str) -> str:
     """A safe FTS5 query from free text: words are quoted and OR-ed (no FTS syntax survives)."""
-    return " OR ".join('"' + term.replace('"', '""') + '"' for term in query_terms(text))
+    return _any_of(query_terms(text))
+
+
+def _any_of(terms: list[str]) -> str:
+    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
 
 
 TITLE_BOOST = 1.0
@@ -357,7 +361,7 @@ class DocsIndex:
     def search(self, query: str, limit: int = 5) -> list[SearchHit]:
         """The best passages for ``query`` (free text; never raises on FTS syntax)."""
         terms = query_terms(query)
-        match = fts_query(query)
+        match = _any_of(terms)
         if not match:
             raise DocsError(f"The query {query!r} has no searchable words; use a few keywords")
         limit = max(1, min(int(limit), MAX_RESULTS))

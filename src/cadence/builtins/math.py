@@ -27,6 +27,7 @@ from langchain_core.tools import BaseTool
 from cadence.builtins import clock
 from cadence.builtins._common import BuiltinToolError, agent_prompt
 from cadence.builtins.math_language import (
+    closing_paren,
     conversion_in,
     has_operation,
     to_expression,
@@ -119,7 +120,7 @@ def _share_left(text: str, translated: str, left: Number) -> str | None:
     unless the text asks a share of what is left and was read as a whole minus what was taken."""
     asked = _SHARE_LEFT_RE.search(text)
     whole = re.match(r"\(\s*(\d+(?:\.\d+)?)\s+-\s", translated)
-    if asked is None or whole is None or _closing(translated, 0) != len(translated.rstrip()) - 1:
+    if asked is None or whole is None or closing_paren(translated, 0) != len(translated.rstrip()) - 1:
         return None
     total = Fraction(Decimal(whole.group(1)))
     rest = Fraction(Decimal(str(left)))
@@ -130,16 +131,6 @@ def _share_left(text: str, translated: str, left: Number) -> str | None:
         return f"{translated} / {whole.group(1)} * 100 = {format_number(float(share * 100))}%"
     written = f"{share.numerator}/{share.denominator}" if share.denominator != 1 else str(share.numerator)
     return f"{translated} / {whole.group(1)} = {written}"
-
-
-def _closing(text: str, start: int) -> int:
-    """The index of the parenthesis closing the one at ``start`` (-1 when it is not closed)."""
-    depth = 0
-    for index in range(start, len(text)):
-        depth += {"(": 1, ")": -1}.get(text[index], 0)
-        if depth == 0:
-            return index
-    return -1
 
 
 PRIME_MAX = 10**10

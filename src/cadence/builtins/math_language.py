@@ -2045,15 +2045,19 @@ def _grouped(expression: str) -> str:
     if re.fullmatch(rf"{_NUM}|\w+", text):
         return text
     start = re.match(r"\w*\(", text)
-    if start is not None and text.endswith(")"):
-        depth = 0
-        for i, char in enumerate(text[start.end() - 1 :], start.end() - 1):
-            depth += {"(": 1, ")": -1}.get(char, 0)
-            if depth == 0:
-                if i == len(text) - 1:
-                    return text
-                break
+    if start is not None and closing_paren(text, start.end() - 1) == len(text) - 1:
+        return text
     return f"({text})"
+
+
+def closing_paren(text: str, start: int) -> int:
+    """The index of the parenthesis closing the one at ``start`` in ``text`` (-1 when it is not closed)."""
+    depth = 0
+    for index in range(start, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[index], 0)
+        if depth == 0:
+            return index
+    return -1
 
 
 def _step(running: str, text: str) -> str:
