@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 import pytest
-from langgraph.store.base import SearchOp
+from langgraph.store.base import PutOp, SearchOp
 from langgraph.store.memory import InMemoryStore
 
 from cadence.memory import MemoryService
@@ -285,7 +285,9 @@ async def test_a_turn_reads_its_memory_namespace_once() -> None:
     however many memories the user has (each read costs in proportion to them)."""
     store = SearchRecordingStore()
     script = [goto("math"), call("calculate", expression="15 * 23"), FINALIZE, {"content": "15 * 23 = 345"}]
-    engine = Cadence(make_settings(), model=ScriptedChatModel.from_items(script * 2), memory_store=store)
+    engine = Cadence(
+        make_settings(memory_refresh_s=0), model=ScriptedChatModel.from_items(script * 2), memory_store=store
+    )
     searches = store.searches
     await engine.ainvoke("Calculate 15 * 23", thread_id="t1", user_id="carol")
     assert len(searches) == 1
@@ -295,6 +297,66 @@ async def test_a_turn_reads_its_memory_namespace_once() -> None:
     assert sorted(i.kind for i in items) == ["answer", "result"] and {i.source_thread for i in items} == {
         "t2"
     }
+
+
+class PutRecordingStore(InMemoryStore):
+    """An in-memory store that records the items it is asked to write (``puts``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.puts: list[PutOp] = []
+
+    async def abatch(self, ops: Any) -> Any:
+        ops = list(ops)
+        self.puts.extend(op for op in ops if isinstance(op, PutOp))
+        return await super().abatch(ops)
+
+
+async def test_a_memory_learnt_again_soon_is_not_written_again() -> None:
+    """The same result and answer learnt again within CADENCE_MEMORY_REFRESH_S: no write at all (its
+    time and thread stay); after it, a refresh (new time and thread, same key); other words: written."""
+    store = PutRecordingStore()
+    memory = MemoryService(store, make_settings(memory_refresh_s=60))
+    work = [("calculate", {"expression": "15 * 23"}, "345")]
+
+    async def learn(thread: str, now: float, answer: str = "15 * 23 = 345") -> None:
+        read = await memory._scan(memory.namespace("carol"))
+        await memory.ingest_turn(
+            "carol", "Calculate 15 * 23", answer, thread_id=thread, results=work, now=now, existing=read
+        )
+
+    await learn("t1", now=1000.0)
+    assert len(store.puts) == 2
+    await learn("t2", now=1030.0)  # within the window, word for word
+    assert len(store.puts) == 2
+    items = await memory.list("carol")
+    assert {i.source_thread for i in items} == {"t1"} and {i.updated_at.timestamp() for i in items} == {1000.0}
+    await learn("t3", now=1061.0)  # past the window: refreshed in place
+    items = await memory.list("carol")
+    assert len(store.puts) == 4 and len(items) == 2
+    assert {i.source_thread for i in items} == {"t3"} and {i.updated_at.timestamp() for i in items} == {1061.0}
+    await learn("t4", now=1062.0, answer="It is 345.")  # a new answer: written; the same result is not
+    assert [p.value["kind"] for p in store.puts[4:]] == ["answer"]
+    assert sorted(i.kind for i in await memory.list("carol")) == ["answer", "answer", "result"]
+
+
+async def test_a_memory_refresh_window_of_zero_rewrites_every_time() -> None:
+    store = PutRecordingStore()
+    memory = MemoryService(store, make_settings(memory_refresh_s=0))
+    for now in (1000.0, 1000.5):
+        await memory.remember("dave", "I live in Lisbon.", now=now)
+    assert len(store.puts) == 2 and [i.updated_at.timestamp() for i in await memory.list("dave")] == [1000.5]
+
+
+async def test_a_fact_said_again_soon_is_not_written_again_but_a_changed_one_is() -> None:
+    store = PutRecordingStore()
+    memory = MemoryService(store, make_settings(memory_refresh_s=60))
+    first = await memory.remember("erin", "I live in Lisbon.", topic="home", now=1000.0)
+    again = await memory.remember("erin", "I live in Lisbon.", topic="home", now=1010.0)
+    assert len(store.puts) == 1 and again.id == first.id and again.updated_at.timestamp() == 1000.0
+    moved = await memory.remember("erin", "I live in Porto.", topic="home", now=1020.0)
+    assert len(store.puts) == 2 and moved.id == first.id
+    assert [i.text for i in await memory.list("erin")] == ["I live in Porto."]
 
 
 async def test_a_memory_written_twice_by_concurrent_turns_is_merged() -> None:

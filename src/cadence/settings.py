@@ -210,6 +210,12 @@ class Settings(BaseSettings):
     memory_max_items: int = Field(
         2000, ge=10, description="Memories kept per user and project; consolidation trims the oldest."
     )
+    memory_refresh_s: float = Field(
+        60.0,
+        ge=0,
+        description="A memory learnt again word for word within this many seconds of its last write is "
+        "not written again; 0: every turn rewrites it.",
+    )
     memory_max_item_chars: int = Field(
         600, ge=50, description="Longest fact, result or answer kept as a memory (longer ones are clipped)."
     )

@@ -236,6 +236,24 @@ def _normal(text: str) -> str:
     return " ".join(text.lower().split()).rstrip(".!")
 
 
+_REFRESH_ONLY = frozenset({"updated_at", "source_thread"})
+"""What a memory learnt again changes by itself: its time and the thread it was last learnt in."""
+
+
+def _refreshes_only(old: Mapping[str, Any], new: Mapping[str, Any], now: float, refresh_s: float) -> bool:
+    """Whether writing ``new`` over ``old`` would only refresh it, and ``old`` was written within
+    ``refresh_s`` of ``now`` (a memory learnt again and again, say by many conversations of one user
+    asking the same thing at once, is written once a while, not once per turn)."""
+    try:
+        age = now - float(old.get("updated_at") or 0.0)
+    except (TypeError, ValueError):
+        return False
+    if not 0 <= age < refresh_s:
+        return False
+    keys = (set(old) | set(new)) - _REFRESH_ONLY
+    return all(old.get(k) == new.get(k) for k in keys)
+
+
 class _Existing:
     """A namespace's items indexed for the writes of one turn: the item a new memory refreshes (the same
     kind and words) or replaces (a fact on the same topic) is found at once, not by a walk of the
@@ -246,6 +264,8 @@ class _Existing:
         self.by_topic: dict[str, Item] = {}
         self.by_claim: dict[str, Item] = {}  # facts by what they claim or deny ("I'm (not) vegan")
         self.order: dict[int, int] = {}  # id(item) → its place: of two candidates the first one is taken
+        self.unchanged: set[str] = set()
+        """Keys of items learnt again that need no write (:meth:`MemoryService._prepared`)."""
         for item in items:
             self._add(item)
 
@@ -337,9 +357,10 @@ class MemoryService:
         existing = _Existing(await self._scan(namespace))
         item = self._prepared(
             namespace, existing, text, kind=kind, statement=statement, source_thread=source_thread,
-            topic=topic, extra=extra, now=now,
+            topic=topic, extra=extra, now=now, refresh_s=self.settings.memory_refresh_s,
         )  # fmt: skip
-        await self.store.aput(namespace, item.key, item.value)
+        if item.key not in existing.unchanged:
+            await self.store.aput(namespace, item.key, item.value)
         return MemoryItem.from_store(item)
 
     @staticmethod
@@ -354,8 +375,13 @@ class MemoryService:
         topic: str | None,
         extra: Mapping[str, Any] | None,
         now: float | None,
+        refresh_s: float = 0.0,
     ) -> Item:
-        """The item :meth:`remember` writes, given the namespace's ``existing`` items (kept current)."""
+        """The item :meth:`remember` writes, given the namespace's ``existing`` items (kept current).
+
+        A memory learnt again, word for word, within ``refresh_s`` of its last write is that item
+        itself, its key added to ``existing.unchanged``: not written again (see
+        ``CADENCE_MEMORY_REFRESH_S``)."""
         stamp = time.time() if now is None else now
         same = existing.same(kind, text, topic)
         key = same.key if same is not None else uuid.uuid4().hex
@@ -373,11 +399,15 @@ class MemoryService:
             "updated_at": stamp,
             "terms": terms(text),
         }
+        if same is not None and _refreshes_only(same.value, value, stamp, refresh_s):
+            existing.unchanged.add(same.key)
+            return same
         logger.debug("memory stored", extra={"kind": str(kind), "replaced": same is not None})
         item = Item(
             value=value, key=key, namespace=namespace, created_at=_stamp(created), updated_at=_stamp(stamp)
         )
         existing.replace(same, item)
+        existing.unchanged.discard(key)
         return item
 
     async def ingest_turn(
@@ -419,7 +449,10 @@ class MemoryService:
         namespace = self.namespace(user_id, project_id)
         # read once for the whole turn (or not at all: the turn's recall read it)
         known = _Existing(existing if existing is not None else await self._scan(namespace))
-        common: dict[str, Any] = {"source_thread": thread_id, "now": now, "extra": None, "topic": None}
+        common: dict[str, Any] = {
+            "source_thread": thread_id, "now": now, "extra": None, "topic": None,
+            "refresh_s": self.settings.memory_refresh_s,
+        }  # fmt: skip
         items: list[Item] = []
         for fact in facts:
             items.append(
@@ -453,8 +486,9 @@ class MemoryService:
                 )
             )
         # one write for the turn: one transaction on SQLite and PostgreSQL (not one per memory)
-        unique = list({i.key: i for i in items}.values())
-        await self.store.abatch([PutOp(namespace, i.key, i.value) for i in unique])
+        unique = [i for i in {i.key: i for i in items}.values() if i.key not in known.unchanged]
+        if unique:
+            await self.store.abatch([PutOp(namespace, i.key, i.value) for i in unique])
         return [MemoryItem.from_store(i) for i in items]
 
     # -- reading ------------------------------------------------------------------------------
