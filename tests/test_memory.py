@@ -330,11 +330,15 @@ async def test_a_memory_learnt_again_soon_is_not_written_again() -> None:
     await learn("t2", now=1030.0)  # within the window, word for word
     assert len(store.puts) == 2
     items = await memory.list("carol")
-    assert {i.source_thread for i in items} == {"t1"} and {i.updated_at.timestamp() for i in items} == {1000.0}
+    assert {i.source_thread for i in items} == {"t1"} and {i.updated_at.timestamp() for i in items} == {
+        1000.0
+    }
     await learn("t3", now=1061.0)  # past the window: refreshed in place
     items = await memory.list("carol")
     assert len(store.puts) == 4 and len(items) == 2
-    assert {i.source_thread for i in items} == {"t3"} and {i.updated_at.timestamp() for i in items} == {1061.0}
+    assert {i.source_thread for i in items} == {"t3"} and {i.updated_at.timestamp() for i in items} == {
+        1061.0
+    }
     await learn("t4", now=1062.0, answer="It is 345.")  # a new answer: written; the same result is not
     assert [p.value["kind"] for p in store.puts[4:]] == ["answer"]
     assert sorted(i.kind for i in await memory.list("carol")) == ["answer", "answer", "result"]
