@@ -54,8 +54,8 @@ from langgraph.prebuilt import InjectedState
 from cadence.builtins._common import BuiltinToolError, agent_prompt
 from cadence.builtins._place_words import COMMON_PLACE_WORDS
 from cadence.builtins.clock import make_clock_calculator
-from cadence.builtins.dates import Calendar, make_date_calculator
-from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, tool, volatile
+from cadence.builtins.dates import HOLIDAYS, MONTHS, Calendar, make_date_calculator
+from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, reads, tool, volatile
 
 logger = logging.getLogger(__name__)
 
@@ -1638,7 +1638,33 @@ monkeypatch :func:`now` pin it too."""
 clock_calculator = make_clock_calculator(_CALENDAR)
 """Arithmetic on times of day (:mod:`cadence.builtins.clock`), with the same clock and places."""
 
-INFO_TOOLS: list[BaseTool] = [current_time, time_difference, convert_time, date_calculator, clock_calculator]
+_WEEKDAY_NAMES = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+_ASKS_TIME_OR_DATE_RE = re.compile(
+    r"\b(?:"
+    r"times?|timezones?|clocks?|o'?clock|dates?|days?|daytime|nighttime|today'?s?|tonight|tomorrow|yesterday"
+    r"|now|hours?|hrs?|minutes?|mins?|seconds?|morning|afternoon|evening|night|noon|midnight|dark|light|sun"
+    r"|weeks?|weekends?|weekdays?|fortnight|months?|years?|decades?|century|calendar|zones?|utc|gmt|dst|offset"
+    r"|ahead|behind|apart|difference|late|early|until|till|since|ago|old|born|age|birthdays?|anniversary"
+    r"|leap|holidays?|easter|" + _WEEKDAY_NAMES + "|" + "|".join(sorted(MONTHS, key=len, reverse=True))
+    + "|" + "|".join(pattern for pattern, *_ in HOLIDAYS) + r")\b"
+    r"|\d{1,2}(?::\d{2})?\s*[ap]\.?m\b|\b\d{1,2}:\d{2}\b|\b[A-Z][a-z]+/[A-Z][A-Za-z_]+",
+    re.IGNORECASE,
+)
+"""What a question for the world clock or the calendar says: a word of time or of the calendar, a clock
+time, a month, weekday or holiday, or an IANA zone."""
+
+
+def asks_time_or_date(text: str) -> bool:
+    """The info tools' reader (:func:`cadence.sdk.reads`): whether ``text`` asks about a time, a date or
+    a time zone. "What's the tallest building in the world?" shares "world" with the world clock's
+    description, not a question it reads."""
+    return _ASKS_TIME_OR_DATE_RE.search(text) is not None
+
+
+INFO_TOOLS: list[BaseTool] = [
+    reads(asks_time_or_date)(t)
+    for t in (current_time, time_difference, convert_time, date_calculator, clock_calculator)
+]
 """The tools of the info agent. All are volatile (:func:`cadence.sdk.volatile`): what they say is true
 now (or, for dates counted from today, today), so long-term memory never keeps it."""
 

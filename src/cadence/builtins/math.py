@@ -34,7 +34,8 @@ from cadence.builtins.math_language import (
     trailing_unit,
     unread_words,
 )
-from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, inline, route_text, tool
+from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, inline, reads, route_text, tool
+from cadence.text import numbers_from_words
 
 logger = logging.getLogger(__name__)
 
@@ -224,6 +225,14 @@ def _on_the_clock(expression: str) -> str | None:
         return None
 
 
+def _no_arithmetic(message: str) -> CalculationError:
+    """An error for a text that is no arithmetic at all (words naming no operation): the calculator's
+    reader (:func:`reads_arithmetic`) says it does not read such a text."""
+    error = CalculationError(message)
+    error.no_arithmetic = True  # type: ignore[attr-defined]
+    return error
+
+
 def _not_arithmetic(expression: str, error: CalculationError) -> CalculationError:
     """The error for a text of words that reads as no arithmetic ("What time is it in Tokyo?"), in
     place of the parser's ``error`` ("unterminated string literal", "invalid syntax"); ``error`` itself
@@ -236,7 +245,7 @@ def _not_arithmetic(expression: str, error: CalculationError) -> CalculationErro
     ]
     if len(words) < 2:
         return error
-    return CalculationError(
+    return _no_arithmetic(
         "Could not read the text as arithmetic; give the numbers and the operation, e.g. "
         '"(84 * 1.15) / 4", "15% of 80", "what is 250 divided by 4" or "25% off 40"'
     )
@@ -757,7 +766,7 @@ def calculate(expression: str) -> str:
             raise CalculationError(f"{error} (read {expression!r} as {translated})") from None
         words = [] if has_operation(translated) else unread_words(expression)
         if words:
-            raise CalculationError(
+            raise _no_arithmetic(
                 f"Operation not understood in {expression!r}: only the number {translated} was read, and "
                 f"the words {' '.join(words)!r} name no operation this calculator knows; write the "
                 "operation with symbols or functions, e.g. sqrt(225), factorial(5), 3 * 19.99"
@@ -838,6 +847,31 @@ def statistics(numbers: list[float]) -> str:
         )
     return "; ".join([f"count: {len(values)}", *(f"{name}: {format_number(v)}" for name, v in figures)])
 
+
+def reads_arithmetic(text: str) -> bool:
+    """The calculator's reader (:func:`cadence.sdk.reads`): whether ``text`` is arithmetic it reads, rightly
+    or with an error about the arithmetic itself (``5 / 0`` is read); not a text of words naming no
+    operation ("Who won the world cup in 2018?"). Runs the calculator: bounded, free of side effects."""
+    try:
+        calculate.func(text)  # type: ignore[misc]
+    except CalculationError as exc:
+        return not getattr(exc, "no_arithmetic", False)
+    except Exception:  # any other failure is the calculator's to report, not a reason to skip it
+        return True
+    return True
+
+
+_NUMBER_RE = re.compile(r"\d+(?:[.,]\d+)?")
+
+
+def writes_two_numbers(text: str) -> bool:
+    """The reader of a tool taking two numbers or a list: ``text`` writes two or more (digits or words)."""
+    return len(_NUMBER_RE.findall(numbers_from_words(text))) >= 2
+
+
+reads(reads_arithmetic)(calculate)
+for _tool in (percentage, percent_of, percent_change, statistics):
+    reads(writes_two_numbers)(_tool)
 
 MATH_TOOLS: list[BaseTool] = [calculate, percentage, percent_of, percent_change, statistics]
 """The tools of the math agent. All but ``statistics`` (up to 10,000 numbers to sort) are bounded to a few

@@ -12,7 +12,7 @@ where only names remain, :func:`cadence.conventions.is_control_tool` recognises 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Annotated, Any
 
 from langchain_core.messages import ToolMessage
@@ -35,6 +35,7 @@ from cadence.conventions import (
     route_tool_name,
 )
 from cadence.sdk.metadata import PluginMetadata
+from cadence.sdk.routing import READS_METADATA_KEY, Reader
 
 logger = logging.getLogger(__name__)
 
@@ -82,13 +83,16 @@ def _router(route: str, tool_name: str, target: str) -> tuple[Any, Any]:
 
 
 def make_routing_tools(
-    plugins: Sequence[PluginMetadata], naming: RouteNaming = GOTO_NAMING
+    plugins: Sequence[PluginMetadata],
+    naming: RouteNaming = GOTO_NAMING,
+    readers: Mapping[str, Reader | None] | None = None,
 ) -> list[BaseTool]:
     """One routing tool per plugin plus ``goto_finalize``.
 
     ``naming`` (:data:`~cadence.conventions.RouteNaming`): ``"goto"`` names them ``goto_{name}_agent``
     (the coordinator's), ``"transfer"`` ``transfer_to_{name}`` (the supervisor's handoff tools); they
-    work the same either way.
+    work the same either way. ``readers``: per plugin (normalized name), the reader of its agent's tools
+    (:func:`cadence.sdk.may_read`), kept in its routing tool's metadata for the embedded model.
     """
     tools: list[BaseTool] = []
     for meta in plugins:
@@ -105,7 +109,8 @@ def make_routing_tools(
                 # short for providers (the coordinator's prompt describes each agent); the full
                 # routing text rides in the metadata for the embedded model's lexical pre-router
                 description=f"{ROUTE_DESCRIPTION_PREFIX}{name} agent.",
-                metadata={CONTROL_METADATA_KEY: True, ROUTE_TEXT_METADATA_KEY: route_text},
+                metadata={CONTROL_METADATA_KEY: True, ROUTE_TEXT_METADATA_KEY: route_text}
+                | ({READS_METADATA_KEY: reader} if (reader := (readers or {}).get(name)) else {}),
             )
         )
 

@@ -50,9 +50,15 @@ from cadence.orchestration.state import plugin_context
 from cadence.orchestration.trimming import clip_results, trim_history
 from cadence.orchestration.turn import TurnContext
 from cadence.sdk.metadata import PluginMetadata
+from cadence.sdk.routing import Reader, may_read
 from cadence.settings import Settings
 
 logger = logging.getLogger(__name__)
+
+
+def agent_readers(tools_by_plugin: Mapping[str, Sequence[BaseTool]]) -> dict[str, Reader | None]:
+    """Per plugin, what its agent's tools may read (:func:`cadence.sdk.may_read`; None: anything)."""
+    return {name: may_read(tools) for name, tools in tools_by_plugin.items()}
 
 
 def work_tool_owners(tools_by_plugin: Mapping[str, Sequence[BaseTool]]) -> dict[str, str]:
@@ -117,13 +123,15 @@ class Coordinator:
         plugins: Sequence[PluginMetadata],
         settings: Settings,
         tool_owners: Mapping[str, str] | None = None,
+        readers: Mapping[str, Reader | None] | None = None,
     ) -> None:
         self.plugins = list(plugins)
         self.tool_owners = dict(tool_owners or {})
         """An agent's work tool's name -> the one plugin that has it (:func:`work_tool_owners`)."""
         self.plugin_names = [p.normalized_name for p in self.plugins]
         self.settings = settings
-        self.tools = make_routing_tools(self.plugins, self.route_naming)
+        # an agent's reader (what its tools may read) rides in its routing tool for the embedded model
+        self.tools = make_routing_tools(self.plugins, self.route_naming, readers)
         # its routing tools' names -> the plugin each routes to
         self.routes = {route_tool_name(n, self.route_naming): n for n in self.plugin_names}
         self.model = model

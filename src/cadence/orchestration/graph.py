@@ -26,7 +26,7 @@ from langgraph.prebuilt import ToolNode
 from cadence.conventions import FINALIZE, GraphNodeNames
 from cadence.orchestration import plugin_nodes
 from cadence.orchestration.control_tools import route_or_finalize
-from cadence.orchestration.coordinator import RoutingCoordinator, work_tool_owners
+from cadence.orchestration.coordinator import RoutingCoordinator, agent_readers, work_tool_owners
 from cadence.orchestration.state import AgentState
 from cadence.orchestration.suspend import SuspendNode
 from cadence.orchestration.synthesizer import Synthesizer
@@ -55,7 +55,10 @@ def build_graph(
 
     # Phase 2: core nodes
     owners = work_tool_owners({b.name: b.tools for b in bundles.values()})
-    coordinator = RoutingCoordinator(models(GraphNodeNames.COORDINATOR, None), metadata, settings, owners)
+    readers = agent_readers({b.name: b.tools for b in bundles.values()})
+    coordinator = RoutingCoordinator(
+        models(GraphNodeNames.COORDINATOR, None), metadata, settings, owners, readers
+    )
     add_decision_nodes(graph, GraphNodeNames.COORDINATOR, coordinator, bundles, models, settings)
 
     # Phase 3: plugin nodes

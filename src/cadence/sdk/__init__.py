@@ -10,13 +10,23 @@ from cadence.sdk.memory import VOLATILE_METADATA_KEY, is_volatile, volatile
 from cadence.sdk.metadata import AgentType, LLMRequirements, PluginMetadata, normalize_name
 from cadence.sdk.plugin import BasePlugin, register_plugin, registered_plugins, unregister_plugin
 from cadence.sdk.quick import INLINE_METADATA_KEY, inline, is_inline
-from cadence.sdk.routing import ROUTE_TEXT_METADATA_KEY, route_text, routing_text
+from cadence.sdk.routing import (
+    READS_METADATA_KEY,
+    ROUTE_TEXT_METADATA_KEY,
+    Reader,
+    may_read,
+    reader_of,
+    reads,
+    route_text,
+    routing_text,
+)
 from cadence.sdk.tools import BACK_TOOL_NAME, ToolException, tool
 
 __all__ = [
     "APPROVAL_METADATA_KEY",
     "BACK_TOOL_NAME",
     "INLINE_METADATA_KEY",
+    "READS_METADATA_KEY",
     "ROUTE_TEXT_METADATA_KEY",
     "VOLATILE_METADATA_KEY",
     "AgentType",
@@ -25,12 +35,16 @@ __all__ = [
     "BasePlugin",
     "LLMRequirements",
     "PluginMetadata",
+    "Reader",
     "ToolException",
     "emit",
     "inline",
     "is_inline",
     "is_volatile",
+    "may_read",
     "normalize_name",
+    "reader_of",
+    "reads",
     "register_plugin",
     "registered_plugins",
     "requires_approval",

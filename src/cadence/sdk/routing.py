@@ -16,19 +16,41 @@ or, without a decorator, ``route_text("...")(calculate)``. The text lives in the
 routes in-process (``cadence.models.preroute.routing_schema``); write it as a description (it is
 shown to that model in place of the docstring), the docstring's content included.
 
+A tool that reads the user's own words (a calculator reading "what's 15% of 80", a clock reading a
+place) can also say which texts it reads at all, with :func:`reads`::
+
+    @reads(lambda text: any(ch.isdigit() for ch in text))
+    @tool
+    def calculate(expression: str) -> str: ...
+
+The embedded model routes a question to an agent only when one of the agent's tools may read it (a
+tool without a reader may read anything), so "Who won the world cup in 2018?" does not go to the
+calculator because a unit it converts is named "cup": the reply is then the model's own. A reader
+must be cheap, side-effect free, and say ``False`` only when the tool surely cannot take the text
+(a ``True`` costs a failed call at worst; a wrong ``False`` loses a question the agent answers).
+Hosted models choose by themselves and never consult it.
+
 This module imports nothing of Cadence outside the SDK.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from langchain_core.tools import BaseTool
 
+from cadence.sdk.tools import CONTROL_METADATA_KEY
+
 ROUTE_TEXT_METADATA_KEY = "cadence_route_text"
 """``tool.metadata[ROUTE_TEXT_METADATA_KEY]``: the tool's routing text (the words it is chosen by, for a
 model that routes lexically in-process); the schema sent to providers keeps the short description."""
+
+READS_METADATA_KEY = "cadence_reads"
+"""``tool.metadata[READS_METADATA_KEY]``: the tool's reader (:func:`reads`), ``text -> bool``."""
+
+Reader = Callable[[str], bool]
+"""Whether a text (the user's question, or one part of it) is one a tool may read."""
 
 T = TypeVar("T", bound=BaseTool)
 
@@ -53,4 +75,55 @@ def routing_text(tool: BaseTool) -> str:
     return text if isinstance(text, str) and text else tool.description
 
 
-__all__ = ["ROUTE_TEXT_METADATA_KEY", "route_text", "routing_text"]
+def reads(reader: Reader) -> Callable[[T], T]:
+    """Give a tool a reader (a decorator, applied above ``@tool``): ``reader(text)`` says whether the
+    tool may read ``text``; returns the same tool object. See the module docs."""
+    if not callable(reader):
+        raise TypeError(f"reads expects a function of a text returning a bool, got {reader!r}")
+
+    def mark(target: T) -> T:
+        if not isinstance(target, BaseTool):
+            raise TypeError(f"reads expects a LangChain tool (apply it above @tool), got {target!r}")
+        target.metadata = {**(target.metadata or {}), READS_METADATA_KEY: reader}
+        return target
+
+    return mark
+
+
+def reader_of(tool: BaseTool) -> Reader | None:
+    """The tool's reader (:func:`reads`), or None: the tool may read any text."""
+    reader = (tool.metadata or {}).get(READS_METADATA_KEY)
+    return reader if callable(reader) else None
+
+
+def may_read(tools: Sequence[BaseTool]) -> Reader | None:
+    """The reader of an agent with ``tools``: a text is read when one of them may read it; None (any text)
+    when one of them has no reader, or there are none. Control tools (``back``: they steer, they read
+    nothing) do not count. A reader that raises counts as reading the text."""
+    readers = [reader_of(t) for t in tools if not (t.metadata or {}).get(CONTROL_METADATA_KEY)]
+    if not readers or any(r is None for r in readers):
+        return None
+    chosen = [r for r in readers if r is not None]
+
+    def any_reads(text: str) -> bool:
+        for reader in chosen:
+            try:
+                if reader(text):
+                    return True
+            except Exception:
+                return True
+        return False
+
+    return any_reads
+
+
+__all__ = [
+    "READS_METADATA_KEY",
+    "ROUTE_TEXT_METADATA_KEY",
+    "Reader",
+    "may_read",
+    "reader_of",
+    "reads",
+    "route_text",
+    "routing_text",
+]

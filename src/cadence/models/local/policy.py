@@ -81,7 +81,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
@@ -130,6 +130,7 @@ from cadence.models.preroute import (
     tool_name,
 )
 from cadence.passages import cites_passages, relevant_sentences
+from cadence.sdk.routing import Reader
 from cadence.text import named_values, numbers_from_words
 
 ANSWER_FROM_RESULTS = "Answer the user's question in one sentence, using only the results given."
@@ -237,6 +238,28 @@ def turn_routes(turn: Sequence[BaseMessage]) -> set[str]:
         for call in m.tool_calls
         if is_route_tool(call["name"]) and call["name"] != FINALIZE_TOOL
     }
+
+
+_REFERENCE_RE = re.compile(r"\b(?:that|it|this|those|these|them|result|answer|same|again)\b", re.IGNORECASE)
+
+
+def refers_back(question: str, messages: Sequence[BaseMessage]) -> bool:
+    """Whether ``question`` may lean on an earlier turn of the conversation (there is one, and the question
+    is a follow-up or names something said: "What is the square root of that?"): read alone, it is not
+    what an agent will read (the agent puts the earlier result in its place)."""
+    if previous_question(messages) is None:
+        return False
+    return is_follow_up(question) or _REFERENCE_RE.search(question) is not None
+
+
+def may_be_read(reader: Reader | None, question: str) -> bool:
+    """Whether ``reader`` (:func:`cadence.sdk.reads`; None: any text) reads the question or one of its parts
+    (:func:`question_parts`: "What's 5*7 and what time is it in Tokyo?" is read by the calculator as its
+    first part)."""
+    if reader is None:
+        return True
+    texts = dict.fromkeys([question, *question_parts(question)])
+    return any(reader(text) for text in texts)
 
 
 def best_route(router: PreRouter, text: str) -> str | None:
@@ -1420,9 +1443,14 @@ class SmallModelPolicy:
     """Rank routes and tools lexically before the constrained call."""
     max_tokens: int | None = None
     """Tokens a call may produce (``None``: :data:`DEFAULT_MAX_TOKENS`)."""
+    readers: Mapping[str, Reader] = field(default_factory=dict)
+    """Bound tools' readers by tool name (:func:`cadence.sdk.reads`; a routing tool's: its agent's)."""
 
     def plan(self, messages: Sequence[BaseMessage], **kwargs: Any) -> Plan:
-        """Decide the prompt, grammar and output parsing of one call (no model needed)."""
+        """Decide the prompt, grammar and output parsing of one call (no model needed).
+
+        ``readers`` (tool name → reader, from the binding) are taken for this call."""
+        self.readers = dict(kwargs.get("readers") or {})
         tools: list[Mapping[str, Any]] = list(kwargs.get("tools") or [])
         tool_choice = kwargs.get("tool_choice")
         if isinstance(tool_choice, dict):
@@ -1523,6 +1551,10 @@ class SmallModelPolicy:
                 if shortlist and ranked[0].number_only and len(numbers_in(question)) < 2:
                     # one number and no word of any agent: a statement ("I'm 30 years old"), not a sum
                     shortlist = []
+                if shortlist and not refers_back(question, messages):
+                    # an agent none of whose tools can read the question is no route, however its words
+                    # matched: "Who won the world cup in 2018?" is no sum for the calculator's "cup"
+                    shortlist = [n for n in shortlist if may_be_read(self.readers.get(n), question)]
                 if not shortlist and is_follow_up(question):
                     # "And in Paris?": nothing matches, so the previous turn's agent continues
                     # (by the route bound now: the previous turn may have run in the other mode).

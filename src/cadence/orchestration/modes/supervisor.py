@@ -69,6 +69,7 @@ from cadence.orchestration.answer_check import (
 from cadence.orchestration.coordinator import (
     Coordinator,
     RoutingCoordinator,
+    agent_readers,
     bind_routes,
     build_plugin_descriptions,
 )
@@ -96,6 +97,7 @@ from cadence.orchestration.validation import (
 from cadence.plugins.bundle import PluginBundle
 from cadence.sdk.agent import with_back_call
 from cadence.sdk.metadata import PluginMetadata, normalize_name
+from cadence.sdk.routing import Reader
 from cadence.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -275,8 +277,14 @@ class Supervisor(RoutingCoordinator):
     }
     """What ``cadence graph`` draws from the node: the handoff step, forward, suspend, done, written."""
 
-    def __init__(self, model: BaseChatModel, plugins: Sequence[PluginMetadata], settings: Settings) -> None:
-        super().__init__(model, plugins, settings)
+    def __init__(
+        self,
+        model: BaseChatModel,
+        plugins: Sequence[PluginMetadata],
+        settings: Settings,
+        readers: Mapping[str, Reader | None] | None = None,
+    ) -> None:
+        super().__init__(model, plugins, settings, readers=readers)
         self.tools = [*handoff_tools(self.tools, self.plugins), make_forward_tool(self.plugin_names)]
         self.bound_model = bind_routes(model, self.tools)
         self.prompt = SUPERVISOR_INSTRUCTIONS.format(
@@ -862,7 +870,8 @@ def build_supervisor_graph(
     metadata = [b.metadata for b in bundles.values()]
 
     # the supervisor decides with the coordinator's model (the deciding role)
-    supervisor = Supervisor(models(GraphNodeNames.COORDINATOR, None), metadata, settings)
+    readers = agent_readers({b.name: b.tools for b in bundles.values()})
+    supervisor = Supervisor(models(GraphNodeNames.COORDINATOR, None), metadata, settings, readers)
     add_decision_nodes(
         graph,
         GraphNodeNames.SUPERVISOR,

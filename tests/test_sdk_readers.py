@@ -1,0 +1,152 @@
+"""Tool readers (``cadence.sdk.reads``): what a tool may read, and the embedded model routing by them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.tools import BaseTool
+
+from cadence.builtins.info import INFO_TOOLS, InfoPlugin, asks_time_or_date
+from cadence.builtins.math import MATH_TOOLS, MathPlugin, reads_arithmetic, writes_two_numbers
+from cadence.models.local import LocalChatModel
+from cadence.orchestration.control_tools import make_routing_tools
+from cadence.orchestration.coordinator import agent_readers
+from cadence.sdk import READS_METADATA_KEY, may_read, reader_of, reads, tool
+from cadence.sdk.tools import make_back_tool
+
+
+def _tool(name: str, reader: Any = None) -> BaseTool:
+    @tool(name)
+    def work(text: str) -> str:
+        """Work on a text."""
+        return text
+
+    return reads(reader)(work) if reader is not None else work
+
+
+def test_reads_marks_the_tool_and_reader_of_finds_it() -> None:
+    t = _tool("digits", lambda text: any(c.isdigit() for c in text))
+    assert callable(t.metadata[READS_METADATA_KEY])
+    assert reader_of(t) is t.metadata[READS_METADATA_KEY]
+    assert reader_of(_tool("plain")) is None
+
+
+def test_reads_refuses_what_is_no_reader_or_no_tool() -> None:
+    with pytest.raises(TypeError, match="function of a text"):
+        reads("digits")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="LangChain tool"):
+        reads(bool)(len)  # type: ignore[type-var]
+
+
+def test_an_agent_reads_what_one_of_its_tools_reads_and_anything_with_a_tool_without_reader() -> None:
+    digits = _tool("digits", lambda text: any(c.isdigit() for c in text))
+    upper = _tool("upper", lambda text: text.isupper())
+    agent = may_read([digits, upper, make_back_tool()])  # ``back`` steers, it reads nothing
+    assert agent is not None
+    assert agent("route 66") and agent("HELLO") and not agent("hello")
+    assert may_read([digits, _tool("plain")]) is None  # one tool may read anything: so may the agent
+    assert may_read([]) is None
+
+
+def test_a_reader_that_raises_reads_the_text() -> None:
+    def broken(text: str) -> bool:
+        raise RuntimeError("bug")
+
+    agent = may_read([_tool("broken", broken)])
+    assert agent is not None and agent("anything")
+
+
+def test_routing_tools_carry_their_agents_readers() -> None:
+    readers = agent_readers({"math": MATH_TOOLS, "info": INFO_TOOLS})
+    routes = {t.name: t for t in make_routing_tools([MathPlugin.get_metadata(), InfoPlugin.get_metadata()],
+                                                    readers=readers)}  # fmt: skip
+    assert reader_of(routes["goto_math_agent"]) is readers["math"]
+    assert reader_of(routes["goto_finalize"]) is None
+    assert READS_METADATA_KEY not in (make_routing_tools([MathPlugin.get_metadata()])[0].metadata or {})
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("What is 12 * 12?", True),
+        ("What is 5 divided by 0?", True),  # read: the error is about the arithmetic
+        ("sqrt(-4)", True),
+        ("2 +* 3", True),  # symbols: the calculator says what is wrong with them
+        ("What is half of 86?", True),
+        ("What is the square root of sixteen", True),
+        ("Who won the world cup in 2018?", False),  # a unit ("cup") and a year: no operation
+        ("How tall is Mount Everest in meters?", False),
+        ("Give me 5 tips for sleeping better", False),
+        ("What time is it in Tokyo?", False),
+    ],
+)
+def test_the_calculator_reads_arithmetic_only(text: str, read: bool) -> None:
+    assert reads_arithmetic(text) is read
+
+
+def test_tools_taking_two_numbers_read_texts_writing_two() -> None:
+    assert writes_two_numbers("What's 15% of 80?") and writes_two_numbers("fifteen percent of two hundred")
+    assert not writes_two_numbers("Who won the world cup in 2018?")
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("What time is it in Tokyo?", True),
+        ("Is Berlin ahead of New York?", True),
+        ("Convert 3pm London to Tokyo", True),
+        ("When is Christmas?", True),
+        ("How old is someone born in 1990?", True),
+        ("Which timezone is Denver in?", True),
+        ("Asia/Tokyo", True),
+        ("What's the tallest building in the world?", False),  # the world clock's "world" only
+        ("Who won the world cup in 2018?", False),
+        ("What is the weather in Paris?", False),
+    ],
+)
+def test_the_info_tools_read_questions_of_time_and_dates(text: str, read: bool) -> None:
+    assert asks_time_or_date(text) is read
+    assert all(reader_of(t) is asks_time_or_date for t in INFO_TOOLS)
+
+
+def _routes() -> list[BaseTool]:
+    plugins = [MathPlugin.get_metadata(), InfoPlugin.get_metadata()]
+    return make_routing_tools(plugins, readers=agent_readers({"math": MATH_TOOLS, "info": INFO_TOOLS}))
+
+
+def _plan(model: LocalChatModel, messages: list[Any]) -> list[str]:
+    bound = model.bind_tools(_routes())
+    return model.plan(messages, **bound.kwargs).route_names  # type: ignore[attr-defined]
+
+
+def test_the_embedded_model_routes_only_to_agents_that_may_read_the_question() -> None:
+    model = LocalChatModel()
+    assert "readers" in model.bind_tools(_routes()).kwargs  # type: ignore[attr-defined]
+    ask = [SystemMessage("x")]
+    assert _plan(model, [*ask, HumanMessage("Who won the world cup in 2018?")]) == ["goto_finalize"]
+    assert _plan(model, [*ask, HumanMessage("What's the tallest building in the world?")]) == [
+        "goto_finalize"
+    ]
+    assert _plan(model, [*ask, HumanMessage("What is 12 * 12?")]) == ["goto_math_agent"]
+    assert _plan(model, [*ask, HumanMessage("What time is it in Tokyo?")]) == ["goto_info_agent"]
+    # a part of the question is enough: the calculator reads "What's 5*7"
+    assert "goto_math_agent" in _plan(model, [*ask, HumanMessage("What's 5*7 and what time is it in Tokyo?")])
+
+
+def test_a_question_leaning_on_the_previous_turn_is_not_read_alone() -> None:
+    model = LocalChatModel()
+    history = [
+        HumanMessage("What is 2 to the power of 8?"),
+        AIMessage("", name="coordinator", tool_calls=[{"name": "goto_math_agent", "args": {}, "id": "r1"}]),
+        ToolMessage("math", tool_call_id="r1", name="goto_math_agent"),
+        AIMessage("", tool_calls=[{"name": "calculate", "args": {"expression": "2 ** 8"}, "id": "t1"}]),
+        ToolMessage("256", tool_call_id="t1", name="calculate"),
+        AIMessage("2 to the power of 8 is 256.", name="synthesizer"),
+    ]
+    # alone, "the square root of that" is no arithmetic; after a result it is the result's
+    assert not reads_arithmetic("What is the square root of that?")
+    assert _plan(model, [*history, HumanMessage("What is the square root of that?")]) == ["goto_math_agent"]
+    # the first turn of a conversation refers to nothing: a short question is read as it is
+    assert _plan(model, [HumanMessage("What is a square?")]) == ["goto_finalize"]
