@@ -1645,8 +1645,13 @@ _ASKS_TIME_OR_DATE_RE = re.compile(
     r"|now|hours?|hrs?|minutes?|mins?|seconds?|morning|afternoon|evening|night|noon|midnight|dark|light|sun"
     r"|weeks?|weekends?|weekdays?|fortnight|months?|years?|decades?|century|calendar|zones?|utc|gmt|dst|offset"
     r"|ahead|behind|apart|difference|late|early|until|till|since|ago|old|born|age|birthdays?|anniversary"
-    r"|leap|holidays?|easter|" + _WEEKDAY_NAMES + "|" + "|".join(sorted(MONTHS, key=len, reverse=True))
-    + "|" + "|".join(pattern for pattern, *_ in HOLIDAYS) + r")\b"
+    r"|leap|holidays?|easter|"
+    + _WEEKDAY_NAMES
+    + "|"
+    + "|".join(sorted(MONTHS, key=len, reverse=True))
+    + "|"
+    + "|".join(pattern for pattern, *_ in HOLIDAYS)
+    + r")\b"
     r"|\d{1,2}(?::\d{2})?\s*[ap]\.?m\b|\b\d{1,2}:\d{2}\b|\b[A-Z][a-z]+/[A-Z][A-Za-z_]+",
     re.IGNORECASE,
 )
