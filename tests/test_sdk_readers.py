@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.tools import BaseTool
 
-from cadence.builtins.info import INFO_TOOLS, InfoPlugin, asks_time_or_date
+from cadence.builtins.info import INFO_TOOLS, InfoPlugin, asks_time_difference, asks_time_or_date
 from cadence.builtins.math import MATH_TOOLS, MathPlugin, reads_arithmetic, writes_two_numbers
 from cadence.models.local import LocalChatModel
+from cadence.models.preroute import stem
 from cadence.orchestration.control_tools import make_routing_tools
 from cadence.orchestration.coordinator import agent_readers
 from cadence.sdk import READS_METADATA_KEY, may_read, reader_of, reads, tool
@@ -108,12 +110,25 @@ def test_tools_taking_two_numbers_read_texts_writing_two() -> None:
 )
 def test_the_info_tools_read_questions_of_time_and_dates(text: str, read: bool) -> None:
     assert asks_time_or_date(text) is read
-    assert all(reader_of(t) is asks_time_or_date for t in INFO_TOOLS)
+    readers = {t.name: reader_of(t) for t in INFO_TOOLS}
+    assert readers.pop("time_difference") is asks_time_difference
+    assert set(readers.values()) == {asks_time_or_date}
 
 
 def _routes() -> list[BaseTool]:
     plugins = [MathPlugin.get_metadata(), InfoPlugin.get_metadata()]
     return make_routing_tools(plugins, readers=agent_readers({"math": MATH_TOOLS, "info": INFO_TOOLS}))
+
+
+def _after_route(question: str, agent: str) -> list[Any]:
+    """What an agent sees on its first step: the question, the coordinator's route and its result."""
+    route = f"goto_{agent}_agent"
+    return [
+        SystemMessage("You are an agent."),
+        HumanMessage(question),
+        AIMessage("", name="coordinator", tool_calls=[{"name": route, "args": {}, "id": "r1"}]),
+        ToolMessage(agent, tool_call_id="r1", name=route),
+    ]
 
 
 def _plan(model: LocalChatModel, messages: list[Any]) -> list[str]:
@@ -150,3 +165,41 @@ def test_a_question_leaning_on_the_previous_turn_is_not_read_alone() -> None:
     assert _plan(model, [*history, HumanMessage("What is the square root of that?")]) == ["goto_math_agent"]
     # the first turn of a conversation refers to nothing: a short question is read as it is
     assert _plan(model, [HumanMessage("What is a square?")]) == ["goto_finalize"]
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("What's the time difference between London and Tokyo?", True),
+        ("How many hours ahead is Dubai compared to London?", True),
+        ("How many hours between Madrid and Mexico City?", True),
+        ("What time will it be in Tokyo in 3 hours?", False),  # a time from now: the clock calculator's
+        ("What time was it in Paris two hours ago?", False),
+        ("How far ahead is Tokyo, and what time will it be there in 3 hours?", True),
+    ],
+)
+def test_time_difference_reads_no_time_from_now(text: str, read: bool) -> None:
+    assert asks_time_difference(text) is read
+
+
+def test_an_agent_chooses_among_the_tools_that_may_read_the_question() -> None:
+    model = LocalChatModel()
+    bound = model.bind_tools(INFO_TOOLS)
+    messages = _after_route("What time will it be in Tokyo in 3 hours?", "info")
+    plan = model.plan(messages, **bound.kwargs)  # type: ignore[attr-defined]
+    assert json.loads(plan.fixed or "{}")["name"] == "clock_calculator"
+    # without readers the offset between Tokyo and "time" (a town in Norway) ranked first
+    unread = model.plan(messages, tools=bound.kwargs["tools"])  # type: ignore[attr-defined]
+    assert "time_difference" in [t["function"]["name"] for t in unread.options]
+
+
+def test_mode_and_mod_are_different_words() -> None:
+    assert stem("mode") == stem("modes") == "mode" and stem("mod") == "mod"
+
+
+def test_a_question_about_the_user_is_not_read_alone() -> None:
+    """The user's told numbers fill it in at the agent ("How much do I earn a week?" after "I work 38 hours
+    a week at $22 an hour", here or remembered from another conversation)."""
+    model = LocalChatModel()
+    assert not reads_arithmetic("How much do I earn a week?")
+    assert _plan(model, [HumanMessage("How much do I earn a week?")]) == ["goto_math_agent"]

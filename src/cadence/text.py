@@ -188,8 +188,11 @@ _NOT_INFLECTED = {
     "something": "something",
     "everything": "everything",
     "anything": "anything",
+    "mode": "mode",
+    "modes": "mode",
 }
-"""Words whose suffix is no inflection: "meaning" is not "mean" (an average), "evening" not "even"."""
+"""Words whose suffix is no inflection: "meaning" is not "mean" (an average), "evening" not "even", "mode"
+(the most common value) not "mod" (a remainder)."""
 
 
 def strip_suffix(word: str) -> str:

@@ -56,6 +56,7 @@ from cadence.builtins._place_words import COMMON_PLACE_WORDS
 from cadence.builtins.clock import make_clock_calculator
 from cadence.builtins.dates import HOLIDAYS, MONTHS, Calendar, make_date_calculator
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, reads, tool, volatile
+from cadence.text import numbers_from_words
 
 logger = logging.getLogger(__name__)
 
@@ -1666,9 +1667,30 @@ def asks_time_or_date(text: str) -> bool:
     return _ASKS_TIME_OR_DATE_RE.search(text) is not None
 
 
+_DIFFERENCE_RE = re.compile(
+    r"\b(?:differen(?:ce|t)|differs?|ahead|behind|apart|between|offset|gap|compared?|comparison|vs|versus|than)\b",
+    re.IGNORECASE,
+)
+_FROM_NOW_RE = re.compile(
+    r"\b(?:in|after|within)\s+(?:\d+(?:\.\d+)?|an?|half an?)\s+(?:hours?|hrs?|minutes?|mins?)\b"
+    r"|\bfrom now\b|\bago\b|\blater\b|\bearlier\b",
+    re.IGNORECASE,
+)
+
+
+def asks_time_difference(text: str) -> bool:
+    """``time_difference``'s reader: a question of time or dates (:func:`asks_time_or_date`), unless it asks
+    for a time some hours from now or ago with no word of a difference ("What time will it be in Tokyo in
+    3 hours?" is the clock calculator's, not the offset between Tokyo and "time")."""
+    if not asks_time_or_date(text):
+        return False
+    return not (_FROM_NOW_RE.search(numbers_from_words(text)) and not _DIFFERENCE_RE.search(text))
+
+
 INFO_TOOLS: list[BaseTool] = [
-    reads(asks_time_or_date)(t)
-    for t in (current_time, time_difference, convert_time, date_calculator, clock_calculator)
+    reads(asks_time_or_date)(current_time),
+    reads(asks_time_difference)(time_difference),
+    *(reads(asks_time_or_date)(t) for t in (convert_time, date_calculator, clock_calculator)),
 ]
 """The tools of the info agent. All are volatile (:func:`cadence.sdk.volatile`): what they say is true
 now (or, for dates counted from today, today), so long-term memory never keeps it."""

@@ -656,7 +656,7 @@ def _finite(value: float) -> float:
 _CALCULATE_READS = """\
 Evaluate an arithmetic expression and return the exact result.
 
-Supports + - * / // % ** (or ^), parentheses, and sqrt, sin, cos, tan, asin, acos,
+Supports + - * / // % (mod, modulo) ** (or ^), parentheses, and sqrt, sin, cos, tan, asin, acos,
 atan, degrees, radians, log (natural, or log(x, base)), log10, log2, exp, abs,
 round, floor, ceil, factorial, min, max, pow and the constants pi, e, tau.
 Trigonometric functions use radians. Example: "sqrt(2) * (15 + 23) / 4".

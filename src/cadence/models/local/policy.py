@@ -243,10 +243,17 @@ def turn_routes(turn: Sequence[BaseMessage]) -> set[str]:
 _REFERENCE_RE = re.compile(r"\b(?:that|it|this|those|these|them|result|answer|same|again)\b", re.IGNORECASE)
 
 
+_OWN_RE = re.compile(r"\b(?:i|i'm|i've|my|me|mine|we|our|us)\b", re.IGNORECASE)
+
+
 def refers_back(question: str, messages: Sequence[BaseMessage]) -> bool:
-    """Whether ``question`` may lean on an earlier turn of the conversation (there is one, and the question
-    is a follow-up or names something said: "What is the square root of that?"): read alone, it is not
-    what an agent will read (the agent puts the earlier result in its place)."""
+    """Whether ``question`` may lean on what was said before: an earlier turn (there is one, and the
+    question is a follow-up or names something said: "What is the square root of that?") or what the user
+    told of themselves, in this conversation or remembered ("How much do I earn a week?" after "I work 38
+    hours a week at $22 an hour"). Read alone, it is not what an agent will read (the agent puts the
+    earlier result or the told numbers in their place)."""
+    if _OWN_RE.search(question):
+        return True
     if previous_question(messages) is None:
         return False
     return is_follow_up(question) or _REFERENCE_RE.search(question) is not None
@@ -1681,14 +1688,18 @@ class SmallModelPolicy:
             # percent of 180" is not percent_of(percent=...)): the other tools compete
             asked = asked_quantities(question)
             matched = [t for t in matched if not takes_asked_quantity(t, asked)]
+            # a tool whose reader refuses the question cannot take it (:func:`cadence.sdk.reads`: "What
+            # time will it be in Tokyo in 3 hours?" is no time difference): the others compete
+            unread = [t for t in tools if not may_be_read(self.readers.get(tool_name(t)), question)]
+            matched = [t for t in matched if t not in unread]
             candidates = usable_tools(matched, question, matched=True)
             if not candidates:
                 # nothing matched, or only tools the question gives nothing to: the others compete
-                rest = [t for t in tools if t not in matched and t not in no_list]
+                rest = [t for t in tools if t not in matched and t not in no_list and t not in unread]
                 usable = usable_tools(rest, question, matched=False)
                 if not usable and may_decline:
                     return Plan("text", [], None, [], [], 0, fixed="")
-                candidates = usable or rest or matched
+                candidates = usable or rest or matched or unread
             # the candidates fit about equally well: the simplest reading wins
             options = fewest_arguments(candidates)
             options = reader_for_roles(options, tools)
