@@ -203,3 +203,5 @@ def test_a_question_about_the_user_is_not_read_alone() -> None:
     model = LocalChatModel()
     assert not reads_arithmetic("How much do I earn a week?")
     assert _plan(model, [HumanMessage("How much do I earn a week?")]) == ["goto_math_agent"]
+    # "me" asks for something, it tells nothing
+    assert _plan(model, [HumanMessage("Give me 5 tips for sleeping better")]) == ["goto_finalize"]

@@ -243,7 +243,7 @@ def turn_routes(turn: Sequence[BaseMessage]) -> set[str]:
 _REFERENCE_RE = re.compile(r"\b(?:that|it|this|those|these|them|result|answer|same|again)\b", re.IGNORECASE)
 
 
-_OWN_RE = re.compile(r"\b(?:i|i'm|i've|my|me|mine|we|our|us)\b", re.IGNORECASE)
+_OWN_RE = re.compile(r"\b(?:i|i'm|i've|my|mine|we|our)\b", re.IGNORECASE)  # not "me": "give me 5 tips"
 
 
 def refers_back(question: str, messages: Sequence[BaseMessage]) -> bool:
