@@ -234,3 +234,38 @@ def test_a_word_that_only_looks_inflected_reaches_no_agent(message: str) -> None
     """ "meaning" was stemmed to "mean" (an average), and the calculator was asked the meaning of life."""
     plan = LocalChatModel().plan([SystemMessage("s"), HumanMessage(message)], tools=ROUTES)
     assert plan.fixed == "goto_finalize"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "how old r u",
+        "So where were you born?",
+        "When's your birthday?",
+        "what's your favourite film",
+        "What do you do in your spare time?",
+        "do you ever get tired?",
+        "Are you lonely?",
+        "what time do you wake up",
+    ],
+)
+def test_a_question_about_the_assistant_as_a_person_reaches_no_agent_and_invents_no_person(
+    message: str,
+) -> None:
+    assert is_small_talk(message)
+    route = LocalChatModel().plan([SystemMessage("x"), HumanMessage(message)], tools=ROUTES)
+    assert route.route_names == ["goto_finalize"]  # "time" and "day" are no world-clock question here
+    reply = small_talk_reply(message, CAPABILITIES) or ""
+    assert reply.startswith("I'm an assistant, a program") and "Calculator: arithmetic" in reply
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Do you know what time it is in Lima?",
+        "How old is someone born in 1985?",
+        "What's your take on 15% of 90?",
+    ],
+)
+def test_work_asked_of_the_assistant_is_no_question_about_its_person(message: str) -> None:
+    assert not is_small_talk(message)

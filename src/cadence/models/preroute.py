@@ -578,13 +578,37 @@ ABOUT_ASSISTANT_RE = re.compile(
 capabilities answer it. It must end there: "what do you know about Paris?" asks about Paris."""
 
 
+_LEAD = r"^(?:(?:yo|hey|hi|hello|so|ok(?:ay)?|and|well|um|hmm+|just curious|out of curiosity)[ ,!:-]+)*"
+ABOUT_PERSONA_RE = re.compile(
+    _LEAD + r"(?:"
+    rf"how old (?:are|r) {_YOU}|what(?:'s| is) your age|when were {_YOU} born"
+    rf"|where (?:are|were) {_YOU} (?:from|born)"
+    rf"|where do {_YOU} live|where are {_YOU} (?:based|located|right now)"
+    r"|(?:when|what day|what date)(?:'s| is) your birthday|when is your birthday"
+    r"|what(?:'s| is| are) your (?:favou?rite \w+(?: \w+)?|hobb(?:y|ies)|gender|job|pronouns|family|mood)"
+    rf"|what (?:time )?do {_YOU} (?:go to (?:sleep|bed)|wake up|get up|eat|do for fun"
+    r"|do in your (?:free|spare) time)"
+    rf"|do {_YOU} (?:ever |really |even )?(?:sleep|eat|dream|get tired|get bored"
+    r"|have (?:feelings|emotions|a family|friends|a body|a name)"
+    r"|like (?:me|it here|your job|\w+))"
+    rf"|are {_YOU} (?:happy|sad|tired|bored|alive|sentient|conscious|lonely|married|single|male|female"
+    r"|a (?:man|woman|boy|girl))"
+    rf"|how are {_YOU} feeling|how do {_YOU} feel)"
+    r"[\s?!.]*$",
+    re.IGNORECASE,
+)
+"""A question about the assistant as if it were a person ("how old are you?", "what's your favorite color?",
+"what day is your birthday?", "what time do you go to sleep?"): no agent's work (the world clock's "time" or
+"day" aside), and a small model asked it invents a person; it must end there ("do you like Paris?" aside)."""
+
+
 def is_small_talk(question: str) -> bool:
     """Whether ``question`` is only a greeting, thanks, praise or goodbye, with pleasantries: no agent's work
     ("Hey! I'm just trying you out for the first time. Nice to meet you." has "time" in it, and no
     question about one); or a greeting followed by sentences that neither ask nor order anything
     ("Morning! It's raining here. Just wanted to say hi before I start work.")."""
     text = " ".join(_EMOTICON_RE.sub(" ", question).split())
-    if ABOUT_ASSISTANT_RE.match(text):
+    if ABOUT_ASSISTANT_RE.match(text) or ABOUT_PERSONA_RE.match(text):
         return True
     sentences = [p for p in re.split(r"(?<=[!.?])\s+", text) if p]
     if len(sentences) > 1 and GREETING_RE.match(sentences[0]):

@@ -113,6 +113,7 @@ from cadence.models.local.grammar import (
 )
 from cadence.models.preroute import (
     ABOUT_ASSISTANT_RE,
+    ABOUT_PERSONA_RE,
     DISMISS_RE,
     GOODBYE_RE,
     GREETING_RE,
@@ -1434,6 +1435,10 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
         return "No problem. Just ask whenever you need something."
     if each_sentence(text, GREETING_RE, PLEASANTRY_RE):
         lead = "I'm doing well, thank you!" if HOW_ARE_YOU_RE.search(text) else "Hello!"
+        return f"{lead} {offer}" if offer else f"{lead} What would you like to know?"
+    if ABOUT_PERSONA_RE.match(text):
+        # asked as a person: said plainly what it is, not a person invented ("I'm a 25-year old male")
+        lead = "I'm an assistant, a program: no age, home, birthday or favourites of my own."
         return f"{lead} {offer}" if offer else f"{lead} What would you like to know?"
     if (ABOUT_ASSISTANT_RE.match(text) or _CAPABILITY_RE.search(text)) and offer:
         if _MAKER_RE.search(text):
