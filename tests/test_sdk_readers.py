@@ -11,6 +11,7 @@ from langchain_core.tools import BaseTool
 
 from cadence.builtins.info import INFO_TOOLS, InfoPlugin, asks_time_difference, asks_time_or_date
 from cadence.builtins.math import MATH_TOOLS, MathPlugin, reads_arithmetic, writes_two_numbers
+from cadence.conventions import TOLD_FACTS_HEADER
 from cadence.models.local import LocalChatModel
 from cadence.models.preroute import stem
 from cadence.orchestration.control_tools import make_routing_tools
@@ -110,9 +111,43 @@ def test_tools_taking_two_numbers_read_texts_writing_two() -> None:
 )
 def test_the_info_tools_read_questions_of_time_and_dates(text: str, read: bool) -> None:
     assert asks_time_or_date(text) is read
-    readers = {t.name: reader_of(t) for t in INFO_TOOLS}
-    assert readers.pop("time_difference") is asks_time_difference
-    assert set(readers.values()) == {asks_time_or_date}
+    agent = may_read(INFO_TOOLS)
+    assert agent is not None and agent(text) is read
+
+
+@pytest.mark.parametrize(
+    ("text", "tool"),
+    [
+        ("What time is it in Germany?", "current_time"),
+        ("Is it the weekend in Dubai?", "current_time"),
+        ("How many hours is Dubai from London?", "time_difference"),
+        ("tokyo vs london time", "time_difference"),
+        ("When it is 3pm in Sydney, what time is it in London?", "convert_time"),
+        ("Is 2028 a leap year?", "date_calculator"),
+        ("weekday of 2000-01-01", "date_calculator"),
+        ("2 hours 45 minutes after 10:30", "clock_calculator"),
+        ("How many seconds in a day?", "clock_calculator"),
+    ],
+)
+def test_each_info_tool_reads_its_own_questions(text: str, tool: str) -> None:
+    reader = {t.name: reader_of(t) for t in INFO_TOOLS}[tool]
+    assert reader is not None and reader(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What's a good time to visit Japan?",
+        "Who invented the clock?",
+        "Why do we have time zones?",
+        "What's the difference between a virus and bacteria?",
+        "What are the days of the week in French?",
+        "How many hours should I sleep?",
+        "What happened in 1969?",
+    ],
+)
+def test_a_word_of_time_alone_is_no_question_for_the_world_clock(text: str) -> None:
+    assert not asks_time_or_date(text)
 
 
 def _routes() -> list[BaseTool]:
@@ -202,6 +237,9 @@ def test_a_question_about_the_user_is_not_read_alone() -> None:
     a week at $22 an hour", here or remembered from another conversation)."""
     model = LocalChatModel()
     assert not reads_arithmetic("How much do I earn a week?")
-    assert _plan(model, [HumanMessage("How much do I earn a week?")]) == ["goto_math_agent"]
+    told = SystemMessage(f"{TOLD_FACTS_HEADER}:\n- You work 38 hours a week at $22 an hour.")
+    assert _plan(model, [told, HumanMessage("How much do I earn a week?")]) == ["goto_math_agent"]
+    # nothing told, no earlier turn: read as it is ("How do I convert a PDF to Word?" is no conversion)
+    assert _plan(model, [HumanMessage("How do I convert a PDF to Word?")]) == ["goto_finalize"]
     # "me" asks for something, it tells nothing
     assert _plan(model, [HumanMessage("Give me 5 tips for sleeping better")]) == ["goto_finalize"]

@@ -42,7 +42,7 @@ import threading
 import time as _time
 import unicodedata
 import zoneinfo
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 from typing import Annotated, Any, NamedTuple
@@ -1640,57 +1640,85 @@ clock_calculator = make_clock_calculator(_CALENDAR)
 """Arithmetic on times of day (:mod:`cadence.builtins.clock`), with the same clock and places."""
 
 _WEEKDAY_NAMES = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
-_ASKS_TIME_OR_DATE_RE = re.compile(
-    r"\b(?:"
-    r"times?|timezones?|clocks?|o'?clock|dates?|days?|daytime|nighttime|today'?s?|tonight|tomorrow|yesterday"
-    r"|now|hours?|hrs?|minutes?|mins?|seconds?|morning|afternoon|evening|night|noon|midnight|dark|light|sun"
-    r"|weeks?|weekends?|weekdays?|fortnight|months?|years?|decades?|century|calendar|zones?|utc|gmt|dst|offset"
-    r"|ahead|behind|apart|difference|late|early|until|till|since|ago|old|born|age|birthdays?|anniversary"
-    r"|leap|holidays?|easter|"
+_MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
+_HOLIDAY_NAMES = "|".join(pattern for pattern, *_ in HOLIDAYS)
+_CLOCK_TIME = (
+    r"\b\d{1,2}(?::\d{2})?\s*[ap]\.?m\b|\b\d{1,2}[:h.]\d{2}\b"
+    r"|\b(?:noon|midday|midnight|half past|quarter (?:past|to))\b"
+)
+_ZONE = r"\b(?-i:[A-Z][a-z]+/[A-Z][A-Za-z_]+)|\b(?:utc|gmt)\b"
+
+
+def _reader(pattern: str) -> Callable[[str], bool]:
+    """A reader (:func:`cadence.sdk.reads`) finding ``pattern`` in a text, its number words in digits."""
+    compiled = re.compile(pattern, re.IGNORECASE)
+    return lambda text: compiled.search(numbers_from_words(text)) is not None
+
+
+asks_current_time = _reader(
+    r"\bwhat(?:'s| is)?(?: the)? (?:current |local |exact )?(?:time|date|day|hour)\b|\btime is it\b"
+    r"|\b(?:current|local|exact|right) (?:time|date|day)\b"
+    r"|\b(?:the )?time (?:now|in|at|over|there|right now)\b"
+    r"|\bthe time\b|\b(?:date|day) (?:is it|today)\b|\btoday'?s date\b|\bwhat day\b|\bhow late\b|\bo'?clock\b"
+    r"|\b(?:time ?zones?|offset) (?:of|in|for|at)\b|\b(?:which|what) time ?zone\b|\btime ?zone is\b"
+    r"|\bis it (?:(?:still |already )?(?:day|night|daytime|nighttime|morning|afternoon|evening|dark|light"
+    r"|late|early)|the weekend|a weekday)\b|\bnow\b|\btoday\b|\btonight\b|\btomorrow\b|\byesterday\b|" + _ZONE
+)
+"""``current_time``'s reader (:func:`cadence.sdk.reads`): a question asking the time, the date or the day now
+somewhere, or a place's time zone. "What's a good time to visit Japan?", "Who invented the clock?" and "Why
+do we have time zones?" are no such question."""
+
+asks_time_difference = _reader(
+    r"\btime (?:difference|gap)|\b(?:difference|gap) in time\b|\bhours? (?:ahead|behind|between|apart"
+    r"|difference)\b|\b(?:ahead|behind) of\b|\bapart in time\b|\boffset between\b"
+    r"|\bis (?:it )?(?:\w+ )?(?:ahead|behind)\b|\bhow (?:far )?(?:ahead|behind)\b"
+    r"|\bhow many hours (?:is|are)\b|\b(?:vs|versus)\b"
+    r"|\b(?:difference|between|apart|compared? to)\b(?=.*\b(?-i:[A-Z][a-z]))"
+)
+"""``time_difference``'s reader: a question of the offset between places ("time difference", "hours
+ahead", "ahead of", or a difference or comparison naming places). "What's the difference between a virus and
+bacteria?" names none; "What time will it be in Tokyo in 3 hours?" asks no difference."""
+
+asks_clock_time = _reader(_CLOCK_TIME)
+"""``convert_time``'s reader: a question giving a time of day to convert ("3pm in London", "15:30")."""
+
+asks_clock_arithmetic = _reader(
+    _CLOCK_TIME + r"|\b\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|min|mins|minutes?|seconds?)\b"
+    r"|\b(?:an?|half an?) (?:hour|minute)\b|\bhow many (?:hours|minutes|seconds) (?:in|are in|does|do)\b"
+    r"|\bfrom now\b|\bago\b"
+)
+"""``clock_calculator``'s reader: a time of day, a duration in hours or minutes, a span from now or ago,
+or how many hours a day or week has. "How many hours should I sleep?" gives none."""
+
+asks_calendar = _reader(
+    r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}[/-]\d{1,2}(?:[/-]\d{2,4})?\b|\b(?:"
     + _WEEKDAY_NAMES
     + "|"
-    + "|".join(sorted(MONTHS, key=len, reverse=True))
+    + _MONTH_NAMES
     + "|"
-    + "|".join(pattern for pattern, *_ in HOLIDAYS)
-    + r")\b"
-    r"|\d{1,2}(?::\d{2})?\s*[ap]\.?m\b|\b\d{1,2}:\d{2}\b|\b[A-Z][a-z]+/[A-Z][A-Za-z_]+",
-    re.IGNORECASE,
+    + _HOLIDAY_NAMES
+    + r")\b|\b(?:today|tomorrow|yesterday|tonight|now|date|dates|calendar|leap|birthday"
+    r"|anniversary|until|till|since|ago|born|age|old|weekend|weekday|fortnight)\b"
+    r"|\b\d+\s*(?:days?|weeks?|months?|years?)\b|\bhow many (?:days|weeks|months|years)\b"
+    r"|\b(?:next|last|this) (?:week|month|year)\b"
 )
-"""What a question for the world clock or the calendar says: a word of time or of the calendar, a clock
-time, a month, weekday or holiday, or an IANA zone."""
+"""``date_calculator``'s reader: a date, a weekday, month or holiday, a span of days to months, or a
+word of the calendar (today, until, since, ago, born). "What is the best day of the week?" and "What are the
+days of the week in French?" give none."""
 
 
 def asks_time_or_date(text: str) -> bool:
-    """The info tools' reader (:func:`cadence.sdk.reads`): whether ``text`` asks about a time, a date or
-    a time zone. "What's the tallest building in the world?" shares "world" with the world clock's
-    description, not a question it reads."""
-    return _ASKS_TIME_OR_DATE_RE.search(text) is not None
-
-
-_DIFFERENCE_RE = re.compile(
-    r"\b(?:differen(?:ce|t)|differs?|ahead|behind|apart|between|offset|gap|compared?|comparison|vs|versus|than)\b",
-    re.IGNORECASE,
-)
-_FROM_NOW_RE = re.compile(
-    r"\b(?:in|after|within)\s+(?:\d+(?:\.\d+)?|an?|half an?)\s+(?:hours?|hrs?|minutes?|mins?)\b"
-    r"|\bfrom now\b|\bago\b|\blater\b|\bearlier\b",
-    re.IGNORECASE,
-)
-
-
-def asks_time_difference(text: str) -> bool:
-    """``time_difference``'s reader: a question of time or dates (:func:`asks_time_or_date`), unless it asks
-    for a time some hours from now or ago with no word of a difference ("What time will it be in Tokyo in
-    3 hours?" is the clock calculator's, not the offset between Tokyo and "time")."""
-    if not asks_time_or_date(text):
-        return False
-    return not (_FROM_NOW_RE.search(numbers_from_words(text)) and not _DIFFERENCE_RE.search(text))
+    """Whether one of the info tools may read ``text`` (what :func:`cadence.sdk.may_read` makes of them)."""
+    readers = (asks_current_time, asks_time_difference, asks_clock_time, asks_clock_arithmetic, asks_calendar)
+    return any(read(text) for read in readers)
 
 
 INFO_TOOLS: list[BaseTool] = [
-    reads(asks_time_or_date)(current_time),
+    reads(asks_current_time)(current_time),
     reads(asks_time_difference)(time_difference),
-    *(reads(asks_time_or_date)(t) for t in (convert_time, date_calculator, clock_calculator)),
+    reads(asks_clock_time)(convert_time),
+    reads(asks_calendar)(date_calculator),
+    reads(asks_clock_arithmetic)(clock_calculator),
 ]
 """The tools of the info agent. All are volatile (:func:`cadence.sdk.volatile`): what they say is true
 now (or, for dates counted from today, today), so long-term memory never keeps it."""

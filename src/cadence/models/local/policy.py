@@ -250,12 +250,13 @@ _OWN_RE = re.compile(r"\b(?:i|i'm|i've|my|mine|we|our)\b", re.IGNORECASE)  # not
 def refers_back(question: str, messages: Sequence[BaseMessage]) -> bool:
     """Whether ``question`` may lean on what was said before: an earlier turn (there is one, and the
     question is a follow-up or names something said: "What is the square root of that?") or what the user
-    told of themselves, in this conversation or remembered ("How much do I earn a week?" after "I work 38
-    hours a week at $22 an hour"). Read alone, it is not what an agent will read (the agent puts the
-    earlier result or the told numbers in their place)."""
-    if _OWN_RE.search(question):
+    told of themselves, in this conversation or remembered (a question about the user when there is
+    either: "How much do I earn a week?" after "I work 38 hours a week at $22 an hour"). Read alone, it is
+    not what an agent will read (the agent puts the earlier result or the told numbers in their place)."""
+    earlier = previous_question(messages) is not None
+    if _OWN_RE.search(question) and (earlier or told_facts(_system_text(messages))):
         return True
-    if previous_question(messages) is None:
+    if not earlier:
         return False
     return is_follow_up(question) or _REFERENCE_RE.search(question) is not None
 
