@@ -127,6 +127,8 @@ def test_the_info_tools_read_questions_of_time_and_dates(text: str, read: bool) 
         ("weekday of 2000-01-01", "date_calculator"),
         ("2 hours 45 minutes after 10:30", "clock_calculator"),
         ("How many seconds in a day?", "clock_calculator"),
+        ("How many hours are there in March?", "clock_calculator"),
+        ("What time will it be in 2 and a half hours?", "clock_calculator"),
     ],
 )
 def test_each_info_tool_reads_its_own_questions(text: str, tool: str) -> None:

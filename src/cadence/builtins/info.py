@@ -1683,8 +1683,10 @@ asks_clock_time = _reader(_CLOCK_TIME)
 """``convert_time``'s reader: a question giving a time of day to convert ("3pm in London", "15:30")."""
 
 asks_clock_arithmetic = _reader(
-    _CLOCK_TIME + r"|\b\d+(?:\.\d+)?\s*(?:h|hrs?|hours?|min|mins|minutes?|seconds?)\b"
-    r"|\b(?:an?|half an?) (?:hour|minute)\b|\bhow many (?:hours|minutes|seconds) (?:in|are in|does|do)\b"
+    _CLOCK_TIME + r"|\b\d+(?:\.\d+)?(?:\s+(?:and\s+)?(?:a\s+)?(?:half|quarter)(?:\s+an?)?)?\s*"
+    r"(?:h|hrs?|hours?|min|mins|minutes?|seconds?)\b"
+    r"|\b(?:an?|half an?) (?:hour|minute)\b|\bhow many (?:hours|minutes|seconds) (?:are |is )?(?:there )?"
+    r"(?:in|does|do)\b"
     r"|\bfrom now\b|\bago\b"
 )
 """``clock_calculator``'s reader: a time of day, a duration in hours or minutes, a span from now or ago,
