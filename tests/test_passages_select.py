@@ -345,3 +345,21 @@ def test_a_definition_of_the_asked_term_beats_a_setting_that_lists_it() -> None:
     )
     answer = relevant_sentences(plugin, "What does the info plugin do?", or_passages=False)
     assert answer.startswith("A world clock. Tools: `current_time(location)`."), answer
+
+
+def test_a_verb_of_doing_says_little_of_what_is_asked() -> None:
+    """"How do I run it with PostgreSQL?" asks about PostgreSQL: settings that merely "run" something are
+    not quoted beside the one that names it."""
+    result = """2 passage(s) for 'x' (source = path:line; read_doc(path) shows a whole file):
+
+[1] settings.md:10 — Settings reference > Database
+- `CADENCE_DATABASE_URL`: `sqlite:///path.db`, `postgresql://...` or `memory://`.
+- `CADENCE_APPROVAL_TOOLS`: Tools that need a human's approval before they run.
+
+[2] settings.md:40 — Settings reference > Planner
+- `CADENCE_RESEARCHER_MAX_ITERATIONS`: tool rounds the researcher runs at most per turn.
+"""
+    answer = relevant_sentences(result, "How do I run Cadence with PostgreSQL?")
+    assert answer.startswith("`CADENCE_DATABASE_URL`")
+    assert "APPROVAL" not in answer and "RESEARCHER" not in answer
+    assert Asked("How does memory work?").weights[stem("work")] < Asked("How does memory work?").weights["memory"]

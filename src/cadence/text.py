@@ -294,6 +294,11 @@ WEAK_WORDS = frozenset(
         "using",
         "take",
         "give",
+        "run",  # "how do I run it with PostgreSQL?" asks about PostgreSQL
+        "runs",
+        "running",
+        "work",  # "how does memory work?" asks about memory
+        "works",
         "number",
         "one",  # "in one turn" is "per turn"
         "single",
