@@ -348,7 +348,7 @@ def test_a_definition_of_the_asked_term_beats_a_setting_that_lists_it() -> None:
 
 
 def test_a_verb_of_doing_says_little_of_what_is_asked() -> None:
-    """"How do I run it with PostgreSQL?" asks about PostgreSQL: settings that merely "run" something are
+    """ "How do I run it with PostgreSQL?" asks about PostgreSQL: settings that merely "run" something are
     not quoted beside the one that names it."""
     result = """2 passage(s) for 'x' (source = path:line; read_doc(path) shows a whole file):
 
@@ -362,4 +362,7 @@ def test_a_verb_of_doing_says_little_of_what_is_asked() -> None:
     answer = relevant_sentences(result, "How do I run Cadence with PostgreSQL?")
     assert answer.startswith("`CADENCE_DATABASE_URL`")
     assert "APPROVAL" not in answer and "RESEARCHER" not in answer
-    assert Asked("How does memory work?").weights[stem("work")] < Asked("How does memory work?").weights["memory"]
+    assert (
+        Asked("How does memory work?").weights[stem("work")]
+        < Asked("How does memory work?").weights["memory"]
+    )
