@@ -69,3 +69,18 @@ def test_time_in_tokyo_on_the_embedded_model(tmp_path: Path) -> None:
     assert used["name"] == "current_time" and "Tokyo" in used["args"]["location"]
     assert used["error"] is None
     assert used["result"].split(" is ")[-1][:5] in out["response"]  # the clock time the tool read
+
+
+def test_a_question_no_tool_reads_reaches_none_on_the_embedded_model(tmp_path: Path) -> None:
+    """Its words share "cup" with the calculator's units: the calculator's reader refuses it, and the
+    reply is the model's own (no failed tool call quoted back)."""
+    out = run_chat("Who won the world cup in 2018?", tmp_path)
+    assert out["trace"]["routing_history"] == [] and out["trace"]["tools_used"] == []
+    assert out["response"].strip() and "tool failed" not in out["response"]
+
+
+def test_a_time_some_hours_from_now_somewhere_on_the_embedded_model(tmp_path: Path) -> None:
+    out = run_chat("What time will it be in Tokyo in 3 hours?", tmp_path)
+    used = out["trace"]["tools_used"][0]
+    assert used["name"] == "clock_calculator" and used["error"] is None
+    assert "Tokyo" in out["response"]

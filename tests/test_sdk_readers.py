@@ -245,3 +245,24 @@ def test_a_question_about_the_user_is_not_read_alone() -> None:
     assert _plan(model, [HumanMessage("How do I convert a PDF to Word?")]) == ["goto_finalize"]
     # "me" asks for something, it tells nothing
     assert _plan(model, [HumanMessage("Give me 5 tips for sleeping better")]) == ["goto_finalize"]
+
+
+def test_the_supervisor_hands_off_only_to_agents_that_may_read_the_question() -> None:
+    from cadence.orchestration.modes.supervisor import Supervisor
+    from cadence.testing import ScriptedChatModel
+    from conftest import make_settings
+
+    metadata = [MathPlugin.get_metadata(), InfoPlugin.get_metadata()]
+    readers = agent_readers({"math": MATH_TOOLS, "info": INFO_TOOLS})
+    supervisor = Supervisor(
+        ScriptedChatModel.from_items([]), metadata, make_settings(mode="supervisor"), readers
+    )
+    model = LocalChatModel()
+    bound = model.bind_tools(supervisor.tools)
+    ask = [SystemMessage("You are the supervisor.")]
+
+    def route(question: str) -> list[str]:
+        return model.plan([*ask, HumanMessage(question)], **bound.kwargs).route_names  # type: ignore[attr-defined]
+
+    assert route("Who won the world cup in 2018?") == ["goto_finalize"]
+    assert route("What is 12 * 12?") == ["transfer_to_math"]
