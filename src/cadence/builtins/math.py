@@ -661,7 +661,8 @@ atan, degrees, radians, log (natural, or log(x, base)), log10, log2, exp, abs,
 round, floor, ceil, factorial, min, max, pow and the constants pi, e, tau.
 Trigonometric functions use radians. Example: "sqrt(2) * (15 + 23) / 4".
 Arithmetic in words also works: plus, minus, multiplied by, divided by, add, subtract, take away, multiply,
-divide, double, twice, triple, half, halve, fractions of a value ("two thirds of 60", "3/4 of 200"), a
+divide, double, twice, triple, half, halve, reciprocal, log base 2 of 64, fractions of a value ("two thirds
+of 60", "3/4 of 200"), a
 decimal or a percentage as a fraction in lowest terms ("0.75 as a fraction": 3/4), whether a number is
 prime and its prime factors ("is 91 a prime number?", "prime factors of 360"), a rate per another
 unit ("$52,000 a year: how much per month?"),
@@ -920,8 +921,8 @@ class MathPlugin(BasePlugin):
                 "written in words",
                 "square roots (sqrt), powers, logarithms (log, ln), trigonometry (sine, cosine, tangent), "
                 "factorials, absolute values, rounding",
-                "double, twice, triple, halve or half a number, a third or a quarter of it; a decimal or "
-                "percentage as a fraction; whether a number is prime, its prime factors",
+                "double, twice, triple, halve or half a number, a third or a quarter of it, its reciprocal; "
+                "a decimal or percentage as a fraction; whether a number is prime, its prime factors",
                 "percentages, percent of a value, percent change",
                 "convert units: seconds, minutes, days, weeks; mm, cm, metres, meters, km, inches, feet, "
                 "miles; grams, kilograms, kg, pounds, ounces, stone; millilitres, litres, liters, gallons, "
