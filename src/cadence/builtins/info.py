@@ -1658,7 +1658,7 @@ def _reader(pattern: str) -> Callable[[str], bool]:
 asks_current_time = _reader(
     r"\bwhat(?:'s| is)?(?: the)? (?:current |local |exact )?(?:time|date|day|hour)\b|\btime is it\b"
     r"|\b(?:current|local|exact|right) (?:time|date|day)\b"
-    r"|\b(?:the )?time (?:now|in|at|over|there|right now)\b"
+    r"|\b(?:the )?(?:time|clock|hour|date) (?:now|in|at|over|there|right now)\b|\b(?-i:[A-Z][a-z]+) time\b"
     r"|\bthe time\b|\b(?:date|day) (?:is it|today)\b|\btoday'?s date\b|\bwhat day\b|\bhow late\b|\bo'?clock\b"
     r"|\b(?:time ?zones?|offset) (?:of|in|for|at)\b|\b(?:which|what) time ?zone\b|\btime ?zone is\b"
     r"|\bis it (?:(?:still |already )?(?:day|night|daytime|nighttime|morning|afternoon|evening|dark|light"

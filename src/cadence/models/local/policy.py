@@ -1695,9 +1695,19 @@ class SmallModelPolicy:
             asked = asked_quantities(question)
             matched = [t for t in matched if not takes_asked_quantity(t, asked)]
             # a tool whose reader refuses the question cannot take it (:func:`cadence.sdk.reads`: "What
-            # time will it be in Tokyo in 3 hours?" is no time difference): the others compete
+            # time will it be in Tokyo in 3 hours?" is no time difference): another one its words fit, even
+            # less well, goes instead; with none, they are called as before (the failure hands the question
+            # to the next agent: "How many days between 2026-01-01 and 2026-12-31?" is no list to summarise)
             unread = [t for t in tools if not may_be_read(self.readers.get(tool_name(t)), question)]
-            matched = [t for t in matched if t not in unread]
+            if unread:
+                fitting = {r.name for r in ranked if r.score > 0 and not r.number_only}
+                readable = [t for t in matched if t not in unread] or [
+                    t for t in tools if tool_name(t) in fitting and t not in unread and t not in no_list
+                ]
+                if readable:
+                    matched = readable
+                else:
+                    unread = []
             candidates = usable_tools(matched, question, matched=True)
             if not candidates:
                 # nothing matched, or only tools the question gives nothing to: the others compete
@@ -1705,7 +1715,7 @@ class SmallModelPolicy:
                 usable = usable_tools(rest, question, matched=False)
                 if not usable and may_decline:
                     return Plan("text", [], None, [], [], 0, fixed="")
-                candidates = usable or rest or matched or unread
+                candidates = usable or rest or matched
             # the candidates fit about equally well: the simplest reading wins
             options = fewest_arguments(candidates)
             options = reader_for_roles(options, tools)
