@@ -697,3 +697,17 @@ def test_a_place_cut_short_is_completed_from_the_question() -> None:
         time_difference.invoke({"location_a": "Nowhere", "location_b": "Tokyo", "state": state})
     with pytest.raises(info.UnknownLocationError):  # no question to complete it from
         time_difference.invoke({"location_a": "Santo", "location_b": "Tokyo"})
+
+
+@pytest.mark.parametrize("question", ["What time is it?", "what's the time right now", "What day is it today?"])
+def test_a_question_naming_no_place_gets_the_time_in_utc_said_as_such(winter: datetime, question: str) -> None:
+    answer = current_time.invoke({"location": question})
+    assert answer.startswith("The current time in UTC is 12:00 on Wednesday, 15 January 2025.")
+    assert "No place was named" in answer
+
+
+def test_a_question_naming_an_unknown_place_is_still_an_error() -> None:
+    with pytest.raises(UnknownLocationError):
+        current_time.invoke({"location": "What time is it in Xqzzyville?"})
+    with pytest.raises(UnknownLocationError):
+        current_time.invoke({"location": "What is it?"})  # asks neither a time nor a date

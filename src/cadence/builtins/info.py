@@ -1369,10 +1369,41 @@ def current_time(location: str) -> str:
     """What time it is right now, the time of day (how late it is there, daytime or nighttime) and what day
     or date it is (a weekday or the weekend): the current date and local time in a city, country, US state,
     IANA time zone (e.g. 'Asia/Tokyo') or 'UTC'."""
-    places = resolve_locations(location)
+    try:
+        places = resolve_locations(location)
+    except UnknownLocationError:
+        if not _asks_time_without_place(location):
+            raise
+        # "What time is it?" names no place: the time in UTC, said as such (the server knows no user's zone)
+        places = resolve_locations("UTC")
+        moment = now()
+        return (
+            f"The current time in UTC is {_clock(moment, places[0])}. No place was named: name a city, "
+            "a country or a time zone for its local time."
+        )
     moment = now()
     sentences = [f"The current time in {_named(moment, p)} is {_clock(moment, p)}." for p in places]
     return _with_notes(" ".join(sentences), moment, *places)
+
+
+_TIME_QUESTION_WORDS = frozenset(
+    {
+        "what", "what's", "whats", "is", "it", "the", "time", "now", "right", "current", "currently", "exact",
+        "local", "date", "day", "today", "today's", "tell", "me", "please", "do", "you", "know", "can",
+        "could", "would", "give", "clock", "hour", "a", "weekend", "weekday", "which", "of", "week",
+        "o'clock",
+    }
+)  # fmt: skip
+"""The words of a question asking the time or the date and nothing else ("What time is it now?", "What day
+is it?", "Is it the weekend?"): left with none of them, it names no place."""
+_ASKED_NOW = frozenset({"time", "date", "day", "weekend", "weekday", "clock", "hour"})
+
+
+def _asks_time_without_place(text: str) -> bool:
+    """Whether ``text`` asks the current time or date and names no place at all (every word is one of
+    :data:`_TIME_QUESTION_WORDS`): "What time is it in Atlantis?" names one and is read as such."""
+    words = set(re.findall(r"[a-z']+", text.lower()))
+    return bool(words & _ASKED_NOW) and words <= _TIME_QUESTION_WORDS
 
 
 @volatile(reason="states the current time in both places; offsets change with daylight saving")
