@@ -699,8 +699,12 @@ def test_a_place_cut_short_is_completed_from_the_question() -> None:
         time_difference.invoke({"location_a": "Santo", "location_b": "Tokyo"})
 
 
-@pytest.mark.parametrize("question", ["What time is it?", "what's the time right now", "What day is it today?"])
-def test_a_question_naming_no_place_gets_the_time_in_utc_said_as_such(winter: datetime, question: str) -> None:
+@pytest.mark.parametrize(
+    "question", ["What time is it?", "what's the time right now", "What day is it today?"]
+)
+def test_a_question_naming_no_place_gets_the_time_in_utc_said_as_such(
+    winter: datetime, question: str
+) -> None:
     answer = current_time.invoke({"location": question})
     assert answer.startswith("The current time in UTC is 12:00 on Wednesday, 15 January 2025.")
     assert "No place was named" in answer
