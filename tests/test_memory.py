@@ -180,17 +180,27 @@ async def test_a_statement_is_answered_from_itself_without_tools() -> None:
 
 
 # -- in turns -----------------------------------------------------------------------------------------
-class SearchRecordingStore(InMemoryStore):
-    """An in-memory store that records the searches it runs (``searches``)."""
+class RecordingStore(InMemoryStore):
+    """An in-memory store that records the operations it runs (``searches``, ``puts``)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.searches: list[SearchOp] = []
+        self.ops: list[Any] = []
 
     async def abatch(self, ops: Any) -> Any:
         ops = list(ops)
-        self.searches.extend(op for op in ops if isinstance(op, SearchOp))
+        self.ops.extend(ops)
         return await super().abatch(ops)
+
+    @property
+    def searches(self) -> list[SearchOp]:
+        """The searches run so far."""
+        return [op for op in self.ops if isinstance(op, SearchOp)]
+
+    @property
+    def puts(self) -> list[PutOp]:
+        """The writes asked for so far."""
+        return [op for op in self.ops if isinstance(op, PutOp)]
 
 
 def engine_with(script: list[dict[str, Any]], **overrides: Any) -> tuple[Cadence, ScriptedChatModel]:
@@ -283,39 +293,25 @@ async def test_tool_results_and_answers_are_ingested_with_their_thread() -> None
 async def test_a_turn_reads_its_memory_namespace_once() -> None:
     """The recall's read of the namespace serves the ingestion at the turn's end: one read per turn,
     however many memories the user has (each read costs in proportion to them)."""
-    store = SearchRecordingStore()
+    store = RecordingStore()
     script = [goto("math"), call("calculate", expression="15 * 23"), FINALIZE, {"content": "15 * 23 = 345"}]
     engine = Cadence(
         make_settings(memory_refresh_s=0), model=ScriptedChatModel.from_items(script * 2), memory_store=store
     )
-    searches = store.searches
     await engine.ainvoke("Calculate 15 * 23", thread_id="t1", user_id="carol")
-    assert len(searches) == 1
+    assert len(store.searches) == 1
     await engine.ainvoke("Calculate 15 * 23", thread_id="t2", user_id="carol")  # memories exist now
-    assert len(searches) == 2
+    assert len(store.searches) == 2
     items = await engine.memory.list("carol")  # refreshed in place, not written twice
     assert sorted(i.kind for i in items) == ["answer", "result"] and {i.source_thread for i in items} == {
         "t2"
     }
 
 
-class PutRecordingStore(InMemoryStore):
-    """An in-memory store that records the items it is asked to write (``puts``)."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.puts: list[PutOp] = []
-
-    async def abatch(self, ops: Any) -> Any:
-        ops = list(ops)
-        self.puts.extend(op for op in ops if isinstance(op, PutOp))
-        return await super().abatch(ops)
-
-
 async def test_a_memory_learnt_again_soon_is_not_written_again() -> None:
     """The same result and answer learnt again within CADENCE_MEMORY_REFRESH_S: no write at all (its
     time and thread stay); after it, a refresh (new time and thread, same key); other words: written."""
-    store = PutRecordingStore()
+    store = RecordingStore()
     memory = MemoryService(store, make_settings(memory_refresh_s=60))
     work = [("calculate", {"expression": "15 * 23"}, "345")]
 
@@ -345,7 +341,7 @@ async def test_a_memory_learnt_again_soon_is_not_written_again() -> None:
 
 
 async def test_a_memory_refresh_window_of_zero_rewrites_every_time() -> None:
-    store = PutRecordingStore()
+    store = RecordingStore()
     memory = MemoryService(store, make_settings(memory_refresh_s=0))
     for now in (1000.0, 1000.5):
         await memory.remember("dave", "I live in Lisbon.", now=now)
@@ -353,7 +349,7 @@ async def test_a_memory_refresh_window_of_zero_rewrites_every_time() -> None:
 
 
 async def test_a_fact_said_again_soon_is_not_written_again_but_a_changed_one_is() -> None:
-    store = PutRecordingStore()
+    store = RecordingStore()
     memory = MemoryService(store, make_settings(memory_refresh_s=60))
     first = await memory.remember("erin", "I live in Lisbon.", topic="home", now=1000.0)
     again = await memory.remember("erin", "I live in Lisbon.", topic="home", now=1010.0)
@@ -447,15 +443,15 @@ async def test_reading_memories_never_refreshes_a_ttl() -> None:
     from cadence.memory import MemoryService
 
     index = {"dims": 32, "embed": DeterministicFakeEmbedding(size=32), "fields": ["text"]}
-    store = SearchRecordingStore(index=index)  # type: ignore[arg-type]
+    store = RecordingStore(index=index)  # type: ignore[arg-type]
     memory = MemoryService(store, make_settings())
-    searches = store.searches
     await memory.remember("alice", "I work on compilers.")
     await memory.ingest_turn(
         "alice", "Calculate 2+2", "4", results=[("calculate", {"expression": "2+2"}, "4")]
     )
     await memory.recall("alice", "What do I work on?")
     await memory.list("alice")
+    searches = store.searches
     assert len(searches) >= 4 and not any(op.refresh_ttl for op in searches)
 
 

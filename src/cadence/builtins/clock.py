@@ -554,6 +554,31 @@ def make_clock_calculator(calendar: Calendar) -> BaseTool:
     return clock_calculator
 
 
+_FROM_NOW_OR_AGO_RE = re.compile(r"\bfrom\s+now\b|\bago\b", re.IGNORECASE)
+
+
+def names_time_of_day(text: str) -> bool:
+    """Whether ``text`` writes a time of day as the clock reads it (:func:`find_times`): the reader
+    (:func:`cadence.sdk.reads`) of a tool converting one ("3pm in London", "15:30", "noon")."""
+    try:
+        return bool(find_times(normalized(text)))
+    except ClockQuestionError:  # a time it reads, wrongly written ("25:00"): the tool says so
+        return True
+
+
+def reads_clock_question(text: str) -> bool:
+    """The clock calculator's reader: a time of day, a duration (:func:`find_durations`: "in 2 and a half
+    hours"), a span from now or ago, or how many hours a day, week or month has. "How many hours should I
+    sleep?" is none."""
+    written = normalized(text)
+    if names_time_of_day(text) or _FROM_NOW_OR_AGO_RE.search(written) or _UNITS_IN_PERIOD_RE.search(written):
+        return True
+    try:
+        return bool(find_durations(written, []))
+    except ClockQuestionError:
+        return True
+
+
 __all__ = [
     "ClockQuestionError",
     "Duration",
@@ -564,5 +589,7 @@ __all__ = [
     "find_durations",
     "find_times",
     "make_clock_calculator",
+    "names_time_of_day",
     "normalized",
+    "reads_clock_question",
 ]

@@ -53,7 +53,7 @@ from langgraph.prebuilt import InjectedState
 
 from cadence.builtins._common import BuiltinToolError, agent_prompt
 from cadence.builtins._place_words import COMMON_PLACE_WORDS
-from cadence.builtins.clock import make_clock_calculator
+from cadence.builtins.clock import make_clock_calculator, names_time_of_day, reads_clock_question
 from cadence.builtins.dates import HOLIDAYS, MONTHS, Calendar, make_date_calculator
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, reads, tool, volatile
 from cadence.text import numbers_from_words
@@ -1673,10 +1673,6 @@ clock_calculator = make_clock_calculator(_CALENDAR)
 _WEEKDAY_NAMES = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
 _MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
 _HOLIDAY_NAMES = "|".join(pattern for pattern, *_ in HOLIDAYS)
-_CLOCK_TIME = (
-    r"\b\d{1,2}(?::\d{2})?\s*[ap]\.?m\b|\b\d{1,2}[:h.]\d{2}\b"
-    r"|\b(?:noon|midday|midnight|half past|quarter (?:past|to))\b"
-)
 _ZONE = r"\b(?-i:[A-Z][a-z]+/[A-Z][A-Za-z_]+)|\b(?:utc|gmt)\b"
 
 
@@ -1710,19 +1706,6 @@ asks_time_difference = _reader(
 ahead", "ahead of", or a difference or comparison naming places). "What's the difference between a virus and
 bacteria?" names none; "What time will it be in Tokyo in 3 hours?" asks no difference."""
 
-asks_clock_time = _reader(_CLOCK_TIME)
-"""``convert_time``'s reader: a question giving a time of day to convert ("3pm in London", "15:30")."""
-
-asks_clock_arithmetic = _reader(
-    _CLOCK_TIME + r"|\b\d+(?:\.\d+)?(?:\s+(?:and\s+)?(?:a\s+)?(?:half|quarter)(?:\s+an?)?)?\s*"
-    r"(?:h|hrs?|hours?|min|mins|minutes?|seconds?)\b"
-    r"|\b(?:an?|half an?) (?:hour|minute)\b|\bhow many (?:hours|minutes|seconds) (?:are |is )?(?:there )?"
-    r"(?:in|does|do)\b"
-    r"|\bfrom now\b|\bago\b"
-)
-"""``clock_calculator``'s reader: a time of day, a duration in hours or minutes, a span from now or ago,
-or how many hours a day or week has. "How many hours should I sleep?" gives none."""
-
 asks_calendar = _reader(
     r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}[/-]\d{1,2}(?:[/-]\d{2,4})?\b|\b(?:"
     + _WEEKDAY_NAMES
@@ -1740,18 +1723,12 @@ word of the calendar (today, until, since, ago, born). "What is the best day of 
 days of the week in French?" give none."""
 
 
-def asks_time_or_date(text: str) -> bool:
-    """Whether one of the info tools may read ``text`` (what :func:`cadence.sdk.may_read` makes of them)."""
-    readers = (asks_current_time, asks_time_difference, asks_clock_time, asks_clock_arithmetic, asks_calendar)
-    return any(read(text) for read in readers)
-
-
 INFO_TOOLS: list[BaseTool] = [
     reads(asks_current_time)(current_time),
     reads(asks_time_difference)(time_difference),
-    reads(asks_clock_time)(convert_time),
+    reads(names_time_of_day)(convert_time),
     reads(asks_calendar)(date_calculator),
-    reads(asks_clock_arithmetic)(clock_calculator),
+    reads(reads_clock_question)(clock_calculator),
 ]
 """The tools of the info agent. All are volatile (:func:`cadence.sdk.volatile`): what they say is true
 now (or, for dates counted from today, today), so long-term memory never keeps it."""

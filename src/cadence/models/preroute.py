@@ -547,9 +547,13 @@ _EMOTICON_RE = re.compile(r"(?<!\w)[:;=][-']?[)(DPp]+(?!\w)|[\u2600-\u27bf\U0001
 """A smiley or an emoji: no words of a question."""
 _YOU = r"(?:you|u)"
 _SORT_OF = r"(?:sorts?|kinds?|types?) of (?:questions|things|stuff|tasks|requests|problems|topics|help)"
+_LEAD = (
+    r"^(?:(?:yo|hey|hi|hello|so|ok(?:ay)?|and|well|um|hmm+|quick question|before we (?:start|begin)"
+    r"|just curious|out of curiosity)[ ,!:-]+)*"
+)
+"""Interjections before a question about the assistant ("yo, what are you?", "just curious, how old r u")."""
 ABOUT_ASSISTANT_RE = re.compile(
-    r"^(?:(?:yo|hey|hi|hello|so|ok(?:ay)?|and|well|um|hmm+|quick question|before we (?:start|begin))"
-    r"[ ,!:-]+)*(?:"
+    _LEAD + r"(?:"
     # who the assistant is
     rf"(?:who|what) are {_YOU}(?: exactly| really)?"
     rf"|(?:(?:can|could) {_YOU} )?tell me (?:a (?:bit|little) )?about (?:yourself|urself|you)"
@@ -578,7 +582,6 @@ ABOUT_ASSISTANT_RE = re.compile(
 capabilities answer it. It must end there: "what do you know about Paris?" asks about Paris."""
 
 
-_LEAD = r"^(?:(?:yo|hey|hi|hello|so|ok(?:ay)?|and|well|um|hmm+|just curious|out of curiosity)[ ,!:-]+)*"
 ABOUT_PERSONA_RE = re.compile(
     _LEAD + r"(?:"
     rf"how old (?:are|r) {_YOU}|what(?:'s| is) your age|when were {_YOU} born"

@@ -132,7 +132,10 @@ class LocalChatModel(BaseChatModel):
 
     def plan(self, messages: Sequence[BaseMessage], **kwargs: Any) -> Plan:
         """Decide the prompt, grammar and output parsing of one call (no model needed)."""
-        return SmallModelPolicy(preroute=self.preroute, max_tokens=self.max_tokens).plan(messages, **kwargs)
+        policy = SmallModelPolicy(
+            preroute=self.preroute, max_tokens=self.max_tokens, readers=kwargs.get("readers") or {}
+        )
+        return policy.plan(messages, **kwargs)
 
     # -- running ----------------------------------------------------------------------
     def _completion_args(self, plan: Plan, stop: list[str] | None, *, stream: bool) -> dict[str, Any]:

@@ -1460,10 +1460,7 @@ class SmallModelPolicy:
     """Bound tools' readers by tool name (:func:`cadence.sdk.reads`; a routing tool's: its agent's)."""
 
     def plan(self, messages: Sequence[BaseMessage], **kwargs: Any) -> Plan:
-        """Decide the prompt, grammar and output parsing of one call (no model needed).
-
-        ``readers`` (tool name → reader, from the binding) are taken for this call."""
-        self.readers = dict(kwargs.get("readers") or {})
+        """Decide the prompt, grammar and output parsing of one call (no model needed)."""
         tools: list[Mapping[str, Any]] = list(kwargs.get("tools") or [])
         tool_choice = kwargs.get("tool_choice")
         if isinstance(tool_choice, dict):
