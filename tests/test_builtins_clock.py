@@ -29,7 +29,7 @@ from cadence.builtins.info import INFO_TOOLS, InfoPlugin, clock_calculator
 from cadence.builtins.math import MathPlugin, calculate
 from cadence.models.local.policy import SmallModelPolicy, part_for, sole_string_parameter
 from cadence.models.preroute import PreRouter, routing_schema
-from cadence.sdk import is_volatile
+from cadence.sdk import is_volatile, reader_of
 
 NOW = datetime(2026, 11, 29, 18, 41, tzinfo=UTC)
 
@@ -151,6 +151,11 @@ def test_texts_of_times_and_durations() -> None:
         ),
         ("36 hours after 10:00", "36 hours after 10:00 is 22:00 the next day."),
         ("50 hours after 10:00", "50 hours after 10:00 is 12:00 2 days later."),
+        # a verb before the duration says which way it counts ("from" after it is no "after")
+        ("Add 2 hours and 30 minutes to 14:45", "2 hours and 30 minutes after 14:45 is 17:15."),
+        ("Subtract 45 minutes from 10:00", "45 minutes before 10:00 is 09:15."),
+        ("take away 20 minutes from 8:10", "20 minutes before 08:10 is 07:50."),
+        ("add 90 minutes to 11pm", "1 hour and 30 minutes after 11:00 pm is 12:30 am the next day."),
     ],
 )
 def test_a_time_of_day_and_a_duration(question: str, expected: str) -> None:
@@ -174,6 +179,37 @@ def test_a_time_of_day_and_a_duration(question: str, expected: str) -> None:
 )
 def test_two_times_of_day(question: str, expected: str) -> None:
     assert ask(question) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("What time is 1530 in 12-hour format?", "1530 on the 12-hour clock is 3:30 pm."),
+        ("What is 15:30 in 12-hour time?", "15:30 on the 12-hour clock is 3:30 pm."),
+        ("convert 3:30 pm to 24-hour", "3:30 pm on the 24-hour clock is 15:30."),
+        ("What is 7pm in 24 hour time?", "7pm on the 24-hour clock is 19:00."),
+        ("what is 21:00 in am/pm", "21:00 on the 12-hour clock is 9:00 pm."),
+        ("What is 0900 in military time?", "0900 on the 24-hour clock is 09:00."),
+        ("midnight in 24-hour time", "midnight on the 24-hour clock is 00:00."),
+    ],
+)
+def test_a_time_of_day_in_the_clock_format_asked_for(question: str, expected: str) -> None:
+    assert ask(question) == expected
+
+
+def test_a_clock_format_question_reaches_the_clock_calculator_by_the_tools_readers() -> None:
+    tools = [routing_schema(t) for t in INFO_TOOLS]
+    policy = SmallModelPolicy(readers={t.name: reader for t in INFO_TOOLS if (reader := reader_of(t))})
+    plan = policy.plan(
+        [SystemMessage("info"), HumanMessage("What time is 1530 in 12-hour format?")], tools=tools
+    )
+    assert plan.fixed is not None and '"name": "clock_calculator"' in plan.fixed
+
+
+def test_a_duration_of_twelve_hours_is_no_clock_format() -> None:
+    assert ask("What time is it 12 hours after 10:00?") == "12 hours after 10:00 is 22:00."
+    with pytest.raises(ClockQuestionError):  # "in 24 hours" is a duration, not the 24-hour clock
+        answer("What time will it be in 24 hours if it is 10:00 now?")
 
 
 def test_a_duration_from_now_is_counted_from_the_pinned_clock_in_utc_or_the_place_named() -> None:
@@ -242,6 +278,7 @@ def test_the_tool_takes_one_string_and_is_volatile() -> None:
         "The meeting starts at 2:30 pm and lasts 90 minutes. When does it end?",
         "What time will it be in 3 hours?",
         "I need to be at work by 9:00 and the drive takes 45 minutes. When should I leave?",
+        "Add 2 hours and 30 minutes to 14:45",
     ],
 )
 def test_clock_questions_reach_the_clock_calculator_with_the_whole_question(question: str) -> None:

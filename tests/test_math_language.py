@@ -924,6 +924,10 @@ def test_malformed_symbols_keep_the_parser_message(text: str) -> None:
         ),
         ("If it is 30°C outside, what is that in Fahrenheit?", "30 °C = 86 °F (read as ((30) * 9 / 5 + 32))"),
         ("how many cups in a gallon", "1 gallon = 16 cups (read as (1 * 3785.411784 / 236.5882365))"),
+        # an ounce of a volume is a fluid ounce; of a mass, an ounce of weight
+        ("How many ounces in 2 cups?", "2 cups = 16 ounces (read as (2 * 236.5882365 / 29.5735295625))"),
+        ("16 oz in ml", "16 oz = 473.18 ml (exactly (16 * 29.5735295625 / 1) = 473.176473)"),
+        ("How many ounces in a pound?", "1 pound = 16 ounces (read as (1 * 453592.37 / 28349.523125))"),
     ],
 )
 def test_a_conversion_says_both_quantities_with_their_units(text: str, result: str) -> None:

@@ -148,6 +148,8 @@ async def test_a_question_no_tool_names_is_planned_for_the_plugin_its_capabiliti
         ("What does the planner mode do?", "search_docs"),  # the docs plugin's, though statistics says "mode"
         ("Decrease 860 by 15%", "calculate"),  # no percent_change(860, 15): the reader takes the roles
         ("Which setting lists plugins that are never loaded?", "search_docs"),  # not list_docs()
+        ("What tones are available?", "search_docs"),  # "available" alone is no list of documents
+        ("What documents are available?", "list_docs"),
         ("What time is it in Lima?", "current_time"),  # the simplest reading
     ],
 )

@@ -83,6 +83,10 @@ def test_routing_tools_carry_their_agents_readers() -> None:
         ("How tall is Mount Everest in meters?", False),
         ("Give me 5 tips for sleeping better", False),
         ("What time is it in Tokyo?", False),
+        ("What's 2 to the 10th?", True),
+        ("What is 1990?", False),  # only a number: the calculator would give it back
+        ("7", False),
+        ("Is 17 prime?", True),
     ],
 )
 def test_the_calculator_reads_arithmetic_only(text: str, read: bool) -> None:
@@ -185,6 +189,18 @@ def test_the_embedded_model_routes_only_to_agents_that_may_read_the_question() -
     assert _plan(model, [*ask, HumanMessage("What time is it in Tokyo?")]) == ["goto_info_agent"]
     # a part of the question is enough: the calculator reads "What's 5*7"
     assert "goto_math_agent" in _plan(model, [*ask, HumanMessage("What's 5*7 and what time is it in Tokyo?")])
+
+
+def test_one_number_and_no_agents_word_goes_where_a_tool_reads_it_if_it_asks() -> None:
+    model = LocalChatModel()
+    ask = [SystemMessage("x")]
+    # "to the 10th" is one number and no word of the calculator's; its reader reads it
+    assert _plan(model, [*ask, HumanMessage("What's 2 to the 10th?")]) == ["goto_math_agent"]
+    assert _plan(model, [*ask, HumanMessage("calculate 3 to the 5th")]) == ["goto_math_agent"]
+    # a statement of one number is not a sum, whatever a reader says of it
+    assert _plan(model, [*ask, HumanMessage("My lucky number is 7")]) == ["goto_finalize"]
+    assert _plan(model, [*ask, HumanMessage("I'm 30 years old")]) == ["goto_finalize"]
+    assert _plan(model, [*ask, HumanMessage("What is 1990?")]) == ["goto_finalize"]
 
 
 def test_a_question_leaning_on_the_previous_turn_is_not_read_alone() -> None:

@@ -6,14 +6,16 @@ arrive?"), and answers in one sentence that restates what was computed:
 
 - **a time of day and a duration**: the time that many hours and minutes later or earlier. Later with
   "after", "later", "from", "+", "plus", or when something starting at the time "takes", "lasts" or
-  runs "for" the duration; earlier with "before", "earlier", "ago", "-", "minus", and when the time is
-  when something must end or arrive ("I must be there by 9:00 and the drive takes 45 minutes: when do
-  I leave?");
+  runs "for" the duration, or when asked to "add" it; earlier with "before", "earlier", "ago", "-",
+  "minus", "subtract", "take away", and when the time is when something must end or arrive ("I must be
+  there by 9:00 and the drive takes 45 minutes: when do I leave?");
 - **two times of day**: how long from the first to the second (past midnight when the second is
   earlier: "from 22:30 to 06:15" is 7 hours and 45 minutes); a duration called a break, a pause or
   lunch is taken off ("9:00 to 17:30 with a 30-minute lunch break");
 - **a duration from now** ("what time will it be in 3 hours?", "90 minutes from now"): the time now in
   UTC, or in the place the question names ("in 3 hours in Tokyo"), plus the duration;
+- **a time of day in another clock format** ("15:30 in 12-hour time", "7pm in 24-hour time", "1530 in
+  am/pm", "0900 in military time": four digits are read as a time of day only here);
 - **the hours, minutes or seconds of a calendar period** ("how many hours are there in March?", "in a
   leap year", "in 2024"): a month without a year is this year's.
 
@@ -136,6 +138,13 @@ _BEFORE_RE = re.compile(
     r"\b(?:before|earlier(?:\s+than)?|ago|prior\s+to|minus|subtract(?:ed|ing)?|back|until)\b|(?<![\w:])-(?!\d)",
     re.IGNORECASE,
 )
+_VERB_RE = re.compile(
+    r"\b(?:(?P<on>add|adding|plus)|(?P<back>subtract|subtracting|deduct|deducting|take\s+away|taking\s+away|minus"
+    r"|knock\s+off|take\s+off))\s+(?:an?\s+(?:extra|further|more)\s+|another\s+)?$",
+    re.IGNORECASE,
+)
+"""A verb right before the duration that says which way it counts ("add 2 hours to 14:45", "subtract 45
+minutes from 10:00"): it decides before the little words around the time ("from" there is no "after")."""
 _RUNS_RE = re.compile(
     r"\b(?:takes?|took|taking|lasts?|lasted|lasting|runs?\s+for|for|long|duration|journey|flight|trip|drive|"
     r"ride|film|movie|meeting|shift|cook|bake|starts?|started|begins?|began|leaves?|left|departs?|departed|"
@@ -331,6 +340,9 @@ def _days_note(days: int) -> str:
 
 def _direction(text: str, time: TimeOfDay, duration: Duration) -> int:
     """+1 when the duration counts on from the time of day, -1 back, 0 when the text does not say."""
+    verb = _VERB_RE.search(text[: duration.start])
+    if verb is not None:  # "add 2 hours to 14:45", "subtract 45 minutes from 10:00"
+        return -1 if verb.group("back") else 1
     after = duration.end <= time.start
     between = text[duration.end : time.start] if after else text[time.end : duration.start]
     if _BEFORE_RE.search(between) and not _AFTER_RE.search(between):
@@ -373,6 +385,9 @@ def answer(
         question, ClockQuestionError, kind="clock", examples=EXAMPLES, max_chars=MAX_QUESTION_CHARS
     )
     text = normalized(question)
+    formatted = _in_clock_format(text)
+    if formatted is not None:
+        return formatted
     times = find_times(text)
     durations = find_durations(text, times)
     asked = _UNITS_ASKED_RE.search(text)
@@ -557,6 +572,43 @@ def make_clock_calculator(calendar: Calendar) -> BaseTool:
 _FROM_NOW_OR_AGO_RE = re.compile(r"\bfrom\s+now\b|\bago\b", re.IGNORECASE)
 
 
+_FORMAT_RE = re.compile(
+    r"\b(?:in|to|into|as|on|using)\s+(?:the\s+|a\s+)?(?:"
+    r"(?P<twelve>12|twelve)[- ]?hour(?:\s+(?:format|time|clock|notation|system))?"
+    r"|am\s*/\s*pm(?:\s+(?:format|time))?"
+    r"|(?P<full>24|twenty[- ]?four)[- ]?hour(?:\s+(?:format|time|clock|notation|system))?"
+    r"|(?P<military>military)\s+time)\b",
+    re.IGNORECASE,
+)
+"""A clock format asked for ("in 12-hour format", "to 24-hour time", "in am/pm", "in military time")."""
+_MILITARY_RE = re.compile(
+    r"(?<![\d:.,])(?P<h>[01]\d|2[0-3])(?P<m>[0-5]\d)(?:\s*(?:hours|hrs|h)\b)?(?![\d:.,])"
+)
+"""A time of day written as four digits ("1530", "0900 hours"): read only when a clock format is asked."""
+
+
+def _in_clock_format(text: str) -> str | None:
+    """A time of day written in the clock format the text asks for ("What is 15:30 in 12-hour time?",
+    "1530 in 12-hour format", "7pm in 24-hour time"), or None when the text asks for no format."""
+    asked = _FORMAT_RE.search(text)
+    if asked is None:
+        return None
+    rest = text[: asked.start()] + " " * (asked.end() - asked.start()) + text[asked.end() :]
+    times = find_times(rest)
+    if not times:
+        written = list(_MILITARY_RE.finditer(rest))
+        if len(written) == 1:
+            found = written[0]
+            seconds = int(found.group("h")) * 3600 + int(found.group("m")) * 60
+            times = [TimeOfDay(found.start(), found.end(), seconds, twelve_hour=False)]
+    if len(times) != 1:
+        return None  # none or several: the clock questions below say what is missing
+    time = times[0]
+    twelve = asked.group("full") is None and asked.group("military") is None
+    target = "12-hour clock" if twelve else "24-hour clock"
+    return f"{text[time.start : time.end].strip()} on the {target} is {clock_text(time.seconds, twelve)}."
+
+
 def names_time_of_day(text: str) -> bool:
     """Whether ``text`` writes a time of day as the clock reads it (:func:`find_times`): the reader
     (:func:`cadence.sdk.reads`) of a tool converting one ("3pm in London", "15:30", "noon")."""
@@ -573,6 +625,8 @@ def reads_clock_question(text: str) -> bool:
     written = normalized(text)
     if names_time_of_day(text) or _FROM_NOW_OR_AGO_RE.search(written) or _UNITS_IN_PERIOD_RE.search(written):
         return True
+    if _FORMAT_RE.search(written) and _MILITARY_RE.search(written):
+        return True  # "1530 in 12-hour format"
     try:
         return bool(find_durations(written, []))
     except ClockQuestionError:

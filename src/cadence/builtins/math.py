@@ -852,14 +852,16 @@ def statistics(numbers: list[float]) -> str:
 def reads_arithmetic(text: str) -> bool:
     """The calculator's reader (:func:`cadence.sdk.reads`): whether ``text`` is arithmetic it reads, rightly
     or with an error about the arithmetic itself (``5 / 0`` is read); not a text of words naming no
-    operation ("Who won the world cup in 2018?"). Runs the calculator: bounded, free of side effects."""
+    operation ("Who won the world cup in 2018?"), nor one that only names a number ("What is 1990?": the
+    calculator would give the number back). Runs the calculator: bounded, free of side effects."""
     try:
-        calculate.func(text)  # type: ignore[misc]
+        result = calculate.func(text)  # type: ignore[misc]
     except CalculationError as exc:
         return not getattr(exc, "no_arithmetic", False)
     except Exception:  # any other failure is the calculator's to report, not a reason to skip it
         return True
-    return True
+    written = _NUMBER_RE.findall(numbers_from_words(text))
+    return not (len(written) == 1 and set(str(result).replace(" ", "").split("=")) == set(written))
 
 
 _NUMBER_RE = re.compile(r"\d+(?:[.,]\d+)?")

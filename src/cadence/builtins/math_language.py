@@ -4157,12 +4157,23 @@ def _in_seconds(unit: tuple[str, str]) -> tuple[str, str]:
     return "duration", str(int(size) * _SECONDS_IN_A_MONTH_OF_A_YEAR)
 
 
+def _fluid_ounce(unit: tuple[str, str]) -> tuple[str, str]:
+    """An ounce (of mass) as a fluid ounce, any other unit as it is: said of a volume ("ounces in a cup"),
+    an ounce is a fluid ounce."""
+    if unit == _UNIT_OF["ounce"]:
+        return _UNIT_OF["fluid ounce"]
+    return unit
+
+
 def _units(match: re.Match[str], target: str) -> Conversion | None:
     """The conversion of ``match``'s amount (``n``/``from``, maybe ``n2``/``from2``) into ``target``."""
     groups = match.groupdict()
     source, goal = _UNIT_OF[groups["from"].lower()], _UNIT_OF[target.lower()]
     if source[0] != goal[0]:
         source, goal = _in_seconds(source), _in_seconds(goal)
+    if {source[0], goal[0]} == {"volume", "mass"}:
+        # "how many ounces in 2 cups": an ounce of a volume is a fluid ounce
+        source, goal = (_fluid_ounce(source), _fluid_ounce(goal))
     if source[0] != goal[0]:
         return None  # minutes are no metres, and a month no number of minutes
     if not groups.get("n2"):

@@ -109,6 +109,12 @@ _AHEAD_RE = re.compile(
 count of hours ("how many minutes in 3 hours")."""
 
 
+NO_INPUT_COVERAGE = 0.6
+"""A matched tool taking no input stays a candidate when its text has at least this share of the
+question's words (those all of the agent's tools share aside): more than half ("What tones are available?"
+is no list of documents, though "available" is half of what it says)."""
+
+
 def tokenize(text: str, *, digits: bool = True) -> list[str]:
     """Lower-case, map symbols to words, split, drop stop words and stem.
 

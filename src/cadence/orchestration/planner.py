@@ -53,6 +53,7 @@ from pydantic import BaseModel, Field
 from cadence.conventions import GraphNodeNames, message_text, split_at_last_human
 from cadence.errors import CadenceError
 from cadence.models.preroute import (
+    NO_INPUT_COVERAGE,
     PreRouter,
     RouteCandidate,
     is_small_talk,
@@ -342,16 +343,21 @@ def _lexical_tool(part: str, index: ToolIndex) -> str | None:
     description and capabilities fit best ("What does the planner mode do?" is the docs plugin's, though
     the statistics tool says "mode"), then among its tools those whose own words fit, the simplest reading
     ("the time in Sydney" is current_time(location), not convert_time(time, from, to)); a tool taking no
-    input only when no other fits; and the tool reading the question itself when the only fitting ones need
-    two or more numbers in their roles ("Decrease 860 by 15%" is no percent_change(860, 15)) or none fit."""
+    input only when no other fits and it covers most of the question (:data:`NO_INPUT_COVERAGE`); and the
+    tool reading the question itself when the only fitting ones need two or more numbers in their roles
+    ("Decrease 860 by 15%" is no percent_change(860, 15)) or none fit."""
     fits = index.plugins.shortlist(part, ratio=0.9)
     if not fits:
         return None
     own = {name: schema for name, schema in index.schemas.items() if index.tools[name][0].name == fits[0]}
     facts = {name: _arguments(schema) for name, schema in own.items()}
     reader = next((name for name, (count, _, reads) in facts.items() if count == 1 and reads), None)
-    ranked = PreRouter.from_tool_schemas(list(own.values())).shortlist(part, ratio=0.9, ignore_shared=True)
-    candidates = [name for name in ranked if facts[name][0] > 0] or ranked
+    router = PreRouter.from_tool_schemas(list(own.values()))
+    ranked = router.shortlist(part, ratio=0.9, ignore_shared=True)
+    candidates = [name for name in ranked if facts[name][0] > 0]
+    if not candidates:  # tools taking no input: only one that covers most of the question
+        covered = router.coverage(part, ignore_shared=True)
+        candidates = [name for name in ranked if covered[name] >= NO_INPUT_COVERAGE]
     if not candidates:
         return reader
     best = min(candidates, key=lambda name: facts[name][0])

@@ -118,6 +118,7 @@ from cadence.models.preroute import (
     GOODBYE_RE,
     GREETING_RE,
     HOW_ARE_YOU_RE,
+    NO_INPUT_COVERAGE,
     PLEASANTRY_RE,
     PRAISE_RE,
     THANKS_RE,
@@ -138,9 +139,6 @@ ANSWER_FROM_RESULTS = "Answer the user's question in one sentence, using only th
 """System prompt of a text answer once the turn has tool results."""
 TOOL_SHORTLIST_RATIO = 0.9
 """Agent tools kept for the model to choose from: those within 90% of the best lexical score."""
-NO_INPUT_COVERAGE = 0.5
-"""A matched tool taking no input stays a candidate when its text has at least this share of the
-question's words (those all of the agent's tools share aside)."""
 DEFAULT_MAX_TOKENS = 160
 """Tokens a call may produce when ``max_tokens`` is not set."""
 
@@ -269,6 +267,20 @@ def may_be_read(reader: Reader | None, question: str) -> bool:
         return True
     texts = dict.fromkeys([question, *question_parts(question)])
     return any(reader(text) for text in texts)
+
+
+def reads_explicitly(reader: Reader | None, question: str) -> bool:
+    """Whether a tool with a reader of its own (:func:`cadence.sdk.reads`) reads ``question``; a tool
+    without one says nothing (it may read anything)."""
+    return reader is not None and may_be_read(reader, question)
+
+
+_ASKS_SOMETHING_RE = re.compile(
+    r"\?\s*$|^\W*(?:what|what's|whats|how|which|calculate|compute|work out|find|evaluate|solve)\b",
+    re.IGNORECASE,
+)
+"""A question or an order to compute ("What's 2 to the 10th?", "calculate 2 to the 10th"), not a
+statement ("I'm 30 years old")."""
 
 
 def best_route(router: PreRouter, text: str) -> str | None:
@@ -1559,8 +1571,12 @@ class SmallModelPolicy:
                 ranked = PreRouter.from_tool_schemas(routes).rank(question) if routes else []
                 shortlist = PreRouter.shortlisted(ranked) if not is_small_talk(question) else []
                 if shortlist and ranked[0].number_only and len(numbers_in(question)) < 2:
-                    # one number and no word of any agent: a statement ("I'm 30 years old"), not a sum
-                    shortlist = []
+                    # one number and no word of any agent: a statement ("I'm 30 years old"), not a sum;
+                    # unless it asks something an agent's tools say they read ("What's 2 to the 10th?")
+                    asks = _ASKS_SOMETHING_RE.search(question) is not None
+                    shortlist = [
+                        n for n in shortlist if asks and reads_explicitly(self.readers.get(n), question)
+                    ]
                 if shortlist and not refers_back(question, messages):
                     # an agent none of whose tools can read the question is no route, however its words
                     # matched: "Who won the world cup in 2018?" is no sum for the calculator's "cup"
