@@ -659,6 +659,7 @@ def test_a_question_naming_several_places_gets_the_time_of_each(question: str, l
         ("What time is it in Tokyo in 3 hours?", ["goto_info_agent"]),
         ("How many hours ahead is Tokyo of London?", ["goto_info_agent"]),
         ("What day is it today?", ["goto_info_agent"]),
+        ("What year is it?", ["goto_info_agent"]),  # "what year": the date, not a number of years
     ],
 )
 def test_the_built_in_agents_route_texts_leave_pleasantries_alone(question: str, routes: list[str]) -> None:
@@ -700,7 +701,8 @@ def test_a_place_cut_short_is_completed_from_the_question() -> None:
 
 
 @pytest.mark.parametrize(
-    "question", ["What time is it?", "what's the time right now", "What day is it today?"]
+    "question",
+    ["What time is it?", "what's the time right now", "What day is it today?", "What year is it?"],
 )
 def test_a_question_naming_no_place_gets_the_time_in_utc_said_as_such(
     winter: datetime, question: str

@@ -154,6 +154,24 @@ def test_stated_facts_are_first_person_statements() -> None:
     assert addressed("I am a teacher and my dog likes me") == "You are a teacher and your dog likes you."
 
 
+@pytest.mark.parametrize(
+    ("message", "statement"),
+    [
+        ("Remember that my favorite color is green.", "Your favorite color is green."),
+        ("Please remember my favourite food is sushi", "Your favourite food is sushi."),
+        ("Note: I am allergic to peanuts", "You are allergic to peanuts."),
+        ("Keep in mind that I live in Oslo", "You live in Oslo."),
+    ],
+)
+def test_a_fact_asked_to_be_remembered_is_a_fact(message: str, statement: str) -> None:
+    assert [f.statement for f in stated_facts(message)] == [statement]
+    assert only_statements(message)
+
+
+def test_remember_with_no_fact_of_the_user_is_none() -> None:
+    assert stated_facts("Remember the milk") == [] and stated_facts("remember that?") == []
+
+
 def test_a_message_of_statements_only() -> None:
     assert only_statements(ADA) and only_statements("Hi! I'm Bo.")
     # a pleasantry beside the statement is a greeting too (the 135M model answered "I'm Alex here to help")

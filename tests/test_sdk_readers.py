@@ -111,6 +111,7 @@ def test_tools_taking_two_numbers_read_texts_writing_two() -> None:
         ("What's the tallest building in the world?", False),  # the world clock's "world" only
         ("Who won the world cup in 2018?", False),
         ("What is the weather in Paris?", False),
+        ("What year did the Titanic sink?", False),  # a year of history, not the date now
     ],
 )
 def test_the_info_tools_read_questions_of_time_and_dates(text: str, read: bool) -> None:
@@ -123,6 +124,7 @@ def test_the_info_tools_read_questions_of_time_and_dates(text: str, read: bool) 
     [
         ("What time is it in Germany?", "current_time"),
         ("Is it the weekend in Dubai?", "current_time"),
+        ("What month is it?", "current_time"),
         ("How many hours is Dubai from London?", "time_difference"),
         ("tokyo vs london time", "time_difference"),
         ("When it is 3pm in Sydney, what time is it in London?", "convert_time"),
@@ -201,6 +203,35 @@ def test_one_number_and_no_agents_word_goes_where_a_tool_reads_it_if_it_asks() -
     assert _plan(model, [*ask, HumanMessage("My lucky number is 7")]) == ["goto_finalize"]
     assert _plan(model, [*ask, HumanMessage("I'm 30 years old")]) == ["goto_finalize"]
     assert _plan(model, [*ask, HumanMessage("What is 1990?")]) == ["goto_finalize"]
+
+
+def _time_in(place: str) -> list[Any]:
+    """A previous turn that told the time in ``place`` through the world clock."""
+    return [
+        HumanMessage(f"What time is it in {place}?"),
+        AIMessage("", name="coordinator", tool_calls=[{"name": "goto_info_agent", "args": {}, "id": "r1"}]),
+        ToolMessage("info", tool_call_id="r1", name="goto_info_agent"),
+        AIMessage("", tool_calls=[{"name": "current_time", "args": {"location": place}, "id": "t1"}]),
+        ToolMessage(f"The current time in {place} is 10:00.", tool_call_id="t1", name="current_time"),
+        AIMessage(f"The current time in {place} is 10:00.", name="synthesizer"),
+    ]
+
+
+def test_there_is_read_as_the_place_it_refers_to() -> None:
+    model = LocalChatModel()
+    # the world clock reads "What's the date in Paris?", not "What's the weather in Paris?"
+    assert _plan(model, [*_time_in("Paris"), HumanMessage("And the date there?")]) == ["goto_info_agent"]
+    assert _plan(model, [*_time_in("Paris"), HumanMessage("What's the weather there?")]) == ["goto_finalize"]
+    # at the agent, "there" is the place an earlier question went to
+    bound = model.bind_tools(INFO_TOOLS)
+    messages = [
+        HumanMessage("I'm planning a trip to Tokyo."),
+        AIMessage("You're planning a trip to Tokyo.", name="synthesizer"),
+        *_after_route("What time is it there?", "info"),
+    ]
+    plan = model.plan(messages, **bound.kwargs)  # type: ignore[attr-defined]
+    call = json.loads(plan.fixed or "{}")
+    assert call["name"] == "current_time" and "in Tokyo" in call["arguments"]["location"]
 
 
 def test_a_question_leaning_on_the_previous_turn_is_not_read_alone() -> None:

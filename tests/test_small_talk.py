@@ -269,3 +269,25 @@ def test_a_question_about_the_assistant_as_a_person_reaches_no_agent_and_invents
 )
 def test_work_asked_of_the_assistant_is_no_question_about_its_person(message: str) -> None:
     assert not is_small_talk(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "What's the weather like today?",
+        "Will it rain tomorrow in London?",
+        "What's the latest news?",
+        "What is Apple's stock price?",
+        "Who won the game last night?",
+    ],
+)
+def test_a_question_for_live_data_no_tool_fetches_is_answered_as_such(message: str) -> None:
+    reply = small_talk_reply(message, CAPABILITIES) or ""
+    assert reply.startswith("I can't check live information") and "Calculator: arithmetic" in reply
+
+
+@pytest.mark.parametrize(
+    "message", ["What causes weather?", "What is a stock?", "Tell me about the news business"]
+)
+def test_a_question_about_a_topic_of_live_data_is_left_to_the_model(message: str) -> None:
+    assert small_talk_reply(message, CAPABILITIES) is None

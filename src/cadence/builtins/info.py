@@ -1391,12 +1391,12 @@ _TIME_QUESTION_WORDS = frozenset(
         "what", "what's", "whats", "is", "it", "the", "time", "now", "right", "current", "currently", "exact",
         "local", "date", "day", "today", "today's", "tell", "me", "please", "do", "you", "know", "can",
         "could", "would", "give", "clock", "hour", "a", "weekend", "weekday", "which", "of", "week",
-        "o'clock",
+        "o'clock", "month", "year",
     }
 )  # fmt: skip
 """The words of a question asking the time or the date and nothing else ("What time is it now?", "What day
 is it?", "Is it the weekend?"): left with none of them, it names no place."""
-_ASKED_NOW = frozenset({"time", "date", "day", "weekend", "weekday", "clock", "hour"})
+_ASKED_NOW = frozenset({"time", "date", "day", "weekend", "weekday", "clock", "hour", "month", "year"})
 
 
 def _asks_time_without_place(text: str) -> bool:
@@ -1686,7 +1686,8 @@ asks_current_time = _reader(
     r"\bwhat(?:'s| is)?(?: the)? (?:current |local |exact )?(?:time|date|day|hour)\b|\btime is it\b"
     r"|\b(?:current|local|exact|right) (?:time|date|day)\b"
     r"|\b(?:the )?(?:time|clock|hour|date) (?:now|in|at|over|there|right now)\b|\b(?-i:[A-Z][a-z]+) time\b"
-    r"|\bthe time\b|\b(?:date|day) (?:is it|today)\b|\btoday'?s date\b|\bwhat day\b|\bhow late\b|\bo'?clock\b"
+    r"|\bthe time\b|\b(?:date|day|month|year) (?:is it|today)\b|\btoday'?s date\b|\bwhat day\b|\bhow late\b"
+    r"|\bo'?clock\b|\bwhat(?:'s| is)? the (?:current )?(?:month|year)\b(?! (?:of|in|for|when|did|was)\b)"
     r"|\b(?:time ?zones?|offset) (?:of|in|for|at)\b|\b(?:which|what) time ?zone\b|\btime ?zone is\b"
     r"|\bis it (?:(?:still |already )?(?:day|night|daytime|nighttime|morning|afternoon|evening|dark|light"
     r"|late|early)|the weekend|a weekday)\b|\bnow\b|\btoday\b|\btonight\b|\btomorrow\b|\byesterday\b|" + _ZONE

@@ -32,9 +32,11 @@ _LEAD_WORDS = (
     r"also|btw|by the way|oh|so|well|hi|hello|hey(?: there)?|actually|in fact|no|nope|sorry|correction|"
     r"wait|update|now|ok|okay|yes|yeah|hmm|fyi|for the record|just so you know|anyway|my bad|my mistake|"
     r"sorry for the confusion|to clarify|to be clear"
+    r"|(?:please\s+)?(?:remember|note|keep in mind|bear in mind|don't forget|do not forget)(?:\s+that)?"
 )
 """Words that may open a statement without being part of it: a greeting, or a correction's
-"Actually, …", "No, …", "Sorry, …", "Correction: …" (the fact it brings replaces the older one)."""
+"Actually, …", "No, …", "Sorry, …", "Correction: …" (the fact it brings replaces the older one), or
+an ask to keep it: "Remember that …", "Please note: …"."""
 _FIRST_PERSON_RE = re.compile(
     rf"^(?:(?:{_LEAD_WORDS})\s*[,:;!-]?\s+){{0,3}}"
     r"(?P<body>(?:i|i'm|i am|i've|my|call me)\b.*)$",

@@ -67,9 +67,10 @@ _TIMES_OUT_RE = re.compile(r"\btim(?:es|ed|ing) out\b")
 _RESULT = frozenset({"that", "it", "this"})
 """Words that refer to a result: "times" before one multiplies ("times that by 3")."""
 _ASKING_FOR_ONE = frozenset({"what", "which", "the"})
-_ASKED_AS_ONE = {"hour": "time", "day": "date"}
-"""A singular "hour" or "day" after one of :data:`_ASKING_FOR_ONE` asks for the time or the date ("what
-hour is it in Oslo?", "which day is it?"), not for a number of hours or days ("how many hours", "per day")."""
+_ASKED_AS_ONE = {"hour": "time", "day": "date", "month": "date", "year": "date"}
+"""A singular "hour", "day", "month" or "year" after one of :data:`_ASKING_FOR_ONE` asks for the time or the
+date ("what hour is it in Oslo?", "which day is it?", "what year is it?"), not for a number of hours or days
+("how many hours", "per day")."""
 
 _POSSESSIVES = frozenset({"my", "your", "his", "her", "our", "their"})
 _SOMEONES = frozenset({"day", "week", "weekend", "morning", "evening", "night"})

@@ -653,9 +653,9 @@ def previous_place(messages: Sequence[BaseMessage]) -> str | None:
     return named[-1] if named else None
 
 
-_IN_PLACE_RE = re.compile(r"\b(?:in|at|for) ((?:[A-Z][\w'.-]*)(?:,? (?:[A-Z][\w'.-]*))*)")
-"""A place a question names: capitalised words after "in", "at" or "for" ("in New York", "in Paris,
-Texas")."""
+_IN_PLACE_RE = re.compile(r"\b(?:in|at|for|to) ((?:[A-Z][\w.-]*)(?:,? (?:[A-Z][\w.-]*))*)(?![\w'])")
+"""A place a question names: capitalised words after "in", "at", "for" or "to" ("in New York", "in Paris,
+Texas", "a trip to Tokyo"; not someone's: "to Bob's party")."""
 
 
 _THERE_RE = re.compile(
@@ -1424,8 +1424,27 @@ def capabilities_in(system: str) -> list[str]:
     ]
 
 
+LIVE_DATA_RE = re.compile(
+    r"\b(?:weather|forecast)\b.*\b(?:today|tonight|tomorrow|now|like|this week|this weekend|there|outside"
+    r"|(?-i:in [A-Z]\w+))\b|\b(?:weather|forecast) (?:for|in|at|there|today|tomorrow)\b"
+    r"|\b(?:will|is) it (?:going to )?(?:rain|snow|be sunny|be cold|be hot|be warm|raining|snowing)\b"
+    r"|\b(?:latest|today'?s|breaking|current) (?:news|headlines)\b|\bwhat'?s (?:in )?the news\b"
+    r"|\b(?:stock|share) price\b|\b(?:current|today'?s|latest) exchange rate\b"
+    r"|\bexchange rate (?:today|now)\b"
+    r"|\bprice of (?:bitcoin|ethereum|gold|oil|a share)\b"
+    r"|\b(?:score|result) of (?:the|last night'?s|yesterday'?s|today'?s) (?:game|match)\b"
+    r"|\bwho won (?:the )?(?:game|match) (?:last night|yesterday|today)\b"
+    r"|\btraffic (?:like|on|in|today|now)\b",
+    re.IGNORECASE,
+)
+"""A question for live data (today's weather, news, prices, scores, traffic): no built-in tool fetches it,
+so the embedded model's reply says so instead of inventing it (a tool that does fetch it gets the question
+by its words before this is asked)."""
+
+
 def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
-    """A reply to a greeting, thanks, goodbye or a question about what the assistant can do, or None.
+    """A reply to a greeting, thanks, goodbye, a question about what the assistant can do or one for live
+    data no tool fetches (:data:`LIVE_DATA_RE`), or None.
 
     A 135M model asked to chat invents a persona ("I'm enjoying a lazy afternoon at the beach") or
     skills it lacks ("recipes, fitness advice"); these replies say what the plugins offer instead.
@@ -1457,6 +1476,13 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
         if _MAKER_RE.search(text):
             return f"I'm an assistant built with Cadence, an open-source multi-agent chat framework. {offer}"
         return f"I'm an assistant. {offer}" if _IDENTITY_RE.search(text) else offer
+    if LIVE_DATA_RE.search(text):
+        # no tool of the turn fetches it, and a small model invents it ("sunny, 24 °C in Paris")
+        lead = (
+            "I can't check live information such as the weather, news, prices or scores: no tool here "
+            "fetches it."
+        )
+        return f"{lead} {offer}" if offer else lead
     return None
 
 
@@ -1577,14 +1603,26 @@ class SmallModelPolicy:
                     shortlist = [
                         n for n in shortlist if asks and reads_explicitly(self.readers.get(n), question)
                     ]
-                if shortlist and not refers_back(question, messages):
+                # "there" read as the place it refers to ("What's the weather there?" after the time in Paris)
+                read_as = (
+                    resolve_place(question, previous_place(messages))
+                    if _THERE_RE.search(question)
+                    else question
+                )
+                if shortlist and not refers_back(read_as, messages):
                     # an agent none of whose tools can read the question is no route, however its words
                     # matched: "Who won the world cup in 2018?" is no sum for the calculator's "cup"
-                    shortlist = [n for n in shortlist if may_be_read(self.readers.get(n), question)]
+                    shortlist = [n for n in shortlist if may_be_read(self.readers.get(n), read_as)]
                 if not shortlist and is_follow_up(question):
                     # "And in Paris?": nothing matches, so the previous turn's agent continues
                     # (by the route bound now: the previous turn may have run in the other mode).
                     earlier = same_route(previous_route(messages), names)
+                    if (
+                        earlier
+                        and read_as != question
+                        and not may_be_read(self.readers.get(earlier), read_as)
+                    ):
+                        earlier = None  # "What's the weather there?" after the time in Paris: no clock's
                     shortlist = [earlier] if earlier else []
                 # Nothing overlaps: no agent fits (greetings, chit-chat) -> finalize.
                 allowed = shortlist or [FINALIZE_TOOL]
@@ -1673,7 +1711,8 @@ class SmallModelPolicy:
         elif value is not None:
             question = resolve_reference(question, value)
         base = _system_text(messages)
-        if is_follow_up(question):
+        if is_follow_up(question) or _THERE_RE.search(question):
+            # "And in Paris?", "What time is it there?" (after "I'm planning a trip to Tokyo.")
             question = resolve_place(question, previous_place(messages))
         question = part_for(resolve_told(question, told_facts(base)), tools, turn_answers(messages))
         options = tools
