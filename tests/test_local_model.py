@@ -1092,6 +1092,29 @@ def test_coordinator_visits_the_agent_of_each_part_then_finalizes() -> None:
     assert model.plan(single, tools=_routing_schemas()).fixed == "goto_finalize"
 
 
+def test_several_parts_for_one_agent_bring_the_coordinator_back_to_it_once_per_part() -> None:
+    model = LocalChatModel()
+    question = "What is 5 + 5 and what is 6 * 7?"
+
+    def visit(part: str, result: str, n: int) -> list[Any]:
+        worked = _worked(question, "math", "calculate", result, n)
+        worked[2] = AIMessage(
+            "",
+            name="math_agent",
+            tool_calls=[{"name": "calculate", "args": {"expression": part}, "id": f"t{n}"}],
+        )
+        return worked
+
+    first = [HumanMessage(question), *visit("What is 5 + 5", "5 + 5 = 10", 1)]
+    assert model.plan(first, tools=_routing_schemas()).fixed == "goto_math_agent"  # "6 * 7" not asked yet
+    both = [*first, *visit("what is 6 * 7?", "6 * 7 = 42", 2)]
+    assert model.plan(both, tools=_routing_schemas()).fixed == "goto_finalize"
+    # a visit that asked nothing recognisable is not repeated beyond the parts the agent has
+    blind = [HumanMessage(question), *_worked(question, "math", "calculate", "10", 1)]
+    again = [*blind, *_worked(question, "math", "calculate", "10", 2)]
+    assert model.plan(again, tools=_routing_schemas()).fixed == "goto_finalize"
+
+
 def test_the_answer_to_several_questions_lists_each_result() -> None:
     """A small model joins unrelated results into one false sentence ("12% of 350 is 42, which is 20:38")."""
     model = LocalChatModel()

@@ -80,6 +80,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -338,6 +339,20 @@ def next_own_part(
     parts = question_parts(question)
     if len(parts) < 2 or not tools:
         return None
+    router = PreRouter.from_tool_schemas(tools)
+    scored = []
+    for index, part in enumerate(parts):
+        if part not in unasked_parts(parts, turn):
+            continue
+        order = _part_order(router, part, index)
+        if order is not None and order[0]:  # matched by words, not by its numbers alone
+            scored.append((order, part))
+    return max(scored)[1] if scored else None
+
+
+def unasked_parts(parts: Sequence[str], turn: Sequence[BaseMessage]) -> list[str]:
+    """The ``parts`` of a question no call of ``turn`` asked yet: a part is asked when a call's argument is
+    that part, or when a result already states all its numbers."""
     asked = {
         " ".join(str(v).split())
         for m in turn
@@ -347,16 +362,12 @@ def next_own_part(
         if isinstance(v, str)
     }
     said = set(numbers_in(" ".join(value for _, value in tool_results(turn))))
-    router = PreRouter.from_tool_schemas(tools)
-    scored = []
-    for index, part in enumerate(parts):
-        numbers = set(numbers_in(part))
-        if any(" ".join(part.split()) in a for a in asked) or (numbers and numbers <= said):
-            continue
-        order = _part_order(router, part, index)
-        if order is not None and order[0]:  # matched by words, not by its numbers alone
-            scored.append((order, part))
-    return max(scored)[1] if scored else None
+    return [
+        part
+        for part in parts
+        if not any(" ".join(part.split()) in a for a in asked)
+        and not ((numbers := set(numbers_in(part))) and numbers <= said)
+    ]
 
 
 def turn_answers(messages: Sequence[BaseMessage]) -> list[str]:
@@ -1592,6 +1603,21 @@ class SmallModelPolicy:
                     done = tried or set()
                     pending = [best_route(router, part) for part in parts]
                     untried = [n for n in pending if n is not None and route_core(n) not in done]
+                    if not untried:
+                        # several parts for one agent, which answered one ("What is 5 + 5 and what is
+                        # 6 * 7?"): back to it for a part no call asked yet, at most once per part of its
+                        _, turn = current_turn(messages)
+                        visits = Counter(
+                            route_core(call["name"])
+                            for m in turn
+                            if isinstance(m, AIMessage)
+                            for call in m.tool_calls
+                            if is_route_tool(call["name"]) and call["name"] != FINALIZE_TOOL
+                        )
+                        again = [best_route(router, part) for part in unasked_parts(parts, turn)]
+                        untried = [
+                            n for n in again if n is not None and visits[route_core(n)] < pending.count(n)
+                        ]
                     allowed = untried[:1] or allowed
             else:
                 ranked = PreRouter.from_tool_schemas(routes).rank(question) if routes else []
