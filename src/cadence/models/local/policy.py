@@ -827,7 +827,11 @@ def with_another_number(question: str, previous: str | None) -> str | None:
         return None
     given = _ANOTHER_NUMBER_RE.match(rest)
     if given is None:
-        return _same_words_another_number(rest, previous) or _in_another_unit(rest, previous)
+        return (
+            _same_words_another_number(rest, previous)
+            or _in_another_unit(rest, previous)
+            or _another_amount(rest, previous)
+        )
     percent = given.group("pct") is not None
     text = digits_written(previous)
     kinds = [
@@ -855,6 +859,37 @@ def _in_another_unit(rest: str, previous: str) -> str | None:
     if given is None or asked is None or not NUMBER_RE.search(previous[: asked.start()]):
         return None
     return f"{previous[: asked.start('unit')]}{given.group('unit')}?"
+
+
+_AMOUNT_ONLY_RE = re.compile(
+    r"^(?P<n>-?\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[^\W\d][\w/]*(?: [^\W\d][\w/]*)?)\s*[?!.]*$"
+)
+"""A follow-up that is only an amount of a unit ("and 26.2 miles?", "what about 50 kg?")."""
+
+
+def _another_amount(rest: str, previous: str) -> str | None:
+    """The previous question with the amount a follow-up gives in place of its amount of the same unit ("and
+    26.2 miles?" after "Convert 10 miles to km" is "Convert 26.2 miles to km"), or None."""
+    given = _AMOUNT_ONLY_RE.match(digits_written(rest))
+    if given is None:
+        return None
+    unit = given.group("unit").lower()
+    text = digits_written(previous)
+    same = [
+        m
+        for m in NUMBER_RE.finditer(text)
+        if (after := re.match(r"\s*([^\W\d][\w/]*(?: [^\W\d][\w/]*)?)", text[m.end() :]))
+        and _same_unit(after.group(1).lower(), unit)
+    ]
+    if len(same) != 1:
+        return None
+    return text[: same[0].start()] + given.group("n").replace(",", "") + text[same[0].end() :]
+
+
+def _same_unit(written: str, unit: str) -> bool:
+    """Whether the words after a number (``written``) start with ``unit``, singular or plural."""
+    word, name = written.split()[0].rstrip("s"), unit.split()[0].rstrip("s")
+    return bool(word) and word == name
 
 
 def _same_words_another_number(rest: str, previous: str) -> str | None:
