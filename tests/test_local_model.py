@@ -1302,6 +1302,22 @@ def test_what_the_user_told_earlier_fills_their_references(question: str, resolv
             "How far ahead of me is London?",
             "How far ahead of Chicago is London?",
         ),
+        # a rate or pay per period fills a question of what the user makes, though it does not say "rate"
+        (
+            ["Your hourly rate is $45."],
+            "How much do I make in 8 hours?",
+            "My rate is $45 an hour. How much do I make in 8 hours?",
+        ),
+        (
+            ["Your monthly salary is 3000 dollars."],
+            "How much do I earn in a year?",
+            "My salary is 3000 dollars a month. How much do I earn in a year?",
+        ),
+        (
+            ["Your monthly rent is 1,250 euros."],
+            "How much do I earn in a year?",
+            "How much do I earn in a year?",
+        ),
     ],
 )
 def test_a_told_place_or_rate_fills_the_question(facts: list[str], question: str, resolved: str) -> None:

@@ -463,9 +463,14 @@ def _periodic_amount(fact: str, question: str) -> str | None:
     if match is None or not re.search(r"\b(?:I|my|me)\b", question, re.IGNORECASE):
         return None
     what = match.group("what")
-    if not re.search(rf"\b{re.escape(what.split()[-1])}\b", question, re.IGNORECASE):
-        return None
-    return f"My {what} is {match.group('value')} a {_PER[match.group('period').lower()]}."
+    pay = _PAY_RE.fullmatch(what) is not None and _ASKS_OWN_RATE_RE.search(question) is not None
+    if not pay and not re.search(rf"\b{re.escape(what.split()[-1])}\b", question, re.IGNORECASE):
+        return None  # "how much do I make in 8 hours?" asks about an hourly rate or pay, not rent
+    per = _PER[match.group("period").lower()]
+    return f"My {what} is {match.group('value')} {'an' if per == 'hour' else 'a'} {per}."
+
+
+_PAY_RE = re.compile(r"(?:pay|rate|pay rate|wage|wages|salary|income|earnings)", re.IGNORECASE)
 
 
 _CLOCK_WORD_RE = re.compile(
