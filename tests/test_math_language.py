@@ -493,6 +493,8 @@ def test_rounding_takes_halves_away_from_zero(text: str, value: float) -> None:
         ("If a movie ticket costs $11, how much do 3 tickets cost?", 33),
         ("A box of pencils has 12 pencils. How many pencils are in 5 boxes?", 60),
         ("I have 24 cookies and share them equally among 6 friends. How many does each get?", 4),
+        ("A pizza has 8 slices and 4 people share it equally. How many slices each?", 2),
+        ("There are 24 cookies and 6 kids share them. How many each?", 4),
         ("A school has 12 classes with 25 students in each class.", 300),
         ("Concert tickets are 35 dollars each. How much for 4 tickets?", 140),
         ("There are 7 days in a week. How many days are in 9 weeks?", 63),

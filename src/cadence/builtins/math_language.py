@@ -684,6 +684,10 @@ _QUOTIENTS = tuple(
         rf"(?:people|persons|friends|of us|roommates|kids|children|colleagues|guests)\s+"
         rf"(?:(?:will|want to|have to|are going to|need to)\s+)?{_SHARE_VERB}\s+(?:up\s+)?"
         rf"(?:a|an|the|my|our|their)?\s*{_MONEY}(?P<a>{_NUM})\b",
+        # "A pizza has 8 slices and 3 people share it equally": the things, then the sharers
+        rf"(?<![\w.]){_MONEY}(?P<a>{_NUM})\s+{_NOUNS}\s*,?\s+and\s+(?P<b>{_NUM})\s+"
+        rf"(?:people|persons|friends|of us|roommates|kids|children|colleagues|guests|students)\s+"
+        rf"(?:(?:will|want to|have to|are going to|need to)\s+)?{_SHARE_VERB}\b",
         # "split a 90 dollar bill 3 ways"
         rf"\b{_SHARE_VERB}\s+(?:up\s+)?(?:a|an|the|my|our|his|her|their)?\s*{_MONEY}(?P<a>{_NUM})(?:\s+{_NOUNS})?\s+"
         rf"(?:equally\s+|evenly\s+)?(?P<b>{_NUM})\s+ways\b",
