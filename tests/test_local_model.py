@@ -56,7 +56,14 @@ from cadence.models.local.policy import (
     told_facts,
     with_another_number,
 )
-from cadence.models.preroute import PreRouter, RouteCandidate, is_small_talk, routing_schema, stem
+from cadence.models.preroute import (
+    PreRouter,
+    RouteCandidate,
+    is_small_talk,
+    routing_schema,
+    stem,
+    without_style_request,
+)
 from cadence.orchestration.control_tools import make_routing_tools
 from cadence.sdk.metadata import PluginMetadata
 from cadence.sdk.tools import make_back_tool
@@ -1611,3 +1618,27 @@ def test_a_sum_or_average_of_a_range_in_words_takes_every_number_of_it() -> None
     plan = LocalChatModel().plan([HumanMessage("What is the sum of the numbers from 1 to 100?")], tools=tools)
     call = json.loads(plan.fixed or "{}")
     assert call == {"name": "statistics", "arguments": {"numbers": list(range(1, 101))}}
+
+
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        ("Answer like a pirate: what is 9 plus 10?", "what is 9 plus 10?"),
+        ("In a formal tone, what time is it in Dubai?", "what time is it in Dubai?"),
+        ("Be brief: what's 2 to the 10th?", "what's 2 to the 10th?"),
+        ("In one sentence, what is Cadence?", "what is Cadence?"),
+        (
+            "Explain what a neural network is in one sentence",
+            "Explain what a neural network is in one sentence",
+        ),
+        ("Answer: yes", "Answer: yes"),
+    ],
+)
+def test_a_request_of_style_before_the_question_is_not_what_is_asked(message: str, asked: str) -> None:
+    assert without_style_request(message) == asked
+
+
+def test_the_words_of_a_style_request_route_nowhere() -> None:
+    """ "answer" is a word of the docs agent's text: "Answer like a pirate: ..." asked it for arithmetic."""
+    router = PreRouter.from_tool_schemas(_routing_schemas())
+    assert router.shortlist("Answer like a pirate: what is 9 plus 10?") == ["goto_math_agent"]

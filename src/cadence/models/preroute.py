@@ -283,7 +283,7 @@ class PreRouter:
         alone. With ``ignore_shared`` a term found in every candidate (of two or more) is
         ignored: it cannot tell them apart.
         """
-        terms = set(tokenize(query))
+        terms = set(tokenize(without_style_request(query)))
         if ignore_shared and len(self.candidates) > 1:
             terms = {t for t in terms if self._df.get(t, 0) < len(self.candidates)}
         scores: list[RouteScore] = []
@@ -315,7 +315,7 @@ class PreRouter:
         1.0 for every candidate when the query has no such word. With ``ignore_shared`` words
         found in every candidate are left out first, as in :meth:`rank`.
         """
-        terms = set(tokenize(query, digits=False))
+        terms = set(tokenize(without_style_request(query), digits=False))
         if ignore_shared and len(self.candidates) > 1:
             terms = {t for t in terms if self._df.get(t, 0) < len(self.candidates)}
         return {
@@ -365,6 +365,27 @@ _SHARED_OPENER_RE = re.compile(
 """A question of numbers and a second thing asked under its opener ("What's 15% of 96 and the time in Oslo?"):
 the second part is "what's the time in Oslo?". Not a second value of the same sum ("and the square of 4",
 "and the result doubled": numbers or words of arithmetic)."""
+
+
+_STYLE_REQUEST_RE = re.compile(
+    r"^\W*(?:please\s+)?(?:"
+    r"(?:answer|reply|respond|explain|write|say it|tell me)\s+(?:it\s+|this\s+)?"
+    r"(?:like|as if you were|as|in the (?:style|voice) of|in)\s+[\w' -]{1,30}?"
+    r"|be (?:brief|concise|short|formal|casual|detailed|quick)|keep it (?:short|brief|simple)|briefly"
+    r"|in short|(?:in|with) (?:a|an) [\w-]+ (?:tone|way|style|voice)"
+    r"|(?:in )?(?:one|a single|two|a few) (?:sentences?|words?|lines?)"
+    r")\s*[:,;.!-]\s+",
+    re.IGNORECASE,
+)
+"""A request of style before the question ("Answer like a pirate: ...", "In a formal tone, ...", "Be brief:
+..."): how to answer, not what is asked."""
+
+
+def without_style_request(question: str) -> str:
+    """``question`` without a request of style before it (:data:`_STYLE_REQUEST_RE`): the words routes and
+    tools are chosen by ("Answer like a pirate: what is 9 plus 10?" asks no documentation "answer")."""
+    stripped = _STYLE_REQUEST_RE.sub("", question, count=1)
+    return stripped if stripped.strip() else question
 
 
 def question_parts(question: str) -> list[str]:
