@@ -88,6 +88,12 @@ from cadence.builtins.math_language import numbers_from_words, read_conversion, 
         ("What is negative 5 plus 3?", -2),  # was 5 + 3 = 8: "negative" was dropped
         ("what is 10 minus negative 4", 14),
         ("what is negative five squared", 25),
+        ("What is -5 squared?", 25),  # the signed number raised, as "negative five squared"
+        ("-2 cubed", -8),
+        ("10 -5 squared", -15),  # a subtraction keeps its order
+        ("What is the log of 100?", 2),  # base 10, as on a calculator
+        ("log 1000", 3),
+        ("What is the natural log of 1?", 0),
         ("what is 200 plus 15 percent", 230),  # was 200 + 0.15
         ("250 minus 10%", 225),
         ("times 9 by 3", 27),

@@ -661,7 +661,8 @@ atan, degrees, radians, log (natural, or log(x, base)), log10, log2, exp, abs,
 round, floor, ceil, factorial, min, max, pow and the constants pi, e, tau.
 Trigonometric functions use radians. Example: "sqrt(2) * (15 + 23) / 4".
 Arithmetic in words also works: plus, minus, multiplied by, divided by, add, subtract, take away, multiply,
-divide, double, twice, triple, half, halve, reciprocal, log base 2 of 64, fractions of a value ("two thirds
+divide, double, twice, triple, half, halve, reciprocal, log base 2 of 64, "the log of 100" (base 10, as on a
+calculator; "the natural log of 10" is ln), fractions of a value ("two thirds
 of 60", "3/4 of 200"), a
 decimal or a percentage as a fraction in lowest terms ("0.75 as a fraction": 3/4), whether a number is
 prime and its prime factors ("is 91 a prime number?", "prime factors of 360"), a rate per another

@@ -197,7 +197,9 @@ _FUNCTION_WORDS: tuple[tuple[str, str], ...] = (
     (r"(?:the\s+)?(?:square\s+root|sqrt(?=\s))(?:\s+of)?", "sqrt"),
     (r"(?:the\s+)?cube\s+root(?:\s+of)?", "cbrt"),
     (r"(?:the\s+)?factorial(?=\s)(?:\s+of)?", "factorial"),
-    (r"(?:the\s+)?(?:natural\s+)?log(?:arithm)?\s+of", "ln"),
+    (r"(?:the\s+)?natural\s+log(?:arithm)?\s+of", "ln"),
+    # "the log of 100" is the common logarithm (base 10), as calculators have it; ln is the natural one
+    (r"(?:(?:the\s+)?(?:common\s+)?log(?:arithm)?\s+of|log(?=\s+\d))", "log10"),
     (r"(?:the\s+)?absolute\s+value\s+of", "abs"),
     (r"(?:the\s+)?sine\s+of", "sin"),
     (r"(?:the\s+)?cosine\s+of", "cos"),
@@ -2174,6 +2176,13 @@ _PART_OF_PERCENT_RE = re.compile(
     re.IGNORECASE,
 )
 """A part of one percent in words: "half a percent" is ``0.5 percent``, "a quarter of a percent" ``0.25``."""
+_SIGNED_POWER_RE = re.compile(
+    r"(^|[^\w\s).]\s*|\b(?:is|of|what'?s|calculate|compute)\s+)-(\d+(?:\.\d+)?)"
+    r"(?=\s+(?:squared|cubed|to the)\b)",
+    re.IGNORECASE,
+)
+"""A number with its sign before a power said in words ("what is -5 squared"): the signed number is raised,
+as "negative 5 squared" is (25), not 5 squared then negated; "10 -5 squared" keeps its subtraction."""
 _NEGATIVE_RE = re.compile(r"\bnegative\s+(\d+(?:\.\d+)?)", re.IGNORECASE)
 """A negative number in words: "negative 5" is ``(-5)`` (the word was dropped: 5 + 3 for -5 + 3)."""
 
@@ -2213,6 +2222,7 @@ def _fractions_and_ordinals(text: str) -> str:
     text = _PART_OF_UNIT_RE.sub(_part_of_unit, text)
     text = _AND_A_PART_RE.sub(lambda m: m.group(1) + (".5" if m.group(2).lower() == "half" else ".25"), text)
     text = _NEGATIVE_RE.sub(r"(-\1)", text)
+    text = _SIGNED_POWER_RE.sub(r"\1(-\2)", text)
 
     def fraction(match: re.Match[str]) -> str:
         count = match.group(1).lower()
