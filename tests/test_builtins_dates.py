@@ -442,8 +442,6 @@ def test_a_weekday_counts_from_today_in_the_place_named(monkeypatch: pytest.Monk
     [
         ("What's the date this Monday?", "this week's is past"),  # 13 January, or the coming 20th?
         ("How many days was it until Sunday?", "the last or the next Sunday"),
-        ("When is Good Friday?", "Cannot read 'Good Friday'"),
-        ("What date is Black Friday this year?", "Cannot read 'Black Friday'"),
         ("What's the date of the last Friday of May?", "Cannot read 'last Friday'"),
         ("When is the second Tuesday in March?", "Cannot read 'Tuesday'"),
         ("When is the next Friday the 13th?", "Cannot read 'next Friday'"),
@@ -636,7 +634,8 @@ def test_answers_are_sentences_the_embedded_model_hands_on_unchanged(question: s
         ("   ", "No date question given"),
         ("Hello there", "No date question found in 'Hello there': no date was read"),
         ("What time is it in Tokyo?", "no date was read"),
-        ("When is Thanksgiving?", "Cannot read 'Thanksgiving'"),  # a holiday whose date moves
+        ("When is Ramadan?", "Cannot read 'Ramadan'"),  # a holiday that follows the moon
+        ("How many days until Diwali?", "Cannot read 'Diwali'"),
         ("3 weeks", "Cannot tell which date '3 weeks' counts from"),
         ("I was born on March 1", "it names 1 March 2025 but asks nothing about it"),
         ("February 30, 2026 weekday", "There is no date 'February 30, 2026': February 2026 has 28 days"),
@@ -827,3 +826,50 @@ def test_an_age_question_is_routed_to_the_date_calculator() -> None:
     router = PreRouter.from_tool_schemas([routing_schema(t) for t in INFO_TOOLS])
     for question in ["How old is someone born in 1990?", "How many years ago was 1969?"]:
         assert router.rank(question, ignore_shared=True)[0].name == "date_calculator", question
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("When is Easter?", "Easter Sunday is on Sunday, 20 April 2025."),
+        ("When is Easter next year?", "Easter Sunday is on Sunday, 5 April 2026."),
+        ("When is Good Friday?", "Good Friday is on Friday, 18 April 2025."),
+        ("What date is Black Friday this year?", "Black Friday is on Friday, 28 November 2025."),
+        ("When is Thanksgiving 2026?", "Thanksgiving (US) is on Thursday, 26 November 2026."),
+        ("When was Easter 2000?", "Easter Sunday was on Sunday, 23 April 2000."),
+        (
+            "How many days until Mother's Day?",
+            "There are 116 days until Mother's Day (US) (Sunday, 11 May 2025), as of today, Wednesday, "
+            "15 January 2025 in UTC.",
+        ),
+        (
+            "days between Easter 2026 and Christmas 2026",
+            "There are 264 days between Easter Sunday (Sunday, 5 April 2026) and Christmas Day (Friday, 25 "
+            "December 2026).",
+        ),
+    ],
+)
+def test_a_holiday_whose_date_moves_is_found_in_its_year(question: str, expected: str) -> None:
+    assert ask(question) == expected
+
+
+@pytest.mark.parametrize(
+    ("year", "month", "day"),
+    [(2024, 3, 31), (2025, 4, 20), (2027, 3, 28), (2038, 4, 25), (1961, 4, 2), (2285, 3, 22), (2038, 4, 25)],
+)
+def test_easter_is_the_computus(year: int, month: int, day: int) -> None:
+    from datetime import date
+
+    from cadence.builtins.dates import easter
+
+    assert easter(year) == date(year, month, day)
+
+
+def test_a_holiday_named_alone_is_the_coming_one_or_in_the_past_tense_the_last(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _pin(monkeypatch, datetime(2025, 6, 1, 12, 0, tzinfo=UTC))  # after Easter 2025 (20 April)
+    assert ask("When is Easter?") == "Easter Sunday is on Sunday, 5 April 2026."
+    assert ask("When was Easter?") == "Easter Sunday was on Sunday, 20 April 2025."
+    assert ask("When is Easter this year?") == "Easter Sunday was on Sunday, 20 April 2025."
+    assert ask("What day is Valentine's Day?") == "Valentine's Day, 14 February 2026, is a Saturday."

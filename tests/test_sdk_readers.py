@@ -112,6 +112,10 @@ def test_tools_taking_two_numbers_read_texts_writing_two() -> None:
         ("Who won the world cup in 2018?", False),
         ("What is the weather in Paris?", False),
         ("What year did the Titanic sink?", False),  # a year of history, not the date now
+        ("When is Easter?", True),
+        ("How many days until Thanksgiving?", True),
+        ("What is Easter about?", False),  # a holiday, but not when it is
+        ("Tell me about Thanksgiving traditions", False),
     ],
 )
 def test_the_info_tools_read_questions_of_time_and_dates(text: str, read: bool) -> None:
@@ -264,6 +268,13 @@ def test_a_question_leaning_on_the_previous_turn_is_not_read_alone() -> None:
 )
 def test_time_difference_reads_no_time_from_now(text: str, read: bool) -> None:
     assert asks_time_difference(text) is read
+
+
+def test_when_no_tools_words_fit_the_tool_that_reads_the_question_is_called() -> None:
+    model = LocalChatModel()
+    bound = model.bind_tools(INFO_TOOLS)
+    plan = model.plan(_after_route("When is Easter?", "info"), **bound.kwargs)  # type: ignore[attr-defined]
+    assert json.loads(plan.fixed or "{}")["name"] == "date_calculator"
 
 
 def test_an_agent_chooses_among_the_tools_that_may_read_the_question() -> None:

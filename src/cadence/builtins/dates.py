@@ -16,8 +16,9 @@ sentences):
    "1st of March", "December the 25th"), today (also "tonight"), tomorrow, yesterday, "now" after
    "from", "until"... and a few holidays with fixed dates (:data:`HOLIDAYS`: Christmas, New
    Year's Day and Eve, Halloween, Valentine's Day, the end of the year, also as the days "left in this
-   year"; "next Christmas", "last Halloween"). Holidays
-   whose date moves (Easter, Thanksgiving, Good Friday) are not known. A weekday near today is a date:
+   year"; "next Christmas", "last Halloween"), and holidays whose date moves (:data:`MOVABLE_HOLIDAYS`:
+   Easter and the days counted from it, the US's Thanksgiving, Mother's, Father's, Memorial and Labor
+   Day; not those that follow the moon, such as Ramadan). A weekday near today is a date:
    "next Friday" (the first Friday after today: a week on when today is a Friday), "last Monday" (the
    last one before today), "this Saturday" (this week's, Monday to Sunday, today or later), and a weekday
    alone ("on Sunday") is the next one, or the last one when the question speaks of the past ("what was
@@ -34,7 +35,8 @@ sentences):
    or in a range the other end's year ("between March 1 and June 15, 2026"; the year before or after
    when the range would otherwise run backwards). Otherwise it is in the current year, except with
    "until", "till", "left", "before"... (its next occurrence, today included) and with "since",
-   "ago"... (its last occurrence).
+   "ago"... (its last occurrence); a holiday named alone is its next occurrence ("When is Easter?" after
+   this year's), its last one in a question in the past tense ("When was Easter?").
 5. What is asked: a duration of days and weeks alone, asked in days or weeks ("92 days in weeks", the
    follow-up "and in weeks?" of a count of days), that duration in them; with two dates, the days
    between them (also in weeks, months or years when the question counts in those; "inclusive"
@@ -46,7 +48,7 @@ sentences):
    in 2028?", "how many days in February 2028?", "does February 2028 have 29 days?". Anything else is
    an error (a text with no date question is never answered by a guess), and so is what the question
    says that is not read: a weekday not near today ("every Friday", "the last Friday of May", "Friday
-   week"), a weekend, "next week", a holiday whose date moves, a signed or decimal number of days ("-5
+   week"), a weekend, "next week", a holiday that follows the moon, a signed or decimal number of days ("-5
    days", "1.5 weeks"), a count in hours or business days, a leap year not written in digits ("this
    year", "two thousand"), and a slash date without a year in a text that says nothing of dates ("3/4
    of 200" is no 4 March).
@@ -123,6 +125,57 @@ HOLIDAYS: tuple[tuple[str, str, int, int], ...] = (
 )
 """Holidays with a fixed date: pattern, name, month, day (a longer pattern before its prefix)."""
 
+
+def easter(year: int) -> date:
+    """Western (Gregorian) Easter Sunday of ``year``, by the anonymous Gregorian computus."""
+    a, b, c = year % 19, year // 100, year % 100
+    d, e = divmod(b, 4)
+    g = (8 * b + 13) // 25
+    h = (19 * a + b - d - g + 15) % 30
+    i, k = divmod(c, 4)
+    l_ = (32 + 2 * e + 2 * i - h - k) % 7
+    m = (a + 11 * h + 19 * l_) // 433
+    month = (h + l_ - 7 * m + 90) // 25
+    return date(year, month, (h + l_ - 7 * m + 33 * month + 19) % 32)
+
+
+def nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
+    """The ``n``-th ``weekday`` (0 Monday .. 6 Sunday) of a month; ``n = -1``: the last one."""
+    if n > 0:
+        first = date(year, month, 1)
+        return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
+    last = date(year, month, calendar.monthrange(year, month)[1])
+    return last - timedelta(days=(last.weekday() - weekday) % 7)
+
+
+def _after_easter(days: int) -> Callable[[int], date]:
+    return lambda year: easter(year) + timedelta(days=days)
+
+
+MOVABLE_HOLIDAYS: tuple[tuple[str, str, Callable[[int], date]], ...] = (
+    (r"easter(?:\s+sunday|\s+day)?", "Easter Sunday", easter),
+    (r"easter\s+monday", "Easter Monday", _after_easter(1)),
+    (r"good\s+friday", "Good Friday", _after_easter(-2)),
+    (r"(?:maundy|holy)\s+thursday", "Maundy Thursday", _after_easter(-3)),
+    (r"palm\s+sunday", "Palm Sunday", _after_easter(-7)),
+    (r"ash\s+wednesday", "Ash Wednesday", _after_easter(-46)),
+    (r"(?:shrove\s+tuesday|mardi\s+gras|pancake\s+day)", "Shrove Tuesday", _after_easter(-47)),
+    (
+        r"(?:(?:us|american)\s+)?thanksgiving(?:\s+day)?",
+        "Thanksgiving (US)",
+        lambda y: nth_weekday(y, 11, 3, 4),
+    ),
+    (r"black\s+friday", "Black Friday", lambda y: nth_weekday(y, 11, 3, 4) + timedelta(days=1)),
+    (r"cyber\s+monday", "Cyber Monday", lambda y: nth_weekday(y, 11, 3, 4) + timedelta(days=4)),
+    (r"mother'?s'?\s+day", "Mother's Day (US)", lambda y: nth_weekday(y, 5, 6, 2)),
+    (r"father'?s'?\s+day", "Father's Day (US)", lambda y: nth_weekday(y, 6, 6, 3)),
+    (r"memorial\s+day", "Memorial Day (US)", lambda y: nth_weekday(y, 5, 0, -1)),
+    (r"labou?r\s+day", "Labor Day (US)", lambda y: nth_weekday(y, 9, 0, 1)),
+)
+"""Holidays whose date moves: pattern, name, the date in a given year (Easter and the days counted from it,
+Western; the US's Thanksgiving, Mother's, Father's, Memorial and Labor Day). Lunar holidays (Passover,
+Ramadan, Diwali, Hanukkah) are not known."""
+
 _ORDINALS: dict[str, int] = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
     "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13,
@@ -180,7 +233,7 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "holiday",
         re.compile(
             r"\b(?:(?P<which>next|last|this)\s+)?(?P<name>"
-            + "|".join(f"(?:{pattern})" for pattern, *_ in HOLIDAYS)
+            + "|".join(f"(?:{pattern})" for pattern, *_ in (*MOVABLE_HOLIDAYS, *HOLIDAYS))
             + rf")\b{_YEAR_TAIL}",
             re.IGNORECASE,
         ),
@@ -335,15 +388,14 @@ _UNREAD_RE = re.compile(
     rf"(?<![\w.])[-+]?\d[\d.,e]*\s*{_UNIT}\b"
     rf"|\b(?:(?:next|last|this|coming)\s+)?(?:{_WEEKDAY_NAMES}|weekends?)\b"
     r"|\b(?:next|last|this|coming)\s+(?:week|month)\b"
-    r"|\b(?:easter|thanksgiving|passover|ramadan|diwali|hanukkah|chanukah|mother'?s\s+day|father'?s\s+day"
-    r"|(?:good|black|holy|maundy)\s+(?:friday|thursday)|ash\s+wednesday|(?:shrove|super)\s+tuesday"
-    r"|cyber\s+monday|palm\s+sunday)\b",
+    r"|\b(?:passover|pesach|ramadan|eid|diwali|hanukkah|chanukah|yom\s+kippur|rosh\s+hashanah"
+    r"|chinese\s+new\s+year|lunar\s+new\s+year|super\s+tuesday|orthodox\s+easter)\b",
     re.IGNORECASE,
 )
 """What a date question can say that this tool does not read: a number of days it could not take (signed,
 decimal: "-5 days", "1.5 weeks"), a weekday not read as a date ("every Friday", "the last Friday of May",
-"Friday week"), a weekend, "next week", holidays whose date moves (also "Good Friday"). Any of them left over
-is an error, not ignored."""
+"Friday week"), a weekend, "next week", holidays whose date follows the moon (Passover, Ramadan, Diwali). Any
+of them left over is an error, not ignored."""
 _RESTATED_WEEKDAY_RE = re.compile(  # the question asks for a day of the week
     rf"\b{_WEEKDAY_NAMES}\s*,?\s*(?=\|)|\|\s*,?\s*(?:(?:is|was|will\s+be|falls?\s+on|fell\s+on)\s+)?"
     rf"(?:an?\s+|on\s+)?{_WEEKDAY_NAMES}\b",
@@ -381,6 +433,16 @@ class _Found:
     name: str = ""  # a holiday's name, or today / tomorrow / yesterday
     which: str = ""  # next / last / this before a holiday
     value: date | None = None
+    moves: Callable[[int], date] | None = None  # a movable holiday's date in a given year
+
+    def in_year(self, year: int) -> tuple[int, int]:
+        """Its month and day in ``year`` (a movable holiday's move from year to year)."""
+        if self.moves is not None:
+            if not 1 <= year <= 9999:
+                raise DateQuestionError(f"Cannot compute with {self.text!r}: years must be 1 to 9999")
+            moved = self.moves(year)
+            return moved.month, moved.day
+        return self.month, self.day
 
 
 @dataclass
@@ -492,6 +554,10 @@ def _read(kind: str, match: re.Match[str], start: int, end: int) -> _Found:
         return _Found(start, end, kind, written, name=weekday, which=which)
     if kind == "holiday":
         key = match.group("name").lower()
+        which = (match.group("which") or "").lower()
+        for pattern, name, moves in MOVABLE_HOLIDAYS:
+            if re.fullmatch(pattern, key, re.IGNORECASE):
+                return _Found(start, end, kind, written, 0, 0, year, name=name, which=which, moves=moves)
         for pattern, name, month, day in HOLIDAYS:
             if re.fullmatch(pattern, key, re.IGNORECASE):
                 which = (match.group("which") or "").lower()
@@ -697,8 +763,9 @@ def _occurrence(found: _Found, today: date, direction: int) -> date:
     strictly after or before it for "next" / "last" (``direction`` 2 / -2)."""
     for step in range(MAX_YEARS_SEARCHED + 1):
         year = today.year + step * (1 if direction > 0 else -1)
-        if found.day <= calendar.monthrange(year, found.month)[1]:
-            candidate = date(year, found.month, found.day)
+        month, day = found.in_year(year)
+        if day <= calendar.monthrange(year, month)[1]:
+            candidate = date(year, month, day)
             if (direction == 1 and candidate >= today) or (direction == -1 and candidate <= today):
                 return candidate
             if (direction == 2 and candidate > today) or (direction == -2 and candidate < today):
@@ -789,16 +856,16 @@ def _resolve(items: Sequence[_Date], masked: str, today: _Today) -> None:
         elif found.kind == "weekday":
             found.value = _weekday_date(found, today.value, masked)
         elif found.year is not None or (year is not None and not found.which):
-            found.value = _valid(found.year or year or 0, found.month, found.day, found.text)
+            found.value = _valid(found.year or year or 0, *found.in_year(found.year or year or 0), found.text)
     undated = [found for found in bases if found.value is None]
     if len(bases) == 2 and len(undated) == 1 and all(found.kind not in _RELATIVE_KINDS for found in bases):
         # a range: the other end's year, or the one before or after when it would run backwards
         lone, other = (bases[0], bases[1]) if undated[0] is bases[0] else (bases[1], bases[0])
         other_year = other.value.year if other.value is not None else today.value.year
-        lone.value = _valid(other_year, lone.month, lone.day, lone.text)
+        lone.value = _valid(other_year, *lone.in_year(other_year), lone.text)
         if bases[0].value and bases[1].value and bases[0].value > bases[1].value:
             shift = -1 if lone is bases[0] else 1
-            lone.value = _valid(other_year + shift, lone.month, lone.day, lone.text)
+            lone.value = _valid(other_year + shift, *lone.in_year(other_year + shift), lone.text)
         undated = []
     this_year = []
     for found in undated:
@@ -808,13 +875,16 @@ def _resolve(items: Sequence[_Date], masked: str, today: _Today) -> None:
             found.value = _occurrence(found, today.value, 1)
         elif found.which != "this" and _SINCE_RE.search(masked):
             found.value = _occurrence(found, today.value, -1)
+        elif found.kind == "holiday" and not found.which:
+            # "When is Easter?" after this year's is the coming one; "When was Easter?" the last one
+            found.value = _occurrence(found, today.value, -1 if _WEEKDAY_TENSE_RE.search(masked) else 1)
         else:
-            found.value = _valid(today.value.year, found.month, found.day, found.text)
+            found.value = _valid(today.value.year, *found.in_year(today.value.year), found.text)
             this_year.append(found)
     if len(bases) == 2 and this_year == bases and bases[0].value and bases[1].value:
         first, second = bases
         if first.value > second.value:  # "December 20 to January 5": into the next year
-            second.value = _valid(second.value.year + 1, second.month, second.day, second.text)
+            second.value = _valid(second.value.year + 1, *second.in_year(second.value.year + 1), second.text)
     for item in items:
         _shift(item)
 
@@ -1001,6 +1071,8 @@ def _weekday(item: _Date, today: _Today) -> str:
         )
     verb = "was" if value < today.value else "is"
     weekday = calendar.day_name[value.weekday()]
+    if item.kind == "holiday" and item.moves is not None:  # its weekday is in its rule: the date is asked
+        return f"{_capital(item.name)} {verb} on {_long(value)}."
     if item.kind == "holiday":
         return f"{_capital(item.name)}, {_plain(value)}, {verb} a {weekday}."
     return f"{_capital(_ordinal(value))} {verb} a {weekday}."

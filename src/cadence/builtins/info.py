@@ -54,7 +54,7 @@ from langgraph.prebuilt import InjectedState
 from cadence.builtins._common import BuiltinToolError, agent_prompt
 from cadence.builtins._place_words import COMMON_PLACE_WORDS
 from cadence.builtins.clock import make_clock_calculator, names_time_of_day, reads_clock_question
-from cadence.builtins.dates import HOLIDAYS, MONTHS, Calendar, make_date_calculator
+from cadence.builtins.dates import HOLIDAYS, MONTHS, MOVABLE_HOLIDAYS, Calendar, make_date_calculator
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, reads, tool, volatile
 from cadence.text import numbers_from_words
 
@@ -1672,7 +1672,7 @@ clock_calculator = make_clock_calculator(_CALENDAR)
 
 _WEEKDAY_NAMES = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
 _MONTH_NAMES = "|".join(sorted(MONTHS, key=len, reverse=True))
-_HOLIDAY_NAMES = "|".join(pattern for pattern, *_ in HOLIDAYS)
+_HOLIDAY_NAMES = "|".join(pattern for pattern, *_ in (*MOVABLE_HOLIDAYS, *HOLIDAYS))
 _ZONE = r"\b(?-i:[A-Z][a-z]+/[A-Z][A-Za-z_]+)|\b(?:utc|gmt)\b"
 
 
@@ -1707,21 +1707,26 @@ asks_time_difference = _reader(
 ahead", "ahead of", or a difference or comparison naming places). "What's the difference between a virus and
 bacteria?" names none; "What time will it be in Tokyo in 3 hours?" asks no difference."""
 
+_WHEN_WORDS = (
+    r"when|what day|which day|dates?|days?|weeks?|months?|until|till|since|ago|how many|how long|weekday"
+    r"|countdown|left|this year|next year|last year|\d{4}"
+)
+"""Words asking when a holiday is ("When is Easter?", "days until Christmas"), not what it is."""
 asks_calendar = _reader(
     r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}[/-]\d{1,2}(?:[/-]\d{2,4})?\b|\b(?:"
     + _WEEKDAY_NAMES
     + "|"
     + _MONTH_NAMES
-    + "|"
-    + _HOLIDAY_NAMES
-    + r")\b|\b(?:today|tomorrow|yesterday|tonight|now|date|dates|calendar|leap|birthday"
+    + rf")\b|\b(?:{_WHEN_WORDS})\b.*\b(?:{_HOLIDAY_NAMES})\b"
+    + rf"|\b(?:{_HOLIDAY_NAMES})\b.*\b(?:{_WHEN_WORDS})\b"
+    + r"|\b(?:today|tomorrow|yesterday|tonight|now|date|dates|calendar|leap|birthday"
     r"|anniversary|until|till|since|ago|born|age|old|weekend|weekday|fortnight)\b"
     r"|\b\d+\s*(?:days?|weeks?|months?|years?)\b|\bhow many (?:days|weeks|months|years)\b"
     r"|\b(?:next|last|this) (?:week|month|year)\b"
 )
-"""``date_calculator``'s reader: a date, a weekday, month or holiday, a span of days to months, or a
-word of the calendar (today, until, since, ago, born). "What is the best day of the week?" and "What are the
-days of the week in French?" give none."""
+"""``date_calculator``'s reader: a date, a weekday or month, a holiday asked when ("When is Easter?", not
+"What is Easter about?"), a span of days to months, or a word of the calendar (today, until, since, ago,
+born). "What is the best day of the week?" and "What are the days of the week in French?" give none."""
 
 
 INFO_TOOLS: list[BaseTool] = [
@@ -1795,7 +1800,8 @@ class InfoPlugin(BasePlugin):
                 "the date some days, weeks or months after or before another date",
                 "the age of someone born then",
                 "countdowns to holidays such as Christmas, Halloween, Valentine's Day or a birthday, or to "
-                "31 December: how many days are left",
+                "31 December: how many days are left; when Easter, Good Friday, Thanksgiving, Mother's Day "
+                "or Father's Day is",
                 "leap day (29 February) questions and how many days a month has; next Friday, last Monday",
                 "clock arithmetic on readings such as 10:30 or 2pm: the time later or earlier, or from now; "
                 "how long from one reading to another (arrival, departure, a working shift)",

@@ -1819,9 +1819,16 @@ class SmallModelPolicy:
             unread = [t for t in tools if not may_be_read(self.readers.get(tool_name(t)), question)]
             if unread:
                 fitting = {r.name for r in ranked if r.score > 0 and not r.number_only}
-                readable = [t for t in matched if t not in unread] or [
-                    t for t in tools if tool_name(t) in fitting and t not in unread and t not in no_list
-                ]
+                readable = (
+                    [t for t in matched if t not in unread]
+                    or [t for t in tools if tool_name(t) in fitting and t not in unread and t not in no_list]
+                    # no word fits any: the tools that say they read it ("When is Easter?": the calendar's)
+                    or [
+                        t
+                        for t in tools
+                        if t not in unread and t not in no_list and tool_name(t) in self.readers
+                    ]
+                )
                 if readable:
                     matched = readable
                 else:
