@@ -338,3 +338,31 @@ def test_the_arithmetic_part_of_a_two_part_question_is_not_the_clocks() -> None:
 def test_the_hours_minutes_or_seconds_of_a_calendar_period(question: str, expected: str) -> None:
     """ "How many hours are there in March?" reached the clock tools and was an error."""
     assert ask(question) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            "How long until midnight?",
+            "From now until midnight is 5 hours and 19 minutes (it is 18:41 in UTC now, on Sunday, 29 November "
+            "2026).",
+        ),
+        (
+            "How many minutes until 7pm?",
+            "From now until 7:00 pm is 19 minutes (it is 6:41 pm in UTC now, on Sunday, 29 November 2026).",
+        ),
+        (
+            "How long since 8am?",
+            "Since 8:00 am it has been 10 hours and 41 minutes (it is 6:41 pm in UTC now, on Sunday, 29 "
+            "November 2026).",
+        ),
+        (
+            "How long until 9am in Tokyo?",
+            "From now until 9:00 am is 5 hours and 19 minutes (it is 3:41 am in Tokyo, Japan now, on Monday, 30 "
+            "November 2026).",
+        ),
+    ],
+)
+def test_how_long_from_now_until_a_time_of_day_or_since_it(question: str, expected: str) -> None:
+    assert ask(question) == expected

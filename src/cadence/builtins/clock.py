@@ -13,7 +13,8 @@ arrive?"), and answers in one sentence that restates what was computed:
   earlier: "from 22:30 to 06:15" is 7 hours and 45 minutes); a duration called a break, a pause or
   lunch is taken off ("9:00 to 17:30 with a 30-minute lunch break");
 - **a duration from now** ("what time will it be in 3 hours?", "90 minutes from now"): the time now in
-  UTC, or in the place the question names ("in 3 hours in Tokyo"), plus the duration;
+  UTC, or in the place the question names ("in 3 hours in Tokyo"), plus the duration; and how long from
+  now until a time of day or since it ("How long until midnight?", "How long since 8am?");
 - **a time of day in another clock format** ("15:30 in 12-hour time", "7pm in 24-hour time", "1530 in
   am/pm", "0900 in military time": four digits are read as a time of day only here);
 - **the hours, minutes or seconds of a calendar period** ("how many hours are there in March?", "in a
@@ -436,6 +437,10 @@ def answer(
                 f"{duration_text(span - pause.seconds, unit)}."
             )
         return f"{head} is {duration_text(span, unit)}{note}."
+    if len(times) == 1 and not durations and now is not None:
+        counted = _to_or_since_now(question, text, times[0], now, place, unit)
+        if counted is not None:
+            return counted
     if len(durations) != 1 or not durations[0].seconds:
         what = "a duration" if durations else "a time of day and a duration, or two times of day"
         raise ClockQuestionError(f"No clock question found in {question!r}: it needs {what}; ask {EXAMPLES}")
@@ -522,6 +527,39 @@ def _count_in_period(text: str, now: Callable[[], datetime] | None) -> str | Non
             else f" (in other years 28: {28 * per_day:,})"
         )
     return f"{name} {year} has {days} days: {days * per_day:,} {unit}{note}."
+
+
+_UNTIL_TIME_RE = re.compile(r"\b(?:until|till|til|to|before)\s+(?:it'?s\s+|it\s+is\s+)?$", re.IGNORECASE)
+_SINCE_TIME_RE = re.compile(r"\bsince\s+$", re.IGNORECASE)
+
+
+def _to_or_since_now(
+    question: str,
+    text: str,
+    time: TimeOfDay,
+    now: Callable[[], datetime],
+    place: Callable[[str], tuple[str, tzinfo]] | None,
+    unit: str | None,
+) -> str | None:
+    """How long from now until the next ``time`` ("How long until midnight?", "How many minutes until
+    5pm in Tokyo?"), or since the last one ("How long since 8am?"), in UTC or the place named; None when
+    the text asks neither."""
+    lead = text[: time.start]
+    until, since = _UNTIL_TIME_RE.search(lead), _SINCE_TIME_RE.search(lead)
+    if until is None and since is None:
+        return None
+    label, zone = _place(question, place)
+    moment = now().astimezone(zone)
+    current = _of_day(moment)
+    span = (time.seconds - current) % DAY_S if until else (current - time.seconds) % DAY_S
+    written = text[time.start : time.end].strip()
+    said = written.lower() if written.isalpha() else clock_text(time.seconds, time.twelve_hour)  # "midnight"
+    there = f"it is {clock_text(current, time.twelve_hour)} in {label} now, on {moment:%A, %-d %B %Y}"
+    if span == 0:
+        return f"It is {said} now in {label} ({moment:%A, %-d %B %Y})."
+    if until:
+        return f"From now until {said} is {duration_text(span, unit)} ({there})."
+    return f"Since {said} it has been {duration_text(span, unit)} ({there})."
 
 
 def _of_day(moment: datetime) -> int:
