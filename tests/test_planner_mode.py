@@ -150,6 +150,8 @@ async def test_a_question_no_tool_names_is_planned_for_the_plugin_its_capabiliti
         ("Which setting lists plugins that are never loaded?", "search_docs"),  # not list_docs()
         ("What tones are available?", "search_docs"),  # "available" alone is no list of documents
         ("What documents are available?", "list_docs"),
+        ("Be brief: what's 2 to the 10th?", "calculate"),  # no list of numbers: the calculator reads it
+        ("When is Easter?", "date_calculator"),  # no tool's words: the tool that reads it
         ("What time is it in Lima?", "current_time"),  # the simplest reading
     ],
 )
@@ -157,6 +159,27 @@ async def test_the_lexical_plan_picks_the_plugin_then_its_tool(question: str, to
     engine, _ = planner_engine([{"content": "no plan"}, {"content": "no call"}, {"content": "Done."}])
     out = await engine.ainvoke(question, user_id="u")
     assert out.trace["planned_tools"][0]["name"] == tool
+
+
+@pytest.mark.parametrize(
+    "question", ["Explain what a neural network is in one sentence", "My lucky number is 7", "What is 1990?"]
+)
+async def test_the_lexical_plan_calls_no_tool_that_cannot_read_the_question(question: str) -> None:
+    """ "one sentence" was statistics([1, 1, 1, ...]): a plugin none of whose tools may read it is no fit."""
+    engine, _ = planner_engine([{"content": "no plan"}, {"content": "An answer."}])
+    out = await engine.ainvoke(question, user_id="u")
+    assert out.trace["planned_tools"] == []
+
+
+async def test_a_follow_up_naming_no_tools_word_runs_the_previous_turns_tool_again() -> None:
+    toronto = {"name": "current_time", "args": {"location": "Toronto"}}
+    engine, _ = planner_engine(
+        [plan("researcher", [toronto]), {"content": "ok"}, *[{"content": "no plan"}] * 4]
+    )
+    first = await engine.ainvoke("What time is it in Toronto?", user_id="u")
+    assert first.trace["planned_tools"] == [toronto]
+    out = await engine.ainvoke("And in Vancouver?", user_id="u", thread_id=first.thread_id)
+    assert [t["name"] for t in out.trace["planned_tools"]] == ["current_time"]
 
 
 async def test_the_alternatives_are_the_tools_of_the_plugins_that_fit() -> None:

@@ -865,7 +865,8 @@ def reads_arithmetic(text: str) -> bool:
     return not (len(written) == 1 and set(str(result).replace(" ", "").split("=")) == set(written))
 
 
-_NUMBER_RE = re.compile(r"\d+(?:[.,]\d+)?")
+_NUMBER_RE = re.compile(r"(?<!\d)\d+(?:[.,]\d+)?(?!\d|st\b|nd\b|rd\b|th\b)")
+"""A number written in digits; not an ordinal ("the 10th")."""
 
 
 def writes_two_numbers(text: str) -> bool:

@@ -36,6 +36,7 @@ from typing import Any
 
 from cadence.conventions import GOTO_NAMING, ROUTE_TEXT_METADATA_KEY, RouteNaming, route_core, route_tool_name
 from cadence.sdk.metadata import PluginMetadata
+from cadence.sdk.routing import Reader
 from cadence.text import NUMBER_WORDS, strip_suffix
 from cadence.text import STOPWORDS as BASE_STOPWORDS
 
@@ -410,6 +411,45 @@ def question_parts(question: str) -> list[str]:
     if any(_CONDITION_RE.match(p) for p in parts[:-1]):
         return [question]  # "When it's noon in London, what time is it in Dubai?": one question
     return parts
+
+
+FOLLOW_UP_RE = re.compile(
+    r"^\W*(?:and|what about|how about|now|also|then|same for|and what about|and how about|what of)\b",
+    re.IGNORECASE,
+)
+"""Openings of a follow-up question ("And in Paris?", "What about New York?")."""
+MAX_FOLLOW_UP_WORDS = 5
+"""A question this short that matches no route continues with the previous turn's agent."""
+
+
+def is_follow_up(question: str) -> bool:
+    """Whether ``question`` reads as a continuation of the previous turn."""
+    words = re.findall(r"[\w']+", question)
+    return bool(FOLLOW_UP_RE.search(question)) or len(words) <= MAX_FOLLOW_UP_WORDS
+
+
+def may_be_read(reader: Reader | None, question: str) -> bool:
+    """Whether ``reader`` (:func:`cadence.sdk.reads`; None: any text) reads the question or one of its parts
+    (:func:`question_parts`: "What's 5*7 and what time is it in Tokyo?" is read by the calculator as its
+    first part)."""
+    if reader is None:
+        return True
+    texts = dict.fromkeys([question, *question_parts(question)])
+    return any(reader(text) for text in texts)
+
+
+def reads_explicitly(reader: Reader | None, question: str) -> bool:
+    """Whether a tool with a reader of its own (:func:`cadence.sdk.reads`) reads ``question``; a tool
+    without one says nothing (it may read anything)."""
+    return reader is not None and may_be_read(reader, question)
+
+
+ASKS_SOMETHING_RE = re.compile(
+    r"\?\s*$|^\W*(?:what|what's|whats|how|which|calculate|compute|work out|find|evaluate|solve)\b",
+    re.IGNORECASE,
+)
+"""A question or an order to compute ("What's 2 to the 10th?", "calculate 2 to the 10th"), not a
+statement ("I'm 30 years old")."""
 
 
 _CONDITION_RE = re.compile(

@@ -53,11 +53,17 @@ from pydantic import BaseModel, Field
 from cadence.conventions import GraphNodeNames, message_text, split_at_last_human
 from cadence.errors import CadenceError
 from cadence.models.preroute import (
+    ASKS_SOMETHING_RE,
+    FOLLOW_UP_RE,
     NO_INPUT_COVERAGE,
+    NUMBER_TOKEN,
     PreRouter,
     RouteCandidate,
+    is_follow_up,
     is_small_talk,
+    may_be_read,
     question_parts,
+    reads_explicitly,
     routing_schema,
     tokenize,
 )
@@ -83,6 +89,7 @@ from cadence.orchestration.turn import TurnContext
 from cadence.orchestration.validation import is_relevant
 from cadence.plugins.bundle import PluginBundle
 from cadence.sdk.metadata import PluginMetadata
+from cadence.sdk.routing import may_read, reader_of
 from cadence.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -289,6 +296,11 @@ class ToolIndex:
             RouteCandidate.from_metadata(b.metadata, name=name) for name, b in bundles.items()
         )
         """Ranks the plugins (by name) for a question."""
+        self.readers = {
+            name: may_read([tool for bundle, tool in self.tools.values() if bundle.name == name])
+            for name in bundles
+        }
+        """What each plugin's tools may read (:func:`cadence.sdk.may_read`; None: anything)."""
 
 
 def lexical_plan(
@@ -323,6 +335,9 @@ def lexical_plan(
         return Plan(
             "researcher", [{"name": name, "args": None} for name in chosen], f"{fits} fit the question"
         )
+    if earlier is not None and FOLLOW_UP_RE.search(question) and is_follow_up(question):
+        # "And in Vancouver?" after the time in Toronto: no tool's words, the previous turn's tool again
+        return Plan("researcher", [{"name": earlier, "args": None}], f"a follow-up: the {earlier} tool again")
     return Plan("end", [], "no tool fits; answer directly")
 
 
@@ -346,7 +361,15 @@ def _lexical_tool(part: str, index: ToolIndex) -> str | None:
     input only when no other fits and it covers most of the question (:data:`NO_INPUT_COVERAGE`); and the
     tool reading the question itself when the only fitting ones need two or more numbers in their roles
     ("Decrease 860 by 15%" is no percent_change(860, 15)) or none fit."""
-    fits = index.plugins.shortlist(part, ratio=0.9)
+    ranked_plugins = index.plugins.rank(part)
+    fits = PreRouter.shortlisted(ranked_plugins, ratio=0.9)
+    if fits and ranked_plugins[0].number_only and tokenize(part).count(NUMBER_TOKEN) < 2:
+        # one number and no word of any plugin: a statement, unless it asks what a tool reads
+        asks = ASKS_SOMETHING_RE.search(part) is not None
+        fits = [name for name in fits if asks and reads_explicitly(index.readers.get(name), part)]
+    # a plugin none of whose tools may read the part is no fit ("Explain ... in one sentence" is no list of
+    # numbers to summarise), as the embedded model's coordinator has it
+    fits = [name for name in fits if may_be_read(index.readers.get(name), part)]
     if not fits:
         return None
     own = {name: schema for name, schema in index.schemas.items() if index.tools[name][0].name == fits[0]}
@@ -354,6 +377,12 @@ def _lexical_tool(part: str, index: ToolIndex) -> str | None:
     reader = next((name for name, (count, _, reads) in facts.items() if count == 1 and reads), None)
     router = PreRouter.from_tool_schemas(list(own.values()))
     ranked = router.shortlist(part, ratio=0.9, ignore_shared=True)
+    # a tool whose reader refuses the part gives way to those that read it, matched by words or not ("2 to
+    # the 10th" is no list of numbers for statistics: the calculator reads it); with none, as ranked
+    readable = [name for name in ranked if may_be_read(reader_of(index.tools[name][1]), part)] or [
+        name for name in own if reads_explicitly(reader_of(index.tools[name][1]), part)
+    ]
+    ranked = readable or ranked
     candidates = [name for name in ranked if facts[name][0] > 0]
     if not candidates:  # tools taking no input: only one that covers most of the question
         covered = router.coverage(part, ignore_shared=True)

@@ -115,7 +115,9 @@ from cadence.models.local.grammar import (
 from cadence.models.preroute import (
     ABOUT_ASSISTANT_RE,
     ABOUT_PERSONA_RE,
+    ASKS_SOMETHING_RE,
     DISMISS_RE,
+    FOLLOW_UP_RE,
     GOODBYE_RE,
     GREETING_RE,
     HOW_ARE_YOU_RE,
@@ -125,8 +127,11 @@ from cadence.models.preroute import (
     THANKS_RE,
     PreRouter,
     each_sentence,
+    is_follow_up,
     is_small_talk,
+    may_be_read,
     question_parts,
+    reads_explicitly,
     stem,
     tokenize,
     tool_function,
@@ -258,30 +263,6 @@ def refers_back(question: str, messages: Sequence[BaseMessage]) -> bool:
     if not earlier:
         return False
     return is_follow_up(question) or _REFERENCE_RE.search(question) is not None
-
-
-def may_be_read(reader: Reader | None, question: str) -> bool:
-    """Whether ``reader`` (:func:`cadence.sdk.reads`; None: any text) reads the question or one of its parts
-    (:func:`question_parts`: "What's 5*7 and what time is it in Tokyo?" is read by the calculator as its
-    first part)."""
-    if reader is None:
-        return True
-    texts = dict.fromkeys([question, *question_parts(question)])
-    return any(reader(text) for text in texts)
-
-
-def reads_explicitly(reader: Reader | None, question: str) -> bool:
-    """Whether a tool with a reader of its own (:func:`cadence.sdk.reads`) reads ``question``; a tool
-    without one says nothing (it may read anything)."""
-    return reader is not None and may_be_read(reader, question)
-
-
-_ASKS_SOMETHING_RE = re.compile(
-    r"\?\s*$|^\W*(?:what|what's|whats|how|which|calculate|compute|work out|find|evaluate|solve)\b",
-    re.IGNORECASE,
-)
-"""A question or an order to compute ("What's 2 to the 10th?", "calculate 2 to the 10th"), not a
-statement ("I'm 30 years old")."""
 
 
 def best_route(router: PreRouter, text: str) -> str | None:
@@ -612,11 +593,6 @@ _REFERENCE_RE = re.compile(
     re.IGNORECASE,
 )
 """Words that refer back to the previous turn's result ("multiply *that* by 2")."""
-_FOLLOW_UP_RE = re.compile(
-    r"^\W*(?:and|what about|how about|now|also|then|same for|and what about|and how about|what of)\b",
-    re.IGNORECASE,
-)
-"""Openings of a follow-up question ("And in Paris?", "What about New York?")."""
 _ASKS_RE = re.compile(
     r"(?:what|how|which|who|whom|whose|when|where|why|is|are|was|were|can|could|would|will|do|does|did|"
     r"tell|show|give|please|calculate|compute|find|in|at|for|thanks?|thank you|ok|okay|yes|no)\b",
@@ -625,8 +601,6 @@ _ASKS_RE = re.compile(
 """A follow-up starting like this asks something of its own (it does not only say what to do next)."""
 _VALUE_RE = re.compile(r"(?:^|=|\bis)\s*(-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?)\s*%?\.?\s*$", re.IGNORECASE)
 """A result that *is* a value: a bare number, ``expr = number`` or ``... is number``."""
-_MAX_FOLLOW_UP_WORDS = 5
-"""A question this short that matches no route continues with the previous turn's agent."""
 
 
 def previous_turn(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
@@ -810,12 +784,6 @@ _ABOUT_RE = re.compile(r"\s+\(about [^)]*\)$")
 """An approximation after a result's value ("= 39.675 (about $39.68)"): the value is the exact one."""
 
 
-def is_follow_up(question: str) -> bool:
-    """Whether ``question`` reads as a continuation of the previous turn."""
-    words = re.findall(r"[\w']+", question)
-    return bool(_FOLLOW_UP_RE.search(question)) or len(words) <= _MAX_FOLLOW_UP_WORDS
-
-
 _ANOTHER_NUMBER_RE = re.compile(
     r"^(?P<n>-?\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%|percent\b|per ?cent\b)?\s*[?.!]*$", re.I
 )
@@ -827,7 +795,7 @@ def with_another_number(question: str, previous: str | None) -> str | None:
     about 80?" after "convert 50 miles to km" is "convert 80 miles to km"; "and 22%?" after "what's 18% of
     245?" replaces the percent), or None when the follow-up is more than a number or the previous question
     has no single number of that kind."""
-    rest = _FOLLOW_UP_RE.sub("", question).strip(" ,.;:")
+    rest = FOLLOW_UP_RE.sub("", question).strip(" ,.;:")
     if not previous or not is_follow_up(question):
         return None
     given = _ANOTHER_NUMBER_RE.match(rest)
@@ -935,7 +903,7 @@ def resolve_reference(question: str, value: str) -> str:
     resolved = _REFERENCE_RE.sub(value, question, count=1)
     if resolved != question or not is_follow_up(question):
         return resolved
-    rest = _FOLLOW_UP_RE.sub("", question).strip(" ,.;:")
+    rest = FOLLOW_UP_RE.sub("", question).strip(" ,.;:")
     if re.match(r"(?:in|into|to|as)\s+\D+$", rest, re.IGNORECASE) and re.search(r"\d\s*\D+$", value):
         return f"{value} {rest.rstrip('?')}"  # a quantity asked in another unit: "and in Fahrenheit?"
     if not rest or _ASKS_RE.match(rest) or len(NUMBER_RE.findall(digits_written(rest))) > 1:
@@ -1665,7 +1633,7 @@ class SmallModelPolicy:
                 if shortlist and ranked[0].number_only and len(numbers_in(question)) < 2:
                     # one number and no word of any agent: a statement ("I'm 30 years old"), not a sum;
                     # unless it asks something an agent's tools say they read ("What's 2 to the 10th?")
-                    asks = _ASKS_SOMETHING_RE.search(question) is not None
+                    asks = ASKS_SOMETHING_RE.search(question) is not None
                     shortlist = [
                         n for n in shortlist if asks and reads_explicitly(self.readers.get(n), question)
                     ]
