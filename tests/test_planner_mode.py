@@ -182,6 +182,27 @@ async def test_a_follow_up_naming_no_tools_word_runs_the_previous_turns_tool_aga
     assert [t["name"] for t in out.trace["planned_tools"]] == ["current_time"]
 
 
+async def test_one_tool_for_several_parts_is_planned_once_per_part() -> None:
+    engine, _ = planner_engine([{"content": "no plan"}, *[{"content": "ok"}] * 4])
+    out = await engine.ainvoke("What is 10% of 50 and what's the square root of 81?", user_id="u")
+    assert out.trace["planned_tools"] == [
+        {"name": "calculate", "args": {"expression": "What is 10% of 50"}},
+        {"name": "calculate", "args": {"expression": "what's the square root of 81?"}},
+    ]
+
+
+async def test_a_question_leaning_on_an_earlier_turn_is_not_read_alone() -> None:
+    """ "Multiply that by 10" is no arithmetic alone; after a result, the calculator fills it in."""
+    engine, _ = planner_engine(
+        [plan("researcher", [calc("3 + 4")]), {"content": "7"}, *[{"content": "no plan"}] * 4]
+    )
+    first = await engine.ainvoke("What is 3 + 4?", user_id="u")
+    out = await engine.ainvoke("Multiply that by 10", user_id="u", thread_id=first.thread_id)
+    assert [t["name"] for t in out.trace["planned_tools"]] == ["calculate"]
+    alone, _ = planner_engine([{"content": "no plan"}, {"content": "ok"}])
+    assert (await alone.ainvoke("Multiply that by 10", user_id="u")).trace["planned_tools"] == []
+
+
 async def test_the_alternatives_are_the_tools_of_the_plugins_that_fit() -> None:
     """After the calculator failed on a shopping question, the docs search is no alternative."""
     engine, model = planner_engine([])

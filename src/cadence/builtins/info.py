@@ -1800,7 +1800,7 @@ class InfoPlugin(BasePlugin):
                 "the date some days, weeks or months after or before another date",
                 "the age of someone born then",
                 "countdowns to holidays such as Christmas, Halloween, Valentine's Day or a birthday, or to "
-                "31 December: how many days are left; when Easter, Good Friday, Thanksgiving, Mother's Day "
+                "31 December: how many days are left; when Easter, Thanksgiving, Mother's Day "
                 "or Father's Day is",
                 "leap day (29 February) questions and how many days a month has; next Friday, last Monday",
                 "clock arithmetic on readings such as 10:30 or 2pm: the time later or earlier, or from now; "

@@ -428,6 +428,18 @@ def is_follow_up(question: str) -> bool:
     return bool(FOLLOW_UP_RE.search(question)) or len(words) <= MAX_FOLLOW_UP_WORDS
 
 
+OWN_RE = re.compile(r"\b(?:i|i'm|i've|my|mine|we|our)\b", re.IGNORECASE)
+"""The user's own words ("How much do I earn?"); not "me" ("give me 5 tips")."""
+_SAID_BEFORE_RE = re.compile(r"\b(?:that|it|this|those|these|them|result|answer|same|again)\b", re.IGNORECASE)
+"""Words naming something said before ("Multiply that by 10")."""
+
+
+def leans_on_context(question: str) -> bool:
+    """Whether ``question`` may lean on what was said before: a follow-up, something said ("that", "the
+    result") or the user's own words ("do I", "my"), which what they told fills in."""
+    return is_follow_up(question) or bool(_SAID_BEFORE_RE.search(question) or OWN_RE.search(question))
+
+
 def may_be_read(reader: Reader | None, question: str) -> bool:
     """Whether ``reader`` (:func:`cadence.sdk.reads`; None: any text) reads the question or one of its parts
     (:func:`question_parts`: "What's 5*7 and what time is it in Tokyo?" is read by the calculator as its

@@ -61,6 +61,7 @@ from cadence.models.preroute import (
     RouteCandidate,
     is_follow_up,
     is_small_talk,
+    leans_on_context,
     may_be_read,
     question_parts,
     reads_explicitly,
@@ -324,17 +325,28 @@ def lexical_plan(
     if earlier is not None and not tokenize(question, digits=False):
         # "what about 80?": no word of any tool, a follow-up of the previous turn's work
         return Plan("researcher", [{"name": earlier, "args": None}], f"a follow-up: the {earlier} tool again")
-    chosen: list[str] = []
+    # what leans on an earlier turn or on what the user told ("Multiply that by 10", "How much do I make in
+    # 8 hours?" after "My hourly rate is $45.") is not read alone: the researcher fills it in
+    context = bool(_earlier_messages(state) or memory.get("items")) and leans_on_context(question)
+    chosen: list[tuple[str, str]] = []
     # a message asking several things ("What's 12% of 350, and what time is it in Sydney?"): a tool per part
-    for part in question_parts(question) if index.schemas else []:
-        best = _lexical_tool(part, index)
-        if best is not None and best not in chosen:
-            chosen.append(best)
-    if chosen:
-        fits = " and ".join(f"the {name} tool" for name in chosen)
-        return Plan(
-            "researcher", [{"name": name, "args": None} for name in chosen], f"{fits} fit the question"
-        )
+    parts = question_parts(question) if index.schemas else []
+    for part in parts:
+        best = _lexical_tool(part, index, read=not context)
+        if best is not None:
+            chosen.append((best, part))
+    planned: list[dict[str, Any]] = []
+    for name, part in chosen:
+        if sum(1 for other, _ in chosen if other == name) == 1:
+            entry: dict[str, Any] = {"name": name, "args": None}
+        else:  # one tool for several parts ("10% of 50 and the square root of 81"): a call per part
+            sole = _sole_string(index.schemas[name])
+            entry = {"name": name, "args": {sole: part} if sole else None}
+        if entry not in planned:
+            planned.append(entry)
+    if planned:
+        fits = " and ".join(dict.fromkeys(f"the {entry['name']} tool" for entry in planned))
+        return Plan("researcher", planned, f"{fits} fit the question")
     if earlier is not None and FOLLOW_UP_RE.search(question) and is_follow_up(question):
         # "And in Vancouver?" after the time in Toronto: no tool's words, the previous turn's tool again
         return Plan("researcher", [{"name": earlier, "args": None}], f"a follow-up: the {earlier} tool again")
@@ -353,7 +365,21 @@ def _previous_tool(state: Mapping[str, Any], tools: Mapping[str, Any]) -> str | 
     return None
 
 
-def _lexical_tool(part: str, index: ToolIndex) -> str | None:
+def _earlier_messages(state: Mapping[str, Any]) -> list[BaseMessage]:
+    """The conversation before the latest user message."""
+    before, _, _ = split_at_last_human(list(state.get("messages") or []))
+    return list(before)
+
+
+def _sole_string(schema: Mapping[str, Any]) -> str | None:
+    """The one required argument of a tool taking one string (the question itself), or None."""
+    count, _, reads = _arguments(schema)
+    if count != 1 or not reads:
+        return None
+    return str(schema["function"]["parameters"]["required"][0])
+
+
+def _lexical_tool(part: str, index: ToolIndex, *, read: bool = True) -> str | None:
     """The tool for one question, as the coordinator and an agent would pick it: the plugin whose
     description and capabilities fit best ("What does the planner mode do?" is the docs plugin's, though
     the statistics tool says "mode"), then among its tools those whose own words fit, the simplest reading
@@ -368,8 +394,9 @@ def _lexical_tool(part: str, index: ToolIndex) -> str | None:
         asks = ASKS_SOMETHING_RE.search(part) is not None
         fits = [name for name in fits if asks and reads_explicitly(index.readers.get(name), part)]
     # a plugin none of whose tools may read the part is no fit ("Explain ... in one sentence" is no list of
-    # numbers to summarise), as the embedded model's coordinator has it
-    fits = [name for name in fits if may_be_read(index.readers.get(name), part)]
+    # numbers to summarise), as the embedded model's coordinator has it (``read``: the part is read alone)
+    if read:
+        fits = [name for name in fits if may_be_read(index.readers.get(name), part)]
     if not fits:
         return None
     own = {name: schema for name, schema in index.schemas.items() if index.tools[name][0].name == fits[0]}
@@ -382,7 +409,7 @@ def _lexical_tool(part: str, index: ToolIndex) -> str | None:
     readable = [name for name in ranked if may_be_read(reader_of(index.tools[name][1]), part)] or [
         name for name in own if reads_explicitly(reader_of(index.tools[name][1]), part)
     ]
-    ranked = readable or ranked
+    ranked = (readable or ranked) if read else ranked
     candidates = [name for name in ranked if facts[name][0] > 0]
     if not candidates:  # tools taking no input: only one that covers most of the question
         covered = router.coverage(part, ignore_shared=True)

@@ -122,6 +122,7 @@ from cadence.models.preroute import (
     GREETING_RE,
     HOW_ARE_YOU_RE,
     NO_INPUT_COVERAGE,
+    OWN_RE,
     PLEASANTRY_RE,
     PRAISE_RE,
     THANKS_RE,
@@ -245,12 +246,6 @@ def turn_routes(turn: Sequence[BaseMessage]) -> set[str]:
     }
 
 
-_REFERENCE_RE = re.compile(r"\b(?:that|it|this|those|these|them|result|answer|same|again)\b", re.IGNORECASE)
-
-
-_OWN_RE = re.compile(r"\b(?:i|i'm|i've|my|mine|we|our)\b", re.IGNORECASE)  # not "me": "give me 5 tips"
-
-
 def refers_back(question: str, messages: Sequence[BaseMessage]) -> bool:
     """Whether ``question`` may lean on what was said before: an earlier turn (there is one, and the
     question is a follow-up or names something said: "What is the square root of that?") or what the user
@@ -258,7 +253,7 @@ def refers_back(question: str, messages: Sequence[BaseMessage]) -> bool:
     either: "How much do I earn a week?" after "I work 38 hours a week at $22 an hour"). Read alone, it is
     not what an agent will read (the agent puts the earlier result or the told numbers in their place)."""
     earlier = previous_question(messages) is not None
-    if _OWN_RE.search(question) and (earlier or told_facts(_system_text(messages))):
+    if OWN_RE.search(question) and (earlier or told_facts(_system_text(messages))):
         return True
     if not earlier:
         return False
