@@ -1627,10 +1627,9 @@ def test_a_sum_or_average_of_a_range_in_words_takes_every_number_of_it() -> None
         ("In a formal tone, what time is it in Dubai?", "what time is it in Dubai?"),
         ("Be brief: what's 2 to the 10th?", "what's 2 to the 10th?"),
         ("In one sentence, what is Cadence?", "what is Cadence?"),
-        (
-            "Explain what a neural network is in one sentence",
-            "Explain what a neural network is in one sentence",
-        ),
+        ("Explain what a neural network is in one sentence", "Explain what a neural network is"),
+        ("What is Cadence, in one sentence?", "What is Cadence?"),
+        ("Explain plugins briefly", "Explain plugins"),
         ("Answer: yes", "Answer: yes"),
     ],
 )
@@ -1642,3 +1641,17 @@ def test_the_words_of_a_style_request_route_nowhere() -> None:
     """ "answer" is a word of the docs agent's text: "Answer like a pirate: ..." asked it for arithmetic."""
     router = PreRouter.from_tool_schemas(_routing_schemas())
     assert router.shortlist("Answer like a pirate: what is 9 plus 10?") == ["goto_math_agent"]
+
+
+def test_a_tool_reading_the_question_gets_it_without_how_to_answer() -> None:
+    """ "in one sentence" searched the documentation for "one" ("... share one SQLite file or one ...")."""
+
+    @tool
+    def search_docs(query: str) -> str:
+        """Search the documentation."""
+        return query
+
+    plan = LocalChatModel().plan(
+        _after_route("Tell me what Cadence is in one sentence", "docs"), tools=_schemas([search_docs])
+    )
+    assert json.loads(plan.fixed or "{}")["arguments"] == {"query": "Tell me what Cadence is"}

@@ -382,10 +382,20 @@ _STYLE_REQUEST_RE = re.compile(
 ..."): how to answer, not what is asked."""
 
 
+_STYLE_AFTER_RE = re.compile(
+    r",?\s+(?:(?:in|using)\s+(?:one|a single|two|three|a few|\d+)\s+(?:short\s+)?(?:sentences?|words?|lines?)"
+    r"|(?:briefly|in short|in brief|in simple terms|simply|in plain english|like (?:i'?m|i am) (?:five|5)))"
+    r"(?=\s*(?:please)?\s*[?.!]*\s*$)",
+    re.IGNORECASE,
+)
+"""A request of style after the question ("What is Cadence, in one sentence?", "Explain X briefly")."""
+
+
 def without_style_request(question: str) -> str:
-    """``question`` without a request of style before it (:data:`_STYLE_REQUEST_RE`): the words routes and
-    tools are chosen by ("Answer like a pirate: what is 9 plus 10?" asks no documentation "answer")."""
-    stripped = _STYLE_REQUEST_RE.sub("", question, count=1)
+    """``question`` without a request of style before or after it (:data:`_STYLE_REQUEST_RE`,
+    :data:`_STYLE_AFTER_RE`): the words routes, tools and passages are chosen by ("Answer like a pirate: what
+    is 9 plus 10?" asks no documentation "answer"; "Tell me what Cadence is in one sentence" no "one")."""
+    stripped = _STYLE_AFTER_RE.sub("", _STYLE_REQUEST_RE.sub("", question, count=1), count=1)
     return stripped if stripped.strip() else question
 
 

@@ -137,6 +137,7 @@ from cadence.models.preroute import (
     tokenize,
     tool_function,
     tool_name,
+    without_style_request,
 )
 from cadence.passages import cites_passages, relevant_sentences
 from cadence.sdk.routing import Reader
@@ -1825,7 +1826,8 @@ class SmallModelPolicy:
             listed = sole_number_list_parameter(t)
             if sole is not None:
                 located = locator_in(question) if locator_parameter(t) else None
-                decided[tool_name(t)] = {sole: located or question.strip()}
+                # the question as asked, without how to answer it ("in one sentence" is no search word)
+                decided[tool_name(t)] = {sole: located or without_style_request(question).strip()}
             elif listed is not None and len(numbers := listed_numbers(question)) > 1:
                 decided[tool_name(t)] = {listed: numbers}
             elif has_no_required_arguments(t):
@@ -1886,7 +1888,7 @@ class SmallModelPolicy:
             if any(len(plain_results(v)) > STATEMENT_MAX_CHARS or cites_passages(v) for _, v in results):
                 # documents (search passages): a small model picks the wrong lines or invents ("Cadence
                 # can answer in any tone."); the sentences most about the question are the answer
-                quoted = relevant_sentences(facts, question, or_passages=False)
+                quoted = relevant_sentences(facts, without_style_request(question), or_passages=False)
                 if quoted:
                     return Plan("text", [], None, [], [], 0, fixed=quoted)
             found_ok = successful_results([v for _, v in results])
