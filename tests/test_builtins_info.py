@@ -717,3 +717,16 @@ def test_a_question_naming_an_unknown_place_is_still_an_error() -> None:
         current_time.invoke({"location": "What time is it in Xqzzyville?"})
     with pytest.raises(UnknownLocationError):
         current_time.invoke({"location": "What is it?"})  # asks neither a time nor a date
+
+
+@pytest.mark.parametrize(
+    ("question", "label"),
+    [
+        ("What time is it in GMT+2?", "UTC+02:00"),
+        ("What time is it in UTC+5:30?", "UTC+05:30"),
+        ("time in utc -3", "UTC-03:00"),
+    ],
+)
+def test_a_utc_offset_inside_a_question_is_its_place(question: str, label: str) -> None:
+    """ "in GMT+2" was read as UTC itself, its offset dropped: a wrong time."""
+    assert current_time.invoke({"location": question}).startswith(f"The current time in {label} is ")

@@ -85,6 +85,7 @@ def test_routing_tools_carry_their_agents_readers() -> None:
         ("What time is it in Tokyo?", False),
         ("What's 2 to the 10th?", True),
         ("What is 1990?", False),  # only a number: the calculator would give it back
+        ("How much is 3 dozen?", True),  # 36 in words: an operation
         ("7", False),
         ("Is 17 prime?", True),
     ],

@@ -993,7 +993,15 @@ def _resolve_text(g: _Gazetteer, text: str, *, allow_alias: bool = True) -> Plac
     return None
 
 
+_OFFSET_IN_TEXT_RE = re.compile(r"\b(?:utc|gmt)\s*[+\-\u2212]\s*\d{1,2}(?::?\d{2})?(?![\d:])", re.IGNORECASE)
+"""A UTC offset inside a sentence ("What time is it in GMT+2?")."""
+
+
 def _offset_place(location: str) -> Place | None:
+    """The place of a UTC offset: the whole text ("UTC+2", "+05:30") or the one offset a sentence names."""
+    inside = _OFFSET_IN_TEXT_RE.findall(location)
+    if len(inside) == 1 and inside[0].strip() != location.strip():
+        return _offset_place(inside[0].replace("\u2212", "-"))
     compact = re.sub(r"\s+", "", _fold(location)).rstrip(".?!")
     compact = re.sub(r"^(?:in|at)(?=utc|gmt|[+-])", "", compact)  # "in UTC+2"
     match = _OFFSET_RE.match(compact)

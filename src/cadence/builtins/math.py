@@ -862,7 +862,9 @@ def reads_arithmetic(text: str) -> bool:
     except Exception:  # any other failure is the calculator's to report, not a reason to skip it
         return True
     written = _NUMBER_RE.findall(numbers_from_words(text))
-    return not (len(written) == 1 and set(str(result).replace(" ", "").split("=")) == set(written))
+    digits = _NUMBER_RE.findall(text)  # "3 dozen" is 36 in words: an operation, not a number given back
+    given_back = set(str(result).replace(" ", "").split("=")) == set(written)
+    return not (len(written) == 1 and given_back and set(digits) <= set(written))
 
 
 _NUMBER_RE = re.compile(r"(?<!\d)\d+(?:[.,]\d+)?(?!\d|st\b|nd\b|rd\b|th\b)")
