@@ -10,7 +10,14 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 from langchain_core.tools import BaseTool
 
 from cadence.builtins.info import INFO_TOOLS, InfoPlugin, asks_time_difference
-from cadence.builtins.math import MATH_TOOLS, MathPlugin, reads_arithmetic, writes_two_numbers
+from cadence.builtins.math import (
+    MATH_TOOLS,
+    MathPlugin,
+    reads_arithmetic,
+    reads_percentages,
+    reads_statistics,
+    writes_two_numbers,
+)
 from cadence.conventions import TOLD_FACTS_HEADER
 from cadence.models.local import LocalChatModel
 from cadence.models.preroute import stem
@@ -97,6 +104,25 @@ def test_the_calculator_reads_arithmetic_only(text: str, read: bool) -> None:
 def test_tools_taking_two_numbers_read_texts_writing_two() -> None:
     assert writes_two_numbers("What's 15% of 80?") and writes_two_numbers("fifteen percent of two hundred")
     assert not writes_two_numbers("Who won the world cup in 2018?")
+    assert not writes_two_numbers("weekday of 2026-03-01")  # a date's numbers are no two numbers
+
+
+@pytest.mark.parametrize(
+    ("text", "percentages", "statistics"),
+    [
+        ("45 is what percent of 180?", True, False),
+        ("Price went from 80 to 100, what is the change?", True, False),
+        ("What is the median of 3, 9, 1, 7, 5?", False, True),
+        ("162, 175, 181, 158 and 170 cm. What is the average height?", False, True),
+        # two dates are no data set and no percent change (a wrong date handed over became statistics)
+        ("How many days between 2026-02-30 and 2026-03-05?", False, False),
+        ("I have 3 kids and 2 cats", False, False),
+    ],
+)
+def test_the_percent_and_statistics_tools_read_their_own_questions(
+    text: str, percentages: bool, statistics: bool
+) -> None:
+    assert reads_percentages(text) is percentages and reads_statistics(text) is statistics
 
 
 @pytest.mark.parametrize(

@@ -291,3 +291,9 @@ def test_a_question_for_live_data_no_tool_fetches_is_answered_as_such(message: s
 )
 def test_a_question_about_a_topic_of_live_data_is_left_to_the_model(message: str) -> None:
     assert small_talk_reply(message, CAPABILITIES) is None
+
+
+@pytest.mark.parametrize("message", ["???", "...", "?!"])
+def test_a_message_without_words_is_answered_as_such(message: str) -> None:
+    reply = small_talk_reply(message, CAPABILITIES) or ""
+    assert reply.startswith("I didn't catch a question there.") and "Calculator: arithmetic" in reply

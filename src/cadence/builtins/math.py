@@ -871,14 +871,43 @@ _NUMBER_RE = re.compile(r"(?<!\d)\d+(?:[.,]\d+)?(?!\d|st\b|nd\b|rd\b|th\b)")
 """A number written in digits; not an ordinal ("the 10th")."""
 
 
+_DATE_RE = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b")
+"""A date written in digits: its numbers are no two numbers to compute with."""
+
+
 def writes_two_numbers(text: str) -> bool:
-    """The reader of a tool taking two numbers or a list: ``text`` writes two or more (digits or words)."""
-    return len(_NUMBER_RE.findall(numbers_from_words(text))) >= 2
+    """Whether ``text`` writes two or more numbers (digits or words; a date's are none)."""
+    return len(_NUMBER_RE.findall(numbers_from_words(_DATE_RE.sub(" ", text)))) >= 2
+
+
+_PERCENT_WORDS_RE = re.compile(
+    r"%|\bper ?cent|\bpercentage|\bproportion|\bshare\b|\bincrease|\bdecrease|\bchange|\bgr[eo]w|\bfell\b"
+    r"|\bfall|\brose\b|\brise|\bdrop|\bwent (?:up|down)|\bfrom\b.*\bto\b|\bmark ?up|\bdiscount|\boff\b|\btip"
+    r"|\btax",
+    re.IGNORECASE,
+)
+_STATISTIC_WORDS_RE = re.compile(
+    r"\b(?:mean|average|avg|median|mode|sum|total|standard deviation|std|variance|range|min|minimum|max"
+    r"|maximum|statistics|stats|spread|count|smallest|largest|highest|lowest)\b",
+    re.IGNORECASE,
+)
+
+
+def reads_percentages(text: str) -> bool:
+    """The reader of the percent tools: two numbers and a word of percentages or change ("45 is what percent
+    of 180?", "from 80 to 100"); not two dates ("days between 2026-02-30 and 2026-03-05")."""
+    return writes_two_numbers(text) and _PERCENT_WORDS_RE.search(text) is not None
+
+
+def reads_statistics(text: str) -> bool:
+    """The reader of ``statistics``: numbers and a statistic asked of them ("the median of 3, 9, 1")."""
+    return writes_two_numbers(text) and _STATISTIC_WORDS_RE.search(text) is not None
 
 
 reads(reads_arithmetic)(calculate)
-for _tool in (percentage, percent_of, percent_change, statistics):
-    reads(writes_two_numbers)(_tool)
+for _tool in (percentage, percent_of, percent_change):
+    reads(reads_percentages)(_tool)
+reads(reads_statistics)(statistics)
 
 MATH_TOOLS: list[BaseTool] = [calculate, percentage, percent_of, percent_change, statistics]
 """The tools of the math agent. All but ``statistics`` (up to 10,000 numbers to sort) are bounded to a few

@@ -1491,6 +1491,9 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
         if _MAKER_RE.search(text):
             return f"I'm an assistant built with Cadence, an open-source multi-agent chat framework. {offer}"
         return f"I'm an assistant. {offer}" if _IDENTITY_RE.search(text) else offer
+    if text and not re.search(r"\w", text):  # "???", "...": no words to answer
+        lead = "I didn't catch a question there."
+        return f"{lead} {offer}" if offer else f"{lead} What would you like to know?"
     if LIVE_DATA_RE.search(text):
         # no tool of the turn fetches it, and a small model invents it ("sunny, 24 °C in Paris")
         lead = (
