@@ -236,15 +236,21 @@ def copies_of(values: Sequence[str]) -> set[str]:
     return {" ".join(v.split()) for v in values} | {" ".join("\n".join(values).split())}
 
 
-def turn_routes(turn: Sequence[BaseMessage]) -> set[str]:
-    """The agents (route cores: ``math`` of ``goto_math_agent``) routed to among ``turn``."""
-    return {
+def route_visits(turn: Sequence[BaseMessage]) -> Counter[str]:
+    """How many times each agent (its route core: ``math`` of ``goto_math_agent``) was routed to in
+    ``turn``."""
+    return Counter(
         route_core(call["name"])
         for m in turn
         if isinstance(m, AIMessage)
         for call in m.tool_calls
         if is_route_tool(call["name"]) and call["name"] != FINALIZE_TOOL
-    }
+    )
+
+
+def turn_routes(turn: Sequence[BaseMessage]) -> set[str]:
+    """The agents (route cores: ``math`` of ``goto_math_agent``) routed to among ``turn``."""
+    return set(route_visits(turn))
 
 
 def refers_back(question: str, messages: Sequence[BaseMessage]) -> bool:
@@ -317,9 +323,10 @@ def next_own_part(
     if len(parts) < 2 or not tools:
         return None
     router = PreRouter.from_tool_schemas(tools)
+    unasked = unasked_parts(parts, turn)
     scored = []
     for index, part in enumerate(parts):
-        if part not in unasked_parts(parts, turn):
+        if part not in unasked:
             continue
         order = _part_order(router, part, index)
         if order is not None and order[0]:  # matched by words, not by its numbers alone
@@ -433,6 +440,10 @@ _PER = {
 }
 
 
+_PAY_RE = re.compile(r"(?:pay|rate|pay rate|wage|wages|salary|income|earnings)", re.IGNORECASE)
+"""What a told amount per period is when it is what the user makes ("Your hourly rate is $45.")."""
+
+
 def _periodic_amount(fact: str, question: str) -> str | None:
     """A told amount per period the question asks about, as the user would say it ("My rent is 1,250 euros a
     month." of "Your monthly rent is 1,250 euros." for "how much rent do I pay in a year?"), else None."""
@@ -445,9 +456,6 @@ def _periodic_amount(fact: str, question: str) -> str | None:
         return None  # "how much do I make in 8 hours?" asks about an hourly rate or pay, not rent
     per = _PER[match.group("period").lower()]
     return f"My {what} is {match.group('value')} {'an' if per == 'hour' else 'a'} {per}."
-
-
-_PAY_RE = re.compile(r"(?:pay|rate|pay rate|wage|wages|salary|income|earnings)", re.IGNORECASE)
 
 
 _CLOCK_WORD_RE = re.compile(
@@ -1614,13 +1622,7 @@ class SmallModelPolicy:
                         # several parts for one agent, which answered one ("What is 5 + 5 and what is
                         # 6 * 7?"): back to it for a part no call asked yet, at most once per part of its
                         _, turn = current_turn(messages)
-                        visits = Counter(
-                            route_core(call["name"])
-                            for m in turn
-                            if isinstance(m, AIMessage)
-                            for call in m.tool_calls
-                            if is_route_tool(call["name"]) and call["name"] != FINALIZE_TOOL
-                        )
+                        visits = route_visits(turn)
                         again = [best_route(router, part) for part in unasked_parts(parts, turn)]
                         untried = [
                             n for n in again if n is not None and visits[route_core(n)] < pending.count(n)
