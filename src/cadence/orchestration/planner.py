@@ -312,7 +312,10 @@ def lexical_plan(
 ) -> Plan:
     """The plan without a model: small talk or adequate memory → end; the tool that fits lexically, the
     plugin first, then its tool (:func:`_lexical_tool`; one per part of a message asking several things,
-    :func:`~cadence.models.preroute.question_parts`) → researcher; else end."""
+    :func:`~cadence.models.preroute.question_parts`, a tool fitting two parts planned for each with its
+    part as its question) → researcher; a follow-up naming no tool's word → the previous turn's tool; else
+    end. A question leaning on an earlier turn or on what the user told is not read alone by the tools'
+    readers (:func:`~cadence.models.preroute.leans_on_context`)."""
     memory = turn_memory(state)
     if is_small_talk(question):
         return Plan("end", [], "small talk: no tool's work")
