@@ -636,6 +636,8 @@ def test_answers_are_sentences_the_embedded_model_hands_on_unchanged(question: s
         ("What time is it in Tokyo?", "no date was read"),
         ("When is Ramadan?", "Cannot read 'Ramadan'"),  # a holiday that follows the moon
         ("How many days until Diwali?", "Cannot read 'Diwali'"),
+        ("When is Orthodox Easter?", "Cannot read 'Orthodox'"),  # not the Western Easter
+        ("When is the Chinese New Year?", "Cannot read 'Chinese'"),  # not 1 January
         ("3 weeks", "Cannot tell which date '3 weeks' counts from"),
         ("I was born on March 1", "it names 1 March 2025 but asks nothing about it"),
         ("February 30, 2026 weekday", "There is no date 'February 30, 2026': February 2026 has 28 days"),
@@ -837,6 +839,7 @@ def test_an_age_question_is_routed_to_the_date_calculator() -> None:
         ("What date is Black Friday this year?", "Black Friday is on Friday, 28 November 2025."),
         ("When is Thanksgiving 2026?", "Thanksgiving (US) is on Thursday, 26 November 2026."),
         ("When was Easter 2000?", "Easter Sunday was on Sunday, 23 April 2000."),
+        ("When is Easter Monday 2026?", "Easter Monday is on Monday, 6 April 2026."),
         (
             "How many days until Mother's Day?",
             "There are 116 days until Mother's Day (US) (Sunday, 11 May 2025), as of today, Wednesday, "

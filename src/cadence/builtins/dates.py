@@ -153,8 +153,8 @@ def _after_easter(days: int) -> Callable[[int], date]:
 
 
 MOVABLE_HOLIDAYS: tuple[tuple[str, str, Callable[[int], date]], ...] = (
-    (r"easter(?:\s+sunday|\s+day)?", "Easter Sunday", easter),
     (r"easter\s+monday", "Easter Monday", _after_easter(1)),
+    (r"easter(?:\s+sunday|\s+day)?", "Easter Sunday", easter),
     (r"good\s+friday", "Good Friday", _after_easter(-2)),
     (r"(?:maundy|holy)\s+thursday", "Maundy Thursday", _after_easter(-3)),
     (r"palm\s+sunday", "Palm Sunday", _after_easter(-7)),
@@ -173,8 +173,9 @@ MOVABLE_HOLIDAYS: tuple[tuple[str, str, Callable[[int], date]], ...] = (
     (r"labou?r\s+day", "Labor Day (US)", lambda y: nth_weekday(y, 9, 0, 1)),
 )
 """Holidays whose date moves: pattern, name, the date in a given year (Easter and the days counted from it,
-Western; the US's Thanksgiving, Mother's, Father's, Memorial and Labor Day). Lunar holidays (Passover,
-Ramadan, Diwali, Hanukkah) are not known."""
+Western; the US's Thanksgiving, Mother's, Father's, Memorial and Labor Day), a longer pattern before its
+prefix. Lunar holidays (Passover, Ramadan, Diwali, Hanukkah, the Chinese New Year) and the Orthodox Easter
+are not known."""
 
 _ORDINALS: dict[str, int] = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
@@ -389,7 +390,7 @@ _UNREAD_RE = re.compile(
     rf"|\b(?:(?:next|last|this|coming)\s+)?(?:{_WEEKDAY_NAMES}|weekends?)\b"
     r"|\b(?:next|last|this|coming)\s+(?:week|month)\b"
     r"|\b(?:passover|pesach|ramadan|eid|diwali|hanukkah|chanukah|yom\s+kippur|rosh\s+hashanah"
-    r"|chinese\s+new\s+year|lunar\s+new\s+year|super\s+tuesday|orthodox\s+easter)\b",
+    r"|(?:chinese|lunar)(?=\s*(?:new\s+year|\|))|orthodox(?=\s*(?:easter|\|))|super\s+tuesday)\b",
     re.IGNORECASE,
 )
 """What a date question can say that this tool does not read: a number of days it could not take (signed,
