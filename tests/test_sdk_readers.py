@@ -9,7 +9,7 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.tools import BaseTool
 
-from cadence.builtins.info import INFO_TOOLS, InfoPlugin, asks_time_difference
+from cadence.builtins.info import INFO_TOOLS, InfoPlugin, asks_current_time, asks_time_difference
 from cadence.builtins.math import (
     MATH_TOOLS,
     MathPlugin,
@@ -156,6 +156,8 @@ def test_the_info_tools_read_questions_of_time_and_dates(text: str, read: bool) 
         ("What time is it in Germany?", "current_time"),
         ("Is it the weekend in Dubai?", "current_time"),
         ("What month is it?", "current_time"),
+        ("What was yesterday's date?", "date_calculator"),  # another day's date is the calendar's
+        ("What date was it yesterday in London?", "date_calculator"),
         ("How many hours is Dubai from London?", "time_difference"),
         ("tokyo vs london time", "time_difference"),
         ("When it is 3pm in Sydney, what time is it in London?", "convert_time"),
@@ -351,3 +353,9 @@ def test_the_supervisor_hands_off_only_to_agents_that_may_read_the_question() ->
 
     assert route("Who won the world cup in 2018?") == ["goto_finalize"]
     assert route("What is 12 * 12?") == ["transfer_to_math"]
+
+
+def test_the_current_time_does_not_read_another_days_date() -> None:
+    assert not asks_current_time("What date was it yesterday in London?")
+    assert not asks_current_time("What day is it tomorrow?")
+    assert asks_current_time("What date is it in London?")

@@ -1690,7 +1690,7 @@ def _reader(pattern: str) -> Callable[[str], bool]:
     return lambda text: compiled.search(numbers_from_words(text)) is not None
 
 
-asks_current_time = _reader(
+_asks_now = _reader(
     r"\bwhat(?:'s| is)?(?: the)? (?:current |local |exact )?(?:time|date|day|hour)\b|\btime is it\b"
     r"|\b(?:current|local|exact|right) (?:time|date|day)\b"
     r"|\b(?:the )?(?:time|clock|hour|date) (?:now|in|at|over|there|right now)\b|\b(?-i:[A-Z][a-z]+) time\b"
@@ -1698,11 +1698,18 @@ asks_current_time = _reader(
     r"|\bo'?clock\b|\bwhat(?:'s| is)? the (?:current )?(?:month|year)\b(?! (?:of|in|for|when|did|was)\b)"
     r"|\b(?:time ?zones?|offset) (?:of|in|for|at)\b|\b(?:which|what) time ?zone\b|\btime ?zone is\b"
     r"|\bis it (?:(?:still |already )?(?:day|night|daytime|nighttime|morning|afternoon|evening|dark|light"
-    r"|late|early)|the weekend|a weekday)\b|\bnow\b|\btoday\b|\btonight\b|\btomorrow\b|\byesterday\b|" + _ZONE
+    r"|late|early)|the weekend|a weekday)\b|\bnow\b|\btoday\b|\btonight\b|" + _ZONE
 )
-"""``current_time``'s reader (:func:`cadence.sdk.reads`): a question asking the time, the date or the day now
-somewhere, or a place's time zone. "What's a good time to visit Japan?", "Who invented the clock?" and "Why
-do we have time zones?" are no such question."""
+_OTHER_DAY_RE = re.compile(r"\b(?:yesterday|tomorrow)\b", re.IGNORECASE)
+
+
+def asks_current_time(text: str) -> bool:
+    """``current_time``'s reader (:func:`cadence.sdk.reads`): a question asking the time, the date or the day
+    now somewhere, or a place's time zone; not another day's date ("What date was it yesterday in London?" is
+    the date calculator's). "What's a good time to visit Japan?", "Who invented the clock?" and "Why do we
+    have time zones?" are no such question."""
+    return _asks_now(text) and _OTHER_DAY_RE.search(text) is None
+
 
 asks_time_difference = _reader(
     r"\btime (?:difference|gap)|\b(?:difference|gap) in time\b|\bhours? (?:ahead|behind|between|apart"
