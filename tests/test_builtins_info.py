@@ -730,3 +730,14 @@ def test_a_question_naming_an_unknown_place_is_still_an_error() -> None:
 def test_a_utc_offset_inside_a_question_is_its_place(question: str, label: str) -> None:
     """ "in GMT+2" was read as UTC itself, its offset dropped: a wrong time."""
     assert current_time.invoke({"location": question}).startswith(f"The current time in {label} is ")
+
+
+def test_whether_it_is_the_weekend_is_answered_yes_or_no(winter: datetime) -> None:
+    """15 January 2025 is a Wednesday."""
+    assert current_time.invoke({"location": "Is it the weekend?"}).startswith(
+        "No, it is Wednesday (a weekday). "
+    )
+    assert current_time.invoke({"location": "Is it a weekday in Tokyo?"}).startswith(
+        "Yes, it is Wednesday (a weekday). The current time in Tokyo"
+    )
+    assert not current_time.invoke({"location": "What time is it in Tokyo?"}).startswith(("Yes", "No"))

@@ -1386,12 +1386,30 @@ def current_time(location: str) -> str:
         places = resolve_locations("UTC")
         moment = now()
         return (
-            f"The current time in UTC is {_clock(moment, places[0])}. No place was named: name a city, "
-            "a country or a time zone for its local time."
+            f"{_weekend_answer(location, moment, places[0])}The current time in UTC is "
+            f"{_clock(moment, places[0])}. No place was named: name a city, a country or a time zone for its "
+            "local time."
         )
     moment = now()
     sentences = [f"The current time in {_named(moment, p)} is {_clock(moment, p)}." for p in places]
-    return _with_notes(" ".join(sentences), moment, *places)
+    lead = _weekend_answer(location, moment, places[0]) if len(places) == 1 else ""
+    return _with_notes(lead + " ".join(sentences), moment, *places)
+
+
+_WEEKEND_ASKED_RE = re.compile(r"\bis it (?:the |a )?(?P<asked>weekend|weekday|week ?day)\b", re.IGNORECASE)
+
+
+def _weekend_answer(question: str, moment: datetime, place: Place) -> str:
+    """ "Yes, ..." or "No, ..." when the question asks whether it is the weekend or a weekday there (Saturday
+    and Sunday are the weekend), else empty."""
+    asked = _WEEKEND_ASKED_RE.search(question)
+    if asked is None:
+        return ""
+    local = moment.astimezone(place.tz)
+    weekend = local.weekday() >= 5
+    yes = weekend == (asked.group("asked").lower() == "weekend")
+    kind = "the weekend" if weekend else "a weekday"
+    return f"{'Yes' if yes else 'No'}, it is {local:%A} ({kind}). "
 
 
 _TIME_QUESTION_WORDS = frozenset(
