@@ -45,6 +45,29 @@ async def test_missing_or_empty_tone_means_natural(engine_factory) -> None:
     assert result.trace["tone"] == "natural"
 
 
+@pytest.mark.parametrize(
+    ("message", "tone"),
+    [
+        ("In a formal tone, what is 2 + 2?", "formal"),
+        ("Be brief: what is 2 + 2?", "concise"),
+        ("Explain step by step how to add 2 and 2", "learning"),
+        ("Explain in detail what a plugin is", "explanatory"),
+        ("What is 2 + 2?", "natural"),
+        ("Be brief and explain in detail", "natural"),  # two tones asked: none of them
+    ],
+)
+def test_a_tone_asked_for_in_words_is_the_turns_when_the_request_names_none(message: str, tone: str) -> None:
+    assert ResponseTone.requested(None, None, message).value == tone
+    assert ResponseTone.requested("formal", None, message).value == "formal"  # the request's own comes first
+    assert ResponseTone.requested(None, {"tone": "concise"}, message).value == "concise"
+
+
+async def test_the_engine_takes_a_tone_asked_for_in_words(engine_factory) -> None:
+    engine, model = engine_factory([FINALIZE, {"content": "Four."}])
+    result = await engine.ainvoke("In a formal tone, what is 2 + 2?")
+    assert result.trace["tone"] == "formal" and ResponseTone.FORMAL.description in synth_prompt(model)
+
+
 async def test_unknown_tone_is_a_clear_error(engine_factory) -> None:
     engine, _ = engine_factory([])
     with pytest.raises(

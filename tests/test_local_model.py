@@ -1630,6 +1630,8 @@ def test_a_sum_or_average_of_a_range_in_words_takes_every_number_of_it() -> None
         ("Explain what a neural network is in one sentence", "Explain what a neural network is"),
         ("What is Cadence, in one sentence?", "What is Cadence?"),
         ("Explain plugins briefly", "Explain plugins"),
+        ("Explain in detail what a plugin is", "Explain what a plugin is"),
+        ("Convert 5 km to miles step by step", "Convert 5 km to miles"),
         ("Answer: yes", "Answer: yes"),
     ],
 )

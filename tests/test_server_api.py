@@ -67,6 +67,8 @@ def test_chat_roundtrip_threads_and_messages() -> None:
         assert [t["thread_id"] for t in client.get("/api/v1/threads").json()["threads"]] == [other]
         by_metadata = client.post("/api/v1/chat", json={"message": "hi", "metadata": {"tone": "formal"}})
         assert by_metadata.json()["trace"]["tone"] == "formal"  # the seed's tone preference in the metadata
+        in_words = client.post("/api/v1/chat", json={"message": "Be brief: hi"})
+        assert in_words.json()["trace"]["tone"] == "concise"  # asked for in words, the request naming none
 
 
 def test_health_ready_plugins_and_openapi() -> None:

@@ -391,12 +391,21 @@ _STYLE_AFTER_RE = re.compile(
 """A request of style after the question ("What is Cadence, in one sentence?", "Explain X briefly")."""
 
 
+_STYLE_WORDS_RE = re.compile(
+    r",?\s*\b(?:in (?:great |more |full )?detail|step[- ]by[- ]step"
+    r"|in an? (?:formal|professional|casual|friendly|simple) (?:tone|way|manner|style))\b",
+    re.IGNORECASE,
+)
+"""Words of style anywhere in a question ("Explain in detail what a plugin is", "... step by step")."""
+
+
 def without_style_request(question: str) -> str:
     """``question`` without a request of style before or after it (:data:`_STYLE_REQUEST_RE`,
     :data:`_STYLE_AFTER_RE`): the words routes, tools and passages are chosen by ("Answer like a pirate: what
     is 9 plus 10?" asks no documentation "answer"; "Tell me what Cadence is in one sentence" no "one")."""
     stripped = _STYLE_AFTER_RE.sub("", _STYLE_REQUEST_RE.sub("", question, count=1), count=1)
-    return stripped if stripped.strip() else question
+    stripped = _STYLE_WORDS_RE.sub("", stripped)
+    return stripped if stripped.strip(" ,.:;!?") else question
 
 
 def question_parts(question: str) -> list[str]:

@@ -394,7 +394,7 @@ class Cadence(EngineMemory):
         validate_message(message, self.settings.max_message_chars)
         check_metadata(metadata)
         mode_name, agent = self.mode_and_agent(mode, agent)
-        tone_value = ResponseTone.requested(tone, metadata).value
+        tone_value = ResponseTone.requested(tone, metadata, message).value
         user = (user_id or self.settings.default_user).strip() or self.settings.default_user
         validate_user_id(user, self.settings)
         if thread_id:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
@@ -38,15 +39,27 @@ class ResponseTone(StrEnum):
             ) from None
 
     @classmethod
-    def requested(cls, tone: str | None, metadata: Mapping[str, Any] | None = None) -> ResponseTone:
+    def requested(
+        cls, tone: str | None, metadata: Mapping[str, Any] | None = None, message: str | None = None
+    ) -> ResponseTone:
         """The turn's tone: ``tone`` when given, else the conversation metadata's ``tone`` (where the seed
-        keeps the preference), else natural; an unknown one raises (``invalid_tone``)."""
+        keeps the preference), else the one the user's ``message`` asks for in words (:meth:`asked_in`), else
+        natural; an unknown one raises (``invalid_tone``)."""
         value = tone if tone is not None else (metadata or {}).get("tone")
         if value is not None and not isinstance(value, str):
             raise ValidationError(
                 f"The tone must be text (a str), not {type(value).__name__}.", code="invalid_tone"
             )
+        if value is None and message:
+            return cls.asked_in(message) or cls.NATURAL
         return cls.parse(value)
+
+    @classmethod
+    def asked_in(cls, message: str) -> ResponseTone | None:
+        """The tone a message asks for in words ("In a formal tone, ...", "Be brief: ...", "... step by
+        step"), or None when it asks for none or for several."""
+        asked = {tone for tone, pattern in _ASKED_IN_WORDS.items() if pattern.search(message[:MAX_TONE_SCAN])}
+        return asked.pop() if len(asked) == 1 else None
 
     @classmethod
     def get_description(cls, value: str | None) -> str:
@@ -82,3 +95,26 @@ _DESCRIPTIONS: dict[ResponseTone, str] = {
 }
 
 TONE_NAMES: tuple[str, ...] = tuple(t.value for t in ResponseTone)
+
+MAX_TONE_SCAN = 2000
+"""Characters of a message read for a tone asked in words (a request of style opens or closes a question)."""
+_ASKED_IN_WORDS: dict[ResponseTone, re.Pattern[str]] = {
+    ResponseTone.FORMAL: re.compile(
+        r"\bin an? (?:formal|professional) (?:tone|way|manner|style|voice)\b|\bformally\b|\bbe formal\b",
+        re.IGNORECASE,
+    ),
+    ResponseTone.CONCISE: re.compile(
+        r"\bbe (?:brief|concise|quick)\b|\bbriefly\b|\bconcisely\b|\bin short\b|\bkeep it (?:short|brief)\b"
+        r"|\bin (?:one|a single) (?:short )?sentence\b|\btl;?dr\b|\bshort answer\b",
+        re.IGNORECASE,
+    ),
+    ResponseTone.EXPLANATORY: re.compile(
+        r"\bexplain (?:it |this |that )?(?:in detail|thoroughly|fully)\b|\bin (?:great |more |full )?detail\b"
+        r"|\bdetailed (?:explanation|answer)\b",
+        re.IGNORECASE,
+    ),
+    ResponseTone.LEARNING: re.compile(
+        r"\bstep[- ]by[- ]step\b|\bteach me\b|\bwalk me through\b", re.IGNORECASE
+    ),
+}
+"""How a message asks for a tone in words, when the request names none."""

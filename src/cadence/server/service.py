@@ -180,9 +180,12 @@ class ChatService:
             check_text("messages", message_text(msg))
 
     @staticmethod
-    def validate_tone(tone: str | None, metadata: dict[str, Any] | None = None) -> str:
-        """The tone's value (``tone``, else the metadata's); 422 ``invalid_tone`` if unknown."""
-        return ResponseTone.requested(tone, metadata).value
+    def validate_tone(
+        tone: str | None, metadata: dict[str, Any] | None = None, message: str | None = None
+    ) -> str:
+        """The tone's value (``tone``, else the metadata's, else one the message asks for in words); 422
+        ``invalid_tone`` if unknown."""
+        return ResponseTone.requested(tone, metadata, message).value
 
     def _config(self, user_id: str, thread_id: str) -> dict[str, Any]:
         return {"configurable": {"thread_id": thread_key(user_id, thread_id)}}
@@ -242,7 +245,7 @@ class ChatService:
         # the server's checks are a superset of the engine's (message, tone, ids): the engine
         # runs the TurnInput made here without checking it again
         self.validate(req)
-        tone = self.validate_tone(req.tone, req.metadata)
+        tone = self.validate_tone(req.tone, req.metadata, req.message)
         thread = req.thread_id or uuid.uuid4().hex
         mode, agent = self.engine.mode_and_agent(req.mode, req.agent)  # 422 unknown mode or agent
         turn_input = TurnInput(
