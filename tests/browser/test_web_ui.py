@@ -113,6 +113,7 @@ def test_page_loads_with_pickers_plugins_and_only_local_requests(page: Any, serv
     assert {"coordinator", "supervisor"} <= set(modes)
     assert page.locator("#mode-select").input_value() == "coordinator"
     assert page.locator("#tone-select option").all_inner_texts() == [
+        "auto",  # no tone sent: the one the message asks for in words, else natural
         "natural",
         "explanatory",
         "formal",
@@ -388,7 +389,7 @@ def test_single_mode_asks_for_an_agent(page: Any, server: Server) -> None:
     send(page, "Just the math agent")
     finished_answer(page)
     assert bodies == [
-        {"message": "Just the math agent", "tone": "natural", "mode": "single", "agent": "math"}
+        {"message": "Just the math agent", "mode": "single", "agent": "math"}  # tone "auto": none sent
     ]
     page.select_option("#mode-select", "coordinator")
     expect(picker).to_be_hidden()

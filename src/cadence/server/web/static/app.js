@@ -1097,7 +1097,12 @@ async function loadModes() {
   const descriptions = Object.fromEntries(data.modes.map((m) => [m.name, m.description]));
   fill($("mode-select"), data.modes.map((m) => m.name), localStorage.getItem("cadence.mode"), data.default_mode,
     (name) => descriptions[name]);
-  fill($("tone-select"), data.tones, localStorage.getItem("cadence.tone"), data.default_tone);
+  fill($("tone-select"), data.tones, localStorage.getItem("cadence.tone"), "");
+  // "auto" sends no tone: the server takes one the message asks for in words ("Be brief: ..."), else natural
+  const auto = el("option", { value: "", title: `the one the message asks for, else ${data.default_tone}` }, "auto");
+  $("tone-select").prepend(auto);
+  const stored = localStorage.getItem("cadence.tone");
+  $("tone-select").value = data.tones.includes(stored) ? stored : "";
   showAgentPicker();
 }
 
