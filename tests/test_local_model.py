@@ -33,6 +33,7 @@ from cadence.models.local.grammar import distinct_argument_grammar, repeated_arg
 from cadence.models.local.policy import (
     Plan,
     arithmetic_statement,
+    asked_again,
     asked_entries,
     asked_quantities,
     capabilities_in,
@@ -1657,3 +1658,20 @@ def test_a_tool_reading_the_question_gets_it_without_how_to_answer() -> None:
         _after_route("Tell me what Cadence is in one sentence", "docs"), tools=_schemas([search_docs])
     )
     assert json.loads(plan.fixed or "{}")["arguments"] == {"query": "Tell me what Cadence is"}
+
+
+def test_a_request_to_say_the_previous_answer_in_another_style_asks_the_previous_question() -> None:
+    history = [HumanMessage("What time is it in Paris?"), AIMessage("It is 10:00 in Paris.")]
+    assert (
+        asked_again("Explain that in a formal tone", [*history, HumanMessage("x")])
+        == "What time is it in Paris?"
+    )
+    assert asked_again("Say it again, briefly", [*history, HumanMessage("x")]) == "What time is it in Paris?"
+    # a question of its own, or no style asked: as it is
+    assert asked_again("Briefly, what time is it in Rome?", [*history, HumanMessage("x")]) == (
+        "Briefly, what time is it in Rome?"
+    )
+    assert asked_again("Explain that", [*history, HumanMessage("x")]) == "Explain that"
+    assert (
+        asked_again("Explain that in a formal tone", [HumanMessage("x")]) == "Explain that in a formal tone"
+    )

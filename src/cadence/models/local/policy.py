@@ -629,6 +629,25 @@ def previous_question(messages: Sequence[BaseMessage]) -> str | None:
     return message_text(asked) if asked is not None else None
 
 
+_SAID_AGAIN_RE = re.compile(
+    r"^\W*(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:explain|say|repeat|rephrase|put|write|give|tell me"
+    r"|answer)?\s*(?:that|it|this|the (?:answer|result)|me that)?\s*(?:again)?\s*(?:please)?\W*$",
+    re.IGNORECASE,
+)
+"""What is left of a request to say the previous answer again once its style is taken off ("Explain that"
+of "Explain that in a formal tone", "Say it again" of "Say it again, briefly")."""
+
+
+def asked_again(question: str, messages: Sequence[BaseMessage]) -> str:
+    """The previous question when ``question`` only asks for what was said in another style ("Explain that
+    in a formal tone", "Say it again briefly": the tone it asks for is the turn's, the question the one
+    before), else ``question``."""
+    rest = without_style_request(question)
+    if rest == question or not _SAID_AGAIN_RE.match(rest):
+        return question
+    return previous_question(messages) or question
+
+
 def previous_place(messages: Sequence[BaseMessage]) -> str | None:
     """The place the previous turn's last tool call was about (its last place argument), else the place
     its question named after "in" ("What time is it in Berlin?": the supervisor's agents do not see
@@ -1530,6 +1549,7 @@ class SmallModelPolicy:
         if isinstance(tool_choice, dict):
             tool_choice = tool_name(tool_choice)
         question, turn = current_turn(messages)
+        question = asked_again(question, messages)
         results = tool_results(turn)
         if tools and all(is_route_tool(tool_name(t)) for t in tools):
             return self._plan_route(
