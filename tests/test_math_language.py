@@ -2167,6 +2167,19 @@ def test_whether_a_number_is_prime_and_its_prime_factors(question: str, answer: 
     assert calculate.invoke({"expression": question}) == answer
 
 
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Is 42 an even number?", "Yes, 42 is even."),
+        ("is 7 odd", "Yes, 7 is odd."),
+        ("Is 42 odd?", "No, 42 is even, not odd."),
+        ("Is -3 even?", "No, -3 is odd, not even."),
+    ],
+)
+def test_whether_a_number_is_even_or_odd(question: str, answer: str) -> None:
+    assert calculate.invoke({"expression": question}) == answer
+
+
 def test_a_number_too_large_to_factor_is_an_error_that_says_so() -> None:
     with pytest.raises(CalculationError, match="too large to factor"):
         calculate.invoke({"expression": "Is 1000000000039 prime?"})

@@ -169,6 +169,24 @@ def _factors(n: int) -> list[int]:
     return found
 
 
+_IS_EVEN_RE = re.compile(
+    r"^\s*(?:is|are)\s+(?:the\s+number\s+)?(?P<n>-?[\d,]+)\s+(?:an?\s+)?(?P<asked>even|odd)(?:\s+number)?\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+"""Whether a whole number is even or odd: "Is 42 an even number?", "is 7 odd"."""
+
+
+def _about_parity(expression: str) -> str | None:
+    """ "Yes, 42 is even." / "No, 42 is even, not odd."; None unless the text asks just that."""
+    match = _IS_EVEN_RE.match(expression)
+    if match is None:
+        return None
+    n = int(match.group("n").replace(",", ""))
+    parity = "even" if n % 2 == 0 else "odd"
+    asked = match.group("asked").lower()
+    return f"Yes, {n} is {parity}." if asked == parity else f"No, {n} is {parity}, not {asked}."
+
+
 def _about_primes(expression: str) -> str | None:
     """Whether a number is prime, or its prime factors ("Is 91 a prime number?": "No: 91 = 7 × 13"); None
     unless the text asks just that of a whole number."""
@@ -742,6 +760,9 @@ def calculate(expression: str) -> str:
     primes = _about_primes(expression) if isinstance(expression, str) else None
     if primes is not None:
         return primes
+    parity = _about_parity(expression) if isinstance(expression, str) else None
+    if parity is not None:
+        return parity
     if isinstance(expression, str) and _CURRENCY_CONVERSION_RE.search(expression):
         raise CalculationError(
             "Converting between currencies needs an exchange rate, which changes daily and is not known "
