@@ -1598,6 +1598,10 @@ def test_a_calculator_value_is_said_rounded_and_with_its_sign(
         ("And 26.2 miles?", "Convert 10 miles to km", "Convert 26.2 miles to km"),
         ("what about 50 kg?", "How many pounds is 20 kg?", "How many pounds is 50 kg?"),
         ("And 5 apples?", "I have 3 pears", None),  # another unit: nothing to put it in place of
+        # what follows the same preposition
+        ("And of 500?", "What's 15% of 200?", "What's 15% of 500?"),
+        ("And until New Year?", "How many days until Christmas?", "How many days until New Year?"),
+        ("and for how long?", "What's 15% of 200?", None),  # no "for" before: nothing to replace
     ],
 )
 def test_a_follow_up_giving_another_number_asks_the_previous_question_with_it(
@@ -1675,3 +1679,25 @@ def test_a_request_to_say_the_previous_answer_in_another_style_asks_the_previous
     assert (
         asked_again("Explain that in a formal tone", [HumanMessage("x")]) == "Explain that in a formal tone"
     )
+
+
+def test_a_comparison_closing_with_is_that_compares_the_place_said_before() -> None:
+    assert resolve_place("How many hours ahead of London is that?", "Tokyo") == (
+        "How many hours ahead of London is Tokyo?"
+    )
+
+
+def test_an_agent_its_words_fit_less_well_takes_a_question_only_its_tools_read() -> None:
+    """ "difference" fits the world clock best; the calculator reads "the difference between 95 and 38"."""
+    from cadence.builtins.info import INFO_TOOLS, InfoPlugin
+    from cadence.builtins.math import MATH_TOOLS, MathPlugin
+    from cadence.orchestration.coordinator import agent_readers
+
+    model = LocalChatModel()
+    routes = make_routing_tools(
+        [MathPlugin.get_metadata(), InfoPlugin.get_metadata()],
+        readers=agent_readers({"math": MATH_TOOLS, "info": INFO_TOOLS}),
+    )
+    bound = model.bind_tools(routes)
+    plan = model.plan([HumanMessage("What's the difference between 95 and 38?")], **bound.kwargs)
+    assert plan.route_names == ["goto_math_agent"]

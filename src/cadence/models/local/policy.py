@@ -674,7 +674,7 @@ Texas", "a trip to Tokyo"; not someone's: "to Bob's party")."""
 _THERE_RE = re.compile(
     r"\bthere\b(?=(?:\s+(?:right now|now|currently|today|at the moment))?\s*[?.!]*$)", re.IGNORECASE
 )
-_IS_IT_RE = re.compile(r"\b(?:is|are) it(?=\s*[?.!]*$)", re.IGNORECASE)
+_IS_IT_RE = re.compile(r"\b(?P<verb>is|are) (?:it|that)(?=\s*[?.!]*$)", re.IGNORECASE)
 _COMPARES_RE = re.compile(r"\b(?:ahead|behind|earlier|later|difference|apart|than)\b", re.IGNORECASE)
 
 
@@ -687,7 +687,7 @@ def resolve_place(question: str, place: str | None) -> str:
         return question
     resolved = _THERE_RE.sub(f"in {place}", question, count=1)
     if resolved == question and _COMPARES_RE.search(question):
-        resolved = _IS_IT_RE.sub(lambda m: f"{m.group(0)[:-3]} {place}", question, count=1)
+        resolved = _IS_IT_RE.sub(lambda m: f"{m.group('verb')} {place}", question, count=1)
     if resolved == question and place.lower() not in question.lower():
         # "and the time difference with New York?" after the time in Madrid: between the two
         resolved = _DIFFERENCE_WITH_RE.sub(f"difference between {place} and ", question, count=1)
@@ -827,6 +827,7 @@ def with_another_number(question: str, previous: str | None) -> str | None:
             _same_words_another_number(rest, previous)
             or _in_another_unit(rest, previous)
             or _another_amount(rest, previous)
+            or _same_preposition(rest, previous)
         )
     percent = given.group("pct") is not None
     text = digits_written(previous)
@@ -880,6 +881,26 @@ def _another_amount(rest: str, previous: str) -> str | None:
     if len(same) != 1:
         return None
     return text[: same[0].start()] + given.group("n").replace(",", "") + text[same[0].end() :]
+
+
+_PREPOSITION_ONLY_RE = re.compile(
+    r"^(?P<prep>until|till|since|before|after|of|for)\s+(?P<what>[^?!.]+?)\s*[?!.]*$", re.IGNORECASE
+)
+"""A follow-up that is only what comes after a preposition ("and until New Year?", "and of 500?")."""
+
+
+def _same_preposition(rest: str, previous: str) -> str | None:
+    """The previous question with what follows its one such preposition replaced by the follow-up's ("and
+    until New Year?" after "How many days until Christmas?"; "and of 500?" after "What's 15% of 200?"), or
+    None."""
+    given = _PREPOSITION_ONLY_RE.match(rest)
+    if given is None:
+        return None
+    found = list(re.finditer(rf"\b{given.group('prep')}\s+(?P<what>[^?!.,;]+)", previous, re.IGNORECASE))
+    if len(found) != 1:
+        return None
+    what = found[0]
+    return previous[: what.start("what")] + given.group("what") + previous[what.end("what") :]
 
 
 def _same_unit(written: str, unit: str) -> bool:
@@ -1667,7 +1688,19 @@ class SmallModelPolicy:
                 if shortlist and not refers_back(read_as, messages):
                     # an agent none of whose tools can read the question is no route, however its words
                     # matched: "Who won the world cup in 2018?" is no sum for the calculator's "cup"
-                    shortlist = [n for n in shortlist if may_be_read(self.readers.get(n), read_as)]
+                    kept = [n for n in shortlist if may_be_read(self.readers.get(n), read_as)]
+                    if not kept:
+                        # the best-fitting agents cannot read it: the next one its words fit whose tools
+                        # do ("difference" is the world clock's word too; the calculator reads "the
+                        # difference between 95 and 38")
+                        kept = [
+                            r.name
+                            for r in ranked
+                            if r.score > 0
+                            and not r.number_only
+                            and reads_explicitly(self.readers.get(r.name), read_as)
+                        ][:1]
+                    shortlist = kept
                 if not shortlist and is_follow_up(question):
                     # "And in Paris?": nothing matches, so the previous turn's agent continues
                     # (by the route bound now: the previous turn may have run in the other mode).
@@ -1766,8 +1799,13 @@ class SmallModelPolicy:
         elif value is not None:
             question = resolve_reference(question, value)
         base = _system_text(messages)
-        if is_follow_up(question) or _THERE_RE.search(question):
-            # "And in Paris?", "What time is it there?" (after "I'm planning a trip to Tokyo.")
+        if (
+            is_follow_up(question)
+            or _THERE_RE.search(question)
+            or (_COMPARES_RE.search(question) and _IS_IT_RE.search(question))
+        ):
+            # "And in Paris?", "What time is it there?" (after "I'm planning a trip to Tokyo."), "How many
+            # hours ahead of London is that?" (after the time in Tokyo)
             question = resolve_place(question, previous_place(messages))
         question = part_for(resolve_told(question, told_facts(base)), tools, turn_answers(messages))
         options = tools
