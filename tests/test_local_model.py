@@ -44,6 +44,7 @@ from cadence.models.local.policy import (
     numbers_in,
     part_for,
     plain_results,
+    previous_asked,
     question_parts,
     resolve_place,
     resolve_reference,
@@ -1701,3 +1702,16 @@ def test_an_agent_its_words_fit_less_well_takes_a_question_only_its_tools_read()
     bound = model.bind_tools(routes)
     plan = model.plan([HumanMessage("What's the difference between 95 and 38?")], **bound.kwargs)
     assert plan.route_names == ["goto_math_agent"]
+
+
+def test_a_chain_of_follow_ups_is_read_against_the_question_each_one_asked() -> None:
+    turns = [
+        HumanMessage("What's 25% of 80?"),
+        AIMessage("The answer is 20."),
+        HumanMessage("What about 30%?"),
+        AIMessage("The answer is 24."),
+        HumanMessage("And of 120?"),
+    ]
+    assert previous_asked(turns) == "What's 30% of 80?"
+    assert with_another_number("And of 120?", previous_asked(turns)) == "What's 30% of 120?"
+    assert previous_asked([HumanMessage("hi")]) is None

@@ -648,6 +648,33 @@ def asked_again(question: str, messages: Sequence[BaseMessage]) -> str:
     return previous_question(messages) or question
 
 
+MAX_FOLLOW_UP_CHAIN = 5
+"""Earlier questions read to resolve a chain of follow-ups ("What's 25% of 80?", "What about 30%?", "And
+of 120?")."""
+
+
+def previous_asked(messages: Sequence[BaseMessage]) -> str | None:
+    """The previous question as it was asked in full: a follow-up giving another number, amount or
+    preposition's object is the question before it with that ("What about 30%?" after "What's 25% of 80?"
+    asked "What's 30% of 80?"), over up to :data:`MAX_FOLLOW_UP_CHAIN` earlier questions; None when there
+    is no previous question."""
+    before, question, _ = split_at_last_human(messages)
+    if question is None:
+        return None
+    asked: list[str] = []
+    while len(asked) < MAX_FOLLOW_UP_CHAIN:
+        before, earlier, _ = split_at_last_human(before)
+        if earlier is None:
+            break
+        asked.append(message_text(earlier))
+    if not asked:
+        return None
+    resolved = asked[-1]
+    for text in reversed(asked[:-1]):
+        resolved = with_another_number(text, resolved) or text
+    return resolved
+
+
 def previous_place(messages: Sequence[BaseMessage]) -> str | None:
     """The place the previous turn's last tool call was about (its last place argument), else the place
     its question named after "in" ("What time is it in Berlin?": the supervisor's agents do not see
@@ -1790,7 +1817,7 @@ class SmallModelPolicy:
         stated = earlier[1] if earlier is not None and (earlier[0] in names or refers) else None
         if earlier is None:
             stated = previous_own_answer(messages)
-        again = with_another_number(question, previous_question(messages))
+        again = with_another_number(question, previous_asked(messages))
         value = result_value(stated) if stated is not None else None
         if value is None and stated is not None and _DAY_ASKED_RE.search(question):
             value = result_date(stated)  # "and what weekday is that?" after a date
