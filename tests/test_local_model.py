@@ -45,6 +45,8 @@ from cadence.models.local.policy import (
     part_for,
     plain_results,
     previous_asked,
+    previous_own_answer,
+    previous_place,
     question_parts,
     resolve_place,
     resolve_reference,
@@ -1715,3 +1717,27 @@ def test_a_chain_of_follow_ups_is_read_against_the_question_each_one_asked() -> 
     assert previous_asked(turns) == "What's 30% of 80?"
     assert with_another_number("And of 120?", previous_asked(turns)) == "What's 30% of 120?"
     assert previous_asked([HumanMessage("hi")]) is None
+
+
+def test_is_it_prime_asks_about_the_previous_answer() -> None:
+    """The supervisor's agent sees the previous answer, not its tool result: "Is it prime?" is about 56."""
+    turns = [
+        SystemMessage("You are the math agent."),
+        HumanMessage("What is 8 times 7?"),
+        AIMessage("The answer is 56.", name="math_agent"),
+        HumanMessage("Is it prime?"),
+    ]
+    assert previous_own_answer(turns) == "The answer is 56."
+    turns[-1] = HumanMessage("What time is it?")  # "it" after "is" names nothing said before
+    assert previous_own_answer(turns) is None
+
+
+def test_there_is_the_place_of_the_latest_earlier_question_naming_one() -> None:
+    turns = [
+        HumanMessage("What time is it in Sydney?"),
+        AIMessage("It is 13:00 in Sydney."),
+        HumanMessage("And the date there?"),
+        AIMessage("Monday, 30 November 2026."),
+        HumanMessage("Is it the weekend there?"),
+    ]
+    assert previous_place(turns) == "Sydney"

@@ -152,6 +152,7 @@ async def test_a_question_no_tool_names_is_planned_for_the_plugin_its_capabiliti
         ("What documents are available?", "list_docs"),
         ("Be brief: what's 2 to the 10th?", "calculate"),  # no list of numbers: the calculator reads it
         ("When is Easter?", "date_calculator"),  # no tool's words: the tool that reads it
+        ("What's the difference between 95 and 38?", "calculate"),  # the world clock's word, the calculator's
         ("What time is it in Lima?", "current_time"),  # the simplest reading
     ],
 )

@@ -399,7 +399,15 @@ def _lexical_tool(part: str, index: ToolIndex, *, read: bool = True) -> str | No
     # a plugin none of whose tools may read the part is no fit ("Explain ... in one sentence" is no list of
     # numbers to summarise), as the embedded model's coordinator has it (``read``: the part is read alone)
     if read:
-        fits = [name for name in fits if may_be_read(index.readers.get(name), part)]
+        kept = [name for name in fits if may_be_read(index.readers.get(name), part)]
+        if fits and not kept:  # the next plugin its words fit whose tools read it ("the difference between
+            # 95 and 38" is the calculator's, though "difference" is the world clock's word too)
+            kept = [
+                r.name
+                for r in ranked_plugins
+                if r.score > 0 and not r.number_only and reads_explicitly(index.readers.get(r.name), part)
+            ][:1]
+        fits = kept
     if not fits:
         return None
     own = {name: schema for name, schema in index.schemas.items() if index.tools[name][0].name == fits[0]}

@@ -653,20 +653,24 @@ MAX_FOLLOW_UP_CHAIN = 5
 of 120?")."""
 
 
+def earlier_questions(messages: Sequence[BaseMessage], limit: int = MAX_FOLLOW_UP_CHAIN) -> list[str]:
+    """The user's messages before the latest one, newest first, at most ``limit``."""
+    before, question, _ = split_at_last_human(messages)
+    asked: list[str] = []
+    while question is not None and len(asked) < limit:
+        before, earlier, _ = split_at_last_human(before)
+        if earlier is None:
+            break
+        asked.append(message_text(earlier))
+    return asked
+
+
 def previous_asked(messages: Sequence[BaseMessage]) -> str | None:
     """The previous question as it was asked in full: a follow-up giving another number, amount or
     preposition's object is the question before it with that ("What about 30%?" after "What's 25% of 80?"
     asked "What's 30% of 80?"), over up to :data:`MAX_FOLLOW_UP_CHAIN` earlier questions; None when there
     is no previous question."""
-    before, question, _ = split_at_last_human(messages)
-    if question is None:
-        return None
-    asked: list[str] = []
-    while len(asked) < MAX_FOLLOW_UP_CHAIN:
-        before, earlier, _ = split_at_last_human(before)
-        if earlier is None:
-            break
-        asked.append(message_text(earlier))
+    asked = earlier_questions(messages)
     if not asked:
         return None
     resolved = asked[-1]
@@ -677,8 +681,8 @@ def previous_asked(messages: Sequence[BaseMessage]) -> str | None:
 
 def previous_place(messages: Sequence[BaseMessage]) -> str | None:
     """The place the previous turn's last tool call was about (its last place argument), else the place
-    its question named after "in" ("What time is it in Berlin?": the supervisor's agents do not see
-    their earlier calls), or None."""
+    the latest earlier question naming one named after "in" ("What time is it in Berlin?": the supervisor's
+    agents do not see their earlier calls), or None."""
     for m in reversed(previous_turn(messages)):
         if isinstance(m, AIMessage):
             for call in reversed(m.tool_calls):
@@ -689,8 +693,11 @@ def previous_place(messages: Sequence[BaseMessage]) -> str | None:
                     # an argument that is the whole question ("What time is it in Berlin?"): its place
                     named = _IN_PLACE_RE.findall(places[-1])
                     return named[-1] if named else places[-1]
-    named = _IN_PLACE_RE.findall(previous_question(messages) or "")
-    return named[-1] if named else None
+    for asked in earlier_questions(messages):  # "Is it the weekend there?" after "And the date there?"
+        named = _IN_PLACE_RE.findall(asked)
+        if named:
+            return named[-1]
+    return None
 
 
 _IN_PLACE_RE = re.compile(r"\b(?:in|at|for|to) ((?:[A-Z][\w.-]*)(?:,? (?:[A-Z][\w.-]*))*)(?![\w'])")
@@ -761,7 +768,11 @@ def previous_own_answer(messages: Sequence[BaseMessage]) -> str | None:
     """
     question, turn = current_turn(messages)
     said = list(_REFERENCE_RE.finditer(question))
-    if said and all(m.group(0).lower() == "it" and not _is_object(question, m) for m in said):
+    if (
+        said
+        and all(m.group(0).lower() == "it" and not _is_object(question, m) for m in said)
+        and not _NUMBER_PROPERTY_RE.search(question)
+    ):
         return None
     routes = [c["name"] for m in turn if isinstance(m, AIMessage) for c in m.tool_calls]
     routes = [r for r in routes if is_route_tool(r) and r != FINALIZE_TOOL]
@@ -775,6 +786,12 @@ def previous_own_answer(messages: Sequence[BaseMessage]) -> str | None:
     return None
 
 
+_NUMBER_PROPERTY_RE = re.compile(
+    r"\b(?:is|was) it (?:an? )?(?:prime|even|odd|divisible|a multiple|a perfect square|a square|positive"
+    r"|negative|whole|an integer)\b",
+    re.IGNORECASE,
+)
+"""A question whether the previous result has a property ("Is it prime?"): there "it" is that result."""
 _AUXILIARIES = frozenset(
     {"is", "was", "are", "were", "be", "been", "'s", "does", "did", "do", "will", "would", "can", "could"}
     | {"should", "shall", "might", "may", "must", "isn't", "wasn't", "doesn't", "didn't", "won't", "can't"}
