@@ -1741,3 +1741,10 @@ def test_there_is_the_place_of_the_latest_earlier_question_naming_one() -> None:
         HumanMessage("Is it the weekend there?"),
     ]
     assert previous_place(turns) == "Sydney"
+
+
+def test_a_date_in_digits_is_a_date_not_a_subtraction() -> None:
+    """ "What day of the week is 2026-12-25?" went to the calculator: 2026 - 12 - 25 = 1989."""
+    router = PreRouter.from_tool_schemas(_routing_schemas())
+    assert router.shortlist("What day of the week is 2026-12-25?") == ["goto_info_agent"]
+    assert router.shortlist("What is 10/2/5?") == ["goto_math_agent"]

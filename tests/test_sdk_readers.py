@@ -358,4 +358,5 @@ def test_the_supervisor_hands_off_only_to_agents_that_may_read_the_question() ->
 def test_the_current_time_does_not_read_another_days_date() -> None:
     assert not asks_current_time("What date was it yesterday in London?")
     assert not asks_current_time("What day is it tomorrow?")
+    assert not asks_current_time("what day was 1 jan 2000")  # a date written: the calendar's
     assert asks_current_time("What date is it in London?")

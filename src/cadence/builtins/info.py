@@ -1718,14 +1718,19 @@ _asks_now = _reader(
     r"|\bis it (?:(?:still |already )?(?:day|night|daytime|nighttime|morning|afternoon|evening|dark|light"
     r"|late|early)|the weekend|a weekday)\b|\bnow\b|\btoday\b|\btonight\b|" + _ZONE
 )
-_OTHER_DAY_RE = re.compile(r"\b(?:yesterday|tomorrow)\b", re.IGNORECASE)
+_OTHER_DAY_RE = re.compile(
+    r"\b(?:yesterday|tomorrow)\b|\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
+    rf"|\b(?:{_MONTH_NAMES})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_NAMES})\b",
+    re.IGNORECASE,
+)
+"""Another day than today: yesterday, tomorrow or a date written ("what day was 1 jan 2000")."""
 
 
 def asks_current_time(text: str) -> bool:
     """``current_time``'s reader (:func:`cadence.sdk.reads`): a question asking the time, the date or the day
-    now somewhere, or a place's time zone; not another day's date ("What date was it yesterday in London?" is
-    the date calculator's). "What's a good time to visit Japan?", "Who invented the clock?" and "Why do we
-    have time zones?" are no such question."""
+    now somewhere, or a place's time zone; not another day's date ("What date was it yesterday in London?",
+    "what day was 1 jan 2000" are the date calculator's). "What's a good time to visit Japan?", "Who invented
+    the clock?" and "Why do we have time zones?" are no such question."""
     return _asks_now(text) and _OTHER_DAY_RE.search(text) is None
 
 

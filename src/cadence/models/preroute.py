@@ -101,6 +101,8 @@ _CLOCK_RE = re.compile(
     re.IGNORECASE,
 )
 """A time of day ("10:30", "3pm", "9 a.m.", "noon"): the word ``clock``, not two numbers."""
+_DATE_WRITTEN_RE = re.compile(r"(?<![\d./-])(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4})(?![\d./-])")
+"""A date in digits ("2026-12-25", "12/25/2026"): the word ``date``, not numbers subtracted or divided."""
 
 
 _AHEAD_RE = re.compile(
@@ -122,9 +124,9 @@ def tokenize(text: str, *, digits: bool = True) -> list[str]:
 
     With ``digits`` a number becomes the token ``number`` (queries); without, numbers
     are dropped (candidate texts, whose examples such as "e.g. 50 → 75" are noise). A time of
-    day becomes the token ``clock`` in both.
+    day becomes the token ``clock`` in both, a date in digits the token ``date``.
     """
-    text = _CLOCK_RE.sub(" clock ", text.lower().replace("_", " "))
+    text = _CLOCK_RE.sub(" clock ", _DATE_WRITTEN_RE.sub(" date ", text.lower().replace("_", " ")))
     text = _AHEAD_RE.sub(lambda m: f"{m.group(0)} after clock", text)
     text = _TIMES_OUT_RE.sub(" timeout ", text)
     text = _SYMBOL_RE.sub(lambda m: _SYMBOLS.get(m.group(0), " minus "), text)
