@@ -52,6 +52,22 @@ TIME = [
         ("", CALC, "empty"),
         ("Hello! Nice to meet you.", [], None),
         ("The user asked for 12 * 12, which is 144.", CALC, "narration"),  # describes the task
+        # a minus sign said in words: "a decrease of 20%" for -20, but not "20%" or "an increase of 20%"
+        (
+            "The answer is a decrease of 20%.",
+            [ToolResult("calculate", {}, "((40 - 50) / 50 * 100) = -20")],
+            None,
+        ),
+        (
+            "The answer is 20%.",
+            [ToolResult("calculate", {}, "((40 - 50) / 50 * 100) = -20")],
+            "invented_number",
+        ),
+        (
+            "The answer is an increase of 20%.",
+            [ToolResult("calculate", {}, "((40 - 50) / 50 * 100) = -20")],
+            "invented_number",
+        ),
     ],
 )
 def test_check_answer(answer: str, results: list[ToolResult], problem: str | None) -> None:

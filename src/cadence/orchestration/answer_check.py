@@ -393,6 +393,13 @@ def _word_grams(text: str, n: int) -> frozenset[str]:
     return frozenset(" ".join(words[i : i + n]) for i in range(len(words) - n + 1))
 
 
+_SIGN_IN_WORDS_RE = re.compile(
+    r"\b(?:decrease[sd]?|drop(?:ped|s)?|fell|falls?|down|less|lower|loss|lost|behind|below|negative|minus)\b",
+    re.IGNORECASE,
+)
+"""Words that say a number's minus sign ("a decrease of 20%" for a change of -20)."""
+
+
 def check_answer(
     answer: str,
     *,
@@ -469,6 +476,9 @@ def check_answer(
     if worded:  # the question and the results may write them in words as well
         asked = [*asked, *facts(numbers_from_words(question))]
         found = [*found, *facts(numbers_from_words(evidence))]
+    signed = _SIGN_IN_WORDS_RE.search(cleaned) is not None  # "a decrease of 20%" for -20: the sign in words
+    if signed:
+        found = [*found, *(f[1:] for f in found if f.startswith("-"))]
     worked = worked_numbers(cleaned) if said else []
     pools = [NumberPool(pool) for pool in (asked, found, worked)]
     invented = [f for f in [*said, *worded] if not any(pool.has(f) for pool in pools)]
@@ -503,7 +513,7 @@ def check_answer(
         date_asked = bool(_DATE_ASKED_RE.search(question))
         # "What day is it?": the result's weekday is an answer, though it is no number
         weekday = any(w in evidence.lower() and w in cleaned.lower() for w in _WEEKDAYS)
-        said_pool = NumberPool(said)
+        said_pool = NumberPool([*said, *(f"-{f}" for f in said if signed and not f.startswith("-"))])
         if not any(said_pool.has(f) for f in stated) and not (date_asked and weekday):
             return AnswerVerdict(cleaned, "missing_result", stated[:5])
         # a result stating one thing per item ("The current time in Tokyo is … The current time in
