@@ -94,6 +94,12 @@ from cadence.builtins.math_language import numbers_from_words, read_conversion, 
         ("What is the log of 100?", 2),  # base 10, as on a calculator
         ("log 1000", 3),
         ("What is the natural log of 1?", 0),
+        # an angle in degrees is one for the trigonometric functions, and a conversion between the units
+        ("What's the sine of 30 degrees?", 0.5),
+        ("cos of 60 degrees", 0.5),
+        ("What is the tangent of 45 degrees?", 1),
+        ("convert 180 degrees to radians", 3.14159265359),
+        ("What is pi radians in degrees?", 180),
         ("what is 200 plus 15 percent", 230),  # was 200 + 0.15
         ("250 minus 10%", 225),
         ("times 9 by 3", 27),

@@ -201,9 +201,22 @@ _FUNCTION_WORDS: tuple[tuple[str, str], ...] = (
     # "the log of 100" is the common logarithm (base 10), as calculators have it; ln is the natural one
     (r"(?:(?:the\s+)?(?:common\s+)?log(?:arithm)?\s+of|log(?=\s+\d))", "log10"),
     (r"(?:the\s+)?absolute\s+value\s+of", "abs"),
-    (r"(?:the\s+)?sine\s+of", "sin"),
-    (r"(?:the\s+)?cosine\s+of", "cos"),
-    (r"(?:the\s+)?tangent\s+of", "tan"),
+    (r"(?:the\s+)?(?:sine|sin)(?:\s+of|(?=\s+-?\d))", "sin"),
+    (r"(?:the\s+)?(?:cosine|cos)(?:\s+of|(?=\s+-?\d))", "cos"),
+    (r"(?:the\s+)?(?:tangent|tan)(?:\s+of|(?=\s+-?\d))", "tan"),
+)
+_TRIG = {"sine": "sin", "sin": "sin", "cosine": "cos", "cos": "cos", "tangent": "tan", "tan": "tan"}
+_DEGREES = r"(?:degrees?|deg|°)"
+_ANGLE_IN_DEGREES_RE = re.compile(
+    rf"\b(?:the\s+)?(sine|sin|cosine|cos|tangent|tan)\s*(?:of\s+)?\(?\s*({_NUM})\s*{_DEGREES}\s*\)?",
+    re.IGNORECASE,
+)
+"""A trigonometric function of an angle in degrees ("the sine of 30 degrees", "tan 45°"): of it in radians."""
+_DEGREES_TO_RADIANS_RE = re.compile(
+    rf"(?:convert\s+)?({_NUM})\s*{_DEGREES}\s+(?:in|to|into|as)\s+radians?\b", re.IGNORECASE
+)
+_RADIANS_TO_DEGREES_RE = re.compile(
+    rf"(?:convert\s+)?({_NUM}|pi)\s*radians?\s+(?:in|to|into|as)\s+degrees?\b", re.IGNORECASE
 )
 _FILLER_RE = re.compile(r"\b(?:the|of|a|an|number|numbers|value|result|is|it|by|what|does|equal)\b", re.I)
 
@@ -431,6 +444,9 @@ def _symbols(text: str) -> str:
     out = re.sub(rf"({_NUM})\s*(?:percent|per cent|%)\s+of\s+", r"(\1 / 100) * ", out, flags=re.I)
     for pattern, symbol in _OPERATOR_WORDS:
         out = re.sub(pattern, symbol, out, flags=re.IGNORECASE)
+    out = _ANGLE_IN_DEGREES_RE.sub(lambda m: f" {_TRIG[m.group(1).lower()]}(radians({m.group(2)})) ", out)
+    out = _DEGREES_TO_RADIANS_RE.sub(r" radians(\1) ", out)
+    out = _RADIANS_TO_DEGREES_RE.sub(r" degrees(\1) ", out)
     for pattern, name in _FUNCTION_WORDS:
         out = re.sub(rf"\b{pattern}\s*\(?\s*({_NUM})\s*\)?", rf" {name}(\1) ", out, flags=re.IGNORECASE)
     out = re.sub(rf"({_NUM})\s*(?:percent|per cent)", r"(\1 / 100)", out, flags=re.IGNORECASE)
