@@ -876,3 +876,9 @@ def test_a_holiday_named_alone_is_the_coming_one_or_in_the_past_tense_the_last(
     assert ask("When was Easter?") == "Easter Sunday was on Sunday, 20 April 2025."
     assert ask("When is Easter this year?") == "Easter Sunday was on Sunday, 20 April 2025."
     assert ask("What day is Valentine's Day?") == "Valentine's Day, 14 February 2026, is a Saturday."
+
+
+def test_how_many_days_a_leap_year_has() -> None:
+    assert ask("How many days are in a leap year?") == (
+        "A leap year has 366 days (29 February is the extra day); other years have 365."
+    )

@@ -1092,6 +1092,9 @@ are in February 2028?", "does 2028 have 366 days?"): any other word and it is no
 _FACT_PUNCTUATION = frozenset("?.!,-'")
 
 
+_HOW_MANY_DAYS_RE = re.compile(r"\bhow\s+many\s+days\b", re.IGNORECASE)
+
+
 def _year_fact(question: str, today: date) -> str | None:
     """Answer a question about a year or a month written with digits: whether it is a leap year ("is 2028
     a leap year?"), how many days it has ("how many days are in 2028?", "how many days in February
@@ -1110,6 +1113,9 @@ def _year_fact(question: str, today: date) -> str | None:
     claimed = [i for i in numbers if tokens[i + 1 : i + 2] in (["days"], ["day"])]
     years = [int(tokens[i]) for i in numbers if i not in claimed]
     if leap:
+        if not years and not unread and not months and _HOW_MANY_DAYS_RE.search(question):
+            # "How many days are in a leap year?": any leap year's
+            return "A leap year has 366 days (29 February is the extra day); other years have 365."
         if unread or months or claimed or len(years) != 1 or not 1 <= years[0] <= 9999:
             raise DateQuestionError(
                 f"Cannot read {question!r} as a question about one year: write it in digits, e.g. 'is 2028 "
@@ -1120,7 +1126,7 @@ def _year_fact(question: str, today: date) -> str | None:
         if calendar.isleap(year):
             return f"Yes, {year} {verb} a leap year (366 days)."
         return f"No, {year} {verb} not a leap year (365 days)."
-    how_many = re.search(r"\bhow\s+many\s+days\b", question, re.IGNORECASE) is not None
+    how_many = _HOW_MANY_DAYS_RE.search(question) is not None
     if unread or len(months) > 1 or len(years) > 1 or len(claimed) != (0 if how_many else 1):
         return None
     if (not years and not months) or (years and not 1000 <= years[0] <= 9999 and "year" not in words):
