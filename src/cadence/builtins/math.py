@@ -677,8 +677,8 @@ Evaluate an arithmetic expression and return the exact result.
 Supports + - * / // % (mod, modulo) ** (or ^), parentheses, and sqrt, sin, cos, tan, asin, acos,
 atan, degrees, radians, log (natural, or log(x, base)), log10, log2, exp, abs,
 round, floor, ceil, factorial, min, max, pow and the constants pi, e, tau.
-Trigonometric functions use radians, unless the angle is said in degrees ("the sine of 30 degrees", "45
-degrees in radians"). Example: "sqrt(2) * (15 + 23) / 4".
+Trigonometric functions use radians, unless an angle is said in deg ("sin of 30 deg"). Example:
+"sqrt(2) * (15 + 23) / 4".
 Arithmetic in words also works: plus, minus, multiplied by, divided by, add, subtract, take away, multiply,
 divide, double, twice, triple, half, halve, reciprocal, log base 2 of 64, "the log of 100" (base 10, as on a
 calculator; "the natural log of 10" is ln), fractions of a value ("two thirds
