@@ -536,7 +536,6 @@ def test_leap_years_and_the_days_of_a_year_or_month(question: str, expected: str
         ("Is two thousand twenty eight a leap year?", "write it in digits"),
         ("Is this year a leap year?", "write it in digits"),  # not read from today: only digits
         ("is 2028 or 2032 a leap year?", "write it in digits"),
-        ("When is the next leap year?", "write it in digits"),
         ("How many leap years are there between 2000 and 2030?", "write it in digits"),
         ("Is 2024 a leap year in the Julian calendar?", "write it in digits"),
         ("Is 2024-02-29 in a leap year?", "write it in digits"),
@@ -882,3 +881,9 @@ def test_how_many_days_a_leap_year_has() -> None:
     assert ask("How many days are in a leap year?") == (
         "A leap year has 366 days (29 February is the extra day); other years have 365."
     )
+
+
+def test_the_next_or_the_last_leap_year() -> None:
+    """Today is 15 January 2025 (not a leap year)."""
+    assert ask("When is the next leap year?") == "The next leap year is 2028 (this year, 2025, is not one)."
+    assert ask("What was the last leap year?") == "The last leap year was 2024 (this year, 2025, is not one)."

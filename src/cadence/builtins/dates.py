@@ -1093,6 +1093,7 @@ _FACT_PUNCTUATION = frozenset("?.!,-'")
 
 
 _HOW_MANY_DAYS_RE = re.compile(r"\bhow\s+many\s+days\b", re.IGNORECASE)
+_NEXT_OR_LAST_LEAP_RE = re.compile(r"\b(next|last|previous)\s+leap[\s-]*year\b", re.IGNORECASE)
 
 
 def _year_fact(question: str, today: date) -> str | None:
@@ -1116,6 +1117,16 @@ def _year_fact(question: str, today: date) -> str | None:
         if not years and not unread and not months and _HOW_MANY_DAYS_RE.search(question):
             # "How many days are in a leap year?": any leap year's
             return "A leap year has 366 days (29 February is the extra day); other years have 365."
+        which = _NEXT_OR_LAST_LEAP_RE.search(question)
+        if which is not None and not years and not months:
+            # "When is the next leap year?": the first after this year (or before it, "last")
+            step = 1 if which.group(1).lower() == "next" else -1
+            year = today.year + step
+            while not calendar.isleap(year):
+                year += step
+            verb = "is" if step > 0 else "was"
+            this = "is one" if calendar.isleap(today.year) else "is not one"
+            return f"The {which.group(1).lower()} leap year {verb} {year} (this year, {today.year}, {this})."
         if unread or months or claimed or len(years) != 1 or not 1 <= years[0] <= 9999:
             raise DateQuestionError(
                 f"Cannot read {question!r} as a question about one year: write it in digits, e.g. 'is 2028 "
