@@ -260,6 +260,12 @@ NOT_TOPICS = STOPWORDS | {
 }
 """Words that say nothing of what a question or a sentence of a document is about."""
 
+DATE_IN_DIGITS_RE = re.compile(
+    r"(?<![\d./-])(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})(?![\d./-])"
+)
+"""A date written in digits ("2026-12-25", "12/25/2026", "25.12.2026"): a date, not numbers subtracted or
+divided (the calculator's readers and the embedded model's pre-router leave it out of arithmetic)."""
+
 WEAK_WEIGHT = 0.25
 """What a weak word of a question (:data:`WEAK_WORDS`) counts, against 1 for the others."""
 RELATED_STRENGTH = 0.8

@@ -56,7 +56,7 @@ from cadence.builtins._place_words import COMMON_PLACE_WORDS
 from cadence.builtins.clock import make_clock_calculator, names_time_of_day, reads_clock_question
 from cadence.builtins.dates import HOLIDAYS, MONTHS, MOVABLE_HOLIDAYS, Calendar, make_date_calculator
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, reads, tool, volatile
-from cadence.text import numbers_from_words
+from cadence.text import DATE_IN_DIGITS_RE, numbers_from_words
 
 logger = logging.getLogger(__name__)
 
@@ -1719,7 +1719,7 @@ _asks_now = _reader(
     r"|late|early)|the weekend|a weekday)\b|\bnow\b|\btoday\b|\btonight\b|" + _ZONE
 )
 _OTHER_DAY_RE = re.compile(
-    r"\b(?:yesterday|tomorrow)\b|\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
+    rf"\b(?:yesterday|tomorrow)\b|{DATE_IN_DIGITS_RE.pattern}"
     rf"|\b(?:{_MONTH_NAMES})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_NAMES})\b",
     re.IGNORECASE,
 )

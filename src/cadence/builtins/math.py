@@ -35,7 +35,7 @@ from cadence.builtins.math_language import (
     unread_words,
 )
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, inline, reads, route_text, tool
-from cadence.text import numbers_from_words
+from cadence.text import DATE_IN_DIGITS_RE, numbers_from_words
 
 logger = logging.getLogger(__name__)
 
@@ -893,13 +893,9 @@ _NUMBER_RE = re.compile(r"(?<!\d)\d+(?:[.,]\d+)?(?!\d|st\b|nd\b|rd\b|th\b)")
 """A number written in digits; not an ordinal ("the 10th")."""
 
 
-_DATE_RE = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b")
-"""A date written in digits: its numbers are no two numbers to compute with."""
-
-
 def writes_two_numbers(text: str) -> bool:
     """Whether ``text`` writes two or more numbers (digits or words; a date's are none)."""
-    return len(_NUMBER_RE.findall(numbers_from_words(_DATE_RE.sub(" ", text)))) >= 2
+    return len(_NUMBER_RE.findall(numbers_from_words(DATE_IN_DIGITS_RE.sub(" ", text)))) >= 2
 
 
 _PERCENT_WORDS_RE = re.compile(

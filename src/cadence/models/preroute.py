@@ -37,7 +37,7 @@ from typing import Any
 from cadence.conventions import GOTO_NAMING, ROUTE_TEXT_METADATA_KEY, RouteNaming, route_core, route_tool_name
 from cadence.sdk.metadata import PluginMetadata
 from cadence.sdk.routing import Reader
-from cadence.text import NUMBER_WORDS, strip_suffix
+from cadence.text import DATE_IN_DIGITS_RE, NUMBER_WORDS, strip_suffix
 from cadence.text import STOPWORDS as BASE_STOPWORDS
 
 _SYMBOLS: dict[str, str] = {
@@ -101,8 +101,6 @@ _CLOCK_RE = re.compile(
     re.IGNORECASE,
 )
 """A time of day ("10:30", "3pm", "9 a.m.", "noon"): the word ``clock``, not two numbers."""
-_DATE_WRITTEN_RE = re.compile(r"(?<![\d./-])(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4})(?![\d./-])")
-"""A date in digits ("2026-12-25", "12/25/2026"): the word ``date``, not numbers subtracted or divided."""
 
 
 _AHEAD_RE = re.compile(
@@ -126,7 +124,7 @@ def tokenize(text: str, *, digits: bool = True) -> list[str]:
     are dropped (candidate texts, whose examples such as "e.g. 50 → 75" are noise). A time of
     day becomes the token ``clock`` in both, a date in digits the token ``date``.
     """
-    text = _CLOCK_RE.sub(" clock ", _DATE_WRITTEN_RE.sub(" date ", text.lower().replace("_", " ")))
+    text = _CLOCK_RE.sub(" clock ", DATE_IN_DIGITS_RE.sub(" date ", text.lower().replace("_", " ")))
     text = _AHEAD_RE.sub(lambda m: f"{m.group(0)} after clock", text)
     text = _TIMES_OUT_RE.sub(" timeout ", text)
     text = _SYMBOL_RE.sub(lambda m: _SYMBOLS.get(m.group(0), " minus "), text)
@@ -451,14 +449,18 @@ def is_follow_up(question: str) -> bool:
 
 OWN_RE = re.compile(r"\b(?:i|i'm|i've|my|mine|we|our)\b", re.IGNORECASE)
 """The user's own words ("How much do I earn?"); not "me" ("give me 5 tips")."""
-_SAID_BEFORE_RE = re.compile(r"\b(?:that|it|this|those|these|them|result|answer|same|again)\b", re.IGNORECASE)
-"""Words naming something said before ("Multiply that by 10")."""
+REFERENCE_RE = re.compile(
+    r"\b(?:the (?:previous |last |same )?(?:result|answer|number|total|value)|that (?:number|result|value)"
+    r"|that|this|it)\b",
+    re.IGNORECASE,
+)
+"""Words that refer back to the previous turn's result ("multiply *that* by 2")."""
 
 
 def leans_on_context(question: str) -> bool:
     """Whether ``question`` may lean on what was said before: a follow-up, something said ("that", "the
     result") or the user's own words ("do I", "my"), which what they told fills in."""
-    return is_follow_up(question) or bool(_SAID_BEFORE_RE.search(question) or OWN_RE.search(question))
+    return is_follow_up(question) or bool(REFERENCE_RE.search(question) or OWN_RE.search(question))
 
 
 def may_be_read(reader: Reader | None, question: str) -> bool:
@@ -483,6 +485,38 @@ ASKS_SOMETHING_RE = re.compile(
 )
 """A question or an order to compute ("What's 2 to the 10th?", "calculate 2 to the 10th"), not a
 statement ("I'm 30 years old")."""
+
+
+def readable_routes(
+    ranked: Sequence[RouteScore],
+    shortlist: Sequence[str],
+    question: str,
+    readers: Mapping[str, Reader | None],
+    *,
+    numbers: int,
+    read: bool = True,
+) -> list[str]:
+    """The routes of ``shortlist`` (from ``ranked``) the tools' readers allow for ``question``, for the
+    embedded model's coordinator and the planner alike: one number (``numbers`` < 2) and no route's word is a
+    statement ("I'm 30 years old"), unless it asks what a route's tools say they read ("What's 2 to the
+    10th?"); with ``read`` (the question is read alone, leaning on nothing said before), a route none of
+    whose tools may read it is dropped ("Who won the world cup in 2018?" is no sum for the calculator's
+    "cup"), and when that drops them all, the next route its words fit whose tools do read it takes it
+    ("difference" is the world clock's word too; the calculator reads "the difference between 95 and 38")."""
+    kept = list(shortlist)
+    if kept and ranked[0].number_only and numbers < 2:
+        asks = ASKS_SOMETHING_RE.search(question) is not None
+        kept = [n for n in kept if asks and reads_explicitly(readers.get(n), question)]
+    if not read or not kept:
+        return kept
+    readable = [n for n in kept if may_be_read(readers.get(n), question)]
+    if readable:
+        return readable
+    return [
+        r.name
+        for r in ranked
+        if r.score > 0 and not r.number_only and reads_explicitly(readers.get(r.name), question)
+    ][:1]
 
 
 _CONDITION_RE = re.compile(

@@ -53,7 +53,6 @@ from pydantic import BaseModel, Field
 from cadence.conventions import GraphNodeNames, message_text, split_at_last_human
 from cadence.errors import CadenceError
 from cadence.models.preroute import (
-    ASKS_SOMETHING_RE,
     FOLLOW_UP_RE,
     NO_INPUT_COVERAGE,
     NUMBER_TOKEN,
@@ -64,6 +63,7 @@ from cadence.models.preroute import (
     leans_on_context,
     may_be_read,
     question_parts,
+    readable_routes,
     reads_explicitly,
     routing_schema,
     tokenize,
@@ -391,23 +391,14 @@ def _lexical_tool(part: str, index: ToolIndex, *, read: bool = True) -> str | No
     tool reading the question itself when the only fitting ones need two or more numbers in their roles
     ("Decrease 860 by 15%" is no percent_change(860, 15)) or none fit."""
     ranked_plugins = index.plugins.rank(part)
-    fits = PreRouter.shortlisted(ranked_plugins, ratio=0.9)
-    if fits and ranked_plugins[0].number_only and tokenize(part).count(NUMBER_TOKEN) < 2:
-        # one number and no word of any plugin: a statement, unless it asks what a tool reads
-        asks = ASKS_SOMETHING_RE.search(part) is not None
-        fits = [name for name in fits if asks and reads_explicitly(index.readers.get(name), part)]
-    # a plugin none of whose tools may read the part is no fit ("Explain ... in one sentence" is no list of
-    # numbers to summarise), as the embedded model's coordinator has it (``read``: the part is read alone)
-    if read:
-        kept = [name for name in fits if may_be_read(index.readers.get(name), part)]
-        if fits and not kept:  # the next plugin its words fit whose tools read it ("the difference between
-            # 95 and 38" is the calculator's, though "difference" is the world clock's word too)
-            kept = [
-                r.name
-                for r in ranked_plugins
-                if r.score > 0 and not r.number_only and reads_explicitly(index.readers.get(r.name), part)
-            ][:1]
-        fits = kept
+    fits = readable_routes(
+        ranked_plugins,
+        PreRouter.shortlisted(ranked_plugins, ratio=0.9),
+        part,
+        index.readers,
+        numbers=tokenize(part).count(NUMBER_TOKEN),
+        read=read,
+    )
     if not fits:
         return None
     own = {name: schema for name, schema in index.schemas.items() if index.tools[name][0].name == fits[0]}

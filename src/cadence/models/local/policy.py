@@ -115,7 +115,6 @@ from cadence.models.local.grammar import (
 from cadence.models.preroute import (
     ABOUT_ASSISTANT_RE,
     ABOUT_PERSONA_RE,
-    ASKS_SOMETHING_RE,
     DISMISS_RE,
     FOLLOW_UP_RE,
     GOODBYE_RE,
@@ -125,6 +124,7 @@ from cadence.models.preroute import (
     OWN_RE,
     PLEASANTRY_RE,
     PRAISE_RE,
+    REFERENCE_RE,
     THANKS_RE,
     PreRouter,
     each_sentence,
@@ -132,7 +132,7 @@ from cadence.models.preroute import (
     is_small_talk,
     may_be_read,
     question_parts,
-    reads_explicitly,
+    readable_routes,
     stem,
     tokenize,
     tool_function,
@@ -264,7 +264,7 @@ def refers_back(question: str, messages: Sequence[BaseMessage]) -> bool:
         return True
     if not earlier:
         return False
-    return is_follow_up(question) or _REFERENCE_RE.search(question) is not None
+    return is_follow_up(question) or REFERENCE_RE.search(question) is not None
 
 
 def best_route(router: PreRouter, text: str) -> str | None:
@@ -591,12 +591,6 @@ def distinct_arguments_plan(plan: Plan, message: AIMessage) -> Plan | None:
     return Plan("call", plan.messages, grammar, [schema], [], plan.max_tokens)
 
 
-_REFERENCE_RE = re.compile(
-    r"\b(?:the (?:previous |last |same )?(?:result|answer|number|total|value)|that (?:number|result|value)"
-    r"|that|this|it)\b",
-    re.IGNORECASE,
-)
-"""Words that refer back to the previous turn's result ("multiply *that* by 2")."""
 _ASKS_RE = re.compile(
     r"(?:what|how|which|who|whom|whose|when|where|why|is|are|was|were|can|could|would|will|do|does|did|"
     r"tell|show|give|please|calculate|compute|find|in|at|for|thanks?|thank you|ok|okay|yes|no)\b",
@@ -622,11 +616,8 @@ _PLACE_PARAMETER_RE = re.compile(r"(?:^|_)(?:location|place|city|country|zone|ti
 
 def previous_question(messages: Sequence[BaseMessage]) -> str | None:
     """The user's message of the previous turn, or None."""
-    before, question, _ = split_at_last_human(messages)
-    if question is None:
-        return None
-    _, asked, _ = split_at_last_human(before)
-    return message_text(asked) if asked is not None else None
+    asked = earlier_questions(messages, limit=1)
+    return asked[0] if asked else None
 
 
 _SAID_AGAIN_RE = re.compile(
@@ -767,7 +758,7 @@ def previous_own_answer(messages: Sequence[BaseMessage]) -> str | None:
     ("what time is it", "does it rain"), where it is too often no reference at all.
     """
     question, turn = current_turn(messages)
-    said = list(_REFERENCE_RE.finditer(question))
+    said = list(REFERENCE_RE.finditer(question))
     if (
         said
         and all(m.group(0).lower() == "it" and not _is_object(question, m) for m in said)
@@ -988,7 +979,7 @@ def resolve_reference(question: str, value: str) -> str:
     something of its own (a question word, or two numbers: "and what is 3 + 4?", "now 7 * 8") is
     left as it is.
     """
-    resolved = _REFERENCE_RE.sub(value, question, count=1)
+    resolved = REFERENCE_RE.sub(value, question, count=1)
     if resolved != question or not is_follow_up(question):
         return resolved
     rest = FOLLOW_UP_RE.sub("", question).strip(" ,.;:")
@@ -1716,35 +1707,20 @@ class SmallModelPolicy:
             else:
                 ranked = PreRouter.from_tool_schemas(routes).rank(question) if routes else []
                 shortlist = PreRouter.shortlisted(ranked) if not is_small_talk(question) else []
-                if shortlist and ranked[0].number_only and len(numbers_in(question)) < 2:
-                    # one number and no word of any agent: a statement ("I'm 30 years old"), not a sum;
-                    # unless it asks something an agent's tools say they read ("What's 2 to the 10th?")
-                    asks = ASKS_SOMETHING_RE.search(question) is not None
-                    shortlist = [
-                        n for n in shortlist if asks and reads_explicitly(self.readers.get(n), question)
-                    ]
                 # "there" read as the place it refers to ("What's the weather there?" after the time in Paris)
                 read_as = (
                     resolve_place(question, previous_place(messages))
                     if _THERE_RE.search(question)
                     else question
                 )
-                if shortlist and not refers_back(read_as, messages):
-                    # an agent none of whose tools can read the question is no route, however its words
-                    # matched: "Who won the world cup in 2018?" is no sum for the calculator's "cup"
-                    kept = [n for n in shortlist if may_be_read(self.readers.get(n), read_as)]
-                    if not kept:
-                        # the best-fitting agents cannot read it: the next one its words fit whose tools
-                        # do ("difference" is the world clock's word too; the calculator reads "the
-                        # difference between 95 and 38")
-                        kept = [
-                            r.name
-                            for r in ranked
-                            if r.score > 0
-                            and not r.number_only
-                            and reads_explicitly(self.readers.get(r.name), read_as)
-                        ][:1]
-                    shortlist = kept
+                shortlist = readable_routes(
+                    ranked,
+                    shortlist,
+                    read_as,
+                    self.readers,
+                    numbers=len(numbers_in(question)),
+                    read=not refers_back(read_as, messages),
+                )
                 if not shortlist and is_follow_up(question):
                     # "And in Paris?": nothing matches, so the previous turn's agent continues
                     # (by the route bound now: the previous turn may have run in the other mode).
@@ -1830,7 +1806,7 @@ class SmallModelPolicy:
         earlier = previous_result(messages)
         # the previous result of one of these tools, or of any when the question refers to it ("how
         # many weeks is that?" after the days between two dates)
-        refers = earlier is not None and _REFERENCE_RE.search(question) is not None
+        refers = earlier is not None and REFERENCE_RE.search(question) is not None
         stated = earlier[1] if earlier is not None and (earlier[0] in names or refers) else None
         if earlier is None:
             stated = previous_own_answer(messages)
