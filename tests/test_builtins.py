@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from langchain_core.tools import BaseTool, ToolException
 
-from cadence.builtins import BUILTIN_PLUGINS, DocsPlugin, InfoPlugin, MathPlugin, TextPlugin
+from cadence.builtins import BUILTIN_PLUGINS, DocsPlugin, GeoPlugin, InfoPlugin, MathPlugin, TextPlugin
 from cadence.builtins import info as info_mod
 from cadence.builtins.docs import (
     BUNDLED_DOCS_DIR,
@@ -513,10 +513,16 @@ def test_docs_folder_from_settings(monkeypatch: pytest.MonkeyPatch, docs_folder:
 
 
 def test_builtin_plugins_mapping() -> None:
-    assert {"math": MathPlugin, "info": InfoPlugin, "docs": DocsPlugin, "text": TextPlugin} == BUILTIN_PLUGINS
+    assert {
+        "math": MathPlugin,
+        "info": InfoPlugin,
+        "docs": DocsPlugin,
+        "geo": GeoPlugin,
+        "text": TextPlugin,
+    } == BUILTIN_PLUGINS
 
 
-@pytest.mark.parametrize("name", ["math", "info", "docs"])
+@pytest.mark.parametrize("name", ["math", "info", "docs", "geo"])
 def test_plugin_metadata_and_agent(name: str) -> None:
     plugin = BUILTIN_PLUGINS[name]
     meta = plugin.get_metadata()
@@ -553,6 +559,7 @@ def test_tool_names() -> None:
         "math": ["calculate", "percent_change", "percent_of", "percentage", "statistics"],
         "info": ["clock_calculator", "convert_time", "current_time", "date_calculator", "time_difference"],
         "docs": ["list_docs", "read_doc", "search_docs"],
+        "geo": ["place_facts"],
         "text": ["summarize_text"],
     }
 

@@ -3,6 +3,8 @@
 - ``math``: a safe calculator (``ast``-based, never ``eval``), percentages, statistics.
 - ``info``: current time, time differences and time conversion between places.
 - ``docs``: SQLite FTS5 search over a folder of Markdown/text files (bundled docs by default).
+- ``geo``: facts about countries and cities (capital, population, currency, languages...) from the
+  bundled GeoNames data.
 - ``text``: ``summarize_text`` (extractive offline, abstractive with the model when asked); not
   loaded by default, its tool is available by name to Markdown agents.
 
@@ -12,6 +14,7 @@
 from __future__ import annotations
 
 from cadence.builtins.docs import DocsPlugin
+from cadence.builtins.geo import GeoPlugin
 from cadence.builtins.info import InfoPlugin
 from cadence.builtins.math import MathPlugin
 from cadence.builtins.text import TextPlugin
@@ -21,8 +24,9 @@ BUILTIN_PLUGINS: dict[str, type[BasePlugin]] = {
     "math": MathPlugin,
     "info": InfoPlugin,
     "docs": DocsPlugin,
+    "geo": GeoPlugin,
     "text": TextPlugin,
 }
 """Built-in plugin classes by name (the names used in ``CADENCE_BUILTIN_PLUGINS``)."""
 
-__all__ = ["BUILTIN_PLUGINS", "DocsPlugin", "InfoPlugin", "MathPlugin", "TextPlugin"]
+__all__ = ["BUILTIN_PLUGINS", "DocsPlugin", "GeoPlugin", "InfoPlugin", "MathPlugin", "TextPlugin"]

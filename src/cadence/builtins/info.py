@@ -64,6 +64,9 @@ logger = logging.getLogger(__name__)
 class UnknownLocationError(BuiltinToolError):
     """A location could not be mapped to a time zone."""
 
+    hint: str = ""
+    """The closest known names, as a sentence ("Did you mean 'Paris'?"), or empty."""
+
 
 class TimeFormatError(BuiltinToolError):
     """A clock time could not be parsed."""
@@ -465,6 +468,11 @@ _GAZETTEER: _Gazetteer | None = None
 _GAZETTEER_LOCK = threading.Lock()
 
 
+def division_name(country: str, code: str) -> str | None:
+    """The name of a country's first-level division (``("US", "TX")`` → ``Texas``) when the index knows it."""
+    return _gazetteer().admin1.get((country, code))
+
+
 def _gazetteer() -> _Gazetteer:
     """The index, built on first use (thread-safe; later calls return at once)."""
     global _GAZETTEER
@@ -719,6 +727,8 @@ class Place:
     """For a country or state: (largest city, zone) of its other zones."""
     within: tuple[str, str] = ("", "")
     """ISO country code and first-level division code of the place (empty when not a place)."""
+    population: int = 0
+    """A city's population in the bundled GeoNames data; 0 for a country, a state or a time zone."""
 
 
 class _Qualified(NamedTuple):
@@ -750,6 +760,7 @@ def _city_place(g: _Gazetteer, index: int, name: str, others: Sequence[str], mor
         matched_name=name,
         more_alternatives=more,
         within=(city.country, city.admin1),
+        population=city.population,
     )
 
 
@@ -1246,10 +1257,12 @@ def _unknown(g: _Gazetteer, location: str, key: str) -> UnknownLocationError:
             labels = list(dict.fromkeys(g.suggestions[k] for k in close))
             if labels:
                 hint = f" Did you mean {', '.join(repr(label) for label in labels)}?"
-    return UnknownLocationError(
+    error = UnknownLocationError(
         f"Unknown location {location!r}.{hint} Name a city (e.g. 'Tokyo', 'Paris, Texas'), a country "
         "(e.g. 'Japan'), an IANA time zone (e.g. 'Europe/Paris') or a UTC offset (e.g. 'UTC+5:30')."
     )
+    error.hint = hint.strip()
+    return error
 
 
 # --- wording ---------------------------------------------------------------------------

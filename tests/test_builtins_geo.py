@@ -1,0 +1,253 @@
+"""Tests of the ``geo`` built-in: facts about countries and cities from the bundled GeoNames data (offline),
+its reader, and the embedded model routing to it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+
+from cadence.builtins.geo import (
+    GEO_TOOLS,
+    GeoPlugin,
+    PlaceFactsError,
+    answer,
+    asked_facts,
+    asks_place_fact,
+    countries,
+    people,
+    place_facts,
+)
+from cadence.builtins.info import INFO_TOOLS, InfoPlugin
+from cadence.builtins.math import MATH_TOOLS, MathPlugin
+from cadence.models.local import LocalChatModel
+from cadence.models.local.policy import resolve_reference, with_possessive_place
+from cadence.orchestration.control_tools import make_routing_tools
+from cadence.orchestration.coordinator import agent_readers
+from cadence.sdk import SURELY, ToolException, may_read
+from cadence.settings import Settings
+
+
+def test_country_facts_are_read_from_the_bundled_data() -> None:
+    france = countries()["FR"]
+    assert (france.name, france.capital, france.continent, france.currency_code) == (
+        "France", "Paris", "Europe", "EUR"
+    )  # fmt: skip
+    assert france.population > 60_000_000 and france.area_km2 > 500_000
+    assert france.languages[0] == "French" and "Germany" in france.neighbours
+    assert france.calling_code == "33" and france.domain == ".fr"
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("What is the capital of France?", "The capital of France is Paris."),
+        ("What's the capital of Australia?", "The capital of Australia is Canberra."),
+        ("What is the capital of the United States?", "The capital of the United States is Washington, D.C."),
+        ("What currency does Japan use?", "The currency of Japan is the yen (JPY)."),
+        ("What continent is Kenya in?", "Kenya is a country in Africa."),
+        ("What is the calling code for India?", "The international calling code of India is +91."),
+        ("What is the internet domain of Germany?", "The internet country domain of Germany is .de."),
+        ("What are the neighbours of Japan?", "Japan borders no other country by land."),
+        ("How big is Russia?", "Russia covers 17,100,000 km² (6,602,347 square miles)."),
+        ("Which country is Lyon in?", "Lyon is a city in France (Europe)."),
+        ("Where is Timbuktu?", "Timbuktu is a city in Mali (Africa)."),
+    ],
+)
+def test_the_fact_asked_is_the_answer(question: str, said: str) -> None:
+    assert answer(question) == said
+
+
+def test_populations_are_said_with_their_source() -> None:
+    said = answer("How many people live in Brazil?")
+    assert said.startswith("The population of Brazil is about ") and "GeoNames" in said
+    city = answer("What is the population of Tokyo?")
+    assert "Tokyo is a city in Japan" in city and "The population of Tokyo is about" in city
+    assert people(1_411_778_724) == "about 1.41 billion (1,411,778,724)" and people(24_782) == "24,782"
+
+
+def test_several_places_and_every_fact_of_one() -> None:
+    assert answer("What are the capitals of Spain and Italy?") == (
+        "The capital of Spain is Madrid. The capital of Italy is Rome."
+    )
+    about = answer("Tell me about Canada")
+    for part in (
+        "Ottawa",
+        "dollar (CAD)",
+        "English and French",
+        "North America",
+        "+1",
+        ".ca",
+        "the United States",
+    ):
+        assert part in about
+    assert "(1 country by land)" in about
+
+
+def test_a_country_fact_asked_of_a_city_is_its_countrys() -> None:
+    assert answer("What currency is used in Tokyo?") == (
+        "Tokyo is a city in Japan (Asia). The currency of Japan is the yen (JPY)."
+    )
+    # a qualifier picks the place, and the others of that name are said
+    paris = answer("What is the population of Paris, Texas?")
+    assert paris.startswith("Paris is a city in Texas, the United States") and "Paris, France" in paris
+
+
+def test_what_the_data_does_not_have_is_said_not_guessed() -> None:
+    texas = answer("How big is Texas?")
+    assert texas.startswith("Texas is a state or province in the United States")
+    assert "GeoNames has no population or area for Texas" in texas
+
+
+def test_a_possessive_is_not_part_of_the_name() -> None:
+    assert answer("And Peru's population?").startswith("The population of Peru is about")
+    assert answer("What is Japan's capital?") == "The capital of Japan is Tokyo."
+
+
+@pytest.mark.parametrize(
+    ("question", "error"),
+    [
+        ("What is the capital of Narnia?", "No country or city found"),
+        ("", "No place question given"),
+        ("capital of " + "x" * 600, "too long"),
+        ("What is the capital of UTC+2?", "is a time zone, not a country or city"),
+    ],
+)
+def test_questions_without_a_place_get_an_error_saying_what_to_ask(question: str, error: str) -> None:
+    with pytest.raises(PlaceFactsError, match=error):
+        answer(question)
+
+
+def test_the_tool_is_the_answer_and_reports_errors_as_tool_errors() -> None:
+    assert place_facts.invoke({"question": "capital of Peru"}) == "The capital of Peru is Lima."
+    # a ToolException: the graph reports it to the agent as the call's error, saying what to ask
+    assert issubclass(PlaceFactsError, ToolException)
+    with pytest.raises(ToolException, match="capital of Japan"):
+        place_facts.invoke({"question": "What is the capital of Narnia?"})
+
+
+def test_asked_facts_are_found_by_their_words() -> None:
+    assert asked_facts("What is the capital and currency of Chile?") == ["capital", "currency"]
+    assert asked_facts("Which countries border Germany?") == ["neighbours"]
+    assert asked_facts("What is the capital gains tax?") == []  # a tax, not a city
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What is the capital of France?",
+        "How many people live in China?",
+        "What language do they speak in Brazil?",
+        "Where is Timbuktu?",
+        "Tell me about Canada",
+        "Which countries border Germany?",
+    ],
+)
+def test_the_reader_is_sure_of_a_fact_asked_about_a_known_place(text: str) -> None:
+    assert asks_place_fact(text) is SURELY
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What is the area of a circle with radius 5?",
+        "What is the capital gains tax?",
+        "What language is Cadence written in?",
+        "What is the population of the world?",
+        "Who is the president of France?",  # a place, but no fact the data has
+        "What time is it in Tokyo?",
+        "Convert 100 USD to EUR",
+        "Where is the config file?",
+        "How many people live in the house?",
+    ],
+)
+def test_the_reader_refuses_what_is_no_fact_about_a_place(text: str) -> None:
+    assert not asks_place_fact(text)
+
+
+def test_an_agent_is_sure_when_one_of_its_tools_is() -> None:
+    agent = may_read([*GEO_TOOLS, *INFO_TOOLS])
+    assert agent is not None
+    assert agent("Where is Timbuktu?") is SURELY
+    assert agent("What time is it in Tokyo?") is True
+
+
+def _routes() -> list[Any]:
+    plugins = [MathPlugin.get_metadata(), InfoPlugin.get_metadata(), GeoPlugin.get_metadata()]
+    readers = agent_readers({"math": MATH_TOOLS, "info": INFO_TOOLS, "geo": GEO_TOOLS})
+    return make_routing_tools(plugins, readers=readers)
+
+
+def _route(model: LocalChatModel, messages: list[Any]) -> list[str]:
+    bound = model.bind_tools(_routes())
+    return model.plan(messages, **bound.kwargs).route_names  # type: ignore[attr-defined]
+
+
+def test_the_embedded_model_routes_place_facts_to_the_geo_agent() -> None:
+    model = LocalChatModel()
+    ask = [SystemMessage("x")]
+    assert _route(model, [*ask, HumanMessage("What is the capital of France?")]) == ["goto_geo_agent"]
+    assert _route(model, [*ask, HumanMessage("What time is it in Paris?")]) == ["goto_info_agent"]
+    assert _route(model, [*ask, HumanMessage("What's the area of a circle with radius 3?")]) == [
+        "goto_math_agent"
+    ]
+
+
+def test_a_question_no_agents_words_fit_goes_to_the_agent_sure_to_answer_it() -> None:
+    model = LocalChatModel()
+    ask = [SystemMessage("x")]
+    # every word of these is a place name or a common word: no agent's routing text has one
+    assert _route(model, [*ask, HumanMessage("Where is Timbuktu?")]) == ["goto_geo_agent"]
+    assert _route(model, [*ask, HumanMessage("Tell me about Canada")]) == ["goto_geo_agent"]
+    assert _route(model, [*ask, HumanMessage("Where is the bathroom?")]) == ["goto_finalize"]
+    assert _route(model, [*ask, HumanMessage("Tell me about yourself")]) == ["goto_finalize"]
+
+
+def _capital_of_peru() -> list[Any]:
+    return [
+        HumanMessage("What is the capital of Peru?"),
+        AIMessage("", name="coordinator", tool_calls=[{"name": "goto_geo_agent", "args": {}, "id": "r1"}]),
+        ToolMessage("geo", tool_call_id="r1", name="goto_geo_agent"),
+        AIMessage(
+            "",
+            tool_calls=[
+                {"name": "place_facts", "args": {"question": "What is the capital of Peru?"}, "id": "t1"}
+            ],
+        ),
+        ToolMessage("The capital of Peru is Lima.", tool_call_id="t1", name="place_facts"),
+        AIMessage("The capital of Peru is Lima.", name="synthesizer"),
+    ]
+
+
+def test_its_is_the_place_the_previous_question_was_about() -> None:
+    history = _capital_of_peru()
+    assert with_possessive_place("And its population?", [*history, HumanMessage("And its population?")]) == (
+        "And Peru's population?"
+    )
+    model = LocalChatModel()
+    assert _route(model, [*history, HumanMessage("What is their currency?")]) == ["goto_geo_agent"]
+    # the agent's call asks about Peru
+    bound = model.bind_tools(GEO_TOOLS)
+    messages = [
+        *history,
+        HumanMessage("And its population?"),
+        AIMessage("", name="coordinator", tool_calls=[{"name": "goto_geo_agent", "args": {}, "id": "r2"}]),
+        ToolMessage("geo", tool_call_id="r2", name="goto_geo_agent"),
+    ]
+    call = json.loads(model.plan(messages, **bound.kwargs).fixed or "{}")  # type: ignore[attr-defined]
+    assert call["name"] == "place_facts" and "Peru" in call["arguments"]["question"]
+
+
+def test_its_refers_to_no_place_when_the_previous_question_named_none() -> None:
+    history = [HumanMessage("What's 12 squared?"), AIMessage("The answer is 144.", name="synthesizer")]
+    question = "What's its square root?"
+    assert with_possessive_place(question, [*history, HumanMessage(question)]) == question
+    # the previous result has it: "its square root" is the square root of 144
+    assert resolve_reference(question, "144") == "What's the square root of 144?"
+    assert resolve_reference("And its cube?", "12") == "And the cube of 12?"
+
+
+def test_geo_is_loaded_by_default() -> None:
+    assert "geo" in Settings.model_fields["builtin_plugins"].default_factory()  # type: ignore[misc]
