@@ -570,3 +570,11 @@ def test_an_amount_of_money_is_also_said_in_cents() -> None:
     assert calculate.invoke({"expression": "split 100 euros 3 ways"}).endswith("(about €33.33)")
     assert calculate.invoke({"expression": "10 / 3"}) == "3.33333333333"  # no money, no cents
     assert calculate.invoke({"expression": "$7.80 / 12"}).endswith("= 0.65")  # cents already
+
+
+def test_a_docs_query_leaves_out_an_opening_word_asking_how_to_present() -> None:
+    from cadence.builtins.docs import query_terms
+
+    assert query_terms("Summarize the docs about plugins") == ["plugins"]
+    assert query_terms("Explain the coordinator") == ["coordinator"]
+    assert query_terms("What is a summary?") == ["summary"]  # the only word: what is asked

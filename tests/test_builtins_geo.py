@@ -250,4 +250,5 @@ def test_its_refers_to_no_place_when_the_previous_question_named_none() -> None:
 
 
 def test_geo_is_loaded_by_default() -> None:
+    """And ``text`` too: every built-in is (``math,info,docs,geo,text``)."""
     assert "geo" in Settings.model_fields["builtin_plugins"].default_factory()  # type: ignore[misc]

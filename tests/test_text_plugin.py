@@ -12,9 +12,13 @@ from cadence.builtins.text import (
     TextAgent,
     TextPlugin,
     TextTooLongError,
+    carries_text_to_summarize,
+    check_text,
     extractive_summary,
     split_sentences,
+    text_to_summarize,
 )
+from cadence.sdk import reader_of
 from cadence.settings import Settings
 from cadence.testing import ScriptedChatModel
 
@@ -156,3 +160,44 @@ async def test_abstractive_in_a_turn_uses_the_turns_model(engine_factory) -> Non
         result.trace["model_calls"][1]["model"] == "scripted"
         and result.trace["model_calls"][1]["error"] is None
     )
+
+
+@pytest.mark.parametrize(
+    ("message", "text"),
+    [
+        (
+            "Summarize this: The cell needs energy. Mitochondria make it.",
+            "The cell needs energy. Mitochondria make it.",
+        ),
+        (
+            "Can you summarize the following text? Work changed. Offices emptied.",
+            "Work changed. Offices emptied.",
+        ),
+        ("TL;DR: The meeting covered Q3. Sales stay flat.", "The meeting covered Q3. Sales stay flat."),
+        ("Please summarize:\nLine one here. Line two here.", "Line one here. Line two here."),
+        ("The meeting covered Q3. Sales stay flat.", "The meeting covered Q3. Sales stay flat."),
+    ],
+)
+def test_the_request_opening_a_text_is_not_summarized(message: str, text: str) -> None:
+    assert text_to_summarize(message) == text
+    assert check_text(message, 1000) == text
+
+
+@pytest.mark.parametrize(
+    ("message", "read"),
+    [
+        ("Summarize this: The cell needs energy. Mitochondria make it.", True),
+        ("Shorten this text: I went out. It rained.", True),
+        ("Summarize the docs about plugins", False),  # no text given: the docs agent's
+        ("Give me a summary of how the coordinator works", False),
+        ("Summarize: short.", False),  # one sentence: nothing to shorten
+        ("What is a summary?", False),
+    ],
+)
+def test_summarize_text_reads_a_request_followed_by_a_text(message: str, read: bool) -> None:
+    assert carries_text_to_summarize(message) is read
+    assert reader_of(TextPlugin.create_agent().get_tools()[0]) is carries_text_to_summarize
+
+
+def test_the_text_plugin_is_loaded_by_default() -> None:
+    assert "text" in Settings.model_fields["builtin_plugins"].default_factory()  # type: ignore[misc]

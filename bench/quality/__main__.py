@@ -46,7 +46,7 @@ def _engine(workdir: Path, memory: bool = True) -> Any:
         data_dir=workdir,
         database_url="memory://",
         entry_points_enabled=False,
-        builtin_plugins=["math", "info", "docs", "geo"],  # the default set
+        builtin_plugins=["math", "info", "docs", "geo", "text"],  # the default set
         log_level="ERROR",
         memory=memory,
     )

@@ -307,7 +307,7 @@ class Settings(BaseSettings):
         default_factory=list, description="Plugin directories (comma or os.pathsep separated)."
     )
     builtin_plugins: Annotated[list[str], NoDecode] = Field(
-        default_factory=lambda: ["math", "info", "docs", "geo"],
+        default_factory=lambda: ["math", "info", "docs", "geo", "text"],
         description="Built-in plugins to load (comma separated; empty disables all).",
     )
     disabled_plugins: Annotated[list[str], NoDecode] = Field(

@@ -5,8 +5,8 @@
 - ``docs``: SQLite FTS5 search over a folder of Markdown/text files (bundled docs by default).
 - ``geo``: facts about countries and cities (capital, population, currency, languages...) from the
   bundled GeoNames data.
-- ``text``: ``summarize_text`` (extractive offline, abstractive with the model when asked); not
-  loaded by default, its tool is available by name to Markdown agents.
+- ``text``: ``summarize_text`` (extractive offline, abstractive with the model when asked) of a text
+  given in the message ("Summarize this: ..."); its tool is available by name to Markdown agents.
 
 ``Settings.builtin_plugins`` chooses which of :data:`BUILTIN_PLUGINS` are loaded.
 """

@@ -23,7 +23,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.tools import BaseTool, StructuredTool
 
 from cadence.builtins._common import BuiltinToolError, agent_prompt
-from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata
+from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, reads
 from cadence.settings import Settings, get_settings
 from cadence.text import STOPWORDS
 
@@ -90,9 +90,36 @@ def extractive_summary(text: str, max_sentences: int = DEFAULT_SENTENCES) -> str
     return " ".join(sentences[i] for i in chosen)
 
 
+_REQUEST_RE = re.compile(
+    r"^\W*(?:(?:please|kindly)\s+)?(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
+    r"(?:summari[sz]e|sum up|shorten|condense|tl;?\s?dr|(?:give me|write|make) (?:a |an |the )?(?:short )?"
+    r"(?:summary|tl;?\s?dr|gist|digest))\b[^:?\n]{0,60}?(?::|\?|\.\s|\n)\s*",
+    re.IGNORECASE,
+)
+"""A request to summarize opening the text it is about ("Summarize this:", "Can you summarize the following
+text?", "TL;DR:"): an instruction, not part of the text."""
+
+MIN_TEXT_SENTENCES = 2
+"""Fewest sentences after a request to summarize for it to carry a text (``summarize_text``'s reader)."""
+
+
+def text_to_summarize(message: str) -> str:
+    """``message`` without the request to summarize that opens it (when it does)."""
+    return _REQUEST_RE.sub("", message, count=1) if isinstance(message, str) else message
+
+
+def carries_text_to_summarize(text: str) -> bool:
+    """``summarize_text``'s reader (:func:`cadence.sdk.reads`): a request to summarize followed by the text
+    itself, of :data:`MIN_TEXT_SENTENCES` sentences or more ("Summarize this: The meeting covered ...");
+    "Summarize the docs about plugins" carries none (the docs agent's)."""
+    rest = text_to_summarize(text)
+    return rest != text and len(split_sentences(rest)) >= MIN_TEXT_SENTENCES
+
+
 def check_text(text: str, limit: int) -> str:
-    """``text`` stripped; raises :class:`BuiltinToolError` when empty or longer than ``limit``."""
-    if not isinstance(text, str) or not text.strip():
+    """``text`` stripped, without a request to summarize opening it ("Summarize this: ..."); raises
+    :class:`BuiltinToolError` when empty or longer than ``limit``."""
+    if not isinstance(text, str) or not text_to_summarize(text).strip():
         raise BuiltinToolError("There is no text to summarize; pass the text itself in 'text'.")
     if len(text) > limit:
         raise TextTooLongError(
@@ -100,7 +127,7 @@ def check_text(text: str, limit: int) -> str:
             "(CADENCE_SUMMARIZE_MAX_CHARS). Summarize it in parts of at most that size, then "
             "summarize the parts' summaries."
         )
-    return text.strip()
+    return text_to_summarize(text).strip()
 
 
 def _turn_settings() -> Settings | None:
@@ -222,7 +249,9 @@ class TextAgent(BaseAgent):
             """
             return await agent.summarize(text, max_sentences, style)
 
-        return StructuredTool.from_function(coroutine=summarize_text, name="summarize_text")
+        return reads(carries_text_to_summarize)(
+            StructuredTool.from_function(coroutine=summarize_text, name="summarize_text")
+        )
 
 
 class TextPlugin(BasePlugin):
@@ -235,7 +264,10 @@ class TextPlugin(BasePlugin):
             name="text",
             version="1.0.0",
             description="Summarizer agent: shortens a long text the user provides into its key sentences.",
-            capabilities=["summarize a text, an article, notes or a transcript", "shorten long text"],
+            capabilities=[
+                "summarize a text, an article, notes or a transcript given in the message",
+                "shorten long text: the gist, a TL;DR",
+            ],
             agent_type="utility",
             response_suggestion="Give the summary as it is; do not add facts that are not in the text.",
         )
@@ -250,7 +282,9 @@ __all__ = [
     "TextAgent",
     "TextPlugin",
     "TextTooLongError",
+    "carries_text_to_summarize",
     "check_text",
     "extractive_summary",
     "split_sentences",
+    "text_to_summarize",
 ]
