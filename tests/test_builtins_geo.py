@@ -252,3 +252,26 @@ def test_its_refers_to_no_place_when_the_previous_question_named_none() -> None:
 def test_geo_is_loaded_by_default() -> None:
     """And ``text`` too: every built-in is (``math,info,docs,geo,text``)."""
     assert "geo" in Settings.model_fields["builtin_plugins"].default_factory()  # type: ignore[misc]
+
+
+def test_a_route_sure_to_answer_goes_before_the_routes_its_words_fit() -> None:
+    """ "October" is the calendar's word and "API" the docs'; the summarizer is given the text itself."""
+    from cadence.builtins.docs import DocsPlugin
+    from cadence.builtins.text import TextPlugin
+
+    text_tools = TextPlugin.create_agent().get_tools()
+    plugins = [
+        MathPlugin.get_metadata(),
+        InfoPlugin.get_metadata(),
+        DocsPlugin.get_metadata(),
+        TextPlugin.get_metadata(),
+    ]
+    readers = agent_readers({"math": MATH_TOOLS, "info": INFO_TOOLS, "docs": [], "text": text_tools})
+    model = LocalChatModel()
+    bound = model.bind_tools(make_routing_tools(plugins, readers=readers))
+    message = (
+        "Summarize this: The meeting covered the Q3 roadmap. Marketing will launch the new campaign in "
+        "October. Engineering needs two more weeks for the API."
+    )
+    plan = model.plan([SystemMessage("x"), HumanMessage(message)], **bound.kwargs)  # type: ignore[attr-defined]
+    assert plan.route_names == ["goto_text_agent"]

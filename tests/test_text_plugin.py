@@ -18,7 +18,7 @@ from cadence.builtins.text import (
     split_sentences,
     text_to_summarize,
 )
-from cadence.sdk import reader_of
+from cadence.sdk import SURELY, reader_of
 from cadence.settings import Settings
 from cadence.testing import ScriptedChatModel
 
@@ -195,7 +195,8 @@ def test_the_request_opening_a_text_is_not_summarized(message: str, text: str) -
     ],
 )
 def test_summarize_text_reads_a_request_followed_by_a_text(message: str, read: bool) -> None:
-    assert carries_text_to_summarize(message) is read
+    assert bool(carries_text_to_summarize(message)) is read
+    assert (carries_text_to_summarize(message) is SURELY) is read  # sure: it is given the text itself
     assert reader_of(TextPlugin.create_agent().get_tools()[0]) is carries_text_to_summarize
 
 

@@ -23,7 +23,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.tools import BaseTool, StructuredTool
 
 from cadence.builtins._common import BuiltinToolError, agent_prompt
-from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, reads
+from cadence.sdk import SURELY, BaseAgent, BasePlugin, PluginMetadata, reads
 from cadence.settings import Settings, get_settings
 from cadence.text import STOPWORDS
 
@@ -110,10 +110,12 @@ def text_to_summarize(message: str) -> str:
 
 def carries_text_to_summarize(text: str) -> bool:
     """``summarize_text``'s reader (:func:`cadence.sdk.reads`): a request to summarize followed by the text
-    itself, of :data:`MIN_TEXT_SENTENCES` sentences or more ("Summarize this: The meeting covered ...");
-    "Summarize the docs about plugins" carries none (the docs agent's)."""
+    itself, of :data:`MIN_TEXT_SENTENCES` sentences or more ("Summarize this: The meeting covered ..."):
+    :data:`cadence.sdk.SURELY`, whatever else the text's words fit; "Summarize the docs about plugins"
+    carries none (the docs agent's)."""
     rest = text_to_summarize(text)
-    return rest != text and len(split_sentences(rest)) >= MIN_TEXT_SENTENCES
+    carries = rest != text and len(split_sentences(rest)) >= MIN_TEXT_SENTENCES
+    return SURELY if carries else False  # type: ignore[return-value]
 
 
 def check_text(text: str, limit: int) -> str:

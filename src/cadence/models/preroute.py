@@ -511,8 +511,8 @@ def readable_routes(
     whose tools may read it is dropped ("Who won the world cup in 2018?" is no sum for the calculator's
     "cup"), and when that drops them all, the next route its words fit whose tools do read it takes it
     ("difference" is the world clock's word too; the calculator reads "the difference between 95 and 38").
-    A question no route's words fit goes to the first route whose tools surely answer it
-    (:func:`reads_surely`: "Tell me about Canada"), else nowhere."""
+    Routes whose tools surely answer the question (:func:`reads_surely`) are kept alone, and a question no
+    route's words fit goes to the first of them ("Tell me about Canada"), else nowhere."""
     kept = list(shortlist)
     if kept and ranked[0].number_only and numbers < 2:
         asks = ASKS_SOMETHING_RE.search(question) is not None
@@ -524,7 +524,9 @@ def readable_routes(
         return kept
     readable = [n for n in kept if may_be_read(readers.get(n), question)]
     if readable:
-        return readable
+        # a route whose tools surely answer it goes first ("Summarize this: ... in October" names a month the
+        # calendar reads and words the docs have; the summarizer is sure)
+        return [n for n in readable if reads_surely(readers.get(n), question)] or readable
     return [
         r.name
         for r in ranked
