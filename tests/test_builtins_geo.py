@@ -275,3 +275,53 @@ def test_a_route_sure_to_answer_goes_before_the_routes_its_words_fit() -> None:
     )
     plan = model.plan([SystemMessage("x"), HumanMessage(message)], **bound.kwargs)  # type: ignore[attr-defined]
     assert plan.route_names == ["goto_text_agent"]
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "How far is Paris from London?",
+            "Paris, France is about 344 km (214 miles) from London, UK in a straight line.",
+        ),
+        (
+            "How many km from Berlin to Munich?",
+            "Berlin, Germany is about 505 km (314 miles) from Munich, Germany",
+        ),
+        (
+            "How far is France from Japan?",
+            "France (Paris) is about 9,713 km (6,035 miles) from Japan (Tokyo)",
+        ),
+    ],
+)
+def test_the_distance_between_two_places_is_a_great_circle(question: str, said: str) -> None:
+    assert answer(question).startswith(said)
+
+
+def test_a_distance_needs_two_places_and_no_time_difference_is_one() -> None:
+    with pytest.raises(PlaceFactsError, match=r"two places \(found: Tokyo, Japan\)"):
+        answer("How far is Tokyo?")
+    assert "distance" not in asked_facts("How far ahead is Tokyo from London?")  # the world clock's
+    assert not asks_place_fact("How far ahead is Tokyo from London?")
+    assert "distance" not in asked_facts("Convert 26.2 miles to km")
+
+
+def test_the_largest_cities_of_a_country_or_state() -> None:
+    assert answer("What is the largest city in Australia?").startswith(
+        "The largest cities of Australia: Sydney (5.6 million), Melbourne (5.4 million) and Brisbane"
+    )
+    texas = answer("What are the biggest cities in Texas?")
+    assert "The largest cities of Texas: Houston (2.3 million), San Antonio (1.5 million) and Dallas" in texas
+
+
+def test_how_far_is_it_is_from_the_place_talked_about() -> None:
+    history = [
+        HumanMessage("What time is it in Madrid?"),
+        AIMessage("It is 10:00 in Madrid.", name="synthesizer"),
+    ]
+    question = "How far is it from Lisbon?"
+    assert (
+        with_possessive_place(question, [*history, HumanMessage(question)])
+        == "How far is Madrid from Lisbon?"
+    )
+    assert with_possessive_place(question, [HumanMessage(question)]) == question  # nothing talked about

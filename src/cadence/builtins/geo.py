@@ -16,6 +16,7 @@ said to be missing, never guessed.
 from __future__ import annotations
 
 import logging
+import math
 import re
 import threading
 from collections.abc import Sequence
@@ -25,7 +26,14 @@ from typing import Any
 from langchain_core.tools import BaseTool
 
 from cadence.builtins._common import BuiltinToolError, agent_prompt, check_question
-from cadence.builtins.info import MAX_PLACES, Place, UnknownLocationError, division_name, resolve_locations
+from cadence.builtins.info import (
+    MAX_PLACES,
+    Place,
+    UnknownLocationError,
+    division_name,
+    largest_cities,
+    resolve_locations,
+)
 from cadence.builtins.info import warm_up as warm_up_places
 from cadence.sdk import SURELY, BaseAgent, BasePlugin, PluginMetadata, reads, route_text, tool
 
@@ -38,6 +46,7 @@ MAX_NEIGHBOURS = 16
 MAX_LANGUAGES = 6
 """Most languages named for one country (GeoNames lists them most spoken first)."""
 KM2_PER_SQUARE_MILE = 2.589988110336
+KM_PER_MILE = 1.609344
 
 
 class PlaceFactsError(BuiltinToolError):
@@ -182,8 +191,10 @@ def _capitalized(text: str) -> str:
 
 
 def _listed(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+    """``a``, ``a and b``, ``a, b and c`` (empty for none)."""
+    if len(items) < 2:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def people(count: int) -> str:
@@ -208,6 +219,7 @@ def _country_fact(facts: CountryFacts, fact: str, capital: str = "") -> str:
     the = _the(facts.name)
     count = len(facts.neighbours)
     shown = facts.languages[:MAX_LANGUAGES]
+    cities = largest_cities(facts.code) if fact == "largest city" else []
     said: dict[str, tuple[object, str]] = {
         "capital": (facts.capital, f"The capital of {the} is {capital or facts.capital}."),
         "population": (
@@ -225,7 +237,7 @@ def _country_fact(facts: CountryFacts, fact: str, capital: str = "") -> str:
             shown,
             f"The language of {the} is {shown[0]}."
             if len(shown) == 1
-            else f"The languages of {the}, most spoken first: {_listed(shown or ['-'])}.",
+            else f"The languages of {the}, most spoken first: {_listed(shown)}.",
         ),
         "continent": (facts.continent, f"{_capitalized(the)} is a country in {facts.continent}."),
         "calling code": (
@@ -233,6 +245,10 @@ def _country_fact(facts: CountryFacts, fact: str, capital: str = "") -> str:
             f"The international calling code of {the} is +{facts.calling_code}.",
         ),
         "domain": (facts.domain, f"The internet country domain of {the} is {facts.domain}."),
+        "largest city": (
+            cities,
+            f"The largest cities of {the}: {_cities_said(cities)}, by GeoNames' figures.",
+        ),
         "neighbours": (
             True,
             f"{_capitalized(the)} borders {_listed([_the(n) for n in facts.neighbours[:MAX_NEIGHBOURS]])} "
@@ -243,6 +259,66 @@ def _country_fact(facts: CountryFacts, fact: str, capital: str = "") -> str:
     }
     known, sentence = said[fact]
     return sentence.replace("..", ".") if known else f"GeoNames has no {fact} for {the}."
+
+
+def _short_people(count: int) -> str:
+    """``9.7 million``, ``522 thousand``: a population in a list."""
+    if count >= 1_000_000:
+        return f"{count / 1e6:.1f} million"
+    return f"{round(count / 1000):,} thousand" if count >= 10_000 else f"{count:,}"
+
+
+def _cities_said(cities: Sequence[tuple[str, int]]) -> str:
+    return _listed([f"{name} ({_short_people(population)})" for name, population in cities])
+
+
+def great_circle_km(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """The great-circle distance between two (latitude, longitude) points, in kilometres (haversine)."""
+    lat1, lon1, lat2, lon2 = map(math.radians, (*a, *b))
+    h = math.sin((lat2 - lat1) / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2
+    return 2 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(h)))
+
+
+def _point_label(place: Place) -> str:
+    """A place as a distance names it: a city by its label, a country or state by itself and its reference
+    city ("Japan (Tokyo)"), whose coordinates are used."""
+    if place.region and place.reference:
+        return f"{_the(place.region)} ({place.reference})"
+    return place.label
+
+
+_BETWEEN_PLACES_RE = re.compile(r"\b(?:from|to|and)\b", re.IGNORECASE)
+
+
+def _each_place(question: str) -> list[Place]:
+    """The places of a question naming two around "from", "to" or "and" ("How far is Paris from London?"
+    reads as one place name with a qualifier otherwise), each read on its own."""
+    found: list[Place] = []
+    for segment in _BETWEEN_PLACES_RE.split(question):
+        try:
+            found.extend(_places(segment, limit=1))
+        except UnknownLocationError:
+            continue
+    return found
+
+
+def _distances(places: Sequence[Place]) -> list[str]:
+    """The straight-line distance from the first place to each other one."""
+    located = [p for p in places if p.coordinates is not None]
+    if len(located) < 2:
+        found = f" (found: {'; '.join(p.label for p in located)})" if located else ""
+        raise PlaceFactsError(
+            f"A distance needs two places{found}; name both, e.g. 'How far is Paris from London?'; a time "
+            "zone or a UTC offset is no place on the map."
+        )
+    first, lines = located[0], []
+    for other in located[1:]:
+        km = great_circle_km(first.coordinates, other.coordinates)  # type: ignore[arg-type]
+        lines.append(
+            f"{_capitalized(_point_label(first))} is about {km:,.0f} km ({km / KM_PER_MILE:,.0f} miles) from "
+            f"{_point_label(other)} in a straight line."
+        )
+    return lines
 
 
 def _is_in(place: Place, facts: CountryFacts | None) -> str:
@@ -270,19 +346,30 @@ def _place_facts(place: Place, asked: Sequence[str]) -> list[str]:
     lines: list[str] = []
     if not country_level:
         lines.append(_is_in(place, facts))
-        if place.population and (not asked or "population" in asked):
+
+        def wanted(*which: str) -> bool:
+            return not asked or any(fact in asked for fact in which)
+
+        if place.population and wanted("population"):
             name = place.label.split(",")[0]
             lines.append(f"The population of {name} is {people(place.population)}, by GeoNames' figures.")
-        elif place.region and (not asked or any(f in asked for f in ("population", "area"))):
+        cities = largest_cities(code, division) if place.region and wanted("largest city") else []
+        if cities:
+            lines.append(
+                f"The largest cities of {place.region}: {_cities_said(cities)}, by GeoNames' figures."
+            )
+        if place.region and wanted("population", "area"):
             lines.append(
                 f"GeoNames has no population or area for {place.region}; ask about its cities or about "
                 f"{_the(facts.name)}."
             )
-        country_facts = [f for f in asked if f not in ("population", "area", "where")]
+        country_facts = [f for f in asked if f not in ("population", "area", "where", "distance")]
+        if place.region:  # a state's own largest cities are said above
+            country_facts = [f for f in country_facts if f != "largest city"]
         lines.extend(_country_fact(facts, f) for f in country_facts)
         return lines
     capital = place.reference if place.reference_is_capital else ""
-    for fact in asked or [f for f in FACTS if f != "where"]:
+    for fact in [f for f in asked if f != "distance"] or SHEET:
         lines.append(_is_in_continent(facts) if fact == "where" else _country_fact(facts, fact, capital))
     return lines
 
@@ -314,6 +401,14 @@ FACTS: dict[str, re.Pattern[str]] = {
     ),
     "domain": re.compile(r"\b(?:internet |top[- ]level |country )?domains?\b|\btld\b", re.I),
     "neighbours": re.compile(r"\bneighbou?r(?:s|ing)?\b|\bborders?\b|\bbordering\b", re.I),
+    "largest city": re.compile(
+        r"\b(?:largest|biggest|most populous|main|major|principal) (?:cities|city|towns?)\b", re.I
+    ),
+    "distance": re.compile(
+        r"\bhow far(?! (?:ahead|behind|apart in time)\b)\b|\bdistances?\b"
+        r"|\b(?:km|kilomet(?:er|re)s?|miles)\b(?= (?:is it )?(?:from|between|away)\b)",
+        re.I,
+    ),
     "where": re.compile(
         r"\bwhere (?:is|are|'s|lies|is located)\b|\bwhere\b.*\blocated\b"
         r"|\b(?:which|what) (?:country|state|province|region)\b"
@@ -321,7 +416,13 @@ FACTS: dict[str, re.Pattern[str]] = {
         re.I,
     ),
 }
-"""The facts ``place_facts`` tells, each with the words asking for it ("capital gains" asks none)."""
+"""The facts ``place_facts`` tells, each with the words asking for it ("capital gains" asks none; "how far
+ahead" is a time difference, not a distance)."""
+
+SHEET = [f for f in FACTS if f not in ("where", "distance")]
+"""The facts of a whole sheet ("Tell me about Canada")."""
+EARTH_RADIUS_KM = 6371.0088
+"""The Earth's mean radius, for great-circle distances."""
 
 _ABOUT_RE = re.compile(r"\b(?:tell me about|facts? (?:about|on)|what do you know about|describe)\b", re.I)
 """A request for every fact of a place ("Tell me about Canada")."""
@@ -368,6 +469,11 @@ def answer(question: str) -> str:
         ) from exc
     asked = asked_facts(question)
     lines: list[str] = []
+    if "distance" in asked:
+        lines.extend(_distances(_each_place(question) if len(places) < 2 else places))
+        asked = [f for f in asked if f != "distance"]
+        if not asked:  # a distance alone: no sheet of each place
+            return " ".join(lines)
     for place in places:
         for line in _place_facts(place, asked):
             if line not in lines:
@@ -397,14 +503,16 @@ def asks_place_fact(text: str) -> bool:
 @route_text(
     "Facts about a country or a city from the bundled GeoNames data: capital, population (how many people "
     "live there), area (how big), currency, languages spoken, continent, calling code, internet domain, "
-    "neighbouring countries (borders); a city's country and region (where it is, which country) and "
-    "population. Pass the question, e.g. 'capital of Australia', 'population of Lyon'."
+    "neighbouring countries (borders), largest cities; a city's country and region (where it is, which "
+    "country) and population; the distance between two places (how far, km or miles from one to the other). "
+    "Pass the question, e.g. 'capital of Australia', 'population of Lyon', 'how far is Paris from London'."
 )
 @tool
 def place_facts(question: str) -> str:
     """Facts about a country or city (offline GeoNames data): capital, population, area, currency,
-    languages, continent, calling code, internet domain, neighbouring countries; a city's country, region
-    and population. Pass the question, e.g. 'capital of Australia' or 'population of Lyon'."""
+    languages, continent, calling code, internet domain, neighbouring countries, largest cities; a city's
+    country, region and population; the straight-line distance between two places. Pass the question, e.g.
+    'capital of Australia', 'population of Lyon' or 'how far is Paris from London'."""
     return answer(question)
 
 
@@ -444,8 +552,9 @@ class GeoPlugin(BasePlugin):
             version="1.0.0",
             description=(
                 "Geography agent: facts about countries and cities from offline data: the capital, "
-                "population, area, currency, languages, continent, calling code and neighbouring countries "
-                "of a country; which country and region a city is in, and its population."
+                "population, area, currency, languages, continent, calling code, neighbouring countries and "
+                "largest cities of a country; which country and region a city is in, its population; the "
+                "distance between two places."
             ),
             capabilities=[
                 "the capital city of a country",
@@ -455,6 +564,8 @@ class GeoPlugin(BasePlugin):
                 "which continent a country is in, which country or region a city is in, where a place is",
                 "a country's international calling code and internet domain",
                 "the countries bordering a country: its neighbours",
+                "the largest or biggest cities of a country or state",
+                "how far one place is from another: the distance in km or miles between two cities",
             ],
             response_suggestion=(
                 "State the fact and the place in one sentence; say populations are GeoNames' figures."

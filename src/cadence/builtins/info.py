@@ -404,6 +404,8 @@ class _City(NamedTuple):
     admin1: str
     population: int
     zone: str
+    latitude: float = 0.0
+    longitude: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -468,6 +470,18 @@ _GAZETTEER: _Gazetteer | None = None
 _GAZETTEER_LOCK = threading.Lock()
 
 
+def largest_cities(country: str, admin1: str = "", limit: int = 3) -> list[tuple[str, int]]:
+    """The most populous cities of a country (or of one of its divisions) in the bundled data, most populous
+    first, as (name, population); a city's districts ("Zürich (Kreis 11)") are left out."""
+    found: list[tuple[str, int]] = []
+    for city in _gazetteer().cities:  # sorted by population
+        if city.country == country and admin1 in ("", city.admin1) and "(" not in city.name:
+            found.append((city.name, city.population))
+            if len(found) >= limit:
+                break
+    return found
+
+
 def division_name(country: str, code: str) -> str | None:
     """The name of a country's first-level division (``("US", "TX")`` → ``Texas``) when the index knows it."""
     return _gazetteer().admin1.get((country, code))
@@ -517,6 +531,8 @@ def _compact(record: dict[str, object]) -> object:
         sys.intern(str(record["admin1code"])),
         int(record["population"] or 0),  # type: ignore[call-overload]
         sys.intern(str(record["timezone"])),
+        float(record.get("latitude") or 0.0),  # type: ignore[arg-type]
+        float(record.get("longitude") or 0.0),  # type: ignore[arg-type]
     )
     own = _key(_PARENTHESIS.sub("", city.name)).replace(",", "")  # "Halle (Saale)" is found as "Halle"
     names = record["alternatenames"] if city.population >= ALTERNATE_NAMES_MIN_POPULATION else ()
@@ -729,6 +745,9 @@ class Place:
     """ISO country code and first-level division code of the place (empty when not a place)."""
     population: int = 0
     """A city's population in the bundled GeoNames data; 0 for a country, a state or a time zone."""
+    coordinates: tuple[float, float] | None = None
+    """Latitude and longitude in degrees: a city's, or a country's or state's reference city's (its capital
+    or largest city); None for a time zone or a UTC offset."""
 
 
 class _Qualified(NamedTuple):
@@ -761,6 +780,7 @@ def _city_place(g: _Gazetteer, index: int, name: str, others: Sequence[str], mor
         more_alternatives=more,
         within=(city.country, city.admin1),
         population=city.population,
+        coordinates=(city.latitude, city.longitude),
     )
 
 
@@ -780,6 +800,7 @@ def _region_place(g: _Gazetteer, region: _Region, name: str, others: Sequence[st
         reference_is_capital=region.capital,
         other_zones=tuple(z for z in region.zones if z[1] != city.zone),
         within=(region.country, region.admin1),
+        coordinates=(city.latitude, city.longitude),
     )
 
 

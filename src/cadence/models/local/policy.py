@@ -699,16 +699,22 @@ York", "in Paris, Texas", "a trip to Tokyo", "the capital of Peru"; not someone'
 
 _POSSESSIVE_RE = re.compile(r"\b(?:its|their)\b(?=\s+[a-z])", re.IGNORECASE)
 """A possessive referring back ("And its population?", "What is their currency?")."""
+_FAR_IT_RE = re.compile(r"\b(?P<far>how far|how many (?:km|kilomet(?:er|re)s|miles)) is it\b", re.IGNORECASE)
+"""A distance from the place talked about ("How far is it from Lisbon?" after the time in Madrid)."""
 
 
 def with_possessive_place(question: str, messages: Sequence[BaseMessage]) -> str:
     """``question`` with "its"/"their" written as the place the previous question was about ("And its
-    population?" after "What is the capital of Peru?" asks "And Peru's population?"); unchanged when the
+    population?" after "What is the capital of Peru?" asks "And Peru's population?"), and "it" of a
+    distance as that place ("How far is it from Lisbon?" after the time in Madrid); unchanged when the
     previous turn named no place ("What's its square root?" after "What's 12 squared?")."""
-    if not _POSSESSIVE_RE.search(question):
+    possessive, far = _POSSESSIVE_RE.search(question), _FAR_IT_RE.search(question)
+    place = previous_place(messages, latest=True) if possessive or far else None
+    if not place:
         return question
-    place = previous_place(messages, latest=True)
-    return _POSSESSIVE_RE.sub(f"{place}'s", question, count=1) if place else question
+    if far:
+        return _FAR_IT_RE.sub(lambda m: f"{m.group('far')} is {place}", question, count=1)
+    return _POSSESSIVE_RE.sub(f"{place}'s", question, count=1)
 
 
 _THERE_RE = re.compile(
