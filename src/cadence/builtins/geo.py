@@ -262,7 +262,9 @@ def _country_fact(facts: CountryFacts, fact: str, capital: str = "") -> str:
 
 
 def _short_people(count: int) -> str:
-    """``9.7 million``, ``522 thousand``: a population in a list."""
+    """``1.41 billion``, ``9.7 million``, ``522 thousand``: a population in a list."""
+    if count >= 1_000_000_000:
+        return f"{count / 1e9:.2f} billion"
     if count >= 1_000_000:
         return f"{count / 1e6:.1f} million"
     return f"{round(count / 1000):,} thousand" if count >= 10_000 else f"{count:,}"
@@ -287,7 +289,7 @@ def _point_label(place: Place) -> str:
     return place.label
 
 
-_BETWEEN_PLACES_RE = re.compile(r"\b(?:from|to|and)\b", re.IGNORECASE)
+_BETWEEN_PLACES_RE = re.compile(r"\b(?:from|to|and|than|with|or|vs\.?|versus)\b", re.IGNORECASE)
 
 
 def _each_place(question: str) -> list[Place]:
@@ -300,6 +302,47 @@ def _each_place(question: str) -> list[Place]:
         except UnknownLocationError:
             continue
     return found
+
+
+def _size(place: Place, by: str) -> tuple[float, str] | None:
+    """A place's area (``by="area"``: countries only) or population (cities and countries), with how it is
+    said; None when the data has none."""
+    facts = countries().get(place.within[0])
+    if facts is not None and not place.within[1] and place.region:  # a country
+        if by == "area":
+            return (facts.area_km2, f"{facts.area_km2:,.0f} km²") if facts.area_km2 else None
+        count = facts.population
+    else:
+        count = place.population if by == "population" else 0
+    return (float(count), f"{_short_people(count)} people") if count else None
+
+
+_COMPARED = {"area": ("larger", "smaller"), "population": ("more populous", "less populous")}
+
+
+def _comparisons(question: str, places: Sequence[Place]) -> list[str]:
+    """Which of two places is bigger ("Is Canada bigger than the US?"): by area for two countries unless
+    people are asked about, else by population, by GeoNames' figures."""
+    if len(places) < 2:
+        raise PlaceFactsError(
+            "A comparison needs two places, e.g. 'Is Canada bigger than the United States?'"
+        )
+    first, second = places[0], places[1]
+    people_asked = re.search(r"\b(?:populous|people|population|inhabitants)\b", question, re.I) is not None
+    for by in ([] if people_asked else ["area"]) + ["population"]:
+        a, b = _size(first, by), _size(second, by)
+        if a and b:
+            name_a = _capitalized(_the(first.region or first.label))
+            name_b = _the(second.region or second.label)
+            more, less = _COMPARED[by]
+            if a[0] == b[0]:
+                return [f"{name_a} and {name_b} are the same by {by} ({a[1]}), by GeoNames' figures."]
+            said = more if a[0] > b[0] else less
+            return [f"{name_a} ({a[1]}) is {said} than {name_b} ({b[1]}), by GeoNames' figures."]
+    raise PlaceFactsError(
+        "The bundled data has no area or population to compare for these places; ask about countries or "
+        "cities, e.g. 'Is Canada bigger than the United States?'"
+    )
 
 
 def _distances(places: Sequence[Place]) -> list[str]:
@@ -363,15 +406,37 @@ def _place_facts(place: Place, asked: Sequence[str]) -> list[str]:
                 f"GeoNames has no population or area for {place.region}; ask about its cities or about "
                 f"{_the(facts.name)}."
             )
-        country_facts = [f for f in asked if f not in ("population", "area", "where", "distance")]
+        country_facts = [f for f in asked if f not in ("population", "area", "where", *PAIR_FACTS)]
         if place.region:  # a state's own largest cities are said above
             country_facts = [f for f in country_facts if f != "largest city"]
         lines.extend(_country_fact(facts, f) for f in country_facts)
         return lines
     capital = place.reference if place.reference_is_capital else ""
-    for fact in [f for f in asked if f != "distance"] or SHEET:
+    if not [f for f in asked if f not in PAIR_FACTS]:
+        return [_sheet(facts, capital)]
+    for fact in [f for f in asked if f not in PAIR_FACTS]:
         lines.append(_is_in_continent(facts) if fact == "where" else _country_fact(facts, fact, capital))
     return lines
+
+
+def _sheet(facts: CountryFacts, capital: str = "") -> str:
+    """Every fact of a country in one sentence ("Tell me about Canada"), those the data lacks left out."""
+    cities = [name for name, _ in largest_cities(facts.code)]
+    languages = facts.languages[:MAX_LANGUAGES]
+    neighbours = [_the(n) for n in facts.neighbours[:MAX_NEIGHBOURS]]
+    parts = [
+        f"a country in {facts.continent}" if facts.continent else "a country",
+        f"capital {capital or facts.capital}" if facts.capital else "",
+        f"population about {_short_people(facts.population)} (GeoNames)" if facts.population else "",
+        f"area {facts.area_km2:,.0f} km²" if facts.area_km2 else "",
+        f"currency {_currency(facts)}" if facts.currency_name else "",
+        f"{'languages' if len(languages) > 1 else 'language'} {_listed(languages)}" if languages else "",
+        f"calling code +{facts.calling_code}" if facts.calling_code else "",
+        f"internet domain {facts.domain}" if facts.domain else "",
+        f"borders {_listed(neighbours)}" if neighbours else "",
+        f"largest cities {_listed(cities)}" if cities else "",
+    ]
+    return f"{_capitalized(_the(facts.name))}: {'; '.join(p for p in parts if p)}."
 
 
 def _is_in_continent(facts: CountryFacts) -> str:
@@ -409,6 +474,12 @@ FACTS: dict[str, re.Pattern[str]] = {
         r"|\b(?:km|kilomet(?:er|re)s?|miles)\b(?= (?:is it )?(?:from|between|away)\b)",
         re.I,
     ),
+    "comparison": re.compile(
+        r"\b(?:bigger|larger|smaller|greater|more populous|less populous|more people|fewer people)\b"
+        r"(?=.*\bthan\b)|\b(?:compare|comparison)\b"
+        r"|\bwhich (?:is|one is|has) (?:bigger|larger|smaller|more populous|less populous|more people)\b",
+        re.I,
+    ),
     "where": re.compile(
         r"\bwhere (?:is|are|'s|lies|is located)\b|\bwhere\b.*\blocated\b"
         r"|\b(?:which|what) (?:country|state|province|region)\b"
@@ -418,9 +489,9 @@ FACTS: dict[str, re.Pattern[str]] = {
 }
 """The facts ``place_facts`` tells, each with the words asking for it ("capital gains" asks none; "how far
 ahead" is a time difference, not a distance)."""
+PAIR_FACTS = ("distance", "comparison")
+"""Facts of two places, not of one."""
 
-SHEET = [f for f in FACTS if f not in ("where", "distance")]
-"""The facts of a whole sheet ("Tell me about Canada")."""
 EARTH_RADIUS_KM = 6371.0088
 """The Earth's mean radius, for great-circle distances."""
 
@@ -471,8 +542,11 @@ def answer(question: str) -> str:
     lines: list[str] = []
     if "distance" in asked:
         lines.extend(_distances(_each_place(question) if len(places) < 2 else places))
-        asked = [f for f in asked if f != "distance"]
-        if not asked:  # a distance alone: no sheet of each place
+    if "comparison" in asked:
+        lines.extend(_comparisons(question, _each_place(question) if len(places) < 2 else places))
+    if lines:
+        asked = [f for f in asked if f not in (*PAIR_FACTS, "area", "population")]
+        if not asked:  # a distance or a comparison alone: no sheet of each place
             return " ".join(lines)
     for place in places:
         for line in _place_facts(place, asked):
@@ -566,6 +640,7 @@ class GeoPlugin(BasePlugin):
                 "the countries bordering a country: its neighbours",
                 "the largest or biggest cities of a country or state",
                 "how far one place is from another: the distance in km or miles between two cities",
+                "which of two countries or cities is bigger, larger or more populous",
             ],
             response_suggestion=(
                 "State the fact and the place in one sentence; say populations are GeoNames' figures."
