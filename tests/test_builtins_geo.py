@@ -352,3 +352,11 @@ def test_a_comparison_without_figures_says_so() -> None:
     with pytest.raises(PlaceFactsError, match="no area or population to compare"):
         answer("Is France larger than Texas?")  # no area for a state in the data
     assert not asks_place_fact("Is 5 bigger than 3?")  # numbers: the calculator's
+
+
+def test_there_is_a_place_named_earlier_in_the_same_message() -> None:
+    from cadence.models.local.policy import place_before_there
+
+    assert place_before_there("What's the capital city of Canada and what time is it there?") == "Canada"
+    assert place_before_there("What time is it there?") is None
+    assert place_before_there("How many people live in Peru?") is None  # no "there"

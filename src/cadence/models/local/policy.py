@@ -724,6 +724,14 @@ _IS_IT_RE = re.compile(r"\b(?P<verb>is|are) (?:it|that)(?=\s*[?.!]*$)", re.IGNOR
 _COMPARES_RE = re.compile(r"\b(?:ahead|behind|earlier|later|difference|apart|than)\b", re.IGNORECASE)
 
 
+def place_before_there(question: str) -> str | None:
+    """The place a message names before its closing "there" ("What's the capital of Canada and what time is
+    it there?": Canada), which "there" refers to before any earlier turn's place; None when it names none."""
+    there = _THERE_RE.search(question)
+    named = _IN_PLACE_RE.findall(question[: there.start()]) if there else []
+    return named[-1] if named else None
+
+
 def resolve_place(question: str, place: str | None) -> str:
     """``question`` with a place it refers back to written out: "there" at its end is "in {place}"
     ("and what time is it there?"), a comparison's closing "is it" is "is {place}" ("and how far
@@ -1738,7 +1746,7 @@ class SmallModelPolicy:
                 shortlist = PreRouter.shortlisted(ranked) if not is_small_talk(question) else []
                 # "there" read as the place it refers to ("What's the weather there?" after the time in Paris)
                 read_as = (
-                    resolve_place(question, previous_place(messages))
+                    resolve_place(question, place_before_there(question) or previous_place(messages))
                     if _THERE_RE.search(question)
                     else with_possessive_place(question, messages)  # "And its population?"
                 )
@@ -1855,7 +1863,7 @@ class SmallModelPolicy:
         ):
             # "And in Paris?", "What time is it there?" (after "I'm planning a trip to Tokyo."), "How many
             # hours ahead of London is that?" (after the time in Tokyo)
-            question = resolve_place(question, previous_place(messages))
+            question = resolve_place(question, place_before_there(question) or previous_place(messages))
         question = with_possessive_place(question, messages)
         question = part_for(resolve_told(question, told_facts(base)), tools, turn_answers(messages))
         options = tools
