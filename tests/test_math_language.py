@@ -2317,3 +2317,47 @@ def test_the_unit_of_the_amount_is_the_results(text: str, expected: str) -> None
     assert calculate.invoke({"expression": text}) == expected
     assert trailing_unit("(25 / 100) * 80 cents") == ("(25 / 100) * 80", "cents")
     assert trailing_unit("(25 / 100) * 80") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("What's the compound interest on $1000 at 5% for 3 years?", 157.625),
+        ("How much is $5000 after 10 years at 7% interest compounded annually?", 5000 * 1.07**10),
+        ("$10,000 compounded monthly at 6% for 2 years", 10000 * (1 + 0.06 / 12) ** 24),
+        (
+            "What's the compound interest on $2000 at 4% compounded quarterly for 18 months?",
+            2000 * (1.01**6 - 1),
+        ),
+        ("What's the simple interest on $2000 at 4% for 5 years?", 400),
+        ("How much will $2000 be worth with simple interest at 4% after 5 years?", 2400),
+    ],
+)
+def test_interest_over_years_is_compound_or_simple_as_said(question: str, value: float) -> None:
+    assert evaluate(to_expression(question)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("What's the monthly payment on a $20,000 loan at 6% for 5 years?", 386.656),
+        ("What is the mortgage payment for $300,000 at 4% for 30 years?", 1432.246),
+        ("Yearly payment on a $10,000 loan at 5% over 10 years?", 1295.046),
+        ("Monthly payment on a $12,000 loan at 0% for 2 years", 500),
+    ],
+)
+def test_a_loan_payment_is_the_annuity_that_repays_it(question: str, value: float) -> None:
+    assert evaluate(to_expression(question)) == pytest.approx(value, abs=0.01)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("Tip of 20% on $45.50", 9.10),
+        ("8% tax on $60", 4.80),
+        ("$45.50 with a 20% tip", 54.60),  # the bill with the tip
+        ("25% discount on $80", 60),  # a discount named alone: the price paid, as "25% off"
+    ],
+)
+def test_a_tip_or_tax_named_on_a_price_is_that_part(question: str, value: float) -> None:
+    assert evaluate(to_expression(question)) == pytest.approx(value)

@@ -966,6 +966,10 @@ _PRICE_PART_ASKED = tuple(
         r"\bhow much (?:(?:money|do|does|did|will|would|can|could|should|i|we|you|he|she|they)\s+){1,3}"
         r"(?:save|tip)\b",
         r"\b(?:amount|size|value) of (?:the )?" + _PRICE_PART + r"\b",
+        # a tip or a tax named on the price, alone: "tip of 20% on $45.50", "8% tax on 60"
+        # (a discount named so is ambiguous: "25% discount on $80" stays the price paid)
+        rf"^\W*(?:(?:a|an|the)\s+)?(?:{_NUM}\s*{_PCT}\s+)?(?:tips?|gratuity|tax(?:es)?|vat|gst|hst)\s+"
+        rf"(?:of\s+{_NUM}\s*{_PCT}\s+)?on\b",
     )
 )
 """A question asking for the tip, the tax or the discount itself rather than the price with it."""
@@ -1085,6 +1089,93 @@ _EARNED_ASKED_RE = re.compile(
     re.IGNORECASE,
 )
 _SPAN_RE = re.compile(rf"(?<![\w.])(?P<n>{_NUM})\s+(?:years?|months?|weeks?|days?)\b", re.IGNORECASE)
+
+
+# Interest over several periods and loan payments: "the compound interest on $1000 at 5% for 3 years",
+# "the monthly payment on a $20,000 loan at 6% for 5 years".
+_COMPOUND_RE = re.compile(r"\bcompound(?:ed|ing)?\b", re.IGNORECASE)
+_SIMPLE_RE = re.compile(r"\bsimple interest\b", re.IGNORECASE)
+_PERIODS_A_YEAR = {
+    "annually": 1, "yearly": 1, "annual": 1, "semi-annually": 2, "semiannually": 2, "half-yearly": 2,
+    "quarterly": 4, "monthly": 12, "weekly": 52, "daily": 365,
+}  # fmt: skip
+_FREQUENCY_RE = re.compile(
+    r"\bcompounded\s+(?P<f>semi-?annually|half-yearly|annually|yearly|quarterly|monthly|weekly|daily)\b",
+    re.IGNORECASE,
+)
+_YEARS_RE = re.compile(rf"(?<![\w.])(?P<n>{_NUM})\s+(?P<unit>years?|months?)\b", re.IGNORECASE)
+_INTEREST_ASKED_RE = re.compile(
+    r"\b(?:(?:compound|simple)\s+)?interest\s+(?:on|of|earned|for)\b|\bhow much interest\b"
+    r"|\binterest\s+(?:will|would|do|does|is)\b",
+    re.IGNORECASE,
+)
+"""A question asking for the interest itself, not what the amount grows to."""
+_LOAN_RE = re.compile(r"\b(?:loan|mortgage|borrow(?:ed|ing)?|financ(?:e|ed|ing))\b", re.IGNORECASE)
+_PAYMENT_ASKED_RE = re.compile(
+    r"\b(?:monthly|yearly|annual|weekly)?\s*(?:payments?|installments?|repayments?)\b"
+    r"|\bpay (?:each|every|per|a) (?:month|year|week)\b",
+    re.IGNORECASE,
+)
+
+
+def _rate_amount_years(text: str) -> tuple[str, str, float] | None:
+    """The one percent, the one other amount and the span in years of an interest or loan question."""
+    percents = _GIVEN_PERCENT_RE.findall(text)
+    spans = list(_YEARS_RE.finditer(text))
+    if len(percents) != 1 or len(spans) != 1:
+        return None
+    rest = _YEARS_RE.sub(" ", _GIVEN_PERCENT_RE.sub(" ", text))
+    amounts = _NUMBER_RE.findall(rest)
+    if len(amounts) != 1 or _OTHER_OPERATION_RE.search(rest):
+        return None
+    span = float(spans[0].group("n"))
+    years = span / 12 if spans[0].group("unit").lower().startswith("month") else span
+    return amounts[0].replace(",", ""), percents[0], years
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if value == int(value) else repr(value)
+
+
+def _interest(text: str) -> str | None:
+    """Interest over a span of years: compound ("compound interest", "compounded monthly": ``A * (1 + P /
+    100 / k) ** (k * n)``) or simple (``A * P / 100 * n``), the interest itself when asked for it ("the
+    compound interest on $1000 at 5% for 3 years"), else what the amount grows to ("How much is $5000 after
+    10 years at 7% compounded annually?"). ``None`` unless the text says which kind (interest over years
+    compounds or not: not guessed), holds one percent, one amount and one span."""
+    compound, simple = _COMPOUND_RE.search(text), _SIMPLE_RE.search(text)
+    if bool(compound) == bool(simple) or _LOAN_RE.search(text):
+        return None
+    found = _rate_amount_years(text)
+    if found is None:
+        return None
+    amount, percent, years = found
+    if simple:
+        grown = f"({amount} * {percent} / 100 * {_number(years)})"
+        return grown if _INTEREST_ASKED_RE.search(text) else f"({amount} + {grown})"
+    frequency = _FREQUENCY_RE.search(text)
+    k = _PERIODS_A_YEAR[frequency.group("f").lower()] if frequency else 1
+    total = f"({amount} * (1 + {percent} / 100 / {k}) ** ({k} * {_number(years)}))"
+    return f"({total} - {amount})" if _INTEREST_ASKED_RE.search(text) else total
+
+
+def _loan_payment(text: str) -> str | None:
+    """The payment of a loan repaid in equal instalments ("the monthly payment on a $20,000 loan at 6% for 5
+    years": ``A * r / (1 - (1 + r) ** -n)`` with ``r`` the rate per payment, monthly unless another is
+    named). ``None`` unless it names a loan and a payment, one yearly percent, one amount and one span."""
+    if not (_LOAN_RE.search(text) and _PAYMENT_ASKED_RE.search(text)):
+        return None
+    found = _rate_amount_years(text)
+    if found is None:
+        return None
+    amount, percent, years = found
+    per = re.search(r"\b(yearly|annual|weekly)\b|\bpay (?:each|every|per|a) (year|week)\b", text, re.I)
+    named = (per.group(1) or per.group(2)).lower() if per else "monthly"
+    k = {"yearly": 1, "annual": 1, "year": 1, "weekly": 52, "week": 52}.get(named, 12)
+    rate, count = f"({percent} / 100 / {k})", _number(k * years)
+    if float(percent) == 0:
+        return f"({amount} / {count})"
+    return f"({amount} * {rate} / (1 - (1 + {rate}) ** (-{count})))"
 
 
 def _percent_earned(text: str) -> str | None:
@@ -2393,7 +2484,9 @@ def _to_expression(text: str) -> str:
             if reading is not None:
                 return reading
     return (
-        _percent_earned(cleaned)
+        _interest(cleaned)
+        or _loan_payment(cleaned)
+        or _percent_earned(cleaned)
         or _price_problem(cleaned)
         or _word_problem(cleaned)
         or _amount_per_time(cleaned)
