@@ -93,7 +93,7 @@ def test_a_country_fact_asked_of_a_city_is_its_countrys() -> None:
 
 def test_what_the_data_does_not_have_is_said_not_guessed() -> None:
     texas = answer("How big is Texas?")
-    assert texas.startswith("Texas is a state or province in the United States")
+    assert texas.startswith("Texas is part of the United States (North America).")
     assert "GeoNames has no population or area for Texas" in texas
 
 
@@ -360,3 +360,57 @@ def test_there_is_a_place_named_earlier_in_the_same_message() -> None:
     assert place_before_there("What's the capital city of Canada and what time is it there?") == "Canada"
     assert place_before_there("What time is it there?") is None
     assert place_before_there("How many people live in Peru?") is None  # no "there"
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "What is the largest country in Africa?",
+            "The largest country in Africa is Algeria (2,381,740 km²), then",
+        ),
+        (
+            "What is the largest country?",
+            "The largest country in the world is Russia (17,100,000 km²), then Canada",
+        ),
+        (
+            "What is the most populous country?",
+            "The most populous country in the world is China (1.41 billion people)",
+        ),
+        (
+            "What is the smallest country in Europe?",
+            "The smallest country in Europe is the Vatican (under 1 km²)",
+        ),
+        ("What is the biggest city in the world?", "The most populous city in the world is Shanghai"),
+        (
+            "Which is the most populous country in South America?",
+            "The most populous country in South America is Brazil",
+        ),
+    ],
+)
+def test_countries_and_cities_are_ranked_in_the_world_or_a_continent(question: str, said: str) -> None:
+    assert answer(question).startswith(said)
+    assert asks_place_fact(question) is SURELY  # no place named, yet the data answers it
+
+
+def test_a_ranking_within_a_place_is_that_places_fact() -> None:
+    assert answer("What is the largest city in Japan?").startswith("The largest cities of Japan: Tokyo")
+
+
+def test_a_states_capital_is_not_its_countrys() -> None:
+    said = answer("What is the capital of California?")
+    assert "Washington" not in said
+    assert "does not name the capital of California; its largest city is Los Angeles" in said
+
+
+def test_the_main_language_is_the_first_geonames_lists() -> None:
+    assert answer("What is the official language of Brazil?") == (
+        "The main language of Brazil is Portuguese. GeoNames also lists Spanish, English and French."
+    )
+    assert answer("What language do they speak in Japan?") == "The main language of Japan is Japanese."
+
+
+def test_compared_to_is_a_comparison() -> None:
+    assert answer("How big is Australia compared to Brazil?") == (
+        "Australia (7,686,850 km²) is smaller than Brazil (8,511,965 km²), by GeoNames' figures."
+    )

@@ -30,6 +30,7 @@ from cadence.builtins.info import (
     MAX_PLACES,
     Place,
     UnknownLocationError,
+    biggest_cities,
     division_name,
     largest_cities,
     resolve_locations,
@@ -180,10 +181,24 @@ def _the(name: str) -> str:
     plural_or_union = name.startswith(("United ", "Republic of ", "Democratic Republic", "Central African"))
     takes = (
         plural_or_union
-        or name in {"Netherlands", "Philippines", "Bahamas", "Gambia", "Maldives"}
+        or name in {"Netherlands", "Philippines", "Bahamas", "Gambia", "Maldives", "Vatican"}
         or (name.endswith((" Islands", " Republic", " Territory", " Emirates")))
     )
     return f"the {name}" if takes else name
+
+
+def _has_area(facts: CountryFacts) -> bool:
+    """Whether the data gives the country an area: GeoNames rounds to whole km², so the Vatican's is 0."""
+    return bool(facts.area_km2) or bool(facts.capital and facts.population)
+
+
+def _km2(area: float) -> str:
+    return "under 1 km²" if area < 1 else f"{area:,.0f} km²"
+
+
+def _square_miles(area: float) -> str:
+    miles = area / KM2_PER_SQUARE_MILE
+    return "under 1 square mile" if miles < 1 else f"{miles:,.0f} square miles"
 
 
 def _capitalized(text: str) -> str:
@@ -228,16 +243,14 @@ def _country_fact(facts: CountryFacts, fact: str, capital: str = "") -> str:
             "(not a live count).",
         ),
         "area": (
-            facts.area_km2,
-            f"{_capitalized(the)} covers {facts.area_km2:,.0f} km² "
-            f"({facts.area_km2 / KM2_PER_SQUARE_MILE:,.0f} square miles).",
+            _has_area(facts),
+            f"{_capitalized(the)} covers {_km2(facts.area_km2)} ({_square_miles(facts.area_km2)}).",
         ),
         "currency": (facts.currency_name, f"The currency of {the} is {_currency(facts)}."),
         "language": (
             shown,
-            f"The language of {the} is {shown[0]}."
-            if len(shown) == 1
-            else f"The languages of {the}, most spoken first: {_listed(shown)}.",
+            f"The main language of {the} is {shown[0]}."
+            + (f" GeoNames also lists {_listed(shown[1:])}." if len(shown) > 1 else ""),
         ),
         "continent": (facts.continent, f"{_capitalized(the)} is a country in {facts.continent}."),
         "calling code": (
@@ -310,7 +323,7 @@ def _size(place: Place, by: str) -> tuple[float, str] | None:
     facts = countries().get(place.within[0])
     if facts is not None and not place.within[1] and place.region:  # a country
         if by == "area":
-            return (facts.area_km2, f"{facts.area_km2:,.0f} km²") if facts.area_km2 else None
+            return (facts.area_km2, _km2(facts.area_km2)) if _has_area(facts) else None
         count = facts.population
     else:
         count = place.population if by == "population" else 0
@@ -371,8 +384,9 @@ def _is_in(place: Place, facts: CountryFacts | None) -> str:
     division = division_name(*place.within) if place.within[1] and not place.region else None
     where = ", ".join(part for part in (division if division != name else None, _the(country)) if part)
     continent = f" ({facts.continent})" if facts and facts.continent else ""
-    kind = "a state or province" if place.region else "a city"
-    return f"{name} is {kind} in {where}{continent}."
+    if place.region:
+        return f"{name} is part of {where}{continent}."
+    return f"{name} is a city in {where}{continent}."
 
 
 def _place_facts(place: Place, asked: Sequence[str]) -> list[str]:
@@ -407,8 +421,12 @@ def _place_facts(place: Place, asked: Sequence[str]) -> list[str]:
                 f"{_the(facts.name)}."
             )
         country_facts = [f for f in asked if f not in ("population", "area", "where", *PAIR_FACTS)]
-        if place.region:  # a state's own largest cities are said above
-            country_facts = [f for f in country_facts if f != "largest city"]
+        if place.region:  # a state's own largest cities are said above; its capital is not the country's
+            country_facts = [f for f in country_facts if f not in ("largest city", "capital")]
+            if "capital" in asked:
+                largest = largest_cities(code, division, limit=1)
+                biggest = f"; its largest city is {largest[0][0]}" if largest else ""
+                lines.append(f"GeoNames' data here does not name the capital of {place.region}{biggest}.")
         lines.extend(_country_fact(facts, f) for f in country_facts)
         return lines
     capital = place.reference if place.reference_is_capital else ""
@@ -428,7 +446,7 @@ def _sheet(facts: CountryFacts, capital: str = "") -> str:
         f"a country in {facts.continent}" if facts.continent else "a country",
         f"capital {capital or facts.capital}" if facts.capital else "",
         f"population about {_short_people(facts.population)} (GeoNames)" if facts.population else "",
-        f"area {facts.area_km2:,.0f} km²" if facts.area_km2 else "",
+        f"area {_km2(facts.area_km2)}" if _has_area(facts) else "",
         f"currency {_currency(facts)}" if facts.currency_name else "",
         f"{'languages' if len(languages) > 1 else 'language'} {_listed(languages)}" if languages else "",
         f"calling code +{facts.calling_code}" if facts.calling_code else "",
@@ -476,7 +494,7 @@ FACTS: dict[str, re.Pattern[str]] = {
     ),
     "comparison": re.compile(
         r"\b(?:bigger|larger|smaller|greater|more populous|less populous|more people|fewer people)\b"
-        r"(?=.*\bthan\b)|\b(?:compare|comparison)\b"
+        r"(?=.*\bthan\b)|\b(?:compare|comparison)\b|\bcompared (?:to|with)\b"
         r"|\bwhich (?:is|one is|has) (?:bigger|larger|smaller|more populous|less populous|more people)\b",
         re.I,
     ),
@@ -502,6 +520,70 @@ _ABOUT_RE = re.compile(r"\b(?:tell me about|facts? (?:about|on)|what do you know
 def asked_facts(question: str) -> list[str]:
     """The facts a question asks, in :data:`FACTS` order (empty: none asked)."""
     return [fact for fact, pattern in FACTS.items() if pattern.search(question)]
+
+
+_RANKING_RE = re.compile(
+    r"\b(?P<which>largest|biggest|smallest|most populous|least populous|most populated)\s+"
+    r"(?P<what>countr(?:y|ies)|cit(?:y|ies))\b"
+    r"(?:\s+(?:in|of|on)\s+(?:the\s+)?(?P<scope>world|earth|planet|africa|asia|europe|north america"
+    r"|south america|oceania|antarctica))?",
+    re.IGNORECASE,
+)
+"""A country or city ranked among all, or a continent's ("What is the largest country in Africa?")."""
+MAX_RANKED = 3
+"""Places named in a ranking (the first and the next ones)."""
+
+
+def _ranking(question: str) -> str | None:
+    """The countries or cities first by area or population, in the world or a continent ("the largest country
+    in Africa", "the most populous country", "the biggest city in the world": a city by its population), by
+    GeoNames' figures (countries with a capital, a population and an area; its list holds territories too).
+    None when the question ranks nothing, names a place to rank within ("the largest city in Japan") or asks
+    for the smallest city (the bundled cities start at 15,000 people)."""
+    match = _RANKING_RE.search(question)
+    if match is None:
+        return None
+    scope = (match.group("scope") or "").lower()
+    if not scope:
+        try:
+            if _places(question, limit=1):
+                return None  # a place to rank within: the place facts answer it
+        except UnknownLocationError:
+            pass
+    continent = "" if scope in ("", "world", "earth", "planet") else scope.title()
+    where = f"in {continent}" if continent else "in the world"
+    which = match.group("which").lower()
+    least = which in ("smallest", "least populous")
+    if match.group("what").lower().startswith("cit"):
+        if least:
+            return None
+        cities = [
+            f"{name} ({_short_people(population)} people)"
+            for name, population, code in biggest_cities(20 * MAX_RANKED)
+            if not continent or getattr(countries().get(code), "continent", "") == continent
+        ][:MAX_RANKED]
+        if not cities:
+            return None
+        then = _listed(cities[1:])
+        return f"The most populous city {where} is {cities[0]}, then {then}, by GeoNames' figures."
+    by_people = "popul" in which
+    pool = [
+        f
+        for f in countries().values()
+        if f.capital and f.population and _has_area(f) and (not continent or f.continent == continent)
+    ]
+    pool.sort(key=lambda f: f.population if by_people else f.area_km2, reverse=not least)
+    ranked = [
+        f"{_the(f.name)} ({_short_people(f.population)} people)"
+        if by_people
+        else f"{_the(f.name)} ({_km2(f.area_km2)})"
+        for f in pool[:MAX_RANKED]
+    ]
+    if not ranked:
+        return None
+    note = " (its list holds territories too)" if least else ""
+    then = _listed(ranked[1:])
+    return f"The {which} country {where} is {ranked[0]}, then {then}, by GeoNames' figures{note}."
 
 
 _POSSESSIVE_S_RE = re.compile(r"(?<=[A-Za-z])['’]s\b")
@@ -530,6 +612,9 @@ def answer(question: str) -> str:
         examples="about one or a few places, e.g. 'capital of Japan' or 'population of Lyon'",
         max_chars=MAX_QUESTION_CHARS,
     )
+    ranked = _ranking(question)
+    if ranked is not None:
+        return ranked
     try:
         places = _places(question)
     except UnknownLocationError as exc:
@@ -564,8 +649,10 @@ def asks_place_fact(text: str) -> bool:
     tax?" and "What's the area of a circle?" name no place. Only a text asking a fact looks for a place: the
     index is built in the background when the agent is made, so at most the first such question waits for
     the rest of that build."""
-    if not (asked_facts(text) or _ABOUT_RE.search(text)):
+    if not (asked_facts(text) or _ABOUT_RE.search(text) or _RANKING_RE.search(text)):
         return False
+    if _RANKING_RE.search(text) and _ranking(text) is not None:
+        return SURELY  # type: ignore[return-value]
     try:
         places = _places(text, limit=1)
     except UnknownLocationError:
@@ -641,6 +728,7 @@ class GeoPlugin(BasePlugin):
                 "the largest or biggest cities of a country or state",
                 "how far one place is from another: the distance in km or miles between two cities",
                 "which of two countries or cities is bigger, larger or more populous",
+                "the largest, smallest or most populous country or city in the world or in a continent",
             ],
             response_suggestion=(
                 "State the fact and the place in one sentence; say populations are GeoNames' figures."

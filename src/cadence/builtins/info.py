@@ -482,6 +482,18 @@ def largest_cities(country: str, admin1: str = "", limit: int = 3) -> list[tuple
     return found
 
 
+def biggest_cities(limit: int) -> list[tuple[str, int, str]]:
+    """The most populous cities of the bundled data, as (name, population, ISO country code); districts of a
+    city ("Zürich (Kreis 11)") left out."""
+    found: list[tuple[str, int, str]] = []
+    for city in _gazetteer().cities:  # sorted by population
+        if "(" not in city.name:
+            found.append((city.name, city.population, city.country))
+            if len(found) >= limit:
+                break
+    return found
+
+
 def division_name(country: str, code: str) -> str | None:
     """The name of a country's first-level division (``("US", "TX")`` → ``Texas``) when the index knows it."""
     return _gazetteer().admin1.get((country, code))
