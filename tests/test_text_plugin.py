@@ -202,3 +202,19 @@ def test_summarize_text_reads_a_request_followed_by_a_text(message: str, read: b
 
 def test_the_text_plugin_is_loaded_by_default() -> None:
     assert "text" in Settings.model_fields["builtin_plugins"].default_factory()  # type: ignore[misc]
+
+
+def test_a_summary_of_the_users_text_is_answered_whole_in_every_tone() -> None:
+    """A result made of the question's own sentences is what was asked for: a tone does not pick one of them
+    ("tl;dr: Meeting notes. ..." was answered "Meeting notes.")."""
+    from cadence.orchestration.answer_check import ToolResult, faithful_answer, quotes_question
+
+    question = (
+        "tl;dr: Meeting notes. Anna will finish the API draft by Friday. Ben is blocked on the migration. "
+        "Next meeting is Tuesday at 10."
+    )
+    summary = "Meeting notes. Ben is blocked on the migration. Next meeting is Tuesday at 10."
+    assert quotes_question(summary, question) and not quotes_question("Meeting notes.", question)
+    results = [ToolResult(name="summarize_text", args={"text": question}, content=summary)]
+    for tone in ("natural", "concise"):
+        assert faithful_answer(question, results, tone) == summary

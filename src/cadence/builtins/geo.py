@@ -498,9 +498,11 @@ FACTS: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "comparison": re.compile(
+        # not a clock's comparison ("How far ahead is Sydney compared to London?")
+        r"^(?!.*\b(?:ahead|behind|earlier|later|time|hours?)\b).*?(?:"
         r"\b(?:bigger|larger|smaller|greater|more populous|less populous|more people|fewer people)\b"
         r"(?=.*\bthan\b)|\b(?:compare|comparison)\b|\bcompared (?:to|with)\b"
-        r"|\bwhich (?:is|one is|has) (?:bigger|larger|smaller|more populous|less populous|more people)\b",
+        r"|\bwhich (?:is|one is|has) (?:bigger|larger|smaller|more populous|less populous|more people)\b)",
         re.I,
     ),
     "where": re.compile(

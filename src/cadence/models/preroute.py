@@ -510,7 +510,9 @@ def readable_routes(
     10th?"); with ``read`` (the question is read alone, leaning on nothing said before), a route none of
     whose tools may read it is dropped ("Who won the world cup in 2018?" is no sum for the calculator's
     "cup"), and when that drops them all, the next route its words fit whose tools do read it takes it
-    ("difference" is the world clock's word too; the calculator reads "the difference between 95 and 38").
+    ("difference" is the world clock's word too; the calculator reads "the difference between 95 and 38"), a
+    route without a reader included when its words fit ("How do I approve a tool call?" fits the geo agent's
+    "calling code" best; the docs take it).
     Routes whose tools surely answer the question (:func:`reads_surely`) are kept alone, and a question no
     route's words fit goes to the first of them ("Tell me about Canada"), else nowhere."""
     kept = list(shortlist)
@@ -527,11 +529,18 @@ def readable_routes(
         # a route whose tools surely answer it goes first ("Summarize this: ... in October" names a month the
         # calendar reads and words the docs have; the summarizer is sure)
         return [n for n in readable if reads_surely(readers.get(n), question)] or readable
-    return [
-        r.name
+    # every route the words fit best refuses it: the routes its words fit next that may read it, ranked
+    # among themselves ("How do I approve a tool call?" fits the geo agent's "calling code"; the docs read it)
+    rest = [
+        r
         for r in ranked
-        if r.score > 0 and not r.number_only and reads_explicitly(readers.get(r.name), question)
-    ][:1]
+        if r.name not in kept
+        and r.score > 0
+        and (not r.number_only or numbers >= 2)
+        and may_be_read(readers.get(r.name), question)
+    ]
+    explicit = [r.name for r in rest if reads_explicitly(readers.get(r.name), question)]
+    return PreRouter.shortlisted(rest)[:1] or explicit[:1]
 
 
 _CONDITION_RE = re.compile(

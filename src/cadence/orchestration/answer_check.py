@@ -859,6 +859,14 @@ def _first_sentence(text: str) -> str:
     return SENTENCE_RE.split(re.sub(r"[ \t]+", " ", text).strip(), maxsplit=1)[0].strip()
 
 
+def quotes_question(content: str, question: str) -> bool:
+    """Whether a result is made of the question's own sentences (a summary of the text the user gave): the
+    answer is then the whole result, never a sentence picked from it."""
+    sentences = [s.strip() for s in SENTENCE_RE.split(" ".join(content.split())) if s.strip()]
+    asked = " ".join(question.split())
+    return len(sentences) > 1 and all(s in asked for s in sentences)
+
+
 def _is_value(text: str) -> bool:
     return bool(re.fullmatch(r"-?[\d,]+(?:\.\d+)?(?:e-?\d+)?%?", text.strip()))
 
@@ -1075,7 +1083,11 @@ def faithful_answer(question: str, results: Sequence[ToolResult], tone: str | No
     """An answer made of the results themselves, shaped by the tone (natural when unknown)."""
     used = [r for r in results if r.content]
     statements = [
-        relevant_sentences(r.content, question) if len(r.content) > SHORT_RESULT_CHARS else _statement(r)
+        " ".join(r.content.split())
+        if quotes_question(r.content, question)
+        else relevant_sentences(r.content, question)
+        if len(r.content) > SHORT_RESULT_CHARS
+        else _statement(r)
         for r in used
     ]
     if not statements:
@@ -1083,7 +1095,14 @@ def faithful_answer(question: str, results: Sequence[ToolResult], tone: str | No
     tone = (tone or "natural").lower()
     if tone == "concise":
         pairs = zip(used, statements, strict=True)
-        short = [r.content if _is_value(r.content) else _first_sentence(s) for r, s in pairs]
+        short = [
+            s
+            if quotes_question(r.content, question)
+            else r.content
+            if _is_value(r.content)
+            else _first_sentence(s)
+            for r, s in pairs
+        ]
         return " ".join(end_sentence(s) for s in short if s)
     if tone == "formal":
         if len(statements) == 1:
@@ -1122,6 +1141,7 @@ __all__ = [
     "facts",
     "failure_answer",
     "faithful_answer",
+    "quotes_question",
     "turn_agent_answers",
     "turn_failures",
     "turn_has_work",
