@@ -168,23 +168,23 @@ def chunk_document(text: str, *, markdown: bool = True, title: str = "") -> list
     return [p for p in passages if p.text]
 
 
-def query_terms(text: str) -> list[str]:
-    """The search terms of free text: its words without stop words (all of them when only stop words are
-    left), without an opening word asking how to present it (:data:`_PRESENTING_WORDS`) and without the
-    documentation named as where to look ("what do the docs say about", not "the
-    docs plugin": :data:`~cadence.text.THE_DOCS_RE`), once each, in order, at most :data:`MAX_QUERY_TERMS`."""
-    words = re.findall(r"\w+", THE_DOCS_RE.sub(" ", text).lower())
-    meaningful = [w for w in words if w not in _STOPWORDS]
-    if len(meaningful) > 1 and meaningful[0] in _PRESENTING_WORDS:
-        meaningful = meaningful[1:]  # "summarize the docs about plugins" asks about plugins
-    return list(dict.fromkeys(meaningful or words))[:MAX_QUERY_TERMS]
-
-
 _PRESENTING_WORDS = frozenset(
     {"summarize", "summarise", "summary", "explain", "describe", "outline", "overview", "briefly"}
 )
 """A query's first word asking how to present what is found, not what to find ("Summarize the docs about
 plugins", "Explain the coordinator"): left out when other words remain."""
+
+
+def query_terms(text: str) -> list[str]:
+    """The search terms of free text: its words without stop words (all of them when only stop words are
+    left), without an opening word asking how to present it (:data:`_PRESENTING_WORDS`) and without the
+    documentation named as where to look ("what do the docs say about", not "the docs plugin":
+    :data:`~cadence.text.THE_DOCS_RE`), once each, in order, at most :data:`MAX_QUERY_TERMS`."""
+    words = re.findall(r"\w+", THE_DOCS_RE.sub(" ", text).lower())
+    meaningful = [w for w in words if w not in _STOPWORDS]
+    if len(meaningful) > 1 and meaningful[0] in _PRESENTING_WORDS:
+        meaningful = meaningful[1:]  # "summarize the docs about plugins" asks about plugins
+    return list(dict.fromkeys(meaningful or words))[:MAX_QUERY_TERMS]
 
 
 def fts_query(text: str) -> str:

@@ -32,7 +32,6 @@ from cadence.builtins.info import (
     MAX_PLACES,
     Place,
     UnknownLocationError,
-    biggest_cities,
     division_name,
     largest_cities,
     resolve_locations,
@@ -288,8 +287,9 @@ def _short_people(count: int) -> str:
     return f"{round(count / 1000):,} thousand" if count >= 10_000 else f"{count:,}"
 
 
-def _cities_said(cities: Sequence[tuple[str, int]]) -> str:
-    return _listed([f"{name} ({_short_people(population)})" for name, population in cities])
+def _cities_said(cities: Sequence[tuple[str, int, str]]) -> str:
+    """``Tokyo (9.7 million), Yokohama (3.8 million) and Osaka (2.8 million)``."""
+    return _listed([f"{name} ({_short_people(population)})" for name, population, _ in cities])
 
 
 def great_circle_km(a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -444,7 +444,7 @@ def _place_facts(place: Place, asked: Sequence[str]) -> list[str]:
 
 def _sheet(facts: CountryFacts, capital: str = "") -> str:
     """Every fact of a country in one sentence ("Tell me about Canada"), those the data lacks left out."""
-    cities = [name for name, _ in largest_cities(facts.code)]
+    cities = [name for name, _, _ in largest_cities(facts.code)]
     languages = facts.languages[:MAX_LANGUAGES]
     neighbours = [_the(n) for n in facts.neighbours[:MAX_NEIGHBOURS]]
     parts = [
@@ -566,7 +566,7 @@ def _ranking(question: str) -> str | None:
             return None
         cities = [
             f"{name} ({_short_people(population)} people)"
-            for name, population, code in biggest_cities(20 * MAX_RANKED)
+            for name, population, code in largest_cities(limit=20 * MAX_RANKED)
             if not continent or getattr(countries().get(code), "continent", "") == continent
         ][:MAX_RANKED]
         if not cities:

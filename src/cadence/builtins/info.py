@@ -470,24 +470,13 @@ _GAZETTEER: _Gazetteer | None = None
 _GAZETTEER_LOCK = threading.Lock()
 
 
-def largest_cities(country: str, admin1: str = "", limit: int = 3) -> list[tuple[str, int]]:
-    """The most populous cities of a country (or of one of its divisions) in the bundled data, most populous
-    first, as (name, population); a city's districts ("Zürich (Kreis 11)") are left out."""
-    found: list[tuple[str, int]] = []
-    for city in _gazetteer().cities:  # sorted by population
-        if city.country == country and admin1 in ("", city.admin1) and "(" not in city.name:
-            found.append((city.name, city.population))
-            if len(found) >= limit:
-                break
-    return found
-
-
-def biggest_cities(limit: int) -> list[tuple[str, int, str]]:
-    """The most populous cities of the bundled data, as (name, population, ISO country code); districts of a
-    city ("Zürich (Kreis 11)") left out."""
+def largest_cities(country: str = "", admin1: str = "", limit: int = 3) -> list[tuple[str, int, str]]:
+    """The most populous cities of the bundled data, of a country (ISO code) or one of its divisions when
+    given, most populous first, as (name, population, ISO country code); a city's districts ("Zürich (Kreis
+    11)") are left out."""
     found: list[tuple[str, int, str]] = []
     for city in _gazetteer().cities:  # sorted by population
-        if "(" not in city.name:
+        if country in ("", city.country) and admin1 in ("", city.admin1) and "(" not in city.name:
             found.append((city.name, city.population, city.country))
             if len(found) >= limit:
                 break

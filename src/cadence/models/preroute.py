@@ -539,8 +539,7 @@ def readable_routes(
         and (not r.number_only or numbers >= 2)
         and may_be_read(readers.get(r.name), question)
     ]
-    explicit = [r.name for r in rest if reads_explicitly(readers.get(r.name), question)]
-    return PreRouter.shortlisted(rest)[:1] or explicit[:1]
+    return [r.name for r in rest][:1]
 
 
 _CONDITION_RE = re.compile(
