@@ -279,6 +279,8 @@ def test_work_asked_of_the_assistant_is_no_question_about_its_person(message: st
         "What's the latest news?",
         "What is Apple's stock price?",
         "Who won the game last night?",
+        "Who is the president of France?",  # who holds an office changes: a small model invents one
+        "Who's the current prime minister of the UK?",
     ],
 )
 def test_a_question_for_live_data_no_tool_fetches_is_answered_as_such(message: str) -> None:
@@ -287,7 +289,13 @@ def test_a_question_for_live_data_no_tool_fetches_is_answered_as_such(message: s
 
 
 @pytest.mark.parametrize(
-    "message", ["What causes weather?", "What is a stock?", "Tell me about the news business"]
+    "message",
+    [
+        "What causes weather?",
+        "What is a stock?",
+        "Tell me about the news business",
+        "What does a president do?",
+    ],
 )
 def test_a_question_about_a_topic_of_live_data_is_left_to_the_model(message: str) -> None:
     assert small_talk_reply(message, CAPABILITIES) is None

@@ -1569,12 +1569,14 @@ LIVE_DATA_RE = re.compile(
     r"|\bprice of (?:bitcoin|ethereum|gold|oil|a share)\b"
     r"|\b(?:score|result) of (?:the|last night'?s|yesterday'?s|today'?s) (?:game|match)\b"
     r"|\bwho won (?:the )?(?:game|match) (?:last night|yesterday|today)\b"
-    r"|\btraffic (?:like|on|in|today|now)\b",
+    r"|\btraffic (?:like|on|in|today|now)\b"
+    r"|\bwho(?: is|'s|’s) (?:the )?(?:current |new )?(?:president|prime minister|premier|chancellor"
+    r"|king|queen|monarch|head of (?:state|government)|leader|ruler|mayor|governor|ceo|pope)\b",
     re.IGNORECASE,
 )
-"""A question for live data (today's weather, news, prices, scores, traffic): no built-in tool fetches it,
-so the embedded model's reply says so instead of inventing it (a tool that does fetch it gets the question
-by its words before this is asked)."""
+"""A question for live data (today's weather, news, prices, scores, traffic, who holds an office now): no
+built-in tool fetches it, so the embedded model's reply says so instead of inventing it (a tool that does
+fetch it gets the question by its words before this is asked)."""
 
 
 def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
@@ -1617,8 +1619,8 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
     if LIVE_DATA_RE.search(text):
         # no tool of the turn fetches it, and a small model invents it ("sunny, 24 °C in Paris")
         lead = (
-            "I can't check live information such as the weather, news, prices or scores: no tool here "
-            "fetches it."
+            "I can't check live information such as the weather, news, prices, scores or who holds an office "
+            "now: no tool here fetches it."
         )
         return f"{lead} {offer}" if offer else lead
     return None
