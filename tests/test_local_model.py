@@ -1748,3 +1748,20 @@ def test_a_date_in_digits_is_a_date_not_a_subtraction() -> None:
     router = PreRouter.from_tool_schemas(_routing_schemas())
     assert router.shortlist("What day of the week is 2026-12-25?") == ["goto_info_agent"]
     assert router.shortlist("What is 10/2/5?") == ["goto_math_agent"]
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "previous", "asked"),
+    [
+        ("And cubed?", "What's 12 squared?", "What's 12 cubed?"),
+        ("And the cube root?", "What is the square root of 64?", "What is the cube root of 64?"),
+        ("And triple?", "Double 256", "triple 256"),
+    ],
+)
+def test_another_operation_of_the_same_kind_replaces_the_previous_one(
+    follow_up: str, previous: str, asked: str
+) -> None:
+    from cadence.models.local.policy import with_another_number
+
+    assert with_another_number(follow_up, previous) == asked
+    assert with_another_number("Squared?", "What's 5 + 5?") is None  # continues from the sum's result

@@ -892,6 +892,7 @@ def with_another_number(question: str, previous: str | None) -> str | None:
             or _in_another_unit(rest, previous)
             or _another_amount(rest, previous)
             or _same_preposition(rest, previous)
+            or _another_operation(rest, previous)
         )
     percent = given.group("pct") is not None
     text = digits_written(previous)
@@ -903,6 +904,28 @@ def with_another_number(question: str, previous: str | None) -> str | None:
         return None
     number = given.group("n").replace(",", "")
     return text[: kinds[0].start()] + number + text[kinds[0].end() :]
+
+
+_OPERATION_FAMILIES = (
+    re.compile(r"\b(?:squared|cubed)\b", re.IGNORECASE),
+    re.compile(r"\b(?:square|cube) root\b", re.IGNORECASE),
+    re.compile(r"\b(?:doubled|tripled|halved)\b", re.IGNORECASE),
+    re.compile(r"\b(?:double|triple|half)\b", re.IGNORECASE),
+)
+"""Operations that replace one another in a follow-up ("And cubed?" after "What's 12 squared?")."""
+
+
+def _another_operation(rest: str, previous: str) -> str | None:
+    """The previous question with another operation of the same kind, when that is all a follow-up gives:
+    "cubed" after "What's 12 squared?" asks "What's 12 cubed?", "the cube root?" after "the square root of
+    64"; None otherwise ("squared" alone after a sum continues from its result)."""
+    wanted = re.sub(r"^(?:the|its)\s+", "", rest.strip(" ?!.").lower())
+    for family in _OPERATION_FAMILIES:
+        said = family.fullmatch(wanted)
+        found = family.search(previous)
+        if said and found and found.group(0).lower() != wanted:
+            return previous[: found.start()] + wanted + previous[found.end() :]
+    return None
 
 
 _ANOTHER_UNIT_RE = re.compile(r"^(?:in|into|to|as)\s+(?P<unit>[a-z][a-z ]{0,24}?)\s*[?!.]*$", re.IGNORECASE)
