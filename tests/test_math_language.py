@@ -2361,3 +2361,8 @@ def test_a_loan_payment_is_the_annuity_that_repays_it(question: str, value: floa
 )
 def test_a_tip_or_tax_named_on_a_price_is_that_part(question: str, value: float) -> None:
     assert evaluate(to_expression(question)) == pytest.approx(value)
+
+
+def test_interest_over_years_naming_no_kind_is_asked_which() -> None:
+    with pytest.raises(CalculationError, match="compounds or not: say which"):
+        calculate.invoke({"expression": "What is the interest on $1000 at 5% for 3 years?"})

@@ -32,6 +32,7 @@ from cadence.builtins.math_language import (
     has_operation,
     to_expression,
     trailing_unit,
+    unguessed,
     unread_words,
 )
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, inline, reads, route_text, tool
@@ -258,6 +259,9 @@ def _not_arithmetic(expression: str, error: CalculationError) -> CalculationErro
     name."""
     if not getattr(error, "malformed", False):
         return error
+    open_question = unguessed(expression)
+    if open_question is not None:
+        return CalculationError(open_question)
     words = [
         w for w in _WORD_RE.findall(expression) if w.lower() not in FUNCTIONS and w.lower() not in CONSTANTS
     ]

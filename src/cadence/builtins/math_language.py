@@ -1159,6 +1159,21 @@ def _interest(text: str) -> str | None:
     return f"({total} - {amount})" if _INTEREST_ASKED_RE.search(text) else total
 
 
+def unguessed(text: str) -> str | None:
+    """What a text that reads as no arithmetic leaves open, when it is a question this module refuses to
+    guess (interest over several years naming neither compound nor simple interest), as a message saying
+    what to add; None otherwise."""
+    cleaned = _prepared(text)
+    if not re.search(r"\binterest\b", cleaned, re.IGNORECASE) or _COMPOUND_RE.search(cleaned):
+        return None
+    if _SIMPLE_RE.search(cleaned) or _LOAN_RE.search(cleaned) or _rate_amount_years(cleaned) is None:
+        return None
+    return (
+        "Interest over several years compounds or not: say which, e.g. 'the compound interest on $1000 at 5% "
+        "for 3 years' or 'the simple interest on $1000 at 5% for 3 years'"
+    )
+
+
 def _loan_payment(text: str) -> str | None:
     """The payment of a loan repaid in equal instalments ("the monthly payment on a $20,000 loan at 6% for 5
     years": ``A * r / (1 - (1 + r) ** -n)`` with ``r`` the rate per payment, monthly unless another is
