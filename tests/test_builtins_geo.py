@@ -414,3 +414,10 @@ def test_compared_to_is_a_comparison() -> None:
     assert answer("How big is Australia compared to Brazil?") == (
         "Australia (7,686,850 km²) is smaller than Brazil (8,511,965 km²), by GeoNames' figures."
     )
+
+
+def test_a_misspelled_place_gets_the_closest_names() -> None:
+    with pytest.raises(PlaceFactsError, match="Did you mean 'France'"):
+        answer("capital of frnace")
+    with pytest.raises(PlaceFactsError, match="Did you mean 'Tokyo'"):
+        answer("population of Tokoy")

@@ -520,6 +520,59 @@ PAIR_FACTS = ("distance", "comparison")
 EARTH_RADIUS_KM = 6371.0088
 """The Earth's mean radius, for great-circle distances."""
 
+FACT_WORDS = frozenset(
+    [
+        "capital",
+        "capitals",
+        "city",
+        "cities",
+        "population",
+        "populous",
+        "people",
+        "live",
+        "many",
+        "what",
+        "which",
+        "where",
+        "tell",
+        "about",
+        "currency",
+        "money",
+        "language",
+        "languages",
+        "spoken",
+        "speak",
+        "continent",
+        "area",
+        "size",
+        "code",
+        "calling",
+        "phone",
+        "domain",
+        "neighbours",
+        "neighbors",
+        "border",
+        "borders",
+        "largest",
+        "biggest",
+        "smallest",
+        "country",
+        "countries",
+        "state",
+        "region",
+        "how",
+        "far",
+        "distance",
+        "from",
+        "the",
+        "of",
+        "in",
+        "is",
+        "are",
+    ]
+)
+"""Words of a question about a place that are no place's name (not looked up for a close name)."""
+
 _ABOUT_RE = re.compile(r"\b(?:tell me about|facts? (?:about|on)|what do you know about|describe)\b", re.I)
 """A request for every fact of a place ("Tell me about Canada")."""
 
@@ -597,6 +650,20 @@ _POSSESSIVE_S_RE = re.compile(r"(?<=[A-Za-z])['’]s\b")
 """A possessive "'s" ("Peru's population"): not part of the place's name."""
 
 
+def _closest_names(question: str) -> str:
+    """Places whose names are close to a word of the question ("Did you mean 'France'?" for "capital of
+    frnace"), as a sentence, or ""."""
+    for word in re.findall(r"[^\W\d_]{4,}", question):
+        if word.lower() in FACT_WORDS:
+            continue
+        try:
+            resolve_locations(word, limit=1)
+        except UnknownLocationError as exc:
+            if exc.hint.startswith("Did you mean"):
+                return exc.hint
+    return ""
+
+
 def _places(text: str, limit: int = MAX_PLACES) -> list[Place]:
     """The places ``text`` names, read without possessives first ("Japan's capital" is Japan's, not a
     place named "Japans"), then as written ("St. John's")."""
@@ -625,7 +692,7 @@ def answer(question: str) -> str:
     try:
         places = _places(question)
     except UnknownLocationError as exc:
-        hint = f" {exc.hint}" if exc.hint else ""
+        hint = f" {exc.hint or _closest_names(question)}".rstrip()
         raise PlaceFactsError(
             f"No country or city found in {question.strip()!r}.{hint} Ask about a country or a city, e.g. "
             "'capital of Japan' or 'population of Lyon'."
