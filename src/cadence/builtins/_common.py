@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cadence.sdk import ToolException
 
 
@@ -32,3 +34,15 @@ def agent_prompt(role: str, rules: list[str]) -> str:
     ]
     lines = "\n".join(f"- {rule}" for rule in [*shared, *rules])
     return f"{role}\n\nRules:\n{lines}"
+
+
+def listed(parts: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c`` (empty for none): parts of an answer said as a list."""
+    if len(parts) < 2:
+        return "".join(parts)
+    return f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+def capitalized(sentence: str) -> str:
+    """``sentence`` with its first letter upper-case ("the United States is ..." → "The United ...")."""
+    return sentence[:1].upper() + sentence[1:]

@@ -75,7 +75,7 @@ from datetime import UTC, date, datetime, timedelta, tzinfo
 
 from langchain_core.tools import BaseTool
 
-from cadence.builtins._common import BuiltinToolError, check_question
+from cadence.builtins._common import BuiltinToolError, check_question, listed
 from cadence.sdk import tool, volatile
 from cadence.text import numbers_from_words
 
@@ -942,14 +942,9 @@ def _plural(amount: int, unit: str) -> str:
     return f"{amount} {unit}{'' if amount == 1 else 's'}"
 
 
-def _listed(parts: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
-
-
 def _duration_text(duration: _Duration) -> str:
     """``45 days``, ``1 year and 2 months``."""
-    return _listed([_plural(amount, unit) for amount, unit in duration.parts])
+    return listed([_plural(amount, unit) for amount, unit in duration.parts])
 
 
 def _describe(item: _Date, today: _Today) -> str:
@@ -976,7 +971,7 @@ def _amount(first: date, second: date, unit: str, extra: int = 0) -> str:
     if unit == "weeks" and days >= 7:
         weeks, rest = divmod(days, 7)
         parts = [_plural(weeks, "week")] + ([_plural(rest, "day")] if rest else [])
-        return f"{_listed(parts)} ({_plural(days, 'day')})"
+        return f"{listed(parts)} ({_plural(days, 'day')})"
     if unit in ("months", "years"):
         months = (second.year - first.year) * 12 + second.month - first.month
         if second.day < first.day:
@@ -990,7 +985,7 @@ def _amount(first: date, second: date, unit: str, extra: int = 0) -> str:
             parts = [_plural(years, "year")] if years else []
             parts += [_plural(months, "month")] if months else []
             parts += [_plural(rest, "day")] if rest else []
-            return f"{_listed(parts)} ({_plural(days, 'day')})"
+            return f"{listed(parts)} ({_plural(days, 'day')})"
     return _plural(days, "day")
 
 
@@ -1014,7 +1009,7 @@ def _duration_in(duration: _Duration, text: str) -> str | None:
     if days < 7:
         return f"{written} is less than a week."
     weeks, rest = divmod(days, 7)
-    return f"{written} is {_listed([_plural(weeks, 'week')] + ([_plural(rest, 'day')] if rest else []))}."
+    return f"{written} is {listed([_plural(weeks, 'week')] + ([_plural(rest, 'day')] if rest else []))}."
 
 
 def _there_are(amount: str) -> str:

@@ -27,7 +27,7 @@ from typing import Any
 
 from langchain_core.tools import BaseTool
 
-from cadence.builtins._common import BuiltinToolError, agent_prompt, check_question
+from cadence.builtins._common import BuiltinToolError, agent_prompt, capitalized, check_question, listed
 from cadence.builtins.info import (
     MAX_PLACES,
     Place,
@@ -35,6 +35,7 @@ from cadence.builtins.info import (
     division_name,
     largest_cities,
     resolve_locations,
+    with_article,
 )
 from cadence.builtins.info import warm_up as warm_up_places
 from cadence.sdk import SURELY, BaseAgent, BasePlugin, PluginMetadata, reads, route_text, tool
@@ -178,19 +179,6 @@ def countries() -> dict[str, CountryFacts]:
 # --- how facts are said -------------------------------------------------------------------------
 
 
-def _the(name: str) -> str:
-    """``the United States``, ``the Netherlands``; most countries take no article."""
-    if name.startswith("The "):
-        return "the " + name[4:]
-    plural_or_union = name.startswith(("United ", "Republic of ", "Democratic Republic", "Central African"))
-    takes = (
-        plural_or_union
-        or name in {"Netherlands", "Philippines", "Bahamas", "Gambia", "Maldives", "Vatican"}
-        or (name.endswith((" Islands", " Republic", " Territory", " Emirates")))
-    )
-    return f"the {name}" if takes else name
-
-
 def _has_area(facts: CountryFacts) -> bool:
     """Whether the data gives the country an area: GeoNames rounds to whole km², so the Vatican's is 0."""
     return bool(facts.area_km2) or bool(facts.capital and facts.population)
@@ -203,17 +191,6 @@ def _km2(area: float) -> str:
 def _square_miles(area: float) -> str:
     miles = area / KM2_PER_SQUARE_MILE
     return "under 1 square mile" if miles < 1 else f"{miles:,.0f} square miles"
-
-
-def _capitalized(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _listed(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c`` (empty for none)."""
-    if len(items) < 2:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def people(count: int) -> str:
@@ -235,8 +212,9 @@ def _currency(facts: CountryFacts) -> str:
 def _country_fact(facts: CountryFacts, fact: str, capital: str = "") -> str:
     """One sentence: ``fact`` (a key of :data:`FACTS`) of a country, or that the data lacks it (``capital``:
     the capital as the place index writes it, ``Washington, D.C.``)."""
-    the = _the(facts.name)
+    the = with_article(facts.name)
     count = len(facts.neighbours)
+    bordering = [with_article(n) for n in facts.neighbours[:MAX_NEIGHBOURS]]
     shown = facts.languages[:MAX_LANGUAGES]
     cities = largest_cities(facts.code) if fact == "largest city" else []
     said: dict[str, tuple[object, str]] = {
@@ -248,15 +226,15 @@ def _country_fact(facts: CountryFacts, fact: str, capital: str = "") -> str:
         ),
         "area": (
             _has_area(facts),
-            f"{_capitalized(the)} covers {_km2(facts.area_km2)} ({_square_miles(facts.area_km2)}).",
+            f"{capitalized(the)} covers {_km2(facts.area_km2)} ({_square_miles(facts.area_km2)}).",
         ),
         "currency": (facts.currency_name, f"The currency of {the} is {_currency(facts)}."),
         "language": (
             shown,
             f"The main language of {the} is {shown[0]}."
-            + (f" GeoNames also lists {_listed(shown[1:])}." if len(shown) > 1 else ""),
+            + (f" GeoNames also lists {listed(shown[1:])}." if len(shown) > 1 else ""),
         ),
-        "continent": (facts.continent, f"{_capitalized(the)} is a country in {facts.continent}."),
+        "continent": (facts.continent, f"{capitalized(the)} is a country in {facts.continent}."),
         "calling code": (
             facts.calling_code,
             f"The international calling code of {the} is +{facts.calling_code}.",
@@ -268,10 +246,10 @@ def _country_fact(facts: CountryFacts, fact: str, capital: str = "") -> str:
         ),
         "neighbours": (
             True,
-            f"{_capitalized(the)} borders {_listed([_the(n) for n in facts.neighbours[:MAX_NEIGHBOURS]])} "
+            f"{capitalized(the)} borders {listed(bordering)} "
             f"({count} {'country' if count == 1 else 'countries'} by land)."
             if count
-            else f"{_capitalized(the)} borders no other country by land.",
+            else f"{capitalized(the)} borders no other country by land.",
         ),
     }
     known, sentence = said[fact]
@@ -289,7 +267,7 @@ def _short_people(count: int) -> str:
 
 def _cities_said(cities: Sequence[tuple[str, int, str]]) -> str:
     """``Tokyo (9.7 million), Yokohama (3.8 million) and Osaka (2.8 million)``."""
-    return _listed([f"{name} ({_short_people(population)})" for name, population, _ in cities])
+    return listed([f"{name} ({_short_people(population)})" for name, population, _ in cities])
 
 
 def great_circle_km(a: tuple[float, float], b: tuple[float, float]) -> float:
@@ -303,7 +281,7 @@ def _point_label(place: Place) -> str:
     """A place as a distance names it: a city by its label, a country or state by itself and its reference
     city ("Japan (Tokyo)"), whose coordinates are used."""
     if place.region and place.reference:
-        return f"{_the(place.region)} ({place.reference})"
+        return f"{with_article(place.region)} ({place.reference})"
     return place.label
 
 
@@ -350,8 +328,8 @@ def _comparisons(question: str, places: Sequence[Place]) -> list[str]:
     for by in ([] if people_asked else ["area"]) + ["population"]:
         a, b = _size(first, by), _size(second, by)
         if a and b:
-            name_a = _capitalized(_the(first.region or first.label))
-            name_b = _the(second.region or second.label)
+            name_a = capitalized(with_article(first.region or first.label))
+            name_b = with_article(second.region or second.label)
             more, less = _COMPARED[by]
             if a[0] == b[0]:
                 return [f"{name_a} and {name_b} are the same by {by} ({a[1]}), by GeoNames' figures."]
@@ -376,7 +354,7 @@ def _distances(places: Sequence[Place]) -> list[str]:
     for other in located[1:]:
         km = great_circle_km(first.coordinates, other.coordinates)  # type: ignore[arg-type]
         lines.append(
-            f"{_capitalized(_point_label(first))} is about {km:,.0f} km ({km / KM_PER_MILE:,.0f} miles) from "
+            f"{capitalized(_point_label(first))} is about {km:,.0f} km ({km / KM_PER_MILE:,.0f} miles) from "
             f"{_point_label(other)} in a straight line."
         )
     return lines
@@ -387,7 +365,9 @@ def _is_in(place: Place, facts: CountryFacts | None) -> str:
     name = place.region or place.label.split(",")[0]
     country = facts.name if facts else place.within[0]
     division = division_name(*place.within) if place.within[1] and not place.region else None
-    where = ", ".join(part for part in (division if division != name else None, _the(country)) if part)
+    where = ", ".join(
+        part for part in (division if division != name else None, with_article(country)) if part
+    )
     continent = f" ({facts.continent})" if facts and facts.continent else ""
     if place.region:
         return f"{name} is part of {where}{continent}."
@@ -423,7 +403,7 @@ def _place_facts(place: Place, asked: Sequence[str]) -> list[str]:
         if place.region and wanted("population", "area"):
             lines.append(
                 f"GeoNames has no population or area for {place.region}; ask about its cities or about "
-                f"{_the(facts.name)}."
+                f"{with_article(facts.name)}."
             )
         country_facts = [f for f in asked if f not in ("population", "area", "where", *PAIR_FACTS)]
         if place.region:  # a state's own largest cities are said above; its capital is not the country's
@@ -446,25 +426,28 @@ def _sheet(facts: CountryFacts, capital: str = "") -> str:
     """Every fact of a country in one sentence ("Tell me about Canada"), those the data lacks left out."""
     cities = [name for name, _, _ in largest_cities(facts.code)]
     languages = facts.languages[:MAX_LANGUAGES]
-    neighbours = [_the(n) for n in facts.neighbours[:MAX_NEIGHBOURS]]
+    neighbours = [with_article(n) for n in facts.neighbours[:MAX_NEIGHBOURS]]
     parts = [
         f"a country in {facts.continent}" if facts.continent else "a country",
         f"capital {capital or facts.capital}" if facts.capital else "",
         f"population about {_short_people(facts.population)} (GeoNames)" if facts.population else "",
         f"area {_km2(facts.area_km2)}" if _has_area(facts) else "",
         f"currency {_currency(facts)}" if facts.currency_name else "",
-        f"{'languages' if len(languages) > 1 else 'language'} {_listed(languages)}" if languages else "",
+        f"{'languages' if len(languages) > 1 else 'language'} {listed(languages)}" if languages else "",
         f"calling code +{facts.calling_code}" if facts.calling_code else "",
         f"internet domain {facts.domain}" if facts.domain else "",
-        f"borders {_listed(neighbours)}" if neighbours else "",
-        f"largest cities {_listed(cities)}" if cities else "",
+        f"borders {listed(neighbours)}" if neighbours else "",
+        f"largest cities {listed(cities)}" if cities else "",
     ]
-    return f"{_capitalized(_the(facts.name))}: {'; '.join(p for p in parts if p)}."
+    return f"{capitalized(with_article(facts.name))}: {'; '.join(p for p in parts if p)}."
 
 
 def _is_in_continent(facts: CountryFacts) -> str:
-    neighbours = f", bordering {_listed([_the(n) for n in facts.neighbours[:4]])}" if facts.neighbours else ""
-    return f"{_capitalized(_the(facts.name))} is a country in {facts.continent or 'the world'}{neighbours}."
+    """Where a country is: its continent and up to four neighbours."""
+    nearby = listed([with_article(n) for n in facts.neighbours[:4]])
+    bordering = f", bordering {nearby}" if nearby else ""
+    name = capitalized(with_article(facts.name))
+    return f"{name} is a country in {facts.continent or 'the world'}{bordering}."
 
 
 FACTS: dict[str, re.Pattern[str]] = {
@@ -594,29 +577,39 @@ MAX_RANKED = 3
 """Places named in a ranking (the first and the next ones)."""
 
 
-def _ranking(question: str) -> str | None:
-    """The countries or cities first by area or population, in the world or a continent ("the largest country
-    in Africa", "the most populous country", "the biggest city in the world": a city by its population), by
-    GeoNames' figures (countries with a capital, a population and an area; its list holds territories too).
-    None when the question ranks nothing, names a place to rank within ("the largest city in Japan") or asks
-    for the smallest city (the bundled cities start at 15,000 people)."""
+def _ranking_asked(question: str) -> re.Match[str] | None:
+    """The ranking a question asks among all countries or cities, or a continent's (:data:`_RANKING_RE`);
+    None when it ranks nothing, names a place to rank within ("the largest city in Japan": the place facts
+    answer it) or asks for the smallest or least populous city (the bundled cities start at 15,000 people)."""
     match = _RANKING_RE.search(question)
     if match is None:
         return None
-    scope = (match.group("scope") or "").lower()
-    if not scope:
+    least = match.group("which").lower() in ("smallest", "least populous")
+    if match.group("what").lower().startswith("cit") and least:
+        return None
+    if not match.group("scope"):
         try:
             if _places(question, limit=1):
-                return None  # a place to rank within: the place facts answer it
+                return None
         except UnknownLocationError:
             pass
+    return match
+
+
+def _ranking(question: str) -> str | None:
+    """The countries or cities first by area or population, in the world or a continent ("the largest country
+    in Africa", "the most populous country", "the biggest city in the world": a city by its population), by
+    GeoNames' figures (countries with a capital, a population and an area; its list holds territories too);
+    None when :func:`_ranking_asked` finds no ranking or the data has none for its continent."""
+    match = _ranking_asked(question)
+    if match is None:
+        return None
+    scope = (match.group("scope") or "").lower()
     continent = "" if scope in ("", "world", "earth", "planet") else scope.title()
     where = f"in {continent}" if continent else "in the world"
     which = match.group("which").lower()
     least = which in ("smallest", "least populous")
     if match.group("what").lower().startswith("cit"):
-        if least:
-            return None
         cities = [
             f"{name} ({_short_people(population)} people)"
             for name, population, code in largest_cities(limit=20 * MAX_RANKED)
@@ -624,7 +617,7 @@ def _ranking(question: str) -> str | None:
         ][:MAX_RANKED]
         if not cities:
             return None
-        then = _listed(cities[1:])
+        then = listed(cities[1:])
         return f"The most populous city {where} is {cities[0]}, then {then}, by GeoNames' figures."
     by_people = "popul" in which
     pool = [
@@ -634,15 +627,15 @@ def _ranking(question: str) -> str | None:
     ]
     pool.sort(key=lambda f: f.population if by_people else f.area_km2, reverse=not least)
     ranked = [
-        f"{_the(f.name)} ({_short_people(f.population)} people)"
+        f"{with_article(f.name)} ({_short_people(f.population)} people)"
         if by_people
-        else f"{_the(f.name)} ({_km2(f.area_km2)})"
+        else f"{with_article(f.name)} ({_km2(f.area_km2)})"
         for f in pool[:MAX_RANKED]
     ]
     if not ranked:
         return None
     note = " (its list holds territories too)" if least else ""
-    then = _listed(ranked[1:])
+    then = listed(ranked[1:])
     return f"The {which} country {where} is {ranked[0]}, then {then}, by GeoNames' figures{note}."
 
 
@@ -725,7 +718,7 @@ def asks_place_fact(text: str) -> bool:
     the rest of that build."""
     if not (asked_facts(text) or _ABOUT_RE.search(text) or _RANKING_RE.search(text)):
         return False
-    if _RANKING_RE.search(text) and _ranking(text) is not None:
+    if _ranking_asked(text) is not None:
         return SURELY  # type: ignore[return-value]
     try:
         places = _places(text, limit=1)

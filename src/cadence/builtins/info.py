@@ -51,7 +51,7 @@ from langchain_core.messages import HumanMessage
 from langchain_core.tools import BaseTool
 from langgraph.prebuilt import InjectedState
 
-from cadence.builtins._common import BuiltinToolError, agent_prompt
+from cadence.builtins._common import BuiltinToolError, agent_prompt, capitalized
 from cadence.builtins._place_words import COMMON_PLACE_WORDS
 from cadence.builtins.clock import make_clock_calculator, names_time_of_day, reads_clock_question
 from cadence.builtins.dates import HOLIDAYS, MONTHS, MOVABLE_HOLIDAYS, Calendar, make_date_calculator
@@ -617,8 +617,8 @@ _ARTICLE_NAMES = frozenset(
 )
 
 
-def _with_article(country: str) -> str:
-    """``the United Kingdom``, ``the Philippines``; most countries take no article."""
+def with_article(country: str) -> str:
+    """``the United Kingdom``, ``the Philippines``, ``the Vatican``; most countries take no article."""
     if country.startswith("The "):
         return "the " + country[4:]
     takes_article = (
@@ -627,10 +627,6 @@ def _with_article(country: str) -> str:
         or country.endswith((" Islands", " Republic", " Territory"))
     )
     return f"the {country}" if takes_article else country
-
-
-def _capitalized(sentence: str) -> str:
-    return sentence[:1].upper() + sentence[1:]
 
 
 def _index_regions(g: _Gazetteer, countries: dict[str, dict[str, object]]) -> None:
@@ -667,7 +663,7 @@ def _index_regions(g: _Gazetteer, countries: dict[str, dict[str, object]]) -> No
             name,
             code,
             "",
-            _with_article(name),
+            with_article(name),
             ids[0] if capital is None else capital,
             capital is not None,
             zones_of(ids),
@@ -1336,7 +1332,7 @@ def _notes(moment: datetime, place: Place) -> list[str]:
             listed = [f"{city} ({offset})" for offset, city in list(others.items())[:MAX_OTHER_ZONES]]
             whose = "its capital" if place.reference_is_capital else "its largest city"
             notes.append(
-                f"{_capitalized(place.region)} has several time zones; the time given is for "
+                f"{capitalized(place.region)} has several time zones; the time given is for "
                 f"{place.reference}, {whose}. Others include {', '.join(listed)}."
             )
     if place.alternatives:
@@ -1483,7 +1479,7 @@ def time_difference(
     else:
         head = f"{a.label} is {_duration(minutes)} {'ahead of' if minutes > 0 else 'behind'} {b.label}"
     sentence = (
-        f"{_capitalized(head)}. It is {_clock(moment, a)} in {_named(moment, a)} "
+        f"{capitalized(head)}. It is {_clock(moment, a)} in {_named(moment, a)} "
         f"and {_clock(moment, b)} in {_named(moment, b)}."
     )
     return _with_notes(sentence, moment, a, b)

@@ -1185,8 +1185,8 @@ def _loan_payment(text: str) -> str | None:
         return None
     amount, percent, years = found
     per = re.search(r"\b(yearly|annual|weekly)\b|\bpay (?:each|every|per|a) (year|week)\b", text, re.I)
-    named = (per.group(1) or per.group(2)).lower() if per else "monthly"
-    k = {"yearly": 1, "annual": 1, "year": 1, "weekly": 52, "week": 52}.get(named, 12)
+    named = (per.group(1) or f"{per.group(2)}ly").lower() if per else "monthly"
+    k = _PERIODS_A_YEAR[named]
     rate, count = f"({percent} / 100 / {k})", _number(k * years)
     if float(percent) == 0:
         return f"({amount} / {count})"

@@ -121,7 +121,8 @@ def carries_text_to_summarize(text: str) -> bool:
 def check_text(text: str, limit: int) -> str:
     """``text`` stripped, without a request to summarize opening it ("Summarize this: ..."); raises
     :class:`BuiltinToolError` when empty or longer than ``limit``."""
-    if not isinstance(text, str) or not text_to_summarize(text).strip():
+    body = text_to_summarize(text).strip() if isinstance(text, str) else ""
+    if not body:
         raise BuiltinToolError("There is no text to summarize; pass the text itself in 'text'.")
     if len(text) > limit:
         raise TextTooLongError(
@@ -129,7 +130,7 @@ def check_text(text: str, limit: int) -> str:
             "(CADENCE_SUMMARIZE_MAX_CHARS). Summarize it in parts of at most that size, then "
             "summarize the parts' summaries."
         )
-    return text_to_summarize(text).strip()
+    return body
 
 
 def _turn_settings() -> Settings | None:
