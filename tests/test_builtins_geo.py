@@ -23,7 +23,7 @@ from cadence.builtins.geo import (
 from cadence.builtins.info import INFO_TOOLS, InfoPlugin
 from cadence.builtins.math import MATH_TOOLS, MathPlugin
 from cadence.models.local import LocalChatModel
-from cadence.models.local.policy import resolve_reference, with_possessive_place
+from cadence.models.local.policy import in_unit_asked, resolve_reference, with_possessive_place
 from cadence.orchestration.control_tools import make_routing_tools
 from cadence.orchestration.coordinator import agent_readers
 from cadence.sdk import SURELY, ToolException, may_read
@@ -236,6 +236,69 @@ def test_its_is_the_place_the_previous_question_was_about() -> None:
     assert call["name"] == "place_facts" and "Peru" in call["arguments"]["question"]
 
 
+def _time_in_rome(question: str) -> list[Any]:
+    return [
+        HumanMessage("What time is it in Rome?"),
+        AIMessage("", tool_calls=[{"name": "world_clock", "args": {"location": "Rome"}, "id": "t1"}]),
+        ToolMessage("It is 07:10 in Rome, Italy.", tool_call_id="t1", name="world_clock"),
+        AIMessage("It is 07:10 in Rome.", name="synthesizer"),
+        HumanMessage(question),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "read_as"),
+    [
+        ("And the population?", "And the population of Rome?"),
+        ("What about the currency?", "What about the currency of Rome?"),
+        ("and the time zone", "and the time zone in Rome?"),
+        # not a thing of the place talked about
+        ("And the day after?", "And the day after?"),
+        ("And the other one?", "And the other one?"),
+        ("And Spain?", "And Spain?"),
+        ("And the population of Spain?", "And the population of Spain?"),
+        ("What about tomorrow?", "What about tomorrow?"),
+    ],
+)
+def test_a_follow_up_naming_only_a_thing_is_of_the_place_talked_about(question: str, read_as: str) -> None:
+    assert with_possessive_place(question, _time_in_rome(question)) == read_as
+
+
+def test_a_unit_asked_after_a_distance_asks_the_distance_in_it() -> None:
+    """ "In miles?" after "How far is Berlin from Paris?" had gone to the geo agent as it was: no place found."""
+    question = "How far is Berlin from Paris?"
+    history = [
+        HumanMessage(question),
+        AIMessage("", name="coordinator", tool_calls=[{"name": "goto_geo_agent", "args": {}, "id": "r1"}]),
+        ToolMessage("geo", tool_call_id="r1", name="goto_geo_agent"),
+        AIMessage("", tool_calls=[{"name": "place_facts", "args": {"question": question}, "id": "t1"}]),
+        ToolMessage(answer(question), tool_call_id="t1", name="place_facts"),
+        AIMessage("Berlin is about 878 km from Paris.", name="synthesizer"),
+    ]
+    assert in_unit_asked("In miles?", question) == "How far is Berlin from Paris in miles?"
+    assert in_unit_asked("And in Paris?", "What time is it?") == "And in Paris?"  # a place, not a unit
+    assert (
+        in_unit_asked("In feet?", "What's 5 km in miles?") == "In feet?"
+    )  # converted from its amount instead
+    model = LocalChatModel()
+    messages = [
+        *history,
+        HumanMessage("In miles?"),
+        AIMessage("", name="coordinator", tool_calls=[{"name": "goto_geo_agent", "args": {}, "id": "r2"}]),
+        ToolMessage("geo", tool_call_id="r2", name="goto_geo_agent"),
+    ]
+    bound = model.bind_tools(GEO_TOOLS)
+    call = json.loads(model.plan(messages, **bound.kwargs).fixed or "{}")  # type: ignore[attr-defined]
+    assert call["arguments"]["question"] == "How far is Berlin from Paris in miles?"
+    assert "546 miles" in answer(call["arguments"]["question"])
+
+
+def test_a_follow_up_naming_only_a_thing_after_no_place_is_left_alone() -> None:
+    history = [HumanMessage("What's 15 times 12?"), AIMessage("The answer is 180.", name="synthesizer")]
+    question = "And the square root?"
+    assert with_possessive_place(question, [*history, HumanMessage(question)]) == question
+
+
 def test_its_refers_to_no_place_when_the_previous_question_named_none() -> None:
     history = [HumanMessage("What's 12 squared?"), AIMessage("The answer is 144.", name="synthesizer")]
     question = "What's its square root?"
@@ -386,6 +449,16 @@ def test_there_is_a_place_named_earlier_in_the_same_message() -> None:
             "Which is the most populous country in South America?",
             "The most populous country in South America is Brazil",
         ),
+        # the ranking said after the country or city
+        ("Which country has the most people?", "The most populous country in the world is China"),
+        (
+            "Which country has the largest population in Africa?",
+            "The most populous country in Africa is Nigeria",
+        ),
+        ("What country is the biggest?", "The largest country in the world is Russia"),
+        ("Which country is the largest in Asia?", "The largest country in Asia is China"),
+        ("Which city in Europe has the most people?", "The most populous city in Europe is Moscow"),
+        ("Which country has the smallest area?", "The smallest country in the world is the Vatican"),
     ],
 )
 def test_countries_and_cities_are_ranked_in_the_world_or_a_continent(question: str, said: str) -> None:
@@ -395,6 +468,8 @@ def test_countries_and_cities_are_ranked_in_the_world_or_a_continent(question: s
 
 def test_a_ranking_within_a_place_is_that_places_fact() -> None:
     assert answer("What is the largest city in Japan?").startswith("The largest cities of Japan: Tokyo")
+    assert answer("Which city has the most people in Japan?").startswith("The largest cities of Japan: Tokyo")
+    assert not asks_place_fact("Which country has the biggest army?")  # no ranking the data has
 
 
 def test_a_states_capital_is_not_its_countrys() -> None:

@@ -473,7 +473,10 @@ FACTS: dict[str, re.Pattern[str]] = {
     "domain": re.compile(r"\b(?:internet |top[- ]level |country )?domains?\b|\btld\b", re.I),
     "neighbours": re.compile(r"\bneighbou?r(?:s|ing)?\b|\bborders?\b|\bbordering\b", re.I),
     "largest city": re.compile(
-        r"\b(?:largest|biggest|most populous|main|major|principal) (?:cities|city|towns?)\b", re.I
+        r"\b(?:largest|biggest|most populous|main|major|principal) (?:cities|city|towns?)\b"
+        r"|\b(?:which|what) (?:cities|city|towns?) (?:has|have) the (?:most|largest|biggest)"
+        r" (?:people|population)",
+        re.I,
     ),
     "distance": re.compile(
         r"\bhow far(?! (?:ahead|behind|apart in time)\b)\b|\bdistances?\b"
@@ -565,35 +568,79 @@ def asked_facts(question: str) -> list[str]:
     return [fact for fact, pattern in FACTS.items() if pattern.search(question)]
 
 
+_CONTINENTS = r"world|earth|planet|africa|asia|europe|north america|south america|oceania|antarctica"
 _RANKING_RE = re.compile(
     r"\b(?P<which>largest|biggest|smallest|most populous|least populous|most populated)\s+"
-    r"(?P<what>countr(?:y|ies)|cit(?:y|ies))\b"
-    r"(?:\s+(?:in|of|on)\s+(?:the\s+)?(?P<scope>world|earth|planet|africa|asia|europe|north america"
-    r"|south america|oceania|antarctica))?",
+    r"(?P<what>countr(?:y|ies)|cit(?:y|ies))\b",
     re.IGNORECASE,
 )
-"""A country or city ranked among all, or a continent's ("What is the largest country in Africa?")."""
+"""A country or city ranked by a superlative before it ("What is the largest country in Africa?")."""
+_RANKED_AFTER_RE = re.compile(
+    r"\b(?:which|what)\s+(?P<what>countr(?:y|ies)|cit(?:y|ies))\b(?:\s+(?:in|of|on)\s+(?:the\s+)?(?:"
+    + _CONTINENTS
+    + r"))?\s+(?:(?:is|are) the\s+(?P<which>largest|biggest|smallest|most populous|least populous)"
+    r"|(?:has|have) the\s+(?P<most>most|largest|biggest|highest|fewest|smallest|lowest|least)\s+"
+    r"(?P<measure>people|population|inhabitants|residents|land|area|territory))\b",
+    re.IGNORECASE,
+)
+"""A country or city ranked by what is said after it ("Which country has the most people?", "What city in
+Europe is the largest?")."""
+_SCOPE_RE = re.compile(rf"\b(?:in|of|on)\s+(?:the\s+)?(?P<scope>{_CONTINENTS})\b", re.IGNORECASE)
+"""Where a ranking ranks: the world or a continent ("in Africa")."""
 MAX_RANKED = 3
 """Places named in a ranking (the first and the next ones)."""
 
 
-def _ranking_asked(question: str) -> re.Match[str] | None:
-    """The ranking a question asks among all countries or cities, or a continent's (:data:`_RANKING_RE`);
-    None when it ranks nothing, names a place to rank within ("the largest city in Japan": the place facts
-    answer it) or asks for the smallest or least populous city (the bundled cities start at 15,000 people)."""
-    match = _RANKING_RE.search(question)
-    if match is None:
+@dataclass(frozen=True)
+class _Ranking:
+    """A ranking a question asks."""
+
+    least: bool
+    """The smallest or least populous first (else the largest or most populous)."""
+    by_people: bool
+    """By population (else by area; a city is always ranked by its population)."""
+    cities: bool
+    """Cities (else countries)."""
+    continent: str
+    """The continent ranked in ("Africa"), or "" for the world."""
+
+    @property
+    def words(self) -> str:
+        """How the answer says the ranking ("largest", "least populous")."""
+        if self.by_people:
+            return "least populous" if self.least else "most populous"
+        return "smallest" if self.least else "largest"
+
+
+def _ranking_asked(question: str) -> _Ranking | None:
+    """The ranking a question asks among all countries or cities, or a continent's (:data:`_RANKING_RE`,
+    :data:`_RANKED_AFTER_RE`); None when it ranks nothing, names a place to rank within ("the largest city
+    in Japan": the place facts answer it) or asks for the smallest or least populous city (the bundled
+    cities start at 15,000 people)."""
+    before, after = _RANKING_RE.search(question), _RANKED_AFTER_RE.search(question)
+    said = before or (after if after is not None and after.group("which") else None)
+    if said is not None:  # "the largest country", "which country is the largest"
+        which = said.group("which").lower()
+        least, by_people, what = which in ("smallest", "least populous"), "popul" in which, said.group("what")
+    elif after is not None:  # "which country has the most people"
+        least = after.group("most").lower() in ("fewest", "smallest", "lowest", "least")
+        by_people = after.group("measure").lower() not in ("land", "area", "territory")
+        what = after.group("what")
+    else:
         return None
-    least = match.group("which").lower() in ("smallest", "least populous")
-    if match.group("what").lower().startswith("cit") and least:
+    cities = what.lower().startswith("cit")
+    if cities and least:
         return None
-    if not match.group("scope"):
+    scope = _SCOPE_RE.search(question)
+    if scope is None:
         try:
             if _places(question, limit=1):
                 return None
         except UnknownLocationError:
             pass
-    return match
+    continent = (scope.group("scope") if scope else "").lower()
+    continent = "" if continent in ("", "world", "earth", "planet") else continent.title()
+    return _Ranking(least=least, by_people=by_people or cities, cities=cities, continent=continent)
 
 
 def _ranking(question: str) -> str | None:
@@ -601,15 +648,12 @@ def _ranking(question: str) -> str | None:
     in Africa", "the most populous country", "the biggest city in the world": a city by its population), by
     GeoNames' figures (countries with a capital, a population and an area; its list holds territories too);
     None when :func:`_ranking_asked` finds no ranking or the data has none for its continent."""
-    match = _ranking_asked(question)
-    if match is None:
+    asked = _ranking_asked(question)
+    if asked is None:
         return None
-    scope = (match.group("scope") or "").lower()
-    continent = "" if scope in ("", "world", "earth", "planet") else scope.title()
+    continent = asked.continent
     where = f"in {continent}" if continent else "in the world"
-    which = match.group("which").lower()
-    least = which in ("smallest", "least populous")
-    if match.group("what").lower().startswith("cit"):
+    if asked.cities:
         cities = [
             f"{name} ({_short_people(population)} people)"
             for name, population, code in largest_cities(limit=20 * MAX_RANKED)
@@ -619,24 +663,23 @@ def _ranking(question: str) -> str | None:
             return None
         then = listed(cities[1:])
         return f"The most populous city {where} is {cities[0]}, then {then}, by GeoNames' figures."
-    by_people = "popul" in which
     pool = [
         f
         for f in countries().values()
         if f.capital and f.population and _has_area(f) and (not continent or f.continent == continent)
     ]
-    pool.sort(key=lambda f: f.population if by_people else f.area_km2, reverse=not least)
+    pool.sort(key=lambda f: f.population if asked.by_people else f.area_km2, reverse=not asked.least)
     ranked = [
         f"{with_article(f.name)} ({_short_people(f.population)} people)"
-        if by_people
+        if asked.by_people
         else f"{with_article(f.name)} ({_km2(f.area_km2)})"
         for f in pool[:MAX_RANKED]
     ]
     if not ranked:
         return None
-    note = " (its list holds territories too)" if least else ""
+    note = " (its list holds territories too)" if asked.least else ""
     then = listed(ranked[1:])
-    return f"The {which} country {where} is {ranked[0]}, then {then}, by GeoNames' figures{note}."
+    return f"The {asked.words} country {where} is {ranked[0]}, then {then}, by GeoNames' figures{note}."
 
 
 _POSSESSIVE_S_RE = re.compile(r"(?<=[A-Za-z])['’]s\b")
@@ -716,7 +759,12 @@ def asks_place_fact(text: str) -> bool:
     tax?" and "What's the area of a circle?" name no place. Only a text asking a fact looks for a place: the
     index is built in the background when the agent is made, so at most the first such question waits for
     the rest of that build."""
-    if not (asked_facts(text) or _ABOUT_RE.search(text) or _RANKING_RE.search(text)):
+    if not (
+        asked_facts(text)
+        or _ABOUT_RE.search(text)
+        or _RANKING_RE.search(text)
+        or _RANKED_AFTER_RE.search(text)
+    ):
         return False
     if _ranking_asked(text) is not None:
         return SURELY  # type: ignore[return-value]

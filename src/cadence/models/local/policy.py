@@ -703,17 +703,35 @@ _FAR_IT_RE = re.compile(r"\b(?P<far>how far|how many (?:km|kilomet(?:er|re)s|mil
 """A distance from the place talked about ("How far is it from Lisbon?" after the time in Madrid)."""
 
 
+_ELIDED_PLACE_RE = re.compile(
+    r"^(?P<ask>\W*(?i:and|what about|how about|and what about|what of)\s+(?i:the)\s+)"
+    r"(?!.*\b(?:after|before|next|previous|last|first|same|other|rest|one|ones|result|answer|total)\b)"
+    r"(?P<what>[a-z]+(?: [a-z]+){0,2})\s*(?P<end>[?.!]*)\s*$"
+)
+"""A follow-up naming only a thing of a place, which it leaves out ("And the population?", "What about the
+currency?"; not "And the day after?" or "And the other one?")."""
+_IN_WORDS_RE = re.compile(r"\b(?:time|date|day|hour|weather|weekend|timezone|time zone)s?$", re.IGNORECASE)
+"""Things said to be *in* a place rather than *of* it ("And the time?": in Rome)."""
+
+
 def with_possessive_place(question: str, messages: Sequence[BaseMessage]) -> str:
     """``question`` with "its"/"their" written as the place the previous question was about ("And its
-    population?" after "What is the capital of Peru?" asks "And Peru's population?"), and "it" of a
-    distance as that place ("How far is it from Lisbon?" after the time in Madrid); unchanged when the
-    previous turn named no place ("What's its square root?" after "What's 12 squared?")."""
+    population?" after "What is the capital of Peru?" asks "And Peru's population?"), the place a
+    follow-up naming only a thing leaves out ("And the population?" after the time in Rome asks "And
+    the population of Rome?"), and "it" of a distance as that place ("How far is it from Lisbon?" after
+    the time in Madrid); unchanged when the previous turn named no place ("What's its square root?" after
+    "What's 12 squared?")."""
     possessive, far = _POSSESSIVE_RE.search(question), _FAR_IT_RE.search(question)
-    place = previous_place(messages, latest=True) if possessive or far else None
+    elided = None if possessive or far else _ELIDED_PLACE_RE.match(question)
+    place = previous_place(messages, latest=True) if possessive or far or elided else None
     if not place:
         return question
     if far:
         return _FAR_IT_RE.sub(lambda m: f"{m.group('far')} is {place}", question, count=1)
+    if elided:
+        what = elided.group("what")
+        preposition = "in" if _IN_WORDS_RE.search(what) else "of"
+        return f"{elided.group('ask')}{what} {preposition} {place}{elided.group('end') or '?'}"
     return _POSSESSIVE_RE.sub(f"{place}'s", question, count=1)
 
 
@@ -943,6 +961,20 @@ def _in_another_unit(rest: str, previous: str) -> str | None:
     if given is None or asked is None or not NUMBER_RE.search(previous[: asked.start()]):
         return None
     return f"{previous[: asked.start('unit')]}{given.group('unit')}?"
+
+
+def in_unit_asked(question: str, previous: str | None) -> str:
+    """The previous question asked in the unit a follow-up names, when the follow-up is only that and the
+    previous result was no value to convert ("In miles?" after "How far is Berlin from Paris?" asks "How
+    far is Berlin from Paris in miles?"), else ``question``. A capitalized name is a place ("And in
+    Paris?"), and a previous question asking a unit already is :func:`with_another_number`'s."""
+    rest = FOLLOW_UP_RE.sub("", question).strip(" ,.;:")
+    given = _ANOTHER_UNIT_RE.match(rest)
+    if not previous or given is None or not given.group("unit")[0].islower():
+        return question
+    if _ASKED_UNIT_RE.search(previous.rstrip()):
+        return question
+    return f"{previous.rstrip(' ?!.')} in {given.group('unit')}?"
 
 
 _AMOUNT_ONLY_RE = re.compile(
@@ -1880,6 +1912,8 @@ class SmallModelPolicy:
             question = again  # "what about 80?": the previous question with 80
         elif value is not None:
             question = resolve_reference(question, value)
+        elif stated is not None:
+            question = in_unit_asked(question, previous_asked(messages))  # "In miles?" after a distance
         base = _system_text(messages)
         if (
             is_follow_up(question)
