@@ -569,7 +569,11 @@ def test_an_amount_of_money_is_also_said_in_cents() -> None:
     assert said.endswith("= 39.675 (about $39.68)")  # half a cent rounds up
     assert calculate.invoke({"expression": "split 100 euros 3 ways"}).endswith("(about €33.33)")
     assert calculate.invoke({"expression": "10 / 3"}) == "3.33333333333"  # no money, no cents
-    assert calculate.invoke({"expression": "$7.80 / 12"}).endswith("= 0.65")  # cents already
+    assert calculate.invoke({"expression": "$7.80 / 12"}).endswith("= 0.65 ($0.65)")  # cents already
+    assert calculate.invoke({"expression": "Tip of 20% on $45.50"}).endswith("= 9.1 ($9.10)")
+    assert calculate.invoke({"expression": "$20 an hour for 8 hours"}).endswith("= 160")  # a whole number
+    # a percentage of two amounts is no amount
+    assert calculate.invoke({"expression": "What percent of $75 is $10?"}).endswith("= 13.3333333333")
 
 
 def test_a_docs_query_leaves_out_an_opening_word_asking_how_to_present() -> None:

@@ -558,6 +558,7 @@ def test_a_follow_up_continues_from_the_previous_value(follow_up: str, resolved:
     ) == ("160 days")
     assert result_value("300 K is 26.85 °C.") == "26.85 °C"
     assert result_value("((138 * 115 / 100) / 4) = 39.675 (about $39.68)") == "39.675"
+    assert result_value("(45.50 * 20 / 100) = 9.1 ($9.10)") == "9.1"
     assert result_value("10 km = 6.21 miles (exactly (10 * 1000000 / 1609344) = 6.21371192237)") == (
         "6.21371192237 miles"
     )
@@ -1565,6 +1566,10 @@ def test_a_short_search_result_is_answered_with_its_relevant_sentences() -> None
          "That comes to about €33.33 (100 / 3)."),
         ("((138 * 115 / 100) / 4) = 39.675 (about $39.68)", "split $138 with a 15% tip 4 ways",
          "That comes to about $39.68 ((138 * 115 / 100) / 4 = 39.675)."),
+        ("(45.50 * 20 / 100) = 9.1 ($9.10)", "Tip of 20% on $45.50",
+         "That comes to $9.10 (45.50 * 20 / 100)."),
+        ("(10 / 75 * 100) = 13.3333333333", "What percent of $75 is $10?",
+         "The answer is about 13.33% (10 / 75 * 100)."),
         ("345", "Calculate 15 * 23", None),  # no working shown: the model says it
         ("count: 3; sum: 28", "the sum?", None),
     ],

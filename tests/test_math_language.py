@@ -777,9 +777,9 @@ def test_a_price_problem_that_is_not_one_change_is_not_read(text: str) -> None:
 
 
 def test_calculate_shows_the_price_it_computed() -> None:
-    assert calculate.invoke({"expression": "$60 plus 8% tax"}) == "(60 * (100 + 8) / 100) = 64.8"
+    assert calculate.invoke({"expression": "$60 plus 8% tax"}) == "(60 * (100 + 8) / 100) = 64.8 ($64.80)"
     answer = calculate.invoke({"expression": "Split an $84 bill four ways with a 15% tip"})
-    assert answer == "((84 * (100 + 15) / 100) / 4) = 24.15"
+    assert answer == "((84 * (100 + 15) / 100) / 4) = 24.15 ($24.15)"
 
 
 @pytest.mark.parametrize(
@@ -803,6 +803,10 @@ def test_calculate_shows_the_price_it_computed() -> None:
         ("Rent is $1200 a month. What is it for a year?", "(1200 * 12)", 14400),
         ("I work 8 hours a day for 2 weeks. How many hours?", "(8 * 2 * 7)", 112),
         ("A car drives 60 km/h for 90 minutes", "(60 * 90 / 60)", 90),
+        # a speed in one word
+        ("If a car travels 60 mph for 2.5 hours, how far does it go?", "(60 * 2.5)", 150),
+        ("How far do you go in 45 minutes at 60 mph?", "(60 * 45 / 60)", 45),
+        ("A train at 120 kph for 90 minutes: how far?", "(120 * 90 / 60)", 180),
         ("In 3 years, how much will I pay at $40 a month?", "(40 * 3 * 12)", 1440),
         ("I earn $36500 a year. How much in 10 days?", "(36500 * 10 / 365)", 1000),
         ("I drink 2 liters of water a day. How much in a week?", "(2 * 7)", 14),
@@ -1076,7 +1080,7 @@ def test_calculate_shows_the_shopping_problem_it_read() -> None:
     answer = calculate.invoke(
         {"expression": "I had $500 and spent $137.25 on groceries and $89.99 on shoes. How much is left?"}
     )
-    assert answer == "(500 - 137.25 - 89.99) = 272.76"
+    assert answer == "(500 - 137.25 - 89.99) = 272.76 ($272.76)"
     answer = calculate.invoke({"expression": "My car used 42 liters for 600 km. How many liters per 100 km?"})
     assert answer == "(42 * 100 / 600) = 7"
 
@@ -2241,7 +2245,7 @@ def test_a_total_of_prices_in_cents_says_cents() -> None:
     assert (
         calculate.invoke({"expression": "36 eggs at 25 cents each"}) == "(36 * 25) = 900 cents (9.00 dollars)"
     )
-    assert calculate.invoke({"expression": "3 apples at $0.40 each"}) == "(3 * 0.40) = 1.2"
+    assert calculate.invoke({"expression": "3 apples at $0.40 each"}) == "(3 * 0.40) = 1.2 ($1.20)"
 
 
 @pytest.mark.parametrize(

@@ -577,18 +577,24 @@ _MONEY_RE = re.compile(r"[$€£¥]|\b(?:dollars?|bucks|euros?|usd|eur|gbp)\b", 
 _SIGNS = {"dollar": "$", "buck": "$", "usd": "$", "euro": "€", "eur": "€", "gbp": "£"}
 
 
-def _in_money(question: str, value: Number) -> str:
-    """`` (about $39.68)`` after a result of a question about money with more than two decimals; ""
-    otherwise (an amount of money is said in cents)."""
+_PERCENTAGE_RE = re.compile(r"\*\s*100\s*\)*\s*$")
+"""An expression working out a percentage ("(10 / 75 * 100)"): its value is no amount of money."""
+
+
+def _in_money(question: str, value: Number, translated: str = "") -> str:
+    """An amount of money in cents after a result of a question about money that is not a whole number:
+    `` ($9.10)`` for 9.1, `` (about $39.68)`` for 39.675; "" for a whole number (a count of $5 bills is
+    no amount), a percentage ("What percent of $75 is $10?") and a question not about money."""
     money = _MONEY_RE.search(question)
-    if money is None or isinstance(value, int) or not math.isfinite(value):
+    if money is None or isinstance(value, int) or not math.isfinite(value) or value.is_integer():
         return ""
-    if len(format_number(value).partition(".")[2]) <= 2:  # 0.28, not 0.27999999999999997
+    if _PERCENTAGE_RE.search(translated):
         return ""
     word = money.group(0).lower().rstrip("s")
     sign = _SIGNS.get(word, money.group(0))
     cents = Decimal(format_number(abs(value))).quantize(Decimal("0.01"), rounding=decimal.ROUND_HALF_UP)
-    return f" (about {'-' if value < 0 else ''}{sign}{cents:,})"
+    exact = len(format_number(value).partition(".")[2]) <= 2  # 0.28, not 0.27999999999999997
+    return f" ({'' if exact else 'about '}{'-' if value < 0 else ''}{sign}{cents:,})"
 
 
 _CENTS_RE = re.compile(r"\d\s*(?:cents?|¢)(?![a-z])|\d\s*c\b(?=\s+(?:each|a|per|an?)\b)", re.IGNORECASE)
@@ -806,7 +812,7 @@ def calculate(expression: str) -> str:
         conversion = conversion_in(expression)
         if conversion is not None and conversion.expression == translated:
             return _converted(conversion.amount, conversion.unit, translated, result)
-        money = _in_money(expression, result) + _in_cents(expression, result)
+        money = _in_money(expression, result, translated) + _in_cents(expression, result)
         return f"{translated} = {format_number(result)}{money}"
     logger.debug("calculated %r", expression)
     return format_number(result)

@@ -1697,6 +1697,8 @@ _RATE_OF_TIME_RES = tuple(
         # "$150 monthly", "20 dollars hourly", "5000 per annum"
         rf"(?<![\w.])(?P<b>{_NUM})\s+(?:(?P<noun>{_NOUNS})\s+)?"
         rf"(?P<unit>hourly|daily|weekly|fortnightly|monthly|quarterly|yearly|annually|per annum)\b",
+        # "60 mph", "80 kph", "100 kmh": a speed in one word, per hour
+        rf"(?<![\w.])(?P<b>{_NUM})\s*(?P<noun>mp|kp|km)(?P<unit>h)\b",
     )
 )
 _DURATION_RE = re.compile(

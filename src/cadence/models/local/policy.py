@@ -885,8 +885,9 @@ def result_date(result: str) -> str | None:
     return found[-1] if found else None
 
 
-_ABOUT_RE = re.compile(r"\s+\(about [^)]*\)$")
-"""An approximation after a result's value ("= 39.675 (about $39.68)"): the value is the exact one."""
+_ABOUT_RE = re.compile(r"\s+\((?:about [^)]*|-?[$€£¥][\d,.]+)\)$")
+"""An approximation or an amount in cents after a result's value ("= 39.675 (about $39.68)", "= 9.1
+($9.10)"): the value is the exact one."""
 
 
 _ANOTHER_NUMBER_RE = re.compile(
@@ -1205,7 +1206,7 @@ def measured_statement(text: str) -> str | None:
 
 _ARITHMETIC_RE = re.compile(
     r"^(?P<expr>[^=\n]*\d[^=\n]*) = (?P<value>-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?)"
-    r"(?: \(about (?P<money>[^)]+)\))?\.?$"
+    r"(?: \((?P<about>about )?(?P<money>-?[$€£¥][\d,.]+)\))?\.?$"
 )
 _OPERATION_RE = re.compile(r"[-+*/^%(]|\b(?:sqrt|log|sin|cos|tan|factorial|round|floor|ceil|abs|pi)\b")
 _PERCENT_ASKED_RE = re.compile(r"%|\bper ?cent(?:age)?\b", re.IGNORECASE)
@@ -1226,8 +1227,10 @@ def arithmetic_statement(result: str, question: str) -> str | None:
     decimals = len(value.partition(".")[2]) if "e" not in value else 0
     # the working, and the exact value only when it is short: ten decimals are noise to a reader
     exact = f"{expression} = {value}" if decimals <= MONEY_EXACT_DECIMALS else expression
-    if match.group("money"):
+    if match.group("money") and match.group("about"):
         return f"That comes to about {match.group('money')} ({exact})."
+    if match.group("money"):  # cents exactly: "That comes to $9.10 (45.50 * 20 / 100)."
+        return f"That comes to {match.group('money')} ({expression})."
     percent = "%" if _PERCENT_ASKED_RE.search(question) and _TIMES_100_RE.search(expression) else ""
     about = ""
     if decimals > SHOWN_DECIMALS:
