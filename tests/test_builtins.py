@@ -560,7 +560,7 @@ def test_tool_names() -> None:
         "info": ["clock_calculator", "convert_time", "current_time", "date_calculator", "time_difference"],
         "docs": ["list_docs", "read_doc", "search_docs"],
         "geo": ["place_facts"],
-        "text": ["summarize_text"],
+        "text": ["summarize_text", "text_facts"],
     }
 
 

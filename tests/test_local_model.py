@@ -1601,7 +1601,7 @@ def test_a_calculator_value_is_said_rounded_and_with_its_sign(
         ("And in feet?", "What's 5 km in miles?", "What's 5 km in feet?"),
         ("what about in kilograms?", "Convert 12 stone to pounds", "Convert 12 stone to kilograms?"),
         ("And in weeks?", "How many days until 1 March 2027?", None),  # no unit asked: the result's days
-        ("and in Tokyo?", "What time is it in Paris?", None),  # no amount converted
+        ("and in Tokyo?", "What time is it in Paris?", "What time is it in Tokyo?"),  # a name for a name
         # an amount of the same unit: the previous conversion of it
         ("And 26.2 miles?", "Convert 10 miles to km", "Convert 26.2 miles to km"),
         ("what about 50 kg?", "How many pounds is 20 kg?", "How many pounds is 50 kg?"),

@@ -38,7 +38,7 @@ def agent(**settings: object) -> TextAgent:
 
 def test_registered_as_a_builtin() -> None:
     assert BUILTIN_PLUGINS["text"] is TextPlugin
-    assert [t.name for t in TextPlugin.create_agent().get_tools()] == ["summarize_text"]
+    assert [t.name for t in TextPlugin.create_agent().get_tools()] == ["summarize_text", "text_facts"]
 
 
 def test_extractive_summary_keeps_the_topic_sentences_in_order() -> None:

@@ -1,4 +1,5 @@
-"""The built-in ``text`` plugin: ``summarize_text``, offline by default.
+"""The built-in ``text`` plugin: ``summarize_text``, offline by default, and ``text_facts``
+(:mod:`cadence.builtins.text_facts`: counts and spellings of a given text).
 
 - **Extractive** (the default, no model needed): the sentences that carry the text's most
   frequent content words, in their original order; deterministic and instant.
@@ -23,7 +24,9 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.tools import BaseTool, StructuredTool
 
 from cadence.builtins._common import BuiltinToolError, agent_prompt
-from cadence.sdk import SURELY, BaseAgent, BasePlugin, PluginMetadata, reads
+from cadence.builtins.text_facts import answer as text_facts_answer
+from cadence.builtins.text_facts import asks_text_fact
+from cadence.sdk import SURELY, BaseAgent, BasePlugin, PluginMetadata, reads, route_text
 from cadence.settings import Settings, get_settings
 from cadence.text import STOPWORDS
 
@@ -185,7 +188,7 @@ class TextAgent(BaseAgent):
     def __init__(self, metadata: PluginMetadata, settings: Settings | None = None) -> None:
         super().__init__(metadata)
         self._settings = settings
-        self._tools = [self._summarize_tool()]
+        self._tools = [self._summarize_tool(), self._text_facts_tool()]
 
     @property
     def max_chars(self) -> int:
@@ -194,16 +197,18 @@ class TextAgent(BaseAgent):
         return settings.summarize_max_chars
 
     def get_tools(self) -> list[BaseTool]:
-        """``summarize_text``."""
+        """``summarize_text`` and ``text_facts``."""
         return list(self._tools)
 
     def get_system_prompt(self) -> str:
         """The text agent's prompt."""
         return agent_prompt(
-            "You summarize text the user gives you.",
+            "You summarize text the user gives you and count or spell what is in it.",
             [
                 "Call summarize_text with the full text; never summarize in your head.",
                 "Use style 'abstractive' only when the user asks for a rewritten summary.",
+                "Call text_facts with the question for counts of words, letters or characters and for a "
+                "text backwards; never count in your head.",
             ],
         )
 
@@ -256,9 +261,33 @@ class TextAgent(BaseAgent):
             StructuredTool.from_function(coroutine=summarize_text, name="summarize_text")
         )
 
+    def _text_facts_tool(self) -> BaseTool:
+        agent = self
+
+        def text_facts(question: str) -> str:
+            """Count or spell a text given in the question, worked out letter by letter: its words,
+            letters, characters, vowels or sentences, how often a letter or word occurs, the text
+            backwards or in upper or lower case, whether it is a palindrome. Pass the question with
+            the text, e.g. "How many r's are in strawberry?", "How many words are in: <text>"."""
+            if len(question) > agent.max_chars:
+                raise BuiltinToolError(
+                    f"The question has {len(question):,} characters; text_facts reads at most "
+                    f"{agent.max_chars:,} (CADENCE_SUMMARIZE_MAX_CHARS). Ask about a shorter text."
+                )
+            return text_facts_answer(question)
+
+        described = route_text(
+            "Count or spell a text the user gives: how many words, letters, characters, vowels or "
+            "sentences it has, how many times a letter or a word appears in it (how many r's in a "
+            "word), the word or text backwards (reverse, spell backwards), in upper or lower case, "
+            "whether it is a palindrome."
+        )
+        return reads(asks_text_fact)(described(StructuredTool.from_function(text_facts, name="text_facts")))
+
 
 class TextPlugin(BasePlugin):
-    """Built-in plugin ``text``: ``summarize_text`` (extractive offline, abstractive with a model)."""
+    """Built-in plugin ``text``: ``summarize_text`` (extractive offline, abstractive with a model) and
+    ``text_facts`` (counts and spellings of a given text)."""
 
     @classmethod
     def get_metadata(cls) -> PluginMetadata:
@@ -266,10 +295,14 @@ class TextPlugin(BasePlugin):
         return PluginMetadata(
             name="text",
             version="1.0.0",
-            description="Summarizer agent: shortens a long text the user provides into its key sentences.",
+            description=(
+                "Text agent: shortens a text the user provides into its key sentences, counts its words "
+                "or letters and spells it backwards."
+            ),
             capabilities=[
                 "summarize a text, an article, notes or a transcript given in the message",
                 "shorten long text: the gist, a TL;DR",
+                "count the words, letters or characters of a given text, or a letter in a word",
             ],
             agent_type="utility",
             response_suggestion="Give the summary as it is; do not add facts that are not in the text.",

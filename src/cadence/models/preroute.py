@@ -371,7 +371,7 @@ the second part is "what's the time in Oslo?". Not a second value of the same su
 _STYLE_REQUEST_RE = re.compile(
     r"^\W*(?:please\s+)?(?:"
     r"(?:answer|reply|respond|explain|write|say it|tell me)\s+(?:it\s+|this\s+)?"
-    r"(?:like|as if you were|as|in the (?:style|voice) of|in)\s+[\w' -]{1,30}?"
+    r"(?:like|as if you were|as|in the (?:style|voice) of|in)\s+(?!(?:upper|lower|capital)\b)[\w' -]{1,30}?"
     r"|be (?:brief|concise|short|formal|casual|detailed|quick)|keep it (?:short|brief|simple)|briefly"
     r"|in short|(?:in|with) (?:a|an) [\w-]+ (?:tone|way|style|voice)"
     r"|(?:in )?(?:one|a single|two|a few) (?:sentences?|words?|lines?)"
@@ -379,7 +379,7 @@ _STYLE_REQUEST_RE = re.compile(
     re.IGNORECASE,
 )
 """A request of style before the question ("Answer like a pirate: ...", "In a formal tone, ...", "Be brief:
-..."): how to answer, not what is asked."""
+..."): how to answer, not what is asked ("Write this in upper case: ..." asks for the text in capitals)."""
 
 
 _STYLE_AFTER_RE = re.compile(
@@ -513,8 +513,9 @@ def readable_routes(
     ("difference" is the world clock's word too; the calculator reads "the difference between 95 and 38"), a
     route without a reader included when its words fit ("How do I approve a tool call?" fits the geo agent's
     "calling code" best; the docs take it).
-    Routes whose tools surely answer the question (:func:`reads_surely`) are kept alone, and a question no
-    route's words fit goes to the first of them ("Tell me about Canada"), else nowhere."""
+    Routes whose tools surely answer the question (:func:`reads_surely`) are kept alone, among all routes its
+    words fit (not only the best fitting ones), and a question no route's words fit goes to the first of them
+    ("Tell me about Canada"), else nowhere."""
     kept = list(shortlist)
     if kept and ranked[0].number_only and numbers < 2:
         asks = ASKS_SOMETHING_RE.search(question) is not None
@@ -522,13 +523,24 @@ def readable_routes(
     if read and not shortlist and not any(r.score > 0 for r in ranked):
         # no word of any route: a route whose tools surely answer it ("Where is Timbuktu?") takes it
         return [r.name for r in ranked if reads_surely(readers.get(r.name), question)][:1]
-    if not read or not kept:
+    if not read:
+        return kept
+    # a route whose tools surely answer it, among all its words fit, not only the best fitting ones
+    # ("Summarize this: ... in October" fits the calendar's and the docs' words best; the summarizer is sure)
+    sure = [
+        r.name
+        for r in ranked
+        if r.score > 0
+        and (r.name in kept or not r.number_only)
+        and reads_surely(readers.get(r.name), question)
+    ]
+    if sure:
+        return sure
+    if not kept:
         return kept
     readable = [n for n in kept if may_be_read(readers.get(n), question)]
     if readable:
-        # a route whose tools surely answer it goes first ("Summarize this: ... in October" names a month the
-        # calendar reads and words the docs have; the summarizer is sure)
-        return [n for n in readable if reads_surely(readers.get(n), question)] or readable
+        return readable
     # every route the words fit best refuses it: the routes its words fit next that may read it, ranked
     # among themselves ("How do I approve a tool call?" fits the geo agent's "calling code"; the docs read it)
     rest = [

@@ -1004,15 +1004,19 @@ def _another_amount(rest: str, previous: str) -> str | None:
 
 
 _PREPOSITION_ONLY_RE = re.compile(
-    r"^(?P<prep>until|till|since|before|after|of|for)\s+(?P<what>[^?!.]+?)\s*[?!.]*$", re.IGNORECASE
+    r"^(?P<prep>until|till|since|before|after|of|for|in)\s+(?P<what>[^?!.]+?)\s*[?!.]*$", re.IGNORECASE
 )
 """A follow-up that is only what comes after a preposition ("and until New Year?", "and of 500?")."""
 
 
+_ONE_WORD_OR_NAME_RE = re.compile(r"[^\W\d_][\w'-]*|[A-Z][\w.'-]*(?:,? [A-Z][\w.'-]*)*")
+"""One word ("strawberry") or a name of capitalized words ("New York", "Paris, Texas")."""
+
+
 def _same_preposition(rest: str, previous: str) -> str | None:
     """The previous question with what follows its one such preposition replaced by the follow-up's ("and
-    until New Year?" after "How many days until Christmas?"; "and of 500?" after "What's 15% of 200?"), or
-    None."""
+    until New Year?" after "How many days until Christmas?"; "and of 500?" after "What's 15% of 200?"; "and
+    in raspberry?" after "How many r's in strawberry?", "in" only of a word or a name), or None."""
     given = _PREPOSITION_ONLY_RE.match(rest)
     if given is None:
         return None
@@ -1020,6 +1024,8 @@ def _same_preposition(rest: str, previous: str) -> str | None:
     if len(found) != 1:
         return None
     what = found[0]
+    if given.group("prep").lower() == "in" and not _ONE_WORD_OR_NAME_RE.fullmatch(what.group("what").strip()):
+        return None  # "in" only of a word or a name ("How many r's in strawberry?", "in New York")
     return previous[: what.start("what")] + given.group("what") + previous[what.end("what") :]
 
 

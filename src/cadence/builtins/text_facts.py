@@ -1,0 +1,211 @@
+"""``text_facts``: counts and spellings of a text the user gives, worked out, never guessed.
+
+A language model does not see letters (it reads tokens), so "How many r's are in strawberry?" or "How
+many words are in this sentence: ..." are answered wrong by small and large models alike. This tool
+reads the request and the text it is about from one question and works the answer out:
+
+- the letters, words, characters (with and without spaces), sentences, vowels or consonants of a
+  text, or how often a letter or a word occurs in it;
+- the text written backwards, in upper or lower case; whether it is a palindrome.
+
+The text is what follows a colon ("Count the words in this: ..."), what the question quotes ("'to be or
+not to be'"), or the word a short question names ("How many r's in strawberry?", "Reverse the word
+hello", "Is racecar a palindrome?"). A question asking none of these, or naming no text, is an error
+that says how to ask.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from cadence.builtins._common import BuiltinToolError
+
+VOWELS = frozenset("aeiou")
+"""The vowels counted (English; "y" counts as a consonant)."""
+
+_QUOTED_RE = re.compile(r"(?:^|(?<=[\s:(]))([\"“‘'])(?P<text>[^\"“”‘’]+?)[\"”’'](?=$|[\s?.!,:;)])")
+"""A text in quotes ("'to be or not to be'", "“hello”"); not an apostrophe ("r's", "don't")."""
+_AFTER_COLON_RE = re.compile(r":\s*(?P<text>\S.*)$", re.DOTALL)
+"""A text after a colon ("How many words are in this sentence: the quick brown fox")."""
+_WORD_NAMED_RE = re.compile(
+    r"\b(?:in|of|is|reverse|spell|write|capitali[sz]e|uppercase|lowercase)\s+"
+    r"(?:(?:the\s+)?(?:word|name|text|phrase|sentence|string)\s+)?"
+    r"(?!(?:the|a|an|my|your|our|their|this|that|these|those|it)\b)"
+    r"(?P<text>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,3}?)"
+    r"(?=\s+(?:backwards?|reversed|in reverse|in (?:upper|lower|capital)[ -]?case|in capitals?"
+    r"|a palindrome)\b|\s*[?.!]*\s*$)",
+    re.IGNORECASE,
+)
+"""The word or few words a short question names ("How many r's in strawberry?", "Reverse the word hello",
+"Spell necessary backwards", "Is racecar a palindrome?")."""
+
+_LETTER_RE = re.compile(
+    r"\bhow many (?:times does (?:the letter )?['\"]?(?P<a>[a-z])['\"]? (?:appear|occur|show up)"
+    r"|(?:of )?(?:the letter )?['\"]?(?P<b>[a-z])['\"]?(?:['’]s|s)?\b(?! (?:words?|letters|characters)\b))",
+    re.IGNORECASE,
+)
+"""A letter counted ("How many r's are in strawberry?", "How many times does 's' appear in ...")."""
+_WORD_COUNTED_RE = re.compile(
+    r"\bhow many times (?:does|is) (?:the word )?['\"“]?(?P<word>[^\W\d_][\w-]*(?:'\w+)?)['\"”]? "
+    r"(?:appear|occur|used|show up|come up)",
+    re.IGNORECASE,
+)
+"""A word counted ("How many times does 'the' appear in: ...")."""
+
+_ASKS: dict[str, re.Pattern[str]] = {
+    "words": re.compile(r"\b(?:how many words|word count|count (?:the |all )?words|number of words)\b", re.I),
+    "characters": re.compile(
+        r"\b(?:how many characters|character count|count (?:the |all )?characters|number of characters)\b",
+        re.I,
+    ),
+    "letters": re.compile(
+        r"\b(?:how many letters|letter count|count (?:the |all )?letters|number of letters)\b", re.I
+    ),
+    "vowels": re.compile(r"\b(?:how many vowels|count (?:the |all )?vowels|number of vowels)\b", re.I),
+    "consonants": re.compile(
+        r"\b(?:how many consonants|count (?:the |all )?consonants|number of consonants)\b", re.I
+    ),
+    "sentences": re.compile(
+        r"\b(?:how many sentences|count (?:the |all )?sentences|number of sentences)\b", re.I
+    ),
+    "palindrome": re.compile(r"\bpalindromes?\b", re.I),
+    "backwards": re.compile(r"\b(?:backwards?|reversed?|in reverse)\b", re.I),
+    "upper": re.compile(r"\b(?:upper[ -]?case|in (?:all )?capitals?|in capital letters|all caps)\b", re.I),
+    "lower": re.compile(r"\blower[ -]?case\b", re.I),
+}
+"""What a question asks of its text, by name."""
+
+
+class TextFactsError(BuiltinToolError):
+    """A question ``text_facts`` cannot answer: nothing it counts or spells is asked, or no text is named."""
+
+
+@dataclass(frozen=True)
+class TextRequest:
+    """What a question asks of which text."""
+
+    ask: str
+    """What is asked: a key of the counts and spellings ("words", "letter", "backwards"…)."""
+    text: str
+    """The text it is asked of."""
+    target: str = ""
+    """The letter or word counted ("r" of "How many r's in strawberry?"), else ""."""
+
+
+def _text_in(question: str) -> str:
+    """The text a question is about: after a colon, quoted, or the word or words it names; "" if none."""
+    quoted = list(_QUOTED_RE.finditer(question))
+    after = _AFTER_COLON_RE.search(question)
+    if after and not any(q.start() < after.start() < q.end() for q in quoted):
+        # "How many times does 'the' appear in: the cat and the dog"; not a colon inside quotes
+        return after.group("text").strip().strip("\"“”‘’'")
+    if quoted:
+        return max((q.group("text") for q in quoted), key=len)
+    named = _WORD_NAMED_RE.findall(question)
+    return named[-1].strip() if named else ""
+
+
+def read_request(question: str) -> TextRequest | None:
+    """What ``question`` asks of which text, or None when it asks nothing of these or names no text."""
+    if not isinstance(question, str):
+        return None
+    text = _text_in(question)
+    if not text:
+        return None
+    asking = question.replace(text, " ") if len(text) < len(question) else question
+    word = _WORD_COUNTED_RE.search(asking)
+    if word:
+        return TextRequest("word", text, word.group("word"))
+    for ask, pattern in _ASKS.items():
+        if pattern.search(asking):
+            return TextRequest(ask, text)
+    letter = _LETTER_RE.search(asking)
+    if letter:
+        return TextRequest("letter", text, (letter.group("a") or letter.group("b")).lower())
+    return None
+
+
+def asks_text_fact(question: str) -> bool:
+    """``text_facts``' reader (:func:`cadence.sdk.reads`): a count or spelling asked of a text the question
+    gives (:data:`cadence.sdk.SURELY`: no other agent works it out), else False."""
+    from cadence.sdk import SURELY
+
+    return SURELY if read_request(question) is not None else False  # type: ignore[return-value]
+
+
+_WORD_RE = re.compile(r"[\w'’-]+")
+"""A word, as counted: letters, digits, apostrophes and hyphens ("don't", "well-known")."""
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted, shortened to its start when long."""
+    return f"'{text}'" if len(text) <= 60 else f"the text ('{text[:40].rstrip()}…')"
+
+
+def _letters(text: str) -> list[str]:
+    return [c.lower() for c in text if c.isalpha()]
+
+
+def _is_palindrome(text: str) -> bool:
+    kept = [c.lower() for c in text if c.isalnum()]
+    return len(kept) > 1 and kept == kept[::-1]
+
+
+def _said(request: TextRequest) -> str:
+    """The answer to ``request``, as a sentence."""
+    ask, text, shown = request.ask, request.text, _shown(request.text)
+    letters, words = _letters(text), _WORD_RE.findall(text)
+    if ask == "words":
+        return f"{shown} has {_plural(len(words), 'word')}."
+    if ask == "characters":
+        bare = len(re.sub(r"\s", "", text))
+        return f"{shown} has {_plural(len(text), 'character')} ({bare:,} without spaces)."
+    if ask == "letters":
+        return f"{shown} has {_plural(len(letters), 'letter')}."
+    if ask == "vowels":
+        found = ", ".join(sorted({c for c in letters if c in VOWELS})) or "none"
+        return f"{shown} has {_plural(sum(c in VOWELS for c in letters), 'vowel')} ({found})."
+    if ask == "consonants":
+        return f"{shown} has {_plural(sum(c not in VOWELS for c in letters), 'consonant')}."
+    if ask == "sentences":
+        sentences = [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if re.search(r"\w", s)]
+        return f"{shown} has {_plural(len(sentences), 'sentence')}."
+    if ask == "backwards":
+        return f"{shown} backwards is '{text[::-1]}'."
+    if ask == "upper":
+        return f"In upper case: '{text.upper()}'."
+    if ask == "lower":
+        return f"In lower case: '{text.lower()}'."
+    if ask == "palindrome":
+        if _is_palindrome(text):
+            return (
+                f"Yes, {shown} is a palindrome: it reads the same backwards (its letters and digits, "
+                "ignoring case, spaces and punctuation)."
+            )
+        return f"No, {shown} is not a palindrome: backwards it is '{text[::-1]}'."
+    if ask == "letter":
+        times = letters.count(request.target)
+        return f"The letter '{request.target}' appears {_plural(times, 'time')} in {shown}."
+    times = sum(w.lower() == request.target.lower() for w in words)
+    return f"The word '{request.target}' appears {_plural(times, 'time')} in {shown}."
+
+
+def answer(question: str) -> str:
+    """The answer to a count or spelling asked of a text (see the module docs); :class:`TextFactsError`
+    saying how to ask when ``question`` asks none or names no text."""
+    request = read_request(question)
+    if request is None:
+        raise TextFactsError(
+            "No count or spelling of a given text found in the question; name the text in quotes or after "
+            'a colon, e.g. "How many words are in: the quick brown fox", "How many r\'s are in '
+            "'strawberry'?\" or \"Reverse the word 'hello'\"."
+        )
+    return _said(request)
+
+
+__all__ = ["TextFactsError", "TextRequest", "answer", "asks_text_fact", "read_request"]

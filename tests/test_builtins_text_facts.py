@@ -1,0 +1,144 @@
+"""``text_facts``: counts and spellings of a text the question gives, and how the embedded model reaches it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+
+from cadence.builtins.docs import DocsPlugin
+from cadence.builtins.geo import GEO_TOOLS, GeoPlugin
+from cadence.builtins.info import INFO_TOOLS, InfoPlugin
+from cadence.builtins.math import MATH_TOOLS, MathPlugin
+from cadence.builtins.text import TextAgent, TextPlugin
+from cadence.builtins.text_facts import TextFactsError, answer, asks_text_fact, read_request
+from cadence.models.local import LocalChatModel
+from cadence.models.local.policy import with_another_number
+from cadence.models.preroute import without_style_request
+from cadence.orchestration.control_tools import make_routing_tools
+from cadence.orchestration.coordinator import agent_readers
+from cadence.sdk import SURELY, ToolException
+from cadence.settings import Settings
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("How many r's are in strawberry?", "The letter 'r' appears 3 times in 'strawberry'."),
+        ("How many s in Mississippi", "The letter 's' appears 4 times in 'Mississippi'."),
+        ("How many times does the letter p appear in 'apple pie'?", "The letter 'p' appears 3 times"),
+        (
+            "How many words are in this sentence: the quick brown fox jumps over the lazy dog",
+            "'the quick brown fox jumps over the lazy dog' has 9 words.",
+        ),
+        ("Count the words: I came, I saw, I conquered.", "'I came, I saw, I conquered.' has 6 words."),
+        ("How many characters in 'hello world'?", "'hello world' has 11 characters (10 without spaces)."),
+        ("How many letters are in the word necessary?", "'necessary' has 9 letters."),
+        ("How many vowels are in 'onomatopoeia'?", "'onomatopoeia' has 8 vowels (a, e, i, o)."),
+        ("How many sentences are in: I came. I saw. I conquered.", "has 3 sentences."),
+        ("How many times does 'the' appear in: The cat and the dog", "The word 'the' appears 2 times"),
+        ("Reverse the word hello", "'hello' backwards is 'olleh'."),
+        ("Spell necessary backwards", "'necessary' backwards is 'yrassecen'."),
+        ("Write this in upper case: hello there", "In upper case: 'HELLO THERE'."),
+        ("Is racecar a palindrome?", "Yes, 'racecar' is a palindrome"),
+        ("Is 'A man, a plan, a canal: Panama' a palindrome?", "Yes,"),
+        ("Is 'hello' a palindrome?", "No, 'hello' is not a palindrome: backwards it is 'olleh'."),
+    ],
+)
+def test_counts_and_spellings_are_worked_out(question: str, said: str) -> None:
+    assert said in answer(question)
+    assert asks_text_fact(question) is SURELY
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many letters in the alphabet?",  # a fact, not a count of a given text
+        "How many characters can a tweet have?",
+        "How long is the Nile?",
+        "How many days until Christmas?",
+        "How many people live in Paris?",
+        "What's 2 + 2?",
+        "How many km in a mile?",
+        "Summarize this: The meeting was moved. Lunch is provided.",
+    ],
+)
+def test_a_question_giving_no_text_to_count_is_not_read(question: str) -> None:
+    assert read_request(question) is None
+    assert not asks_text_fact(question)
+    with pytest.raises(TextFactsError, match="name the text in quotes or after a colon"):
+        answer(question)
+
+
+def test_the_tool_refuses_a_text_longer_than_the_limit() -> None:
+    tool = {
+        t.name: t for t in TextAgent(TextPlugin.get_metadata(), Settings(summarize_max_chars=100)).get_tools()
+    }["text_facts"]
+    assert tool.invoke({"question": "How many r's in strawberry?"}).startswith("The letter 'r' appears 3")
+    with pytest.raises(ToolException, match="reads at most 100"):
+        tool.invoke({"question": "How many words are in: " + "word " * 40})
+
+
+def _routes() -> list[Any]:
+    text_tools = TextPlugin.create_agent().get_tools()
+    plugins = [
+        MathPlugin.get_metadata(),
+        InfoPlugin.get_metadata(),
+        DocsPlugin.get_metadata(),
+        GeoPlugin.get_metadata(),
+        TextPlugin.get_metadata(),
+    ]
+    readers = agent_readers(
+        {"math": MATH_TOOLS, "info": INFO_TOOLS, "docs": [], "geo": GEO_TOOLS, "text": text_tools}
+    )
+    return make_routing_tools(plugins, readers=readers)
+
+
+@pytest.mark.parametrize(
+    ("question", "route"),
+    [
+        ("How many r's are in strawberry?", "goto_text_agent"),
+        ("How many words are in this sentence: the quick brown fox", "goto_text_agent"),
+        ("Reverse the word hello", "goto_text_agent"),
+        ("How many km in a mile?", "goto_math_agent"),
+        ("What is the capital of France?", "goto_geo_agent"),
+    ],
+)
+def test_the_embedded_model_routes_a_count_of_a_given_text_to_the_text_agent(
+    question: str, route: str
+) -> None:
+    """ "How many words are in this sentence: ..." had gone to the docs, "Reverse the word hello" to the 135M
+    model ("I specialize in helping users with their queries")."""
+    model = LocalChatModel()
+    bound = model.bind_tools(_routes())
+    plan = model.plan([SystemMessage("x"), HumanMessage(question)], **bound.kwargs)  # type: ignore[attr-defined]
+    assert plan.route_names == [route]
+
+
+def test_the_text_agent_passes_the_whole_question() -> None:
+    """ "Write this in upper case:" is what is asked, not a style of answer to leave out."""
+    question = "Write this in upper case: hello there"
+    assert without_style_request(question) == question
+    assert without_style_request("Answer like a pirate: what is 9 plus 10?") == "what is 9 plus 10?"
+    model = LocalChatModel()
+    bound = model.bind_tools(TextPlugin.create_agent().get_tools())
+    messages = [
+        SystemMessage("x"),
+        HumanMessage(question),
+        AIMessage("", name="coordinator", tool_calls=[{"name": "goto_text_agent", "args": {}, "id": "r1"}]),
+        ToolMessage("text", tool_call_id="r1", name="goto_text_agent"),
+    ]
+    call = json.loads(model.plan(messages, **bound.kwargs).fixed or "{}")  # type: ignore[attr-defined]
+    assert call == {"name": "text_facts", "arguments": {"question": question}}
+
+
+def test_a_follow_up_in_another_word_asks_the_same_count() -> None:
+    assert (
+        with_another_number("And in raspberry?", "How many r's in strawberry?")
+        == "How many r's in raspberry?"
+    )
+    assert with_another_number("And in Paris?", "What time is it in Tokyo?") == "What time is it in Paris?"
+    # "in" replaced only where it ends the question
+    assert with_another_number("And in 2020?", "What is the population in France today?") is None
