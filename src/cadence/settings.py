@@ -325,7 +325,9 @@ class Settings(BaseSettings):
         None, description="The agent a single-mode turn talks to when the request names none."
     )
     summarize_max_chars: int = Field(
-        50_000, ge=100, description="Max characters of the text given to the summarize_text tool."
+        50_000,
+        ge=100,
+        description="Max characters of the text given to the summarize_text and text_facts tools.",
     )
 
     # --- persistence & server -----------------------------------------------------

@@ -6,7 +6,8 @@
 - ``geo``: facts about countries and cities (capital, population, currency, languages...) from the
   bundled GeoNames data.
 - ``text``: ``summarize_text`` (extractive offline, abstractive with the model when asked) of a text
-  given in the message ("Summarize this: ..."); its tool is available by name to Markdown agents.
+  given in the message ("Summarize this: ..."), and ``text_facts`` (counts and spellings of a given
+  text: "How many r's are in strawberry?"); its tools are available by name to Markdown agents.
 
 ``Settings.builtin_plugins`` chooses which of :data:`BUILTIN_PLUGINS` are loaded.
 """
