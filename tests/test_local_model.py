@@ -1570,6 +1570,7 @@ def test_a_short_search_result_is_answered_with_its_relevant_sentences() -> None
          "That comes to $9.10 (45.50 * 20 / 100)."),
         ("(10 / 75 * 100) = 13.3333333333", "What percent of $75 is $10?",
          "The answer is about 13.33% (10 / 75 * 100)."),
+        ("round(pi, 5) = 3.14159", "What is pi to 5 decimal places?", "The answer is 3.14159."),
         ("345", "Calculate 15 * 23", None),  # no working shown: the model says it
         ("count: 3; sum: 28", "the sum?", None),
     ],

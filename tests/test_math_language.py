@@ -341,7 +341,7 @@ def test_a_misspelled_operation_word_is_read_as_it(text: str, value: float) -> N
 @pytest.mark.parametrize(
     "text",
     [
-        "the least common multiple of 4 and 6",  # "multiple" is not "multiply"
+        "a common multiple of 4 and 6",  # "multiple" is not "multiply"
         "what is 5 divine",
         "a reminder of 17 and 5",
         "12 squares",
@@ -2188,6 +2188,56 @@ def test_whether_a_number_is_prime_and_its_prime_factors(question: str, answer: 
 )
 def test_whether_a_number_is_even_or_odd(question: str, answer: str) -> None:
     assert calculate.invoke({"expression": question}) == answer
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Is 1001 divisible by 7?", "Yes, 1001 is divisible by 7: 1001 = 7 × 143."),
+        ("Is 100 divisible by 7?", "No, 100 is not divisible by 7: 100 = 7 × 14 + 2."),
+        ("Does 7 go into 100?", "No, 100 is not divisible by 7: 100 = 7 × 14 + 2."),
+        ("Is 36 a multiple of 4?", "Yes, 36 is divisible by 4: 36 = 4 × 9."),
+        ("Is 10 divisible by 0?", "No number is divisible by 0: dividing 10 by 0 is undefined."),
+    ],
+)
+def test_whether_a_number_divides_another(question: str, answer: str) -> None:
+    """ "Is 1001 divisible by 7?" was no arithmetic the calculator read; the model answered "10, 7."."""
+    assert calculate.invoke({"expression": question}) == answer
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Which is larger, 2^10 or 10^3?", "2^10 (1024) is larger than 10^3 (1000)."),
+        ("Which is smaller: 3/7 or 0.43?", "3/7 (0.428571) is smaller than 0.43."),
+        ("Is 0.7 bigger than 2/3?", "Yes, 0.7 is bigger than 2/3 (0.666667)."),
+        ("Is 5 less than 3?", "No, 5 is not less than 3."),
+        ("Which is greater, 15% of 80 or 12?", "They are equal: 15% of 80 (12) and 12."),
+    ],
+)
+def test_two_amounts_are_compared_each_worked_out(question: str, answer: str) -> None:
+    assert calculate.invoke({"expression": question}) == answer
+
+
+def test_a_comparison_of_things_the_calculator_cannot_read_is_not_its() -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": "Which is bigger, Texas or France?"})
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("What's the GCD of 48 and 36?", "gcd(48, 36) = 12"),
+        ("the greatest common factor of 12, 18 and 30", "gcd(12, 18, 30) = 6"),
+        ("What is the LCM of 4 and 6?", "lcm(4, 6) = 12"),
+        ("lowest common multiple of 3, 4 and 5", "lcm(3, 4, 5) = 60"),
+    ],
+)
+def test_the_greatest_common_divisor_and_least_common_multiple(question: str, answer: str) -> None:
+    """ "What's the GCD of 48 and 36?" was answered 18 by the model."""
+    assert calculate.invoke({"expression": question}) == answer
+    with pytest.raises(CalculationError, match="gcd needs whole numbers"):
+        calculate.invoke({"expression": "gcd(2.5, 5)"})
 
 
 def test_a_number_too_large_to_factor_is_an_error_that_says_so() -> None:

@@ -219,6 +219,90 @@ def _about_primes(expression: str) -> str | None:
     return f"The prime factors of {n}: {n} = {product}."
 
 
+_DIVISIBLE_RES = tuple(
+    re.compile(pattern + r"\s*[?.!]*\s*$", re.IGNORECASE)
+    for pattern in (
+        r"^\s*(?:is|are)\s+(?P<a>[\d,]+)\s+(?:evenly\s+|exactly\s+)?divisible\s+by\s+(?P<b>[\d,]+)",
+        r"^\s*(?:is|are)\s+(?P<a>[\d,]+)\s+an?\s+multiple\s+of\s+(?P<b>[\d,]+)",
+        r"^\s*can\s+(?P<a>[\d,]+)\s+be\s+divided\s+(?:evenly\s+|exactly\s+)?by\s+(?P<b>[\d,]+)",
+        r"^\s*does\s+(?P<b>[\d,]+)\s+(?:evenly\s+|exactly\s+)?(?:divide(?:\s+into)?|go\s+into)\s+(?P<a>[\d,]+)"
+        r"(?:\s+(?:evenly|exactly))?",
+    )
+)
+"""Whether a whole number divides another: "Is 1001 divisible by 7?", "Is 36 a multiple of 4?", "Does 7 go
+into 100?"."""
+
+
+def _about_divisibility(expression: str) -> str | None:
+    """ "Yes, 1001 is divisible by 7: 1001 = 7 × 143." / "No, ...: 100 = 7 × 14 + 2."; None unless the text
+    asks just that of two whole numbers."""
+    match = next((m for m in (p.match(expression) for p in _DIVISIBLE_RES) if m is not None), None)
+    if match is None:
+        return None
+    a, b = (int(match.group(k).replace(",", "")) for k in ("a", "b"))
+    if b == 0:
+        return f"No number is divisible by 0: dividing {a} by 0 is undefined."
+    quotient, remainder = divmod(a, b)
+    if remainder == 0:
+        return f"Yes, {a} is divisible by {b}: {a} = {b} × {quotient}."
+    return f"No, {a} is not divisible by {b}: {a} = {b} × {quotient} + {remainder}."
+
+
+_WHICH_IS_RE = re.compile(
+    r"^\s*(?:which|what)(?:\s+one)?\s+is\s+(?:the\s+)?(?P<word>larger|bigger|greater|higher|more|smaller|less|"
+    r"lower|lesser)(?:\s+number)?\s*[,:]?\s+(?P<a>.+?)\s+or\s+(?P<b>.+?)\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+"""Which of two amounts is larger or smaller: "Which is larger, 2^10 or 10^3?"."""
+_IS_IT_MORE_RE = re.compile(
+    r"^\s*is\s+(?P<a>.+?)\s+(?P<word>larger|bigger|greater|higher|more|smaller|less|lower)\s+than\s+"
+    r"(?P<b>.+?)\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+"""Whether one amount is larger or smaller than another: "Is 0.7 bigger than 2/3?"."""
+_LESS_WORDS = frozenset({"smaller", "less", "lower", "lesser"})
+
+
+def _amount(text: str) -> Number | None:
+    """``text`` worked out, as written or read in words; None when the calculator cannot read it."""
+    for attempt in (lambda: evaluate(text), lambda: evaluate(to_expression(text))):
+        try:
+            return attempt()
+        except CalculationError:
+            continue
+    return None
+
+
+def _compared(expression: str) -> str | None:
+    """Which of two amounts is larger or smaller, each worked out ("2^10 (1024) is larger than 10^3
+    (1000)."), or whether the first is ("Yes, 0.7 is bigger than 2/3 (0.666667)."); None unless the text
+    asks that of two things the calculator reads (places and other things compared are not its)."""
+    which, whether = _WHICH_IS_RE.match(expression), _IS_IT_MORE_RE.match(expression)
+    match = which or whether
+    if match is None:
+        return None
+    a, b, word = match.group("a").strip(), match.group("b").strip(), match.group("word").lower()
+    x, y = _amount(a), _amount(b)
+    if x is None or y is None:
+        return None
+
+    def said(text: str, value: Number) -> str:
+        shown = f"{value:.6g}" if isinstance(value, float) else str(value)
+        return text if text == shown else f"{text} ({shown})"
+
+    if x == y:
+        return f"They are equal: {said(a, x)} and {said(b, y)}."
+    first_wins = (x > y) != (word in _LESS_WORDS)
+    if whether is not None:
+        return (
+            f"Yes, {said(a, x)} is {word} than {said(b, y)}."
+            if first_wins
+            else (f"No, {said(a, x)} is not {word} than {said(b, y)}.")
+        )
+    first, second = (said(a, x), said(b, y)) if first_wins else (said(b, y), said(a, x))
+    return f"{first} is {word} than {second}."
+
+
 _CURRENCY = (
     r"(?:dollars?|usd|us\$|\$|euros?|eur|€|pounds?(?: sterling)?|gbp|£|yen|jpy|¥|yuan|cny|rmb|rupees?|inr|₹|"
     r"francs?|chf|pesos?|mxn|won|krw|rubles?|roubles?|rub|real|reais|brl|kronor|krona|kroner|krone|sek|nok|dkk|"
@@ -354,6 +438,24 @@ def _factorial(n: Number) -> int:
     return math.factorial(n)
 
 
+def _whole(name: str, args: tuple[Number, ...]) -> list[int]:
+    """``args`` as whole numbers; a CalculationError naming ``name`` for any other."""
+    whole = []
+    for n in args:
+        if isinstance(n, float) and not n.is_integer():
+            raise CalculationError(f"Math domain error: {name} needs whole numbers, got {format_number(n)}")
+        whole.append(int(n))
+    return whole
+
+
+def _gcd(*args: Number) -> int:
+    return math.gcd(*_whole("gcd", args))
+
+
+def _lcm(*args: Number) -> int:
+    return math.lcm(*_whole("lcm", args))
+
+
 def _log(x: Number, base: Number | None = None) -> float:
     return math.log(x) if base is None else math.log(x, base)
 
@@ -407,6 +509,8 @@ FUNCTIONS: dict[str, tuple[Callable[..., Number], int, int | None]] = {
     "floor": (math.floor, 1, 1),
     "ceil": (math.ceil, 1, 1),
     "factorial": (_factorial, 1, 1),
+    "gcd": (_gcd, 2, None),
+    "lcm": (_lcm, 2, None),
     "min": (_min, 1, None),
     "max": (_max, 1, None),
     "pow": (_power, 2, 2),
@@ -754,7 +858,7 @@ def calculate(expression: str) -> str:
     """Evaluate arithmetic and return the exact result.
 
     Takes an expression (+ - * / // % ** or ^, parentheses; sqrt, log(x, base), log10, exp, sin, cos,
-    tan in radians, factorial, round, abs, min, max; pi, e) or the same in plain words, a unit
+    tan in radians, factorial, round, abs, min, max, gcd, lcm; pi, e) or the same in plain words, a unit
     conversion ("72°F in Celsius", "5 ft 9 in to cm") or a one-step word problem ("$120 with 30% off,
     then 8% tax", "split $84 4 ways with a 15% tip"). The result shows the expression it was read as;
     words naming no known operation are an error, never ignored.
@@ -774,6 +878,12 @@ def calculate(expression: str) -> str:
     parity = _about_parity(expression) if isinstance(expression, str) else None
     if parity is not None:
         return parity
+    divisible = _about_divisibility(expression) if isinstance(expression, str) else None
+    if divisible is not None:
+        return divisible
+    compared = _compared(expression) if isinstance(expression, str) else None
+    if compared is not None:
+        return compared
     if isinstance(expression, str) and _CURRENCY_CONVERSION_RE.search(expression):
         raise CalculationError(
             "Converting between currencies needs an exchange rate, which changes daily and is not known "

@@ -297,6 +297,11 @@ _PERCENT_QUESTIONS: tuple[tuple[str, str], ...] = (
 """Questions that ask for a percentage (the part as a share of the whole, times 100), tried before
 "X percent of Y", which gives a percentage rather than asking for one."""
 
+_GCD = r"(?:gcd|gcf|hcf|greatest common (?:divisor|factor)|highest common factor)"
+"""The greatest common divisor's names ("the GCD of 48 and 36" is ``gcd(48, 36)``)."""
+_LCM = r"(?:lcm|least common multiple|lowest common multiple)"
+"""The least common multiple's names ("the LCM of 4 and 6" is ``lcm(4, 6)``)."""
+
 _VERB_PATTERNS: Rules = _rules(
     *_PERCENT_QUESTIONS,
     (rf"^(?:add|sum|total){_TOGETHER} {_LIST}{_TOGETHER}$", "sum of 2+"),
@@ -315,6 +320,8 @@ _VERB_PATTERNS: Rules = _rules(
     (rf"^(?:the )?total of {_OPERAND}$", "sum"),
     (rf"^(?:the )?product of {_OPERAND}$", "product"),
     (rf"^(?:the )?(?:average|mean) of {_OPERAND}$", "mean"),
+    (rf"^(?:the )?{_GCD} of {_OPERAND}$", "gcd"),
+    (rf"^(?:the )?{_LCM} of {_OPERAND}$", "lcm"),
     (rf"^(?:the )?difference (?:between|of) {_OPERAND} and {_OPERAND}$", "({0} - {1})"),
     (rf"^(?:the )?quotient of {_OPERAND} and {_OPERAND}$", "({0} / {1})"),
     (rf"^(?:the )?remainder (?:when|if|after|of) {_OPERAND} (?:is )?divided by {_OPERAND}$", "({0} % {1})"),
@@ -382,6 +389,8 @@ _AGGREGATES = {
     "mean": ("mean", 1),
     "sum of 2+": ("sum", 2),
     "product of 2+": ("product", 2),
+    "gcd": ("gcd", 2),
+    "lcm": ("lcm", 2),
 }
 """Forms that read a list of operands: (aggregate, fewest operands). A list verb ("add up 1, 2 and 3")
 needs two; with fewer the later forms are tried."""
@@ -392,6 +401,8 @@ def _aggregate(kind: str, items: list[str]) -> str:
         return "(" + " + ".join(items) + ")"
     if kind == "product":
         return "(" + " * ".join(items) + ")"
+    if kind in ("gcd", "lcm"):
+        return f"{kind}(" + ", ".join(items) + ")"
     return "((" + " + ".join(items) + f") / {len(items)})"
 
 

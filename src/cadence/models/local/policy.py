@@ -1218,7 +1218,10 @@ _OPERATION_RE = re.compile(r"[-+*/^%(]|\b(?:sqrt|log|sin|cos|tan|factorial|round
 _PERCENT_ASKED_RE = re.compile(r"%|\bper ?cent(?:age)?\b", re.IGNORECASE)
 _TIMES_100_RE = re.compile(r"\*\s*100\s*\)*\s*$")
 SHOWN_DECIMALS = 4
-"""A result with more decimals is said rounded to two, its exact value beside it."""
+"""A result with more decimals is said rounded to two, its exact value beside it (not a value rounded as the
+question asked: "pi to 5 decimal places" is 3.14159)."""
+_ROUNDED_AS_ASKED_RE = re.compile(r"^round\(.*,\s*\d+\)$")
+"""A result rounded as asked (``round(pi, 5)``): said with the decimals asked for."""
 
 
 def arithmetic_statement(result: str, question: str) -> str | None:
@@ -1239,7 +1242,7 @@ def arithmetic_statement(result: str, question: str) -> str | None:
         return f"That comes to {match.group('money')} ({expression})."
     percent = "%" if _PERCENT_ASKED_RE.search(question) and _TIMES_100_RE.search(expression) else ""
     about = ""
-    if decimals > SHOWN_DECIMALS:
+    if decimals > SHOWN_DECIMALS and not _ROUNDED_AS_ASKED_RE.match(expression):
         about, value = "about ", _two_decimals(value)
     working = f" ({exact})" if about else ""
     if percent and value.startswith("-") and _FALL_ASKED_RE.search(question):
