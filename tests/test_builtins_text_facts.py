@@ -15,7 +15,7 @@ from cadence.builtins.math import MATH_TOOLS, MathPlugin
 from cadence.builtins.text import TextAgent, TextPlugin
 from cadence.builtins.text_facts import TextFactsError, answer, asks_text_fact, read_request
 from cadence.models.local import LocalChatModel
-from cadence.models.local.policy import with_another_number
+from cadence.models.local.policy import is_statement, with_another_number
 from cadence.models.preroute import without_style_request
 from cadence.orchestration.control_tools import make_routing_tools
 from cadence.orchestration.coordinator import agent_readers
@@ -26,30 +26,38 @@ from cadence.settings import Settings
 @pytest.mark.parametrize(
     ("question", "said"),
     [
-        ("How many r's are in strawberry?", "The letter 'r' appears 3 times in 'strawberry'."),
-        ("How many s in Mississippi", "The letter 's' appears 4 times in 'Mississippi'."),
+        ("How many r's are in strawberry?", "The letter 'r' appears 3 times in the word 'strawberry'."),
+        ("How many s in Mississippi", "The letter 's' appears 4 times in the word 'Mississippi'."),
         ("How many times does the letter p appear in 'apple pie'?", "The letter 'p' appears 3 times"),
         (
             "How many words are in this sentence: the quick brown fox jumps over the lazy dog",
-            "'the quick brown fox jumps over the lazy dog' has 9 words.",
+            "The text 'the quick brown fox jumps over the lazy dog' has 9 words.",
         ),
-        ("Count the words: I came, I saw, I conquered.", "'I came, I saw, I conquered.' has 6 words."),
-        ("How many characters in 'hello world'?", "'hello world' has 11 characters (10 without spaces)."),
-        ("How many letters are in the word necessary?", "'necessary' has 9 letters."),
-        ("How many vowels are in 'onomatopoeia'?", "'onomatopoeia' has 8 vowels (a, e, i, o)."),
+        (
+            "Count the words: I came, I saw, I conquered.",
+            "The text 'I came, I saw, I conquered.' has 6 words.",
+        ),
+        (
+            "How many characters in 'hello world'?",
+            "The text 'hello world' has 11 characters (10 without spaces).",
+        ),
+        ("How many letters are in the word necessary?", "The word 'necessary' has 9 letters."),
+        ("How many vowels are in 'onomatopoeia'?", "The word 'onomatopoeia' has 8 vowels (a, e, i, o)."),
         ("How many sentences are in: I came. I saw. I conquered.", "has 3 sentences."),
         ("How many times does 'the' appear in: The cat and the dog", "The word 'the' appears 2 times"),
-        ("Reverse the word hello", "'hello' backwards is 'olleh'."),
-        ("Spell necessary backwards", "'necessary' backwards is 'yrassecen'."),
-        ("Write this in upper case: hello there", "In upper case: 'HELLO THERE'."),
-        ("Is racecar a palindrome?", "Yes, 'racecar' is a palindrome"),
+        ("Reverse the word hello", "The word 'hello' written backwards is 'olleh'."),
+        ("Spell necessary backwards", "The word 'necessary' written backwards is 'yrassecen'."),
+        ("Write this in upper case: hello there", "The text 'hello there' in upper case is 'HELLO THERE'."),
+        ("Is racecar a palindrome?", "Yes, the word 'racecar' is a palindrome"),
         ("Is 'A man, a plan, a canal: Panama' a palindrome?", "Yes,"),
-        ("Is 'hello' a palindrome?", "No, 'hello' is not a palindrome: backwards it is 'olleh'."),
+        ("Is 'hello' a palindrome?", "No, the word 'hello' is not a palindrome: backwards it is 'olleh'."),
     ],
 )
 def test_counts_and_spellings_are_worked_out(question: str, said: str) -> None:
     assert said in answer(question)
     assert asks_text_fact(question) is SURELY
+    # a whole sentence: the embedded model says it as found ("The answer is: 11" had been its rewording)
+    assert is_statement(answer(question))
 
 
 @pytest.mark.parametrize(

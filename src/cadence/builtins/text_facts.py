@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from cadence.builtins._common import BuiltinToolError
+from cadence.builtins._common import BuiltinToolError, capitalized
 
 VOWELS = frozenset("aeiou")
 """The vowels counted (English; "y" counts as a consonant)."""
@@ -143,8 +143,10 @@ def _plural(n: int, word: str) -> str:
 
 
 def _shown(text: str) -> str:
-    """``text`` quoted, shortened to its start when long."""
-    return f"'{text}'" if len(text) <= 60 else f"the text ('{text[:40].rstrip()}…')"
+    """``text`` named and quoted ("the word 'hello'", "the text 'hello world'"), shortened when long."""
+    if len(text) > 60:
+        return f"the text '{text[:40].rstrip()}…'"
+    return f"the word '{text}'" if len(_WORD_RE.findall(text)) == 1 else f"the text '{text}'"
 
 
 def _letters(text: str) -> list[str]:
@@ -156,9 +158,9 @@ def _is_palindrome(text: str) -> bool:
     return len(kept) > 1 and kept == kept[::-1]
 
 
-def _said(request: TextRequest) -> str:
-    """The answer to ``request``, as a sentence."""
-    ask, text, shown = request.ask, request.text, _shown(request.text)
+def _sentence(request: TextRequest) -> str:
+    """The answer to ``request`` (its first letter may be lower case: "the word 'hello' has ...")."""
+    ask, text, target, shown = request.ask, request.text, request.target, _shown(request.text)
     letters, words = _letters(text), _WORD_RE.findall(text)
     if ask == "words":
         return f"{shown} has {_plural(len(words), 'word')}."
@@ -176,11 +178,11 @@ def _said(request: TextRequest) -> str:
         sentences = [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if re.search(r"\w", s)]
         return f"{shown} has {_plural(len(sentences), 'sentence')}."
     if ask == "backwards":
-        return f"{shown} backwards is '{text[::-1]}'."
+        return f"{shown} written backwards is '{text[::-1]}'."
     if ask == "upper":
-        return f"In upper case: '{text.upper()}'."
+        return f"{shown} in upper case is '{text.upper()}'."
     if ask == "lower":
-        return f"In lower case: '{text.lower()}'."
+        return f"{shown} in lower case is '{text.lower()}'."
     if ask == "palindrome":
         if _is_palindrome(text):
             return (
@@ -189,10 +191,9 @@ def _said(request: TextRequest) -> str:
             )
         return f"No, {shown} is not a palindrome: backwards it is '{text[::-1]}'."
     if ask == "letter":
-        times = letters.count(request.target)
-        return f"The letter '{request.target}' appears {_plural(times, 'time')} in {shown}."
-    times = sum(w.lower() == request.target.lower() for w in words)
-    return f"The word '{request.target}' appears {_plural(times, 'time')} in {shown}."
+        return f"The letter '{target}' appears {_plural(letters.count(target), 'time')} in {shown}."
+    times = sum(w.lower() == target.lower() for w in words)
+    return f"The word '{target}' appears {_plural(times, 'time')} in {shown}."
 
 
 def answer(question: str) -> str:
@@ -205,7 +206,7 @@ def answer(question: str) -> str:
             'a colon, e.g. "How many words are in: the quick brown fox", "How many r\'s are in '
             "'strawberry'?\" or \"Reverse the word 'hello'\"."
         )
-    return _said(request)
+    return capitalized(_sentence(request))
 
 
 __all__ = ["TextFactsError", "TextRequest", "answer", "asks_text_fact", "read_request"]
