@@ -472,6 +472,57 @@ def test_a_ranking_within_a_place_is_that_places_fact() -> None:
     assert not asks_place_fact("Which country has the biggest army?")  # no ranking the data has
 
 
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "What's the population density of Japan?",
+            "Japan has about 335 people per km² (867 per square mile): 126.5 million people on 377,835 km²",
+        ),
+        ("How densely populated is the Netherlands?", "The Netherlands has about 415 people per km²"),
+        ("Population density of Mongolia", "Mongolia has about 2.0 people per km²"),
+        (
+            "What's the population density of Tokyo?",
+            "GeoNames has no area for Tokyo, so no population density",
+        ),
+    ],
+)
+def test_a_countrys_population_density_is_worked_out(question: str, said: str) -> None:
+    """ "What's the population density of Japan?" was answered with the population alone."""
+    assert said in answer(question)
+    assert asks_place_fact(question) is SURELY
+
+
+@pytest.mark.parametrize(
+    ("question", "what"),
+    [
+        ("What is the GDP of Germany?", "GDP for Germany"),
+        ("What is Germany's inflation rate?", "inflation rate for Germany"),
+        ("What's the national animal of Scotland?", "national animal for Scotland"),
+    ],
+)
+def test_a_fact_of_a_country_the_data_lacks_is_said_missing(question: str, what: str) -> None:
+    """ "What is the GDP of Germany?" had gone to the 135M model ("Der Geld der Deutschland, ...")."""
+    said = answer(question)
+    assert said.startswith(f"The bundled GeoNames data has no {what}; of a country it has the capital")
+    assert asks_place_fact(question) is SURELY
+    assert not asks_place_fact("How do I flag a message?")  # names no place
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Japan population", "The population of Japan is about 126.5 million"),
+        ("Netherlands capital", "The capital of the Netherlands is Amsterdam."),
+        ("What's the capital of Netherlands?", "The capital of the Netherlands is Amsterdam."),
+        ("What is the capital of the Netherlands?", "The capital of the Netherlands is Amsterdam."),
+    ],
+)
+def test_a_question_in_keywords_and_a_name_without_its_article_are_read(question: str, said: str) -> None:
+    """GeoNames names the country "The Netherlands": "capital of the Netherlands" found no place."""
+    assert answer(question).startswith(said)
+
+
 def test_a_states_capital_is_not_its_countrys() -> None:
     said = answer("What is the capital of California?")
     assert "Washington" not in said

@@ -228,6 +228,12 @@ def _country_fact(facts: CountryFacts, fact: str, capital: str = "") -> str:
             _has_area(facts),
             f"{capitalized(the)} covers {_km2(facts.area_km2)} ({_square_miles(facts.area_km2)}).",
         ),
+        "density": (
+            facts.population and _has_area(facts),
+            f"{capitalized(the)} has about {_density(facts)} people per km² "
+            f"({_density(facts, per_mile=True)} per square mile): {_short_people(facts.population)} people "
+            f"on {_km2(facts.area_km2)}, by GeoNames' figures.",
+        ),
         "currency": (facts.currency_name, f"The currency of {the} is {_currency(facts)}."),
         "language": (
             shown,
@@ -254,6 +260,14 @@ def _country_fact(facts: CountryFacts, fact: str, capital: str = "") -> str:
     }
     known, sentence = said[fact]
     return sentence.replace("..", ".") if known else f"GeoNames has no {fact} for {the}."
+
+
+def _density(facts: CountryFacts, *, per_mile: bool = False) -> str:
+    """A country's people per km² (or per square mile), rounded as people say it ("335", "1.4")."""
+    if not facts.population or not _has_area(facts):
+        return ""
+    density = facts.population / facts.area_km2 * (KM2_PER_SQUARE_MILE if per_mile else 1)
+    return f"{density:,.0f}" if density >= 10 else f"{density:.1f}"
 
 
 def _short_people(count: int) -> str:
@@ -405,7 +419,10 @@ def _place_facts(place: Place, asked: Sequence[str]) -> list[str]:
                 f"GeoNames has no population or area for {place.region}; ask about its cities or about "
                 f"{with_article(facts.name)}."
             )
-        country_facts = [f for f in asked if f not in ("population", "area", "where", *PAIR_FACTS)]
+        if "density" in asked:
+            name = place.region or place.label.split(",")[0]
+            lines.append(f"GeoNames has no area for {name}, so no population density; ask about its country.")
+        country_facts = [f for f in asked if f not in ("population", "area", "density", "where", *PAIR_FACTS)]
         if place.region:  # a state's own largest cities are said above; its capital is not the country's
             country_facts = [f for f in country_facts if f not in ("largest city", "capital")]
             if "capital" in asked:
@@ -451,6 +468,10 @@ def _is_in_continent(facts: CountryFacts) -> str:
 
 
 FACTS: dict[str, re.Pattern[str]] = {
+    "density": re.compile(
+        r"\b(?:population )?density\b|\bpeople per (?:square )?(?:km|kilomet(?:er|re)|mile)|\bhow densely\b",
+        re.I,
+    ),
     "capital": re.compile(r"\bcapital(?:s| city)?\b(?! gains?\b| letters?\b| punishment\b)", re.I),
     "population": re.compile(
         r"\bpopulations?\b|\bpopulous\b|\bhow many (?:people|inhabitants|residents|citizens)\b"
@@ -564,8 +585,27 @@ _ABOUT_RE = re.compile(r"\b(?:tell me about|facts? (?:about|on)|what do you know
 
 
 def asked_facts(question: str) -> list[str]:
-    """The facts a question asks, in :data:`FACTS` order (empty: none asked)."""
-    return [fact for fact, pattern in FACTS.items() if pattern.search(question)]
+    """The facts a question asks, in :data:`FACTS` order (empty: none asked); a density asks neither the
+    population nor the area it is worked out from ("the population density of Japan")."""
+    asked = [fact for fact, pattern in FACTS.items() if pattern.search(question)]
+    return [f for f in asked if f not in ("population", "area")] if "density" in asked else asked
+
+
+UNLISTED_RE = re.compile(
+    r"\b(?P<what>gdp|gross domestic product|gnp|gni|economy|inflation(?: rate)?|unemployment(?: rate)?"
+    r"|life expectancy|literacy(?: rate)?|religions?"
+    r"|national (?:animal|anthem|flower|bird|dish|sport|motto|day)"
+    r"|flag|average (?:salary|income|wage)|minimum wage|median age|birth rate|death rate|crime rate"
+    r"|poverty(?: rate)?|(?:official )?motto|founding|date of independence|independence day)\b",
+    re.IGNORECASE,
+)
+"""Facts of a country people ask that the bundled data does not have ("the GDP of Germany"): said to be
+missing, never guessed."""
+KNOWN_FACTS = (
+    "the capital, population, area, population density, currency, languages, continent, calling code, "
+    "internet domain, neighbours and largest cities"
+)
+"""What the bundled data has of a country, as said when a fact it lacks is asked."""
 
 
 _CONTINENTS = r"world|earth|planet|africa|asia|europe|north america|south america|oceania|antarctica"
@@ -702,14 +742,26 @@ def _closest_names(question: str) -> str:
 
 def _places(text: str, limit: int = MAX_PLACES) -> list[Place]:
     """The places ``text`` names, read without possessives first ("Japan's capital" is Japan's, not a
-    place named "Japans"), then as written ("St. John's")."""
+    place named "Japans"), then as written ("St. John's"), then without the words asking a fact ("Japan
+    population")."""
     bare = _POSSESSIVE_S_RE.sub("", text)
     if bare != text:
         try:
             return resolve_locations(bare, limit)
         except UnknownLocationError:
             pass
-    return resolve_locations(text, limit)
+    try:
+        return resolve_locations(text, limit)
+    except UnknownLocationError:
+        # a question in keywords ("Japan population", "Netherlands capital"): the words asking the fact are
+        # no part of the place's name
+        named = bare
+        for pattern in (*FACTS.values(), UNLISTED_RE):
+            named = pattern.sub(" ", named)
+        named = " ".join(named.split())
+        if not named or named == " ".join(bare.split()):
+            raise
+        return resolve_locations(named, limit)
 
 
 def answer(question: str) -> str:
@@ -734,6 +786,15 @@ def answer(question: str) -> str:
             "'capital of Japan' or 'population of Lyon'."
         ) from exc
     asked = asked_facts(question)
+    unlisted = UNLISTED_RE.search(question)
+    if unlisted is not None and not asked:
+        what = unlisted.group("what")
+        what = what.upper() if what.lower() in ("gdp", "gnp", "gni") else what.lower()
+        return " ".join(
+            f"The bundled GeoNames data has no {what} for {with_article(place.region or place.label)}; of a "
+            f"country it has {KNOWN_FACTS}."
+            for place in places
+        )
     lines: list[str] = []
     if "distance" in asked:
         lines.extend(_distances(_each_place(question) if len(places) < 2 else places))
@@ -764,6 +825,7 @@ def asks_place_fact(text: str) -> bool:
         or _ABOUT_RE.search(text)
         or _RANKING_RE.search(text)
         or _RANKED_AFTER_RE.search(text)
+        or UNLISTED_RE.search(text)
     ):
         return False
     if _ranking_asked(text) is not None:

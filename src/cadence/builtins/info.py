@@ -668,7 +668,8 @@ def _index_regions(g: _Gazetteer, countries: dict[str, dict[str, object]]) -> No
             capital is not None,
             zones_of(ids),
         )
-        add(region, (name, *COUNTRY_ALIASES.get(code, ())))
+        bare = (name[4:],) if name.startswith("The ") else ()  # "The Netherlands": "Netherlands" too
+        add(region, (name, *bare, *COUNTRY_ALIASES.get(code, ())))
     for (country, code), name in sorted(g.admin1.items()):
         ids = members.get((country, code))
         if not ids:
