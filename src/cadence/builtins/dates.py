@@ -1204,6 +1204,143 @@ def _years_since(text: str, today: date) -> str | None:
     return f"{year} was {_plural(today.year - year, 'year')} ago ({today.year} - {year})."
 
 
+# --- days of the week counted ---------------------------------------------------------
+
+_COUNTED_DAYS_RE = re.compile(
+    r"\bhow\s+many\s+(?:more\s+|full\s+|whole\s+)?(?P<unit>business\s+days|working\s+days|work\s*days|"
+    r"weekdays|weekend\s+days|(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b",
+    re.IGNORECASE,
+)
+"""Days of the week counted: "How many working days are in December 2026?", "How many Fridays in 2027?"."""
+_PERIOD_RE = re.compile(
+    r"\b(?:in|during|of|for)\s+(?:the\s+month\s+of\s+)?(?P<month>"
+    + "|".join(sorted(MONTHS, key=len, reverse=True))
+    + r")\b\.?(?:,?\s+(?P<year>\d{4}))?"
+    r"|\b(?:in|during|of|for)\s+(?:the\s+year\s+)?(?P<only>\d{4})\b"
+    r"|\b(?P<which>this|next|last)\s+(?P<what>month|year)\b",
+    re.IGNORECASE,
+)
+"""The month or year days are counted in ("in December 2026", "in 2027", "this month")."""
+_WORKING = frozenset(range(5))
+"""Monday to Friday (``date.weekday()`` numbers)."""
+
+
+def _counted_days(unit: str) -> tuple[frozenset[int], str, str]:
+    """The weekdays a unit counts, and how the answer names one and several of them."""
+    unit = " ".join(unit.lower().split())
+    if unit.startswith(("business", "working", "work", "weekdays")):
+        return _WORKING, "working day (Monday to Friday)", "working days (Monday to Friday)"
+    if unit.startswith("weekend"):
+        return frozenset({5, 6}), "weekend day", "weekend days"
+    day = next(i for i, name in enumerate(calendar.day_name) if unit.startswith(name[:3].lower()))
+    return frozenset({day}), calendar.day_name[day], f"{calendar.day_name[day]}s"
+
+
+def _days_in(first: date, last: date, days: frozenset[int]) -> int:
+    """How many days from ``first`` to ``last`` (both counted) fall on one of ``days``."""
+    total = (last - first).days + 1
+    weeks, rest = divmod(total, 7)
+    extra = sum((first.weekday() + i) % 7 in days for i in range(rest))
+    return weeks * len(days) + extra
+
+
+def _period(text: str, today: date) -> tuple[date, date, str] | None:
+    """The first and last day of the month or year a question counts in, and how it is said; None if none."""
+    match = _PERIOD_RE.search(text)
+    if match is None:
+        return None
+    if match.group("which"):
+        step = {"this": 0, "next": 1, "last": -1}[match.group("which").lower()]
+        if match.group("what").lower() == "year":
+            year = today.year + step
+            return date(year, 1, 1), date(year, 12, 31), str(year)
+        month_index = today.year * 12 + today.month - 1 + step
+        year, month = divmod(month_index, 12)
+        month += 1
+    elif match.group("only"):
+        year = int(match.group("only"))
+        return date(year, 1, 1), date(year, 12, 31), str(year)
+    else:
+        month = MONTHS[match.group("month").lower()]
+        year = int(match.group("year")) if match.group("year") else today.year
+    if not 1 <= year <= 9999:
+        raise DateQuestionError(f"Cannot count days in the year {year}: years must be 1 to 9999")
+    last = calendar.monthrange(year, month)[1]
+    return date(year, month, 1), date(year, month, last), f"{calendar.month_name[month]} {year}"
+
+
+def _span(text: str, calendar_: Calendar) -> tuple[date, date, str]:
+    """The days a count of weekdays covers when no month or year is named: between two dates (both
+    counted), or from tomorrow until a date (or from one after it until today), as the date engine reads
+    them."""
+    found = _find_dates(text)
+    items, loose = _attach(text, found, _find_durations(text, found))
+    items, loose = _span_end(text, items, loose)
+    if loose or not 1 <= len(items) <= 2:
+        raise DateQuestionError(
+            f"Cannot tell which days to count in {text!r}; name a month, a year or two dates, e.g. 'working "
+            "days in December 2026', 'Fridays in 2027', 'weekdays between 2026-03-01 and 2026-03-31'"
+        )
+    masked = _mask(text, items)
+    today = _today(text, items, calendar_)
+    _resolve(items, masked, today)
+    if len(items) == 2:
+        a, b = sorted((_shift(items[0]), _shift(items[1])))
+        said = f"between {_describe(items[0], today)} and {_describe(items[1], today)}, counting both"
+        return a, b, said
+    value = _shift(items[0])
+    as_of = f"as of today, {_long(today.value)} {today.where()}"
+    if value > today.value:
+        return (
+            today.value + timedelta(days=1),
+            value,
+            f"after today until {_describe(items[0], today)}, {as_of}",
+        )
+    return value, today.value - timedelta(days=1), f"from {_describe(items[0], today)} until today, {as_of}"
+
+
+def _weekdays_counted(text: str, unit: str, calendar_: Calendar) -> str:
+    """How many working days, weekend days or days of one name a month, a year or a span has."""
+    days, one, several = _counted_days(unit)
+    period = _period(text, calendar_.now().astimezone(UTC).date())
+    if period is not None:
+        first, last, said = period
+        where = f"in {said}"
+    else:
+        first, last, where = _span(text, calendar_)
+    count = _days_in(first, last, days) if first <= last else 0
+    holidays = "; public holidays are not taken off" if days == _WORKING else ""
+    return f"{_there_are(f'{count} {one if count == 1 else several}')} {where}{holidays}."
+
+
+_WEEK_NUMBER_RE = re.compile(
+    r"\bweek\s+(?:number|no\.?|#)|\b(?:what|which)\s+week\s+(?:of\s+the\s+year\s+)?(?:is|was|will)\b"
+    r"|\bweek\s+of\s+the\s+year\b",
+    re.IGNORECASE,
+)
+"""The week of the year asked: "What week number is it?", "Which week of the year is 2026-03-01?"."""
+
+
+def _week_number(text: str, calendar_: Calendar) -> str:
+    """The ISO week of today (in UTC or the place named) or of the one date a question names."""
+    found = _find_dates(text)
+    items, loose = _attach(text, found, _find_durations(text, found))
+    if loose or len(items) > 1:
+        raise DateQuestionError(
+            f"Cannot tell which day's week to give in {text!r}; name one date or none (today), e.g. 'what "
+            "week number is 2026-03-01?'"
+        )
+    today = _today(text, items, calendar_)
+    if items:
+        _resolve(items, _mask(text, items), today)
+        day, said = _shift(items[0]), _capital(_describe(items[0], today))
+    else:
+        day, said = today.value, f"Today, {_long(today.value)} {today.where()},"
+    year, week, _ = day.isocalendar()
+    iso = "ISO weeks, Monday to Sunday; week 1 holds the year's first Thursday"
+    return f"{said} is in week {week} of {year} ({iso})."
+
+
 # --- the question --------------------------------------------------------------------
 
 
@@ -1215,6 +1352,11 @@ def answer(question: str, calendar: Calendar) -> str:
     """
     check_question(question, DateQuestionError, kind="date", examples=EXAMPLES, max_chars=MAX_QUESTION_CHARS)
     text = _normalize(question)
+    counted = _COUNTED_DAYS_RE.search(text)
+    if counted is not None:
+        return _weekdays_counted(text, counted.group("unit"), calendar)
+    if _WEEK_NUMBER_RE.search(text):
+        return _week_number(text, calendar)
     other = _OTHER_UNITS_RE.search(text)
     if other is not None:
         unit = " ".join((other.group("unit") or f"{other.group('days')} days").lower().split())
@@ -1325,7 +1467,8 @@ def make_date_calculator(calendar: Calendar) -> BaseTool:
         or years after or before another, from now, or ago; how many days until or since a day or a holiday
         (e.g. Christmas, New Year's Day, Halloween, Valentine's Day); today's or tomorrow's calendar day;
         next Friday or last Monday; leap years (e.g. 'is 2028 a leap year?'); the age of someone born in
-        1990; how many years ago 1969 was.
+        1990; how many years ago 1969 was; how many working days, weekend days or Fridays a month, a year
+        or the days between two dates have (e.g. 'working days in December 2026'); the week number.
 
         Pass the whole question. Days may be written (e.g. '2026-03-01', 'March 1, 2026', '1 March',
         'Mar 1', '1st of March', '3/1/2026' read month first); one without a year is in this year, or for
