@@ -23,7 +23,13 @@ from cadence.builtins.geo import (
 from cadence.builtins.info import INFO_TOOLS, InfoPlugin
 from cadence.builtins.math import MATH_TOOLS, MathPlugin
 from cadence.models.local import LocalChatModel
-from cadence.models.local.policy import in_unit_asked, resolve_reference, with_possessive_place
+from cadence.models.local.policy import (
+    in_unit_asked,
+    part_for,
+    parts_asked,
+    resolve_reference,
+    with_possessive_place,
+)
 from cadence.orchestration.control_tools import make_routing_tools
 from cadence.orchestration.coordinator import agent_readers
 from cadence.sdk import SURELY, ToolException, may_read
@@ -547,3 +553,15 @@ def test_a_misspelled_place_gets_the_closest_names() -> None:
         answer("capital of frnace")
     with pytest.raises(PlaceFactsError, match="Did you mean 'Tokyo'"):
         answer("population of Tokoy")
+
+
+def test_each_part_of_a_question_asking_two_facts_is_asked() -> None:
+    """ "What's the currency in Japan and how many people live there?" asked the population twice (the
+    second time of "there", no place) and never the currency."""
+    question = "What's the currency in Japan and how many people live there?"
+    assert parts_asked(question) == ["What's the currency in Japan", "how many people live in Japan?"]
+    schemas = LocalChatModel().bind_tools(GEO_TOOLS).kwargs["tools"]  # type: ignore[attr-defined]
+    resolved = "What's the currency in Japan and how many people live in Japan?"
+    first = part_for(resolved, schemas)
+    second = part_for(resolved, schemas, asked={first})
+    assert {first, second} == {"What's the currency in Japan", "how many people live in Japan?"}

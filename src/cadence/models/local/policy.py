@@ -81,7 +81,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -277,7 +277,12 @@ def best_route(router: PreRouter, text: str) -> str | None:
     return shortlist[0]
 
 
-def part_for(question: str, tools: Sequence[Mapping[str, Any]], answered: Sequence[str] = ()) -> str:
+def part_for(
+    question: str,
+    tools: Sequence[Mapping[str, Any]],
+    answered: Sequence[str] = (),
+    asked: Collection[str] = (),
+) -> str:
     """The part of a question asking several (:func:`question_parts`) that an agent's ``tools`` answer
     best (a word match before numbers alone), or the whole question when it asks one thing or no part
     fits better: the agent of "what is 5*7" in "What's 5*7 and what time is it in Tokyo?" is given
@@ -285,12 +290,19 @@ def part_for(question: str, tools: Sequence[Mapping[str, Any]], answered: Sequen
 
     A part whose numbers all stand in an answer ``answered`` this turn (another agent's) is done: "Convert
     10 miles to km, and also what weekday is 4 March 2027?" after "10 miles = 16.09 km" leaves the
-    weekday to the calendar, however well "convert" fits a clock tool."""
+    weekday to the calendar, however well "convert" fits a clock tool. A part a call of this turn asked
+    already (``asked``: :func:`asked_texts`) is done too: "What's the currency in Japan and how many people
+    live there?" asks the currency on the agent's second visit."""
     parts = question_parts(question)
     if len(parts) < 2 or not tools:
         return question
     said = set(numbers_in(" ".join(answered)))
-    open_parts = [p for p in parts if not (numbers_in(p) and set(numbers_in(p)) <= said)]
+    open_parts = [
+        p
+        for p in parts
+        if not (numbers_in(p) and set(numbers_in(p)) <= said)
+        and not any(" ".join(p.split()) in a for a in asked)
+    ]
     parts = open_parts or parts
     router = PreRouter.from_tool_schemas(tools)
     scored = [(order, part) for i, part in enumerate(parts) if (order := _part_order(router, part, i))]
@@ -311,6 +323,14 @@ def _part_order(router: PreRouter, part: str, index: int) -> tuple[bool, bool, f
     return (not ranked[0].number_only, bool(numbers_in(part)), fit, -index)
 
 
+def parts_asked(question: str) -> list[str]:
+    """The parts of a question asking several (:func:`question_parts`), "there" read as the place named
+    before it ("What's the currency in Japan and how many people live there?": "how many people live in
+    Japan?", as the agent asks it)."""
+    place = place_before_there(question)
+    return question_parts(resolve_place(question, place) if place else question)
+
+
 def next_own_part(
     question: str, tools: Sequence[Mapping[str, Any]], turn: Sequence[BaseMessage]
 ) -> str | None:
@@ -319,7 +339,7 @@ def next_own_part(
     until 1 February 2027?" is two calls of the info agent, where one answered and the other half was
     dropped. A part is asked when a call's argument is that part, or when a result already states all its
     numbers; a part another agent's tools fit (matched here by its numbers alone) is left to it."""
-    parts = question_parts(question)
+    parts = parts_asked(question)
     if len(parts) < 2 or not tools:
         return None
     router = PreRouter.from_tool_schemas(tools)
@@ -334,10 +354,9 @@ def next_own_part(
     return max(scored)[1] if scored else None
 
 
-def unasked_parts(parts: Sequence[str], turn: Sequence[BaseMessage]) -> list[str]:
-    """The ``parts`` of a question no call of ``turn`` asked yet: a part is asked when a call's argument is
-    that part, or when a result already states all its numbers."""
-    asked = {
+def asked_texts(turn: Sequence[BaseMessage]) -> set[str]:
+    """The text arguments of the tool calls of ``turn``, spaces normalized (what was asked of the tools)."""
+    return {
         " ".join(str(v).split())
         for m in turn
         if isinstance(m, AIMessage)
@@ -345,6 +364,12 @@ def unasked_parts(parts: Sequence[str], turn: Sequence[BaseMessage]) -> list[str
         for v in (call.get("args") or {}).values()
         if isinstance(v, str)
     }
+
+
+def unasked_parts(parts: Sequence[str], turn: Sequence[BaseMessage]) -> list[str]:
+    """The ``parts`` of a question no call of ``turn`` asked yet: a part is asked when a call's argument is
+    that part, or when a result already states all its numbers."""
+    asked = asked_texts(turn)
     said = set(numbers_in(" ".join(value for _, value in tool_results(turn))))
     return [
         part
@@ -1795,7 +1820,7 @@ class SmallModelPolicy:
                     ranked = PreRouter.from_tool_schemas(routes).rank(question)
                     untried = [n for n in PreRouter.shortlisted(ranked) if route_core(n) not in failed]
                     allowed = untried[:1] or allowed
-                elif routes and len(parts := question_parts(question)) > 1:
+                elif routes and len(parts := parts_asked(question)) > 1:
                     router = PreRouter.from_tool_schemas(routes)
                     done = tried or set()
                     pending = [best_route(router, part) for part in parts]
@@ -1936,7 +1961,10 @@ class SmallModelPolicy:
             # hours ahead of London is that?" (after the time in Tokyo)
             question = resolve_place(question, place_before_there(question) or previous_place(messages))
         question = with_possessive_place(question, messages)
-        question = part_for(resolve_told(question, told_facts(base)), tools, turn_answers(messages))
+        _, turn = current_turn(messages)
+        question = part_for(
+            resolve_told(question, told_facts(base)), tools, turn_answers(messages), asked_texts(turn)
+        )
         options = tools
         rank_of: dict[str, int] = {}
         if self.preroute and len(tools) > 1:
