@@ -26,6 +26,7 @@ from langchain_core.tools import BaseTool
 
 from cadence.builtins import clock
 from cadence.builtins._common import BuiltinToolError, agent_prompt
+from cadence.builtins.equations import solve as solve_equation
 from cadence.builtins.math_language import (
     closing_paren,
     conversion_in,
@@ -798,7 +799,9 @@ divide, double, twice, triple, half, halve, reciprocal, log base 2 of 64, "the l
 calculator; "the natural log of 10" is ln), fractions of a value ("two thirds
 of 60", "3/4 of 200"), a
 decimal or a percentage as a fraction in lowest terms ("0.75 as a fraction": 3/4), whether a number is
-prime and its prime factors ("is 91 a prime number?", "prime factors of 360"), a rate per another
+prime and its prime factors ("is 91 a prime number?", "prime factors of 360"), whether it is divisible by
+another, the greatest common divisor (gcd) and least common multiple (lcm), which of two amounts is larger,
+a linear equation in one unknown ("solve 2x + 3 = 11 for x"), a rate per another
 unit ("$52,000 a year: how much per month?"),
 sums, products, differences, quotients and remainders, a value increased or decreased (reduced) by a
 percent ("increase 80 by 10%"), less than, more than, squared, cubed, powers ("to the third power"),
@@ -860,8 +863,9 @@ def calculate(expression: str) -> str:
     Takes an expression (+ - * / // % ** or ^, parentheses; sqrt, log(x, base), log10, exp, sin, cos,
     tan in radians, factorial, round, abs, min, max, gcd, lcm; pi, e) or the same in plain words, a unit
     conversion ("72°F in Celsius", "5 ft 9 in to cm") or a one-step word problem ("$120 with 30% off,
-    then 8% tax", "split $84 4 ways with a 15% tip"). The result shows the expression it was read as;
-    words naming no known operation are an error, never ignored.
+    then 8% tax", "split $84 4 ways with a 15% tip"), or a linear equation in one unknown ("solve
+    2x + 3 = 11"). The result shows the expression it was read as; words naming no known operation are an
+    error, never ignored.
     """
     two = _in_two_units(expression) if isinstance(expression, str) else None
     if two is not None:
@@ -878,6 +882,9 @@ def calculate(expression: str) -> str:
     parity = _about_parity(expression) if isinstance(expression, str) else None
     if parity is not None:
         return parity
+    solved = solve_equation(expression) if isinstance(expression, str) else None
+    if solved is not None:
+        return solved
     divisible = _about_divisibility(expression) if isinstance(expression, str) else None
     if divisible is not None:
         return divisible
