@@ -45,6 +45,7 @@ from cadence.settings import Settings
         ("How many vowels are in 'onomatopoeia'?", "The word 'onomatopoeia' has 8 vowels (a, e, i, o)."),
         ("How many sentences are in: I came. I saw. I conquered.", "has 3 sentences."),
         ("How many times does 'the' appear in: The cat and the dog", "The word 'the' appears 2 times"),
+        ("How many letters are in my name, Alexander?", "The word 'Alexander' has 9 letters."),
         ("Reverse the word hello", "The word 'hello' written backwards is 'olleh'."),
         ("Spell necessary backwards", "The word 'necessary' written backwards is 'yrassecen'."),
         ("Write this in upper case: hello there", "The text 'hello there' in upper case is 'HELLO THERE'."),
@@ -64,6 +65,7 @@ def test_counts_and_spellings_are_worked_out(question: str, said: str) -> None:
     "question",
     [
         "How many letters in the alphabet?",  # a fact, not a count of a given text
+        "How many letters are in my name?",  # the name is not given
         "How many characters can a tweet have?",
         "How long is the Nile?",
         "How many days until Christmas?",

@@ -28,6 +28,12 @@ _QUOTED_RE = re.compile(r"(?:^|(?<=[\s:(]))([\"“‘'])(?P<text>[^\"“”‘�
 """A text in quotes ("'to be or not to be'", "“hello”"); not an apostrophe ("r's", "don't")."""
 _AFTER_COLON_RE = re.compile(r":\s*(?P<text>\S.*)$", re.DOTALL)
 """A text after a colon ("How many words are in this sentence: the quick brown fox")."""
+_NAME_GIVEN_RE = re.compile(
+    r"\b(?:my|his|her|their|our|your|the)\s+(?:first\s+|last\s+|full\s+|sur)?name\s*(?:,|-|\bis\b)\s*"
+    r"(?P<text>[^\W\d_][\w' .-]*?)\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+"""A name given after the words naming it ("How many letters are in my name, Alexander?")."""
 _WORD_NAMED_RE = re.compile(
     r"\b(?:in|of|is|reverse|spell|write|capitali[sz]e|uppercase|lowercase)\s+"
     r"(?:(?:the\s+)?(?:word|name|text|phrase|sentence|string)\s+)?"
@@ -102,6 +108,9 @@ def _text_in(question: str) -> str:
         return after.group("text").strip().strip("\"“”‘’'")
     if quoted:
         return max((q.group("text") for q in quoted), key=len)
+    name = _NAME_GIVEN_RE.search(question)
+    if name:
+        return name.group("text").strip()
     named = _WORD_NAMED_RE.findall(question)
     return named[-1].strip() if named else ""
 
