@@ -565,3 +565,26 @@ def test_each_part_of_a_question_asking_two_facts_is_asked() -> None:
     first = part_for(resolved, schemas)
     second = part_for(resolved, schemas, asked={first})
     assert {first, second} == {"What's the currency in Japan", "how many people live in Japan?"}
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "Which is farther from London, Paris or Rome?",
+            "Rome, Italy (about 1,435 km) is farther from London, UK than Paris, France (about 344 km), in a "
+            "straight line.",
+        ),
+        ("Is Paris closer to London than Rome?", "Yes: Paris, France (about 344 km) is closer to London, UK"),
+        ("Is Rome closer to London than Paris?", "No: Paris, France (about 344 km) is closer to London, UK"),
+        (
+            "Which city is closest to Tokyo: Seoul or Beijing?",
+            "Seoul, South Korea (about 1,153 km) is closer",
+        ),
+    ],
+)
+def test_which_place_is_farther_or_closer(question: str, said: str) -> None:
+    """ "Which is farther from London, Paris or Rome?" went to the 135M model ("Paris is the ultimate
+    destination")."""
+    assert answer(question).startswith(said)
+    assert asks_place_fact(question)

@@ -374,6 +374,55 @@ def _distances(places: Sequence[Place]) -> list[str]:
     return lines
 
 
+_NEARER_RE = re.compile(
+    r"\b(?P<word>farther|further|closer|nearer|farthest|furthest|closest|nearest)\s+(?:away\s+)?(?:from|to)\s+"
+    r"(?P<reference>[^,?:]+?)(?=\s*(?:,|:|\?|$|\s+than\b|\s+or\b))",
+    re.IGNORECASE,
+)
+"""Which of several places is farther from or closer to another ("Which is farther from London, Paris or
+Rome?", "Is Paris closer to London than Rome?")."""
+_FARTHER = ("farther", "further", "farthest", "furthest")
+
+
+def _nearer(question: str) -> str | None:
+    """Which of the places a question names is farther from (or closer to) the one it measures from, each
+    distance in a straight line; None unless it asks that of three places the data locates."""
+    match = _NEARER_RE.search(question)
+    if match is None:
+        return None
+    try:
+        reference = _places(match.group("reference"), limit=1)[0]
+    except UnknownLocationError:
+        return None
+    rest = question[: match.start()] + " , " + question[match.end() :]
+    others = [p for p in _each_place(rest) if p.label != reference.label and p.coordinates is not None]
+    if len(others) < 2 or reference.coordinates is None:
+        return None
+    first, second = others[0], others[1]
+    km = {p.label: great_circle_km(reference.coordinates, p.coordinates) for p in (first, second)}  # type: ignore[arg-type]
+    word = match.group("word").lower()
+    farther = word in _FARTHER
+    comparative = {
+        "farthest": "farther",
+        "furthest": "further",
+        "closest": "closer",
+        "nearest": "nearer",
+    }.get(word, word)
+    ordered = sorted((first, second), key=lambda p: km[p.label], reverse=farther)
+
+    def said(place: Place) -> str:
+        return f"{_point_label(place)} (about {km[place.label]:,.0f} km)"
+
+    where = "from" if farther else "to"
+    sentence = (
+        f"{capitalized(said(ordered[0]))} is {comparative} {where} {_point_label(reference)} than "
+        f"{said(ordered[1])}, in a straight line."
+    )
+    if question.lstrip().lower().startswith(("is ", "are ")):  # "Is Paris closer to London than Rome?"
+        return f"{'Yes' if ordered[0].label == first.label else 'No'}: {sentence}"
+    return sentence
+
+
 def _is_in(place: Place, facts: CountryFacts | None) -> str:
     """Where a city or state is: ``Lyon is in Auvergne-Rhône-Alpes, France (Europe).``"""
     name = place.region or place.label.split(",")[0]
@@ -777,6 +826,9 @@ def answer(question: str) -> str:
     ranked = _ranking(question)
     if ranked is not None:
         return ranked
+    nearer = _nearer(question)
+    if nearer is not None:
+        return nearer
     try:
         places = _places(question)
     except UnknownLocationError as exc:
@@ -826,6 +878,7 @@ def asks_place_fact(text: str) -> bool:
         or _RANKING_RE.search(text)
         or _RANKED_AFTER_RE.search(text)
         or UNLISTED_RE.search(text)
+        or _NEARER_RE.search(text)
     ):
         return False
     if _ranking_asked(text) is not None:
