@@ -2420,3 +2420,37 @@ def test_a_tip_or_tax_named_on_a_price_is_that_part(question: str, value: float)
 def test_interest_over_years_naming_no_kind_is_asked_which() -> None:
     with pytest.raises(CalculationError, match="compounds or not: say which"):
         calculate.invoke({"expression": "What is the interest on $1000 at 5% for 3 years?"})
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        (
+            "What's 3 hours 20 minutes plus 1 hour 50 minutes?",
+            "5 hours 10 minutes (310 minutes), from 3 hours 20 minutes plus 1 hour 50 minutes.",
+        ),
+        ("1h 20m + 2h 50m", "4 hours 10 minutes (250 minutes), from 1h 20m + 2h 50m."),
+        (
+            "5 hours minus 1 hour 15 minutes",
+            "3 hours 45 minutes (225 minutes), from 5 hours minus 1 hour 15 minutes.",
+        ),
+        ("2 hours 45 minutes times 3", "8 hours 15 minutes (495 minutes), from 2 hours 45 minutes times 3."),
+        (
+            "2 hours and 30 minutes divided by 2",
+            "1 hour 15 minutes (75 minutes), from 2 hours and 30 minutes divided by 2.",
+        ),
+        (
+            "What is 90 minutes plus 45 minutes?",
+            "2 hours 15 minutes (135 minutes), from 90 minutes plus 45 minutes.",
+        ),
+    ],
+)
+def test_durations_are_added_and_multiplied_in_hours_and_minutes(question: str, answer: str) -> None:
+    """ "3 hours 20 minutes plus 1 hour 50 minutes" was no arithmetic the calculator read; "90 minutes plus 45
+    minutes" was 135 without its unit."""
+    assert calculate.invoke({"expression": question}) == answer
+
+
+def test_a_sum_of_metres_is_no_duration() -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": "3 m + 2 m"})

@@ -304,6 +304,79 @@ def _compared(expression: str) -> str | None:
     return f"{first} is {word} than {second}."
 
 
+_DURATION_PART = r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)\b"
+_DURATION_RE = re.compile(
+    rf"{_DURATION_PART.replace('?P<n>', '?:').replace('?P<unit>', '?:')}"
+    rf"(?:\s*(?:,|and)?\s*{_DURATION_PART.replace('?P<n>', '?:').replace('?P<unit>', '?:')})*",
+    re.IGNORECASE,
+)
+"""A duration of hours, minutes and seconds ("3 hours 20 minutes", "1h 20m", "2 hours and 30 minutes")."""
+_DURATION_PART_RE = re.compile(_DURATION_PART, re.IGNORECASE)
+_SECONDS_IN = {"h": 3600, "m": 60, "s": 1}
+_DURATION_ASKED_RE = re.compile(
+    r"^\s*(?:(?:what|how\s+much|how\s+long)(?:'s|\s+is|\s+are)?|calculate|add|compute)?\s*"
+    r"(?P<sum>D(?:\s*(?:\+|plus|-|minus|and)\s*D)+|D\s*(?P<op>\*|x|times|multiplied\s+by|/|divided\s+by)\s*"
+    r"(?P<k>\d+(?:\.\d+)?))\s*(?:in\s+total|altogether|together)?\s*[?.!=]*\s*$",
+    re.IGNORECASE,
+)
+"""Durations added or taken away, or one multiplied or divided by a number, once each duration is ``D``."""
+
+
+def _seconds(duration: str) -> float:
+    return sum(
+        float(m.group("n")) * _SECONDS_IN[m.group("unit")[0].lower()]
+        for m in _DURATION_PART_RE.finditer(duration)
+    )
+
+
+def _as_duration(seconds: float) -> str:
+    """``5 hours 10 minutes``, ``45 minutes``, ``1 hour 0 minutes 30 seconds`` → as people say it."""
+    sign, seconds = ("-" if seconds < 0 else ""), abs(round(seconds, 3))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [
+        f"{format_number(v)} {unit}{'' if v == 1 else 's'}"
+        for v, unit in ((int(hours), "hour"), (int(minutes), "minute"), (secs, "second"))
+        if v
+    ]
+    return sign + (" ".join(parts) or "0 minutes")
+
+
+def _durations(expression: str) -> str | None:
+    """Durations added or taken away ("3 hours 20 minutes plus 1 hour 50 minutes" is 5 hours 10 minutes), or
+    one multiplied or divided by a number ("2 hours 45 minutes times 3"), in hours, minutes and seconds;
+    None unless the text is only that."""
+    found = list(_DURATION_RE.finditer(expression))
+    if not found:
+        return None
+    masked, position = [], 0
+    for m in found:
+        masked.append(expression[position : m.start()] + "D")
+        position = m.end()
+    masked.append(expression[position:])
+    asked = _DURATION_ASKED_RE.match("".join(masked))
+    if asked is None or any(re.fullmatch(r"[\d.\s]+m", m.group(0), re.IGNORECASE) for m in found):
+        return None  # "3 m": metres as much as minutes
+    values = [_seconds(m.group(0)) for m in found]
+    if asked.group("op"):
+        k = float(asked.group("k"))
+        dividing = asked.group("op").strip().lower() == "/" or asked.group("op").lower().startswith("divided")
+        if dividing and k == 0:
+            raise CalculationError("Division by zero: a duration cannot be divided by 0")
+        total = values[0] / k if dividing else values[0] * k
+    else:
+        signs = re.findall(r"\+|plus|-|minus|and", asked.group("sum"), re.IGNORECASE)
+        total = values[0]
+        for sign, value in zip(signs, values[1:], strict=True):
+            total += -value if sign.lower() in ("-", "minus") else value
+    end = found[-1].end()
+    if asked.group("op"):
+        end += re.match(r"\s*\S+(?:\s+by)?\s*\d+(?:\.\d+)?", expression[end:]).end()  # type: ignore[union-attr]
+    written = " ".join(expression[found[0].start() : end].split())
+    minutes = f" ({format_number(round(total / 60, 4))} minutes)" if abs(total) >= 3600 else ""
+    return f"{_as_duration(total)}{minutes}, from {written}."
+
+
 _CURRENCY = (
     r"(?:dollars?|usd|us\$|\$|euros?|eur|€|pounds?(?: sterling)?|gbp|£|yen|jpy|¥|yuan|cny|rmb|rupees?|inr|₹|"
     r"francs?|chf|pesos?|mxn|won|krw|rubles?|roubles?|rub|real|reais|brl|kronor|krona|kroner|krone|sek|nok|dkk|"
@@ -882,6 +955,9 @@ def calculate(expression: str) -> str:
     parity = _about_parity(expression) if isinstance(expression, str) else None
     if parity is not None:
         return parity
+    lasting = _durations(expression) if isinstance(expression, str) else None
+    if lasting is not None:
+        return lasting
     solved = solve_equation(expression) if isinstance(expression, str) else None
     if solved is not None:
         return solved
