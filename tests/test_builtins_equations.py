@@ -19,6 +19,7 @@ from cadence.builtins.math import calculate
         ("Solve 0.5x = 2.25", "x = 4.5 (solving 0.5x = 2.25)."),
         ("Solve 3x = 1", "x = 1/3 (about 0.333333) (solving 3x = 1)."),
         ("Solve 2 * (x - 1) = x + 4 for x", "x = 6 (solving 2 * (x - 1) = x + 4)."),
+        ("And 4x + 2 = 18?", "x = 4 (solving 4x + 2 = 18)."),  # a follow-up
     ],
 )
 def test_a_linear_equation_is_solved_exactly(question: str, said: str) -> None:

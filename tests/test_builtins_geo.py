@@ -27,6 +27,7 @@ from cadence.models.local.policy import (
     in_unit_asked,
     part_for,
     parts_asked,
+    places_talked_about,
     resolve_reference,
     with_possessive_place,
 )
@@ -588,3 +589,46 @@ def test_which_place_is_farther_or_closer(question: str, said: str) -> None:
     destination")."""
     assert answer(question).startswith(said)
     assert asks_place_fact(question)
+
+
+def test_them_is_the_two_places_talked_about_last() -> None:
+    """ "What's the time difference between them?" after the time in Tokyo, then in Sydney: "Unknown location
+    'difference'"."""
+    history = [
+        HumanMessage("What time is it in Tokyo?"),
+        AIMessage("", tool_calls=[{"name": "current_time", "args": {"location": "Tokyo"}, "id": "t1"}]),
+        ToolMessage("It is 15:43 in Tokyo.", tool_call_id="t1", name="current_time"),
+        AIMessage("It is 15:43 in Tokyo.", name="synthesizer"),
+        HumanMessage("And in Sydney?"),
+        AIMessage("", tool_calls=[{"name": "current_time", "args": {"location": "Sydney"}, "id": "t2"}]),
+        ToolMessage("It is 17:43 in Sydney.", tool_call_id="t2", name="current_time"),
+        AIMessage("It is 17:43 in Sydney.", name="synthesizer"),
+    ]
+    question = "What's the time difference between them?"
+    assert places_talked_about([*history, HumanMessage(question)]) == ["Sydney", "Tokyo"]
+    assert with_possessive_place(question, [*history, HumanMessage(question)]) == (
+        "What's the time difference between Tokyo and Sydney?"
+    )
+
+
+def test_it_is_the_place_a_question_passed_whole_was_about() -> None:
+    """ "And how far is it from Paris?" after "How many people live there?" (Spain) found one place."""
+    history = [
+        HumanMessage("How many people live there?"),
+        AIMessage(
+            "",
+            tool_calls=[
+                {"name": "place_facts", "args": {"question": "how many people live in Spain?"}, "id": "t"}
+            ],
+        ),
+        ToolMessage("The population of Spain is about 46.7 million.", tool_call_id="t", name="place_facts"),
+        AIMessage("The population of Spain is about 46.7 million.", name="synthesizer"),
+    ]
+    question = "And how far is it from Paris?"
+    assert (
+        with_possessive_place(question, [*history, HumanMessage(question)])
+        == "And how far is Spain from Paris?"
+    )
+    assert answer("What's bigger, Brazil or Australia?").startswith(
+        "Brazil (8,511,965 km²) is larger than Australia"
+    )

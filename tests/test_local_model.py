@@ -1586,7 +1586,7 @@ def test_a_calculator_value_is_said_rounded_and_with_its_sign(
     [
         ("what about 80?", "convert 50 miles to km", "convert 80 miles to km"),
         ("and 22%?", "what's 18% of 245?", "what's 22% of 245?"),
-        ("what about Paris?", "time in Rome", None),  # no number: another place
+        ("what about Paris?", "time in Rome", "time in Paris"),  # no number: the previous question of another place
         # the follow-up's words around its number are the previous question's: a parallel question
         ("and split five ways?", "How much is 480 split four ways?", "How much is 480 split 5 ways?"),
         ("and minus 30%?", "what's 2,400 minus 15%", "what's 2400 minus 30%"),
@@ -1762,6 +1762,8 @@ def test_a_date_in_digits_is_a_date_not_a_subtraction() -> None:
         ("And cubed?", "What's 12 squared?", "What's 12 cubed?"),
         ("And the cube root?", "What is the square root of 64?", "What is the cube root of 64?"),
         ("And triple?", "Double 256", "triple 256"),
+        ("And the LCM?", "What's the GCD of 12 and 18?", "What's the lcm of 12 and 18?"),
+        ("And the median?", "What is the mean of 3, 5 and 10?", "What is the median of 3, 5 and 10?"),
     ],
 )
 def test_another_operation_of_the_same_kind_replaces_the_previous_one(
@@ -1771,3 +1773,25 @@ def test_another_operation_of_the_same_kind_replaces_the_previous_one(
 
     assert with_another_number(follow_up, previous) == asked
     assert with_another_number("Squared?", "What's 5 + 5?") is None  # continues from the sum's result
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "previous", "asked"),
+    [
+        ("And the USA?", "What's the population of Canada?", "What's the population of the USA?"),
+        ("What about New York?", "What time is it in Tokyo?", "What time is it in New York?"),
+        (
+            "And in February 2027?",
+            "How many working days in January 2027?",
+            "How many working days in February 2027?",
+        ),
+        ("And Python?", "How do I install Cadence on Linux?", None),  # no place asked about
+    ],
+)
+def test_a_follow_up_naming_another_place_asks_the_previous_question_of_it(
+    follow_up: str, previous: str, asked: str | None
+) -> None:
+    """ "And the USA?" after the population of Canada was answered with every fact of the US."""
+    from cadence.models.local.policy import with_another_number
+
+    assert with_another_number(follow_up, previous) == asked

@@ -25,7 +25,8 @@ class EquationError(BuiltinToolError):
 
 
 _ASKED_RE = re.compile(
-    r"^\s*(?:please\s+)?(?:solve|find|work\s+out|what\s+is|what's|calculate)?\s*(?:for\s+)?"
+    r"^\s*(?:and\s+|what\s+about\s+|now\s+)?(?:please\s+)?(?:solve|find|work\s+out|what\s+is|what's|calculate)?"
+    r"\s*(?:for\s+)?"
     r"(?:(?P<var>[a-z])\s*(?:if|when|given|in|:|,)\s*)?(?:the\s+equation\s*)?:?\s*"
     r"(?P<equation>[^=]+=[^=]+?)\s*(?:,?\s*(?:solve\s+)?for\s+(?P<for>[a-z]))?"
     r"\s*[?.!]*\s*$",

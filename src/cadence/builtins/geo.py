@@ -558,7 +558,8 @@ FACTS: dict[str, re.Pattern[str]] = {
         r"^(?!.*\b(?:ahead|behind|earlier|later|time|hours?)\b).*?(?:"
         r"\b(?:bigger|larger|smaller|greater|more populous|less populous|more people|fewer people)\b"
         r"(?=.*\bthan\b)|\b(?:compare|comparison)\b|\bcompared (?:to|with)\b"
-        r"|\bwhich (?:is|one is|has) (?:bigger|larger|smaller|more populous|less populous|more people)\b)",
+        r"|\b(?:which|what)(?:'s| is| one is| has) (?:bigger|larger|smaller|more populous|less populous"
+        r"|more people)\b)",
         re.I,
     ),
     "where": re.compile(

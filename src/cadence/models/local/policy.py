@@ -85,7 +85,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 from cadence.conventions import (
     BACK_TOOL_NAME,
@@ -696,7 +696,8 @@ def previous_asked(messages: Sequence[BaseMessage]) -> str | None:
 
 
 def previous_place(messages: Sequence[BaseMessage], *, latest: bool = False) -> str | None:
-    """The place the previous turn's last tool call was about (its last place argument), else the place
+    """The place the previous turn's last tool call was about (its last place argument, or the place its
+    ``question`` argument names), else the place
     the latest earlier question naming one named after "in" ("What time is it in Berlin?": the supervisor's
     agents do not see their earlier calls), or None. With ``latest``, only the previous question counts
     (what "its" refers to is the previous turn's subject, not an older one's)."""
@@ -710,6 +711,11 @@ def previous_place(messages: Sequence[BaseMessage], *, latest: bool = False) -> 
                     # an argument that is the whole question ("What time is it in Berlin?"): its place
                     named = _IN_PLACE_RE.findall(places[-1])
                     return named[-1] if named else places[-1]
+                # a question passed whole, "there" already read ("how many people live in Spain?")
+                asked = (call.get("args") or {}).get("question")
+                named = _IN_PLACE_RE.findall(asked) if isinstance(asked, str) else []
+                if named:
+                    return named[-1]
     # "Is it the weekend there?" after "And the date there?"
     for asked in earlier_questions(messages, limit=1 if latest else MAX_FOLLOW_UP_CHAIN):
         named = _IN_PLACE_RE.findall(asked)
@@ -739,13 +745,54 @@ _IN_WORDS_RE = re.compile(r"\b(?:time|date|day|hour|weather|weekend|timezone|tim
 """Things said to be *in* a place rather than *of* it ("And the time?": in Rome)."""
 
 
+_BETWEEN_THEM_RE = re.compile(
+    r"\b(?P<prep>between|of|from)\s+(?:them|the two|these two|those two|both)\b", re.I
+)
+"""Two places talked about, referred to together ("What's the time difference between them?")."""
+
+
+def places_talked_about(messages: Sequence[BaseMessage], limit: int = 2) -> list[str]:
+    """The last ``limit`` different places the conversation before the latest question was about, newest
+    first: the place arguments of tool calls (or the place their ``question`` argument names), else the
+    places the user's questions name."""
+    before, _, _ = split_at_last_human(messages)
+    found: list[str] = []
+    for m in reversed(before):
+        named: list[str] = []
+        if isinstance(m, AIMessage):
+            for call in reversed(m.tool_calls):
+                for key, value in (call.get("args") or {}).items():
+                    if not isinstance(value, str) or not value:
+                        continue
+                    within = _IN_PLACE_RE.findall(value)
+                    if _PLACE_PARAMETER_RE.search(key):  # "Tokyo", or a question naming it
+                        named.append(within[-1] if within else value)
+                    elif key == "question" and within:  # "how many people live in Spain?"
+                        named.append(within[-1])
+        elif isinstance(m, HumanMessage):
+            named.extend(_IN_PLACE_RE.findall(message_text(m))[-1:])
+        for place in named:
+            if place and place.lower() not in (f.lower() for f in found):
+                found.append(place)
+            if len(found) >= limit:
+                return found
+    return found
+
+
 def with_possessive_place(question: str, messages: Sequence[BaseMessage]) -> str:
     """``question`` with "its"/"their" written as the place the previous question was about ("And its
     population?" after "What is the capital of Peru?" asks "And Peru's population?"), the place a
     follow-up naming only a thing leaves out ("And the population?" after the time in Rome asks "And
     the population of Rome?"), and "it" of a distance as that place ("How far is it from Lisbon?" after
-    the time in Madrid); unchanged when the previous turn named no place ("What's its square root?" after
-    "What's 12 squared?")."""
+    the time in Madrid), and "them" as the two places talked about last ("the time difference between them"
+    after the time in Tokyo, then in Sydney); unchanged when the previous turn named no place ("What's its
+    square root?" after "What's 12 squared?")."""
+    both = _BETWEEN_THEM_RE.search(question)
+    if both is not None:  # "the time difference between them" after the time in Tokyo, then in Sydney
+        two = places_talked_about(messages)
+        if len(two) == 2:
+            joined = f"{both.group('prep')} {two[1]} and {two[0]}"
+            return question[: both.start()] + joined + question[both.end() :]
     possessive, far = _POSSESSIVE_RE.search(question), _FAR_IT_RE.search(question)
     elided = None if possessive or far else _ELIDED_PLACE_RE.match(question)
     place = previous_place(messages, latest=True) if possessive or far or elided else None
@@ -936,6 +983,7 @@ def with_another_number(question: str, previous: str | None) -> str | None:
             or _in_another_unit(rest, previous)
             or _another_amount(rest, previous)
             or _same_preposition(rest, previous)
+            or _another_place(rest, previous)
             or _another_operation(rest, previous)
         )
     percent = given.group("pct") is not None
@@ -955,6 +1003,8 @@ _OPERATION_FAMILIES = (
     re.compile(r"\b(?:square|cube) root\b", re.IGNORECASE),
     re.compile(r"\b(?:doubled|tripled|halved)\b", re.IGNORECASE),
     re.compile(r"\b(?:double|triple|half)\b", re.IGNORECASE),
+    re.compile(r"\b(?:gcd|lcm|gcf|hcf)\b", re.IGNORECASE),
+    re.compile(r"\b(?:mean|median|mode|average|sum|product)\b", re.IGNORECASE),
 )
 """Operations that replace one another in a follow-up ("And cubed?" after "What's 12 squared?")."""
 
@@ -1034,8 +1084,9 @@ _PREPOSITION_ONLY_RE = re.compile(
 """A follow-up that is only what comes after a preposition ("and until New Year?", "and of 500?")."""
 
 
-_ONE_WORD_OR_NAME_RE = re.compile(r"[^\W\d_][\w'-]*|[A-Z][\w.'-]*(?:,? [A-Z][\w.'-]*)*")
-"""One word ("strawberry") or a name of capitalized words ("New York", "Paris, Texas")."""
+_ONE_WORD_OR_NAME_RE = re.compile(r"[^\W\d_][\w'-]*(?: \d{4})?|[A-Z][\w.'-]*(?:,? [A-Z][\w.'-]*)*(?: \d{4})?")
+"""One word ("strawberry") or a name of capitalized words ("New York", "Paris, Texas"), maybe with a year
+("January 2027")."""
 
 
 def _same_preposition(rest: str, previous: str) -> str | None:
@@ -1052,6 +1103,20 @@ def _same_preposition(rest: str, previous: str) -> str | None:
     if given.group("prep").lower() == "in" and not _ONE_WORD_OR_NAME_RE.fullmatch(what.group("what").strip()):
         return None  # "in" only of a word or a name ("How many r's in strawberry?", "in New York")
     return previous[: what.start("what")] + given.group("what") + previous[what.end("what") :]
+
+
+_PLACE_ONLY_RE = re.compile(r"^(?P<name>(?:the\s+)?[A-Z][\w.'-]*(?:,? [A-Z][\w.'-]*)*)\s*[?!.]*$")
+"""A follow-up that is only a place's name ("And the USA?", "What about New York?")."""
+
+
+def _another_place(rest: str, previous: str) -> str | None:
+    """The previous question about the place a follow-up names instead of its one place ("And the USA?"
+    after "What's the population of Canada?" asks "What's the population of the USA?"), or None."""
+    given = _PLACE_ONLY_RE.match(rest.strip())
+    found = list(_IN_PLACE_RE.finditer(previous))
+    if given is None or len(found) != 1:
+        return None
+    return previous[: found[0].start(1)] + given.group("name") + previous[found[0].end(1) :]
 
 
 def _same_unit(written: str, unit: str) -> bool:
