@@ -1586,7 +1586,11 @@ def test_a_calculator_value_is_said_rounded_and_with_its_sign(
     [
         ("what about 80?", "convert 50 miles to km", "convert 80 miles to km"),
         ("and 22%?", "what's 18% of 245?", "what's 22% of 245?"),
-        ("what about Paris?", "time in Rome", "time in Paris"),  # no number: the previous question of another place
+        (
+            "what about Paris?",
+            "time in Rome",
+            "time in Paris",
+        ),  # no number: the previous question of another place
         # the follow-up's words around its number are the previous question's: a parallel question
         ("and split five ways?", "How much is 480 split four ways?", "How much is 480 split 5 ways?"),
         ("and minus 30%?", "what's 2,400 minus 15%", "what's 2400 minus 30%"),
