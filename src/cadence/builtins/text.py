@@ -295,10 +295,7 @@ class TextPlugin(BasePlugin):
         return PluginMetadata(
             name="text",
             version="1.0.0",
-            description=(
-                "Text agent: shortens a text the user provides into its key sentences, counts its words "
-                "or letters and spells it backwards."
-            ),
+            description="Text agent: summarizes a text the user gives, counts its words or letters.",
             capabilities=[
                 "summarize a text, an article, notes or a transcript given in the message",
                 "shorten long text: the gist, a TL;DR",
