@@ -112,6 +112,7 @@ def _routes() -> list[Any]:
         ("How many r's are in strawberry?", "goto_text_agent"),
         ("How many words are in this sentence: the quick brown fox", "goto_text_agent"),
         ("Reverse the word hello", "goto_text_agent"),
+        ("Make this uppercase: cadence is great", "goto_text_agent"),  # "cadence" is the docs' word
         ("How many km in a mile?", "goto_math_agent"),
         ("What is the capital of France?", "goto_geo_agent"),
     ],

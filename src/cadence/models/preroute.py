@@ -513,29 +513,25 @@ def readable_routes(
     ("difference" is the world clock's word too; the calculator reads "the difference between 95 and 38"), a
     route without a reader included when its words fit ("How do I approve a tool call?" fits the geo agent's
     "calling code" best; the docs take it).
-    Routes whose tools surely answer the question (:func:`reads_surely`) are kept alone, among all routes its
-    words fit (not only the best fitting ones), and a question no route's words fit goes to the first of them
-    ("Tell me about Canada"), else nowhere."""
+    Routes whose tools surely answer the question (:func:`reads_surely`) are kept alone, whichever routes its
+    words fit best ("Make this uppercase: cadence is great" fits the docs' "cadence"; the text agent is sure);
+    a question no route's words fit goes to the first of them ("Tell me about Canada"), else nowhere."""
     kept = list(shortlist)
     if kept and ranked[0].number_only and numbers < 2:
         asks = ASKS_SOMETHING_RE.search(question) is not None
         kept = [n for n in kept if asks and reads_explicitly(readers.get(n), question)]
-    if read and not shortlist and not any(r.score > 0 for r in ranked):
-        # no word of any route: a route whose tools surely answer it ("Where is Timbuktu?") takes it
-        return [r.name for r in ranked if reads_surely(readers.get(r.name), question)][:1]
     if not read:
         return kept
-    # a route whose tools surely answer it, among all its words fit, not only the best fitting ones
-    # ("Summarize this: ... in October" fits the calendar's and the docs' words best; the summarizer is sure)
+    # a route whose tools surely answer it, whichever routes its words fit best ("Summarize this: ... in
+    # October" fits the calendar's and the docs' words best; the summarizer is sure); with no word of any
+    # route ("Where is Timbuktu?"), the first of them
     sure = [
         r.name
         for r in ranked
-        if r.score > 0
-        and (r.name in kept or not r.number_only)
-        and reads_surely(readers.get(r.name), question)
+        if (r.name in kept or not r.number_only) and reads_surely(readers.get(r.name), question)
     ]
     if sure:
-        return sure
+        return sure if any(r.score > 0 for r in ranked) else sure[:1]
     if not kept:
         return kept
     readable = [n for n in kept if may_be_read(readers.get(n), question)]
