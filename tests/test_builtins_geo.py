@@ -632,3 +632,48 @@ def test_it_is_the_place_a_question_passed_whole_was_about() -> None:
     assert answer("What's bigger, Brazil or Australia?").startswith(
         "Brazil (8,511,965 km²) is larger than Australia"
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "What is the population of the world?",
+            "The countries in the world have about 7.62 billion people together (7,624,210,908)",
+        ),
+        ("Africa's population", "The countries in Africa have about 1.28 billion people together"),
+        (
+            "How many countries are in Africa?",
+            "GeoNames lists 58 countries and territories in Africa (its list",
+        ),
+        (
+            "List the countries in South America",
+            "GeoNames lists 14 countries and territories in South America: Argentina, Bolivia, Brazil, Chile",
+        ),
+        (
+            "Which countries use the euro?",
+            "GeoNames lists 36 countries and territories that use the euro (EUR): ",
+        ),
+        (
+            "Which countries use the yen?",
+            "GeoNames lists 1 country or territory that uses the yen (JPY): Japan.",
+        ),
+        (
+            "Which countries speak Portuguese?",
+            "GeoNames lists 12 countries and territories that list Portuguese",
+        ),
+    ],
+)
+def test_facts_of_all_countries_at_once_are_worked_out(question: str, said: str) -> None:
+    """ "How many countries are in Africa?", "What is the population of the world?" and "Which countries use
+    the euro?" went to the 135M model ("... used by 19 European countries, including the UK")."""
+    assert answer(question).startswith(said)
+    assert asks_place_fact(question) is SURELY
+
+
+def test_a_dollar_is_one_of_several_currencies() -> None:
+    assert "use a dollar (one of 22: AUD, BBD" in answer("Which countries use the dollar?")
+    # a population asked of a place within a continent is that place's, not the continent's
+    assert answer("How many people live in the largest city in Europe?").startswith(
+        "The most populous city in Europe"
+    )

@@ -772,6 +772,113 @@ def _ranking(question: str) -> str | None:
     return f"The {asked.words} country {where} is {ranked[0]}, then {then}, by GeoNames' figures{note}."
 
 
+_WHERE_ALL = rf"(?:in|of|on)\s+(?:the\s+)?(?P<scope>{_CONTINENTS})\b"
+_COUNTRIES_COUNTED_RE = re.compile(
+    rf"\bhow\s+many\s+countries\s+(?:are\s+)?(?:there\s+)?{_WHERE_ALL}", re.IGNORECASE
+)
+"""The countries of the world or a continent counted ("How many countries are in Africa?")."""
+_COUNTRIES_LISTED_RE = re.compile(
+    rf"\b(?:list|name|what\s+are|which\s+are|tell\s+me)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?countries\s+"
+    rf"(?:that\s+are\s+)?{_WHERE_ALL}",
+    re.IGNORECASE,
+)
+"""The countries of a continent listed ("List the countries in South America")."""
+_TOTAL_PEOPLE_RE = re.compile(
+    r"\b(?:population|number\s+of\s+people|how\s+many\s+(?:people|inhabitants)(?:\s+(?:are\s+there|live|living))?)"
+    rf"\s+{_WHERE_ALL}|\b(?P<whose>{_CONTINENTS})(?:'s)?\s+population\b",
+    re.IGNORECASE,
+)
+"""How many people the world or a continent has ("What is the population of the world?", "Africa's
+population")."""
+_SHARED_RE = re.compile(
+    r"\b(?:which|what)\s+countries\s+(?:use|have|pay\s+(?:with|in))\s+(?:the\s+)?(?P<currency>[\w ]+?)"
+    r"(?:\s+as\s+(?:their\s+)?currency)?\s*[?.!]*$"
+    r"|\b(?:which|what)\s+countries\s+speak\s+(?P<language>[\w ]+?)\s*[?.!]*$",
+    re.IGNORECASE,
+)
+"""The countries sharing a currency or a language ("Which countries use the euro?", "Which countries speak
+Portuguese?")."""
+MAX_LISTED = 60
+"""Most countries named in one list (Africa has 58 in GeoNames)."""
+
+
+def _how_many_countries(count: int) -> str:
+    """``1 country or territory``, ``58 countries and territories`` (GeoNames counts both)."""
+    return "1 country or territory" if count == 1 else f"{count} countries and territories"
+
+
+def _scope(word: str) -> tuple[str, str]:
+    """A continent's name (``""`` for the world) and how an answer says where (``in Africa``)."""
+    word = word.lower()
+    continent = "" if word in ("world", "earth", "planet") else word.title()
+    return continent, f"in {continent}" if continent else "in the world"
+
+
+def _in_scope(continent: str) -> list[CountryFacts]:
+    return sorted(
+        (f for f in countries().values() if not continent or f.continent == continent), key=lambda f: f.name
+    )
+
+
+def _all_countries_asked(question: str) -> bool:
+    """Whether a question asks a fact of all countries at once (:func:`_all_countries`)."""
+    patterns = (_COUNTRIES_COUNTED_RE, _COUNTRIES_LISTED_RE, _TOTAL_PEOPLE_RE, _SHARED_RE)
+    return any(p.search(question) for p in patterns)
+
+
+def _all_countries(question: str) -> str | None:
+    """Facts of all countries at once, worked out from the bundled data: how many people the world or a
+    continent has, how many countries it has or which they are, and the countries sharing a currency or a
+    language; None when the question asks none of these. GeoNames lists territories among its countries,
+    and the answers say so."""
+    listed_asked = _COUNTRIES_LISTED_RE.search(question)
+    counted = listed_asked or _COUNTRIES_COUNTED_RE.search(question)
+    if counted is not None:
+        continent, where = _scope(counted.group("scope"))
+        found = _in_scope(continent)
+        lists = f"GeoNames lists {_how_many_countries(len(found))} {where}"
+        if listed_asked is not None:
+            return f"{lists}: {listed([with_article(f.name) for f in found][:MAX_LISTED])}."
+        return f"{lists} (its list counts territories, such as overseas regions, as countries)."
+    people = _TOTAL_PEOPLE_RE.search(question)
+    if people is not None:
+        continent, where = _scope(people.group("scope") or people.group("whose"))
+        total = sum(f.population for f in _in_scope(continent))
+        together = f"about {_short_people(total)} people together ({total:,})"
+        return f"The countries {where} have {together}, by GeoNames' figures for each (not a live count)."
+    shared = _SHARED_RE.search(question)
+    if shared is None:
+        return None
+    currency, language = (shared.group("currency") or "").strip(), (shared.group("language") or "").strip()
+    wanted = (currency or language).lower().removesuffix("s")
+    if currency:
+        found = [
+            f
+            for f in _in_scope("")
+            if wanted in (f.currency_name.lower().removesuffix("s"), f.currency_code.lower())
+        ]
+        codes = sorted({f.currency_code for f in found})
+        name = found[0].currency_name.lower() if found else currency
+        what = (
+            f"the {name} ({codes[0]})"
+            if len(codes) == 1
+            else f"a {name} (one of {len(codes)}: {', '.join(codes)})"
+        )
+    else:
+        found = [f for f in _in_scope("") if wanted.title() in f.languages]
+        what = wanted.title()
+    if not found:
+        return None
+    names = listed([with_article(f.name) for f in found][:MAX_LISTED])
+    verb = ("use" if currency else "list") + ("s" if len(found) == 1 else "")
+    said = f"GeoNames lists {_how_many_countries(len(found))} that {verb} {what}"
+    return (
+        f"{said}: {names}."
+        if currency
+        else f"{said} among {'its' if len(found) == 1 else 'their'} languages: {names}."
+    )
+
+
 _POSSESSIVE_S_RE = re.compile(r"(?<=[A-Za-z])['’]s\b")
 """A possessive "'s" ("Peru's population"): not part of the place's name."""
 
@@ -830,6 +937,9 @@ def answer(question: str) -> str:
     nearer = _nearer(question)
     if nearer is not None:
         return nearer
+    together = _all_countries(question)
+    if together is not None:
+        return together
     try:
         places = _places(question)
     except UnknownLocationError as exc:
@@ -880,8 +990,11 @@ def asks_place_fact(text: str) -> bool:
         or _RANKED_AFTER_RE.search(text)
         or UNLISTED_RE.search(text)
         or _NEARER_RE.search(text)
+        or _all_countries_asked(text)
     ):
         return False
+    if _all_countries_asked(text):
+        return SURELY  # type: ignore[return-value]
     if _ranking_asked(text) is not None:
         return SURELY  # type: ignore[return-value]
     try:
