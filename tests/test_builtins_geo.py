@@ -158,7 +158,7 @@ def test_the_reader_is_sure_of_a_fact_asked_about_a_known_place(text: str) -> No
         "What is the area of a circle with radius 5?",
         "What is the capital gains tax?",
         "What language is Cadence written in?",
-        "What is the population of the world?",
+        "What is the population of the Cadence community?",
         "Who is the president of France?",  # a place, but no fact the data has
         "What time is it in Tokyo?",
         "Convert 100 USD to EUR",
