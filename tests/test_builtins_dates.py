@@ -932,3 +932,25 @@ def test_working_days_and_days_of_one_name_are_counted(question: str, said: str)
 def test_the_week_number_of_today_or_a_date(question: str, said: str) -> None:
     """ "What week number is it?" went to the 135M model ("It's a week number of the 1st.")."""
     assert ask(question).startswith(said)
+
+
+def test_an_age_in_a_later_year() -> None:
+    """ "How old will I be in 2040 if I was born in 1995?" was answered with this year's age."""
+    assert ask("How old will I be in 2040 if I was born in 1995?") == (
+        "Someone born in 1995 is 45 years old in 2040 after their birthday that year, and 44 before it."
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "What day of the year is it?",
+            "Today, Wednesday, 15 January 2025 in UTC, is day 15 of 2025 (350 days",
+        ),
+        ("What day number is Christmas?", "Christmas Day (Thursday, 25 December 2025) is day 359 of 2025"),
+    ],
+)
+def test_the_day_of_the_year(question: str, said: str) -> None:
+    """ "What day of the year is it?" was answered with the time of day."""
+    assert ask(question).startswith(said)

@@ -2454,3 +2454,33 @@ def test_durations_are_added_and_multiplied_in_hours_and_minutes(question: str, 
 def test_a_sum_of_metres_is_no_duration() -> None:
     with pytest.raises(CalculationError):
         calculate.invoke({"expression": "3 m + 2 m"})
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("What's the sum of the first 100 numbers?", 5050),
+        ("sum of the first 10 odd numbers", 100),
+        ("What is the sum of the first 50 even numbers?", 2550),
+    ],
+)
+def test_the_sum_of_the_first_whole_numbers(question: str, value: int) -> None:
+    """ "What's the sum of the first 100 numbers?" went to the 135M model."""
+    assert evaluate(to_expression(question)) == value
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Convert 100 USD to EUR at 0.92", "100 USD = 92 EUR at 0.92 EUR per USD (100 * 0.92)."),
+        (
+            "Convert 250 dollars to euros at a rate of 0.91",
+            "250 dollars = 227.5 euros at 0.91 euros per dollar (250 * 0.91).",
+        ),
+    ],
+)
+def test_a_currency_conversion_at_a_rate_given_is_worked_out(question: str, answer: str) -> None:
+    """The rate given had been refused with the rest ("needs an exchange rate ... not known offline")."""
+    assert calculate.invoke({"expression": question}) == answer
+    with pytest.raises(CalculationError, match="needs an exchange rate"):
+        calculate.invoke({"expression": "Convert 100 USD to EUR"})

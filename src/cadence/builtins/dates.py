@@ -1172,6 +1172,8 @@ _BORN_IN_YEAR_RE = re.compile(
     re.IGNORECASE,
 )
 """An age asked from a year of birth alone: "How old is someone born in 1990?", "born in 1985, how old"."""
+_IN_YEAR_RE = re.compile(r"\b(?:in|by)\s+(?:the\s+year\s+)?(\d{4})\b", re.IGNORECASE)
+"""A year something is asked in ("How old will I be in 2040 ...")."""
 _YEARS_SINCE_RE = re.compile(
     r"\bhow\s+many\s+years\s+(?:since|ago\s+(?:was|were|is)|have\s+passed\s+since|has\s+it\s+been\s+since)"
     r"\s+(?:the\s+year\s+)?(?P<y>\d{4})\s*\??\s*$"
@@ -1188,6 +1190,13 @@ def _years_since(text: str, today: date) -> str | None:
     born = _BORN_IN_YEAR_RE.search(text)
     if born is not None:
         year = int(born.group("y1") or born.group("y2"))
+        later = [int(y) for y in _IN_YEAR_RE.findall(text) if int(y) != year]
+        if later and later[0] > year:  # "How old will I be in 2040 if I was born in 1995?"
+            age = later[0] - year
+            return (
+                f"Someone born in {year} is {age} years old in {later[0]} after their birthday that year, "
+                f"and {age - 1} before it."
+            )
         age = today.year - year
         if not 0 < age < 150:
             return None
@@ -1321,8 +1330,16 @@ _WEEK_NUMBER_RE = re.compile(
 """The week of the year asked: "What week number is it?", "Which week of the year is 2026-03-01?"."""
 
 
-def _week_number(text: str, calendar_: Calendar) -> str:
-    """The ISO week of today (in UTC or the place named) or of the one date a question names."""
+_DAY_OF_YEAR_RE = re.compile(
+    r"\b(?:day\s+(?:number|no\.?|#)\b|(?:what|which)\s+day\s+of\s+the\s+year\b|day\s+of\s+the\s+year\b)",
+    re.IGNORECASE,
+)
+"""The day of the year asked: "What day of the year is it?", "day number of 2026-03-01"."""
+
+
+def _week_or_day_of_year(text: str, calendar_: Calendar) -> str:
+    """The ISO week of today (in UTC or the place named) or of the one date a question names, or its day of
+    the year when that is asked."""
     found = _find_dates(text)
     items, loose = _attach(text, found, _find_durations(text, found))
     if loose or len(items) > 1:
@@ -1336,6 +1353,11 @@ def _week_number(text: str, calendar_: Calendar) -> str:
         day, said = _shift(items[0]), _capital(_describe(items[0], today))
     else:
         day, said = today.value, f"Today, {_long(today.value)} {today.where()},"
+    if _DAY_OF_YEAR_RE.search(text):
+        ordinal, length = day.timetuple().tm_yday, 366 if calendar.isleap(day.year) else 365
+        return (
+            f"{said} is day {ordinal} of {day.year} ({length - ordinal} days of the year are left after it)."
+        )
     year, week, _ = day.isocalendar()
     iso = "ISO weeks, Monday to Sunday; week 1 holds the year's first Thursday"
     return f"{said} is in week {week} of {year} ({iso})."
@@ -1355,8 +1377,8 @@ def answer(question: str, calendar: Calendar) -> str:
     counted = _COUNTED_DAYS_RE.search(text)
     if counted is not None:
         return _weekdays_counted(text, counted.group("unit"), calendar)
-    if _WEEK_NUMBER_RE.search(text):
-        return _week_number(text, calendar)
+    if _WEEK_NUMBER_RE.search(text) or _DAY_OF_YEAR_RE.search(text):
+        return _week_or_day_of_year(text, calendar)
     other = _OTHER_UNITS_RE.search(text)
     if other is not None:
         unit = " ".join((other.group("unit") or f"{other.group('days')} days").lower().split())

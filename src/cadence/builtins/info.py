@@ -1793,7 +1793,7 @@ asks_calendar = _reader(
     r"|anniversary|until|till|since|ago|born|age|old|weekend|weekday|fortnight)\b"
     r"|\b\d+\s*(?:days?|weeks?|months?|years?)\b|\bhow many (?:days|weeks|months|years)\b"
     r"|\b(?:next|last|this) (?:week|month|year)\b"
-    r"|\bweek\s+(?:number|no\.?|of\s+the\s+year)\b|\b(?:what|which)\s+week\s+is\b"
+    r"|\b(?:week|day)\s+(?:number|no\.?|of\s+the\s+year)\b|\b(?:what|which)\s+week\s+is\b"
     r"|\b(?:business|working|work)\s*days\b|\bweekdays\b"
 )
 """``date_calculator``'s reader: a date, a weekday or month, a holiday asked when ("When is Easter?", not

@@ -390,6 +390,33 @@ _CURRENCY_CONVERSION_RE = re.compile(
 """A conversion between two currencies ("100 dollars to euros", "$50 in yen"): no fixed factor to apply."""
 
 
+_RATE_GIVEN_RE = re.compile(
+    rf"^\s*(?:convert\s+|change\s+|what\s+is\s+|what's\s+|how\s+much\s+is\s+)?"
+    rf"(?P<amount>\d[\d,]*(?:\.\d+)?)\s*(?P<from>{_CURRENCY})\s+(?:to|in|into)\s+(?P<to>{_CURRENCY})"
+    rf"\s*,?\s+(?:at|with|using)\s+(?:a\s+|an\s+)?(?:(?:exchange\s+)?rate\s+(?:of\s+)?)?"
+    rf"(?P<rate>\d[\d,]*(?:\.\d+)?)(?:\s+{_CURRENCY}\s+(?:per|a|an|for\s+(?:a|one|1))\s+{_CURRENCY})?\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+"""A conversion between two currencies at a rate the question gives ("Convert 100 USD to EUR at 0.92"):
+the amount times the rate, as written."""
+
+
+def _at_rate_given(expression: str) -> str | None:
+    """A currency conversion at the rate the question gives ("100 USD to EUR at 0.92" is ``100 * 0.92``), or
+    None; the rate is read as the second currency per unit of the first."""
+    match = _RATE_GIVEN_RE.match(expression)
+    if match is None:
+        return None
+    amount, rate = (Decimal(match.group(k).replace(",", "")) for k in ("amount", "rate"))
+    value = amount * rate
+    given, source, target, written = (match.group(k) for k in ("amount", "from", "to", "rate"))
+    one = source[:-1] if source.lower().endswith("s") and len(source) > 3 else source  # "per dollar"
+    return (
+        f"{given} {source} = {format_number(float(value))} {target} at {written} {target} per {one} "
+        f"({given} * {written})."
+    )
+
+
 def _on_the_clock(expression: str) -> str | None:
     """The answer of :mod:`cadence.builtins.clock` to a question about times of day that writes one ("a
     train leaves at 08:50 and takes 3 h 25 min"; "from 9:15 to 17:40"): arithmetic on a clock, which adding
@@ -967,6 +994,9 @@ def calculate(expression: str) -> str:
     compared = _compared(expression) if isinstance(expression, str) else None
     if compared is not None:
         return compared
+    at_rate = _at_rate_given(expression) if isinstance(expression, str) else None
+    if at_rate is not None:
+        return at_rate
     if isinstance(expression, str) and _CURRENCY_CONVERSION_RE.search(expression):
         raise CalculationError(
             "Converting between currencies needs an exchange rate, which changes daily and is not known "

@@ -302,6 +302,10 @@ _GCD = r"(?:gcd|gcf|hcf|greatest common (?:divisor|factor)|highest common factor
 _LCM = r"(?:lcm|least common multiple|lowest common multiple)"
 """The least common multiple's names ("the LCM of 4 and 6" is ``lcm(4, 6)``)."""
 
+_FIRST_N = rf"^(?:the )?sum of (?:all )?the first {_OPERAND}"
+"""The sum of the first whole numbers ("the sum of the first 100 numbers")."""
+_WHOLE_NUMBERS = r"(?:natural |whole |positive |counting )?(?:numbers|integers)$"
+
 _VERB_PATTERNS: Rules = _rules(
     *_PERCENT_QUESTIONS,
     (rf"^(?:add|sum|total){_TOGETHER} {_LIST}{_TOGETHER}$", "sum of 2+"),
@@ -316,6 +320,10 @@ _VERB_PATTERNS: Rules = _rules(
     (rf"^multiply {_OPERAND} (?:by|and|with|times) {_OPERAND}$", "({0} * {1})"),
     (rf"^times {_OPERAND} by {_OPERAND}$", "({0} * {1})"),
     (rf"^divide {_OPERAND} (?:by|into) {_OPERAND}$", "({0} / {1})"),
+    # "the sum of the first 100 numbers": 1 + 2 + ... + 100, by its formula; of the odd ones, n²
+    (rf"{_FIRST_N} odd {_WHOLE_NUMBERS}", "({0} ** 2)"),
+    (rf"{_FIRST_N} even {_WHOLE_NUMBERS}", "({0} * ({0} + 1))"),
+    (rf"{_FIRST_N} {_WHOLE_NUMBERS}", "({0} * ({0} + 1) / 2)"),
     (rf"^(?:the )?sum of {_OPERAND}$", "sum"),
     (rf"^(?:the )?total of {_OPERAND}$", "sum"),
     (rf"^(?:the )?product of {_OPERAND}$", "product"),
