@@ -1790,6 +1790,9 @@ def test_another_operation_of_the_same_kind_replaces_the_previous_one(
             "How many working days in February 2027?",
         ),
         ("And Python?", "How do I install Cadence on Linux?", None),  # no place asked about
+        ("And Portugal?", "Which countries border Spain?", "Which countries border Portugal?"),
+        ("And from Kyoto?", "How far is Tokyo from Osaka?", "How far is Tokyo from Kyoto?"),
+        ("And 5/8?", "What's 3/4 as a percentage?", "What's 5/8 as a percentage?"),
     ],
 )
 def test_a_follow_up_naming_another_place_asks_the_previous_question_of_it(
@@ -1799,3 +1802,29 @@ def test_a_follow_up_naming_another_place_asks_the_previous_question_of_it(
     from cadence.models.local.policy import with_another_number
 
     assert with_another_number(follow_up, previous) == asked
+
+
+def test_a_part_about_a_result_is_still_to_ask() -> None:
+    """ "What is 6 times 7, and is 42 even?" stopped after 42: its numbers stood in the result. A result's
+    value is what was found, not what was worked on; and a part asking other words than the calls asked is
+    not done by its numbers ("is 169 a prime number?" after the square root of 169)."""
+    from cadence.models.local.policy import unasked_parts, worked_on
+
+    assert worked_on(["6 * 7 = 42", "10 miles = 16.09 km"]) == {"6", "7", "10"}
+    turn = [
+        AIMessage(
+            "", tool_calls=[{"name": "calculate", "args": {"expression": "What is 6 times 7"}, "id": "c1"}]
+        ),
+        ToolMessage("6 * 7 = 42", tool_call_id="c1", name="calculate"),
+    ]
+    assert unasked_parts(["What is 6 times 7", "is 42 even?"], turn) == ["is 42 even?"]
+    turn = [
+        AIMessage(
+            "",
+            tool_calls=[{"name": "calculate", "args": {"expression": "the square root of 169"}, "id": "c2"}],
+        ),
+        ToolMessage("sqrt(169) = 13", tool_call_id="c2", name="calculate"),
+    ]
+    assert unasked_parts(["the square root of 169", "is 169 a prime number?"], turn) == [
+        "is 169 a prime number?"
+    ]

@@ -899,8 +899,9 @@ divide, double, twice, triple, half, halve, reciprocal, log base 2 of 64, "the l
 calculator; "the natural log of 10" is ln), fractions of a value ("two thirds
 of 60", "3/4 of 200"), a
 decimal or a percentage as a fraction in lowest terms ("0.75 as a fraction": 3/4), whether a number is
-prime and its prime factors ("is 91 a prime number?", "prime factors of 360"), whether it is divisible by
-another, the greatest common divisor (gcd) and least common multiple (lcm), which of two amounts is larger,
+even or odd, prime and its prime factors ("is 91 a prime number?", "prime factors of 360"), whether it
+is divisible by another, the greatest common divisor (gcd) and least common multiple (lcm), which of two
+amounts is larger,
 a linear equation in one unknown ("solve 2x + 3 = 11 for x"), a rate per another
 unit ("$52,000 a year: how much per month?"),
 sums, products, differences, quotients and remainders, a value increased or decreased (reduced) by a
@@ -1208,7 +1209,8 @@ class MathPlugin(BasePlugin):
                 "square roots (sqrt), powers, logarithms (log, ln), trigonometry (sine, cosine, tangent), "
                 "factorials, absolute values, rounding",
                 "double, twice, triple, halve or half a number, a third or a quarter of it, its reciprocal; "
-                "a decimal or percentage as a fraction; whether a number is prime, its prime factors",
+                "a decimal or percentage as a fraction; whether a number is prime, even or odd, divisible by "
+                "another; its prime factors; the gcd and lcm; solve an equation for x",
                 "percentages, percent of a value, percent change",
                 "convert units: seconds, minutes, days, weeks; mm, cm, metres, meters, km, inches, feet, "
                 "miles; grams, kilograms, kg, pounds, ounces, stone; millilitres, litres, liters, gallons, "

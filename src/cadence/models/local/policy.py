@@ -141,7 +141,7 @@ from cadence.models.preroute import (
 )
 from cadence.passages import cites_passages, relevant_sentences
 from cadence.sdk.routing import Reader
-from cadence.text import named_values, numbers_from_words
+from cadence.text import STOPWORDS, named_values, numbers_from_words
 
 ANSWER_FROM_RESULTS = "Answer the user's question in one sentence, using only the results given."
 """System prompt of a text answer once the turn has tool results."""
@@ -296,7 +296,7 @@ def part_for(
     parts = question_parts(question)
     if len(parts) < 2 or not tools:
         return question
-    said = set(numbers_in(" ".join(answered)))
+    said = worked_on(answered)
     open_parts = [
         p
         for p in parts
@@ -366,17 +366,32 @@ def asked_texts(turn: Sequence[BaseMessage]) -> set[str]:
     }
 
 
+def worked_on(results: Sequence[str]) -> set[str]:
+    """The numbers results worked on: of a line ``expression = value`` its expression's ("6 * 7 = 42" worked
+    on 6 and 7, so "is 42 even?" is still to ask), of any other line all of them."""
+    found: set[str] = set()
+    for line in "\n".join(results).splitlines():
+        found.update(numbers_in(line.split(" = ", 1)[0]))
+    return found
+
+
 def unasked_parts(parts: Sequence[str], turn: Sequence[BaseMessage]) -> list[str]:
     """The ``parts`` of a question no call of ``turn`` asked yet: a part is asked when a call's argument is
     that part, or when a result already states all its numbers."""
     asked = asked_texts(turn)
-    said = set(numbers_in(" ".join(value for _, value in tool_results(turn))))
+    results = [value for _, value in tool_results(turn)]
+    said, words = worked_on(results), _content_words(" ".join([*asked, *results]))
     return [
         part
         for part in parts
         if not any(" ".join(part.split()) in a for a in asked)
-        and not ((numbers := set(numbers_in(part))) and numbers <= said)
+        and not ((numbers := set(numbers_in(part))) and numbers <= said and _content_words(part) & words)
     ]
+
+
+def _content_words(text: str) -> set[str]:
+    """The words of ``text`` that say what is asked (no stop words, no numbers), lower case."""
+    return {w for w in re.findall(r"[a-z]+", text.lower()) if w not in STOPWORDS and len(w) > 2}
 
 
 def turn_answers(messages: Sequence[BaseMessage]) -> list[str]:
@@ -968,6 +983,12 @@ _ANOTHER_NUMBER_RE = re.compile(
 """A follow-up that is only another number ("what about 80?", "and 22%?"): the previous question again."""
 
 
+_FRACTION_RE = re.compile(r"(?<![\d./])\d+\s*/\s*\d+(?![\d./])")
+"""A fraction written with a slash ("3/4")."""
+_FRACTION_ONLY_RE = re.compile(r"^(?P<f>\d+\s*/\s*\d+)\s*[?.!]*$")
+"""A follow-up that is only a fraction ("and 5/8?")."""
+
+
 def with_another_number(question: str, previous: str | None) -> str | None:
     """The previous question asked again with the one number a follow-up gives instead of its own ("what
     about 80?" after "convert 50 miles to km" is "convert 80 miles to km"; "and 22%?" after "what's 18% of
@@ -976,6 +997,10 @@ def with_another_number(question: str, previous: str | None) -> str | None:
     rest = FOLLOW_UP_RE.sub("", question).strip(" ,.;:")
     if not previous or not is_follow_up(question):
         return None
+    fraction = _FRACTION_ONLY_RE.match(rest)
+    written = list(_FRACTION_RE.finditer(previous))
+    if fraction is not None and len(written) == 1:  # "And 5/8?" after "What's 3/4 as a percentage?"
+        return previous[: written[0].start()] + fraction.group("f") + previous[written[0].end() :]
     given = _ANOTHER_NUMBER_RE.match(rest)
     if given is None:
         return (
@@ -983,8 +1008,8 @@ def with_another_number(question: str, previous: str | None) -> str | None:
             or _in_another_unit(rest, previous)
             or _another_amount(rest, previous)
             or _same_preposition(rest, previous)
-            or _another_place(rest, previous)
             or _another_operation(rest, previous)
+            or _another_place(rest, previous)
         )
     percent = given.group("pct") is not None
     text = digits_written(previous)
@@ -1079,7 +1104,7 @@ def _another_amount(rest: str, previous: str) -> str | None:
 
 
 _PREPOSITION_ONLY_RE = re.compile(
-    r"^(?P<prep>until|till|since|before|after|of|for|in)\s+(?P<what>[^?!.]+?)\s*[?!.]*$", re.IGNORECASE
+    r"^(?P<prep>until|till|since|before|after|of|for|in|from)\s+(?P<what>[^?!.]+?)\s*[?!.]*$", re.IGNORECASE
 )
 """A follow-up that is only what comes after a preposition ("and until New Year?", "and of 500?")."""
 
@@ -1100,8 +1125,10 @@ def _same_preposition(rest: str, previous: str) -> str | None:
     if len(found) != 1:
         return None
     what = found[0]
-    if given.group("prep").lower() == "in" and not _ONE_WORD_OR_NAME_RE.fullmatch(what.group("what").strip()):
-        return None  # "in" only of a word or a name ("How many r's in strawberry?", "in New York")
+    if given.group("prep").lower() in ("in", "from") and not _ONE_WORD_OR_NAME_RE.fullmatch(
+        what.group("what").strip()
+    ):
+        return None  # "in" and "from" only of a word or a name ("How many r's in strawberry?", "in New York")
     return previous[: what.start("what")] + given.group("what") + previous[what.end("what") :]
 
 
@@ -1109,11 +1136,15 @@ _PLACE_ONLY_RE = re.compile(r"^(?P<name>(?:the\s+)?[A-Z][\w.'-]*(?:,? [A-Z][\w.'
 """A follow-up that is only a place's name ("And the USA?", "What about New York?")."""
 
 
+_NAME_INSIDE_RE = re.compile(r"(?<=\w )([A-Z][\w.'-]*(?: [A-Z][\w.'-]*)*)")
+"""A name of capitalized words inside a question, not its first word ("Which countries border Spain?")."""
+
+
 def _another_place(rest: str, previous: str) -> str | None:
     """The previous question about the place a follow-up names instead of its one place ("And the USA?"
     after "What's the population of Canada?" asks "What's the population of the USA?"), or None."""
     given = _PLACE_ONLY_RE.match(rest.strip())
-    found = list(_IN_PLACE_RE.finditer(previous))
+    found = list(_IN_PLACE_RE.finditer(previous)) or list(_NAME_INSIDE_RE.finditer(previous))
     if given is None or len(found) != 1:
         return None
     return previous[: found[0].start(1)] + given.group("name") + previous[found[0].end(1) :]
