@@ -18,6 +18,7 @@ from cadence.models.local import LocalChatModel
 from cadence.models.local.policy import small_talk_reply
 from cadence.models.preroute import ABOUT_ASSISTANT_RE, is_small_talk, routing_schema
 from cadence.orchestration.control_tools import make_routing_tools
+from cadence.text import ACTION_REQUEST_RE
 
 ROUTES = [
     routing_schema(t)
@@ -305,3 +306,46 @@ def test_a_question_about_a_topic_of_live_data_is_left_to_the_model(message: str
 def test_a_message_without_words_is_answered_as_such(message: str) -> None:
     reply = small_talk_reply(message, CAPABILITIES) or ""
     assert reply.startswith("I didn't catch a question there.") and "Calculator: arithmetic" in reply
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Set a timer for 5 minutes",
+        "Remind me to call mom at 5pm",
+        "Play some music",
+        "Can you set an alarm for 7am?",
+        "Send a message to John saying hi",
+        "Please turn off the lights",
+    ],
+)
+def test_a_request_to_act_is_said_to_be_outside_what_the_tools_do(question: str) -> None:
+    """ "Set a timer for 5 minutes" reached the clock ("Cannot tell which time of day '5 minutes' counts
+    from"), "Play some music" the 135M model ("I'm here to help you create a playlist")."""
+    from cadence.builtins.docs import BUNDLED_DOCS_DIR, make_docs_tools
+    from cadence.builtins.info import INFO_TOOLS
+    from cadence.builtins.math import MATH_TOOLS
+    from cadence.models.local.policy import small_talk_reply
+    from cadence.sdk import may_read
+
+    assert ACTION_REQUEST_RE.search(question)
+    for tools in (INFO_TOOLS, MATH_TOOLS, make_docs_tools(BUNDLED_DOCS_DIR)):
+        assert not may_read(tools)(question)  # type: ignore[misc]
+    reply = small_talk_reply(question, ["Calculator: arithmetic"])
+    assert reply is not None and reply.startswith(
+        "I can't do things outside this chat, such as setting timers"
+    )
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What time is it in Paris?",
+        "How do I call a tool?",
+        "How long is a 5 minute timer in seconds?",
+        "Remind me what a plugin is",
+    ],
+)
+def test_a_question_about_acting_is_no_request_to_act(question: str) -> None:
+    assert not ACTION_REQUEST_RE.search(question)
+    assert small_talk_reply(question, []) is None

@@ -313,6 +313,20 @@ WEAK_WORDS = frozenset(
 """Words of a question that say little about what it asks ("what happens if ...", "search for ...",
 "how many ...")."""
 
+ACTION_REQUEST_RE = re.compile(
+    r"^\W*(?:(?:hey|ok|okay|please)\W+)?(?:(?:can|could|would|will) you\s+(?:please\s+)?)?(?:please\s+)?"
+    r"(?:(?:set|start|create|make)\s+(?:an?|the|my|me\s+an?)\s+(?:\d+[- ]\w+\s+)?"
+    r"(?:timer|alarm|reminder|countdown)|wake\s+me\b|remind\s+me\s+(?:to|at|in|on|tomorrow|tonight|every)\b"
+    r"|(?:play|stream)\s+(?:some|a|an|the|my|me)?\s*(?:music|songs?|podcast|video|radio|playlist)"
+    r"|(?:send|text|email|message)\s+(?:a|an|my|\w+)\b.*\b(?:message|email|text|to)\b"
+    r"|(?:call|phone|ring|dial)\s+(?:my\s+|mom\b|mum\b|dad\b|\w+\s+(?:at|on)\b)"
+    r"|(?:book|reserve|order|buy)\s+(?:a|an|me|us|some|the|my)\s+"
+    r"|turn\s+(?:on|off)\s+(?:the\s+)?(?:lights?|tv|music|heating|radio))",
+    re.IGNORECASE,
+)
+"""A request to do something in the world (set a timer or a reminder, play music, send a message, call
+someone, book or order something, switch a device): no built-in tool acts, so no agent takes it and the
+reply says so (a plugin whose tool does act gets it by its own words and reader)."""
 THE_DOCS_RE = re.compile(
     r"\b(?:docs?|documentation|documents?)\b(?=\s*(?:[,.?!;:]|$)|\s+(?:say|says|said|tell|tells|mention|"
     r"mentions|explain|explains|describe|describes|about|for|on|what|how|which|whether|if)\b)",

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from cadence.sdk import ToolException
+from cadence.text import ACTION_REQUEST_RE
 
 
 class BuiltinToolError(ToolException):
@@ -46,3 +48,15 @@ def listed(parts: Sequence[str]) -> str:
 def capitalized(sentence: str) -> str:
     """``sentence`` with its first letter upper-case ("the United States is ..." → "The United ...")."""
     return sentence[:1].upper() + sentence[1:]
+
+
+def not_an_action(reader: Callable[[str], Any]) -> Callable[[str], Any]:
+    """``reader`` refusing a request to do something in the world (:data:`cadence.text.ACTION_REQUEST_RE`:
+    "Set a timer for 5 minutes", "Remind me to call mom at 5pm"): a clock or a calculator reads its minutes
+    and hours, but no built-in tool sets timers, sends messages or plays music."""
+
+    def read(text: str) -> Any:
+        return False if isinstance(text, str) and ACTION_REQUEST_RE.search(text) else reader(text)
+
+    read.__doc__ = reader.__doc__
+    return read

@@ -28,8 +28,8 @@ from typing import Any
 
 from langchain_core.tools import BaseTool, StructuredTool
 
-from cadence.builtins._common import BuiltinToolError, agent_prompt
-from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, requires_approval
+from cadence.builtins._common import BuiltinToolError, agent_prompt, not_an_action
+from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, reads, requires_approval
 from cadence.text import (
     NOT_TOPICS,
     NUMBER_WORDS,
@@ -773,10 +773,13 @@ def make_docs_tools(folder: Path, *, writable: bool = False) -> list[BaseTool]:
             return "The documentation folder has no .md or .txt documents."
         return f"{len(documents)} document(s): " + ", ".join(documents) + "."
 
+    # any question may be about the documentation, except a request to do something in the world
+    # ("Remind me to call mom at 5pm" has the docs' word "call"; no docs tool sets reminders)
+    reader = reads(not_an_action(lambda text: True))
     tools: list[BaseTool] = [
-        StructuredTool.from_function(search_docs),
-        StructuredTool.from_function(read_doc),
-        StructuredTool.from_function(list_docs),
+        reader(StructuredTool.from_function(search_docs)),
+        reader(StructuredTool.from_function(read_doc)),
+        reader(StructuredTool.from_function(list_docs)),
     ]
     if writable:
 

@@ -51,7 +51,7 @@ from langchain_core.messages import HumanMessage
 from langchain_core.tools import BaseTool
 from langgraph.prebuilt import InjectedState
 
-from cadence.builtins._common import BuiltinToolError, agent_prompt, capitalized
+from cadence.builtins._common import BuiltinToolError, agent_prompt, capitalized, not_an_action
 from cadence.builtins._place_words import COMMON_PLACE_WORDS
 from cadence.builtins.clock import make_clock_calculator, names_time_of_day, reads_clock_question
 from cadence.builtins.dates import HOLIDAYS, MONTHS, MOVABLE_HOLIDAYS, Calendar, make_date_calculator
@@ -1802,11 +1802,11 @@ born). "What is the best day of the week?" and "What are the days of the week in
 
 
 INFO_TOOLS: list[BaseTool] = [
-    reads(asks_current_time)(current_time),
-    reads(asks_time_difference)(time_difference),
-    reads(names_time_of_day)(convert_time),
-    reads(asks_calendar)(date_calculator),
-    reads(reads_clock_question)(clock_calculator),
+    reads(not_an_action(asks_current_time))(current_time),
+    reads(not_an_action(asks_time_difference))(time_difference),
+    reads(not_an_action(names_time_of_day))(convert_time),
+    reads(not_an_action(asks_calendar))(date_calculator),
+    reads(not_an_action(reads_clock_question))(clock_calculator),
 ]
 """The tools of the info agent. All are volatile (:func:`cadence.sdk.volatile`): what they say is true
 now (or, for dates counted from today, today), so long-term memory never keeps it."""

@@ -25,7 +25,7 @@ from typing import Any
 from langchain_core.tools import BaseTool
 
 from cadence.builtins import clock
-from cadence.builtins._common import BuiltinToolError, agent_prompt
+from cadence.builtins._common import BuiltinToolError, agent_prompt, not_an_action
 from cadence.builtins.equations import solve as solve_equation
 from cadence.builtins.math_language import (
     closing_paren,
@@ -1156,7 +1156,7 @@ def reads_statistics(text: str) -> bool:
     return writes_two_numbers(text) and _STATISTIC_WORDS_RE.search(text) is not None
 
 
-reads(reads_arithmetic)(calculate)
+reads(not_an_action(reads_arithmetic))(calculate)
 for _tool in (percentage, percent_of, percent_change):
     reads(reads_percentages)(_tool)
 reads(reads_statistics)(statistics)

@@ -141,7 +141,7 @@ from cadence.models.preroute import (
 )
 from cadence.passages import cites_passages, relevant_sentences
 from cadence.sdk.routing import Reader
-from cadence.text import STOPWORDS, named_values, numbers_from_words
+from cadence.text import ACTION_REQUEST_RE, STOPWORDS, named_values, numbers_from_words
 
 ANSWER_FROM_RESULTS = "Answer the user's question in one sentence, using only the results given."
 """System prompt of a text answer once the turn has tool results."""
@@ -1768,8 +1768,9 @@ fetch it gets the question by its words before this is asked)."""
 
 
 def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
-    """A reply to a greeting, thanks, goodbye, a question about what the assistant can do or one for live
-    data no tool fetches (:data:`LIVE_DATA_RE`), or None.
+    """A reply to a greeting, thanks, goodbye, a question about what the assistant can do, a request to act
+    no tool takes (:data:`cadence.text.ACTION_REQUEST_RE`) or a question for live data no tool fetches
+    (:data:`LIVE_DATA_RE`), or None.
 
     A 135M model asked to chat invents a persona ("I'm enjoying a lazy afternoon at the beach") or
     skills it lacks ("recipes, fitness advice"); these replies say what the plugins offer instead.
@@ -1804,6 +1805,13 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
     if text and not re.search(r"\w", text):  # "???", "...": no words to answer
         lead = "I didn't catch a question there."
         return f"{lead} {offer}" if offer else f"{lead} What would you like to know?"
+    if ACTION_REQUEST_RE.search(text):
+        # no tool of the turn acts, and a small model pretends to ("I'm here to help you create a playlist")
+        lead = (
+            "I can't do things outside this chat, such as setting timers or reminders, playing music or "
+            "sending messages: my tools answer questions."
+        )
+        return f"{lead} {offer}" if offer else lead
     if LIVE_DATA_RE.search(text):
         # no tool of the turn fetches it, and a small model invents it ("sunny, 24 °C in Paris")
         lead = (
