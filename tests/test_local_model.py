@@ -1828,3 +1828,15 @@ def test_a_part_about_a_result_is_still_to_ask() -> None:
     assert unasked_parts(["the square root of 169", "is 169 a prime number?"], turn) == [
         "is 169 a prime number?"
     ]
+
+
+def test_a_result_of_several_lines_in_folded_work_is_kept_whole() -> None:
+    """The second line of "(15 / 100) * 80 = 12\n(25 / 100) * 60 = 15" was dropped from the folded work, and the
+    answer said only the first."""
+    from cadence.models.local.policy import successful_results
+
+    folded = (
+        "[math] calculate({'expression': '15% of 80 and 25% of 60'}) result: (15 / 100) * 80 = 12\n"
+        "(25 / 100) * 60 = 15\n[math] time(...) error: no such tool"
+    )
+    assert successful_results([folded]) == ["(15 / 100) * 80 = 12\n(25 / 100) * 60 = 15"]

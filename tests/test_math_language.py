@@ -691,8 +691,6 @@ def test_the_arithmetic_question_of_a_compound_question_is_read(text: str, value
 @pytest.mark.parametrize(
     "text",
     [
-        "what's 5*7 and what's 6*8?",  # two calculations: which one?
-        "What's 5*7 and what is 3 plus 2?",
         "What's 5*7 and how many hours are in a week?",
         "What is 250 divided by 4, and what's 10% of that?",  # a step on the result not read: not 62.5
     ],
@@ -700,6 +698,9 @@ def test_the_arithmetic_question_of_a_compound_question_is_read(text: str, value
 def test_a_compound_question_with_more_arithmetic_is_not_cut_short(text: str) -> None:
     with pytest.raises(CalculationError):
         calculate.invoke({"expression": text})
+    # two bare calculations: both worked out, one per line
+    assert calculate.invoke({"expression": "what's 5*7 and what's 6*8?"}) == "5*7 = 35\n6*8 = 48"
+    assert calculate.invoke({"expression": "What's 5*7 and what is 3 plus 2?"}) == "5*7 = 35\n3 + 2 = 5"
 
 
 @pytest.mark.parametrize(
@@ -2484,3 +2485,15 @@ def test_a_currency_conversion_at_a_rate_given_is_worked_out(question: str, answ
     assert calculate.invoke({"expression": question}) == answer
     with pytest.raises(CalculationError, match="needs an exchange rate"):
         calculate.invoke({"expression": "Convert 100 USD to EUR"})
+
+
+def test_calculations_joined_by_and_are_each_worked_out() -> None:
+    """ "What's 15% of 80 and 20% of 60?" was no arithmetic the calculator read."""
+    assert calculate.invoke({"expression": "What's 15% of 80 and 25% of 60?"}) == (
+        "(15 / 100) * 80 = 12\n(25 / 100) * 60 = 15"
+    )
+    assert (
+        calculate.invoke({"expression": "What is 12 squared and 13 squared?"})
+        == "12 ** 2 = 144\n13 ** 2 = 169"
+    )
+    assert calculate.invoke({"expression": "Add 3 and 4"}) == "(3 + 4) = 7"  # one calculation of two numbers

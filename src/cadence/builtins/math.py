@@ -966,8 +966,53 @@ def calculate(expression: str) -> str:
     conversion ("72°F in Celsius", "5 ft 9 in to cm") or a one-step word problem ("$120 with 30% off,
     then 8% tax", "split $84 4 ways with a 15% tip"), or a linear equation in one unknown ("solve
     2x + 3 = 11"). The result shows the expression it was read as; words naming no known operation are an
-    error, never ignored.
+    error, never ignored. Several calculations joined by "and" ("15% of 80 and 20% of 60") are each worked
+    out, one result per line.
     """
+    try:
+        return _calculate_one(expression)
+    except CalculationError:
+        several = _each_calculation(expression)
+        if several is None:
+            raise
+        return several
+
+
+_SEVERAL_RE = re.compile(r"\s*(?:,\s*and|,|\band\b|;)\s*", re.IGNORECASE)
+"""Where calculations asked together are joined ("15% of 80 and 20% of 60")."""
+MAX_CALCULATIONS = 4
+"""Most calculations read from one text."""
+_CALCULATION_TEXT = """squared cubed square cube root roots plus minus times multiplied divided by over
+    of sqrt factorial half double twice triple power to the sum product difference quotient mod modulo
+    remainder log ln sin cos tan gcd lcm subtract multiply divide"""
+_CALCULATION_WORDS = frozenset(_CALCULATION_TEXT.split())
+"""Words a bare calculation is made of ("12 squared", "20% of 60"): a part with other words (things, units,
+people) belongs to a word problem, which is not cut into calculations."""
+
+
+def _each_calculation(expression: str) -> str | None:
+    """Each of the calculations a text joins with "and" or commas, one result per line, when every part is
+    one the calculator reads and holds a number; None otherwise (the whole text's error stands)."""
+    if not isinstance(expression, str):
+        return None
+    parts = [p.strip(" ?.!") for p in _SEVERAL_RE.split(expression) if p.strip(" ?.!")]
+    if not 2 <= len(parts) <= MAX_CALCULATIONS or not all(re.search(r"\d", p) for p in parts):
+        return None
+    lead = re.match(r"^\s*(?:what(?:'s| is| are)|calculate|compute|work out)\s+", parts[0], re.IGNORECASE)
+    if any({w.lower() for w in unread_words(part)} - _CALCULATION_WORDS for part in parts):
+        return None  # "3 boxes with 12 eggs each and 2 boxes with 6 eggs each": one word problem
+    results = []
+    for part in parts:
+        text = part if lead is None or part is parts[0] else lead.group(0) + part
+        try:
+            results.append(_calculate_one(text))
+        except CalculationError:
+            return None
+    return "\n".join(results)
+
+
+def _calculate_one(expression: str) -> str:
+    """:func:`calculate` of one calculation."""
     two = _in_two_units(expression) if isinstance(expression, str) else None
     if two is not None:
         return two

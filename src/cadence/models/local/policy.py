@@ -1273,13 +1273,20 @@ def successful_results(values: Sequence[str]) -> list[str]:
     (``[agent] tool(...) result: ...``), not the errors."""
     out: list[str] = []
     for value in values:
-        lines = [_WORK_LINE_RE.match(line) for line in value.splitlines()]
-        work = [m for m in lines if m is not None]
-        if not work:
+        lines = value.splitlines()
+        if not any(_WORK_LINE_RE.match(line) for line in lines):
             if not value.startswith(TOOL_ERROR_PREFIX):
                 out.append(value)
             continue
-        out += [m.group("text") for m in work if " error: " not in m.group(0)[: m.start("text")]]
+        entries: list[list[str]] = []  # a result of several lines goes on under its work line
+        for line in lines:
+            match = _WORK_LINE_RE.match(line)
+            if match is not None:
+                failed = " error: " in match.group(0)[: match.start("text")]
+                entries.append([] if failed else [match.group("text")])
+            elif entries and entries[-1] and not _CALL_LINE_RE.match(line):
+                entries[-1].append(line)
+        out += ["\n".join(entry) for entry in entries if entry]
     return out
 
 
@@ -2234,9 +2241,13 @@ class SmallModelPolicy:
                 said = "; ".join(f"the {name} is {_as_said(value)}" for name, value in entries)
                 return Plan("text", [], None, [], [], 0, fixed=f"{said[0].upper()}{said[1:]}.")
             found = [" ".join(line.split()) for line in facts.splitlines() if line.strip()]
-            if shape == ANSWER_FROM_RESULTS and len(found) > 1 and len(question_parts(question)) > 1:
-                # a message asking several things: one line per result, as found (a small model joins
-                # unrelated results into one false sentence: "12% of 350 is 42, which is 20:38")
+            several = len(question_parts(question)) > 1 or all(
+                arithmetic_statement(v, question) for v in found
+            )
+            if shape == ANSWER_FROM_RESULTS and len(found) > 1 and several:
+                # a message asking several things (or one calculation result per line: "15% of 80 and 25%
+                # of 60"): one line per result, as found (a small model joins unrelated results into one
+                # false sentence: "12% of 350 is 42, which is 20:38")
                 lines = [f"- {value}" if _SENTENCE_END_RE.search(value) else f"- {value}." for value in found]
                 return Plan("text", [], None, [], [], 0, fixed="\n".join(["Here is what I found:", *lines]))
             prompt: list[dict[str, str]] = [
