@@ -20,7 +20,7 @@ from cadence.builtins.geo import (
     people,
     place_facts,
 )
-from cadence.builtins.info import INFO_TOOLS, InfoPlugin
+from cadence.builtins.info import INFO_TOOLS, InfoPlugin, resolve_locations
 from cadence.builtins.math import MATH_TOOLS, MathPlugin
 from cadence.models.local import LocalChatModel
 from cadence.models.local.policy import (
@@ -677,3 +677,15 @@ def test_a_dollar_is_one_of_several_currencies() -> None:
     assert answer("How many people live in the largest city in Europe?").startswith(
         "The most populous city in Europe"
     )
+
+
+@pytest.mark.parametrize(
+    "question", ["What time is it in the capital of France?", "What time is it in Japan's capital?"]
+)
+def test_a_place_described_by_a_fact_leaves_the_question_to_the_agent_asked(question: str) -> None:
+    """ "What time is it in the capital of France?" was answered "The capital of France is Paris.": the geo
+    agent was sure of a fact that only said where the question is about."""
+    assert asks_place_fact(question) is True  # may read, not sure
+    assert asks_place_fact("What is the capital of France?") is SURELY
+    assert _route(LocalChatModel(), [SystemMessage("x"), HumanMessage(question)]) == ["goto_info_agent"]
+    assert resolve_locations("in Japan's capital")[0].region == "Japan"  # the possessive is no part of a name

@@ -30,6 +30,7 @@ from langchain_core.tools import BaseTool
 from cadence.builtins._common import BuiltinToolError, agent_prompt, capitalized, check_question, listed
 from cadence.builtins.info import (
     MAX_PLACES,
+    POSSESSIVE_S_RE,
     Place,
     UnknownLocationError,
     division_name,
@@ -879,10 +880,6 @@ def _all_countries(question: str) -> str | None:
     )
 
 
-_POSSESSIVE_S_RE = re.compile(r"(?<=[A-Za-z])['’]s\b")
-"""A possessive "'s" ("Peru's population"): not part of the place's name."""
-
-
 def _closest_names(question: str) -> str:
     """Places whose names are close to a word of the question ("Did you mean 'France'?" for "capital of
     frnace"), as a sentence, or ""."""
@@ -901,7 +898,7 @@ def _places(text: str, limit: int = MAX_PLACES) -> list[Place]:
     """The places ``text`` names, read without possessives first ("Japan's capital" is Japan's, not a
     place named "Japans"), then as written ("St. John's"), then without the words asking a fact ("Japan
     population")."""
-    bare = _POSSESSIVE_S_RE.sub("", text)
+    bare = POSSESSIVE_S_RE.sub("", text)
     if bare != text:
         try:
             return resolve_locations(bare, limit)
@@ -1001,7 +998,26 @@ def asks_place_fact(text: str) -> bool:
         places = _places(text, limit=1)
     except UnknownLocationError:
         return False
-    return SURELY if any(place.within[0] for place in places) else False  # type: ignore[return-value]
+    if not any(place.within[0] for place in places):
+        return False
+    rest = _DESCRIBED_PLACE_RE.sub(" ", text)
+    if not (
+        asked_facts(rest) or UNLISTED_RE.search(rest) or _ABOUT_RE.search(text) or _NEARER_RE.search(text)
+    ):
+        # the fact only says which place another question is about ("What time is it in the capital of
+        # France?"): the agent may read it, but the clock's words ask what is wanted
+        return True
+    return SURELY  # type: ignore[return-value]
+
+
+_DESCRIBED_PLACE_RE = re.compile(
+    r"\b(?:in|at|for|to|from|near)\s+(?:the\s+)?(?:capital(?:\s+city)?|largest\s+city|biggest\s+city)\s+of\s+"
+    r"(?:the\s+)?[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*"
+    r"|\b(?:in|at|for|to|from|near)\s+(?:the\s+)?[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*['’]s\s+"
+    r"(?:capital(?:\s+city)?|largest\s+city|biggest\s+city)\b"
+)
+"""A place described by a fact of another ("in the capital of France", "in Japan's capital"): where a question
+is about, not what it asks."""
 
 
 @reads(asks_place_fact)

@@ -1086,11 +1086,15 @@ def resolve_locations(location: str, limit: int = MAX_PLACES) -> list[Place]:
     if found is None and "(" in location:  # "Kolkata (Calcutta)": the part in brackets is another name
         found = _resolve_text(g, _key(_PARENTHESIS.sub("", location)))
     places = [found] if found is not None else _mentioned_places(g, location, limit)
+    if not places and POSSESSIVE_S_RE.search(location):  # "in Japan's capital": Japan's
+        places = _mentioned_places(g, POSSESSIVE_S_RE.sub("", location), limit)
     if not places:
         raise _unknown(g, location, key)
     return [_prefer_as_typed(place, location) for place in places]
 
 
+POSSESSIVE_S_RE = re.compile(r"(?<=[A-Za-z])['’]s\b")
+"""A possessive "'s" after a name ("Japan's capital"): no part of the place's name."""
 _SENTENCE_WORDS_TEXT = """a an and are as at be been but by can could did do does for from had has have how i
     if in into is
     it its me my no not of on or our please so than that the their them then there these they this to was
