@@ -1330,6 +1330,9 @@ def test_what_the_user_told_earlier_fills_their_references(question: str, resolv
             "How much do I earn in a year?",
             "How much do I earn in a year?",
         ),
+        # a told birthday: the age of someone born that day
+        (["You were born on 12 May 1990."], "How old am I?", "How old is someone born on 12 May 1990?"),
+        (["You live in Lisbon."], "How old am I?", "How old am I?"),
     ],
 )
 def test_a_told_place_or_rate_fills_the_question(facts: list[str], question: str, resolved: str) -> None:

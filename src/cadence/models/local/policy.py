@@ -512,11 +512,21 @@ _AM_I_RE = re.compile(r"\s+am I(?=\s*[?.!]*$)", re.IGNORECASE)
 _PREPOSITION_END_RE = re.compile(r"\b(?:of|in|at|from|to|and|for|between|is)\s+$", re.IGNORECASE)
 
 
+_BORN_ON_RE = re.compile(r"^You were born on (?P<day>[^.!]*\d[^.!]*?)[.!]?$", re.IGNORECASE)
+"""A told birthday ("You were born on 12 May 1990.")."""
+_OWN_AGE_RE = re.compile(r"\bhow old am I\b|\b(?:what(?:'s| is)|tell me) my age\b|\bmy age\b", re.IGNORECASE)
+"""A question for the user's own age ("How old am I?")."""
+
+
 def resolve_told(question: str, facts: Sequence[str]) -> str:
     """``question`` with what it says of the user that the user stated earlier written out: "my favorite
     number" becomes 7 ("Your favorite number is 7."), "where I live" becomes "in Lisbon" ("You live in
     Lisbon."). A tool reads a value or a place, not a reference to one it cannot know."""
     resolved = question
+    born = [m.group("day") for fact in facts if (m := _BORN_ON_RE.match(fact))]
+    if len(born) == 1 and _OWN_AGE_RE.search(question):
+        # "How old am I?" after "I was born on 12 May 1990.": the age of someone born that day
+        return f"How old is someone born on {born[0]}?"
     rates = [m.group("said") for fact in facts if (m := _OWN_RATE_RE.match(fact))]
     if len(rates) == 1 and _ASKS_OWN_RATE_RE.search(question) and not re.search(r"[$€£]\s?\d", question):
         # "How much do I earn in a 40-hour week?" after "I make $28 an hour.": the rate is said first,
