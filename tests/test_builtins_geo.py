@@ -689,3 +689,25 @@ def test_a_place_described_by_a_fact_leaves_the_question_to_the_agent_asked(ques
     assert asks_place_fact("What is the capital of France?") is SURELY
     assert _route(LocalChatModel(), [SystemMessage("x"), HumanMessage(question)]) == ["goto_info_agent"]
     assert resolve_locations("in Japan's capital")[0].region == "Japan"  # the possessive is no part of a name
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "Is the population of India bigger than 1 billion?",
+            "Yes: India has 1.35 billion people, more than 1 billion people, by GeoNames' figures.",
+        ),
+        (
+            "Does Canada have more than 50 million people?",
+            "No: Canada has 37.1 million people, less than 50 million people, by GeoNames' figures.",
+        ),
+        (
+            "Is France larger than 600,000 km2?",
+            "No: France has 547,030 km², less than 600,000 km², by GeoNames",
+        ),
+    ],
+)
+def test_a_places_figure_is_compared_with_a_number(question: str, said: str) -> None:
+    """ "Is the population of India bigger than 1 billion?" was "A comparison needs two places"."""
+    assert answer(question).startswith(said)

@@ -40,6 +40,7 @@ from cadence.builtins.info import (
 )
 from cadence.builtins.info import warm_up as warm_up_places
 from cadence.sdk import SURELY, BaseAgent, BasePlugin, PluginMetadata, reads, route_text, tool
+from cadence.text import numbers_from_words
 
 logger = logging.getLogger(__name__)
 
@@ -331,10 +332,47 @@ def _size(place: Place, by: str) -> tuple[float, str] | None:
 _COMPARED = {"area": ("larger", "smaller"), "population": ("more populous", "less populous")}
 
 
+_THAN_NUMBER_RE = re.compile(
+    r"\b(?P<word>bigger|larger|greater|more|higher|smaller|less|fewer|lower)\s+than\s+(?P<n>\d[\d,]*(?:\.\d+)?)"
+    r"(?:\s*(?P<unit>km2|km²|square\s+(?:km|kilomet(?:er|re)s)|people|inhabitants))?",
+    re.IGNORECASE,
+)
+"""A place's figure compared with a number ("Is the population of India bigger than 1 billion?")."""
+
+
+def _against_a_number(question: str, places: Sequence[Place]) -> str | None:
+    """Whether one place's population (or area, when asked or written in km²) is above or below a number
+    the question gives, by GeoNames' figures; None when it gives none or the data has no such figure."""
+    match = _THAN_NUMBER_RE.search(numbers_from_words(question))
+    if match is None or not places:
+        return None
+    by = (
+        "area"
+        if re.search(r"\barea\b|km|square", question, re.I)
+        and not re.search(r"\b(?:population|people|inhabitants|populous)\b", question, re.I)
+        else "population"
+    )
+    size = _size(places[0], by)
+    if size is None:
+        return None
+    number = float(match.group("n").replace(",", ""))
+    more = match.group("word").lower() in ("bigger", "larger", "greater", "more", "higher")
+    holds = size[0] > number if more else size[0] < number
+    name = capitalized(with_article(places[0].region or places[0].label))
+    relation = "more" if size[0] > number else "less" if size[0] < number else "exactly"
+    said = (
+        re.sub(r"\.0+\b", "", _short_people(int(number))) + " people" if by == "population" else _km2(number)
+    )
+    return f"{'Yes' if holds else 'No'}: {name} has {size[1]}, {relation} than {said}, by GeoNames' figures."
+
+
 def _comparisons(question: str, places: Sequence[Place]) -> list[str]:
     """Which of two places is bigger ("Is Canada bigger than the US?"): by area for two countries unless
     people are asked about, else by population, by GeoNames' figures."""
     if len(places) < 2:
+        against = _against_a_number(question, places)
+        if against is not None:
+            return [against]
         raise PlaceFactsError(
             "A comparison needs two places, e.g. 'Is Canada bigger than the United States?'"
         )
@@ -558,7 +596,7 @@ FACTS: dict[str, re.Pattern[str]] = {
         # not a clock's comparison ("How far ahead is Sydney compared to London?")
         r"^(?!.*\b(?:ahead|behind|earlier|later|time|hours?)\b).*?(?:"
         r"\b(?:bigger|larger|smaller|greater|more populous|less populous|more people|fewer people)\b"
-        r"(?=.*\bthan\b)|\b(?:compare|comparison)\b|\bcompared (?:to|with)\b"
+        r"(?=.*\bthan\b)|\b(?:compare|comparison)\b|\bcompared (?:to|with)\b|\b(?:more|fewer|less) than \d"
         r"|\b(?:which|what)(?:'s| is| one is| has) (?:bigger|larger|smaller|more populous|less populous"
         r"|more people)\b)",
         re.I,
