@@ -47,6 +47,7 @@ from cadence.settings import Settings
         ("How many times does 'the' appear in: The cat and the dog", "The word 'the' appears 2 times"),
         ("How many letters are in my name, Alexander?", "The word 'Alexander' has 9 letters."),
         ("Reverse the word hello", "The word 'hello' written backwards is 'olleh'."),
+        ("hw many letters in banana", "The word 'banana' has 6 letters."),  # a typo before the count
         ("Spell necessary backwards", "The word 'necessary' written backwards is 'yrassecen'."),
         ("Write this in upper case: hello there", "The text 'hello there' in upper case is 'HELLO THERE'."),
         ("Is racecar a palindrome?", "Yes, the word 'racecar' is a palindrome"),
@@ -66,6 +67,7 @@ def test_counts_and_spellings_are_worked_out(question: str, said: str) -> None:
     [
         "How many letters in the alphabet?",  # a fact, not a count of a given text
         "How many letters are in my name?",  # the name is not given
+        "What words in English start with z?",  # no count of a given text
         "How many characters can a tweet have?",
         "How long is the Nile?",
         "How many days until Christmas?",

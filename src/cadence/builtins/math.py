@@ -1261,6 +1261,8 @@ class MathPlugin(BasePlugin):
                 "miles; grams, kilograms, kg, pounds, ounces, stone; millilitres, litres, liters, gallons, "
                 "cups; square feet, acres, hectares; km/h, mph, knots",
                 "convert temperatures: degrees Celsius, Fahrenheit, Kelvin",
+                "convert money between currencies (dollars, euros, pounds, USD, EUR, GBP) at an exchange "
+                "rate the question gives",
                 "average, median, mode, sum, min, max, range and standard deviation of numbers",
                 "word problems: a price or an amount each, a rate per hour or per day for a number of "
                 "hours or days, how many are left, in total or altogether",

@@ -59,22 +59,25 @@ _WORD_COUNTED_RE = re.compile(
 )
 """A word counted ("How many times does 'the' appear in: ...")."""
 
+
+def _counted(noun: str) -> re.Pattern[str]:
+    """The ways a count of ``noun`` (plural) is asked: "how many letters", "letters in", "letter count",
+    "count the letters", "number of letters"."""
+    one = noun.removesuffix("s")
+    return re.compile(
+        rf"\b(?:(?P<loose>{noun}\s+(?:are\s+)?(?:there\s+)?in\b)|how many {noun}|{one} count"
+        rf"|count (?:the |all )?{noun}|number of {noun})\b",
+        re.IGNORECASE,
+    )
+
+
 _ASKS: dict[str, re.Pattern[str]] = {
-    "words": re.compile(r"\b(?:how many words|word count|count (?:the |all )?words|number of words)\b", re.I),
-    "characters": re.compile(
-        r"\b(?:how many characters|character count|count (?:the |all )?characters|number of characters)\b",
-        re.I,
-    ),
-    "letters": re.compile(
-        r"\b(?:how many letters|letter count|count (?:the |all )?letters|number of letters)\b", re.I
-    ),
-    "vowels": re.compile(r"\b(?:how many vowels|count (?:the |all )?vowels|number of vowels)\b", re.I),
-    "consonants": re.compile(
-        r"\b(?:how many consonants|count (?:the |all )?consonants|number of consonants)\b", re.I
-    ),
-    "sentences": re.compile(
-        r"\b(?:how many sentences|count (?:the |all )?sentences|number of sentences)\b", re.I
-    ),
+    "words": _counted("words"),
+    "characters": _counted("characters"),
+    "letters": _counted("letters"),
+    "vowels": _counted("vowels"),
+    "consonants": _counted("consonants"),
+    "sentences": _counted("sentences"),
     "palindrome": re.compile(r"\bpalindromes?\b", re.I),
     "backwards": re.compile(r"\b(?:backwards?|reversed?|in reverse)\b", re.I),
     "upper": re.compile(r"\b(?:upper[ -]?case|in (?:all )?capitals?|in capital letters|all caps)\b", re.I),
@@ -127,8 +130,12 @@ def read_request(question: str) -> TextRequest | None:
     if word:
         return TextRequest("word", text, word.group("word"))
     for ask, pattern in _ASKS.items():
-        if pattern.search(asking):
-            return TextRequest(ask, text)
+        found = pattern.search(asking)
+        if found is None:
+            continue
+        if "loose" in found.groupdict() and found.group("loose") and " " in text.strip():
+            continue  # "letters in banana" counts; "What words in English start with z?" asks no count
+        return TextRequest(ask, text)
     letter = _LETTER_RE.search(asking)
     if letter:
         return TextRequest("letter", text, (letter.group("a") or letter.group("b")).lower())
