@@ -767,8 +767,7 @@ def _ranking_asked(question: str) -> _Ranking | None:
                 return None
         except UnknownLocationError:
             pass
-    continent = (scope.group("scope") if scope else "").lower()
-    continent = "" if continent in ("", "world", "earth", "planet") else continent.title()
+    continent = _scope(scope.group("scope"))[0] if scope else ""
     return _Ranking(least=least, by_people=by_people or cities, cities=cities, continent=continent)
 
 
@@ -780,8 +779,7 @@ def _ranking(question: str) -> str | None:
     asked = _ranking_asked(question)
     if asked is None:
         return None
-    continent = asked.continent
-    where = f"in {continent}" if continent else "in the world"
+    continent, where = _scope(asked.continent or "world")
     if asked.cities:
         cities = [
             f"{name} ({_short_people(population)} people)"
@@ -1011,6 +1009,16 @@ def answer(question: str) -> str:
     return " ".join(lines)
 
 
+_DESCRIBED_PLACE_RE = re.compile(
+    r"\b(?:in|at|for|to|from|near)\s+(?:the\s+)?(?:capital(?:\s+city)?|largest\s+city|biggest\s+city)\s+of\s+"
+    r"(?:the\s+)?[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*"
+    r"|\b(?:in|at|for|to|from|near)\s+(?:the\s+)?[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*['’]s\s+"
+    r"(?:capital(?:\s+city)?|largest\s+city|biggest\s+city)\b"
+)
+"""A place described by a fact of another ("in the capital of France", "in Japan's capital"): where a question
+is about, not what it asks."""
+
+
 def asks_place_fact(text: str) -> bool:
     """``place_facts``' reader (:func:`cadence.sdk.reads`): a fact of :data:`FACTS` (or "tell me about")
     asked about a place the index finds ("What is the capital of France?"): :data:`cadence.sdk.SURELY`, so
@@ -1046,16 +1054,6 @@ def asks_place_fact(text: str) -> bool:
         # France?"): the agent may read it, but the clock's words ask what is wanted
         return True
     return SURELY  # type: ignore[return-value]
-
-
-_DESCRIBED_PLACE_RE = re.compile(
-    r"\b(?:in|at|for|to|from|near)\s+(?:the\s+)?(?:capital(?:\s+city)?|largest\s+city|biggest\s+city)\s+of\s+"
-    r"(?:the\s+)?[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*"
-    r"|\b(?:in|at|for|to|from|near)\s+(?:the\s+)?[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*['’]s\s+"
-    r"(?:capital(?:\s+city)?|largest\s+city|biggest\s+city)\b"
-)
-"""A place described by a fact of another ("in the capital of France", "in Japan's capital"): where a question
-is about, not what it asks."""
 
 
 @reads(asks_place_fact)
