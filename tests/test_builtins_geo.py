@@ -711,3 +711,16 @@ def test_a_place_described_by_a_fact_leaves_the_question_to_the_agent_asked(ques
 def test_a_places_figure_is_compared_with_a_number(question: str, said: str) -> None:
     """ "Is the population of India bigger than 1 billion?" was "A comparison needs two places"."""
     assert answer(question).startswith(said)
+
+
+def test_the_continents_and_natural_features() -> None:
+    """ "How many continents are there?" went to the 135M model ("7 continents in total: Africa, Antarctica
+    (freezing), Australia and New Zealand"), as did rivers and mountains, which the data does not have."""
+    assert answer("How many continents are there?") == (
+        "GeoNames groups the countries of the world into 7 continents: Africa, Antarctica, Asia, Europe, North "
+        "America, Oceania and South America."
+    )
+    for question in ("What is the longest river?", "How high is Mount Everest?", "What's the largest ocean?"):
+        assert answer(question).startswith("The bundled GeoNames data has countries and cities only")
+        assert asks_place_fact(question) is SURELY
+    assert answer("What is the largest country?").startswith("The largest country in the world is Russia")

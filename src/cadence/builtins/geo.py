@@ -857,9 +857,32 @@ def _in_scope(continent: str) -> list[CountryFacts]:
     )
 
 
+_CONTINENTS_ASKED_RE = re.compile(
+    r"\b(?:how many|what are the|which are the|list the|name the|name all the)\s+continents\b", re.IGNORECASE
+)
+"""The continents counted or listed ("How many continents are there?")."""
+_NATURAL_FEATURE_RE = re.compile(
+    r"\b(?:longest|largest|biggest|highest|tallest|deepest|widest|smallest|lowest)\s+"
+    r"(?:river|ocean|sea|lake|mountain|volcano|desert|island|waterfall|forest|glacier|canyon|peak)s?\b"
+    r"|\b(?:how (?:long|high|tall|deep|big) is|where is) (?:the |mount |mt\.? |lake )?[A-Z]\w+"
+    r"(?: [A-Z]\w+)* (?:river|ocean|sea|lake|mountains?|volcano|desert|falls|island)\b"
+    r"|\b(?:how (?:high|tall) is|where is) (?:mount|mt\.?) [A-Z]\w+",
+    re.IGNORECASE,
+)
+"""A natural feature asked about (a river, an ocean, a mountain...): the bundled data has countries and
+cities only, so the answer says it does not know it, never guesses ("What is the longest river?")."""
+
+
 def _all_countries_asked(question: str) -> bool:
     """Whether a question asks a fact of all countries at once (:func:`_all_countries`)."""
-    patterns = (_COUNTRIES_COUNTED_RE, _COUNTRIES_LISTED_RE, _TOTAL_PEOPLE_RE, _SHARED_RE)
+    patterns = (
+        _COUNTRIES_COUNTED_RE,
+        _COUNTRIES_LISTED_RE,
+        _TOTAL_PEOPLE_RE,
+        _SHARED_RE,
+        _CONTINENTS_ASKED_RE,
+        _NATURAL_FEATURE_RE,
+    )
     return any(p.search(question) for p in patterns)
 
 
@@ -868,6 +891,14 @@ def _all_countries(question: str) -> str | None:
     continent has, how many countries it has or which they are, and the countries sharing a currency or a
     language; None when the question asks none of these. GeoNames lists territories among its countries,
     and the answers say so."""
+    if _CONTINENTS_ASKED_RE.search(question):
+        names = sorted(CONTINENTS.values())
+        return f"GeoNames groups the countries of the world into {len(names)} continents: {listed(names)}."
+    if _NATURAL_FEATURE_RE.search(question):
+        return (
+            "The bundled GeoNames data has countries and cities only, not rivers, oceans, mountains or other "
+            "natural features, so I can't answer that from it; ask about a country or a city."
+        )
     listed_asked = _COUNTRIES_LISTED_RE.search(question)
     counted = listed_asked or _COUNTRIES_COUNTED_RE.search(question)
     if counted is not None:
