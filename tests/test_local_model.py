@@ -1843,3 +1843,22 @@ def test_a_result_of_several_lines_in_folded_work_is_kept_whole() -> None:
         "(25 / 100) * 60 = 15\n[math] time(...) error: no such tool"
     )
     assert successful_results([folded]) == ["(15 / 100) * 80 = 12\n(25 / 100) * 60 = 15"]
+
+
+def test_a_follow_up_answer_is_said_as_the_question_it_stands_for() -> None:
+    """ "And 5/8?" after "What's 3/4 as a percentage?" was said "The answer is 62.5." without its sign."""
+    model = LocalChatModel()
+    messages = [
+        SystemMessage("Answer from the results."),
+        HumanMessage("What's 3/4 as a percentage?"),
+        AIMessage("The answer is 75%.", name="synthesizer"),
+        HumanMessage("And 5/8?"),
+        AIMessage(
+            "",
+            tool_calls=[
+                {"name": "calculate", "args": {"expression": "What's 5/8 as a percentage?"}, "id": "c"}
+            ],
+        ),
+        ToolMessage("(5 / 8 * 100) = 62.5", tool_call_id="c", name="calculate"),
+    ]
+    assert model.plan(messages).fixed == "The answer is 62.5%."  # type: ignore[attr-defined]

@@ -2239,7 +2239,10 @@ class SmallModelPolicy:
                 # a conversion ("72 °F = 22.22 °C (exactly ...)"): a small model drops the units ("The
                 # answer is 22.22.") or the person ("I'm 175.26 cm tall")
                 return Plan("text", [], None, [], [], 0, fixed=measured)
-            worked = arithmetic_statement(found_ok[0], question) if len(found_ok) == 1 else None
+            # a follow-up is said as the question it stands for ("And 5/8?" after "What's 3/4 as a
+            # percentage?" asks a percentage)
+            asked = with_another_number(question, previous_asked(messages)) or question
+            worked = arithmetic_statement(found_ok[0], asked) if len(found_ok) == 1 else None
             if worked is not None and one_sentence:
                 # arithmetic ("(57 / 75 * 100) = 76", "= 39.675 (about $39.68)"): the value as people say
                 # it, rounded with its exact value beside it, a percentage with its sign
