@@ -741,3 +741,15 @@ def test_whether_it_is_the_weekend_is_answered_yes_or_no(winter: datetime) -> No
         "Yes, it is Wednesday (a weekday). The current time in Tokyo"
     )
     assert not current_time.invoke({"location": "What time is it in Tokyo?"}).startswith(("Yes", "No"))
+
+
+@pytest.mark.usefixtures("winter")
+def test_whether_a_place_is_on_daylight_saving_time_now() -> None:
+    """ "Is it daylight saving time in London?" was answered with the time alone."""
+    london = current_time.invoke({"location": "Is it daylight saving time in London?"})
+    sydney = current_time.invoke({"location": "Is it summer time in Sydney?"})
+    tokyo = current_time.invoke({"location": "Does Tokyo have DST?"})
+    assert london.startswith("No, London, UK is on standard time now (its clocks change in the other half")
+    assert sydney.startswith("Yes, Sydney, Australia is on daylight saving time now (one hour ahead")
+    assert tokyo.startswith("No, Tokyo, Japan is on standard time now (it does not change its clocks).")
+    assert info.asks_current_time("Does Tokyo have DST?")

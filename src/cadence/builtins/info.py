@@ -1429,7 +1429,32 @@ def current_time(location: str) -> str:
     moment = now()
     sentences = [f"The current time in {_named(moment, p)} is {_clock(moment, p)}." for p in places]
     lead = _weekend_answer(location, moment, places[0]) if len(places) == 1 else ""
+    if len(places) == 1 and not lead:
+        lead = _summer_time_answer(location, moment, places[0])
     return _with_notes(lead + " ".join(sentences), moment, *places)
+
+
+_SUMMER_TIME_ASKED_RE = re.compile(
+    r"\b(?:daylight sav(?:ing|ings)(?: time)?|summer ?time|dst)\b", re.IGNORECASE
+)
+"""A question whether a place is on daylight saving (summer) time now."""
+
+
+def _summer_time_answer(question: str, moment: datetime, place: Place) -> str:
+    """ "Yes, ... is on daylight saving time now (UTC+01:00, one hour ahead of its standard time). " or
+    "No, ..." when the question asks it, from the time zone's rules (``tzinfo.dst``), else empty."""
+    if not _SUMMER_TIME_ASKED_RE.search(question):
+        return ""
+    local = moment.astimezone(place.tz)
+    shift = local.dst()
+    name = place.region or place.label
+    if shift:
+        minutes = int(shift.total_seconds() // 60)
+        ahead = "one hour" if minutes == 60 else f"{minutes} minutes"
+        return f"Yes, {name} is on daylight saving time now ({ahead} ahead of its standard time). "
+    observes = any((moment + timedelta(days=d)).astimezone(place.tz).dst() for d in range(0, 366, 30))
+    when = "its clocks change in the other half of the year" if observes else "it does not change its clocks"
+    return f"No, {name} is on standard time now ({when}). "
 
 
 _WEEKEND_ASKED_RE = re.compile(r"\bis it (?:the |a )?(?P<asked>weekend|weekday|week ?day)\b", re.IGNORECASE)
@@ -1767,6 +1792,8 @@ def asks_current_time(text: str) -> bool:
     now somewhere, or a place's time zone; not another day's date ("What date was it yesterday in London?",
     "what day was 1 jan 2000" are the date calculator's). "What's a good time to visit Japan?", "Who invented
     the clock?" and "Why do we have time zones?" are no such question."""
+    if _SUMMER_TIME_ASKED_RE.search(text):  # "Does Tokyo have DST?"
+        return True
     return _asks_now(text) and _OTHER_DAY_RE.search(text) is None
 
 
