@@ -724,3 +724,43 @@ def test_the_continents_and_natural_features() -> None:
         assert answer(question).startswith("The bundled GeoNames data has countries and cities only")
         assert asks_place_fact(question) is SURELY
     assert answer("What is the largest country?").startswith("The largest country in the world is Russia")
+
+
+def test_a_calculation_on_a_fact_found_goes_on_to_the_calculator() -> None:
+    """ "What's 10% of the population of Canada?" answered the population only: the calculation on it was
+    never made."""
+    from cadence.models.local.policy import resolve_found
+
+    question = "What's 10% of the population of Canada?"
+    found = answer("What is the population of Canada?")
+    assert resolve_found(question, [found]) == "What's 10% of 37058856?"
+    assert resolve_found("What is the capital of France?", ["The capital of France is Paris."]) == (
+        "What is the capital of France?"  # no value to calculate with
+    )
+    model = LocalChatModel()
+    messages = [
+        SystemMessage("x"),
+        HumanMessage(question),
+        AIMessage("", name="coordinator", tool_calls=[{"name": "goto_geo_agent", "args": {}, "id": "r1"}]),
+        ToolMessage("geo", tool_call_id="r1", name="goto_geo_agent"),
+        AIMessage("", tool_calls=[{"name": "place_facts", "args": {"question": question}, "id": "t1"}]),
+        ToolMessage(found, tool_call_id="t1", name="place_facts"),
+    ]
+    assert _route(model, messages) == ["goto_math_agent"]
+    bound = model.bind_tools(MATH_TOOLS)
+    agent = [
+        *messages,
+        AIMessage("", name="coordinator", tool_calls=[{"name": "goto_math_agent", "args": {}, "id": "r2"}]),
+        ToolMessage("math", tool_call_id="r2", name="goto_math_agent"),
+    ]
+    call = json.loads(model.plan(agent, **bound.kwargs).fixed or "{}")  # type: ignore[attr-defined]
+    assert call["name"] == "calculate" and call["arguments"]["expression"] == "What's 10% of 37058856?"
+    final = [
+        SystemMessage("Answer from the results."),
+        HumanMessage(question),
+        AIMessage("", tool_calls=[{"name": "place_facts", "args": {"question": question}, "id": "t1"}]),
+        ToolMessage(found, tool_call_id="t1", name="place_facts"),
+        AIMessage("", tool_calls=[{"name": "calculate", "args": {"expression": "x"}, "id": "t2"}]),
+        ToolMessage("(10 / 100) * 37058856 = 3705885.6", tool_call_id="t2", name="calculate"),
+    ]
+    assert model.plan(final).fixed == f"{found} The answer is 3705885.6."  # type: ignore[attr-defined]

@@ -512,6 +512,30 @@ _AM_I_RE = re.compile(r"\s+am I(?=\s*[?.!]*$)", re.IGNORECASE)
 _PREPOSITION_END_RE = re.compile(r"\b(?:of|in|at|from|to|and|for|between|is)\s+$", re.IGNORECASE)
 
 
+_FOUND_VALUE_RE = re.compile(
+    r"(?:^|(?<=[.!?] ))The (?P<what>[a-z][\w' -]*? of (?:the )?[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)*) is "
+    r"(?:about |around |roughly )?(?P<shown>[^()]*?\d[^()]*?)(?: \((?P<exact>\d[\d,]*(?:\.\d+)?)\))?"
+    r"(?:[,.](?=\s|$)|$)",
+)
+"""A fact a result states with its value ("The population of Canada is about 37.1 million (37,058,856), by
+...": the population of Canada is 37058856)."""
+
+
+def resolve_found(question: str, results: Sequence[str]) -> str:
+    """``question`` with a fact a result of this turn states written as its value ("What's 10% of the
+    population of Canada?" after "The population of Canada is about 37.1 million (37,058,856)" asks "What's
+    10% of 37058856?"), exact figures first; unchanged when no result states a fact it names."""
+    resolved = question
+    for result in successful_results(results):
+        for fact in _FOUND_VALUE_RE.finditer(result):
+            exact = fact.group("exact") or (numbers_in(fact.group("shown")) or [""])[0]
+            if not exact:
+                continue
+            named = re.compile(rf"\b(?:the )?{re.escape(fact.group('what'))}\b", re.IGNORECASE)
+            resolved = named.sub(exact.replace(",", ""), resolved, count=1)
+    return resolved
+
+
 _BORN_ON_RE = re.compile(r"^You were born on (?P<day>[^.!]*\d[^.!]*?)[.!]?$", re.IGNORECASE)
 """A told birthday ("You were born on 12 May 1990.")."""
 _OWN_AGE_RE = re.compile(r"\bhow old am I\b|\b(?:what(?:'s| is)|tell me) my age\b|\bmy age\b", re.IGNORECASE)
@@ -1956,6 +1980,22 @@ class SmallModelPolicy:
                             n for n in again if n is not None and visits[route_core(n)] < pending.count(n)
                         ]
                     allowed = untried[:1] or allowed
+                elif routes:
+                    # a calculation on a fact an agent found ("What's 10% of the population of Canada?"
+                    # after the population): the calculation, with the fact's value, to the agent that
+                    # reads it, once
+                    _, turn = current_turn(messages)
+                    found = resolve_found(question, [value for _, value in tool_results(turn)])
+                    if found != question:
+                        router = PreRouter.from_tool_schemas(routes)
+                        route = best_route(router, found)
+                        done = tried or set()
+                        if (
+                            route is not None
+                            and route_core(route) not in done
+                            and may_be_read(self.readers.get(route), found)
+                        ):
+                            allowed = [route]
             else:
                 ranked = PreRouter.from_tool_schemas(routes).rank(question) if routes else []
                 shortlist = PreRouter.shortlisted(ranked) if not is_small_talk(question) else []
@@ -2083,8 +2123,9 @@ class SmallModelPolicy:
             question = resolve_place(question, place_before_there(question) or previous_place(messages))
         question = with_possessive_place(question, messages)
         _, turn = current_turn(messages)
+        found = resolve_found(question, [value for _, value in tool_results(turn)])
         question = part_for(
-            resolve_told(question, told_facts(base)), tools, turn_answers(messages), asked_texts(turn)
+            resolve_told(found, told_facts(base)), tools, turn_answers(messages), asked_texts(turn)
         )
         options = tools
         rank_of: dict[str, int] = {}
@@ -2243,6 +2284,11 @@ class SmallModelPolicy:
             # percentage?" asks a percentage)
             asked = with_another_number(question, previous_asked(messages)) or question
             worked = arithmetic_statement(found_ok[0], asked) if len(found_ok) == 1 else None
+            on_found = arithmetic_statement(found_ok[-1], asked) if len(found_ok) == 2 else None
+            if on_found is not None and one_sentence and resolve_found(question, found_ok[:1]) != question:
+                # a calculation on a fact found first ("10% of the population of Canada"): the fact, then
+                # the calculation
+                return Plan("text", [], None, [], [], 0, fixed=f"{' '.join(found_ok[0].split())} {on_found}")
             if worked is not None and one_sentence:
                 # arithmetic ("(57 / 75 * 100) = 76", "= 39.675 (about $39.68)"): the value as people say
                 # it, rounded with its exact value beside it, a percentage with its sign
