@@ -22,6 +22,7 @@ from cadence.builtins.geo import (
 )
 from cadence.builtins.info import INFO_TOOLS, InfoPlugin, resolve_locations
 from cadence.builtins.math import MATH_TOOLS, MathPlugin
+from cadence.builtins.text_facts import asks_text_fact
 from cadence.models.local import LocalChatModel
 from cadence.models.local.policy import (
     in_unit_asked,
@@ -734,9 +735,12 @@ def test_a_calculation_on_a_fact_found_goes_on_to_the_calculator() -> None:
     question = "What's 10% of the population of Canada?"
     found = answer("What is the population of Canada?")
     assert resolve_found(question, [found]) == "What's 10% of 37058856?"
-    assert resolve_found("What is the capital of France?", ["The capital of France is Paris."]) == (
-        "What is the capital of France?"  # no value to calculate with
+    assert resolve_found(
+        "How many letters are in the capital of France?", ["The capital of France is Paris."]
+    ) == (
+        "How many letters are in Paris?"  # a name found: the text counted
     )
+    assert not asks_text_fact("How many letters are in the capital of France?")  # a thing described, no text
     model = LocalChatModel()
     messages = [
         SystemMessage("x"),

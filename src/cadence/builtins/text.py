@@ -300,6 +300,7 @@ class TextPlugin(BasePlugin):
                 "summarize a text, an article, notes or a transcript given in the message",
                 "shorten long text: the gist, a TL;DR",
                 "count the words, letters or characters of a given text, or a letter in a word",
+                "spell a word backwards (reverse it), write it in upper or lower case, check a palindrome",
             ],
             agent_type="utility",
             response_suggestion="Give the summary as it is; do not add facts that are not in the text.",

@@ -35,7 +35,7 @@ _NAME_GIVEN_RE = re.compile(
 )
 """A name given after the words naming it ("How many letters are in my name, Alexander?")."""
 _WORD_NAMED_RE = re.compile(
-    r"\b(?:in|of|is|reverse|spell|write|capitali[sz]e|uppercase|lowercase)\s+"
+    r"\b(?:in|is|reverse|spell|write|capitali[sz]e|uppercase|lowercase)\s+"
     r"(?:(?:the\s+)?(?:word|name|text|phrase|sentence|string)\s+)?"
     r"(?!(?:the|a|an|my|your|our|their|this|that|these|those|it)\b)"
     r"(?P<text>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,3}?)"
@@ -44,7 +44,7 @@ _WORD_NAMED_RE = re.compile(
     re.IGNORECASE,
 )
 """The word or few words a short question names ("How many r's in strawberry?", "Reverse the word hello",
-"Spell necessary backwards", "Is racecar a palindrome?")."""
+"Spell necessary backwards", "Is racecar a palindrome?"); not a thing described ("the capital of France")."""
 
 _LETTER_RE = re.compile(
     r"\bhow many (?:times does (?:the letter )?['\"]?(?P<a>[a-z])['\"]? (?:appear|occur|show up)"

@@ -133,6 +133,7 @@ from cadence.models.preroute import (
     may_be_read,
     question_parts,
     readable_routes,
+    reads_surely,
     stem,
     tokenize,
     tool_function,
@@ -514,21 +515,24 @@ _PREPOSITION_END_RE = re.compile(r"\b(?:of|in|at|from|to|and|for|between|is)\s+$
 
 _FOUND_VALUE_RE = re.compile(
     r"(?:^|(?<=[.!?] ))The (?P<what>[a-z][\w' -]*? of (?:the )?[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)*) is "
-    r"(?:about |around |roughly )?(?P<shown>[^()]*?\d[^()]*?)(?: \((?P<exact>\d[\d,]*(?:\.\d+)?)\))?"
-    r"(?:[,.](?=\s|$)|$)",
+    r"(?:(?:about |around |roughly )?(?P<shown>[^()]*?\d[^()]*?)(?: \((?P<exact>\d[\d,]*(?:\.\d+)?)\))?"
+    r"|(?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,3}))(?:[,.](?=\s|$)|$)",
 )
 """A fact a result states with its value ("The population of Canada is about 37.1 million (37,058,856), by
-...": the population of Canada is 37058856)."""
+...": the population of Canada is 37058856; "The capital of France is Paris.": Paris)."""
 
 
 def resolve_found(question: str, results: Sequence[str]) -> str:
     """``question`` with a fact a result of this turn states written as its value ("What's 10% of the
     population of Canada?" after "The population of Canada is about 37.1 million (37,058,856)" asks "What's
-    10% of 37058856?"), exact figures first; unchanged when no result states a fact it names."""
+    10% of 37058856?"; "How many letters are in the capital of France?" after "The capital of France is
+    Paris." asks "How many letters are in Paris?"), exact figures first; unchanged when no result states a
+    fact it names."""
     resolved = question
     for result in successful_results(results):
         for fact in _FOUND_VALUE_RE.finditer(result):
-            exact = fact.group("exact") or (numbers_in(fact.group("shown")) or [""])[0]
+            shown = fact.group("shown") or ""
+            exact = fact.group("exact") or (numbers_in(shown) or [""])[0] if shown else fact.group("name")
             if not exact:
                 continue
             named = re.compile(rf"\b(?:the )?{re.escape(fact.group('what'))}\b", re.IGNORECASE)
@@ -1988,8 +1992,13 @@ class SmallModelPolicy:
                     found = resolve_found(question, [value for _, value in tool_results(turn)])
                     if found != question:
                         router = PreRouter.from_tool_schemas(routes)
-                        route = best_route(router, found)
                         done = tried or set()
+                        sure = [
+                            n
+                            for n in (tool_name(t) for t in routes)
+                            if route_core(n) not in done and reads_surely(self.readers.get(n), found)
+                        ]
+                        route = sure[0] if sure else best_route(router, found)
                         if (
                             route is not None
                             and route_core(route) not in done
