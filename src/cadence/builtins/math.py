@@ -304,14 +304,12 @@ def _compared(expression: str) -> str | None:
     return f"{first} is {word} than {second}."
 
 
-_DURATION_PART = r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)\b"
-_DURATION_RE = re.compile(
-    rf"{_DURATION_PART.replace('?P<n>', '?:').replace('?P<unit>', '?:')}"
-    rf"(?:\s*(?:,|and)?\s*{_DURATION_PART.replace('?P<n>', '?:').replace('?P<unit>', '?:')})*",
-    re.IGNORECASE,
-)
+_DURATION_UNIT = r"hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s"
+_ONE_AMOUNT = rf"\d+(?:\.\d+)?\s*(?:{_DURATION_UNIT})\b"
+_DURATION_RE = re.compile(rf"{_ONE_AMOUNT}(?:\s*(?:,|and)?\s*{_ONE_AMOUNT})*", re.IGNORECASE)
 """A duration of hours, minutes and seconds ("3 hours 20 minutes", "1h 20m", "2 hours and 30 minutes")."""
-_DURATION_PART_RE = re.compile(_DURATION_PART, re.IGNORECASE)
+_DURATION_PART_RE = re.compile(rf"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>{_DURATION_UNIT})\b", re.IGNORECASE)
+"""One amount of a duration ("20 minutes")."""
 _SECONDS_IN = {"h": 3600, "m": 60, "s": 1}
 _DURATION_ASKED_RE = re.compile(
     r"^\s*(?:(?:what|how\s+much|how\s+long)(?:'s|\s+is|\s+are)?|calculate|add|compute)?\s*"
@@ -330,7 +328,7 @@ def _seconds(duration: str) -> float:
 
 
 def _as_duration(seconds: float) -> str:
-    """``5 hours 10 minutes``, ``45 minutes``, ``1 hour 0 minutes 30 seconds`` → as people say it."""
+    """A duration as people say it: ``5 hours 10 minutes``, ``45 minutes``, ``1 hour 30 seconds``."""
     sign, seconds = ("-" if seconds < 0 else ""), abs(round(seconds, 3))
     hours, rest = divmod(seconds, 3600)
     minutes, secs = divmod(rest, 60)
