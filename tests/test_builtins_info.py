@@ -753,3 +753,10 @@ def test_whether_a_place_is_on_daylight_saving_time_now() -> None:
     assert sydney.startswith("Yes, Sydney, Australia is on daylight saving time now (one hour ahead")
     assert tokyo.startswith("No, Tokyo, Japan is on standard time now (it does not change its clocks).")
     assert info.asks_current_time("Does Tokyo have DST?")
+
+
+def test_a_sentence_word_in_lower_case_is_no_place() -> None:
+    """A model passed "time" as a location and the clock answered for Time, Norway."""
+    with pytest.raises(UnknownLocationError):
+        resolve_locations("time")
+    assert resolve_locations("Time")[0].label == "Time, Norway"  # written as a name, it is one

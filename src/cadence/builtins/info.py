@@ -1082,6 +1082,8 @@ def resolve_locations(location: str, limit: int = MAX_PLACES) -> list[Place]:
         return [offset]
     g = _gazetteer()
     key = _key(location)
+    if location.strip() in _SENTENCE_WORDS:  # "time" written in lower case is the word, not Time, Norway
+        raise _unknown(g, location, key)
     found = _resolve_text(g, key) if key else None
     if found is None and "(" in location:  # "Kolkata (Calcutta)": the part in brackets is another name
         found = _resolve_text(g, _key(_PARENTHESIS.sub("", location)))
