@@ -1278,21 +1278,30 @@ def _period(text: str, today: date) -> tuple[date, date, str] | None:
     return date(year, month, 1), date(year, month, last), f"{calendar.month_name[month]} {year}"
 
 
+def _dates_read(text: str, calendar_: Calendar, *, most: int) -> tuple[list[_Date], _Today] | None:
+    """The dates a question names, resolved, and today (in UTC or the place named); None when it names more
+    than ``most`` or a duration counting from nothing."""
+    found = _find_dates(text)
+    items, loose = _attach(text, found, _find_durations(text, found))
+    items, loose = _span_end(text, items, loose)
+    if loose or len(items) > most:
+        return None
+    today = _today(text, items, calendar_)
+    _resolve(items, _mask(text, items), today)
+    return items, today
+
+
 def _span(text: str, calendar_: Calendar) -> tuple[date, date, str]:
     """The days a count of weekdays covers when no month or year is named: between two dates (both
     counted), or from tomorrow until a date (or from one after it until today), as the date engine reads
     them."""
-    found = _find_dates(text)
-    items, loose = _attach(text, found, _find_durations(text, found))
-    items, loose = _span_end(text, items, loose)
-    if loose or not 1 <= len(items) <= 2:
+    read = _dates_read(text, calendar_, most=2)
+    if read is None or not read[0]:
         raise DateQuestionError(
             f"Cannot tell which days to count in {text!r}; name a month, a year or two dates, e.g. 'working "
             "days in December 2026', 'Fridays in 2027', 'weekdays between 2026-03-01 and 2026-03-31'"
         )
-    masked = _mask(text, items)
-    today = _today(text, items, calendar_)
-    _resolve(items, masked, today)
+    items, today = read
     if len(items) == 2:
         a, b = sorted((_shift(items[0]), _shift(items[1])))
         said = f"between {_describe(items[0], today)} and {_describe(items[1], today)}, counting both"
@@ -1340,16 +1349,14 @@ _DAY_OF_YEAR_RE = re.compile(
 def _week_or_day_of_year(text: str, calendar_: Calendar) -> str:
     """The ISO week of today (in UTC or the place named) or of the one date a question names, or its day of
     the year when that is asked."""
-    found = _find_dates(text)
-    items, loose = _attach(text, found, _find_durations(text, found))
-    if loose or len(items) > 1:
+    read = _dates_read(text, calendar_, most=1)
+    if read is None:
         raise DateQuestionError(
             f"Cannot tell which day's week to give in {text!r}; name one date or none (today), e.g. 'what "
             "week number is 2026-03-01?'"
         )
-    today = _today(text, items, calendar_)
+    items, today = read
     if items:
-        _resolve(items, _mask(text, items), today)
         day, said = _shift(items[0]), _capital(_describe(items[0], today))
     else:
         day, said = today.value, f"Today, {_long(today.value)} {today.where()},"

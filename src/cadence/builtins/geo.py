@@ -697,7 +697,8 @@ KNOWN_FACTS = (
 """What the bundled data has of a country, as said when a fact it lacks is asked."""
 
 
-_CONTINENTS = r"world|earth|planet|africa|asia|europe|north america|south america|oceania|antarctica"
+_CONTINENTS = "|".join(["world", "earth", "planet", *(name.lower() for name in CONTINENTS.values())])
+"""The world or a continent, as a ranking or a total names it (the names of :data:`CONTINENTS`)."""
 _RANKING_RE = re.compile(
     r"\b(?P<which>largest|biggest|smallest|most populous|least populous|most populated)\s+"
     r"(?P<what>countr(?:y|ies)|cit(?:y|ies))\b",
@@ -1057,6 +1058,8 @@ def asks_place_fact(text: str) -> bool:
     tax?" and "What's the area of a circle?" name no place. Only a text asking a fact looks for a place: the
     index is built in the background when the agent is made, so at most the first such question waits for
     the rest of that build."""
+    if _all_countries_asked(text):  # the world's or a continent's: no place to find
+        return SURELY  # type: ignore[return-value]
     if not (
         asked_facts(text)
         or _ABOUT_RE.search(text)
@@ -1064,11 +1067,8 @@ def asks_place_fact(text: str) -> bool:
         or _RANKED_AFTER_RE.search(text)
         or UNLISTED_RE.search(text)
         or _NEARER_RE.search(text)
-        or _all_countries_asked(text)
     ):
         return False
-    if _all_countries_asked(text):
-        return SURELY  # type: ignore[return-value]
     if _ranking_asked(text) is not None:
         return SURELY  # type: ignore[return-value]
     try:

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 
 from cadence.builtins._common import BuiltinToolError, capitalized
+from cadence.sdk import SURELY
 
 VOWELS = frozenset("aeiou")
 """The vowels counted (English; "y" counts as a consonant)."""
@@ -145,8 +146,6 @@ def read_request(question: str) -> TextRequest | None:
 def asks_text_fact(question: str) -> bool:
     """``text_facts``' reader (:func:`cadence.sdk.reads`): a count or spelling asked of a text the question
     gives (:data:`cadence.sdk.SURELY`: no other agent works it out), else False."""
-    from cadence.sdk import SURELY
-
     return SURELY if read_request(question) is not None else False  # type: ignore[return-value]
 
 

@@ -749,26 +749,16 @@ def previous_asked(messages: Sequence[BaseMessage]) -> str | None:
 
 
 def previous_place(messages: Sequence[BaseMessage], *, latest: bool = False) -> str | None:
-    """The place the previous turn's last tool call was about (its last place argument, or the place its
-    ``question`` argument names), else the place
+    """The place the previous turn's last tool call was about (:func:`call_places`), else the place
     the latest earlier question naming one named after "in" ("What time is it in Berlin?": the supervisor's
     agents do not see their earlier calls), or None. With ``latest``, only the previous question counts
     (what "its" refers to is the previous turn's subject, not an older one's)."""
     for m in reversed(previous_turn(messages)):
         if isinstance(m, AIMessage):
             for call in reversed(m.tool_calls):
-                places = [
-                    str(v) for k, v in (call.get("args") or {}).items() if _PLACE_PARAMETER_RE.search(k) and v
-                ]
+                places = call_places(call)
                 if places:
-                    # an argument that is the whole question ("What time is it in Berlin?"): its place
-                    named = _IN_PLACE_RE.findall(places[-1])
-                    return named[-1] if named else places[-1]
-                # a question passed whole, "there" already read ("how many people live in Spain?")
-                asked = (call.get("args") or {}).get("question")
-                named = _IN_PLACE_RE.findall(asked) if isinstance(asked, str) else []
-                if named:
-                    return named[-1]
+                    return places[-1]
     # "Is it the weekend there?" after "And the date there?"
     for asked in earlier_questions(messages, limit=1 if latest else MAX_FOLLOW_UP_CHAIN):
         named = _IN_PLACE_RE.findall(asked)
@@ -804,6 +794,20 @@ _BETWEEN_THEM_RE = re.compile(
 """Two places talked about, referred to together ("What's the time difference between them?")."""
 
 
+def call_places(call: Mapping[str, Any]) -> list[str]:
+    """The places a tool call is about: the place its ``question`` argument names ("how many people live in
+    Spain?", "there" already read), then its place arguments in order, each the place it names when it is a
+    whole question ("What time is it in Berlin?") — the last is the call's own place."""
+    args = call.get("args") or {}
+    asked = args.get("question")
+    named = _IN_PLACE_RE.findall(asked)[-1:] if isinstance(asked, str) else []
+    for key, value in args.items():
+        if isinstance(value, str) and value and _PLACE_PARAMETER_RE.search(key):
+            within = _IN_PLACE_RE.findall(value)
+            named.append(within[-1] if within else value)
+    return named
+
+
 def places_talked_about(messages: Sequence[BaseMessage], limit: int = 2) -> list[str]:
     """The last ``limit`` different places the conversation before the latest question was about, newest
     first: the place arguments of tool calls (or the place their ``question`` argument names), else the
@@ -814,14 +818,7 @@ def places_talked_about(messages: Sequence[BaseMessage], limit: int = 2) -> list
         named: list[str] = []
         if isinstance(m, AIMessage):
             for call in reversed(m.tool_calls):
-                for key, value in (call.get("args") or {}).items():
-                    if not isinstance(value, str) or not value:
-                        continue
-                    within = _IN_PLACE_RE.findall(value)
-                    if _PLACE_PARAMETER_RE.search(key):  # "Tokyo", or a question naming it
-                        named.append(within[-1] if within else value)
-                    elif key == "question" and within:  # "how many people live in Spain?"
-                        named.append(within[-1])
+                named.extend(call_places(call))
         elif isinstance(m, HumanMessage):
             named.extend(_IN_PLACE_RE.findall(message_text(m))[-1:])
         for place in named:
