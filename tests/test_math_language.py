@@ -754,18 +754,16 @@ def test_a_price_changed_by_a_percent(text: str, value: float) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "After a 25% discount a shirt costs $30. What was the original price?",  # the price after is given
-        "A shirt costs $30 after a 25% discount. How much was it?",
+        "A shirt costs $30 after a 25% discount. How much was it?",  # the price after is given: then or now?
         "The price was reduced by 20% to $40.",
-        "I paid $64.80 including 8% tax. What was the price before tax?",
         "I got 25% off. I paid $30.",
         "A shirt costs $40 with 25% off and 8% tax.",  # two percents
         "How much is the tip on a $60 bill at 15% and what is the total?",  # two answers
         "What's the tip on a $60 bill at 15%, and how much do I pay?",
         "The price increased by 10% to $55. What was it?",
-        "After a 10% raise, my salary is $55000. What was it before?",
         "My salary increased 10% and is now $55000.",
-        "A 15% tip was added to the $60 bill. What was the bill before the tip?",
+        "A 15% tip was added to the $60 bill. What was the bill before the tip?",  # given, not worked out
+        "A shirt costs $40 and is 25% off. What's the original price?",
         "Split a $84 bill with 3 friends with a 15% tip",  # 3 or 4 shares?
         "A $40 shirt is 25% off, double it",  # another operation
         "I have 3 shirts at $40 with 25% off",  # three numbers, no sharing
@@ -775,6 +773,32 @@ def test_a_price_changed_by_a_percent(text: str, value: float) -> None:
 def test_a_price_problem_that_is_not_one_change_is_not_read(text: str) -> None:
     with pytest.raises(CalculationError):
         calculate.invoke({"expression": text})
+
+
+@pytest.mark.parametrize(
+    ("text", "expression", "value"),
+    [
+        ("I paid $45 for a shirt that was 25% off. What was the original price?", "(45 * 100 / (100 - 25))", "60"),
+        ("After a 20% discount a jacket costs $80. What was the price before the discount?", None, "100"),
+        ("A meal cost $54 including 8% tax. What was the price before tax?", "(54 * 100 / (100 + 8))", "50"),
+        ("The price was reduced by 20% to $40. What was the original price?", None, "50"),
+        ("My salary rose 10% to $55,000. What was it before?", "(55000 * 100 / (100 + 10))", "50000"),
+        ("A TV now sells for $360 after a 10% markdown. What was its original price?", None, "400"),
+        ("After a 15% tip the bill came to $69. How much was the bill before the tip?", None, "60"),
+        # the part itself, from the price after
+        ("After a 25% discount it costs $30. How much did I save?", "(30 * 25 / (100 - 25))", "10"),
+        ("The bill came to $64.50 with a 20% tip. How much was the tip?", "(64.50 * 20 / (100 + 20))", "10.75"),
+        # the price before given in words: the price after
+        ("A shirt originally cost $40 and is 25% off. What's the price now?", "(40 * (100 - 25) / 100)", "30"),
+        ("The regular price is $80 and it's 20% off. What do I pay?", None, "64"),
+        ("The stock fell 20% from $50. What is it now?", None, "40"),
+    ],
+)
+def test_a_price_before_or_after_one_change_is_worked_out(text: str, expression: str | None, value: str) -> None:
+    result = calculate.invoke({"expression": text})
+    if expression is not None:
+        assert result.startswith(f"{expression} = ")
+    assert result.split(" = ")[1].split(" ")[0] == value
 
 
 def test_calculate_shows_the_price_it_computed() -> None:
@@ -1061,8 +1085,7 @@ def test_a_tip_on_a_bill_a_shared_fixed_tip_and_a_hypotenuse(text: str, value: f
         "I have 3 boxes with 12 eggs. How many eggs per box?",  # 12 in all or in each?
         "My car used 40 liters for 500 km. How many km per liter, and what does it cost?",
         "A 500 ml bottle costs $2. What is the cost per liter?",  # another unit
-        # a tip on what the bill came to, not on a bill that already holds it
-        "The bill came to $64.50 with a 20% tip. How much was the tip?",
+        # the tip and the total: two answers
         "Our dinner came to $80. How much is a 15% tip, and what is the total?",
         # a fixed tip shared among a number of people
         "Split a $100 dinner and a $20 tip with 3 friends. How much each?",  # 3 or 4 shares?

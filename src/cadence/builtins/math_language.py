@@ -56,8 +56,10 @@ or "25% off", raised by a tip, a tax, VAT, a markup, a fee or a raise ("A shirt 
 "$60 plus 8% tax", ``(60 * (100 + 8) / 100)``); a question for the tip, the tax or the discount itself ("how
 much is the tip?") is the percent of the price, and a price shared ("split an $84 bill 4 ways with a 15% tip",
 "among 4 people") is the changed price over the sharers. A price given after the change ("after a 25% discount
-it costs $30", "reduced by 20% to $40", "the original price?"), sharing "with 3 friends" (3 or 4 shares?) or
-another operation are not read; a tip asked on what a bill "came to" is the tip on it; a group "with 3 people"
+it costs $30", "reduced by 20% to $40") is worked back when the price before is asked ("what was the original
+price?" is ``(30 * 100 / (100 - 25))``) or the part itself ("how much did I save?"), and a price before named
+so ("originally cost $40", "the regular price is $80") is changed; a price after the change with nothing
+asked of it, sharing "with 3 friends" (3 or 4 shares?) or another operation are not read; a tip asked on what a bill "came to" is the tip on it; a group "with 3 people"
 counts the people ("split it with 3 people" is still 3 or 4). Two percents or more applied in turn, each
 saying which way ("$120 with 30% off, then 8% sales tax: what do I pay?"), change the price one after the
 other; the price may be things bought at a price each ("3 shirts at $24.99 each"). A few other shopping
@@ -959,13 +961,13 @@ def _word_problem(text: str) -> str | None:
 _GIVEN_PERCENT_RE = re.compile(rf"(?<![\w.])({_NUM})\s*(?:%|percent\b|per cent\b|pct\b)", re.IGNORECASE)
 _LOWERED_RE = re.compile(
     r"\b(?:off|discount(?:s|ed)?|mark(?:ed)?[\s-]?downs?|sales?(?!\s+tax)|clearance|reduced|reductions?|rebates?|"
-    r"cheaper|sav(?:e|es|ed|ing|ings)|decrease[sd]?|cuts?|drops?|dropped|lowered)\b",
+    r"cheaper|sav(?:e|es|ed|ing|ings)|decrease[sd]?|cuts?|drops?|dropped|lowered|fell|fallen)\b",
     re.IGNORECASE,
 )
 """What lowers a price by the percent: a discount, a sale, a markdown, "25% off", a cut."""
 _RAISED_RE = re.compile(
     r"\b(?:tips?|tipping|tipped|gratuity|tax(?:es|ed)?|vat|gst|hst|mark(?:ed)?[\s-]?ups?|surcharges?|"
-    r"service (?:charges?|fees?)|fees?|increase[sd]?|raise[sd]?|rise|hikes?|hiked)\b",
+    r"service (?:charges?|fees?)|fees?|increase[sd]?|raise[sd]?|rise|rose|risen|hikes?|hiked)\b",
     re.IGNORECASE,
 )
 """What raises a price by the percent: a tip, a tax, VAT, a markup, a surcharge, a fee, a raise."""
@@ -999,10 +1001,13 @@ _TOTAL_ASKED_RE = re.compile(
     re.IGNORECASE,
 )
 """A question asking for the price with the change (with one asking for the tip itself: two answers)."""
-_PAID_PRICE_RE = re.compile(
-    rf"\b(?:original(?:ly)?|before|initial(?:ly)?|pre-?(?:tax|tip|discount|sale)|regular|full price|"
-    rf"list price|usual(?:ly)?|normal(?:ly)?|used to)\b"
-    rf"|\b(?:reduced|dropped|fell|fallen|lowered|cut|marked down|discounted|raised|increased|rose|risen|"
+_BEFORE_WORDS = (
+    r"original(?:ly)?|before|initial(?:ly)?|pre-?(?:tax|tip|discount|sale)|regular|full price|list price|"
+    r"usual(?:ly)?|normal(?:ly)?|used to"
+)
+"""Words naming the price before a change ("the original price", "before tax", "it used to cost")."""
+_AFTER_GIVEN = (
+    rf"\b(?:reduced|dropped|fell|fallen|lowered|cut|marked down|discounted|raised|increased|rose|risen|"
     rf"went (?:up|down)|brought|comes|came|goes|gone)\b[^.?!]*?\bto\s+{_NUM}"
     rf"|\bnow\s+(?:(?:costs?|sells?|for|is|are|at|priced|only|just)\s+)*{_NUM}"
     rf"|\bafter\b[^.?!]*?\b(?:costs?|is|are|was|were|sells? for|sold for|paid|pays?|priced at|comes? to|"
@@ -1012,11 +1017,28 @@ _PAID_PRICE_RE = re.compile(
     rf"(?:including|incl\b|inclusive|after)"
     rf"|\b(?:paid|spent|was charged|were charged|got it for|bought it for|sold (?:it )?for)\s+{_NUM}"
     rf"|\b(?:sale|final|discounted|reduced|new|after-tax)\s+(?:price|cost|amount|bill)\s+"
-    rf"(?:is|was|=|comes to|came to)\s+{_NUM}",
+    rf"(?:is|was|=|comes to|came to)\s+{_NUM}"
+)
+"""A price given as the one after the change ("after a 25% discount it costs $30", "reduced by 20% to $40",
+"paid $45", "$54 including tax")."""
+_AFTER_GIVEN_RE = re.compile(_AFTER_GIVEN, re.IGNORECASE)
+_PAID_PRICE_RE = re.compile(rf"\b(?:{_BEFORE_WORDS})\b|{_AFTER_GIVEN}", re.IGNORECASE)
+"""The price given is the one after the change, or the question is about the price before it ("what was
+the original price?"): not one step of the form ``A * (100 ± P) / 100`` (:func:`_price_before_or_after`)."""
+_ORIGINAL_GIVEN_RE = re.compile(
+    r"\b(?:original(?:ly)?|regular(?:ly)?|list|usual(?:ly)?|normal(?:ly)?|full|initial(?:ly)?|used to)\b"
+    r"(?:\s+(?:price[sd]?|cost(?:s|ing)?|sells?|sold|was|were|is|are|of|at|for|be|sell)\b)*"
+    rf"\s*[$€£]?\s*(?P<n>{_NUM})(?!\s*{_PCT})",
     re.IGNORECASE,
 )
-"""The price given is the one after the change ("after a 25% discount it costs $30", "reduced by 20%
-to $40", "what was the original price?"): finding the price before is not one step of this form."""
+"""A price given as the one before the change: "originally cost $40", "the regular price is $80"."""
+_BEFORE_ASKED_RE = re.compile(
+    r"\b(?:what|what's|whats|what’s|how much|find|calculate|compute|work out|figure out)\b[^.?!]*?"
+    rf"\b(?:{_BEFORE_WORDS}|without (?:the )?(?:tax|tip|vat|discount|mark-?up|raise|fee)|excluding)\b",
+    re.IGNORECASE,
+)
+"""A question asking for the price before the change ("What was the original price?", "the price before
+tax?", "How much was it without the tip?")."""
 _PEOPLE = (
     r"(?:people|persons|friends|freinds|frends|guests|diners|colleagues|coworkers|co-workers|roommates|"
     r"flatmates|pals|buddies|mates|teammates|players|"
@@ -1293,6 +1315,42 @@ def _price_problem(text: str) -> str | None:
             return None
         return f"({changed}{_scaled_by(per)})"  # "$52,000 a year less 20% tax: per month?"
     return changed if sharers is None else f"({changed} / {sharers})"
+
+
+def _price_before_or_after(text: str) -> str | None:
+    """A price changed by one percent where :func:`_price_problem` cannot tell which price is given: the
+    price after the change given and the price before asked ("I paid $45 for a shirt that was 25% off. What
+    was the original price?" is ``(45 * 100 / (100 - 25))``), or the discount, tip or tax itself
+    (``(45 * 25 / (100 - 25))``); the price before given in words ("originally cost $40 and is 25% off",
+    "the regular price is $80") and the price after it asked, or the part itself. ``None`` unless ``text``
+    holds one percent and one price, says which way the percent changes it and which price is given."""
+    percents = _GIVEN_PERCENT_RE.findall(text)
+    lowered, raised = _LOWERED_RE.search(text), _RAISED_RE.search(text)
+    if len(percents) != 1 or (lowered is None) == (raised is None) or _EARNED_KIND_RE.search(text):
+        return None
+    if _SHARE_CUE_RE.search(text) or re.search(rf"{_GIVEN_PERCENT_RE.pattern}\s+(?:of|out of)\b", text, re.I):
+        return None  # shared by several, or "25% of the shirts"
+    rest = _GIVEN_PERCENT_RE.sub(" ", text)
+    prices = _NUMBER_RE.findall(_ONE_THING_RE.sub(" ", rest))
+    if len(prices) != 1 or _OTHER_OPERATION_RE.search(rest):
+        return None
+    price, percent, sign = prices[0].replace(",", ""), percents[0], "-" if lowered else "+"
+    part_asked = any(pattern.search(text) for pattern in _PRICE_PART_ASKED)
+    if part_asked and _TOTAL_ASKED_RE.search(text):
+        return None  # the tip and the total: two answers
+    before_asked = _BEFORE_ASKED_RE.search(text) is not None
+    original = _ORIGINAL_GIVEN_RE.search(text)
+    if original is not None and original.group("n").replace(",", "") == price:
+        if before_asked or _AFTER_GIVEN_RE.search(text):
+            return None  # the price before is given: asked again, or two prices said given
+        return f"({price} * {percent} / 100)" if part_asked else f"({price} * (100 {sign} {percent}) / 100)"
+    if not _AFTER_GIVEN_RE.search(_came_to_stated(text) if part_asked else text):
+        return None
+    if before_asked and not part_asked:
+        return f"({price} * 100 / (100 {sign} {percent}))"
+    if part_asked and not before_asked:
+        return f"({price} * {percent} / (100 {sign} {percent}))"
+    return None
 
 
 # Two percents applied in turn to one price: "$120 with 30% off, and then 8% sales tax: what do I pay?".
@@ -2524,6 +2582,7 @@ def _to_expression(text: str) -> str:
         or _loan_payment(cleaned)
         or _percent_earned(cleaned)
         or _price_problem(cleaned)
+        or _price_before_or_after(cleaned)
         or _word_problem(cleaned)
         or _amount_per_time(cleaned)
         or _rate_for_a_time(cleaned)
