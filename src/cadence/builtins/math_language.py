@@ -59,7 +59,8 @@ much is the tip?") is the percent of the price, and a price shared ("split an $8
 it costs $30", "reduced by 20% to $40") is worked back when the price before is asked ("what was the original
 price?" is ``(30 * 100 / (100 - 25))``) or the part itself ("how much did I save?"), and a price before named
 so ("originally cost $40", "the regular price is $80") is changed; a price after the change with nothing
-asked of it, sharing "with 3 friends" (3 or 4 shares?) or another operation are not read; a tip asked on what a bill "came to" is the tip on it; a group "with 3 people"
+asked of it, sharing "with 3 friends" (3 or 4 shares?) or another operation are not read; a tip asked on
+what a bill "came to" is the tip on it; a group "with 3 people"
 counts the people ("split it with 3 people" is still 3 or 4). Two percents or more applied in turn, each
 saying which way ("$120 with 30% off, then 8% sales tax: what do I pay?"), change the price one after the
 other; the price may be things bought at a price each ("3 shirts at $24.99 each"). A few other shopping
