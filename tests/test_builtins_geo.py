@@ -30,6 +30,7 @@ from cadence.models.local.policy import (
     parts_asked,
     places_talked_about,
     resolve_reference,
+    there_place,
     with_possessive_place,
 )
 from cadence.orchestration.control_tools import make_routing_tools
@@ -768,3 +769,36 @@ def test_a_calculation_on_a_fact_found_goes_on_to_the_calculator() -> None:
         ToolMessage("(10 / 100) * 37058856 = 3705885.6", tool_call_id="t2", name="calculate"),
     ]
     assert model.plan(final).fixed == f"{found} The answer is 3705885.6."  # type: ignore[attr-defined]
+
+
+def _asked_and_answered(question: str, call: dict[str, Any], result: str) -> list[Any]:
+    return [
+        HumanMessage(question),
+        AIMessage("", tool_calls=[{**call, "id": "t"}]),
+        ToolMessage(result, tool_call_id="t", name=call["name"]),
+        AIMessage(result, name="synthesizer"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("asked", "result", "place"),
+    [
+        ("What's the capital of Italy?", "The capital of Italy is Rome.", "Rome"),
+        (
+            "What is the largest country in Africa?",
+            "The largest country in Africa is Algeria (2,381,740 km²), then the Democratic Republic of the Congo",
+            "Algeria",
+        ),
+        # the place asked about: the answer is no place
+        ("What's the population of Italy?", "The population of Italy is about 60.4 million.", "Italy"),
+        ("What's the main language of Belgium?", "The main language of Belgium is Dutch.", "Belgium"),
+    ],
+)
+def test_there_is_the_place_the_previous_answer_gave(asked: str, result: str, place: str) -> None:
+    """ "How many people live there?" after "What's the capital of Italy?" had asked Italy's population."""
+    history = _asked_and_answered(asked, {"name": "place_facts", "args": {"question": asked}}, result)
+    question = "How many people live there?"
+    assert there_place(question, [*history, HumanMessage(question)]) == place
+    # a place the question names before "there" comes first
+    named = "What's the currency in Japan and how many people live there?"
+    assert there_place(named, [*history, HumanMessage(named)]) == "Japan"

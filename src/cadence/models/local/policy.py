@@ -767,6 +767,30 @@ def previous_place(messages: Sequence[BaseMessage], *, latest: bool = False) -> 
     return None
 
 
+_PLACE_ANSWER_RE = re.compile(
+    r"^The (?:(?:[a-z]+est|most populous|least populous) )?"
+    r"(?:capital(?: city)?|city|town|country|nation|state|province|region|place) (?:of|in|on) [^.]*? is (?P<place>[A-Z][\w.'-]*(?:,? [A-Z][\w.'-]*)*)"
+)
+"""A result whose answer is a place ("The capital of Italy is Rome.", "The largest country in Africa is
+Algeria (…)")."""
+
+
+def answered_place(messages: Sequence[BaseMessage]) -> str | None:
+    """The place the previous turn's last result gave as its answer (:data:`_PLACE_ANSWER_RE`): what "there"
+    refers to after "What's the capital of Italy?" (Rome, not Italy); None when no result answered a place."""
+    for m in reversed(previous_turn(messages)):
+        if isinstance(m, ToolMessage):
+            match = _PLACE_ANSWER_RE.match(str(m.content).strip())
+            return match.group("place").rstrip(".") if match else None
+    return None
+
+
+def there_place(question: str, messages: Sequence[BaseMessage]) -> str | None:
+    """The place "there" refers to: the one the question names before it, else the place the previous turn
+    answered with (:func:`answered_place`), else the place it was about (:func:`previous_place`)."""
+    return place_before_there(question) or answered_place(messages) or previous_place(messages)
+
+
 _IN_PLACE_RE = re.compile(r"\b(?:in|at|for|to|of|about) ((?:[A-Z][\w.-]*)(?:,? (?:[A-Z][\w.-]*))*)(?![\w'])")
 """A place a question names: capitalised words after "in", "at", "for", "to", "of" or "about" ("in New
 York", "in Paris, Texas", "a trip to Tokyo", "the capital of Peru"; not someone's: "to Bob's party")."""
@@ -2007,7 +2031,7 @@ class SmallModelPolicy:
                 shortlist = PreRouter.shortlisted(ranked) if not is_small_talk(question) else []
                 # "there" read as the place it refers to ("What's the weather there?" after the time in Paris)
                 read_as = (
-                    resolve_place(question, place_before_there(question) or previous_place(messages))
+                    resolve_place(question, there_place(question, messages))
                     if _THERE_RE.search(question)
                     else with_possessive_place(question, messages)  # "And its population?"
                 )
@@ -2126,7 +2150,10 @@ class SmallModelPolicy:
         ):
             # "And in Paris?", "What time is it there?" (after "I'm planning a trip to Tokyo."), "How many
             # hours ahead of London is that?" (after the time in Tokyo)
-            question = resolve_place(question, place_before_there(question) or previous_place(messages))
+            question = resolve_place(
+                question,
+                there_place(question, messages) if _THERE_RE.search(question) else previous_place(messages),
+            )
         question = with_possessive_place(question, messages)
         _, turn = current_turn(messages)
         found = resolve_found(question, [value for _, value in tool_results(turn)])
