@@ -802,3 +802,10 @@ def test_there_is_the_place_the_previous_answer_gave(asked: str, result: str, pl
     # a place the question names before "there" comes first
     named = "What's the currency in Japan and how many people live there?"
     assert there_place(named, [*history, HumanMessage(named)]) == "Japan"
+
+
+def test_there_is_the_place_an_earlier_answer_gave_without_its_call() -> None:
+    """The supervisor's agents see earlier answers, not earlier calls: "there" is still the capital."""
+    history = [HumanMessage("What's the capital of Japan?"), AIMessage("The capital of Japan is Tokyo.")]
+    question = "What time is it there?"
+    assert there_place(question, [*history, HumanMessage(question)]) == "Tokyo"

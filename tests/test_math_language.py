@@ -778,7 +778,11 @@ def test_a_price_problem_that_is_not_one_change_is_not_read(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "expression", "value"),
     [
-        ("I paid $45 for a shirt that was 25% off. What was the original price?", "(45 * 100 / (100 - 25))", "60"),
+        (
+            "I paid $45 for a shirt that was 25% off. What was the original price?",
+            "(45 * 100 / (100 - 25))",
+            "60",
+        ),
         ("After a 20% discount a jacket costs $80. What was the price before the discount?", None, "100"),
         ("A meal cost $54 including 8% tax. What was the price before tax?", "(54 * 100 / (100 + 8))", "50"),
         ("The price was reduced by 20% to $40. What was the original price?", None, "50"),
@@ -787,14 +791,24 @@ def test_a_price_problem_that_is_not_one_change_is_not_read(text: str) -> None:
         ("After a 15% tip the bill came to $69. How much was the bill before the tip?", None, "60"),
         # the part itself, from the price after
         ("After a 25% discount it costs $30. How much did I save?", "(30 * 25 / (100 - 25))", "10"),
-        ("The bill came to $64.50 with a 20% tip. How much was the tip?", "(64.50 * 20 / (100 + 20))", "10.75"),
+        (
+            "The bill came to $64.50 with a 20% tip. How much was the tip?",
+            "(64.50 * 20 / (100 + 20))",
+            "10.75",
+        ),
         # the price before given in words: the price after
-        ("A shirt originally cost $40 and is 25% off. What's the price now?", "(40 * (100 - 25) / 100)", "30"),
+        (
+            "A shirt originally cost $40 and is 25% off. What's the price now?",
+            "(40 * (100 - 25) / 100)",
+            "30",
+        ),
         ("The regular price is $80 and it's 20% off. What do I pay?", None, "64"),
         ("The stock fell 20% from $50. What is it now?", None, "40"),
     ],
 )
-def test_a_price_before_or_after_one_change_is_worked_out(text: str, expression: str | None, value: str) -> None:
+def test_a_price_before_or_after_one_change_is_worked_out(
+    text: str, expression: str | None, value: str
+) -> None:
     result = calculate.invoke({"expression": text})
     if expression is not None:
         assert result.startswith(f"{expression} = ")

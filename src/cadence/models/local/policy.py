@@ -769,20 +769,25 @@ def previous_place(messages: Sequence[BaseMessage], *, latest: bool = False) -> 
 
 _PLACE_ANSWER_RE = re.compile(
     r"^The (?:(?:[a-z]+est|most populous|least populous) )?"
-    r"(?:capital(?: city)?|city|town|country|nation|state|province|region|place) (?:of|in|on) [^.]*? is (?P<place>[A-Z][\w.'-]*(?:,? [A-Z][\w.'-]*)*)"
+    r"(?:capital(?: city)?|city|town|country|nation|state|province|region|place) (?:of|in|on) [^.]*? is "
+    r"(?P<place>[A-Z][\w.'-]*(?:,? [A-Z][\w.'-]*)*)"
 )
 """A result whose answer is a place ("The capital of Italy is Rome.", "The largest country in Africa is
 Algeria (…)")."""
 
 
 def answered_place(messages: Sequence[BaseMessage]) -> str | None:
-    """The place the previous turn's last result gave as its answer (:data:`_PLACE_ANSWER_RE`): what "there"
-    refers to after "What's the capital of Italy?" (Rome, not Italy); None when no result answered a place."""
-    for m in reversed(previous_turn(messages)):
-        if isinstance(m, ToolMessage):
-            match = _PLACE_ANSWER_RE.match(str(m.content).strip())
-            return match.group("place").rstrip(".") if match else None
-    return None
+    """The place the previous turn's last result gave as its answer (:data:`_PLACE_ANSWER_RE`), or its answer
+    where the turn holds no result (the supervisor's agents see earlier answers, not earlier calls): what
+    "there" refers to after "What's the capital of Italy?" (Rome, not Italy); None when it is no place."""
+    turn = previous_turn(messages)
+    said = [m for m in turn if isinstance(m, ToolMessage)] or [
+        m for m in turn if isinstance(m, AIMessage) and not m.tool_calls
+    ]
+    if not said:
+        return None
+    match = _PLACE_ANSWER_RE.match(str(said[-1].content).strip())
+    return match.group("place").rstrip(".") if match else None
 
 
 def there_place(question: str, messages: Sequence[BaseMessage]) -> str | None:
