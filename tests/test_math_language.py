@@ -2534,3 +2534,44 @@ def test_calculations_joined_by_and_are_each_worked_out() -> None:
         == "12 ** 2 = 144\n13 ** 2 = 169"
     )
     assert calculate.invoke({"expression": "Add 3 and 4"}) == "(3 + 4) = 7"  # one calculation of two numbers
+
+
+@pytest.mark.parametrize(
+    ("text", "expression"),
+    [
+        ("If 5 pens cost $3.50, how much do 12 pens cost?", "(3.50 / 5 * 12)"),
+        ("3 apples cost $1.20. How much are 10 apples?", "(1.20 / 3 * 10)"),
+        ("I paid $12 for 8 muffins. How much would 20 muffins cost?", "(12 / 8 * 20)"),
+        # more workers take less time
+        ("If 4 workers build a wall in 6 days, how long would 8 workers take?", "(6 * 4 / 8)"),
+        (
+            "If 3 machines take 12 hours to finish a job, how many hours would 4 machines take?",
+            "(12 * 3 / 4)",
+        ),
+    ],
+)
+def test_a_price_or_a_time_for_another_number_of_things(text: str, expression: str) -> None:
+    assert calculate.invoke({"expression": text}).startswith(f"{expression} = ")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A bus for 40 people costs $600. How much for 10 people?",  # people are not what is bought
+        "If 5 pens cost $3.50, how much do 12 pencils cost?",  # other things
+        "If 5 pens cost $3.50, how much do 12 pens and 3 pencils cost?",  # a fourth number
+        "If 4 workers build a wall in 6 days, how much would 8 workers cost?",  # no price given
+    ],
+)
+def test_a_proportion_that_is_not_one_is_not_read(text: str) -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": text})
+
+
+def test_an_amount_followed_by_an_amount_is_no_currency_conversion() -> None:
+    """ "from $50 to $65" is a change, not dollars converted into another currency."""
+    assert calculate.invoke(
+        {"expression": "By what percentage did the price change from $50 to $65?"}
+    ).startswith("((65 - 50) / 50 * 100) = 30")
+    with pytest.raises(CalculationError, match="exchange rate"):
+        calculate.invoke({"expression": "Convert $50 to euros"})

@@ -381,11 +381,12 @@ _CURRENCY = (
     r"canadian dollars?|cad|australian dollars?|aud|bitcoins?|btc)"
 )
 _CURRENCY_CONVERSION_RE = re.compile(
-    rf"(?:\d[\d,.]*\s*{_CURRENCY}|{_CURRENCY}\s*\d[\d,.]*)\s+(?:to|in|into|as)\s+{_CURRENCY}(?![a-z])"
+    rf"(?:\d[\d,.]*\s*{_CURRENCY}|{_CURRENCY}\s*\d[\d,.]*)\s+(?:to|in|into|as)\s+{_CURRENCY}(?![a-z])(?!\s*\d)"
     rf"|\b(?:exchange rate|convert(?:ed)? (?:currency|currencies))\b",
     re.IGNORECASE,
 )
-"""A conversion between two currencies ("100 dollars to euros", "$50 in yen"): no fixed factor to apply."""
+"""A conversion between two currencies ("100 dollars to euros", "$50 in yen"): no fixed factor to apply (a
+currency followed by an amount is that amount: "from $50 to $65" is a change)."""
 
 
 _RATE_GIVEN_RE = re.compile(

@@ -1543,6 +1543,67 @@ def _stem(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 2 else word
 
 
+# A price for a number of things asked for another number of them ("If 5 pens cost $3.50, how much do 12 pens
+# cost?"), or the time a number of workers take asked for another number of them.
+_PRICED_COUNT_RE = re.compile(
+    rf"(?<![\w.])(?P<n>{_NUM})\s+(?P<things>[a-z]+)\s+(?:cost|costs|are|were|is|was|sell for|sold for|"
+    rf"go for|went for|come to|came to)\s+(?P<a>{_NUM})\b(?!\s*{_PCT})"
+    rf"|(?<![\w.])(?P<a2>{_NUM})\s+(?:buys|bought|gets|got|for|pays for|paid for)\s+(?P<n2>{_NUM})\s+"
+    rf"(?P<things2>[a-z]+)",
+    re.IGNORECASE,
+)
+"""A price given for a number of things: "5 pens cost 3.50", "3.50 for 5 pens"."""
+_DOERS = (
+    r"workers?|people|persons?|men|women|machines?|pumps?|pipes?|taps?|printers?|painters?|builders?|"
+    r"cooks?|robots?|cleaners?|employees?"
+)
+_DONE_IN_RE = re.compile(
+    rf"(?<![\w.])(?P<n>{_NUM})\s+(?P<things>{_DOERS})\b[^.?!]*?\b(?:in|takes?|took|need|needs)\s+"
+    rf"(?P<a>{_NUM})\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?)\b",
+    re.IGNORECASE,
+)
+"""A job done by a number of workers (machines, pumps) in a time: "4 workers build a wall in 6 days"."""
+_TIME_ASKED_RE = re.compile(
+    r"\bhow long\b|\bhow many (?:seconds|minutes|hours|days|weeks|months)\b", re.IGNORECASE
+)
+_QUESTION_START_RE = re.compile(r"\b(?:how much|how many|how long|what)\b", re.IGNORECASE)
+
+
+def _proportion(text: str) -> str | None:
+    """A price for a number of things scaled to another number of them: "If 5 pens cost $3.50, how much do 12
+    pens cost?" is ``(3.50 / 5 * 12)``; the time a number of workers (machines, pumps) take for a job, for
+    another number of them, the other way ("If 4 workers build a wall in 6 days, how long would 8 workers
+    take?" is ``(6 * 4 / 8)``). ``None`` unless ``text`` holds just those three numbers, the question names
+    the same things with the third, and nothing is each, per or in percent."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(text):
+        return None
+    if re.search(r"\b(?:each|per|every|apiece|a piece)\b", text, re.IGNORECASE):
+        return None
+    starts = list(_QUESTION_START_RE.finditer(text))
+    if not starts or len(_NUMBER_RE.findall(text)) != 3:
+        return None
+    given, question = text[: starts[-1].start()], text[starts[-1].start() :]
+    wanted = re.search(rf"(?<![\w.])({_NUM})\s+([a-z]+)", question, re.IGNORECASE)
+    if wanted is None:
+        return None
+    done = _DONE_IN_RE.search(given) if _TIME_ASKED_RE.search(question) else None
+    priced = _PRICED_COUNT_RE.search(given) if re.search(r"\bhow much\b", question, re.I) else None
+    found = done or priced
+    if found is None:
+        return None
+    count = found.group("n") or found.group("n2")
+    amount = found.group("a") or found.group("a2")
+    things = found.group("things") or found.group("things2")
+    if _stem(things) != _stem(wanted.group(2)) or float(count.replace(",", "")) == 0:
+        return None
+    if priced is not None and re.fullmatch(_SERVED, things, re.IGNORECASE):
+        return None  # "a bus for 40 people costs $600": people are not what is bought
+    count, amount, other = (x.replace(",", "") for x in (count, amount, wanted.group(1)))
+    if done is not None:
+        return f"({amount} * {count} / {other})"
+    return f"({amount} / {count} * {other})"
+
+
 # A total of several things bought at a price each: "4 notebooks at $3.75 each and a pen for $2.40".
 _ITEM_RE = re.compile(
     rf"(?:(?<![\w.])(?P<n>{_NUM})|\b(?P<one>an?|one))\s+(?P<thing>{_NOUNS}(?:\s+of\s+{_NOUNS})?)\s+"
@@ -2624,6 +2685,7 @@ def _to_expression(text: str) -> str:
         or _stay_with_a_charge_per_head(cleaned)
         or _pay_for_hours(cleaned)
         or _left_after_each(cleaned)
+        or _proportion(cleaned)
         or _rate_in_another_unit(cleaned)
         or whole
     )
