@@ -20,6 +20,7 @@ from cadence.builtins.info import (
     resolve_locations,
     time_difference,
 )
+from cadence.sdk import reader_of
 
 WINTER = datetime(2025, 1, 15, 12, 0, tzinfo=UTC)
 SUMMER = datetime(2025, 7, 15, 12, 0, tzinfo=UTC)
@@ -378,6 +379,52 @@ def test_convert_time_takes_back_what_the_caller_dropped_of_the_time(
     question: str, given: str, completed: str
 ) -> None:
     assert info.completed_clock(question, given) == completed
+
+
+@pytest.mark.parametrize(
+    ("question", "given", "completed"),
+    [
+        # no time in the argument: the question's one time of day
+        (
+            "When it's noon in New York, what time is it in Berlin?",
+            "New York what time is it in Berlin",
+            "12:00",
+        ),
+        ("If it's midnight in Sydney, what time is it in London?", "Sydney", "00:00"),
+        # the same hour on the clock's face, minutes and afternoon dropped
+        ("When it is half past 3 in the afternoon in Paris, what time is it in Chicago?", "3", "15:30"),
+        # another hour, a date, or several times in the question: the argument stands
+        ("When it is half past 3 in the afternoon in Paris, what time is it in Chicago?", "9", "9"),
+        (
+            "When it's noon in Tokyo on 2025-01-15, what time is it in Oslo?",
+            "2025-01-15 12:00",
+            "2025-01-15 12:00",
+        ),
+        ("Is 9am in Rome 3pm in Tokyo?", "Rome", "Rome"),
+    ],
+)
+def test_convert_time_reads_the_time_of_day_the_question_gives(
+    question: str, given: str, completed: str
+) -> None:
+    assert info.completed_clock(question, given) == completed
+
+
+@pytest.mark.parametrize(
+    ("question", "current", "clock", "convert"),
+    [
+        ("When it is half past 3 in the afternoon in Paris, what time is it in Chicago?", False, False, True),
+        ("What time is it in Chicago?", True, False, False),
+        ("What time will it be 2 hours after 9:30?", None, True, True),  # a duration: the clock's
+    ],
+)
+def test_a_time_given_in_one_place_and_asked_in_another_is_converted(
+    question: str, current: bool | None, clock: bool, convert: bool
+) -> None:
+    """The current time's and the clock calculator's readers leave a conversion between places alone."""
+    readers = {tool.name: reader_of(tool) for tool in info.INFO_TOOLS}
+    assert current is None or readers["current_time"](question) is current
+    assert readers["clock_calculator"](question) is clock
+    assert bool(readers["convert_time"](question)) is convert
 
 
 @pytest.mark.parametrize(

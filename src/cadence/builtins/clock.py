@@ -656,13 +656,37 @@ def names_time_of_day(text: str) -> bool:
         return True
 
 
+_TIME_IN_PLACE_ASKED_RE = re.compile(
+    r"\bwhat(?:'s| is)?\s+(?:the\s+)?(?:local\s+)?time\s+(?:is\s+it|will\s+it\s+be|would\s+it\s+be|is\s+that|"
+    r"does\s+that\s+make\s+it)?\s*(?:in|at|for)\s+[A-Z]"
+)
+"""The time asked in a place ("what time is it in Chicago?"): with one time of day given elsewhere, a time
+converted between places (``convert_time``), not arithmetic on the clock."""
+
+
+def converts_between_places(text: str) -> bool:
+    """Whether ``text`` gives one time of day and asks the time in a place, with no duration: "When it is
+    half past 3 in Paris, what time is it in Chicago?" (``convert_time``'s, neither the clock calculator's
+    nor the current time's)."""
+    written = normalized(text)
+    if _TIME_IN_PLACE_ASKED_RE.search(written) is None:
+        return False
+    try:
+        times = find_times(written)
+        return len(times) == 1 and not find_durations(written, times)
+    except ClockQuestionError:
+        return False
+
+
 def reads_clock_question(text: str) -> bool:
     """The clock calculator's reader: a time of day, a duration (:func:`find_durations`: "in 2 and a half
     hours"), a span from now or ago, or how many hours a day, week or month has. "How many hours should I
     sleep?" is none."""
     written = normalized(text)
-    if names_time_of_day(text) or _FROM_NOW_OR_AGO_RE.search(written) or _UNITS_IN_PERIOD_RE.search(written):
+    if _FROM_NOW_OR_AGO_RE.search(written) or _UNITS_IN_PERIOD_RE.search(written):
         return True
+    if names_time_of_day(text):
+        return not converts_between_places(text)
     if _FORMAT_RE.search(written) and _MILITARY_RE.search(written):
         return True  # "1530 in 12-hour format"
     try:
@@ -677,6 +701,7 @@ __all__ = [
     "TimeOfDay",
     "answer",
     "clock_text",
+    "converts_between_places",
     "duration_text",
     "find_durations",
     "find_times",

@@ -53,7 +53,15 @@ from langgraph.prebuilt import InjectedState
 
 from cadence.builtins._common import BuiltinToolError, agent_prompt, capitalized, not_an_action
 from cadence.builtins._place_words import COMMON_PLACE_WORDS
-from cadence.builtins.clock import make_clock_calculator, names_time_of_day, reads_clock_question
+from cadence.builtins.clock import (
+    ClockQuestionError,
+    converts_between_places,
+    find_times,
+    make_clock_calculator,
+    names_time_of_day,
+    reads_clock_question,
+)
+from cadence.builtins.clock import normalized as clock_normalized
 from cadence.builtins.dates import HOLIDAYS, MONTHS, MOVABLE_HOLIDAYS, Calendar, make_date_calculator
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, reads, tool, volatile
 from cadence.text import DATE_IN_DIGITS_RE, numbers_from_words
@@ -1610,10 +1618,52 @@ def asked_weekday(question: str | None, time: str) -> int | None:
     return next(i for i, name in enumerate(_WEEKDAYS) if name.startswith(word[:3]))
 
 
+_DATE_GIVEN_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _clock_seconds(time: str) -> int | None:
+    """Seconds after midnight of the time :func:`parse_clock` reads in ``time`` (None: it reads none)."""
+    try:
+        moment = parse_clock(time, date.today())
+    except TimeFormatError:
+        return None
+    return moment.hour * 3600 + moment.minute * 60
+
+
+def _one_time_of_day(question: str | None) -> int | None:
+    """Seconds after midnight of the one time of day ``question`` writes ("noon", "half past 3 in the
+    afternoon"), or None when it writes none or several."""
+    if not question:
+        return None
+    try:
+        times = find_times(clock_normalized(question))
+    except ClockQuestionError:
+        return None
+    return times[0].seconds if len(times) == 1 else None
+
+
 def completed_clock(question: str | None, time: str) -> str:
     """``time`` as the user's question writes it when the caller dropped its minutes or its am/pm ("6"
     for "If it's 6 pm in Sydney", "7:15" for "7:15 pm"): a clock time without them is read on the 24-hour
-    clock, 6 pm as 06:00."""
+    clock, 6 pm as 06:00. When the question writes one time of day and ``time`` holds none ("New York what
+    time is it in Berlin" for "When it's noon in New York, …") or another time at the same hour of the
+    clock's face ("3" for "half past 3 in the afternoon"), that time of day."""
+    completed = _dropped_parts_back(question, time)
+    if completed != time:
+        return completed
+    given = time.strip()
+    said = _one_time_of_day(question)
+    if said is None or _DATE_GIVEN_RE.search(given):
+        return time
+    seconds = _clock_seconds(given)
+    if seconds == said or (seconds is not None and seconds // 3600 % 12 != said // 3600 % 12):
+        return time
+    logger.info("convert_time: the time read from the question", extra={"given": given})
+    return f"{said // 3600:02d}:{said % 3600 // 60:02d}"
+
+
+def _dropped_parts_back(question: str | None, time: str) -> str:
+    """:func:`completed_clock`'s minutes or am/pm taken back from the question ("6" for "6 pm")."""
     given = time.strip()
     if not question or not given or re.search(r"[ap]\.?m\b", given, re.IGNORECASE):
         return time
@@ -1793,10 +1843,11 @@ def asks_current_time(text: str) -> bool:
     """``current_time``'s reader (:func:`cadence.sdk.reads`): a question asking the time, the date or the day
     now somewhere, or a place's time zone; not another day's date ("What date was it yesterday in London?",
     "what day was 1 jan 2000" are the date calculator's). "What's a good time to visit Japan?", "Who invented
-    the clock?" and "Why do we have time zones?" are no such question."""
+    the clock?" and "Why do we have time zones?" are no such question, nor is a time given in one place
+    asked in another ("When it's 3 pm in Paris, what time is it in Chicago?")."""
     if _SUMMER_TIME_ASKED_RE.search(text):  # "Does Tokyo have DST?"
         return True
-    return _asks_now(text) and _OTHER_DAY_RE.search(text) is None
+    return _asks_now(text) and _OTHER_DAY_RE.search(text) is None and not converts_between_places(text)
 
 
 asks_time_difference = _reader(
