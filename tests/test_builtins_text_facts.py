@@ -155,3 +155,33 @@ def test_a_follow_up_in_another_word_asks_the_same_count() -> None:
     assert with_another_number("And in Paris?", "What time is it in Tokyo?") == "What time is it in Paris?"
     # "in" replaced only where it ends the question
     assert with_another_number("And in 2020?", "What is the population in France today?") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "Which is longer, 'elephant' or 'giraffe'?",
+            "'elephant' (8 letters) is longer than 'giraffe' (7 letters).",
+        ),
+        (
+            "Which word is longer, elephant or giraffe?",
+            "'elephant' (8 letters) is longer than 'giraffe' (7 letters).",
+        ),
+        ("Which has more letters, cat or horse?", "'horse' (5 letters) is longer than 'cat' (3 letters)."),
+        (
+            "Which word has fewer letters: 'apple' or 'kiwi'?",
+            "'kiwi' (4 letters) is shorter than 'apple' (5 letters).",
+        ),
+        ("Which is longer, 'cat' or 'dog'?", "'cat' and 'dog' are the same length: 3 letters each."),
+    ],
+)
+def test_two_texts_lengths_are_compared(question: str, said: str) -> None:
+    assert answer(question) == said
+
+
+@pytest.mark.parametrize(
+    "question", ["Which is longer, the Nile or the Amazon?", "Which is shorter, a week or a fortnight?"]
+)
+def test_lengths_of_things_not_words_are_not_text_facts(question: str) -> None:
+    assert read_request(question) is None

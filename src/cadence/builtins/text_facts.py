@@ -96,11 +96,12 @@ class TextRequest:
     """What a question asks of which text."""
 
     ask: str
-    """What is asked: a key of the counts and spellings ("words", "letter", "backwards"…)."""
+    """What is asked: a key of the counts and spellings ("words", "letter", "backwards", "longer"…)."""
     text: str
     """The text it is asked of."""
     target: str = ""
-    """The letter or word counted ("r" of "How many r's in strawberry?"), else ""."""
+    """The letter or word counted ("r" of "How many r's in strawberry?"), the other text of two compared,
+    else ""."""
 
 
 def _text_in(question: str) -> str:
@@ -119,10 +120,42 @@ def _text_in(question: str) -> str:
     return named[-1].strip() if named else ""
 
 
+_LENGTHS_ASKED_RE = re.compile(
+    r"\b(?:which|what)\b[^?]*?\b(?P<how>longer|shorter|more (?:letters|characters)"
+    r"|fewer (?:letters|characters)|less (?:letters|characters))\b",
+    re.IGNORECASE,
+)
+"""Two texts' lengths compared ("Which is longer, 'elephant' or 'giraffe'?", "Which has more letters")."""
+_TWO_WORDS_RE = re.compile(r"(?:,|:)\s*(?P<a>[\w'’-]+)\s+or\s+(?P<b>[\w'’-]+)\s*[?.!]*\s*$", re.IGNORECASE)
+_OF_WORDS_RE = re.compile(r"\b(?:words?|letters|characters)\b", re.IGNORECASE)
+
+
+def _lengths_compared(question: str) -> TextRequest | None:
+    """Two texts whose lengths a question compares: two quoted, or two words after a comma when it speaks
+    of words or letters ("Which word is longer, elephant or giraffe?"; not "Which is longer, the Nile or the
+    Amazon?", a question about rivers)."""
+    asked = _LENGTHS_ASKED_RE.search(question)
+    if asked is None:
+        return None
+    quoted = [q.group("text") for q in _QUOTED_RE.finditer(question)]
+    if len(quoted) == 2:
+        a, b = quoted
+    else:
+        two = _TWO_WORDS_RE.search(question)
+        if quoted or two is None or not _OF_WORDS_RE.search(question[: two.start()]):
+            return None
+        a, b = two.group("a"), two.group("b")
+    how = asked.group("how").lower()
+    return TextRequest("longer" if how.startswith(("longer", "more")) else "shorter", a, b)
+
+
 def read_request(question: str) -> TextRequest | None:
     """What ``question`` asks of which text, or None when it asks nothing of these or names no text."""
     if not isinstance(question, str):
         return None
+    compared = _lengths_compared(question)
+    if compared is not None:
+        return compared
     text = _text_in(question)
     if not text:
         return None
@@ -205,10 +238,24 @@ def _sentence(request: TextRequest) -> str:
                 "ignoring case, spaces and punctuation)."
             )
         return f"No, {shown} is not a palindrome: backwards it is '{text[::-1]}'."
+    if ask in ("longer", "shorter"):
+        return _lengths_sentence(ask, text, target)
     if ask == "letter":
         return f"The letter '{target}' appears {_plural(letters.count(target), 'time')} in {shown}."
     times = sum(w.lower() == target.lower() for w in words)
     return f"The word '{target}' appears {_plural(times, 'time')} in {shown}."
+
+
+def _lengths_sentence(ask: str, a: str, b: str) -> str:
+    """Which of ``a`` and ``b`` is longer (``ask`` "longer") or shorter, counted in letters (in characters
+    when either is not all letters)."""
+    unit = "letter" if a.isalpha() and b.isalpha() else "character"
+    na, nb = (len(_letters(t)) if unit == "letter" else len(t) for t in (a, b))
+    if na == nb:
+        return f"'{a}' and '{b}' are the same length: {_plural(na, unit)} each."
+    first, second = ((a, na), (b, nb)) if (na > nb) == (ask == "longer") else ((b, nb), (a, na))
+    said = [f"'{t}' ({_plural(n, unit)})" for t, n in (first, second)]
+    return f"{said[0]} is {ask} than {said[1]}."
 
 
 def answer(question: str) -> str:
