@@ -267,7 +267,8 @@ class TextAgent(BaseAgent):
         def text_facts(question: str) -> str:
             """Count or spell a text given in the question, worked out letter by letter: its words,
             letters, characters, vowels or sentences, how often a letter or word occurs, the text
-            backwards or in upper or lower case, whether it is a palindrome. Pass the question with
+            backwards or in upper or lower case, whether it is a palindrome, which of two words is
+            longer. Pass the question with
             the text, e.g. "How many r's are in strawberry?", "How many words are in: <text>"."""
             if len(question) > agent.max_chars:
                 raise BuiltinToolError(

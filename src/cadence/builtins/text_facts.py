@@ -7,6 +7,8 @@ reads the request and the text it is about from one question and works the answe
 - the letters, words, characters (with and without spaces), sentences, vowels or consonants of a
   text, or how often a letter or a word occurs in it;
 - the text written backwards, in upper or lower case; whether it is a palindrome.
+- which of two words is longer or shorter ("Which is longer, 'elephant' or 'giraffe'?"; the words quoted,
+  or named after a comma when the question speaks of words or letters).
 
 The text is what follows a colon ("Count the words in this: ..."), what the question quotes ("'to be or
 not to be'"), or the word a short question names ("How many r's in strawberry?", "Reverse the word
