@@ -2037,7 +2037,7 @@ def test_more_everyday_forms_not_read_without_every_number_in_its_place(text: st
         ("$19 an hour, 6 hours plus 5 hours", "(19 * (6 + 5)) = 209"),
         (
             "I earn $19 an hour and worked 6 hours on Saturday and 5 on Sunday. How much did I make this weekend?",
-            "(19 * (6 + 5)) = 209",
+            "(19 * (6 + 5)) = 209 ($209)",
         ),
         ("240 rows at 90 seconds each in hours", "(240 * 90 / 3600) = 6"),
         (
@@ -2048,7 +2048,7 @@ def test_more_everyday_forms_not_read_without_every_number_in_its_place(text: st
         (
             "Rent is $1,850. I have the big room so I pay 40%, and my two flatmates split the rest equally. "
             "What does each flatmate pay?",
-            "(1850 * (100 - 40) / 100 / 2) = 555",
+            "(1850 * (100 - 40) / 100 / 2) = 555 ($555)",
         ),
         (
             "35 of my 140 plants died over the winter. What percentage survived?",
@@ -2056,7 +2056,7 @@ def test_more_everyday_forms_not_read_without_every_number_in_its_place(text: st
         ),
         (
             "A gym membership is $39 a month plus a one-off $50 joining fee. What do I pay in the first year?",
-            "(39 * 12 + 50) = 518",
+            "(39 * 12 + 50) = 518 ($518)",
         ),
         (
             "A roast needs 20 minutes per 500 g plus an extra 20 minutes. How long should a 2 kg roast cook?",
@@ -2064,7 +2064,7 @@ def test_more_everyday_forms_not_read_without_every_number_in_its_place(text: st
         ),
         (
             "Grocery prices went up 4% this year. I used to spend $150 a week, what do I spend now?",
-            "(150 * (100 + 4) / 100) = 156",
+            "(150 * (100 + 4) / 100) = 156 ($156)",
         ),
         ("What's the area of a wall that is 4.2 m wide and 2.6 m tall?", "(4.2 * 2.6) = 10.92"),
         (
@@ -2073,7 +2073,7 @@ def test_more_everyday_forms_not_read_without_every_number_in_its_place(text: st
         ),
         (
             "I have $1,240 saved and I add $60 every week. How much will I have after 10 weeks?",
-            "(1240 + 60 * 10) = 1840",
+            "(1240 + 60 * 10) = 1840 ($1,840)",
         ),
         ("What percentage of an hour is 45 minutes?", "(45 * 60 / (1 * 3600) * 100) = 75"),
         (
@@ -2097,7 +2097,7 @@ def test_more_everyday_forms_not_read_without_every_number_in_its_place(text: st
         (
             "The hotel is 85 euros a night plus a city tax of 2.50 euros per person per night. Two of us stay 4 "
             "nights. What's the total?",
-            "(85 * 4 + 2.50 * 2 * 4) = 360",
+            "(85 * 4 + 2.50 * 2 * 4) = 360 (€360)",
         ),
     ],
 )
