@@ -447,7 +447,6 @@ def test_a_weekday_counts_from_today_in_the_place_named(monkeypatch: pytest.Monk
         ("When is the next Friday the 13th?", "Cannot read 'next Friday'"),
         ("What's the date the Thursday after next?", "Cannot read 'Thursday'"),
         ("What date is every Monday?", "Cannot read 'Monday'"),
-        ("How many Fridays until March?", "Cannot tell which days to count"),  # until which day of March?
         ("What was the date a week ago Friday?", "Cannot read 'a week ago Friday'"),
         ("What's the date this weekend?", "Cannot read 'this weekend'"),
         ("I have a meeting on Thursday", "asks nothing about it"),
@@ -953,4 +952,41 @@ def test_an_age_in_a_later_year() -> None:
 )
 def test_the_day_of_the_year(question: str, said: str) -> None:
     """ "What day of the year is it?" was answered with the time of day."""
+    assert ask(question).startswith(said)
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Is today a weekend?", "No: today in UTC is Wednesday, 15 January 2025, a weekday."),
+        ("Is it a weekend in 3 days?", "Yes: the date 3 days from today"),
+        ("Was 1 January 2000 a weekday?", "No: the 1st of January 2000 was a Saturday, a weekend day."),
+        (
+            "Is 3 February 2025 a business day?",
+            "Yes: the 3rd of February 2025 is a Monday, a weekday (public",
+        ),
+        # a holiday on a weekday: a day off in many countries, no yes or no
+        (
+            "Is Christmas a working day this year?",
+            "Christmas Day, 25 December 2025, is a Thursday, a weekday; as a",
+        ),
+    ],
+)
+def test_whether_a_day_is_a_weekend_day_or_a_weekday(question: str, said: str) -> None:
+    assert ask(question).startswith(said)
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("How many days until June?", "There are 137 days until Sunday, 1 June 2025"),
+        (
+            "How many months until June 2026?",
+            "There are 16 months and 17 days (502 days) until Monday, 1 June 2026",
+        ),
+        ("How long since March?", "It has been 320 days since Friday, 1 March 2024"),
+        ("How many days until 5 June?", "There are 141 days until Thursday, 5 June 2025"),  # a day: that day
+    ],
+)
+def test_a_month_named_alone_after_until_or_since_is_its_first_day(question: str, said: str) -> None:
     assert ask(question).startswith(said)

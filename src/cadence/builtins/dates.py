@@ -1373,6 +1373,40 @@ def _week_or_day_of_year(text: str, calendar_: Calendar) -> str:
 # --- the question --------------------------------------------------------------------
 
 
+_DAY_KIND_RE = re.compile(
+    r"^\W*(?:is|was|will|would|isn't|wasn't)\b.*?\b(?:an?|on\s+an?|on\s+the)\s+"
+    r"(?P<kind>weekend(?:\s+day)?|weekday|week\s*day|working\s+day|work\s*day|business\s+day|school\s+day)\b",
+    re.IGNORECASE,
+)
+"""A question whether a day is a weekend day or a weekday ("Is today a weekend?", "Is 25 December 2026 a
+working day?")."""
+_MONTH_ALONE_RE = re.compile(
+    rf"\b(?P<lead>until|till|til|since)\s+(?P<month>(?!may\b)(?:{_MONTH_PATTERN})|May)\b"
+    r"(?P<year>\s+[12]\d{3})?(?!\s*\d)(?!\s+(?:the\s+)?\d)",
+    re.IGNORECASE,
+)
+"""A month named without its day after "until" or "since" ("How many days until June?", "since March 2026"):
+its 1st."""
+
+
+def _day_kind(item: _Date, today: _Today, kind: str) -> str:
+    """Whether the day of ``item`` is a weekend day (``kind`` "weekend…") or a weekday (any other kind),
+    said with its date: "No: today in UTC is Monday, 30 November 2026, a weekday."."""
+    value = _shift(item)
+    weekend = value.weekday() >= 5
+    asked_weekend = kind.lower().startswith("weekend")
+    said = _weekday(item, today).rstrip(".")
+    if said.split(" ", 1)[0] in ("The", "Today", "Tomorrow", "Yesterday", "Next", "Last", "This"):
+        said = said[:1].lower() + said[1:]
+    is_a = "a weekend day" if weekend else "a weekday"
+    if kind.lower().startswith("week"):
+        return f"{'Yes' if weekend == asked_weekend else 'No'}: {said}, {is_a}."
+    if isinstance(item, _Found) and item.kind == "holiday":  # a working day? a public holiday in many places
+        return f"{_capital(said)}, {is_a}; as a public holiday it is a day off in many countries."
+    yes = "Yes" if weekend == asked_weekend else "No"
+    return f"{yes}: {said}, {is_a} (public holidays are not taken into account)."
+
+
 def answer(question: str, calendar: Calendar) -> str:
     """Answer one date question (see the module docs) in one sentence, today taken from ``calendar``.
 
@@ -1380,7 +1414,12 @@ def answer(question: str, calendar: Calendar) -> str:
     and an example that works.
     """
     check_question(question, DateQuestionError, kind="date", examples=EXAMPLES, max_chars=MAX_QUESTION_CHARS)
-    text = _normalize(question)
+    text = _MONTH_ALONE_RE.sub(
+        lambda m: f"{m.group('lead')} 1 {m.group('month')}{m.group('year') or ''}", _normalize(question)
+    )
+    kind = _DAY_KIND_RE.search(text)
+    if kind is not None:  # "Is today a weekend?": the kind of day is asked, not read as a date
+        text = text[: kind.start("kind")] + " " * len(kind.group("kind")) + text[kind.end("kind") :]
     counted = _COUNTED_DAYS_RE.search(text)
     if counted is not None:
         return _weekdays_counted(text, counted.group("unit"), calendar)
@@ -1465,6 +1504,8 @@ def answer(question: str, calendar: Calendar) -> str:
                 second_text = "t" + second_text[1:]
             return f"{_weekday(first, today)[:-1]}, and {second_text}"
         return _between(first, second, today, unit, bool(_INCLUSIVE_RE.search(masked)))
+    if kind is not None and not counts:
+        return _day_kind(single, today, kind.group("kind"))
     if isinstance(single, _Shifted) and not counts:
         return _shifted(single, today)
     if counts and not _is_today(single):
