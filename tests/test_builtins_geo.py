@@ -809,3 +809,34 @@ def test_there_is_the_place_an_earlier_answer_gave_without_its_call() -> None:
     history = [HumanMessage("What's the capital of Japan?"), AIMessage("The capital of Japan is Tokyo.")]
     question = "What time is it there?"
     assert there_place(question, [*history, HumanMessage(question)]) == "Tokyo"
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Is Sydney the capital of Australia?", "No: the capital of Australia is Canberra, not Sydney."),
+        ("is Canberra the capital of Australia?", "Yes, Canberra is the capital of Australia."),
+        (
+            "Is Washington the capital of the United States?",
+            "Yes, Washington, D.C. is the capital of the United",
+        ),
+        (
+            "Is Rio de Janeiro the capital of Brazil?",
+            "No: the capital of Brazil is Brasília, not Rio de Janeiro.",
+        ),
+        ("Is Brasilia the capital city of Brazil?", "Yes, Brasília is the capital of Brazil."),  # no accent
+    ],
+)
+def test_whether_a_city_is_a_capital_is_answered_yes_or_no(question: str, said: str) -> None:
+    assert answer(question).startswith(said)
+
+
+@pytest.mark.parametrize(
+    ("question", "n", "first"),
+    [("Name three countries in Africa", 3, "Nigeria"), ("List 5 countries in Europe", 5, "Russia")],
+)
+def test_a_few_countries_of_a_continent_are_its_most_populous(question: str, n: int, first: str) -> None:
+    lead, _, names = answer(question).partition(": ")
+    assert lead.startswith(f"The {n} most populous countries in ")
+    listed_names = names.rstrip(".").replace(" and ", ", ").split(", ")
+    assert len(listed_names) == n and listed_names[0] == first

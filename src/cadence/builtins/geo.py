@@ -21,6 +21,7 @@ import logging
 import math
 import re
 import threading
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -815,12 +816,14 @@ _COUNTRIES_COUNTED_RE = re.compile(
     rf"\bhow\s+many\s+countries\s+(?:are\s+)?(?:there\s+)?{_WHERE_ALL}", re.IGNORECASE
 )
 """The countries of the world or a continent counted ("How many countries are in Africa?")."""
+_FEW = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 _COUNTRIES_LISTED_RE = re.compile(
-    rf"\b(?:list|name|what\s+are|which\s+are|tell\s+me)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?countries\s+"
-    rf"(?:that\s+are\s+)?{_WHERE_ALL}",
+    rf"\b(?:list|name|what\s+are|which\s+are|tell\s+me|give\s+me)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?"
+    rf"(?:(?P<few>\d{{1,2}}|{'|'.join(_FEW)})\s+)?countries\s+(?:that\s+are\s+)?{_WHERE_ALL}",
     re.IGNORECASE,
 )
-"""The countries of a continent listed ("List the countries in South America")."""
+"""The countries of a continent listed ("List the countries in South America"), or a few of them ("Name three
+countries in Africa": the most populous)."""
 _TOTAL_PEOPLE_RE = re.compile(
     r"\b(?:population|number\s+of\s+people|how\s+many\s+(?:people|inhabitants)(?:\s+(?:are\s+there|live|living))?)"
     rf"\s+{_WHERE_ALL}|\b(?P<whose>{_CONTINENTS})(?:'s)?\s+population\b",
@@ -906,6 +909,12 @@ def _all_countries(question: str) -> str | None:
         continent, where = _scope(counted.group("scope"))
         found = _in_scope(continent)
         lists = f"GeoNames lists {_how_many_countries(len(found))} {where}"
+        few = listed_asked.group("few") if listed_asked is not None else None
+        if few is not None:
+            n = _FEW.get(few.lower()) or int(few)
+            biggest = sorted(found, key=lambda f: f.population, reverse=True)[: min(n, MAX_LISTED)]
+            names = listed([with_article(f.name) for f in biggest])
+            return f"The {n} most populous countries {where}, by GeoNames' figures: {names}."
         if listed_asked is not None:
             return f"{lists}: {listed([with_article(f.name) for f in found][:MAX_LISTED])}."
         return f"{lists} (its list counts territories, such as overseas regions, as countries)."
@@ -986,6 +995,39 @@ def _places(text: str, limit: int = MAX_PLACES) -> list[Place]:
         return resolve_locations(named, limit)
 
 
+_IS_CAPITAL_RE = re.compile(
+    r"^\W*(?i:is|isn't)\s+(?P<city>[A-Z][\w.'-]*(?:\s+(?:[A-Z][\w.'-]*|de|da|do|del|la|le|al|el|van|von))*)\s+(?i:really\s+)?(?i:the\s+)?"
+    r"capital(?:\s+city)?\s+of\s+(?P<country>(?:the\s+)?[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)\s*[?.!]*\s*$"
+)
+"""A question whether a city is a country's capital ("Is Sydney the capital of Australia?")."""
+_CAPITAL_SAID_RE = re.compile(r"^The capital of (?P<country>.+?) is (?P<capital>.+?)\.(?:\s+(?=[A-Z])|$)")
+
+
+def _unaccented(text: str) -> str:
+    """``text`` without accents ("Brasília" → "Brasilia")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def _capital_checked(question: str) -> str | None:
+    """Yes or no to "Is Sydney the capital of Australia?", with the capital ("No: the capital of Australia is
+    Canberra, not Sydney."); None for any other question (or a country whose capital is not known)."""
+    asked = _IS_CAPITAL_RE.match(question)
+    if asked is None:
+        return None
+    try:
+        said = _CAPITAL_SAID_RE.match(answer(f"What is the capital of {asked.group('country')}?"))
+    except PlaceFactsError:
+        return None  # no such country: the question is read as any other
+    if said is None:
+        return None
+    city, capital, country = asked.group("city"), said.group("capital"), said.group("country")
+    if re.search(r"\b[A-Z]\.[A-Z]$", capital):
+        capital += "."  # "Washington, D.C.": the sentence's full stop ends the abbreviation too
+    if re.match(rf"{re.escape(_unaccented(city))}\b", _unaccented(capital), re.IGNORECASE):
+        return f"Yes, {capital} is the capital of {country}."
+    return f"No: the capital of {country} is {capital}, not {city}."
+
+
 def answer(question: str) -> str:
     """``place_facts``' answer: the facts asked of each place the question names (every fact when it
     asks none, e.g. "Tell me about Canada"). Raises :class:`PlaceFactsError` when it names no place."""
@@ -1002,7 +1044,7 @@ def answer(question: str) -> str:
     nearer = _nearer(question)
     if nearer is not None:
         return nearer
-    together = _all_countries(question)
+    together = _all_countries(question) or _capital_checked(question)
     if together is not None:
         return together
     try:
