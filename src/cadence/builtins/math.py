@@ -24,7 +24,7 @@ from typing import Any
 
 from langchain_core.tools import BaseTool
 
-from cadence.builtins import clock
+from cadence.builtins import clock, number_facts
 from cadence.builtins._common import BuiltinToolError, agent_prompt, not_an_action
 from cadence.builtins.equations import solve as solve_equation
 from cadence.builtins.math_language import (
@@ -909,9 +909,11 @@ divide, double, twice, triple, half, halve, reciprocal, log base 2 of 64, "the l
 calculator; "the natural log of 10" is ln), fractions of a value ("two thirds
 of 60", "3/4 of 200"), a
 decimal or a percentage as a fraction in lowest terms ("0.75 as a fraction": 3/4), whether a number is
-even or odd, prime and its prime factors ("is 91 a prime number?", "prime factors of 360"), whether it
-is divisible by another, the greatest common divisor (gcd) and least common multiple (lcm), which of two
-amounts is larger,
+even or odd, prime and its prime factors ("is 91 a prime number?", "prime factors of 360"), the next
+prime after it and the primes of a range ("primes between 10 and 30"), whether it is a perfect square or
+cube, a division with its remainder, how many zeros a number has ("one billion"), a percent or a fraction
+as a decimal ("45% as a decimal"), whether it is divisible by another, the greatest common divisor (gcd)
+and least common multiple (lcm), which of two amounts is larger,
 a linear equation in one unknown ("solve 2x + 3 = 11 for x"), a rate per another
 unit ("$52,000 a year: how much per month?"),
 sums, products, differences, quotients and remainders, a value increased or decreased (reduced) by a
@@ -1035,6 +1037,9 @@ def _calculate_one(expression: str) -> str:
     primes = _about_primes(expression) if isinstance(expression, str) else None
     if primes is not None:
         return primes
+    fact = number_facts.answer(expression)
+    if fact is not None:
+        return fact
     parity = _about_parity(expression) if isinstance(expression, str) else None
     if parity is not None:
         return parity

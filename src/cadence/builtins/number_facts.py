@@ -1,0 +1,245 @@
+"""Facts about whole numbers that the calculator says in a sentence, worked out exactly.
+
+A small model guesses these ("the next prime after 100 is a special type of composite integer"); the
+calculator reads them from the question and works them out:
+
+- the prime next to a number ("What is the next prime after 100?", "the largest prime below 50") and the
+  primes of a range, listed or counted ("List the prime numbers between 10 and 30", "How many primes are
+  there below 100?");
+- whether a number is a perfect square or cube ("Is 64 a perfect square?": 8 × 8);
+- a division with its remainder ("17 divided by 3 with remainder": 5 remainder 2);
+- how many zeros a number has when written out ("How many zeros are in one billion?": 9);
+- a percent or a fraction as a decimal ("45% as a decimal": 0.45).
+
+:func:`answer` returns None for any other text, so the calculator reads it as arithmetic.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+
+from cadence.text import numbers_from_words
+
+MAX_NUMBER = 10**12
+"""Largest number a prime is looked for near (trial division up to its square root stays fast)."""
+MAX_RANGE = 100_000
+"""Widest range whose primes are listed or counted."""
+MAX_LISTED = 60
+"""Most primes named in one answer (more are counted, the first and last named)."""
+
+_N = r"(?P<n>\d[\d,]*)"
+_NEAR_PRIME_RE = re.compile(
+    r"\b(?:the\s+)?(?P<which>next|first|smallest|lowest|nearest|closest|previous|last|largest|biggest|greatest"
+    r"|highest)\s+prime(?:\s+number)?\s+(?P<rel>after|above|over|greater\s+than|bigger\s+than|larger\s+than"
+    rf"|more\s+than|before|below|under|less\s+than|smaller\s+than|lower\s+than|to)\s+{_N}\b",
+    re.IGNORECASE,
+)
+"""The prime next to a number: "the next prime after 100", "the largest prime below 50"."""
+_PRIMES_IN_RE = re.compile(
+    r"\b(?P<count>how\s+many\s+)?(?:(?:the|all)\s+)?primes?(?:\s+numbers?)?\s+(?:are\s+(?:there\s+)?)?"
+    r"(?:(?:between|from)\s+(?P<a>\d[\d,]*)\s+(?:and|to|through|up\s+to)\s+(?P<b>\d[\d,]*)"
+    r"|(?:below|under|less\s+than|up\s+to|smaller\s+than)\s+(?P<top>\d[\d,]*))",
+    re.IGNORECASE,
+)
+"""The primes of a range, listed or counted: "the prime numbers between 10 and 30", "how many primes are
+there below 100"."""
+_PERFECT_RE = re.compile(
+    rf"^\W*(?:is|are)\s+{_N}\s+(?:a\s+)?perfect\s+(?P<kind>square|cube)s?\b", re.IGNORECASE
+)
+"""Whether a number is a perfect square or cube: "Is 64 a perfect square?"."""
+_REMAINDER_RE = re.compile(
+    r"\b(?:divide\s+)?(?P<a>\d[\d,]*)\s+(?:divided\s+by|by|/|÷)\s+(?P<b>\d[\d,]*)\s+(?:with|and|giving|showing)\s+"
+    r"(?:the\s+|a\s+|its\s+)?remainders?\b"
+    r"|\b(?P<a2>\d[\d,]*)\s+(?:divided\s+by|/|÷)\s+(?P<b2>\d[\d,]*)\s+(?:as\s+)?(?:a\s+)?(?:quotient\s+and\s+"
+    r"remainder|whole\s+number\s+and\s+remainder)\b",
+    re.IGNORECASE,
+)
+"""A division asked with its remainder: "17 divided by 3 with remainder", "divide 100 by 7 with the
+remainder"."""
+_ZEROS_RE = re.compile(
+    r"\bhow\s+many\s+(?:zeros|zeroes|0s|0's|noughts)\s+(?:are\s+|does\s+)?(?:there\s+)?(?:in\s+|does\s+)?"
+    r"(?P<x>(?:an?\s+|one\s+)?[\w ,]+?)(?:\s+have)?\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+"""The zeros of a number written out: "How many zeros are in one billion?", "How many zeros does a million
+have?"."""
+_AS_DECIMAL_RE = re.compile(
+    r"^\W*(?:what\s+is\s+|what's\s+|convert\s+|write\s+|express\s+)?(?P<x>\d[\d,]*(?:\.\d+)?\s*(?:%|percent\b|per\s+cent\b)"
+    r"|\d+\s*/\s*\d+)\s+(?:as|to|in|into)\s+(?:a\s+)?decimal(?:\s+number)?\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+"""A percent or a fraction asked as a decimal: "What's 45% as a decimal?", "Convert 3/8 to a decimal"."""
+
+
+def _whole(written: str) -> int:
+    return int(written.replace(",", ""))
+
+
+def is_prime(n: int) -> bool:
+    """Whether ``n`` is a prime number (trial division by 2, 3 and 6k ± 1)."""
+    if n < 2:
+        return False
+    if n < 4:
+        return True
+    if n % 2 == 0 or n % 3 == 0:
+        return False
+    k = 5
+    while k * k <= n:
+        if n % k == 0 or n % (k + 2) == 0:
+            return False
+        k += 6
+    return True
+
+
+def _listed(numbers: list[int]) -> str:
+    shown = [f"{n:,}" for n in numbers]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
+
+
+def _near_prime(match: re.Match[str]) -> str:
+    n = _whole(match.group("n"))
+    if n > MAX_NUMBER:
+        return f"{n:,} is too large to look for primes near it here (at most {MAX_NUMBER:,})."
+    rel = match.group("rel").lower()
+    below = match.group("which").lower() in ("previous", "last", "largest", "biggest", "greatest", "highest")
+    below = below or rel.startswith(("before", "below", "under", "less", "smaller", "lower"))
+    if match.group("which").lower() in ("nearest", "closest") or rel == "to":
+        up, down = n, n
+        while not is_prime(up):
+            up += 1
+        while down >= 2 and not is_prime(down):
+            down -= 1
+        if down >= 2 and n - down < up - n:
+            return f"The prime nearest to {n:,} is {down:,}."
+        if down >= 2 and n - down == up - n and up != down:
+            return f"The primes nearest to {n:,} are {down:,} and {up:,}, as near."
+        return f"The prime nearest to {n:,} is {up:,}."
+    if below:
+        m = n - 1
+        while m >= 2 and not is_prime(m):
+            m -= 1
+        if m < 2:
+            return f"There is no prime below {n:,}: the smallest prime is 2."
+        return f"The largest prime below {n:,} is {m:,}."
+    m = n + 1
+    while not is_prime(m):
+        m += 1
+    return f"The next prime after {n:,} is {m:,}."
+
+
+def _primes_in(match: re.Match[str]) -> str:
+    if match.group("top"):
+        low, high, where = 2, _whole(match.group("top")) - 1, f"below {_whole(match.group('top')):,}"
+    else:
+        low, high = sorted((_whole(match.group("a")), _whole(match.group("b"))))
+        where = f"between {low:,} and {high:,}"
+    if high - low > MAX_RANGE:
+        return (
+            f"That range is too wide for its primes (at most {MAX_RANGE:,} numbers here); ask a narrower one."
+        )
+    found = [k for k in range(max(low, 2), high + 1) if is_prime(k)]
+    if not found:
+        return f"There are no prime numbers {where}."
+    count = "1 prime number" if len(found) == 1 else f"{len(found):,} prime numbers"
+    if match.group("count") or len(found) > MAX_LISTED:
+        extent = (
+            f": the first is {found[0]:,}, the last {found[-1]:,}" if len(found) > 1 else f": {found[0]:,}"
+        )
+        return f"There {'is' if len(found) == 1 else 'are'} {count} {where}{extent}."
+    return f"There {'is' if len(found) == 1 else 'are'} {count} {where}: {_listed(found)}."
+
+
+def _perfect(match: re.Match[str]) -> str:
+    n, kind = _whole(match.group("n")), match.group("kind").lower()
+    if kind == "square":
+        root = math.isqrt(n)
+        if root * root == n:
+            return f"Yes, {n:,} is a perfect square: {root:,} × {root:,} = {n:,}."
+        below, above = f"{root * root:,} ({root:,}²)", f"{(root + 1) ** 2:,} ({root + 1:,}²)"
+        return f"No, {n:,} is not a perfect square: it lies between {below} and {above}."
+    root = round(n ** (1 / 3))
+    while root**3 > n:
+        root -= 1
+    while (root + 1) ** 3 <= n:
+        root += 1
+    if root**3 == n:
+        return f"Yes, {n:,} is a perfect cube: {root:,} × {root:,} × {root:,} = {n:,}."
+    below, above = f"{root**3:,} ({root:,}³)", f"{(root + 1) ** 3:,} ({root + 1:,}³)"
+    return f"No, {n:,} is not a perfect cube: it lies between {below} and {above}."
+
+
+def _with_remainder(match: re.Match[str]) -> str:
+    a = _whole(match.group("a") or match.group("a2"))
+    b = _whole(match.group("b") or match.group("b2"))
+    if b == 0:
+        return f"{a:,} cannot be divided by 0: a division by zero is undefined."
+    q, r = divmod(a, b)
+    return f"{a:,} ÷ {b:,} = {q:,} remainder {r:,} ({a:,} = {b:,} × {q:,} + {r:,})."
+
+
+def _zeros(match: re.Match[str]) -> str | None:
+    written = re.sub(r"^(?:an?|one)\s+", "one ", match.group("x").strip(), flags=re.IGNORECASE)
+    digits = numbers_from_words(written).replace(",", "").replace(" ", "")
+    if not digits.isdigit():
+        return None
+    n = int(digits)
+    zeros = str(n).count("0")
+    said = f"{n:,}" if written[0].isdigit() else f"{written[:1].upper()}{written[1:]} ({n:,})"
+    return f"{said} has {zeros} zero{'' if zeros == 1 else 's'}."
+
+
+def _as_decimal(match: re.Match[str]) -> str | None:
+    written = " ".join(match.group("x").split())
+    try:
+        if "/" in written:
+            top, bottom = (int(x) for x in written.split("/"))
+            if bottom == 0:
+                return f"{written} is undefined: a fraction's denominator cannot be 0."
+            value = Fraction(top, bottom)
+        else:
+            number = re.match(r"[\d,.]+", written)
+            value = Fraction(Decimal(number.group().replace(",", ""))) / 100 if number else None
+    except (InvalidOperation, ValueError):
+        return None
+    if value is None:
+        return None
+    if _terminates(value):
+        exact = Decimal(value.numerator) / Decimal(value.denominator)
+        return f"{written} as a decimal is {format(exact.normalize(), 'f')}."
+    return f"{written} as a decimal is about {float(value):.6g} (it repeats without end)."
+
+
+def _terminates(value: Fraction) -> bool:
+    """Whether ``value`` has a finite decimal expansion (its denominator has no prime factor but 2 and 5)."""
+    d = value.denominator
+    for p in (2, 5):
+        while d % p == 0:
+            d //= p
+    return d == 1
+
+
+def answer(text: str) -> str | None:
+    """The sentence answering a fact about whole numbers that ``text`` asks (see the module docs), or None
+    when it asks none of them."""
+    if not isinstance(text, str):
+        return None
+    for pattern, said in (
+        (_NEAR_PRIME_RE, _near_prime),
+        (_PRIMES_IN_RE, _primes_in),
+        (_PERFECT_RE, _perfect),
+        (_REMAINDER_RE, _with_remainder),
+        (_ZEROS_RE, _zeros),
+        (_AS_DECIMAL_RE, _as_decimal),
+    ):
+        match = pattern.search(text)
+        if match is not None:
+            result = said(match)
+            if result is not None:
+                return result
+    return None
+
+
+__all__ = ["MAX_LISTED", "MAX_NUMBER", "MAX_RANGE", "answer", "is_prime"]

@@ -1,0 +1,62 @@
+"""Facts about whole numbers the calculator says in a sentence (``cadence.builtins.number_facts``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cadence.builtins.math import calculate
+from cadence.builtins.number_facts import MAX_RANGE, answer, is_prime
+
+
+def test_is_prime_agrees_with_a_sieve() -> None:
+    limit = 2_000
+    sieve = [True] * (limit + 1)
+    sieve[0] = sieve[1] = False
+    for k in range(2, int(limit**0.5) + 1):
+        if sieve[k]:
+            sieve[k * k :: k] = [False] * len(sieve[k * k :: k])
+    assert [n for n in range(limit + 1) if is_prime(n)] == [n for n, p in enumerate(sieve) if p]
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("What is the next prime after 100?", "The next prime after 100 is 101."),
+        ("What's the largest prime below 50?", "The largest prime below 50 is 47."),
+        ("What is the nearest prime to 90?", "The prime nearest to 90 is 89."),
+        ("What is the nearest prime to 9?", "The primes nearest to 9 are 7 and 11, as near."),
+        ("Is there a prime before 2? the largest prime below 2", "There is no prime below 2"),
+        (
+            "List the prime numbers between 10 and 30",
+            "There are 6 prime numbers between 10 and 30: 11, 13, 17, 19, 23 and 29.",
+        ),
+        (
+            "How many primes are there below 100?",
+            "There are 25 prime numbers below 100: the first is 2, the last 97.",
+        ),
+        ("primes between 24 and 28", "There are no prime numbers between 24 and 28."),
+        ("Is 64 a perfect square?", "Yes, 64 is a perfect square: 8 × 8 = 64."),
+        ("Is 50 a perfect square?", "No, 50 is not a perfect square: it lies between 49 (7²) and 64 (8²)."),
+        ("Is 27 a perfect cube?", "Yes, 27 is a perfect cube: 3 × 3 × 3 = 27."),
+        ("What's 17 divided by 3 with remainder?", "17 ÷ 3 = 5 remainder 2 (17 = 3 × 5 + 2)."),
+        ("Divide 100 by 7 with the remainder", "100 ÷ 7 = 14 remainder 2 (100 = 7 × 14 + 2)."),
+        ("How many zeros are in one billion?", "One billion (1,000,000,000) has 9 zeros."),
+        ("How many zeros does a million have?", "One million (1,000,000) has 6 zeros."),
+        ("What's 45% as a decimal?", "45% as a decimal is 0.45."),
+        ("Convert 3/8 to a decimal", "3/8 as a decimal is 0.375."),
+        ("What is 1/3 as a decimal?", "1/3 as a decimal is about 0.333333 (it repeats without end)."),
+    ],
+)
+def test_a_fact_about_whole_numbers_is_worked_out(question: str, said: str) -> None:
+    assert answer(question).startswith(said)
+    assert calculate.invoke({"expression": question}).startswith(said)
+
+
+@pytest.mark.parametrize("question", ["What is 12 * 12?", "Is 97 prime?", "How many zeros are in a googol?"])
+def test_other_questions_are_left_to_the_calculator(question: str) -> None:
+    assert answer(question) is None
+
+
+def test_a_range_too_wide_is_refused_in_a_sentence() -> None:
+    said = answer(f"List the primes between 1 and {MAX_RANGE * 3}")
+    assert said is not None and "too wide" in said
