@@ -2575,3 +2575,22 @@ def test_an_amount_followed_by_an_amount_is_no_currency_conversion() -> None:
     ).startswith("((65 - 50) / 50 * 100) = 30")
     with pytest.raises(CalculationError, match="exchange rate"):
         calculate.invoke({"expression": "Convert $50 to euros"})
+
+
+@pytest.mark.parametrize(
+    ("text", "expression"),
+    [
+        ("If a shirt costs $25 and I buy 4, what's the total?", "(4 * 25)"),
+        ("Apples are $2 each. I buy 6. How much do I pay?", "(6 * 2)"),
+        ("A coffee is $3.50. How much do 4 coffees cost?", "(4 * 3.50)"),  # the price ends a sentence
+        ("I buy 4 shirts at $25. What's the total?", "(4 * 25)"),
+    ],
+)
+def test_a_price_then_how_many_are_bought(text: str, expression: str) -> None:
+    assert calculate.invoke({"expression": text}).startswith(f"{expression} = ")
+
+
+def test_things_bought_for_a_price_are_not_read_as_a_price_each() -> None:
+    """ "4 shirts for $25" may be the price of the four: not read as 25 each."""
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": "I bought 4 shirts for $25. What's the total?"})

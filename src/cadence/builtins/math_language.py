@@ -701,11 +701,18 @@ _PRODUCTS = tuple(
         rf"(?<![\w.]){_MONEY}(?P<b>{_NUM})\s+(?:{_NOUNS}\s+)?{_RATE}\s+(?P<unit>[a-z]+)\b"
         rf".*?(?<![\w.])(?P<a>{_NUM})\s+(?P=unit)s?\b",
         # "A pizza costs 12 dollars. How much do 4 pizzas cost?", "a box of pencils has 12 pencils: 5 boxes?"
-        rf"{_ONE}\s+{_HAS}\s+{_MONEY}(?P<b>{_NUM})(?![\w.])"
+        rf"{_ONE}\s+{_HAS}\s+{_MONEY}(?P<b>{_NUM})(?!\w|\.\d)"
         rf".*?(?<![\w.])(?P<a>{_NUM})\s+(?P=thing)(?:e?s)?\b",
         # "Concert tickets are 35 dollars each. How much for 4 tickets?"
         rf"\b(?P<thing>[a-z]+?)(?:e?s)\s+(?:are|cost|sell for|go for)\s+{_MONEY}(?P<b>{_NUM})"
         rf"(?:\s+{_NOUNS})?\s+(?:each|apiece)\b.*?(?<![\w.])(?P<a>{_NUM})\s+(?P=thing)(?:e?s)?\b",
+        # "A shirt costs $25 and I buy 4", "Apples are $2 each. I buy 6.": a price, then how many bought
+        rf"(?:{_ONE}\s+(?:costs?|is|sells? for)|\b[a-z]+?e?s\s+(?:are|cost|sell for))\s+{_MONEY}(?P<b>{_NUM})"
+        rf"(?:\s+{_NOUNS})?(?:\s+{_EACH})?\s*[,.;]?\s*(?:and\s+|so\s+|if\s+)?(?:i|we|you|they|he|she)\s+"
+        rf"(?:buy|get|order|purchase|need|want|take)\s+(?P<a>{_NUM})(?!\w|\.\d)",
+        # "I buy 4 shirts at $25": bought at a price, each (a price "for" them may be their total)
+        rf"\b(?:buy|bought|get|got|order|ordered|purchase|purchased)\s+(?P<a>{_NUM})\s+{_NOUNS}\s+at\s+"
+        rf"{_MONEY}(?P<b>{_NUM})(?!\w|\.\d)",
     )
 )
 _SHARE_VERB = r"(?:shared?|split|divided?|distributed?|spread|gives?|given|hands?|handed|deals?|dealt)"
