@@ -59,6 +59,8 @@ from cadence.models.local.policy import (
     takes_asked_quantity,
     told_facts,
     with_another_number,
+    with_another_period,
+    with_possessive_place,
 )
 from cadence.models.preroute import (
     PreRouter,
@@ -1862,3 +1864,47 @@ def test_a_follow_up_answer_is_said_as_the_question_it_stands_for() -> None:
         ToolMessage("(5 / 8 * 100) = 62.5", tool_call_id="c", name="calculate"),
     ]
     assert model.plan(messages).fixed == "The answer is 62.5%."  # type: ignore[attr-defined]
+
+
+def test_a_follow_up_naming_another_period_asks_the_previous_question_of_it() -> None:
+    """ "And next year?" after "What day is Christmas this year?" had reached the date tool as it was."""
+    said = "Christmas Day, 25 December 2026, is a Friday."
+    history = _turn(
+        "What day is Christmas this year?", "goto_info_agent", "date_calculator", {"question": "x"}, said
+    )
+    tools = _schemas([current_time, real_date_calculator, make_back_tool()])
+    plan = LocalChatModel().plan([*history, HumanMessage("And next year?")], tools=tools)
+    assert json.loads(plan.fixed or "{}")["arguments"] == {"question": "What day is Christmas next year?"}
+    assert with_another_period("What about last year?", "When is Easter?") == "When is Easter last year?"
+    assert with_another_period("next year", "When is Easter?") is None  # no follow-up opening
+    assert with_another_period("And next year?", None) is None
+
+
+def test_its_after_a_result_said_in_a_sentence_is_the_number_asked_of() -> None:
+    """ "What are its factors?" after "Is 91 prime?" (a sentence, no value) reached the calculator as it was."""
+    history = _turn(
+        "Is 91 prime?", "goto_math_agent", "calculate", {"expression": "Is 91 prime?"},
+        "No, 91 is not a prime number: 91 = 7 × 13.",
+    )  # fmt: skip
+    tools = _schemas([calculate, percent_of, make_back_tool()])
+    plan = LocalChatModel().plan([*history, HumanMessage("What are its factors?")], tools=tools)
+    assert json.loads(plan.fixed or "{}")["arguments"] == {"expression": "What are the factors of 91?"}
+
+
+def test_which_one_they_and_a_difference_with_one_place_read_the_places_talked_about() -> None:
+    """ "Which one is bigger?" after two populations, "What currency do they use?" after a capital."""
+    two = [
+        *_turn("Population of Canada?", "goto_geo_agent", "place_facts", {"question": "population of Canada"},
+               "The population of Canada is about 37.1 million."),
+        *_turn("And Mexico?", "goto_geo_agent", "place_facts", {"question": "population of Mexico"},
+               "The population of Mexico is about 126.2 million."),
+    ]  # fmt: skip
+    which = "Which one is bigger?"
+    assert (
+        with_possessive_place(which, [*two, HumanMessage(which)]) == "Which one is bigger, Canada or Mexico?"
+    )
+    one = _turn("Capital of Egypt?", "goto_geo_agent", "place_facts", {"question": "capital of Egypt"},
+                "The capital of Egypt is Cairo.")  # fmt: skip
+    they = "What currency do they use?"
+    assert with_possessive_place(they, [*one, HumanMessage(they)]) == "What currency do people in Egypt use?"
+    assert with_possessive_place("Where do they live in Paris?", [*one]) == "Where do they live in Paris?"

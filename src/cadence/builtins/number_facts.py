@@ -6,6 +6,7 @@ calculator reads them from the question and works them out:
 - the prime next to a number ("What is the next prime after 100?", "the largest prime below 50") and the
   primes of a range, listed or counted ("List the prime numbers between 10 and 30", "How many primes are
   there below 100?");
+- the factors of a number ("What are the factors of 12?": 1, 2, 3, 4, 6 and 12);
 - whether a number is a perfect square or cube ("Is 64 a perfect square?": 8 × 8);
 - a division with its remainder ("17 divided by 3 with remainder": 5 remainder 2);
 - how many zeros a number has when written out ("How many zeros are in one billion?": 9);
@@ -46,6 +47,11 @@ _PRIMES_IN_RE = re.compile(
 )
 """The primes of a range, listed or counted: "the prime numbers between 10 and 30", "how many primes are
 there below 100"."""
+_DIVISORS_RE = re.compile(
+    rf"\b(?<!prime\s)(?:(?:factors|divisors)\s+(?:of|for)|what\s+(?:numbers\s+)?divides?)\s+{_N}\b",
+    re.IGNORECASE,
+)
+"""The factors (divisors) of a number: "What are the factors of 12?", "list the divisors of 36"."""
 _PERFECT_RE = re.compile(
     rf"^\W*(?:is|are)\s+{_N}\s+(?:a\s+)?perfect\s+(?P<kind>square|cube)s?\b", re.IGNORECASE
 )
@@ -152,6 +158,20 @@ def _primes_in(match: re.Match[str]) -> str:
     return f"There {'is' if len(found) == 1 else 'are'} {count} {where}: {_listed(found)}."
 
 
+def _divisors(match: re.Match[str]) -> str:
+    n = _whole(match.group("n"))
+    if n == 0:
+        return "Every whole number except 0 divides 0, so 0 has no list of factors."
+    if n > MAX_NUMBER:
+        return f"{n:,} is too large to list its factors here (at most {MAX_NUMBER:,})."
+    small = [k for k in range(1, math.isqrt(n) + 1) if n % k == 0]
+    found = sorted({*small, *(n // k for k in small)})
+    if len(found) > MAX_LISTED:
+        return f"{n:,} has {len(found):,} factors, from 1 and {found[1]:,} up to {found[-2]:,} and {n:,}."
+    prime = " (it is prime)" if len(found) == 2 else ""
+    return f"{n:,} has {len(found)} factor{'' if len(found) == 1 else 's'}{prime}: {_listed(found)}."
+
+
 def _perfect(match: re.Match[str]) -> str:
     n, kind = _whole(match.group("n")), match.group("kind").lower()
     if kind == "square":
@@ -229,6 +249,7 @@ def answer(text: str) -> str | None:
     for pattern, said in (
         (_NEAR_PRIME_RE, _near_prime),
         (_PRIMES_IN_RE, _primes_in),
+        (_DIVISORS_RE, _divisors),
         (_PERFECT_RE, _perfect),
         (_REMAINDER_RE, _with_remainder),
         (_ZEROS_RE, _zeros),

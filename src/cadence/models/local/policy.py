@@ -801,6 +801,17 @@ _IN_PLACE_RE = re.compile(r"\b(?:in|at|for|to|of|about) ((?:[A-Z][\w.-]*)(?:,? (
 York", "in Paris, Texas", "a trip to Tokyo", "the capital of Peru"; not someone's: "to Bob's party")."""
 
 _POSSESSIVE_RE = re.compile(r"\b(?:its|their)\b(?=\s+[a-z])", re.IGNORECASE)
+_THEY_RE = re.compile(
+    r"\bthey\b(?=\s+(?:use|speak|pay|spend|have|call|drive|eat|celebrate|live)\b)(?!.*\b(?:in|at)\s+[A-Z])",
+    re.IGNORECASE,
+)
+"""The people of the place talked about ("What currency do they use?", "What language do they speak?")."""
+_WHICH_ONE_RE = re.compile(
+    r"^(?P<lead>\W*(?:and\s+)?(?:which|what)(?:\s+one|\s+of\s+(?:them|the\s+two|those|these|both))?\s+"
+    r"(?:is|has)\s+(?:the\s+)?(?:more\s+|fewer\s+|less\s+)?[a-z]+(?:\s+people)?)\s*(?P<end>[?.!]*)\s*$",
+    re.IGNORECASE,
+)
+"""Which of the two places talked about ("Which one is bigger?", "Which of them has more people?")."""
 """A possessive referring back ("And its population?", "What is their currency?")."""
 _FAR_IT_RE = re.compile(r"\b(?P<far>how far|how many (?:km|kilomet(?:er|re)s|miles)) is it\b", re.IGNORECASE)
 """A distance from the place talked about ("How far is it from Lisbon?" after the time in Madrid)."""
@@ -872,6 +883,16 @@ def with_possessive_place(question: str, messages: Sequence[BaseMessage]) -> str
         if len(two) == 2:
             joined = f"{both.group('prep')} {two[1]} and {two[0]}"
             return question[: both.start()] + joined + question[both.end() :]
+    which = _WHICH_ONE_RE.match(question)
+    if which is not None:  # "Which one is bigger?" after the populations of Canada and Mexico
+        two = places_talked_about(messages)
+        if len(two) == 2:
+            return f"{which.group('lead')}, {two[1]} or {two[0]}{which.group('end') or '?'}"
+    they = _THEY_RE.search(question)
+    if they is not None:  # "What currency do they use?" after the capital of Egypt
+        place = previous_place(messages, latest=True)
+        if place:
+            return question[: they.start()] + f"people in {place}" + question[they.end() :]
     possessive, far = _POSSESSIVE_RE.search(question), _FAR_IT_RE.search(question)
     elided = None if possessive or far else _ELIDED_PLACE_RE.match(question)
     place = previous_place(messages, latest=True) if possessive or far or elided else None
@@ -1126,6 +1147,25 @@ def _in_another_unit(rest: str, previous: str) -> str | None:
     if given is None or asked is None or not NUMBER_RE.search(previous[: asked.start()]):
         return None
     return f"{previous[: asked.start('unit')]}{given.group('unit')}?"
+
+
+_RELATIVE_PERIOD = r"(?:this|next|last|the\s+following|the\s+previous|the\s+next)\s+(?:year|month|week)"
+_PERIOD_ONLY_RE = re.compile(rf"^(?:for\s+|in\s+)?(?P<period>{_RELATIVE_PERIOD})\s*[?.!]*$", re.IGNORECASE)
+_PERIOD_SAID_RE = re.compile(rf"\b(?:{_RELATIVE_PERIOD}|(?:in\s+)?(?:19|20)\d{{2}})\b", re.IGNORECASE)
+
+
+def with_another_period(question: str, previous: str | None) -> str | None:
+    """The previous question asked of the period a follow-up names instead ("And next year?" after "What day
+    is Christmas this year?" asks "What day is Christmas next year?"; after "When is Easter?", "When is
+    Easter next year?"), or None when the follow-up is not only a period."""
+    rest = FOLLOW_UP_RE.sub("", question).strip(" ,.;:")
+    given = _PERIOD_ONLY_RE.match(rest)
+    if not previous or given is None or not FOLLOW_UP_RE.match(question):
+        return None
+    period = given.group("period")
+    if _PERIOD_SAID_RE.search(previous):
+        return _PERIOD_SAID_RE.sub(period, previous, count=1)
+    return f"{previous.rstrip(' ?!.')} {period}?"
 
 
 def in_unit_asked(question: str, previous: str | None) -> str:
@@ -2137,21 +2177,28 @@ class SmallModelPolicy:
         stated = earlier[1] if earlier is not None and (earlier[0] in names or refers) else None
         if earlier is None:
             stated = previous_own_answer(messages)
-        again = with_another_number(question, previous_asked(messages))
+        asked_before = previous_asked(messages)
+        again = with_another_number(question, asked_before) or with_another_period(question, asked_before)
         value = result_value(stated) if stated is not None else None
         if value is None and stated is not None and _DAY_ASKED_RE.search(question):
             value = result_date(stated)  # "and what weekday is that?" after a date
+        if value is None and stated is not None and _ITS_TAIL_RE.search(question) and asked_before:
+            # "What are its factors?" after "Is 91 prime?": a result said in a sentence is about the one
+            # number the previous question asked of
+            asked_numbers = numbers_in(asked_before)
+            value = asked_numbers[0] if len(asked_numbers) == 1 else None
         if again is not None:
             question = again  # "what about 80?": the previous question with 80
         elif value is not None:
             question = resolve_reference(question, value)
         elif stated is not None:
-            question = in_unit_asked(question, previous_asked(messages))  # "In miles?" after a distance
+            question = in_unit_asked(question, asked_before)  # "In miles?" after a distance
         base = _system_text(messages)
         if (
             is_follow_up(question)
             or _THERE_RE.search(question)
             or (_COMPARES_RE.search(question) and _IS_IT_RE.search(question))
+            or _DIFFERENCE_WITH_RE.search(question)
         ):
             # "And in Paris?", "What time is it there?" (after "I'm planning a trip to Tokyo."), "How many
             # hours ahead of London is that?" (after the time in Tokyo)
