@@ -2594,3 +2594,25 @@ def test_things_bought_for_a_price_are_not_read_as_a_price_each() -> None:
     """ "4 shirts for $25" may be the price of the four: not read as 25 each."""
     with pytest.raises(CalculationError):
         calculate.invoke({"expression": "I bought 4 shirts for $25. What's the total?"})
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("What is 5'11\" in cm?", "5 ft 11 in = 180.34 cm"),  # feet and inches written with marks
+        ("How tall is 6′2″ in meters?", "6 ft 2 in = 1.88 meters"),
+        ("Convert 350 F to C for baking", "350 °F = 176.67 °C"),  # what it is for: no part of it
+        ("Convert 10 km to miles for my run", "10 km = 6.21 miles"),
+    ],
+)
+def test_a_conversion_written_with_marks_or_with_its_purpose_is_read(text: str, said: str) -> None:
+    assert calculate.invoke({"expression": text}).startswith(said)
+
+
+def test_a_unit_conversion_is_surely_the_calculators() -> None:
+    """ "How many ml in a teaspoon?" shares no word with any agent: its reader is sure."""
+    from cadence.builtins.math import reads_arithmetic
+    from cadence.sdk import SURELY
+
+    assert reads_arithmetic("How many ml in a teaspoon?") is SURELY
+    assert reads_arithmetic("What is 12 * 12?") is True

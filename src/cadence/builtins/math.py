@@ -36,7 +36,7 @@ from cadence.builtins.math_language import (
     unguessed,
     unread_words,
 )
-from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, inline, reads, route_text, tool
+from cadence.sdk import SURELY, BaseAgent, BasePlugin, PluginMetadata, inline, reads, route_text, tool
 from cadence.text import DATE_IN_DIGITS_RE, numbers_from_words
 
 logger = logging.getLogger(__name__)
@@ -1170,13 +1170,17 @@ def reads_arithmetic(text: str) -> bool:
     """The calculator's reader (:func:`cadence.sdk.reads`): whether ``text`` is arithmetic it reads, rightly
     or with an error about the arithmetic itself (``5 / 0`` is read); not a text of words naming no
     operation ("Who won the world cup in 2018?"), nor one that only names a number ("What is 1990?": the
-    calculator would give the number back). Runs the calculator: bounded, free of side effects."""
+    calculator would give the number back); a unit conversion it works out is surely its own
+    (:data:`cadence.sdk.SURELY`: "How many ml in a teaspoon?" shares no word with any agent). Runs the
+    calculator: bounded, free of side effects."""
     try:
         result = calculate.func(text)  # type: ignore[misc]
     except CalculationError as exc:
         return not getattr(exc, "no_arithmetic", False)
     except Exception:  # any other failure is the calculator's to report, not a reason to skip it
         return True
+    if conversion_in(text) is not None:
+        return SURELY  # type: ignore[return-value]  # "How many ml in a teaspoon?": a unit conversion worked out
     written = _NUMBER_RE.findall(numbers_from_words(text))
     digits = _NUMBER_RE.findall(text)  # "3 dozen" is 36 in words: an operation, not a number given back
     given_back = set(str(result).replace(" ", "").split("=")) == set(written)

@@ -4579,6 +4579,7 @@ def read_conversion(text: str) -> Conversion | None:
     speeds) or two temperature scales, or ``None`` ("how many minutes in 3 hours" is ``(3 * 3600 /
     60)``; "5 ft 9 in to cm" is ``((5 * 304.8 + 9 * 25.4) / 10)``; "72°F in Celsius" is ``((72 - 32) * 5
     / 9)``)."""
+    text = _FEET_INCHES_RE.sub(lambda m: f"{m.group('ft')} ft {m.group('inch')} in", text)
     cleaned = _TRAIL_RE.sub("", _LEAD_RE.sub("", text)).strip()
     for pattern in _TEMPERATURE_FORMS:
         match = pattern.fullmatch(cleaned)
@@ -4594,12 +4595,25 @@ def read_conversion(text: str) -> Conversion | None:
     amount = _loose(cleaned, _LOOSE_AMOUNT_RE, _LOOSE_TARGET_RE)
     if amount is not None:
         return _units(*amount)
-    return (
+    read = (
         _dimensions_converted(cleaned)
         or _time_for_a_distance(cleaned)
         or _time_for_data(cleaned)
         or _round_perimeter(cleaned)
     )
+    purpose = _PURPOSE_RE.search(cleaned) if read is None else None
+    return read_conversion(cleaned[: purpose.start()]) if purpose is not None else read
+
+
+_FEET_INCHES_RE = re.compile(
+    r"(?<![\w.])(?P<ft>\d{1,2})\s*['′’]\s*(?P<inch>\d{1,2}(?:\.\d+)?)\s*(?:\"|″|''|”)"
+)
+"""A height in feet and inches written with marks ("5'11\"", "6′2″"): "5 ft 11 in"."""
+_PURPOSE_RE = re.compile(
+    r"\s+(?:for|when|while|because|so)\s+(?:(?:a|an|the|my|our|some)\s+)?[a-z]+(?:\s+[a-z]+){0,3}\s*[?.!]*$",
+    re.IGNORECASE,
+)
+"""What a conversion is for, after it ("Convert 350 F to C for baking"): no part of the conversion."""
 
 
 def conversion_in(text: str) -> Conversion | None:
