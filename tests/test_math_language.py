@@ -2616,3 +2616,9 @@ def test_a_unit_conversion_is_surely_the_calculators() -> None:
 
     assert reads_arithmetic("How many ml in a teaspoon?") is SURELY
     assert reads_arithmetic("What is 12 * 12?") is True
+
+
+def test_number_words_without_an_operation_are_said_as_written() -> None:
+    """ "How much is 4 dozen?" had been "48 = 48"."""
+    assert calculate.invoke({"expression": "How much is 4 dozen?"}) == "4 dozen = 48"
+    assert calculate.invoke({"expression": "half a dozen"}) == "half a dozen = 6"

@@ -31,6 +31,7 @@ from cadence.builtins.math_language import (
     closing_paren,
     conversion_in,
     has_operation,
+    question_body,
     to_expression,
     trailing_unit,
     unguessed,
@@ -1097,6 +1098,9 @@ def _calculate_one(expression: str) -> str:
         if conversion is not None and conversion.expression == translated:
             return _converted(conversion.amount, conversion.unit, translated, result)
         money = _in_money(expression, result, translated) + _in_cents(expression, result)
+        body = question_body(expression)
+        if not has_operation(translated) and numbers_from_words(body) != body:
+            return f"{body} = {format_number(result)}{money}"  # "How much is 4 dozen?": "4 dozen = 48"
         return f"{translated} = {format_number(result)}{money}"
     logger.debug("calculated %r", expression)
     return format_number(result)

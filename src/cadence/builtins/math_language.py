@@ -4616,6 +4616,11 @@ _PURPOSE_RE = re.compile(
 """What a conversion is for, after it ("Convert 350 F to C for baking"): no part of the conversion."""
 
 
+def question_body(text: str) -> str:
+    """``text`` without its opening and closing boilerplate ("How much is 4 dozen?" is "4 dozen")."""
+    return _TRAIL_RE.sub("", _LEAD_RE.sub("", text)).strip()
+
+
 def conversion_in(text: str) -> Conversion | None:
     """The unit conversion a question asks for (:func:`read_conversion` of the question as the
     calculator reads it: number words as digits, "1,000" as 1000), or ``None``."""
