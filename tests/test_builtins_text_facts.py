@@ -185,3 +185,33 @@ def test_two_texts_lengths_are_compared(question: str, said: str) -> None:
 )
 def test_lengths_of_things_not_words_are_not_text_facts(question: str) -> None:
     assert read_request(question) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "What is the longest word in: the quick brown fox jumps over the lazy dog",
+            "The longest words in the text 'the quick brown fox jumps over the lazy dog' are 'quick', 'brown' and "
+            "'jumps' (5 letters each).",
+        ),
+        (
+            "What's the longest word in 'I love programming'?",
+            "The longest word in the text 'I love programming' is 'programming' (11 letters).",
+        ),
+        (
+            'Find the shortest word in "a bird in the hand"',
+            "The shortest word in the text 'a bird in the hand' is 'a' (1 letter).",
+        ),
+        (
+            "Convert to title case: the lord of the rings",
+            "The text 'the lord of the rings' in title case is 'The Lord of the Rings'.",
+        ),
+        (
+            "Capitalize each word: hello big world",
+            "The text 'hello big world' in title case is 'Hello Big World'.",
+        ),
+    ],
+)
+def test_the_longest_word_and_title_case(question: str, said: str) -> None:
+    assert answer(question) == said

@@ -15,6 +15,7 @@ from cadence.builtins.text import (
     carries_text_to_summarize,
     check_text,
     extractive_summary,
+    sentences_asked,
     split_sentences,
     text_to_summarize,
 )
@@ -218,3 +219,23 @@ def test_a_summary_of_the_users_text_is_answered_whole_in_every_tone() -> None:
     results = [ToolResult(name="summarize_text", args={"text": question}, content=summary)]
     for tone in ("natural", "concise"):
         assert faithful_answer(question, results, tone) == summary
+
+
+@pytest.mark.parametrize(
+    ("request_", "n"),
+    [
+        ("Summarize the following text in 2 sentences: ", 2),
+        ("Give me a one-sentence summary of this: ", 1),
+        ("Summarize in a sentence: ", 1),
+        ("Summarize this: ", None),
+    ],
+)
+async def test_the_sentences_a_request_asks_for_are_the_summarys(request_: str, n: int | None) -> None:
+    """ "in 2 sentences" had been answered with the default 3; "a one-sentence summary of this:" had not
+    been read as a request to summarize (the calculator read "Profits rose 20%")."""
+    assert sentences_asked(request_ + ARTICLE) == n
+    assert carries_text_to_summarize(request_ + ARTICLE) is SURELY
+    summary = await agent().summarize(request_ + ARTICLE)
+    assert len(split_sentences(summary)) == (n or 3)
+    # a count the caller chose stands
+    assert len(split_sentences(await agent().summarize(request_ + ARTICLE, 4))) == 4

@@ -95,8 +95,8 @@ def extractive_summary(text: str, max_sentences: int = DEFAULT_SENTENCES) -> str
 
 _REQUEST_RE = re.compile(
     r"^\W*(?:(?:please|kindly)\s+)?(?:(?:can|could|would|will) you\s+(?:please\s+)?)?"
-    r"(?:summari[sz]e|sum up|shorten|condense|tl;?\s?dr|(?:give me|write|make) (?:a |an |the )?(?:short )?"
-    r"(?:summary|tl;?\s?dr|gist|digest))\b[^:?\n]{0,60}?(?::|\?|\.\s|\n)\s*",
+    r"(?:summari[sz]e|sum up|shorten|condense|tl;?\s?dr|(?:give me|write|make) (?:a |an |the )?"
+    r"(?:[\w-]+ ){0,3}?(?:summary|tl;?\s?dr|gist|digest))\b[^:?\n]{0,60}?(?::|\?|\.\s|\n)\s*",
     re.IGNORECASE,
 )
 """A request to summarize opening the text it is about ("Summarize this:", "Can you summarize the following
@@ -104,6 +104,28 @@ text?", "TL;DR:"): an instruction, not part of the text."""
 
 MIN_TEXT_SENTENCES = 2
 """Fewest sentences after a request to summarize for it to carry a text (``summarize_text``'s reader)."""
+
+
+_NUMBER_WORDS = {"one": 1, "a single": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+_SENTENCES_ASKED_RE = re.compile(
+    r"\b(?:in|to|into|with|using)\s+(?P<n>\d{1,2}|one|two|three|four|five|a single|a)\s+"
+    r"(?:short\s+)?sentences?\b"
+    r"|\b(?P<m>\d{1,2}|one|two|three|four|five)[- ](?:sentence|line)\b",
+    re.IGNORECASE,
+)
+"""How many sentences a request to summarize asks for ("in 2 sentences", "a one-sentence summary")."""
+
+
+def sentences_asked(message: str) -> int | None:
+    """The number of sentences the request opening ``message`` asks its summary to have, or None."""
+    if not isinstance(message, str):
+        return None
+    request = message[: len(message) - len(text_to_summarize(message))]
+    asked = _SENTENCES_ASKED_RE.search(request)
+    if asked is None:
+        return None
+    said = (asked.group("n") or asked.group("m")).lower()
+    return int(said) if said.isdigit() else _NUMBER_WORDS[said]
 
 
 def text_to_summarize(message: str) -> str:
@@ -220,7 +242,9 @@ class TextAgent(BaseAgent):
     ) -> str:
         """The summary of ``text`` (see :mod:`cadence.builtins.text`)."""
         body = check_text(text, self.max_chars)
-        n = _sentences(max_sentences)
+        asked = sentences_asked(text)
+        # "Summarize this in 2 sentences: ...": the request's own count, unless a caller chose another
+        n = _sentences(asked if asked and max_sentences in (None, DEFAULT_SENTENCES) else max_sentences)
         if style not in ("extractive", "abstractive"):
             raise BuiltinToolError(f"style must be 'extractive' or 'abstractive'; got {style!r}.")
         extract = extractive_summary(body, n)

@@ -6,7 +6,8 @@ reads the request and the text it is about from one question and works the answe
 
 - the letters, words, characters (with and without spaces), sentences, vowels or consonants of a
   text, or how often a letter or a word occurs in it;
-- the text written backwards, in upper or lower case; whether it is a palindrome.
+- the text written backwards, in upper, lower or title case; whether it is a palindrome; its longest or
+  shortest word.
 - which of two words is longer or shorter ("Which is longer, 'elephant' or 'giraffe'?"; the words quoted,
   or named after a comma when the question speaks of words or letters).
 
@@ -85,6 +86,13 @@ _ASKS: dict[str, re.Pattern[str]] = {
     "backwards": re.compile(r"\b(?:backwards?|reversed?|in reverse)\b", re.I),
     "upper": re.compile(r"\b(?:upper[ -]?case|in (?:all )?capitals?|in capital letters|all caps)\b", re.I),
     "lower": re.compile(r"\blower[ -]?case\b", re.I),
+    "title": re.compile(
+        r"\btitle[ -]?case\b"
+        r"|\bcapitali[sz]e (?:each|every|all the|the first letter of (?:each|every)) words?\b",
+        re.I,
+    ),
+    "longest": re.compile(r"\b(?:longest|biggest|largest) words?\b", re.I),
+    "shortest": re.compile(r"\bshortest words?\b", re.I),
 }
 """What a question asks of its text, by name."""
 
@@ -233,6 +241,17 @@ def _sentence(request: TextRequest) -> str:
         return f"{shown} in upper case is '{text.upper()}'."
     if ask == "lower":
         return f"{shown} in lower case is '{text.lower()}'."
+    if ask == "title":
+        return f"{shown} in title case is '{_title_case(text)}'."
+    if ask in ("longest", "shortest") and words:
+        size = (max if ask == "longest" else min)(len(_letters(w)) for w in words)
+        chosen = list(dict.fromkeys(w for w in words if len(_letters(w)) == size))
+        quoted = [f"'{w}'" for w in chosen]
+        which = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
+        each = " each" if len(chosen) > 1 else ""
+        verb = "is" if len(chosen) == 1 else "are"
+        plural = "s" if len(chosen) > 1 else ""
+        return f"The {ask} word{plural} in {shown} {verb} {which} ({_plural(size, 'letter')}{each})."
     if ask == "palindrome":
         if _is_palindrome(text):
             return (
@@ -246,6 +265,25 @@ def _sentence(request: TextRequest) -> str:
         return f"The letter '{target}' appears {_plural(letters.count(target), 'time')} in {shown}."
     times = sum(w.lower() == target.lower() for w in words)
     return f"The word '{target}' appears {_plural(times, 'time')} in {shown}."
+
+
+_MINOR_WORDS = frozenset(
+    ["a", "an", "and", "as", "at", "but", "by", "for", "in", "nor", "of", "on", "or", "so", "the", "to", "up"]
+)
+"""Short words title case keeps in lower case inside a title ("The Lord of the Rings")."""
+
+
+def _title_case(text: str) -> str:
+    """``text`` in title case: each word capitalized, short words inside it ("of", "the") kept lower."""
+    words = text.split(" ")
+    return " ".join(
+        w
+        if not w
+        else w.lower()
+        if 0 < i < len(words) - 1 and w.lower() in _MINOR_WORDS
+        else w[:1].upper() + w[1:]
+        for i, w in enumerate(words)
+    )
 
 
 def _lengths_sentence(ask: str, a: str, b: str) -> str:
