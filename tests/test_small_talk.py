@@ -14,6 +14,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from cadence.builtins.docs import DocsPlugin
 from cadence.builtins.info import InfoPlugin
 from cadence.builtins.math import MathPlugin
+from cadence.memory.ingest import stated_facts
 from cadence.models.local import LocalChatModel
 from cadence.models.local.policy import small_talk_reply
 from cadence.models.preroute import ABOUT_ASSISTANT_RE, is_small_talk, routing_schema
@@ -349,3 +350,15 @@ def test_a_request_to_act_is_said_to_be_outside_what_the_tools_do(question: str)
 def test_a_question_about_acting_is_no_request_to_act(question: str) -> None:
     assert not ACTION_REQUEST_RE.search(question)
     assert small_talk_reply(question, []) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "lead"),
+    [("I'm bored", "Sorry to hear that."), ("I'm feeling sad today", "Sorry to hear that."),
+     ("I am so happy", "Glad to hear it!")],
+)  # fmt: skip
+def test_how_the_user_feels_is_answered_as_small_talk_and_not_remembered(message: str, lead: str) -> None:
+    """ "I'm bored" had been remembered as a fact and answered "You're bored."."""
+    assert (small_talk_reply(message, ["Calculator: arithmetic"]) or "").startswith(lead)
+    assert stated_facts(message) == []
+    assert [f.statement for f in stated_facts("I'm Ada and I'm tired")] == ["You're Ada."]

@@ -313,6 +313,20 @@ WEAK_WORDS = frozenset(
 """Words of a question that say little about what it asks ("what happens if ...", "search for ...",
 "how many ...")."""
 
+_GOOD_FEELINGS = r"happy|glad|great|good|fine|ok|okay|well|excited|grateful|relaxed|cheerful|awesome"
+FEELING_RE = re.compile(
+    r"^\W*(?:(?:oh|well|hmm|ugh|honestly|today|right now)\W+)?"
+    r"(?:i'm|i’m|im|i am|i feel|i'm feeling|i am feeling)\s+"
+    r"(?:(?:so|really|very|a bit|a little|kind of|kinda|pretty|quite|super|too|rather|extremely)\s+)*"
+    rf"(?:(?P<good>{_GOOD_FEELINGS})|(?P<bad>bored|tired|sad|hungry|thirsty|sleepy|stressed|lonely|angry|upset"
+    r"|fed up|down|depressed|anxious|worried|nervous|exhausted|sick|ill|unwell|cold|hot|confused|lost"
+    r"|frustrated|annoyed|overwhelmed|scared|afraid|homesick|miserable|grumpy))\b"
+    r"(?:\s+(?:today|tonight|now|right now|at the moment|again|lately|this morning|this evening))?\W*$",
+    re.IGNORECASE,
+)
+"""How the user feels now ("I'm bored", "I'm feeling sad today"): a passing state, no fact to remember and
+no question; ``good`` or ``bad`` says which way."""
+
 ACTION_REQUEST_RE = re.compile(
     r"^\W*(?:(?:hey|ok|okay|please)\W+)?(?:(?:can|could|would|will) you\s+(?:please\s+)?)?(?:please\s+)?"
     r"(?:(?:set|start|create|make)\s+(?:an?|the|my|me\s+an?)\s+(?:\d+[- ]\w+\s+)?"

@@ -3,10 +3,10 @@
 **Facts** (:func:`stated_facts`). The user's message is cut into clauses (at sentence ends and
 at "and"/"but" before a new first-person clause); a clause is a fact when it is a first-person
 statement ("My …", "I …", "I'm …", "Call me …") that is neither a question nor a request
-("I want…", "I need…", "I'd like…", "I wonder…"). Each fact keeps the user's words (``text``)
-and the same sentence addressed to the user (``statement``: "My name is Ada" → "Your name is
-Ada"), which is what an answering model is given. A fact may carry a ``topic`` ("my name",
-"i work on"): a newer fact on the same topic replaces the older one.
+("I want…", "I need…", "I'd like…", "I wonder…") nor how the user feels now ("I'm bored"). Each fact
+keeps the user's words (``text``) and the same sentence addressed to the user (``statement``: "My name
+is Ada" → "Your name is Ada"), which is what an answering model is given. A fact may carry a ``topic``
+("my name", "i work on"): a newer fact on the same topic replaces the older one.
 
 **Tool results** worth keeping: successful, non-empty results of work tools, clipped to
 ``CADENCE_MEMORY_MAX_ITEM_CHARS``. **Answers**: a turn's final answer, when it rests on tool
@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from cadence.text import FEELING_RE
 
 _ASKING = (
     r"what|what's|whats|who|who's|whos|where|where's|wheres|when|why|how|how's|hows|which|do|does|did|is|are"
@@ -187,8 +189,8 @@ def stated_facts(message: str) -> list[Fact]:
         if match is None:
             continue
         body = match.group("body").rstrip(".!;, ")
-        if _REQUEST_RE.match(body) or _QUESTION_START_RE.match(body):
-            continue
+        if _REQUEST_RE.match(body) or _QUESTION_START_RE.match(body) or FEELING_RE.match(body):
+            continue  # a request, a question, or how the user feels now ("I'm bored"): no fact
         if len(body.split()) < 2 or (
             len(body.split()) < MIN_FACT_WORDS and not body.lower().startswith("i'm")
         ):

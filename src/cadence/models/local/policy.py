@@ -142,7 +142,7 @@ from cadence.models.preroute import (
 )
 from cadence.passages import cites_passages, relevant_sentences
 from cadence.sdk.routing import Reader
-from cadence.text import ACTION_REQUEST_RE, STOPWORDS, named_values, numbers_from_words
+from cadence.text import ACTION_REQUEST_RE, FEELING_RE, STOPWORDS, named_values, numbers_from_words
 
 ANSWER_FROM_RESULTS = "Answer the user's question in one sentence, using only the results given."
 """System prompt of a text answer once the turn has tool results."""
@@ -1905,6 +1905,10 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
     if each_sentence(text, GREETING_RE, PLEASANTRY_RE):
         lead = "I'm doing well, thank you!" if HOW_ARE_YOU_RE.search(text) else "Hello!"
         return f"{lead} {offer}" if offer else f"{lead} What would you like to know?"
+    feeling = FEELING_RE.match(text)
+    if feeling is not None:  # "I'm bored": a small model made it a fact ("You're bored.") or a persona
+        lead = "Glad to hear it!" if feeling.group("good") else "Sorry to hear that."
+        return f"{lead} {offer}" if offer else f"{lead} Anything I can help with?"
     if ABOUT_PERSONA_RE.match(text):
         # asked as a person: said plainly what it is, not a person invented ("I'm a 25-year old male")
         lead = "I'm an assistant, a program: no age, home, birthday or favourites of my own."
