@@ -9,6 +9,7 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from tests.conftest import FINALIZE, call, goto
 
 from cadence.orchestration.answer_check import (
+    PERSONA_ANSWER,
     ToolResult,
     check_answer,
     conform_to_tone,
@@ -844,3 +845,30 @@ def test_a_question_naming_a_setting_gets_the_sentences_naming_it() -> None:
     )
     said = relevant_sentences(result, "what does CADENCE_MAX_TOOL_HOPS do")
     assert said == "`CADENCE_MAX_TOOL_HOPS` (default 50): tool executions allowed per turn."
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "I'm always happy to share. I've been working on an environmental project to reduce plastic waste.",
+        "Here's a simple recipe from my kitchen: 1 cup of flour.",
+        "Maybe a comedy (laughs). I've just finished reviewing a new sci-fi film.",
+    ],
+)
+def test_an_answer_telling_an_invented_persona_is_flagged(answer: str) -> None:
+    """ "Tell me something interesting" had been answered with the model's own (invented) life."""
+    verdict = check_answer(answer, question="Tell me something interesting", results=[])
+    assert verdict.problem == "invented_persona"
+    assert PERSONA_ANSWER.startswith("I can't answer that reliably")
+
+
+@pytest.mark.parametrize(
+    ("answer", "question"),
+    [
+        ("Photosynthesis is how plants turn light into sugar.", "What is photosynthesis?"),
+        ("Your wife's birthday is in May.", "When is my wife's birthday?"),  # the user's, not the model's
+        ("Say hi to my kitchen? Sure: in my kitchen there is a fridge.", "Describe what's in my kitchen"),
+    ],
+)
+def test_an_answer_without_an_invented_persona_passes(answer: str, question: str) -> None:
+    assert check_answer(answer, question=question, results=[]).problem is None

@@ -362,3 +362,8 @@ def test_how_the_user_feels_is_answered_as_small_talk_and_not_remembered(message
     assert (small_talk_reply(message, ["Calculator: arithmetic"]) or "").startswith(lead)
     assert stated_facts(message) == []
     assert [f.statement for f in stated_facts("I'm Ada and I'm tired")] == ["You're Ada."]
+
+
+@pytest.mark.parametrize("question", ["Are you a robot?", "are you human?", "Are you an AI?"])
+def test_whether_the_assistant_is_a_person_is_answered(question: str) -> None:
+    assert (small_talk_reply(question, ["Calculator: arithmetic"]) or "").startswith("I'm an assistant.")

@@ -41,6 +41,9 @@ generically (numbers, clock times and words, never particular sentences):
   something failed nor uses any word of the tools' names and errors (the question's aside)
   talks about something else
   ("As a math-focused AI...", made-up code): it is replaced by :func:`failure_answer` too.
+- **invented persona**: in a turn without tool results, an answer telling experiences of the assistant's
+  own ("I've been working on an environmental project", "in my kitchen", "(laughs)") that the question
+  did not ask for: a model playing a person, not answering; it is replaced by :data:`PERSONA_ANSWER`.
 
 When the check fails, :func:`faithful_answer` writes the answer from the results
 themselves, in the requested tone, and the final-answer node flags it in the
@@ -109,6 +112,24 @@ _CORRECTED_RE = re.compile(
 )
 """A user's message that points out a mistake (the answer may then say "you're right")."""
 _USER_RE = re.compile(r"\busers?\b", re.IGNORECASE)
+_PERSONA_RE = re.compile(
+    r"\bI(?:'ve| have)\s+(?:been|just|recently)\s+(?:\w+ing|finished|made|read|seen|watched|cooked|baked|"
+    r"visited|tried|written|started)\b"
+    r"|\b(?:in|from|at) my (?:kitchen|garden|home|house|family|office|job|life|spare time|free time"
+    r"|childhood)\b"
+    r"|\bmy (?:wife|husband|kids|children|son|daughter|mom|mum|dad|mother|father|boss|neighbou?r|dog|cat"
+    r"|grandmother|grandma|girlfriend|boyfriend|partner)\b"
+    r"|\bI\s+(?:live in|grew up|was born|went to|have visited|cooked|baked)\b"
+    r"|\((?:laughs|smiles|giggles|sighs|winks|chuckles)\)",
+    re.IGNORECASE,
+)
+"""An answer telling experiences of its own: a model playing a person ("I've been working on an environmental
+project", "in my kitchen", "(laughs)")."""
+PERSONA_ANSWER = (
+    "I can't answer that reliably: it is outside what my tools look up or work out. Ask me something they "
+    "can, or ask what I can do."
+)
+"""The answer that replaces one telling an invented persona's experiences (:func:`check_answer`)."""
 _FAILURE_RE = re.compile(
     r"\b(?:could ?n[o']t|can ?n[o']t|cannot|unable|not able|failed|fails|error|went wrong|did ?n[o']t"
     r"|was ?n[o']t|were ?n[o']t|not run|rejected|refused|declined|denied)\b",
@@ -452,6 +473,9 @@ def check_answer(
             reasons = " \n".join([*why, *grounded])
             if talks and said and not _FAILURE_RE.search(cleaned) and not said & content_words(reasons):
                 return AnswerVerdict(cleaned, "ignores_failure", sorted(said)[:5])
+        persona = _PERSONA_RE.search(cleaned)
+        if persona is not None and not failures and not _PERSONA_RE.search(" ".join([question, *grounded])):
+            return AnswerVerdict(cleaned, "invented_persona", [persona.group(0)])
         return AnswerVerdict(cleaned)
     evidence = " \n".join([*(r.content for r in results), *grounded])
     if _narrates(cleaned, question, evidence):

@@ -25,6 +25,7 @@ from langgraph.runtime import Runtime
 from cadence.errors import CadenceError
 from cadence.orchestration.answer_check import (
     ANSWER_CHECK_KEY,
+    PERSONA_ANSWER,
     ToolResult,
     check_answer,
     conform_to_tone,
@@ -342,6 +343,8 @@ class FinalAnswerNode:
             return shaped, None
         if results:
             rewrite = faithful_answer(question, results, state.get("tone"))
+        elif verdict.problem == "invented_persona":
+            rewrite = PERSONA_ANSWER
         else:
             rewrite = failure_answer(failures, state.get("tone"))
         if not rewrite:

@@ -1824,7 +1824,8 @@ _CAPABILITY_RE = re.compile(
 )
 _IDENTITY_RE = re.compile(
     r"\b(?:who are you|what are you\b(?! doing)|tell me (?:a (?:bit|little) )?about (?:yourself|urself)|"
-    r"introduce yourself|what (?:should|do|can) i call you|what(?:'s| is) your name)",
+    r"introduce yourself|what (?:should|do|can) i call you|what(?:'s| is) your name"
+    r"|are you (?:an? )?(?:robot|bot|human|person|real person|ai|machine|computer|program|chatbot|real))",
     re.IGNORECASE,
 )
 _MAKER_RE = re.compile(
