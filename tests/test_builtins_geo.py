@@ -840,3 +840,19 @@ def test_a_few_countries_of_a_continent_are_its_most_populous(question: str, n: 
     assert lead.startswith(f"The {n} most populous countries in ")
     listed_names = names.rstrip(".").replace(" and ", ", ").split(", ")
     assert len(listed_names) == n and listed_names[0] == first
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Which country has the most neighbours?", "The country in the world with the most neighbouring countries"
+         " by land is China (14), then Russia (14)"),
+        ("Which country in Europe has the most borders?", "The country in Europe with the most neighbouring"),
+        ("How many countries use the euro?", "36 countries and territories in GeoNames' list use the euro (EUR): "),
+        ("How many countries use the yen?", "1 country or territory in GeoNames' list uses the yen (JPY): Japan."),
+        ("How many countries speak Spanish?", "29 countries and territories in GeoNames' list have Spanish among"),
+    ],
+)  # fmt: skip
+def test_countries_counted_by_neighbours_currency_or_language(question: str, said: str) -> None:
+    assert asks_place_fact(question) is SURELY
+    assert answer(question).startswith(said)

@@ -773,6 +773,36 @@ def _ranking_asked(question: str) -> _Ranking | None:
     return _Ranking(least=least, by_people=by_people or cities, cities=cities, continent=continent)
 
 
+_MOST_NEIGHBOURS_RE = re.compile(
+    r"\b(?:which|what)\s+countr(?:y|ies)\b(?:\s+(?:in|of|on)\s+(?:the\s+)?(?P<scope>"
+    + _CONTINENTS
+    + r"))?\s+(?:has|have|with)\s+the\s+(?P<most>most|fewest|least|largest number of)\s+"
+    r"(?:neighbou?r(?:ing countrie)?s|borders|bordering countries|land borders)\b",
+    re.IGNORECASE,
+)
+"""Countries ranked by how many they border ("Which country has the most neighbours?")."""
+
+
+def _most_neighbours(question: str) -> str | None:
+    """The countries bordering the most (or fewest, at least one) others, by GeoNames' borders; None unless
+    :data:`_MOST_NEIGHBOURS_RE` asks it."""
+    asked = _MOST_NEIGHBOURS_RE.search(question)
+    if asked is None:
+        return None
+    continent, where = _scope(asked.group("scope") or "world")
+    fewest = asked.group("most").lower() in ("fewest", "least")
+    pool = [f for f in countries().values() if f.neighbours and (not continent or f.continent == continent)]
+    pool.sort(key=lambda f: (len(f.neighbours) if fewest else -len(f.neighbours), f.name))
+    if not pool:
+        return None
+    ranked = [f"{with_article(f.name)} ({len(f.neighbours)})" for f in pool[:MAX_RANKED]]
+    how = "fewest (at least one)" if fewest else "most"
+    return (
+        f"The country {where} with the {how} neighbouring countries by land is {ranked[0]}, then "
+        f"{listed(ranked[1:])}, by GeoNames' borders."
+    )
+
+
 def _ranking(question: str) -> str | None:
     """The countries or cities first by area or population, in the world or a continent ("the largest country
     in Africa", "the most populous country", "the biggest city in the world": a city by its population), by
@@ -832,9 +862,10 @@ _TOTAL_PEOPLE_RE = re.compile(
 """How many people the world or a continent has ("What is the population of the world?", "Africa's
 population")."""
 _SHARED_RE = re.compile(
-    r"\b(?:which|what)\s+countries\s+(?:use|have|pay\s+(?:with|in))\s+(?:the\s+)?(?P<currency>[\w ]+?)"
-    r"(?:\s+as\s+(?:their\s+)?currency)?\s*[?.!]*$"
-    r"|\b(?:which|what)\s+countries\s+speak\s+(?P<language>[\w ]+?)\s*[?.!]*$",
+    r"\b(?P<how_many>how\s+many\s+|(?:which|what)\s+)countries\s+(?:use|have|pay\s+(?:with|in))\s+(?:the\s+)?"
+    r"(?P<currency>[\w ]+?)(?:\s+as\s+(?:their\s+)?currency)?\s*[?.!]*$"
+    r"|\b(?P<how_many_speak>how\s+many\s+|(?:which|what)\s+)countries\s+speak\s+"
+    r"(?P<language>[\w ]+?)\s*[?.!]*$",
     re.IGNORECASE,
 )
 """The countries sharing a currency or a language ("Which countries use the euro?", "Which countries speak
@@ -886,6 +917,7 @@ def _all_countries_asked(question: str) -> bool:
         _SHARED_RE,
         _CONTINENTS_ASKED_RE,
         _NATURAL_FEATURE_RE,
+        _MOST_NEIGHBOURS_RE,
     )
     return any(p.search(question) for p in patterns)
 
@@ -950,6 +982,12 @@ def _all_countries(question: str) -> str | None:
     names = listed([with_article(f.name) for f in found][:MAX_LISTED])
     verb = ("use" if currency else "list") + ("s" if len(found) == 1 else "")
     said = f"GeoNames lists {_how_many_countries(len(found))} that {verb} {what}"
+    counted = (shared.group("how_many") or shared.group("how_many_speak") or "").lower().startswith("how")
+    if counted:  # "How many countries use the euro?": the count, then which they are
+        one = len(found) == 1
+        verb = ("uses" if one else "use") if currency else ("has" if one else "have")
+        counted_what = "country or territory" if one else "countries and territories"
+        said = f"{len(found)} {counted_what} in GeoNames' list {verb} {what}"
     return (
         f"{said}: {names}."
         if currency
@@ -1038,7 +1076,7 @@ def answer(question: str) -> str:
         examples="about one or a few places, e.g. 'capital of Japan' or 'population of Lyon'",
         max_chars=MAX_QUESTION_CHARS,
     )
-    ranked = _ranking(question)
+    ranked = _ranking(question) or _most_neighbours(question)
     if ranked is not None:
         return ranked
     nearer = _nearer(question)
