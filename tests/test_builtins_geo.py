@@ -856,3 +856,19 @@ def test_a_few_countries_of_a_continent_are_its_most_populous(question: str, n: 
 def test_countries_counted_by_neighbours_currency_or_language(question: str, said: str) -> None:
     assert asks_place_fact(question) is SURELY
     assert answer(question).startswith(said)
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Which cities in Italy have more than a million people?", "2 cities of Italy have more than 1,000,000 "
+         "people, by GeoNames' figures: Rome (2.3 million) and Milan (1.4 million)."),
+        ("List the cities in Japan with more than 2 million inhabitants", "4 cities of Japan have more than "
+         "2,000,000 people, by GeoNames' figures: Tokyo (9.7 million), Yokohama (3.8 million), Osaka"),
+        ("Which cities in Iceland have more than 1 million people?", "No city of Iceland has more than 1,000,000 "
+         "people, by GeoNames' figures; its largest is Reykjavík"),
+    ],
+)  # fmt: skip
+def test_the_cities_of_a_country_above_a_population(question: str, said: str) -> None:
+    assert asks_place_fact(question) is SURELY
+    assert answer(question).startswith(said)

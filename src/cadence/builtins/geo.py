@@ -909,7 +909,8 @@ cities only, so the answer says it does not know it, never guesses ("What is the
 
 
 def _all_countries_asked(question: str) -> bool:
-    """Whether a question asks a fact of all countries at once (:func:`_all_countries`)."""
+    """Whether a question asks a fact of all countries at once (:func:`_all_countries`), or of several
+    places (the countries with the most neighbours, the cities of a country above a population)."""
     patterns = (
         _COUNTRIES_COUNTED_RE,
         _COUNTRIES_LISTED_RE,
@@ -918,6 +919,7 @@ def _all_countries_asked(question: str) -> bool:
         _CONTINENTS_ASKED_RE,
         _NATURAL_FEATURE_RE,
         _MOST_NEIGHBOURS_RE,
+        _CITIES_OVER_RE,
     )
     return any(p.search(question) for p in patterns)
 
@@ -1033,6 +1035,48 @@ def _places(text: str, limit: int = MAX_PLACES) -> list[Place]:
         return resolve_locations(named, limit)
 
 
+_CITIES_OVER_RE = re.compile(
+    r"\b(?P<count>how\s+many|which|what|list|name|show)\s+(?:of\s+the\s+|the\s+)?cities\s+(?:are\s+)?(?:there\s+)?"
+    r"(?:in|of)\s+(?P<where>.+?)\s+(?:have|has|with|are|count|number)\s+(?:a\s+population\s+of\s+)?"
+    r"(?:more\s+than|over|above|at\s+least|greater\s+than|bigger\s+than)\s+"
+    r"(?P<n>\d[\d,]*(?:\.\d+)?|an?|one|two|three|four|five|ten)\s*(?P<scale>million|thousand|m\b|k\b)?",
+    re.IGNORECASE,
+)
+"""The cities of a country above a population ("Which cities in Italy have more than a million people?")."""
+_SMALL_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
+MAX_CITIES_SCANNED = 500
+"""Most cities of a country looked at for a population threshold (most populous first)."""
+
+
+def _cities_over(question: str) -> str | None:
+    """The cities of a country with more people than a number, by GeoNames' figures; None unless
+    :data:`_CITIES_OVER_RE` asks it of a country the index finds."""
+    asked = _CITIES_OVER_RE.search(question)
+    if asked is None:
+        return None
+    try:
+        places = _places(asked.group("where"), limit=1)
+    except UnknownLocationError:
+        return None
+    code = places[0].within[0] if places else ""
+    facts = countries().get(code)
+    if facts is None:
+        return None
+    written = asked.group("n").lower().replace(",", "")
+    n = float(_SMALL_NUMBERS.get(written, 0) or written)
+    scale = (asked.group("scale") or "").lower()
+    threshold = n * (1_000_000 if scale in ("million", "m") else 1_000 if scale in ("thousand", "k") else 1)
+    found = [c for c in largest_cities(country=code, limit=MAX_CITIES_SCANNED) if c[1] > threshold]
+    the, over = with_article(facts.name), f"more than {int(threshold):,} people"
+    if not found:
+        biggest = largest_cities(country=code, limit=1)
+        largest = f"; its largest is {_cities_said(biggest)}" if biggest else ""
+        return f"No city of {the} has {over}, by GeoNames' figures{largest}."
+    many = "1 city" if len(found) == 1 else f"{len(found)} cities"
+    has = "has" if len(found) == 1 else "have"
+    return f"{many} of {the} {has} {over}, by GeoNames' figures: {_cities_said(found[:MAX_LISTED])}."
+
+
 _IS_CAPITAL_RE = re.compile(
     r"^\W*(?i:is|isn't)\s+(?P<city>[A-Z][\w.'-]*(?:\s+(?:[A-Z][\w.'-]*|de|da|do|del|la|le|al|el|van|von))*)\s+(?i:really\s+)?(?i:the\s+)?"
     r"capital(?:\s+city)?\s+of\s+(?P<country>(?:the\s+)?[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)\s*[?.!]*\s*$"
@@ -1082,7 +1126,7 @@ def answer(question: str) -> str:
     nearer = _nearer(question)
     if nearer is not None:
         return nearer
-    together = _all_countries(question) or _capital_checked(question)
+    together = _all_countries(question) or _capital_checked(question) or _cities_over(question)
     if together is not None:
         return together
     try:
