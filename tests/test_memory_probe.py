@@ -118,7 +118,11 @@ async def test_a_general_question_is_not_answered_from_the_users_facts() -> None
 @pytest.mark.parametrize(
     ("question", "about"),
     [("What do I work on?", True), ("What's my name?", True), ("Remind me where I'm from", True),
-     ("What is a compiler?", False), ("Tell me about Rome.", False), ("Is iOS a Unix?", False)],
+     ("What is a compiler?", False), ("Tell me about Rome.", False), ("Is iOS a Unix?", False),
+     # a fact stated before the question is no question about the user: asked again, the calculator
+     # answers it, not the remembered fact ("You paid $45 for a shirt ...")
+     ("I paid $45 for a shirt that was 25% off. What was the original price?", False),
+     ("I live in Rome. What time is it where I live?", True)],
 )  # fmt: skip
 def test_a_question_about_the_user_says_so(question: str, about: bool) -> None:
     assert about_user(question) is about

@@ -178,25 +178,32 @@ def _clauses(message: str) -> list[str]:
     return out
 
 
+def _fact_of(clause: str) -> Fact | None:
+    """The fact a clause of a message states about the user, or None (see the module docs)."""
+    if not clause or clause.endswith("?"):
+        return None
+    match = _FIRST_PERSON_RE.match(clause)
+    if match is None:
+        return None
+    body = match.group("body").rstrip(".!;, ")
+    if _REQUEST_RE.match(body) or _QUESTION_START_RE.match(body) or FEELING_RE.match(body):
+        return None  # a request, a question, or how the user feels now ("I'm bored"): no fact
+    if len(body.split()) < 2 or (len(body.split()) < MIN_FACT_WORDS and not body.lower().startswith("i'm")):
+        return None
+    return Fact(text=_sentence(body), statement=addressed(body), topic=_topic(body))
+
+
 def stated_facts(message: str) -> list[Fact]:
     """The facts the user states about themselves in ``message`` (see the module docs)."""
-    facts: list[Fact] = []
-    for raw in _clauses(message):
-        clause = (raw or "").strip(" ,;")
-        if not clause or clause.endswith("?"):
-            continue
-        match = _FIRST_PERSON_RE.match(clause)
-        if match is None:
-            continue
-        body = match.group("body").rstrip(".!;, ")
-        if _REQUEST_RE.match(body) or _QUESTION_START_RE.match(body) or FEELING_RE.match(body):
-            continue  # a request, a question, or how the user feels now ("I'm bored"): no fact
-        if len(body.split()) < 2 or (
-            len(body.split()) < MIN_FACT_WORDS and not body.lower().startswith("i'm")
-        ):
-            continue
-        facts.append(Fact(text=_sentence(body), statement=addressed(body), topic=_topic(body)))
-    return facts
+    facts = [_fact_of((raw or "").strip(" ,;")) for raw in _clauses(message)]
+    return [f for f in facts if f is not None]
+
+
+def asked_part(message: str) -> str:
+    """``message`` without the facts it states ("I paid $45 for a shirt that was 25% off. What was the
+    original price?" asks "What was the original price?"); the whole message when it states only facts."""
+    kept = [c for c in ((raw or "").strip(" ,;") for raw in _clauses(message)) if c and _fact_of(c) is None]
+    return " ".join(kept) or message
 
 
 _GREETING_WORDS = frozenset(
@@ -250,11 +257,12 @@ _ABOUT_USER_RE = re.compile(
 
 
 def about_user(question: str) -> bool:
-    """Whether ``question`` asks about the user (it says "I", "me" or "my"): only then can what the
-    user told about themselves answer it on its own. "What do I work on?" is; "What is a compiler?"
-    is not, though "I work on compilers." holds its every word.
+    """Whether ``question`` asks about the user (it says "I", "me" or "my" where it asks, not in a fact it
+    states first): only then can what the user told about themselves answer it on its own. "What do I work
+    on?" is; "What is a compiler?" is not, though "I work on compilers." holds its every word, nor is "I
+    paid $45 for a shirt that was 25% off. What was the original price?".
     """
-    return _ABOUT_USER_RE.search(question.replace("’", "'")) is not None
+    return _ABOUT_USER_RE.search(asked_part(question.replace("’", "'"))) is not None
 
 
 def clip(text: str, limit: int) -> str:
