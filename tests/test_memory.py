@@ -152,6 +152,13 @@ def test_stated_facts_are_first_person_statements() -> None:
     assert stated_facts("Calculate 15 * 23") == []
     assert [f.statement for f in stated_facts("Hi, I'm Bo. What time is it?")] == ["You're Bo."]
     assert addressed("I am a teacher and my dog likes me") == "You are a teacher and your dog likes you."
+    # only the speaker's own verb turns: "a shirt that was 25% off" had become "that were"
+    assert (
+        addressed("I paid $45 for a shirt that was 25% off") == "You paid $45 for a shirt that was 25% off."
+    )
+    assert (
+        addressed("I was born in 1990 and my dog was sick") == "You were born in 1990 and your dog was sick."
+    )
 
 
 @pytest.mark.parametrize(

@@ -120,6 +120,8 @@ _SWAP_RE = re.compile(
     r"\b(" + "|".join(re.escape(w) for w in sorted(_SWAPS, key=len, reverse=True)) + r")(?![\w'])",
     re.IGNORECASE,
 )
+_AFTER_I_RE = re.compile(r"\bi\s+(?:\w+ly\s+|not\s+|also\s+|still\s+)?$", re.IGNORECASE)
+"""Text ending in "I" (and an adverb): the verb after it is the speaker's ("I was", "I really am")."""
 MIN_FACT_WORDS = 3
 """Fewest words of a fact ("I'm …" counts as two words: "I'm Ada" is kept)."""
 
@@ -145,10 +147,12 @@ def _sentence(text: str) -> str:
 
 
 def addressed(text: str) -> str:
-    """``text`` (first person) addressed to its speaker: I → you, my → your, am → are."""
+    """``text`` (first person) addressed to its speaker: I → you, my → your, (I) am → (you) are."""
 
     def swap(match: re.Match[str]) -> str:
         word = match.group(0)
+        if word.lower() in ("am", "was") and not _AFTER_I_RE.search(match.string[: match.start()]):
+            return word  # "a shirt that was 25% off" stays; "I was born" is "you were born"
         out = _SWAPS[word.lower().replace("’", "'")]
         # capitalised only where the sentence starts ("I" is capitalised everywhere; "you" is not)
         return out[0].upper() + out[1:] if match.start() == 0 and word[0].isupper() else out
