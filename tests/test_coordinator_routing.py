@@ -185,3 +185,22 @@ async def test_a_route_after_a_call_of_a_tool_it_lacks_is_taken(engine_factory) 
     result = await engine.ainvoke("What is 2 + 2?")
     assert result.trace["routing_history"] == ["math"] and result.response == "It is 4."
     assert [r.node for r in model.records] == ["coordinator", "math_agent", "coordinator", "synthesizer"]
+
+
+def test_the_coordinator_sees_recalled_facts_that_do_not_answer_alone() -> None:
+    """ "How old am I?": the birthday recalled is in the deciding prompt (the route depends on it); facts that
+    answer the question alone come as a recall_memory result instead."""
+    from cadence.conventions import TOLD_FACTS_HEADER
+    from cadence.orchestration.coordinator import Coordinator
+    from cadence.testing import ScriptedChatModel
+    from conftest import make_settings
+
+    coordinator = Coordinator(ScriptedChatModel.from_items([]), [], make_settings())
+    fact = {"id": "m1", "kind": "fact", "text": "I was born on 3 March 1995.",
+            "statement": "You were born on 3 March 1995.", "score": 0.2}  # fmt: skip
+    partial = {"memory": {"items": [fact], "adequacy": 0.2, "routing_adequacy": 0.2}}
+    assert f"{TOLD_FACTS_HEADER}" in coordinator.system_prompt(partial)
+    assert "You were born on 3 March 1995." in coordinator.system_prompt(partial)
+    whole = {"memory": {"items": [fact], "adequacy": 1.0, "routing_adequacy": 1.0}}
+    assert coordinator.system_prompt(whole) == coordinator.prompt
+    assert coordinator.system_prompt({}) == coordinator.prompt

@@ -1908,3 +1908,14 @@ def test_which_one_they_and_a_difference_with_one_place_read_the_places_talked_a
     they = "What currency do they use?"
     assert with_possessive_place(they, [*one, HumanMessage(they)]) == "What currency do people in Egypt use?"
     assert with_possessive_place("Where do they live in Paris?", [*one]) == "Where do they live in Paris?"
+
+
+def test_told_facts_written_out_for_a_salary_per_period_and_here_as_a_place() -> None:
+    from cadence.models.local.policy import resolve_told
+
+    assert resolve_told("How much do I earn in a year?", ["Your salary is $4,000 a month."]) == (
+        "My salary is $4,000 a month. How much do I earn in a year?"
+    )
+    assert resolve_told("What's the time difference between here and London?", ["You live in Sydney."]) == (
+        "What's the time difference between Sydney and London?"
+    )

@@ -312,3 +312,18 @@ async def test_consolidation_keeps_the_newest_of_a_fact_and_its_denial() -> None
         "I'm not vegan anymore.",
     ]
     assert (await memory.consolidate("alice", now=3000.0)).changed == 0
+
+
+def test_the_users_age_or_birth_is_one_term_however_said() -> None:
+    """ "How old am I?" recalls "I was born on 3 March 1995." (the agent works the age out of it)."""
+    from cadence.memory.recall import AGE_TERM, PLACE_TERM, terms
+
+    for text in (
+        "How old am I?",
+        "I was born on 3 March 1995.",
+        "I'm 30 years old.",
+        "My birthday is on 14 July.",
+    ):
+        assert AGE_TERM in terms(text), text
+    assert PLACE_TERM not in terms("How old am I?")  # "… am I?" asks no place here
+    assert AGE_TERM not in terms("The old town is pretty.")

@@ -360,3 +360,12 @@ def test_the_current_time_does_not_read_another_days_date() -> None:
     assert not asks_current_time("What day is it tomorrow?")
     assert not asks_current_time("what day was 1 jan 2000")  # a date written: the calendar's
     assert asks_current_time("What date is it in London?")
+
+
+def test_a_question_referring_to_a_told_birthday_is_routed_as_written_out() -> None:
+    """ "How old am I?" after "I was born on 3 March 1995." shares no word with any agent: the route is
+    decided on the question with the told fact written out (the age of someone born that day)."""
+    model = LocalChatModel()
+    told = SystemMessage(f"{TOLD_FACTS_HEADER}:\n- You were born on 3 March 1995.")
+    assert _plan(model, [told, HumanMessage("How old am I?")]) == ["goto_info_agent"]
+    assert _plan(model, [SystemMessage("x"), HumanMessage("How old am I?")]) == ["goto_finalize"]

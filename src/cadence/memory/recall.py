@@ -103,7 +103,8 @@ _SELF_PLACE_RE = re.compile(
     r"|from|work(?:ing)? (?:from|remotely from))|i come from|i grew up"
     r"|i (?:just |recently |have |'ve )?(?:moved|relocated) to|where i(?:'m| am)?\b"
     r"|my (?:home|hometown|home town|city|town"
-    r"|country|area|place|location)|(?:at|back) home)\b|\b(?:here|am i)\s*[?.!]*$"
+    r"|country|area|place|location)|(?:at|back) home)\b|\b(?:here|(?<!old )am i)\s*[?.!]*$"
+    r"|\bbetween here and\b"
     r"|\b(?:time|date|day|clock|hour)\b[^.?!]{0,30}\bfor me\b|\bbetween me and\b|\band me\s*[?.!]*$"
     r"|\b(?:ahead of|behind) me\b",
     re.IGNORECASE,
@@ -123,14 +124,24 @@ _SELF_NAME_RE = re.compile(
 )
 """The user's name, given ("I'm Ingrid", "Call me Al", "my name is Bo") or asked ("what's my name?"); the
 case counts: "I'm Ingrid" names someone, "I'm tired" does not."""
-SELF_TERMS = (PLACE_TERM, NAME_TERM)
+AGE_TERM = "born"
+"""The one term of every way to give or ask the user's age or birth (see :data:`_SELF_AGE_RE`)."""
+_SELF_AGE_RE = re.compile(
+    r"\bi was born\b|\bmy (?:birthday|birth ?date|date of birth|age)\b|\bhow old (?:am|will|was|would) i\b"
+    r"|\bi(?:'m| am) \d+(?: years?(?: old)?)?\b(?! (?:minutes|hours|km|miles|kg))",
+    re.IGNORECASE,
+)
+"""The user's age or birth, given ("I was born on 3 March 1995", "my birthday is …", "I'm 30") or asked ("How
+old am I?"): "How old am I?" recalls "I was born on …", which the agents turn into an age."""
+SELF_TERMS = (PLACE_TERM, NAME_TERM, AGE_TERM)
 """Terms that stand for something about the user, however it is said: a question holding one recalls the
 facts holding it, whatever their other words."""
 
 
 def terms(text: str) -> list[str]:
     """The content terms of ``text``, in order (repeats kept: they are term frequencies); a mention of
-    where the user lives or is adds :data:`PLACE_TERM` once, of their name :data:`NAME_TERM`."""
+    where the user lives or is adds :data:`PLACE_TERM` once, of their name :data:`NAME_TERM`, of their age
+    or birth :data:`AGE_TERM`."""
     named = _SELF_NAME_RE.search(text.replace("’", "'")) is not None
     text = text.lower().replace("’", "'")
     out = []
@@ -147,6 +158,8 @@ def terms(text: str) -> list[str]:
         out.append(PLACE_TERM)
     if named and NAME_TERM not in out:
         out.append(NAME_TERM)
+    if AGE_TERM not in out and _SELF_AGE_RE.search(text):
+        out.append(AGE_TERM)
     return out
 
 

@@ -44,7 +44,7 @@ from cadence.orchestration.guards import BEFORE_DECISION, ON_ROUTE, GuardView
 from cadence.orchestration.hops import reset_route_counters, update_consecutive_routes
 from cadence.orchestration.model_call import call_model
 from cadence.orchestration.prompts import COORDINATOR_INSTRUCTIONS
-from cadence.orchestration.recall import with_memory
+from cadence.orchestration.recall import answering_items, facts_prompt, with_memory
 from cadence.orchestration.state import PluginContextFields as F
 from cadence.orchestration.state import plugin_context
 from cadence.orchestration.trimming import clip_results, trim_history
@@ -228,8 +228,13 @@ class Coordinator:
         return {**call, "name": route, "args": {}}
 
     def system_prompt(self, state: dict[str, Any]) -> str:
-        """The system prompt of a decision (the same every turn here; a mode may add to it per turn)."""
-        return self.prompt
+        """The system prompt of a decision: the coordinator's, with the facts the user stated that were
+        recalled for this question but do not answer it alone ("How old am I?" after "I was born on 3 March
+        1995.": an agent works the answer out of them, and the route depends on them)."""
+        if answering_items(state, self.settings):
+            return self.prompt  # they answer it: given as a recall_memory result (with_memory)
+        told = facts_prompt(state)
+        return f"{self.prompt}\n\n{told}" if told else self.prompt
 
     def model_input(self, state: dict[str, Any]) -> list[Any]:
         """The conversation the model decides on (after its system prompt), within the token budget.

@@ -445,7 +445,8 @@ _OWN_PLACE_RE = re.compile(
 )
 _WHERE_I_RE = re.compile(
     r"\b(?:where I (?:live|am living|stay|reside|am from|come from|work|am based|am)|where I'm(?: from)?"
-    r"|my (?:place|home|location|area|home ?town|city|town|country)|(?:at|back) home|here(?=\s*[?.!]*$))\b",
+    r"|my (?:place|home|location|area|home ?town|city|town|country)|(?:at|back) home|here(?=\s*[?.!]*$)"
+    r"|(?<=between )here(?= and\b))\b",
     re.IGNORECASE,
 )
 
@@ -485,17 +486,30 @@ _PAY_RE = re.compile(r"(?:pay|rate|pay rate|wage|wages|salary|income|earnings)",
 """What a told amount per period is when it is what the user makes ("Your hourly rate is $45.")."""
 
 
+_PER_PERIOD_RE = re.compile(
+    r"^Your (?P<what>[\w' -]{1,30}?) (?:is|are|was) (?P<value>[$€£]?\d[\d,]*(?:\.\d+)?"
+    r"(?: ?(?:dollars|euros|pounds|[A-Z]{3}))?) (?:an?|per|each|every) (?P<per>hour|day|week|month|year)"
+    r"[.!]?$",
+    re.IGNORECASE,
+)
+"""A told amount per period said after it ("Your salary is $4,000 a month.")."""
+
+
 def _periodic_amount(fact: str, question: str) -> str | None:
     """A told amount per period the question asks about, as the user would say it ("My rent is 1,250 euros a
-    month." of "Your monthly rent is 1,250 euros." for "how much rent do I pay in a year?"), else None."""
+    month." of "Your monthly rent is 1,250 euros." or "Your salary is $4,000 a month." for "how much rent do
+    I pay in a year?", "how much do I earn in a year?"), else None."""
     match = _PERIODIC_RE.match(fact)
+    after = _PER_PERIOD_RE.match(fact) if match is None else None
+    if after is not None:
+        match = after
     if match is None or not re.search(r"\b(?:I|my|me)\b", question, re.IGNORECASE):
         return None
     what = match.group("what")
     pay = _PAY_RE.fullmatch(what) is not None and _ASKS_OWN_RATE_RE.search(question) is not None
     if not pay and not re.search(rf"\b{re.escape(what.split()[-1])}\b", question, re.IGNORECASE):
         return None  # "how much do I make in 8 hours?" asks about an hourly rate or pay, not rent
-    per = _PER[match.group("period").lower()]
+    per = match.group("per").lower() if after is not None else _PER[match.group("period").lower()]
     return f"My {what} is {match.group('value')} {'an' if per == 'hour' else 'a'} {per}."
 
 
@@ -555,6 +569,11 @@ def resolve_told(question: str, facts: Sequence[str]) -> str:
     if len(born) == 1 and _OWN_AGE_RE.search(question):
         # "How old am I?" after "I was born on 12 May 1990.": the age of someone born that day
         return f"How old is someone born on {born[0]}?"
+    for fact in facts:
+        own = _OWN_VALUE_RE.match(fact)
+        if own is not None:
+            mine = re.compile(rf"\bmy {re.escape(own.group('what'))}\b", re.IGNORECASE)
+            resolved = mine.sub(lambda _m, v=own.group("value"): v, resolved, count=1)
     rates = [m.group("said") for fact in facts if (m := _OWN_RATE_RE.match(fact))]
     if len(rates) == 1 and _ASKS_OWN_RATE_RE.search(question) and not re.search(r"[$€£]\s?\d", question):
         # "How much do I earn in a 40-hour week?" after "I make $28 an hour.": the rate is said first,
@@ -562,13 +581,9 @@ def resolve_told(question: str, facts: Sequence[str]) -> str:
         resolved = f"I {rates[0]}. {resolved}"
     periodic = [said for fact in facts if (said := _periodic_amount(fact, question))]
     if len(periodic) == 1 and not rates and not _AMOUNT_GIVEN_RE.search(question):
-        # "how much rent do I pay in a year?" after "My monthly rent is 1,250 euros."
+        # "how much rent do I pay in a year?" after "My monthly rent is 1,250 euros." (the told sentence
+        # first, after any value of the question's own was written out)
         resolved = f"{periodic[0]} {resolved}"
-    for fact in facts:
-        own = _OWN_VALUE_RE.match(fact)
-        if own is not None:
-            mine = re.compile(rf"\bmy {re.escape(own.group('what'))}\b", re.IGNORECASE)
-            resolved = mine.sub(lambda _m, v=own.group("value"): v, resolved, count=1)
     if _AM_I_RE.search(resolved) and _COMPARES_RE.search(resolved):
         # "How many hours ahead of London am I?": the user's place is compared
         resolved = _AM_I_RE.sub(" is where I am", resolved, count=1)
@@ -1962,7 +1977,9 @@ class SmallModelPolicy:
             return self._plan_route(
                 messages,
                 tools,
-                question,
+                # what the user told of themselves that the question refers to, written out ("How old am
+                # I?" after a birthday asks the age of someone born that day): the route depends on it
+                resolve_told(question, told_facts(_system_text(messages))),
                 _has_agent_work(turn, results),
                 failed=turn_routes(turn) if work_failed(turn) else None,
                 tried=turn_routes(turn),
