@@ -297,10 +297,11 @@ class Supervisor(RoutingCoordinator):
     def system_prompt(self, state: dict[str, Any]) -> str:
         """The supervisor's prompt, with the turn's tone when it is not natural: an agent's answer is
         forwarded only when written that way, else the synthesizer writes the answer in it."""
+        prompt = super().system_prompt(state)  # with the recalled facts that do not answer alone
         tone = turn_tone(state)
         if tone == ResponseTone.NATURAL.description:
-            return self.prompt
-        return f"{self.prompt}\n\n{SUPERVISOR_TONE_INSTRUCTIONS.format(tone=tone)}"
+            return prompt
+        return f"{prompt}\n\n{SUPERVISOR_TONE_INSTRUCTIONS.format(tone=tone)}"
 
     def model_input(self, state: dict[str, Any]) -> list[Any]:
         """The conversation through :func:`supervisor_view`, trimmed to ``CADENCE_MODEL_INPUT_MAX_TOKENS``.
