@@ -2622,3 +2622,15 @@ def test_number_words_without_an_operation_are_said_as_written() -> None:
     """ "How much is 4 dozen?" had been "48 = 48"."""
     assert calculate.invoke({"expression": "How much is 4 dozen?"}) == "4 dozen = 48"
     assert calculate.invoke({"expression": "half a dozen"}) == "half a dozen = 6"
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("What's 20% more than 150?", "(150 * (1 + 20 / 100)) = 180"),  # the percent written on its number
+        ("What is 30% less than 200?", "(200 * (1 - 30 / 100)) = 140"),
+        ("What's 7.5% sales tax on $120?", "(120 * 7.5 / 100) = 9 ($9)"),  # a tax is an amount of money
+    ],
+)
+def test_a_percent_more_or_less_than_an_amount(text: str, said: str) -> None:
+    assert calculate.invoke({"expression": text}) == said

@@ -788,7 +788,7 @@ _PERCENTAGE_RE = re.compile(r"\*\s*100\s*\)*\s*$")
 
 _AMOUNT_ASKED_RE = re.compile(
     r"\bhow much\b|\b(?:price|cost|costs|pay|paid|spend|spent|save|saved|earn|earned|worth|total|bill|salary|"
-    r"budget|owe|left)\b",
+    r"budget|owe|left|tax|tip|discount|fee|fare|rent|interest|commission|change)\b",
     re.IGNORECASE,
 )
 """A question asking for an amount of money ("How much do 12 pens cost?", "What was the original price?")."""

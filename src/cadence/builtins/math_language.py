@@ -361,9 +361,11 @@ _VERB_PATTERNS: Rules = _rules(
     (rf"^(?:decrease|reduce|lower) {_OPERAND} by {_OPERAND}$", "({0} - {1})"),
     (rf"^({_NUM}) less than {_OPERAND}$", "({1} - {0})"),
     (rf"^({_NUM}) more than {_OPERAND}$", "({1} + {0})"),
-    (rf"^{_NOT_ASKED}{_OPERAND} (?:percent|per cent|%) (?:more than|increase on|up on) {_OPERAND}$",
+    (rf"^{_NOT_ASKED}{_OPERAND}\s*(?:percent|per cent|%) (?:more than|increase on|up on|higher than|above) "
+     rf"{_OPERAND}$",
      "({1} * (1 + {0} / 100))"),
-    (rf"^{_NOT_ASKED}{_OPERAND} (?:percent|per cent|%) (?:less than|off|decrease on|down on) {_OPERAND}$",
+    (rf"^{_NOT_ASKED}{_OPERAND}\s*(?:percent|per cent|%) "
+     rf"(?:less than|off|decrease on|down on|lower than|below) {_OPERAND}$",
      "({1} * (1 - {0} / 100))"),
 )  # fmt: skip
 
