@@ -1919,3 +1919,29 @@ def test_told_facts_written_out_for_a_salary_per_period_and_here_as_a_place() ->
     assert resolve_told("What's the time difference between here and London?", ["You live in Sydney."]) == (
         "What's the time difference between Sydney and London?"
     )
+
+
+def test_a_reference_to_the_previous_number_is_routed_written_out() -> None:
+    """ "What's the next prime after it?" after "Is 221 prime?" had been routed to the calendar ("next")."""
+    from cadence.models.local.policy import number_asked_of, referred_question
+
+    history = _turn(
+        "Is 221 prime?", "goto_math_agent", "calculate", {"expression": "Is 221 prime?"},
+        "No, 221 is not a prime number: 221 = 13 × 17.",
+    )  # fmt: skip
+    question = "What's the next prime after it?"
+    assert (
+        referred_question(question, [*history, HumanMessage(question)]) == "What's the next prime after 221?"
+    )
+    assert number_asked_of("What's 5 times it?", "Is 221 prime?") is None  # a number of its own
+    assert number_asked_of("What are its factors?", "What's 3 + 4?") is None  # two numbers asked of
+
+
+def test_it_of_a_distance_after_a_capital_is_the_capital() -> None:
+    history = _turn("What's the capital of Norway?", "goto_geo_agent", "place_facts",
+                    {"question": "What's the capital of Norway?"}, "The capital of Norway is Oslo.")  # fmt: skip
+    question = "How far is it from Stockholm?"
+    assert (
+        with_possessive_place(question, [*history, HumanMessage(question)])
+        == "How far is Oslo from Stockholm?"
+    )

@@ -913,7 +913,8 @@ def with_possessive_place(question: str, messages: Sequence[BaseMessage]) -> str
     place = previous_place(messages, latest=True) if possessive or far or elided else None
     if not place:
         return question
-    if far:
+    if far:  # "How far is it from Stockholm?" after "The capital of Norway is Oslo.": Oslo
+        place = answered_place(messages) or place
         return _FAR_IT_RE.sub(lambda m: f"{m.group('far')} is {place}", question, count=1)
     if elided:
         what = elided.group("what")
@@ -1304,6 +1305,28 @@ def _same_words_another_number(rest: str, previous: str) -> str | None:
 
 _ITS_TAIL_RE = re.compile(r"\bits\s+(?P<what>[a-z]+(?:\s+[a-z]+){0,2})\s*[?.!]*\s*$", re.IGNORECASE)
 """A question ending in what the previous result has ("What's its square root?", "and its cube?")."""
+
+
+def number_asked_of(question: str, previous: str | None) -> str | None:
+    """The one number ``previous`` asked of, when ``question`` refers back to it ("its factors", "the next
+    prime after it") and writes no number of its own; else None."""
+    if not previous or numbers_in(question):
+        return None
+    if not (_ITS_TAIL_RE.search(question) or REFERENCE_RE.search(question)):
+        return None
+    asked = numbers_in(previous)
+    return asked[0] if len(asked) == 1 else None
+
+
+def referred_question(question: str, messages: Sequence[BaseMessage]) -> str:
+    """``question`` with a reference to the previous turn's number written out, for routing ("What's the next
+    prime after it?" after "Is 221 prime?" is routed as "… after 221?"), else ``question``."""
+    if numbers_in(question) or not (_ITS_TAIL_RE.search(question) or REFERENCE_RE.search(question)):
+        return question
+    earlier = previous_result(messages)
+    value = result_value(earlier[1]) if earlier is not None else None
+    value = value or number_asked_of(question, previous_asked(messages))
+    return resolve_reference(question, value) if value else question
 
 
 def resolve_reference(question: str, value: str) -> str:
@@ -1977,9 +2000,10 @@ class SmallModelPolicy:
             return self._plan_route(
                 messages,
                 tools,
-                # what the user told of themselves that the question refers to, written out ("How old am
-                # I?" after a birthday asks the age of someone born that day): the route depends on it
-                resolve_told(question, told_facts(_system_text(messages))),
+                # what the user told of themselves, or the previous number, that the question refers to,
+                # written out ("How old am I?" after a birthday asks the age of someone born that day; "the
+                # next prime after it" after "Is 221 prime?" of 221): the route depends on it
+                referred_question(resolve_told(question, told_facts(_system_text(messages))), messages),
                 _has_agent_work(turn, results),
                 failed=turn_routes(turn) if work_failed(turn) else None,
                 tried=turn_routes(turn),
@@ -2204,11 +2228,10 @@ class SmallModelPolicy:
         value = result_value(stated) if stated is not None else None
         if value is None and stated is not None and _DAY_ASKED_RE.search(question):
             value = result_date(stated)  # "and what weekday is that?" after a date
-        if value is None and stated is not None and _ITS_TAIL_RE.search(question) and asked_before:
+        if value is None and stated is not None:
             # "What are its factors?" after "Is 91 prime?": a result said in a sentence is about the one
             # number the previous question asked of
-            asked_numbers = numbers_in(asked_before)
-            value = asked_numbers[0] if len(asked_numbers) == 1 else None
+            value = number_asked_of(question, asked_before)
         if again is not None:
             question = again  # "what about 80?": the previous question with 80
         elif value is not None:
