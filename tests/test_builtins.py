@@ -571,7 +571,14 @@ def test_an_amount_of_money_is_also_said_in_cents() -> None:
     assert calculate.invoke({"expression": "10 / 3"}) == "3.33333333333"  # no money, no cents
     assert calculate.invoke({"expression": "$7.80 / 12"}).endswith("= 0.65 ($0.65)")  # cents already
     assert calculate.invoke({"expression": "Tip of 20% on $45.50"}).endswith("= 9.1 ($9.10)")
-    assert calculate.invoke({"expression": "$20 an hour for 8 hours"}).endswith("= 160")  # a whole number
+    assert calculate.invoke({"expression": "$20 an hour for 8 hours"}).endswith(
+        "= 160 ($160)"
+    )  # whole dollars
+    # a count of things bought with money is no amount
+    from cadence.builtins.math import _in_money
+
+    assert _in_money("How many $5 bills make $100?", 20) == ""
+    assert _in_money("What's 8% of $250?", 20) == " ($20)"
     # a percentage of two amounts is no amount
     assert calculate.invoke({"expression": "What percent of $75 is $10?"}).endswith("= 13.3333333333")
 

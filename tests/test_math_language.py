@@ -2034,7 +2034,7 @@ def test_more_everyday_forms_not_read_without_every_number_in_its_place(text: st
             "A snail moves 3 cm per minute. How many metres does it cover in 2 hours?",
             "(3 * 2 * 60 * 10 / 1000) = 3.6",
         ),
-        ("$19 an hour, 6 hours plus 5 hours", "(19 * (6 + 5)) = 209"),
+        ("$19 an hour, 6 hours plus 5 hours", "(19 * (6 + 5)) = 209 ($209)"),
         (
             "I earn $19 an hour and worked 6 hours on Saturday and 5 on Sunday. How much did I make this weekend?",
             "(19 * (6 + 5)) = 209 ($209)",

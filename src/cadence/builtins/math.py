@@ -786,18 +786,18 @@ _PERCENTAGE_RE = re.compile(r"\*\s*100\s*\)*\s*$")
 """An expression working out a percentage ("(10 / 75 * 100)"): its value is no amount of money."""
 
 
-_AMOUNT_ASKED_RE = re.compile(
-    r"\bhow much\b|\b(?:price|cost|costs|pay|paid|spend|spent|save|saved|earn|earned|worth|total|bill|salary|"
-    r"budget|owe|left|tax|tip|discount|fee|fare|rent|interest|commission|change)\b",
+_COUNT_ASKED_RE = re.compile(
+    r"\bhow many\b|\b(?:number|count) of\b|[$€£]\s?\d[\d,.]*\s+(?:bills?|notes?|coins?|stamps?)\b",
     re.IGNORECASE,
 )
-"""A question asking for an amount of money ("How much do 12 pens cost?", "What was the original price?")."""
+"""A question counting things that cost money ("How many $5 bills make $100?"): its whole result is no
+amount."""
 
 
 def _in_money(question: str, value: Number, translated: str = "") -> str:
     """An amount of money after a result of a question about money: in cents when it is not a whole number
-    (`` ($9.10)`` for 9.1, `` (about $39.68)`` for 39.675), a whole number only when the question asks for
-    an amount (`` ($60)`` for "What was the original price?"; a count of $5 bills is no amount); "" for a
+    (`` ($9.10)`` for 9.1, `` (about $39.68)`` for 39.675), a whole number unless the question counts things
+    (`` ($60)`` for "What was the original price?"; "How many $5 bills make $100?" counts bills); "" for a
     percentage ("What percent of $75 is $10?") and a question not about money."""
     money = _MONEY_RE.search(question)
     if money is None or not math.isfinite(value) or _PERCENTAGE_RE.search(translated):
@@ -805,7 +805,7 @@ def _in_money(question: str, value: Number, translated: str = "") -> str:
     word = money.group(0).lower().rstrip("s")
     sign = _SIGNS.get(word, money.group(0))
     if isinstance(value, int) or value.is_integer():
-        if re.search(r"\bhow many\b", question, re.IGNORECASE) or not _AMOUNT_ASKED_RE.search(question):
+        if _COUNT_ASKED_RE.search(question):
             return ""
         return f" ({'-' if value < 0 else ''}{sign}{abs(int(value)):,})"
     cents = Decimal(format_number(abs(value))).quantize(Decimal("0.01"), rounding=decimal.ROUND_HALF_UP)
