@@ -807,3 +807,12 @@ def test_a_sentence_word_in_lower_case_is_no_place() -> None:
     with pytest.raises(UnknownLocationError):
         resolve_locations("time")
     assert resolve_locations("Time")[0].label == "Time, Norway"  # written as a name, it is one
+
+
+@pytest.mark.parametrize(
+    ("question", "reads"),
+    [("tokyo time", True), ("time tokyo", True), ("local time paris", True), ("new york time", True),
+     ("spare time", False), ("bed time", False), ("what a time to be alive", False)],
+)  # fmt: skip
+def test_a_place_and_time_alone_asks_the_current_time(question: str, reads: bool) -> None:
+    assert info.asks_current_time(question) is reads

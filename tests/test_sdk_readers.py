@@ -369,3 +369,16 @@ def test_a_question_referring_to_a_told_birthday_is_routed_as_written_out() -> N
     told = SystemMessage(f"{TOLD_FACTS_HEADER}:\n- You were born on 3 March 1995.")
     assert _plan(model, [told, HumanMessage("How old am I?")]) == ["goto_info_agent"]
     assert _plan(model, [SystemMessage("x"), HumanMessage("How old am I?")]) == ["goto_finalize"]
+
+
+def test_a_request_of_style_as_a_sentence_after_the_question_is_no_part_of_it() -> None:
+    """ "What is the capital of Germany? Answer formally." had sent "Answer formally." to the docs."""
+    from cadence.models.preroute import without_style_request
+
+    assert without_style_request("What is the capital of Germany? Answer formally.") == (
+        "What is the capital of Germany?"
+    )
+    assert (
+        without_style_request("How far is Paris from Rome? Keep it short.") == "How far is Paris from Rome?"
+    )
+    assert without_style_request("Answer formally.") == "Answer formally."  # nothing else asked

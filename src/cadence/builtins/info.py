@@ -1831,6 +1831,31 @@ _asks_now = _reader(
     r"|\bis it (?:(?:still |already )?(?:day|night|daytime|nighttime|morning|afternoon|evening|dark|light"
     r"|late|early)|the weekend|a weekday)\b|\bnow\b|\btoday\b|\btonight\b|" + _ZONE
 )
+_TIME_COLLOCATIONS_TEXT = """good great nice fun free spare party dinner lunch breakfast bed quality half full
+    part first last next long short play screen prime show tea story real run lead down hard bad busy peak
+    record family me my our what any some same one"""
+_TIME_COLLOCATIONS = frozenset(_TIME_COLLOCATIONS_TEXT.split())
+"""Words that make an everyday phrase with "time" ("good time", "bed time"), never a place asked."""
+_TIME_KEYWORDS_RE = re.compile(
+    r"^\W*(?:(?:local|current)\s+)?time\s+(?:in\s+|at\s+)?(?P<after>[^\W\d][\w.' -]{1,30}?)\W*$"
+    r"|^\W*(?P<before>[^\W\d][\w.' -]{1,30}?)\s+(?:local\s+)?time\W*$",
+    re.IGNORECASE,
+)
+"""Keywords alone: a place and "time" ("tokyo time", "time tokyo", "local time paris")."""
+
+
+def _keywords_name_a_place(text: str) -> bool:
+    """Whether ``text`` is only a place and "time" (:data:`_TIME_KEYWORDS_RE`) and the words name a place
+    ("spare time", "good time" do not)."""
+    match = _TIME_KEYWORDS_RE.match(text)
+    if match is None:
+        return False
+    words = match.group("after") or match.group("before")
+    if words.lower() in _TIME_COLLOCATIONS:
+        return False
+    return _resolved_or_none(words) is not None
+
+
 _OTHER_DAY_RE = re.compile(
     rf"\b(?:yesterday|tomorrow)\b|{DATE_IN_DIGITS_RE.pattern}"
     rf"|\b(?:{_MONTH_NAMES})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_NAMES})\b",
@@ -1846,6 +1871,8 @@ def asks_current_time(text: str) -> bool:
     the clock?" and "Why do we have time zones?" are no such question, nor is a time given in one place
     asked in another ("When it's 3 pm in Paris, what time is it in Chicago?")."""
     if _SUMMER_TIME_ASKED_RE.search(text):  # "Does Tokyo have DST?"
+        return True
+    if _keywords_name_a_place(text):  # "tokyo time"
         return True
     return _asks_now(text) and _OTHER_DAY_RE.search(text) is None and not converts_between_places(text)
 

@@ -399,11 +399,23 @@ _STYLE_WORDS_RE = re.compile(
 """Words of style anywhere in a question ("Explain in detail what a plugin is", "... step by step")."""
 
 
+_STYLE_SENTENCE_RE = re.compile(
+    r"(?<=[.?!])\s+(?:please\s+)?(?:(?:answer|reply|respond|say it|write it|explain it|put it)\s+)?"
+    r"(?:formally|briefly|concisely|politely|casually|simply|in (?:a|an) [\w-]+ (?:tone|way|style)"
+    r"|be (?:brief|concise|formal|short|quick|polite)|keep it (?:short|brief|simple))"
+    r"(?:,?\s+please)?\s*[.!]*\s*$",
+    re.IGNORECASE,
+)
+"""A request of style as a sentence after the question ("What is the capital of Germany? Answer
+formally.")."""
+
+
 def without_style_request(question: str) -> str:
     """``question`` without a request of style before or after it (:data:`_STYLE_REQUEST_RE`,
     :data:`_STYLE_AFTER_RE`): the words routes, tools and passages are chosen by ("Answer like a pirate: what
     is 9 plus 10?" asks no documentation "answer"; "Tell me what Cadence is in one sentence" no "one")."""
     stripped = _STYLE_AFTER_RE.sub("", _STYLE_REQUEST_RE.sub("", question, count=1), count=1)
+    stripped = _STYLE_SENTENCE_RE.sub("", stripped, count=1)
     stripped = _STYLE_WORDS_RE.sub("", stripped)
     return stripped if stripped.strip(" ,.:;!?") else question
 
