@@ -872,3 +872,8 @@ def test_an_answer_telling_an_invented_persona_is_flagged(answer: str) -> None:
 )
 def test_an_answer_without_an_invented_persona_passes(answer: str, question: str) -> None:
     assert check_answer(answer, question=question, results=[]).problem is None
+
+
+def test_an_invented_team_or_project_is_an_invented_persona() -> None:
+    answer = "Exciting news from Tokyo! We just completed a major renovation project, and our team is proud."
+    assert check_answer(answer, question="tokyo", results=[]).problem == "invented_persona"

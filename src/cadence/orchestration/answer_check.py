@@ -120,6 +120,7 @@ _PERSONA_RE = re.compile(
     r"|\bmy (?:wife|husband|kids|children|son|daughter|mom|mum|dad|mother|father|boss|neighbou?r|dog|cat"
     r"|grandmother|grandma|girlfriend|boyfriend|partner)\b"
     r"|\bI\s+(?:live in|grew up|was born|went to|have visited|cooked|baked)\b"
+    r"|\bwe(?:'ve| have)?\s+just\s+(?:completed|finished|launched|released|opened|moved)\b|\bour team\b"
     r"|\((?:laughs|smiles|giggles|sighs|winks|chuckles)\)",
     re.IGNORECASE,
 )
