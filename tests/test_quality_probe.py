@@ -225,3 +225,14 @@ def test_one_number_with_an_operation_still_reaches_the_calculator(question: str
 def test_questions_about_settings_and_limits_reach_the_docs(question: str) -> None:
     plugins = [MathPlugin.get_metadata(), InfoPlugin.get_metadata(), DocsPlugin.get_metadata()]
     assert PreRouter.from_metadata(plugins).shortlist(question) == ["goto_docs_agent"]
+
+
+def test_day_or_night_somewhere_reaches_the_world_clock() -> None:
+    """ "Is it night in Tokyo?" shared no word with any agent (the clock's text said "nighttime")."""
+    from cadence.builtins.info import InfoPlugin
+    from cadence.models.preroute import PreRouter, routing_schema
+    from cadence.orchestration.control_tools import make_routing_tools
+
+    routes = [routing_schema(t) for t in make_routing_tools([InfoPlugin.get_metadata()])]
+    ranked = PreRouter.from_tool_schemas(routes).rank("Is it night in Tokyo?")
+    assert PreRouter.shortlisted(ranked) == ["goto_info_agent"]

@@ -1972,7 +1972,7 @@ class InfoPlugin(BasePlugin):
             capabilities=[
                 "current date and time in a city or time zone: what time or how late it is there",
                 "the time zone and UTC offset of a place",
-                "whether it is daytime or nighttime, a weekday or the weekend somewhere now",
+                "whether it is day or night (daytime, nighttime), a weekday or the weekend somewhere now",
                 "what day or date it is",
                 "time difference between two cities: how many hours ahead or behind one place is",
                 "convert a clock time from one time zone to another",
