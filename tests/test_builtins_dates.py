@@ -442,8 +442,6 @@ def test_a_weekday_counts_from_today_in_the_place_named(monkeypatch: pytest.Monk
     [
         ("What's the date this Monday?", "this week's is past"),  # 13 January, or the coming 20th?
         ("How many days was it until Sunday?", "the last or the next Sunday"),
-        ("What's the date of the last Friday of May?", "Cannot read 'last Friday'"),
-        ("When is the second Tuesday in March?", "Cannot read 'Tuesday'"),
         ("When is the next Friday the 13th?", "Cannot read 'next Friday'"),
         ("What's the date the Thursday after next?", "Cannot read 'Thursday'"),
         ("What date is every Monday?", "Cannot read 'Monday'"),
@@ -990,3 +988,26 @@ def test_whether_a_day_is_a_weekend_day_or_a_weekday(question: str, said: str) -
 )
 def test_a_month_named_alone_after_until_or_since_is_its_first_day(question: str, said: str) -> None:
     assert ask(question).startswith(said)
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "What date is the third Sunday of June 2027?",
+            "The third Sunday of June 2027 is Sunday, 20 June 2027.",
+        ),
+        ("What's the date of the last Friday of May?", "The last Friday of May 2025 is Friday, 30 May 2025."),
+        (
+            "When is the second Tuesday in March?",
+            "The second Tuesday of March 2025 is Tuesday, 11 March 2025.",
+        ),
+        (
+            "the first Monday of January",
+            "The first Monday of January 2026 is Monday, 5 January 2026.",
+        ),  # past
+        ("What's the fifth Monday of February 2027?", "February 2027 has no fifth Monday."),
+    ],
+)
+def test_a_weekday_counted_in_a_month(question: str, said: str) -> None:
+    assert ask(question) == said

@@ -394,8 +394,8 @@ _UNREAD_RE = re.compile(
     re.IGNORECASE,
 )
 """What a date question can say that this tool does not read: a number of days it could not take (signed,
-decimal: "-5 days", "1.5 weeks"), a weekday not read as a date ("every Friday", "the last Friday of May",
-"Friday week"), a weekend, "next week", holidays whose date follows the moon (Passover, Ramadan, Diwali). Any
+decimal: "-5 days", "1.5 weeks"), a weekday not read as a date ("every Friday", "Friday week", "the last
+Friday of May" in anything but a question for its date), a weekend, "next week", holidays whose date follows the moon (Passover, Ramadan, Diwali). Any
 of them left over is an error, not ignored."""
 _RESTATED_WEEKDAY_RE = re.compile(  # the question asks for a day of the week
     rf"\b{_WEEKDAY_NAMES}\s*,?\s*(?=\|)|\|\s*,?\s*(?:(?:is|was|will\s+be|falls?\s+on|fell\s+on)\s+)?"
@@ -1373,6 +1373,44 @@ def _week_or_day_of_year(text: str, calendar_: Calendar) -> str:
 # --- the question --------------------------------------------------------------------
 
 
+_NTH = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
+         "5th": 5, "last": -1}  # fmt: skip
+_NTH_WEEKDAY_RE = re.compile(
+    r"^\W*(?:what(?:'s| is)(?: the)?(?: date(?: of)?)?|(?:what|which) (?:date|day) (?:is|was|will be)"
+    r"|when(?:'s| is| was| will be)?)?\s*"
+    r"(?:the\s+)?(?P<nth>first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)\s+"
+    r"(?P<wd>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\s+(?:of|in)\s+"
+    rf"(?P<month>{_MONTH_PATTERN})\b\.?(?:,?\s+(?P<year>[12]\d{{3}}))?(?:\s+(?:this|next)\s+year)?\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+"""The date of a weekday counted in a month ("What date is the third Sunday of June 2027?", "the last Friday
+of May")."""
+
+
+def _nth_weekday_date(question: str, today: date) -> str | None:
+    """The date :data:`_NTH_WEEKDAY_RE` asks for (without a year: this year's, or next year's once it is
+    past), in a sentence; None for any other question."""
+    asked = _NTH_WEEKDAY_RE.match(question)
+    if asked is None:
+        return None
+    n, month = _NTH[asked.group("nth").lower()], MONTHS[asked.group("month").lower()]
+    weekday = list(calendar.day_name).index(asked.group("wd").capitalize())
+    year = int(asked.group("year")) if asked.group("year") else today.year
+    if re.search(r"\bnext year\b", question, re.IGNORECASE):
+        year = today.year + 1
+    found = nth_weekday(year, month, weekday, n)
+    if found.month != month:
+        none = f"{asked.group('nth').lower()} {calendar.day_name[weekday]}"
+        return f"{calendar.month_name[month]} {year} has no {none}."
+    if not asked.group("year") and "next year" not in question.lower() and found < today:
+        year += 1
+        found = nth_weekday(year, month, weekday, n)
+    which = (
+        f"{asked.group('nth').lower()} {calendar.day_name[weekday]} of {calendar.month_name[month]} {year}"
+    )
+    return f"The {which} {'was' if found < today else 'is'} {_long(found)}."
+
+
 _DAY_KIND_RE = re.compile(
     r"^\W*(?:is|was|will|would|isn't|wasn't)\b.*?\b(?:an?|on\s+an?|on\s+the)\s+"
     r"(?P<kind>weekend(?:\s+day)?|weekday|week\s*day|working\s+day|work\s*day|business\s+day|school\s+day)\b",
@@ -1414,6 +1452,9 @@ def answer(question: str, calendar: Calendar) -> str:
     and an example that works.
     """
     check_question(question, DateQuestionError, kind="date", examples=EXAMPLES, max_chars=MAX_QUESTION_CHARS)
+    counted = _nth_weekday_date(question, calendar.now().astimezone(UTC).date())
+    if counted is not None:  # "What date is the third Sunday of June 2027?"
+        return counted
     text = _MONTH_ALONE_RE.sub(
         lambda m: f"{m.group('lead')} 1 {m.group('month')}{m.group('year') or ''}", _normalize(question)
     )
