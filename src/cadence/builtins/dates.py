@@ -395,8 +395,8 @@ _UNREAD_RE = re.compile(
 )
 """What a date question can say that this tool does not read: a number of days it could not take (signed,
 decimal: "-5 days", "1.5 weeks"), a weekday not read as a date ("every Friday", "Friday week", "the last
-Friday of May" in anything but a question for its date), a weekend, "next week", holidays whose date follows the moon (Passover, Ramadan, Diwali). Any
-of them left over is an error, not ignored."""
+Friday of May" in anything but a question for its date), a weekend, "next week", holidays whose date
+follows the moon (Passover, Ramadan, Diwali). Any of them left over is an error, not ignored."""
 _RESTATED_WEEKDAY_RE = re.compile(  # the question asks for a day of the week
     rf"\b{_WEEKDAY_NAMES}\s*,?\s*(?=\|)|\|\s*,?\s*(?:(?:is|was|will\s+be|falls?\s+on|fell\s+on)\s+)?"
     rf"(?:an?\s+|on\s+)?{_WEEKDAY_NAMES}\b",
