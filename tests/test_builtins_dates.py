@@ -1011,3 +1011,11 @@ def test_a_month_named_alone_after_until_or_since_is_its_first_day(question: str
 )
 def test_a_weekday_counted_in_a_month(question: str, said: str) -> None:
     assert ask(question) == said
+
+
+def test_an_age_now_and_the_age_in_a_later_year() -> None:
+    """ "I'm 30 years old. How old will I be in 2040?" (today pinned to 15 January 2025)."""
+    assert ask("I'm 30 years old. How old will I be in 2040?") == (
+        "Someone 30 years old now (15 January 2025) will be 45 years old at this time of year in 2040."
+    )
+    assert ask("If I am 25 now, how old will I be in 2050?").startswith("Someone 25 years old now")

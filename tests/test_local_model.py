@@ -1945,3 +1945,12 @@ def test_it_of_a_distance_after_a_capital_is_the_capital() -> None:
         with_possessive_place(question, [*history, HumanMessage(question)])
         == "How far is Oslo from Stockholm?"
     )
+
+
+def test_a_told_age_is_said_before_a_question_for_a_later_age() -> None:
+    from cadence.models.local.policy import resolve_told
+
+    assert resolve_told("How old will I be in 2040?", ["You're 30 years old."]) == (
+        "I'm 30 years old. What age will I be in 2040?"
+    )
+    assert resolve_told("How old is Rome?", ["You're 30 years old."]) == "How old is Rome?"

@@ -1183,6 +1183,33 @@ _YEARS_SINCE_RE = re.compile(
 """Years since a year alone: "How many years since 1990?", "How long ago was 1969?"."""
 
 
+_AGE_NOW_RE = re.compile(
+    r"\b(?:i'm|i am|im|you're|you are|he's|he is|she's|she is|someone who is|if i am|if i'm)\s+"
+    r"(?P<n>\d{1,3})(?:\s+years?(?:\s+old)?)?(?:\s+(?:now|today|this year))?(?![\w%])",
+    re.IGNORECASE,
+)
+_AGE_LATER_RE = re.compile(
+    r"\b(?:how\s+old|what\s+age)\s+will\s+(?:i|you|he|she|they|someone|we)\s+be\s+(?:in|by)\s+(?:the\s+year\s+)?"
+    r"(?P<year>\d{4})\b",
+    re.IGNORECASE,
+)
+"""An age now and the age asked in a later year ("I'm 30 years old. How old will I be in 2040?")."""
+
+
+def _age_later(question: str, today: date) -> str | None:
+    """The age in a later year of someone whose age now the question gives, or None."""
+    now, later = _AGE_NOW_RE.search(question), _AGE_LATER_RE.search(question)
+    if now is None or later is None:
+        return None
+    n, year = int(now.group("n")), int(later.group("year"))
+    if year < today.year:
+        return None
+    return (
+        f"Someone {n} years old now ({_plain(today)}) will be {n + year - today.year} years old at this "
+        f"time of year in {year}."
+    )
+
+
 def _years_since(text: str, today: date) -> str | None:
     """The years from a year written alone to this year: an age from a year of birth (two ages: before
     and after this year's birthday, which a year alone does not tell), or how many years ago a year was.
@@ -1452,8 +1479,9 @@ def answer(question: str, calendar: Calendar) -> str:
     and an example that works.
     """
     check_question(question, DateQuestionError, kind="date", examples=EXAMPLES, max_chars=MAX_QUESTION_CHARS)
-    counted = _nth_weekday_date(question, calendar.now().astimezone(UTC).date())
-    if counted is not None:  # "What date is the third Sunday of June 2027?"
+    today_utc = calendar.now().astimezone(UTC).date()
+    counted = _nth_weekday_date(question, today_utc) or _age_later(question, today_utc)
+    if counted is not None:  # "What date is the third Sunday of June 2027?", "I'm 30: how old in 2040?"
         return counted
     text = _MONTH_ALONE_RE.sub(
         lambda m: f"{m.group('lead')} 1 {m.group('month')}{m.group('year') or ''}", _normalize(question)

@@ -554,6 +554,10 @@ def resolve_found(question: str, results: Sequence[str]) -> str:
     return resolved
 
 
+_TOLD_AGE_RE = re.compile(r"^You(?:'re| are) (?P<n>\d{1,3})(?: years?(?: old)?)?[.!]?$", re.IGNORECASE)
+"""A told age ("You're 30 years old.")."""
+_AGE_LATER_RE = re.compile(r"\bhow old will I be\b", re.IGNORECASE)
+"""A question for the user's own age in a later year."""
 _BORN_ON_RE = re.compile(r"^You were born on (?P<day>[^.!]*\d[^.!]*?)[.!]?$", re.IGNORECASE)
 """A told birthday ("You were born on 12 May 1990.")."""
 _OWN_AGE_RE = re.compile(r"\bhow old am I\b|\b(?:what(?:'s| is)|tell me) my age\b|\bmy age\b", re.IGNORECASE)
@@ -574,6 +578,10 @@ def resolve_told(question: str, facts: Sequence[str]) -> str:
         if own is not None:
             mine = re.compile(rf"\bmy {re.escape(own.group('what'))}\b", re.IGNORECASE)
             resolved = mine.sub(lambda _m, v=own.group("value"): v, resolved, count=1)
+    ages = [m.group("n") for fact in facts if (m := _TOLD_AGE_RE.match(fact))]
+    if len(ages) == 1 and _AGE_LATER_RE.search(question):
+        # "How old will I be in 2040?" after "I'm 30 years old.": the age said first, the age asked for
+        resolved = f"I'm {ages[0]} years old. {_AGE_LATER_RE.sub('What age will I be', resolved, count=1)}"
     rates = [m.group("said") for fact in facts if (m := _OWN_RATE_RE.match(fact))]
     if len(rates) == 1 and _ASKS_OWN_RATE_RE.search(question) and not re.search(r"[$€£]\s?\d", question):
         # "How much do I earn in a 40-hour week?" after "I make $28 an hour.": the rate is said first,
