@@ -1954,3 +1954,17 @@ def test_a_told_age_is_said_before_a_question_for_a_later_age() -> None:
         "I'm 30 years old. What age will I be in 2040?"
     )
     assert resolve_told("How old is Rome?", ["You're 30 years old."]) == "How old is Rome?"
+
+
+def test_a_told_fact_sharing_a_word_is_said_before_a_how_much_question() -> None:
+    from cadence.models.local.policy import resolve_told
+
+    car = ["Your car uses 7 liters per 100 km."]
+    assert (
+        resolve_told("How much fuel for 350 km?", car)
+        == "My car uses 7 liters per 100 km. How much fuel for 350 km?"
+    )
+    assert resolve_told("How much is 2+2?", car) == "How much is 2+2?"  # no word shared
+    assert (
+        resolve_told("How far is Paris from 100 km north?", car) == "How far is Paris from 100 km north?"
+    )  # a name

@@ -554,6 +554,29 @@ def resolve_found(question: str, results: Sequence[str]) -> str:
     return resolved
 
 
+_HOW_MUCH_RE = re.compile(r"^\W*how (?:much|many|far|long)\b", re.IGNORECASE)
+
+
+def _told_context(question: str, facts: Sequence[str]) -> str | None:
+    """The one told fact holding a number that shares a content word with a question asking how much or
+    how many with at most one number of its own and no name, said as the user said it ("My car uses 7
+    liters per 100 km." for "How much fuel for 350 km?"); None otherwise."""
+    if not _HOW_MUCH_RE.match(question) or len(numbers_in(question)) > 1:
+        return None
+    if re.search(r"(?<!^)(?<![.?!] )\b[A-Z][a-z]", question.strip()):
+        return None  # "how much is the bill in Paris?" is about Paris, not the user's weekly bill
+    asked = {w for w in re.findall(r"[a-z]+", question.lower()) if w not in STOPWORDS and len(w) > 1}
+    sharing = [
+        f
+        for f in facts
+        if numbers_in(f) and asked & {w for w in re.findall(r"[a-z]+", f.lower()) if w not in STOPWORDS}
+    ]
+    if len(sharing) != 1 or not re.match(r"^Your?\b", sharing[0]):
+        return None
+    said = re.sub(r"^Your\b", "My", re.sub(r"^You(?:'re| are)\b", "I'm", sharing[0]))
+    return re.sub(r"^You\b", "I", said)
+
+
 _TOLD_AGE_RE = re.compile(r"^You(?:'re| are) (?P<n>\d{1,3})(?: years?(?: old)?)?[.!]?$", re.IGNORECASE)
 """A told age ("You're 30 years old.")."""
 _AGE_LATER_RE = re.compile(r"\bhow old will I be\b", re.IGNORECASE)
@@ -629,6 +652,10 @@ def resolve_told(question: str, facts: Sequence[str]) -> str:
             # after a preposition ("ahead of where I live", "in my city") the place alone
             lead = "" if _PREPOSITION_END_RE.search(before) or said.group(0).lower() == "me" else "in "
             resolved = f"{before}{lead}{place.rstrip('.')}{resolved[said.end() :]}"
+    context = _told_context(question, facts) if resolved == question else None
+    if context is not None:
+        # "How much fuel for 350 km?" after "My car uses 7 liters per 100 km.": the told fact said first
+        return f"{context} {question}"
     return resolved
 
 
