@@ -579,6 +579,7 @@ def test_an_amount_of_money_is_also_said_in_cents() -> None:
 
     assert _in_money("How many $5 bills make $100?", 20) == ""
     assert _in_money("What's 8% of $250?", 20) == " ($20)"
+    assert _in_money("Split a $120 bill among 4 people", 30) == " ($30)"  # one bill: an amount
     # a percentage of two amounts is no amount
     assert calculate.invoke({"expression": "What percent of $75 is $10?"}).endswith("= 13.3333333333")
 

@@ -787,7 +787,7 @@ _PERCENTAGE_RE = re.compile(r"\*\s*100\s*\)*\s*$")
 
 
 _COUNT_ASKED_RE = re.compile(
-    r"\bhow many\b|\b(?:number|count) of\b|[$€£]\s?\d[\d,.]*\s+(?:bills?|notes?|coins?|stamps?)\b",
+    r"\bhow many\b|\b(?:number|count) of\b|[$€£]\s?\d[\d,.]*\s+(?:bills|notes|coins|stamps)\b",
     re.IGNORECASE,
 )
 """A question counting things that cost money ("How many $5 bills make $100?"): its whole result is no
