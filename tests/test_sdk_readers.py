@@ -382,3 +382,13 @@ def test_a_request_of_style_as_a_sentence_after_the_question_is_no_part_of_it() 
         without_style_request("How far is Paris from Rome? Keep it short.") == "How far is Paris from Rome?"
     )
     assert without_style_request("Answer formally.") == "Answer formally."  # nothing else asked
+
+
+def test_the_supervisor_routes_a_question_on_a_told_birthday_written_out() -> None:
+    """The supervisor's decision is planned apart from the coordinator's: it reads the told facts too."""
+    from cadence.models.local.policy import routing_question
+
+    told = SystemMessage(f"{TOLD_FACTS_HEADER}:\n- You were born on 3 March 1995.")
+    assert routing_question("How old am I?", [told, HumanMessage("How old am I?")]) == (
+        "How old is someone born on 3 March 1995?"
+    )

@@ -1353,6 +1353,13 @@ def number_asked_of(question: str, previous: str | None) -> str | None:
     return asked[0] if len(asked) == 1 else None
 
 
+def routing_question(question: str, messages: Sequence[BaseMessage]) -> str:
+    """The question a route is decided on: what the user told of themselves, or the previous number, that it
+    refers to written out ("How old am I?" after a birthday asks the age of someone born that day; "the next
+    prime after it" after "Is 221 prime?" asks it of 221)."""
+    return referred_question(resolve_told(question, told_facts(_system_text(messages))), messages)
+
+
 def referred_question(question: str, messages: Sequence[BaseMessage]) -> str:
     """``question`` with a reference to the previous turn's number written out, for routing ("What's the next
     prime after it?" after "Is 221 prime?" is routed as "… after 221?"), else ``question``."""
@@ -2035,10 +2042,7 @@ class SmallModelPolicy:
             return self._plan_route(
                 messages,
                 tools,
-                # what the user told of themselves, or the previous number, that the question refers to,
-                # written out ("How old am I?" after a birthday asks the age of someone born that day; "the
-                # next prime after it" after "Is 221 prime?" of 221): the route depends on it
-                referred_question(resolve_told(question, told_facts(_system_text(messages))), messages),
+                routing_question(question, messages),
                 _has_agent_work(turn, results),
                 failed=turn_routes(turn) if work_failed(turn) else None,
                 tried=turn_routes(turn),
@@ -2215,7 +2219,7 @@ class SmallModelPolicy:
         """The supervisor's decision, never generated freely (see the module docs)."""
         routes = [t for t in tools if tool_name(t) != FORWARD_TOOL]
         if not _has_agent_work(turn, results):
-            return self._plan_route(messages, routes, question, False)
+            return self._plan_route(messages, routes, routing_question(question, messages), False)
         failed = turn_routes(turn) if work_failed(turn) else None
         tried = turn_routes(turn)
         answer = last_agent_answer(turn)
