@@ -2634,3 +2634,16 @@ def test_number_words_without_an_operation_are_said_as_written() -> None:
 )
 def test_a_percent_more_or_less_than_an_amount(text: str, said: str) -> None:
     assert calculate.invoke({"expression": text}) == said
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("What's bigger: 3/5 or 0.58?", "3/5 (0.6) is bigger than 0.58."),
+        ("Is 0.1 + 0.2 equal to 0.3?", "Yes, 0.1 + 0.2 (0.3) is equal to 0.3."),  # exactly, not in floats
+        ("Is 2^10 equal to 1000?", "No, 2^10 (1024) is not equal to 1000."),
+        ("Does 3 * 4 equal 12?", "Yes, 3 * 4 (12) is equal to 12."),
+    ],
+)
+def test_two_amounts_compared_or_checked_equal(text: str, said: str) -> None:
+    assert calculate.invoke({"expression": text}) == said

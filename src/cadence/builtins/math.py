@@ -251,14 +251,14 @@ def _about_divisibility(expression: str) -> str | None:
 
 
 _WHICH_IS_RE = re.compile(
-    r"^\s*(?:which|what)(?:\s+one)?\s+is\s+(?:the\s+)?(?P<word>larger|bigger|greater|higher|more|smaller|less|"
+    r"^\s*(?:which|what)(?:\s+one)?(?:\s+is|'s|’s)\s+(?:the\s+)?(?P<word>larger|bigger|greater|higher|more|smaller|less|"
     r"lower|lesser)(?:\s+number)?\s*[,:]?\s+(?P<a>.+?)\s+or\s+(?P<b>.+?)\s*[?.!]*\s*$",
     re.IGNORECASE,
 )
 """Which of two amounts is larger or smaller: "Which is larger, 2^10 or 10^3?"."""
 _IS_IT_MORE_RE = re.compile(
-    r"^\s*is\s+(?P<a>.+?)\s+(?P<word>larger|bigger|greater|higher|more|smaller|less|lower)\s+than\s+"
-    r"(?P<b>.+?)\s*[?.!]*\s*$",
+    r"^\s*(?:is|does)\s+(?P<a>.+?)\s+(?P<word>larger|bigger|greater|higher|more|smaller|less|lower|equal|equals"
+    r"|the same as)\s+(?:than\s+|to\s+)?(?P<b>.+?)\s*[?.!]*\s*$",
     re.IGNORECASE,
 )
 """Whether one amount is larger or smaller than another: "Is 0.7 bigger than 2/3?"."""
@@ -292,6 +292,9 @@ def _compared(expression: str) -> str | None:
         shown = f"{value:.6g}" if isinstance(value, float) else str(value)
         return text if text == shown else f"{text} ({shown})"
 
+    if word in ("equal", "equals", "the same as"):  # "Is 0.1 + 0.2 equal to 0.3?": exactly, not in floats
+        same = math.isclose(x, y, rel_tol=1e-12, abs_tol=1e-12)
+        return f"{'Yes' if same else 'No'}, {said(a, x)} is {'' if same else 'not '}equal to {said(b, y)}."
     if x == y:
         return f"They are equal: {said(a, x)} and {said(b, y)}."
     first_wins = (x > y) != (word in _LESS_WORDS)
