@@ -1968,3 +1968,12 @@ def test_a_told_fact_sharing_a_word_is_said_before_a_how_much_question() -> None
     assert (
         resolve_told("How far is Paris from 100 km north?", car) == "How far is Paris from 100 km north?"
     )  # a name
+
+
+def test_a_told_year_of_birth_answers_how_old_am_i() -> None:
+    from cadence.models.local.policy import resolve_told
+
+    assert resolve_told("How old am I?", ["You were born in 1990."]) == "How old is someone born in 1990?"
+    assert resolve_told("How old am I?", ["You were born on 3 March 1995."]) == (
+        "How old is someone born on 3 March 1995?"
+    )

@@ -581,8 +581,8 @@ _TOLD_AGE_RE = re.compile(r"^You(?:'re| are) (?P<n>\d{1,3})(?: years?(?: old)?)?
 """A told age ("You're 30 years old.")."""
 _AGE_LATER_RE = re.compile(r"\bhow old will I be\b", re.IGNORECASE)
 """A question for the user's own age in a later year."""
-_BORN_ON_RE = re.compile(r"^You were born on (?P<day>[^.!]*\d[^.!]*?)[.!]?$", re.IGNORECASE)
-"""A told birthday ("You were born on 12 May 1990.")."""
+_BORN_ON_RE = re.compile(r"^You were born (?P<on>on|in) (?P<day>[^.!]*\d[^.!]*?)[.!]?$", re.IGNORECASE)
+"""A told birthday or year of birth ("You were born on 12 May 1990.", "You were born in 1990.")."""
 _OWN_AGE_RE = re.compile(r"\bhow old am I\b|\b(?:what(?:'s| is)|tell me) my age\b|\bmy age\b", re.IGNORECASE)
 """A question for the user's own age ("How old am I?")."""
 
@@ -592,10 +592,10 @@ def resolve_told(question: str, facts: Sequence[str]) -> str:
     number" becomes 7 ("Your favorite number is 7."), "where I live" becomes "in Lisbon" ("You live in
     Lisbon."). A tool reads a value or a place, not a reference to one it cannot know."""
     resolved = question
-    born = [m.group("day") for fact in facts if (m := _BORN_ON_RE.match(fact))]
+    born = [f"{m.group('on').lower()} {m.group('day')}" for fact in facts if (m := _BORN_ON_RE.match(fact))]
     if len(born) == 1 and _OWN_AGE_RE.search(question):
         # "How old am I?" after "I was born on 12 May 1990.": the age of someone born that day
-        return f"How old is someone born on {born[0]}?"
+        return f"How old is someone born {born[0]}?"
     for fact in facts:
         own = _OWN_VALUE_RE.match(fact)
         if own is not None:
