@@ -1400,8 +1400,6 @@ def _week_or_day_of_year(text: str, calendar_: Calendar) -> str:
 # --- the question --------------------------------------------------------------------
 
 
-_NTH = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
-         "5th": 5, "last": -1}  # fmt: skip
 _NTH_WEEKDAY_RE = re.compile(
     r"^\W*(?:what(?:'s| is)(?: the)?(?: date(?: of)?)?|(?:what|which) (?:date|day) (?:is|was|will be)"
     r"|when(?:'s| is| was| will be)?)?\s*"
@@ -1420,7 +1418,9 @@ def _nth_weekday_date(question: str, today: date) -> str | None:
     asked = _NTH_WEEKDAY_RE.match(question)
     if asked is None:
         return None
-    n, month = _NTH[asked.group("nth").lower()], MONTHS[asked.group("month").lower()]
+    nth = asked.group("nth").lower()
+    n = -1 if nth == "last" else _ORDINALS.get(nth) or int(nth[0])  # "third", "3rd"
+    month = MONTHS[asked.group("month").lower()]
     weekday = list(calendar.day_name).index(asked.group("wd").capitalize())
     year = int(asked.group("year")) if asked.group("year") else today.year
     if re.search(r"\bnext year\b", question, re.IGNORECASE):

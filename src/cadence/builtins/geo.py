@@ -846,10 +846,9 @@ _COUNTRIES_COUNTED_RE = re.compile(
     rf"\bhow\s+many\s+countries\s+(?:are\s+)?(?:there\s+)?{_WHERE_ALL}", re.IGNORECASE
 )
 """The countries of the world or a continent counted ("How many countries are in Africa?")."""
-_FEW = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 _COUNTRIES_LISTED_RE = re.compile(
     rf"\b(?:list|name|what\s+are|which\s+are|tell\s+me|give\s+me)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?"
-    rf"(?:(?P<few>\d{{1,2}}|{'|'.join(_FEW)})\s+)?countries\s+(?:that\s+are\s+)?{_WHERE_ALL}",
+    rf"(?:(?P<few>\d{{1,2}}|[a-z]+)\s+)?countries\s+(?:that\s+are\s+)?{_WHERE_ALL}",
     re.IGNORECASE,
 )
 """The countries of a continent listed ("List the countries in South America"), or a few of them ("Name three
@@ -943,9 +942,9 @@ def _all_countries(question: str) -> str | None:
         continent, where = _scope(counted.group("scope"))
         found = _in_scope(continent)
         lists = f"GeoNames lists {_how_many_countries(len(found))} {where}"
-        few = listed_asked.group("few") if listed_asked is not None else None
-        if few is not None:
-            n = _FEW.get(few.lower()) or int(few)
+        few = numbers_from_words(listed_asked.group("few") or "") if listed_asked is not None else ""
+        if few.isdigit():  # "Name three countries in Africa"
+            n = int(few)
             biggest = sorted(found, key=lambda f: f.population, reverse=True)[: min(n, MAX_LISTED)]
             names = listed([with_article(f.name) for f in biggest])
             return f"The {n} most populous countries {where}, by GeoNames' figures: {names}."
@@ -1039,11 +1038,10 @@ _CITIES_OVER_RE = re.compile(
     r"\b(?P<count>how\s+many|which|what|list|name|show)\s+(?:of\s+the\s+|the\s+)?cities\s+(?:are\s+)?(?:there\s+)?"
     r"(?:in|of)\s+(?P<where>.+?)\s+(?:have|has|with|are|count|number)\s+(?:a\s+population\s+of\s+)?"
     r"(?:more\s+than|over|above|at\s+least|greater\s+than|bigger\s+than)\s+"
-    r"(?P<n>\d[\d,]*(?:\.\d+)?|an?|one|two|three|four|five|ten)\s*(?P<scale>million|thousand|m\b|k\b)?",
+    r"(?P<n>\d[\d,]*(?:\.\d+)?|[a-z]+)\s*(?P<scale>million|thousand|m\b|k\b)?",
     re.IGNORECASE,
 )
 """The cities of a country above a population ("Which cities in Italy have more than a million people?")."""
-_SMALL_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
 MAX_CITIES_SCANNED = 500
 """Most cities of a country looked at for a population threshold (most populous first)."""
 
@@ -1063,7 +1061,10 @@ def _cities_over(question: str) -> str | None:
     if facts is None:
         return None
     written = asked.group("n").lower().replace(",", "")
-    n = float(_SMALL_NUMBERS.get(written, 0) or written)
+    written = "1" if written in ("a", "an") else numbers_from_words(written)
+    if not re.fullmatch(r"\d+(?:\.\d+)?", written):
+        return None
+    n = float(written)
     scale = (asked.group("scale") or "").lower()
     threshold = n * (1_000_000 if scale in ("million", "m") else 1_000 if scale in ("thousand", "k") else 1)
     found = [c for c in largest_cities(country=code, limit=MAX_CITIES_SCANNED) if c[1] > threshold]

@@ -28,7 +28,7 @@ from cadence.builtins.text_facts import answer as text_facts_answer
 from cadence.builtins.text_facts import asks_text_fact
 from cadence.sdk import SURELY, BaseAgent, BasePlugin, PluginMetadata, reads, route_text
 from cadence.settings import Settings, get_settings
-from cadence.text import STOPWORDS
+from cadence.text import STOPWORDS, numbers_from_words
 
 logger = logging.getLogger(__name__)
 
@@ -106,7 +106,6 @@ MIN_TEXT_SENTENCES = 2
 """Fewest sentences after a request to summarize for it to carry a text (``summarize_text``'s reader)."""
 
 
-_NUMBER_WORDS = {"one": 1, "a single": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _SENTENCES_ASKED_RE = re.compile(
     r"\b(?:in|to|into|with|using)\s+(?P<n>\d{1,2}|one|two|three|four|five|a single|a)\s+"
     r"(?:short\s+)?sentences?\b"
@@ -125,7 +124,8 @@ def sentences_asked(message: str) -> int | None:
     if asked is None:
         return None
     said = (asked.group("n") or asked.group("m")).lower()
-    return int(said) if said.isdigit() else _NUMBER_WORDS[said]
+    said = "1" if said in ("a", "a single") else numbers_from_words(said)
+    return int(said) if said.isdigit() else None
 
 
 def text_to_summarize(message: str) -> str:
