@@ -117,6 +117,8 @@ def _routes() -> list[Any]:
         ("Make this uppercase: cadence is great", "goto_text_agent"),  # "cadence" is the docs' word
         ("How many km in a mile?", "goto_math_agent"),
         ("What is the capital of France?", "goto_geo_agent"),
+        ("How do you spell 42?", "goto_math_agent"),  # "spell" is the text agent's; the calculator is sure
+        ("Sort these numbers: 42, 7, 19, 3, 88", "goto_math_agent"),
     ],
 )
 def test_the_embedded_model_routes_a_count_of_a_given_text_to_the_text_agent(

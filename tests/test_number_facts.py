@@ -45,6 +45,16 @@ def test_is_prime_agrees_with_a_sieve() -> None:
         ("What's 45% as a decimal?", "45% as a decimal is 0.45."),
         ("Convert 3/8 to a decimal", "3/8 as a decimal is 0.375."),
         ("What is 1/3 as a decimal?", "1/3 as a decimal is about 0.333333 (it repeats without end)."),
+        ("Write 1,000,000 in words", "1,000,000 written in words is one million."),
+        ("How do you spell 42?", "42 written in words is forty-two."),
+        ("What's 2,305 in words?", "2,305 written in words is two thousand three hundred and five."),
+        ("3.25 in words", "3.25 written in words is three point two five."),
+        ("Write three hundred and five in digits", "Three hundred and five written in digits is 305."),
+        ("What is one million in numbers?", "One million written in digits is 1,000,000 (1000000)."),
+        ("Sort these numbers: 42, 7, 19, 3, 88", "From smallest to largest: 3, 7, 19, 42, 88."),
+        ("Put 5, 2 and 9 in descending order", "From largest to smallest: 9, 5, 2."),
+        ("Order from largest to smallest: 3.5, -2, 10, 7", "From largest to smallest: 10, 7, 3.5, -2."),
+        ("Sort 1,000, 7, 12,500 and 3", "From smallest to largest: 3, 7, 1,000, 12,500."),
     ],
 )
 def test_a_fact_about_whole_numbers_is_worked_out(question: str, said: str) -> None:
@@ -52,7 +62,10 @@ def test_a_fact_about_whole_numbers_is_worked_out(question: str, said: str) -> N
     assert calculate.invoke({"expression": question}).startswith(said)
 
 
-@pytest.mark.parametrize("question", ["What is 12 * 12?", "Is 97 prime?", "How many zeros are in a googol?"])
+@pytest.mark.parametrize(
+    "question",
+    ["What is 12 * 12?", "Is 97 prime?", "How many zeros are in a googol?", "List 3, 1, 2", "Spell cat"],
+)
 def test_other_questions_are_left_to_the_calculator(question: str) -> None:
     assert answer(question) is None
 

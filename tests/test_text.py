@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from cadence.text import numbers_from_words, valid_unicode
+import pytest
+
+from cadence.text import number_in_words, numbers_from_words, valid_unicode
 
 
 def test_valid_unicode_replaces_only_lone_surrogates() -> None:
@@ -50,3 +52,25 @@ def test_split_thought_sets_reasoning_aside() -> None:
     assert split_thought("<think>a</think> b") == ("b", "a")
     assert split_thought("<THINK>a") == ("", "a")  # an unclosed block runs to the end
     assert split_thought(["part"]) == (["part"], "")  # non-text content as it is
+
+
+@pytest.mark.parametrize(
+    ("n", "words"),
+    [
+        (0, "zero"),
+        (42, "forty-two"),
+        (305, "three hundred and five"),
+        (1_001, "one thousand and one"),
+        (2_500_000, "two million five hundred thousand"),
+        (-17, "minus seventeen"),
+        (10**12, "one trillion"),
+    ],
+)
+def test_number_in_words_reads_back_as_the_number(n: int, words: str) -> None:
+    assert number_in_words(n) == words
+    assert numbers_from_words(words.removeprefix("minus ")) == str(abs(n))
+
+
+def test_number_in_words_refuses_a_number_beyond_words() -> None:
+    with pytest.raises(ValueError, match="too large"):
+        number_in_words(10**15)

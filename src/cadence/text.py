@@ -36,7 +36,7 @@ _TENS = {
 }  # fmt: skip
 _MULTIPLIERS = {"hundred": 100, "dozen": 12}
 """Words that multiply the number before them within a group ("three hundred", "two dozen")."""
-_SCALES = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+_SCALES = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000, "trillion": 10**12}
 """Words that close a group ("two thousand three hundred")."""
 
 LARGEST_NUMBER_WORDS = 10**15
@@ -107,6 +107,42 @@ def numbers_from_words(text: str) -> str:
     text = _SCALED_DIGITS_RE.sub(_scaled, text)
     text = _HALF_DOZEN_RE.sub(lambda m: "18" if m.group("and") else "6", text)
     return _NUMBER_PHRASE_RE.sub(lambda m: _read_number_words(m.group(0)), text)
+
+
+def number_in_words(n: int) -> str:
+    """A whole number written in English words, the inverse of :func:`numbers_from_words`: ``1_000_000`` →
+    ``"one million"``, ``305`` → ``"three hundred and five"``, ``-42`` → ``"minus forty-two"`` (up to
+    :data:`LARGEST_NUMBER_WORDS`; ValueError beyond)."""
+    if abs(n) >= LARGEST_NUMBER_WORDS:
+        raise ValueError(f"{n} is too large to write in words")
+    if n < 0:
+        return f"minus {number_in_words(-n)}"
+    if n == 0:
+        return "zero"
+    units = {v: k for k, v in _UNITS.items()}
+    tens = {v: k for k, v in _TENS.items()}
+
+    def below_thousand(k: int, after_larger: bool) -> str:
+        hundreds, rest = divmod(k, 100)
+        words = [f"{units[hundreds]} hundred"] if hundreds else []
+        if rest:
+            small = (
+                units[rest]
+                if rest < 20
+                else tens[rest - rest % 10] + (f"-{units[rest % 10]}" if rest % 10 else "")
+            )
+            words.append(f"and {small}" if hundreds or after_larger else small)
+        return " ".join(words)
+
+    groups: list[str] = []
+    remaining = n
+    for name, size in sorted(_SCALES.items(), key=lambda item: -item[1]):
+        count, remaining = divmod(remaining, size)
+        if count:
+            groups.append(f"{below_thousand(count, False)} {name}")
+    if remaining:
+        groups.append(below_thousand(remaining, bool(groups)))
+    return " ".join(groups)
 
 
 _HALF_DOZEN_RE = re.compile(r"\bhalf an? dozen\b|\ba dozen (?P<and>and a half)\b", re.IGNORECASE)
@@ -387,8 +423,34 @@ _RELATED_TEXT = {
     "store": "keep live save",
     "save": "store keep write",
 }
+HOW_TO_WORDS: dict[str, tuple[str, ...]] = {
+    "add": ("write", "create", "register"),
+    "make": ("write", "create"),
+    "create": ("write",),
+    "build": ("write", "create"),
+    "new": ("write", "create"),
+    "change": ("set", "setting", "choose", "configure"),
+    "switch": ("set", "setting", "choose"),
+    "configure": ("setting", "set"),
+    "pick": ("choose", "setting"),
+    "select": ("choose", "setting"),
+    "remove": ("disable", "disabled"),
+    "turn": ("disable", "enable"),
+    "launch": ("start", "serve"),
+    "run": ("start", "serve"),
+}
+"""Words the documentation says for the verb of a how-to question: "how do I add a plugin" is answered by
+"Writing a plugin", "how do I change the model" by the setting that chooses it. The docs search widens its
+query with them and counts them in section titles as the question's own word; the sentences picked from
+what is found count them as related words (:data:`RELATED_WORDS`). A passage with the verb itself still
+matches it ("durations add up")."""
+
+
 RELATED_WORDS: dict[str, frozenset[str]] = {
-    stem(word): frozenset(stem(r) for r in related.split()) for word, related in _RELATED_TEXT.items()
+    stem(word): frozenset(stem(r) for r in related.split())
+    for word, related in (
+        _RELATED_TEXT | {verb: " ".join(words) for verb, words in HOW_TO_WORDS.items()}
+    ).items()
 }
 """Words a document may say for a word of a question ("one tool execution" for "a single tool call";
 "at most 52 characters" for "how long")."""

@@ -21,7 +21,7 @@ import re
 import sqlite3
 import stat as _stat
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from cadence.builtins._common import BuiltinToolError, agent_prompt, not_an_action
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, reads, requires_approval
 from cadence.text import (
+    HOW_TO_WORDS,
     NOT_TOPICS,
     NUMBER_WORDS,
     RELATED_STRENGTH,
@@ -196,6 +197,12 @@ def _any_of(terms: list[str]) -> str:
     return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)
 
 
+def widened_terms(terms: list[str]) -> list[str]:
+    """``terms`` and the words the documentation says for their how-to verbs (:data:`HOW_TO_WORDS`)."""
+    extra = [other for term in terms for other in HOW_TO_WORDS.get(term, ())]
+    return list(dict.fromkeys([*terms, *extra]))
+
+
 TITLE_BOOST = 1.0
 """How much more a passage counts (its BM25 score times 1 + this) when the title of its section is made
 of the query's words; times the square of the share it has when it has some of them (one word of seven
@@ -205,15 +212,23 @@ CANDIDATES_PER_HIT = 4
 """Passages ranked by BM25 for each hit asked, before the titles re-rank them."""
 
 
-def title_coverage(heading: str, terms: Iterable[str]) -> float:
+def title_coverage(
+    heading: str, terms: Iterable[str], said_for: Mapping[str, Iterable[str]] | None = None
+) -> float:
     """The share (0-1) of the query's ``terms`` (already stemmed) that the heading ``A > B > title`` names:
-    a term in its section's own title counts 1, one only in a title above it half."""
+    a term in its section's own title counts 1, one only in a title above it half. ``said_for`` maps a
+    term to the stems a title may say for it (``"add"``: ``"writ"``, as :data:`HOW_TO_WORDS`)."""
     wanted = set(terms)
     if not wanted:
         return 0.0
     *parents, title = heading.split(" > ")
-    in_title = wanted & _stems(title)
-    in_parents = (wanted & _stems(" ".join(parents))) - in_title
+    title_stems, parent_stems = _stems(title), _stems(" ".join(parents))
+
+    def named(term: str, stems: set[str]) -> bool:
+        return term in stems or any(other in stems for other in (said_for or {}).get(term, ()))
+
+    in_title = {term for term in wanted if named(term, title_stems)}
+    in_parents = {term for term in wanted - in_title if named(term, parent_stems)}
     return (len(in_title) + 0.5 * len(in_parents)) / len(wanted)
 
 
@@ -371,7 +386,7 @@ class DocsIndex:
     def search(self, query: str, limit: int = 5) -> list[SearchHit]:
         """The best passages for ``query`` (free text; never raises on FTS syntax)."""
         terms = query_terms(query)
-        match = _any_of(terms)
+        match = _any_of(widened_terms(terms))
         if not match:
             raise DocsError(f"The query {query!r} has no searchable words; use a few keywords")
         limit = max(1, min(int(limit), MAX_RESULTS))
@@ -393,7 +408,8 @@ class DocsIndex:
         # titled with the query's words is about them ("info" for "the info plugin"), and a query of words
         # every passage has ("what is Cadence") is answered by the section named after them
         stemmed = [stem(term) for term in terms]
-        rows.sort(key=lambda r: r[4] * (1 + TITLE_BOOST * title_coverage(r[2], stemmed) ** 2))
+        said_for = {stem(t): [stem(o) for o in HOW_TO_WORDS[t]] for t in terms if t in HOW_TO_WORDS}
+        rows.sort(key=lambda r: r[4] * (1 + TITLE_BOOST * title_coverage(r[2], stemmed, said_for) ** 2))
         return [
             SearchHit(
                 path=r[0],

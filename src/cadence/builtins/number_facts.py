@@ -10,7 +10,10 @@ calculator reads them from the question and works them out:
 - whether a number is a perfect square or cube ("Is 64 a perfect square?": 8 × 8);
 - a division with its remainder ("17 divided by 3 with remainder": 5 remainder 2);
 - how many zeros a number has when written out ("How many zeros are in one billion?": 9);
-- a percent or a fraction as a decimal ("45% as a decimal": 0.45).
+- a percent or a fraction as a decimal ("45% as a decimal": 0.45);
+- a number written in words or in digits ("Write 1,000,000 in words": one million; "three hundred and five
+  in digits": 305);
+- numbers put in order ("Sort these numbers: 42, 7, 19", "from largest to smallest").
 
 :func:`answer` returns None for any other text, so the calculator reads it as arithmetic.
 """
@@ -22,7 +25,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
-from cadence.text import numbers_from_words
+from cadence.text import NUMBER_WORDS, number_in_words, numbers_from_words
 
 MAX_NUMBER = 10**12
 """Largest number a prime is looked for near (trial division up to its square root stays fast)."""
@@ -78,6 +81,89 @@ _AS_DECIMAL_RE = re.compile(
     re.IGNORECASE,
 )
 """A percent or a fraction asked as a decimal: "What's 45% as a decimal?", "Convert 3/8 to a decimal"."""
+
+
+_NUMBER = r"-?\d[\d,]*(?:\.\d+)?"
+_IN_WORDS_RE = re.compile(
+    r"^\W*(?:(?:please|can\s+you|could\s+you)\s+)?(?:how\s+(?:do\s+(?:you|i|we)|to|would\s+you|is)\s+)?"
+    r"(?:(?:write|spell|say|express|convert|put|what\s+is|what's|how\s+is)\s+(?:out\s+)?)?"
+    rf"(?:the\s+number\s+)?(?P<n>{_NUMBER})\s+(?:(?:written|spelled|spelt)\s+(?:out\s+)?)?(?:in|as|into|to|with)\s+"
+    r"(?:english\s+)?words\b\W*$"
+    r"|^\W*(?:how\s+(?:do\s+(?:you|i|we)|to)\s+)?spell(?:\s+out)?\s+(?:the\s+number\s+)?"
+    rf"(?P<n2>{_NUMBER})\W*$",
+    re.IGNORECASE,
+)
+"""A number asked in words: "Write 1,000,000 in words", "How do you spell 42?", "1234 in words"."""
+_NUMBER_WORD = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+_IN_DIGITS_RE = re.compile(
+    r"^\W*(?:(?:please|can\s+you|could\s+you)\s+)?(?:how\s+(?:do\s+(?:you|i|we)|to)\s+)?"
+    r"(?:(?:write|say|express|convert|put|what\s+is|what's)\s+)?"
+    rf"(?P<x>(?:an?\s+)?(?:{_NUMBER_WORD})(?:(?:[\s,-]+|\s+and\s+)(?:{_NUMBER_WORD}))*)\s+"
+    r"(?:(?:written\s+)?(?:in|as|into|to|with|using)\s+)(?:digits|numerals|numbers|figures)\b\W*$",
+    re.IGNORECASE,
+)
+"""A number in words asked in digits: "Write three hundred and five in digits", "one million as a
+numeral"."""
+_LISTED = r"-?(?:\d{1,3}(?:,\d{3})+(?!\d|,\d)|\d+)(?:\.\d+)?"
+"""A number of a list: a comma inside it only before three digits ("1,000, 7")."""
+_SORT_RE = re.compile(
+    r"\b(?:sort|order|arrange|rank|put|list)\b(?P<how>[^\d:]*?)[:\s]\s*"
+    rf"(?P<list>{_LISTED}(?:\s*(?:,|;|\s|\band\b)\s*{_LISTED})+)(?P<after>[^\d]*)$",
+    re.IGNORECASE,
+)
+"""Numbers asked in order: "Sort these numbers: 42, 7, 19, 3, 88", "Put 5, 2 and 9 in descending order"."""
+_DESCENDING_RE = re.compile(
+    r"\b(?:descending|decreasing|reverse|(?:largest|biggest|greatest|highest|most)\s+(?:to|first)"
+    r"|(?:from|starting\s+with)\s+the\s+(?:largest|biggest|greatest|highest)|high\s+to\s+low"
+    r"|big\s+to\s+small)\b",
+    re.IGNORECASE,
+)
+"""Words asking for the largest number first."""
+_ORDER_ASKED_RE = re.compile(
+    r"\b(?:sort|sorted|ascending|descending|increasing|decreasing|order|smallest|largest|lowest|highest"
+    r"|biggest|least|greatest)\b",
+    re.IGNORECASE,
+)
+"""An order named: "list" or "put" alone asks for one ("put 5 and 9 in order"), not any list."""
+
+
+def _in_words(match: re.Match[str]) -> str | None:
+    written = match.group("n") or match.group("n2")
+    whole, _, decimals = written.replace(",", "").partition(".")
+    try:
+        words = number_in_words(int(whole))
+    except ValueError:
+        return None
+    if decimals:
+        words += " point " + " ".join(number_in_words(int(d)) for d in decimals)
+    return f"{written} written in words is {words}."
+
+
+def _in_digits(match: re.Match[str]) -> str | None:
+    written = " ".join(match.group("x").split())
+    digits = numbers_from_words(written)
+    if not digits.isdigit():
+        return None
+    n = int(digits)
+    shown = f"{n:,} ({n})" if n >= 1000 else str(n)
+    return f"{written[:1].upper()}{written[1:]} written in digits is {shown}."
+
+
+def _sorted(match: re.Match[str]) -> str | None:
+    how = f"{match.group('how')} {match.group('after')}"
+    if not _ORDER_ASKED_RE.search(how) and not match.group(0).lower().startswith(
+        ("sort", "order", "arrange")
+    ):
+        return None
+    written = re.findall(_LISTED, match.group("list"))
+    try:
+        values = [(Decimal(w.replace(",", "")), w) for w in written]
+    except InvalidOperation:
+        return None
+    descending = bool(_DESCENDING_RE.search(how))
+    ordered = [w for _, w in sorted(values, key=lambda v: v[0], reverse=descending)]
+    order = "largest to smallest" if descending else "smallest to largest"
+    return f"From {order}: {', '.join(ordered)}."
 
 
 def _whole(written: str) -> int:
@@ -254,6 +340,9 @@ def answer(text: str) -> str | None:
         (_REMAINDER_RE, _with_remainder),
         (_ZEROS_RE, _zeros),
         (_AS_DECIMAL_RE, _as_decimal),
+        (_IN_WORDS_RE, _in_words),
+        (_IN_DIGITS_RE, _in_digits),
+        (_SORT_RE, _sorted),
     ):
         match = pattern.search(text)
         if match is not None:

@@ -526,11 +526,13 @@ def readable_routes(
     route without a reader included when its words fit ("How do I approve a tool call?" fits the geo agent's
     "calling code" best; the docs take it).
     Routes whose tools surely answer the question (:func:`reads_surely`) are kept alone, whichever routes its
-    words fit best ("Make this uppercase: cadence is great" fits the docs' "cadence"; the text agent is sure);
+    words fit best ("Make this uppercase: cadence is great" fits the docs' "cadence"; the text agent is sure),
+    one that fits by a number alone when the question asks something ("How do you spell 42?": the calculator
+    is sure, the text agent's "spell" fits best);
     a question no route's words fit goes to the first of them ("Tell me about Canada"), else nowhere."""
     kept = list(shortlist)
+    asks = ASKS_SOMETHING_RE.search(question) is not None
     if kept and ranked[0].number_only and numbers < 2:
-        asks = ASKS_SOMETHING_RE.search(question) is not None
         kept = [n for n in kept if asks and reads_explicitly(readers.get(n), question)]
     if not read:
         return kept
@@ -540,7 +542,7 @@ def readable_routes(
     sure = [
         r.name
         for r in ranked
-        if (r.name in kept or not r.number_only) and reads_surely(readers.get(r.name), question)
+        if (r.name in kept or not r.number_only or asks) and reads_surely(readers.get(r.name), question)
     ]
     if sure:
         return sure if any(r.score > 0 for r in ranked) else sure[:1]
