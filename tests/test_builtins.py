@@ -165,6 +165,11 @@ def test_a_percent_sign_before_an_operator_is_no_remainder(expression: str) -> N
         ("3.2 kg in lbs and oz", "3.2 kg = 7 lb 0.9 oz (exactly "),
         ("200 minutes in hours and minutes", "200 minutes = 3 h 20 min (exactly "),
         ("182.9 cm in ft and in", "182.9 cm = 6 ft 0 in (exactly "),  # 11.96 in is one more foot
+        (
+            "Convert 3.75 hours to hours and minutes",
+            "3.75 hours = 3 h 45 min (exactly (3.75 * 3600 / 60) = 225",
+        ),
+        ("5.5 feet in feet and inches", "5.5 feet = 5 ft 6 in (exactly "),  # already in the larger unit
     ],
 )
 def test_a_conversion_into_two_units_splits_the_smaller_one(question: str, said: str) -> None:
@@ -458,6 +463,28 @@ def test_bundled_docs_searchable() -> None:
     hits = get_index(BUNDLED_DOCS_DIR).search("agent hops limit")
     assert hits and hits[0].path in {"configuration.md", "settings.md"}
     assert any("CADENCE_MAX_AGENT_HOPS" in hit.snippet for hit in hits)
+
+
+def test_docs_search_reads_a_how_to_verb_as_the_words_the_docs_use(docs_folder: Path) -> None:
+    # a verb of the question the sections do not use ("add") would otherwise rank any passage having it
+    (docs_folder / "widgets.md").write_text(
+        "# Guide\n\n## Numbers\n\nDurations add up in hours and minutes.\n\n"
+        "## Writing a widget\n\nA widget is a class with a render method.\n\n"
+        "## Widget options\n\n`WIDGET_OFF` lists the widgets that are disabled.\n\n"
+        "## Widgets\n\nWidgets are shown on the page.\n"
+    )
+    index = get_index(docs_folder)
+    assert index.search("How do I add a widget?")[0].heading == "Guide > Writing a widget"
+    assert index.search("How do I make a new widget?")[0].heading == "Guide > Writing a widget"
+    assert index.search("How do I remove a widget?")[0].heading == "Guide > Widget options"
+    assert index.search("how do durations add up")[0].heading == "Guide > Numbers"  # the verb itself
+
+
+def test_bundled_docs_answer_how_to_questions() -> None:
+    index = get_index(BUNDLED_DOCS_DIR)
+    assert index.search("How do I add a plugin to Cadence?")[0].heading == "Plugins > Writing a plugin"
+    assert "CADENCE_LLM" in index.search("How do I change the model?")[0].snippet
+    assert "CADENCE_DISABLED_PLUGINS" in index.search("How do I remove a plugin?")[0].snippet
 
 
 def test_docs_snippet_starts_at_the_beginning_of_its_line() -> None:

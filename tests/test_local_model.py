@@ -1970,6 +1970,25 @@ def test_a_told_fact_sharing_a_word_is_said_before_a_how_much_question() -> None
     )  # a name
 
 
+def test_each_after_a_counted_statement_is_read_with_it() -> None:
+    from cadence.models.local.policy import with_counted_things
+
+    history = [HumanMessage("I have 3 kids."), AIMessage("Noted.")]
+    question = "If each gets $20, how much do I spend?"
+    assert (
+        with_counted_things(question, [*history, HumanMessage(question)])
+        == "I have 3 kids. If each gets $20, how much do I spend?"
+    )
+    own = "If 4 kids each get $20, how much?"  # a count of its own
+    assert with_counted_things(own, [*history, HumanMessage(own)]) == own
+    asked = [
+        HumanMessage("How many kids are in a class of 3 rows?"),
+        AIMessage("..."),
+        HumanMessage(question),
+    ]
+    assert with_counted_things(question, asked) == question  # a question before, not a statement
+
+
 def test_a_told_year_of_birth_answers_how_old_am_i() -> None:
     from cadence.models.local.policy import resolve_told
 

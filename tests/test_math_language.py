@@ -501,6 +501,12 @@ def test_rounding_takes_halves_away_from_zero(text: str, value: float) -> None:
         ("A bus has 40 seats. How many seats do 3 buses have?", 120),
         ("Each of my 5 shelves holds 30 books. How many books are there?", 150),
         ("My 4 kids each get 5 dollars. How much do I give in total?", 20),
+        ("I have 3 kids. If each gets $20, how much do I spend?", 60),  # "each" of the sentence before
+        ("I have 4 friends, and each of them pays $15. How much in total?", 60),
+        # a rate counted by another ("5 days a week" of "8 hours a day")
+        ("I work 8 hours a day, 5 days a week. How many hours do I work in a week?", 40),
+        ("I walk 5 km a day, 6 days a week. How far do I walk in a week?", 30),
+        ("I read 20 pages a day, 5 days a week. How many pages weekly?", 100),
         ("A factory makes 120 cars per week. How many cars in 4 weeks?", 480),
         ("If a movie ticket costs $11, how much do 3 tickets cost?", 33),
         ("A box of pencils has 12 pencils. How many pencils are in 5 boxes?", 60),
@@ -1540,7 +1546,6 @@ def test_an_amount_in_a_time_per_unit_of_time_asked(text: str, expression: str, 
         "A train covers 80 km in 40 minutes. What's its average speed in mph?",  # km are no miles
         "A train covers 80 km in 40 minutes. How long for 200 km?",
         "A train covers 80 km in 40 minutes. How far in 2 hours?",
-        "I ran 10 km in 50 minutes. What's my pace?",  # minutes per km
         "I ran 10 km in 50 minutes. What was my average?",
         "I earned $600 in 3 months. How much per day?",  # a month has no fixed number of days
         "I earned $600 in 3 weeks. How much per month?",
@@ -1862,6 +1867,27 @@ def test_more_word_problems_without_every_number_in_its_place_are_not_read(text:
             "How much fencing goes around a round pool that is 6 m across?",
             "the length around a circle 6 m across = 18.85 m (exactly (pi * 6) = 18.8495559215)",
         ),
+        (
+            "I ran 10 km in 50 minutes. What's my pace?",
+            "10 km in 50 minutes = 5 minutes per km (read as (50 / 10))",
+        ),
+        (
+            "If I run 10 km in 55 minutes, what is my pace per km?",
+            "10 km in 55 minutes = 5.5 minutes per km (read as (55 / 10))",
+        ),
+        (
+            "I ran 5 miles in 42 minutes. What was my pace?",
+            "5 miles in 42 minutes = 8.4 minutes per mile (read as (42 / 5))",
+        ),
+        (
+            "I ran 5000 m in 25 minutes, pace per km?",
+            "5000 m in 25 minutes = 5 minutes per km (read as (25 / (5000 / 1000)))",
+        ),
+        (
+            "10 km in 50 minutes: how many seconds per km?",
+            "10 km in 50 minutes = 300 seconds per km (read as (50 * 60 / 10))",
+        ),
+        ("How many minutes are in 1/4 of an hour?", "0.25 hour = 15 minutes (read as (0.25 * 3600 / 60))"),
     ],
 )
 def test_a_time_for_a_distance_a_part_of_a_unit_and_the_length_around_a_circle(
@@ -1879,6 +1905,10 @@ def test_a_time_for_a_distance_a_part_of_a_unit_and_the_length_around_a_circle(
         "How much fencing goes around a round pool that is 6 m across and 2 m deep?",  # another number
         "How much fencing goes around a pool that is 6 m wide?",  # not said to be round
         "how many grams is half a pizza?",
+        "I walked 3 miles in 1 hour: pace per km?",  # miles to km is no whole factor: not guessed
+        "I ran 10 km in 55 minutes and 5 km in 30 minutes. What was my pace?",  # two trips
+        "I work 8 hours a day, 5 days a week. How many hours a month?",  # weeks are no whole part of it
+        "I work 8 hours a day, 5 days a week. How many hours in 4 weeks?",  # a third number
     ],
 )
 def test_a_time_a_part_or_a_length_around_not_of_these_forms_is_not_read(text: str) -> None:

@@ -26,6 +26,7 @@ from cadence.memory.recall import (
     relevance,
     score,
     terms,
+    worked_out,
 )
 from cadence.orchestration.engine import Cadence
 from cadence.testing import ScriptedChatModel
@@ -709,3 +710,14 @@ def test_a_shared_subject_stays_with_its_fact() -> None:
         "My name is Ada.",
         "I work on compilers.",
     ]
+
+
+def test_a_number_worked_out_of_several_is_not_read_from_memory() -> None:
+    week = ["I work 8 hours a day, 5 days a week.", "I have two cats."]
+    assert worked_out("How many hours do I work in a week?", week)
+    assert worked_out("what's the total I work in hours", ["I work eight hours a day, five days a week."])
+    assert not worked_out("How many cats do I have?", week)  # one number of the facts sharing its words
+    assert not worked_out("Where do I work?", week)  # no number asked
+    assert not worked_out(
+        "How many hours is a marathon?", ["I have 3 kids.", "My age is 40."]
+    )  # no term shared

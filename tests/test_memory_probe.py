@@ -115,6 +115,22 @@ async def test_a_general_question_is_not_answered_from_the_users_facts() -> None
     assert personal.response == "You work on compilers."
 
 
+async def test_facts_whose_numbers_work_out_the_answer_do_not_answer_it_alone() -> None:
+    """'How many hours do I work in a week?' after 'I work 8 hours a day, 5 days a week.': the fact held
+    every word of the question, so it answered alone, and the embedded model said it again."""
+    model = ScriptedChatModel.from_items(
+        [FINALIZE, {"content": "Noted."}, FINALIZE, {"content": "40 hours."},
+         FINALIZE, {"content": "You have 3 kids."}]
+    )  # fmt: skip
+    engine = Cadence(make_settings(), model=model)
+    await engine.ainvoke("I work 8 hours a day, 5 days a week. I have 3 kids.", thread_id="t1", user_id="al")
+    worked = await engine.ainvoke("How many hours do I work in a week?", thread_id="t2", user_id="al")
+    assert worked.trace["memory"]["adequacy"] == 1.0  # the words are all there ...
+    assert worked.trace["memory"]["routing_adequacy"] == 0.0  # ... the answer is not
+    said = await engine.ainvoke("How many kids do I have?", thread_id="t3", user_id="al")
+    assert said.trace["memory"]["routing_adequacy"] == 1.0  # one number, said as it was
+
+
 @pytest.mark.parametrize(
     ("question", "about"),
     [("What do I work on?", True), ("What's my name?", True), ("Remind me where I'm from", True),

@@ -848,6 +848,8 @@ _TWO_UNITS: dict[str, tuple[str, str, str, int]] = {
     "min": ("min", "s", "minutes", 60),
 }
 """A larger unit → (its symbol, the smaller one's, the larger one's name, how many smaller make it)."""
+_SMALLER_NAMES = {"in": "inches", "oz": "ounces", "lb": "pounds", "min": "minutes", "s": "seconds"}
+"""The name of each smaller unit of :data:`_TWO_UNITS`."""
 _UNIT_SYMBOLS = {
     "feet": "ft", "foot": "ft", "ft": "ft", "inches": "in", "inch": "in", "in": "in",
     "pounds": "lb", "pound": "lb", "lbs": "lb", "lb": "lb", "ounces": "oz", "ounce": "oz", "oz": "oz",
@@ -871,16 +873,21 @@ def _in_two_units(expression: str) -> str | None:
     if pair is None or pair[1] != small:
         return None
     conversion = conversion_in(f"{expression[: match.start()]} in {pair[2]}")
+    per_larger = pair[3]
+    if conversion is None:  # given in the larger unit ("3.75 hours in hours and minutes"): in the smaller one
+        conversion = conversion_in(f"{expression[: match.start()]} in {_SMALLER_NAMES[pair[1]]}")
+        per_larger = 1
     if conversion is None:
         return None
-    total = evaluate(conversion.expression) * pair[3]  # in the smaller unit
+    total = evaluate(conversion.expression) * per_larger  # in the smaller unit
     whole = int(abs(total) // pair[3])
     rest = round(abs(total) - whole * pair[3], 1)
     if rest >= pair[3]:  # 11.96 in rounds to 12.0: one more foot
         whole, rest = whole + 1, 0.0
     sign = "-" if total < 0 else ""
     shown = f"{sign}{whole} {pair[0]} {format_number(rest)} {pair[1]}"
-    worked = f"{conversion.expression} * {pair[3]} = {format_number(total)} {pair[1]}"
+    times = f" * {per_larger}" if per_larger != 1 else ""
+    worked = f"{conversion.expression}{times} = {format_number(total)} {pair[1]}"
     return f"{conversion.amount} = {shown} (exactly {worked})"
 
 
@@ -1177,8 +1184,9 @@ def reads_arithmetic(text: str) -> bool:
     """The calculator's reader (:func:`cadence.sdk.reads`): whether ``text`` is arithmetic it reads, rightly
     or with an error about the arithmetic itself (``5 / 0`` is read); not a text of words naming no
     operation ("Who won the world cup in 2018?"), nor one that only names a number ("What is 1990?": the
-    calculator would give the number back); a unit conversion it works out is surely its own
-    (:data:`cadence.sdk.SURELY`: "How many ml in a teaspoon?" shares no word with any agent). Runs the
+    calculator would give the number back); a unit conversion or a number fact it works out is surely its
+    own (:data:`cadence.sdk.SURELY`: "How many ml in a teaspoon?" shares no word with any agent, "How do you
+    spell 42?" is no word to spell). Runs the
     calculator: bounded, free of side effects."""
     try:
         result = calculate.func(text)  # type: ignore[misc]
@@ -1186,8 +1194,9 @@ def reads_arithmetic(text: str) -> bool:
         return not getattr(exc, "no_arithmetic", False)
     except Exception:  # any other failure is the calculator's to report, not a reason to skip it
         return True
-    if conversion_in(text) is not None:
-        return SURELY  # type: ignore[return-value]  # "How many ml in a teaspoon?": a unit conversion worked out
+    if conversion_in(text) is not None or result == number_facts.answer(text):
+        # "How many ml in a teaspoon?": a unit conversion worked out; "How do you spell 42?": a number fact
+        return SURELY  # type: ignore[return-value]
     written = _NUMBER_RE.findall(numbers_from_words(text))
     digits = _NUMBER_RE.findall(text)  # "3 dozen" is 36 in words: an operation, not a number given back
     given_back = set(str(result).replace(" ", "").split("=")) == set(written)

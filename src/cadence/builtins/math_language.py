@@ -692,8 +692,9 @@ _PRODUCTS = tuple(
         # "3 boxes with 12 eggs each", "7 apples at 2 dollars each", "12 classes with 25 students in each
         # class"
         rf"(?<![\w.])(?P<a>{_NUM})\s+{_NOUNS}\s+{_LINK}\s+{_MONEY}(?P<b>{_NUM})(?:\s+{_NOUNS})?\s+{_EACH}\b",
-        # "3 boxes, each holding 12 eggs", "my 4 kids each get 5 dollars"
-        rf"(?<![\w.])(?P<a>{_NUM})\s+{_NOUNS},?\s+each\s+[a-z]+(?:\s+at)?\s+{_MONEY}(?P<b>{_NUM})(?![\w.])",
+        # "3 boxes, each holding 12 eggs", "my 4 kids each get 5 dollars", "I have 3 kids. If each gets $20"
+        rf"(?<![\w.])(?P<a>{_NUM})\s+{_NOUNS}(?:\s*[,.;]\s*|\s+)(?:(?:and|if|so|when)\s+)?"
+        rf"each(?:\s+of\s+them|\s+one)?\s+[a-z]+(?:\s+at)?\s+{_MONEY}(?P<b>{_NUM})(?!\w|\.\d)",
         # "each of my 5 shelves holds 30 books"
         rf"\beach of (?:[a-z]+\s+)?(?P<a>{_NUM})\s+{_NOUNS}\s+{_HAS}\s+{_MONEY}(?P<b>{_NUM})(?![\w.])",
         # "6 rows of 15 plants", "4 packs of 6 cans" (not "3 slices of 8": a part of a whole)
@@ -1883,6 +1884,43 @@ def _units_in(rate_unit: str, time_unit: str) -> Fraction | None:
     return None
 
 
+_PER_UNIT_ASKED_RE = re.compile(
+    rf"\b(?:per|an?|each|every|in\s+(?:a|an|one|each|every))\s+(?P<unit>{_TIME_UNIT})\b"
+    r"|\b(?P<adverb>hourly|daily|weekly|fortnightly|monthly|yearly|annually)\b",
+    re.IGNORECASE,
+)
+"""A unit of time a rate is asked per: "how many hours a week?", "in a week", "weekly"."""
+_ADVERB_UNITS = {"hourly": "hour", "daily": "day", "weekly": "week", "fortnightly": "fortnight",
+                 "monthly": "month", "yearly": "year", "annually": "year"}  # fmt: skip
+
+
+def _rates_chained(text: str) -> str | None:
+    """Two rates, the second counting the first one's unit of time: "I work 8 hours a day, 5 days a week.
+    How many hours a week?" is ``(8 * 5)``, "I walk 5 km a day, 6 days a week: how far in a week?" ``(5 *
+    6)``. ``None`` unless ``text`` holds just the two rates (no other number or operation) and asks per
+    the second one's unit, if it names a unit."""
+    if _NOT_ONE_RATE_RE.search(text):
+        return None
+    found = {m.start("b"): m for pattern in _RATE_OF_TIME_RES for m in pattern.finditer(text)}
+    if len(found) != 2:
+        return None
+    first, second = (found[start] for start in sorted(found))
+    counted = (second.group("noun") or "").split()
+    per = _time_unit(first.group("unit"))
+    if not counted or _time_unit(counted[-1]) != per or _time_unit(second.group("unit")) == per:
+        return None  # "5 days a week" counts the days the first rate is per
+    rest = _blanked(_blanked(text, first), second)
+    if _NUMBER_RE.search(_ONE_THING_RE.sub(" ", rest)) or _OTHER_OPERATION_RE.search(rest):
+        return None
+    for asked in _PER_UNIT_ASKED_RE.finditer(text, second.end()):
+        unit = _ADVERB_UNITS.get((asked.group("adverb") or "").lower()) or _time_unit(
+            asked.group("unit") or ""
+        )
+        if unit != _time_unit(second.group("unit")):
+            return None  # "how many hours a month?": weeks are no whole part of a month
+    return f"({first.group('b')} * {second.group('b')})"
+
+
 def _rate_for_a_time(text: str) -> str | None:
     """An amount per unit of time for a time given in another unit, the time converted into the rate's
     unit: "if I save $150 a month, how much after 2 years?" is ``(150 * 2 * 12)``, "60 km per hour for
@@ -2429,11 +2467,13 @@ _AND_A_PART_RE = re.compile(r"(?<![\w.])(\d+) and (?:a|one) (half|quarter)\b", r
 _PART_OF_TIME_RE = re.compile(
     r"\b(?:(?P<q>a|one|\d+)\s+quarters?\s+of|(?P<half>half)(?:\s+of)?)\s+(?:an?|one)\s+"
     r"(?P<unit>second|minute|hour|day|week|month|year)\b"
-    r"|\b(?:an?|one)\s+(?P<whole>second|minute|hour|day|week|month|year)\s+and\s+an?\s+(?P<part>half|quarter)\b",
+    r"|\b(?:an?|one)\s+(?P<whole>second|minute|hour|day|week|month|year)\s+and\s+an?\s+(?P<part>half|quarter)\b"
+    r"|(?<![\w./])(?P<top>\d+)\s*/\s*(?P<bottom>[1-9]\d*)\s+of\s+(?:an?|one)\s+"
+    r"(?P<of>second|minute|hour|day|week|month|year)\b",
     re.IGNORECASE,
 )
 """A part of a time in words: "a quarter of an hour" is ``0.25 hour``, "half a day" ``0.5 day``, "an
-hour and a half" ``1.5 hour``."""
+hour and a half" ``1.5 hour``, "3/4 of an hour" ``0.75 hour``."""
 _PART_OF_UNIT_RE = re.compile(
     r"\bhalf\s+(?:of\s+)?(?:a|an|one)\s+(?P<half>[a-z]+(?:\s+[a-z]+)?)"
     r"|\b(?:a|one)\s+quarter(?:\s+of)?(?:\s+(?:a|an|one))?\s+(?P<quarter>[a-z]+(?:\s+[a-z]+)?)"
@@ -2475,6 +2515,9 @@ def _part_of_unit(match: re.Match[str]) -> str:
 
 
 def _part_of_time(match: re.Match[str]) -> str:
+    if match.group("of") is not None:
+        part = Fraction(int(match.group("top")), int(match.group("bottom")))
+        return f"{format(Decimal(part.numerator) / Decimal(part.denominator), '.6g')} {match.group('of')}"
     if match.group("whole") is not None:
         return f"{1.5 if match.group('part').lower() == 'half' else 1.25} {match.group('whole')}"
     quarters = match.group("q")
@@ -2656,6 +2699,7 @@ def _to_expression(text: str) -> str:
         or _price_before_or_after(cleaned)
         or _word_problem(cleaned)
         or _amount_per_time(cleaned)
+        or _rates_chained(cleaned)
         or _rate_for_a_time(cleaned)
         or _unit_conversion(cleaned)
         or _price_changes(cleaned)
@@ -3395,6 +3439,47 @@ def _time_for_a_distance(text: str) -> Conversion | None:
             else f" * {scale.numerator} / {scale.denominator}"
         )
     return Conversion(f"({expression})", said, f"{goal}s")
+
+
+# The pace of a trip: "If I run 10 km in 55 minutes, what is my pace per km?".
+_PACE_ASKED_RE = re.compile(
+    rf"\bpace\b(?:[^.?!]*?\b(?:per|a|an|each|every|/)\s*(?P<d>{_TRIP_LENGTH})\b)?"
+    rf"|\b(?P<u>minutes?|mins?|seconds?|secs?)\s*(?:per|a|an|each|every|/)\s*(?P<d2>{_TRIP_LENGTH})\b",
+    re.IGNORECASE,
+)
+"""A pace asked: "my pace per km", "what pace", "how many minutes per mile"."""
+
+
+def _pace_for_a_trip(text: str) -> Conversion | None:
+    """The pace of a distance covered in a time: "If I run 10 km in 55 minutes, what is my pace per km?" is
+    ``(55 / 10)`` minutes per km ("1 hour 5 minutes" counts as 65; per the unit asked, else the one given;
+    in seconds when seconds are asked). ``None`` unless ``text`` holds just the distance and its time and
+    asks a pace."""
+    asked = _PACE_ASKED_RE.search(text)
+    if asked is None or not _one_question(text):
+        return None
+    found = [
+        m
+        for m in _IN_A_TIME_RE.finditer(text)
+        if _UNIT_OF.get((m.group("what") or "x").split()[0].lower(), ("",))[0] == "length"
+    ]
+    if len(found) != 1 or re.search(r"\d", _blanked(_blanked(text, found[0]), asked)):
+        return None
+    trip = found[0]
+    given = trip.group("what").split()[0]
+    per = asked.group("d") or asked.group("d2") or given
+    per = re.sub(r"(?<=[a-z]{3})s$", "", per)  # per mile, not "per miles"
+    factor = _measure_factor(given, per)
+    goal = _time_unit(asked.group("u")) if asked.group("u") else "minute"
+    time = _in_unit(goal, trip.group("t") or "1", _short_time_unit(trip.group("u")))
+    if trip.group("u2") and time is not None:
+        second = _in_unit(goal, trip.group("t2"), _short_time_unit(trip.group("u2")))
+        time = None if second is None else f"({time} + {second})"
+    if factor is None or time is None:
+        return None
+    distance = f"{trip.group('a')}{factor}"
+    distance = distance if re.fullmatch(_NUM, distance) else f"({distance})"
+    return Conversion(f"({time} / {distance})", " ".join(trip.group(0).split()), f"{goal}s per {per}")
 
 
 # Fuel for a distance at a consumption: "I drive 340 km and my car uses 6.5 L per 100 km: how much fuel?".
@@ -4600,6 +4685,7 @@ def read_conversion(text: str) -> Conversion | None:
     read = (
         _dimensions_converted(cleaned)
         or _time_for_a_distance(cleaned)
+        or _pace_for_a_trip(cleaned)
         or _time_for_data(cleaned)
         or _round_perimeter(cleaned)
     )

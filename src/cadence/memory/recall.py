@@ -27,6 +27,11 @@ question's terms that the recalled memories hold::
 A question term no memory holds has the largest idf (``n = 0``), so a question about something
 never mentioned scores low even when one of its words is common in memory. A question without
 terms ("hi") has adequacy 0.
+
+**Worked out** (:func:`worked_out`): a how-many or how-much question whose words are held by memories
+giving two numbers or more ("How many hours do I work in a week?" of "I work 8 hours a day, 5 days a
+week.") is answered by working them out, not by saying the memories again: they hold its words, yet do
+not answer it alone.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cadence.text import STOPWORDS
+from cadence.text import STOPWORDS, numbers_from_words
 
 K1 = 1.2
 """BM25 term-frequency saturation."""
@@ -298,6 +303,26 @@ def adequacy(
     return score(query, documents).adequacy(recalled)
 
 
+_WORKED_OUT_RE = re.compile(
+    r"^\W*(?:(?:so|and|then|ok|okay)\W+)?(?:how\s+(?:many|much|long|far)|what(?:'s|\s+is|\s+are)\s+"
+    r"(?:the\s+|my\s+)?(?:total|sum|average|combined))\b",
+    re.IGNORECASE,
+)
+_NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")
+
+
+def worked_out(question: str, memories: Sequence[str]) -> bool:
+    """Whether ``question`` asks a number worked out of numbers that ``memories`` give: a how-many or
+    how-much question, and the memories sharing a term with it give two numbers or more, in digits or in
+    words ("How many hours do I work in a week?" of "I work 8 hours a day, 5 days a week."; not "How many
+    kids do I have?" of "I have 3 kids.")."""
+    if not _WORKED_OUT_RE.search(question):
+        return False
+    asked = set(terms(question))
+    sharing = [m for m in memories if asked & set(terms(m))]
+    return sum(len(_NUMBER_RE.findall(numbers_from_words(m))) for m in sharing) >= 2
+
+
 __all__ = [
     "K1",
     "MEMORY_STOPWORDS",
@@ -312,4 +337,5 @@ __all__ = [
     "score",
     "stem",
     "terms",
+    "worked_out",
 ]

@@ -267,10 +267,18 @@ def volatile_tool_names(bundles: Mapping[str, Any] | Sequence[Any]) -> frozenset
 
 def _facts_adequacy(recall: Any, question: str) -> float:
     """How well the user's stated facts alone answer ``question``: 0 for a question not about the
-    user ("What is a compiler?" is not answered by "You work on compilers.", though it holds its words)."""
+    user ("What is a compiler?" is not answered by "You work on compilers.", though it holds its words)
+    and for one that works a number out of theirs (:func:`cadence.memory.recall.worked_out`: "How many
+    hours do I work in a week?" of "You work 8 hours a day, 5 days a week."; the facts then reach the
+    deciding model, which routes the working out)."""
     from cadence.memory.ingest import about_user
+    from cadence.memory.recall import worked_out
 
-    return recall.adequacy_of([FACT_KIND]) if about_user(question) else 0.0
+    if not about_user(question):
+        return 0.0
+    if worked_out(question, [i.text for i in recall.items if i.kind == FACT_KIND]):
+        return 0.0
+    return recall.adequacy_of([FACT_KIND])
 
 
 def _stated_now(message: str) -> list[dict[str, Any]]:

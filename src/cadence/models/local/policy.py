@@ -1353,11 +1353,36 @@ def number_asked_of(question: str, previous: str | None) -> str | None:
     return asked[0] if len(asked) == 1 else None
 
 
+_EACH_ALONE_RE = re.compile(
+    r"\beach(?:\s+(?:one|of\s+(?:them|those|these)))?\s+(?:gets?|costs?|pays?|needs?|has|have|is|receives?|"
+    r"eats?|earns?|takes?|uses?|weighs?|will|would|should|must|can)\b",
+    re.IGNORECASE,
+)
+""""each" standing alone for things counted before ("If each gets $20", "each costs 4 dollars")."""
+_COUNTED_RE = re.compile(r"(?<![\w.])\d+\s+[a-z]")
+
+
+def with_counted_things(question: str, messages: Sequence[BaseMessage]) -> str:
+    """``question`` after the user's previous message when its "each" stands for the things that message
+    counted and it names no count of its own ("I have 3 kids." then "If each gets $20, how much do I
+    spend?": the calculator reads the two together), else ``question``."""
+    if not _EACH_ALONE_RE.search(question) or _COUNTED_RE.search(digits_written(question)):
+        return question
+    earlier = earlier_questions(messages, 1)
+    previous = earlier[0].strip() if earlier else ""
+    if not previous or previous.endswith("?") or len(numbers_in(previous)) != 1:
+        return question
+    if _COUNTED_RE.search(digits_written(previous)) is None:
+        return question
+    return f"{previous if previous[-1] in '.!' else previous + '.'} {question}"
+
+
 def routing_question(question: str, messages: Sequence[BaseMessage]) -> str:
     """The question a route is decided on: what the user told of themselves, or the previous number, that it
     refers to written out ("How old am I?" after a birthday asks the age of someone born that day; "the next
     prime after it" after "Is 221 prime?" asks it of 221)."""
-    return referred_question(resolve_told(question, told_facts(_system_text(messages))), messages)
+    told = resolve_told(with_counted_things(question, messages), told_facts(_system_text(messages)))
+    return referred_question(told, messages)
 
 
 def referred_question(question: str, messages: Sequence[BaseMessage]) -> str:
@@ -2292,7 +2317,9 @@ class SmallModelPolicy:
             )
         question = with_possessive_place(question, messages)
         _, turn = current_turn(messages)
-        found = resolve_found(question, [value for _, value in tool_results(turn)])
+        found = resolve_found(
+            with_counted_things(question, messages), [value for _, value in tool_results(turn)]
+        )
         question = part_for(
             resolve_told(found, told_facts(base)), tools, turn_answers(messages), asked_texts(turn)
         )
