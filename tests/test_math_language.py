@@ -991,6 +991,16 @@ def test_malformed_symbols_keep_the_parser_message(text: str) -> None:
         ("How many ounces in 2 cups?", "2 cups = 16 ounces (read as (2 * 236.5882365 / 29.5735295625))"),
         ("16 oz in ml", "16 oz = 473.18 ml (exactly (16 * 29.5735295625 / 1) = 473.176473)"),
         ("How many ounces in a pound?", "1 pound = 16 ounces (read as (1 * 453592.37 / 28349.523125))"),
+        # one of a unit asked with "is", or how long it is in another
+        ("How many feet is a meter?", "1 meter = 3.28 feet (exactly (1 * 1000 / 304.8) = 3.28083989501)"),
+        (
+            "How many kilometers is a marathon?",
+            "1 marathon = 42.2 kilometers (exactly (1 * 42195000 / 1000000) = 42.195)",
+        ),
+        (
+            "How heavy is a stone in kg?",
+            "1 stone = 6.35 kg (exactly (1 * 6350293.18 / 1000000) = 6.35029318)",
+        ),
     ],
 )
 def test_a_conversion_says_both_quantities_with_their_units(text: str, result: str) -> None:

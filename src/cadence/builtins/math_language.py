@@ -4378,7 +4378,7 @@ _UNIT_SIZES: dict[str, dict[str, str]] = {
         "metre": "1000", "meter": "1000", "m": "1000", "kilometre": "1000000", "kilometer": "1000000",
         "km": "1000000", "inch": "25.4", "inches": "25.4", "in": "25.4", "foot": "304.8", "feet": "304.8",
         "ft": "304.8", "yard": "914.4", "yd": "914.4", "mile": "1609344", "mi": "1609344",
-        "nautical mile": "1852000",
+        "nautical mile": "1852000", "marathon": "42195000", "half marathon": "21097500",
     },
     "mass": {
         "milligram": "1", "mg": "1", "gram": "1000", "g": "1000", "kilogram": "1000000", "kilo": "1000000",
@@ -4449,9 +4449,12 @@ _UNIT_FORMS = tuple(
     re.compile(pattern, re.IGNORECASE)
     for pattern in (
         # "how many seconds (are there) in an hour", "how many minutes in 2.5 hours"
-        rf"how many (?P<to>{_UNIT}) (?:are |is )?(?:there )?(?:in|make|per) "
+        rf"how many (?P<to>{_UNIT}) (?:are |is )?(?:there )?(?:in|make|per|is|are|equals?) "
         rf"(?:an? |one |(?P<n>{_AMOUNT_NUMBER}) ?)"
         rf"(?P<from>{_UNIT})",
+        # "how long is a marathon in km", "how heavy is a stone in kg"
+        rf"how (?:long|far|heavy|big|much|tall|wide|deep) (?:is|are) (?:an? |one |(?P<n>{_AMOUNT_NUMBER}) ?)"
+        rf"(?P<from>{_UNIT}) (?:in|into|to|as) (?P<to>{_UNIT})",
         # "how many km is 26.2 miles", "how many cups are 3 litres"
         rf"how many (?P<to>{_UNIT}) (?:is|are|equals?|makes?|make up) {_AMOUNT}",
         # "kg in 150 pounds", "(the number of) metres in 3 miles" (the unit asked for first)
