@@ -525,11 +525,19 @@ def test_a_fact_of_a_country_the_data_lacks_is_said_missing(question: str, what:
         ("Netherlands capital", "The capital of the Netherlands is Amsterdam."),
         ("What's the capital of Netherlands?", "The capital of the Netherlands is Amsterdam."),
         ("What is the capital of the Netherlands?", "The capital of the Netherlands is Amsterdam."),
+        ("distance paris london", "Paris, France is about 344 km"),  # two places side by side
+        ("new york tokyo distance", "New York City, New York, US is about 10,8"),
     ],
 )
 def test_a_question_in_keywords_and_a_name_without_its_article_are_read(question: str, said: str) -> None:
     """GeoNames names the country "The Netherlands": "capital of the Netherlands" found no place."""
     assert answer(question).startswith(said)
+    assert asks_place_fact(question)
+
+
+def test_keywords_naming_no_second_place_are_not_split() -> None:
+    with pytest.raises(PlaceFactsError, match="No country or city found"):
+        answer("distance paris blorf")
 
 
 def test_a_states_capital_is_not_its_countrys() -> None:

@@ -1010,10 +1010,14 @@ def _closest_names(question: str) -> str:
     return ""
 
 
+MAX_KEYWORD_WORDS = 6
+"""Most words of a question in keywords split into two places side by side ("distance paris london")."""
+
+
 def _places(text: str, limit: int = MAX_PLACES) -> list[Place]:
     """The places ``text`` names, read without possessives first ("Japan's capital" is Japan's, not a
     place named "Japans"), then as written ("St. John's"), then without the words asking a fact ("Japan
-    population")."""
+    population"), and two places side by side ("distance paris london")."""
     bare = POSSESSIVE_S_RE.sub("", text)
     if bare != text:
         try:
@@ -1031,7 +1035,19 @@ def _places(text: str, limit: int = MAX_PLACES) -> list[Place]:
         named = " ".join(named.split())
         if not named or named == " ".join(bare.split()):
             raise
-        return resolve_locations(named, limit)
+        try:
+            return resolve_locations(named, limit)
+        except UnknownLocationError:
+            # two places side by side ("distance paris london"): the one split where both names are found
+            words = named.split()
+            for cut in range(1, len(words) if len(words) <= MAX_KEYWORD_WORDS else 1):
+                try:
+                    first = resolve_locations(" ".join(words[:cut]), 1)
+                    second = resolve_locations(" ".join(words[cut:]), 1)
+                except UnknownLocationError:
+                    continue
+                return [*first, *second][: max(limit, 1)]
+            raise
 
 
 _CITIES_OVER_RE = re.compile(
