@@ -183,6 +183,17 @@ async def test_a_follow_up_naming_no_tools_word_runs_the_previous_turns_tool_aga
     assert [t["name"] for t in out.trace["planned_tools"]] == ["current_time"]
 
 
+async def test_a_question_about_what_the_user_told_is_read_with_it() -> None:
+    """ "How old am I?" after "I was born on 12 May 1990.": no tool's word; with the told fact before it,
+    the date calculator reads it (the coordinator's and the supervisor's embedded model did already)."""
+    engine, _ = planner_engine([*[{"content": "no plan"}, {"content": "ok"}] * 2])
+    await engine.ainvoke("I was born on 12 May 1990.", user_id="u")
+    out = await engine.ainvoke("How old am I?", user_id="u")
+    assert [t["name"] for t in out.trace["planned_tools"]] == ["date_calculator"]
+    other = await engine.ainvoke("How old am I?", user_id="someone else")  # told nothing
+    assert other.trace["planned_tools"] == []
+
+
 async def test_one_tool_for_several_parts_is_planned_once_per_part() -> None:
     engine, _ = planner_engine([{"content": "no plan"}, *[{"content": "ok"}] * 4])
     out = await engine.ainvoke("What is 10% of 50 and what's the square root of 81?", user_id="u")

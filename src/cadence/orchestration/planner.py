@@ -74,12 +74,14 @@ from cadence.orchestration.events import SuspendEvent, agent_events, emit_events
 from cadence.orchestration.guards import BEFORE_DECISION, GuardView
 from cadence.orchestration.model_call import call_model
 from cadence.orchestration.recall import (
+    FACT_KIND,
     INGESTED,
     STATE_KEY,
     facts_prompt,
     ingest,
     is_adequate,
     memory_evidence,
+    memory_items,
     turn_memory,
 )
 from cadence.orchestration.response_context import ResponseContext
@@ -350,10 +352,24 @@ def lexical_plan(
     if planned:
         fits = " and ".join(dict.fromkeys(f"the {entry['name']} tool" for entry in planned))
         return Plan("researcher", planned, f"{fits} fit the question")
+    told = " ".join(_sentence(str(i.get("text") or "")) for i in memory_items(state, [FACT_KIND]))
+    best = _lexical_tool(f"{told} {question}", index) if context and told else None
+    if best is not None:
+        # what the user told said before the question ("How old am I?" after "I was born on 12 May 1990."):
+        # a tool reads the two together
+        return Plan(
+            "researcher", [{"name": best, "args": None}], f"the {best} tool fits it with what the user told"
+        )
     if earlier is not None and FOLLOW_UP_RE.search(question) and is_follow_up(question):
         # "And in Vancouver?" after the time in Toronto: no tool's words, the previous turn's tool again
         return Plan("researcher", [{"name": earlier, "args": None}], f"a follow-up: the {earlier} tool again")
     return Plan("end", [], "no tool fits; answer directly")
+
+
+def _sentence(text: str) -> str:
+    """``text`` ending as a sentence does (a told fact stored without its full stop)."""
+    text = text.strip()
+    return text if not text or text[-1] in ".!?" else f"{text}."
 
 
 def _previous_tool(state: Mapping[str, Any], tools: Mapping[str, Any]) -> str | None:
