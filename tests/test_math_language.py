@@ -1571,7 +1571,16 @@ def test_an_amount_in_a_time_not_asked_per_a_unit_that_converts_is_not_read(text
 
 def test_calculate_shows_a_speed_in_the_unit_asked() -> None:
     answer = calculate.invoke({"expression": "A bus covers 50 km in 40 minutes. What is its speed in km/h?"})
-    assert answer == "(50 / (40 / 60)) = 75"
+    assert answer == "50 km in 40 minutes = 75 km/h (read as (50 / (40 / 60)))"
+    # the speed asked before the trip; a rate of a measure; money said as money, not as a rate
+    speed = calculate.invoke({"expression": "What is the average speed if I drive 300 km in 4 hours?"})
+    assert speed == "300 km in 4 hours = 75 km/h (read as (300 / 4))"
+    rate = calculate.invoke({"expression": "A pump moves 300 liters in 10 minutes. What is the rate?"})
+    assert rate == "300 liters in 10 minutes = 30 liters per minute (read as (300 / 10))"
+    assert (
+        calculate.invoke({"expression": "I earn 120 dollars in 8 hours: how much per hour?"})
+        == "(120 / 8) = 15 ($15)"
+    )
 
 
 @pytest.mark.parametrize(

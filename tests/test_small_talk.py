@@ -292,6 +292,23 @@ def test_a_question_for_live_data_no_tool_fetches_is_answered_as_such(message: s
 
 @pytest.mark.parametrize(
     "message",
+    ["Translate 'hello' to Spanish", "How do you say thank you in French?", "What does gato mean in English?"],
+)
+def test_a_request_to_translate_is_answered_as_such(message: str) -> None:
+    """The 135M model answered "Hola! In Spanish, it's "hoy" (YES)"."""
+    reply = small_talk_reply(message, CAPABILITIES) or ""
+    assert reply.startswith("I can't translate") and "Calculator: arithmetic" in reply
+
+
+@pytest.mark.parametrize(
+    "message", ["Which languages are spoken in Spain?", "What is the capital of France?", "Spell 'necessary'"]
+)
+def test_a_question_about_languages_is_no_request_to_translate(message: str) -> None:
+    assert not (small_talk_reply(message, CAPABILITIES) or "").startswith("I can't translate")
+
+
+@pytest.mark.parametrize(
+    "message",
     [
         "What causes weather?",
         "What is a stock?",

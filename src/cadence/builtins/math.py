@@ -32,6 +32,7 @@ from cadence.builtins.math_language import (
     conversion_in,
     has_operation,
     question_body,
+    rate_in,
     to_expression,
     trailing_unit,
     unguessed,
@@ -1104,7 +1105,7 @@ def _calculate_one(expression: str) -> str:
         share = _share_left(expression, translated, result)
         if share is not None:
             return share
-        conversion = conversion_in(expression)
+        conversion = conversion_in(expression) or rate_in(expression)
         if conversion is not None and conversion.expression == translated:
             return _converted(conversion.amount, conversion.unit, translated, result)
         money = _in_money(expression, result, translated) + _in_cents(expression, result)

@@ -209,14 +209,14 @@ _FUNCTION_WORDS: tuple[tuple[str, str], ...] = (
     (r"(?:the\s+)?(?:tangent|tan)(?:\s+of|(?=\s+-?\d))", "tan"),
 )
 _TRIG = {"sine": "sin", "sin": "sin", "cosine": "cos", "cos": "cos", "tangent": "tan", "tan": "tan"}
-_DEGREES = r"(?:degrees?|deg|°)"
+_ANGLE_DEGREES = r"(?:degrees?|deg|°)"
 _ANGLE_IN_DEGREES_RE = re.compile(
-    rf"\b(?:the\s+)?(sine|sin|cosine|cos|tangent|tan)\s*(?:of\s+)?\(?\s*({_NUM})\s*{_DEGREES}\s*\)?",
+    rf"\b(?:the\s+)?(sine|sin|cosine|cos|tangent|tan)\s*(?:of\s+)?\(?\s*({_NUM})\s*{_ANGLE_DEGREES}\s*\)?",
     re.IGNORECASE,
 )
 """A trigonometric function of an angle in degrees ("the sine of 30 degrees", "tan 45°"): of it in radians."""
 _DEGREES_TO_RADIANS_RE = re.compile(
-    rf"(?:convert\s+)?({_NUM})\s*{_DEGREES}\s+(?:in|to|into|as)\s+radians?\b", re.IGNORECASE
+    rf"(?:convert\s+)?({_NUM})\s*{_ANGLE_DEGREES}\s+(?:in|to|into|as)\s+radians?\b", re.IGNORECASE
 )
 _RADIANS_TO_DEGREES_RE = re.compile(
     rf"(?:convert\s+)?({_NUM}|pi)\s*radians?\s+(?:in|to|into|as)\s+degrees?\b", re.IGNORECASE
@@ -3303,13 +3303,37 @@ def _measure_factor(given: str | None, asked: str) -> str | None:
 
 
 def _amount_per_time(text: str) -> str | None:
+    """The arithmetic of :func:`_per_time`, or ``None``."""
+    read = _per_time(text)
+    return None if read is None else read[0]
+
+
+_RATE_SYMBOLS = {("km", "hour"): "km/h", ("mile", "hour"): "mph", ("m", "second"): "m/s"}
+"""Speeds written with their symbols."""
+
+
+def rate_in(text: str) -> Conversion | None:
+    """A speed or a rate of a measure a question asks (:func:`_per_time`, of the question as the calculator
+    reads it) with its unit: "I drive 300 km in 4 hours. What's my average speed?" is ``(300 / 4)`` in
+    km/h; ``None`` for any other question and for a rate of things or money (said as the calculator says
+    them)."""
+    read = _per_time(_prepared(text))
+    if read is None or read[1] is None:
+        return None
+    expression, unit, amount = read
+    return Conversion(expression, amount, unit)
+
+
+def _per_time(text: str) -> tuple[str, str | None, str] | None:
     """An amount done in a time, asked per unit of time, the time converted into the unit asked: "A train
     covers 96 km in 45 minutes. What's its average speed in km/h?" is ``(96 / (45 / 60))``, "75 km in 2
     hours 30 minutes: speed in km/h?" ``(75 / (2 + 30 / 60))``, "400 m in 50 seconds: in km/h?" ``(400 /
     1000 / (50 / 3600))``, "I earn 120 dollars in 8 hours: how much per hour?" ``(120 / 8)``. A speed asked
     with no unit is per hour (per second for metres or feet in seconds); a rate, per the unit of the time.
     ``None`` unless ``text`` holds just the amount and the time, asks one rate, the units convert (a month
-    has no fixed number of days) and no time, distance or pace is asked for."""
+    has no fixed number of days) and no time, distance or pace is asked for. Returns the arithmetic, the
+    rate's unit when its amount is a measure ("km/h", "litres per minute"; else None) and the amount and
+    time as written."""
     if not _one_question(text) or _GIVEN_PERCENT_RE.search(text):
         return None
     if _OTHER_OPERATION_RE.search(
@@ -3347,12 +3371,12 @@ def _amount_per_time(text: str) -> str | None:
             factor = "" if given is not None and _same_unit(given, many.group(1)) else None
         if factor is None:
             return None  # "96 km in 45 minutes: mph?", "45 pages in an hour: how many words per minute?"
-    elif _SPEED_WORD_RE.search(text, match.end()):
+    elif _SPEED_WORD_RE.search(text):
         rate_unit = "hour" if second_unit is not None else time_unit
         metres = given is not None and _UNIT_OF.get(given.lower(), ("", ""))[1] in ("1000", "304.8")
         if not (rate_unit == "hour" or (rate_unit == "second" and metres)):
             return None  # "96 km in 45 minutes: its speed?": km per minute, or per hour?
-    elif _RATE_WORD_RE.search(text, match.end()):
+    elif _RATE_WORD_RE.search(text):
         rate_unit = time_unit
     else:
         return None
@@ -3364,7 +3388,11 @@ def _amount_per_time(text: str) -> str | None:
     if time is None:
         return None
     time = time if re.fullmatch(_NUM, time) else f"({time})"
-    return f"({match.group('a')}{factor} / {time})"
+    measure = named if asks and named is not None else given
+    unit = None
+    if measure is not None and measure.lower() in _UNIT_OF and measure.lower() not in _NOT_A_THING:
+        unit = _RATE_SYMBOLS.get((measure.lower().rstrip("s"), rate_unit), f"{measure} per {rate_unit}")
+    return f"({match.group('a')}{factor} / {time})", unit, " ".join(match.group(0).split())
 
 
 # The time a distance takes at a speed or a pace: "I cycle at 18 km/h. How long to ride 45 km?".

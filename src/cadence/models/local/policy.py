@@ -1359,20 +1359,20 @@ _EACH_ALONE_RE = re.compile(
     re.IGNORECASE,
 )
 """"each" standing alone for things counted before ("If each gets $20", "each costs 4 dollars")."""
-_COUNTED_RE = re.compile(r"(?<![\w.])\d+\s+[a-z]")
+_COUNT_OF_THINGS_RE = re.compile(r"(?<![\w.])\d+\s+[a-z]")
 
 
 def with_counted_things(question: str, messages: Sequence[BaseMessage]) -> str:
     """``question`` after the user's previous message when its "each" stands for the things that message
     counted and it names no count of its own ("I have 3 kids." then "If each gets $20, how much do I
     spend?": the calculator reads the two together), else ``question``."""
-    if not _EACH_ALONE_RE.search(question) or _COUNTED_RE.search(digits_written(question)):
+    if not _EACH_ALONE_RE.search(question) or _COUNT_OF_THINGS_RE.search(digits_written(question)):
         return question
     earlier = earlier_questions(messages, 1)
     previous = earlier[0].strip() if earlier else ""
     if not previous or previous.endswith("?") or len(numbers_in(previous)) != 1:
         return question
-    if _COUNTED_RE.search(digits_written(previous)) is None:
+    if _COUNT_OF_THINGS_RE.search(digits_written(previous)) is None:
         return question
     return f"{previous if previous[-1] in '.!' else previous + '.'} {question}"
 
@@ -1984,10 +1984,26 @@ built-in tool fetches it, so the embedded model's reply says so instead of inven
 fetch it gets the question by its words before this is asked)."""
 
 
+_LANGUAGE = (
+    r"(?:english|spanish|french|german|italian|portuguese|dutch|russian|chinese|mandarin|cantonese|japanese|"
+    r"korean|arabic|hindi|turkish|polish|swedish|norwegian|danish|finnish|greek|hebrew|latin|swahili|"
+    r"vietnamese|thai|indonesian|ukrainian|czech|hungarian|romanian)"
+)
+TRANSLATION_RE = re.compile(
+    r"\btranslat(?:e|ion|ing)\b"
+    rf"|\bhow (?:do|would|can) (?:you|i|we) (?:say|write|spell)\b[^?]*\bin {_LANGUAGE}\b"
+    rf"|\bwhat(?:'s| is| does)\b[^?]*\b(?:in|mean in) {_LANGUAGE}\b(?!\s+(?:cities|history|food|time))",
+    re.IGNORECASE,
+)
+"""A request to translate ("Translate 'hello' to Spanish", "How do you say thank you in French?"): no built-in
+tool translates and a 135M model invents words, so its reply says so (a plugin that translates gets the
+question by its words before this is asked)."""
+
+
 def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
     """A reply to a greeting, thanks, goodbye, a question about what the assistant can do, a request to act
-    no tool takes (:data:`cadence.text.ACTION_REQUEST_RE`) or a question for live data no tool fetches
-    (:data:`LIVE_DATA_RE`), or None.
+    no tool takes (:data:`cadence.text.ACTION_REQUEST_RE`), a request to translate (:data:`TRANSLATION_RE`)
+    or a question for live data no tool fetches (:data:`LIVE_DATA_RE`), or None.
 
     A 135M model asked to chat invents a persona ("I'm enjoying a lazy afternoon at the beach") or
     skills it lacks ("recipes, fitness advice"); these replies say what the plugins offer instead.
@@ -2032,6 +2048,9 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
             "I can't do things outside this chat, such as setting timers or reminders, playing music or "
             "sending messages: my tools answer questions."
         )
+        return f"{lead} {offer}" if offer else lead
+    if TRANSLATION_RE.search(text):
+        lead = "I can't translate: no tool here does, and the small offline model here would guess the words."
         return f"{lead} {offer}" if offer else lead
     if LIVE_DATA_RE.search(text):
         # no tool of the turn fetches it, and a small model invents it ("sunny, 24 °C in Paris")
