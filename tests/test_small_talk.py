@@ -292,7 +292,11 @@ def test_a_question_for_live_data_no_tool_fetches_is_answered_as_such(message: s
 
 @pytest.mark.parametrize(
     "message",
-    ["Translate 'hello' to Spanish", "How do you say thank you in French?", "What does gato mean in English?"],
+    [
+        "Translate 'hello' to Spanish",
+        "How do you say thank you in French?",
+        "What does gato mean in English?",
+    ],
 )
 def test_a_request_to_translate_is_answered_as_such(message: str) -> None:
     """The 135M model answered "Hola! In Spanish, it's "hoy" (YES)"."""
