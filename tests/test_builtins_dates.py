@@ -806,6 +806,7 @@ def test_a_duration_that_cannot_be_said_in_days_or_weeks_is_an_error(question: s
          "Someone born in 2001 is 24 years old after their birthday this year (2025), and 23 before it."),
         ("How many years since 1990?", "1990 was 35 years ago (2025 - 1990)."),
         ("How long ago was 1969?", "1969 was 56 years ago (2025 - 1969)."),
+        ("How long since 2001?", "2001 was 24 years ago (2025 - 2001)."),
     ],
 )  # fmt: skip
 def test_an_age_or_the_years_since_a_year_written_alone(question: str, expected: str) -> None:
@@ -817,6 +818,14 @@ def test_an_age_or_the_years_since_a_year_written_alone(question: str, expected:
 def test_a_year_to_come_is_no_age(question: str) -> None:
     with pytest.raises(DateQuestionError):
         ask(question)
+
+
+def test_a_year_ago_is_no_clock_question() -> None:
+    """ "How long ago was 1969?" went to the clock calculator ("ago"), which found no time of day."""
+    from cadence.builtins.clock import reads_clock_question
+
+    assert not reads_clock_question("How long ago was 1969?")
+    assert reads_clock_question("What time was it 3 hours ago?")
 
 
 def test_an_age_question_is_routed_to_the_date_calculator() -> None:

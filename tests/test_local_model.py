@@ -1937,6 +1937,18 @@ def test_a_reference_to_the_previous_number_is_routed_written_out() -> None:
     assert number_asked_of("What are its factors?", "What's 3 + 4?") is None  # two numbers asked of
 
 
+def test_that_after_a_stated_quantity_is_the_quantity() -> None:
+    """ "What is that in pounds?" after "I weigh 80 kg." reached the calculator as it was."""
+    from cadence.models.local.policy import number_asked_of
+
+    assert number_asked_of("What is that in pounds?", "I weigh 80 kg.") == "80 kg"
+    assert number_asked_of("What are its factors?", "My lucky number is 7.") == "7"  # no word it measures
+    model = LocalChatModel()
+    history = [HumanMessage("I weigh 80 kg."), AIMessage("You weigh 80 kg.")]
+    call = model.plan([*history, HumanMessage("What is that in pounds?")], tools=_schemas([calculate]))
+    assert json.loads(call.fixed or "{}")["arguments"] == {"expression": "What is 80 kg in pounds?"}
+
+
 def test_it_of_a_distance_after_a_capital_is_the_capital() -> None:
     history = _turn("What's the capital of Norway?", "goto_geo_agent", "place_facts",
                     {"question": "What's the capital of Norway?"}, "The capital of Norway is Oslo.")  # fmt: skip
@@ -1987,6 +1999,10 @@ def test_each_after_a_counted_statement_is_read_with_it() -> None:
         HumanMessage(question),
     ]
     assert with_counted_things(question, asked) == question  # a question before, not a statement
+    left = "If the hotel is $150 a night for 5 nights, how much is left?"
+    budget = [HumanMessage("My budget is $2,000."), AIMessage("Noted."), HumanMessage(left)]
+    assert with_counted_things(left, budget) == f"My budget is $2,000. {left}"
+    assert with_counted_things(left, [*history, HumanMessage(left)]) == left  # no money told
 
 
 def test_a_told_year_of_birth_answers_how_old_am_i() -> None:

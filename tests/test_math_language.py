@@ -503,6 +503,9 @@ def test_rounding_takes_halves_away_from_zero(text: str, value: float) -> None:
         ("My 4 kids each get 5 dollars. How much do I give in total?", 20),
         ("I have 3 kids. If each gets $20, how much do I spend?", 60),  # "each" of the sentence before
         ("I have 4 friends, and each of them pays $15. How much in total?", 60),
+        # money to start with, then a cost worked out: what is left
+        ("My budget is $2,000. If the hotel is $150 a night for 5 nights, how much is left?", 1250),
+        ("I have $100 and buy 3 books at $12 each. How much do I have left?", 64),
         # a rate counted by another ("5 days a week" of "8 hours a day")
         ("I work 8 hours a day, 5 days a week. How many hours do I work in a week?", 40),
         ("I walk 5 km a day, 6 days a week. How far do I walk in a week?", 30),
@@ -1927,6 +1930,7 @@ def test_a_time_for_a_distance_a_part_of_a_unit_and_the_length_around_a_circle(
         "I walked 3 miles in 1 hour: pace per km?",  # miles to km is no whole factor: not guessed
         "I ran 10 km in 55 minutes and 5 km in 30 minutes. What was my pace?",  # two trips
         "I work 8 hours a day, 5 days a week. How many hours a month?",  # weeks are no whole part of it
+        "My budget is $500. How much is left?",  # no cost
         "I work 8 hours a day, 5 days a week. How many hours in 4 weeks?",  # a third number
     ],
 )

@@ -55,6 +55,21 @@ def test_is_prime_agrees_with_a_sieve() -> None:
         ("Put 5, 2 and 9 in descending order", "From largest to smallest: 9, 5, 2."),
         ("Order from largest to smallest: 3.5, -2, 10, 7", "From largest to smallest: 10, 7, 3.5, -2."),
         ("Sort 1,000, 7, 12,500 and 3", "From smallest to largest: 3, 7, 1,000, 12,500."),
+        ("What's the next number: 2, 4, 8, 16?", "The next number after 2, 4, 8, 16 is 32: each number is"),
+        ("What comes next in the sequence 3, 6, 9, 12?", "The next number after 3, 6, 9, 12 is 15: each"),
+        (
+            "Continue the pattern 1, 1, 2, 3, 5, 8",
+            "The next number after 1, 1, 2, 3, 5, 8 is 13: each number",
+        ),
+        (
+            "What is the next number in 1, 4, 9, 16, 25?",
+            "The next number after 1, 4, 9, 16, 25 is 36: the steps",
+        ),
+        (
+            "next number: 81, 27, 9, 3",
+            "The next number after 81, 27, 9, 3 is 1: each number is the one before",
+        ),
+        ("What comes next: 1, 5, 2, 9?", "No simple rule continues 1, 5, 2, 9"),
     ],
 )
 def test_a_fact_about_whole_numbers_is_worked_out(question: str, said: str) -> None:

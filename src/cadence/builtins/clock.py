@@ -608,6 +608,10 @@ def make_clock_calculator(calendar: Calendar) -> BaseTool:
 
 
 _FROM_NOW_OR_AGO_RE = re.compile(r"\bfrom\s+now\b|\bago\b", re.IGNORECASE)
+_A_YEAR_RE = re.compile(r"(?<![\w.:,])(?:1[0-9]{3}|20[0-9]{2})(?![\w.:])")
+"""A year written alone ("1969")."""
+_CLOCK_UNIT_RE = re.compile(r"\b(?:hours?|hrs?|minutes?|mins?|seconds?|secs?)\b", re.IGNORECASE)
+"""A unit of the clock, not of the calendar."""
 
 
 _FORMAT_RE = re.compile(
@@ -683,6 +687,12 @@ def reads_clock_question(text: str) -> bool:
     hours"), a span from now or ago, or how many hours a day, week or month has. "How many hours should I
     sleep?" is none."""
     written = normalized(text)
+    if (
+        _FROM_NOW_OR_AGO_RE.search(written)
+        and _A_YEAR_RE.search(written)
+        and not _CLOCK_UNIT_RE.search(written)
+    ):
+        return False  # "How long ago was 1969?": a year ago, the calendar's
     if _FROM_NOW_OR_AGO_RE.search(written) or _UNITS_IN_PERIOD_RE.search(written):
         return True
     if names_time_of_day(text):

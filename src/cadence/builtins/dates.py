@@ -1177,10 +1177,12 @@ _IN_YEAR_RE = re.compile(r"\b(?:in|by)\s+(?:the\s+year\s+)?(\d{4})\b", re.IGNORE
 _YEARS_SINCE_RE = re.compile(
     r"\bhow\s+many\s+years\s+(?:since|ago\s+(?:was|were|is)|have\s+passed\s+since|has\s+it\s+been\s+since)"
     r"\s+(?:the\s+year\s+)?(?P<y>\d{4})\s*\??\s*$"
-    r"|\bhow\s+(?:long|many\s+years)\s+ago\s+(?:was|is)\s+(?:the\s+year\s+)?(?P<z>\d{4})\s*\??\s*$",
+    r"|\bhow\s+(?:long|many\s+years)\s+ago\s+(?:was|is)\s+(?:the\s+year\s+)?(?P<z>\d{4})\s*\??\s*$"
+    r"|\bhow\s+long\s+(?:has\s+it\s+been\s+)?since\s+(?:the\s+year\s+)?(?P<w>\d{4})\s*\??\s*$",
     re.IGNORECASE,
 )
-"""Years since a year alone: "How many years since 1990?", "How long ago was 1969?"."""
+"""Years since a year alone: "How many years since 1990?", "How long ago was 1969?", "How long since
+2001?"."""
 
 
 _AGE_NOW_RE = re.compile(
@@ -1234,7 +1236,7 @@ def _years_since(text: str, today: date) -> str | None:
     since = _YEARS_SINCE_RE.search(text.strip())
     if since is None:
         return None
-    year = int(since.group("y") or since.group("z"))
+    year = int(since.group("y") or since.group("z") or since.group("w"))
     if not 0 < today.year - year < 10_000:
         return None
     return f"{year} was {_plural(today.year - year, 'year')} ago ({today.year} - {year})."

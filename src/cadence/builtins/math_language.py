@@ -1531,6 +1531,39 @@ def _spent_from(text: str) -> str | None:
     return "(" + " - ".join(n.group() for n in numbers) + ")"
 
 
+_BUDGET_RE = re.compile(
+    r"^\W*(?:(?:my|our|the)\s+(?:total\s+)?(?:budget|balance|savings|allowance)\s+(?:is|was)"
+    r"|(?:i|we)\s+(?:have|had|started\s+with|saved|budgeted|set\s+aside)(?:\s+a\s+budget\s+of)?)"
+    rf"\s+{_MONEY}(?P<n>{_NUM})(?:\s+(?:dollars|euros|pounds|bucks))?\s*(?:[.,;]\s*|\s+and\s+)",
+    re.IGNORECASE,
+)
+"""An amount of money to start with, said first: "My budget is $2,000.", "I have $500 and"."""
+_LEFT_ASKED_RE = re.compile(
+    rf"\bhow\s+much\s+(?:money\s+)?(?:(?:is|will\s+be|would\s+be|do\s+i\s+have|will\s+i\s+have|would\s+i\s+have"
+    rf"|does\s+that\s+leave|is\s+there)\s+)?(?:{_LEFT}|over)(?:\s+over)?",
+    re.IGNORECASE,
+)
+"""The question of what is left ("how much is left", "how much will I have left", "how much remains")."""
+
+
+def _left_of_budget(text: str) -> str | None:
+    """An amount of money to start with, then a cost the rest works out, asked what is left: "My budget is
+    $2,000. If the hotel is $150 a night for 5 nights, how much is left?" is ``(2000 - (5 * 150))``.
+    ``None`` unless the rest, asked as a total, is read as arithmetic."""
+    start = _BUDGET_RE.match(text)
+    if start is None or not _one_question(text):
+        return None
+    rest = text[start.end() :]
+    asked = _LEFT_ASKED_RE.search(rest)
+    if asked is None or _GIVEN_PERCENT_RE.search(rest) or re.search(r"\bof\s+(?:it|that|this)\b", rest, re.I):
+        return None  # "spend 25% of it": a part of the amount itself
+    total = rest[: asked.start()] + "how much is that in total" + rest[asked.end() :]
+    cost = to_expression(total)
+    if not cost or cost.strip() == total.strip() or not _NUMBER_RE.search(cost):
+        return None
+    return f"({start.group('n')} - {cost})"
+
+
 _PAID_RE = re.compile(r"\b(?:pays?|paid|paying|spends?|spent|spending)\s+$", re.IGNORECASE)
 
 
@@ -2740,6 +2773,7 @@ def _to_expression(text: str) -> str:
         or _left_after_each(cleaned)
         or _proportion(cleaned)
         or _rate_in_another_unit(cleaned)
+        or _left_of_budget(cleaned)
         or whole
     )
 

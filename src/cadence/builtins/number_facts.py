@@ -13,13 +13,15 @@ calculator reads them from the question and works them out:
 - a percent or a fraction as a decimal ("45% as a decimal": 0.45);
 - a number written in words or in digits ("Write 1,000,000 in words": one million; "three hundred and five
   in digits": 305);
-- numbers put in order ("Sort these numbers: 42, 7, 19", "from largest to smallest").
+- numbers put in order ("Sort these numbers: 42, 7, 19", "from largest to smallest");
+- the next number of a sequence whose rule is simple ("What's the next number: 2, 4, 8, 16?": 32).
 
 :func:`answer` returns None for any other text, so the calculator reads it as arithmetic.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from decimal import Decimal, InvalidOperation
@@ -164,6 +166,65 @@ def _sorted(match: re.Match[str]) -> str | None:
     ordered = [w for _, w in sorted(values, key=lambda v: v[0], reverse=descending)]
     order = "largest to smallest" if descending else "smallest to largest"
     return f"From {order}: {', '.join(ordered)}."
+
+
+_NEXT_ASKED_RE = re.compile(
+    r"\b(?:next|following|missing)\s+(?:number|term|value|one|element)s?\b|\bwhat\s+comes\s+(?:next|after)\b"
+    r"|\b(?:continue|extend|complete)\b[^.?!]*\b(?:sequence|pattern|series|list)\b"
+    r"|\b(?:sequence|pattern|series)\b[^.?!]*\bnext\b",
+    re.IGNORECASE,
+)
+"""The next number of a sequence asked: "the next number", "what comes next", "continue the pattern"."""
+_SEQUENCE_RE = re.compile(
+    rf"(?P<list>{_LISTED}(?:\s*(?:,|;)\s*{_LISTED}){{2,}})(?:\s*,?\s*(?:\.\.\.|…|_+|\?))?"
+)
+"""Three or more numbers separated by commas ("2, 4, 8, 16", "1, 1, 2, 3, 5, ...")."""
+MAX_SEQUENCE = 30
+"""Most numbers of a sequence read."""
+
+
+def _next_in_sequence(match: re.Match[str]) -> str | None:
+    listed = _SEQUENCE_RE.search(match.string)
+    if listed is None:
+        return None
+    written = re.findall(_LISTED, listed.group("list"))[:MAX_SEQUENCE]
+    try:
+        values = [Fraction(Decimal(w.replace(",", ""))) for w in written]
+    except InvalidOperation:
+        return None
+    shown = ", ".join(written)
+    steps = [b - a for a, b in itertools.pairwise(values)]
+    rule: str | None = None
+    if len(set(steps)) == 1:
+        following, rule = values[-1] + steps[0], f"each number is the one before {_signed(steps[0])}"
+    elif 0 not in values and len({b / a for a, b in itertools.pairwise(values)}) == 1:
+        ratio = values[1] / values[0]
+        following, rule = values[-1] * ratio, f"each number is the one before times {_plain(ratio)}"
+    elif len(values) >= 4 and len({b - a for a, b in itertools.pairwise(steps)}) == 1:
+        grow = steps[1] - steps[0]
+        following = values[-1] + steps[-1] + grow
+        rule = f"the steps between them ({', '.join(_plain(d) for d in steps)}) grow by {_plain(grow)}"
+    elif len(values) >= 4 and all(
+        c == a + b for a, b, c in zip(values, values[1:], values[2:], strict=False)
+    ):
+        following, rule = values[-1] + values[-2], "each number is the sum of the two before it"
+    if rule is None:
+        return (
+            f"No simple rule continues {shown}: not the same step, the same factor, steps growing evenly "
+            "or the sum of the two numbers before."
+        )
+    return f"The next number after {shown} is {_plain(following)}: {rule}."
+
+
+def _plain(value: Fraction) -> str:
+    if value.denominator == 1:
+        return f"{value.numerator:,}"
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    return format(exact.normalize(), "f") if _terminates(value) else f"{value.numerator}/{value.denominator}"
+
+
+def _signed(step: Fraction) -> str:
+    return f"plus {_plain(step)}" if step >= 0 else f"minus {_plain(-step)}"
 
 
 def _whole(written: str) -> int:
@@ -343,6 +404,7 @@ def answer(text: str) -> str | None:
         (_IN_WORDS_RE, _in_words),
         (_IN_DIGITS_RE, _in_digits),
         (_SORT_RE, _sorted),
+        (_NEXT_ASKED_RE, _next_in_sequence),
     ):
         match = pattern.search(text)
         if match is not None:

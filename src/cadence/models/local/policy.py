@@ -261,6 +261,9 @@ def refers_back(question: str, messages: Sequence[BaseMessage]) -> bool:
     either: "How much do I earn a week?" after "I work 38 hours a week at $22 an hour"). Read alone, it is
     not what an agent will read (the agent puts the earlier result or the told numbers in their place)."""
     earlier = previous_question(messages) is not None
+    told = earlier_questions(messages, 1)
+    if told and told[0].strip() and question.startswith(told[0].strip()):
+        return False  # what it leaned on is written out before it ("I have 3 kids. If each gets $20, ...")
     if OWN_RE.search(question) and (earlier or told_facts(_system_text(messages))):
         return True
     if not earlier:
@@ -573,8 +576,34 @@ def _told_context(question: str, facts: Sequence[str]) -> str | None:
     ]
     if len(sharing) != 1 or not re.match(r"^Your?\b", sharing[0]):
         return None
-    said = re.sub(r"^Your\b", "My", re.sub(r"^You(?:'re| are)\b", "I'm", sharing[0]))
+    return _first_person(sharing[0])
+
+
+def _first_person(fact: str) -> str:
+    """A told fact as the user said it ("Your car uses ..." → "My car uses ...", "You're" → "I'm")."""
+    said = re.sub(r"^Your\b", "My", re.sub(r"^You(?:'re| are)\b", "I'm", fact))
     return re.sub(r"^You\b", "I", said)
+
+
+_WHAT_IS_LEFT_RE = re.compile(r"\bhow\s+much\b[^?]*\b(?:left|remains?|remaining|over)\b", re.IGNORECASE)
+"""A question for what is left of an amount ("how much is left", "how much will I have left over")."""
+_OWN_FUNDS_RE = re.compile(
+    r"^(?:(?:Your|My|Our) (?:total )?(?:budget|balance|savings|allowance) (?:is|was)"
+    r"|(?:You|I|We) (?:have|had|saved|set aside)) "
+    r"[$€£]?\d[\d,.]*(?: (?:dollars|euros|pounds))?[.!]?$",
+    re.IGNORECASE,
+)
+"""Money the user told they have ("Your budget is $2,000.", "You have $500.", as told: "I have $500.")."""
+
+
+def _told_funds(question: str, facts: Sequence[str]) -> str | None:
+    """The one told amount of money the user has, said as the user said it, for a question asking what is
+    left of it that gives no amount to start from ("If the hotel is $150 a night for 5 nights, how much is
+    left?" after "My budget is $2,000."); None otherwise."""
+    if not _WHAT_IS_LEFT_RE.search(question):
+        return None
+    funds = [f for f in facts if _OWN_FUNDS_RE.match(f)]
+    return _first_person(funds[0]) if len(funds) == 1 else None
 
 
 _TOLD_AGE_RE = re.compile(r"^You(?:'re| are) (?P<n>\d{1,3})(?: years?(?: old)?)?[.!]?$", re.IGNORECASE)
@@ -652,7 +681,9 @@ def resolve_told(question: str, facts: Sequence[str]) -> str:
             # after a preposition ("ahead of where I live", "in my city") the place alone
             lead = "" if _PREPOSITION_END_RE.search(before) or said.group(0).lower() == "me" else "in "
             resolved = f"{before}{lead}{place.rstrip('.')}{resolved[said.end() :]}"
-    context = _told_context(question, facts) if resolved == question else None
+    context = (
+        (_told_context(question, facts) or _told_funds(question, facts)) if resolved == question else None
+    )
     if context is not None:
         # "How much fuel for 350 km?" after "My car uses 7 liters per 100 km.": the told fact said first
         return f"{context} {question}"
@@ -1344,13 +1375,21 @@ _ITS_TAIL_RE = re.compile(r"\bits\s+(?P<what>[a-z]+(?:\s+[a-z]+){0,2})\s*[?.!]*\
 
 def number_asked_of(question: str, previous: str | None) -> str | None:
     """The one number ``previous`` asked of, when ``question`` refers back to it ("its factors", "the next
-    prime after it") and writes no number of its own; else None."""
+    prime after it") and writes no number of its own, with the word it measures when ``previous`` stated it
+    ("80 kg" of "I weigh 80 kg."); else None."""
     if not previous or numbers_in(question):
         return None
     if not (_ITS_TAIL_RE.search(question) or REFERENCE_RE.search(question)):
         return None
     asked = numbers_in(previous)
-    return asked[0] if len(asked) == 1 else None
+    if len(asked) != 1:
+        return None
+    if not previous.rstrip().endswith("?"):
+        # a statement: the number with the word it measures ("I weigh 80 kg." → "80 kg")
+        unit = re.search(rf"(?<![\w.]){re.escape(asked[0])}\s*([^\W\d_][\w/°]*)", digits_written(previous))
+        if unit is not None and unit.group(1).lower() not in STOPWORDS:
+            return f"{asked[0]} {unit.group(1)}"
+    return asked[0]
 
 
 _EACH_ALONE_RE = re.compile(
@@ -1363,16 +1402,21 @@ _COUNT_OF_THINGS_RE = re.compile(r"(?<![\w.])\d+\s+[a-z]")
 
 
 def with_counted_things(question: str, messages: Sequence[BaseMessage]) -> str:
-    """``question`` after the user's previous message when its "each" stands for the things that message
-    counted and it names no count of its own ("I have 3 kids." then "If each gets $20, how much do I
-    spend?": the calculator reads the two together), else ``question``."""
-    if not _EACH_ALONE_RE.search(question) or _COUNT_OF_THINGS_RE.search(digits_written(question)):
+    """``question`` after the user's previous message when that message told what the question leans on:
+    the things its "each" stands for, the question naming no count of its own ("I have 3 kids." then "If
+    each gets $20, how much do I spend?"), or the money what is left is asked of ("My budget is $2,000."
+    then "If the hotel is $150 a night for 5 nights, how much is left?"): the calculator reads the two
+    together. Else ``question``."""
+    counted = _EACH_ALONE_RE.search(question) and not _COUNT_OF_THINGS_RE.search(digits_written(question))
+    if not (counted or _WHAT_IS_LEFT_RE.search(question)):
         return question
     earlier = earlier_questions(messages, 1)
     previous = earlier[0].strip() if earlier else ""
     if not previous or previous.endswith("?") or len(numbers_in(previous)) != 1:
         return question
-    if _COUNT_OF_THINGS_RE.search(digits_written(previous)) is None:
+    if counted and _COUNT_OF_THINGS_RE.search(digits_written(previous)) is None:
+        return question
+    if not counted and not _OWN_FUNDS_RE.match(previous):
         return question
     return f"{previous if previous[-1] in '.!' else previous + '.'} {question}"
 
@@ -2311,9 +2355,10 @@ class SmallModelPolicy:
         value = result_value(stated) if stated is not None else None
         if value is None and stated is not None and _DAY_ASKED_RE.search(question):
             value = result_date(stated)  # "and what weekday is that?" after a date
-        if value is None and stated is not None:
+        if value is None and (stated is not None or REFERENCE_RE.search(question)):
             # "What are its factors?" after "Is 91 prime?": a result said in a sentence is about the one
-            # number the previous question asked of
+            # number the previous question asked of; "What is that in pounds?" after "I weigh 80 kg.": the
+            # quantity the user stated
             value = number_asked_of(question, asked_before)
         if again is not None:
             question = again  # "what about 80?": the previous question with 80
