@@ -414,6 +414,10 @@ def test_how_far_is_it_is_from_the_place_talked_about() -> None:
             "Is Tokyo bigger than London?",
             "Tokyo, Japan (9.7 million people) is more populous than London, UK",
         ),
+        (
+            "Compare the populations of France and Italy",  # the plural had compared their areas
+            "France (67.0 million people) is more populous than Italy (60.4 million people)",
+        ),
     ],
 )
 def test_two_places_are_compared_by_area_or_population(question: str, said: str) -> None:

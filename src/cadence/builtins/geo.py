@@ -350,7 +350,7 @@ def _against_a_number(question: str, places: Sequence[Place]) -> str | None:
     by = (
         "area"
         if re.search(r"\barea\b|km|square", question, re.I)
-        and not re.search(r"\b(?:population|people|inhabitants|populous)\b", question, re.I)
+        and not re.search(r"\b(?:populations?|people|inhabitants|populous)\b", question, re.I)
         else "population"
     )
     size = _size(places[0], by)
@@ -378,7 +378,7 @@ def _comparisons(question: str, places: Sequence[Place]) -> list[str]:
             "A comparison needs two places, e.g. 'Is Canada bigger than the United States?'"
         )
     first, second = places[0], places[1]
-    people_asked = re.search(r"\b(?:populous|people|population|inhabitants)\b", question, re.I) is not None
+    people_asked = re.search(r"\b(?:populous|people|populations?|inhabitants)\b", question, re.I) is not None
     for by in ([] if people_asked else ["area"]) + ["population"]:
         a, b = _size(first, by), _size(second, by)
         if a and b:
