@@ -1949,6 +1949,17 @@ def test_that_after_a_stated_quantity_is_the_quantity() -> None:
     assert json.loads(call.fixed or "{}")["arguments"] == {"expression": "What is 80 kg in pounds?"}
 
 
+def test_there_after_a_question_no_tool_answered_is_the_place_it_named() -> None:
+    """ "What time is it there then?" after "What's the weather in London?" (no tool fetches the weather)
+    reached the world clock as it was."""
+    from cadence.models.local.policy import there_place
+
+    question = "OK, what time is it there then?"
+    history = [HumanMessage("What's the weather in London?"), AIMessage("I can't check live information.")]
+    assert there_place(question, [*history, HumanMessage(question)]) == "London"
+    assert there_place(question, [HumanMessage(question)]) is None  # nothing said before
+
+
 def test_it_of_a_distance_after_a_capital_is_the_capital() -> None:
     history = _turn("What's the capital of Norway?", "goto_geo_agent", "place_facts",
                     {"question": "What's the capital of Norway?"}, "The capital of Norway is Oslo.")  # fmt: skip

@@ -873,8 +873,15 @@ def answered_place(messages: Sequence[BaseMessage]) -> str | None:
 
 def there_place(question: str, messages: Sequence[BaseMessage]) -> str | None:
     """The place "there" refers to: the one the question names before it, else the place the previous turn
-    answered with (:func:`answered_place`), else the place it was about (:func:`previous_place`)."""
-    return place_before_there(question) or answered_place(messages) or previous_place(messages)
+    answered with (:func:`answered_place`), else the place it was about (:func:`previous_place`), else the
+    place the previous question named when no tool answered it ("What's the weather in London?", then "What
+    time is it there?")."""
+    found = place_before_there(question) or answered_place(messages) or previous_place(messages)
+    if found is not None:
+        return found
+    earlier = earlier_questions(messages, 1)
+    named = _IN_PLACE_RE.search(earlier[0]) if earlier else None
+    return named.group(1) if named is not None else None
 
 
 _IN_PLACE_RE = re.compile(r"\b(?:in|at|for|to|of|about) ((?:[A-Z][\w.-]*)(?:,? (?:[A-Z][\w.-]*))*)(?![\w'])")
@@ -882,6 +889,7 @@ _IN_PLACE_RE = re.compile(r"\b(?:in|at|for|to|of|about) ((?:[A-Z][\w.-]*)(?:,? (
 York", "in Paris, Texas", "a trip to Tokyo", "the capital of Peru"; not someone's: "to Bob's party")."""
 
 _POSSESSIVE_RE = re.compile(r"\b(?:its|their)\b(?=\s+[a-z])", re.IGNORECASE)
+"""A possessive referring back ("And its population?", "What is their currency?")."""
 _THEY_RE = re.compile(
     r"\bthey\b(?=\s+(?:use|speak|pay|spend|have|call|drive|eat|celebrate|live)\b)(?!.*\b(?:in|at)\s+[A-Z])",
     re.IGNORECASE,
@@ -893,7 +901,6 @@ _WHICH_ONE_RE = re.compile(
     re.IGNORECASE,
 )
 """Which of the two places talked about ("Which one is bigger?", "Which of them has more people?")."""
-"""A possessive referring back ("And its population?", "What is their currency?")."""
 _FAR_IT_RE = re.compile(r"\b(?P<far>how far|how many (?:km|kilomet(?:er|re)s|miles)) is it\b", re.IGNORECASE)
 """A distance from the place talked about ("How far is it from Lisbon?" after the time in Madrid)."""
 
@@ -990,7 +997,7 @@ def with_possessive_place(question: str, messages: Sequence[BaseMessage]) -> str
 
 
 _THERE_RE = re.compile(
-    r"\bthere\b(?=(?:\s+(?:right now|now|currently|today|at the moment))?\s*[?.!]*$)", re.IGNORECASE
+    r"\bthere\b(?=(?:\s+(?:right now|now|currently|today|at the moment|then))?\s*[?.!]*$)", re.IGNORECASE
 )
 _IS_IT_RE = re.compile(r"\b(?P<verb>is|are) (?:it|that)(?=\s*[?.!]*$)", re.IGNORECASE)
 _COMPARES_RE = re.compile(r"\b(?:ahead|behind|earlier|later|difference|apart|than)\b", re.IGNORECASE)
