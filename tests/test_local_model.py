@@ -1900,8 +1900,19 @@ def test_which_one_they_and_a_difference_with_one_place_read_the_places_talked_a
                "The population of Mexico is about 126.2 million."),
     ]  # fmt: skip
     which = "Which one is bigger?"
+    assert (  # bigger by the figure asked of them (by area, for two countries, had it been read alone)
+        with_possessive_place(which, [*two, HumanMessage(which)])
+        == "Which one is more populous, Canada or Mexico?"
+    )
+    areas = [
+        *_turn("Area of Canada?", "goto_geo_agent", "place_facts", {"question": "area of Canada"},
+               "Canada covers 9,984,670 km²."),
+        *_turn("And Mexico?", "goto_geo_agent", "place_facts", {"question": "area of Mexico"},
+               "Mexico covers 1,972,550 km²."),
+    ]  # fmt: skip
     assert (
-        with_possessive_place(which, [*two, HumanMessage(which)]) == "Which one is bigger, Canada or Mexico?"
+        with_possessive_place(which, [*areas, HumanMessage(which)])
+        == "Which one is bigger, Canada or Mexico?"
     )
     one = _turn("Capital of Egypt?", "goto_geo_agent", "place_facts", {"question": "capital of Egypt"},
                 "The capital of Egypt is Cairo.")  # fmt: skip

@@ -901,6 +901,11 @@ _WHICH_ONE_RE = re.compile(
     re.IGNORECASE,
 )
 """Which of the two places talked about ("Which one is bigger?", "Which of them has more people?")."""
+_PEOPLE_ASKED_RE = re.compile(r"\b(?:populations?|populous|people|inhabitants)\b", re.IGNORECASE)
+_BIGGER_RE = re.compile(r"\b(?:bigger|larger|greater|smaller)\b", re.IGNORECASE)
+_BY_PEOPLE = {"bigger": "more populous", "larger": "more populous", "greater": "more populous",
+              "smaller": "less populous"}  # fmt: skip
+"""How "bigger" reads after populations were asked ("Which is bigger?" after two populations)."""
 _FAR_IT_RE = re.compile(r"\b(?P<far>how far|how many (?:km|kilomet(?:er|re)s|miles)) is it\b", re.IGNORECASE)
 """A distance from the place talked about ("How far is it from Lisbon?" after the time in Madrid)."""
 
@@ -975,7 +980,11 @@ def with_possessive_place(question: str, messages: Sequence[BaseMessage]) -> str
     if which is not None:  # "Which one is bigger?" after the populations of Canada and Mexico
         two = places_talked_about(messages)
         if len(two) == 2:
-            return f"{which.group('lead')}, {two[1]} or {two[0]}{which.group('end') or '?'}"
+            lead = which.group("lead")
+            if any(_PEOPLE_ASKED_RE.search(asked) for asked in earlier_questions(messages, 2)):
+                # "Which is bigger?" after their populations: bigger by the figure talked about
+                lead = _BIGGER_RE.sub(lambda m: _BY_PEOPLE[m.group(0).lower()], lead)
+            return f"{lead}, {two[1]} or {two[0]}{which.group('end') or '?'}"
     they = _THEY_RE.search(question)
     if they is not None:  # "What currency do they use?" after the capital of Egypt
         place = previous_place(messages, latest=True)
