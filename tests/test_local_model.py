@@ -1921,6 +1921,25 @@ def test_which_one_they_and_a_difference_with_one_place_read_the_places_talked_a
     assert with_possessive_place("Where do they live in Paris?", [*one]) == "Where do they live in Paris?"
 
 
+def test_places_and_follow_ups_are_read_from_the_users_messages_alone() -> None:
+    """The supervisor's agents see no earlier tool calls: "Which is bigger?" after "What's the population of
+    Germany?" and "And France?" found no place; "Now in descending order" after a sort was routed by "now"."""
+    from cadence.models.local.policy import places_talked_about, routing_question
+
+    said = [
+        HumanMessage("What's the population of Germany?"),
+        AIMessage("The population of Germany is about 82.9 million."),
+        HumanMessage("And France?"),
+        AIMessage("The population of France is about 67.0 million."),
+        HumanMessage("Which is bigger?"),
+    ]
+    assert places_talked_about(said) == ["France", "Germany"]
+    assert with_possessive_place("Which is bigger?", said) == "Which is more populous, Germany or France?"
+    sort = [HumanMessage("Sort 5, 3, 9, 1"), AIMessage("From smallest to largest: 1, 3, 5, 9.")]
+    follow = "Now in descending order"
+    assert routing_question(follow, [*sort, HumanMessage(follow)]) == "Sort 5, 3, 9, 1 in descending order?"
+
+
 def test_told_facts_written_out_for_a_salary_per_period_and_here_as_a_place() -> None:
     from cadence.models.local.policy import resolve_told
 

@@ -941,6 +941,12 @@ def call_places(call: Mapping[str, Any]) -> list[str]:
     return named
 
 
+_PLACE_ALONE_RE = re.compile(
+    r"^\W*(?i:and|what about|how about|and what about)\s+((?:[A-Z][\w.-]*)(?:,? [A-Z][\w.-]*)*)\s*[?.!]*\s*$"
+)
+"""A follow-up naming only a place ("And France?", "What about New York?")."""
+
+
 def places_talked_about(messages: Sequence[BaseMessage], limit: int = 2) -> list[str]:
     """The last ``limit`` different places the conversation before the latest question was about, newest
     first: the place arguments of tool calls (or the place their ``question`` argument names), else the
@@ -953,7 +959,9 @@ def places_talked_about(messages: Sequence[BaseMessage], limit: int = 2) -> list
             for call in reversed(m.tool_calls):
                 named.extend(call_places(call))
         elif isinstance(m, HumanMessage):
-            named.extend(_IN_PLACE_RE.findall(message_text(m))[-1:])
+            text = message_text(m)
+            alone = _PLACE_ALONE_RE.match(text)
+            named.extend([alone.group(1)] if alone else _IN_PLACE_RE.findall(text)[-1:])
         for place in named:
             if place and place.lower() not in (f.lower() for f in found):
                 found.append(place)
@@ -1442,7 +1450,12 @@ def routing_question(question: str, messages: Sequence[BaseMessage]) -> str:
     refers to written out ("How old am I?" after a birthday asks the age of someone born that day; "the next
     prime after it" after "Is 221 prime?" asks it of 221)."""
     told = resolve_told(with_counted_things(question, messages), told_facts(_system_text(messages)))
-    return referred_question(told, messages)
+    referred = referred_question(told, messages)
+    if referred == question and is_follow_up(question):
+        # "Now in descending order" after "Sort 5, 3, 9, 1": the previous question asked that way ("now"
+        # alone is the world clock's word)
+        return in_unit_asked(question, previous_asked(messages))
+    return referred
 
 
 def referred_question(question: str, messages: Sequence[BaseMessage]) -> str:
