@@ -1208,10 +1208,18 @@ def with_another_number(question: str, previous: str | None) -> str | None:
         m for m in NUMBER_RE.finditer(text)
         if bool(re.match(r"\s*(?:%|percent\b|per ?cent\b)", text[m.end():], re.I)) == percent
     ]  # fmt: skip
+    if len(kinds) > 1:  # a rate the previous question gave stays ("Convert 100 USD to EUR at 0.92")
+        kinds = [m for m in kinds if not _GIVEN_RATE_RE.search(text[: m.start()])]
     if len(kinds) != 1:
         return None
     number = given.group("n").replace(",", "")
     return text[: kinds[0].start()] + number + text[kinds[0].end() :]
+
+
+_GIVEN_RATE_RE = re.compile(
+    r"\b(?:at|rate\s+of|rate)\s*(?:an?\s+)?(?:exchange\s+rate\s+of\s+)?[$€£]?$", re.IGNORECASE
+)
+"""The words before a rate a question gives ("at 0.92", "at a rate of 1.1")."""
 
 
 _OPERATION_FAMILIES = (
