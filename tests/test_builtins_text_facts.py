@@ -119,6 +119,8 @@ def _routes() -> list[Any]:
         ("What is the capital of France?", "goto_geo_agent"),
         ("How do you spell 42?", "goto_math_agent"),  # "spell" is the text agent's; the calculator is sure
         ("Sort these numbers: 42, 7, 19, 3, 88", "goto_math_agent"),
+        ("How do I set the log level?", "goto_docs_agent"),  # a setting the docs cover
+        ("How do I use Ollama?", "goto_docs_agent"),  # a model provider
     ],
 )
 def test_the_embedded_model_routes_a_count_of_a_given_text_to_the_text_agent(

@@ -862,7 +862,9 @@ class DocsPlugin(BasePlugin):
                 "the agents, the synthesizer, the suspend node, turns, threads, conversations), its modes "
                 "(coordinator, supervisor, single, planner) and tones, how to install and start it",
                 "settings and how to change them: models, timeouts, API keys, server host and port, "
-                "database (SQLite, PostgreSQL), where data is stored, workers",
+                "database (SQLite, PostgreSQL), where data is stored, workers, logging and the log level",
+                "model providers: OpenAI, Anthropic, Google, Ollama, OpenAI-compatible servers, the embedded "
+                "local model",
                 "features: validating or checking the final answer, long-term memory, human approval of "
                 "tools, streaming, the OpenAI-compatible API, the web page, plugins and agents in Markdown",
                 "limits: how many tool calls or agent routes are allowed per turn, what happens when they "
