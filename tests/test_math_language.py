@@ -1910,6 +1910,15 @@ def test_more_word_problems_without_every_number_in_its_place_are_not_read(text:
             "10 km in 50 minutes = 300 seconds per km (read as (50 * 60 / 10))",
         ),
         ("How many minutes are in 1/4 of an hour?", "0.25 hour = 15 minutes (read as (0.25 * 3600 / 60))"),
+        # a rate per day or week, then a total to reach: how long
+        (
+            "I save $50 a week. How long until I have $1,000?",
+            "50 a week to 1000 = 20 weeks (read as (1000 / 50))",
+        ),
+        (
+            "If I read 30 pages a day, how long to finish a 450 page book?",
+            "30 pages a day to 450 = 15 days (read as (450 / 30))",
+        ),
     ],
 )
 def test_a_time_for_a_distance_a_part_of_a_unit_and_the_length_around_a_circle(
@@ -1928,6 +1937,8 @@ def test_a_time_for_a_distance_a_part_of_a_unit_and_the_length_around_a_circle(
         "How much fencing goes around a pool that is 6 m wide?",  # not said to be round
         "how many grams is half a pizza?",
         "I walked 3 miles in 1 hour: pace per km?",  # miles to km is no whole factor: not guessed
+        "I save $50 a week. How many months until I have $1,000?",  # weeks are no whole part of a month
+        "If I read 30 pages a day, how long to walk 450 km?",  # not the things read
         "I ran 10 km in 55 minutes and 5 km in 30 minutes. What was my pace?",  # two trips
         "I work 8 hours a day, 5 days a week. How many hours a month?",  # weeks are no whole part of it
         "My budget is $500. How much is left?",  # no cost

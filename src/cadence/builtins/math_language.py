@@ -3268,6 +3268,38 @@ def _time_to_finish(text: str) -> str | None:
     return f"({total.group()} / {rate.group()})"
 
 
+def _time_to_reach(text: str) -> Conversion | None:
+    """A number of things (or money) per unit of time, then a total to reach, asked how long: "I save $50 a
+    week. How long until I have $1,000?" is ``(1000 / 50)`` weeks, "If I read 30 pages a day, how long to
+    finish a 450 page book?" ``(450 / 30)`` days. ``None`` unless ``text`` holds just the rate first and the
+    total after it, of the same things (or both amounts without things: money), and asks how long or how many
+    of the rate's unit."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(text):
+        return None
+    if _NOT_ONE_WAY_RE.search(text):  # "there and back", "twice": not one total at one rate
+        return None
+    numbers = list(_NUMBER_RE.finditer(text))
+    rates = list(_AT_A_RATE_RE.finditer(text))
+    asked = _FINISH_ASKED_RE.search(text)
+    if len(numbers) != 2 or len(rates) != 1 or asked is None:
+        return None
+    rate, total = numbers
+    per = _time_unit(rates[0].group("unit"))
+    if rates[0].start() != rate.start() or per not in _DAYS or total.start() < rates[0].end():
+        return None
+    if asked.groupdict().get("unit") is not None and _time_unit(asked.group("unit")) != per:
+        return None
+    named = rates[0].group("thing")
+    thing = re.match(r"[\s-]+([a-z]+)", text[total.end() :], re.IGNORECASE)
+    if named is not None:
+        if thing is None or _stem(named) != _stem(thing.group(1)):
+            return None  # "30 pages a day ... a 450 page book": the same things
+    elif thing is not None and not _CURRENCY_WORD_RE.match(thing.group(1)):
+        return None  # "$50 a week ... $1,000" (read without its signs): amounts of one kind, not things
+    said = f"{text[rates[0].start() : rates[0].end()]} to {total.group()}"
+    return Conversion(f"({total.group()} / {rate.group()})", said, f"{per}s")
+
+
 # An amount done in a time, asked per unit of time: "A train covers 96 km in 45 minutes. Its speed in km/h?".
 _IN_A_TIME_RE = re.compile(
     rf"(?<![\w.])(?P<a>{_NUM})\s*(?P<what>{_NOUNS})?\s+in\s+(?:(?:just|only|exactly|about|under)\s+)?"
@@ -4751,6 +4783,7 @@ def read_conversion(text: str) -> Conversion | None:
         _dimensions_converted(cleaned)
         or _time_for_a_distance(cleaned)
         or _pace_for_a_trip(cleaned)
+        or _time_to_reach(cleaned)
         or _time_for_data(cleaned)
         or _round_perimeter(cleaned)
     )
