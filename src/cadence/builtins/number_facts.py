@@ -169,7 +169,7 @@ def _sorted(match: re.Match[str]) -> str | None:
 
 
 _NEXT_ASKED_RE = re.compile(
-    r"\b(?:next|following|missing)\s+(?:number|term|value|one|element)s?\b|\bwhat\s+comes\s+(?:next|after)\b"
+    r"\b(?:next|following)\s+(?:number|term|value|one|element)s?\b|\bwhat\s+comes\s+(?:next|after)\b"
     r"|\b(?:continue|extend|complete)\b[^.?!]*\b(?:sequence|pattern|series|list)\b"
     r"|\b(?:sequence|pattern|series)\b[^.?!]*\bnext\b",
     re.IGNORECASE,
