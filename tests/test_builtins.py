@@ -617,3 +617,23 @@ def test_a_docs_query_leaves_out_an_opening_word_asking_how_to_present() -> None
     assert query_terms("Summarize the docs about plugins") == ["plugins"]
     assert query_terms("Explain the coordinator") == ["coordinator"]
     assert query_terms("What is a summary?") == ["summary"]  # the only word: what is asked
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("What's 1/3 + 1/4?", "1/3 + 1/4 = 7/12 (about 0.5833)"),
+        ("1/2 - 1/3", "1/2 - 1/3 = 1/6 (about 0.1667)"),
+        ("What is 2/3 times 3/4?", "2/3 times 3/4 = 1/2 (about 0.5)"),
+        ("3/4 divided by 1/2", "3/4 divided by 1/2 = 3/2 (about 1.5)"),
+        ("1/2 + 1/2", "1/2 + 1/2 = 1"),
+    ],
+)
+def test_arithmetic_of_fractions_is_exact(question: str, said: str) -> None:
+    """ "1/3 + 1/4" was "about 0.58": fractions stay fractions."""
+    assert calculate.invoke({"expression": question}) == said
+
+
+def test_a_fraction_divided_by_zero_is_an_error() -> None:
+    with pytest.raises(CalculationError, match="Division by zero"):
+        calculate.invoke({"expression": "1/0 + 1/2"})

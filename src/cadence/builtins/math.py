@@ -110,6 +110,50 @@ def _as_fraction(expression: str) -> str | None:
     return text
 
 
+_FRACTIONS_RE = re.compile(
+    r"^\W*(?:(?:what\s+is|what's|whats|calculate|compute|work\s+out|add|simplify)\s+)?"
+    r"(?P<x>\(?\s*\d+\s*/\s*\d+\s*\)?(?:\s*(?:[-+*×÷]|plus|minus|times|divided\s+by)\s*\(?\s*\d+\s*/\s*\d+\s*\)?)+)"
+    r"\s*[?.!=]*\s*$",
+    re.IGNORECASE,
+)
+"""Arithmetic of fractions only: "1/3 + 1/4", "What is 2/3 times 3/4?"."""
+_FRACTION_OPERATIONS = {
+    "+": "+", "plus": "+", "-": "-", "minus": "-", "*": "*", "×": "*", "times": "*", "/": "/", "÷": "/",
+    "divided by": "/",
+}  # fmt: skip
+
+
+def _with_fractions(expression: str) -> str | None:
+    """Fractions added, taken away, multiplied or divided, worked out exactly and said as a fraction in lowest
+    terms with its decimal ("1/3 + 1/4 = 7/12 (about 0.5833)"); None unless the text is just that."""
+    match = _FRACTIONS_RE.match(expression)
+    if match is None:
+        return None
+    written = " ".join(match.group("x").replace("(", " ").replace(")", " ").split())
+    parts = re.split(r"\s*([-+*×÷]|plus|minus|times|divided\s+by)\s*(?=\d)", written, flags=re.IGNORECASE)
+    try:
+        value = Fraction(parts[0].replace(" ", ""))
+        for sign, operand in zip(parts[1::2], parts[2::2], strict=True):
+            other = Fraction(operand.replace(" ", ""))
+            op = _FRACTION_OPERATIONS[" ".join(sign.lower().split())]
+            value = (
+                value + other
+                if op == "+"
+                else value - other
+                if op == "-"
+                else value * other
+                if op == "*"
+                else value / other
+            )
+    except (ValueError, ZeroDivisionError, KeyError):
+        return None
+    if value.denominator == 1:
+        return f"{written} = {value.numerator}"
+    return (
+        f"{written} = {value.numerator}/{value.denominator} (about {format_number(round(float(value), 4))})"
+    )
+
+
 _SHARE_LEFT_RE = re.compile(
     r"\bwhat\s+(?P<kind>fraction|part|proportion|share|percent(?:age)?)\b(?:\s+of\s+(?:it|them|the\s+\w+))?"
     r"\s+(?:is|are|was|were|do\s+(?:i|we|you|they)\s+have|does\s+(?:he|she|it)\s+have)?\s*(?:still\s+)?"
@@ -1043,7 +1087,9 @@ def _calculate_one(expression: str) -> str:
     timed = _on_the_clock(expression) if isinstance(expression, str) else None
     if timed is not None:
         return timed
-    fraction = _as_fraction(expression) if isinstance(expression, str) else None
+    fraction = (
+        (_as_fraction(expression) or _with_fractions(expression)) if isinstance(expression, str) else None
+    )
     if fraction is not None:
         return fraction
     primes = _about_primes(expression) if isinstance(expression, str) else None
