@@ -884,3 +884,15 @@ def test_countries_counted_by_neighbours_currency_or_language(question: str, sai
 def test_the_cities_of_a_country_above_a_population(question: str, said: str) -> None:
     assert asks_place_fact(question) is SURELY
     assert answer(question).startswith(said)
+
+
+@pytest.mark.parametrize("name", ["Paris", "New Zealand", "Tokyo?"])
+def test_a_place_named_alone_is_asked_about(name: str) -> None:
+    """ "Paris" alone fitted no agent's words and the 135M model answered it."""
+    assert asks_place_fact(name) is SURELY
+    assert answer(name)
+
+
+@pytest.mark.parametrize("word", ["Hello", "Python", "Monday", "Help!"])
+def test_a_word_alone_that_is_no_place_is_not_read(word: str) -> None:
+    assert not asks_place_fact(word)

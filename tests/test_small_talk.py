@@ -388,3 +388,22 @@ def test_how_the_user_feels_is_answered_as_small_talk_and_not_remembered(message
 @pytest.mark.parametrize("question", ["Are you a robot?", "are you human?", "Are you an AI?"])
 def test_whether_the_assistant_is_a_person_is_answered(question: str) -> None:
     assert (small_talk_reply(question, ["Calculator: arithmetic"]) or "").startswith("I'm an assistant.")
+
+
+@pytest.mark.parametrize("message", ["That's wrong", "you're wrong", "no, that's not right", "Wrong!"])
+def test_a_correction_alone_asks_what_is_wrong(message: str) -> None:
+    """ "That's wrong" after "What is 5 + 5?" reached the calculator as "10's wrong"."""
+    assert is_small_talk(message)
+    reply = small_talk_reply(message, CAPABILITIES) or ""
+    assert reply.startswith("Sorry about that. Tell me what is wrong")
+
+
+@pytest.mark.parametrize("message", ["Is that wrong?", "What is wrong with 5 + 5?", "no"])
+def test_a_question_about_wrong_is_no_correction(message: str) -> None:
+    assert not (small_talk_reply(message, CAPABILITIES) or "").startswith("Sorry about that.")
+
+
+def test_help_alone_another_assistants_name_and_weather_alone() -> None:
+    assert (small_talk_reply("help", CAPABILITIES) or "").startswith("I can help with:")
+    assert (small_talk_reply("Are you ChatGPT?", CAPABILITIES) or "").startswith("I'm an assistant.")
+    assert (small_talk_reply("weather", CAPABILITIES) or "").startswith("I can't check live information")

@@ -672,6 +672,8 @@ FACT_WORDS = frozenset(
 
 _ABOUT_RE = re.compile(r"\b(?:tell me about|facts? (?:about|on)|what do you know about|describe)\b", re.I)
 """A request for every fact of a place ("Tell me about Canada")."""
+_NAME_ALONE_RE = re.compile(r"^\W*[A-Z][\w'.-]*(?:,? [A-Z][\w'.-]*){0,3}\W*$")
+"""A message that is only a name ("Paris", "New Zealand"): every fact of the place, when it is one."""
 
 
 def asked_facts(question: str) -> list[str]:
@@ -1195,7 +1197,8 @@ is about, not what it asks."""
 def asks_place_fact(text: str) -> bool:
     """``place_facts``' reader (:func:`cadence.sdk.reads`): a fact of :data:`FACTS` (or "tell me about")
     asked about a place the index finds ("What is the capital of France?"): :data:`cadence.sdk.SURELY`, so
-    "Where is Timbuktu?" is routed here though it has no word of the agent's; "What is the capital gains
+    "Where is Timbuktu?" is routed here though it has no word of the agent's, and so is a place's name alone
+    ("Paris": all its facts); "What is the capital gains
     tax?" and "What's the area of a circle?" name no place. Only a text asking a fact looks for a place: the
     index is built in the background when the agent is made, so at most the first such question waits for
     the rest of that build."""
@@ -1204,6 +1207,7 @@ def asks_place_fact(text: str) -> bool:
     if not (
         asked_facts(text)
         or _ABOUT_RE.search(text)
+        or _NAME_ALONE_RE.match(text)
         or _RANKING_RE.search(text)
         or _RANKED_AFTER_RE.search(text)
         or UNLISTED_RE.search(text)
@@ -1220,7 +1224,11 @@ def asks_place_fact(text: str) -> bool:
         return False
     rest = _DESCRIBED_PLACE_RE.sub(" ", text)
     if not (
-        asked_facts(rest) or UNLISTED_RE.search(rest) or _ABOUT_RE.search(text) or _NEARER_RE.search(text)
+        asked_facts(rest)
+        or UNLISTED_RE.search(rest)
+        or _ABOUT_RE.search(text)
+        or _NAME_ALONE_RE.match(text)
+        or _NEARER_RE.search(text)
     ):
         # the fact only says which place another question is about ("What time is it in the capital of
         # France?"): the agent may read it, but the clock's words ask what is wanted

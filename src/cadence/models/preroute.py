@@ -572,10 +572,12 @@ own."""
 
 
 __all__ = [
+    "CORRECTION_RE",
     "DISMISS_RE",
     "GOODBYE_RE",
     "GREETING_RE",
     "HOW_ARE_YOU_RE",
+    "NO_ALONE_RE",
     "PLEASANTRY_RE",
     "PRAISE_RE",
     "STOPWORDS",
@@ -670,6 +672,17 @@ DISMISS_RE = re.compile(
     re.IGNORECASE,
 )
 """A request taken back or help declined ("never mind", "forget it", "no thanks"): nothing to work on."""
+CORRECTION_RE = re.compile(
+    r"^(?:(?:no|nope|hmm+|um|well|sorry|actually)[ ,!.]+)*"
+    r"(?:(?:that'?s|that is|this is|you'?re|you are|it'?s|it is|your answer is|the answer is)\s+)?"
+    r"(?:(?:totally|completely|all|just|still|so)\s+)?"
+    r"(?:wrong|incorrect|not (?:right|correct|true)|a mistake|mistaken|false|nope)[\s!.]*$",
+    re.IGNORECASE,
+)
+"""The user saying an answer was wrong, and nothing more ("That's wrong", "you're wrong", "no, that's not
+right"): no new question to work on (a model asked it made one of it: "10's wrong" for the calculator)."""
+NO_ALONE_RE = re.compile(r"^(?:no|nope|nah|hmm+)[\s!.]*$", re.IGNORECASE)
+""""No" alone: with a correction after it ("No, that's wrong"), part of it."""
 PLEASANTRY_RE = re.compile(
     r"^(?:(?:it'?s |it is )?(?:nice|pleased|glad|good|great) to (?:meet|see|talk to|chat with) you(?: too)?"
     r"|i hope (?:you'?re|you are) (?:doing )?(?:well|good|fine|great)(?: today)?"
@@ -749,7 +762,9 @@ ABOUT_ASSISTANT_RE = re.compile(
     rf"|what are {_YOU} (?:able to do|able to help(?: me)? with|good (?:at|for)|capable of|for)"
     rf"|what do {_YOU} know(?: about)?|how (?:can|could|would) {_YOU} help(?: me)?"
     r"|what are your (?:skills|capabilities|abilities|features|specialties)"
-    rf"|are {_YOU} (?:a |an )?(?:real |actual )?(?:person|human|bot|robot|ai|machine|computer)"
+    rf"|are {_YOU} (?:a |an )?(?:real |actual )?(?:person|human|bot|robot|ai|machine|computer|chatbot"
+    r"|language model|llm|chatgpt|gpt(?:-?\d[\w.-]*)?|claude|gemini|siri|alexa|copilot)"
+    r"|help(?: me| please| me please)?"
     rf"|who (?:made|built|created|developed|programmed|wrote|trained|designed) {_YOU}"
     r"|who(?:'s| is) your (?:maker|creator|developer|author)|where (?:do|did) (?:you|u) come from"
     r"|(?:got |have you got |do you have )?any (?:ideas|suggestions)"
@@ -808,5 +823,6 @@ def is_small_talk(question: str) -> bool:
             (ABOUT_ASSISTANT_RE, PLEASANTRY_RE),
             (PRAISE_RE, PLEASANTRY_RE),
             (DISMISS_RE, THANKS_RE, PLEASANTRY_RE),
+            (CORRECTION_RE, NO_ALONE_RE, PLEASANTRY_RE),
         )
     )

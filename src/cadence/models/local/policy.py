@@ -115,11 +115,13 @@ from cadence.models.local.grammar import (
 from cadence.models.preroute import (
     ABOUT_ASSISTANT_RE,
     ABOUT_PERSONA_RE,
+    CORRECTION_RE,
     DISMISS_RE,
     FOLLOW_UP_RE,
     GOODBYE_RE,
     GREETING_RE,
     HOW_ARE_YOU_RE,
+    NO_ALONE_RE,
     NO_INPUT_COVERAGE,
     OWN_RE,
     PLEASANTRY_RE,
@@ -2011,7 +2013,8 @@ _CAPABILITY_RE = re.compile(
 _IDENTITY_RE = re.compile(
     r"\b(?:who are you|what are you\b(?! doing)|tell me (?:a (?:bit|little) )?about (?:yourself|urself)|"
     r"introduce yourself|what (?:should|do|can) i call you|what(?:'s| is) your name"
-    r"|are you (?:an? )?(?:robot|bot|human|person|real person|ai|machine|computer|program|chatbot|real))",
+    r"|are you (?:an? )?(?:robot|bot|human|person|real person|ai|machine|computer|program|chatbot|real"
+    r"|language model|llm|chatgpt|gpt(?:-?\d[\w.-]*)?|claude|gemini|siri|alexa|copilot))",
     re.IGNORECASE,
 )
 _MAKER_RE = re.compile(
@@ -2050,6 +2053,7 @@ LIVE_DATA_RE = re.compile(
     r"|(?-i:in [A-Z]\w+))\b|\b(?:weather|forecast) (?:for|in|at|there|today|tomorrow)\b"
     r"|\b(?:will|is) it (?:going to )?(?:rain|snow|be sunny|be cold|be hot|be warm|raining|snowing)\b"
     r"|\b(?:latest|today'?s|breaking|current) (?:news|headlines)\b|\bwhat'?s (?:in )?the news\b"
+    r"|^\W*(?:the\s+)?(?:weather|forecast|news|headlines)\W*$"
     r"|\b(?:stock|share) price\b|\b(?:current|today'?s|latest) exchange rate\b"
     r"|\bexchange rate (?:today|now)\b"
     r"|\bprice of (?:bitcoin|ethereum|gold|oil|a share)\b"
@@ -2105,6 +2109,12 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
         return "Glad to help! Anything else I can help with?"
     if each_sentence(text, DISMISS_RE, THANKS_RE, PLEASANTRY_RE):
         return "No problem. Just ask whenever you need something."
+    if each_sentence(text, CORRECTION_RE, NO_ALONE_RE, PLEASANTRY_RE):
+        # "That's wrong": no new question; a small model made one of it ("10's wrong" for the calculator)
+        return (
+            "Sorry about that. Tell me what is wrong, or ask again with the details, and I'll work it out "
+            "again."
+        )
     if each_sentence(text, GREETING_RE, PLEASANTRY_RE):
         lead = "I'm doing well, thank you!" if HOW_ARE_YOU_RE.search(text) else "Hello!"
         return f"{lead} {offer}" if offer else f"{lead} What would you like to know?"
