@@ -131,28 +131,39 @@ def test_multi_zone_country_uses_the_capital_and_names_the_others(winter: dateti
     out = current_time.invoke({"location": "USA"})
     assert out.startswith(
         "The current time in Washington, D.C., US (America/New_York, UTC-05:00) is 07:00 on Wednesday, "
-        "15 January 2025. The United States has several time zones; the time given is for Washington, D.C., "
-        "its capital. Others include Los Angeles (UTC-08:00), Chicago (UTC-06:00)"
+        "15 January 2025. The United States has 6 time zones now, from UTC-10:00 to UTC-05:00 (by its places "
+        "in the bundled data); the time given is for Washington, D.C., its capital. Others include Los Angeles "
+        "(UTC-08:00), Chicago (UTC-06:00)"
     )
-    for country, capital, other in [
-        ("Russia", "Moscow, Russia", "Novosibirsk (UTC+07:00)"),
-        ("Australia", "Canberra, Australia", "Perth (UTC+08:00)"),
-        ("Brazil", "Brasília, Brazil", "Manaus (UTC-04:00)"),
-        ("Canada", "Ottawa, Canada", "Vancouver (UTC-08:00)"),
+    for country, capital, other, zones in [
+        (
+            "Russia",
+            "Moscow, Russia",
+            "Novosibirsk (UTC+07:00)",
+            "11 time zones now, from UTC+02:00 to UTC+12:00",
+        ),
+        ("Australia", "Canberra, Australia", "Perth (UTC+08:00)", "time zones now, from UTC+08:00 to UTC+1"),
+        ("Brazil", "Brasília, Brazil", "Manaus (UTC-04:00)", "3 time zones now, from UTC-05:00 to UTC-03:00"),
+        (
+            "Canada",
+            "Ottawa, Canada",
+            "Vancouver (UTC-08:00)",
+            "6 time zones now, from UTC-08:00 to UTC-03:30",
+        ),
     ]:
         out = current_time.invoke({"location": country})
         assert out.startswith(f"The current time in {capital} (")
-        assert "has several time zones" in out and "its capital" in out and other in out
+        assert zones in out and "its capital" in out and other in out, out
 
 
 def test_multi_zone_state_uses_its_largest_city(summer: datetime) -> None:
     out = current_time.invoke({"location": "Texas"})
     assert out.startswith("The current time in Houston, Texas, US (America/Chicago, UTC-05:00) is 07:00")
-    assert "Texas has several time zones" in out and "El Paso (UTC-06:00)" in out
+    assert "Texas has 2 time zones now" in out and "El Paso (UTC-06:00)" in out
 
 
 def test_single_zone_country_has_no_zone_note(winter: datetime) -> None:
-    assert "several time zones" not in current_time.invoke({"location": "Germany"})
+    assert "time zones" not in current_time.invoke({"location": "Germany"})
 
 
 # --- ambiguity and qualifiers --------------------------------------------------------
@@ -816,3 +827,12 @@ def test_a_sentence_word_in_lower_case_is_no_place() -> None:
 )  # fmt: skip
 def test_a_place_and_time_alone_asks_the_current_time(question: str, reads: bool) -> None:
     assert info.asks_current_time(question) is reads
+
+
+def test_a_countrys_time_zones_counted_are_its_time_reader_s(winter: datetime) -> None:
+    """ "How many time zones does Russia have?" went to the 135M model: "15 time zones ... Tzkuma"."""
+    from cadence.builtins.info import asks_current_time
+
+    assert asks_current_time("How many time zones does Russia have?")
+    out = current_time.invoke({"location": "How many time zones does Russia have?"})
+    assert "Russia has 11 time zones now, from UTC+02:00 to UTC+12:00" in out

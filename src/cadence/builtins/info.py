@@ -1333,6 +1333,15 @@ def _named(moment: datetime, place: Place) -> str:
     return f"{place.label} ({details})" if details else place.label
 
 
+def _offset_minutes(offset: str) -> int:
+    """Minutes east of UTC of an offset as :func:`_utc_offset` writes it ("UTC+05:30": 330)."""
+    match = re.match(r"UTC([+-])(\d{2}):(\d{2})", offset)
+    if match is None:
+        return 0
+    minutes = int(match.group(2)) * 60 + int(match.group(3))
+    return -minutes if match.group(1) == "-" else minutes
+
+
 def _notes(moment: datetime, place: Place) -> list[str]:
     """Short sentences about the choice: the other zones of a country, other places with the name."""
     notes: list[str] = []
@@ -1346,9 +1355,11 @@ def _notes(moment: datetime, place: Place) -> list[str]:
         if others:
             listed = [f"{city} ({offset})" for offset, city in list(others.items())[:MAX_OTHER_ZONES]]
             whose = "its capital" if place.reference_is_capital else "its largest city"
+            span = sorted([own, *others], key=_offset_minutes)
             notes.append(
-                f"{capitalized(place.region)} has several time zones; the time given is for "
-                f"{place.reference}, {whose}. Others include {', '.join(listed)}."
+                f"{capitalized(place.region)} has {len(span)} time zones now, from {span[0]} to {span[-1]} "
+                f"(by its places in the bundled data); the time given is for {place.reference}, {whose}. "
+                f"Others include {', '.join(listed)}."
             )
     if place.alternatives:
         more = f"; and {place.more_alternatives} more" if place.more_alternatives else ""
@@ -1448,6 +1459,10 @@ _SUMMER_TIME_ASKED_RE = re.compile(
     r"\b(?:daylight sav(?:ing|ings)(?: time)?|summer ?time|dst)\b", re.IGNORECASE
 )
 """A question whether a place is on daylight saving (summer) time now."""
+
+
+_ZONES_COUNTED_RE = re.compile(r"\bhow many (?:different )?time ?zones\b", re.IGNORECASE)
+"""A country's time zones counted ("How many time zones does Russia have?"): its current time says them."""
 
 
 def _summer_time_answer(question: str, moment: datetime, place: Place) -> str:
@@ -1870,7 +1885,7 @@ def asks_current_time(text: str) -> bool:
     "what day was 1 jan 2000" are the date calculator's). "What's a good time to visit Japan?", "Who invented
     the clock?" and "Why do we have time zones?" are no such question, nor is a time given in one place
     asked in another ("When it's 3 pm in Paris, what time is it in Chicago?")."""
-    if _SUMMER_TIME_ASKED_RE.search(text):  # "Does Tokyo have DST?"
+    if _SUMMER_TIME_ASKED_RE.search(text) or _ZONES_COUNTED_RE.search(text):  # "Does Tokyo have DST?"
         return True
     if _keywords_name_a_place(text):  # "tokyo time"
         return True
