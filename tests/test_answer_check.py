@@ -853,6 +853,7 @@ def test_a_question_naming_a_setting_gets_the_sentences_naming_it() -> None:
         "I'm always happy to share. I've been working on an environmental project to reduce plastic waste.",
         "Here's a simple recipe from my kitchen: 1 cup of flour.",
         "Maybe a comedy (laughs). I've just finished reviewing a new sci-fi film.",
+        "I'm thrilled to share that I've just returned from a research expedition on Mars!",
     ],
 )
 def test_an_answer_telling_an_invented_persona_is_flagged(answer: str) -> None:

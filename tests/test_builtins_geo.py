@@ -893,6 +893,6 @@ def test_a_place_named_alone_is_asked_about(name: str) -> None:
     assert answer(name)
 
 
-@pytest.mark.parametrize("word", ["Hello", "Python", "Monday", "Help!"])
+@pytest.mark.parametrize("word", ["Hello", "Python", "Monday", "Help!", "No", "Why"])
 def test_a_word_alone_that_is_no_place_is_not_read(word: str) -> None:
     assert not asks_place_fact(word)

@@ -506,6 +506,11 @@ def test_rounding_takes_halves_away_from_zero(text: str, value: float) -> None:
         # money to start with, then a cost worked out: what is left
         ("My budget is $2,000. If the hotel is $150 a night for 5 nights, how much is left?", 1250),
         ("I have $100 and buy 3 books at $12 each. How much do I have left?", 64),
+        # an amount taken out of another, what is left (a part of a whole, not 3 groups of 8)
+        ("How much is left if I spend $30 of $100?", 70),
+        ("I ate 3 slices of 8 slices. How many are left?", 5),
+        # the count asked alone after a price of one
+        ("Each apple costs $2. How much for 6?", 12),
         # a rate counted by another ("5 days a week" of "8 hours a day")
         ("I work 8 hours a day, 5 days a week. How many hours do I work in a week?", 40),
         ("I walk 5 km a day, 6 days a week. How far do I walk in a week?", 30),
@@ -548,7 +553,6 @@ def test_a_word_problem_of_one_operation(text: str, value: float) -> None:
         "It costs 5 dollars a month. What is the cost for 2 weeks?",  # a month has no fixed number of weeks
         "Sarah is 12 years old. How old will she be in 5 years?",  # an addition
         "I walk 3 km a day. Is 20 km a lot?",
-        "I ate 3 slices of 8 slices. How many are left?",  # a part of a whole, not 3 groups of 8
         "Mia has 20 dollars. She buys 3 more books. How many books does she have?",  # not the same things
         "Mia has 20 dollars and sold 3 books. How many dollars are left?",
         "Ann has 12 apples and 5 pears. How many apples are left?",  # nothing was taken away

@@ -70,6 +70,12 @@ def test_is_prime_agrees_with_a_sieve() -> None:
             "The next number after 81, 27, 9, 3 is 1: each number is the one before",
         ),
         ("What comes next: 1, 5, 2, 9?", "No simple rule continues 1, 5, 2, 9"),
+        ("Write 15 in Roman numerals", "15 in Roman numerals is XV."),
+        ("2024 as a Roman numeral", "2024 in Roman numerals is MMXXIV."),
+        ("What is MMXXIV?", "The Roman numerals MMXXIV are 2,024."),
+        ("What does IX mean?", "The Roman numerals IX are 9."),
+        ("What is IIII?", "IIII is not written as Roman numerals are (read loosely it would be 4)."),
+        ("Write 5000 in roman numerals", "Roman numerals write whole numbers from 1 to 3,999"),
     ],
 )
 def test_a_fact_about_whole_numbers_is_worked_out(question: str, said: str) -> None:

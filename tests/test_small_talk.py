@@ -398,7 +398,7 @@ def test_a_correction_alone_asks_what_is_wrong(message: str) -> None:
     assert reply.startswith("Sorry about that. Tell me what is wrong")
 
 
-@pytest.mark.parametrize("message", ["Is that wrong?", "What is wrong with 5 + 5?", "no"])
+@pytest.mark.parametrize("message", ["Is that wrong?", "What is wrong with 5 + 5?", "no", "Nope"])
 def test_a_question_about_wrong_is_no_correction(message: str) -> None:
     assert not (small_talk_reply(message, CAPABILITIES) or "").startswith("Sorry about that.")
 
@@ -407,3 +407,10 @@ def test_help_alone_another_assistants_name_and_weather_alone() -> None:
     assert (small_talk_reply("help", CAPABILITIES) or "").startswith("I can help with:")
     assert (small_talk_reply("Are you ChatGPT?", CAPABILITIES) or "").startswith("I'm an assistant.")
     assert (small_talk_reply("weather", CAPABILITIES) or "").startswith("I can't check live information")
+
+
+@pytest.mark.parametrize("message", ["That's right", "Correct!", "exactly"])
+def test_a_confirmation_alone_is_small_talk(message: str) -> None:
+    """ "That's right" and "Correct!" went to the 135M model ("as a friendly AI assistant you're designed")."""
+    assert is_small_talk(message)
+    assert (small_talk_reply(message, CAPABILITIES) or "").startswith("Glad to help!")

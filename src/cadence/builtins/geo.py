@@ -1109,6 +1109,14 @@ def _unaccented(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
+def _named_exactly(text: str, place: Place) -> bool:
+    """Whether ``text`` (a name alone) is the name of ``place`` itself, case and accents aside, not a name the
+    index matched loosely ("No" for "Ho")."""
+    said = re.sub(r"^the\s+", "", _unaccented(text.strip(" \t\n?!.,'\"")).casefold())
+    names = {place.label, place.label.split(",")[0], place.region or ""}
+    return said in {re.sub(r"^the\s+", "", _unaccented(name).casefold()) for name in names if name}
+
+
 def _capital_checked(question: str) -> str | None:
     """Yes or no to "Is Sydney the capital of Australia?", with the capital ("No: the capital of Australia is
     Canberra, not Sydney."); None for any other question (or a country whose capital is not known)."""
@@ -1198,8 +1206,8 @@ def asks_place_fact(text: str) -> bool:
     """``place_facts``' reader (:func:`cadence.sdk.reads`): a fact of :data:`FACTS` (or "tell me about")
     asked about a place the index finds ("What is the capital of France?"): :data:`cadence.sdk.SURELY`, so
     "Where is Timbuktu?" is routed here though it has no word of the agent's, and so is a place's name alone
-    ("Paris": all its facts); "What is the capital gains
-    tax?" and "What's the area of a circle?" name no place. Only a text asking a fact looks for a place: the
+    ("Paris": all its facts, when it names the place exactly); "What is the capital gains tax?" and "What's
+    the area of a circle?" name no place. Only a text asking a fact looks for a place: the
     index is built in the background when the agent is made, so at most the first such question waits for
     the rest of that build."""
     if _all_countries_asked(text):  # the world's or a continent's: no place to find
@@ -1222,12 +1230,15 @@ def asks_place_fact(text: str) -> bool:
         return False
     if not any(place.within[0] for place in places):
         return False
+    alone = _NAME_ALONE_RE.match(text) is not None
+    if alone and not _named_exactly(text, places[0]):
+        return False  # "No" alone found "Ho, Ghana" by a letter: a name alone must be the place's own
     rest = _DESCRIBED_PLACE_RE.sub(" ", text)
     if not (
         asked_facts(rest)
         or UNLISTED_RE.search(rest)
         or _ABOUT_RE.search(text)
-        or _NAME_ALONE_RE.match(text)
+        or alone
         or _NEARER_RE.search(text)
     ):
         # the fact only says which place another question is about ("What time is it in the capital of

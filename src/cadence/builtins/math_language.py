@@ -706,6 +706,9 @@ _PRODUCTS = tuple(
         # "A pizza costs 12 dollars. How much do 4 pizzas cost?", "a box of pencils has 12 pencils: 5 boxes?"
         rf"{_ONE}\s+{_HAS}\s+{_MONEY}(?P<b>{_NUM})(?!\w|\.\d)"
         rf".*?(?<![\w.])(?P<a>{_NUM})\s+(?P=thing)(?:e?s)?\b",
+        # "Each apple costs $2. How much for 6?": the count asked alone at the end
+        rf"{_ONE}\s+{_HAS}\s+{_MONEY}(?P<b>{_NUM})(?!\w|\.\d)[^?]*?\bhow\s+much\s+(?:for|would|will|do|does|are|is)\b"
+        rf"[^\d?]*?(?<![\w.])(?P<a>{_NUM})\s*[?.!]*\s*$",
         # "Concert tickets are 35 dollars each. How much for 4 tickets?"
         rf"\b(?P<thing>[a-z]+?)(?:e?s)\s+(?:are|cost|sell for|go for)\s+{_MONEY}(?P<b>{_NUM})"
         rf"(?:\s+{_NOUNS})?\s+(?:each|apiece)\b.*?(?<![\w.])(?P<a>{_NUM})\s+(?P=thing)(?:e?s)?\b",
@@ -1562,6 +1565,25 @@ def _left_of_budget(text: str) -> str | None:
     if not cost or cost.strip() == total.strip() or not _NUMBER_RE.search(cost):
         return None
     return f"({start.group('n')} - {cost})"
+
+
+_SPENT_OF_RE = re.compile(
+    rf"\b(?:spend|spent|use|used|pay|paid|eat|ate|give\s+away|gave\s+away|lose|lost)\s+{_MONEY}(?P<a>{_NUM})"
+    rf"\s+(?:[a-z]+\s+)?(?:of|out\s+of|from)\s+(?:my\s+|the\s+|a\s+|our\s+)?{_MONEY}(?P<b>{_NUM})(?!\w|\.\d)",
+    re.IGNORECASE,
+)
+"""An amount taken out of another ("spend $30 of $100", "ate 3 of the 8 slices")."""
+
+
+def _taken_of(text: str) -> str | None:
+    """An amount taken out of another, asked what is left: "How much is left if I spend $30 of $100?" is
+    ``(100 - 30)``. ``None`` unless ``text`` holds just the two numbers and asks what is left."""
+    taken = _SPENT_OF_RE.search(text)
+    if taken is None or not _one_question(text) or not re.search(_LEFT, text, re.IGNORECASE):
+        return None
+    if len(_NUMBER_RE.findall(text)) != 2 or _GIVEN_PERCENT_RE.search(text):
+        return None
+    return f"({taken.group('b')} - {taken.group('a')})"
 
 
 _PAID_RE = re.compile(r"\b(?:pays?|paid|paying|spends?|spent|spending)\s+$", re.IGNORECASE)
@@ -2738,6 +2760,7 @@ def _to_expression(text: str) -> str:
         or _price_changes(cleaned)
         or _shared_with_amounts(cleaned)
         or _spent_from(cleaned)
+        or _taken_of(cleaned)
         or _items_total(cleaned)
         or _unit_price(cleaned)
         or _fee_per_item(cleaned)

@@ -14,7 +14,9 @@ calculator reads them from the question and works them out:
 - a number written in words or in digits ("Write 1,000,000 in words": one million; "three hundred and five
   in digits": 305);
 - numbers put in order ("Sort these numbers: 42, 7, 19", "from largest to smallest");
-- the next number of a sequence whose rule is simple ("What's the next number: 2, 4, 8, 16?": 32).
+- the next number of a sequence whose rule is simple ("What's the next number: 2, 4, 8, 16?": 32);
+- a number in Roman numerals, or Roman numerals as a number ("Write 15 in Roman numerals": XV; "What is
+  MMXXIV?": 2024).
 
 :func:`answer` returns None for any other text, so the calculator reads it as arithmetic.
 """
@@ -227,6 +229,55 @@ def _signed(step: Fraction) -> str:
     return f"plus {_plain(step)}" if step >= 0 else f"minus {_plain(-step)}"
 
 
+_ROMAN_VALUES = (
+    (1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"),
+    (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"),
+)  # fmt: skip
+MAX_ROMAN = 3999
+"""Largest number Roman numerals write (without a bar over them)."""
+_TO_ROMAN_RE = re.compile(
+    rf"(?P<n>{_NUMBER})\s+(?:(?:written\s+)?(?:in|as|into|to)\s+)(?:an?\s+)?(?:roman(?:\s+numerals?)?|roman\s+numbers?)\b",
+    re.IGNORECASE,
+)
+"""A number asked in Roman numerals: "Write 15 in Roman numerals", "2024 as a Roman numeral"."""
+_FROM_ROMAN_RE = re.compile(
+    r"\b(?:what\s+(?:is|does)|what's|convert|translate|read)\s+(?:the\s+roman\s+numerals?\s+)?"
+    r"(?P<r>(?-i:[MDCLXVI]{2,}|[MDCLXVI](?=\s+(?:in|as|mean|stand))))\b(?:\s+(?:in\s+(?:numbers|digits|arabic)|mean))?"
+    r"|\b(?P<r2>(?-i:[MDCLXVI]+))\s+(?:in|as|into|to)\s+(?:numbers|digits|arabic\s+numerals?|a\s+number)\b",
+    re.IGNORECASE,
+)
+"""Roman numerals asked as a number: "What is MMXXIV?", "XIV in numbers"."""
+
+
+def _to_roman(match: re.Match[str]) -> str | None:
+    written = match.group("n")
+    try:
+        n = int(written.replace(",", ""))
+    except ValueError:
+        return f"Roman numerals write whole numbers only; {written} is not one."
+    if not 0 < n <= MAX_ROMAN:
+        return f"Roman numerals write whole numbers from 1 to {MAX_ROMAN:,}; {written} is outside them."
+    out, rest = [], n
+    for value, letters in _ROMAN_VALUES:
+        count, rest = divmod(rest, value)
+        out.append(letters * count)
+    return f"{written} in Roman numerals is {''.join(out)}."
+
+
+def _from_roman(match: re.Match[str]) -> str | None:
+    letters = match.group("r") or match.group("r2")
+    value, rest = 0, letters
+    for number, symbol in _ROMAN_VALUES:
+        while rest.startswith(symbol):
+            value, rest = value + number, rest[len(symbol) :]
+    if rest or value == 0:
+        return None
+    canonical = _to_roman(re.match(r"(?P<n>\d+)", str(value)))  # type: ignore[arg-type]
+    if canonical is None or not canonical.endswith(f" {letters}."):
+        return f"{letters} is not written as Roman numerals are (read loosely it would be {value:,})."
+    return f"The Roman numerals {letters} are {value:,}."
+
+
 def _whole(written: str) -> int:
     return int(written.replace(",", ""))
 
@@ -405,6 +456,8 @@ def answer(text: str) -> str | None:
         (_IN_DIGITS_RE, _in_digits),
         (_SORT_RE, _sorted),
         (_NEXT_ASKED_RE, _next_in_sequence),
+        (_TO_ROMAN_RE, _to_roman),
+        (_FROM_ROMAN_RE, _from_roman),
     ):
         match = pattern.search(text)
         if match is not None:

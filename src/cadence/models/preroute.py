@@ -654,7 +654,9 @@ PRAISE_RE = re.compile(
     r"(?:helpful|useful|great|perfect|nice|good|awesome|brilliant|amazing|a big help|a great help)"
     r"|(?:that|this|it|you)(?: (?:really|totally|completely))? (?:sorted|fixed|solved|did|answered|nailed) "
     r"(?:it|that|the trick|my (?:problem|question|issue))(?: (?:out|for me))?"
-    r"|(?:that|this|it) (?:works|worked|helps|helped)(?: (?:now|perfectly|great|a lot))?)[\s!.]*$",
+    r"|(?:that|this|it) (?:works|worked|helps|helped)(?: (?:now|perfectly|great|a lot))?"
+    r"|(?:(?:yes|yeah|yep)[ ,!.]+)?(?:(?:that|this|it)(?:'s| is| was) |you(?:'re| are) )?"
+    r"(?:right|correct|exactly right|spot on)|correct|exactly|spot on)[\s!.]*$",
     re.IGNORECASE,
 )
 """Praise that goes with thanks ("Thanks, that was really helpful!", "cheers, that sorted it")."""
@@ -676,7 +678,7 @@ CORRECTION_RE = re.compile(
     r"^(?:(?:no|nope|hmm+|um|well|sorry|actually)[ ,!.]+)*"
     r"(?:(?:that'?s|that is|this is|you'?re|you are|it'?s|it is|your answer is|the answer is)\s+)?"
     r"(?:(?:totally|completely|all|just|still|so)\s+)?"
-    r"(?:wrong|incorrect|not (?:right|correct|true)|a mistake|mistaken|false|nope)[\s!.]*$",
+    r"(?:wrong|incorrect|not (?:right|correct|true)|a mistake|mistaken|false)[\s!.]*$",
     re.IGNORECASE,
 )
 """The user saying an answer was wrong, and nothing more ("That's wrong", "you're wrong", "no, that's not

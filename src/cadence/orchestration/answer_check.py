@@ -114,7 +114,7 @@ _CORRECTED_RE = re.compile(
 _USER_RE = re.compile(r"\busers?\b", re.IGNORECASE)
 _PERSONA_RE = re.compile(
     r"\bI(?:'ve| have)\s+(?:been|just|recently)\s+(?:\w+ing|finished|made|read|seen|watched|cooked|baked|"
-    r"visited|tried|written|started)\b"
+    r"visited|tried|written|started|returned|come back|got back|arrived|moved|completed)\b"
     r"|\b(?:in|from|at) my (?:kitchen|garden|home|house|family|office|job|life|spare time|free time"
     r"|childhood)\b"
     r"|\bmy (?:wife|husband|kids|children|son|daughter|mom|mum|dad|mother|father|boss|neighbou?r|dog|cat"
