@@ -47,6 +47,8 @@ from cadence.settings import Settings
         ("How many times does 'the' appear in: The cat and the dog", "The word 'the' appears 2 times"),
         ("How many letters are in my name, Alexander?", "The word 'Alexander' has 9 letters."),
         ("Reverse the word hello", "The word 'hello' written backwards is 'olleh'."),
+        ("How do you spell necessary?", "The word 'necessary' is spelled n-e-c-e-s-s-a-r-y (9 letters)."),
+        ("Spell the word rhythm", "The word 'rhythm' is spelled r-h-y-t-h-m (6 letters)."),
         ("hw many letters in banana", "The word 'banana' has 6 letters."),  # a typo before the count
         ("Spell necessary backwards", "The word 'necessary' written backwards is 'yrassecen'."),
         ("Write this in upper case: hello there", "The text 'hello there' in upper case is 'HELLO THERE'."),
@@ -114,6 +116,7 @@ def _routes() -> list[Any]:
         ("How many r's are in strawberry?", "goto_text_agent"),
         ("How many words are in this sentence: the quick brown fox", "goto_text_agent"),
         ("Reverse the word hello", "goto_text_agent"),
+        ("How do you spell necessary?", "goto_text_agent"),
         ("Make this uppercase: cadence is great", "goto_text_agent"),  # "cadence" is the docs' word
         ("How many km in a mile?", "goto_math_agent"),
         ("What is the capital of France?", "goto_geo_agent"),

@@ -91,6 +91,11 @@ _ASKS: dict[str, re.Pattern[str]] = {
         r"|\bcapitali[sz]e (?:each|every|all the|the first letter of (?:each|every)) words?\b",
         re.I,
     ),
+    "spelled": re.compile(
+        r"^\W*(?:how\s+(?:do|would|should)\s+(?:you|i|we)\s+|(?:can|could)\s+you\s+|please\s+)?spell\b"
+        r"(?!.*\b(?:backwards?|reversed?|in reverse)\b)|\bletter\s+by\s+letter\b|\bhow\s+is\s+.+\s+spelled\b",
+        re.I,
+    ),
     "longest": re.compile(r"\b(?:longest|biggest|largest) words?\b", re.I),
     "shortest": re.compile(r"\bshortest words?\b", re.I),
 }
@@ -237,6 +242,9 @@ def _sentence(request: TextRequest) -> str:
         return f"{shown} has {_plural(len(sentences), 'sentence')}."
     if ask == "backwards":
         return f"{shown} written backwards is '{text[::-1]}'."
+    if ask == "spelled":
+        spelled = "-".join(c for c in text if not c.isspace())
+        return f"{shown} is spelled {spelled} ({_plural(len(letters), 'letter')})."
     if ask == "upper":
         return f"{shown} in upper case is '{text.upper()}'."
     if ask == "lower":
