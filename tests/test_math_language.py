@@ -1917,11 +1917,11 @@ def test_more_word_problems_without_every_number_in_its_place_are_not_read(text:
         # a rate per day or week, then a total to reach: how long
         (
             "I save $50 a week. How long until I have $1,000?",
-            "50 a week to 1000 = 20 weeks (read as (1000 / 50))",
+            "1000 at 50 weekly = 20 weeks (read as (1000 / 50))",
         ),
         (
             "If I read 30 pages a day, how long to finish a 450 page book?",
-            "30 pages a day to 450 = 15 days (read as (450 / 30))",
+            "450 pages at 30 daily = 15 days (read as (450 / 30))",
         ),
     ],
 )

@@ -3319,8 +3319,14 @@ def _time_to_reach(text: str) -> Conversion | None:
             return None  # "30 pages a day ... a 450 page book": the same things
     elif thing is not None and not _CURRENCY_WORD_RE.match(thing.group(1)):
         return None  # "$50 a week ... $1,000" (read without its signs): amounts of one kind, not things
-    said = f"{text[rates[0].start() : rates[0].end()]} to {total.group()}"
+    # "600 at 40 weekly" (the total, then the rate): said as a quantity is, so the answer can quote it
+    things = f" {named}" if named is not None else ""
+    said = f"{total.group()}{things} at {rate.group()} {_ADVERB_OF.get(per, f'per {per}')}"
     return Conversion(f"({total.group()} / {rate.group()})", said, f"{per}s")
+
+
+_ADVERB_OF = {"hour": "hourly", "day": "daily", "week": "weekly", "fortnight": "fortnightly"}
+"""A unit of time as the adverb of a rate ("40 weekly")."""
 
 
 # An amount done in a time, asked per unit of time: "A train covers 96 km in 45 minutes. Its speed in km/h?".
