@@ -124,6 +124,7 @@ def _routes() -> list[Any]:
         ("Sort these numbers: 42, 7, 19, 3, 88", "goto_math_agent"),
         ("How do I set the log level?", "goto_docs_agent"),  # a setting the docs cover
         ("How do I use Ollama?", "goto_docs_agent"),  # a model provider
+        ("What's the local time in Auckland?", "goto_info_agent"),  # "local" is no docs' word
     ],
 )
 def test_the_embedded_model_routes_a_count_of_a_given_text_to_the_text_agent(

@@ -864,7 +864,7 @@ class DocsPlugin(BasePlugin):
                 "settings and how to change them: models, timeouts, API keys, server host and port, "
                 "database (SQLite, PostgreSQL), where data is stored, workers, logging and the log level",
                 "model providers: OpenAI, Anthropic, Google, Ollama, OpenAI-compatible servers, the embedded "
-                "local model",
+                "model",
                 "features: validating or checking the final answer, long-term memory, human approval of "
                 "tools, streaming, the OpenAI-compatible API, the web page, plugins and agents in Markdown",
                 "limits: how many tool calls or agent routes are allowed per turn, what happens when they "
