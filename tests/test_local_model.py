@@ -2025,26 +2025,26 @@ def test_a_told_fact_sharing_a_word_is_said_before_a_how_much_question() -> None
 
 
 def test_each_after_a_counted_statement_is_read_with_it() -> None:
-    from cadence.models.local.policy import with_counted_things
+    from cadence.models.local.policy import with_told_before
 
     history = [HumanMessage("I have 3 kids."), AIMessage("Noted.")]
     question = "If each gets $20, how much do I spend?"
     assert (
-        with_counted_things(question, [*history, HumanMessage(question)])
+        with_told_before(question, [*history, HumanMessage(question)])
         == "I have 3 kids. If each gets $20, how much do I spend?"
     )
     own = "If 4 kids each get $20, how much?"  # a count of its own
-    assert with_counted_things(own, [*history, HumanMessage(own)]) == own
+    assert with_told_before(own, [*history, HumanMessage(own)]) == own
     asked = [
         HumanMessage("How many kids are in a class of 3 rows?"),
         AIMessage("..."),
         HumanMessage(question),
     ]
-    assert with_counted_things(question, asked) == question  # a question before, not a statement
+    assert with_told_before(question, asked) == question  # a question before, not a statement
     left = "If the hotel is $150 a night for 5 nights, how much is left?"
     budget = [HumanMessage("My budget is $2,000."), AIMessage("Noted."), HumanMessage(left)]
-    assert with_counted_things(left, budget) == f"My budget is $2,000. {left}"
-    assert with_counted_things(left, [*history, HumanMessage(left)]) == left  # no money told
+    assert with_told_before(left, budget) == f"My budget is $2,000. {left}"
+    assert with_told_before(left, [*history, HumanMessage(left)]) == left  # no money told
 
 
 def test_a_told_year_of_birth_answers_how_old_am_i() -> None:

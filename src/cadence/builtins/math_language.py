@@ -3325,8 +3325,8 @@ def _time_to_reach(text: str) -> Conversion | None:
     return Conversion(f"({total.group()} / {rate.group()})", said, f"{per}s")
 
 
-_ADVERB_OF = {"hour": "hourly", "day": "daily", "week": "weekly", "fortnight": "fortnightly"}
-"""A unit of time as the adverb of a rate ("40 weekly")."""
+_ADVERB_OF = {unit: adverb for adverb, unit in _ADVERB_UNITS.items() if unit in _DAYS}
+"""A unit of time of whole days or less as the adverb of a rate ("40 weekly")."""
 
 
 # An amount done in a time, asked per unit of time: "A train covers 96 km in 45 minutes. Its speed in km/h?".

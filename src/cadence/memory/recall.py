@@ -308,7 +308,9 @@ _WORKED_OUT_RE = re.compile(
     r"(?:the\s+|my\s+)?(?:total|sum|average|combined))\b",
     re.IGNORECASE,
 )
+"""A question asking for a number ("How many hours ...", "How much ...", "What's the total ...")."""
 _NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")
+"""A number in digits ("8", "1,250", "7.5")."""
 
 
 def worked_out(question: str, memories: Sequence[str]) -> bool:

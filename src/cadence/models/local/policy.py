@@ -1433,9 +1433,10 @@ _EACH_ALONE_RE = re.compile(
 )
 """"each" standing alone for things counted before ("If each gets $20", "each costs 4 dollars")."""
 _COUNT_OF_THINGS_RE = re.compile(r"(?<![\w.])\d+\s+[a-z]")
+"""A number of things ("3 kids", "12 eggs")."""
 
 
-def with_counted_things(question: str, messages: Sequence[BaseMessage]) -> str:
+def with_told_before(question: str, messages: Sequence[BaseMessage]) -> str:
     """``question`` after the user's previous message when that message told what the question leans on:
     the things its "each" stands for, the question naming no count of its own ("I have 3 kids." then "If
     each gets $20, how much do I spend?"), or the money what is left is asked of ("My budget is $2,000."
@@ -1458,8 +1459,10 @@ def with_counted_things(question: str, messages: Sequence[BaseMessage]) -> str:
 def routing_question(question: str, messages: Sequence[BaseMessage]) -> str:
     """The question a route is decided on: what the user told of themselves, or the previous number, that it
     refers to written out ("How old am I?" after a birthday asks the age of someone born that day; "the next
-    prime after it" after "Is 221 prime?" asks it of 221)."""
-    told = resolve_told(with_counted_things(question, messages), told_facts(_system_text(messages)))
+    prime after it" after "Is 221 prime?" asks it of 221; "If each gets $20, ..." after "I have 3 kids." is
+    read with it), and a follow-up asking the previous question another way as that question ("Now in
+    descending order" after a sort)."""
+    told = resolve_told(with_told_before(question, messages), told_facts(_system_text(messages)))
     referred = referred_question(told, messages)
     if referred == question and is_follow_up(question):
         # "Now in descending order" after "Sort 5, 3, 9, 1": the previous question asked that way ("now"
@@ -2429,7 +2432,7 @@ class SmallModelPolicy:
         question = with_possessive_place(question, messages)
         _, turn = current_turn(messages)
         found = resolve_found(
-            with_counted_things(question, messages), [value for _, value in tool_results(turn)]
+            with_told_before(question, messages), [value for _, value in tool_results(turn)]
         )
         question = part_for(
             resolve_told(found, told_facts(base)), tools, turn_answers(messages), asked_texts(turn)
