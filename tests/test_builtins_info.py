@@ -811,6 +811,25 @@ def test_whether_a_place_is_on_daylight_saving_time_now() -> None:
     assert sydney.startswith("Yes, Sydney, Australia is on daylight saving time now (one hour ahead")
     assert tokyo.startswith("No, Tokyo, Japan is on standard time now (it does not change its clocks).")
     assert info.asks_current_time("Does Tokyo have DST?")
+    # when the clocks next change, from the zone's rules (winter 2025: spring forward on 30 March in London)
+    assert (
+        "In London, UK the clocks next change on Sunday, 30 March 2025: at 01:00 local time they go forward "
+        "to 02:00 (UTC+01:00), as daylight saving time starts." in london
+    )
+    assert "at 03:00 local time they go back to 02:00 (UTC+10:00), as daylight saving time ends." in sydney
+    assert "clocks next change" not in tokyo
+
+
+@pytest.mark.usefixtures("winter")
+def test_the_us_typed_so_is_the_country_not_the_pronoun() -> None:
+    """ "When does daylight saving time start in the US?" found no place: "us" is a word of questions."""
+    question = "When does daylight saving time start in the US?"
+    assert resolve_locations(question)[0].label == "Washington, D.C., US"
+    assert "In the United States the clocks next change on Sunday, 9 March 2025" in current_time.invoke(
+        {"location": question}
+    )
+    with pytest.raises(UnknownLocationError):
+        resolve_locations("Tell us about it")
 
 
 def test_a_sentence_word_in_lower_case_is_no_place() -> None:

@@ -1225,8 +1225,11 @@ def _best_run(
         runs: list[tuple[int, int, int, int]] = []
         for start in range(len(words) - size + 1):
             run = words[start : start + size]
-            if run[0] in _SENTENCE_WORDS or run[-1] in _SENTENCE_WORDS or not all(run):
-                continue
+            ends = (raw[start], raw[start + size - 1])
+            if not all(run) or any(
+                w in _SENTENCE_WORDS and r != "US" for w, r in zip((run[0], run[-1]), ends, strict=True)
+            ):
+                continue  # a question's word ("us" is one; "US" typed so, after "the", is the country)
             if taken.intersection(range(start, start + size)):
                 continue
             before = words[start - 1] if start > 0 else ""
@@ -1476,10 +1479,38 @@ def _summer_time_answer(question: str, moment: datetime, place: Place) -> str:
     if shift:
         minutes = int(shift.total_seconds() // 60)
         ahead = "one hour" if minutes == 60 else f"{minutes} minutes"
-        return f"Yes, {name} is on daylight saving time now ({ahead} ahead of its standard time). "
+        return (
+            f"Yes, {name} is on daylight saving time now ({ahead} ahead of its standard time). "
+            f"{_next_change(moment, place)}"
+        )
     observes = any((moment + timedelta(days=d)).astimezone(place.tz).dst() for d in range(0, 366, 30))
     when = "its clocks change in the other half of the year" if observes else "it does not change its clocks"
-    return f"No, {name} is on standard time now ({when}). "
+    return f"No, {name} is on standard time now ({when}). {_next_change(moment, place)}"
+
+
+def _next_change(moment: datetime, place: Place) -> str:
+    """When the place's clocks next change, from its zone's rules ("In the United States the clocks next
+    change on Sunday, 14 March 2027: at 02:00 local time they go forward to 03:00 (UTC-04:00), as daylight
+    saving time starts. "), or "" when they do not within a year."""
+    offset = moment.astimezone(place.tz).utcoffset()
+    day = next(
+        (d for d in range(1, 367) if (moment + timedelta(days=d)).astimezone(place.tz).utcoffset() != offset),
+        None,
+    )
+    if day is None:
+        return ""
+    start = moment + timedelta(days=day - 1)
+    hour = next(
+        h for h in range(1, 25) if (start + timedelta(hours=h)).astimezone(place.tz).utcoffset() != offset
+    )
+    instant = (start + timedelta(hours=hour)).replace(minute=0, second=0, microsecond=0)
+    local, before = instant.astimezone(place.tz), instant.astimezone(timezone(offset or timedelta(0)))
+    way = "forward" if local.utcoffset() > before.utcoffset() else "back"  # type: ignore[operator]
+    starts = "daylight saving time starts" if local.dst() else "daylight saving time ends"
+    when = f"{before:%A}, {before.day} {before:%B %Y}: at {before:%H:%M} local time"
+    new = f"{local:%H:%M} ({_utc_offset(local, place.tz)})"
+    where = place.region or place.label
+    return f"In {where} the clocks next change on {when} they go {way} to {new}, as {starts}. "
 
 
 _WEEKEND_ASKED_RE = re.compile(r"\bis it (?:the |a )?(?P<asked>weekend|weekday|week ?day)\b", re.IGNORECASE)
