@@ -855,3 +855,35 @@ def test_a_countrys_time_zones_counted_are_its_time_reader_s(winter: datetime) -
     assert asks_current_time("How many time zones does Russia have?")
     out = current_time.invoke({"location": "How many time zones does Russia have?"})
     assert "Russia has 11 time zones now, from UTC+02:00 to UTC+12:00" in out
+
+
+@pytest.mark.usefixtures("winter")
+def test_whether_it_is_day_or_night_somewhere_is_read_from_the_suns_altitude() -> None:
+    """ "Is it daytime in Sydney right now?" was answered with the time alone."""
+    assert current_time.invoke({"location": "Is it night in Tokyo?"}).startswith(
+        "Yes, it is night in Tokyo now"
+    )
+    assert current_time.invoke({"location": "Is it dark in London?"}).startswith(
+        "No, it is daytime in London"
+    )
+    assert current_time.invoke({"location": "Is the sun up in Sydney?"}).startswith(
+        "No, it is night in Sydney"
+    )
+    assert info.asks_current_time("Is it daytime in Sydney right now?")
+
+
+@pytest.mark.parametrize(
+    ("moment", "place", "altitude"),
+    [
+        # the sun at solar noon on the June solstice over the Tropic of Cancer: overhead
+        (datetime(2025, 6, 21, 12, 0, tzinfo=UTC), (23.44, 0.0), 90.0),
+        # London at noon UTC in mid-January: about 90 - 51.5 - 21 degrees
+        (datetime(2025, 1, 15, 12, 0, tzinfo=UTC), (51.5, -0.13), 17.4),
+        # the same place at midnight: below the horizon by about the same plus the tilt both ways
+        (datetime(2025, 1, 15, 0, 0, tzinfo=UTC), (51.5, -0.13), -59.6),
+    ],
+)
+def test_the_suns_altitude_is_within_a_degree(
+    moment: datetime, place: tuple[float, float], altitude: float
+) -> None:
+    assert info.sun_altitude(moment, *place) == pytest.approx(altitude, abs=1.0)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import difflib
 import logging
+import math
 import re
 import sys
 import threading
@@ -1454,7 +1455,9 @@ def current_time(location: str) -> str:
     sentences = [f"The current time in {_named(moment, p)} is {_clock(moment, p)}." for p in places]
     lead = _weekend_answer(location, moment, places[0]) if len(places) == 1 else ""
     if len(places) == 1 and not lead:
-        lead = _summer_time_answer(location, moment, places[0])
+        lead = _summer_time_answer(location, moment, places[0]) or _daylight_answer(
+            location, moment, places[0]
+        )
     return _with_notes(lead + " ".join(sentences), moment, *places)
 
 
@@ -1511,6 +1514,56 @@ def _next_change(moment: datetime, place: Place) -> str:
     new = f"{local:%H:%M} ({_utc_offset(local, place.tz)})"
     where = place.region or place.label
     return f"In {where} the clocks next change on {when} they go {way} to {new}, as {starts}. "
+
+
+_DAYLIGHT_ASKED_RE = re.compile(
+    r"\bis\s+it\s+(?:(?P<day>day(?:time|light)?|light|sunny\s+out|bright)|(?P<night>night(?:time)?|dark))\b"
+    r"|\bis\s+the\s+sun\s+(?P<up>up|out|shining|set|down)\b",
+    re.IGNORECASE,
+)
+"""A question whether it is day or night somewhere now ("Is it night in Tokyo?", "Is the sun up in Oslo?")."""
+
+
+def sun_altitude(moment: datetime, latitude: float, longitude: float) -> float:
+    """The sun's altitude above the horizon in degrees at ``moment`` seen from a point (NOAA's low-precision
+    formulas: the declination and the equation of time from the day of the year, within about a degree)."""
+    utc = moment.astimezone(UTC)
+    year_angle = 2 * math.pi / 365 * (utc.timetuple().tm_yday - 1 + (utc.hour - 12) / 24)
+    declination = (
+        0.006918 - 0.399912 * math.cos(year_angle) + 0.070257 * math.sin(year_angle)
+        - 0.006758 * math.cos(2 * year_angle) + 0.000907 * math.sin(2 * year_angle)
+        - 0.002697 * math.cos(3 * year_angle) + 0.00148 * math.sin(3 * year_angle)
+    )  # fmt: skip
+    equation_of_time = 229.18 * (
+        0.000075 + 0.001868 * math.cos(year_angle) - 0.032077 * math.sin(year_angle)
+        - 0.014615 * math.cos(2 * year_angle) - 0.040849 * math.sin(2 * year_angle)
+    )  # fmt: skip
+    minutes = utc.hour * 60 + utc.minute + utc.second / 60 + equation_of_time + 4 * longitude
+    hour_angle = math.radians(minutes / 4 - 180)
+    lat = math.radians(latitude)
+    sine = math.sin(lat) * math.sin(declination) + math.cos(lat) * math.cos(declination) * math.cos(
+        hour_angle
+    )
+    return math.degrees(math.asin(max(-1.0, min(1.0, sine))))
+
+
+SUNRISE_ALTITUDE = -0.833
+"""The sun's altitude at sunrise and sunset (its disc's top on the horizon, refraction included)."""
+
+
+def _daylight_answer(question: str, moment: datetime, place: Place) -> str:
+    """ "Yes, it is daytime ..." or "No, ..." when the question asks whether it is day or night there now,
+    from the sun's altitude over the place (its reference city for a country), else empty."""
+    asked = _DAYLIGHT_ASKED_RE.search(question)
+    if asked is None or place.coordinates is None:
+        return ""
+    altitude = sun_altitude(moment, *place.coordinates)
+    day = altitude > SUNRISE_ALTITUDE
+    day_asked = bool(asked.group("day") or (asked.group("up") or "").lower() in ("up", "out", "shining"))
+    where = place.label.split(",")[0]
+    sun = f"the sun is about {abs(round(altitude))}° {'above' if altitude >= 0 else 'below'} the horizon"
+    said = "daytime" if day else "night"
+    return f"{'Yes' if day == day_asked else 'No'}, it is {said} in {where} now ({sun}). "
 
 
 _WEEKEND_ASKED_RE = re.compile(r"\bis it (?:the |a )?(?P<asked>weekend|weekday|week ?day)\b", re.IGNORECASE)
