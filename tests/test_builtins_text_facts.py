@@ -125,6 +125,8 @@ def _routes() -> list[Any]:
         ("How do I set the log level?", "goto_docs_agent"),  # a setting the docs cover
         ("How do I use Ollama?", "goto_docs_agent"),  # a model provider
         ("What's the local time in Auckland?", "goto_info_agent"),  # "local" is no docs' word
+        ("Is the sun up in Oslo?", "goto_info_agent"),  # day or night: the sun over the place
+        ("When does DST end in Sydney?", "goto_info_agent"),
     ],
 )
 def test_the_embedded_model_routes_a_count_of_a_given_text_to_the_text_agent(

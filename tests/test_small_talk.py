@@ -283,6 +283,8 @@ def test_work_asked_of_the_assistant_is_no_question_about_its_person(message: st
         "Who won the game last night?",
         "Who is the president of France?",  # who holds an office changes: a small model invents one
         "Who's the current prime minister of the UK?",
+        "Is it sunny out in Madrid?",
+        "Is it cold in Moscow?",
     ],
 )
 def test_a_question_for_live_data_no_tool_fetches_is_answered_as_such(message: str) -> None:

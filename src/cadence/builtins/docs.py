@@ -868,7 +868,7 @@ class DocsPlugin(BasePlugin):
                 "features: validating or checking the final answer, long-term memory, human approval of "
                 "tools, streaming, the OpenAI-compatible API, the web page, plugins and agents in Markdown",
                 "limits: how many tool calls or agent routes are allowed per turn, what happens when they "
-                "run out",
+                "are used up",
                 "find and quote passages from local documents with their source",
             ],
             response_schema={

@@ -1517,7 +1517,7 @@ def _next_change(moment: datetime, place: Place) -> str:
 
 
 _DAYLIGHT_ASKED_RE = re.compile(
-    r"\bis\s+it\s+(?:(?P<day>day(?:time|light)?|light|sunny\s+out|bright)|(?P<night>night(?:time)?|dark))\b"
+    r"\bis\s+it\s+(?:(?P<day>day(?:time|light)?|light|bright)|(?P<night>night(?:time)?|dark))\b"
     r"|\bis\s+the\s+sun\s+(?P<up>up|out|shining|set|down)\b",
     re.IGNORECASE,
 )
@@ -1969,8 +1969,14 @@ def asks_current_time(text: str) -> bool:
     "what day was 1 jan 2000" are the date calculator's). "What's a good time to visit Japan?", "Who invented
     the clock?" and "Why do we have time zones?" are no such question, nor is a time given in one place
     asked in another ("When it's 3 pm in Paris, what time is it in Chicago?")."""
-    if _SUMMER_TIME_ASKED_RE.search(text) or _ZONES_COUNTED_RE.search(text):  # "Does Tokyo have DST?"
-        return True
+    if (
+        _SUMMER_TIME_ASKED_RE.search(text)
+        or _ZONES_COUNTED_RE.search(text)
+        or _DAYLIGHT_ASKED_RE.search(text)
+    ):
+        return (
+            True  # "Does Tokyo have DST?", "How many time zones does Russia have?", "Is the sun up in Oslo?"
+        )
     if _keywords_name_a_place(text):  # "tokyo time"
         return True
     return _asks_now(text) and _OTHER_DAY_RE.search(text) is None and not converts_between_places(text)
@@ -2071,7 +2077,9 @@ class InfoPlugin(BasePlugin):
             capabilities=[
                 "current date and time in a city or time zone: what time or how late it is there",
                 "the time zone and UTC offset of a place",
-                "whether it is day or night (daytime, nighttime), a weekday or the weekend somewhere now",
+                "whether it is day or night (daytime, nighttime, dark or light outside, the sun up), a "
+                "weekday or the weekend somewhere now",
+                "daylight saving time (DST, summer time): whether a place is on it, when the clocks change",
                 "what day or date it is",
                 "time difference between two cities: how many hours ahead or behind one place is",
                 "convert a clock time from one time zone to another",

@@ -2055,6 +2055,7 @@ LIVE_DATA_RE = re.compile(
     r"\b(?:weather|forecast)\b.*\b(?:today|tonight|tomorrow|now|like|this week|this weekend|there|outside"
     r"|(?-i:in [A-Z]\w+))\b|\b(?:weather|forecast) (?:for|in|at|there|today|tomorrow)\b"
     r"|\b(?:will|is) it (?:going to )?(?:rain|snow|be sunny|be cold|be hot|be warm|raining|snowing)\b"
+    r"|\bis it (?:sunny|cloudy|windy|foggy|stormy|rainy|snowy|cold|hot|warm|freezing|humid)\b"
     r"|\b(?:latest|today'?s|breaking|current) (?:news|headlines)\b|\bwhat'?s (?:in )?the news\b"
     r"|^\W*(?:the\s+)?(?:weather|forecast|news|headlines)\W*$"
     r"|\b(?:stock|share) price\b|\b(?:current|today'?s|latest) exchange rate\b"
