@@ -2715,3 +2715,34 @@ def test_a_percent_more_or_less_than_an_amount(text: str, said: str) -> None:
 )
 def test_two_amounts_compared_or_checked_equal(text: str, said: str) -> None:
     assert calculate.invoke({"expression": text}) == said
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "Which is heavier, a kilogram or a pound?",
+            "A kilogram is heavier than a pound: 1 kilogram = 2.205 pounds.",
+        ),
+        (
+            "Is a mile longer than a kilometer?",
+            "Yes, a mile is longer than a kilometer: 1 mile = 1.609 kilometers.",
+        ),
+        ("Is an inch shorter than a centimeter?", "No, a centimeter is shorter than an inch: 1 inch = 2.54"),
+        ("Which is shorter, a foot or a meter?", "A foot is shorter than a meter: 1 meter = 3.281 feet."),
+        ("Which is lighter, an ounce or a gram?", "A gram is lighter than an ounce: 1 ounce = 28.35 grams."),
+    ],
+)
+def test_two_units_of_one_kind_are_compared(question: str, said: str) -> None:
+    """ "Which is heavier, a kilogram or a pound?" went to the 135M model ("A kilogram is approximately 283
+    pounds")."""
+    assert calculate.invoke({"expression": question}).startswith(said)
+
+
+@pytest.mark.parametrize(
+    "question", ["Which is heavier, a kilogram or a meter?", "Which is bigger, France or Spain?"]
+)
+def test_two_things_not_units_of_one_kind_are_not_compared_as_units(question: str) -> None:
+    from cadence.builtins.math_language import units_compared
+
+    assert units_compared(question) is None

@@ -36,6 +36,7 @@ from cadence.builtins.math_language import (
     to_expression,
     trailing_unit,
     unguessed,
+    units_compared,
     unread_words,
 )
 from cadence.sdk import SURELY, BaseAgent, BasePlugin, PluginMetadata, inline, reads, route_text, tool
@@ -1110,7 +1111,7 @@ def _calculate_one(expression: str) -> str:
     divisible = _about_divisibility(expression) if isinstance(expression, str) else None
     if divisible is not None:
         return divisible
-    compared = _compared(expression) if isinstance(expression, str) else None
+    compared = (units_compared(expression) or _compared(expression)) if isinstance(expression, str) else None
     if compared is not None:
         return compared
     at_rate = _at_rate_given(expression) if isinstance(expression, str) else None

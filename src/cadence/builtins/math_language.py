@@ -4836,6 +4836,50 @@ def question_body(text: str) -> str:
     return _TRAIL_RE.sub("", _LEAD_RE.sub("", text)).strip()
 
 
+_UNITS_COMPARED_RE = re.compile(
+    r"\b(?:which|what)(?:'s|\s+is)\s+(?P<how>heavier|lighter|longer|shorter|bigger|larger|smaller|more|less)\b"
+    r"[,:]?\s+(?:an?\s+|one\s+)?(?P<a>[a-z][a-z ]*?)\s+or\s+(?:an?\s+|one\s+)?(?P<b>[a-z][a-z ]*?)\s*[?.!]*$"
+    r"|^\W*is\s+(?:an?\s+|one\s+)?(?P<a2>[a-z][a-z ]*?)\s+(?P<how2>heavier|lighter|longer|shorter|bigger"
+    r"|larger|smaller|more|less)\s+than\s+(?:an?\s+|one\s+)?(?P<b2>[a-z][a-z ]*?)\s*[?.!]*$",
+    re.IGNORECASE,
+)
+"""Two units compared ("Which is heavier, a kilogram or a pound?", "Is a mile longer than a kilometer?")."""
+_SMALLER_WORDS = frozenset({"lighter", "shorter", "smaller", "less"})
+_IRREGULAR_PLURALS = {"foot": "feet", "inch": "inches"}
+
+
+def _one(unit: str) -> str:
+    """A unit with its article ("a pound", "an ounce")."""
+    return f"{'an' if unit[:1].lower() in 'aeiou' else 'a'} {unit}"
+
+
+def units_compared(text: str) -> str | None:
+    """Which of two units of one kind is more, in the words asked, with how many of the smaller the larger
+    makes ("A kilogram is heavier than a pound: 1 kilogram = 2.205 pounds."), or None unless ``text`` compares
+    just two such units."""
+    match = _UNITS_COMPARED_RE.search(text.strip())
+    if match is None:
+        return None
+    a, b = ((match.group(k) or match.group(f"{k}2")).strip() for k in ("a", "b"))
+    how = (match.group("how") or match.group("how2")).lower()
+    units = [_UNIT_OF.get(u.lower()) for u in (a, b)]
+    if units[0] is None or units[1] is None or units[0][0] != units[1][0] or units[0][0] == "calendar":
+        return None
+    size_a, size_b = (Decimal(u[1]) for u in units)
+    if size_a == size_b:
+        return f"{_one(a).capitalize()} and {_one(b)} are the same: 1 {a} = 1 {b}."
+    big, small = (a, b) if size_a > size_b else (b, a)
+    ratio = max(size_a, size_b) / min(size_a, size_b)
+    shown = f"{ratio:.4g}" if ratio < 1000 else f"{ratio:,.0f}"
+    many = _IRREGULAR_PLURALS.get(small, small if small.endswith("s") else f"{small}s")
+    said = f"1 {big} = {shown} {many}"
+    first, second = (small, big) if how in _SMALLER_WORDS else (big, small)  # "lighter": the smaller first
+    answer = f"{_one(first)} is {how} than {_one(second)}: {said}."
+    if match.group("a2") is None:
+        return answer[:1].upper() + answer[1:]
+    return f"{'Yes' if a == first else 'No'}, {answer}"  # "Is an inch shorter than a centimeter?"
+
+
 def conversion_in(text: str) -> Conversion | None:
     """The unit conversion a question asks for (:func:`read_conversion` of the question as the
     calculator reads it: number words as digits, "1,000" as 1000), or ``None``."""
