@@ -408,7 +408,7 @@ class DocsIndex:
         # titled with the query's words is about them ("info" for "the info plugin"), and a query of words
         # every passage has ("what is Cadence") is answered by the section named after them
         stemmed = [stem(term) for term in terms]
-        said_for = {stem(t): [stem(o) for o in HOW_TO_WORDS[t]] for t in terms if t in HOW_TO_WORDS}
+        said_for = {stem(t): RELATED_WORDS[stem(t)] for t in terms if t in HOW_TO_WORDS}
         rows.sort(key=lambda r: r[4] * (1 + TITLE_BOOST * title_coverage(r[2], stemmed, said_for) ** 2))
         return [
             SearchHit(

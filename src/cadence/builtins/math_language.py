@@ -1945,8 +1945,6 @@ _PER_UNIT_ASKED_RE = re.compile(
     re.IGNORECASE,
 )
 """A unit of time a rate is asked per: "how many hours a week?", "in a week", "weekly"."""
-_ADVERB_UNITS = {"hourly": "hour", "daily": "day", "weekly": "week", "fortnightly": "fortnight",
-                 "monthly": "month", "yearly": "year", "annually": "year"}  # fmt: skip
 
 
 def _rates_chained(text: str) -> str | None:
@@ -1968,9 +1966,7 @@ def _rates_chained(text: str) -> str | None:
     if _NUMBER_RE.search(_ONE_THING_RE.sub(" ", rest)) or _OTHER_OPERATION_RE.search(rest):
         return None
     for asked in _PER_UNIT_ASKED_RE.finditer(text, second.end()):
-        unit = _ADVERB_UNITS.get((asked.group("adverb") or "").lower()) or _time_unit(
-            asked.group("unit") or ""
-        )
+        unit = _time_unit(asked.group("adverb") or asked.group("unit"))  # "weekly" is the week's
         if unit != _time_unit(second.group("unit")):
             return None  # "how many hours a month?": weeks are no whole part of a month
     return f"({first.group('b')} * {second.group('b')})"
@@ -3325,7 +3321,7 @@ def _time_to_reach(text: str) -> Conversion | None:
     return Conversion(f"({total.group()} / {rate.group()})", said, f"{per}s")
 
 
-_ADVERB_OF = {unit: adverb for adverb, unit in _ADVERB_UNITS.items() if unit in _DAYS}
+_ADVERB_OF = {unit: word for word, unit in _TIME_UNIT_NAMES.items() if word.endswith("ly") and unit in _DAYS}
 """A unit of time of whole days or less as the adverb of a rate ("40 weekly")."""
 
 

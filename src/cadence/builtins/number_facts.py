@@ -23,6 +23,7 @@ calculator reads them from the question and works them out:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -442,8 +443,12 @@ def _terminates(value: Fraction) -> bool:
 def answer(text: str) -> str | None:
     """The sentence answering a fact about whole numbers that ``text`` asks (see the module docs), or None
     when it asks none of them."""
-    if not isinstance(text, str):
-        return None
+    return _answer(text) if isinstance(text, str) else None
+
+
+@functools.lru_cache(maxsize=256)
+def _answer(text: str) -> str | None:
+    """:func:`answer` of a text, remembered: the calculator and its reader ask it of the same question."""
     for pattern, said in (
         (_NEAR_PRIME_RE, _near_prime),
         (_PRIMES_IN_RE, _primes_in),
