@@ -116,9 +116,25 @@ def _concurrency_lines(res: dict[str, Any]) -> list[str]:
             "saturated, the ratio is about 1 by construction), so a second worker has little to take over; "
             f"at N={top} one worker is CPU-bound. The client and "
             "PostgreSQL ran on the same 2 cores (see the conditions above), so the second worker competed "
-            "with them for the second core." + _split_text(rows, top)
+            "with them for the second core." + _split_text(rows, top) + _machine_text(res, saturated)
         )
     return out
+
+
+def _machine_text(res: dict[str, Any], saturated: list[tuple[str, float]]) -> str:
+    """The machine's own 1 → 2 process scaling (``bench.machine_scaling``) and each checkpointer's share of it."""
+    machine = res.get("machine_scaling")
+    if not machine:
+        return ""
+    rounds = ", ".join(f"{r['ratio']:.2f}×" for r in machine["rounds"])
+    shares = "; ".join(f"{b} {ratio / machine['median_ratio']:.0%} of it" for b, ratio in saturated)
+    return (
+        f" The machine's own ceiling, measured in the same run: the one-agent turn run in-process (no HTTP, "
+        f"no database, no load client) in two processes at once gained **{machine['median_ratio']:.2f}×** over "
+        f"one process (median of the rounds {rounds}; `bench/machine_scaling.py`): about what a second "
+        f"worker can add to a CPU-bound one here, before the database and the client take their share "
+        f"of the same cores ({shares}; a ratio above it means one worker was also waiting, not only computing)."
+    )
 
 
 def _split_text(rows: list[dict[str, Any]], n: int) -> str:

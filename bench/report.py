@@ -212,6 +212,16 @@ def section_concurrency(res: dict[str, Any]) -> list[str]:
             "|---|---|---|---|---|",
         ]
         out += [f"| {b} | {n} | {one} | {two} | **{two / one:.2f}** |" for b, n, one, two in scaling]
+    scaling_ref = res.get("machine_scaling")
+    if scaling_ref:
+        out += [
+            "",
+            "The machine's own 1 → 2 process scaling (`bench/machine_scaling.py`: the one-agent tool turn run "
+            f"in-process, {scaling_ref['turns_per_process']} turns per process, in one process and then in two at "
+            "once; no HTTP, no database, no load client; turns per second): "
+            + "; ".join(f"{r['one_rps']} → {r['two_rps']} ({r['ratio']:.2f}×)" for r in scaling_ref["rounds"])
+            + f", median **{scaling_ref['median_ratio']:.2f}×**: the most a second worker can add on this machine.",
+        ]
     repeated = [r for r in conc["rows"] if len(r.get("runs_wall_s") or []) > 1]
     if repeated:
         out += [

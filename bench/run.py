@@ -38,16 +38,20 @@ class Plan:
     gc_probe_n: int
     workers: tuple[int, ...] = (1,)
     storage_turns_per_thread: int = 100
+    scaling_rounds: int = 5
+    """Rounds of the machine's own 1 → 2 process scaling (section 3's reference)."""
+    scaling_turns: int = 300
+    """Turns per process in each of those rounds."""
 
 
 FULL = Plan(200, 20, 200, [10, 100, 1000], ["memory", "sqlite", "postgres"], 1000, 1000, (1, 2), 100)
-QUICK = Plan(30, 5, 50, [10, 100], ["memory", "sqlite"], 100, 200, (1, 2), 10)
+QUICK = Plan(30, 5, 50, [10, 100], ["memory", "sqlite"], 100, 200, (1, 2), 10, 1, 100)
 SECTIONS = "overhead,tokens,concurrency,storage,local,supervisor"
 
 
 async def run_all(plan: Plan, sections: set[str]) -> dict[str, Any]:
     """Run the chosen sections; each one's failure is recorded, not raised."""
-    from bench import concurrency, local_model, overhead, storage
+    from bench import concurrency, local_model, machine_scaling, overhead, storage
     from bench.conversations import ONE_AGENT
 
     results: dict[str, Any] = {"plan": plan.__dict__, "started": time.strftime("%Y-%m-%d %H:%M:%S")}
@@ -82,6 +86,11 @@ async def run_all(plan: Plan, sections: set[str]) -> dict[str, Any]:
                 results["concurrency"] = await concurrency.run_concurrency(
                     work, plan.levels, plan.server_backends, workers=list(plan.workers)
                 )
+                print("[3] the machine's own 1 -> 2 process scaling (in-process turns)")
+                results["machine_scaling"] = await machine_scaling.run_machine_scaling(
+                    plan.scaling_rounds, plan.scaling_turns
+                )
+                print(f"  two processes / one: {results['machine_scaling']['median_ratio']}x (median round)")
                 print("[3] profiling the server under load")
                 results["server_profile"] = await concurrency.profile_server(
                     work, plan.server_profile_n, "memory"
