@@ -38,7 +38,7 @@ class Plan:
     gc_probe_n: int
     workers: tuple[int, ...] = (1,)
     storage_turns_per_thread: int = 100
-    scaling_rounds: int = 5
+    scaling_rounds: int = 9
     """Rounds of the machine's own 1 → 2 process scaling (section 3's reference)."""
     scaling_turns: int = 300
     """Turns per process in each of those rounds."""
