@@ -1,13 +1,14 @@
 """The machine's own 1 → 2 process scaling: the reference the workers' ratio is read against.
 
 Section 3 compares one server worker with two on the same cores. What two processes of this
-workload gain on this machine with nothing else of ours running is measured here, in the same run: the one-agent tool
-turn runs in-process (scripted model with no delay, in-memory checkpointer; no HTTP, no database,
-no load client) in one process, then in two processes at once, each running the same number of
-turns. Throughput with two divided by throughput with one is what a second process adds when it
-competes with nothing of ours: only with the caches, the memory bandwidth and the host's other
-tenants. Rounds alternate the order of one and two processes (drift falls on both); the median
-round is kept, and the range of the rounds says how much the machine itself moves the ratio.
+workload gain on this machine with nothing else of ours running is measured here, in the same
+run: the one-agent tool turn runs in-process (scripted model with no delay, in-memory
+checkpointer; no HTTP, no database, no load client) in one process, then in two processes at
+once, each running the same number of turns. Throughput with two divided by throughput with one
+is what a second process adds when it competes with nothing of ours: only with the caches, the
+memory bandwidth and the host's other tenants. Rounds alternate the order of one and two
+processes (drift falls on both); the median round is kept, and the range of the rounds says how
+much the machine itself moves the ratio.
 """
 
 from __future__ import annotations

@@ -220,7 +220,8 @@ def section_concurrency(res: dict[str, Any]) -> list[str]:
             f"in-process, {scaling_ref['turns_per_process']} turns per process, in one process and then in two at "
             "once; no HTTP, no database, no load client; turns per second): "
             + "; ".join(f"{r['one_rps']} → {r['two_rps']} ({r['ratio']:.2f}×)" for r in scaling_ref["rounds"])
-            + f", median **{scaling_ref['median_ratio']:.2f}×**: the most a second worker can add on this machine.",
+            + f", median **{scaling_ref['median_ratio']:.2f}×**: what a second process added on this machine in the "
+            "same run, and how far it moved from round to round (a round above 2× ran its one process slower).",
         ]
     repeated = [r for r in conc["rows"] if len(r.get("runs_wall_s") or []) > 1]
     if repeated:
