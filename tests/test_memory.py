@@ -297,6 +297,46 @@ async def test_a_question_about_the_users_name_recalls_the_name_they_gave() -> N
     assert NAME_TERM not in terms("I'm tired")  # no name: the case tells
 
 
+@pytest.mark.parametrize(
+    "question", ["What do you know about me?", "Who am I?", "What have I told you so far?"]
+)
+async def test_a_question_about_the_user_as_a_whole_recalls_every_fact_newest_first(question: str) -> None:
+    """It shares no word with any fact ("who", "am", "I" are stopwords): every fact answers it together."""
+    service = MemoryService(InMemoryStore(), make_settings())
+    for i, told in enumerate(["I live in Lisbon.", "My name is Dana.", "I have two cats."]):
+        await service.ingest_turn("u", told, "Noted.", thread_id=f"t{i}", now=1000.0 + i)
+    await service.ingest_turn(
+        "u",
+        "What is 2 + 2?",
+        "4",
+        thread_id="t9",
+        results=[("calculate", {"expression": "2+2"}, "4")],
+        now=1009.0,
+    )
+    recall = await service.recall("u", question)
+    assert [i.statement for i in recall.items] == [
+        "You have two cats.",
+        "Your name is Dana.",
+        "You live in Lisbon.",
+    ]
+    assert recall.adequacy == 1.0 and recall.adequacy_of(["fact"]) == 1.0
+    assert (await service.recall("nobody", question)).items == []
+
+
+async def test_what_is_known_of_the_user_answers_from_memory_in_another_thread() -> None:
+    engine, model = engine_with(
+        [FINALIZE, {"content": "Noted."}, {"content": "You live in Lisbon and have a cat."}]
+    )
+    await engine.ainvoke("I live in Lisbon and I have a cat.", thread_id="t1", user_id="u")
+    out = await engine.ainvoke("What do you know about me?", thread_id="t2", user_id="u")
+    assert out.trace["memory"]["routing_adequacy"] == 1.0
+    assert {i["statement"] for i in out.trace["memory"]["items"]} == {
+        "You live in Lisbon.",
+        "You have a cat.",
+    }
+    assert out.trace["routing_history"] == []  # memory answers: no agent
+
+
 async def test_forgetting_removes_memory_from_recall() -> None:
     engine, model = engine_with([FINALIZE, {"content": "Hi Ada."}, FINALIZE, {"content": "No idea."}])
     await engine.ainvoke(ADA, thread_id="t1", user_id="alice")

@@ -16,7 +16,7 @@ from cadence.builtins.info import InfoPlugin
 from cadence.builtins.math import MathPlugin
 from cadence.memory.ingest import stated_facts
 from cadence.models.local import LocalChatModel
-from cadence.models.local.policy import small_talk_reply
+from cadence.models.local.policy import small_talk_reply, unknown_of_user_reply
 from cadence.models.preroute import ABOUT_ASSISTANT_RE, is_small_talk, routing_schema
 from cadence.orchestration.control_tools import make_routing_tools
 from cadence.text import ACTION_REQUEST_RE
@@ -416,3 +416,42 @@ def test_a_confirmation_alone_is_small_talk(message: str) -> None:
     """ "That's right" and "Correct!" went to the 135M model ("as a friendly AI assistant you're designed")."""
     assert is_small_talk(message)
     assert (small_talk_reply(message, CAPABILITIES) or "").startswith("Glad to help!")
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ("What's my name?", "I don't know your name"),
+        ("so when is my birthday?", "I don't know your birthday"),
+        ("What are my plans for today?", "I don't know your plans for today"),
+        ("Where do I live?", "I don't know where you live"),
+        ("How old am I?", "I don't know how old you are"),
+        ("What do you know about me?", "I don't know anything about you yet"),
+        ("Who am I?", "I don't know anything about you yet"),
+    ],
+)
+def test_a_question_about_the_user_nothing_told_answers_says_so(message: str, said: str) -> None:
+    """The 135M model answered "What's my name?" with "I'm Emily, a friendly and compassionate AI assistant"."""
+    assert (unknown_of_user_reply(message, [SystemMessage("x"), HumanMessage(message)]) or "").startswith(
+        said
+    )
+    plan = LocalChatModel().plan([SystemMessage("You write the final answer."), HumanMessage(message)])
+    assert (plan.fixed or "").startswith(said)
+
+
+def test_a_question_about_the_user_is_left_to_what_was_told() -> None:
+    told = SystemMessage("x\n\nWHAT THE USER TOLD YOU ABOUT THEMSELVES EARLIER:\n- Your name is Dana.")
+    assert unknown_of_user_reply("What's my name?", [told, HumanMessage("What's my name?")]) is None
+    earlier = [SystemMessage("x"), HumanMessage("Call me Sam."), HumanMessage("What's my name?")]
+    assert unknown_of_user_reply("What's my name?", earlier) is None  # an earlier message may have told it
+    for other in [
+        "What's my BMI if I weigh 80 kg and I'm 1.8 m tall?",
+        "Who am I talking to?",
+        "What is 2 + 2?",
+    ]:
+        assert unknown_of_user_reply(other, [SystemMessage("x"), HumanMessage(other)]) is None
+
+
+def test_who_the_user_is_talking_to_is_a_question_about_the_assistant() -> None:
+    assert ABOUT_ASSISTANT_RE.match("Who am I talking to?")
+    assert (small_talk_reply("Who am I talking to?", CAPABILITIES) or "").startswith("I'm an assistant.")

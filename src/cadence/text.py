@@ -377,6 +377,23 @@ ACTION_REQUEST_RE = re.compile(
 """A request to do something in the world (set a timer or a reminder, play music, send a message, call
 someone, book or order something, switch a device): no built-in tool acts, so no agent takes it and the
 reply says so (a plugin whose tool does act gets it by its own words and reader)."""
+WHAT_IS_KNOWN_RE = re.compile(
+    r"^\W*(?:(?:so|and|ok(?:ay)?|well|hey|hi|tell me)[ ,!:]+)*(?:"
+    r"who am i"
+    r"|what (?:(?:else )?do|did|can) you (?:know|remember|recall|have(?: stored| saved| on file)?)"
+    r" (?:about|of|on) (?:me|myself)"
+    r"|what (?:have|did) i (?:told|tell) you(?: about (?:me|myself))?"
+    r"|(?:(?:can|could) you |please )?tell me (?:what you know |everything you know |what you remember )?"
+    r"about (?:me|myself)"
+    r"|do you (?:know|remember) (?:anything|something|much) about me|do you (?:know|remember) who i am"
+    r"|what(?:'s| is) in your memory(?: about me)?"
+    r")(?:\s+(?:so far|already|yet|by now|now|before|earlier))?[\s?!.]*$",
+    re.IGNORECASE,
+)
+"""A question asking what the assistant knows of the user as a whole ("What do you know about me?", "Who am
+I?", "What have I told you so far?", "Tell me about myself"): every fact the user told answers it, not the
+few that share its words (it shares none). Ends there: "Who am I talking to?" asks about the assistant."""
+
 THE_DOCS_RE = re.compile(
     r"\b(?:docs?|documentation|documents?)\b(?=\s*(?:[,.?!;:]|$)|\s+(?:say|says|said|tell|tells|mention|"
     r"mentions|explain|explains|describe|describes|about|for|on|what|how|which|whether|if)\b)",

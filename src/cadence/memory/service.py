@@ -51,6 +51,7 @@ from cadence.memory.recall import (
     terms,
 )
 from cadence.settings import Settings
+from cadence.text import WHAT_IS_KNOWN_RE
 
 logger = logging.getLogger(__name__)
 
@@ -176,6 +177,9 @@ class Recall:
     """The idf of each question term over the namespace (the adequacy's weights)."""
     similarity: dict[str, float] = field(default_factory=dict, repr=False)
     """The recalled memories' similarity to the question, by id (a store with a vector index)."""
+    whole: bool = False
+    """The question asks what memory knows of the user as a whole (:data:`cadence.text.WHAT_IS_KNOWN_RE`):
+    the facts recalled are all the user's, newest first, and together they answer it."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (the graph state's ``memory`` and the trace)."""
@@ -189,6 +193,8 @@ class Recall:
         chosen = [i for i in self.items if i.kind in wanted]
         if not chosen:
             return 0.0
+        if self.whole:
+            return 1.0
         weights = self.weights or score(terms(self.question), [terms(i.text) for i in self.items]).weights
         lexical = coherent_adequacy(question_parts(self.question), [terms(i.text) for i in chosen], weights)
         return round(max(lexical, *(self.similarity.get(i.id, 0.0) for i in chosen)), 4)
@@ -517,6 +523,8 @@ class MemoryService:
         items = await self._scan(namespace)
         if not items:
             return Recall(question, read=[])
+        if WHAT_IS_KNOWN_RE.match(question):
+            return self._everything_told(question, items, limit)
         asked = terms(question)
         if len(items) > THREAD_SCORING_FROM:  # scoring is CPU work: keep the event loop free
             documents, scored = await asyncio.to_thread(_score, asked, items)
@@ -569,6 +577,14 @@ class MemoryService:
             weights=scored.weights,
             similarity={items[k].key: similarity[items[k].key] for k in chosen if items[k].key in similarity},
         )
+
+    @staticmethod
+    def _everything_told(question: str, items: list[Item], limit: int) -> Recall:
+        """The recall of a question asking what memory knows of the user: their facts, newest first."""
+        facts = [i for i in items if i.value.get("kind", MemoryKind.FACT) == MemoryKind.FACT]
+        facts.sort(key=lambda i: (-float(i.value.get("updated_at") or 0.0), i.key))
+        chosen = [MemoryItem.from_store(i, 1.0) for i in facts[:limit]]
+        return Recall(question, chosen, 1.0 if chosen else 0.0, read=items, whole=True)
 
     async def list(
         self, user_id: str, *, project_id: str | None = None, limit: int = 50, offset: int = 0

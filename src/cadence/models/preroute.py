@@ -751,7 +751,7 @@ _LEAD = (
 ABOUT_ASSISTANT_RE = re.compile(
     _LEAD + r"(?:"
     # who the assistant is
-    rf"(?:who|what) are {_YOU}(?: exactly| really)?"
+    rf"(?:who|what) are {_YOU}(?: exactly| really)?|who am i (?:talking|speaking|chatting) (?:to|with)"
     rf"|(?:(?:can|could) {_YOU} )?tell me (?:a (?:bit|little) )?about (?:yourself|urself|you)"
     rf"|what(?:'s| is) your name|what (?:should|do|can) i call {_YOU}"
     # what it can do: always of "you"; "what sort of questions does the docs plugin answer?" asks the docs

@@ -144,7 +144,14 @@ from cadence.models.preroute import (
 )
 from cadence.passages import cites_passages, relevant_sentences
 from cadence.sdk.routing import Reader
-from cadence.text import ACTION_REQUEST_RE, FEELING_RE, STOPWORDS, named_values, numbers_from_words
+from cadence.text import (
+    ACTION_REQUEST_RE,
+    FEELING_RE,
+    STOPWORDS,
+    WHAT_IS_KNOWN_RE,
+    named_values,
+    numbers_from_words,
+)
 
 ANSWER_FROM_RESULTS = "Answer the user's question in one sentence, using only the results given."
 """System prompt of a text answer once the turn has tool results."""
@@ -2014,7 +2021,8 @@ _CAPABILITY_RE = re.compile(
     re.IGNORECASE,
 )
 _IDENTITY_RE = re.compile(
-    r"\b(?:who are you|what are you\b(?! doing)|tell me (?:a (?:bit|little) )?about (?:yourself|urself)|"
+    r"\b(?:who are you|who am i (?:talking|speaking|chatting) (?:to|with)|what are you\b(?! doing)"
+    r"|tell me (?:a (?:bit|little) )?about (?:yourself|urself)|"
     r"introduce yourself|what (?:should|do|can) i call you|what(?:'s| is) your name"
     r"|are you (?:an? )?(?:robot|bot|human|person|real person|ai|machine|computer|program|chatbot|real"
     r"|language model|llm|chatgpt|gpt(?:-?\d[\w.-]*)?|claude|gemini|siri|alexa|copilot))",
@@ -2155,6 +2163,50 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
         )
         return f"{lead} {offer}" if offer else lead
     return None
+
+
+_MY_THING_ASKED_RE = re.compile(
+    r"^\W*(?:(?:so|and|ok(?:ay)?|well|hey|hi)[ ,!]+)*(?:(?:do you know|do you remember|can you tell me) )?"
+    r"(?:what(?:'s| is| are| was| were)|when(?:'s| is| was)) my (?P<what>[a-z][a-z' -]{0,30}?)[\s?!.]*$",
+    re.IGNORECASE,
+)
+"""A question for a thing of the user's alone ("What's my name?", "When is my birthday?", "What are my
+plans today?"): only what the user told can answer it."""
+_SELF_ASKED: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(
+            r"^\W*(?:where (?:do|did) i (?:live|come from|grow up)|where am i (?:from|based)"
+            r"|where(?:'s| is) my home)[\s?!.]*$",
+            re.IGNORECASE,
+        ),
+        "where you live",
+    ),
+    (re.compile(r"^\W*(?:how old am i|when was i born)[\s?!.]*$", re.IGNORECASE), "how old you are"),
+)
+"""Questions about the user asked without "my", and what each asks, said to the user."""
+
+
+def unknown_of_user_reply(question: str, messages: Sequence[BaseMessage]) -> str | None:
+    """A reply to a question about the user that nothing told answers, or None.
+
+    Asked "What's my name?" or "What do you know about me?" with no fact the user told (none remembered in
+    the prompt, no earlier message of theirs in the conversation, no tool result), a small model answers
+    as itself ("I'm Emily, a friendly AI"); the reply says it does not know and how to tell it.
+    """
+    if earlier_questions(messages, 1) or told_facts(_system_text(messages)):
+        return None
+    text = " ".join(question.split())
+    if WHAT_IS_KNOWN_RE.match(text):
+        return (
+            "I don't know anything about you yet: you haven't told me about yourself. Tell me (your name, "
+            "where you live, …) and I'll use it in my answers."
+        )
+    thing = _MY_THING_ASKED_RE.match(text)
+    what = f"your {thing.group('what').strip()}" if thing else None
+    what = what or next((said for pattern, said in _SELF_ASKED if pattern.match(text)), None)
+    if what is None:
+        return None
+    return f"I don't know {what}: you haven't told me. Tell me, and I'll use it in my answers."
 
 
 @dataclass
@@ -2627,7 +2679,9 @@ class SmallModelPolicy:
             tokens = min(self.max_tokens or budget, budget)
             return Plan("text", prompt, None, [], [], tokens)
         if question:
-            reply = small_talk_reply(question, capabilities_in(system_text))
+            reply = small_talk_reply(question, capabilities_in(system_text)) or unknown_of_user_reply(
+                question, messages
+            )
             if reply is not None:
                 return Plan("text", [], None, [], [], 0, fixed=reply)
             system = CHAT_SYSTEM + (f" {style}" if style else "")
