@@ -461,6 +461,19 @@ async def test_memory_off() -> None:
     assert "memory" not in out.trace and "compilers" not in seen(model, 2) + seen(model, 3)
 
 
+async def test_with_memory_off_a_statement_is_still_answered_from_itself() -> None:
+    """Told now, the facts answer this turn (the 135M model had answered "I live in Lisbon." with
+    invented words); nothing is kept for the next turn."""
+    engine, model = engine_with(
+        [FINALIZE, {"content": "Nice to meet you!"}, FINALIZE, {"content": "?"}], memory=False
+    )
+    out = await engine.ainvoke(ADA, user_id="erin")
+    assert "You work on compilers." in seen(model, 0)
+    assert "compilers" in out.response and "Ada" in out.response
+    await engine.ainvoke("What do I work on?", user_id="erin")
+    assert "compilers" not in seen(model, 2)
+
+
 async def test_think_blocks_never_reach_the_answer() -> None:
     engine, _ = engine_with([FINALIZE, {"content": "<think>The user greets me.</think>Hello there!"}])
     out = await engine.ainvoke("Hello", user_id="dave")

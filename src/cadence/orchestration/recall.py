@@ -199,10 +199,20 @@ class EngineMemory:
         state_in[STATE_KEY] = {}
 
     async def recall_memory(self, state_in: dict[str, Any], context: Any) -> None:
-        """Recall the user's memories for the question into the state (errors are logged, never fatal)."""
-        if self.memory is None:
-            return
+        """Recall the user's memories for the question into the state (errors are logged, never fatal).
+
+        With long-term memory off, a message that only tells facts about the user still has them as this
+        turn's memory: they answer it ("I live in Lisbon." is acknowledged as "You live in Lisbon."), and
+        nothing is kept after the turn.
+        """
         question = message_text(state_in["messages"][0])
+        # a message that only tells facts about the user: they answer this turn (and are kept after it)
+        stated = _stated_now(question)
+        told_now = {"adequacy": 1.0, "routing_adequacy": 1.0, "items": stated, "stated": True}
+        if self.memory is None:
+            if stated:
+                state_in[STATE_KEY] = told_now
+            return
         try:
             recall = await self.memory.recall(
                 context.user_id, question, project_id=context.project_id, thread_id=context.thread_id
@@ -213,11 +223,7 @@ class EngineMemory:
             return
         context.memory_read = recall.read  # the ingestion at the turn's end reuses this read
         memory = {**recall.to_dict(), "routing_adequacy": _facts_adequacy(recall, question)}
-        stated = _stated_now(question)
-        if stated:
-            # the message only tells facts about the user: they answer this turn (and are kept after it)
-            memory = {"adequacy": 1.0, "routing_adequacy": 1.0, "items": stated, "stated": True}
-        state_in[STATE_KEY] = memory
+        state_in[STATE_KEY] = told_now if stated else memory
 
     async def memory_after_turn(
         self, state: Mapping[str, Any], context: Any, error: Mapping[str, Any] | None, *, paused: bool
