@@ -5,8 +5,9 @@ The clock is pinned through ``info.now`` so every expected time is exact.
 
 from __future__ import annotations
 
+import re
 import zoneinfo
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 import pytest
 from langchain_core.messages import HumanMessage
@@ -887,3 +888,58 @@ def test_the_suns_altitude_is_within_a_degree(
     moment: datetime, place: tuple[float, float], altitude: float
 ) -> None:
     assert info.sun_altitude(moment, *place) == pytest.approx(altitude, abs=1.0)
+
+
+@pytest.mark.parametrize(
+    ("day", "place", "zone", "rise", "set_"),
+    [
+        # published almanac times (to the minute), the formula is within a few minutes
+        (date(2025, 6, 21), (51.5074, -0.1278), "Europe/London", "04:43", "21:21"),
+        (date(2025, 1, 15), (-33.8688, 151.2093), "Australia/Sydney", "05:58", "20:09"),
+        (date(2025, 3, 20), (-0.1807, -78.4678), "America/Guayaquil", "06:17", "18:24"),
+        (date(2025, 12, 21), (40.7128, -74.006), "America/New_York", "07:17", "16:32"),
+    ],
+)
+def test_sunrise_and_sunset_are_within_a_few_minutes(
+    day: date, place: tuple[float, float], zone: str, rise: str, set_: str
+) -> None:
+    found = info.sun_times(day, *place, zoneinfo.ZoneInfo(zone))
+    for got, published in zip(found, (rise, set_), strict=True):
+        assert got is not None and got.tzinfo is not None
+        hours, minutes = map(int, published.split(":"))
+        assert abs((got.hour * 60 + got.minute) - (hours * 60 + minutes)) <= 4
+
+
+def test_the_polar_night_and_the_midnight_sun_have_no_sunrise_or_sunset() -> None:
+    tromso = (69.6492, 18.9553)
+    assert info.sun_times(date(2025, 12, 21), *tromso, zoneinfo.ZoneInfo("Europe/Oslo")) == (None, None)
+    assert info.sun_times(date(2025, 6, 21), *tromso, zoneinfo.ZoneInfo("Europe/Oslo")) == (None, None)
+
+
+def test_the_world_clock_answers_sunrise_and_sunset(winter: datetime) -> None:
+    out = current_time.invoke({"location": "What time is sunset in London today?"})
+    assert out.startswith("In London, today (Wednesday, 15 January 2025), the sun rises at ")
+    said = re.search(r"rises at (\d\d):(\d\d) and sets at (\d\d):(\d\d)", out)
+    assert said is not None and "of daylight" in out
+    rise, set_ = int(said[1]) * 60 + int(said[2]), int(said[3]) * 60 + int(said[4])
+    assert abs(rise - (8 * 60 + 0)) <= 4 and abs(set_ - (16 * 60 + 17)) <= 4  # the almanac: 08:00, 16:17
+    tomorrow = current_time.invoke({"location": "When does the sun rise in Oslo tomorrow?"})
+    assert tomorrow.startswith("In Oslo, tomorrow (Thursday, 16 January 2025), the sun rises at 09:")
+    assert "the sun does not rise (the polar night)" in current_time.invoke({"location": "sunrise in Tromsø"})
+    keywords = current_time.invoke({"location": "sunset tokyo"})
+    assert keywords.startswith("In Tokyo, today") and "sets at 16:" in keywords
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What time is sunset in London today?",
+        "When is sunrise in Paris tomorrow?",
+        "When does it get dark in New York?",
+        "How many hours of daylight in Reykjavik?",
+        "sunset tokyo",
+    ],
+)
+def test_sunrise_and_sunset_are_the_world_clocks_not_the_calendars(question: str) -> None:
+    assert info.asks_current_time(question)
+    assert not info.asks_calendar(question)

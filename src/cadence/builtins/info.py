@@ -1111,7 +1111,8 @@ _SENTENCE_WORDS_TEXT = """a an and are as at be been but by can could did do doe
     it its me my no not of on or our please so than that the their them then there these they this to was
     we what when where which who why will with would you your about any some just like tell give show get
     let us time times local current currently now right today tonight clock hour hours zone zones date day
-    difference between ahead behind compared apart far many much convert meeting o'clock am pm"""
+    difference between ahead behind compared apart far many much convert meeting o'clock am pm sun sunrise
+    sunset sunrises sunsets sunup sundown dawn dusk daylight rise rises set sets"""
 _SENTENCE_WORDS = frozenset(_SENTENCE_WORDS_TEXT.split())
 """Words of a question around a place name ("what is the local time in ..."): never a place alone."""
 _SENTENCE_PREPOSITIONS = frozenset({"in", "at", "for", "of", "from", "to", "about", "and", "between"})
@@ -1455,8 +1456,10 @@ def current_time(location: str) -> str:
     sentences = [f"The current time in {_named(moment, p)} is {_clock(moment, p)}." for p in places]
     lead = _weekend_answer(location, moment, places[0]) if len(places) == 1 else ""
     if len(places) == 1 and not lead:
-        lead = _summer_time_answer(location, moment, places[0]) or _daylight_answer(
-            location, moment, places[0]
+        lead = (
+            _summer_time_answer(location, moment, places[0])
+            or _sun_times_answer(location, moment, places[0])
+            or _daylight_answer(location, moment, places[0])
         )
     return _with_notes(lead + " ".join(sentences), moment, *places)
 
@@ -1549,6 +1552,86 @@ def sun_altitude(moment: datetime, latitude: float, longitude: float) -> float:
 
 SUNRISE_ALTITUDE = -0.833
 """The sun's altitude at sunrise and sunset (its disc's top on the horizon, refraction included)."""
+
+
+_SUN_TIMES_ASKED_RE = re.compile(
+    r"\b(?:sun ?rise|sun ?set|sunup|sundown|dawn|dusk|first light)s?\b"
+    r"|\b(?:when|what time) (?:does|will|did) the sun (?:rise|set|come up|go down)\b"
+    r"|\b(?:when|what time) (?:does|will) it get (?:dark|light)\b"
+    r"|\bhow (?:long|many hours)(?: of)? (?:is the )?(?:daylight|day ?light|sunlight)\b",
+    re.IGNORECASE,
+)
+"""A question for the times of sunrise and sunset somewhere ("When is sunset in Paris?", "What time does the
+sun rise in Oslo tomorrow?", "When does it get dark in London?", "How many hours of daylight in Reykjavik?").
+"""
+
+_TOMORROW_RE = re.compile(r"\btomorrow\b", re.IGNORECASE)
+
+
+def _crossing(start: datetime, end: datetime, latitude: float, longitude: float, rising: bool) -> datetime:
+    """The moment between ``start`` and ``end`` (either side of it) when the sun crosses the sunrise
+    altitude, going up (``rising``) or down: halved down to a few seconds."""
+    for _ in range(12):  # 10 minutes / 2**12 is under a second
+        middle = start + (end - start) / 2
+        above = sun_altitude(middle, latitude, longitude) > SUNRISE_ALTITUDE
+        if above == rising:
+            end = middle
+        else:
+            start = middle
+    return start + (end - start) / 2
+
+
+def sun_times(
+    day: date, latitude: float, longitude: float, tz: tzinfo
+) -> tuple[datetime | None, datetime | None]:
+    """Sunrise and sunset on ``day`` (local, in ``tz``) at a point, from :func:`sun_altitude` (within a few
+    minutes); None for one that does not happen that day (the midnight sun, the polar night)."""
+    start = datetime(day.year, day.month, day.day, tzinfo=tz)
+    step = timedelta(minutes=10)
+    rise: datetime | None = None
+    set_: datetime | None = None
+    moment = start
+    above = sun_altitude(moment, latitude, longitude) > SUNRISE_ALTITUDE
+    while moment < start + timedelta(days=1):
+        after = moment + step
+        now_above = sun_altitude(after, latitude, longitude) > SUNRISE_ALTITUDE
+        if now_above and not above and rise is None:
+            rise = _crossing(moment, after, latitude, longitude, rising=True).astimezone(tz)
+        elif above and not now_above and set_ is None:
+            set_ = _crossing(moment, after, latitude, longitude, rising=False).astimezone(tz)
+        moment, above = after, now_above
+    return rise, set_
+
+
+def _sun_times_answer(question: str, moment: datetime, place: Place) -> str:
+    """ "In Paris, today (...), the sun rises at 08:23 and sets at 16:56 (UTC+01:00). " when the question
+    asks for sunrise or sunset there (today's, or tomorrow's when it says so), else empty."""
+    if _SUN_TIMES_ASKED_RE.search(question) is None or place.coordinates is None:
+        return ""
+    local = moment.astimezone(place.tz)
+    which = "tomorrow" if _TOMORROW_RE.search(question) else "today"
+    day = local.date() + timedelta(days=1 if which == "tomorrow" else 0)
+    rise, set_ = sun_times(day, *place.coordinates, place.tz)
+    where = place.label.split(",")[0]
+    when = f"{which} ({day:%A}, {day.day} {day:%B %Y})"
+    offset = _utc_offset(datetime(day.year, day.month, day.day, 12, tzinfo=place.tz), place.tz)
+    if rise is None and set_ is None:
+        up = sun_altitude(datetime(day.year, day.month, day.day, 12, tzinfo=place.tz), *place.coordinates) > 0
+        state = "is up all day (the midnight sun)" if up else "does not rise (the polar night)"
+        return f"In {where}, {when}, the sun {state}. "
+    parts = []
+    if rise is not None:
+        parts.append(f"rises at {rise:%H:%M}")
+    if set_ is not None:
+        parts.append(f"sets at {set_:%H:%M}")
+    length = ""
+    if rise is not None and set_ is not None and set_ > rise:
+        hours, minutes = divmod(round((set_ - rise).total_seconds() / 60), 60)
+        length = f", {hours} hours {minutes} minutes of daylight"
+    return (
+        f"In {where}, {when}, the sun {' and '.join(parts)} local time ({offset}{length}; computed from "
+        "the sun's position, within a few minutes). "
+    )
 
 
 def _daylight_answer(question: str, moment: datetime, place: Place) -> str:
@@ -1936,11 +2019,13 @@ _TIME_COLLOCATIONS_TEXT = """good great nice fun free spare party dinner lunch b
 _TIME_COLLOCATIONS = frozenset(_TIME_COLLOCATIONS_TEXT.split())
 """Words that make an everyday phrase with "time" ("good time", "bed time"), never a place asked."""
 _TIME_KEYWORDS_RE = re.compile(
-    r"^\W*(?:(?:local|current)\s+)?time\s+(?:in\s+|at\s+)?(?P<after>[^\W\d][\w.' -]{1,30}?)\W*$"
-    r"|^\W*(?P<before>[^\W\d][\w.' -]{1,30}?)\s+(?:local\s+)?time\W*$",
+    r"^\W*(?:(?:local|current)\s+)?(?:time|sunrise|sunset)\s+(?:in\s+|at\s+)?"
+    r"(?P<after>[^\W\d][\w.' -]{1,30}?)\W*$"
+    r"|^\W*(?P<before>[^\W\d][\w.' -]{1,30}?)\s+(?:local\s+)?(?:time|sunrise|sunset)\W*$",
     re.IGNORECASE,
 )
-"""Keywords alone: a place and "time" ("tokyo time", "time tokyo", "local time paris")."""
+"""Keywords alone: a place and "time", "sunrise" or "sunset" ("tokyo time", "time tokyo", "local time paris",
+"sunset tokyo")."""
 
 
 def _keywords_name_a_place(text: str) -> bool:
@@ -1973,6 +2058,7 @@ def asks_current_time(text: str) -> bool:
         _SUMMER_TIME_ASKED_RE.search(text)
         or _ZONES_COUNTED_RE.search(text)
         or _DAYLIGHT_ASKED_RE.search(text)
+        or _SUN_TIMES_ASKED_RE.search(text)
     ):
         return (
             True  # "Does Tokyo have DST?", "How many time zones does Russia have?", "Is the sun up in Oslo?"
@@ -1998,7 +2084,7 @@ _WHEN_WORDS = (
     r"|countdown|left|this year|next year|last year|\d{4}"
 )
 """Words asking when a holiday is ("When is Easter?", "days until Christmas"), not what it is."""
-asks_calendar = _reader(
+_calendar_words = _reader(
     r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}[/-]\d{1,2}(?:[/-]\d{2,4})?\b|\b(?:"
     + _WEEKDAY_NAMES
     + "|"
@@ -2012,9 +2098,15 @@ asks_calendar = _reader(
     r"|\b(?:week|day)\s+(?:number|no\.?|of\s+the\s+year)\b|\b(?:what|which)\s+week\s+is\b"
     r"|\b(?:business|working|work)\s*days\b|\bweekdays\b"
 )
-"""``date_calculator``'s reader: a date, a weekday or month, a holiday asked when ("When is Easter?", not
-"What is Easter about?"), a span of days to months, or a word of the calendar (today, until, since, ago,
-born). "What is the best day of the week?" and "What are the days of the week in French?" give none."""
+"""A date, a weekday or month, a holiday asked when ("When is Easter?", not "What is Easter about?"), a span
+of days to months, or a word of the calendar (today, until, since, ago, born)."""
+
+
+def asks_calendar(text: str) -> bool:
+    """``date_calculator``'s reader: :data:`_calendar_words`, unless the question asks for sunrise or sunset
+    ("What time is sunset in London today?" is the world clock's). "What is the best day of the week?" and
+    "What are the days of the week in French?" give none."""
+    return _calendar_words(text) and _SUN_TIMES_ASKED_RE.search(text) is None
 
 
 INFO_TOOLS: list[BaseTool] = [
@@ -2080,6 +2172,8 @@ class InfoPlugin(BasePlugin):
                 "whether it is day or night (daytime, nighttime, dark or light outside, the sun up), a "
                 "weekday or the weekend somewhere now",
                 "daylight saving time (DST, summer time): whether a place is on it, when the clocks change",
+                "sunrise and sunset (dawn, dusk, when it gets dark, hours of daylight) in a place today "
+                "or tomorrow",
                 "what day or date it is",
                 "time difference between two cities: how many hours ahead or behind one place is",
                 "convert a clock time from one time zone to another",
