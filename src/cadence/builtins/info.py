@@ -2172,8 +2172,7 @@ class InfoPlugin(BasePlugin):
                 "whether it is day or night (daytime, nighttime, dark or light outside, the sun up), a "
                 "weekday or the weekend somewhere now",
                 "daylight saving time (DST, summer time): whether a place is on it, when the clocks change",
-                "sunrise and sunset (dawn, dusk, when it gets dark, hours of daylight) in a place today "
-                "or tomorrow",
+                "sunrise and sunset times in a place (dawn, dusk, when it gets dark, hours of daylight)",
                 "what day or date it is",
                 "time difference between two cities: how many hours ahead or behind one place is",
                 "convert a clock time from one time zone to another",
