@@ -91,7 +91,7 @@ def test_the_supervisor_policy_tries_the_next_agent_when_every_tool_call_failed(
     question = "How many hours apart are London and Chicago?"
     policy = SmallModelPolicy()
     first = policy.plan([SystemMessage("s"), HumanMessage(question)], tools=tools)
-    assert first.route_names[0] == "transfer_to_math" and "transfer_to_info" in first.route_names
+    assert {"transfer_to_math", "transfer_to_info"} <= set(first.route_names)  # both fit, in either order
     error = "Error: CalculationError: Malformed expression"
     turn = [
         SystemMessage("s"),
