@@ -1621,6 +1621,10 @@ def test_a_calculator_value_is_said_rounded_and_with_its_sign(
         ("And of 500?", "What's 15% of 200?", "What's 15% of 500?"),
         ("And until New Year?", "How many days until Christmas?", "How many days until New Year?"),
         ("and for how long?", "What's 15% of 200?", None),  # no "for" before: nothing to replace
+        # another day: the previous question of that day, its own day word replaced
+        ("And tomorrow?", "When is sunset in Oslo?", "When is sunset in Oslo tomorrow?"),
+        ("what about yesterday?", "What was the date today in Lima?", "What was the date yesterday in Lima?"),
+        ("And tomorrow at noon?", "When is sunset in Oslo?", None),  # more than a day
     ],
 )
 def test_a_follow_up_giving_another_number_asks_the_previous_question_with_it(

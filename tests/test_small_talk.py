@@ -455,3 +455,17 @@ def test_a_question_about_the_user_is_left_to_what_was_told() -> None:
 def test_who_the_user_is_talking_to_is_a_question_about_the_assistant() -> None:
     assert ABOUT_ASSISTANT_RE.match("Who am I talking to?")
     assert (small_talk_reply("Who am I talking to?", CAPABILITIES) or "").startswith("I'm an assistant.")
+
+
+def test_a_follow_up_is_replied_to_as_the_question_it_stands_for() -> None:
+    """ "And tomorrow?" after the weather asks the weather tomorrow: the 135M model had answered it alone
+    ("as a friendly AI assistant you're designed to assist with everyday tasks")."""
+    from langchain_core.messages import AIMessage
+
+    messages = [
+        SystemMessage("You write the final answer."),
+        HumanMessage("What's the weather in Paris?"),
+        AIMessage("I can't check live information such as the weather."),
+        HumanMessage("And tomorrow?"),
+    ]
+    assert (LocalChatModel().plan(messages).fixed or "").startswith("I can't check live information")

@@ -1210,6 +1210,7 @@ def with_another_number(question: str, previous: str | None) -> str | None:
             or _same_preposition(rest, previous)
             or _another_operation(rest, previous)
             or _another_place(rest, previous)
+            or _another_day(rest, previous)
         )
     percent = given.group("pct") is not None
     text = digits_written(previous)
@@ -1229,6 +1230,23 @@ _GIVEN_RATE_RE = re.compile(
     r"\b(?:at|rate\s+of|rate)\s*(?:an?\s+)?(?:exchange\s+rate\s+of\s+)?[$€£]?$", re.IGNORECASE
 )
 """The words before a rate a question gives ("at 0.92", "at a rate of 1.1")."""
+
+
+_DAY_WORD_RE = re.compile(r"\b(?:today|tomorrow|yesterday|tonight)\b", re.IGNORECASE)
+"""A day said relative to today."""
+
+
+def _another_day(rest: str, previous: str) -> str | None:
+    """The previous question asked of another day, when a day is all a follow-up gives: "tomorrow?" after
+    "When is sunset in Paris?" asks "When is sunset in Paris tomorrow?" (its "today" replaced, if it said
+    one); None otherwise."""
+    wanted = rest.strip(" ?!.").lower()
+    if _DAY_WORD_RE.fullmatch(wanted) is None:
+        return None
+    if _DAY_WORD_RE.search(previous):
+        return _DAY_WORD_RE.sub(wanted, previous, count=1)
+    body = previous.rstrip(" ?!.")
+    return f"{body} {wanted}{previous[len(body):] or '?'}"
 
 
 _OPERATION_FAMILIES = (
@@ -2679,7 +2697,9 @@ class SmallModelPolicy:
             tokens = min(self.max_tokens or budget, budget)
             return Plan("text", prompt, None, [], [], tokens)
         if question:
-            reply = small_talk_reply(question, capabilities_in(system_text)) or unknown_of_user_reply(
+            # a follow-up is replied to as the question it stands for ("And tomorrow?" after the weather)
+            asked = with_another_number(question, previous_asked(messages)) or question
+            reply = small_talk_reply(asked, capabilities_in(system_text)) or unknown_of_user_reply(
                 question, messages
             )
             if reply is not None:
