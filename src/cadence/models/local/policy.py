@@ -1246,7 +1246,7 @@ def _another_day(rest: str, previous: str) -> str | None:
     if _DAY_WORD_RE.search(previous):
         return _DAY_WORD_RE.sub(wanted, previous, count=1)
     body = previous.rstrip(" ?!.")
-    return f"{body} {wanted}{previous[len(body):] or '?'}"
+    return f"{body} {wanted}{previous[len(body) :] or '?'}"
 
 
 _OPERATION_FAMILIES = (
