@@ -194,6 +194,15 @@ async def test_a_question_about_what_the_user_told_is_read_with_it() -> None:
     assert other.trace["planned_tools"] == []
 
 
+async def test_the_told_place_is_read_before_the_questions_own_words() -> None:
+    """ "When is sunrise where I live?" after "I live in Madrid.": "live" alone is the geography's word; read
+    with what was told, the world clock's reader takes it (the sunrise in Madrid)."""
+    engine, _ = planner_engine([*[{"content": "no plan"}, {"content": "ok"}] * 2])
+    await engine.ainvoke("I live in Madrid.", user_id="u")
+    out = await engine.ainvoke("When is sunrise where I live?", user_id="u")
+    assert [t["name"] for t in out.trace["planned_tools"]] == ["current_time"]
+
+
 async def test_one_tool_for_several_parts_is_planned_once_per_part() -> None:
     engine, _ = planner_engine([{"content": "no plan"}, *[{"content": "ok"}] * 4])
     out = await engine.ainvoke("What is 10% of 50 and what's the square root of 81?", user_id="u")

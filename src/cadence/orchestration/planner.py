@@ -333,6 +333,15 @@ def lexical_plan(
     # what leans on an earlier turn or on what the user told ("Multiply that by 10", "How much do I make in
     # 8 hours?" after "My hourly rate is $45.") is not read alone: the researcher fills it in
     context = bool(_earlier_messages(state) or memory.get("items")) and leans_on_context(question)
+    told = " ".join(_sentence(str(i.get("text") or "")) for i in memory_items(state, [FACT_KIND]))
+    best = _lexical_tool(f"{told} {question}", index) if context and told else None
+    if best is not None:
+        # what the user told said before the question ("How old am I?" after "I was born on 12 May 1990.",
+        # "When is sunrise where I live?" after "I live in Madrid."): a tool reads the two together, the
+        # question's own words first ("live" alone would be the geography's)
+        return Plan(
+            "researcher", [{"name": best, "args": None}], f"the {best} tool fits it with what the user told"
+        )
     chosen: list[tuple[str, str]] = []
     # a message asking several things ("What's 12% of 350, and what time is it in Sydney?"): a tool per part
     parts = question_parts(question) if index.schemas else []
@@ -352,14 +361,6 @@ def lexical_plan(
     if planned:
         fits = " and ".join(dict.fromkeys(f"the {entry['name']} tool" for entry in planned))
         return Plan("researcher", planned, f"{fits} fit the question")
-    told = " ".join(_sentence(str(i.get("text") or "")) for i in memory_items(state, [FACT_KIND]))
-    best = _lexical_tool(f"{told} {question}", index) if context and told else None
-    if best is not None:
-        # what the user told said before the question ("How old am I?" after "I was born on 12 May 1990."):
-        # a tool reads the two together
-        return Plan(
-            "researcher", [{"name": best, "args": None}], f"the {best} tool fits it with what the user told"
-        )
     if earlier is not None and FOLLOW_UP_RE.search(question) and is_follow_up(question):
         # "And in Vancouver?" after the time in Toronto: no tool's words, the previous turn's tool again
         return Plan("researcher", [{"name": earlier, "args": None}], f"a follow-up: the {earlier} tool again")
