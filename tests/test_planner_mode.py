@@ -197,7 +197,9 @@ async def test_a_question_about_what_the_user_told_is_read_with_it() -> None:
 async def test_the_told_place_is_read_before_the_questions_own_words() -> None:
     """ "When is sunrise where I live?" after "I live in Madrid.": "live" alone is the geography's word; read
     with what was told, the world clock's reader takes it (the sunrise in Madrid)."""
-    engine, _ = planner_engine([*[{"content": "no plan"}, {"content": "ok"}] * 2])
+    engine, _ = planner_engine(
+        [*[{"content": "no plan"}, {"content": "ok"}] * 2], builtin_plugins=["math", "info", "geo"]
+    )
     await engine.ainvoke("I live in Madrid.", user_id="u")
     out = await engine.ainvoke("When is sunrise where I live?", user_id="u")
     assert [t["name"] for t in out.trace["planned_tools"]] == ["current_time"]
