@@ -13,7 +13,7 @@ from cadence.builtins.geo import GEO_TOOLS, GeoPlugin
 from cadence.builtins.info import INFO_TOOLS, InfoPlugin
 from cadence.builtins.math import MATH_TOOLS, MathPlugin
 from cadence.builtins.text import TextAgent, TextPlugin
-from cadence.builtins.text_facts import TextFactsError, answer, asks_text_fact, read_request
+from cadence.builtins.text_facts import TextFactsError, answer, asks_text_fact, read_request, syllables
 from cadence.models.local import LocalChatModel
 from cadence.models.local.policy import is_statement, with_another_number
 from cadence.models.preroute import without_style_request
@@ -225,3 +225,48 @@ def test_lengths_of_things_not_words_are_not_text_facts(question: str) -> None:
 )
 def test_the_longest_word_and_title_case(question: str, said: str) -> None:
     assert answer(question) == said
+
+
+@pytest.mark.parametrize(
+    ("word", "count"),
+    [
+        ("banana", 3), ("table", 2), ("makes", 1), ("jumped", 1), ("wanted", 2), ("whale", 1),
+        ("idea", 3), ("radio", 3), ("curious", 3), ("delicious", 3), ("station", 2), ("million", 2),
+        ("lion", 2), ("poem", 2), ("quiet", 2), ("boxes", 2), ("television", 4), ("strawberry", 3),
+    ],
+)  # fmt: skip
+def test_syllables_are_counted_by_spoken_vowel_groups(word: str, count: int) -> None:
+    assert syllables(word) == count
+
+
+def test_syllables_of_a_word_or_a_text_are_answered_as_a_rule_of_thumb() -> None:
+    assert answer("How many syllables does 'elephant' have?").startswith(
+        "The word 'elephant' has 3 syllables"
+    )
+    out = answer("How many syllables are in: the quick brown fox")
+    assert out.startswith("The text 'the quick brown fox' has 4 syllables") and "rule of thumb" in out
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Alphabetize: pear, apple, mango", "In alphabetical order: apple, mango, pear."),
+        (
+            "Sort these words alphabetically: zebra, Apple, mango",
+            "In alphabetical order: Apple, mango, zebra.",
+        ),
+        ("Put these in alphabetical order: Tom; Anna\nBeth", "In alphabetical order: Anna, Beth, Tom."),
+        (
+            "List these from Z to A: kiwi and fig and plum",
+            "In reverse alphabetical order (Z to A): plum, kiwi, fig.",
+        ),
+        ("Sort alphabetically: delta charlie bravo", "In alphabetical order: bravo, charlie, delta."),
+    ],
+)
+def test_a_list_is_put_in_alphabetical_order(question: str, said: str) -> None:
+    assert answer(question) == said
+
+
+def test_numbers_are_not_sorted_as_words() -> None:
+    """The calculator's number facts sort numbers by value; "10" before "9" as text would be wrong."""
+    assert read_request("Sort these numbers alphabetically: 10, 9, 100") is None

@@ -9,7 +9,9 @@ reads the request and the text it is about from one question and works the answe
 - the text written backwards, in upper, lower or title case; whether it is a palindrome; its longest or
   shortest word.
 - which of two words is longer or shorter ("Which is longer, 'elephant' or 'giraffe'?"; the words quoted,
-  or named after a comma when the question speaks of words or letters).
+  or named after a comma when the question speaks of words or letters);
+- a list of words in alphabetical order (A to Z, or Z to A); the syllables of a word or text, counted by
+  its spoken vowel groups (an English rule of thumb, right for most words, said as such).
 
 The text is what follows a colon ("Count the words in this: ..."), what the question quotes ("'to be or
 not to be'"), or the word a short question names ("How many r's in strawberry?", "Reverse the word
@@ -82,6 +84,12 @@ _ASKS: dict[str, re.Pattern[str]] = {
     "vowels": _counted("vowels"),
     "consonants": _counted("consonants"),
     "sentences": _counted("sentences"),
+    "syllables": _counted("syllables"),
+    "sorted": re.compile(
+        r"\balphabeti[sz]e\b|\b(?:in|into) (?:reverse )?alphabetical order\b"
+        r"|\b(?:sort|order|arrange|list)\b[^:]*\b(?:alphabetically|a to z|z to a|a-z|z-a)\b",
+        re.I,
+    ),
     "palindrome": re.compile(r"\bpalindromes?\b", re.I),
     "backwards": re.compile(r"\b(?:backwards?|reversed?|in reverse)\b", re.I),
     "upper": re.compile(r"\b(?:upper[ -]?case|in (?:all )?capitals?|in capital letters|all caps)\b", re.I),
@@ -184,6 +192,10 @@ def read_request(question: str) -> TextRequest | None:
             continue
         if "loose" in found.groupdict() and found.group("loose") and " " in text.strip():
             continue  # "letters in banana" counts; "What words in English start with z?" asks no count
+        if ask == "sorted":
+            if len(_listed(text)) < 2 or not any(c.isalpha() for c in text):
+                continue  # one word, or numbers: the calculator sorts those
+            return TextRequest(ask, text, asking)  # the request's words: A to Z or Z to A
         return TextRequest(ask, text)
     letter = _LETTER_RE.search(asking)
     if letter:
@@ -221,6 +233,46 @@ def _is_palindrome(text: str) -> bool:
     return len(kept) > 1 and kept == kept[::-1]
 
 
+_LIST_SEPARATOR_RE = re.compile(r"\s*(?:[,;\n]|\band\b)\s*", re.IGNORECASE)
+
+
+def _listed(text: str) -> list[str]:
+    """The items of a list given as text: separated by commas, semicolons, lines or "and"; by spaces when
+    it has none of those ("pear apple mango")."""
+    body = text.strip().rstrip(".!?")
+    items = [i.strip() for i in _LIST_SEPARATOR_RE.split(body) if i and i.strip()]
+    return items if len(items) > 1 else body.split()
+
+
+_VOWEL_GROUP_RE = re.compile(r"[aeiouy]+")
+_TWO_VOWELS_RE = re.compile(r"(?<![tcsgq])i(?:a|u|o(?!n\b))|^[a-z]?ion\b|eo\b|ua|uo|iu|oe(?=[mt])|ie(?=t\b)")
+"""Two vowels side by side spoken apart ("radio", "piano", "curious", "video", "dual", "poem", "quiet",
+"lion"); not in "-tion", "-cial", "-gion", "-cious", after "q", nor a longer word's final "-ion"
+("million", "onion")."""
+
+
+def syllables(word: str) -> int:
+    """The syllables of an English word by its spoken vowel groups: each run of vowels (with "y") is one,
+    two vowels spoken apart two (:data:`_TWO_VOWELS_RE`, a final "-ea"); a silent final "e" ("make",
+    "makes") is none unless it follows a consonant and "l" ("table"); a final "-ed" after a letter other
+    than "t" or "d" ("jumped") is none; at least one."""
+    w = re.sub(r"[^a-z]", "", word.lower())
+    if not w:
+        return 0
+    count = len(_VOWEL_GROUP_RE.findall(w)) + len(_TWO_VOWELS_RE.findall(w))
+    if w.endswith("ea") and count > 0:
+        count += 1  # "idea", "area"
+    if w.endswith("es") and len(w) > 3 and w[-3] not in "sxzcghaeiouy" and count > 1:
+        count -= 1  # "makes", "names"; not "boxes", "pages", "goes"
+    elif w.endswith("e") and not w.endswith(("le", "ee", "ye")) and count > 1:
+        count -= 1
+    elif w.endswith("le") and len(w) > 2 and w[-3] in "aeiouy" and count > 1:
+        count -= 1  # "whale", "smile": the e is silent after a vowel
+    elif w.endswith("ed") and len(w) > 3 and w[-3] not in "tdaeiouy" and count > 1:
+        count -= 1
+    return max(1, count)
+
+
 def _sentence(request: TextRequest) -> str:
     """The answer to ``request`` (its first letter may be lower case: "the word 'hello' has ...")."""
     ask, text, target, shown = request.ask, request.text, request.target, _shown(request.text)
@@ -240,6 +292,19 @@ def _sentence(request: TextRequest) -> str:
     if ask == "sentences":
         sentences = [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if re.search(r"\w", s)]
         return f"{shown} has {_plural(len(sentences), 'sentence')}."
+    if ask == "syllables":
+        counts = [syllables(w) for w in words if _letters(w)]
+        total = sum(counts)
+        return (
+            f"{shown} has {_plural(total, 'syllable')} (counted by its spoken vowel groups, a rule of thumb "
+            "that fits most English words)."
+        )
+    if ask == "sorted":
+        items = _listed(text)
+        backwards = re.search(r"\b(?:reverse|z to a|z-a|descending)\b", request.target, re.I) is not None
+        ordered = sorted(items, key=lambda w: (w.casefold(), w), reverse=backwards)
+        order = "reverse alphabetical order (Z to A)" if backwards else "alphabetical order"
+        return f"In {order}: {', '.join(ordered)}."
     if ask == "backwards":
         return f"{shown} written backwards is '{text[::-1]}'."
     if ask == "spelled":
@@ -319,4 +384,4 @@ def answer(question: str) -> str:
     return capitalized(_sentence(request))
 
 
-__all__ = ["TextFactsError", "TextRequest", "answer", "asks_text_fact", "read_request"]
+__all__ = ["TextFactsError", "TextRequest", "answer", "asks_text_fact", "read_request", "syllables"]
