@@ -2523,6 +2523,21 @@ def test_a_tip_or_tax_named_on_a_price_is_that_part(question: str, value: float)
     assert evaluate(to_expression(question)) == pytest.approx(value)
 
 
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("If I invest $1000 at 5% per year, how much after 10 years?", 1000 * 1.05**10),
+        ("A town of 50,000 people grows 2% a year. How many people in 10 years?", 50000 * 1.02**10),
+        ("A car worth $20,000 depreciates 15% a year. What is it worth in 3 years?", 20000 * 0.85**3),
+        ("My savings of 2000 grow 1% per month. How much after 18 months?", 2000 * 1.01**18),
+        ("Prices rise with inflation of 3% a year. What does $100 cost in 10 years?", 100 * 1.03**10),
+    ],
+)
+def test_a_growth_each_year_compounds_over_the_span(question: str, value: float) -> None:
+    """A growth rate compounds by its meaning; interest is asked which (below)."""
+    assert evaluate(to_expression(question)) == pytest.approx(value)
+
+
 def test_interest_over_years_naming_no_kind_is_asked_which() -> None:
     with pytest.raises(CalculationError, match="compounds or not: say which"):
         calculate.invoke({"expression": "What is the interest on $1000 at 5% for 3 years?"})

@@ -1229,6 +1229,41 @@ def unguessed(text: str) -> str | None:
     )
 
 
+_GROWTH_RE = re.compile(
+    r"\b(?:invest(?:s|ed|ing|ment)?|grows?|growing|grew|grown|growth|appreciat(?:e|es|ed|ing)|inflation"
+    r"|returns?|yield(?:s|ing)?|(?P<down>depreciat(?:e|es|ed|ing)|declin(?:e|es|ed|ing)|shrinks?|shrinking"
+    r"|shrank|los(?:e|es|ing)\s+value))\b",
+    re.IGNORECASE,
+)
+"""An amount that grows (an investment, a population, a salary, prices under inflation) or shrinks (a car's
+value) by a percent each period: that compounds, by the meaning of a growth rate."""
+_EACH_PERIOD_RE = re.compile(
+    r"\b(?:per|a|an|each|every)\s+(?P<unit>year|month)\b|\bper annum\b|\b(?:annually|yearly)\b"
+    r"|\b(?P<monthly>monthly)\b",
+    re.IGNORECASE,
+)
+
+
+def _growth_over_years(text: str) -> str | None:
+    """An amount growing or shrinking by a percent each year (or month) over a span, compounding ("If I
+    invest $1000 at 5% per year, how much after 10 years?": ``1000 * (1 + 5 / 100) ** 10``; "a car worth
+    $20,000 depreciates 15% a year: its value in 3 years?": ``(1 - 15 / 100)``). ``None`` unless it names a
+    growth or a decline (:data:`_GROWTH_RE`), a rate each year or month, one percent, one amount and one
+    span; interest is :func:`_interest`'s (it compounds or not: asked, not guessed)."""
+    growth = _GROWTH_RE.search(text)
+    each = _EACH_PERIOD_RE.search(text)
+    if growth is None or each is None or re.search(r"\binterest\b", text, re.IGNORECASE):
+        return None
+    found = _rate_amount_years(text)
+    if found is None:
+        return None
+    amount, percent, years = found
+    monthly = (each.group("unit") or "").lower() == "month" or each.group("monthly") is not None
+    periods = _number(round(years * 12, 6) if monthly else years)
+    sign = "-" if growth.group("down") else "+"
+    return f"({amount} * (1 {sign} {percent} / 100) ** {periods})"
+
+
 def _loan_payment(text: str) -> str | None:
     """The payment of a loan repaid in equal instalments ("the monthly payment on a $20,000 loan at 6% for 5
     years": ``A * r / (1 - (1 + r) ** -n)`` with ``r`` the rate per payment, monthly unless another is
@@ -2744,6 +2779,7 @@ def _to_expression(text: str) -> str:
                 return reading
     return (
         _interest(cleaned)
+        or _growth_over_years(cleaned)
         or _loan_payment(cleaned)
         or _percent_earned(cleaned)
         or _price_problem(cleaned)
