@@ -2761,3 +2761,13 @@ def test_two_things_not_units_of_one_kind_are_not_compared_as_units(question: st
     from cadence.builtins.math_language import units_compared
 
     assert units_compared(question) is None
+
+
+@pytest.mark.parametrize(
+    "question", ["Convert -500 Kelvin to Celsius", "What is -300 °C in Fahrenheit?", "Convert -460 F to K"]
+)
+def test_a_temperature_below_absolute_zero_is_an_error(question: str) -> None:
+    """The calculator had said "-500 K is -773.15 °C"."""
+    with pytest.raises(CalculationError, match="below absolute zero"):
+        calculate.invoke({"expression": question})
+    assert calculate.invoke({"expression": "What is 0 K in Celsius?"}).startswith("0 K = -273.15 °C")

@@ -1154,6 +1154,9 @@ def _calculate_one(expression: str) -> str:
             return share
         conversion = conversion_in(expression) or rate_in(expression)
         if conversion is not None and conversion.expression == translated:
+            impossible = _below_absolute_zero(conversion.amount)
+            if impossible is not None:
+                raise CalculationError(impossible) from None
             return _converted(conversion.amount, conversion.unit, translated, result)
         money = _in_money(expression, result, translated) + _in_cents(expression, result)
         body = question_body(expression)
@@ -1162,6 +1165,27 @@ def _calculate_one(expression: str) -> str:
         return f"{translated} = {format_number(result)}{money}"
     logger.debug("calculated %r", expression)
     return format_number(result)
+
+
+_ABSOLUTE_ZERO = {"K": 0.0, "°C": -273.15, "°F": -459.67}
+"""Absolute zero on each temperature scale, by the label a conversion writes its amount with."""
+
+
+def _below_absolute_zero(amount: str) -> str | None:
+    """An error message when a temperature read for conversion ("-500 K") is below absolute zero, else
+    None (no temperature is that low: a typo or a wrong scale)."""
+    number, _, label = amount.partition(" ")
+    floor = _ABSOLUTE_ZERO.get(label)
+    try:
+        value = float(number)
+    except ValueError:
+        return None
+    if floor is None or value >= floor:
+        return None
+    return (
+        f"{amount} is below absolute zero (0 K = -273.15 °C = -459.67 °F), and no temperature is that low; "
+        "check the number or the scale"
+    )
 
 
 @inline
