@@ -469,3 +469,14 @@ def test_a_follow_up_is_replied_to_as_the_question_it_stands_for() -> None:
         HumanMessage("And tomorrow?"),
     ]
     assert (LocalChatModel().plan(messages).fixed or "").startswith("I can't check live information")
+
+
+@pytest.mark.parametrize("message", ["asdfghjkl", "a" * 300, "sdfsdfsdf ghjghj"])
+def test_keyboard_mashing_is_no_question(message: str) -> None:
+    """The 135M model answered "asdfghjkl" with "I'm here to help with any math or science-related questions"."""
+    assert (small_talk_reply(message, CAPABILITIES) or "").startswith("I didn't catch a question there.")
+
+
+@pytest.mark.parametrize("message", ["strengths", "What is 2+2? asdfghjkl", "rhythms", "lol"])
+def test_real_words_are_no_keyboard_mashing(message: str) -> None:
+    assert not (small_talk_reply(message, CAPABILITIES) or "").startswith("I didn't catch")

@@ -2115,6 +2115,19 @@ tool translates and a 135M model invents words, so its reply says so (a plugin t
 question by its words before this is asked)."""
 
 
+_GIBBERISH_WORD_RE = re.compile(
+    r"[^\W\d_]*(?:[bcdfghjklmnpqrstvwxz]{6}|([^\W\d_])\1{3})[^\W\d_]*", re.IGNORECASE
+)
+"""A "word" no language writes: six consonants in a row ("asdfghjkl") or one letter four times ("aaaa")."""
+
+
+def _is_gibberish(text: str) -> bool:
+    """Whether every word of ``text`` is keyboard mashing (:data:`_GIBBERISH_WORD_RE`): no question to
+    answer, and a small model makes one up ("I'm here to help with any math or science-related questions")."""
+    words = re.findall(r"\w+", text)
+    return bool(words) and all(_GIBBERISH_WORD_RE.fullmatch(w) for w in words)
+
+
 def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
     """A reply to a greeting, thanks, goodbye, a question about what the assistant can do, a request to act
     no tool takes (:data:`cadence.text.ACTION_REQUEST_RE`), a request to translate (:data:`TRANSLATION_RE`)
@@ -2160,7 +2173,7 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
         if _MAKER_RE.search(text):
             return f"I'm an assistant built with Cadence, an open-source multi-agent chat framework. {offer}"
         return f"I'm an assistant. {offer}" if _IDENTITY_RE.search(text) else offer
-    if text and not re.search(r"\w", text):  # "???", "...": no words to answer
+    if text and (not re.search(r"\w", text) or _is_gibberish(text)):  # "???", "asdfghjkl": nothing to answer
         lead = "I didn't catch a question there."
         return f"{lead} {offer}" if offer else f"{lead} What would you like to know?"
     if ACTION_REQUEST_RE.search(text):
