@@ -35,6 +35,7 @@ from cadence.builtins.math import (
     statistics,
 )
 from cadence.sdk import BaseAgent, PluginMetadata
+from cadence.text import one_word_phrases
 
 
 def calc(expression: str) -> str:
@@ -485,6 +486,19 @@ def test_bundled_docs_answer_how_to_questions() -> None:
     assert index.search("How do I add a plugin to Cadence?")[0].heading == "Plugins > Writing a plugin"
     assert "CADENCE_LLM" in index.search("How do I change the model?")[0].snippet
     assert "CADENCE_DISABLED_PLUGINS" in index.search("How do I remove a plugin?")[0].snippet
+
+
+def test_bundled_docs_answer_a_subject_said_another_way() -> None:
+    """A phrase documents write as one word ("times out": timeout; "the CLI": the command line) and a
+    subject they name otherwise ("authentication": the API keys) find their passage; "times" alone had found
+    "how many times a letter appears"."""
+    index = get_index(BUNDLED_DOCS_DIR)
+    assert "CADENCE_TOOL_TIMEOUT" in index.search("What happens when a tool times out?")[0].snippet
+    assert "CADENCE_API_KEYS" in index.search("How do I add authentication to the API?")[0].snippet
+    assert "cadence chat" in index.search("How do I use the CLI?")[0].snippet
+    assert one_word_phrases("when a tool timed out, log in on the command line") == (
+        "when a tool timeout, login on the cli"
+    )
 
 
 def test_docs_snippet_starts_at_the_beginning_of_its_line() -> None:

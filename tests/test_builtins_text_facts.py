@@ -270,3 +270,20 @@ def test_a_list_is_put_in_alphabetical_order(question: str, said: str) -> None:
 def test_numbers_are_not_sorted_as_words() -> None:
     """The calculator's number facts sort numbers by value; "10" before "9" as text would be wrong."""
     assert read_request("Sort these numbers alphabetically: 10, 9, 100") is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many times does 'a' appear in banana?",
+        "How many times does a appear in banana?",
+        "How many times does the letter a appear in banana?",
+    ],
+)
+def test_a_letter_counted_in_a_word_is_counted_as_a_letter(question: str) -> None:
+    """The quoted letter was taken for the text (no answer), and "a" unquoted counted as a word (0 times)."""
+    assert answer(question) == "The letter 'a' appears 3 times in the word 'banana'."
+    assert (
+        answer("Count the letter s in Mississippi")
+        == "The letter 's' appears 4 times in the word 'Mississippi'."
+    )

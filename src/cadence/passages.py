@@ -22,6 +22,7 @@ from cadence.text import (
     THE_DOCS_RE,
     WEAK_WEIGHT,
     WEAK_WORDS,
+    one_word_phrases,
     stem,
 )
 
@@ -455,7 +456,7 @@ class Asked:
 
     def __init__(self, question: str) -> None:
         self.weights: dict[str, float] = {}
-        for word, _ in topic_word_list(THE_DOCS_RE.sub(" ", question)):
+        for word, _ in topic_word_list(one_word_phrases(THE_DOCS_RE.sub(" ", question))):
             self.weights[word] = WEAK_WEIGHT if word in WEAK_WORDS or word in _NUMBERS else 1.0
         self.quantity = bool(_QUANTITY_RE.search(question))
         """Whether the question asks for a quantity ("how many", "how long", "the limit of ...")."""

@@ -441,6 +441,11 @@ _RELATED_TEXT = {
     "save": "store keep write",
 }
 HOW_TO_WORDS: dict[str, tuple[str, ...]] = {
+    "authentication": ("key", "keys"),
+    "authenticate": ("key", "keys"),
+    "auth": ("key", "keys"),
+    "login": ("key", "keys"),
+    "cli": ("command", "chat"),
     "add": ("write", "create", "register"),
     "make": ("write", "create"),
     "create": ("write",),
@@ -456,11 +461,26 @@ HOW_TO_WORDS: dict[str, tuple[str, ...]] = {
     "launch": ("start", "serve"),
     "run": ("start", "serve"),
 }
-"""Words the documentation says for the verb of a how-to question: "how do I add a plugin" is answered by
-"Writing a plugin", "how do I change the model" by the setting that chooses it. The docs search widens its
+"""Words the documentation says for the verb of a how-to question, or for its subject said another way:
+"how do I add a plugin" is answered by "Writing a plugin", "how do I change the model" by the setting that
+chooses it, "how do I add authentication" by the API keys. The docs search widens its
 query with them and counts them in section titles as the question's own word; the sentences picked from
 what is found count them as related words (:data:`RELATED_WORDS`). A passage with the verb itself still
 matches it ("durations add up")."""
+
+
+_ONE_WORD_PHRASES = {
+    "time out": "timeout", "times out": "timeout", "timed out": "timeout", "timing out": "timeout",
+    "log in": "login", "logs in": "login", "sign in": "login", "command line": "cli",
+    "set up": "setup", "sets up": "setup",
+}  # fmt: skip
+_ONE_WORD_PHRASE_RE = re.compile(r"\b(?:" + "|".join(_ONE_WORD_PHRASES) + r")\b", re.IGNORECASE)
+
+
+def one_word_phrases(text: str) -> str:
+    """``text`` with phrases that documents write as one word joined ("a tool times out" says "timeout",
+    "the command line" "cli"): a search for the phrase's words alone finds "how many times"."""
+    return _ONE_WORD_PHRASE_RE.sub(lambda m: _ONE_WORD_PHRASES[m.group(0).lower()], text)
 
 
 RELATED_WORDS: dict[str, frozenset[str]] = {

@@ -39,6 +39,7 @@ from cadence.text import (
     THE_DOCS_RE,
     WEAK_WEIGHT,
     WEAK_WORDS,
+    one_word_phrases,
     stem,
 )
 from cadence.text import STOPWORDS as BASE_STOPWORDS
@@ -181,7 +182,7 @@ def query_terms(text: str) -> list[str]:
     left), without an opening word asking how to present it (:data:`_PRESENTING_WORDS`) and without the
     documentation named as where to look ("what do the docs say about", not "the docs plugin":
     :data:`~cadence.text.THE_DOCS_RE`), once each, in order, at most :data:`MAX_QUERY_TERMS`."""
-    words = re.findall(r"\w+", THE_DOCS_RE.sub(" ", text).lower())
+    words = re.findall(r"\w+", one_word_phrases(THE_DOCS_RE.sub(" ", text)).lower())
     meaningful = [w for w in words if w not in _STOPWORDS]
     if len(meaningful) > 1 and meaningful[0] in _PRESENTING_WORDS:
         meaningful = meaningful[1:]  # "summarize the docs about plugins" asks about plugins
@@ -567,7 +568,8 @@ class SnippetQuery:
 
     def __init__(self, query: str) -> None:
         weak = WEAK_WORDS | {stem(w) for w in NUMBER_WORDS}  # "two plugins" asks about plugins
-        self.weights = {w: WEAK_WEIGHT if w in weak else 1.0 for w, _ in _words(THE_DOCS_RE.sub(" ", query))}
+        asked = one_word_phrases(THE_DOCS_RE.sub(" ", query))
+        self.weights = {w: WEAK_WEIGHT if w in weak else 1.0 for w, _ in _words(asked)}
         self.meanings: dict[str, list[tuple[str, float]]] = {w: [(w, 1.0)] for w in self.weights}
         for word in list(self.weights):
             for other in RELATED_WORDS.get(word, ()):
@@ -858,7 +860,8 @@ class DocsPlugin(BasePlugin):
             ),
             capabilities=[
                 "search the documentation",
-                "questions about Cadence: plugins, configuration, limits, how it works (the coordinator, "
+                "questions about Cadence: plugins, configuration, limits, the command line (CLI: cadence "
+                "chat, serve, threads), how it works (the coordinator, "
                 "the agents, the synthesizer, the suspend node, turns, threads, conversations), its modes "
                 "(coordinator, supervisor, single, planner) and tones, how to install and start it",
                 "settings and how to change them: models, timeouts, API keys, server host and port, "

@@ -54,10 +54,12 @@ _WORD_NAMED_RE = re.compile(
 
 _LETTER_RE = re.compile(
     r"\bhow many (?:times does (?:the letter )?['\"]?(?P<a>[a-z])['\"]? (?:appear|occur|show up)"
-    r"|(?:of )?(?:the letter )?['\"]?(?P<b>[a-z])['\"]?(?:['’]s|s)?\b(?! (?:words?|letters|characters)\b))",
+    r"|(?:of )?(?:the letter )?['\"]?(?P<b>[a-z])['\"]?(?:['’]s|s)?\b(?! (?:words?|letters|characters)\b))"
+    r"|\bcount (?:the )?(?:letter|character) ['\"]?(?P<c>[a-z])['\"]?(?=\s+in\b)",
     re.IGNORECASE,
 )
-"""A letter counted ("How many r's are in strawberry?", "How many times does 's' appear in ...")."""
+"""A letter counted ("How many r's are in strawberry?", "How many times does 's' appear in ...", "Count the
+letter s in Mississippi")."""
 _WORD_COUNTED_RE = re.compile(
     r"\bhow many times (?:does|is) (?:the word )?['\"“]?(?P<word>[^\W\d_][\w-]*(?:'\w+)?)['\"”]? "
     r"(?:appear|occur|used|show up|come up)",
@@ -134,12 +136,14 @@ def _text_in(question: str) -> str:
     if after and not any(q.start() < after.start() < q.end() for q in quoted):
         # "How many times does 'the' appear in: the cat and the dog"; not a colon inside quotes
         return after.group("text").strip().strip("\"“”‘’'")
+    named = _WORD_NAMED_RE.findall(question)
+    if quoted and named and all(len(q.group("text")) == 1 for q in quoted):
+        return named[-1].strip()  # "How many times does 'a' appear in banana?": the letter is what is counted
     if quoted:
         return max((q.group("text") for q in quoted), key=len)
     name = _NAME_GIVEN_RE.search(question)
     if name:
         return name.group("text").strip()
-    named = _WORD_NAMED_RE.findall(question)
     return named[-1].strip() if named else ""
 
 
@@ -185,7 +189,10 @@ def read_request(question: str) -> TextRequest | None:
     asking = question.replace(text, " ") if len(text) < len(question) else question
     word = _WORD_COUNTED_RE.search(asking)
     if word:
-        return TextRequest("word", text, word.group("word"))
+        counted = word.group("word")
+        if len(counted) == 1:  # "How many times does 'a' appear in banana?": a letter
+            return TextRequest("letter", text, counted.lower())
+        return TextRequest("word", text, counted)
     for ask, pattern in _ASKS.items():
         found = pattern.search(asking)
         if found is None:
@@ -199,7 +206,9 @@ def read_request(question: str) -> TextRequest | None:
         return TextRequest(ask, text)
     letter = _LETTER_RE.search(asking)
     if letter:
-        return TextRequest("letter", text, (letter.group("a") or letter.group("b")).lower())
+        return TextRequest(
+            "letter", text, (letter.group("a") or letter.group("b") or letter.group("c")).lower()
+        )
     return None
 
 
