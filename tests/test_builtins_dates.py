@@ -1028,3 +1028,17 @@ def test_an_age_now_and_the_age_in_a_later_year() -> None:
         "Someone 30 years old now (15 January 2025) will be 45 years old at this time of year in 2040."
     )
     assert ask("If I am 25 now, how old will I be in 2050?").startswith("Someone 25 years old now")
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Is Monday a weekday?", "Yes: Monday is a weekday"),
+        ("Is Saturday a weekend day?", "Yes: Saturday is a weekend day"),
+        ("Are Sundays weekdays?", "No: Sunday is a weekend day"),
+        ("Is Friday a working day?", "Yes: Friday is a weekday"),
+    ],
+)
+def test_a_day_of_the_week_named_alone_is_a_weekday_or_not(question: str, said: str) -> None:
+    """What the day is, not a date: "Is Monday a weekday?" had been an error asking which Monday."""
+    assert date_calculator.invoke({"question": question}).startswith(said)

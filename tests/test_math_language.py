@@ -2771,3 +2771,21 @@ def test_a_temperature_below_absolute_zero_is_an_error(question: str) -> None:
     with pytest.raises(CalculationError, match="below absolute zero"):
         calculate.invoke({"expression": question})
     assert calculate.invoke({"expression": "What is 0 K in Celsius?"}).startswith("0 K = -273.15 °C")
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("What's 7 divided by 3 as a fraction?", "7/3 = 2 1/3"),
+        ("12 over 8 as a fraction in lowest terms", "12/8 = 3/2 = 1 1/2"),
+        ("How many is a baker's dozen?", "a baker's dozen = 13"),
+        ("How much is 3 dozen eggs?", "3 dozen eggs = 36 eggs"),
+    ],
+)
+def test_quotients_as_fractions_and_dozens_of_things(question: str, answer: str) -> None:
+    assert calculate.invoke({"expression": question}) == answer
+
+
+def test_a_quotient_by_zero_as_a_fraction_is_an_error() -> None:
+    with pytest.raises(CalculationError, match="Division by zero"):
+        calculate.invoke({"expression": "5/0 as a fraction"})

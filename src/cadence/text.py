@@ -105,7 +105,7 @@ def numbers_from_words(text: str) -> str:
     """Numbers written in words in ``text`` replaced by digits (other words untouched), also digits
     before a size word ("2 million" → ``2000000``)."""
     text = _SCALED_DIGITS_RE.sub(_scaled, text)
-    text = _HALF_DOZEN_RE.sub(lambda m: "18" if m.group("and") else "6", text)
+    text = _HALF_DOZEN_RE.sub(lambda m: "18" if m.group("and") else "13" if m.group("baker") else "6", text)
     return _NUMBER_PHRASE_RE.sub(lambda m: _read_number_words(m.group(0)), text)
 
 
@@ -145,8 +145,11 @@ def number_in_words(n: int) -> str:
     return " ".join(groups)
 
 
-_HALF_DOZEN_RE = re.compile(r"\bhalf an? dozen\b|\ba dozen (?P<and>and a half)\b", re.IGNORECASE)
-"""Half a dozen is 6 and a dozen and a half 18 (read word by word, "half" was lost and a dozen was 12)."""
+_HALF_DOZEN_RE = re.compile(
+    r"\bhalf an? dozen\b|\ba dozen (?P<and>and a half)\b|\ban? (?P<baker>baker'?s'? dozen)\b", re.IGNORECASE
+)
+"""Half a dozen is 6, a dozen and a half 18 and a baker's dozen 13 (read word by word, "half" was lost and
+a dozen was 12)."""
 
 
 def valid_unicode(text: str) -> str:

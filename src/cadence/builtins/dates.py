@@ -1456,6 +1456,32 @@ _MONTH_ALONE_RE = re.compile(
 its 1st."""
 
 
+_WEEKDAY_NAME_KIND_RE = re.compile(
+    r"^\W*(?:is|are)\s+(?P<day>monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\s+(?:an?\s+)?"
+    r"(?P<kind>weekend(?:\s+days?)?|weekdays?|week\s*days?|working\s+days?|work\s*days?|business\s+days?)"
+    r"\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+"""A question whether a day of the week, named alone, is a weekday or a weekend day ("Is Monday a weekday?",
+"Are Saturdays weekend days?"): what the day is, not a date."""
+
+
+def _weekday_name_kind(question: str) -> str | None:
+    """The answer to :data:`_WEEKDAY_NAME_KIND_RE`'s question ("Yes: Monday is a weekday (Monday to Friday;
+    Saturday and Sunday are the weekend)."), or None for another question."""
+    match = _WEEKDAY_NAME_KIND_RE.match(question)
+    if match is None:
+        return None
+    day = match.group("day").capitalize()
+    weekend = day in ("Saturday", "Sunday")
+    asked_weekend = match.group("kind").lower().startswith("weekend")
+    is_a = "a weekend day" if weekend else "a weekday"
+    return (
+        f"{'Yes' if weekend == asked_weekend else 'No'}: {day} is {is_a} (Monday to Friday are weekdays; "
+        "Saturday and Sunday are the weekend)."
+    )
+
+
 def _day_kind(item: _Date, today: _Today, kind: str) -> str:
     """Whether the day of ``item`` is a weekend day (``kind`` "weekend…") or a weekday (any other kind),
     said with its date: "No: today in UTC is Monday, 30 November 2026, a weekday."."""
@@ -1482,8 +1508,12 @@ def answer(question: str, calendar: Calendar) -> str:
     """
     check_question(question, DateQuestionError, kind="date", examples=EXAMPLES, max_chars=MAX_QUESTION_CHARS)
     today_utc = calendar.now().astimezone(UTC).date()
-    counted = _nth_weekday_date(question, today_utc) or _age_later(question, today_utc)
-    if counted is not None:  # "What date is the third Sunday of June 2027?", "I'm 30: how old in 2040?"
+    counted = (
+        _weekday_name_kind(question)
+        or _nth_weekday_date(question, today_utc)
+        or _age_later(question, today_utc)
+    )
+    if counted is not None:  # "Is Monday a weekday?", "the third Sunday of June 2027?", "I'm 30: in 2040?"
         return counted
     text = _MONTH_ALONE_RE.sub(
         lambda m: f"{m.group('lead')} 1 {m.group('month')}{m.group('year') or ''}", _normalize(question)

@@ -79,32 +79,41 @@ _WORD_RE = re.compile(r"[A-Za-z]{2,}")
 
 
 _AS_FRACTION_RE = re.compile(
-    r"^\s*(?:what(?:'s| is)\s+|convert\s+|write\s+|express\s+|turn\s+)?(?P<x>[-+]?[\d.,]*\d[\d.,]*%?)\s+"
+    r"^\s*(?:what(?:'s| is)\s+|convert\s+|write\s+|express\s+|turn\s+)?(?P<x>[-+]?[\d.,]*\d[\d.,]*%?)"
+    r"(?:\s*(?:/|divided\s+by|over)\s*(?P<y>\d[\d,]*))?\s+"
     r"(?:as|to|into|in)\s+(?:an?\s+)?(?:(?:simplest|lowest|reduced|common)\s+)?fraction(?:al)?"
     r"(?:\s+(?:form|terms))?(?:\s+in\s+(?:its\s+)?(?:simplest|lowest)\s+(?:form|terms))?\s*[?.!]*\s*$",
     re.IGNORECASE,
 )
 """A number asked as a fraction: "What is 0.75 as a fraction?", "convert 2.5 to a fraction", "40% as a
-fraction"."""
+fraction", "7 divided by 3 as a fraction"."""
 
 
 def _as_fraction(expression: str) -> str | None:
-    """A decimal or percentage written as the fraction in lowest terms it is exactly ("0.75 = 3/4",
-    "2.5 = 5/2 = 2 1/2", "40% = 2/5"); None unless the text asks just that."""
+    """A decimal, a percentage or a quotient written as the fraction in lowest terms it is exactly ("0.75 =
+    3/4", "2.5 = 5/2 = 2 1/2", "40% = 2/5", "7/3 = 2 1/3"); None unless the text asks just that."""
     match = _AS_FRACTION_RE.match(expression)
     if match is None:
         return None
-    written = match.group("x").replace(",", "")
-    percent = written.endswith("%")
+    number = match.group("x").replace(",", "")
+    percent = number.endswith("%")
     try:
-        value = Fraction(decimal.Decimal(written.rstrip("%")))
+        value = Fraction(decimal.Decimal(number.rstrip("%")))
     except (decimal.InvalidOperation, ValueError):
         return None
     if percent:
         value /= 100
+    written = match.group("x")
+    if match.group("y"):  # "7 divided by 3": the quotient
+        divisor = int(match.group("y").replace(",", ""))
+        if divisor == 0:
+            raise CalculationError(f"Division by zero: {written}/0 is no number, so no fraction")
+        value /= divisor
+        written = f"{written}/{match.group('y')}"
     if value.denominator == 1:
-        return f"{match.group('x')} = {value.numerator} (a whole number: {value.numerator}/1)"
-    text = f"{match.group('x')} = {value.numerator}/{value.denominator}"
+        return f"{written} = {value.numerator} (a whole number: {value.numerator}/1)"
+    reduced = f"{value.numerator}/{value.denominator}"
+    text = written if reduced == written.replace(",", "") else f"{written} = {reduced}"
     whole, rest = divmod(abs(value.numerator), value.denominator)
     if whole:
         text += f" = {'-' if value < 0 else ''}{whole} {rest}/{value.denominator}"
@@ -1138,6 +1147,11 @@ def _calculate_one(expression: str) -> str:
                 # "25% of 80 cents": the amount's unit is the result's ("(25 / 100) * 80 = 20 cents")
                 with contextlib.suppress(CalculationError):
                     return f"{unit[0]} = {format_number(evaluate(unit[0]))} {unit[1]}"
+            counted = _COUNT_OF_THINGS_RE.match(translated)
+            body = question_body(expression)
+            if counted is not None and numbers_from_words(body) != body:
+                # "How much is 3 dozen eggs?": a number said in words, of things ("3 dozen eggs = 36 eggs")
+                return f"{body} = {counted.group('n')} {counted.group('things')}"
             if getattr(error, "unreadable", False):
                 raise _not_arithmetic(expression, exc) from None
             raise CalculationError(f"{error} (read {expression!r} as {translated})") from None
@@ -1165,6 +1179,10 @@ def _calculate_one(expression: str) -> str:
         return f"{translated} = {format_number(result)}{money}"
     logger.debug("calculated %r", expression)
     return format_number(result)
+
+
+_COUNT_OF_THINGS_RE = re.compile(r"^(?P<n>\d+)\s+(?P<things>[a-z]+(?:\s+[a-z]+)?)$", re.IGNORECASE)
+"""A whole number of things, the number read from words ("3 dozen eggs" read as "36 eggs")."""
 
 
 _ABSOLUTE_ZERO = {"K": 0.0, "°C": -273.15, "°F": -459.67}
