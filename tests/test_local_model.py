@@ -1625,6 +1625,13 @@ def test_a_calculator_value_is_said_rounded_and_with_its_sign(
         ("And tomorrow?", "When is sunset in Oslo?", "When is sunset in Oslo tomorrow?"),
         ("what about yesterday?", "What was the date today in Lima?", "What was the date yesterday in Lima?"),
         ("And tomorrow at noon?", "When is sunset in Oslo?", None),  # more than a day
+        # "to" of a place for a place; never of a number or a unit
+        (
+            "And to Berlin?",
+            "What's the distance from London to Paris?",
+            "What's the distance from London to Berlin?",
+        ),
+        ("And to 500?", "Convert 10 km to miles", None),
     ],
 )
 def test_a_follow_up_giving_another_number_asks_the_previous_question_with_it(
@@ -2058,3 +2065,34 @@ def test_a_told_year_of_birth_answers_how_old_am_i() -> None:
     assert resolve_told("How old am I?", ["You were born on 3 March 1995."]) == (
         "How old is someone born on 3 March 1995?"
     )
+
+
+def test_a_follow_up_naming_only_an_order_asks_the_previous_sort_in_it() -> None:
+    from cadence.models.local.policy import in_unit_asked
+
+    assert in_unit_asked("Now descending", "Sort 5, 2, 8") == "Sort 5, 2, 8 in descending order?"
+    assert (
+        in_unit_asked("ascending?", "Sort 5, 2, 8 in descending order") == "Sort 5, 2, 8 in ascending order"
+    )
+
+
+def test_a_reference_to_a_text_is_the_text_the_previous_question_gave() -> None:
+    """ "Now reverse it" after a word count had gone to the world clock on "now"."""
+    from cadence.models.local.policy import referred_question, refers_back
+
+    history = [
+        SystemMessage("x"),
+        HumanMessage("Count the words in: I love sunny days"),
+        AIMessage("4 words"),
+    ]
+    asked = referred_question("Now reverse it", [*history, HumanMessage("Now reverse it")])
+    assert asked == "Now reverse 'I love sunny days'"
+    assert not refers_back(asked, [*history, HumanMessage("Now reverse it")])
+    quoted = [SystemMessage("x"), HumanMessage("How many letters are in 'strawberry'?"), AIMessage("10")]
+    assert referred_question("Spell it backwards", [*quoted, HumanMessage("Spell it backwards")]) == (
+        "Spell 'strawberry' backwards"
+    )
+    numbers = [SystemMessage("x"), HumanMessage("What is 12 * 3?"), AIMessage("36")]
+    assert "'" not in referred_question(
+        "Double it", [*numbers, HumanMessage("Double it")]
+    )  # no text acted on

@@ -273,6 +273,8 @@ def refers_back(question: str, messages: Sequence[BaseMessage]) -> bool:
     told = earlier_questions(messages, 1)
     if told and told[0].strip() and question.startswith(told[0].strip()):
         return False  # what it leaned on is written out before it ("I have 3 kids. If each gets $20, ...")
+    if _ACTS_ON_TEXT_RE.search(question) and _QUOTED_TEXT_RE.search(question):
+        return False  # the text it acts on is in it ("Now reverse 'I love sunny days'")
     if OWN_RE.search(question) and (earlier or told_facts(_system_text(messages))):
         return True
     if not earlier:
@@ -1309,12 +1311,28 @@ def with_another_period(question: str, previous: str | None) -> str | None:
     return f"{previous.rstrip(' ?!.')} {period}?"
 
 
+_ORDER_ONLY_RE = re.compile(
+    r"^(?:in\s+)?(?:(?P<order>descending|ascending|reverse|decreasing|increasing)(?:\s+order)?)\s*[?!.]*$",
+    re.IGNORECASE,
+)
+"""A follow-up that is only an order ("Now descending", "in reverse order?")."""
+_ORDER_WORD_RE = re.compile(r"\b(?:descending|ascending|reverse|decreasing|increasing)\b", re.IGNORECASE)
+
+
 def in_unit_asked(question: str, previous: str | None) -> str:
     """The previous question asked in the unit a follow-up names, when the follow-up is only that and the
     previous result was no value to convert ("In miles?" after "How far is Berlin from Paris?" asks "How
-    far is Berlin from Paris in miles?"), else ``question``. A capitalized name is a place ("And in
-    Paris?"), and a previous question asking a unit already is :func:`with_another_number`'s."""
+    far is Berlin from Paris in miles?"), or in the order it names ("Now descending" after "Sort 5, 2, 8"),
+    else ``question``. A capitalized name is a place ("And in Paris?"), and a previous question asking a unit
+    already is :func:`with_another_number`'s."""
     rest = FOLLOW_UP_RE.sub("", question).strip(" ,.;:")
+    order = _ORDER_ONLY_RE.match(rest)
+    if previous and order is not None:
+        # "Now descending" after "Sort 5, 2, 8": the sort in that order (in place of the one it asked)
+        wanted = order.group("order").lower()
+        if _ORDER_WORD_RE.search(previous):
+            return _ORDER_WORD_RE.sub(wanted, previous, count=1)
+        return f"{previous.rstrip(' ?!.')} in {wanted} order?"
     given = _ANOTHER_UNIT_RE.match(rest)
     if not previous or given is None or not given.group("unit")[0].islower():
         return question
@@ -1349,7 +1367,8 @@ def _another_amount(rest: str, previous: str) -> str | None:
 
 
 _PREPOSITION_ONLY_RE = re.compile(
-    r"^(?P<prep>until|till|since|before|after|of|for|in|from)\s+(?P<what>[^?!.]+?)\s*[?!.]*$", re.IGNORECASE
+    r"^(?P<prep>until|till|since|before|after|of|for|in|from|to)\s+(?P<what>[^?!.]+?)\s*[?!.]*$",
+    re.IGNORECASE,
 )
 """A follow-up that is only what comes after a preposition ("and until New Year?", "and of 500?")."""
 
@@ -1362,7 +1381,8 @@ _ONE_WORD_OR_NAME_RE = re.compile(r"[^\W\d_][\w'-]*(?: \d{4})?|[A-Z][\w.'-]*(?:,
 def _same_preposition(rest: str, previous: str) -> str | None:
     """The previous question with what follows its one such preposition replaced by the follow-up's ("and
     until New Year?" after "How many days until Christmas?"; "and of 500?" after "What's 15% of 200?"; "and
-    in raspberry?" after "How many r's in strawberry?", "in" only of a word or a name), or None."""
+    in raspberry?" after "How many r's in strawberry?", "in" only of a word or a name; "and to Berlin?" after
+    "the distance from London to Paris", "to" only of a place), or None."""
     given = _PREPOSITION_ONLY_RE.match(rest)
     if given is None:
         return None
@@ -1374,6 +1394,10 @@ def _same_preposition(rest: str, previous: str) -> str | None:
         what.group("what").strip()
     ):
         return None  # "in" and "from" only of a word or a name ("How many r's in strawberry?", "in New York")
+    if given.group("prep").lower() == "to" and not (
+        _PLACE_ONLY_RE.match(given.group("what")) and _PLACE_ONLY_RE.match(what.group("what").strip())
+    ):
+        return None  # "to" only of a place for a place ("And to Berlin?" after "from London to Paris")
     return previous[: what.start("what")] + given.group("what") + previous[what.end("what") :]
 
 
@@ -1496,11 +1520,38 @@ def routing_question(question: str, messages: Sequence[BaseMessage]) -> str:
     return referred
 
 
+_QUOTED_TEXT_RE = re.compile(r"['\"“‘][^'\"”’]{2,}['\"”’]")
+"""A text quoted in a question ("'I love sunny days'")."""
+_TEXT_GIVEN_RE = re.compile(r":\s*(?P<text>[^\d\s][^:]*?)\s*$|['\"“‘](?P<quoted>[^'\"”’]{2,})['\"”’]")
+_ACTS_ON_TEXT_RE = re.compile(
+    r"\b(?:reverse|backwards?|upper ?case|lower ?case|title ?case|capitali[sz]e|spell|count|letters|words"
+    r"|vowels|characters|syllables|palindrome|summari[sz]e|alphabeti[sz]e|sort)\b",
+    re.IGNORECASE,
+)
+"""What is done to a text ("reverse it", "count its letters"): a reference then is to the text asked of."""
+
+
+def with_text_referred(question: str, messages: Sequence[BaseMessage]) -> str | None:
+    """``question`` with its reference to the text the previous question gave written out, when it does
+    something to a text ("Now reverse it" after "Count the words in: I love sunny days" is "Now reverse 'I
+    love sunny days'"), else None."""
+    if not (REFERENCE_RE.search(question) and _ACTS_ON_TEXT_RE.search(question)):
+        return None
+    given = _TEXT_GIVEN_RE.search(previous_asked(messages) or "")
+    if given is None:
+        return None
+    text = (given.group("text") or given.group("quoted")).strip()
+    return REFERENCE_RE.sub(f"'{text}'", question, count=1)
+
+
 def referred_question(question: str, messages: Sequence[BaseMessage]) -> str:
     """``question`` with a reference to the previous turn's number written out, for routing ("What's the next
     prime after it?" after "Is 221 prime?" is routed as "… after 221?"), else ``question``."""
     if numbers_in(question) or not (_ITS_TAIL_RE.search(question) or REFERENCE_RE.search(question)):
         return question
+    on_text = with_text_referred(question, messages)
+    if on_text is not None:
+        return on_text
     earlier = previous_result(messages)
     value = result_value(earlier[1]) if earlier is not None else None
     value = value or number_asked_of(question, previous_asked(messages))
@@ -2494,7 +2545,10 @@ class SmallModelPolicy:
             # number the previous question asked of; "What is that in pounds?" after "I weigh 80 kg.": the
             # quantity the user stated
             value = number_asked_of(question, asked_before)
-        if again is not None:
+        on_text = with_text_referred(question, messages)
+        if on_text is not None:
+            question = on_text  # "Now reverse it" after a text counted: that text reversed
+        elif again is not None:
             question = again  # "what about 80?": the previous question with 80
         elif value is not None:
             question = resolve_reference(question, value)
