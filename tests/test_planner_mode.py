@@ -183,6 +183,20 @@ async def test_a_follow_up_naming_no_tools_word_runs_the_previous_turns_tool_aga
     assert [t["name"] for t in out.trace["planned_tools"]] == ["current_time"]
 
 
+async def test_a_follow_up_asking_the_previous_question_another_way_is_planned_written_out() -> None:
+    """ "Now descending" after a sort: "now" alone had planned the world clock; the calculator is given the
+    sort written out."""
+    sort = {"name": "calculate", "args": {"expression": "Sort 5, 2, 8"}}
+    engine, _ = planner_engine(
+        [plan("researcher", [sort]), {"content": "2, 5, 8"}, *[{"content": "no plan"}] * 4]
+    )
+    first = await engine.ainvoke("Sort 5, 2, 8", user_id="u")
+    out = await engine.ainvoke("Now descending", user_id="u", thread_id=first.thread_id)
+    assert out.trace["planned_tools"] == [
+        {"name": "calculate", "args": {"expression": "Sort 5, 2, 8 in descending order?"}}
+    ]
+
+
 async def test_a_question_about_what_the_user_told_is_read_with_it() -> None:
     """ "How old am I?" after "I was born on 12 May 1990.": no tool's word; with the told fact before it,
     the date calculator reads it (the coordinator's and the supervisor's embedded model did already)."""

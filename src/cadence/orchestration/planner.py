@@ -52,6 +52,7 @@ from pydantic import BaseModel, Field
 
 from cadence.conventions import GraphNodeNames, message_text, split_at_last_human
 from cadence.errors import CadenceError
+from cadence.models.local.policy import in_unit_asked
 from cadence.models.preroute import (
     FOLLOW_UP_RE,
     NO_INPUT_COVERAGE,
@@ -343,6 +344,13 @@ def lexical_plan(
             "researcher", [{"name": best, "args": None}], f"the {best} tool fits it with what the user told"
         )
     chosen: list[tuple[str, str]] = []
+    # a follow-up asking the previous question another way ("Now descending" after a sort, "In miles?"
+    # after a distance) is planned as that question, read on its own ("now" alone is the world clock's
+    # word), and its tool is called with it written out
+    asked = in_unit_asked(question, _previous_question(state)) if earlier is not None else question
+    rewritten = asked != question
+    if rewritten:
+        question, context = asked, False
     # a message asking several things ("What's 12% of 350, and what time is it in Sydney?"): a tool per part
     parts = question_parts(question) if index.schemas else []
     for part in parts:
@@ -351,9 +359,10 @@ def lexical_plan(
             chosen.append((best, part))
     planned: list[dict[str, Any]] = []
     for name, part in chosen:
-        if sum(1 for other, _ in chosen if other == name) == 1:
+        if sum(1 for other, _ in chosen if other == name) == 1 and not rewritten:
             entry: dict[str, Any] = {"name": name, "args": None}
-        else:  # one tool for several parts ("10% of 50 and the square root of 81"): a call per part
+        else:  # one tool for several parts ("10% of 50 and the square root of 81"), or the follow-up
+            # written out: a call with its part
             sole = _sole_string(index.schemas[name])
             entry = {"name": name, "args": {sole: part} if sole else None}
         if entry not in planned:
@@ -383,6 +392,12 @@ def _previous_tool(state: Mapping[str, Any], tools: Mapping[str, Any]) -> str | 
             if call.get("name") in tools:
                 return str(call["name"])
     return None
+
+
+def _previous_question(state: Mapping[str, Any]) -> str | None:
+    """The user's message before the latest one, or None."""
+    _, previous, _ = split_at_last_human(_earlier_messages(state))
+    return message_text(previous) if previous is not None else None
 
 
 def _earlier_messages(state: Mapping[str, Any]) -> list[BaseMessage]:
