@@ -1632,6 +1632,7 @@ def test_a_calculator_value_is_said_rounded_and_with_its_sign(
             "What's the distance from London to Berlin?",
         ),
         ("And to 500?", "Convert 10 km to miles", None),
+        ("And to Vienna?", "How far is Madrid from Rome?", "How far is Madrid from Vienna?"),  # the other end
     ],
 )
 def test_a_follow_up_giving_another_number_asks_the_previous_question_with_it(
@@ -2096,3 +2097,17 @@ def test_a_reference_to_a_text_is_the_text_the_previous_question_gave() -> None:
     assert "'" not in referred_question(
         "Double it", [*numbers, HumanMessage("Double it")]
     )  # no text acted on
+
+
+@pytest.mark.parametrize(
+    "result", ["9/4 = 2 1/4", "1/3 + 1/4 = 7/12", "12/8 = 3/2 = 1 1/2", "6/3 = 2 (a whole number: 2/1)"]
+)
+def test_a_fraction_result_is_said_whole(result: str) -> None:
+    """The 135M model had said "9/4 = 2 1/4" as "The answer is 2."."""
+    messages = [
+        SystemMessage("You write the final answer."),
+        HumanMessage("What is it as a fraction?"),
+        AIMessage("", tool_calls=[{"name": "calculate", "args": {"expression": "x"}, "id": "c"}]),
+        ToolMessage(result, tool_call_id="c", name="calculate"),
+    ]
+    assert LocalChatModel().plan(messages).fixed == f"{result}."

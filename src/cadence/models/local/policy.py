@@ -1387,6 +1387,9 @@ def _same_preposition(rest: str, previous: str) -> str | None:
     if given is None:
         return None
     found = list(re.finditer(rf"\b{given.group('prep')}\s+(?P<what>[^?!.,;]+)", previous, re.IGNORECASE))
+    if not found and given.group("prep").lower() == "to":
+        # "And to Vienna?" after "How far is Madrid from Rome?": the other end of the distance
+        found = list(re.finditer(r"\bfrom\s+(?P<what>[^?!.,;]+)", previous, re.IGNORECASE))
     if len(found) != 1:
         return None
     what = found[0]
@@ -1701,6 +1704,12 @@ _MEASURED_RE = re.compile(rf"^{_AMOUNT} = {_QUANTITY}(?: \((?:exactly|read as) [
 175.26 cm (read as …)``, ``1.75 m = 5 ft 8.9 in (exactly …)``."""
 _MEASURED_SENTENCE_RE = re.compile(rf"^{_AMOUNT} is {_QUANTITY}\.$")
 """The same said as :func:`measured_statement` says it ("300 K is 26.85 °C.")."""
+
+
+_FRACTION_RESULT_RE = re.compile(
+    r"^[^=\n]+ = (?:-?\d+/\d+(?: = -?\d+ \d+/\d+)?|-?\d+ \d+/\d+|-?\d+ \(a whole number: -?\d+/1\))$"
+)
+"""A calculator result that is a fraction, exact ("0.75 = 3/4", "12/8 = 3/2 = 1 1/2", "1/3 + 1/4 = 7/12")."""
 
 
 def measured_statement(text: str) -> str | None:
@@ -2723,6 +2732,10 @@ class SmallModelPolicy:
                     return Plan("text", [], None, [], [], 0, fixed=quoted)
             found_ok = successful_results([v for _, v in results])
             one_sentence = shape == ANSWER_FROM_RESULTS or budget <= ONE_SENTENCE_MAX_TOKENS
+            if len(found_ok) == 1 and _FRACTION_RESULT_RE.match(found_ok[0].strip()) and one_sentence:
+                # a fraction ("9/4 = 2 1/4", "1/3 + 1/4 = 7/12"): a small model says its whole part alone
+                # ("The answer is 2.")
+                return Plan("text", [], None, [], [], 0, fixed=f"{found_ok[0].strip()}.")
             measured = measured_statement(found_ok[0]) if len(found_ok) == 1 else None
             if measured is not None and one_sentence:
                 # a conversion ("72 °F = 22.22 °C (exactly ...)"): a small model drops the units ("The
