@@ -2789,3 +2789,17 @@ def test_quotients_as_fractions_and_dozens_of_things(question: str, answer: str)
 def test_a_quotient_by_zero_as_a_fraction_is_an_error() -> None:
     with pytest.raises(CalculationError, match="Division by zero"):
         calculate.invoke({"expression": "5/0 as a fraction"})
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Is 17 even or odd?", "17 is odd."),
+        ("Is 18 odd or even?", "18 is even."),
+        ("Simplify 18/24", "18/24 = 3/4"),
+        ("Reduce 10/4 to lowest terms", "10/4 = 5/2 = 2 1/2"),
+    ],
+)
+def test_even_or_odd_asked_as_a_choice_and_fractions_simplified(question: str, answer: str) -> None:
+    """ "Is 17 even or odd?" had gone to the 135M model ("17 is indeed even."); "Simplify 18/24" was 0.75."""
+    assert calculate.invoke({"expression": question}) == answer

@@ -87,12 +87,18 @@ _AS_FRACTION_RE = re.compile(
 )
 """A number asked as a fraction: "What is 0.75 as a fraction?", "convert 2.5 to a fraction", "40% as a
 fraction", "7 divided by 3 as a fraction"."""
+_SIMPLIFY_RE = re.compile(
+    r"^\s*(?:simplify|reduce)\s+(?:the\s+fraction\s+)?(?P<x>\d[\d,]*)\s*/\s*(?P<y>\d[\d,]*)"
+    r"(?:\s+to\s+(?:its\s+)?lowest\s+terms)?\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+"""A fraction to put in lowest terms: "Simplify 18/24", "reduce 10/4"."""
 
 
 def _as_fraction(expression: str) -> str | None:
     """A decimal, a percentage or a quotient written as the fraction in lowest terms it is exactly ("0.75 =
     3/4", "2.5 = 5/2 = 2 1/2", "40% = 2/5", "7/3 = 2 1/3"); None unless the text asks just that."""
-    match = _AS_FRACTION_RE.match(expression)
+    match = _AS_FRACTION_RE.match(expression) or _SIMPLIFY_RE.match(expression)
     if match is None:
         return None
     number = match.group("x").replace(",", "")
@@ -228,10 +234,11 @@ def _factors(n: int) -> list[int]:
 
 
 _IS_EVEN_RE = re.compile(
-    r"^\s*(?:is|are)\s+(?:the\s+number\s+)?(?P<n>-?[\d,]+)\s+(?:an?\s+)?(?P<asked>even|odd)(?:\s+number)?\s*[?.!]*\s*$",
+    r"^\s*(?:is|are)\s+(?:the\s+number\s+)?(?P<n>-?[\d,]+)\s+(?:an?\s+)?(?P<asked>even|odd)"
+    r"(?P<either>\s+or\s+(?:an?\s+)?(?:even|odd))?(?:\s+number)?\s*[?.!]*\s*$",
     re.IGNORECASE,
 )
-"""Whether a whole number is even or odd: "Is 42 an even number?", "is 7 odd"."""
+"""Whether a whole number is even or odd: "Is 42 an even number?", "is 7 odd", "Is 17 even or odd?"."""
 
 
 def _about_parity(expression: str) -> str | None:
@@ -242,6 +249,8 @@ def _about_parity(expression: str) -> str | None:
     n = int(match.group("n").replace(",", ""))
     parity = "even" if n % 2 == 0 else "odd"
     asked = match.group("asked").lower()
+    if match.group("either"):  # "Is 17 even or odd?": which of the two
+        return f"{n} is {parity}."
     return f"Yes, {n} is {parity}." if asked == parity else f"No, {n} is {parity}, not {asked}."
 
 
