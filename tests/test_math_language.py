@@ -1913,7 +1913,7 @@ def test_more_word_problems_without_every_number_in_its_place_are_not_read(text:
             "10 km in 50 minutes: how many seconds per km?",
             "10 km in 50 minutes = 300 seconds per km (read as (50 * 60 / 10))",
         ),
-        ("How many minutes are in 1/4 of an hour?", "0.25 hour = 15 minutes (read as (0.25 * 3600 / 60))"),
+        ("How many minutes are in 1/4 of an hour?", "0.25 hours = 15 minutes (read as (0.25 * 3600 / 60))"),
         # a rate per day or week, then a total to reach: how long
         (
             "I save $50 a week. How long until I have $1,000?",

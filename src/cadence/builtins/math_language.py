@@ -2558,8 +2558,8 @@ _PART_OF_TIME_RE = re.compile(
     r"(?P<of>second|minute|hour|day|week|month|year)\b",
     re.IGNORECASE,
 )
-"""A part of a time in words: "a quarter of an hour" is ``0.25 hour``, "half a day" ``0.5 day``, "an
-hour and a half" ``1.5 hour``, "3/4 of an hour" ``0.75 hour``."""
+"""A part of a time in words: "a quarter of an hour" is ``0.25 hours``, "half a day" ``0.5 days``, "an
+hour and a half" ``1.5 hours``, "3/4 of an hour" ``0.75 hours``."""
 _PART_OF_UNIT_RE = re.compile(
     r"\bhalf\s+(?:of\s+)?(?:a|an|one)\s+(?P<half>[a-z]+(?:\s+[a-z]+)?)"
     r"|\b(?:a|one)\s+quarter(?:\s+of)?(?:\s+(?:a|an|one))?\s+(?P<quarter>[a-z]+(?:\s+[a-z]+)?)"
@@ -2601,16 +2601,21 @@ def _part_of_unit(match: re.Match[str]) -> str:
 
 
 def _part_of_time(match: re.Match[str]) -> str:
+    """A part of a time in words as a decimal amount of the unit, said in the plural as decimals are
+    ("1.5 hours", "0.25 hours"; "4 quarters of an hour" is "1 hour")."""
     if match.group("of") is not None:
         part = Fraction(int(match.group("top")), int(match.group("bottom")))
-        return f"{format(Decimal(part.numerator) / Decimal(part.denominator), '.6g')} {match.group('of')}"
-    if match.group("whole") is not None:
-        return f"{1.5 if match.group('part').lower() == 'half' else 1.25} {match.group('whole')}"
-    quarters = match.group("q")
-    if quarters is None:
-        return f"0.5 {match.group('unit')}"
-    count = 1 if quarters.lower() in ("a", "one") else int(quarters)
-    return f"{Decimal(count) / 4} {match.group('unit')}"
+        amount, unit = format(Decimal(part.numerator) / Decimal(part.denominator), ".6g"), match.group("of")
+    elif match.group("whole") is not None:
+        amount = "1.5" if match.group("part").lower() == "half" else "1.25"
+        unit = match.group("whole")
+    elif match.group("q") is None:
+        amount, unit = "0.5", match.group("unit")
+    else:
+        quarters = match.group("q")
+        amount = str(Decimal(1 if quarters.lower() in ("a", "one") else int(quarters)) / 4)
+        unit = match.group("unit")
+    return f"{amount} {unit}" if Decimal(amount) == 1 else f"{amount} {unit}s"
 
 
 def _fractions_and_ordinals(text: str) -> str:
