@@ -2111,3 +2111,27 @@ def test_a_fraction_result_is_said_whole(result: str) -> None:
         ToolMessage(result, tool_call_id="c", name="calculate"),
     ]
     assert LocalChatModel().plan(messages).fixed == f"{result}."
+
+
+@pytest.mark.parametrize(
+    ("told", "question", "read_with"),
+    [
+        ("I have a meeting at 3pm in New York.", "What time is that in London?", True),  # its "that"
+        ("I earn $25 an hour.", "How much do I make in a 40 hour week?", True),  # the user's rate
+        ("I run 5 km every day.", "How far do I run in a week?", True),
+        ("My car uses 6 liters per 100 km.", "How much fuel for 450 km?", True),  # the unit both say
+        ("We are 4 people and the bill is $180.", "How much does each person pay?", True),  # "each" of them
+        ("I earn $25 an hour.", "How far is Paris from Rome?", False),  # nothing of it
+        ("I have 3 kids.", "What is 12 * 12?", False),
+        ("How many km is a marathon?", "How much fuel for 450 km?", False),  # a question, not a statement
+    ],
+)
+def test_a_question_is_read_with_the_statement_before_it_when_it_leans_on_it(
+    told: str, question: str, read_with: bool
+) -> None:
+    """These had gone to the world clock ("40 hour"), the geography ("how far"), or the 135M model."""
+    from cadence.models.local.policy import with_told_before
+
+    history = [HumanMessage(told), AIMessage("Noted."), HumanMessage(question)]
+    expected = f"{told} {question}" if read_with else question
+    assert with_told_before(question, history) == expected

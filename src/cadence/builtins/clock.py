@@ -661,11 +661,12 @@ def names_time_of_day(text: str) -> bool:
 
 
 _TIME_IN_PLACE_ASKED_RE = re.compile(
-    r"\bwhat(?:'s| is)?\s+(?:the\s+)?(?:local\s+)?time\s+(?:is\s+it|will\s+it\s+be|would\s+it\s+be|is\s+that|"
-    r"does\s+that\s+make\s+it)?\s*(?:in|at|for)\s+[A-Z]"
+    r"\b(?i:what(?:'s| is)?\s+(?:the\s+)?(?:local\s+)?time\s+(?:is\s+it|will\s+it\s+be|would\s+it\s+be"
+    r"|is\s+that|does\s+that\s+make\s+it)?\s*(?:in|at|for))\s+[A-Z]"
 )
-"""The time asked in a place ("what time is it in Chicago?"): with one time of day given elsewhere, a time
-converted between places (``convert_time``), not arithmetic on the clock."""
+"""The time asked in a place ("what time is it in Chicago?", "What time is that in London?"; the place's
+name in capitals): with one time of day given elsewhere, a time converted between places (``convert_time``),
+not arithmetic on the clock."""
 
 
 def converts_between_places(text: str) -> bool:

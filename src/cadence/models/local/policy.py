@@ -1479,7 +1479,8 @@ def number_asked_of(question: str, previous: str | None) -> str | None:
 
 
 _EACH_ALONE_RE = re.compile(
-    r"\beach(?:\s+(?:one|of\s+(?:them|those|these)))?\s+(?:gets?|costs?|pays?|needs?|has|have|is|receives?|"
+    r"\beach(?:\s+(?:one|of\s+(?:them|those|these)|person|people|guest|child|kid|friend|player|student"
+    r"|member|ticket|item|box|bag))?\s+(?:gets?|costs?|pays?|needs?|has|have|is|receives?|"
     r"eats?|earns?|takes?|uses?|weighs?|will|would|should|must|can)\b",
     re.IGNORECASE,
 )
@@ -1488,24 +1489,67 @@ _COUNT_OF_THINGS_RE = re.compile(r"(?<![\w.])\d+\s+[a-z]")
 """A number of things ("3 kids", "12 eggs")."""
 
 
+_HOW_MUCH_ASKED_RE = re.compile(r"\bhow (?:much|many|far|long)\b", re.IGNORECASE)
+_ASKED_RE = re.compile(
+    r".*\?\s*$|^\W*(?:what|how|which|who|whom|whose|when|where|why|is|are|can|could|would|will|do|does|did"
+    r"|tell|show|give|find|calculate|compute|convert|work out|search|list|explain|please)\b",
+    re.IGNORECASE | re.DOTALL,
+)
+"""A message that asks (a question mark, or a question's or an order's first word): no statement told."""
+_THAT_RE = re.compile(r"\b(?:that|this)\b(?!\s+(?:is|was)\b)", re.IGNORECASE)
+"""A reference to what was told ("What time is that in London?")."""
+_RATE_TOLD_RE = re.compile(
+    r"\b(?:an?|per|each|every)\s+(?:\d[\d,.]*\s+)?(?:hour|day|week|month|year|night|km|kilometer|mile"
+    r"|minute)s?\b"
+    r"|\b(?:hourly|daily|weekly|monthly|yearly|annually)\b",
+    re.IGNORECASE,
+)
+"""A rate the user told ("$25 an hour", "5 km every day", "$1,200 a month")."""
+_CLOCK_TOLD_RE = re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)(?!\w)|\b\d{1,2}:\d{2}\b", re.I)
+"""A time of day told ("at 3pm", "at 14:30")."""
+_UNIT_AFTER_NUMBER_RE = re.compile(r"(?<![\w.])\d[\d,.]*\s*([a-z]{1,12})\b", re.IGNORECASE)
+"""The word after a number ("450 km", "6 liters")."""
+
+
 def with_told_before(question: str, messages: Sequence[BaseMessage]) -> str:
-    """``question`` after the user's previous message when that message told what the question leans on:
-    the things its "each" stands for, the question naming no count of its own ("I have 3 kids." then "If
-    each gets $20, how much do I spend?"), or the money what is left is asked of ("My budget is $2,000."
-    then "If the hotel is $150 a night for 5 nights, how much is left?"): the calculator reads the two
-    together. Else ``question``."""
-    counted = _EACH_ALONE_RE.search(question) and not _COUNT_OF_THINGS_RE.search(digits_written(question))
-    if not (counted or _WHAT_IS_LEFT_RE.search(question)):
-        return question
+    """``question`` after the user's previous message when that message told, with its numbers, what the
+    question leans on: the things its "each" stands for, the question naming no count of its own ("I have 3
+    kids." then "If each gets $20, how much do I spend?"); the money what is left is asked of ("My budget is
+    $2,000." then "If the hotel is $150 a night for 5 nights, how much is left?"); what its "that" is
+    ("I have a meeting at 3pm in New York." then "What time is that in London?"); a rate of the user's that
+    a "how much" of theirs counts ("I earn $25 an hour." then "How much do I make in a 40 hour week?"), or
+    the unit both say ("My car uses 6 liters per 100 km." then "How much fuel for 450 km?"). The agents'
+    readers read the two together. Else ``question``."""
     earlier = earlier_questions(messages, 1)
     previous = earlier[0].strip() if earlier else ""
-    if not previous or previous.endswith("?") or len(numbers_in(previous)) != 1:
+    if (
+        not previous
+        or _ASKED_RE.match(previous)
+        or not (numbers_in(previous) or _CLOCK_TOLD_RE.search(previous))
+    ):
         return question
-    if counted and _COUNT_OF_THINGS_RE.search(digits_written(previous)) is None:
+    told = f"{previous if previous[-1] in '.!' else previous + '.'} {question}"
+    counted = _EACH_ALONE_RE.search(question) and not _COUNT_OF_THINGS_RE.search(digits_written(question))
+    if counted or _WHAT_IS_LEFT_RE.search(question):
+        if len(numbers_in(previous)) > 2 or (len(numbers_in(previous)) != 1 and not counted):
+            return question
+        if counted and _COUNT_OF_THINGS_RE.search(digits_written(previous)) is None:
+            return question
+        if not counted and not _OWN_FUNDS_RE.match(previous):
+            return question
+        return told
+    if not _HOW_MUCH_ASKED_RE.search(question) and not _THAT_RE.search(question):
         return question
-    if not counted and not _OWN_FUNDS_RE.match(previous):
-        return question
-    return f"{previous if previous[-1] in '.!' else previous + '.'} {question}"
+    if _THAT_RE.search(question) and not numbers_in(question):
+        return told  # "What time is that in London?" after "I have a meeting at 3pm in New York."
+    if not _RATE_TOLD_RE.search(previous):
+        return question  # what a "how much" counts with is a rate told ("$25 an hour", "per 100 km")
+    mine = OWN_RE.search(question) and OWN_RE.search(previous)
+    units = {m.group(1).lower().rstrip("s") for m in _UNIT_AFTER_NUMBER_RE.finditer(digits_written(previous))}
+    shared = any(m.group(1).lower().rstrip("s") in units for m in _UNIT_AFTER_NUMBER_RE.finditer(question))
+    # "How much do I make in a 40 hour week?" after "I earn $25 an hour."; "How much fuel for 450 km?"
+    # after "My car uses 6 liters per 100 km."
+    return told if mine or shared else question
 
 
 def routing_question(question: str, messages: Sequence[BaseMessage]) -> str:
