@@ -2117,6 +2117,7 @@ def test_a_fraction_result_is_said_whole(result: str) -> None:
     ("told", "question", "read_with"),
     [
         ("I have a meeting at 3pm in New York.", "What time is that in London?", True),  # its "that"
+        ("My rent is $1,200 a month.", "How much is that per year?", True),  # a rate stays in its statement
         ("I earn $25 an hour.", "How much do I make in a 40 hour week?", True),  # the user's rate
         ("I run 5 km every day.", "How far do I run in a week?", True),
         ("My car uses 6 liters per 100 km.", "How much fuel for 450 km?", True),  # the unit both say
@@ -2135,3 +2136,12 @@ def test_a_question_is_read_with_the_statement_before_it_when_it_leans_on_it(
     history = [HumanMessage(told), AIMessage("Noted."), HumanMessage(question)]
     expected = f"{told} {question}" if read_with else question
     assert with_told_before(question, history) == expected
+
+
+def test_a_reference_to_a_told_rate_is_not_its_number_alone() -> None:
+    """ "How much is that per year?" after "My rent is $1,200 a month." had been asked as "How much is 1200
+    per year?" (the month lost); the question is read with the statement instead."""
+    from cadence.models.local.policy import number_asked_of
+
+    assert number_asked_of("How much is that per year?", "My rent is $1,200 a month.") is None
+    assert number_asked_of("What is that in pounds?", "I weigh 80 kg.") == "80 kg"

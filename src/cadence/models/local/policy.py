@@ -1471,7 +1471,10 @@ def number_asked_of(question: str, previous: str | None) -> str | None:
     if len(asked) != 1:
         return None
     if not previous.rstrip().endswith("?"):
-        # a statement: the number with the word it measures ("I weigh 80 kg." → "80 kg")
+        # a statement: the number with the word it measures ("I weigh 80 kg." → "80 kg"); a rate stays in its
+        # statement, which the question is read with (:func:`with_told_before`: "$1,200 a month")
+        if _RATE_TOLD_RE.search(previous):
+            return None
         unit = re.search(rf"(?<![\w.]){re.escape(asked[0])}\s*([^\W\d_][\w/°]*)", digits_written(previous))
         if unit is not None and unit.group(1).lower() not in STOPWORDS:
             return f"{asked[0]} {unit.group(1)}"
