@@ -480,3 +480,15 @@ def test_keyboard_mashing_is_no_question(message: str) -> None:
 @pytest.mark.parametrize("message", ["strengths", "What is 2+2? asdfghjkl", "rhythms", "lol"])
 def test_real_words_are_no_keyboard_mashing(message: str) -> None:
     assert not (small_talk_reply(message, CAPABILITIES) or "").startswith("I didn't catch")
+
+
+def test_a_statement_with_numbers_that_asks_nothing_is_noted() -> None:
+    """ "We are 4 people and the bill is $180." had been taken for a request by the 135M model ("as a
+    cashier's assistant I can't assist with bill payments"); the next question is read with it."""
+    from cadence.models.local.policy import told_numbers_reply
+
+    assert told_numbers_reply("We are 4 people and the bill is $180.") == (
+        "Noted. What would you like me to work out with it?"
+    )
+    for other in ["What is 4 * 180?", "Paris 2024", "Calculate 15 * 23", "Hello there"]:
+        assert told_numbers_reply(other) is None

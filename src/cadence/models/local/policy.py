@@ -2303,6 +2303,27 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
     return None
 
 
+_TELLING_VERB_RE = re.compile(
+    r"\b(?:is|are|was|were|am|have|has|had|costs?|paid|pay|earn(?:s|ed)?|spen[dt]|got|weighs?|takes?|took"
+    r"|needs?|uses?|used|leaves?|left|starts?|started|ends?|owe|owes|make|makes|made)\b",
+    re.IGNORECASE,
+)
+"""A verb that tells something ("the bill is", "we have", "it costs")."""
+
+
+def told_numbers_reply(message: str) -> str | None:
+    """A reply to a statement with numbers that asks nothing ("We are 4 people and the bill is $180."): noted,
+    and what to ask with it; None for anything else. A small model took it for a request ("as a cashier's
+    assistant I can't assist with bill payments"); the next question is read with it
+    (:func:`with_told_before`)."""
+    text = " ".join(message.split())
+    if not text or _ASKED_RE.match(text) or not (numbers_in(text) or _CLOCK_TOLD_RE.search(text)):
+        return None
+    if not _TELLING_VERB_RE.search(text):
+        return None  # keywords ("Paris 2024"), not a statement
+    return "Noted. What would you like me to work out with it?"
+
+
 _MY_THING_ASKED_RE = re.compile(
     r"^\W*(?:(?:so|and|ok(?:ay)?|well|hey|hi)[ ,!]+)*(?:(?:do you know|do you remember|can you tell me) )?"
     r"(?:what(?:'s| is| are| was| were)|when(?:'s| is| was)) my (?P<what>[a-z][a-z' -]{0,30}?)[\s?!.]*$",
@@ -2826,8 +2847,10 @@ class SmallModelPolicy:
         if question:
             # a follow-up is replied to as the question it stands for ("And tomorrow?" after the weather)
             asked = with_another_number(question, previous_asked(messages)) or question
-            reply = small_talk_reply(asked, capabilities_in(system_text)) or unknown_of_user_reply(
-                question, messages
+            reply = (
+                small_talk_reply(asked, capabilities_in(system_text))
+                or unknown_of_user_reply(question, messages)
+                or told_numbers_reply(question)
             )
             if reply is not None:
                 return Plan("text", [], None, [], [], 0, fixed=reply)
