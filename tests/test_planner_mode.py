@@ -197,6 +197,18 @@ async def test_a_follow_up_asking_the_previous_question_another_way_is_planned_w
     ]
 
 
+async def test_a_question_leaning_on_the_statement_before_it_is_planned_with_it() -> None:
+    """ "How much does each person pay?" after "We are 4 people and the bill is $180." had been left to the
+    135M model; the calculator is given the two together."""
+    engine, _ = planner_engine([*[{"content": "no plan"}, {"content": "ok"}] * 2])
+    told = "We are 4 people and the bill is $180."
+    first = await engine.ainvoke(told, user_id="u")
+    out = await engine.ainvoke("How much does each person pay?", user_id="u", thread_id=first.thread_id)
+    assert out.trace["planned_tools"] == [
+        {"name": "calculate", "args": {"expression": f"{told} How much does each person pay?"}}
+    ]
+
+
 async def test_a_question_about_what_the_user_told_is_read_with_it() -> None:
     """ "How old am I?" after "I was born on 12 May 1990.": no tool's word; with the told fact before it,
     the date calculator reads it (the coordinator's and the supervisor's embedded model did already)."""

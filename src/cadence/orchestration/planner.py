@@ -52,7 +52,7 @@ from pydantic import BaseModel, Field
 
 from cadence.conventions import GraphNodeNames, message_text, split_at_last_human
 from cadence.errors import CadenceError
-from cadence.models.local.policy import in_unit_asked
+from cadence.models.local.policy import in_unit_asked, with_told_before
 from cadence.models.preroute import (
     FOLLOW_UP_RE,
     NO_INPUT_COVERAGE,
@@ -348,6 +348,10 @@ def lexical_plan(
     # after a distance) is planned as that question, read on its own ("now" alone is the world clock's
     # word), and its tool is called with it written out
     asked = in_unit_asked(question, _previous_question(state)) if earlier is not None else question
+    if asked == question:
+        # a question leaning on the statement just before it ("How much fuel for 450 km?" after "My car
+        # uses 6 liters per 100 km."): the two read together
+        asked = with_told_before(question, list(state.get("messages") or []))
     rewritten = asked != question
     if rewritten:
         question, context = asked, False
