@@ -1493,7 +1493,7 @@ _COUNT_OF_THINGS_RE = re.compile(r"(?<![\w.])\d+\s+[a-z]")
 
 
 _HOW_MUCH_ASKED_RE = re.compile(r"\bhow (?:much|many|far|long)\b", re.IGNORECASE)
-_ASKED_RE = re.compile(
+_MESSAGE_ASKS_RE = re.compile(
     r".*\?\s*$|^\W*(?:what|how|which|who|whom|whose|when|where|why|is|are|can|could|would|will|do|does|did"
     r"|tell|show|give|find|calculate|compute|convert|work out|search|list|explain|please)\b",
     re.IGNORECASE | re.DOTALL,
@@ -1527,7 +1527,7 @@ def with_told_before(question: str, messages: Sequence[BaseMessage]) -> str:
     previous = earlier[0].strip() if earlier else ""
     if (
         not previous
-        or _ASKED_RE.match(previous)
+        or _MESSAGE_ASKS_RE.match(previous)
         or not (numbers_in(previous) or _CLOCK_TOLD_RE.search(previous))
     ):
         return question
@@ -2317,7 +2317,7 @@ def told_numbers_reply(message: str) -> str | None:
     assistant I can't assist with bill payments"); the next question is read with it
     (:func:`with_told_before`)."""
     text = " ".join(message.split())
-    if not text or _ASKED_RE.match(text) or not (numbers_in(text) or _CLOCK_TOLD_RE.search(text)):
+    if not text or _MESSAGE_ASKS_RE.match(text) or not (numbers_in(text) or _CLOCK_TOLD_RE.search(text)):
         return None
     if not _TELLING_VERB_RE.search(text):
         return None  # keywords ("Paris 2024"), not a statement
