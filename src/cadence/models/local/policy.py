@@ -1317,6 +1317,7 @@ _ORDER_ONLY_RE = re.compile(
 )
 """A follow-up that is only an order ("Now descending", "in reverse order?")."""
 _ORDER_WORD_RE = re.compile(r"\b(?:descending|ascending|reverse|decreasing|increasing)\b", re.IGNORECASE)
+"""An order a question asks its list in: a follow-up naming another replaces it."""
 
 
 def in_unit_asked(question: str, previous: str | None) -> str:
@@ -1487,12 +1488,14 @@ _EACH_ALONE_RE = re.compile(
     r"eats?|earns?|takes?|uses?|weighs?|will|would|should|must|can)\b",
     re.IGNORECASE,
 )
-""""each" standing alone for things counted before ("If each gets $20", "each costs 4 dollars")."""
+""""each" standing alone, or with the kind of thing, for things counted before ("If each gets $20", "each
+costs 4 dollars", "each person pays")."""
 _COUNT_OF_THINGS_RE = re.compile(r"(?<![\w.])\d+\s+[a-z]")
 """A number of things ("3 kids", "12 eggs")."""
 
 
 _HOW_MUCH_ASKED_RE = re.compile(r"\bhow (?:much|many|far|long)\b", re.IGNORECASE)
+"""A quantity asked ("how much do I make", "how far do I run")."""
 _MESSAGE_ASKS_RE = re.compile(
     r".*\?\s*$|^\W*(?:what|how|which|who|whom|whose|when|where|why|is|are|can|could|would|will|do|does|did"
     r"|tell|show|give|find|calculate|compute|convert|work out|search|list|explain|please)\b",
@@ -1573,6 +1576,7 @@ def routing_question(question: str, messages: Sequence[BaseMessage]) -> str:
 _QUOTED_TEXT_RE = re.compile(r"['\"“‘][^'\"”’]{2,}['\"”’]")
 """A text quoted in a question ("'I love sunny days'")."""
 _TEXT_GIVEN_RE = re.compile(r":\s*(?P<text>[^\d\s][^:]*?)\s*$|['\"“‘](?P<quoted>[^'\"”’]{2,})['\"”’]")
+"""The text a question gave: after its colon ("Count the words in: I love sunny days") or quoted."""
 _ACTS_ON_TEXT_RE = re.compile(
     r"\b(?:reverse|backwards?|upper ?case|lower ?case|title ?case|capitali[sz]e|spell|count|letters|words"
     r"|vowels|characters|syllables|palindrome|summari[sz]e|alphabeti[sz]e|sort)\b",
