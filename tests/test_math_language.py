@@ -2803,3 +2803,16 @@ def test_a_quotient_by_zero_as_a_fraction_is_an_error() -> None:
 def test_even_or_odd_asked_as_a_choice_and_fractions_simplified(question: str, answer: str) -> None:
     """ "Is 17 even or odd?" had gone to the 135M model ("17 is indeed even."); "Simplify 18/24" was 0.75."""
     assert calculate.invoke({"expression": question}) == answer
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("My hourly rate is $45. How much do I make in 8 hours?", 360),
+        ("A monthly fee of $12 is how much a year?", 144),
+        ("My monthly rent is $1,200. How much is that per year?", 14400),
+    ],
+)
+def test_a_rate_named_by_its_period_is_an_amount_per_period(question: str, value: float) -> None:
+    """ "My hourly rate is $45." then "How much do I make in 8 hours?", read together, had been no arithmetic."""
+    assert evaluate(to_expression(question)) == pytest.approx(value)

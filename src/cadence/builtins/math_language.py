@@ -2657,6 +2657,16 @@ _OPENER_TYPO_RES = (
 the start of a sentence and before the words that follow it there ("hw many", "wat is")."""
 
 
+_RATE_UNITS = {"hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month", "yearly": "year",
+               "annual": "year"}  # fmt: skip
+_RATE_NAMED_RE = re.compile(
+    r"\b(?P<per>hourly|daily|weekly|monthly|yearly|annual)\s+(?:rate|wage|pay|salary|income|fee|rent)"
+    r"\s+(?P<verb>is|was|of)\s+(?P<amount>[$€£]?\d[\d,]*(?:\.\d+)?)",
+    re.IGNORECASE,
+)
+"""A rate named by its period ("my hourly rate is $45", "a monthly fee of $12"): an amount per period."""
+
+
 def _prepared(text: str) -> str:
     """``text`` with misspelled operation words fixed, a lead-in before a colon dropped, number words
     as digits, thousands separators and currency signs removed, ordinal powers and fractions of a value
@@ -2665,6 +2675,10 @@ def _prepared(text: str) -> str:
     for typo, word in _OPENER_TYPO_RES:
         cleaned = typo.sub(word, cleaned)
     cleaned = _drop_intro(_spelling_fixed(cleaned))
+    cleaned = _RATE_NAMED_RE.sub(
+        lambda m: f"rate {m.group('verb')} {m.group('amount')} per {_RATE_UNITS[m.group('per').lower()]}",
+        cleaned,
+    )  # "my hourly rate is $45" is "my rate is $45 per hour"
     cleaned = numbers_from_words(cleaned)
     cleaned = re.sub(r"(?<=\d),(?=\d{3}\b)", "", cleaned)  # 1,000 -> 1000
     cleaned = _CURRENCY_RE.sub("", cleaned)  # $40 -> 40

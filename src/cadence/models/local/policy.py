@@ -1548,8 +1548,10 @@ def with_told_before(question: str, messages: Sequence[BaseMessage]) -> str:
         return question
     if _THAT_RE.search(question) and not numbers_in(question):
         return told  # "What time is that in London?" after "I have a meeting at 3pm in New York."
-    if not _RATE_TOLD_RE.search(previous):
-        return question  # what a "how much" counts with is a rate told ("$25 an hour", "per 100 km")
+    if not _RATE_TOLD_RE.search(previous) or told_facts(_system_text(messages)):
+        # what a "how much" counts with is a rate told ("$25 an hour", "per 100 km"); remembered, the told
+        # facts put it in the question already (:func:`resolve_told`)
+        return question
     mine = OWN_RE.search(question) and OWN_RE.search(previous)
     units = {m.group(1).lower().rstrip("s") for m in _UNIT_AFTER_NUMBER_RE.finditer(digits_written(previous))}
     shared = any(m.group(1).lower().rstrip("s") in units for m in _UNIT_AFTER_NUMBER_RE.finditer(question))
