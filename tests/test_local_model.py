@@ -2145,3 +2145,21 @@ def test_a_reference_to_a_told_rate_is_not_its_number_alone() -> None:
 
     assert number_asked_of("How much is that per year?", "My rent is $1,200 a month.") is None
     assert number_asked_of("What is that in pounds?", "I weigh 80 kg.") == "80 kg"
+
+
+@pytest.mark.parametrize(
+    ("result", "question", "said"),
+    [
+        ("(30 / 100) * ((30 / 100) * 100) = 9", "What is 30% of 30% of 100?", "The answer is 9."),
+        ("(57 / 75 * 100) = 76", "What percent is 57 of 75?", "The answer is 76%."),
+        ("(0.125 * 100) = 12.5", "Express 0.125 as a percentage", "The answer is 12.5%."),
+        ("(20 / 80 * 100) = 25", "20 is what % of 80?", "The answer is 25%."),
+    ],
+)
+def test_a_percent_sign_is_said_only_when_a_percentage_is_asked(
+    result: str, question: str, said: str
+) -> None:
+    """ "What is 30% of 30% of 100?" had been answered "9%": a percent given is no percentage asked."""
+    from cadence.models.local.policy import arithmetic_statement
+
+    assert arithmetic_statement(result, question) == said

@@ -1776,7 +1776,15 @@ _ARITHMETIC_RE = re.compile(
     r"(?: \((?P<about>about )?(?P<money>-?[$€£¥][\d,.]+)\))?\.?$"
 )
 _OPERATION_RE = re.compile(r"[-+*/^%(]|\b(?:sqrt|log|sin|cos|tan|factorial|round|floor|ceil|abs|pi)\b")
-_PERCENT_ASKED_RE = re.compile(r"%|\bper ?cent(?:age)?\b", re.IGNORECASE)
+_PERCENT_ASKED_RE = re.compile(
+    r"\b(?:what|which|how many)\s+(?:per ?cent(?:age)?|%)"
+    r"|\b(?:as|in|into|to)\s+(?:an?\s+)?(?:per ?cent(?:age)?\b|%)"
+    r"|\bper ?cent(?:age)?\s+(?:change|increase|decrease|difference|rise|drop|growth|gain|loss|is|was|of)\b"
+    r"|\bby (?:what|how much)\b",
+    re.IGNORECASE,
+)
+"""A question asking for a percentage ("What percent is 30 of 120?", "3/4 as a percentage", "the percent
+change", "By what percent did it fall?"); not one that only gives one ("What is 30% of 30% of 100?": 9)."""
 _TIMES_100_RE = re.compile(r"\*\s*100\s*\)*\s*$")
 SHOWN_DECIMALS = 4
 """A result with more decimals is said rounded to two, its exact value beside it (not a value rounded as the
