@@ -1923,6 +1923,11 @@ def test_more_word_problems_without_every_number_in_its_place_are_not_read(text:
             "If I read 30 pages a day, how long to finish a 450 page book?",
             "450 pages at 30 daily = 15 days (read as (450 / 30))",
         ),
+        # the total first ("How long to read 300 pages at 20 pages an hour?" had reached the clock)
+        (
+            "How long to read 300 pages at 20 pages an hour?",
+            "300 pages at 20 hourly = 15 hours (read as (300 / 20))",
+        ),
     ],
 )
 def test_a_time_for_a_distance_a_part_of_a_unit_and_the_length_around_a_circle(

@@ -3345,9 +3345,9 @@ def _time_to_finish(text: str) -> str | None:
 def _time_to_reach(text: str) -> Conversion | None:
     """A number of things (or money) per unit of time, then a total to reach, asked how long: "I save $50 a
     week. How long until I have $1,000?" is ``(1000 / 50)`` weeks, "If I read 30 pages a day, how long to
-    finish a 450 page book?" ``(450 / 30)`` days. ``None`` unless ``text`` holds just the rate first and the
-    total after it, of the same things (or both amounts without things: money), and asks how long or how many
-    of the rate's unit."""
+    finish a 450 page book?" ``(450 / 30)`` days, "How long to read 300 pages at 20 pages an hour?" ``(300 /
+    20)`` hours. ``None`` unless ``text`` holds just the rate and the total (in either order), of the same
+    things (or both amounts without things: money), and asks how long or how many of the rate's unit."""
     if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(text):
         return None
     if _NOT_ONE_WAY_RE.search(text):  # "there and back", "twice": not one total at one rate
@@ -3357,9 +3357,15 @@ def _time_to_reach(text: str) -> Conversion | None:
     asked = _FINISH_ASKED_RE.search(text)
     if len(numbers) != 2 or len(rates) != 1 or asked is None:
         return None
-    rate, total = numbers
+    first, second = numbers
+    if rates[0].start() == first.start() and second.start() >= rates[0].end():
+        rate, total = first, second
+    elif rates[0].start() == second.start():
+        total, rate = first, second  # the total first: "How long to read 300 pages at 20 pages an hour?"
+    else:
+        return None
     per = _time_unit(rates[0].group("unit"))
-    if rates[0].start() != rate.start() or per not in _DAYS or total.start() < rates[0].end():
+    if per not in _DAYS:
         return None
     if asked.groupdict().get("unit") is not None and _time_unit(asked.group("unit")) != per:
         return None
