@@ -1916,7 +1916,8 @@ _TIME_UNIT = (
 _TIME_UNIT_NAMES = {
     "sec": "second", "min": "minute", "hr": "hour", "h": "hour", "wk": "week", "mo": "month", "yr": "year",
     "centurie": "century", "hourly": "hour", "daily": "day", "weekly": "week", "fortnightly": "fortnight",
-    "monthly": "month", "quarterly": "quarter", "yearly": "year", "annually": "year", "per annum": "year",
+    "monthly": "month", "quarterly": "quarter", "yearly": "year", "annually": "year", "annual": "year",
+    "per annum": "year",
 }  # fmt: skip
 _DAYS = {"second": Fraction(1, 86400), "minute": Fraction(1, 1440), "hour": Fraction(1, 24), "day": 1}
 _DAYS.update(week=7, fortnight=14)
@@ -2657,8 +2658,6 @@ _OPENER_TYPO_RES = (
 the start of a sentence and before the words that follow it there ("hw many", "wat is")."""
 
 
-_RATE_UNITS = {"hourly": "hour", "daily": "day", "weekly": "week", "monthly": "month", "yearly": "year",
-               "annual": "year"}  # fmt: skip
 _RATE_NAMED_RE = re.compile(
     r"\b(?P<per>hourly|daily|weekly|monthly|yearly|annual)\s+(?:rate|wage|pay|salary|income|fee|rent)"
     r"\s+(?P<verb>is|was|of)\s+(?P<amount>[$€£]?\d[\d,]*(?:\.\d+)?)",
@@ -2676,7 +2675,9 @@ def _prepared(text: str) -> str:
         cleaned = typo.sub(word, cleaned)
     cleaned = _drop_intro(_spelling_fixed(cleaned))
     cleaned = _RATE_NAMED_RE.sub(
-        lambda m: f"rate {m.group('verb')} {m.group('amount')} per {_RATE_UNITS[m.group('per').lower()]}",
+        lambda m: (
+            f"rate {m.group('verb')} {m.group('amount')} per {_TIME_UNIT_NAMES[m.group('per').lower()]}"
+        ),
         cleaned,
     )  # "my hourly rate is $45" is "my rate is $45 per hour"
     cleaned = numbers_from_words(cleaned)

@@ -1528,16 +1528,13 @@ def with_told_before(question: str, messages: Sequence[BaseMessage]) -> str:
     readers read the two together. Else ``question``."""
     earlier = earlier_questions(messages, 1)
     previous = earlier[0].strip() if earlier else ""
-    if (
-        not previous
-        or _MESSAGE_ASKS_RE.match(previous)
-        or not (numbers_in(previous) or _CLOCK_TOLD_RE.search(previous))
-    ):
+    given = numbers_in(previous)
+    if not previous or _MESSAGE_ASKS_RE.match(previous) or not (given or _CLOCK_TOLD_RE.search(previous)):
         return question
     told = f"{previous if previous[-1] in '.!' else previous + '.'} {question}"
     counted = _EACH_ALONE_RE.search(question) and not _COUNT_OF_THINGS_RE.search(digits_written(question))
     if counted or _WHAT_IS_LEFT_RE.search(question):
-        if len(numbers_in(previous)) > 2 or (len(numbers_in(previous)) != 1 and not counted):
+        if len(given) > 2 or (len(given) != 1 and not counted):
             return question
         if counted and _COUNT_OF_THINGS_RE.search(digits_written(previous)) is None:
             return question
