@@ -511,6 +511,31 @@ def test_a_result_rounded_to_fewer_decimals_is_no_invention(answer: str, problem
     assert check_answer("It is 3.14.", question="What is 22/7?", results=results).problem is None
 
 
+def test_a_fraction_is_read_as_its_value() -> None:
+    assert facts("3/4 plus 1/2 = 5/4 (about 1.25)") == ["0.75", "0.5", "1.25", "1.25"]
+    assert facts("7/3 = 2 1/3, -1/4 and 1/0") == ["2.333333333333", "2.333333333333", "-0.25", "1/0"]
+    # dates, paths and spaced operators are no fractions
+    assert facts("30/11/2026 docs/12/3 3 / 4") == ["30", "11", "2026", "12", "3", "3", "4"]
+    assert facts("5/4", fraction_parts=True) == ["5", "4"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "problem"),
+    [
+        ("3/4 plus 1/2 is 5/4.", None),
+        ("That is 1 1/4, about 1.25.", None),
+        ("It comes to 1.25.", None),
+        # the numerator of the result alone is no answer ("3 + 1/2 = 5" had passed on the 5 of 5/4)
+        ("This can be written 3 + 1/2 = 5.", "invented_number"),
+        ("The answer is 5.", "invented_number"),
+        ("The answer is 3/4.", "missing_result"),  # a number of the question
+    ],
+)
+def test_a_fraction_result_is_carried_whole(answer: str, problem: str | None) -> None:
+    results = [ToolResult("calculate", {"expression": "3/4 plus 1/2"}, "3/4 plus 1/2 = 5/4 (about 1.25)")]
+    assert check_answer(answer, question="What's 3/4 plus 1/2?", results=results).problem == problem
+
+
 @pytest.mark.parametrize(
     "steps",
     [

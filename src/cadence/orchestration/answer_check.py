@@ -60,6 +60,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation
+from fractions import Fraction
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
@@ -93,8 +94,13 @@ GROUNDED_SHARE = 0.7
 """Share of an answer's own content words that must appear in document-like results."""
 
 _FACT_RE = re.compile(
-    r"(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.:])-?\d+(?::\d{2})?(?:\.\d+)?(?![\w:])"
+    r"(?<![\w.:/])(?P<fraction>-?(?:(?P<whole>\d+) )?(?P<top>\d+)/(?P<bottom>\d+))(?![\w/]|[.,]\d)"
+    r"|(?<![\w.])-?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w])|(?<![\w.:])-?\d+(?::\d{2})?(?:\.\d+)?(?![\w:])"
 )
+"""A number: a fraction written without spaces ("5/4", "2 1/3": read as its value, not as two numbers),
+a number (thousands separators allowed) or a clock time."""
+FRACTION_DIGITS = 12
+"""Decimals a fraction's value is written with when read as a fact (1/3: 0.333333333333)."""
 _LIST_MARKER_RE = re.compile(r"(?mi)^\s*(?:[#>*_]+\s*)*(?:step\s+)?\d+\s*[.):–-](?=\s|\*|$)")
 """A numbered step or list item opening a line: ``1.``, ``2)``, ``### 3.``, ``**4.**``, ``**Step 5:**``,
 ``Step 6 -`` (its number is no fact)."""
@@ -239,15 +245,37 @@ def called_with(results: Sequence[ToolResult]) -> str:
     return " \n".join(json.dumps(dict(r.args), ensure_ascii=False) for r in results if r.args)
 
 
-def facts(text: str) -> list[str]:
-    """Numbers and clock times written in ``text`` (normalised: no thousands separators)."""
-    return list(_facts(text))
+def facts(text: str, *, fraction_parts: bool = False) -> list[str]:
+    """Numbers and clock times written in ``text`` (normalised: no thousands separators); a fraction is
+    read as its value, or as the numbers written in it with ``fraction_parts``."""
+    return list(_facts(text, fraction_parts))
 
 
 @functools.lru_cache(maxsize=32)
-def _facts(text: str) -> tuple[str, ...]:
+def _facts(text: str, fraction_parts: bool = False) -> tuple[str, ...]:
     """:func:`facts`, read once per text (a turn's evidence is read by the check and by validation)."""
-    return tuple(f.replace(",", "") for f in _FACT_RE.findall(text))
+    out: list[str] = []
+    for m in _FACT_RE.finditer(text):
+        if not m.group("fraction"):
+            out.append(m.group(0).replace(",", ""))
+        elif fraction_parts:
+            out.extend(f for f in re.findall(r"-?\d+", m.group("fraction")))
+        else:
+            out.append(_fraction_value(m))
+    return tuple(out)
+
+
+def _fraction_value(m: re.Match[str]) -> str:
+    """A fraction's value as a decimal number ("5/4": 1.25, "2 1/3": 2.333333333333); the text as written
+    when it divides by zero."""
+    top, bottom = int(m.group("top")), int(m.group("bottom"))
+    if not bottom:
+        return m.group("fraction")
+    value = Fraction(int(m.group("whole") or 0) * bottom + top, bottom)
+    if m.group("fraction").startswith("-"):
+        value = -value
+    text = f"{float(value):.{FRACTION_DIGITS}f}".rstrip("0").rstrip(".")
+    return text or "0"
 
 
 def _same_number(a: str, b: str) -> bool:
@@ -484,13 +512,18 @@ def check_answer(
     corrects = _CORRECTION_RE.search(cleaned)
     if corrects and not _CORRECTED_RE.search(question):
         return AnswerVerdict(cleaned, "false_correction", [corrects.group(0)])
-    asked = facts(question)
+    # the numbers the question writes, a fraction as its value and as the numbers written in it ("What's
+    # 3/4 plus 1/2?": 0.75, 0.5, 3, 4, 1, 2)
+    written = facts(question, fraction_parts=True)
+    asked = [*facts(question), *written]
     # Short results are values (a sum, a clock time): the answer must carry one. Long ones are
     # documents, which an answer summarises in words.
     short = [r.content for r in results if len(r.content) <= SHORT_RESULT_CHARS]
-    # the question's own numbers are no answer, unless a result lists named values: the largest of
-    # the numbers asked about is one of them
+    # the question's own numbers are no answer ("What is 22/7?" asks for its value), unless a result lists
+    # named values: the largest of the numbers asked about is one of them
     stated = [f for r in short for f in leading_facts(r) if named_values(r) or not _contains(asked, f)]
+    if not stated:  # no new number: the value of a fraction the question writes is its answer
+        stated = [f for r in short for f in leading_facts(r) if not _contains(written, f)]
     said = facts(_LIST_MARKER_RE.sub("", cleaned))
     # numbers written in words count too ("Sixty-five is ..."), "one" aside ("no one", "one of them")
     worded = [
