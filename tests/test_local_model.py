@@ -1811,6 +1811,20 @@ def test_another_operation_of_the_same_kind_replaces_the_previous_one(
         ("And Portugal?", "Which countries border Spain?", "Which countries border Portugal?"),
         ("And from Kyoto?", "How far is Tokyo from Osaka?", "How far is Tokyo from Kyoto?"),
         ("And 5/8?", "What's 3/4 as a percentage?", "What's 5/8 as a percentage?"),
+        # two places compared: the first is replaced ("Singapore and Singapore are on the same time" had
+        # been the answer), never by a place the question names already
+        (
+            "What about Singapore?",
+            "How far ahead is Dubai from London?",
+            "How far ahead is Singapore from London?",
+        ),
+        (
+            "And Tokyo?",
+            "What's the time difference between Paris and Los Angeles?",
+            "What's the time difference between Tokyo and Los Angeles?",
+        ),
+        ("And London?", "How far ahead is Dubai from London?", None),
+        ("And London?", "What is the distance from London to Paris?", None),
     ],
 )
 def test_a_follow_up_naming_another_place_asks_the_previous_question_of_it(

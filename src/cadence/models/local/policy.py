@@ -1415,10 +1415,17 @@ _NAME_INSIDE_RE = re.compile(r"(?<=\w )([A-Z][\w.'-]*(?: [A-Z][\w.'-]*)*)")
 
 def _another_place(rest: str, previous: str) -> str | None:
     """The previous question about the place a follow-up names instead of its one place ("And the USA?"
-    after "What's the population of Canada?" asks "What's the population of the USA?"), or None."""
+    after "What's the population of Canada?" asks "What's the population of the USA?"), or of the first of
+    its two, or None."""
     given = _PLACE_ONLY_RE.match(rest.strip())
     found = list(_IN_PLACE_RE.finditer(previous)) or list(_NAME_INSIDE_RE.finditer(previous))
-    if given is None or len(found) != 1:
+    if given is None or re.search(rf"\b{re.escape(given.group('name'))}\b", previous):
+        return None  # a place the question names already ("And London?" after "from London to Paris")
+    if len(found) == 2:
+        # two places compared ("How far ahead is Dubai from London?"): the follow-up's takes the first's
+        # place ("What about Singapore?" asks how far ahead Singapore is from London)
+        found = found[:1]
+    if len(found) != 1:
         return None
     return previous[: found[0].start(1)] + given.group("name") + previous[found[0].end(1) :]
 
