@@ -518,6 +518,33 @@ def _turn(question: str, route: str, tool: str, args: dict[str, Any], result: st
     ]
 
 
+@pytest.mark.parametrize(
+    ("turns", "follow_up", "expression"),
+    [
+        # the previous step went on from a result: this one goes on from that result instead
+        ([("What is 15 * 4?", "What is 15 * 4?", "60"), ("and plus 20?", "60, then plus 20?", "80")],
+         "what about times 3 instead?", "60, then times 3"),
+        # the previous question's last operation is replaced
+        ([("What is 15 * 4?", "What is 15 * 4?", "60")], "what about times 3 instead?", "What is 15 times 3?"),
+        ([("What is 100 divided by 4?", "What is 100 divided by 4?", "25")], "Make that divided by 5 instead",
+         "What is 100 divided by 5?"),
+        # "instead" of another number: the previous question with it
+        ([("What's 20% of 50?", "What's 20% of 50?", "10")], "what about 30% instead?", "What's 30% of 50?"),
+    ],
+)  # fmt: skip
+def test_a_step_given_instead_replaces_the_previous_one(
+    turns: list[tuple[str, str, str]], follow_up: str, expression: str
+) -> None:
+    """ "what about times 3 instead?" had reached the calculator as "80, then times 3 instead?": an error."""
+    history = [
+        m for q, called, result in turns
+        for m in _turn(q, "goto_math_agent", "calculate", {"expression": called}, result)
+    ]  # fmt: skip
+    tools = _schemas([calculate, percent_of, make_back_tool()])
+    call = LocalChatModel().plan([*history, *_after_route(follow_up)[1:]], tools=tools)
+    assert json.loads(call.fixed or "{}")["arguments"] == {"expression": expression}
+
+
 def test_follow_up_continues_with_the_previous_agent_and_its_result() -> None:
     model = LocalChatModel()
     history = _turn("Calculate 15 * 23", "goto_math_agent", "calculate", {"expression": "15 * 23"}, "345")
@@ -551,6 +578,12 @@ def test_follow_up_continues_with_the_previous_agent_and_its_result() -> None:
             "and between 1 june and 1 september?",
             "and between 1 june and 1 september?",
         ),  # the same number twice
+        # an operation of one number on the number it writes: its own question ("Double 12" had been
+        # "345, then Double 12", "Convert 10 km to miles" an error)
+        ("Double 12", "Double 12"),
+        ("Convert 10 km to miles", "Convert 10 km to miles"),
+        ("square root of 81", "square root of 81"),
+        ("divide by 5", "345, then divide by 5"),  # one operand of two: from the result
     ],
 )
 def test_a_follow_up_continues_from_the_previous_value(follow_up: str, resolved: str) -> None:

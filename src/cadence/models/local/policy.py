@@ -1083,6 +1083,54 @@ def previous_result(messages: Sequence[BaseMessage]) -> tuple[str, str] | None:
     return results[-1] if results else None
 
 
+_INSTEAD_RE = re.compile(r"\s*\binstead\b(?:\s+of\s+(?:that|it|this))?", re.IGNORECASE)
+"""A follow-up's "instead" ("what about times 3 instead?"): it takes the place of the previous step."""
+_OPERATOR = r"(?:plus|minus|times|multiplied\s+by|divided\s+by|over|[-+*/x×÷])"
+_OPERATION_ONLY_RE = re.compile(rf"^{_OPERATOR}\s*-?\d[\d.]*%?\s*[?!.]*$", re.IGNORECASE)
+"""A follow-up that is only an operation and its number ("times 3", "+ 20")."""
+_LAST_OPERATION_RE = re.compile(rf"{_OPERATOR}\s*-?\d[\d.]*%?(?!.*{_OPERATOR}\s*-?\d)", re.IGNORECASE)
+"""The last operation and its number of an arithmetic question ("* 4" of "What is 15 * 4?")."""
+_MAKE_THAT_RE = re.compile(r"^(?:make|change|do)\s+(?:that|it|this)(?:\s+(?:to|into))?\s+", re.IGNORECASE)
+"""The opening of a follow-up changing the previous step ("Make that divided by 5 instead")."""
+_CONTINUED_RE = re.compile(r"^(?P<value>[^,]+), then (?P<step>.+)$")
+"""A follow-up continuing from a value, as resolved (:func:`resolve_reference`: "60, then plus 20")."""
+
+
+def previous_call_text(messages: Sequence[BaseMessage]) -> str | None:
+    """The text the previous turn's last work tool was called with (its one string argument), or None."""
+    for m in reversed(previous_turn(messages)):
+        if not isinstance(m, AIMessage):
+            continue
+        for call in reversed(m.tool_calls):
+            if is_control_tool(call["name"]) or is_route_tool(call["name"]):
+                continue
+            texts = [v for v in call["args"].values() if isinstance(v, str)]
+            return texts[0] if len(texts) == 1 else None
+    return None
+
+
+def with_operation_instead(question: str, messages: Sequence[BaseMessage]) -> str | None:
+    """The previous arithmetic with its last step replaced by the one a follow-up gives "instead" ("what
+    about times 3 instead?" after "What is 15 * 4?", then "and plus 20?", is 60 times 3; after "What is
+    15 * 4?" alone, 15 times 3), or None."""
+    if not _INSTEAD_RE.search(question):
+        return None
+    rest = FOLLOW_UP_RE.sub("", _INSTEAD_RE.sub("", question)).strip(" ,.;:?!")
+    rest = _MAKE_THAT_RE.sub("", rest)
+    if not _OPERATION_ONLY_RE.match(digits_written(rest)):
+        return None
+    called = previous_call_text(messages)
+    continued = _CONTINUED_RE.match(called.strip()) if called else None
+    if continued is not None:  # the previous step went on from a value: this one does so instead
+        return f"{continued.group('value')}, then {rest}"
+    asked = previous_asked(messages)
+    text = digits_written(asked) if asked else ""
+    last = _LAST_OPERATION_RE.search(text)
+    if last is None:
+        return None
+    return text[: last.start()] + rest + text[last.end() :]
+
+
 def previous_own_answer(messages: Sequence[BaseMessage]) -> str | None:
     """The previous turn's last agent answer, for a follow-up to it (None without one).
 
@@ -1196,7 +1244,7 @@ def with_another_number(question: str, previous: str | None) -> str | None:
     about 80?" after "convert 50 miles to km" is "convert 80 miles to km"; "and 22%?" after "what's 18% of
     245?" replaces the percent), or None when the follow-up is more than a number or the previous question
     has no single number of that kind."""
-    rest = FOLLOW_UP_RE.sub("", question).strip(" ,.;:")
+    rest = FOLLOW_UP_RE.sub("", _INSTEAD_RE.sub("", question)).strip(" ,.;:")
     if not previous or not is_follow_up(question):
         return None
     fraction = _FRACTION_ONLY_RE.match(rest)
@@ -1638,7 +1686,18 @@ def resolve_reference(question: str, value: str) -> str:
         return f"{value} {rest.rstrip('?')}"  # a quantity asked in another unit: "and in Fahrenheit?"
     if not rest or _ASKS_RE.match(rest) or len(NUMBER_RE.findall(digits_written(rest))) > 1:
         return question  # two numbers, repeats counted ("between 1 June and 1 September"): its own question
+    if _OWN_NUMBER_RE.match(digits_written(rest)):
+        return question  # an operation of one number on a number it writes ("Double 12"): its own question
     return f"{value}, then {rest}"
+
+
+_OWN_NUMBER_RE = re.compile(
+    r"^(?:please\s+)?(?:double|triple|quadruple|halve|half\s+of|square|cube|convert|round|negate"
+    r"|(?:the\s+)?(?:square|cube)\s+root\s+of|sqrt(?:\s+of)?|(?:the\s+)?factorial\s+of|log\s+of)\s+-?\$?\d",
+    re.IGNORECASE,
+)
+"""An operation of one number written on its number ("Double 12", "Convert 10 km to miles"): no step
+from the previous result, which a binary operation's one number is ("and plus 20?", "divide by 2")."""
 
 
 def numbers_in(text: str) -> list[str]:
@@ -2631,7 +2690,11 @@ class SmallModelPolicy:
         if earlier is None:
             stated = previous_own_answer(messages)
         asked_before = previous_asked(messages)
-        again = with_another_number(question, asked_before) or with_another_period(question, asked_before)
+        again = (
+            with_operation_instead(question, messages)
+            or with_another_number(question, asked_before)
+            or with_another_period(question, asked_before)
+        )
         value = result_value(stated) if stated is not None else None
         if value is None and stated is not None and _DAY_ASKED_RE.search(question):
             value = result_date(stated)  # "and what weekday is that?" after a date
