@@ -558,6 +558,12 @@ def test_a_year_question_not_read_is_refused(question: str, message: str) -> Non
         ("what is the date", "Today in UTC is Wednesday, 15 January 2025."),
         ("what's the date tomorrow", "Tomorrow in UTC is Thursday, 16 January 2025."),
         ("What day was yesterday?", "Yesterday in UTC was Tuesday, 14 January 2025."),
+        # the year or the month now: said first ("Which year are we in?" had been answered "2018" by the
+        # model, unrouted)
+        ("What year is it?", "It is 2025. Today in UTC is Wednesday, 15 January 2025."),
+        ("Which year are we in?", "It is 2025. Today in UTC is Wednesday, 15 January 2025."),
+        ("what month is it now", "It is January 2025. Today in UTC is Wednesday, 15 January 2025."),
+        ("What's the current year?", "It is 2025. Today in UTC is Wednesday, 15 January 2025."),
     ],
 )
 def test_today(question: str, expected: str) -> None:

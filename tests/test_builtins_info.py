@@ -849,6 +849,22 @@ def test_a_place_and_time_alone_asks_the_current_time(question: str, reads: bool
     assert info.asks_current_time(question) is reads
 
 
+@pytest.mark.parametrize(
+    "question",
+    ["What year is it?", "Which year are we in?", "What month is it in Tokyo?", "the current year"],
+)
+def test_the_year_or_month_now_is_the_calendar_s(question: str) -> None:
+    assert info.asks_calendar(question)
+    assert not info.asks_current_time(question)  # a date, not a clock time
+
+
+@pytest.mark.parametrize("question", ["What year did World War 2 end?", "What is the year of the dragon?"])
+def test_a_year_asked_of_an_event_is_no_date_now(question: str) -> None:
+    from cadence.builtins.dates import YEAR_OR_MONTH_NOW_RE
+
+    assert YEAR_OR_MONTH_NOW_RE.search(question) is None
+
+
 def test_a_countrys_time_zones_counted_are_its_time_reader_s(winter: datetime) -> None:
     """ "How many time zones does Russia have?" went to the 135M model: "15 time zones ... Tzkuma"."""
     from cadence.builtins.info import asks_current_time

@@ -356,9 +356,17 @@ _ASK_RE = re.compile(  # the text asks something (a lone date with no question i
     r"\?|\b(?:what|what's|whats|which|when|tell|give|show|find|calculate|compute|work out|check|date)\b",
     re.IGNORECASE,
 )
+YEAR_OR_MONTH_NOW_RE = re.compile(
+    r"\b(?:what|which)\s+(?:year|month)\s+(?:is\s+it|are\s+we\s+in|is\s+this)\b"
+    r"|\b(?:what|which)(?:'s|s|\s+is)\s+(?:the\s+|this\s+)?(?:current\s+|present\s+)?(?:year|month)\s*[?!.]*$"
+    r"|\b(?:current|present)\s+(?:year|month)\b",
+    re.IGNORECASE,
+)
+"""A question asking the year or the month it is now ("What year is it?", "Which year are we in?", "the
+current month"); not a year asked of an event ("What year did the war end?")."""
 _TODAY_ASKED_RE = re.compile(  # "what is the date", "what day is it": today, when no date is written
     r"\b(?:what|which)(?:'s|s|\s+is|\s+was)?\s+(?:the\s+)?(?:current\s+|present\s+)?(?:date|day)\b"
-    r"|\bcurrent\s+date\b|\bdate\s+(?:today|now)\b",
+    r"|\bcurrent\s+date\b|\bdate\s+(?:today|now)\b|" + YEAR_OR_MONTH_NOW_RE.pattern,
     re.IGNORECASE,
 )
 _INCLUSIVE_RE = re.compile(
@@ -1581,7 +1589,13 @@ def answer(question: str, calendar: Calendar) -> str:
                 f"No date question found in {question!r}: no date was read; ask {EXAMPLES}"
             )
         today = _today(text, items, calendar)
-        return f"Today {today.where()} is {_long(today.value)}."
+        said = f"Today {today.where()} is {_long(today.value)}."
+        now_asked = YEAR_OR_MONTH_NOW_RE.search(masked)
+        if now_asked is not None:  # "What year is it?": the year first
+            month = "month" in now_asked.group(0).lower()
+            lead = f"{today.value:%B %Y}" if month else f"{today.value.year}"
+            return f"It is {lead}. {said}"
+        return said
     counts = bool(_COUNT_RE.search(masked))
     single = items[0] if len(items) == 1 else None
     if counts and single is not None and _is_today(single):

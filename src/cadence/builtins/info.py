@@ -63,7 +63,14 @@ from cadence.builtins.clock import (
     reads_clock_question,
 )
 from cadence.builtins.clock import normalized as clock_normalized
-from cadence.builtins.dates import HOLIDAYS, MONTHS, MOVABLE_HOLIDAYS, Calendar, make_date_calculator
+from cadence.builtins.dates import (
+    HOLIDAYS,
+    MONTHS,
+    MOVABLE_HOLIDAYS,
+    YEAR_OR_MONTH_NOW_RE,
+    Calendar,
+    make_date_calculator,
+)
 from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, reads, tool, volatile
 from cadence.text import DATE_IN_DIGITS_RE, numbers_from_words
 
@@ -2065,6 +2072,8 @@ def asks_current_time(text: str) -> bool:
         )
     if _keywords_name_a_place(text):  # "tokyo time"
         return True
+    if YEAR_OR_MONTH_NOW_RE.search(text):
+        return False  # "What year is it?": today's date, the date calculator's
     return _asks_now(text) and _OTHER_DAY_RE.search(text) is None and not converts_between_places(text)
 
 
@@ -2106,7 +2115,9 @@ def asks_calendar(text: str) -> bool:
     """``date_calculator``'s reader: :data:`_calendar_words`, unless the question asks for sunrise or sunset
     ("What time is sunset in London today?" is the world clock's). "What is the best day of the week?" and
     "What are the days of the week in French?" give none."""
-    return _calendar_words(text) and _SUN_TIMES_ASKED_RE.search(text) is None
+    return (
+        _calendar_words(text) or YEAR_OR_MONTH_NOW_RE.search(text) is not None
+    ) and _SUN_TIMES_ASKED_RE.search(text) is None
 
 
 INFO_TOOLS: list[BaseTool] = [
