@@ -545,6 +545,22 @@ def test_a_step_given_instead_replaces_the_previous_one(
     assert json.loads(call.fixed or "{}")["arguments"] == {"expression": expression}
 
 
+def test_a_step_given_instead_reads_the_value_before_from_answers_alone() -> None:
+    """A supervisor's agent sees the agents' answers, not their calls: the value the previous step went on
+    from is the answer before it."""
+    from cadence.models.local.policy import with_operation_instead
+
+    history = [
+        HumanMessage("What is 15 * 4?"),
+        AIMessage("The answer is 60.", name="math_agent"),
+        HumanMessage("and plus 20?"),
+        AIMessage("The answer is 80.", name="math_agent"),
+        HumanMessage("what about times 3 instead?"),
+    ]
+    assert with_operation_instead("what about times 3 instead?", history) == "60, then times 3"
+    assert with_operation_instead("what about times 3?", history) is None  # no "instead": from 80
+
+
 def test_follow_up_continues_with_the_previous_agent_and_its_result() -> None:
     model = LocalChatModel()
     history = _turn("Calculate 15 * 23", "goto_math_agent", "calculate", {"expression": "15 * 23"}, "345")

@@ -1109,6 +1109,13 @@ def previous_call_text(messages: Sequence[BaseMessage]) -> str | None:
     return None
 
 
+def _turn_value(messages: Sequence[BaseMessage]) -> str | None:
+    """The value the turn before the latest question's came to (its last result, or its agent's answer)."""
+    earlier = previous_result(messages)
+    stated = earlier[1] if earlier is not None else previous_own_answer(messages)
+    return result_value(stated) if stated is not None else None
+
+
 def with_operation_instead(question: str, messages: Sequence[BaseMessage]) -> str | None:
     """The previous arithmetic with its last step replaced by the one a follow-up gives "instead" ("what
     about times 3 instead?" after "What is 15 * 4?", then "and plus 20?", is 60 times 3; after "What is
@@ -1124,6 +1131,13 @@ def with_operation_instead(question: str, messages: Sequence[BaseMessage]) -> st
     if continued is not None:  # the previous step went on from a value: this one does so instead
         return f"{continued.group('value')}, then {rest}"
     asked = previous_asked(messages)
+    step = FOLLOW_UP_RE.sub("", asked or "").strip(" ,.;:?!")
+    if asked and _OPERATION_ONLY_RE.match(digits_written(step)):
+        # the previous question was a step from the value before it, whose call is not in this view (a
+        # supervisor's agent sees answers only): that value, read from the turn before
+        before, previous, _ = split_at_last_human(split_at_last_human(messages)[0])
+        value = _turn_value([*before, previous]) if previous is not None else None
+        return f"{value}, then {rest}" if value is not None else None
     text = digits_written(asked) if asked else ""
     last = _LAST_OPERATION_RE.search(text)
     if last is None:
