@@ -545,6 +545,26 @@ def test_a_step_given_instead_replaces_the_previous_one(
     assert json.loads(call.fixed or "{}")["arguments"] == {"expression": expression}
 
 
+def test_a_question_of_its_result_goes_on_with_the_calculator() -> None:
+    """ "What's the sum of its digits?" after 7 factorial was unrouted (a reader refused it, "its" unread)."""
+    from cadence.models.local.policy import refers_back
+
+    model = LocalChatModel()
+    history = _turn("What's 7 factorial?", "goto_math_agent", "calculate", {"expression": "7!"}, "5040")
+    # it leans on the result: no reader refuses it for the number it does not write
+    assert refers_back(
+        "What's the sum of its digits?", [*history, HumanMessage("What's the sum of its digits?")]
+    )
+    assert not refers_back("What's the sum of its digits?", [HumanMessage("What's the sum of its digits?")])
+    call = model.plan(
+        [*history, *_after_route("What's the sum of its digits?")[1:]],
+        tools=_schemas([calculate, percent_of, make_back_tool()]),
+    )
+    assert json.loads(call.fixed or "{}")["arguments"] == {
+        "expression": "What's the sum of the digits of 5040?"
+    }
+
+
 def test_a_step_given_instead_reads_the_value_before_from_answers_alone() -> None:
     """A supervisor's agent sees the agents' answers, not their calls: the value the previous step went on
     from is the answer before it."""

@@ -32,6 +32,8 @@ from cadence.builtins.math_language import numbers_from_words, read_conversion, 
         ("What is 3 cubed?", 27),
         ("What is 9 squared?", 81),
         ("Multiply 6 by 7", 42),
+        ("Multiply 12 by itself", 144),  # was no arithmetic
+        ("what is 2.5 times itself", 6.25),
         ("Subtract 15 from 40", 25),
         ("take 5 away from 12", 7),
         ("Divide 96 by 4", 24),

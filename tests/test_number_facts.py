@@ -42,6 +42,15 @@ def test_is_prime_agrees_with_a_sieve() -> None:
         ("Divide 100 by 7 with the remainder", "100 ÷ 7 = 14 remainder 2 (100 = 7 × 14 + 2)."),
         ("How many zeros are in one billion?", "One billion (1,000,000,000) has 9 zeros."),
         ("How many zeros does a million have?", "One million (1,000,000) has 6 zeros."),
+        # digits counted and summed ("How many digits does it have?" after 5040 had been "It has 10 digits.")
+        ("How many digits does 5040 have?", "5040 has 4 digits."),
+        ("How many digits are in 123,456,789?", "123,456,789 has 9 digits."),
+        ("how many digits in 3.14159", "3.14159 has 6 digits (1 before the decimal point and 5 after)."),
+        (
+            "What is the sum of the digits of 1234?",
+            "The sum of the digits of 1234 is 10 (1 + 2 + 3 + 4 = 10).",
+        ),
+        ("digit sum of 7", "The sum of the digits of 7 is 7 (7 = 7)."),
         ("What's 45% as a decimal?", "45% as a decimal is 0.45."),
         ("Convert 3/8 to a decimal", "3/8 as a decimal is 0.375."),
         ("What is 1/3 as a decimal?", "1/3 as a decimal is about 0.333333 (it repeats without end)."),

@@ -2666,6 +2666,12 @@ _RATE_NAMED_RE = re.compile(
 """A rate named by its period ("my hourly rate is $45", "a monthly fee of $12"): an amount per period."""
 
 
+_BY_ITSELF_RE = re.compile(
+    r"\b(?:multiply\s+)?(?P<n>-?\d+(?:\.\d+)?)\s+(?:multiplied\s+by|by|times)\s+itself\b", re.IGNORECASE
+)
+"""A number multiplied by itself ("multiply 12 by itself", "12 times itself")."""
+
+
 def _prepared(text: str) -> str:
     """``text`` with misspelled operation words fixed, a lead-in before a colon dropped, number words
     as digits, thousands separators and currency signs removed, ordinal powers and fractions of a value
@@ -2683,6 +2689,7 @@ def _prepared(text: str) -> str:
     cleaned = numbers_from_words(cleaned)
     cleaned = re.sub(r"(?<=\d),(?=\d{3}\b)", "", cleaned)  # 1,000 -> 1000
     cleaned = _CURRENCY_RE.sub("", cleaned)  # $40 -> 40
+    cleaned = _BY_ITSELF_RE.sub(r"\g<n> * \g<n>", cleaned)  # "multiply 12 by itself" -> 12 * 12
     return _shapes_read(_factorials(_fractions_and_ordinals(cleaned)))
 
 

@@ -9,7 +9,8 @@ calculator reads them from the question and works them out:
 - the factors of a number ("What are the factors of 12?": 1, 2, 3, 4, 6 and 12);
 - whether a number is a perfect square or cube ("Is 64 a perfect square?": 8 × 8);
 - a division with its remainder ("17 divided by 3 with remainder": 5 remainder 2);
-- how many zeros a number has when written out ("How many zeros are in one billion?": 9);
+- how many zeros a number has when written out ("How many zeros are in one billion?": 9), how many
+  digits it has and their sum ("How many digits does 5040 have?": 4; "the sum of the digits of 1234": 10);
 - a percent or a fraction as a decimal ("45% as a decimal": 0.45);
 - a number written in words or in digits ("Write 1,000,000 in words": one million; "three hundred and five
   in digits": 305);
@@ -410,6 +411,39 @@ def _zeros(match: re.Match[str]) -> str | None:
     return f"{said} has {zeros} zero{'' if zeros == 1 else 's'}."
 
 
+_NUMBER_ASKED = r"(?:the\s+number\s+)?(?P<n>-?\d[\d,]*(?:\.\d+)?)(?![\d.])"
+_DIGITS_RE = re.compile(
+    r"(?:\bhow\s+many\s+digits\s+(?:are\s+(?:there\s+)?|does\s+|do\s+)?(?:in\s+|of\s+)?"
+    r"|\b(?:the\s+)?number\s+of\s+digits\s+(?:in|of)\s+)" + _NUMBER_ASKED,
+    re.IGNORECASE,
+)
+"""How many digits a number has: "How many digits does 5040 have?", "the number of digits in 2,048"."""
+_DIGIT_SUM_RE = re.compile(
+    r"(?:\b(?:the\s+)?(?:sum\s+of\s+(?:the\s+|its\s+|all\s+(?:the\s+)?)?digits|digit\s+sum)\s+(?:of|in)\s+"
+    r"|\badd\s+(?:up\s+)?(?:the\s+)?digits\s+(?:of|in)\s+)" + _NUMBER_ASKED,
+    re.IGNORECASE,
+)
+"""The sum of a number's digits: "What is the sum of the digits of 1234?", "digit sum of 999"."""
+
+
+def _digits(match: re.Match[str]) -> str:
+    said = match.group("n")
+    whole, _, decimals = said.lstrip("-").partition(".")
+    count = len(re.sub(r"\D", "", said))
+    out = f"{said} has {count} digit{'' if count == 1 else 's'}"
+    if decimals:
+        before = len(re.sub(r"\D", "", whole))
+        out += f" ({before} before the decimal point and {len(decimals)} after)"
+    return out + "."
+
+
+def _digit_sum(match: re.Match[str]) -> str:
+    said = match.group("n")
+    digits = re.sub(r"\D", "", said)
+    total = sum(int(d) for d in digits)
+    return f"The sum of the digits of {said} is {total} ({' + '.join(digits)} = {total})."
+
+
 def _as_decimal(match: re.Match[str]) -> str | None:
     written = " ".join(match.group("x").split())
     try:
@@ -456,6 +490,8 @@ def _answer(text: str) -> str | None:
         (_PERFECT_RE, _perfect),
         (_REMAINDER_RE, _with_remainder),
         (_ZEROS_RE, _zeros),
+        (_DIGITS_RE, _digits),
+        (_DIGIT_SUM_RE, _digit_sum),
         (_AS_DECIMAL_RE, _as_decimal),
         (_IN_WORDS_RE, _in_words),
         (_IN_DIGITS_RE, _in_digits),

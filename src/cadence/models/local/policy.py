@@ -279,7 +279,11 @@ def refers_back(question: str, messages: Sequence[BaseMessage]) -> bool:
         return True
     if not earlier:
         return False
-    return is_follow_up(question) or REFERENCE_RE.search(question) is not None
+    return (
+        is_follow_up(question)
+        or REFERENCE_RE.search(question) is not None
+        or _ITS_TAIL_RE.search(question) is not None  # "What's the sum of its digits?"
+    )
 
 
 def best_route(router: PreRouter, text: str) -> str | None:
