@@ -889,6 +889,29 @@ def test_whether_it_is_day_or_night_somewhere_is_read_from_the_suns_altitude() -
     assert info.asks_current_time("Is it daytime in Sydney right now?")
 
 
+@pytest.mark.usefixtures("winter")
+@pytest.mark.parametrize(
+    ("question", "lead"),
+    [
+        # 15 January 2025, 12:00 UTC ("Is it morning or evening there?" after Paris's time had been answered
+        # by the model: "It's a mix of both")
+        ("Is it morning or evening in Paris?", "It is afternoon in Paris now (13:00)."),
+        ("Is it afternoon in Tokyo?", "No, it is night in Tokyo now (21:00)."),
+        ("Is it morning in New York?", "Yes, it is morning in New York City now (07:00)."),
+        ("Is it evening in Los Angeles?", "No, it is night in Los Angeles now (04:00)."),
+    ],
+)
+def test_the_part_of_the_day_somewhere_is_read_from_its_clock(question: str, lead: str) -> None:
+    assert info.asks_current_time(question)
+    assert current_time.invoke({"location": question}).startswith(lead)
+
+
+@pytest.mark.parametrize(("hour", "part"), [(0, "night"), (4, "night"), (5, "morning"), (12, "afternoon"),
+                                            (17, "evening"), (21, "night"), (23, "night")])  # fmt: skip
+def test_parts_of_the_day(hour: int, part: str) -> None:
+    assert info.part_of_day(hour) == part
+
+
 @pytest.mark.parametrize(
     ("moment", "place", "altitude"),
     [

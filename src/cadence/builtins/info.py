@@ -1466,6 +1466,7 @@ def current_time(location: str) -> str:
         lead = (
             _summer_time_answer(location, moment, places[0])
             or _sun_times_answer(location, moment, places[0])
+            or _part_of_day_answer(location, moment, places[0])
             or _daylight_answer(location, moment, places[0])
         )
     return _with_notes(lead + " ".join(sentences), moment, *places)
@@ -1654,6 +1655,40 @@ def _daylight_answer(question: str, moment: datetime, place: Place) -> str:
     sun = f"the sun is about {abs(round(altitude))}° {'above' if altitude >= 0 else 'below'} the horizon"
     said = "daytime" if day else "night"
     return f"{'Yes' if day == day_asked else 'No'}, it is {said} in {where} now ({sun}). "
+
+
+_PART = r"morning|afternoon|evening|night(?:time)?"
+_PART_OF_DAY_ASKED_RE = re.compile(
+    rf"\bis\s+it\s+(?:the\s+|in\s+the\s+|at\s+)?(?P<a>{_PART})(?:\s+or\s+(?:the\s+|in\s+the\s+|at\s+)?(?P<b>{_PART}))?\b",
+    re.IGNORECASE,
+)
+"""A question which part of the day it is somewhere ("Is it morning or evening in Paris?", "Is it afternoon
+in Tokyo?"); night alone is :data:`_DAYLIGHT_ASKED_RE`'s (the sun's)."""
+PARTS_OF_DAY = ((5, "morning"), (12, "afternoon"), (17, "evening"), (21, "night"))
+"""The local hour each part of the day starts at (night lasts until 5 in the morning)."""
+
+
+def part_of_day(hour: int) -> str:
+    """The part of the day a local hour (0-23) falls in: morning, afternoon, evening or night."""
+    return next((name for start, name in reversed(PARTS_OF_DAY) if hour >= start), "night")
+
+
+def _part_of_day_answer(question: str, moment: datetime, place: Place) -> str:
+    """ "It is evening in Paris now (17:49)." when the question asks which part of the day it is there (with
+    "Yes"/"No" when it names one part), else empty."""
+    asked = _PART_OF_DAY_ASKED_RE.search(question)
+    if asked is None:
+        return ""
+    named = {(asked.group(k) or "").lower().removesuffix("time") for k in ("a", "b")} - {""}
+    if named == {"night"}:
+        return ""  # "Is it night in Oslo?": the sun says
+    local = moment.astimezone(place.tz)
+    part = part_of_day(local.hour)
+    where = place.label.split(",")[0]
+    said = f"it is {part} in {where} now ({local:%H:%M})"
+    if len(named) == 1:
+        return f"{'Yes' if part in named else 'No'}, {said}. "
+    return f"{said[:1].upper()}{said[1:]}. "
 
 
 _WEEKEND_ASKED_RE = re.compile(r"\bis it (?:the |a )?(?P<asked>weekend|weekday|week ?day)\b", re.IGNORECASE)
@@ -2065,6 +2100,7 @@ def asks_current_time(text: str) -> bool:
         _SUMMER_TIME_ASKED_RE.search(text)
         or _ZONES_COUNTED_RE.search(text)
         or _DAYLIGHT_ASKED_RE.search(text)
+        or _PART_OF_DAY_ASKED_RE.search(text)
         or _SUN_TIMES_ASKED_RE.search(text)
     ):
         return (
@@ -2180,8 +2216,8 @@ class InfoPlugin(BasePlugin):
             capabilities=[
                 "current date and time in a city or time zone: what time or how late it is there",
                 "the time zone and UTC offset of a place",
-                "whether it is day or night (daytime, nighttime, dark or light outside, the sun up), a "
-                "weekday or the weekend somewhere now",
+                "whether it is day or night (daytime, nighttime, morning, afternoon, evening, dark or light "
+                "outside, the sun up), a weekday or the weekend somewhere now",
                 "daylight saving time (DST, summer time): whether a place is on it, when the clocks change",
                 "sunrise and sunset times in a place (dawn, dusk, when it gets dark, hours of daylight)",
                 "what day or date it is",
