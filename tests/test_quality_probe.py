@@ -182,6 +182,8 @@ def test_times_before_a_reference_multiplies() -> None:
     [
         ("Is it daytime in Sydney?", ["goto_info_agent"]),  # was answered by chit-chat, made up
         ("Good morning, how are you?", []),  # a greeting stays chit-chat
+        ("good evening!", []),  # though the clock reads which part of the day it is
+        ("Is it evening in Paris?", ["goto_info_agent"]),
     ],
 )
 def test_daytime_questions_reach_the_world_clock(question: str, shortlist: list[str]) -> None:

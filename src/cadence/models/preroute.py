@@ -117,6 +117,10 @@ question's words (those all of the agent's tools share aside): more than half ("
 is no list of documents, though "available" is half of what it says)."""
 
 
+_GREETED_PARTS = frozenset({"morning", "afternoon", "evening", "night", "day"})
+"""Parts of the day a greeting names after "good" ("Good morning", "good night")."""
+
+
 def tokenize(text: str, *, digits: bool = True) -> list[str]:
     """Lower-case, map symbols to words, split, drop stop words and stem.
 
@@ -146,6 +150,8 @@ def tokenize(text: str, *, digits: bool = True) -> list[str]:
             word = _ASKED_AS_ONE[word]  # "what hour is it", "which day is it" (not "how many hours", "a day")
         elif word in _SOMEONES and i > 0 and words[i - 1] in _POSSESSIVES:
             continue  # "how is your day going": someone's day, not a date or a number of days
+        elif word in _GREETED_PARTS and i > 0 and words[i - 1] == "good":
+            continue  # "Good morning": a greeting, not the part of the day
         if word in STOPWORDS:
             continue
         tokens.append(stem(word))
