@@ -155,7 +155,7 @@ def test_the_info_tools_read_questions_of_time_and_dates(text: str, read: bool) 
     [
         ("What time is it in Germany?", "current_time"),
         ("Is it the weekend in Dubai?", "current_time"),
-        ("What month is it?", "current_time"),
+        ("What month is it?", "date_calculator"),  # the month now: today's date
         ("What was yesterday's date?", "date_calculator"),  # another day's date is the calendar's
         ("What date was it yesterday in London?", "date_calculator"),
         ("How many hours is Dubai from London?", "time_difference"),
