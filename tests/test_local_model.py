@@ -2015,6 +2015,13 @@ def test_which_one_they_and_a_difference_with_one_place_read_the_places_talked_a
     they = "What currency do they use?"
     assert with_possessive_place(they, [*one, HumanMessage(they)]) == "What currency do people in Egypt use?"
     assert with_possessive_place("Where do they live in Paris?", [*one]) == "Where do they live in Paris?"
+    # the place a call names as an owner ("What currency do they use?" after "What's its population?", whose
+    # call asked "What's Canada's population?", had found no place)
+    owned = _turn("What's its population?", "goto_geo_agent", "place_facts",
+                  {"question": "What's Canada's population?"}, "The population of Canada is about 37.1 million.")  # fmt: skip
+    assert (
+        with_possessive_place(they, [*owned, HumanMessage(they)]) == "What currency do people in Canada use?"
+    )
 
 
 def test_places_and_follow_ups_are_read_from_the_users_messages_alone() -> None:

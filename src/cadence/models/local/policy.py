@@ -942,13 +942,21 @@ _BETWEEN_THEM_RE = re.compile(
 """Two places talked about, referred to together ("What's the time difference between them?")."""
 
 
+_OWNING_PLACE_RE = re.compile(r"(?<=\w )([A-Z][\w.-]*(?: [A-Z][\w.-]*)*)['’]s\b")
+"""A place named as an owner inside a question ("What's Canada's population?")."""
+
+
 def call_places(call: Mapping[str, Any]) -> list[str]:
     """The places a tool call is about: the place its ``question`` argument names ("how many people live in
     Spain?", "there" already read), then its place arguments in order, each the place it names when it is a
     whole question ("What time is it in Berlin?") — the last is the call's own place."""
     args = call.get("args") or {}
     asked = args.get("question")
-    named = _IN_PLACE_RE.findall(asked)[-1:] if isinstance(asked, str) else []
+    named = (
+        (_IN_PLACE_RE.findall(asked) or _OWNING_PLACE_RE.findall(asked))[-1:]
+        if isinstance(asked, str)
+        else []
+    )
     for key, value in args.items():
         if isinstance(value, str) and value and _PLACE_PARAMETER_RE.search(key):
             within = _IN_PLACE_RE.findall(value)
