@@ -1827,6 +1827,8 @@ def test_is_it_prime_asks_about_the_previous_answer() -> None:
     assert previous_own_answer(turns) == "The answer is 56."
     turns[-1] = HumanMessage("What time is it?")  # "it" after "is" names nothing said before
     assert previous_own_answer(turns) is None
+    turns[-1] = HumanMessage("How many digits does it have?")  # had been read of the 8 asked, not of 56
+    assert previous_own_answer(turns) == "The answer is 56."
 
 
 def test_there_is_the_place_of_the_latest_earlier_question_naming_one() -> None:
@@ -2022,6 +2024,23 @@ def test_which_one_they_and_a_difference_with_one_place_read_the_places_talked_a
     assert (
         with_possessive_place(they, [*owned, HumanMessage(they)]) == "What currency do people in Canada use?"
     )
+
+
+def test_they_after_its_reads_the_place_the_question_before_named() -> None:
+    """A supervisor's agent sees answers only: "What currency do they use?" after "What's its population?"
+    after "What's the capital of Canada?" had found no place."""
+    said = [
+        HumanMessage("What's the capital of Canada?"),
+        AIMessage("The capital of Canada is Ottawa."),
+        HumanMessage("What's its population?"),
+        AIMessage("The population of Canada is about 37.1 million."),
+        HumanMessage("What currency do they use?"),
+    ]
+    assert (
+        with_possessive_place("What currency do they use?", said) == "What currency do people in Canada use?"
+    )
+    unrelated = [*said[:2], HumanMessage("What's 2 + 2?"), AIMessage("4"), said[-1]]
+    assert with_possessive_place("What currency do they use?", unrelated) == "What currency do they use?"
 
 
 def test_places_and_follow_ups_are_read_from_the_users_messages_alone() -> None:

@@ -1389,7 +1389,8 @@ class MathPlugin(BasePlugin):
                 "factorials, absolute values, rounding",
                 "double, twice, triple, halve or half a number, a third or a quarter of it, its reciprocal; "
                 "a decimal or percentage as a fraction; whether a number is prime, even or odd, divisible by "
-                "another; its prime factors; the gcd and lcm; solve an equation for x",
+                "another; its prime factors; how many digits it has and their sum; the gcd and lcm; solve "
+                "an equation for x",
                 "percentages, percent of a value, percent change",
                 "convert units: seconds, minutes, days, weeks; mm, cm, metres, meters, km, inches, feet, "
                 "miles; grams, kilograms, kg, pounds, ounces, stone; millilitres, litres, liters, gallons, "

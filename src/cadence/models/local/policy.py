@@ -848,7 +848,8 @@ def previous_place(messages: Sequence[BaseMessage], *, latest: bool = False) -> 
     """The place the previous turn's last tool call was about (:func:`call_places`), else the place
     the latest earlier question naming one named after "in" ("What time is it in Berlin?": the supervisor's
     agents do not see their earlier calls), or None. With ``latest``, only the previous question counts
-    (what "its" refers to is the previous turn's subject, not an older one's)."""
+    (what "its" refers to is the previous turn's subject, not an older one's), or the one before it when the
+    previous question referred back to it ("What's its population?")."""
     for m in reversed(previous_turn(messages)):
         if isinstance(m, AIMessage):
             for call in reversed(m.tool_calls):
@@ -856,10 +857,12 @@ def previous_place(messages: Sequence[BaseMessage], *, latest: bool = False) -> 
                 if places:
                     return places[-1]
     # "Is it the weekend there?" after "And the date there?"
-    for asked in earlier_questions(messages, limit=1 if latest else MAX_FOLLOW_UP_CHAIN):
+    for asked in earlier_questions(messages, limit=MAX_FOLLOW_UP_CHAIN):
         named = _IN_PLACE_RE.findall(asked)
         if named:
             return named[-1]
+        if latest and not (_POSSESSIVE_RE.search(asked) or _THEY_RE.search(asked)):
+            break  # with ``latest``, an older question counts only through one referring back to it
     return None
 
 
@@ -1189,10 +1192,12 @@ def previous_own_answer(messages: Sequence[BaseMessage]) -> str | None:
 
 _NUMBER_PROPERTY_RE = re.compile(
     r"\b(?:is|was) it (?:an? )?(?:prime|even|odd|divisible|a multiple|a perfect square|a square|positive"
-    r"|negative|whole|an integer)\b",
+    r"|negative|whole|an integer)\b"
+    r"|\bhow many (?:digits|zeros|zeroes|factors|divisors) (?:does|did) it have\b",
     re.IGNORECASE,
 )
-"""A question whether the previous result has a property ("Is it prime?"): there "it" is that result."""
+"""A question whether the previous result has a property ("Is it prime?") or how many digits it has ("How
+many digits does it have?"): there "it" is that result."""
 _AUXILIARIES = frozenset(
     {"is", "was", "are", "were", "be", "been", "'s", "does", "did", "do", "will", "would", "can", "could"}
     | {"should", "shall", "might", "may", "must", "isn't", "wasn't", "doesn't", "didn't", "won't", "can't"}
