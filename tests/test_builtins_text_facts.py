@@ -251,6 +251,9 @@ def test_syllables_of_a_word_or_a_text_are_answered_as_a_rule_of_thumb() -> None
     ("question", "said"),
     [
         ("Alphabetize: pear, apple, mango", "In alphabetical order: apple, mango, pear."),
+        # words to sort, no order named: alphabetical (had been answered by the model: "Banana, apple.")
+        ("Sort these words: banana, apple, cherry", "In alphabetical order: apple, banana, cherry."),
+        ("sort: pear, fig, apple", "In alphabetical order: apple, fig, pear."),
         (
             "Sort these words alphabetically: zebra, Apple, mango",
             "In alphabetical order: Apple, mango, zebra.",

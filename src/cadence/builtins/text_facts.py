@@ -89,7 +89,9 @@ _ASKS: dict[str, re.Pattern[str]] = {
     "syllables": _counted("syllables"),
     "sorted": re.compile(
         r"\balphabeti[sz]e\b|\b(?:in|into) (?:reverse )?alphabetical order\b"
-        r"|\b(?:sort|order|arrange|list)\b[^:]*\b(?:alphabetically|a to z|z to a|a-z|z-a)\b",
+        r"|\b(?:sort|order|arrange|list)\b[^:]*\b(?:alphabetically|a to z|z to a|a-z|z-a)\b"
+        r"|\b(?:sort|order|arrange)\s+(?:these|the\s+following|this\s+list\s+of|the)\s+(?:words|names)\b"
+        r"|^\W*(?:please\s+)?(?:sort|order|arrange)\b[^:\d]*:\s*[^\d:]+$",
         re.I,
     ),
     "palindrome": re.compile(r"\bpalindromes?\b", re.I),
