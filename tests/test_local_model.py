@@ -1087,8 +1087,16 @@ def test_question_parts_split_questions_not_context() -> None:
         "If I save $150 a month, how much will I have after 2 years?",
         "How many hours apart are London and Chicago?",
         "A shirt costs $40 and is 25% off. What's the sale price?",
+        # steps of one calculation: "then" before a step, or before a question about its result
+        "add 10 to 5, then multiply by 3",
+        "What is 10 + 5, then what is that times 2?",
     ):
         assert question_parts(one) == [one]
+    # "then" before another question ("... then tell me the time in Paris" had gone unanswered)
+    assert question_parts("Calculate 12 * 12, then tell me the time in Paris") == [
+        "Calculate 12 * 12",
+        "then tell me the time in Paris",
+    ]
 
 
 def test_a_second_thing_asked_under_the_first_parts_opener_is_a_part() -> None:

@@ -358,9 +358,9 @@ _OPENER = (
     r"will|would|should|tell me|give me|show me|find|convert|calculate|compute)"
 )
 _PART_SPLIT_RE = re.compile(
-    rf"(?:(?<=[?.!;])\s+|,?\s+and\s+|,\s+)(?=(?:and\s+|also\s+)?{_OPENER}\b)", re.IGNORECASE
+    rf"(?:(?<=[?.!;])\s+|,?\s+and\s+|,\s+)(?=(?:and\s+|also\s+|then\s+)?{_OPENER}\b)", re.IGNORECASE
 )
-_OPENS_RE = re.compile(rf"^(?:and\s+|also\s+)?{_OPENER}\b", re.IGNORECASE)
+_OPENS_RE = re.compile(rf"^(?:and\s+|also\s+|then\s+)?{_OPENER}\b", re.IGNORECASE)
 
 
 _SHARED_OPENER_RE = re.compile(
@@ -431,7 +431,8 @@ def question_parts(question: str) -> list[str]:
     "What is 2+2? And what do the docs say about tones?", "What's 15% of 96 and the time in Oslo?"), else
     ``[question]``.
 
-    Parts are joined by "and", a comma or a sentence end, and every part opens like a question or a
+    Parts are joined by "and", "then", a comma or a sentence end (a "then" part referring back to a result is
+    a step of one question), and every part opens like a question or a
     request ("what", "how", "is", "tell me", "convert", ...), or shares the first part's opener when
     that part holds numbers and the second names a thing without any (:data:`_SHARED_OPENER_RE`): a
     sentence of context before a question ("I have 3 apples. How many do I have if I get 2 more?", "If
@@ -447,6 +448,8 @@ def question_parts(question: str) -> list[str]:
         return [question]
     if any(_CONDITION_RE.match(p) for p in parts[:-1]):
         return [question]  # "When it's noon in London, what time is it in Dubai?": one question
+    if any(re.match(r"then\b", p, re.IGNORECASE) and REFERENCE_RE.search(p) for p in parts[1:]):
+        return [question]  # "What is 10 + 5, then what is that times 2?": a chain of steps, one question
     return parts
 
 
