@@ -206,6 +206,33 @@ def test_a_snippet_starts_at_the_bullet_most_about_the_query() -> None:
     assert snippet_for("синтезатор", body, fts) == to_line_end(from_line_start(fts, body), body)
 
 
+def test_a_snippet_ends_where_its_wrapped_sentence_or_bullet_ends() -> None:
+    """Markdown wraps a paragraph over lines: a snippet ending at its line's end had quoted "… decorator)
+    and…" for "How do I add a plugin?"."""
+    body = (
+        "A plugin is a subclass of `cadence.sdk.BasePlugin` with two class methods:\n\n"
+        "- `get_metadata()` returns a `PluginMetadata`.\n"
+        "- `create_agent()` returns a `BaseAgent` subclass that implements `get_tools()`\n"
+        "  (LangChain tools, for example made with the `cadence.sdk.tool` decorator) and\n"
+        "  `get_system_prompt()`.\n\n"
+        "Optional: `health_check()` returns a dict.\n"
+    )
+    snippet = snippet_for("How do I add a plugin?", body, "…")
+    assert snippet.startswith("A plugin is a subclass")
+    assert snippet.endswith("`get_system_prompt()`.…")
+    # "e.g." ends no sentence
+    prose = (
+        "Tools may take any text, "
+        + "e.g. 'twelve times twelve', "
+        + "and read it " * 16
+        + "as they can.\nMore."
+    )
+    assert snippet_for("what text do tools take", prose, "…").startswith(
+        "Tools may take any text, e.g. 'twelve"
+    )
+    assert snippet_for("what text do tools take", prose, "…").endswith("as they can.…")
+
+
 def test_a_snippet_of_prose_starts_at_its_best_sentence() -> None:
     body = (
         "Cadence is a framework. It has agents and plugins that do many things for the user, and a\n"

@@ -474,6 +474,12 @@ _SNIPPET_TOKEN_RE = re.compile(r"[^\W_]+")
 _ITEM_START_RE = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]")
 """A line that starts a bullet of a list."""
 _SENTENCE_GAP_RE = re.compile(r"(?<=[.!?])\s+")
+_SENTENCE_STOP_RE = re.compile(
+    r"(?<=[.!?])(?<!e\.g\.)(?<!i\.e\.)(?=\s|$)|(?=\n[ \t]*(?:\n|[-*+][ \t]|\d+[.)][ \t]|#|\||```))",
+    re.MULTILINE | re.IGNORECASE,
+)
+"""Where a sentence, a paragraph or a list item of Markdown ends: a full stop ("e.g." and "i.e." aside), a
+blank line, the next bullet, heading, table row or code fence."""
 
 
 def snippet_for(query: str, body: str, fts_snippet: str, *, title: str = "") -> str:
@@ -506,10 +512,15 @@ def snippet_for(query: str, body: str, fts_snippet: str, *, title: str = "") -> 
 
 
 def _window_end(body: str, start: int) -> int:
-    """Where a snippet starting at ``start`` ends: after :data:`SNIPPET_TOKENS` words, or at the end of
-    that line when it is near (:data:`MAX_SNIPPET_TAIL`)."""
+    """Where a snippet starting at ``start`` ends: after :data:`SNIPPET_TOKENS` words, at the end of the
+    sentence or list item it is in when that is near (:data:`MAX_SNIPPET_TAIL`; a Markdown paragraph is
+    wrapped over lines), else at the end of its line when that is near."""
     words = list(_SNIPPET_TOKEN_RE.finditer(body, start))
     end = words[SNIPPET_TOKENS - 1].end() if len(words) > SNIPPET_TOKENS else len(body.rstrip())
+    # a paragraph or bullet wrapped over lines goes on after its line: the end of its sentence, when near
+    closed = _SENTENCE_STOP_RE.search(body, end, min(len(body), end + MAX_SNIPPET_TAIL))
+    if closed is not None:
+        return closed.start()
     stop = body.find("\n", end)
     stop = len(body.rstrip()) if stop < 0 else stop
     return stop if stop - end <= MAX_SNIPPET_TAIL else end
