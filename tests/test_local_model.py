@@ -2217,7 +2217,14 @@ def test_a_reference_to_a_text_is_the_text_the_previous_question_gave() -> None:
 
 
 @pytest.mark.parametrize(
-    "result", ["9/4 = 2 1/4", "1/3 + 1/4 = 7/12", "12/8 = 3/2 = 1 1/2", "6/3 = 2 (a whole number: 2/1)"]
+    "result",
+    [
+        "9/4 = 2 1/4",
+        "1/3 + 1/4 = 7/12",
+        "12/8 = 3/2 = 1 1/2",
+        "6/3 = 2 (a whole number: 2/1)",
+        "2/5 + 1/10 = 1/2 (about 0.5)",
+    ],
 )
 def test_a_fraction_result_is_said_whole(result: str) -> None:
     """The 135M model had said "9/4 = 2 1/4" as "The answer is 2."."""
