@@ -1418,6 +1418,9 @@ def test_a_share_with_the_sharers_named_first(text: str, value: float) -> None:
         ("Split $412.80 between 6 people", 68.8),
         ("$150 divided among 4 flatmates", 37.5),
         ("$92 shared equally among 4 friends", 23),
+        # something shared, not a bill by name (had been no arithmetic, then the model's invention)
+        ("If a pizza costs $18 and we are 4 people, how much does each pay?", 4.5),
+        ("A gift costs $60 and we are 3. How much does each of us pay?", 20),
     ],
 )
 def test_an_amount_shared_by_a_number_of_people(text: str, value: float) -> None:

@@ -3819,10 +3819,12 @@ _WE_ARE_RE = re.compile(
 )
 _BILL_WORD_RE = re.compile(
     r"\b(?:bills?|rent|total|tab|check|cheque|invoice|expenses|utilities|subscription|dinner|meal|lunch|"
-    r"breakfast|groceries|order|taxi|cab|came to|comes to|altogether|together)\b",
+    r"breakfast|groceries|order|taxi|cab|came to|comes to|altogether|together|pizzas?|cakes?|gifts?|presents?"
+    r"|food|drinks|fuel|gas|petrol|ride|room|flat|apartment|house)\b",
     re.IGNORECASE,
 )
-"""What a group pays together (not a price, a fee or a fare: "tickets cost $24" may be each one's)."""
+"""What a group pays together, something shared (not a price, a fee or a fare: "tickets cost $24" may be each
+one's): "a pizza costs $18 and we are 4"."""
 _EACH_PAYS_RES = tuple(
     re.compile(pattern, re.IGNORECASE)
     for pattern in (
