@@ -366,9 +366,16 @@ def test_the_next_29_february() -> None:
 
 
 def test_how_old_counts_years() -> None:
-    assert ask("How old is someone born on 1990-05-05?").startswith(
-        "It has been 34 years, 8 months and 10 days (12674 days) since Saturday, 5 May 1990"
+    # an age is said as one ("It has been 34 years, ... since" had been the answer to "How old ...?")
+    assert ask("How old is someone born on 1990-05-05?") == (
+        "Someone born on Saturday, 5 May 1990 is 34 years old: 34 years, 8 months and 10 days (12674 days), as "
+        "of today, Wednesday, 15 January 2025 in UTC."
     )
+    assert ask("I was born on 16 January 2000. How old am I?").startswith(
+        "Someone born on Sunday, 16 January 2000 is 24 years old"
+    )
+    # years since a date that is no birth: as before
+    assert ask("How many years since 1990-05-05?").startswith("It has been 34 years, 8 months and 10 days")
 
 
 # --- a weekday near today ---------------------------------------------------------------------

@@ -1036,10 +1036,22 @@ def _between(first: _Date, second: _Date, today: _Today, unit: str, inclusive: b
     return f"{_there_are(amount)} between {_describe(first, today)} and {_describe(second, today)}{counting}."
 
 
-def _from_today(item: _Date, today: _Today, unit: str) -> str:
-    """The days (in ``unit``) until a date, or since it when it is past."""
+_BORN_RE = re.compile(r"\b(?:born|birth(?:day|date)?|date of birth|dob)\b", re.IGNORECASE)
+"""A date of birth ("I was born on 3 March 1990. How old am I?"): "how old" then asks an age."""
+
+
+def _from_today(item: _Date, today: _Today, unit: str, *, age: bool = False) -> str:
+    """The days (in ``unit``) until a date, or since it when it is past; with ``age``, since a date of birth
+    said as an age ("Someone born on ... is 36 years old")."""
     value = _shift(item)
     as_of = f"as of today, {_long(today.value)} {today.where()}"
+    if age and value < today.value:
+        now = today.value
+        years = now.year - value.year - ((now.month, now.day) < (value.month, value.day))
+        return (
+            f"Someone born on {_describe(item, today)} is {_plural(years, 'year')} old: "
+            f"{_amount(value, today.value, 'years')}, {as_of}."
+        )
     if value == today.value:
         return f"{_capital(_describe(item, today))} is today."
     if value > today.value:
@@ -1624,7 +1636,8 @@ def answer(question: str, calendar: Calendar) -> str:
     if isinstance(single, _Shifted) and not counts:
         return _shifted(single, today)
     if counts and not _is_today(single):
-        return _from_today(single, today, unit)
+        age = bool(in_units and (in_units.group("c") or in_units.group("d")) and _BORN_RE.search(masked))
+        return _from_today(single, today, unit, age=age)
     asks = weekday or bool(_ASK_RE.search(masked)) or bool(_CONNECTOR_RE.match(masked))
     if asks or (isinstance(single, _Found) and single.kind == "relative"):
         return _weekday(single, today)
