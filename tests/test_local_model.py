@@ -640,6 +640,21 @@ def test_a_follow_up_continues_from_the_previous_value(follow_up: str, resolved:
     assert json.loads(call.fixed or "{}")["arguments"] == {"expression": resolved}
 
 
+@pytest.mark.parametrize(
+    ("result", "value"),
+    [
+        ("The population of Japan is about 126.5 million (126,529,100), by GeoNames' figures.", "126529100"),
+        ("Rome, Italy is about 1,107 km (688 miles) from Paris, France in a straight line.", "1107 km"),
+        ("Italy covers 301,230 km² (116,306 square miles).", "301230 km²"),
+        ("The capital of France is Paris.", None),
+    ],
+)
+def test_a_fact_another_agent_found_is_a_value_to_go_on_from(result: str, value: str | None) -> None:
+    """ "What's 10% of that?" after a population, "How long would it take at 100 km/h?" after a distance had
+    reached the calculator without the figure."""
+    assert result_value(result) == value
+
+
 def test_a_supervisor_follow_up_continues_from_the_agents_own_answer() -> None:
     """``output_mode=last_message``: the agent's tool results stay out of the history, its answer stays."""
 

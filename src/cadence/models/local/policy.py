@@ -1218,6 +1218,14 @@ _COUNTED_RE = re.compile(r"^There (?:are|is|were|was) (\d[\d,.]* [a-z]+) (?:betw
 """A result counting something ("There are 160 days between …"): its value is the count with its unit."""
 
 
+_FIGURE_STATED_RE = re.compile(
+    r"^[A-Z][^.()]*?\b(?:is about|is|covers|covers about) (?P<n>\d[\d,]*(?:\.\d+)?) "
+    r"(?P<unit>km²|km|miles|m|ft)(?= \(| from\b| in\b|[.,])"
+)
+"""A result stating one figure with its unit ("Rome, Italy is about 1,107 km (688 miles) from Paris, ...",
+"Italy covers 301,230 km² (116,306 square miles).")."""
+
+
 def result_value(result: str) -> str | None:
     """The value a result states (``"345"``, ``"12 * 12 = 144"`` → ``"144"``; a quantity with its unit,
     exactly: ``"10 km = 6.21 miles (exactly … = 6.21371192237)"`` → ``"6.21371192237 miles"``), or None."""
@@ -1236,7 +1244,16 @@ def result_value(result: str) -> str | None:
     if said is not None:
         return said.group("value")
     match = _VALUE_RE.search(_ABOUT_RE.sub("", result.strip()))
-    return match.group(1).replace(",", "") if match else None
+    if match:
+        return match.group(1).replace(",", "")
+    # a fact stated with its figure: "The population of Japan is about 126.5 million (126,529,100), ...",
+    # "Rome, Italy is about 1,107 km (688 miles) from Paris, ...", "Italy covers 301,230 km² (...)"
+    found = [f for f in _FOUND_VALUE_RE.finditer(result) if f.group("shown")]
+    if len(found) == 1:
+        exact = found[0].group("exact") or (numbers_in(found[0].group("shown")) or [""])[0]
+        return exact.replace(",", "") or None
+    figure = _FIGURE_STATED_RE.match(" ".join(result.split()))
+    return f"{figure.group('n').replace(',', '')} {figure.group('unit')}" if figure else None
 
 
 _DATE_IN_RESULT_RE = re.compile(
