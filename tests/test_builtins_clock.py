@@ -224,6 +224,12 @@ def test_a_duration_from_now_is_counted_from_the_pinned_clock_in_utc_or_the_plac
     assert ask("What time will it be in 6 hours?") == (
         "6 hours from now it will be 00:41 the next day in UTC (it is 18:41 there now, on Sunday, 29 November 2026)."
     )
+    # "later" and "earlier" with no time of day count from now ("What's 3 hours later?" had been an error)
+    assert ask("What's 3 hours later in Tokyo?").startswith(
+        "3 hours from now it will be 06:41 in Tokyo, Japan"
+    )
+    assert ask("What time was it 2 hours earlier?").startswith("2 hours ago it was 16:41 in UTC")
+    assert ask("What time is 3 hours later than 10:30?") == "3 hours after 10:30 is 13:30."
 
 
 @pytest.mark.parametrize(

@@ -640,6 +640,17 @@ def test_a_follow_up_continues_from_the_previous_value(follow_up: str, resolved:
     assert json.loads(call.fixed or "{}")["arguments"] == {"expression": resolved}
 
 
+def test_a_span_from_now_after_a_places_time_is_of_that_place() -> None:
+    """ "What's 3 hours later?" after the time in Tokyo had been counted in UTC; "And 2 hours earlier?" had
+    been read as "What's 2 hours later?"."""
+    from cadence.models.local.policy import resolve_place
+
+    assert resolve_place("What's 3 hours later?", "Tokyo") == "What's 3 hours later in Tokyo?"
+    assert resolve_place("What's 3 hours later in Paris?", "Tokyo") == "What's 3 hours later in Paris?"
+    assert with_another_number("And 2 hours earlier?", "What's 3 hours later?") is None
+    assert with_another_number("and 26.2 miles?", "Convert 10 miles to km") == "Convert 26.2 miles to km"
+
+
 @pytest.mark.parametrize(
     ("result", "value"),
     [

@@ -169,8 +169,13 @@ _MINUS_RE = re.compile(r"\s*(?:-|−|minus|take away)\s*", re.IGNORECASE)
 """What joins two readings written as a sum ("10:30 + 2:45": the second is hours and minutes) or a
 difference ("17:40 - 9:15": how long from the second to the first)."""
 _BREAK_RE = re.compile(r"\b(?:break|lunch|pause|rest|off)\b", re.IGNORECASE)
-_NOW_RE = re.compile(r"\bfrom\s+now\b|\bin\s+(?=\d|an?\b|half\b|one\b)|\bnow\b|\bago\b", re.IGNORECASE)
-_AGO_RE = re.compile(r"\bago\b", re.IGNORECASE)
+_NOW_RE = re.compile(
+    r"\bfrom\s+now\b|\bin\s+(?=\d|an?\b|half\b|one\b)|\bnow\b|\bago\b|\b(?:later|earlier)\b(?!\s+than\b)",
+    re.IGNORECASE,
+)
+"""A duration counted from now: "in 3 hours", "90 minutes from now", "2 hours ago", "3 hours later?" (no time
+of day given)."""
+_AGO_RE = re.compile(r"\bago\b|\bearlier\b(?!\s+than\b)", re.IGNORECASE)
 _PLACE_RE = re.compile(r"\b(?:in|at)\s+(?P<place>[A-Z][\w'.-]*(?:[ ,]+(?:[A-Z][\w'.-]*))*)")
 _UNITS_ASKED_RE = re.compile(r"\bhow\s+many\s+(?P<unit>hours|minutes|seconds)\b", re.IGNORECASE)
 

@@ -1067,7 +1067,16 @@ def resolve_place(question: str, place: str | None) -> str:
     if resolved == question and place.lower() not in question.lower():
         # "and the time difference with New York?" after the time in Madrid: between the two
         resolved = _DIFFERENCE_WITH_RE.sub(f"difference between {place} and ", question, count=1)
+    if resolved == question and _SPAN_FROM_NOW_RE.search(question) and not _IN_PLACE_RE.search(question):
+        # "What's 3 hours later?" after the time in Tokyo: in Tokyo
+        resolved = f"{question.rstrip(' ?!.')} in {place}{question[len(question.rstrip(' ?!.')) :].strip()}"
     return resolved
+
+
+_SPAN_FROM_NOW_RE = re.compile(
+    r"\b\d+(?:\.\d+)?\s*(?:hours?|hrs?|minutes?|mins?)\s+(?:later|earlier|from now|ago)\b", re.IGNORECASE
+)
+"""A span of hours or minutes counted from now ("3 hours later", "90 minutes from now")."""
 
 
 _DIFFERENCE_WITH_RE = re.compile(r"\bdifference\s+(?:with|to|from|and|vs\.?|versus)\s+(?=[A-Z])")
@@ -1444,6 +1453,12 @@ _AMOUNT_ONLY_RE = re.compile(
 """A follow-up that is only an amount of a unit ("and 26.2 miles?", "what about 50 kg?")."""
 
 
+def _same_second_word(written: str, given: str) -> bool:
+    """Whether the word after a unit agrees: "2 hours earlier" is no other amount of "3 hours later"."""
+    a, b = written.split()[1:2], given.split()[1:2]
+    return not b or a == b
+
+
 def _another_amount(rest: str, previous: str) -> str | None:
     """The previous question with the amount a follow-up gives in place of its amount of the same unit ("and
     26.2 miles?" after "Convert 10 miles to km" is "Convert 26.2 miles to km"), or None."""
@@ -1457,6 +1472,7 @@ def _another_amount(rest: str, previous: str) -> str | None:
         for m in NUMBER_RE.finditer(text)
         if (after := re.match(r"\s*([^\W\d][\w/]*(?: [^\W\d][\w/]*)?)", text[m.end() :]))
         and _same_unit(after.group(1).lower(), unit)
+        and _same_second_word(after.group(1).lower(), unit)
     ]
     if len(same) != 1:
         return None
