@@ -581,6 +581,39 @@ def test_a_step_given_instead_reads_the_value_before_from_answers_alone() -> Non
     assert with_operation_instead("what about times 3?", history) is None  # no "instead": from 80
 
 
+def test_what_the_user_asked_before_is_read_from_the_conversation() -> None:
+    """ "What was my first question?" had been answered from the documents, "What did I just ask?" by the
+    previous turn's agent."""
+    from cadence.models.local.policy import asked_before_reply
+
+    said = [
+        HumanMessage("What is 2 + 2?"),
+        AIMessage("The answer is 4."),
+        HumanMessage("What time is it in Oslo?"),
+        AIMessage("It is 18:00 in Oslo."),
+    ]
+    assert asked_before_reply("What was my first question?", [*said, HumanMessage("x")]) == (
+        "Your first question was: “What is 2 + 2?”"
+    )
+    assert asked_before_reply("What did I just ask?", [*said, HumanMessage("x")]) == (
+        "Your previous question was: “What time is it in Oslo?”"
+    )
+    assert asked_before_reply("What have I asked so far?", [*said, HumanMessage("x")]) == (
+        "Before this one, you asked 2 questions:\n1. What is 2 + 2?\n2. What time is it in Oslo?"
+    )
+    first = asked_before_reply("What was my first question?", [HumanMessage("x")])
+    assert first is not None and first.startswith("This is your first message")
+    assert asked_before_reply("What was my first car?", [*said, HumanMessage("x")]) is None
+    # no agent's work, not even the previous turn's for a short follow-up
+    model = LocalChatModel()
+    history = _turn("Time in Oslo?", "goto_info_agent", "current_time", {"location": "Oslo"}, "It is 18:00.")
+    for message in ("What did I just ask?", "Thanks!"):
+        assert (
+            model.plan([*history, HumanMessage(message)], tools=_routing_schemas()).fixed == "goto_finalize"
+        )
+    assert with_another_number("Thanks!", "What time is it in Oslo?") is None  # not a place
+
+
 def test_follow_up_continues_with_the_previous_agent_and_its_result() -> None:
     model = LocalChatModel()
     history = _turn("Calculate 15 * 23", "goto_math_agent", "calculate", {"expression": "15 * 23"}, "345")

@@ -380,6 +380,20 @@ ACTION_REQUEST_RE = re.compile(
 """A request to do something in the world (set a timer or a reminder, play music, send a message, call
 someone, book or order something, switch a device): no built-in tool acts, so no agent takes it and the
 reply says so (a plugin whose tool does act gets it by its own words and reader)."""
+ASKED_BEFORE_RE = re.compile(
+    r"^\W*(?:(?:so|and|ok(?:ay)?|well|hey|hi|sorry)[ ,!:]+)*(?:"
+    r"(?:what|which) (?:was|were) my (?P<which>first|last|previous|earlier|other) (?:questions?|messages?)"
+    r"|what did i (?P<just>just )?(?:ask|say)(?: you)?"
+    r"(?: (?P<when>first|at first|before|earlier|last|just now|previously))?"
+    r"|what (?:have|did) i asked?(?: you)?(?: so far| before| earlier| already)?"
+    r"|(?:can you |please )?(?:repeat|remind me of) my (?P<which2>first|last|previous) question"
+    r")[\s?!.]*$",
+    re.IGNORECASE,
+)
+"""A question about what the user asked earlier in the conversation ("What was my first question?", "What
+did I just ask?", "What have I asked so far?"): the conversation answers it, no agent. The groups ``which``,
+``which2``, ``when`` and ``just`` say which message (the first, the previous); none, all of them."""
+
 WHAT_IS_KNOWN_RE = re.compile(
     r"^\W*(?:(?:so|and|ok(?:ay)?|well|hey|hi|tell me)[ ,!:]+)*(?:"
     r"who am i"

@@ -37,7 +37,7 @@ from typing import Any
 from cadence.conventions import GOTO_NAMING, ROUTE_TEXT_METADATA_KEY, RouteNaming, route_core, route_tool_name
 from cadence.sdk.metadata import PluginMetadata
 from cadence.sdk.routing import SURELY, Reader
-from cadence.text import DATE_IN_DIGITS_RE, NUMBER_WORDS, strip_suffix
+from cadence.text import ASKED_BEFORE_RE, DATE_IN_DIGITS_RE, NUMBER_WORDS, strip_suffix
 from cadence.text import STOPWORDS as BASE_STOPWORDS
 
 _SYMBOLS: dict[str, str] = {
@@ -818,8 +818,8 @@ def is_small_talk(question: str) -> bool:
     question about one); or a greeting followed by sentences that neither ask nor order anything
     ("Morning! It's raining here. Just wanted to say hi before I start work.")."""
     text = " ".join(_EMOTICON_RE.sub(" ", question).split())
-    if ABOUT_ASSISTANT_RE.match(text) or ABOUT_PERSONA_RE.match(text):
-        return True
+    if ABOUT_ASSISTANT_RE.match(text) or ABOUT_PERSONA_RE.match(text) or ASKED_BEFORE_RE.match(text):
+        return True  # about the assistant, or about what the user asked before: the conversation answers
     sentences = [p for p in re.split(r"(?<=[!.?])\s+", text) if p]
     if len(sentences) > 1 and GREETING_RE.match(sentences[0]):
         rest = "\n".join(sentences[1:])

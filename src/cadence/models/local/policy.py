@@ -146,6 +146,7 @@ from cadence.passages import cites_passages, relevant_sentences
 from cadence.sdk.routing import Reader
 from cadence.text import (
     ACTION_REQUEST_RE,
+    ASKED_BEFORE_RE,
     FEELING_RE,
     STOPWORDS,
     WHAT_IS_KNOWN_RE,
@@ -1302,8 +1303,8 @@ def with_another_number(question: str, previous: str | None) -> str | None:
     245?" replaces the percent), or None when the follow-up is more than a number or the previous question
     has no single number of that kind."""
     rest = FOLLOW_UP_RE.sub("", _INSTEAD_RE.sub("", question)).strip(" ,.;:")
-    if not previous or not is_follow_up(question):
-        return None
+    if not previous or not is_follow_up(question) or is_small_talk(question):
+        return None  # "Thanks!" is no place to ask the previous question of
     fraction = _FRACTION_ONLY_RE.match(rest)
     written = list(_FRACTION_RE.finditer(previous))
     if fraction is not None and len(written) == 1:  # "And 5/8?" after "What's 3/4 as a percentage?"
@@ -2488,6 +2489,33 @@ _SELF_ASKED: tuple[tuple[re.Pattern[str], str], ...] = (
 """Questions about the user asked without "my", and what each asks, said to the user."""
 
 
+MAX_QUESTIONS_LISTED = 20
+"""Most of the user's earlier questions a reply to "What have I asked so far?" lists (the latest ones)."""
+
+
+def asked_before_reply(question: str, messages: Sequence[BaseMessage]) -> str | None:
+    """A reply to a question about what the user asked earlier in the conversation (:data:`ASKED_BEFORE_RE`:
+    the first question, the previous one, or all of them), from the conversation itself; None for any other
+    question. A small model answered "What was my first question?" from the documents."""
+    asked_re = ASKED_BEFORE_RE.match(" ".join(question.split()))
+    if asked_re is None:
+        return None
+    asked = earlier_questions(messages, limit=10_000)[::-1]  # oldest first
+    if not asked:
+        return "This is your first message in this conversation: you haven't asked anything before it."
+    which = (asked_re.group("which") or asked_re.group("which2") or asked_re.group("when") or "").lower()
+    if asked_re.group("just"):
+        which = "last"
+    if which in ("first", "at first"):
+        return f"Your first question was: “{asked[0]}”"
+    if which and which != "other":
+        return f"Your previous question was: “{asked[-1]}”"
+    shown = asked[-MAX_QUESTIONS_LISTED:]
+    listed = "\n".join(f"{i}. {q}" for i, q in enumerate(shown, len(asked) - len(shown) + 1))
+    count = f"{len(asked)} question{'' if len(asked) == 1 else 's'}"
+    return f"Before this one, you asked {count}:\n{listed}"
+
+
 def unknown_of_user_reply(question: str, messages: Sequence[BaseMessage]) -> str | None:
     """A reply to a question about the user that nothing told answers, or None.
 
@@ -2550,7 +2578,9 @@ class SmallModelPolicy:
             real = [t for t in real if tool_name(t) == tool_choice] or real
         if real and not results and tool_choice in (None, "auto") and is_small_talk(question):
             # thanks or a greeting said to an agent (the single mode's): said back, no tool called with it
-            reply = small_talk_reply(question, capabilities_in(_system_text(messages)))
+            reply = asked_before_reply(question, messages) or small_talk_reply(
+                question, capabilities_in(_system_text(messages))
+            )
             if reply is not None:
                 return Plan("text", [], None, [], [], 0, fixed=reply)
         if real and results and question and tool_choice in (None, "auto") and self.preroute:
@@ -2666,7 +2696,7 @@ class SmallModelPolicy:
                     numbers=len(numbers_in(question)),
                     read=not refers_back(read_as, messages),
                 )
-                if not shortlist and is_follow_up(question):
+                if not shortlist and is_follow_up(question) and not is_small_talk(question):
                     # "And in Paris?": nothing matches, so the previous turn's agent continues
                     # (by the route bound now: the previous turn may have run in the other mode).
                     earlier = same_route(previous_route(messages), names)
@@ -2995,7 +3025,8 @@ class SmallModelPolicy:
             # a follow-up is replied to as the question it stands for ("And tomorrow?" after the weather)
             asked = with_another_number(question, previous_asked(messages)) or question
             reply = (
-                small_talk_reply(asked, capabilities_in(system_text))
+                asked_before_reply(question, messages)
+                or small_talk_reply(asked, capabilities_in(system_text))
                 or unknown_of_user_reply(question, messages)
                 or told_numbers_reply(question)
             )
