@@ -151,6 +151,20 @@ def test_a_broad_question_still_gets_the_passage_that_describes_it() -> None:
     )
 
 
+def test_a_word_only_quoted_as_an_example_counts_less() -> None:
+    """ "How do I disable the docs plugin?" had quoted the docs search's sentence mentioning '"remove" as
+    "disable"'; a word quoted inside code (`pip install "cadence-agents[openai]"`) still counts in full."""
+    asked = Asked("How do I disable a plugin?")
+    mention = 'A plugin reads verbs such as "disable" or "remove" as the documents write them.'
+    use = "A plugin named in this setting is never loaded at start: the setting is how you disable it."
+    assert asked.score(mention)[0] < asked.score(use)[0]
+    code = Asked("How do I use OpenAI?")
+    assert (
+        code.score('Install its extra (`pip install "cadence-agents[openai]"`).')[0]
+        == code.score("Install its extra (`pip install cadence-agents[openai]`).")[0]
+    )
+
+
 def test_a_setting_listed_by_two_documents_is_quoted_once() -> None:
     result = (
         "[1] configuration.md:18 — Configuration and limits > Orchestration limits\n"

@@ -423,6 +423,29 @@ LATE_DISCOUNT = 0.4
 of its strength from the :data:`LATE`-th word: what a sentence is about comes first ("`CADENCE_MAX_
 TOOL_HOPS` (default 50): tool executions allowed per turn", not "Timeout of one decision in every
 mode: ...; agents' model calls and tools get the turn's remaining time")."""
+QUOTED_STRENGTH = 0.5
+"""What a word of the question counts when a sentence has it only inside quotation marks: an example it
+mentions ('"remove" as "disable"' is about reading questions, not about disabling), against 1."""
+_QUOTED_RE = re.compile(r'"[^"\n]{1,80}"|“[^”\n]{1,80}”')
+
+
+_CODE_SPAN_RE = re.compile(r"`[^`\n]*`")
+
+
+def _quoted_only(text: str) -> frozenset[str]:
+    """The words ``text`` has only inside quotation marks (:data:`QUOTED_STRENGTH`), not counting quotes in
+    code (`pip install "cadence-agents[openai]"` names what it installs)."""
+    prose = _CODE_SPAN_RE.sub(" ", text)
+    inside = " ".join(m.group(0) for m in _QUOTED_RE.finditer(prose))
+    if not inside:
+        return frozenset()
+    return frozenset(
+        topic_words(inside)
+        - topic_words(_QUOTED_RE.sub(" ", prose))
+        - topic_words(" ".join(_CODE_SPAN_RE.findall(text)))
+    )
+
+
 NAMED_SETTING_BONUS = 1.0
 """Added to a sentence naming a setting made of the question's words (``CADENCE_TOOL_TIMEOUT`` for
 "the timeout of a tool call"); as much is taken from one that starts with a setting named after
@@ -482,14 +505,16 @@ class Asked:
         return found | dict.fromkeys(self.said_in(title), 1.0)
 
     def matches(self, text: str, about: Mapping[str, float] = _NO_HEADING) -> tuple[dict[str, float], int]:
-        """The question's words that ``text`` has, each with its strength (a word 1, a related word or
-        the part of an identifier less, a late one less: :data:`LATE`), and the place of the first
-        one (0 with ``about``, the words of the heading ``text`` is under: :meth:`in_heading`)."""
+        """The question's words that ``text`` has, each with its strength (a word 1, a related word, the
+        part of an identifier or a word only quoted less, a late one less: :data:`LATE`), and the place of
+        the first one (0 with ``about``, the words of the heading ``text`` is under: :meth:`in_heading`)."""
         strengths = dict(about)
         first = 0 if about else -1
+        quoted = _quoted_only(text)
         for place, (word, part) in enumerate(topic_word_list(text)):
             for asked, strength in self._meanings.get(word, ()):
                 strength *= (PART_STRENGTH if part else 1.0) * (1 - LATE_DISCOUNT * min(place, LATE) / LATE)
+                strength *= QUOTED_STRENGTH if word in quoted else 1.0
                 if strength > strengths.get(asked, 0.0):
                     strengths[asked] = strength
                 if first < 0:
