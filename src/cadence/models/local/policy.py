@@ -2804,10 +2804,10 @@ class SmallModelPolicy:
             question = on_text  # "Now reverse it" after a text counted: that text reversed
         elif again is not None:
             question = again  # "what about 80?": the previous question with 80
+        elif stated is not None and (unit_asked := in_unit_asked(question, asked_before)) != question:
+            question = unit_asked  # "In miles?" after a distance: the distance asked in miles
         elif value is not None:
             question = resolve_reference(question, value)
-        elif stated is not None:
-            question = in_unit_asked(question, asked_before)  # "In miles?" after a distance
         base = _system_text(messages)
         if (
             is_follow_up(question)
