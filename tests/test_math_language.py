@@ -33,6 +33,14 @@ from cadence.builtins.math_language import numbers_from_words, read_conversion, 
         ("What is 9 squared?", 81),
         ("Multiply 6 by 7", 42),
         ("Multiply 12 by itself", 144),  # was no arithmetic
+        # things in groups and coins in dollars (had been the model's inventions: "3 dozen eggs are in a
+        # single egg")
+        ("How many eggs are in 3 dozen?", 36),
+        ("How many eggs are in half a dozen?", 6),
+        ("How many socks in 4 pairs?", 8),
+        ("How many quarters in $5?", 20),
+        ("How many dimes are in a dollar?", 10),
+        ("how many pennies in 3 dollars", 300),
         ("what is 2.5 times itself", 6.25),
         ("Subtract 15 from 40", 25),
         ("take 5 away from 12", 7),

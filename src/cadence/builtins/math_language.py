@@ -2750,6 +2750,53 @@ def _said_in_order(text: str) -> str | None:
     return None
 
 
+_GROUP_SIZES = {"dozen": 12, "gross": 144, "score": 20, "pair": 2, "pairs": 2}
+"""Things a group word counts: "3 dozen eggs" are 36."""
+_COUNTED_IN_GROUPS_RE = re.compile(
+    r"^\W*how many (?:[a-z]+ ){1,2}(?:are |is )?(?:there )?in "
+    r"(?P<n>\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|half an?) "
+    r"(?P<group>dozen|gross|score|pairs?)\s*[?.!]*$",
+    re.IGNORECASE,
+)
+"""How many things a number of groups holds ("How many eggs are in 3 dozen?", "in a gross")."""
+_COIN_CENTS = {"quarter": 25, "dime": 10, "nickel": 5, "penny": 1, "pennie": 1, "cent": 1}
+_COINS_IN_RE = re.compile(
+    r"^\W*how many (?P<coin>quarters|dimes|nickels|pennies|cents) (?:are |is )?(?:there )?in "
+    r"(?:(?P<a>an?|one) dollar|\$\s?(?P<n>\d+(?:\.\d+)?)|(?P<m>\d+(?:\.\d+)?) (?:dollars?|bucks|usd))"
+    r"\s*[?.!]*$",
+    re.IGNORECASE,
+)
+"""How many coins make an amount of dollars ("How many quarters in $5?": 20)."""
+
+
+def _counted_in_groups(text: str) -> str | None:
+    """ "How many eggs are in 3 dozen?" is ``(3 * 12)``; None for any other text."""
+    match = _COUNTED_IN_GROUPS_RE.match(" ".join(text.split()))
+    if match is None:
+        return None
+    count = numbers_from_words(
+        re.sub(
+            r"^(?:an?|half an?)$",
+            lambda m: "0.5" if "half" in m.group() else "1",
+            match.group("n"),
+            flags=re.IGNORECASE,
+        )
+    )
+    if not re.fullmatch(r"\d+(?:\.\d+)?", count):
+        return None
+    return f"({count} * {_GROUP_SIZES[match.group('group').lower()]})"
+
+
+def _coins_in(text: str) -> str | None:
+    """ "How many quarters in $5?" is ``(5 * 100 / 25)``; None for any other text."""
+    match = _COINS_IN_RE.match(" ".join(text.split()))
+    if match is None:
+        return None
+    dollars = match.group("n") or match.group("m") or "1"
+    cents = _COIN_CENTS[match.group("coin").lower().removesuffix("s")]
+    return f"({dollars} * 100 / {cents})"
+
+
 def to_expression(text: str) -> str:
     """An arithmetic expression for ``text`` (see :func:`_to_expression`); a question asked before its
     condition, or after a sentence stating its numbers, that reads as nothing is read again with the
@@ -2779,6 +2826,9 @@ def _to_expression(text: str) -> str:
     """
     if len(text) > MAX_READ_CHARS or _TWO_FIGURES_RE.search(text):
         return text
+    counted = _counted_in_groups(text) or _coins_in(text)
+    if counted is not None:
+        return counted
     cleaned = _prepared(text)
     leg = _leg_from_hypotenuse(cleaned)
     if leg is not None:
