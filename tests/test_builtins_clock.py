@@ -372,3 +372,11 @@ def test_the_hours_minutes_or_seconds_of_a_calendar_period(question: str, expect
 )
 def test_how_long_from_now_until_a_time_of_day_or_since_it(question: str, expected: str) -> None:
     assert ask(question) == expected
+
+
+def test_a_clock_format_asked_is_no_conversion_between_zones() -> None:
+    """ "Convert 9pm to 24-hour time" had reached the zone converter: "Unknown location 'time'"."""
+    from cadence.builtins.clock import names_time_of_day
+
+    assert not names_time_of_day("Convert 9pm to 24-hour time")
+    assert names_time_of_day("Convert 9pm London time to Tokyo")

@@ -673,6 +673,16 @@ def test_a_follow_up_continues_from_the_previous_value(follow_up: str, resolved:
     assert json.loads(call.fixed or "{}")["arguments"] == {"expression": resolved}
 
 
+def test_that_clock_time_in_another_format_is_the_previous_results() -> None:
+    """ "What time is that in 12-hour format?" after the time in Tokyo had been read as "12 hours from now"."""
+    model = LocalChatModel()
+    timed = _turn("What time is it in Tokyo?", "goto_info_agent", "current_time", {"location": "Tokyo"},
+                  "The current time in Tokyo, Japan (Asia/Tokyo, UTC+09:00) is 03:25 on Tuesday, 1 December 2026.")  # fmt: skip
+    asked = "What time is that in 12-hour format?"
+    call = model.plan([*timed, *_after_route(asked, "info")[1:]], tools=_schemas([current_time, calculate]))
+    assert "What time is 03:25 in 12-hour format?" in (call.fixed or "")
+
+
 def test_a_span_from_now_after_a_places_time_is_of_that_place() -> None:
     """ "What's 3 hours later?" after the time in Tokyo had been counted in UTC; "And 2 hours earlier?" had
     been read as "What's 2 hours later?"."""

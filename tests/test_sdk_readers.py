@@ -161,6 +161,7 @@ def test_the_info_tools_read_questions_of_time_and_dates(text: str, read: bool) 
         ("How many hours is Dubai from London?", "time_difference"),
         ("tokyo vs london time", "time_difference"),
         ("When it is 3pm in Sydney, what time is it in London?", "convert_time"),
+        ("Convert 9pm to 24-hour time", "clock_calculator"),  # a clock format, not a zone (was an error)
         ("Is 2028 a leap year?", "date_calculator"),
         ("weekday of 2000-01-01", "date_calculator"),
         ("2 hours 45 minutes after 10:30", "clock_calculator"),

@@ -658,7 +658,10 @@ def _in_clock_format(text: str) -> str | None:
 
 def names_time_of_day(text: str) -> bool:
     """Whether ``text`` writes a time of day as the clock reads it (:func:`find_times`): the reader
-    (:func:`cadence.sdk.reads`) of a tool converting one ("3pm in London", "15:30", "noon")."""
+    (:func:`cadence.sdk.reads`) of a tool converting one ("3pm in London", "15:30", "noon"), not into
+    another clock format ("9pm in 24-hour time")."""
+    if _FORMAT_RE.search(text):
+        return False  # "Convert 9pm to 24-hour time": the clock format, the clock calculator's
     try:
         return bool(find_times(normalized(text)))
     except ClockQuestionError:  # a time it reads, wrongly written ("25:00"): the tool says so

@@ -1108,6 +1108,14 @@ def previous_result(messages: Sequence[BaseMessage]) -> tuple[str, str] | None:
     return results[-1] if results else None
 
 
+_CLOCK_FORMAT_ASKED_RE = re.compile(
+    r"\b(?:in|to|into|as)\s+(?:the\s+)?"
+    r"(?:(?:12|24|twelve|twenty[- ]four)[- ]?hour\b|am\s*/\s*pm\b|military time\b)",
+    re.IGNORECASE,
+)
+"""A clock format asked ("in 12-hour format", "in 24-hour time", "in am/pm")."""
+_CLOCK_TIME_RE = re.compile(r"(?<![\d:+−-])(?:[01]?\d|2[0-3]):[0-5]\d(?![\d:])")
+"""A clock time written in a result ("03:11"; not an offset: "UTC+09:00")."""
 _INSTEAD_RE = re.compile(r"\s*\binstead\b(?:\s+of\s+(?:that|it|this))?", re.IGNORECASE)
 """A follow-up's "instead" ("what about times 3 instead?"): it takes the place of the previous step."""
 _OPERATOR = r"(?:plus|minus|times|multiplied\s+by|divided\s+by|over|[-+*/x×÷])"
@@ -2799,6 +2807,10 @@ class SmallModelPolicy:
             # number the previous question asked of; "What is that in pounds?" after "I weigh 80 kg.": the
             # quantity the user stated
             value = number_asked_of(question, asked_before)
+        if value is None and stated is not None and _CLOCK_FORMAT_ASKED_RE.search(question):
+            # "What time is that in 12-hour format?" after the time in Tokyo: that clock time
+            clock = _CLOCK_TIME_RE.search(stated)
+            value = clock.group(0) if clock else None
         on_text = with_text_referred(question, messages)
         if on_text is not None:
             question = on_text  # "Now reverse it" after a text counted: that text reversed
