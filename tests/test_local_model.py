@@ -673,6 +673,22 @@ def test_a_follow_up_continues_from_the_previous_value(follow_up: str, resolved:
     assert json.loads(call.fixed or "{}")["arguments"] == {"expression": resolved}
 
 
+@pytest.mark.parametrize(
+    ("message", "route"),
+    [
+        (
+            "The meeting is at 3pm.",
+            "goto_finalize",
+        ),  # tells, asks nothing: noted (had been the clock's error)
+        ("We are 4 people and the bill is $180.", "goto_finalize"),
+        ("What is 12 * 12?", "goto_math_agent"),
+        ("Calculate 15% of 80.", "goto_math_agent"),
+    ],
+)
+def test_a_statement_that_only_tells_goes_to_no_agent(message: str, route: str) -> None:
+    assert LocalChatModel().plan([HumanMessage(message)], tools=_routing_schemas()).fixed == route
+
+
 def test_that_clock_time_in_another_format_is_the_previous_results() -> None:
     """ "What time is that in 12-hour format?" after the time in Tokyo had been read as "12 hours from now"."""
     model = LocalChatModel()
@@ -2312,6 +2328,7 @@ def test_a_fraction_result_is_said_whole(result: str) -> None:
         ("I have a meeting at 3pm in New York.", "What time is that in London?", True),  # its "that"
         ("My rent is $1,200 a month.", "How much is that per year?", True),  # a rate stays in its statement
         ("I earn $25 an hour.", "How much do I make in a 40 hour week?", True),  # the user's rate
+        ("I earn $25 an hour.", "How much is that for a 40 hour week?", True),  # "that" rate (was "40 = 40")
         ("I run 5 km every day.", "How far do I run in a week?", True),
         ("My car uses 6 liters per 100 km.", "How much fuel for 450 km?", True),  # the unit both say
         ("We are 4 people and the bill is $180.", "How much does each person pay?", True),  # "each" of them

@@ -1673,6 +1673,8 @@ def with_told_before(question: str, messages: Sequence[BaseMessage]) -> str:
         return question
     if _THAT_RE.search(question) and not numbers_in(question):
         return told  # "What time is that in London?" after "I have a meeting at 3pm in New York."
+    if _THAT_RE.search(question) and _RATE_TOLD_RE.search(previous):
+        return told  # "How much is that for a 40 hour week?" after "I earn $25 an hour.": that rate
     if not _RATE_TOLD_RE.search(previous) or told_facts(_system_text(messages)):
         # what a "how much" counts with is a rate told ("$25 an hour", "per 100 km"); remembered, the told
         # facts put it in the question already (:func:`resolve_told`)
@@ -2689,7 +2691,9 @@ class SmallModelPolicy:
                             allowed = [route]
             else:
                 ranked = PreRouter.from_tool_schemas(routes).rank(question) if routes else []
-                shortlist = PreRouter.shortlisted(ranked) if not is_small_talk(question) else []
+                # small talk, or a statement that only tells ("The meeting is at 3pm."): no agent's work
+                tells = told_numbers_reply(question) is not None
+                shortlist = PreRouter.shortlisted(ranked) if not (is_small_talk(question) or tells) else []
                 # "there" read as the place it refers to ("What's the weather there?" after the time in Paris)
                 read_as = (
                     resolve_place(question, there_place(question, messages))
