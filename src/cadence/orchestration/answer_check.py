@@ -259,7 +259,7 @@ def _facts(text: str, fraction_parts: bool = False) -> tuple[str, ...]:
         if not m.group("fraction"):
             out.append(m.group(0).replace(",", ""))
         elif fraction_parts:
-            out.extend(f for f in re.findall(r"-?\d+", m.group("fraction")))
+            out.extend(re.findall(r"-?\d+", m.group("fraction")))
         else:
             out.append(_fraction_value(m))
     return tuple(out)
