@@ -52,7 +52,7 @@ from pydantic import BaseModel, Field
 
 from cadence.conventions import GraphNodeNames, message_text, split_at_last_human
 from cadence.errors import CadenceError
-from cadence.models.local.policy import in_unit_asked, told_numbers_reply, with_told_before
+from cadence.models.local.policy import in_unit_asked, with_told_before
 from cadence.models.preroute import (
     FOLLOW_UP_RE,
     NO_INPUT_COVERAGE,
@@ -322,8 +322,6 @@ def lexical_plan(
     memory = turn_memory(state)
     if is_small_talk(question):
         return Plan("end", [], "small talk: no tool's work")
-    if told_numbers_reply(question) is not None:
-        return Plan("end", [], "a statement that asks nothing: no tool's work")
     if is_adequate(state, settings, routing=True):
         return Plan(
             "end", [], f"memory answers this (adequacy {float(memory.get('routing_adequacy') or 0):.2f})"

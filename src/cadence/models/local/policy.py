@@ -2473,8 +2473,11 @@ def told_numbers_reply(message: str) -> str | None:
     text = " ".join(message.split())
     if not text or _MESSAGE_ASKS_RE.match(text) or not (numbers_in(text) or _CLOCK_TOLD_RE.search(text)):
         return None
-    if not _TELLING_VERB_RE.search(text):
+    verb = _TELLING_VERB_RE.search(text)
+    if verb is None:
         return None  # keywords ("Paris 2024"), not a statement
+    if not re.search(r"\w", text[: verb.start()]):
+        return None  # the verb opens it: an order ("Take 100, halve it, then add 10"), not a statement
     return "Noted. What would you like me to work out with it?"
 
 
@@ -2691,9 +2694,7 @@ class SmallModelPolicy:
                             allowed = [route]
             else:
                 ranked = PreRouter.from_tool_schemas(routes).rank(question) if routes else []
-                # small talk, or a statement that only tells ("The meeting is at 3pm."): no agent's work
-                tells = told_numbers_reply(question) is not None
-                shortlist = PreRouter.shortlisted(ranked) if not (is_small_talk(question) or tells) else []
+                shortlist = PreRouter.shortlisted(ranked) if not is_small_talk(question) else []
                 # "there" read as the place it refers to ("What's the weather there?" after the time in Paris)
                 read_as = (
                     resolve_place(question, there_place(question, messages))
