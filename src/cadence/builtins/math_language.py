@@ -2769,19 +2769,17 @@ _COINS_IN_RE = re.compile(
 """How many coins make an amount of dollars ("How many quarters in $5?": 20)."""
 
 
+_ARTICLE_COUNTS = {"a": "1", "an": "1", "half a": "0.5", "half an": "0.5"}
+"""How many groups "a dozen" and "half a dozen" are."""
+
+
 def _counted_in_groups(text: str) -> str | None:
     """ "How many eggs are in 3 dozen?" is ``(3 * 12)``; None for any other text."""
     match = _COUNTED_IN_GROUPS_RE.match(" ".join(text.split()))
     if match is None:
         return None
-    count = numbers_from_words(
-        re.sub(
-            r"^(?:an?|half an?)$",
-            lambda m: "0.5" if "half" in m.group() else "1",
-            match.group("n"),
-            flags=re.IGNORECASE,
-        )
-    )
+    written = match.group("n").lower()
+    count = _ARTICLE_COUNTS.get(written) or numbers_from_words(written)
     if not re.fullmatch(r"\d+(?:\.\d+)?", count):
         return None
     return f"({count} * {_GROUP_SIZES[match.group('group').lower()]})"
