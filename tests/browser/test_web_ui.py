@@ -74,7 +74,12 @@ def open_page(page: Any, url: str) -> None:
 
 
 def send(page: Any, text: str) -> None:
-    """Type ``text`` and press Enter."""
+    """Type ``text`` and press Enter once the page is idle (a busy page keeps the text and sends nothing).
+
+    The approvals of a paused turn show before its stream has closed; on a loaded machine a message typed at
+    once had been kept in the box and never sent.
+    """
+    expect(page.locator("#send-button")).to_be_enabled()
     page.fill("#message-input", text)
     page.press("#message-input", "Enter")
 
