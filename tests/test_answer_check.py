@@ -27,6 +27,7 @@ from cadence.orchestration.answer_check import (
     turn_failures,
     turn_results,
     unsaid_agents,
+    working,
 )
 
 CALC = [ToolResult("calculate", {"expression": "12 * 12"}, "144")]
@@ -903,3 +904,27 @@ def test_an_answer_without_an_invented_persona_passes(answer: str, question: str
 def test_an_invented_team_or_project_is_an_invented_persona() -> None:
     answer = "Exciting news from Tokyo! We just completed a major renovation project, and our team is proud."
     assert check_answer(answer, question="tokyo", results=[]).problem == "invented_persona"
+
+
+def test_a_question_asking_for_the_previous_answer_again_is_answered_as_that_question() -> None:
+    """ "How did you get that?" is explained as the question before it ("“What is 15 * 23?” reads as the
+    arithmetic 15 * 23 = 345"), not as itself (it had quoted "How did you get that?")."""
+    messages = [
+        HumanMessage("What is 15 * 23?"),
+        AIMessage("The answer is 345."),
+        HumanMessage("How did you get that?"),
+        AIMessage("", tool_calls=[{"name": "calculate", "args": {"expression": "15 * 23"}, "id": "b"}]),
+        ToolMessage("15 * 23 = 345", tool_call_id="b"),
+    ]
+    question, results = turn_results(messages)
+    assert question == "What is 15 * 23?"
+    shaped, _ = conform_to_tone("The answer is 345.", "explanatory", question, results)
+    assert "“What is 15 * 23?” reads as the arithmetic 15 * 23 = 345" in shaped
+    # asked first, it is itself
+    assert turn_results(messages[2:])[0] == "How did you get that?"
+
+
+def test_working_reads_a_value_said_after_it_and_a_fraction() -> None:
+    assert working("(80 * (1 - 20 / 100)) = 64 ($64)") == "(80 * (1 - 20 / 100)) = 64"
+    assert working("2/5 + 1/10 = 1/2 (about 0.5)") == "2/5 + 1/10 = 1/2"
+    assert working("The answer is 64 (80 less 20%).") is None

@@ -54,6 +54,10 @@ async def test_missing_or_empty_tone_means_natural(engine_factory) -> None:
         ("Explain in detail what a plugin is", "explanatory"),
         ("What is 2 + 2?", "natural"),
         ("Be brief and explain in detail", "natural"),  # two tones asked: none of them
+        ("How did you get that?", "explanatory"),  # the previous answer with how it was found
+        ("Where does that number come from?", "explanatory"),
+        ("Show me your work", "learning"),
+        ("Why is the sky blue?", "natural"),  # a question of its own
     ],
 )
 def test_a_tone_asked_for_in_words_is_the_turns_when_the_request_names_none(message: str, tone: str) -> None:

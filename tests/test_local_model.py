@@ -41,6 +41,7 @@ from cadence.models.local.policy import (
     is_follow_up,
     listed_numbers,
     measured_statement,
+    next_own_part,
     numbers_in,
     part_for,
     plain_results,
@@ -1290,6 +1291,77 @@ def test_several_parts_for_one_agent_bring_the_coordinator_back_to_it_once_per_p
     assert model.plan(again, tools=_routing_schemas()).fixed == "goto_finalize"
 
 
+def test_a_later_part_working_on_an_earlier_parts_result_is_asked_with_its_value() -> None:
+    """ "What's 15% of 200, and what's 200 minus that?" had asked the calculator "what's 200 minus that?" (an
+    error), and the answer said only 30."""
+    model = LocalChatModel()
+    tools = [routing_schema(t) for t in MATH_TOOLS]
+    for question, first, result, second in (
+        (
+            "What's 15% of 200, and what's 200 minus that?",
+            "What's 15% of 200",
+            "(15 / 100) * 200 = 30",
+            "what's 200 minus 30?",
+        ),
+        ("What is 6*7 and is it even?", "What is 6*7", "6*7 = 42", "is 42 even?"),
+        (
+            "What's 12 squared, and what's its square root?",
+            "What's 12 squared",
+            "12 ** 2 = 144",
+            "what's the square root of 144?",
+        ),
+    ):
+        turn = [
+            *_after_route(question, "math"),
+            AIMessage("", tool_calls=[{"name": "calculate", "args": {"expression": first}, "id": "c1"}]),
+            ToolMessage(result, tool_call_id="c1", name="calculate"),
+        ]
+        plan = model.plan(turn, tools=tools)
+        assert json.loads(plan.fixed or "{}")["arguments"] == {"expression": second}
+        done = [
+            *turn,
+            AIMessage("", tool_calls=[{"name": "calculate", "args": {"expression": second}, "id": "c2"}]),
+            ToolMessage("done = 1", tool_call_id="c2", name="calculate"),
+        ]
+        assert next_own_part(question, tools, done[2:]) is None  # asked once
+    # an "it" of its own is no result ("what time is it in Lima?")
+    timed = "What's 12 * 4, and what time is it in Lima?"
+    assert question_parts(timed)[1] == "what time is it in Lima?"
+    turn = [
+        *_after_route(timed, "info"),
+        AIMessage("", tool_calls=[{"name": "current_time", "args": {"location": "Paris"}, "id": "c1"}]),
+        ToolMessage("It is 09:00 in Paris.", tool_call_id="c1", name="current_time"),
+    ]
+    assert next_own_part(timed, _schemas([current_time]), turn[2:]) == "what time is it in Lima?"
+
+
+def test_a_later_part_counting_without_saying_what_counts_the_first_parts_thing() -> None:
+    """ "... and how many in a day?" had reached the calendar (days until tomorrow)."""
+    assert question_parts("How many seconds in an hour, and how many in a day?") == [
+        "How many seconds in an hour",
+        "how many seconds in a day?",
+    ]
+    assert question_parts("How many people live in Japan and how many in China?")[1] == (
+        "how many people live in China?"
+    )
+    assert question_parts("How much is 5 + 5 and how much is 3 * 3?")[1] == "how much is 3 * 3?"
+
+
+def test_conversions_in_a_list_of_several_results_are_said_as_sentences() -> None:
+    question = "How many seconds in an hour, and how many seconds in a day?"
+    turn = [
+        SystemMessage("Synthesizer. RESPONSE STYLE: natural"),
+        HumanMessage(question),
+        AIMessage("", tool_calls=[{"name": "calculate", "args": {}, "id": "t1"}]),
+        ToolMessage("1 hour = 3600 seconds (read as (1 * 3600 / 1))", tool_call_id="t1", name="calculate"),
+        AIMessage("", tool_calls=[{"name": "calculate", "args": {}, "id": "t2"}]),
+        ToolMessage("1 day = 86400 seconds (read as (1 * 86400 / 1))", tool_call_id="t2", name="calculate"),
+    ]
+    assert LocalChatModel().plan(turn).fixed == (
+        "Here is what I found:\n- 1 hour is 3600 seconds.\n- 1 day is 86400 seconds."
+    )
+
+
 def test_the_answer_to_several_questions_lists_each_result() -> None:
     """A small model joins unrelated results into one false sentence ("12% of 350 is 42, which is 20:38")."""
     model = LocalChatModel()
@@ -1868,6 +1940,10 @@ def test_a_request_to_say_the_previous_answer_in_another_style_asks_the_previous
         "Briefly, what time is it in Rome?"
     )
     assert asked_again("Explain that", [*history, HumanMessage("x")]) == "Explain that"
+    # how the previous answer was found: its question again (the turn's tone says to show the working)
+    for how in ("How did you get that?", "Why?", "Where does that come from?", "Show your work"):
+        assert asked_again(how, [*history, HumanMessage("x")]) == "What time is it in Paris?"
+    assert asked_again("Why is the sky blue?", [*history, HumanMessage("x")]) == "Why is the sky blue?"
     assert (
         asked_again("Explain that in a formal tone", [HumanMessage("x")]) == "Explain that in a formal tone"
     )

@@ -197,6 +197,16 @@ async def test_a_follow_up_asking_the_previous_question_another_way_is_planned_w
     ]
 
 
+async def test_a_question_about_how_the_previous_answer_was_found_plans_its_question_again() -> None:
+    """ "Show your work" after a discount had planned the docs search (its word "work")."""
+    engine, _ = planner_engine([{"content": "no plan"}, {"content": "no call"}, {"content": "$64"}] * 2)
+    first = await engine.ainvoke("What's 20% off $80?", user_id="u")
+    assert [t["name"] for t in first.trace["planned_tools"]] == ["calculate"]
+    out = await engine.ainvoke("Show your work", user_id="u", thread_id=first.thread_id)
+    assert [t["name"] for t in out.trace["planned_tools"]] == ["calculate"]
+    assert out.trace["tone"] == "learning"
+
+
 async def test_a_question_leaning_on_the_statement_before_it_is_planned_with_it() -> None:
     """ "How much does each person pay?" after "We are 4 people and the bill is $180." had been left to the
     135M model; the calculator is given the two together."""

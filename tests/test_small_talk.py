@@ -17,7 +17,7 @@ from cadence.builtins.math import MathPlugin
 from cadence.memory.ingest import stated_facts
 from cadence.models.local import LocalChatModel
 from cadence.models.local.policy import small_talk_reply, unknown_of_user_reply
-from cadence.models.preroute import ABOUT_ASSISTANT_RE, is_small_talk, routing_schema
+from cadence.models.preroute import ABOUT_ASSISTANT_RE, asks_previous_again, is_small_talk, routing_schema
 from cadence.orchestration.control_tools import make_routing_tools
 from cadence.text import ACTION_REQUEST_RE
 
@@ -492,3 +492,39 @@ def test_a_statement_with_numbers_that_asks_nothing_is_noted() -> None:
     )
     for other in ["What is 4 * 180?", "Paris 2024", "Calculate 15 * 23", "Hello there"]:
         assert told_numbers_reply(other) is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "How did you get that?",
+        "how did you calculate 345",
+        "Can you explain how you got that?",
+        "Why?",
+        "OK, why is that?",
+        "How do you know?",
+        "Where does that number come from?",
+        "Where did you get that from?",
+        "Show me your working",
+        "What's your source for that?",
+        "Explain that in a formal tone",
+        "Say it again, briefly",
+    ],
+)
+def test_a_question_about_the_previous_answer_asks_it_again(message: str) -> None:
+    assert asks_previous_again(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Why is the sky blue?",
+        "How did you become an assistant?",
+        "How do I get to Paris?",
+        "Where does the Nile come from?",
+        "Explain that",  # no style asked: what "that" is, is the question's
+        "Show me the time in Tokyo",
+    ],
+)
+def test_a_question_of_its_own_is_not_the_previous_one_again(message: str) -> None:
+    assert not asks_previous_again(message)

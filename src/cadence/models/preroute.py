@@ -426,6 +426,47 @@ def without_style_request(question: str) -> str:
     return stripped if stripped.strip(" ,.:;!?") else question
 
 
+SAID_AGAIN_RE = re.compile(
+    r"^\W*(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:explain|say|repeat|rephrase|put|write|give|tell me"
+    r"|answer)?\s*(?:that|it|this|the (?:answer|result)|me that)?\s*(?:again)?\s*(?:please)?\W*$",
+    re.IGNORECASE,
+)
+"""What is left of a request to say the previous answer again once its style is taken off ("Explain that"
+of "Explain that in a formal tone", "Say it again" of "Say it again, briefly")."""
+
+_THAT = (
+    r"(?:that|this|it|those|these|(?:the|that|this|your) (?:answer|result|number|figure|value)s?|-?\d[\d.,]*)"
+)
+HOW_FOUND_RE = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|and|so|but|hmm+|wait|really|interesting)[ ,!:.]+)*"
+    r"(?:(?:can|could|would|will) you\s+(?:please\s+)?)?(?:please\s+)?(?:"
+    r"how (?:did|do|would) you (?:get|calculate|compute|work out|figure out|arrive at|come up with|find|reach"
+    rf"|determine|derive|know)(?: {_THAT})?(?: out)?"
+    rf"|how do you know(?: {_THAT})?|how (?:so|come)|why(?: is {_THAT}| so)?"
+    rf"|where (?:did|do) you get {_THAT}(?: from)?|where (?:does|did|do) {_THAT} come from"
+    r"|explain how you (?:got|calculated|computed|worked out|figured out|found|arrived at|came up with)"
+    rf"(?: {_THAT})?(?: out)?"
+    r"|(?P<steps>(?:show|give|tell) (?:me |us )?(?:your|the) (?:work|working|workings|steps|calculations?"
+    r"|math|maths|reasoning))"
+    rf"|what(?:'s| is| was) (?:your|the) source(?: (?:of|for) {_THAT})?"
+    r")(?:\s+please)?[\s?!.]*$",
+    re.IGNORECASE,
+)
+"""A question about how the previous answer was found ("How did you get that?", "Why?", "Where does that
+number come from?", "Show your work"): the previous question asked again, answered with its working (the
+``steps`` group: step by step)."""
+
+
+def asks_previous_again(question: str) -> bool:
+    """Whether ``question`` only asks for the previous answer again: in another style ("Explain that in a
+    formal tone", "Say it again, briefly") or with how it was found (:data:`HOW_FOUND_RE`)."""
+    text = " ".join(question.split())
+    if HOW_FOUND_RE.match(text):
+        return True
+    rest = without_style_request(text)
+    return rest != text and SAID_AGAIN_RE.match(rest) is not None
+
+
 def question_parts(question: str) -> list[str]:
     """The questions a message asks when it asks several ("What's 5*7 and what time is it in Tokyo?",
     "What is 2+2? And what do the docs say about tones?", "What's 15% of 96 and the time in Oslo?"), else
@@ -436,7 +477,8 @@ def question_parts(question: str) -> list[str]:
     request ("what", "how", "is", "tell me", "convert", ...), or shares the first part's opener when
     that part holds numbers and the second names a thing without any (:data:`_SHARED_OPENER_RE`): a
     sentence of context before a question ("I have 3 apples. How many do I have if I get 2 more?", "If
-    I save $150 a month, how much ...") is one question.
+    I save $150 a month, how much ...") is one question. A later part counting without saying what ("How
+    many seconds in an hour, and how many in a day?") counts the first part's thing.
     """
     shared = _SHARED_OPENER_RE.match(question.strip())
     if shared is not None:
@@ -450,7 +492,26 @@ def question_parts(question: str) -> list[str]:
         return [question]  # "When it's noon in London, what time is it in Dubai?": one question
     if any(re.match(r"then\b", p, re.IGNORECASE) and REFERENCE_RE.search(p) for p in parts[1:]):
         return [question]  # "What is 10 + 5, then what is that times 2?": a chain of steps, one question
+    counted = _HOW_MANY_OF_RE.search(parts[0])
+    if counted is not None:
+        # "How many seconds in an hour, and how many in a day?": the second counts the first's seconds
+        parts = [
+            parts[0],
+            *(_HOW_MANY_BARE_RE.sub(rf"\g<0> {counted.group('what')}", p, count=1) for p in parts[1:]),
+        ]
     return parts
+
+
+_HOW_MANY_OF_RE = re.compile(
+    r"\bhow (?:many|much) (?P<what>[a-z]+(?: [a-z]+)?)(?= (?:are |is |do |does |there )?(?:in|per|for)\b)",
+    re.IGNORECASE,
+)
+"""What a part counts ("seconds" of "How many seconds in an hour")."""
+_HOW_MANY_BARE_RE = re.compile(
+    r"^(?:(?:and|also|then|so)\s+)?how (?:many|much)(?= (?:are |is |do |does |there )?(?:in|per|for)\b)",
+    re.IGNORECASE,
+)
+"""A later part counting without saying what ("and how many in a day?"): the first part's thing."""
 
 
 FOLLOW_UP_RE = re.compile(

@@ -66,7 +66,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from cadence.conventions import GraphNodeNames, plugin_of_node
-from cadence.models.preroute import question_parts
+from cadence.models.preroute import asks_previous_again, question_parts
 from cadence.orchestration.approval import REJECTION_KEY, REJECTION_TEXT
 from cadence.orchestration.compaction import split_at_last_human
 from cadence.orchestration.safety import is_control_tool, message_text
@@ -216,7 +216,7 @@ _DECIDING_NODES = frozenset({GraphNodeNames.COORDINATOR, GraphNodeNames.SUPERVIS
 
 
 def _turn_tool_messages(messages: Sequence[BaseMessage], *, failed: bool) -> tuple[str, list[ToolResult]]:
-    _, question, after = split_at_last_human(messages)
+    _, _, after = split_at_last_human(messages)
     calls: dict[str, tuple[str, Mapping[str, Any], str]] = {}
     routes: set[str] = set()
     out: list[ToolResult] = []
@@ -233,7 +233,20 @@ def _turn_tool_messages(messages: Sequence[BaseMessage], *, failed: bool) -> tup
                 rejected = bool((m.response_metadata or {}).get(REJECTION_KEY))
                 content = message_text(m).strip()
                 out.append(ToolResult(name=name, args=args, content=content, rejected=rejected, agent=agent))
-    return (message_text(question) if question is not None else ""), out
+    return answered_question(messages), out
+
+
+def answered_question(messages: Sequence[BaseMessage]) -> str:
+    """The question the turn answers: the latest user message, or the one before it when the latest only
+    asks for that answer again (:func:`~cadence.models.preroute.asks_previous_again`: "Explain that in a
+    formal tone", "How did you get that?"), so an explanation tells how *that* question was answered."""
+    before, question, _ = split_at_last_human(messages)
+    text = message_text(question) if question is not None else ""
+    if text and asks_previous_again(text):
+        _, earlier, _ = split_at_last_human(before)
+        if earlier is not None and message_text(earlier).strip():
+            return message_text(earlier)
+    return text
 
 
 def called_with(results: Sequence[ToolResult]) -> str:
@@ -945,10 +958,11 @@ def _args_text(args: Mapping[str, Any]) -> str:
 
 
 _WORKING_RE = re.compile(
-    r"^(?P<expr>[^=\n]*\d[^=\n]*[-+*/^(][^=\n]*) = (?P<value>-?\d[\d.,e+-]*)\.?$"
+    r"^(?P<expr>[^=\n]*\d[^=\n]*[-+*/^(][^=\n]*) = (?P<value>-?\d[\d.,e+-]*(?:/\d+)?)(?: \([^()=\n]*\))?\.?$"
     r"|\((?:exactly (?P<exact>[^=\n]+) = (?P<exact_value>-?\d[\d.,e+-]*)|read as (?P<read>[^\n]+))\)\.?$"
 )
-"""A result that shows its working: ``(18 / 100) * 275 = 49.5``, or a conversion's ``(exactly … = …)`` or
+"""A result that shows its working: ``(18 / 100) * 275 = 49.5`` (with the value as said after it: ``= 64
+($64)``), or a conversion's ``(exactly … = …)`` or
 ``(read as …)``."""
 
 

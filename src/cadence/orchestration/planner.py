@@ -59,6 +59,7 @@ from cadence.models.preroute import (
     NUMBER_TOKEN,
     PreRouter,
     RouteCandidate,
+    asks_previous_again,
     is_follow_up,
     is_small_talk,
     leans_on_context,
@@ -318,8 +319,13 @@ def lexical_plan(
     :func:`~cadence.models.preroute.question_parts`, a tool fitting two parts planned for each with its
     part as its question) → researcher; a follow-up naming no tool's word → the previous turn's tool; else
     end. A question leaning on an earlier turn or on what the user told is not read alone by the tools'
-    readers (:func:`~cadence.models.preroute.leans_on_context`)."""
+    readers (:func:`~cadence.models.preroute.leans_on_context`). A message asking for the previous answer
+    again (:func:`~cadence.models.preroute.asks_previous_again`) is planned as the previous question."""
     memory = turn_memory(state)
+    previous = _previous_question(state) if asks_previous_again(question) else None
+    if previous:
+        # "How did you get that?", "Say it again, briefly": the previous question planned again
+        question = previous
     if is_small_talk(question):
         return Plan("end", [], "small talk: no tool's work")
     if is_adequate(state, settings, routing=True):

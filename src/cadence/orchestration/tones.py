@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import Any
 
 from cadence.errors import ValidationError
+from cadence.models.preroute import HOW_FOUND_RE
 
 
 class ResponseTone(StrEnum):
@@ -57,7 +58,11 @@ class ResponseTone(StrEnum):
     @classmethod
     def asked_in(cls, message: str) -> ResponseTone | None:
         """The tone a message asks for in words ("In a formal tone, ...", "Be brief: ...", "... step by
-        step"), or None when it asks for none or for several."""
+        step"; "How did you get that?" the explanatory one, "Show your work" learning), or None when it asks
+        for none or for several."""
+        how = HOW_FOUND_RE.match(" ".join(message[:MAX_TONE_SCAN].split()))
+        if how is not None:  # "How did you get that?": the previous answer with its working
+            return cls.LEARNING if how.group("steps") else cls.EXPLANATORY
         asked = {tone for tone, pattern in _ASKED_IN_WORDS.items() if pattern.search(message[:MAX_TONE_SCAN])}
         return asked.pop() if len(asked) == 1 else None
 

@@ -129,6 +129,7 @@ from cadence.models.preroute import (
     REFERENCE_RE,
     THANKS_RE,
     PreRouter,
+    asks_previous_again,
     each_sentence,
     is_follow_up,
     is_small_talk,
@@ -362,6 +363,7 @@ def next_own_part(
     parts = parts_asked(question)
     if len(parts) < 2 or not tools:
         return None
+    parts = with_earlier_parts_values(parts, turn)
     router = PreRouter.from_tool_schemas(tools)
     unasked = unasked_parts(parts, turn)
     scored = []
@@ -372,6 +374,46 @@ def next_own_part(
         if order is not None and order[0]:  # matched by words, not by its numbers alone
             scored.append((order, part))
     return max(scored)[1] if scored else None
+
+
+def with_earlier_parts_values(parts: Sequence[str], turn: Sequence[BaseMessage]) -> list[str]:
+    """``parts`` with a part working on the one before it ("What's 15% of 200, and what's 200 minus that?")
+    given the value the call that asked that one came to ("what's 200 minus 30?"); a part whose earlier
+    part is not answered yet stays as it is."""
+    answered: dict[str, str] = {}
+    for m in turn:
+        if isinstance(m, ToolMessage) and m.status != "error":
+            answered[m.tool_call_id] = message_text(m)
+    asked = [
+        (" ".join(str(v).split()), answered[call["id"]])
+        for m in turn
+        if isinstance(m, AIMessage)
+        for call in m.tool_calls
+        if call.get("id") in answered
+        for v in (call.get("args") or {}).values()
+        if isinstance(v, str)
+    ]
+    out = list(parts[:1])
+    for part in parts[1:]:
+        earlier = " ".join(out[-1].split())
+        result = next((r for text, r in asked if earlier in text), None)
+        value = result_value(result) if result is not None and _part_refers_back(part) else None
+        out.append(resolve_reference(part, value) if value is not None else part)
+    return out
+
+
+_IMPERSONAL_IT_RE = re.compile(
+    r"\b(?:what|which|how|when|where)\b[^?,.;]*?\b(?:is|was|will) it\b"
+    r"|\bit(?:'s| is) (?:raining|snowing|sunny|cloudy|cold|hot|warm|late|early)\b",
+    re.IGNORECASE,
+)
+"""An "it" that stands for no result ("what time is it in Oslo", "how far is it", "it's raining")."""
+
+
+def _part_refers_back(part: str) -> bool:
+    """Whether a later part of a question works on an earlier part's result ("what's 200 minus that?", "is it
+    even?", "and its square root?"), not an "it" of its own (:data:`_IMPERSONAL_IT_RE`)."""
+    return bool(REFERENCE_RE.search(_IMPERSONAL_IT_RE.sub(" ", part)) or _ITS_TAIL_RE.search(part))
 
 
 def asked_texts(turn: Sequence[BaseMessage]) -> set[str]:
@@ -795,21 +837,11 @@ def previous_question(messages: Sequence[BaseMessage]) -> str | None:
     return asked[0] if asked else None
 
 
-_SAID_AGAIN_RE = re.compile(
-    r"^\W*(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:explain|say|repeat|rephrase|put|write|give|tell me"
-    r"|answer)?\s*(?:that|it|this|the (?:answer|result)|me that)?\s*(?:again)?\s*(?:please)?\W*$",
-    re.IGNORECASE,
-)
-"""What is left of a request to say the previous answer again once its style is taken off ("Explain that"
-of "Explain that in a formal tone", "Say it again" of "Say it again, briefly")."""
-
-
 def asked_again(question: str, messages: Sequence[BaseMessage]) -> str:
-    """The previous question when ``question`` only asks for what was said in another style ("Explain that
-    in a formal tone", "Say it again briefly": the tone it asks for is the turn's, the question the one
-    before), else ``question``."""
-    rest = without_style_request(question)
-    if rest == question or not _SAID_AGAIN_RE.match(rest):
+    """The previous question when ``question`` only asks for what was said again (:func:`asks_previous_again`:
+    "Explain that in a formal tone", "Say it again briefly", "How did you get that?": the tone it asks for is
+    the turn's, the question the one before), else ``question``."""
+    if not asks_previous_again(question):
         return question
     return previous_question(messages) or question
 
@@ -2666,7 +2698,8 @@ class SmallModelPolicy:
                         # 6 * 7?"): back to it for a part no call asked yet, at most once per part of its
                         _, turn = current_turn(messages)
                         visits = route_visits(turn)
-                        again = [best_route(router, part) for part in unasked_parts(parts, turn)]
+                        unasked = unasked_parts(with_earlier_parts_values(parts, turn), turn)
+                        again = [best_route(router, part) for part in unasked]
                         untried = [
                             n for n in again if n is not None and visits[route_core(n)] < pending.count(n)
                         ]
@@ -3030,7 +3063,8 @@ class SmallModelPolicy:
                 # a message asking several things (or one calculation result per line: "15% of 80 and 25%
                 # of 60"): one line per result, as found (a small model joins unrelated results into one
                 # false sentence: "12% of 350 is 42, which is 20:38")
-                lines = [f"- {value}" if _SENTENCE_END_RE.search(value) else f"- {value}." for value in found]
+                said = [measured_statement(value) or value for value in found]  # "1 day is 86400 seconds."
+                lines = [f"- {value}" if _SENTENCE_END_RE.search(value) else f"- {value}." for value in said]
                 return Plan("text", [], None, [], [], 0, fixed="\n".join(["Here is what I found:", *lines]))
             prompt: list[dict[str, str]] = [
                 {"role": "system", "content": shape},
