@@ -25,8 +25,10 @@ from cadence.orchestration.answer_check import (
     relevant_sentences,
     turn_agent_answers,
     turn_failures,
+    turn_outcomes,
     turn_results,
     unsaid_agents,
+    with_failed_parts_said,
     working,
 )
 
@@ -928,3 +930,56 @@ def test_working_reads_a_value_said_after_it_and_a_fraction() -> None:
     assert working("(80 * (1 - 20 / 100)) = 64 ($64)") == "(80 * (1 - 20 / 100)) = 64"
     assert working("2/5 + 1/10 = 1/2 (about 0.5)") == "2/5 + 1/10 = 1/2"
     assert working("The answer is 64 (80 less 20%).") is None
+
+
+def _failed_part_turn(question: str) -> list:
+    return [
+        HumanMessage(question),
+        AIMessage("", tool_calls=[{"name": "calculate", "args": {"expression": "5 * 5"}, "id": "a"}]),
+        ToolMessage("5 * 5 = 25", tool_call_id="a"),
+        AIMessage("", tool_calls=[{"name": "current_time", "args": {"location": "Xyzzyland"}, "id": "b"}]),
+        ToolMessage(
+            "Error: UnknownLocationError: Unknown location 'Xyzzyland'. Name a city. Check the arguments.",
+            tool_call_id="b",
+            status="error",
+        ),
+    ]
+
+
+def test_a_failed_part_of_a_question_is_said_after_the_rest() -> None:
+    """ "What's 5 * 5 and what time is it in Xyzzyland?" had been answered "The answer is 25." alone."""
+    question = "What's 5 * 5 and what time is it in Xyzzyland?"
+    outcomes = turn_outcomes(_failed_part_turn(question))
+    assert [error for error, _ in outcomes] == [False, True]
+    said = with_failed_parts_said("The answer is 25.", question, outcomes)
+    assert said == (
+        "The answer is 25.\n\nI couldn't answer all of it: the current_time tool failed: Unknown location "
+        "'Xyzzyland'."
+    )
+    assert with_failed_parts_said("The answer is 25.", question, outcomes, "concise").endswith(
+        "Not answered: the current_time tool failed: Unknown location 'Xyzzyland'."
+    )
+    # an answer that speaks of it, a question asking one thing, a failure made good later: as it is
+    spoken = "The answer is 25; I don't know a place called Xyzzyland."
+    assert with_failed_parts_said(spoken, question, outcomes) == spoken
+    assert with_failed_parts_said("The answer is 25.", "What's 5 * 5?", outcomes) == "The answer is 25."
+    retried = [*outcomes, (False, ToolResult("current_time", {"location": "Oslo"}, "It is 10:00 in Oslo."))]
+    assert with_failed_parts_said("25. It is 10:00.", question, retried) == "25. It is 10:00."
+    # nothing succeeded: the failure answer's business
+    assert with_failed_parts_said("x", question, outcomes[1:]) == "x"
+
+
+def test_a_tool_error_passed_on_in_an_answer_is_said_in_words() -> None:
+    """The supervisor mode's agents hand back their answers; one was a tool's error, joined as written."""
+    question = "What's 5 * 5 and what time is it in Xyzzyland?"
+    records = [
+        {"name": "calculate", "args": {"expression": "5 * 5"}, "result": "5 * 5 = 25"},
+        {"name": "current_time", "args": {"location": "Xyzzyland"}, "error": "Error: UnknownLocationError: "
+         "Unknown location 'Xyzzyland'. Name a city. Check the arguments."},
+    ]  # fmt: skip
+    outcomes = turn_outcomes([HumanMessage(question)], records)
+    joined = f"The answer is 25. {records[1]['error']}"
+    assert with_failed_parts_said(joined, question, outcomes) == (
+        "The answer is 25.\n\nI couldn't answer all of it: the current_time tool failed: Unknown location "
+        "'Xyzzyland'."
+    )

@@ -436,6 +436,10 @@ def test_there_is_a_place_named_earlier_in_the_same_message() -> None:
     assert place_before_there("What's the capital city of Canada and what time is it there?") == "Canada"
     assert place_before_there("What time is it there?") is None
     assert place_before_there("How many people live in Peru?") is None  # no "there"
+    # written all in lower case ("what time is it there?" had reached the clock as it was: an error)
+    assert place_before_there("whats the capital of japan and what time is it there?") == "japan"
+    assert place_before_there("what is the population of new york and what time is it there") == "new york"
+    assert place_before_there("tell me about the weather and what time is it there") is None
 
 
 @pytest.mark.parametrize(

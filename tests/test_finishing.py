@@ -344,3 +344,25 @@ async def test_a_message_longer_than_the_models_context_says_to_shorten_it(engin
     again = await engine.ainvoke("a short one", thread_id="t")
     assert again.response == "short and fine" and again.error is None
     assert_no_unanswered_calls(model)
+
+
+async def test_a_failed_part_of_a_question_is_said_after_the_answer_to_the_rest(engine_factory) -> None:
+    """The answer gave the calculation only; the clock's failure for the other half went unsaid."""
+    from cadence.builtins.info import InfoPlugin
+    from cadence.builtins.math import MathPlugin
+
+    script = [
+        goto("math"),
+        call("calculate", expression="5 * 5"),
+        goto("info"),
+        call("current_time", location="Xyzzyland"),
+        FINALIZE,
+        {"content": "The answer is 25."},
+    ]
+    engine, _ = engine_factory(script, plugins=[MathPlugin, InfoPlugin], builtin_plugins=[])
+    result = await engine.ainvoke("What's 5 * 5 and what time is it in Xyzzyland?")
+    assert result.response.startswith(
+        "The answer is 25.\n\nI couldn't answer all of it: the current_time tool"
+    )
+    assert "Xyzzyland" in result.response
+    assert "synthesizer: what failed of the question said" in result.trace["notes"]

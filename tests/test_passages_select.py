@@ -407,3 +407,25 @@ def test_a_verb_of_doing_says_little_of_what_is_asked() -> None:
         Asked("How does memory work?").weights[stem("work")]
         < Asked("How does memory work?").weights["memory"]
     )
+
+
+def test_an_abbreviation_of_two_capitals_is_a_word_of_the_query() -> None:
+    """ "Is there a web UI?" had been searched for "web" alone, and answered with the HTTP API's sentences;
+    the snippet's later sentence, after the section's start and a "…", is a sentence of its own."""
+    question = "Is there a web UI?"
+    result = format_hits(question, get_index(BUNDLED_DOCS_DIR).search(question, 5))
+    answer = relevant_sentences(result, question)
+    assert answer.startswith("The server also serves a web chat page, the web UI, at `/`")
+
+
+def test_a_setting_two_documents_list_is_quoted_once() -> None:
+    question = "What's CADENCE_MAX_AGENT_HOPS?"
+    result = format_hits(question, get_index(BUNDLED_DOCS_DIR).search(question, 5))
+    answer = relevant_sentences(result, question)
+    assert answer.count("CADENCE_MAX_AGENT_HOPS") == 1, answer
+
+
+def test_how_to_use_postgresql_is_answered_by_its_setting() -> None:
+    question = "How do I use PostgreSQL?"
+    result = format_hits(question, get_index(BUNDLED_DOCS_DIR).search(question, 5))
+    assert relevant_sentences(result, question).startswith("To use PostgreSQL, install the extra")

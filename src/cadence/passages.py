@@ -33,7 +33,7 @@ MAX_RESULT_CHARS = 600
 WORD_RE = re.compile(r"[A-Za-z][A-Za-z_'-]{3,}")
 
 
-SENTENCE_RE = re.compile(r"(?<=[.!?])\s+|\n+")
+SENTENCE_RE = re.compile(r"(?<=[.!?…])\s+|\n+")
 
 
 COMMON_WORDS = frozenset(
@@ -208,8 +208,17 @@ def relevant_sentences(
     naming = [i for *_, i in scored if named & _identifiers(sentences[i].text)] if named else []
     if naming:
         # the question names a setting or a name in code ("what does CADENCE_MAX_TOOL_HOPS do"): the
-        # sentences that name it, not the list around them
-        return _quote([sentences[i] for i in sorted(naming[:MAX_SENTENCES])], limit)
+        # sentences that name it, not the list around them, each setting's own entry once (two documents
+        # list it)
+        entries: set[str] = set()
+        once: list[int] = []
+        for i in naming:
+            subject = _subject(sentences[i].text)
+            if subject and subject in entries:
+                continue
+            entries |= {subject} - {""}
+            once.append(i)
+        return _quote([sentences[i] for i in sorted(once[:MAX_SENTENCES])], limit)
     best_score, best = -scored[0][0], scored[0][-1]
     picked = [best]
     following = best + 1
@@ -257,9 +266,9 @@ def _quote(sentences: list[_Sentence], limit: int) -> str:
 
 _BULLET_START_RE = re.compile(r"^\s*(?:[-*•]|\d+[.)])(?=\s)")
 """A line that starts a bullet of a list (``- ``, ``* ``, ``1. ``)."""
-_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+|\s+(?=-\s+[`*])")
-"""Where a sentence ends in a line: after ``.``, ``!`` or ``?``, and before a bullet folded into it
-(`` - `CADENCE_MODE` ...``, as search snippets join the lines of a list)."""
+_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?…])\s+|\s+(?=-\s+[`*])")
+"""Where a sentence ends in a line: after ``.``, ``!``, ``?`` or the ``…`` a snippet cut it at, and before a
+bullet folded into it (`` - `CADENCE_MODE` ...``, as search snippets join the lines of a list)."""
 _CUT_START_RE = re.compile(r"^…\s*[a-z,;:)\]]")
 """A line that a search snippet begins in the middle of a sentence ("…at every checkout.")."""
 

@@ -504,7 +504,7 @@ def snippet_for(query: str, body: str, fts_snippet: str, *, title: str = "") -> 
         if start is None or start < head:
             return body[:head] + ("…" if body[head:].strip() else "")
         end = _window_end(body, start)  # and the sentence most about the query, further on
-        return f"{body[:head]} …{body[start:end]}" + ("…" if body[end:].strip() else "")
+        return f"{body[:head]}… {body[start:end]}" + ("…" if body[end:].strip() else "")
     if start is None:
         return to_line_end(from_line_start(fts_snippet, body), body)
     end = _window_end(body, start)
@@ -561,14 +561,16 @@ _PREFIX = stem("cadence")
 
 
 def _words(text: str) -> list[tuple[str, bool]]:
-    """The stemmed words of ``text`` (three letters or more, no stop words), each flagged when it is a
-    part of a name in code (``CADENCE_TOOL_TIMEOUT``)."""
+    """The stemmed words of ``text`` (three letters or more, or an abbreviation of two capitals: "UI",
+    "DB"; no stop words), each flagged when it is a part of a name in code (``CADENCE_TOOL_TIMEOUT``)."""
     out: list[tuple[str, bool]] = []
     for token in _WORD_TOKEN_RE.findall(text):
-        parts = [p for p in re.split(r"[_.]+", token.lower()) if p]
+        parts = [p for p in re.split(r"[_.]+", token) if p]
         for part in parts:
-            for word in re.split(r"['-]+", part):
-                if len(word) >= 3 and word.isalpha() and word not in NOT_TOPICS:
+            for written in re.split(r"['-]+", part):
+                word = written.lower()
+                long_enough = len(word) >= 3 or (len(written) == 2 and written.isupper())
+                if long_enough and word.isalpha() and word not in NOT_TOPICS:
                     out.append((stem(word), len(parts) > 1))
     return out
 
@@ -875,12 +877,14 @@ class DocsPlugin(BasePlugin):
                 "chat, serve, threads), how it works (the coordinator, "
                 "the agents, the synthesizer, the suspend node, turns, threads, conversations), its modes "
                 "(coordinator, supervisor, single, planner) and tones, how to install and start it",
-                "settings and how to change them: models, timeouts, API keys, server host and port, "
+                "settings (environment variables) and how to change them: models, timeouts, API keys, "
+                "server host and port, "
                 "database (SQLite, PostgreSQL), where data is stored, workers, logging and the log level",
                 "model providers: OpenAI, Anthropic, Google, Ollama, OpenAI-compatible servers, the embedded "
                 "model",
                 "features: validating or checking the final answer, long-term memory, human approval of "
-                "tools, streaming, the OpenAI-compatible API, the web page, plugins and agents in Markdown",
+                "tools, streaming, the OpenAI-compatible API, the web page (web UI), plugins and agents in "
+                "Markdown",
                 "limits: how many tool calls or agent routes are allowed per turn, what happens when they "
                 "are used up",
                 "find and quote passages from local documents with their source",

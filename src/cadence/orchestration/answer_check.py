@@ -216,10 +216,16 @@ _DECIDING_NODES = frozenset({GraphNodeNames.COORDINATOR, GraphNodeNames.SUPERVIS
 
 
 def _turn_tool_messages(messages: Sequence[BaseMessage], *, failed: bool) -> tuple[str, list[ToolResult]]:
+    outcomes = _turn_outcomes(messages)
+    return answered_question(messages), [result for error, result in outcomes if error == failed]
+
+
+def _turn_outcomes(messages: Sequence[BaseMessage]) -> list[tuple[bool, ToolResult]]:
+    """The work tool results after the latest question in their order, each with whether it failed."""
     _, _, after = split_at_last_human(messages)
     calls: dict[str, tuple[str, Mapping[str, Any], str]] = {}
     routes: set[str] = set()
-    out: list[ToolResult] = []
+    out: list[tuple[bool, ToolResult]] = []
     for m in after:
         if isinstance(m, AIMessage):
             node = plugin_of_node(m.name or "")
@@ -227,13 +233,86 @@ def _turn_tool_messages(messages: Sequence[BaseMessage], *, failed: bool) -> tup
                 calls[c.get("id") or ""] = (c["name"], c.get("args") or {}, node[0] if node else "")
                 if m.name in _DECIDING_NODES:
                     routes.add(c.get("id") or "")
-        elif isinstance(m, ToolMessage) and (m.status == "error") == failed:
+        elif isinstance(m, ToolMessage):
             name, args, agent = calls.get(m.tool_call_id, (m.name or "tool", {}, ""))
             if not is_control_tool(name) and m.tool_call_id not in routes:
                 rejected = bool((m.response_metadata or {}).get(REJECTION_KEY))
                 content = message_text(m).strip()
-                out.append(ToolResult(name=name, args=args, content=content, rejected=rejected, agent=agent))
-    return answered_question(messages), out
+                result = ToolResult(name=name, args=args, content=content, rejected=rejected, agent=agent)
+                out.append((m.status == "error", result))
+    return out
+
+
+def turn_outcomes(
+    messages: Sequence[BaseMessage], records: Iterable[Mapping[str, Any]] = ()
+) -> list[tuple[bool, ToolResult]]:
+    """The turn's work tool results in their order, each with whether it failed: from its messages, else
+    (an agent's work kept out of the shared history: the supervisor mode's) from the trace's ``tools_used``
+    ``records``."""
+    outcomes = _turn_outcomes(messages)
+    if outcomes:
+        return outcomes
+    return [
+        (
+            bool(r.get("error")),
+            ToolResult(
+                name=str(r.get("name") or "tool"),
+                args=dict(r.get("args") or {}),
+                content=str(r.get("error") or r.get("result") or ""),
+                agent=str(r.get("agent") or ""),
+            ),
+        )
+        for r in records
+        if r.get("error") is not None or r.get("result") is not None
+    ]
+
+
+def with_failed_parts_said(
+    answer: str, question: str, outcomes: Sequence[tuple[bool, ToolResult]], tone: str | None = None
+) -> str:
+    """``answer`` with what failed said in words, when some calls of the turn succeeded and others failed
+    with no later call of the same tool making them good: a tool's error the answer passes on as written
+    ("The answer is 25. Error: UnknownLocationError: ...") is taken out, and, when the answer gives only the
+    rest of a message asking several things ("What's 5 * 5 and what time is it in Xyzzyland?" had been
+    answered "The answer is 25."), a line says what failed and why (:func:`failure_reasons`). An answer that
+    speaks of a failed call's own words (the place it was asked about) is left as it is."""
+    if all(error for error, _ in outcomes):
+        return answer  # nothing or everything failed: the failure answer's business
+    failed: list[ToolResult] = []
+    for error, result in outcomes:
+        failed = [f for f in failed if f.name != result.name]  # a later call of the same tool made it good
+        if error:
+            failed.append(result)
+    if not failed:
+        return answer
+    kept, passed_on = answer, False
+    for f in failed:
+        error = f.content.strip()
+        at = kept.find(error[:40]) if len(error) >= 20 else -1
+        if at >= 0:  # the error as the tool wrote it: out of the answer
+            cut = at + len(error) if kept[at:].startswith(error) else len(kept)
+            kept, passed_on = f"{kept[:at].rstrip()} {kept[cut:].lstrip()}".strip(), True
+    if not passed_on:
+        if len(question_parts(question)) < 2:
+            return answer
+        answered = _words(" ".join(called_with([r for error, r in outcomes if not error])))
+        said = _words(answer)
+        failed = [f for f in failed if not ((_words(called_with([f])) - answered) & said)]
+        if not failed:
+            return answer
+    reasons = " ".join(failure_reasons(failed))
+    tone = (tone or "natural").lower()
+    if tone == "concise":
+        note = f"Not answered: {reasons}"
+    else:
+        lead = "I could not" if tone == "formal" else "I couldn't"
+        note = f"{lead} answer all of it: {reasons}"
+    return f"{kept}\n\n{note}" if kept else note
+
+
+def _words(text: str) -> set[str]:
+    """The content words of ``text``, lower case (no stop words)."""
+    return {w for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in STOPWORDS}
 
 
 def answered_question(messages: Sequence[BaseMessage]) -> str:
@@ -1128,6 +1207,20 @@ def is_an_error(text: str, failed: Sequence[ToolResult]) -> bool:
 
 def failure_answer(failures: Sequence[ToolResult], tone: str | None) -> str:
     """The answer of a turn whose tools all failed: what failed and why, shaped by the tone."""
+    reasons = failure_reasons(failures)
+    if not reasons:
+        return ""
+    tone = (tone or "natural").lower()
+    if tone == "concise":
+        return f"No answer: {reasons[0]}"
+    lead = "I could not find the answer" if tone == "formal" else "I couldn't find the answer"
+    if all(f.rejected for f in failures):  # rephrasing would not help: the reviewer decides
+        return f"{lead}: {' '.join(reasons)}"
+    return f"{lead}: {' '.join(reasons)} Please rephrase the question or try again."
+
+
+def failure_reasons(failures: Sequence[ToolResult]) -> list[str]:
+    """What failed and why, one sentence per distinct failure ("the calculate tool failed: ...")."""
     reasons: list[str] = []
     for f in failures:
         if f.rejected:  # not a fault: the reviewer said no, and why
@@ -1140,15 +1233,7 @@ def failure_answer(failures: Sequence[ToolResult], tone: str | None) -> str:
             line = f"the {f.name} tool failed" + (f": {end_sentence(reason)}" if reason else ".")
         if line not in reasons:
             reasons.append(line)
-    if not reasons:
-        return ""
-    tone = (tone or "natural").lower()
-    if tone == "concise":
-        return f"No answer: {reasons[0]}"
-    lead = "I could not find the answer" if tone == "formal" else "I couldn't find the answer"
-    if all(f.rejected for f in failures):  # rephrasing would not help: the reviewer decides
-        return f"{lead}: {' '.join(reasons)}"
-    return f"{lead}: {' '.join(reasons)} Please rephrase the question or try again."
+    return reasons
 
 
 def faithful_answer(question: str, results: Sequence[ToolResult], tone: str | None) -> str:

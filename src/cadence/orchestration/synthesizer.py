@@ -34,7 +34,9 @@ from cadence.orchestration.answer_check import (
     turn_agent_answers,
     turn_failures,
     turn_has_work,
+    turn_outcomes,
     turn_results,
+    with_failed_parts_said,
 )
 from cadence.orchestration.compaction import compact_messages, describe_work, split_at_last_human, with_system
 from cadence.orchestration.model_call import call_model
@@ -245,6 +247,13 @@ class FinalAnswerNode:
                         context.trace.notes.append(
                             f"{self.node_name}: structured data dropped with the rewritten answer"
                         )
+                records = (view.get("plugin_context") or {}).get("tools_used") or []
+                said = with_failed_parts_said(
+                    content, evidence.question, turn_outcomes(view["messages"], records), state.get("tone")
+                )
+                if said != content and context is not None:  # a part failed; the answer gave only the rest
+                    context.trace.notes.append(f"{self.node_name}: what failed of the question said")
+                content = said
                 content = self.cited(view, content, evidence)
                 if draft is not None:  # the answer as shown (the draft's verdict when it stands as it was)
                     final = draft if content == drafted else evidence.validate(content, grounded)

@@ -1084,7 +1084,25 @@ def place_before_there(question: str) -> str | None:
     it there?": Canada), which "there" refers to before any earlier turn's place; None when it names none."""
     there = _THERE_RE.search(question)
     named = _IN_PLACE_RE.findall(question[: there.start()]) if there else []
+    if there and not named and not re.search(r"(?<!^)\b[A-Z]", question.strip()):
+        # written all in lower case ("whats the capital of japan and what time is it there?"): a place that
+        # ends the part before a second question
+        named = (
+            _IN_LOWER_PLACE_RE.findall(question[: there.start()]) if _THERE_ASKED_RE.search(question) else []
+        )
     return named[-1] if named else None
+
+
+_IN_LOWER_PLACE_RE = re.compile(
+    r"\b(?:in|at|for|to|of|about) (?!(?:the|a|an|my|your|our|their|this|that|it|me|you|us|them)\b)"
+    r"([a-z][a-z.-]+(?: (?!(?:and|or|but|then|what|how|is|are)\b)[a-z][a-z.-]+)?)(?=\s*(?:,|\?|\band\b))"
+)
+"""A place a message written all in lower case names before a second question ("of japan and", "in new
+york,"), for its "there"."""
+_THERE_ASKED_RE = re.compile(
+    r"(?:\band|,)\s+(?:what|how|when|which|who|is|are|does|do)\b[^,]*\bthere\W*$", re.IGNORECASE
+)
+"""A second question closing with "there" ("..., and what time is it there?")."""
 
 
 def resolve_place(question: str, place: str | None) -> str:
