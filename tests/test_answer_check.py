@@ -983,3 +983,12 @@ def test_a_tool_error_passed_on_in_an_answer_is_said_in_words() -> None:
         "The answer is 25.\n\nI couldn't answer all of it: the current_time tool failed: Unknown location "
         "'Xyzzyland'."
     )
+
+
+def test_the_steps_and_the_explanation_quote_the_question_without_its_request_of_style() -> None:
+    question = "Explain step by step: what is 15% of 240?"
+    results = [ToolResult("calculate", {"expression": "15% of 240"}, "(15 / 100) * 240 = 36")]
+    assert faithful_answer(question, results, "learning").startswith("1. The question: What is 15% of 240?\n")
+    assert "“What is 15% of 240?” reads as the arithmetic" in faithful_answer(
+        question, results, "explanatory"
+    )

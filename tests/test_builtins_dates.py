@@ -249,6 +249,16 @@ def test_days_between_today_and_a_holiday() -> None:
     )
 
 
+def test_a_range_from_today_to_a_date_without_a_year_runs_forwards() -> None:
+    """ "How many days between today and March 15?" in November had counted back to the last March 15."""
+    assert ask("How many days between today and January 5?") == (
+        "There are 355 days between today (Wednesday, 15 January 2025 in UTC) and Monday, 5 January 2026."
+    )
+    assert ask("How many days between January 5 and today?") == (
+        "There are 10 days between Sunday, 5 January 2025 and today (Wednesday, 15 January 2025 in UTC)."
+    )
+
+
 def test_the_weekdays_of_two_dates() -> None:
     assert ask("What days of the week are March 1 and June 15, 2026?") == (
         "The 1st of March 2026 is a Sunday, and the 15th of June 2026 is a Monday."

@@ -13,6 +13,7 @@ import pytest
 from langchain_core.messages import HumanMessage
 
 from cadence.builtins import info
+from cadence.builtins.clock import reads_clock_question
 from cadence.builtins.info import (
     UnknownLocationError,
     convert_time,
@@ -82,6 +83,19 @@ def test_current_time_sentence(winter: datetime) -> None:
         "The current time in Kathmandu, Nepal (Asia/Kathmandu, UTC+05:45) is 17:45 on Wednesday, 15 January 2025."
     )
     assert current_time.invoke({"location": "Apia"}).endswith("is 01:00 on Thursday, 16 January 2025.")
+
+
+def test_the_current_time_in_the_clock_format_asked_for(winter: datetime) -> None:
+    """ "What's the time in New York in 12 hour format?" had been "12 hours from now" on the clock calculator."""
+    asked = "What's the time in New York in 12 hour format?"
+    assert current_time.invoke({"location": asked}).endswith(
+        "is 7:00 am (07:00) on Wednesday, 15 January 2025."
+    )
+    assert current_time.invoke({"location": "Kathmandu in 24-hour time"}).endswith(
+        "is 17:45 on Wednesday, 15 January 2025."
+    )
+    assert not reads_clock_question(asked)  # no duration: the current time's
+    assert reads_clock_question("Convert 9pm to 24-hour time") and reads_clock_question("1530 in am/pm")
 
 
 # --- countries, states, abbreviations -----------------------------------------------

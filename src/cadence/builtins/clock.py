@@ -656,6 +656,15 @@ def _in_clock_format(text: str) -> str | None:
     return f"{text[time.start : time.end].strip()} on the {target} is {clock_text(time.seconds, twelve)}."
 
 
+def asked_clock_format(text: str) -> bool | None:
+    """The clock format ``text`` asks for (:data:`_FORMAT_RE`): True for the 12-hour clock ("in 12 hour
+    format", "in am/pm"), False for the 24-hour one ("in 24-hour time", "military time"), None for none."""
+    asked = _FORMAT_RE.search(normalized(text))
+    if asked is None:
+        return None
+    return asked.group("full") is None and asked.group("military") is None
+
+
 def names_time_of_day(text: str) -> bool:
     """Whether ``text`` writes a time of day as the clock reads it (:func:`find_times`): the reader
     (:func:`cadence.sdk.reads`) of a tool converting one ("3pm in London", "15:30", "noon"), not into
@@ -706,8 +715,15 @@ def reads_clock_question(text: str) -> bool:
         return True
     if names_time_of_day(text):
         return not converts_between_places(text)
-    if _FORMAT_RE.search(written) and _MILITARY_RE.search(written):
-        return True  # "1530 in 12-hour format"
+    asked = _FORMAT_RE.search(written)
+    if asked is not None:
+        # "1530 in 12-hour format" and "Convert 9pm to 24-hour time" are; "What's the time in Oslo in 12
+        # hour format?" is the current time's (its "12 hour" is no duration)
+        rest = written[: asked.start()] + " " + written[asked.end() :]
+        try:
+            return bool(find_times(rest)) or _MILITARY_RE.search(rest) is not None
+        except ClockQuestionError:
+            return True
     try:
         return bool(find_durations(written, []))
     except ClockQuestionError:
@@ -719,6 +735,7 @@ __all__ = [
     "Duration",
     "TimeOfDay",
     "answer",
+    "asked_clock_format",
     "clock_text",
     "converts_between_places",
     "duration_text",

@@ -33,10 +33,11 @@ sentences):
    end?"), it counts forward from that date. Any other duration that counts from nothing is an error.
 4. A date without a year takes the year written elsewhere in the question ("Christmas in 2030"),
    or in a range the other end's year ("between March 1 and June 15, 2026"; the year before or after
-   when the range would otherwise run backwards). Otherwise it is in the current year, except with
-   "until", "till", "left", "before"... (its next occurrence, today included) and with "since",
-   "ago"... (its last occurrence); a holiday named alone is its next occurrence ("When is Easter?" after
-   this year's), its last one in a question in the past tense ("When was Easter?").
+   when the range would otherwise run backwards: "between today and March 15" is to the next one).
+   Otherwise it is in the current year, except with "until", "till", "left", "before"... (its next
+   occurrence, today included) and with "since", "ago"... (its last occurrence); a holiday named alone
+   is its next occurrence ("When is Easter?" after this year's), its last one in a question in the past
+   tense ("When was Easter?").
 5. What is asked: a duration of days and weeks alone, asked in days or weeks ("92 days in weeks", the
    follow-up "and in weeks?" of a count of days), that duration in them; with two dates, the days
    between them (also in weeks, months or years when the question counts in those; "inclusive"
@@ -867,8 +868,9 @@ def _resolve(items: Sequence[_Date], masked: str, today: _Today) -> None:
         elif found.year is not None or (year is not None and not found.which):
             found.value = _valid(found.year or year or 0, *found.in_year(found.year or year or 0), found.text)
     undated = [found for found in bases if found.value is None]
-    if len(bases) == 2 and len(undated) == 1 and all(found.kind not in _RELATIVE_KINDS for found in bases):
-        # a range: the other end's year, or the one before or after when it would run backwards
+    if len(bases) == 2 and len(undated) == 1 and all(found.kind != "weekday" for found in bases):
+        # a range: the other end's year, or the one before or after when it would run backwards (from
+        # today to March 15 is to the next March 15; from March 15 to today, from the last one)
         lone, other = (bases[0], bases[1]) if undated[0] is bases[0] else (bases[1], bases[0])
         other_year = other.value.year if other.value is not None else today.value.year
         lone.value = _valid(other_year, *lone.in_year(other_year), lone.text)

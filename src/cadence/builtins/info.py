@@ -56,6 +56,8 @@ from cadence.builtins._common import BuiltinToolError, agent_prompt, capitalized
 from cadence.builtins._place_words import COMMON_PLACE_WORDS
 from cadence.builtins.clock import (
     ClockQuestionError,
+    asked_clock_format,
+    clock_text,
     converts_between_places,
     find_times,
     make_clock_calculator,
@@ -1324,10 +1326,14 @@ def _utc_offset(moment: datetime, tz: tzinfo) -> str:
     return f"UTC{_format_offset(moment.astimezone(tz).utcoffset())}"
 
 
-def _clock(moment: datetime, place: Place) -> str:
-    """``14:05 on Sunday, 22 November 2026`` in the place's zone."""
+def _clock(moment: datetime, place: Place, twelve_hour: bool | None = None) -> str:
+    """``14:05 on Sunday, 22 November 2026`` in the place's zone (``twelve_hour``: ``2:05 pm (14:05) on
+    ...``, the 12-hour clock asked for)."""
     local = moment.astimezone(place.tz)
-    return f"{local:%H:%M} on {local:%A}, {local.day} {local:%B %Y}"
+    time = f"{local:%H:%M}"
+    if twelve_hour:
+        time = f"{clock_text(local.hour * 3600 + local.minute * 60, True)} ({time})"
+    return f"{time} on {local:%A}, {local.day} {local:%B %Y}"
 
 
 def _zone_details(moment: datetime, place: Place) -> str:
@@ -1460,7 +1466,8 @@ def current_time(location: str) -> str:
             "local time."
         )
     moment = now()
-    sentences = [f"The current time in {_named(moment, p)} is {_clock(moment, p)}." for p in places]
+    twelve = asked_clock_format(location)
+    sentences = [f"The current time in {_named(moment, p)} is {_clock(moment, p, twelve)}." for p in places]
     lead = _weekend_answer(location, moment, places[0]) if len(places) == 1 else ""
     if len(places) == 1 and not lead:
         lead = (

@@ -379,6 +379,7 @@ _STYLE_REQUEST_RE = re.compile(
     r"(?:answer|reply|respond|explain|write|say it|tell me)\s+(?:it\s+|this\s+)?"
     r"(?:like|as if you were|as|in the (?:style|voice) of|in)\s+(?!(?:upper|lower|capital)\b)[\w' -]{1,30}?"
     r"|be (?:brief|concise|short|formal|casual|detailed|quick)|keep it (?:short|brief|simple)|briefly"
+    r"|(?:explain\s+(?:it\s+|this\s+)?)?(?:step[- ]by[- ]step|in (?:great |more |full )?detail)"
     r"|in short|(?:in|with) (?:a|an) [\w-]+ (?:tone|way|style|voice)"
     r"|(?:in )?(?:one|a single|two|a few) (?:sentences?|words?|lines?)"
     r")\s*[:,;.!-]\s+",

@@ -66,7 +66,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, ToolMessage
 
 from cadence.conventions import GraphNodeNames, plugin_of_node
-from cadence.models.preroute import asks_previous_again, question_parts
+from cadence.models.preroute import asks_previous_again, question_parts, without_style_request
 from cadence.orchestration.approval import REJECTION_KEY, REJECTION_TEXT
 from cadence.orchestration.compaction import split_at_last_human
 from cadence.orchestration.safety import is_control_tool, message_text
@@ -1062,6 +1062,8 @@ def explanation(question: str, results: Sequence[ToolResult]) -> str:
     """How the results were obtained, in words (the "why" an explanatory answer gives): the arithmetic a
     result shows, else the tool and its arguments."""
     shown = [w for r in results if (w := working(r.content))]
+    question = without_style_request(question).strip()  # "Explain step by step: what is ...?": what is ...
+    question = question[:1].upper() + question[1:]
     if shown and len(shown) == len(results):
         return f"How this was worked out: “{question.strip()}” reads as the arithmetic {'; '.join(shown)}."
     how = "; ".join(f"the {r.name} tool was used with {_args_text(r.args)}" for r in results)
@@ -1268,7 +1270,8 @@ def faithful_answer(question: str, results: Sequence[ToolResult], tone: str | No
     if tone == "explanatory":
         return "\n\n".join([*(end_sentence(s) for s in statements), explanation(question, used)])
     if tone == "learning":
-        steps = [f"1. The question: {question.strip()}"]
+        asked = without_style_request(question).strip()
+        steps = [f"1. The question: {asked[:1].upper()}{asked[1:]}"]
         worked = False
         for i, r in enumerate(results, start=2):
             shown = working(r.content)
