@@ -290,3 +290,40 @@ def test_a_letter_counted_in_a_word_is_counted_as_a_letter(question: str) -> Non
         answer("Count the letter s in Mississippi")
         == "The letter 's' appears 4 times in the word 'Mississippi'."
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            'What\'s the first letter of "zebra"?',
+            "The first letter of the word 'zebra' is 'z' (letter 1 of 5).",
+        ),
+        (
+            "What is the last letter of the word banana?",
+            "The last letter of the word 'banana' is 'a' (letter 6 of 6).",
+        ),
+        ("What's the 3rd letter in apple?", "The 3rd letter of the word 'apple' is 'p' (letter 3 of 5)."),
+        (
+            'What\'s the tenth letter of "cat"?',
+            "The word 'cat' has only 3 letters: there is no tenth letter.",
+        ),
+        (
+            "Capitalize: the quick brown fox",
+            "The text 'the quick brown fox' capitalized is 'The quick brown fox' (with every word capitalized: "
+            "'The Quick Brown Fox').",
+        ),
+        ('Capitalize "hello"', "The word 'hello' capitalized is 'Hello'."),
+    ],
+)
+def test_a_letter_by_its_place_and_a_text_capitalized(question: str, said: str) -> None:
+    """ "What's the first letter of 'zebra'?" and "Capitalize: ..." had reached no tool (the model made
+    something up)."""
+    assert answer(question) == said
+
+
+@pytest.mark.parametrize(
+    "question", ["How many words of French do you know?", "What is the first letter of the alphabet?"]
+)
+def test_a_place_of_a_letter_in_no_given_text_is_no_text_fact(question: str) -> None:
+    assert read_request(question) is None

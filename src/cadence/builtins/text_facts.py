@@ -6,8 +6,8 @@ reads the request and the text it is about from one question and works the answe
 
 - the letters, words, characters (with and without spaces), sentences, vowels or consonants of a
   text, or how often a letter or a word occurs in it;
-- the text written backwards, in upper, lower or title case; whether it is a palindrome; its longest or
-  shortest word.
+- the text written backwards, in upper, lower or title case, capitalized; whether it is a palindrome; its
+  longest or shortest word; its first, third, ... or last letter.
 - which of two words is longer or shorter ("Which is longer, 'elephant' or 'giraffe'?"; the words quoted,
   or named after a comma when the question speaks of words or letters);
 - a list of words in alphabetical order (A to Z, or Z to A); the syllables of a word or text, counted by
@@ -41,7 +41,7 @@ _NAME_GIVEN_RE = re.compile(
 )
 """A name given after the words naming it ("How many letters are in my name, Alexander?")."""
 _WORD_NAMED_RE = re.compile(
-    r"\b(?:in|is|reverse|spell|write|capitali[sz]e|uppercase|lowercase)\s+"
+    r"\b(?:in|is|(?<=letter )of|(?<=character )of|reverse|spell|write|capitali[sz]e|uppercase|lowercase)\s+"
     r"(?:(?:the\s+)?(?:word|name|text|phrase|sentence|string)\s+)?"
     r"(?!(?:the|a|an|my|your|our|their|this|that|these|those|it)\b)"
     r"(?P<text>[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){0,3}?)"
@@ -79,6 +79,9 @@ def _counted(noun: str) -> re.Pattern[str]:
     )
 
 
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+"""Ordinal words of a letter's place ("the third letter of ..."); "last" and "5th" are read too."""
+
 _ASKS: dict[str, re.Pattern[str]] = {
     "words": _counted("words"),
     "characters": _counted("characters"),
@@ -106,6 +109,11 @@ _ASKS: dict[str, re.Pattern[str]] = {
     "spelled": re.compile(
         r"^\W*(?:how\s+(?:do|would|should)\s+(?:you|i|we)\s+|(?:can|could)\s+you\s+|please\s+)?spell\b"
         r"(?!.*\b(?:backwards?|reversed?|in reverse)\b)|\bletter\s+by\s+letter\b|\bhow\s+is\s+.+\s+spelled\b",
+        re.I,
+    ),
+    "capitalized": re.compile(r"^\W*(?:please\s+)?capitali[sz]e\b(?!.*\bwords?\b)", re.I),
+    "nth_letter": re.compile(
+        rf"\b(?P<nth>{'|'.join(_ORDINALS)}|last|\d+(?:st|nd|rd|th))\s+(?:letter|character)\s+(?:of|in)\b",
         re.I,
     ),
     "longest": re.compile(r"\b(?:longest|biggest|largest) words?\b", re.I),
@@ -205,6 +213,8 @@ def read_request(question: str) -> TextRequest | None:
             if len(_listed(text)) < 2 or not any(c.isalpha() for c in text):
                 continue  # one word, or numbers: the calculator sorts those
             return TextRequest(ask, text, asking)  # the request's words: A to Z or Z to A
+        if ask == "nth_letter":
+            return TextRequest(ask, text, found.group("nth").lower())
         return TextRequest(ask, text)
     letter = _LETTER_RE.search(asking)
     if letter:
@@ -327,6 +337,14 @@ def _sentence(request: TextRequest) -> str:
         return f"{shown} in lower case is '{text.lower()}'."
     if ask == "title":
         return f"{shown} in title case is '{_title_case(text)}'."
+    if ask == "capitalized":
+        first = text[:1].upper() + text[1:]
+        every = " ".join(w[:1].upper() + w[1:] for w in text.split(" "))
+        if every == first:
+            return f"{shown} capitalized is '{first}'."
+        return f"{shown} capitalized is '{first}' (with every word capitalized: '{every}')."
+    if ask == "nth_letter":
+        return _nth_letter_sentence(shown, letters, target)
     if ask in ("longest", "shortest") and words:
         size = (max if ask == "longest" else min)(len(_letters(w)) for w in words)
         chosen = list(dict.fromkeys(w for w in words if len(_letters(w)) == size))
@@ -368,6 +386,19 @@ def _title_case(text: str) -> str:
         else w[:1].upper() + w[1:]
         for i, w in enumerate(words)
     )
+
+
+def _nth_letter_sentence(shown: str, letters: list[str], nth: str) -> str:
+    """Which letter of ``letters`` stands at the place ``nth`` names ("first", "third", "5th", "last")."""
+    if nth == "last":
+        place = len(letters)
+    elif nth in _ORDINALS:
+        place = _ORDINALS.index(nth) + 1
+    else:
+        place = int(re.sub(r"\D", "", nth))
+    if not letters or not 1 <= place <= len(letters):
+        return f"{shown} has only {_plural(len(letters), 'letter')}: there is no {nth} letter."
+    return f"The {nth} letter of {shown} is '{letters[place - 1]}' (letter {place} of {len(letters)})."
 
 
 def _lengths_sentence(ask: str, a: str, b: str) -> str:
