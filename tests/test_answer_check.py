@@ -992,3 +992,19 @@ def test_the_steps_and_the_explanation_quote_the_question_without_its_request_of
     assert "“What is 15% of 240?” reads as the arithmetic" in faithful_answer(
         question, results, "explanatory"
     )
+
+
+def test_a_result_whose_value_the_question_writes_is_carried_by_an_answer_stating_it() -> None:
+    """ "Convert -40 F to C": the value is -40 again; the working's numbers inside nested brackets ("(read as
+    ((-40 - 32) * 5 / 9))") had been taken for the result, and the right answer replaced by the raw result."""
+    result = [
+        ToolResult(
+            "calculate",
+            {"expression": "Convert -40 F to C"},
+            "-40 °F = -40 °C (read as ((-40 - 32) * 5 / 9))",
+        )
+    ]
+    assert check_answer("-40 °F is -40 °C.", question="Convert -40 F to C", results=result).problem is None
+    assert (
+        check_answer("It is 32 degrees.", question="Convert -40 F to C", results=result).problem is not None
+    )

@@ -617,6 +617,10 @@ def check_answer(
     if not stated:  # no new number: the value of a fraction the question writes is its answer
         stated = [f for r in short for f in leading_facts(r) if not _contains(written, f)]
     said = facts(_LIST_MARKER_RE.sub("", cleaned))
+    if not stated and said:
+        # the value is a number the question writes ("Convert -40 F to C": -40 °C): an answer stating
+        # numbers states it (one stating none, "Sent.", is read by its words below)
+        stated = [f for r in short for f in leading_facts(r)]
     # numbers written in words count too ("Sixty-five is ..."), "one" aside ("no one", "one of them")
     worded = [
         f for f in facts(numbers_from_words(_LIST_MARKER_RE.sub("", cleaned))) if f != "1" and f not in said
@@ -784,8 +788,12 @@ def leading_facts(result: str) -> list[str]:
     """
     if named_values(result):
         return facts(result)
-    first = _first_sentence(result)
-    lead = facts(re.sub(r"\([^)]*\)", " ", first))
+    outside = _first_sentence(result)
+    while True:  # brackets inside brackets, innermost first ("(read as ((-40 - 32) * 5 / 9))")
+        outside, removed = re.subn(r"\([^()]*\)", " ", outside)
+        if not removed:
+            break
+    lead = facts(outside)
     return lead or facts(result)
 
 
