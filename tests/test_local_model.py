@@ -1567,6 +1567,9 @@ def test_what_the_user_told_earlier_fills_their_references(question: str, resolv
         ),
         # a told birthday: the age of someone born that day
         (["You were born on 12 May 1990."], "How old am I?", "How old is someone born on 12 May 1990?"),
+        (["Your birthday is June 3, 1990."], "How old am I?", "How old is someone born on June 3, 1990?"),
+        (["Your date of birth is 12/05/1988."], "How old am I?", "How old is someone born on 12/05/1988?"),
+        (["Your birthday is June 3."], "How old am I?", "How old am I?"),  # no year: no age
         (["You live in Lisbon."], "How old am I?", "How old am I?"),
     ],
 )
@@ -2311,6 +2314,36 @@ def test_a_told_fact_sharing_a_word_is_said_before_a_how_much_question() -> None
     assert (
         resolve_told("How far is Paris from 100 km north?", car) == "How far is Paris from 100 km north?"
     )  # a name
+
+
+def test_a_count_asked_after_a_statement_of_counts_is_read_with_it() -> None:
+    """ "How many pets do I have?" after "I have 3 cats and 2 dogs." had reached no agent."""
+    from cadence.models.local.policy import with_told_before
+
+    history = [HumanMessage("I have 3 cats and 2 dogs."), AIMessage("You have 3 cats and 2 dogs.")]
+    question = "How many pets do I have?"
+    assert with_told_before(question, [*history, HumanMessage(question)]) == (
+        "I have 3 cats and 2 dogs. How many pets do I have?"
+    )
+    own = "How many legs do 4 cats have?"  # a number of its own
+    assert with_told_before(own, [*history, HumanMessage(own)]) == own
+
+
+def test_a_statement_memory_restates_is_the_reply() -> None:
+    """ "I weigh 70 kg." had been answered by the model as itself ("I'm a 70-kilogram weightlifter."): too
+    short a statement to stand as a result; memory's restatement of a message that asks nothing is the reply."""
+    folded = '[memory] recall_memory({"query": "I weigh 70 kg."}) result: You weigh 70 kg.'
+    turn = [
+        SystemMessage("Synthesizer. RESPONSE STYLE: natural"),
+        HumanMessage("I weigh 70 kg."),
+        AIMessage("", tool_calls=[{"name": "agent_results", "args": {}, "id": "w"}]),
+        ToolMessage(
+            f"The agents' results for this question:\n{folded}", tool_call_id="w", name="agent_results"
+        ),
+    ]
+    assert LocalChatModel().plan(turn).fixed == "You weigh 70 kg."
+    asked = [turn[0], HumanMessage("What do I weigh?"), *turn[2:]]  # a question: not a restatement to echo
+    assert LocalChatModel().plan(asked).fixed != "You weigh 70 kg."
 
 
 def test_each_after_a_counted_statement_is_read_with_it() -> None:

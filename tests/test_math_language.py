@@ -2834,3 +2834,27 @@ def test_even_or_odd_asked_as_a_choice_and_fractions_simplified(question: str, a
 def test_a_rate_named_by_its_period_is_an_amount_per_period(question: str, value: float) -> None:
     """ "My hourly rate is $45." then "How much do I make in 8 hours?", read together, had been no arithmetic."""
     assert evaluate(to_expression(question)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("I have 3 cats and 2 dogs. How many pets do I have?", "(3 + 2) = 5"),
+        ("I have 3 cats and 2 dogs. How many do I have in total?", "(3 + 2) = 5"),
+        ("A class has 12 boys and 15 girls. How many students are there?", "(12 + 15) = 27"),
+    ],
+)
+def test_things_of_several_kinds_counted_by_their_kind(text: str, value: str) -> None:
+    assert calculate.invoke({"expression": text}) == value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have 3 cats and 2 dogs. How many legs do they have?",
+        "I have 3 cats and 2 dogs. How many legs in total?",
+    ],
+)
+def test_a_count_of_something_else_of_several_kinds_is_not_their_sum(text: str) -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": text})

@@ -94,6 +94,8 @@ to fill "where I live" or "my favorite number" in a tool's arguments)."""
 
 FORWARD_TOOL = "forward_message"
 """The supervisor's tool that passes an agent's last answer to the user verbatim (a control tool)."""
+MEMORY_TOOL = "recall_memory"
+"""The name memory is given under when it reaches a model as a tool result."""
 
 CONTINUE = "continue"
 """An agent's edge label: its tool calls go to its tools node."""

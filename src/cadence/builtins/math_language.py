@@ -773,6 +773,11 @@ _GAINED = (
 )
 _TOTAL = r"\b(?:in total|altogether|in all|all together|combined|together|total)\b"
 """The question asks for the two amounts together."""
+_KINDS = (
+    r"(?:pets|animals|fruits?|vegetables|veggies|toys|books|items|things|kids|children|siblings|vehicles"
+    r"|pieces|coins|flowers|plants|birds|people|students|balls|snacks|drinks)"
+)
+"""Words for things of several kinds counted together ("3 cats and 2 dogs": how many pets)."""
 _DIFFERENCES = tuple(
     re.compile(pattern, re.IGNORECASE)
     for pattern in (
@@ -795,6 +800,10 @@ _SUMS = tuple(
         # "42 shells on Monday and 35 shells on Tuesday: how many in total?" (the same things, counted twice)
         rf"(?<![\w.]){_MONEY}(?P<a>{_NUM})\s+(?P<thing>[a-z]+?)(?:e?s)?\b.*?(?<![\w.]){_MONEY}(?P<b>{_NUM})\s+"
         rf"(?P=thing)(?:e?s)?\b.*{_TOTAL}",
+        # "I have 3 cats and 2 dogs. How many pets do I have?": things of a kind, asked for by it or in total
+        rf"(?<![\w.]){_MONEY}(?P<a>{_NUM})\s+[a-z]+\b[^.?!:]*?\band\s+{_MONEY}(?P<b>{_NUM})\s+[a-z]+\b"
+        rf".*\bhow many\s+(?P<kinds>{_KINDS}\b|(?:(?:do|does|did)\s+\w+\s+(?:have|own|get|keep)\s+"
+        rf"|are there\s+)?{_TOTAL})",
     )
 )
 _NOT_A_THING = frozenset(
@@ -957,7 +966,8 @@ def _word_problem(text: str) -> str | None:
             match = pattern.search(text)
             if match is None:
                 continue
-            if patterns in (_DIFFERENCES, _SUMS) and not _same_things(text, match):
+            kinds = match.groupdict().get("kinds") is not None  # cats and dogs are pets: no same things
+            if patterns in (_DIFFERENCES, _SUMS) and not kinds and not _same_things(text, match):
                 return None  # apples from dollars: not one operation on the same things
             if "unit" in match.groupdict() and _A_RATE_RE.match(text, match.end()):
                 return None  # "$20 an hour, 8 hours a day": the time is a rate of its own

@@ -33,13 +33,11 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-from cadence.conventions import TOLD_FACTS_HEADER, message_text, split_at_last_human
+from cadence.conventions import MEMORY_TOOL, TOLD_FACTS_HEADER, message_text, split_at_last_human
 from cadence.settings import Settings
 
 logger = logging.getLogger(__name__)
 
-MEMORY_TOOL = "recall_memory"
-"""The name memory is given under when it reaches a model as a tool result."""
 MEMORY_NODE = "memory"
 """The ``name`` of the AI message that carries the ``recall_memory`` call."""
 FACT_KIND = "fact"

@@ -94,6 +94,7 @@ from cadence.conventions import (
     FINALIZE_TOOL,
     FORWARD_TOOL,
     FORWARDED_REPLY_NOTICE,
+    MEMORY_TOOL,
     ROUTE_DESCRIPTION_PREFIX,
     TOLD_FACTS_HEADER,
     TONE_NOTICE,
@@ -668,8 +669,13 @@ _TOLD_AGE_RE = re.compile(r"^You(?:'re| are) (?P<n>\d{1,3})(?: years?(?: old)?)?
 """A told age ("You're 30 years old.")."""
 _AGE_LATER_RE = re.compile(r"\bhow old will I be\b", re.IGNORECASE)
 """A question for the user's own age in a later year."""
-_BORN_ON_RE = re.compile(r"^You were born (?P<on>on|in) (?P<day>[^.!]*\d[^.!]*?)[.!]?$", re.IGNORECASE)
-"""A told birthday or year of birth ("You were born on 12 May 1990.", "You were born in 1990.")."""
+_BORN_ON_RE = re.compile(
+    r"^(?:You were born (?P<on>on|in)|Your (?:birthday|date of birth|birth ?date) (?:is|was)(?: on)?)"
+    r" (?P<day>[^.!]*\d[^.!]*?)[.!]?$",
+    re.IGNORECASE,
+)
+"""A told birthday or year of birth ("You were born on 12 May 1990.", "You were born in 1990.", "Your
+birthday is June 3, 1990.": with its year, "Your birthday is June 3." says no age)."""
 _OWN_AGE_RE = re.compile(r"\bhow old am I\b|\b(?:what(?:'s| is)|tell me) my age\b|\bmy age\b", re.IGNORECASE)
 """A question for the user's own age ("How old am I?")."""
 
@@ -679,7 +685,11 @@ def resolve_told(question: str, facts: Sequence[str]) -> str:
     number" becomes 7 ("Your favorite number is 7."), "where I live" becomes "in Lisbon" ("You live in
     Lisbon."). A tool reads a value or a place, not a reference to one it cannot know."""
     resolved = question
-    born = [f"{m.group('on').lower()} {m.group('day')}" for fact in facts if (m := _BORN_ON_RE.match(fact))]
+    born = [
+        f"{(m.group('on') or 'on').lower()} {m.group('day')}"
+        for fact in facts
+        if (m := _BORN_ON_RE.match(fact)) and (m.group("on") or re.search(r"\b\d{4}\b", m.group("day")))
+    ]
     if len(born) == 1 and _OWN_AGE_RE.search(question):
         # "How old am I?" after "I was born on 12 May 1990.": the age of someone born that day
         return f"How old is someone born {born[0]}?"
@@ -1695,6 +1705,10 @@ _UNIT_AFTER_NUMBER_RE = re.compile(r"(?<![\w.])\d[\d,.]*\s*([a-z]{1,12})\b", re.
 """The word after a number ("450 km", "6 liters")."""
 
 
+_HOW_MANY_RE = re.compile(r"\bhow many\b", re.IGNORECASE)
+"""A question for a count ("How many pets do I have?")."""
+
+
 def with_told_before(question: str, messages: Sequence[BaseMessage]) -> str:
     """``question`` after the user's previous message when that message told, with its numbers, what the
     question leans on: the things its "each" stands for, the question naming no count of its own ("I have 3
@@ -1702,8 +1716,9 @@ def with_told_before(question: str, messages: Sequence[BaseMessage]) -> str:
     $2,000." then "If the hotel is $150 a night for 5 nights, how much is left?"); what its "that" is
     ("I have a meeting at 3pm in New York." then "What time is that in London?"); a rate of the user's that
     a "how much" of theirs counts ("I earn $25 an hour." then "How much do I make in a 40 hour week?"), or
-    the unit both say ("My car uses 6 liters per 100 km." then "How much fuel for 450 km?"). The agents'
-    readers read the two together. Else ``question``."""
+    the unit both say ("My car uses 6 liters per 100 km." then "How much fuel for 450 km?"); the counts a
+    "how many" with no number of its own adds up ("I have 3 cats and 2 dogs." then "How many pets do I
+    have?"). The agents' readers read the two together. Else ``question``."""
     earlier = earlier_questions(messages, 1)
     previous = earlier[0].strip() if earlier else ""
     given = numbers_in(previous)
@@ -1719,6 +1734,8 @@ def with_told_before(question: str, messages: Sequence[BaseMessage]) -> str:
         if not counted and not _OWN_FUNDS_RE.match(previous):
             return question
         return told
+    if len(given) >= 2 and _HOW_MANY_RE.search(question) and not numbers_in(question):
+        return told  # "How many pets do I have?" after "I have 3 cats and 2 dogs.": the counts told
     if not _HOW_MUCH_ASKED_RE.search(question) and not _THAT_RE.search(question):
         return question
     if _THAT_RE.search(question) and not numbers_in(question):
@@ -1858,6 +1875,12 @@ _WORK_LINE_RE = re.compile(
 """A line of folded work: ``[agent] tool({args}) result: ...`` (or ``tool result:``), ``[agent] said:``."""
 _CALL_LINE_RE = re.compile(r"^\[[^\]]+\] called ")
 """A call of folded work left without a result: ``[agent] called tool({args})``."""
+
+
+def result_tools(name: str, value: str) -> set[str]:
+    """The tools a result came from: those of its lines of folded agent work, else its own ``name``."""
+    lines = (_WORK_LINE_RE.match(line) for line in value.splitlines())
+    return {m.group("tool") for m in lines if m is not None and m.group("tool")} or {name}
 
 
 def plain_results(text: str) -> str:
@@ -3033,6 +3056,17 @@ class SmallModelPolicy:
             # prompts poorly (e.g. "you do not know the time" makes it refuse) and echoes them.
             shape, budget = answer_shape(style)
             facts = "\n".join(plain_results(value) for _, value in results)
+            told = not _MESSAGE_ASKS_RE.match(question) and all(
+                result_tools(name, value) == {MEMORY_TOOL} for name, value in results
+            )
+            if (
+                shape == ANSWER_FROM_RESULTS
+                and told
+                and all(_SENTENCE_END_RE.search(f) for f in facts.splitlines())
+            ):
+                # a statement the user made, as memory restates it ("I weigh 70 kg." → "You weigh 70 kg."; a
+                # small model had answered as itself: "I'm a 70-kilogram weightlifter.")
+                return Plan("text", [], None, [], [], 0, fixed=" ".join(facts.split()))
             if shape == ANSWER_FROM_RESULTS and is_statement(facts):
                 # the results already say it in sentences ("Lima, Peru is 18 hours behind Auckland. It is
                 # 23:10 on Saturday ..."): a small model only drops or mixes up their parts
