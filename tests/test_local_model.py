@@ -1335,6 +1335,27 @@ def test_a_later_part_working_on_an_earlier_parts_result_is_asked_with_its_value
     assert next_own_part(timed, _schemas([current_time]), turn[2:]) == "what time is it in Lima?"
 
 
+def test_its_in_a_later_part_is_the_place_an_earlier_part_names() -> None:
+    """ "... and what's its capital?" had been asked as it was (no place), then as "the capital of 37058856"
+    (the population found, taken for a worked-out value)."""
+    from cadence.models.local.policy import parts_asked, with_earlier_parts_values
+
+    question = "What's the population of Canada and what's its capital?"
+    assert parts_asked(question) == ["What's the population of Canada", "what's Canada's capital?"]
+    assert parts_asked("What's 12 squared, and what's its square root?")[1] == "what's its square root?"
+    found = [
+        AIMessage(
+            "",
+            tool_calls=[
+                {"name": "place_facts", "args": {"question": "What's the population of X"}, "id": "a"}
+            ],
+        ),
+        ToolMessage("The population of X is about 37.1 million (37,058,856).", tool_call_id="a"),
+    ]
+    parts = ["What's the population of X", "what's its capital?"]
+    assert with_earlier_parts_values(parts, found) == parts  # a fact, not a value worked out
+
+
 def test_a_later_part_counting_without_saying_what_counts_the_first_parts_thing() -> None:
     """ "... and how many in a day?" had reached the calendar (days until tomorrow)."""
     assert question_parts("How many seconds in an hour, and how many in a day?") == [

@@ -348,9 +348,17 @@ def _part_order(router: PreRouter, part: str, index: int) -> tuple[bool, bool, f
 def parts_asked(question: str) -> list[str]:
     """The parts of a question asking several (:func:`question_parts`), "there" read as the place named
     before it ("What's the currency in Japan and how many people live there?": "how many people live in
-    Japan?", as the agent asks it)."""
+    Japan?", as the agent asks it), and "its" or "their" as that place's ("... and what's its capital?")."""
     place = place_before_there(question)
-    return question_parts(resolve_place(question, place) if place else question)
+    parts = question_parts(resolve_place(question, place) if place else question)
+    out = parts[:1]
+    for part in parts[1:]:
+        # "What's the population of Canada and what's its capital?": the capital of the place named before
+        named = [p for earlier in out for p in _IN_PLACE_RE.findall(earlier)]
+        if named and _POSSESSIVE_RE.search(part) and not _IN_PLACE_RE.search(part):
+            part = _POSSESSIVE_RE.sub(f"{named[-1]}'s", part, count=1)
+        out.append(part)
+    return out
 
 
 def next_own_part(
@@ -379,8 +387,9 @@ def next_own_part(
 
 def with_earlier_parts_values(parts: Sequence[str], turn: Sequence[BaseMessage]) -> list[str]:
     """``parts`` with a part working on the one before it ("What's 15% of 200, and what's 200 minus that?")
-    given the value the call that asked that one came to ("what's 200 minus 30?"); a part whose earlier
-    part is not answered yet stays as it is."""
+    given the value the call that asked that one worked out ("what's 200 minus 30?"); a part whose earlier
+    part is not answered yet, or was answered with a fact ("What's the population of Canada and what's its
+    capital?": the country's), stays as it is."""
     answered: dict[str, str] = {}
     for m in turn:
         if isinstance(m, ToolMessage) and m.status != "error":
@@ -398,7 +407,9 @@ def with_earlier_parts_values(parts: Sequence[str], turn: Sequence[BaseMessage])
     for part in parts[1:]:
         earlier = " ".join(out[-1].split())
         result = next((r for text, r in asked if earlier in text), None)
-        value = result_value(result) if result is not None and _part_refers_back(part) else None
+        # a worked-out value ("12 ** 2 = 144"); not a fact about a place ("its capital" is the country's)
+        worked = result is not None and " = " in result
+        value = result_value(result) if worked and _part_refers_back(part) else None
         out.append(resolve_reference(part, value) if value is not None else part)
     return out
 
