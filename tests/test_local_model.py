@@ -1356,6 +1356,27 @@ def test_its_in_a_later_part_is_the_place_an_earlier_part_names() -> None:
     assert with_earlier_parts_values(parts, found) == parts  # a fact, not a value worked out
 
 
+def test_two_amounts_converted_under_one_opener_are_two_parts_answered_in_their_order() -> None:
+    """ "Convert 10 km to miles and 5 kg to pounds" had reached no agent (the model made up a formula)."""
+    from cadence.models.local.policy import in_question_order
+
+    assert question_parts("Convert 10 km to miles and 5 kg to pounds") == [
+        "Convert 10 km to miles",
+        "Convert 5 kg to pounds",
+    ]
+    assert question_parts("What is 5 km in miles, and 3 kg in pounds?") == [
+        "What is 5 km in miles",
+        "What is 3 kg in pounds?",
+    ]
+    assert question_parts("Convert 5 feet 10 inches to cm") == ["Convert 5 feet 10 inches to cm"]
+    found = ["5 kg = 11.02 pounds", "10 km = 6.21 miles", "It is 09:00 in Oslo."]
+    assert in_question_order(found, "Convert 10 km to miles and 5 kg to pounds") == [
+        "10 km = 6.21 miles",
+        "5 kg = 11.02 pounds",
+        "It is 09:00 in Oslo.",
+    ]
+
+
 def test_a_later_part_counting_without_saying_what_counts_the_first_parts_thing() -> None:
     """ "... and how many in a day?" had reached the calendar (days until tomorrow)."""
     assert question_parts("How many seconds in an hour, and how many in a day?") == [

@@ -60,6 +60,26 @@ def test_the_supervisor_policy_routes_then_forwards_or_finalizes() -> None:
     assert finalize.mode == "route" and finalize.fixed == "goto_finalize"
 
 
+def test_an_agent_that_answered_every_part_of_its_own_is_not_routed_to_again() -> None:
+    """The supervisor sent "What's 2 + 2 and what's 3 * 3?" to the math agent twice: its calls stay out of the
+    supervisor's view, so both parts looked unasked; an agent of this mode works until it answers."""
+    question = "What's 2 + 2 and what's 3 * 3?"
+    turn = [
+        SystemMessage("You are the supervisor."),
+        HumanMessage(question),
+        AIMessage("", tool_calls=[{"name": "transfer_to_math", "args": {}, "id": "r"}], name="supervisor"),
+        ToolMessage("math", tool_call_id="r", name="transfer_to_math"),
+        AIMessage(
+            "Here is what I found:\n- 2 + 2 = 4.\n- 3 * 3 = 9.",
+            tool_calls=[{"name": "back", "args": {}, "id": "b"}],
+            name="math_agent",
+        ),
+        ToolMessage("back", tool_call_id="b", name="back"),
+    ]
+    plan = SmallModelPolicy().plan(turn, tools=supervisor_tools())
+    assert plan.fixed != "transfer_to_math"
+
+
 def test_with_a_tone_the_supervisor_policy_lets_the_synthesizer_write_the_answer() -> None:
     """A small model's agent cannot write in a tone: its answer is not forwarded, the synthesizer writes."""
     toned = handed_back("15 * 23 = 345")

@@ -468,6 +468,15 @@ def asks_previous_again(question: str) -> bool:
     return rest != text and SAID_AGAIN_RE.match(rest) is not None
 
 
+_TWO_CONVERSIONS_RE = re.compile(
+    r"^(?P<opener>\W*(?:please\s+)?(?:convert|change|turn|what(?:'s| is| are)|how much is))\s+"
+    r"(?P<first>-?\d[\d.,]*\s*[^\W\d][^,]*?\s+(?:to|in|into)\s+[^\W\d][^,]*?)\s*(?:,\s*(?:and\s+)?|\s+and\s+)"
+    r"(?P<second>-?\d[\d.,]*\s*[^\W\d][^,]*?\s+(?:to|in|into)\s+[^\W\d][^?.!]*?)(?P<end>\s*[?.!]*)$",
+    re.IGNORECASE,
+)
+"""Two amounts converted under one opener ("Convert 10 km to miles and 5 kg to pounds")."""
+
+
 def question_parts(question: str) -> list[str]:
     """The questions a message asks when it asks several ("What's 5*7 and what time is it in Tokyo?",
     "What is 2+2? And what do the docs say about tones?", "What's 15% of 96 and the time in Oslo?"), else
@@ -481,6 +490,10 @@ def question_parts(question: str) -> list[str]:
     I save $150 a month, how much ...") is one question. A later part counting without saying what ("How
     many seconds in an hour, and how many in a day?") counts the first part's thing.
     """
+    two = _TWO_CONVERSIONS_RE.match(question.strip())
+    if two is not None:  # "Convert 10 km to miles and 5 kg to pounds": the opener is both parts'
+        opener = two.group("opener").strip()
+        return [f"{opener} {two.group('first')}", f"{opener} {two.group('second')}{two.group('end')}"]
     shared = _SHARED_OPENER_RE.match(question.strip())
     if shared is not None:
         opener, end = shared.group("opener"), shared.group("end")

@@ -451,16 +451,44 @@ def worked_on(results: Sequence[str]) -> set[str]:
 
 def unasked_parts(parts: Sequence[str], turn: Sequence[BaseMessage]) -> list[str]:
     """The ``parts`` of a question no call of ``turn`` asked yet: a part is asked when a call's argument is
-    that part, or when a result already states all its numbers."""
+    that part, when a result (or an agent's answer: the supervisor mode's agents keep their calls to
+    themselves) already states all its numbers and a word of it, or works out its arithmetic ("3 * 3" of
+    "- 3 * 3 = 9."), or when an agent's answer has every word of a part without numbers ("the capital of
+    Japan" of "... The capital of Japan is Tokyo.")."""
     asked = asked_texts(turn)
-    results = [value for _, value in tool_results(turn)]
+    answers = [
+        message_text(m)
+        for m in turn
+        if isinstance(m, AIMessage)
+        and plugin_of_node(getattr(m, "name", None) or "")
+        and message_text(m).strip()
+    ]
+    results = [*(value for _, value in tool_results(turn)), *answers]
     said, words = worked_on(results), _content_words(" ".join([*asked, *results]))
+    answered = _content_words(" ".join(answers))
+    worked = {
+        re.sub(r"\s+", "", line.split(" = ", 1)[0])
+        for line in "\n".join(results).splitlines()
+        if " = " in line
+    }
     return [
         part
         for part in parts
         if not any(" ".join(part.split()) in a for a in asked)
         and not ((numbers := set(numbers_in(part))) and numbers <= said and _content_words(part) & words)
+        and not ((sum_ := _arithmetic_of(part)) and any(sum_ in w for w in worked))
+        and not (not numbers_in(part) and (own := _content_words(part)) and own <= answered)
     ]
+
+
+_ARITHMETIC_OF_RE = re.compile(r"-?\d[\d.]*(?:\s*[-+*/x×÷^]\s*-?\d[\d.]*)+")
+"""The arithmetic a part writes ("3 * 3" of "what's 3 * 3?")."""
+
+
+def _arithmetic_of(part: str) -> str | None:
+    """The arithmetic ``part`` writes, without spaces ("3*3"), or None."""
+    found = _ARITHMETIC_OF_RE.search(digits_written(part))
+    return re.sub(r"\s+", "", found.group(0)) if found else None
 
 
 def _content_words(text: str) -> set[str]:
@@ -1888,6 +1916,29 @@ _CALL_LINE_RE = re.compile(r"^\[[^\]]+\] called ")
 """A call of folded work left without a result: ``[agent] called tool({args})``."""
 
 
+def in_question_order(results: Sequence[str], question: str) -> list[str]:
+    """``results`` in the order the question asks for them: by where the first of their numbers or names
+    the question writes stands in it ("Convert 10 km to miles and 5 kg to pounds": 10 km first, though the
+    agent asked the pounds first); a result sharing none keeps its place after them."""
+    text = question.lower()
+
+    def place(result: str) -> int:
+        found = [
+            at
+            for token in re.findall(r"-?\d[\d.,]*|[^\W\d_]{3,}", result.split(" = ")[0].lower())
+            if (at := _token_at(text, token)) >= 0 and token not in STOPWORDS
+        ]
+        return min(found) if found else len(text)
+
+    return sorted(results, key=place)
+
+
+def _token_at(text: str, token: str) -> int:
+    """Where ``token`` stands in ``text`` as a whole word or number, or -1."""
+    match = re.search(rf"(?<![\w.]){re.escape(token)}(?![\w])", text)
+    return match.start() if match else -1
+
+
 def result_tools(name: str, value: str) -> set[str]:
     """The tools a result came from: those of its lines of folded agent work, else its own ``name``."""
     lines = (_WORK_LINE_RE.match(line) for line in value.splitlines())
@@ -2724,10 +2775,13 @@ class SmallModelPolicy:
         *,
         failed: set[str] | None = None,
         tried: set[str] | None = None,
+        revisit: bool = True,
     ) -> Plan:
         """The coordinator's route. ``failed``: the agents tried this turn when all their tool calls failed
         (the next shortlisted agent is tried); ``tried``: the agents routed to this turn (a question asking
-        several things goes on to the agent of a part no agent tried yet; see the module docs)."""
+        several things goes on to the agent of a part no agent tried yet; see the module docs); ``revisit``:
+        an agent of several parts is routed to again for a part no call asked yet (off for the supervisor's
+        agents, which work with their tools until they answer: every part of theirs in one visit)."""
         names = [tool_name(t) for t in tools]
         if FINALIZE_TOOL not in names:
             names.append(FINALIZE_TOOL)
@@ -2745,7 +2799,7 @@ class SmallModelPolicy:
                     done = tried or set()
                     pending = [best_route(router, part) for part in parts]
                     untried = [n for n in pending if n is not None and route_core(n) not in done]
-                    if not untried:
+                    if not untried and revisit:
                         # several parts for one agent, which answered one ("What is 5 + 5 and what is
                         # 6 * 7?"): back to it for a part no call asked yet, at most once per part of its
                         _, turn = current_turn(messages)
@@ -2854,7 +2908,9 @@ class SmallModelPolicy:
         if len(question_parts(question)) > 1:
             # a question asking several things: the agent of each part, then the synthesizer writes
             # one answer from all their results (forwarding one agent's answer would drop the others)
-            plan = self._plan_route(messages, routes, question, True, failed=failed, tried=tried)
+            plan = self._plan_route(
+                messages, routes, question, True, failed=failed, tried=tried, revisit=False
+            )
             if plan.fixed != FINALIZE_TOOL or len(tried) > 1:
                 return plan
         copied = copies_of([value for _, value in results])
@@ -3126,6 +3182,7 @@ class SmallModelPolicy:
                 # a message asking several things (or one calculation result per line: "15% of 80 and 25%
                 # of 60"): one line per result, as found (a small model joins unrelated results into one
                 # false sentence: "12% of 350 is 42, which is 20:38")
+                found = in_question_order(found, question)
                 said = [measured_statement(value) or value for value in found]  # "1 day is 86400 seconds."
                 lines = [f"- {value}" if _SENTENCE_END_RE.search(value) else f"- {value}." for value in said]
                 return Plan("text", [], None, [], [], 0, fixed="\n".join(["Here is what I found:", *lines]))
