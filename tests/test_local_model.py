@@ -1356,6 +1356,15 @@ def test_its_in_a_later_part_is_the_place_an_earlier_part_names() -> None:
     assert with_earlier_parts_values(parts, found) == parts  # a fact, not a value worked out
 
 
+def test_a_step_alone_continues_from_the_previous_result() -> None:
+    """ "Round to the nearest whole number" after 100 / 7 had reached no agent (no number, no "that")."""
+    assert resolve_reference("Round to the nearest whole number", "14.2857142857") == (
+        "14.2857142857, then Round to the nearest whole number"
+    )
+    assert resolve_reference("Take the square root", "144") == "144, then Take the square root"
+    assert resolve_reference("Round 2.5", "144") == "Round 2.5"  # its own number
+
+
 def test_two_amounts_converted_under_one_opener_are_two_parts_answered_in_their_order() -> None:
     """ "Convert 10 km to miles and 5 kg to pounds" had reached no agent (the model made up a formula)."""
     from cadence.models.local.policy import in_question_order

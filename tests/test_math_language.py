@@ -2858,3 +2858,16 @@ def test_things_of_several_kinds_counted_by_their_kind(text: str, value: str) ->
 def test_a_count_of_something_else_of_several_kinds_is_not_their_sum(text: str) -> None:
     with pytest.raises(CalculationError):
         calculate.invoke({"expression": text})
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("144, then take the square root", "sqrt(144) = 12"),
+        ("144, then square root", "sqrt(144) = 12"),
+        ("100, then take 20 from it", "(100 - 20) = 80"),
+    ],
+)
+def test_take_the_square_root_as_a_step_is_no_subtraction(text: str, value: str) -> None:
+    """ "Take the square root" after 144 had been read as "144 - square root" (take = take away)."""
+    assert calculate.invoke({"expression": text}) == value

@@ -377,7 +377,8 @@ _STEP_PATTERNS: Rules = _rules(
      rf"reduce(?: (?:it|that))? by|discount(?: (?:it|that))?(?: by)?) {_OPERAND}\s*{_PCT}(?: off)?$",
      "({0} * (100 - {1}) / 100)"),
     (rf"^(?:add|plus) {_OPERAND}(?: more)?(?: to (?:it|that|the result))?$", "({0} + {1})"),
-    (rf"^(?:subtract|minus|take away|take) {_OPERAND}(?: from (?:it|that|the result))?$", "({0} - {1})"),
+    (rf"^(?:subtract|minus|take away|take(?! (?:the )?(?:square|cube) root)) {_OPERAND}"
+     r"(?: from (?:it|that|the result))?$", "({0} - {1})"),
     (rf"^(?:multiply|multiplied|times)(?: (?:it|that|the result))? by {_OPERAND}$", "({0} * {1})"),
     (rf"^(?:multiply|times) {_OPERAND}$", "({0} * {1})"),
     (rf"^(?:divide|divided)(?: (?:it|that|the result))? by {_OPERAND}$", "({0} / {1})"),
@@ -389,7 +390,7 @@ _STEP_PATTERNS: Rules = _rules(
     (rf"^split(?: (?:it|that|the result|the rest))?(?: up)? ({_NUM}) ways$", "({0} / {1})"),
     (r"^(?:square|take the square of)(?: it| that| the result)?$|^squared$", "({0} ** 2)"),
     (r"^(?:cube)(?: it| that| the result)?$|^cubed$", "({0} ** 3)"),
-    (r"^(?:take )?(?:the square root(?: of (?:it|that|the result))?|its square root)$", "sqrt({0})"),
+    (r"^(?:take )?(?:(?:the )?square root(?: of (?:it|that|the result))?|its square root)$", "sqrt({0})"),
     (rf"^(?:raise (?:it|that|the result) )?to the power of {_OPERAND}$", "({0} ** {1})"),
     (r"^double(?: it| that| the result)?$", "({0} * 2)"),
     (r"^halve(?: it| that| the result)?$", "({0} / 2)"),

@@ -1836,7 +1836,8 @@ def with_text_referred(question: str, messages: Sequence[BaseMessage]) -> str | 
 def referred_question(question: str, messages: Sequence[BaseMessage]) -> str:
     """``question`` with a reference to the previous turn's number written out, for routing ("What's the next
     prime after it?" after "Is 221 prime?" is routed as "… after 221?"), else ``question``."""
-    if numbers_in(question) or not (_ITS_TAIL_RE.search(question) or REFERENCE_RE.search(question)):
+    refers = _ITS_TAIL_RE.search(question) or REFERENCE_RE.search(question) or _STEP_ALONE_RE.match(question)
+    if numbers_in(question) or not refers:
         return question
     on_text = with_text_referred(question, messages)
     if on_text is not None:
@@ -1845,6 +1846,14 @@ def referred_question(question: str, messages: Sequence[BaseMessage]) -> str:
     value = result_value(earlier[1]) if earlier is not None else None
     value = value or number_asked_of(question, previous_asked(messages))
     return resolve_reference(question, value) if value else question
+
+
+_STEP_ALONE_RE = re.compile(
+    r"^\W*(?:please\s+)?(?:round(?:\s+(?:it|that|this|the (?:result|answer)))?(?:\s+(?:off|up|down))?"
+    r"(?:\s+to\b|\s*[?.!]*$)|(?:take\s+)?(?:the\s+)?(?:square|cube)\s+root\s*[?.!]*$)",
+    re.IGNORECASE,
+)
+"""A step alone, on the previous result ("Round to the nearest whole number", "Take the square root")."""
 
 
 def resolve_reference(question: str, value: str) -> str:
@@ -1860,7 +1869,7 @@ def resolve_reference(question: str, value: str) -> str:
     if owned:  # "What's its square root?" after 144: the square root of 144
         return f"{question[: owned.start()]}the {owned.group('what')} of {value}?"
     resolved = REFERENCE_RE.sub(value, question, count=1)
-    if resolved != question or not is_follow_up(question):
+    if resolved != question or not (is_follow_up(question) or _STEP_ALONE_RE.match(question)):
         return resolved
     rest = FOLLOW_UP_RE.sub("", question).strip(" ,.;:")
     if re.match(r"(?:in|into|to|as)\s+\D+$", rest, re.IGNORECASE) and re.search(r"\d\s*\D+$", value):
