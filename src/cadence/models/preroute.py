@@ -470,11 +470,13 @@ def asks_previous_again(question: str) -> bool:
 
 _TWO_CONVERSIONS_RE = re.compile(
     r"^(?P<opener>\W*(?:please\s+)?(?:convert|change|turn|what(?:'s| is| are)|how much is))\s+"
-    r"(?P<first>-?\d[\d.,]*\s*[^\W\d][^,]*?\s+(?:to|in|into)\s+[^\W\d][^,]*?)\s*(?:,\s*(?:and\s+)?|\s+and\s+)"
-    r"(?P<second>-?\d[\d.,]*\s*[^\W\d][^,]*?\s+(?:to|in|into)\s+[^\W\d][^?.!]*?)(?P<end>\s*[?.!]*)$",
+    r"(?P<first>-?\d[\d.,]*\s*[^\W\d][^,]{0,40}?\s+(?:to|in|into)\s+[^\W\d][^,]{0,40}?)"
+    r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)"
+    r"(?P<second>-?\d[\d.,]*\s*[^\W\d][^,]{0,40}?\s+(?:to|in|into)\s+[^\W\d][^?.!]{0,40}?)(?P<end>\s*[?.!]*)$",
     re.IGNORECASE,
 )
-"""Two amounts converted under one opener ("Convert 10 km to miles and 5 kg to pounds")."""
+"""Two amounts converted under one opener ("Convert 10 km to miles and 5 kg to pounds"); each unit is
+short (the gaps are bounded, so a long message is read in linear time)."""
 
 
 def question_parts(question: str) -> list[str]:

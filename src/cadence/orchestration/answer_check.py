@@ -1048,9 +1048,8 @@ _WORKING_RE = re.compile(
     r"^(?P<expr>[^=\n]*\d[^=\n]*[-+*/^(][^=\n]*) = (?P<value>-?\d[\d.,e+-]*(?:/\d+)?)(?: \([^()=\n]*\))?\.?$"
     r"|\((?:exactly (?P<exact>[^=\n]+) = (?P<exact_value>-?\d[\d.,e+-]*)|read as (?P<read>[^\n]+))\)\.?$"
 )
-"""A result that shows its working: ``(18 / 100) * 275 = 49.5`` (with the value as said after it: ``= 64
-($64)``), or a conversion's ``(exactly … = …)`` or
-``(read as …)``."""
+"""A result that shows its working: ``(18 / 100) * 275 = 49.5`` (or with the value as said after it:
+``… = 64 ($64)``), or a conversion's ``(exactly … = …)`` or ``(read as …)``."""
 
 
 def working(result: str) -> str | None:
@@ -1066,17 +1065,23 @@ def working(result: str) -> str | None:
     return match.group("read").strip() + (f" = {stated.group(1)}" if stated else "")
 
 
+def as_asked(question: str) -> str:
+    """``question`` as quoted back: without its request of style ("Explain step by step: what is 15% of
+    240?" asked "What is 15% of 240?"), capitalized."""
+    asked = without_style_request(question).strip()
+    return asked[:1].upper() + asked[1:]
+
+
 def explanation(question: str, results: Sequence[ToolResult]) -> str:
     """How the results were obtained, in words (the "why" an explanatory answer gives): the arithmetic a
     result shows, else the tool and its arguments."""
     shown = [w for r in results if (w := working(r.content))]
-    question = without_style_request(question).strip()  # "Explain step by step: what is ...?": what is ...
-    question = question[:1].upper() + question[1:]
+    question = as_asked(question)
     if shown and len(shown) == len(results):
-        return f"How this was worked out: “{question.strip()}” reads as the arithmetic {'; '.join(shown)}."
+        return f"How this was worked out: “{question}” reads as the arithmetic {'; '.join(shown)}."
     how = "; ".join(f"the {r.name} tool was used with {_args_text(r.args)}" for r in results)
     return (
-        f"How this was worked out: to answer “{question.strip()}”, {how}, and the answer above is "
+        f"How this was worked out: to answer “{question}”, {how}, and the answer above is "
         "exactly what it returned, so it does not rest on guesswork."
     )
 
@@ -1278,8 +1283,7 @@ def faithful_answer(question: str, results: Sequence[ToolResult], tone: str | No
     if tone == "explanatory":
         return "\n\n".join([*(end_sentence(s) for s in statements), explanation(question, used)])
     if tone == "learning":
-        asked = without_style_request(question).strip()
-        steps = [f"1. The question: {asked[:1].upper()}{asked[1:]}"]
+        steps = [f"1. The question: {as_asked(question)}"]
         worked = False
         for i, r in enumerate(results, start=2):
             shown = working(r.content)

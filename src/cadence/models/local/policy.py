@@ -415,7 +415,7 @@ def with_earlier_parts_values(parts: Sequence[str], turn: Sequence[BaseMessage])
 
 
 _IMPERSONAL_IT_RE = re.compile(
-    r"\b(?:what|which|how|when|where)\b[^?,.;]*?\b(?:is|was|will) it\b"
+    r"\b(?:what|which|how|when|where)\b[^?,.;]{0,40}?\b(?:is|was|will) it\b"
     r"|\bit(?:'s| is) (?:raining|snowing|sunny|cloudy|cold|hot|warm|late|early)\b",
     re.IGNORECASE,
 )
@@ -1149,7 +1149,7 @@ _IN_LOWER_PLACE_RE = re.compile(
 """A place a message written all in lower case names before a second question ("of japan and", "in new
 york,"), for its "there"."""
 _THERE_ASKED_RE = re.compile(
-    r"(?:\band|,)\s+(?:what|how|when|which|who|is|are|does|do)\b[^,]*\bthere\W*$", re.IGNORECASE
+    r"(?:\band|,)\s+(?:what|how|when|which|who|is|are|does|do)\b[^,]{0,80}\bthere\W*$", re.IGNORECASE
 )
 """A second question closing with "there" ("..., and what time is it there?")."""
 
@@ -1925,6 +1925,11 @@ _CALL_LINE_RE = re.compile(r"^\[[^\]]+\] called ")
 """A call of folded work left without a result: ``[agent] called tool({args})``."""
 
 
+ORDER_TOKENS = 12
+"""Words and numbers of a result's opening looked up in the question to place the result
+(:func:`in_question_order`)."""
+
+
 def in_question_order(results: Sequence[str], question: str) -> list[str]:
     """``results`` in the order the question asks for them: by where the first of their numbers or names
     the question writes stands in it ("Convert 10 km to miles and 5 kg to pounds": 10 km first, though the
@@ -1932,10 +1937,11 @@ def in_question_order(results: Sequence[str], question: str) -> list[str]:
     text = question.lower()
 
     def place(result: str) -> int:
+        tokens = re.findall(r"-?\d[\d.,]*|[^\W\d_]{3,}", result.split(" = ")[0].lower())
         found = [
             at
-            for token in re.findall(r"-?\d[\d.,]*|[^\W\d_]{3,}", result.split(" = ")[0].lower())
-            if (at := _token_at(text, token)) >= 0 and token not in STOPWORDS
+            for token in tokens[:ORDER_TOKENS]
+            if token not in STOPWORDS and (at := _token_at(text, token)) >= 0
         ]
         return min(found) if found else len(text)
 
