@@ -1865,6 +1865,10 @@ def test_a_short_search_result_is_answered_with_its_relevant_sentences() -> None
         ("round(pi, 5) = 3.14159", "What is pi to 5 decimal places?", "The answer is 3.14159."),
         ("345", "Calculate 15 * 23", None),  # no working shown: the model says it
         ("count: 3; sum: 28", "the sum?", None),
+        # a value in a unit (it had been shown raw: "(12 * 25) = 300 cents (3.00 dollars).")
+        ("(12 * 25) = 300 cents (3.00 dollars)", "how much is a dozen eggs if one egg costs 25 cents",
+         "The answer is 300 cents (3.00 dollars)."),
+        ("1 hour = 3600 seconds (read as (1 * 3600 / 1))", "seconds in an hour", None),  # a conversion
     ],
 )  # fmt: skip
 def test_a_calculator_value_is_said_rounded_and_with_its_sign(

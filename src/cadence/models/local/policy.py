@@ -2083,13 +2083,25 @@ _ROUNDED_AS_ASKED_RE = re.compile(r"^round\(.*,\s*\d+\)$")
 """A result rounded as asked (``round(pi, 5)``): said with the decimals asked for."""
 
 
+_VALUE_IN_UNIT_RE = re.compile(
+    r"^(?P<expr>[^=\n]*\d[^=\n]*) = (?P<said>-?\d[\d,]*(?:\.\d+)? [^\W\d][\w/]*(?: [^\W\d][\w/]*)?"
+    r"(?: \([^()=\n]{1,60}\))?)\.?$"
+)
+"""A calculator result in a unit, maybe with the value in another ("(12 * 25) = 300 cents (3.00 dollars)")."""
+
+
 def arithmetic_statement(result: str, question: str) -> str | None:
     """A calculator result (``expression = value``) said as an answer: "The answer is 144.", a value of
     many decimals rounded ("The answer is about 14.31 (415 / 29 = 14.3103448276)."), an amount of money
     in cents ("That comes to about $39.68 (…)."), a percentage asked for with its sign ("The answer is
-    76%."); ``None`` for any other result."""
+    76%."), a value in a unit ("The answer is 300 cents (3.00 dollars)."); ``None`` for any other result."""
     match = _ARITHMETIC_RE.match(" ".join(result.split()))
-    if match is None or not _OPERATION_RE.search(match.group("expr")):
+    if match is None:
+        unit = _VALUE_IN_UNIT_RE.match(" ".join(result.split()))
+        if unit is not None and _OPERATION_RE.search(unit.group("expr")):
+            return f"The answer is {unit.group('said')}."
+        return None
+    if not _OPERATION_RE.search(match.group("expr")):
         return None
     expression, value = _unwrapped(match.group("expr").strip()), match.group("value")
     decimals = len(value.partition(".")[2]) if "e" not in value else 0
