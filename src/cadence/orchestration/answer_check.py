@@ -295,9 +295,9 @@ def with_failed_parts_said(
     if not passed_on:
         if len(question_parts(question)) < 2:
             return answer
-        answered = _words(" ".join(called_with([r for error, r in outcomes if not error])))
-        said = _words(answer)
-        failed = [f for f in failed if not ((_words(called_with([f])) - answered) & said)]
+        answered = content_words(" ".join(called_with([r for error, r in outcomes if not error])))
+        said = content_words(answer)
+        failed = [f for f in failed if not ((content_words(called_with([f])) - answered) & said)]
         if not failed:
             return answer
     reasons = " ".join(failure_reasons(failed))
@@ -308,11 +308,6 @@ def with_failed_parts_said(
         lead = "I could not" if tone == "formal" else "I couldn't"
         note = f"{lead} answer all of it: {reasons}"
     return f"{kept}\n\n{note}" if kept else note
-
-
-def _words(text: str) -> set[str]:
-    """The content words of ``text``, lower case (no stop words)."""
-    return {w for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in STOPWORDS}
 
 
 def answered_question(messages: Sequence[BaseMessage]) -> str:
