@@ -61,6 +61,10 @@ ABOUT_ASSISTANT = [
     "how could you help me?",
     "what are you good at?",
     "What can you do?",
+    "Which agents do you have?",
+    "what tools are available?",
+    "List your tools",
+    "Do you have any plugins?",
 ]
 NOT_SMALL_TALK = [
     "thanks! now what's 15% of 80?",
@@ -80,6 +84,8 @@ NOT_SMALL_TALK = [
     "anything new in the changelog?",
     "Hi! How's the time difference between Rome and Lima?",
     "My flight is delayed. What would you do?",
+    "which tools are available for the docs agent?",
+    "what tools does the math agent have?",
 ]
 
 
