@@ -438,6 +438,22 @@ def test_rounding(text: str, value: float) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("What is 10 km in miles, rounded to one decimal?", "10 km = 6.2 miles"),
+        ("Convert 72 F to C, rounded to the nearest whole number", "72 °F = 22 °C"),
+        ("How many pounds is 5 kg, rounded?", "5 kg = 11 pounds"),
+        ("How many feet in 3 meters, rounded up?", "3 meters = 10 feet"),
+        ("Convert 100 F to C to 2 decimal places", "100 °F = 37.78 °C"),
+    ],
+)
+def test_a_conversion_is_rounded_as_asked(text: str, answer: str) -> None:
+    """The rounding applies to the converted value, said in its unit (it had rounded the amount or read
+    nothing: "round(5) = 5")."""
+    assert calculate.invoke({"expression": text}).startswith(f"{answer} (read as ")
+
+
+@pytest.mark.parametrize(
     ("text", "words"),
     [
         ("whats the sqrot of 225", "sqrot"),

@@ -652,10 +652,23 @@ def _rounded(value: str, match: re.Match[str]) -> str:
 def _rounding(text: str) -> str | None:
     """A clause that rounds a value ("round 83.333 to the nearest whole number", "10 / 3 rounded to
     2 decimal places", "22/7 to 3 decimal places"), or ``None``."""
+    match = _rounding_match(text)
+    if match is None:
+        return None
+    value = _operand(match.group("x"))
+    if not has_operation(value):
+        # a conversion rounded ("10 km in miles, rounded to one decimal"): the conversion's arithmetic
+        conversion = read_conversion(match.group("x"))
+        value = value if conversion is None else conversion.expression
+    return _rounded(value, match)
+
+
+def _rounding_match(text: str) -> re.Match[str] | None:
+    """The rounding pattern ``text`` matches (its ``x`` the value rounded, never just "it"), or ``None``."""
     for pattern in (_ROUND_VERB_RE, _ROUNDED_RE, _TO_PRECISION_RE):
         match = pattern.match(text)
         if match is not None and not re.fullmatch(r"it|that|this", match.group("x"), re.IGNORECASE):
-            return _rounded(_operand(match.group("x")), match)
+            return match
     return None
 
 
@@ -2531,6 +2544,10 @@ def _read(text: str) -> str:
     if _DANGLING_RE.match(first.strip()):
         return first  # "take away 2" of what? Left in words: the evaluator rejects it (not -2)
     expression = _clause(first)
+    if len(steps) > 1 and not has_operation(expression):
+        # a conversion then a step ("How many pounds is 5 kg, rounded?"): the step works on the conversion
+        conversion = read_conversion(first)
+        expression = expression if conversion is None else conversion.expression
     for step in steps[1:]:
         expression = _step(expression, _TRAIL_RE.sub("", _LEAD_RE.sub("", step)))
     return expression
@@ -4920,6 +4937,11 @@ def read_conversion(text: str) -> Conversion | None:
     / 9)``)."""
     text = _FEET_INCHES_RE.sub(lambda m: f"{m.group('ft')} ft {m.group('inch')} in", text)
     cleaned = _TRAIL_RE.sub("", _LEAD_RE.sub("", text)).strip()
+    rounding = _rounding_match(cleaned.rstrip("?.! "))
+    if rounding is not None:  # "10 km in miles, rounded to one decimal": the conversion, rounded
+        inner = read_conversion(rounding.group("x"))
+        if inner is not None:
+            return Conversion(_rounded(inner.expression, rounding), inner.amount, inner.unit)
     for pattern in _TEMPERATURE_FORMS:
         match = pattern.fullmatch(cleaned)
         if match is not None:
