@@ -286,7 +286,7 @@ def test_search_hits_show_the_answering_bullet(tmp_path: Path) -> None:
         ("How are plugins discovered?", "Entry points in the `cadence.plugins` group"),
         (
             "Which database backends can store conversations?",
-            "Their state is checkpointed in one of three database",
+            "Checkpoints are written to one of three database",
         ),
         ("What is human in the loop?", "A tool that changes something can require a human's approval"),
         # a section titled with the question's words, whose answer comes later in it

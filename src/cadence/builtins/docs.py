@@ -874,8 +874,8 @@ class DocsPlugin(BasePlugin):
             capabilities=[
                 "search the documentation",
                 "questions about Cadence: plugins, configuration, limits, the command line (CLI: cadence "
-                "chat, serve, threads), how it works (the coordinator, "
-                "the agents, the synthesizer, the suspend node, turns, threads, conversations), its modes "
+                "chat, serve, threads), how it works (the coordinator, the agents, the synthesizer, the "
+                "suspend node, turns, threads, conversations, the checkpointer and checkpoints), its modes "
                 "(coordinator, supervisor, single, planner) and tones, how to install and start it",
                 "settings (environment variables) and how to change them: models, timeouts, API keys, "
                 "server host and port, "
