@@ -1386,6 +1386,22 @@ def test_two_amounts_converted_under_one_opener_are_two_parts_answered_in_their_
     ]
 
 
+def test_results_said_in_sentences_follow_the_order_of_the_question() -> None:
+    """An agent had asked the population first: the answer said it before the capital asked first."""
+    results = "The population of Italy is about 60.4 million (60,431,283).\nThe capital of Italy is Rome."
+    messages = [
+        SystemMessage("Write the final answer."),
+        HumanMessage("What is the capital of Italy and how many people live there?"),
+        AIMessage("", tool_calls=[{"name": "agent_results", "args": {}, "id": "w"}]),
+        ToolMessage(results, tool_call_id="w"),
+    ]
+    plan = LocalChatModel().plan(messages)
+    assert (
+        plan.fixed
+        == "The capital of Italy is Rome. The population of Italy is about 60.4 million (60,431,283)."
+    )
+
+
 def test_a_later_part_counting_without_saying_what_counts_the_first_parts_thing() -> None:
     """ "... and how many in a day?" had reached the calendar (days until tomorrow)."""
     assert question_parts("How many seconds in an hour, and how many in a day?") == [

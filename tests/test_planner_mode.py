@@ -250,6 +250,19 @@ async def test_one_tool_for_several_parts_is_planned_once_per_part() -> None:
     ]
 
 
+async def test_there_in_a_later_part_is_the_place_named_before() -> None:
+    """ "... and how many people live there?" had not been planned (no place to read): the answer gave the
+    population alone, the capital was never asked."""
+    engine, _ = planner_engine(
+        [{"content": "no plan"}, *[{"content": "ok"}] * 4], builtin_plugins=["math", "info", "geo"]
+    )
+    out = await engine.ainvoke("What is the capital of Italy and how many people live there?", user_id="u")
+    assert out.trace["planned_tools"] == [
+        {"name": "place_facts", "args": {"question": "What is the capital of Italy"}},
+        {"name": "place_facts", "args": {"question": "how many people live in Italy?"}},
+    ]
+
+
 async def test_a_question_leaning_on_an_earlier_turn_is_not_read_alone() -> None:
     """ "Multiply that by 10" is no arithmetic alone; after a result, the calculator fills it in."""
     engine, _ = planner_engine(

@@ -52,7 +52,7 @@ from pydantic import BaseModel, Field
 
 from cadence.conventions import GraphNodeNames, message_text, split_at_last_human
 from cadence.errors import CadenceError
-from cadence.models.local.policy import in_unit_asked, with_told_before
+from cadence.models.local.policy import in_unit_asked, parts_asked, with_told_before
 from cadence.models.preroute import (
     FOLLOW_UP_RE,
     NO_INPUT_COVERAGE,
@@ -64,7 +64,6 @@ from cadence.models.preroute import (
     is_small_talk,
     leans_on_context,
     may_be_read,
-    question_parts,
     readable_routes,
     reads_explicitly,
     routing_schema,
@@ -316,11 +315,12 @@ def lexical_plan(
 ) -> Plan:
     """The plan without a model: small talk or adequate memory → end; the tool that fits lexically, the
     plugin first, then its tool (:func:`_lexical_tool`; one per part of a message asking several things,
-    :func:`~cadence.models.preroute.question_parts`, a tool fitting two parts planned for each with its
-    part as its question) → researcher; a follow-up naming no tool's word → the previous turn's tool; else
-    end. A question leaning on an earlier turn or on what the user told is not read alone by the tools'
-    readers (:func:`~cadence.models.preroute.leans_on_context`). A message asking for the previous answer
-    again (:func:`~cadence.models.preroute.asks_previous_again`) is planned as the previous question."""
+    :func:`~cadence.models.local.policy.parts_asked`, "there" and "its" read as the place named before; a
+    tool fitting two parts planned for each with its part as its question) → researcher; a follow-up
+    naming no tool's word → the previous turn's tool; else end. A question leaning on an earlier turn or
+    on what the user told is not read alone by the tools' readers
+    (:func:`~cadence.models.preroute.leans_on_context`). A message asking for the previous answer again
+    (:func:`~cadence.models.preroute.asks_previous_again`) is planned as the previous question."""
     memory = turn_memory(state)
     previous = _previous_question(state) if asks_previous_again(question) else None
     if previous:
@@ -361,8 +361,10 @@ def lexical_plan(
     rewritten = asked != question
     if rewritten:
         question, context = asked, False
-    # a message asking several things ("What's 12% of 350, and what time is it in Sydney?"): a tool per part
-    parts = question_parts(question) if index.schemas else []
+    # a message asking several things ("What's 12% of 350, and what time is it in Sydney?"): a tool per part,
+    # "there" and "its" read as the place named before ("What is the capital of Italy and how many people
+    # live there?": two questions for the geography)
+    parts = parts_asked(question) if index.schemas else []
     for part in parts:
         best = _lexical_tool(part, index, read=not context)
         if best is not None:

@@ -3163,8 +3163,12 @@ class SmallModelPolicy:
                 return Plan("text", [], None, [], [], 0, fixed=" ".join(facts.split()))
             if shape == ANSWER_FROM_RESULTS and is_statement(facts):
                 # the results already say it in sentences ("Lima, Peru is 18 hours behind Auckland. It is
-                # 23:10 on Saturday ..."): a small model only drops or mixes up their parts
-                return Plan("text", [], None, [], [], 0, fixed=" ".join(facts.split()))
+                # 23:10 on Saturday ..."): a small model only drops or mixes up their parts; those of a
+                # question asking several things follow its order (an agent may have asked the last first)
+                lines = [line for line in facts.splitlines() if line.strip()]
+                if len(lines) > 1 and len(question_parts(question)) > 1:
+                    lines = in_question_order(lines, question)
+                return Plan("text", [], None, [], [], 0, fixed=" ".join(" ".join(lines).split()))
             if any(len(plain_results(v)) > STATEMENT_MAX_CHARS or cites_passages(v) for _, v in results):
                 # documents (search passages): a small model picks the wrong lines or invents ("Cadence
                 # can answer in any tone."); the sentences most about the question are the answer
