@@ -836,6 +836,35 @@ def test_whether_a_place_is_on_daylight_saving_time_now() -> None:
 
 
 @pytest.mark.usefixtures("winter")
+def test_a_place_asked_its_time_zone_is_told_its_zone() -> None:
+    """ "What timezone is Denver in?" had reached no agent ("timezone" in one word) and the time alone
+    answered "What time zone is Tokyo in?"; "the time zone of Asia/Tokyo" had been read as Asia, Philippines."""
+    assert current_time.invoke({"location": "What timezone is Denver in?"}).startswith(
+        "Denver, Colorado, US is in the America/Denver time zone (MST, UTC-07:00 now). The current time in"
+    )
+    assert current_time.invoke({"location": "Which time zone is the Netherlands in?"}).startswith(
+        "The Netherlands is in the Europe/Amsterdam time zone (CET, UTC+01:00 now)."
+    )
+    assert current_time.invoke({"location": "what is the time zone of Asia/Tokyo?"}).startswith(
+        "The current time in Asia/Tokyo (UTC+09:00)"
+    )
+    # a country of several zones: its notes list them, no one zone is claimed
+    russia = current_time.invoke({"location": "What time zone is Russia in?"})
+    assert "is in the" not in russia and "Russia has 11 time zones" in russia
+    assert not current_time.invoke({"location": "What time is it in Tokyo?"}).startswith("Tokyo")
+    from cadence.builtins.docs import DocsPlugin
+    from cadence.builtins.math import MathPlugin
+    from cadence.models.local import LocalChatModel
+    from cadence.models.preroute import routing_schema
+    from cadence.orchestration.control_tools import make_routing_tools
+
+    plugins = [MathPlugin.get_metadata(), info.InfoPlugin.get_metadata(), DocsPlugin.get_metadata()]
+    routes = [routing_schema(t) for t in make_routing_tools(plugins)]
+    plan = LocalChatModel().plan([HumanMessage("What timezone is Denver in?")], tools=routes)
+    assert plan.fixed == "goto_info_agent"
+
+
+@pytest.mark.usefixtures("winter")
 def test_the_us_typed_so_is_the_country_not_the_pronoun() -> None:
     """ "When does daylight saving time start in the US?" found no place: "us" is a word of questions."""
     question = "When does daylight saving time start in the US?"

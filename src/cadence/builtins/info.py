@@ -1119,9 +1119,9 @@ _SENTENCE_WORDS_TEXT = """a an and are as at be been but by can could did do doe
     if in into is
     it its me my no not of on or our please so than that the their them then there these they this to was
     we what when where which who why will with would you your about any some just like tell give show get
-    let us time times local current currently now right today tonight clock hour hours zone zones date day
-    difference between ahead behind compared apart far many much convert meeting o'clock am pm sun sunrise
-    sunset sunrises sunsets sunup sundown dawn dusk daylight rise rises set sets"""
+    let us time times local current currently now right today tonight clock hour hours zone zones timezone
+    timezones date day difference between ahead behind compared apart far many much convert meeting o'clock
+    am pm sun sunrise sunset sunrises sunsets sunup sundown dawn dusk daylight rise rises set sets"""
 _SENTENCE_WORDS = frozenset(_SENTENCE_WORDS_TEXT.split())
 """Words of a question around a place name ("what is the local time in ..."): never a place alone."""
 _SENTENCE_PREPOSITIONS = frozenset({"in", "at", "for", "of", "from", "to", "about", "and", "between"})
@@ -1208,7 +1208,7 @@ def _mentioned_places(g: _Gazetteer, text: str, limit: int = MAX_PLACES) -> list
     "and", "vs" or "or"; named by one word, it must be a country, state, zone or a city of
     :data:`COMMON_WORD_MIN_POPULATION` people by its own name: "Bob and Alice" are people.
     """
-    raw = [w for w in re.findall(r"[\w'.-]+", text) if w.strip(".'-")]
+    raw = [w for w in re.findall(r"[\w'.-]+(?:/[\w'.-]+)*", text) if w.strip(".'-")]
     if len(raw) < 2:
         return []
     words = [_key(w) for w in raw]
@@ -1471,7 +1471,8 @@ def current_time(location: str) -> str:
     lead = _weekend_answer(location, moment, places[0]) if len(places) == 1 else ""
     if len(places) == 1 and not lead:
         lead = (
-            _summer_time_answer(location, moment, places[0])
+            _time_zone_answer(location, moment, places[0])
+            or _summer_time_answer(location, moment, places[0])
             or _sun_times_answer(location, moment, places[0])
             or _part_of_day_answer(location, moment, places[0])
             or _daylight_answer(location, moment, places[0])
@@ -1483,6 +1484,31 @@ _SUMMER_TIME_ASKED_RE = re.compile(
     r"\b(?:daylight sav(?:ing|ings)(?: time)?|summer ?time|dst)\b", re.IGNORECASE
 )
 """A question whether a place is on daylight saving (summer) time now."""
+
+
+_ZONE_ASKED_RE = re.compile(
+    r"\b(?:(?:what|which)(?:'s| is)? (?:the )?(?:time ?zone|tz|utc offset|gmt offset)\b"
+    r"|(?:what|which) time ?zone\b|time ?zone (?:of|for|in|does|is)\b|(?:utc|gmt) offset of\b)",
+    re.IGNORECASE,
+)
+"""A question asking a place's time zone ("What timezone is Denver in?", "the time zone of Paris")."""
+
+
+def _time_zone_answer(question: str, moment: datetime, place: Place) -> str:
+    """ "Denver, Colorado, US is in the America/Denver time zone (MST, UTC-07:00 now). " when the question
+    asks a place's time zone (not how many a country has), else empty."""
+    if not _ZONE_ASKED_RE.search(question) or _ZONES_COUNTED_RE.search(question):
+        return ""
+    offset = _utc_offset(moment, place.tz)
+    if place.zone_name in (place.label, offset, "UTC"):
+        return ""  # a time zone or an offset asked: nothing to add to its time
+    local = moment.astimezone(place.tz)
+    abbreviation = local.tzname() or ""
+    named = f"{abbreviation}, " if abbreviation.isalpha() and abbreviation != place.zone_name else ""
+    if place.other_zones:
+        return ""  # "What time zone is Russia in?": not one; the time's notes list its zones
+    name = place.region or place.label
+    return f"{name[:1].upper()}{name[1:]} is in the {place.zone_name} time zone ({named}{offset} now). "
 
 
 _ZONES_COUNTED_RE = re.compile(r"\bhow many (?:different )?time ?zones\b", re.IGNORECASE)
@@ -2222,7 +2248,7 @@ class InfoPlugin(BasePlugin):
             ),
             capabilities=[
                 "current date and time in a city or time zone: what time or how late it is there",
-                "the time zone and UTC offset of a place",
+                "the time zone (timezone) and UTC offset of a place",
                 "whether it is day or night (daytime, nighttime, morning, afternoon, evening, dark or light "
                 "outside, the sun up), a weekday or the weekend somewhere now",
                 "daylight saving time (DST, summer time): whether a place is on it, when the clocks change",
