@@ -418,10 +418,22 @@ def test_how_far_is_it_is_from_the_place_talked_about() -> None:
             "Compare the populations of France and Italy",  # the plural had compared their areas
             "France (67.0 million people) is more populous than Italy (60.4 million people)",
         ),
+        (
+            # a noun between "which" and the comparison: it had listed both populations, compared none
+            "Which city has more people, Tokyo or Delhi?",
+            "Tokyo, Japan (9.7 million people) is less populous than Delhi, India (11.0 million people)",
+        ),
+        ("Which country is larger, Canada or Brazil?", "Canada (9,984,670 km²) is larger than Brazil"),
     ],
 )
 def test_two_places_are_compared_by_area_or_population(question: str, said: str) -> None:
     assert answer(question).startswith(said)
+
+
+def test_which_country_is_larger_asks_no_place_where() -> None:
+    assert answer("Which country is larger, Canada or Brazil?") == (
+        "Canada (9,984,670 km²) is larger than Brazil (8,511,965 km²), by GeoNames' figures."
+    )
 
 
 def test_a_comparison_without_figures_says_so() -> None:

@@ -598,13 +598,15 @@ FACTS: dict[str, re.Pattern[str]] = {
         r"^(?!.*\b(?:ahead|behind|earlier|later|time|hours?)\b).*?(?:"
         r"\b(?:bigger|larger|smaller|greater|more populous|less populous|more people|fewer people)\b"
         r"(?=.*\bthan\b)|\b(?:compare|comparison)\b|\bcompared (?:to|with)\b|\b(?:more|fewer|less) than \d"
-        r"|\b(?:which|what)(?:'s| is| one is| has) (?:bigger|larger|smaller|more populous|less populous"
-        r"|more people)\b)",
+        r"|\b(?:which|what)(?: (?:city|cities|country|countries|place|state|one|of (?:the|these|them|the two)"
+        r"(?: (?:cities|countries|places|states))?))?(?:'s| is| one is| has) (?:bigger|larger|smaller"
+        r"|more populous|less populous|more people|fewer people|more inhabitants)\b)",
         re.I,
     ),
     "where": re.compile(
         r"\bwhere (?:is|are|'s|lies|is located)\b|\bwhere\b.*\blocated\b"
         r"|\b(?:which|what) (?:country|state|province|region)\b"
+        r"(?!(?:'s| is| has) (?:bigger|larger|smaller|more|less|fewer)\b)"  # "which country is larger"
         r"|\bin which (?:country|state|province|region)\b",
         re.I,
     ),
