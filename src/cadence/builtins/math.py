@@ -24,7 +24,7 @@ from typing import Any
 
 from langchain_core.tools import BaseTool
 
-from cadence.builtins import clock, number_facts
+from cadence.builtins import clock, constants, number_facts
 from cadence.builtins._common import BuiltinToolError, agent_prompt, not_an_action
 from cadence.builtins.equations import solve as solve_equation
 from cadence.builtins.math_language import (
@@ -1115,6 +1115,8 @@ def _calculate_one(expression: str) -> str:
     if primes is not None:
         return primes
     fact = number_facts.answer(expression)
+    if fact is None and isinstance(expression, str):
+        fact = constants.answer(expression, evaluate)  # "the boiling point of water in Fahrenheit"
     if fact is not None:
         return fact
     parity = _about_parity(expression) if isinstance(expression, str) else None
@@ -1293,7 +1295,10 @@ def reads_arithmetic(text: str) -> bool:
         return not getattr(exc, "no_arithmetic", False)
     except Exception:  # any other failure is the calculator's to report, not a reason to skip it
         return True
-    if conversion_in(text) is not None or result == number_facts.answer(text):
+    if conversion_in(text) is not None or result in (
+        number_facts.answer(text),
+        constants.answer(text, evaluate),
+    ):
         # "How many ml in a teaspoon?": a unit conversion worked out; "How do you spell 42?": a number fact
         return SURELY  # type: ignore[return-value]
     written = _NUMBER_RE.findall(numbers_from_words(text))
@@ -1396,6 +1401,8 @@ class MathPlugin(BasePlugin):
                 "miles; grams, kilograms, kg, pounds, ounces, stone; millilitres, litres, liters, gallons, "
                 "cups; square feet, acres, hectares; km/h, mph, knots",
                 "convert temperatures: degrees Celsius, Fahrenheit, Kelvin",
+                "physical constants: the boiling and freezing point of water, body temperature, absolute "
+                "zero, the speed of light and the speed of sound",
                 "convert money between currencies (dollars, euros, pounds, USD, EUR, GBP) at an exchange "
                 "rate the question gives",
                 "average, median, mode, sum, min, max, range and standard deviation of numbers",
