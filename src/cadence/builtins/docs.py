@@ -876,7 +876,8 @@ class DocsPlugin(BasePlugin):
                 "questions about Cadence: plugins, configuration, limits, the command line (CLI: cadence "
                 "chat, serve, threads), how it works (the coordinator, the agents, the synthesizer, the "
                 "suspend node, turns, threads, conversations, the checkpointer and checkpoints), its modes "
-                "(coordinator, supervisor, single, planner) and tones, how to install and start it",
+                "(coordinator, supervisor, single, planner) and tones, how to install and start it and run "
+                "its tests",
                 "settings (environment variables) and how to change them: models, timeouts, API keys, "
                 "server host and port, "
                 "database (SQLite, PostgreSQL), where data is stored, workers, logging and the log level",
