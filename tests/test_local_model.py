@@ -1365,6 +1365,16 @@ def test_a_step_alone_continues_from_the_previous_result() -> None:
     assert resolve_reference("Round 2.5", "144") == "Round 2.5"  # its own number
 
 
+def test_the_it_of_a_time_counted_ahead_is_no_result() -> None:
+    """ "What day of the week will it be in 100 days?" after today's date had asked of "1 December 2026"."""
+    ahead = "What day of the week will it be in 100 days?"
+    assert resolve_reference(ahead, "Tuesday, 1 December 2026") == ahead
+    assert resolve_reference("What time will it be 3 hours from now?", "09:00") == (
+        "What time will it be 3 hours from now?"
+    )
+    assert resolve_reference("What will it be after doubling?", "25") == "What will 25 be after doubling?"
+
+
 def test_two_amounts_converted_under_one_opener_are_two_parts_answered_in_their_order() -> None:
     """ "Convert 10 km to miles and 5 kg to pounds" had reached no agent (the model made up a formula)."""
     from cadence.models.local.policy import in_question_order
@@ -2266,6 +2276,10 @@ def test_which_one_they_and_a_difference_with_one_place_read_the_places_talked_a
     assert (
         with_possessive_place(they, [*owned, HumanMessage(they)]) == "What currency do people in Canada use?"
     )
+    # the subject of a distance ("How far is Tokyo from London?": Tokyo; it had found no place)
+    far = _turn("How far is it from London?", "goto_geo_agent", "place_facts",
+                {"question": "How far is Tokyo from London?"}, "Tokyo, Japan is about 9,559 km from London, UK.")  # fmt: skip
+    assert with_possessive_place(they, [*far, HumanMessage(they)]) == "What currency do people in Tokyo use?"
 
 
 def test_they_after_its_reads_the_place_the_question_before_named() -> None:

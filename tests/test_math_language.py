@@ -440,6 +440,21 @@ def test_rounding(text: str, value: float) -> None:
 @pytest.mark.parametrize(
     ("text", "answer"),
     [
+        ("What is 25 doubled?", "25 * 2 = 50"),
+        ("What is 90 halved?", "90 / 2 = 45"),
+        ("25 tripled", "25 * 3 = 75"),
+        ("36, then halved?", "(36 / 2) = 18"),  # "And halved?" after 36
+        ("What is 25 doubled and then halved?", "((25 * 2) / 2) = 25"),
+    ],
+)
+def test_doubled_tripled_and_halved_after_a_number(text: str, answer: str) -> None:
+    """ "What is it doubled?" after 25 had been no arithmetic."""
+    assert calculate.invoke({"expression": text}) == answer
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
         ("What is 10 km in miles, rounded to one decimal?", "10 km = 6.2 miles"),
         ("Convert 72 F to C, rounded to the nearest whole number", "72 °F = 22 °C"),
         ("How many pounds is 5 kg, rounded?", "5 kg = 11 pounds"),

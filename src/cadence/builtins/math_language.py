@@ -190,6 +190,10 @@ _OPERATOR_WORDS: tuple[tuple[str, str], ...] = (
     (r"\bto the power of\b|\braised to the power of\b|\braised to\b|\bto the power\b", " ** "),
     (r"\bsquared\b", " ** 2 "),
     (r"\bcubed\b", " ** 3 "),
+    (r"\bdoubled\b", " * 2 "),  # "What is 25 doubled?"
+    (r"\btripled\b", " * 3 "),
+    (r"\bquadrupled\b", " * 4 "),
+    (r"\bhalved\b", " / 2 "),
     (r"\bmultiplied by\b|\btimes\b|(?<=\d)\s*x\s*(?=\d)|\bmultiply by\b|\bx\b", " * "),
     (r"\bdivided by\b|\bover\b|\bdivide by\b", " / "),
     (r"\bplus\b|\badded to\b|\bincreased by\b", " + "),
@@ -392,8 +396,9 @@ _STEP_PATTERNS: Rules = _rules(
     (r"^(?:cube)(?: it| that| the result)?$|^cubed$", "({0} ** 3)"),
     (r"^(?:take )?(?:(?:the )?square root(?: of (?:it|that|the result))?|its square root)$", "sqrt({0})"),
     (rf"^(?:raise (?:it|that|the result) )?to the power of {_OPERAND}$", "({0} ** {1})"),
-    (r"^double(?: it| that| the result)?$", "({0} * 2)"),
-    (r"^halve(?: it| that| the result)?$", "({0} / 2)"),
+    (r"^double(?: it| that| the result)?$|^doubled$", "({0} * 2)"),
+    (r"^triple(?: it| that| the result)?$|^tripled$", "({0} * 3)"),
+    (r"^halve(?: it| that| the result)?$|^halved$", "({0} / 2)"),
 )  # fmt: skip
 
 

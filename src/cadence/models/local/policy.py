@@ -1029,6 +1029,10 @@ _BETWEEN_THEM_RE = re.compile(
 
 _OWNING_PLACE_RE = re.compile(r"(?<=\w )([A-Z][\w.-]*(?: [A-Z][\w.-]*)*)['’]s\b")
 """A place named as an owner inside a question ("What's Canada's population?")."""
+_FAR_SUBJECT_RE = re.compile(
+    r"\bhow far (?:away )?is ((?:[A-Z][\w.-]*)(?:,? [A-Z][\w.-]*)*) from\b", re.IGNORECASE
+)
+"""The place a distance is asked of ("How far is Tokyo from London?": Tokyo, the subject)."""
 
 
 def call_places(call: Mapping[str, Any]) -> list[str]:
@@ -1038,7 +1042,9 @@ def call_places(call: Mapping[str, Any]) -> list[str]:
     args = call.get("args") or {}
     asked = args.get("question")
     named = (
-        (_IN_PLACE_RE.findall(asked) or _OWNING_PLACE_RE.findall(asked))[-1:]
+        (_IN_PLACE_RE.findall(asked) or _OWNING_PLACE_RE.findall(asked) or _FAR_SUBJECT_RE.findall(asked))[
+            -1:
+        ]
         if isinstance(asked, str)
         else []
     )
@@ -1856,6 +1862,14 @@ _STEP_ALONE_RE = re.compile(
 """A step alone, on the previous result ("Round to the nearest whole number", "Take the square root")."""
 
 
+_IT_AHEAD_RE = re.compile(
+    r"\b(?:will|would) it be\b(?=[^?.!]{0,40}?\b(?:(?:in|after) \S+ (?:days?|weeks?|months?|years?|hours?"
+    r"|minutes?)|from now)\b)",
+    re.IGNORECASE,
+)
+"""An "it" of a time counted ahead ("What day of the week will it be in 100 days?"), no result referred to."""
+
+
 def resolve_reference(question: str, value: str) -> str:
     """``question`` with its first reference to the previous result replaced by ``value`` ("its square
     root" is the square root of it).
@@ -1868,6 +1882,8 @@ def resolve_reference(question: str, value: str) -> str:
     owned = _ITS_TAIL_RE.search(question)
     if owned:  # "What's its square root?" after 144: the square root of 144
         return f"{question[: owned.start()]}the {owned.group('what')} of {value}?"
+    if _IT_AHEAD_RE.search(question):
+        return question  # "What day will it be in 100 days?": the "it" of a day counted from now
     resolved = REFERENCE_RE.sub(value, question, count=1)
     if resolved != question or not (is_follow_up(question) or _STEP_ALONE_RE.match(question)):
         return resolved
