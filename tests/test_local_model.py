@@ -39,6 +39,7 @@ from cadence.models.local.policy import (
     capabilities_in,
     distinct_arguments_plan,
     is_follow_up,
+    is_one_sentence,
     listed_numbers,
     measured_statement,
     next_own_part,
@@ -1394,6 +1395,21 @@ def test_two_amounts_converted_under_one_opener_are_two_parts_answered_in_their_
         "5 kg = 11.02 pounds",
         "It is 09:00 in Oslo.",
     ]
+
+
+@pytest.mark.parametrize("style", ["Be brief and to the point.", "Formal: professional language."])
+def test_a_brief_or_formal_answer_of_one_sentence_is_the_result_itself(style: str) -> None:
+    """The small model had wrapped it: "The answer to this question is: The capital of Germany is Berlin."."""
+    messages = [
+        SystemMessage(f"Write the final answer. RESPONSE STYLE: {style}"),
+        HumanMessage("Answer in one sentence: what is the capital of Germany?"),
+        AIMessage("", tool_calls=[{"name": "agent_results", "args": {}, "id": "w"}]),
+        ToolMessage("[geo_agent] place_facts result: The capital of Germany is Berlin.", tool_call_id="w"),
+    ]
+    assert LocalChatModel().plan(messages).fixed == "The capital of Germany is Berlin."
+    # two sentences, or a contraction a formal answer would not have, are written by the model
+    assert not is_one_sentence("The capital of Germany is Berlin. It has 3.6 million people.")
+    assert not is_one_sentence("Germany's capital is Berlin, and that's its largest city too.")
 
 
 def test_results_said_in_sentences_follow_the_order_of_the_question() -> None:

@@ -2052,6 +2052,24 @@ def is_statement(text: str) -> bool:
     )
 
 
+ONE_SENTENCE_MAX_WORDS = 30
+"""Longest result (in words) a brief or formal answer gives as it is (:func:`is_one_sentence`)."""
+_CONTRACTION_RE = re.compile(r"\w['’](?:s|t|re|ve|ll|d|m)\b", re.IGNORECASE)
+
+
+def is_one_sentence(text: str) -> bool:
+    """Whether ``text`` is one short sentence (:func:`is_statement`, one line, a single sentence end, at
+    most :data:`ONE_SENTENCE_MAX_WORDS` words) without contractions: a brief and a formal answer as it is."""
+    flat = " ".join(text.split())
+    return (
+        is_statement(text)
+        and "\n" not in text.strip()
+        and len(flat.split()) <= ONE_SENTENCE_MAX_WORDS
+        and not re.search(r"[.!?]\s+[A-Z]", flat)
+        and not _CONTRACTION_RE.search(flat)
+    )
+
+
 _UNIT_WORDS = r"[^\W\d][^\s=(]*(?: [^\W\d][^\s=(]*){0,2}"
 """A unit of up to three words ("km", "square meters", "miles per hour")."""
 _AMOUNT = rf"(?P<amount>-?\d[\d.,]*(?: ?{_UNIT_WORDS}| ?°[CFK])(?: -?\d[\d.,]* ?[^\W\d][^\s=]*)?)"
@@ -3185,6 +3203,10 @@ class SmallModelPolicy:
                 if len(lines) > 1 and len(question_parts(question)) > 1:
                     lines = in_question_order(lines, question)
                 return Plan("text", [], None, [], [], 0, fixed=" ".join(" ".join(lines).split()))
+            if shape != ANSWER_FROM_RESULTS and budget <= ONE_SENTENCE_MAX_TOKENS and is_one_sentence(facts):
+                # a brief or formal answer from a result that is one short sentence already ("The capital of
+                # Germany is Berlin."): a small model only wraps it ("The answer to this question is: ...")
+                return Plan("text", [], None, [], [], 0, fixed=" ".join(facts.split()))
             if any(len(plain_results(v)) > STATEMENT_MAX_CHARS or cites_passages(v) for _, v in results):
                 # documents (search passages): a small model picks the wrong lines or invents ("Cadence
                 # can answer in any tone."); the sentences most about the question are the answer
