@@ -327,3 +327,36 @@ def test_a_letter_by_its_place_and_a_text_capitalized(question: str, said: str) 
 )
 def test_a_place_of_a_letter_in_no_given_text_is_no_text_fact(question: str) -> None:
     assert read_request(question) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        # the small model had answered "they can be rearranged to create a new word: 'lice'"
+        (
+            'Are "listen" and "silent" anagrams?',
+            "Yes, 'listen' and 'silent' are anagrams: they have the same letters in another order.",
+        ),
+        (
+            "Is stop an anagram of pots?",
+            "Yes, 'stop' and 'pots' are anagrams: they have the same letters in another order.",
+        ),
+        ("Are cat and dog anagrams?", "No, 'cat' and 'dog' are not anagrams: their letters differ."),
+        # the small model had said "PSNG"
+        (
+            'What\'s the acronym for "portable network graphics"?',
+            "The acronym of 'portable network graphics' (its words' initials) is 'PNG'.",
+        ),
+        (
+            "What are the initials of John Fitzgerald Kennedy?",
+            "The initials of 'John Fitzgerald Kennedy' are 'JFK'.",
+        ),
+    ],
+)
+def test_anagrams_and_acronyms(question: str, said: str) -> None:
+    assert answer(question) == said
+    assert asks_text_fact(question) is SURELY
+
+
+def test_what_an_acronym_stands_for_is_no_text_fact() -> None:
+    assert read_request("What does NASA stand for?") is None

@@ -292,7 +292,8 @@ class TextAgent(BaseAgent):
             """Count or spell a text given in the question, worked out letter by letter: its words,
             letters, characters, vowels or sentences, how often a letter or word occurs, the text
             backwards or in upper or lower case, whether it is a palindrome, which of two words is
-            longer, its syllables, a list in alphabetical order. Pass the question with
+            longer, whether two words are anagrams, the acronym of words, its syllables, a list in
+            alphabetical order. Pass the question with
             the text, e.g. "How many r's are in strawberry?", "How many words are in: <text>"."""
             if len(question) > agent.max_chars:
                 raise BuiltinToolError(
@@ -305,8 +306,9 @@ class TextAgent(BaseAgent):
             "Count or spell a text the user gives: how many words, letters, characters, vowels or "
             "sentences it has, how many times a letter or a word appears in it (how many r's in a "
             "word), the word or text backwards (reverse, spell backwards), in upper or lower case, "
-            "whether it is a palindrome, how many syllables a word has, words or a list sorted in "
-            "alphabetical order (alphabetize, A to Z)."
+            "whether it is a palindrome, whether two words are anagrams, the acronym or initials of "
+            "words, how many syllables a word has, words or a list sorted in alphabetical order "
+            "(alphabetize, A to Z)."
         )
         return reads(asks_text_fact)(described(StructuredTool.from_function(text_facts, name="text_facts")))
 
@@ -326,7 +328,8 @@ class TextPlugin(BasePlugin):
                 "summarize a text, an article, notes or a transcript given in the message",
                 "shorten long text: the gist, a TL;DR",
                 "count the words, letters or characters of a given text, or a letter in a word",
-                "spell a word backwards (reverse it), write it in upper or lower case, check a palindrome",
+                "spell a word backwards (reverse it), write it in upper or lower case, check a palindrome "
+                "or two anagrams, the acronym of words",
                 "count the syllables of a word; put words or a list in alphabetical order (alphabetize)",
             ],
             agent_type="utility",

@@ -9,7 +9,8 @@ reads the request and the text it is about from one question and works the answe
 - the text written backwards, in upper, lower or title case, capitalized; whether it is a palindrome; its
   longest or shortest word; its first, third, ... or last letter.
 - which of two words is longer or shorter ("Which is longer, 'elephant' or 'giraffe'?"; the words quoted,
-  or named after a comma when the question speaks of words or letters);
+  or named after a comma when the question speaks of words or letters); whether two words are anagrams
+  ("Are listen and silent anagrams?"); the acronym of words ("the acronym for 'portable network graphics'");
 - a list of words in alphabetical order (A to Z, or Z to A); the syllables of a word or text, counted by
   its spoken vowel groups (an English rule of thumb, right for most words, said as such).
 
@@ -186,13 +187,46 @@ def _lengths_compared(question: str) -> TextRequest | None:
     return TextRequest("longer" if how.startswith(("longer", "more")) else "shorter", a, b)
 
 
+_ANAGRAM_ASKED_RE = re.compile(r"\banagrams?\b", re.IGNORECASE)
+_TWO_NAMED_RE = re.compile(
+    r"\b(?:are|is)\s+(?P<a>[^\W\d_][\w'-]*)\s+(?:and|an anagram of)\s+(?P<b>[^\W\d_][\w'-]*)\b", re.IGNORECASE
+)
+"""Two words a question names without quotes ("Are listen and silent anagrams?", "Is stop an anagram of
+pots?")."""
+
+
+def _anagrams_asked(question: str) -> TextRequest | None:
+    """Two texts a question asks whether they are anagrams of each other (quoted, or two words named)."""
+    if len(question) > 500 or not _ANAGRAM_ASKED_RE.search(question):
+        return None
+    quoted = [q.group("text") for q in _QUOTED_RE.finditer(question)]
+    if len(quoted) == 2:
+        return TextRequest("anagram", quoted[0], quoted[1])
+    named = _TWO_NAMED_RE.search(question)
+    return TextRequest("anagram", named.group("a"), named.group("b")) if named and not quoted else None
+
+
+_ACRONYM_RE = re.compile(
+    r"\b(?:acronym|initials|initialism|abbreviation)\s+(?:for|of)\s+(?:the\s+(?:words?|phrase|name)\s+)?"
+    r"(?P<text>[\"“‘']?[^\W\d_][\w'-]*(?:\s+[^\W\d_][\w'-]*){1,9}[\"”’']?)\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+"""The initials of words asked ("What's the acronym for 'portable network graphics'?"); not what an
+acronym stands for ("What does NASA stand for?")."""
+
+
 def read_request(question: str) -> TextRequest | None:
     """What ``question`` asks of which text, or None when it asks nothing of these or names no text."""
     if not isinstance(question, str):
         return None
-    compared = _lengths_compared(question)
+    compared = _lengths_compared(question) or _anagrams_asked(question)
     if compared is not None:
         return compared
+    acronym = _ACRONYM_RE.search(question) if len(question) <= 500 else None
+    if acronym is not None:
+        return TextRequest(
+            "acronym", acronym.group("text").strip("\"“”‘’'"), acronym.group(0).split()[0].lower()
+        )
     text = _text_in(question)
     if not text:
         return None
@@ -363,6 +397,16 @@ def _sentence(request: TextRequest) -> str:
         return f"No, {shown} is not a palindrome: backwards it is '{text[::-1]}'."
     if ask in ("longer", "shorter"):
         return _lengths_sentence(ask, text, target)
+    if ask == "anagram":
+        same = sorted(_letters(text)) == sorted(_letters(target)) and _letters(text) != _letters(target)
+        if same:
+            return f"Yes, '{text}' and '{target}' are anagrams: they have the same letters in another order."
+        return f"No, '{text}' and '{target}' are not anagrams: their letters differ."
+    if ask == "acronym":
+        initials = "".join(w[0].upper() for w in _WORD_RE.findall(text) if w[0].isalpha())
+        if target == "initials":
+            return f"The initials of '{text}' are '{initials}'."
+        return f"The acronym of '{text}' (its words' initials) is '{initials}'."
     if ask == "letter":
         return f"The letter '{target}' appears {_plural(letters.count(target), 'time')} in {shown}."
     times = sum(w.lower() == target.lower() for w in words)
