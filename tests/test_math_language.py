@@ -2902,3 +2902,8 @@ def test_a_count_of_something_else_of_several_kinds_is_not_their_sum(text: str) 
 def test_take_the_square_root_as_a_step_is_no_subtraction(text: str, value: str) -> None:
     """ "Take the square root" after 144 had been read as "144 - square root" (take = take away)."""
     assert calculate.invoke({"expression": text}) == value
+
+
+def test_a_rounding_said_again_and_again_reads_in_bounded_depth() -> None:
+    """ "rounded rounded ..." had recursed once per word (RecursionError on 4,000 of them)."""
+    assert read_conversion("rounded " * 4000) is None

@@ -4939,14 +4939,20 @@ def read_conversion(text: str) -> Conversion | None:
     """A conversion between two units of the same kind (durations, lengths, masses, volumes, areas,
     speeds) or two temperature scales, or ``None`` ("how many minutes in 3 hours" is ``(3 * 3600 /
     60)``; "5 ft 9 in to cm" is ``((5 * 304.8 + 9 * 25.4) / 10)``; "72°F in Celsius" is ``((72 - 32) * 5
-    / 9)``)."""
-    text = _FEET_INCHES_RE.sub(lambda m: f"{m.group('ft')} ft {m.group('inch')} in", text)
+    / 9)``); asked rounded ("10 km in miles, rounded to one decimal"), the conversion rounded so."""
     cleaned = _TRAIL_RE.sub("", _LEAD_RE.sub("", text)).strip()
     rounding = _rounding_match(cleaned.rstrip("?.! "))
     if rounding is not None:  # "10 km in miles, rounded to one decimal": the conversion, rounded
-        inner = read_conversion(rounding.group("x"))
+        inner = _unrounded_conversion(rounding.group("x"))
         if inner is not None:
             return Conversion(_rounded(inner.expression, rounding), inner.amount, inner.unit)
+    return _unrounded_conversion(text)
+
+
+def _unrounded_conversion(text: str) -> Conversion | None:
+    """:func:`read_conversion` without a rounding asked at its end."""
+    text = _FEET_INCHES_RE.sub(lambda m: f"{m.group('ft')} ft {m.group('inch')} in", text)
+    cleaned = _TRAIL_RE.sub("", _LEAD_RE.sub("", text)).strip()
     for pattern in _TEMPERATURE_FORMS:
         match = pattern.fullmatch(cleaned)
         if match is not None:
@@ -4970,7 +4976,7 @@ def read_conversion(text: str) -> Conversion | None:
         or _round_perimeter(cleaned)
     )
     purpose = _PURPOSE_RE.search(cleaned) if read is None else None
-    return read_conversion(cleaned[: purpose.start()]) if purpose is not None else read
+    return _unrounded_conversion(cleaned[: purpose.start()]) if purpose is not None else read
 
 
 _FEET_INCHES_RE = re.compile(

@@ -1030,7 +1030,7 @@ _BETWEEN_THEM_RE = re.compile(
 _OWNING_PLACE_RE = re.compile(r"(?<=\w )([A-Z][\w.-]*(?: [A-Z][\w.-]*)*)['’]s\b")
 """A place named as an owner inside a question ("What's Canada's population?")."""
 _FAR_SUBJECT_RE = re.compile(
-    r"\bhow far (?:away )?is ((?:[A-Z][\w.-]*)(?:,? [A-Z][\w.-]*)*) from\b", re.IGNORECASE
+    r"\b(?i:how far (?:away )?is) ([A-Z][\w.-]*(?:,? [A-Z][\w.-]*){0,4}) (?i:from)\b"
 )
 """The place a distance is asked of ("How far is Tokyo from London?": Tokyo, the subject)."""
 
