@@ -2582,3 +2582,38 @@ def test_a_percent_sign_is_said_only_when_a_percentage_is_asked(
     from cadence.models.local.policy import arithmetic_statement
 
     assert arithmetic_statement(result, question) == said
+
+
+def test_an_agent_answering_alone_says_what_is_outside_its_tools() -> None:
+    """The single mode: "What time is it in Tokyo?" asked of the calculator had been answered with its error
+    about arithmetic, and "What can you do?" too; a part no tool of it reads had been left out unsaid."""
+    from cadence.builtins.math import MathPlugin
+    from cadence.orchestration.prompts import capabilities_prompt
+
+    metadata = MathPlugin.get_metadata()
+    system = f"You calculate. {FINAL_REPLY_NOTICE} RESPONSE STYLE: natural{capabilities_prompt([metadata.description])}"
+    model = LocalChatModel()
+    bound = model.bind_tools(MathPlugin.create_agent().get_tools())
+    outside = model.plan([SystemMessage(system), HumanMessage("What time is it in Tokyo?")], **bound.kwargs)  # type: ignore[attr-defined]
+    assert (outside.fixed or "").startswith(
+        "That is outside what I can do here: none of my tools answers it. I can help with:\n- Calculator:"
+    )
+    offered = model.plan([SystemMessage(system), HumanMessage("What can you do?")], **bound.kwargs)  # type: ignore[attr-defined]
+    assert (offered.fixed or "").startswith("I can help with:\n- Calculator:")
+    called = model.plan([SystemMessage(system), HumanMessage("What is 2+2?")], **bound.kwargs)  # type: ignore[attr-defined]
+    assert called.mode != "text"
+    question = "What is 2+2 and what time is it in London?"
+    answered = model.plan(
+        [
+            SystemMessage(system),
+            HumanMessage(question),
+            AIMessage(
+                "", tool_calls=[{"name": "calculate", "args": {"expression": "What is 2+2"}, "id": "c"}]
+            ),
+            ToolMessage("2+2 = 4", tool_call_id="c", name="calculate"),
+        ],
+        **bound.kwargs,  # type: ignore[attr-defined]
+    )
+    assert (answered.fixed or "").endswith(
+        '\n\nI couldn\'t answer all of it: "what time is it in London" is outside what I can do here.'
+    )

@@ -82,7 +82,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
@@ -2585,6 +2585,20 @@ def _is_gibberish(text: str) -> bool:
     return bool(words) and all(_GIBBERISH_WORD_RE.fullmatch(w) for w in words)
 
 
+def outside_reply(capabilities: Sequence[str]) -> str:
+    """The reply of an agent answering alone (the single mode) to a question none of its tools reads."""
+    listed = "\n".join(f"- {c}" for c in capabilities)
+    offer = f" I can help with:\n{listed}\nWhat would you like to know?" if listed else ""
+    return f"That is outside what I can do here: none of my tools answers it.{offer}"
+
+
+def outside_parts_note(parts: Sequence[str]) -> str:
+    """The line an agent answering alone adds for the parts of a question none of its tools reads."""
+    quoted = " and ".join(f'"{" ".join(p.split()).rstrip("?.! ")}"' for p in parts)
+    verb = "is" if len(parts) == 1 else "are"
+    return f"I couldn't answer all of it: {quoted} {verb} outside what I can do here."
+
+
 def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
     """A reply to a greeting, thanks, goodbye, a question about what the assistant can do, a request to act
     no tool takes (:data:`cadence.text.ACTION_REQUEST_RE`), a request to translate (:data:`TRANSLATION_RE`)
@@ -2792,6 +2806,19 @@ class SmallModelPolicy:
             )
             if reply is not None:
                 return Plan("text", [], None, [], [], 0, fixed=reply)
+        if (
+            real
+            and not results
+            and question
+            and tool_choice in (None, "auto")
+            and FINAL_REPLY_NOTICE in _system_text(messages)
+            and not self.reads_any(real, question)
+        ):
+            # the single mode's agent asked what none of its tools reads ("What time is it in Tokyo?" of the
+            # calculator): said so with what it does, rather than a tool's error about what it reads
+            return Plan(
+                "text", [], None, [], [], 0, fixed=outside_reply(capabilities_in(_system_text(messages)))
+            )
         if real and results and question and tool_choice in (None, "auto") and self.preroute:
             # a question asking several things, several of them this agent's: the next one not asked yet
             pending = next_own_part(question, real, turn)
@@ -2820,12 +2847,22 @@ class SmallModelPolicy:
                 # takes no generation (sentences as they are, a document's relevant sentences, one line per
                 # result); else the results as they are, which a model's sentence could only get wrong
                 written = self._plan_text(messages, question, results)
+                if written.fixed is not None and FINAL_REPLY_NOTICE in system:
+                    # the single mode: the parts none of its tools reads are said to be outside what it does
+                    outside = [p for p in parts_asked(question) if not self.reads_any(real, p)]
+                    if outside and len(outside) < len(parts_asked(question)):
+                        return replace(written, fixed=f"{written.fixed}\n\n{outside_parts_note(outside)}")
                 if written.fixed is not None:
                     return written
             # An agent with results hands them back verbatim: a small model only degrades them,
             # and the final-answer node writes the answer.
             return Plan("text", [], None, [], [], 0, fixed="\n".join(value for _, value in results))
         return self._plan_text(messages, question, results)
+
+    def reads_any(self, tools: Sequence[Mapping[str, Any]], question: str) -> bool:
+        """Whether one of ``tools`` may read ``question`` (:func:`~cadence.models.preroute.may_be_read`; a
+        tool without a reader may read anything)."""
+        return any(may_be_read(self.readers.get(tool_name(t)), question) for t in tools)
 
     def _plan_route(
         self,

@@ -56,6 +56,7 @@ from cadence.orchestration.answer_check import conform_to_tone
 from cadence.orchestration.events import AgentStartEvent, emit_events, node_event
 from cadence.orchestration.graph import ModelResolver
 from cadence.orchestration.guards import BEFORE_DECISION, GuardView
+from cadence.orchestration.prompts import capabilities_prompt
 from cadence.orchestration.recall import answering_items, facts_prompt, memory_prompt, with_memory
 from cadence.orchestration.state import AgentState, plugin_context
 from cadence.orchestration.state import PluginContextFields as F
@@ -171,7 +172,7 @@ def single_instructions(state: Mapping[str, Any], metadata: PluginMetadata) -> s
     """The tone of the turn and the agent's response suggestion, as instructions for its prompt."""
     raw = state.get("tone") or (state.get("metadata") or {}).get("tone")
     tone = ResponseTone.get_description(raw)
-    text = SINGLE_INSTRUCTIONS.format(tone=tone)
+    text = SINGLE_INSTRUCTIONS.format(tone=tone) + capabilities_prompt([metadata.description])
     if metadata.response_suggestion:
         text += f"\nPresentation: {metadata.response_suggestion}"
     return text
