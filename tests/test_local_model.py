@@ -2617,3 +2617,71 @@ def test_an_agent_answering_alone_says_what_is_outside_its_tools() -> None:
     assert (answered.fixed or "").endswith(
         '\n\nI couldn\'t answer all of it: "what time is it in London" is outside what I can do here.'
     )
+
+
+class _SaysText:
+    """A worker stand-in that generates ``text`` (one token per word when streamed)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def complete(self, request: dict[str, Any], cancel: Any = None) -> dict[str, Any]:
+        return {"text": self.text, "finish_reason": "stop"}
+
+    def stream(self, request: dict[str, Any], cancel: Any = None) -> Any:
+        yield from (f"{w} " for w in self.text.split())
+        yield {"finish_reason": "stop"}
+
+
+@pytest.mark.parametrize(
+    ("question", "noted"),
+    [
+        ("Who painted the Mona Lisa?", True),  # the model had said "recreated in 3D", unmarked
+        ("What is the largest planet in the solar system?", True),
+        ("Write a haiku about autumn", False),  # nothing to be wrong about
+        ("Tell me a joke", False),
+    ],
+)
+def test_the_models_own_answer_to_a_question_of_facts_is_said_to_be_its_own(
+    question: str, noted: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cadence.models.local.policy import OWN_ANSWER_NOTE
+
+    model = LocalChatModel()
+    monkeypatch.setattr(LocalChatModel, "worker", lambda self: _SaysText("Leonardo da Vinci painted it."))
+    plan = model.plan([SystemMessage("x"), HumanMessage(question)])
+    assert plan.fixed is None and (plan.note == OWN_ANSWER_NOTE) is noted
+    answer = model.invoke([SystemMessage("x"), HumanMessage(question)])
+    assert answer.content == "Leonardo da Vinci painted it." + (OWN_ANSWER_NOTE if noted else "")
+    streamed = "".join(str(c.content) for c in model.stream([SystemMessage("x"), HumanMessage(question)]))
+    assert streamed.endswith(OWN_ANSWER_NOTE) is noted
+    # a decided answer (a tool's result, small talk) is never noted
+    assert not (model.plan([SystemMessage("x"), HumanMessage("Thanks!")]).note)
+
+
+def test_a_noted_reply_cut_at_its_limit_loses_its_unfinished_sentence(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The note had followed "... using chlorophyll found mainly on their leaves but also other parts like"."""
+    from cadence.models.local.policy import OWN_ANSWER_NOTE, finished_sentences
+
+    class Cut(_SaysText):
+        def complete(self, request: dict[str, Any], cancel: Any = None) -> dict[str, Any]:
+            return {"text": self.text, "finish_reason": "length"}
+
+        def stream(self, request: dict[str, Any], cancel: Any = None) -> Any:
+            yield from (f"{w} " for w in self.text.split())
+            yield {"finish_reason": "length"}
+
+    model = LocalChatModel()
+    monkeypatch.setattr(
+        LocalChatModel,
+        "worker",
+        lambda self: Cut("Plants make sugar. They use light and also other parts like"),
+    )
+    question = [SystemMessage("x"), HumanMessage("What is photosynthesis?")]
+    assert model.invoke(question).content == "Plants make sugar." + OWN_ANSWER_NOTE
+    assert "".join(str(c.content) for c in model.stream(question)) == "Plants make sugar." + OWN_ANSWER_NOTE
+    assert finished_sentences("It is 3.14 and more") == ("", "It is 3.14 and more")
+    assert finished_sentences("Done. Next", whole=True) == ("Done.", " Next")
+    assert finished_sentences("Done.", whole=True) == ("Done.", "")

@@ -29,7 +29,7 @@ from langchain_core.tools import BaseTool
 
 from cadence.models.chunks import bind_openai_tools, report_tokens, stream_in_thread, tool_call_chunks
 from cadence.models.local.grammar import parse_route, parse_tool_output
-from cadence.models.local.policy import Plan, SmallModelPolicy, distinct_arguments_plan
+from cadence.models.local.policy import Plan, SmallModelPolicy, distinct_arguments_plan, finished_sentences
 from cadence.models.local.runtime import BUNDLED_FILE, bundled_model_path
 from cadence.models.local.worker import ModelWorker, WorkerKey, WorkerOptions, get_worker
 from cadence.models.local.worker_main import DEFAULT_THREADS
@@ -173,7 +173,12 @@ class LocalChatModel(BaseChatModel):
                 for key in ("input_tokens", "output_tokens"):
                     result[key] = int(result.get(key, 0)) + int(second.get(key, 0))
         else:
-            message = AIMessage(content=text.strip())
+            said = text.strip()
+            if plan.note and plan.fixed is None and said:
+                # the note follows whole sentences: a reply cut at its token limit loses its unfinished one
+                done, _ = finished_sentences(said, whole=True)
+                said = (done if result.get("finish_reason") == "length" and done else said) + plan.note
+            message = AIMessage(content=said)
         message.usage_metadata = self._usage(result)
         message.response_metadata = {
             "model_name": self.model_label,
@@ -192,11 +197,22 @@ class LocalChatModel(BaseChatModel):
     ) -> Iterator[AIMessageChunk]:
         """Blocking token stream of a plain-text plan; the last chunk carries the usage."""
         result: dict[str, Any] = {}
+        held = ""  # with a note: the unfinished sentence, said once it ends (dropped if the reply is cut)
+        said = False
         for item in self.worker().stream(self._completion_args(plan, stop, stream=True), cancel):
             if isinstance(item, dict):
                 result = item
-            elif item:
+            elif item and not plan.note:
                 yield AIMessageChunk(content=item)
+            elif item:
+                done, held = finished_sentences(held + item)
+                if done:
+                    said = True
+                    yield AIMessageChunk(content=done)
+        if plan.note and (held.strip() or said):
+            if held.strip() and (result.get("finish_reason") != "length" or not said):
+                yield AIMessageChunk(content=held.rstrip())
+            yield AIMessageChunk(content=plan.note)
         yield AIMessageChunk(
             content="",
             usage_metadata=self._usage(result),

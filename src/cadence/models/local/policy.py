@@ -830,6 +830,8 @@ class Plan:
     results handed back verbatim): no generation is run."""
     repeat_penalty: float = 1.0
     """llama.cpp's repeat penalty (1.0 = none: a penalty makes the model alter numbers it should copy)."""
+    note: str = ""
+    """Text added after a generated answer (:data:`OWN_ANSWER_NOTE`), never to a decided one."""
 
 
 def distinct_arguments_plan(plan: Plan, message: AIMessage) -> Plan | None:
@@ -2478,6 +2480,27 @@ def has_no_required_arguments(schema: Mapping[str, Any]) -> bool:
 
 CHAT_SYSTEM = "You are a friendly assistant. Reply in one or two short sentences."
 """System prompt of a reply without tool results (a node's long prompt is echoed by a small model)."""
+OWN_ANSWER_NOTE = (
+    "\n\n(No tool here covers this: it is the small offline model's own answer, which may be wrong.)"
+)
+"""Said after the embedded model's own answer to a question of facts no tool answered."""
+_SENTENCE_DONE_RE = re.compile(r"[.!?][)\"'”’]*(?=\s)")
+_LAST_SENTENCE_DONE_RE = re.compile(r"[.!?][)\"'”’]*(?=\s|$)")
+
+
+def finished_sentences(text: str, *, whole: bool = False) -> tuple[str, str]:
+    """``text`` split after its last finished sentence (one whose end a space follows, or the text's end when
+    it is ``whole``, not a stream's part): what is said, and the rest (an unfinished sentence, or "")."""
+    ends = [m.end() for m in (_LAST_SENTENCE_DONE_RE if whole else _SENTENCE_DONE_RE).finditer(text)]
+    return (text[: ends[-1]], text[ends[-1] :]) if ends else ("", text)
+
+
+_FACT_ASKED_RE = re.compile(
+    r"^\W*(?:who|whom|whose|what|what's|whats|when|where|which|why|how|is|are|was|were|does|do|did|can|could"
+    r"|will|would|should|has|have|had|tell me (?:about|who|what|when|where|why|how))\b",
+    re.IGNORECASE,
+)
+"""A question asking for facts (not a request to write a joke or a poem)."""
 CHAT_MAX_TOKENS = 60
 """Tokens a reply without tool results may produce (small models ramble and repeat)."""
 ANSWER_MAX_TOKENS = 80
@@ -3312,7 +3335,10 @@ class SmallModelPolicy:
             system = CHAT_SYSTEM + (f" {style}" if style else "")
             prompt = [{"role": "system", "content": system}, {"role": "user", "content": question}]
             tokens = min(self.max_tokens or CHAT_MAX_TOKENS, CHAT_MAX_TOKENS)
-            return Plan("text", prompt, None, [], [], tokens, repeat_penalty=CHAT_REPEAT_PENALTY)
+            # a question of facts no tool answered ("Who painted the Mona Lisa?"): the small model's own
+            # answer is said to be one, since it is often wrong ("Neptune, but it's actually Uranus")
+            note = OWN_ANSWER_NOTE if _FACT_ASKED_RE.match(question) and not is_small_talk(question) else ""
+            return Plan("text", prompt, None, [], [], tokens, repeat_penalty=CHAT_REPEAT_PENALTY, note=note)
         prompt = [{"role": "system", "content": system_text or CHAT_SYSTEM}]
         for m in messages:
             if isinstance(m, SystemMessage):
