@@ -545,10 +545,25 @@ def test_leap_years_and_the_days_of_a_year_or_month(question: str, expected: str
 
 
 @pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # "this month" had not been read ("Cannot read 'this month'"); today is 15 January 2025
+        ("How many days are in this month?", "January 2025 has 31 days."),
+        ("How many days are in next month?", "February 2025 has 28 days (2025 is not a leap year)."),
+        ("How many days did last month have?", "December 2024 had 31 days."),
+        ("Is this year a leap year?", "No, 2025 is not a leap year (365 days)."),
+        ("Is next year a leap year?", "No, 2026 is not a leap year (365 days)."),
+        ("Was last year a leap year?", "Yes, 2024 was a leap year (366 days)."),
+    ],
+)
+def test_a_month_or_year_named_from_today(question: str, expected: str) -> None:
+    assert ask(question) == expected
+
+
+@pytest.mark.parametrize(
     ("question", "message"),
     [
         ("Is two thousand twenty eight a leap year?", "write it in digits"),
-        ("Is this year a leap year?", "write it in digits"),  # not read from today: only digits
         ("is 2028 or 2032 a leap year?", "write it in digits"),
         ("How many leap years are there between 2000 and 2030?", "write it in digits"),
         ("Is 2024 a leap year in the Julian calendar?", "write it in digits"),

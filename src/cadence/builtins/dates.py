@@ -1113,6 +1113,23 @@ _HOW_MANY_DAYS_RE = re.compile(r"\bhow\s+many\s+days\b", re.IGNORECASE)
 _NEXT_OR_LAST_LEAP_RE = re.compile(r"\b(next|last|previous)\s+leap[\s-]*year\b", re.IGNORECASE)
 
 
+_RELATIVE_PERIOD_RE = re.compile(
+    r"\b(?P<which>this|next|last|the\s+current|the\s+coming|the\s+previous)\s+(?P<what>month|year)\b",
+    re.IGNORECASE,
+)
+"""A month or year named from today ("this month", "next year") in a question about its days or leap year."""
+
+
+def _period_named(match: re.Match[str], today: date) -> str:
+    """The month ("December 2026") or year ("2026") :data:`_RELATIVE_PERIOD_RE` matched, from ``today``."""
+    which = match.group("which").lower().split()[-1]
+    step = {"next": 1, "coming": 1, "last": -1, "previous": -1}.get(which, 0)
+    if match.group("what").lower() == "year":
+        return str(today.year + step)
+    index = today.year * 12 + today.month - 1 + step
+    return f"{calendar.month_name[index % 12 + 1]} {index // 12}"
+
+
 def _year_fact(question: str, today: date) -> str | None:
     """Answer a question about a year or a month written with digits: whether it is a leap year ("is 2028
     a leap year?"), how many days it has ("how many days are in 2028?", "how many days in February
@@ -1123,6 +1140,8 @@ def _year_fact(question: str, today: date) -> str | None:
     leap = _LEAP_RE.search(question) is not None
     if not leap and not _LENGTH_RE.search(question):
         return None
+    # "How many days are in this month?", "Is next year a leap year?": the month or year it is from today
+    question = _RELATIVE_PERIOD_RE.sub(lambda m: _period_named(m, today), question)
     tokens = _FACT_TOKEN_RE.findall(question.replace("\u2019", "'").lower())
     words = [t for t in tokens if not t.isdigit() and t not in _FACT_PUNCTUATION]
     numbers = [i for i, t in enumerate(tokens) if t.isdigit()]
@@ -1170,6 +1189,7 @@ def _year_fact(question: str, today: date) -> str | None:
                 f"Cannot tell how many days February has in {question!r}: 28, or 29 in a leap year; write "
                 "the year, e.g. 'how many days are in February 2028?'"
             )
+        past = year is not None and (year, month) < (today.year, today.month)  # "last month had"
         length = calendar.monthrange(year or 2001, month)[1]  # the year matters only to February
         what = f"{calendar.month_name[month]} {year}" if year else calendar.month_name[month]
         why = "" if year else " in every year"
