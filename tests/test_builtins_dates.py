@@ -548,9 +548,12 @@ def test_leap_years_and_the_days_of_a_year_or_month(question: str, expected: str
     ("question", "expected"),
     [
         # "this month" had not been read ("Cannot read 'this month'"); today is 15 January 2025
-        ("How many days are in this month?", "January 2025 has 31 days."),
-        ("How many days are in next month?", "February 2025 has 28 days (2025 is not a leap year)."),
-        ("How many days did last month have?", "December 2024 had 31 days."),
+        ("How many days are in this month?", "This month, January 2025, has 31 days."),
+        (
+            "How many days are in next month?",
+            "Next month, February 2025, has 28 days (2025 is not a leap year).",
+        ),
+        ("How many days did last month have?", "Last month, December 2024, had 31 days."),
         ("Is this year a leap year?", "No, 2025 is not a leap year (365 days)."),
         ("Is next year a leap year?", "No, 2026 is not a leap year (365 days)."),
         ("Was last year a leap year?", "Yes, 2024 was a leap year (366 days)."),

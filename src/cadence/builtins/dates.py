@@ -1141,6 +1141,7 @@ def _year_fact(question: str, today: date) -> str | None:
     if not leap and not _LENGTH_RE.search(question):
         return None
     # "How many days are in this month?", "Is next year a leap year?": the month or year it is from today
+    relative = _RELATIVE_PERIOD_RE.search(question)
     question = _RELATIVE_PERIOD_RE.sub(lambda m: _period_named(m, today), question)
     tokens = _FACT_TOKEN_RE.findall(question.replace("\u2019", "'").lower())
     words = [t for t in tokens if not t.isdigit() and t not in _FACT_PUNCTUATION]
@@ -1201,6 +1202,8 @@ def _year_fact(question: str, today: date) -> str | None:
         what = str(year)
         why = f" ({'a' if calendar.isleap(year) else 'not a'} leap year)"
     verb = "had" if past else "has"
+    if relative is not None:  # "This month, December 2026, has 31 days."
+        what = f"{_capital(' '.join(relative.group(0).lower().split()))}, {what},"
     sentence = f"{what} {verb} {length} days{why}."
     if not claimed:
         return sentence
