@@ -2907,3 +2907,25 @@ def test_take_the_square_root_as_a_step_is_no_subtraction(text: str, value: str)
 def test_a_rounding_said_again_and_again_reads_in_bounded_depth() -> None:
     """ "rounded rounded ..." had recursed once per word (RecursionError on 4,000 of them)."""
     assert read_conversion("rounded " * 4000) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        (
+            "I have 24 cookies and want to share them among 5 friends. How many does each get?",
+            "Each gets 4, with 4 left over: 5 × 4 = 20 of the 24 cookies (about 4.8 each if the rest is split too).",
+        ),
+        (
+            "Split 17 apples between 3 kids",
+            "Each gets 5, with 2 left over: 3 × 5 = 15 of the 17 apples (about 5.67 each if the rest is split too).",
+        ),
+        ("Share 20 apples among 4 kids", "(20 / 4) = 5"),  # evenly: the quotient
+        ("Share $50 among 3 people", "(50 / 3) = 16.6666666667 (about $16.67)"),  # money is split in cents
+        ("If 7 pizzas are shared by 3 people, how much does each get?", "(7 / 3) = 2.33333333333"),  # cut up
+        ("What is 24 divided by 5?", "24 / 5 = 4.8"),  # no things shared
+    ],
+)
+def test_whole_things_shared_out_leave_a_remainder(text: str, answer: str) -> None:
+    """Cookies shared among friends had been 4.8 each."""
+    assert calculate.invoke({"expression": text}) == answer

@@ -198,6 +198,45 @@ def _share_left(text: str, translated: str, left: Number) -> str | None:
     return f"{translated} / {whole.group(1)} = {written}"
 
 
+_SHARED_RE = re.compile(
+    r"\b(?:shar(?:e[sd]?|ing)|split(?:ting)?|divid(?:e[sd]?|ing)|distribut(?:e[sd]?|ing)|hand(?:ed|ing)? out"
+    r"|deal(?:t|ing)?|give[sn]?|giving)\b.*\b(?:among|amongst|between|by|to|with|equally|evenly)\b",
+    re.IGNORECASE | re.DOTALL,
+)
+"""Things shared out ("share 24 cookies among 5 friends", "split 17 apples between 3 kids")."""
+_THINGS_SHARED_RE = re.compile(r"(?<![\d.$€£])(?P<n>\d+)\s+(?P<things>[a-z]+s)\b", re.IGNORECASE)
+_NOT_WHOLE_THINGS_TEXT = """dollars euros pounds cents pence bucks kilograms kgs grams kilos ounces litres
+    liters millilitres milliliters gallons cups metres meters kilometres kilometers miles feet inches yards
+    hours minutes seconds days weeks months years pizzas pies cakes bars loaves sandwiches percent points"""
+_NOT_WHOLE_THINGS = frozenset(_NOT_WHOLE_THINGS_TEXT.split())
+"""Things that are shared in parts as well (money, measures, what is cut up): never "4 with 4 left over"."""
+
+
+def _shared_things(text: str, translated: str, result: Number) -> str | None:
+    """Whole things shared out that do not divide evenly: "I have 24 cookies and want to share them among 5
+    friends. How many does each get?" was answered 4.8; each gets 4, with 4 left over. ``None`` unless the
+    text shares a whole number of countable things (not money or a measure) and asks how many, not how
+    much."""
+    whole = re.fullmatch(r"\(\s*(\d+)\s*/\s*(\d+)\s*\)", translated.strip())
+    if whole is None or float(result).is_integer() or len(text) > 500 or not _SHARED_RE.search(text):
+        return None
+    things = _THINGS_SHARED_RE.search(text)
+    if (
+        things is None
+        or things.group("n") != whole.group(1)
+        or things.group("things").lower() in _NOT_WHOLE_THINGS
+        or re.search(r"[$€£]|\bhow much\b", text, re.IGNORECASE)
+    ):
+        return None
+    total, people = int(whole.group(1)), int(whole.group(2))
+    each, left = divmod(total, people)
+    split = format_number(round(float(result), 2))
+    return (
+        f"Each gets {each}, with {left} left over: {people} × {each} = {people * each} of the {total} "
+        f"{things.group('things')} (about {split} each if the rest is split too)."
+    )
+
+
 PRIME_MAX = 10**10
 """Largest number whose primality or prime factors the calculator works out (trial division: a few ms)."""
 _IS_PRIME_RE = re.compile(
@@ -1174,7 +1213,7 @@ def _calculate_one(expression: str) -> str:
                 "operation with symbols or functions, e.g. sqrt(225), factorial(5), 3 * 19.99"
             ) from None
         logger.debug("calculated %r as %r", expression, translated)
-        share = _share_left(expression, translated, result)
+        share = _share_left(expression, translated, result) or _shared_things(expression, translated, result)
         if share is not None:
             return share
         conversion = conversion_in(expression) or rate_in(expression)
