@@ -774,3 +774,46 @@ def test_a_number_worked_out_of_several_is_not_read_from_memory() -> None:
     assert not worked_out(
         "How many hours is a marathon?", ["I have 3 kids.", "My age is 40."]
     )  # no term shared
+
+
+# -- forgetting on request -------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        ("Forget my age.", {"age", "old", "years", "born", "birthday", "birth"}),
+        ("Please forget that I live in Berlin", {"live", "berlin"}),
+        ("Can you forget my name?", {"name"}),
+        ("Delete my favorite color from memory", {"favorite", "color"}),
+        ("Forget everything about me", set()),
+        ("forget what I told you", set()),
+    ],
+)
+def test_a_request_to_forget_names_what(message: str, words: set[str]) -> None:
+    from cadence.memory.ingest import forget_request
+
+    assert forget_request(message) == frozenset(words)
+
+
+@pytest.mark.parametrize(
+    "message", ["Forget it", "Forget about it.", "Delete the file report.txt", "What is 2+2?"]
+)
+def test_other_messages_ask_nothing_forgotten(message: str) -> None:
+    from cadence.memory.ingest import forget_request
+
+    assert forget_request(message) is None
+
+
+async def test_forget_deletes_what_it_names_and_says_so() -> None:
+    """ "Forget my age." had been sent to the calendar (its error); the memory kept the age."""
+    engine, _ = engine_with([FINALIZE, {"content": "ok"}] * 2 + [FINALIZE, {"content": "ok"}] * 2)
+    await engine.ainvoke("My name is Alex. I'm 30 years old.", thread_id="t1", user_id="u")
+    listed = [m.statement for m in await engine.memory.list("u")]
+    assert "You're 30 years old." in listed and "Your name is Alex." in listed
+    out = await engine.ainvoke("Forget my age.", thread_id="t2", user_id="u")
+    assert out.response == "I've forgotten this: You're 30 years old."
+    assert out.trace["memory"]["ingested"] == 0  # the reply restates it: not kept again
+    assert [m.statement for m in await engine.memory.list("u")] == ["Your name is Alex."]
+    nothing = await engine.ainvoke("Forget my favorite color", thread_id="t3", user_id="u")
+    assert nothing.response == "There was nothing to forget: you haven't told me about that."
+    await engine.ainvoke("Forget everything about me", thread_id="t4", user_id="u")
+    assert await engine.memory.list("u") == []

@@ -534,3 +534,22 @@ def test_a_question_about_the_previous_answer_asks_it_again(message: str) -> Non
 )
 def test_a_question_of_its_own_is_not_the_previous_one_again(message: str) -> None:
     assert not asks_previous_again(message)
+
+
+def test_told_facts_on_other_things_do_not_answer_a_question_about_the_user() -> None:
+    """ "How old am I?" with only a name told (the age forgotten) had been left to the model ("I'm a friendly
+    AI"); a conversation of other questions tells nothing either."""
+    told = SystemMessage("x\n\nWHAT THE USER TOLD YOU ABOUT THEMSELVES EARLIER:\n- Your name is Dana.")
+    assert (unknown_of_user_reply("How old am I?", [told, HumanMessage("How old am I?")]) or "").startswith(
+        "I don't know how old you are"
+    )
+    assert (
+        unknown_of_user_reply("What's my favorite color?", [told, HumanMessage("What's my favorite color?")])
+        or ""
+    ).startswith("I don't know your favorite color")
+    born = SystemMessage("x\n\nWHAT THE USER TOLD YOU ABOUT THEMSELVES EARLIER:\n- You were born in 1990.")
+    assert unknown_of_user_reply("How old am I?", [born, HumanMessage("How old am I?")]) is None
+    asked = [SystemMessage("x"), HumanMessage("What is 2+2?"), HumanMessage("What do you know about me?")]
+    assert (unknown_of_user_reply("What do you know about me?", asked) or "").startswith(
+        "I don't know anything"
+    )

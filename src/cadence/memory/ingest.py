@@ -269,6 +269,59 @@ def about_user(question: str) -> bool:
     return _ABOUT_USER_RE.search(asked_part(question.replace("’", "'"))) is not None
 
 
+FORGET_RE = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|please|now|also|and)[ ,]+)*(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+    r"(?:forget|(?:delete|erase|remove|wipe|clear)"
+    r"(?=\s+(?:my|what i|everything|all)\b|.*\bfrom (?:your )?memory\b))"
+    r"\s+(?:about\s+)?(?P<what>[^?]{1,80}?)(?:\s+from (?:your )?memory)?"
+    r"(?:,?\s+please)?\s*[.!?]*\s*$",
+    re.IGNORECASE,
+)
+"""A request to forget what the user told ("Forget my age.", "Please forget that I live in Berlin", "Forget
+everything about me")."""
+_EVERYTHING_RE = re.compile(
+    r"^(?:everything|all|it all|all of (?:it|that)|all my (?:data|facts|memories|info(?:rmation)?)"
+    r"|(?:everything|all|what) (?:you know |you remember |i(?:'ve| have)? told you )?(?:about|of) me"
+    r"|what i(?:'ve| have)? told you|my (?:data|memories|information|info)|me)$",
+    re.IGNORECASE,
+)
+_FORGET_ALIASES: dict[str, frozenset[str]] = {
+    "age": frozenset({"age", "old", "years", "born", "birthday", "birth"}),
+    "birthday": frozenset({"birthday", "born", "birth"}),
+    "address": frozenset({"live", "living", "lives", "address", "home"}),
+    "home": frozenset({"live", "living", "lives", "home"}),
+    "city": frozenset({"live", "living", "lives", "city"}),
+    "location": frozenset({"live", "living", "lives", "location"}),
+    "job": frozenset({"work", "job", "works", "working", "employer"}),
+    "work": frozenset({"work", "job", "works", "working"}),
+}
+"""What a word naming a kind of fact matches in the facts ("my age": "You're 30 years old.")."""
+_FORGET_FILLER_TEXT = """my me i i'm that this it in at of what you about the a an is are was am told said
+    know where when how"""
+_FORGET_FILLER = frozenset(_FORGET_FILLER_TEXT.split())
+"""Words of a request to forget that name no fact ("Forget it" is "never mind": no request)."""
+
+
+def forget_request(message: str) -> frozenset[str] | None:
+    """What a request to forget (:data:`FORGET_RE`) names: the words a fact must have to be forgotten (an
+    empty set: everything the user told); None when ``message`` asks no such thing."""
+    match = FORGET_RE.match(" ".join(message.split())) if len(message) <= 200 else None
+    if match is None:
+        return None
+    what = match.group("what").strip().rstrip(".!? ")
+    if _EVERYTHING_RE.match(what):
+        return frozenset()
+    words = {w for w in re.findall(r"[a-z']+", what.lower()) if w not in _FORGET_FILLER}
+    if not words:
+        return None
+    return frozenset(set().union(*(_FORGET_ALIASES.get(w, {w}) for w in words)))
+
+
+def names_fact(words: frozenset[str], text: str) -> bool:
+    """Whether a fact's ``text`` has one of ``words`` (:func:`forget_request`; any fact for an empty set)."""
+    return not words or bool(words & set(re.findall(r"[a-z']+", text.lower())))
+
+
 def clip(text: str, limit: int) -> str:
     """``text`` with collapsed whitespace, cut at ``limit`` characters (at a sentence end if one is near)."""
     flat = " ".join(text.split())

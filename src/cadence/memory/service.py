@@ -40,7 +40,7 @@ from typing import Any
 from langgraph.store.base import BaseStore, Item, PutOp
 
 from cadence.memory.ingest import about_user as asks_about_user
-from cadence.memory.ingest import claim, clip, stated_facts
+from cadence.memory.ingest import claim, clip, names_fact, stated_facts
 from cadence.memory.recall import (
     SELF_TERMS,
     Scored,
@@ -602,6 +602,21 @@ class MemoryService:
         for item in found:
             await self.store.adelete(item.namespace, item.key)
         return bool(found)
+
+    async def forget_told(
+        self, user_id: str, words: frozenset[str], *, project_id: str | None = None
+    ) -> list[MemoryItem]:
+        """Delete what the user asked to forget in a conversation ("Forget my age."): the memories of the
+        turn's namespace (the project's, or the project-less one) whose text has one of ``words``
+        (:func:`~cadence.memory.ingest.forget_request`; every one for an empty set). Returns the forgotten."""
+        forgotten: list[MemoryItem] = []
+        for item in await self._scan(self.namespace(user_id, project_id)):
+            memory = MemoryItem.from_store(item)
+            if names_fact(words, memory.text) or names_fact(words, memory.statement):
+                await self.store.adelete(item.namespace, item.key)
+                forgotten.append(memory)
+        logger.info("memories forgotten on request", extra={"count": len(forgotten)})
+        return forgotten
 
     async def forget_all(self, user_id: str, *, project_id: str | None = None) -> int:
         """Delete all of the user's memories (of one project, or all); how many were deleted."""

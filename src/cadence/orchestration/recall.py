@@ -203,7 +203,14 @@ class EngineMemory:
         turn's memory: they answer it ("I live in Lisbon." is acknowledged as "You live in Lisbon."), and
         nothing is kept after the turn.
         """
+        from cadence.memory.ingest import forget_request
+
         question = message_text(state_in["messages"][0])
+        forget = forget_request(question)
+        if forget is not None:
+            # "Forget my age.": the memories it names are deleted now, and the reply says which
+            state_in[STATE_KEY] = await self._forget_told(forget, context)
+            return
         # a message that only tells facts about the user: they answer this turn (and are kept after it)
         stated = _stated_now(question)
         told_now = {"adequacy": 1.0, "routing_adequacy": 1.0, "items": stated, "stated": True}
@@ -222,6 +229,31 @@ class EngineMemory:
         context.memory_read = recall.read  # the ingestion at the turn's end reuses this read
         memory = {**recall.to_dict(), "routing_adequacy": _facts_adequacy(recall, question)}
         state_in[STATE_KEY] = told_now if stated else memory
+
+    async def _forget_told(self, words: frozenset[str], context: Any) -> dict[str, Any]:
+        """The turn's memory after a request to forget: what was forgotten, said as the reply (nothing of
+        the turn is kept: its answer would restate what was forgotten)."""
+        if self.memory is None:
+            said = ["Long-term memory is off (CADENCE_MEMORY): nothing you tell me is kept after a turn."]
+        else:
+            try:
+                forgotten = await self.memory.forget_told(
+                    context.user_id, words, project_id=context.project_id
+                )
+            except Exception as exc:
+                logger.warning("memory forget failed", extra={"error": f"{type(exc).__name__}: {exc}"})
+                context.trace.errors.append(
+                    {"node": MEMORY_NODE, "code": "memory_error", "message": str(exc)}
+                )
+                forgotten = None
+            if forgotten is None:
+                said = ["I could not forget it: the memory store failed; please try again."]
+            elif forgotten:
+                said = [f"I've forgotten this: {' '.join(dict.fromkeys(m.statement for m in forgotten))}"]
+            else:
+                said = ["There was nothing to forget: you haven't told me about that."]
+        items = [{"id": None, "kind": FACT_KIND, "text": t, "statement": t, "score": 1.0} for t in said]
+        return {"adequacy": 1.0, "routing_adequacy": 1.0, "items": items, "stated": True, INGESTED: 0}
 
     async def memory_after_turn(
         self, state: Mapping[str, Any], context: Any, error: Mapping[str, Any] | None, *, paused: bool

@@ -2721,7 +2721,15 @@ _MY_THING_ASKED_RE = re.compile(
 )
 """A question for a thing of the user's alone ("What's my name?", "When is my birthday?", "What are my
 plans today?"): only what the user told can answer it."""
-_SELF_ASKED: tuple[tuple[re.Pattern[str], str], ...] = (
+_TOLD_WORD_RE = re.compile(r"[a-z]{3,}")
+_TOLD_ABOUT_SELF_RE = re.compile(
+    r"^\W*(?:(?:hi|hey|hello|so|and|also|btw|actually|ok(?:ay)?|well)[ ,!]+)*"
+    r"(?:i|i'm|i am|im|i've|my|call me)\b"
+    r"|\b(?:my name is|i live|i'm from|i am from|i was born)\b",
+    re.IGNORECASE,
+)
+"""An earlier message in which the user spoke of themselves ("I'm 30.", "Hi, my name is Ada")."""
+_SELF_ASKED: tuple[tuple[re.Pattern[str], str, frozenset[str]], ...] = (
     (
         re.compile(
             r"^\W*(?:where (?:do|did) i (?:live|come from|grow up)|where am i (?:from|based)"
@@ -2729,10 +2737,16 @@ _SELF_ASKED: tuple[tuple[re.Pattern[str], str], ...] = (
             re.IGNORECASE,
         ),
         "where you live",
+        frozenset({"live", "lives", "living", "from", "home", "based"}),
     ),
-    (re.compile(r"^\W*(?:how old am i|when was i born)[\s?!.]*$", re.IGNORECASE), "how old you are"),
+    (
+        re.compile(r"^\W*(?:how old am i|when was i born)[\s?!.]*$", re.IGNORECASE),
+        "how old you are",
+        frozenset({"old", "age", "born", "birthday", "birth"}),
+    ),
 )
-"""Questions about the user asked without "my", and what each asks, said to the user."""
+"""Questions about the user asked without "my": what each asks, said to the user, and the words of a told
+fact that may answer it."""
 
 
 MAX_QUESTIONS_LISTED = 20
@@ -2769,18 +2783,29 @@ def unknown_of_user_reply(question: str, messages: Sequence[BaseMessage]) -> str
     the prompt, no earlier message of theirs in the conversation, no tool result), a small model answers
     as itself ("I'm Emily, a friendly AI"); the reply says it does not know and how to tell it.
     """
-    if earlier_questions(messages, 1) or told_facts(_system_text(messages)):
-        return None
+    if any(_TOLD_ABOUT_SELF_RE.match(asked) for asked in earlier_questions(messages, MAX_QUESTIONS_LISTED)):
+        return None  # the user spoke of themselves earlier in the conversation: it may answer
+    told = told_facts(_system_text(messages))
     text = " ".join(question.split())
     if WHAT_IS_KNOWN_RE.match(text):
+        if told:
+            return None
         return (
             "I don't know anything about you yet: you haven't told me about yourself. Tell me (your name, "
             "where you live, …) and I'll use it in my answers."
         )
     thing = _MY_THING_ASKED_RE.match(text)
-    what = f"your {thing.group('what').strip()}" if thing else None
-    what = what or next((said for pattern, said in _SELF_ASKED if pattern.match(text)), None)
-    if what is None:
+    asked: tuple[str, frozenset[str]] | None = None
+    if thing is not None:
+        what = thing.group("what").strip()
+        asked = (f"your {what}", frozenset(_TOLD_WORD_RE.findall(what.lower())))
+    else:
+        asked = next(((said, words) for pattern, said, words in _SELF_ASKED if pattern.match(text)), None)
+    if asked is None:
+        return None
+    what, words = asked
+    # told facts answer it when one has its words ("How old am I?" of "You were born on 3 May 1990.")
+    if told and (not words or any(words & set(_TOLD_WORD_RE.findall(fact.lower())) for fact in told)):
         return None
     return f"I don't know {what}: you haven't told me. Tell me, and I'll use it in my answers."
 
