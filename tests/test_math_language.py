@@ -2929,3 +2929,17 @@ def test_a_rounding_said_again_and_again_reads_in_bounded_depth() -> None:
 def test_whole_things_shared_out_leave_a_remainder(text: str, answer: str) -> None:
     """Cookies shared among friends had been 4.8 each."""
     assert calculate.invoke({"expression": text}) == answer
+
+
+@pytest.mark.parametrize("text", ["Convert 5 parsecs to light years", "Convert 12 apples to oranges"])
+def test_a_conversion_of_units_not_known_says_which_units_are(text: str) -> None:
+    """It had been "no arithmetic", which no agent takes: the small model made up a parsec."""
+    from cadence.builtins.math import reads_arithmetic
+
+    with pytest.raises(
+        CalculationError, match=r"^Cannot convert \w+ to [\w ]+: one of them is no unit"
+    ) as info:
+        calculate.invoke({"expression": text})
+    assert "lengths (mm, cm, m, km" in str(info.value)
+    assert reads_arithmetic(text)  # the calculator's to say
+    assert calculate.invoke({"expression": "Convert 3 cups to ml"}).startswith("3 cups = 709.76 ml")

@@ -494,6 +494,18 @@ _CURRENCY_CONVERSION_RE = re.compile(
 )
 """A conversion between two currencies ("100 dollars to euros", "$50 in yen"): no fixed factor to apply (a
 currency followed by an amount is that amount: "from $50 to $65" is a change)."""
+_UNIT_CONVERSION_ASKED_RE = re.compile(
+    r"^\W*(?:(?:please|can you|could you)\s+)?(?:convert|change|turn|express)\s+(?:-?\d[\d,.]*)\s*"
+    r"(?P<unit>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}?)\s+(?:to|in|into)\s+(?P<to>[a-z][a-z -]{0,30}?)\W*$",
+    re.IGNORECASE,
+)
+"""A conversion asked plainly ("Convert 5 parsecs to light years"): read as one or refused by its units."""
+UNITS_CONVERTED = (
+    "durations (seconds to weeks), lengths (mm, cm, m, km, inches, feet, yards, miles), masses (g, kg, "
+    "ounces, pounds, stone), volumes (ml, litres, teaspoons, cups, pints, gallons), areas (square m/ft, "
+    "acres, hectares), speeds (km/h, mph, m/s, knots) and temperatures (Celsius, Fahrenheit, Kelvin)"
+)
+"""The units the calculator converts, as an error about another unit says them."""
 
 
 _RATE_GIVEN_RE = re.compile(
@@ -1184,6 +1196,14 @@ def _calculate_one(expression: str) -> str:
     try:
         result = evaluate(expression)
     except CalculationError as exc:
+        asked = _UNIT_CONVERSION_ASKED_RE.match(expression) if isinstance(expression, str) else None
+        if asked is not None and len(expression) <= 200 and conversion_in(expression) is None:
+            # "Convert 5 parsecs to light years": a unit the calculator does not know, said (not read as
+            # no arithmetic at all, which no agent takes: the small model had made up an answer)
+            raise CalculationError(
+                f"Cannot convert {asked.group('unit')} to {asked.group('to').strip()}: one of them is no "
+                f"unit the calculator converts; it converts {UNITS_CONVERTED}"
+            ) from None
         translated = to_expression(expression) if isinstance(expression, str) else ""
         if not translated or translated == expression.strip():
             if getattr(exc, "unreadable", False) and isinstance(expression, str):
