@@ -2685,3 +2685,25 @@ def test_a_noted_reply_cut_at_its_limit_loses_its_unfinished_sentence(
     assert finished_sentences("It is 3.14 and more") == ("", "It is 3.14 and more")
     assert finished_sentences("Done. Next", whole=True) == ("Done.", " Next")
     assert finished_sentences("Done.", whole=True) == ("Done.", "")
+
+
+def test_an_agent_answering_alone_answers_from_memory_what_its_tools_do_not_read() -> None:
+    """The single mode: "I'm 30 years old." and "Forget my age." had been declined as outside the calculator
+    (or given its error), though memory answers them."""
+    from cadence.builtins.math import MathPlugin
+    from cadence.conventions import MEMORY_TOOL
+
+    system = f"You calculate. {FINAL_REPLY_NOTICE} RESPONSE STYLE: natural"
+    model = LocalChatModel()
+    bound = model.bind_tools(MathPlugin.create_agent().get_tools())
+    for question, memory in [
+        ("I'm 30 years old.", "You're 30 years old."),
+        ("Forget my age.", "I've forgotten this: You're 30 years old."),
+    ]:
+        messages = [
+            SystemMessage(system),
+            HumanMessage(question),
+            AIMessage("", tool_calls=[{"name": MEMORY_TOOL, "args": {"query": question}, "id": "m"}]),
+            ToolMessage(memory, tool_call_id="m", name=MEMORY_TOOL),
+        ]
+        assert model.plan(messages, **bound.kwargs).fixed == memory  # type: ignore[attr-defined]

@@ -2842,6 +2842,7 @@ class SmallModelPolicy:
         names = [tool_name(t) for t in tools]
         if FORWARD_TOOL in names and all(is_route_tool(n) or n == FORWARD_TOOL for n in names):
             return self._plan_supervisor(messages, tools, question, turn, results)
+        remembered = [(name, value) for name, value in results if name == MEMORY_TOOL]
         if tools:  # an agent: the results of its own tools (another agent's failure before it is not one)
             results = [(name, value) for name, value in results if name in names]
         real = [t for t in tools if tool_name(t) != BACK_TOOL_NAME]
@@ -2862,8 +2863,11 @@ class SmallModelPolicy:
             and FINAL_REPLY_NOTICE in _system_text(messages)
             and not self.reads_any(real, question)
         ):
-            # the single mode's agent asked what none of its tools reads ("What time is it in Tokyo?" of the
-            # calculator): said so with what it does, rather than a tool's error about what it reads
+            # the single mode's agent asked what none of its tools reads: what memory holds answers it ("I'm
+            # 30 years old.", "Forget my age.", "How old am I?"), else the reply says what the agent does
+            # ("What time is it in Tokyo?" of the calculator), rather than a tool's error about what it reads
+            if remembered:
+                return self._plan_text(messages, question, remembered)
             return Plan(
                 "text", [], None, [], [], 0, fixed=outside_reply(capabilities_in(_system_text(messages)))
             )
