@@ -785,6 +785,7 @@ def test_a_number_worked_out_of_several_is_not_read_from_memory() -> None:
         ("Can you forget my name?", {"name"}),
         ("Delete my favorite color from memory", {"favorite", "color"}),
         ("Forget everything about me", set()),
+        ("Forget my age and my name", {"age", "old", "years", "born", "birthday", "birth", "name"}),
         ("forget what I told you", set()),
     ],
 )
@@ -795,7 +796,14 @@ def test_a_request_to_forget_names_what(message: str, words: set[str]) -> None:
 
 
 @pytest.mark.parametrize(
-    "message", ["Forget it", "Forget about it.", "Delete the file report.txt", "What is 2+2?"]
+    "message",
+    [
+        "Forget it",
+        "Forget about it.",
+        "Delete the file report.txt",
+        "What is 2+2?",
+        "Forget that, what is 2+2?",
+    ],
 )
 def test_other_messages_ask_nothing_forgotten(message: str) -> None:
     from cadence.memory.ingest import forget_request

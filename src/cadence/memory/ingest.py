@@ -273,7 +273,7 @@ FORGET_RE = re.compile(
     r"^\W*(?:(?:ok(?:ay)?|please|now|also|and)[ ,]+)*(?:(?:can|could|would) you\s+)?(?:please\s+)?"
     r"(?:forget|(?:delete|erase|remove|wipe|clear)"
     r"(?=\s+(?:my|what i|everything|all)\b|.*\bfrom (?:your )?memory\b))"
-    r"\s+(?:about\s+)?(?P<what>[^?]{1,80}?)(?:\s+from (?:your )?memory)?"
+    r"\s+(?:about\s+)?(?P<what>[^?,;:]{1,80}?)(?:\s+from (?:your )?memory)?"
     r"(?:,?\s+please)?\s*[.!?]*\s*$",
     re.IGNORECASE,
 )
@@ -296,8 +296,8 @@ _FORGET_ALIASES: dict[str, frozenset[str]] = {
     "work": frozenset({"work", "job", "works", "working"}),
 }
 """What a word naming a kind of fact matches in the facts ("my age": "You're 30 years old.")."""
-_FORGET_FILLER_TEXT = """my me i i'm that this it in at of what you about the a an is are was am told said
-    know where when how"""
+_FORGET_FILLER_TEXT = """my me i i'm that this it in at of and or what you about the a an is are was am told
+    said know where when how"""
 _FORGET_FILLER = frozenset(_FORGET_FILLER_TEXT.split())
 """Words of a request to forget that name no fact ("Forget it" is "never mind": no request)."""
 
