@@ -823,5 +823,6 @@ async def test_forget_deletes_what_it_names_and_says_so() -> None:
     assert [m.statement for m in await engine.memory.list("u")] == ["Your name is Alex."]
     nothing = await engine.ainvoke("Forget my favorite color", thread_id="t3", user_id="u")
     assert nothing.response == "There was nothing to forget: you haven't told me about that."
-    await engine.ainvoke("Forget everything about me", thread_id="t4", user_id="u")
+    everything = await engine.ainvoke("Forget everything about me", thread_id="t4", user_id="u")
+    assert everything.response == "I've forgotten everything you told me (1 memory)."
     assert await engine.memory.list("u") == []

@@ -248,8 +248,13 @@ class EngineMemory:
                 forgotten = None
             if forgotten is None:
                 said = ["I could not forget it: the memory store failed; please try again."]
+            elif not words:  # "Forget everything about me"
+                count = f"{len(forgotten)} memor{'y' if len(forgotten) == 1 else 'ies'}"
+                said = [f"I've forgotten everything you told me ({count})."]
             elif forgotten:
-                said = [f"I've forgotten this: {' '.join(dict.fromkeys(m.statement for m in forgotten))}"]
+                statements = list(dict.fromkeys(m.statement for m in forgotten))
+                more = f" (and {len(statements) - 5} more)" if len(statements) > 5 else ""
+                said = [f"I've forgotten this: {' '.join(statements[:5])}{more}"]
             else:
                 said = ["There was nothing to forget: you haven't told me about that."]
         items = [{"id": None, "kind": FACT_KIND, "text": t, "statement": t, "score": 1.0} for t in said]
