@@ -2707,3 +2707,35 @@ def test_an_agent_answering_alone_answers_from_memory_what_its_tools_do_not_read
             ToolMessage(memory, tool_call_id="m", name=MEMORY_TOOL),
         ]
         assert model.plan(messages, **bound.kwargs).fixed == memory  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("correction", "follow_up"),
+    [
+        ("No, I meant 15%", "what about 15%?"),
+        ("Sorry, I meant Paris, Texas", "what about Paris, Texas?"),
+        ("Actually make that 60", "what about 60?"),
+        ("Oops, it should be 8", "what about 8?"),
+        ("I mean it", "I mean it"),  # nothing instead
+        ("What is 2+2?", "What is 2+2?"),
+    ],
+)
+def test_a_correction_is_the_follow_up_it_stands_for(correction: str, follow_up: str) -> None:
+    """ "No, I meant 15%" had been restated as a fact about the user ("You meant 15%.")."""
+    from cadence.models.preroute import as_follow_up
+
+    assert as_follow_up(correction) == follow_up
+
+
+def test_a_correction_asks_the_previous_question_again_with_what_it_gives() -> None:
+    from cadence.memory.ingest import stated_facts
+    from cadence.models.local.policy import current_turn, previous_asked
+
+    first = [HumanMessage("What's 12% of 300?"), AIMessage("The answer is 36.")]
+    corrected = [*first, HumanMessage("No, I meant 15%")]
+    assert with_another_number(current_turn(corrected)[0], "What's 12% of 300?") == "What's 15% of 300?"
+    # a follow-up after the correction asks the corrected question again ("And of 400?": 15% of 400)
+    after = [*corrected, AIMessage("The answer is 45."), HumanMessage("And of 400?")]
+    assert previous_asked(after) == "What's 15% of 300?"
+    assert stated_facts("No, I meant 15%") == [] and stated_facts("Sorry, I meant Paris, Texas") == []
+    assert current_turn([HumanMessage("No, I meant 15%")])[0] == "No, I meant 15%"  # nothing to correct

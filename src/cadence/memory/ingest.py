@@ -46,7 +46,7 @@ _FIRST_PERSON_RE = re.compile(
 )
 _REQUEST_RE = re.compile(
     r"^(?:i (?:want|need|would|wonder|was wondering|think|guess|hope|mean|asked|don't know|do not know|"
-    r"forgot|wanted|can't|cannot)|i'd|my question)\b"
+    r"forgot|wanted|can't|cannot|meant)|i'd|my question)\b"
     # a reply to the conversation, not a fact about the user: "I see what you mean", "I'll try that"
     r"|^(?:i (?:agree|disagree|will|got it|get it|see (?:what|your|the point|now|that|it)|understand "
     r"(?:what|your|that|now|it|the problem))|i'll|i'm (?:not sure|sorry)|i am (?:not sure|sorry))\b",

@@ -539,6 +539,25 @@ MAX_FOLLOW_UP_WORDS = 5
 """A question this short that matches no route continues with the previous turn's agent."""
 
 
+_MEANT_RE = re.compile(
+    r"^\W*(?:(?:no|nope|sorry|oops|wait|actually|correction|my bad|my mistake|typo)[ ,!.:;-]+)*"
+    r"(?:i meant(?: to (?:say|ask|write))?|i mean|i wanted|make (?:that|it)|change (?:that|it) to"
+    r"|(?:it|that) should (?:have been|be)|not \S+(?: \S+)?,? but)\s+(?P<x>[^?]{1,60}?)[\s.!?]*$",
+    re.IGNORECASE,
+)
+"""A correction of the previous question ("No, I meant 15%", "Sorry, I meant Paris, Texas", "Actually make
+that 60"): the previous question asked with what it gives instead."""
+
+
+def as_follow_up(question: str) -> str:
+    """A correction (:data:`_MEANT_RE`) as the follow-up it is ("No, I meant 15%" → "what about 15%?");
+    any other question as it is."""
+    meant = _MEANT_RE.match(question) if len(question) <= 200 else None
+    if meant is None or meant.group("x").strip().lower() in ("it", "that", "this", "what i said"):
+        return question
+    return f"what about {meant.group('x').strip()}?"
+
+
 def is_follow_up(question: str) -> bool:
     """Whether ``question`` reads as a continuation of the previous turn."""
     words = re.findall(r"[\w']+", question)

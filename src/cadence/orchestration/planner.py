@@ -59,6 +59,7 @@ from cadence.models.preroute import (
     NUMBER_TOKEN,
     PreRouter,
     RouteCandidate,
+    as_follow_up,
     asks_previous_again,
     is_follow_up,
     is_small_talk,
@@ -322,6 +323,8 @@ def lexical_plan(
     (:func:`~cadence.models.preroute.leans_on_context`). A message asking for the previous answer again
     (:func:`~cadence.models.preroute.asks_previous_again`) is planned as the previous question."""
     memory = turn_memory(state)
+    if _earlier_messages(state):
+        question = as_follow_up(question)  # "No, I meant 15%" is "what about 15%?" of the previous question
     previous = _previous_question(state) if asks_previous_again(question) else None
     if previous:
         # "How did you get that?", "Say it again, briefly": the previous question planned again

@@ -130,6 +130,7 @@ from cadence.models.preroute import (
     REFERENCE_RE,
     THANKS_RE,
     PreRouter,
+    as_follow_up,
     asks_previous_again,
     each_sentence,
     is_follow_up,
@@ -172,7 +173,8 @@ def current_turn(messages: Sequence[BaseMessage]) -> tuple[str, list[BaseMessage
     before, question, after = split_at_last_human(messages)
     if question is None:
         return "", before
-    return message_text(question), after
+    # a correction ("No, I meant 15%") is the follow-up it stands for ("what about 15%?")
+    return (as_follow_up(message_text(question)) if before else message_text(question)), after
 
 
 def _tool_names_by_id(messages: Sequence[BaseMessage]) -> dict[str, str]:
@@ -924,7 +926,8 @@ def previous_asked(messages: Sequence[BaseMessage]) -> str | None:
         return None
     resolved = asked[-1]
     for text in reversed(asked[:-1]):
-        resolved = with_another_number(text, resolved) or text
+        # a correction ("No, I meant 15%") is its follow-up ("what about 15%?") of the question before it
+        resolved = with_another_number(as_follow_up(text), resolved) or text
     return resolved
 
 
