@@ -879,8 +879,8 @@ class DocsPlugin(BasePlugin):
                 "(coordinator, supervisor, single, planner) and tones, how to install and start it and run "
                 "its tests",
                 "settings (environment variables) and how to change them: models, timeouts, API keys, "
-                "server host and port, "
-                "database (SQLite, PostgreSQL), where data is stored, workers, logging and the log level",
+                "server host and port, database (SQLite, PostgreSQL), where data is stored, workers, "
+                "logging, logs and the log level",
                 "model providers: OpenAI, Anthropic, Google, Ollama, OpenAI-compatible servers, the embedded "
                 "model",
                 "features: validating or checking the final answer, long-term memory, human approval of "
