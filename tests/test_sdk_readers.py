@@ -383,6 +383,9 @@ def test_a_request_of_style_as_a_sentence_after_the_question_is_no_part_of_it() 
         without_style_request("How far is Paris from Rome? Keep it short.") == "How far is Paris from Rome?"
     )
     assert without_style_request("Answer formally.") == "Answer formally."  # nothing else asked
+    # "Explain." had been left of "Explain step by step." (the learning steps quoted "What's 2 + 2? Explain.")
+    assert without_style_request("What's 2 + 2? Explain step by step.") == "What's 2 + 2?"
+    assert without_style_request("What is 15% of 80? Explain in detail.") == "What is 15% of 80?"
 
 
 def test_the_supervisor_routes_a_question_on_a_told_birthday_written_out() -> None:

@@ -407,8 +407,9 @@ _STYLE_WORDS_RE = re.compile(
 
 
 _STYLE_SENTENCE_RE = re.compile(
-    r"(?<=[.?!])\s+(?:please\s+)?(?:(?:answer|reply|respond|say it|write it|explain it|put it)\s+)?"
+    r"(?<=[.?!])\s+(?:please\s+)?(?:(?:answer|reply|respond|say it|write it|explain(?: it)?|put it|go)\s+)?"
     r"(?:formally|briefly|concisely|politely|casually|simply|in (?:a|an) [\w-]+ (?:tone|way|style)"
+    r"|step[- ]by[- ]step|in (?:great |more |full )?detail"
     r"|be (?:brief|concise|formal|short|quick|polite)|keep it (?:short|brief|simple))"
     r"(?:,?\s+please)?\s*[.!]*\s*$",
     re.IGNORECASE,
