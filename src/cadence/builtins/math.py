@@ -1196,8 +1196,9 @@ def _calculate_one(expression: str) -> str:
     try:
         result = evaluate(expression)
     except CalculationError as exc:
-        asked = _UNIT_CONVERSION_ASKED_RE.match(expression) if isinstance(expression, str) else None
-        if asked is not None and len(expression) <= 200 and conversion_in(expression) is None:
+        short = isinstance(expression, str) and len(expression) <= 200
+        asked = _UNIT_CONVERSION_ASKED_RE.match(expression) if short else None
+        if asked is not None and conversion_in(expression) is None:
             # "Convert 5 parsecs to light years": a unit the calculator does not know, said (not read as
             # no arithmetic at all, which no agent takes: the small model had made up an answer)
             raise CalculationError(
