@@ -1499,14 +1499,13 @@ def _time_zone_answer(question: str, moment: datetime, place: Place) -> str:
     asks a place's time zone (not how many a country has), else empty."""
     if not _ZONE_ASKED_RE.search(question) or _ZONES_COUNTED_RE.search(question):
         return ""
+    if place.other_zones:
+        return ""  # "What time zone is Russia in?": not one; the time's notes list its zones
     offset = _utc_offset(moment, place.tz)
     if place.zone_name in (place.label, offset, "UTC"):
         return ""  # a time zone or an offset asked: nothing to add to its time
-    local = moment.astimezone(place.tz)
-    abbreviation = local.tzname() or ""
+    abbreviation = moment.astimezone(place.tz).tzname() or ""
     named = f"{abbreviation}, " if abbreviation.isalpha() and abbreviation != place.zone_name else ""
-    if place.other_zones:
-        return ""  # "What time zone is Russia in?": not one; the time's notes list its zones
     name = place.region or place.label
     return f"{name[:1].upper()}{name[1:]} is in the {place.zone_name} time zone ({named}{offset} now). "
 
