@@ -1109,11 +1109,20 @@ def calculate(expression: str) -> str:
     """
     try:
         return _calculate_one(expression)
-    except CalculationError:
+    except CalculationError as exc:
         several = _each_calculation(expression)
-        if several is None:
+        if several is not None:
+            return several
+        undefined = _DIVIDED_BY_ZERO_RE.match(str(exc))
+        if undefined is None:
             raise
-        return several
+        # "What is 1/0?": the answer is that it has none, not a failure to rephrase
+        read = undefined.group("read") or (expression.strip() if isinstance(expression, str) else "")
+        return f"{read} is undefined: a number cannot be divided by zero."
+
+
+_DIVIDED_BY_ZERO_RE = re.compile(r"^Division by zero(?: \(read .* as (?P<read>.+)\))?$", re.DOTALL)
+"""The evaluator's error for a division by zero, with the arithmetic a question was read as."""
 
 
 _SEVERAL_RE = re.compile(r"\s*(?:,\s*and|,|\band\b|;)\s*", re.IGNORECASE)
