@@ -132,8 +132,6 @@ def test_huge_results_fail_fast(expression: str) -> None:
 @pytest.mark.parametrize(
     ("expression", "fragment"),
     [
-        ("sqrt(-1)", "Math domain error"),
-        ("log(0)", "Math domain error"),
         ("(-8) ** 0.5", "not a real number"),
         ("1e308 * 10", "too large"),
         ("exp(1000)", "too large"),
@@ -155,6 +153,11 @@ def test_a_division_by_zero_is_said_to_be_undefined() -> None:
     assert calculate.invoke({"expression": "What is 10 divided by 0?"}) == (
         "10 / 0 is undefined: a number cannot be divided by zero."
     )
+    for outside in ("sqrt(-1)", "log(0)"):  # out of the function's domain: no real value
+        assert calculate.invoke({"expression": outside}) == (
+            f"{outside} has no real value: that input is outside the function's domain (as for the square "
+            "root of a negative number, or the logarithm of zero)."
+        )
 
 
 @pytest.mark.parametrize("expression", ["15% + 86", "20%*50", "(15%) * 2", "10% - 3", "what is 15%"])

@@ -1113,16 +1113,26 @@ def calculate(expression: str) -> str:
         several = _each_calculation(expression)
         if several is not None:
             return several
-        undefined = _DIVIDED_BY_ZERO_RE.match(str(exc))
+        undefined = _UNDEFINED_RE.match(str(exc))
         if undefined is None:
             raise
-        # "What is 1/0?": the answer is that it has none, not a failure to rephrase
+        # "What is 1/0?", "the square root of -4": the answer is that it has none, not a failure to rephrase
         read = undefined.group("read") or (expression.strip() if isinstance(expression, str) else "")
-        return f"{read} is undefined: a number cannot be divided by zero."
+        if undefined.group("zero"):
+            return f"{read} is undefined: a number cannot be divided by zero."
+        return (
+            f"{read} has no real value: that input is outside the function's domain (as for the square root "
+            "of a negative number, or the logarithm of zero)."
+        )
 
 
-_DIVIDED_BY_ZERO_RE = re.compile(r"^Division by zero(?: \(read .* as (?P<read>.+)\))?$", re.DOTALL)
-"""The evaluator's error for a division by zero, with the arithmetic a question was read as."""
+_UNDEFINED_RE = re.compile(
+    r"^(?:(?P<zero>Division by zero)|Math domain error: a function is undefined for that input \(e\.g\. sqrt "
+    r"or log of a negative number\))(?: \(read .* as (?P<read>.+)\))?$",
+    re.DOTALL,
+)
+"""The evaluator's error for a division by zero or a square root or logarithm out of its domain, with the
+arithmetic a question was read as."""
 
 
 _SEVERAL_RE = re.compile(r"\s*(?:,\s*and|,|\band\b|;)\s*", re.IGNORECASE)
