@@ -500,6 +500,17 @@ def one_word_phrases(text: str) -> str:
     return _ONE_WORD_PHRASE_RE.sub(lambda m: _ONE_WORD_PHRASES[m.group(0).lower()], text)
 
 
+SELF_TOPIC_WORDS: dict[str, frozenset[str]] = {
+    "age": frozenset({"age", "old", "years", "born", "birthday", "birth"}),
+    "birthday": frozenset({"birthday", "born", "birth"}),
+    "home": frozenset({"live", "lives", "living", "home", "address", "based"}),
+    "work": frozenset({"work", "works", "working", "job", "employer"}),
+}
+"""The words a fact the user told about themselves may say for a topic asked of it ("my age": "You're 30
+years old."; "where I live": "You live in Berlin."): what memory forgets and what answers a question about
+the user."""
+
+
 RELATED_WORDS: dict[str, frozenset[str]] = {
     stem(word): frozenset(stem(r) for r in related.split())
     for word, related in (

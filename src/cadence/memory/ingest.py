@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from cadence.text import FEELING_RE
+from cadence.text import FEELING_RE, SELF_TOPIC_WORDS
 
 _ASKING = (
     r"what|what's|whats|who|who's|whos|where|where's|wheres|when|why|how|how's|hows|which|do|does|did|is|are"
@@ -286,14 +286,9 @@ _EVERYTHING_RE = re.compile(
     re.IGNORECASE,
 )
 _FORGET_ALIASES: dict[str, frozenset[str]] = {
-    "age": frozenset({"age", "old", "years", "born", "birthday", "birth"}),
-    "birthday": frozenset({"birthday", "born", "birth"}),
-    "address": frozenset({"live", "living", "lives", "address", "home"}),
-    "home": frozenset({"live", "living", "lives", "home"}),
-    "city": frozenset({"live", "living", "lives", "city"}),
-    "location": frozenset({"live", "living", "lives", "location"}),
-    "job": frozenset({"work", "job", "works", "working", "employer"}),
-    "work": frozenset({"work", "job", "works", "working"}),
+    **SELF_TOPIC_WORDS,
+    **dict.fromkeys(("address", "city", "location"), SELF_TOPIC_WORDS["home"]),
+    "job": SELF_TOPIC_WORDS["work"],
 }
 """What a word naming a kind of fact matches in the facts ("my age": "You're 30 years old.")."""
 _FORGET_FILLER_TEXT = """my me i i'm that this it in at of and or what you about the a an is are was am told

@@ -151,6 +151,7 @@ from cadence.text import (
     ACTION_REQUEST_RE,
     ASKED_BEFORE_RE,
     FEELING_RE,
+    SELF_TOPIC_WORDS,
     STOPWORDS,
     WHAT_IS_KNOWN_RE,
     named_values,
@@ -2740,12 +2741,12 @@ _SELF_ASKED: tuple[tuple[re.Pattern[str], str, frozenset[str]], ...] = (
             re.IGNORECASE,
         ),
         "where you live",
-        frozenset({"live", "lives", "living", "from", "home", "based"}),
+        SELF_TOPIC_WORDS["home"],
     ),
     (
         re.compile(r"^\W*(?:how old am i|when was i born)[\s?!.]*$", re.IGNORECASE),
         "how old you are",
-        frozenset({"old", "age", "born", "birthday", "birth"}),
+        SELF_TOPIC_WORDS["age"],
     ),
 )
 """Questions about the user asked without "my": what each asks, said to the user, and the words of a told
@@ -2904,8 +2905,9 @@ class SmallModelPolicy:
                 written = self._plan_text(messages, question, results)
                 if written.fixed is not None and FINAL_REPLY_NOTICE in system:
                     # the single mode: the parts none of its tools reads are said to be outside what it does
-                    outside = [p for p in parts_asked(question) if not self.reads_any(real, p)]
-                    if outside and len(outside) < len(parts_asked(question)):
+                    parts = parts_asked(question)
+                    outside = [p for p in parts if not self.reads_any(real, p)]
+                    if outside and len(outside) < len(parts):
                         return replace(written, fixed=f"{written.fixed}\n\n{outside_parts_note(outside)}")
                 if written.fixed is not None:
                     return written
