@@ -230,6 +230,11 @@ def test_tokenize_normalises_symbols_numbers_and_suffixes() -> None:
     assert tokenize("twelve times twelve") == [NUMBER_TOKEN, stem("multiply"), NUMBER_TOKEN]
     assert tokenize("and times 4?") == [stem("multiply"), NUMBER_TOKEN]  # not "time"
     assert tokenize("how many times") == [stem("times")]  # "many" asks, it names no topic
+    # a message opening with "now" moves on; the present time is "now" elsewhere
+    assert tokenize("Now multiply that by 3.") == [stem("multiply"), NUMBER_TOKEN]
+    assert tokenize("OK, now divide it by 2") == [stem("divide"), NUMBER_TOKEN]
+    assert stem("now") in tokenize("What time is it now?")
+    assert stem("now") in tokenize("now?")
     assert tokenize("50 - 8") == [NUMBER_TOKEN, "minus", NUMBER_TOKEN]
     assert "minus" not in tokenize("a well-known tool")
     assert stem("numbers") == NUMBER_TOKEN  # a number in a question matches "numbers" in a description

@@ -64,6 +64,10 @@ STOPWORDS = BASE_STOPWORDS | frozenset(_ROUTING_STOPWORDS_TEXT.split())
 """Words ignored when scoring: the shared base plus routing boilerplate such as "agent" and "tool"."""
 
 _TIMES_OUT_RE = re.compile(r"\btim(?:es|ed|ing) out\b")
+_NOW_OPENER_RE = re.compile(r"^\W*(?:(?:and|ok|okay|so|right|alright),?\s+)?now\b,?(?=\s+[a-z])")
+"""A message opening with "Now" before more words ("Now multiply that by 3", "OK now what about
+Paris?"): a word that moves the conversation on, not the present time ("What time is it now?",
+"now?")."""
 """Something that "times out" has a timeout (it is not about the time of day)."""
 _RESULT = frozenset({"that", "it", "this"})
 """Words that refer to a result: "times" before one multiplies ("times that by 3")."""
@@ -128,7 +132,8 @@ def tokenize(text: str, *, digits: bool = True) -> list[str]:
     are dropped (candidate texts, whose examples such as "e.g. 50 → 75" are noise). A time of
     day becomes the token ``clock`` in both, a date in digits the token ``date``.
     """
-    text = _CLOCK_RE.sub(" clock ", DATE_IN_DIGITS_RE.sub(" date ", text.lower().replace("_", " ")))
+    text = _NOW_OPENER_RE.sub(" ", text.lower().replace("_", " "), count=1)
+    text = _CLOCK_RE.sub(" clock ", DATE_IN_DIGITS_RE.sub(" date ", text))
     text = _AHEAD_RE.sub(lambda m: f"{m.group(0)} after clock", text)
     text = _TIMES_OUT_RE.sub(" timeout ", text)
     text = _SYMBOL_RE.sub(lambda m: _SYMBOLS.get(m.group(0), " minus "), text)
