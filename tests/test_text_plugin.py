@@ -102,7 +102,7 @@ async def test_input_is_bounded() -> None:
     assert (
         "200 characters" in message and "at most 100" in message and "CADENCE_SUMMARIZE_MAX_CHARS" in message
     )
-    assert await text_agent.summarize("Short enough. Really.") == "Short enough. Really."
+    assert await text_agent.summarize("Short enough. Really.") == "Short enough."  # half of two
 
 
 def test_default_bound_is_the_documented_setting(monkeypatch) -> None:
@@ -239,3 +239,15 @@ async def test_the_sentences_a_request_asks_for_are_the_summarys(request_: str, 
     assert len(split_sentences(summary)) == (n or 3)
     # a count the caller chose stands
     assert len(split_sentences(await agent().summarize(request_ + ARTICLE, 4))) == 4
+
+
+async def test_a_summary_asked_for_no_count_is_at_most_half_the_text() -> None:
+    """ "Summarize this:" before three sentences had been answered with the text itself."""
+    text = (
+        "Cadence is a framework for multi-agent chat. It routes questions between plugin agents and writes "
+        "a final answer in the tone the user asked for. Conversations persist and stream."
+    )
+    assert len(split_sentences(await agent().summarize("Summarize this: " + text))) == 1
+    assert len(split_sentences(await agent().summarize("Summarize this in 3 sentences: " + text))) == 3
+    assert len(split_sentences(await agent().summarize(text, 2))) == 2  # a count the caller chose
+    assert await agent().summarize("One sentence only.") == "One sentence only."

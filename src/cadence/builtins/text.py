@@ -245,6 +245,10 @@ class TextAgent(BaseAgent):
         asked = sentences_asked(text)
         # "Summarize this in 2 sentences: ...": the request's own count, unless a caller chose another
         n = _sentences(asked if asked and max_sentences in (None, DEFAULT_SENTENCES) else max_sentences)
+        if not asked and max_sentences in (None, DEFAULT_SENTENCES):
+            # no count asked: at most half the text's sentences (a summary of a three-sentence text had
+            # been the text itself)
+            n = min(n, max(1, len(split_sentences(body)) // 2))
         if style not in ("extractive", "abstractive"):
             raise BuiltinToolError(f"style must be 'extractive' or 'abstractive'; got {style!r}.")
         extract = extractive_summary(body, n)
@@ -275,7 +279,8 @@ class TextAgent(BaseAgent):
         ) -> str:
             """Summarize a text in a few sentences.
 
-            text: the full text to summarize. max_sentences: how many sentences (1-20, default 3).
+            text: the full text to summarize. max_sentences: how many sentences (1-20; default 3,
+            and at most half the text's).
             style: 'extractive' (default: the text's key sentences, works offline) or 'abstractive'
             (rewritten by the language model).
             """
