@@ -188,6 +188,23 @@ def test_a_conversion_into_two_units_splits_the_smaller_one(question: str, said:
 
 
 @pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "If a car travels 60 miles per hour for 2.5 hours, how far does it go?",
+            "60 miles per hour for 2.5 hours = 150 miles (read as (60 * 2.5))",
+        ),
+        ("A plane flies 900 km/h. How far does it fly in 90 minutes?", "900 km/h for 90 minutes = 1350 km"),
+        ("How many meters at 5 km/h for 30 minutes?", "5 km/h for 30 minutes = 2500 meters"),
+        ("How far do you go in 45 minutes at 60 mph?", "60 mph for 45 minutes = 45 miles"),
+    ],
+)
+def test_a_distance_at_a_speed_for_a_time_is_said_in_its_unit(question: str, said: str) -> None:
+    """ "60 miles per hour for 2.5 hours: how far?" had been answered "150", with no unit."""
+    assert calculate.invoke({"expression": question}).startswith(said)
+
+
+@pytest.mark.parametrize(
     "question", ["1.62 m in feet and pounds", "5 + 5 in feet and inches", "10 kg in oz and lb"]
 )
 def test_two_units_that_do_not_go_together_are_not_read_as_a_pair(question: str) -> None:

@@ -2017,7 +2017,7 @@ def test_a_time_a_part_or_a_length_around_not_of_these_forms_is_not_read(text: s
             "Each lap of the track takes 80 seconds and I run 45 laps. How many minutes is that?",
             "(45 * 80 / 60)",
         ),
-        ("A car drives 60 km per hour. How far in half an hour?", "(0.5 * 60)"),  # no unit asked: kept
+        ("A car drives 60 km per hour. How far in half an hour?", "(60 * 0.5)"),  # no unit asked: kept
         # a rate for several times added
         ("$22 an hour, 3 hours plus 4 hours", "(22 * (3 + 4))"),
         (

@@ -2867,6 +2867,9 @@ def _to_expression(text: str) -> str:
     shape = _shape_problem(cleaned)
     if shape is not None:
         return shape
+    covered = _distance_at_speed(cleaned)
+    if covered is not None:
+        return covered.expression  # "60 mph for 2.5 hours: how far?", in the distance's unit
     whole = _read(cleaned)
     if has_operation(whole):
         return whole
@@ -3708,6 +3711,62 @@ def _time_for_a_distance(text: str) -> Conversion | None:
             else f" * {scale.numerator} / {scale.denominator}"
         )
     return Conversion(f"({expression})", said, f"{goal}s")
+
+
+# The distance covered at a speed for a time: "A car travels 60 mph for 2.5 hours. How far does it go?".
+_DISTANCE_ASKED_RE = re.compile(
+    rf"\bhow far\b|\bwhat(?:'s|\s+is|\s+was)?\s+(?:the\s+)?distance\b"
+    rf"|\bhow many\s+(?P<d>{_TRIP_LENGTH})\b(?!\s*(?:/|per|an?|every|each)\b)",
+    re.IGNORECASE,
+)
+"""A distance asked: "how far", "what distance", "how many km" (not "how many km per hour")."""
+_DURATION_GIVEN_RE = re.compile(rf"(?<![\w.])(?P<t>{_NUM})\s*(?P<u>{_TIME_UNIT}|h)\b", re.IGNORECASE)
+_LENGTH_PLURALS = {"mile": "miles", "kilometer": "kilometers", "kilometre": "kilometres", "meter": "meters",
+                   "metre": "metres", "mi": "miles"}  # fmt: skip
+
+
+def _distance_at_speed(text: str) -> Conversion | None:
+    """The distance covered at a speed for a time: "If a car travels 60 miles per hour for 2.5 hours, how
+    far does it go?" is ``(60 * 2.5)`` miles, "80 km/h for 45 minutes: how far?" ``(80 * 45 / 60)`` km. In
+    the speed's unit of length, or the one asked ("how many km") when the units convert. ``None`` unless
+    ``text`` holds just the speed and the time and asks one distance."""
+    if not _one_question(text):
+        return None
+    asked = _DISTANCE_ASKED_RE.search(text)
+    speeds = list(_SPEED_GIVEN_RE.finditer(text))
+    if asked is None or len(speeds) != 1:
+        return None
+    speed = speeds[0]
+    rest = _blanked(text, speed)
+    times = list(_DURATION_GIVEN_RE.finditer(rest))
+    if len(times) != 1 or len(_NUMBER_RE.findall(_without_ones(rest))) != 1:
+        return None
+    if _OTHER_OPERATION_RE.search(re.sub(r"(?<=[a-z])/(?=[a-z])", " ", rest)) or _NOT_ONE_WAY_RE.search(
+        _DISTANCE_ASKED_RE.sub(" ", rest)
+    ):
+        return None
+    groups = speed.groupdict()
+    if groups.get("abbr"):
+        per, rate_time = _SPEED_ABBREVIATIONS[groups["abbr"].lower()], "hour"
+    else:
+        per, rate_time = groups["d"], _short_time_unit(groups["u"])
+    duration = times[0]
+    scale = _units_in(rate_time, _short_time_unit(duration.group("u")))
+    if scale is None:
+        return None
+    unit, factor = per, ""
+    if asked.group("d") is not None:
+        unit = asked.group("d")
+        factor = _measure_factor(per, unit)
+        if factor is None:
+            return None  # "60 mph for 2 hours: how many km?" converts no whole factor
+    expression = f"{groups['v']} * {duration.group('t')}"
+    if scale != 1:
+        expression += f" * {scale.numerator}" if scale.numerator != 1 else ""
+        expression += f" / {scale.denominator}" if scale.denominator != 1 else ""
+    said = f"{' '.join(speed.group(0).split())} for {' '.join(duration.group(0).split())}"
+    name = _LENGTH_PLURALS.get(unit.lower(), unit)
+    return Conversion(f"({expression}{factor})", said, name)
 
 
 # The pace of a trip: "If I run 10 km in 55 minutes, what is my pace per km?".
@@ -4970,6 +5029,7 @@ def _unrounded_conversion(text: str) -> Conversion | None:
     read = (
         _dimensions_converted(cleaned)
         or _time_for_a_distance(cleaned)
+        or _distance_at_speed(cleaned)
         or _pace_for_a_trip(cleaned)
         or _time_to_reach(cleaned)
         or _time_for_data(cleaned)
