@@ -1374,6 +1374,29 @@ def test_the_it_of_a_time_counted_ahead_is_no_result() -> None:
         "What time will it be 3 hours from now?"
     )
     assert resolve_reference("What will it be after doubling?", "25") == "What will 25 be after doubling?"
+    # the "it" of a time asked ("What time is it there?" after a population had asked "What time is 2138551
+    # in Paris?")
+    for asked in (
+        "What time is it there?",
+        "What day of the week is it in Tokyo?",
+        "How late is it in Perth?",
+    ):
+        assert resolve_reference(asked, "2138551") == asked
+
+
+def test_a_place_ending_a_sentence_is_named_without_its_period() -> None:
+    """ "What's its currency?" after "Tell me about Japan." had asked of "Japan.'s currency"."""
+    from cadence.models.local.policy import with_possessive_place
+
+    history = [
+        HumanMessage("Tell me about Japan."),
+        AIMessage("Japan: a country in Asia."),
+        HumanMessage("x"),
+    ]
+    assert with_possessive_place("What's its currency?", history) == "What's Japan's currency?"
+    for name in ("St. Louis", "Washington, D.C.", "Ho Chi Minh City"):
+        history = [HumanMessage(f"What time is it in {name}?"), AIMessage("It is noon."), HumanMessage("x")]
+        assert with_possessive_place("What's its population?", history) == f"What's {name}'s population?"
 
 
 def test_two_amounts_converted_under_one_opener_are_two_parts_answered_in_their_order() -> None:
@@ -2442,9 +2465,9 @@ def test_a_statement_memory_restates_is_the_reply() -> None:
             f"The agents' results for this question:\n{folded}", tool_call_id="w", name="agent_results"
         ),
     ]
-    assert LocalChatModel().plan(turn).fixed == "You weigh 70 kg."
+    assert LocalChatModel().plan(turn).fixed == "Got it: you weigh 70 kg."
     asked = [turn[0], HumanMessage("What do I weigh?"), *turn[2:]]  # a question: not a restatement to echo
-    assert LocalChatModel().plan(asked).fixed != "You weigh 70 kg."
+    assert LocalChatModel().plan(asked).fixed != "Got it: you weigh 70 kg."
 
 
 def test_each_after_a_counted_statement_is_read_with_it() -> None:
@@ -2700,13 +2723,14 @@ def test_an_agent_answering_alone_answers_from_memory_what_its_tools_do_not_read
         ("I'm 30 years old.", "You're 30 years old."),
         ("Forget my age.", "I've forgotten this: You're 30 years old."),
     ]:
+        reply = memory if memory.startswith("I've") else f"Got it: {memory[0].lower()}{memory[1:]}"
         messages = [
             SystemMessage(system),
             HumanMessage(question),
             AIMessage("", tool_calls=[{"name": MEMORY_TOOL, "args": {"query": question}, "id": "m"}]),
             ToolMessage(memory, tool_call_id="m", name=MEMORY_TOOL),
         ]
-        assert model.plan(messages, **bound.kwargs).fixed == memory  # type: ignore[attr-defined]
+        assert model.plan(messages, **bound.kwargs).fixed == reply  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(

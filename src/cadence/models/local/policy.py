@@ -990,7 +990,10 @@ def there_place(question: str, messages: Sequence[BaseMessage]) -> str | None:
     return named.group(1) if named is not None else None
 
 
-_IN_PLACE_RE = re.compile(r"\b(?:in|at|for|to|of|about) ((?:[A-Z][\w.-]*)(?:,? (?:[A-Z][\w.-]*))*)(?![\w'])")
+_NAME_WORD = r"(?:(?:[A-Z]\.){2,}|[A-Z](?:[\w-]{0,1}\.(?!\w)|[\w-]*(?:\.\w[\w-]*)*))"
+"""A capitalised word of a name: a short abbreviation keeps its period ("St.", "Mt."), a longer word not
+the period ending a sentence ("Tell me about Japan." names Japan)."""
+_IN_PLACE_RE = re.compile(rf"\b(?:in|at|for|to|of|about) ({_NAME_WORD}(?:,? {_NAME_WORD})*)(?![\w'])")
 """A place a question names: capitalised words after "in", "at", "for", "to", "of" or "about" ("in New
 York", "in Paris, Texas", "a trip to Tokyo", "the capital of Peru"; not someone's: "to Bob's party")."""
 
@@ -1033,7 +1036,7 @@ _BETWEEN_THEM_RE = re.compile(
 """Two places talked about, referred to together ("What's the time difference between them?")."""
 
 
-_OWNING_PLACE_RE = re.compile(r"(?<=\w )([A-Z][\w.-]*(?: [A-Z][\w.-]*)*)['’]s\b")
+_OWNING_PLACE_RE = re.compile(rf"(?<=\w )({_NAME_WORD}(?: {_NAME_WORD})*)['’]s\b")
 """A place named as an owner inside a question ("What's Canada's population?")."""
 _FAR_SUBJECT_RE = re.compile(
     r"\b(?i:how far (?:away )?is) ([A-Z][\w.-]*(?:,? [A-Z][\w.-]*){0,4}) (?i:from)\b"
@@ -1062,7 +1065,7 @@ def call_places(call: Mapping[str, Any]) -> list[str]:
 
 
 _PLACE_ALONE_RE = re.compile(
-    r"^\W*(?i:and|what about|how about|and what about)\s+((?:[A-Z][\w.-]*)(?:,? [A-Z][\w.-]*)*)\s*[?.!]*\s*$"
+    rf"^\W*(?i:and|what about|how about|and what about)\s+({_NAME_WORD}(?:,? {_NAME_WORD})*)\s*[?.!]*\s*$"
 )
 """A follow-up naming only a place ("And France?", "What about New York?")."""
 
@@ -1874,6 +1877,13 @@ _IT_AHEAD_RE = re.compile(
     re.IGNORECASE,
 )
 """An "it" of a time counted ahead ("What day of the week will it be in 100 days?"), no result referred to."""
+_IT_OF_TIME_RE = re.compile(
+    r"\b(?:what|which)\s+(?:time|day|date|year|month|hour|season)(?:\s+of\s+the\s+(?:week|month|year))?"
+    r"\s+(?:is|was|will)\s+it\b|\bhow\s+(?:late|early)\s+is\s+it\b",
+    re.IGNORECASE,
+)
+"""The "it" of a time asked ("What time is it there?", "What day of the week is it in Tokyo?"): no result
+referred to."""
 
 
 def resolve_reference(question: str, value: str) -> str:
@@ -1888,8 +1898,8 @@ def resolve_reference(question: str, value: str) -> str:
     owned = _ITS_TAIL_RE.search(question)
     if owned:  # "What's its square root?" after 144: the square root of 144
         return f"{question[: owned.start()]}the {owned.group('what')} of {value}?"
-    if _IT_AHEAD_RE.search(question):
-        return question  # "What day will it be in 100 days?": the "it" of a day counted from now
+    if _IT_AHEAD_RE.search(question) or _IT_OF_TIME_RE.search(question):
+        return question  # "What day will it be in 100 days?", "What time is it there?": no result's "it"
     resolved = REFERENCE_RE.sub(value, question, count=1)
     if resolved != question or not (is_follow_up(question) or _STEP_ALONE_RE.match(question)):
         return resolved
@@ -2702,6 +2712,18 @@ _TELLING_VERB_RE = re.compile(
 """A verb that tells something ("the bill is", "we have", "it costs")."""
 
 
+_RESTATED_RE = re.compile(r"^(?:You|Your)\b")
+
+
+def acknowledged(restated: str) -> str:
+    """Memory's restatement of what the user told, said as taken note of ("Your name is Sam." → "Got it:
+    your name is Sam."; an echo alone read as a bot repeating the user); what memory did otherwise ("I've
+    forgotten this: ...") as it is."""
+    if not _RESTATED_RE.match(restated):
+        return restated
+    return f"Got it: {restated[0].lower()}{restated[1:]}"
+
+
 def told_numbers_reply(message: str) -> str | None:
     """A reply to a statement with numbers that asks nothing ("We are 4 people and the bill is $180."): noted,
     and what to ask with it; None for anything else. A small model took it for a request ("as a cashier's
@@ -3286,9 +3308,9 @@ class SmallModelPolicy:
                 and told
                 and all(_SENTENCE_END_RE.search(f) for f in facts.splitlines())
             ):
-                # a statement the user made, as memory restates it ("I weigh 70 kg." → "You weigh 70 kg."; a
-                # small model had answered as itself: "I'm a 70-kilogram weightlifter.")
-                return Plan("text", [], None, [], [], 0, fixed=" ".join(facts.split()))
+                # a statement the user made, as memory restates it ("I weigh 70 kg." → "Got it: you weigh
+                # 70 kg."; a small model had answered as itself: "I'm a 70-kilogram weightlifter.")
+                return Plan("text", [], None, [], [], 0, fixed=acknowledged(" ".join(facts.split())))
             if shape == ANSWER_FROM_RESULTS and is_statement(facts):
                 # the results already say it in sentences ("Lima, Peru is 18 hours behind Auckland. It is
                 # 23:10 on Saturday ..."): a small model only drops or mixes up their parts; those of a
