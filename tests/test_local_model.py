@@ -424,6 +424,23 @@ def test_coordinator_tries_the_next_shortlisted_agent_when_every_tool_call_faile
     ]
 
 
+def test_a_follow_up_giving_another_number_is_routed_as_the_question_it_asks() -> None:
+    """ "And 20 miles?" after "Convert 10 miles to km." had gone to the geo agent first (its "miles")."""
+    from cadence.builtins.geo import GeoPlugin
+    from cadence.sdk.routing import may_read
+
+    plugins = [MathPlugin, GeoPlugin, InfoPlugin]
+    readers = {p.get_metadata().normalized_name: may_read(p.create_agent().get_tools()) for p in plugins}
+    routes = _schemas(make_routing_tools([p.get_metadata() for p in plugins], readers=readers))
+    history = [
+        SystemMessage("x"),
+        HumanMessage("Convert 10 miles to km."),
+        AIMessage("10 miles is 16.09 km."),
+        HumanMessage("And 20 miles?"),
+    ]
+    assert LocalChatModel().plan(history, tools=routes).route_names == ["goto_math_agent"]
+
+
 def test_coordinator_plan_without_preroute_offers_every_route() -> None:
     plan = LocalChatModel(preroute=False).plan([HumanMessage("What time is it?")], tools=_routing_schemas())
     assert sorted(plan.route_names) == ["goto_finalize", "goto_info_agent", "goto_math_agent"]
@@ -2509,6 +2526,25 @@ def test_a_follow_up_naming_only_an_order_asks_the_previous_sort_in_it() -> None
     assert (
         in_unit_asked("ascending?", "Sort 5, 2, 8 in descending order") == "Sort 5, 2, 8 in ascending order"
     )
+
+
+def test_a_follow_up_counting_something_else_counts_it_in_the_text_given_before() -> None:
+    """ "And how many letters?" after the words of a quoted text had been a text_facts error (no text)."""
+    from cadence.builtins.text_facts import answer
+    from cadence.models.local.policy import with_text_referred
+
+    history = [HumanMessage('How many words are in "to be or not to be"?'), AIMessage("6"), HumanMessage("x")]
+    for follow_up, said in [
+        ("And how many letters?", "has 13 letters"),
+        ("And the vowels?", "has 6 vowels"),
+        ("What about backwards?", "is 'eb ot ton ro eb ot'"),
+    ]:
+        asked = with_text_referred(follow_up, history)
+        assert asked is not None and said in answer(asked)
+    chained = [*history[:2], HumanMessage("And how many letters?"), AIMessage("13"), HumanMessage("x")]
+    assert with_text_referred("And the vowels?", chained) == "How many vowels are in 'to be or not to be'?"
+    assert with_text_referred('And how many letters in "abc"?', history) is None  # a text of its own
+    assert with_text_referred("And the population?", history) is None
 
 
 def test_a_reference_to_a_text_is_the_text_the_previous_question_gave() -> None:

@@ -1835,17 +1835,39 @@ _ACTS_ON_TEXT_RE = re.compile(
 """What is done to a text ("reverse it", "count its letters"): a reference then is to the text asked of."""
 
 
+_COUNTED_ALONE_RE = re.compile(
+    r"^\W*(?:(?:and|what about|how about|now)\s+)?(?:the\s+|its\s+)?"
+    r"(?P<what>letters|words|vowels|consonants|characters|syllables|sentences)\s*[?.!]*$",
+    re.IGNORECASE,
+)
+"""A follow-up naming only what to count ("And the vowels?")."""
+
+
 def with_text_referred(question: str, messages: Sequence[BaseMessage]) -> str | None:
-    """``question`` with its reference to the text the previous question gave written out, when it does
-    something to a text ("Now reverse it" after "Count the words in: I love sunny days" is "Now reverse 'I
-    love sunny days'"), else None."""
-    if not (REFERENCE_RE.search(question) and _ACTS_ON_TEXT_RE.search(question)):
+    """``question`` with the text the previous question gave, when it does something to a text and gives
+    none: its reference written out ("Now reverse it" after "Count the words in: I love sunny days" is "Now
+    reverse 'I love sunny days'"), or the text added to a follow-up ("And how many letters?" after the words
+    of a quoted text are counted: "... in 'to be or not to be'?"; "And the vowels?": "How many vowels are in
+    '...'?"); else None."""
+    refers = REFERENCE_RE.search(question) is not None
+    if not _ACTS_ON_TEXT_RE.search(question) or not (refers or is_follow_up(question)):
         return None
-    given = _TEXT_GIVEN_RE.search(previous_asked(messages) or "")
+    if not refers and _TEXT_GIVEN_RE.search(question):
+        return None  # a text of its own
+    given = None
+    for asked in earlier_questions(messages):  # "And the vowels?" after "And how many letters?": that text
+        given = _TEXT_GIVEN_RE.search(asked)
+        if given is not None or not (is_follow_up(asked) and _ACTS_ON_TEXT_RE.search(asked)):
+            break
     if given is None:
         return None
     text = (given.group("text") or given.group("quoted")).strip()
-    return REFERENCE_RE.sub(f"'{text}'", question, count=1)
+    if refers:
+        return REFERENCE_RE.sub(f"'{text}'", question, count=1)
+    alone = _COUNTED_ALONE_RE.match(question)
+    if alone is not None:
+        return f"How many {alone.group('what').lower()} are in '{text}'?"
+    return f"{question.strip().rstrip('?.!')} in '{text}'?"
 
 
 def referred_question(question: str, messages: Sequence[BaseMessage]) -> str:
@@ -3009,7 +3031,11 @@ class SmallModelPolicy:
                         ):
                             allowed = [route]
             else:
-                ranked = PreRouter.from_tool_schemas(routes).rank(question) if routes else []
+                # a follow-up giving another number is ranked as the question it asks ("And 20 miles?"
+                # after "Convert 10 miles to km." fits the geo agent's "miles" as well as the calculator's)
+                follow_up = is_follow_up(question)
+                again = with_another_number(question, previous_asked(messages)) if follow_up else None
+                ranked = PreRouter.from_tool_schemas(routes).rank(again or question) if routes else []
                 shortlist = PreRouter.shortlisted(ranked) if not is_small_talk(question) else []
                 # "there" read as the place it refers to ("What's the weather there?" after the time in Paris)
                 read_as = (
