@@ -275,6 +275,18 @@ async def test_a_question_leaning_on_an_earlier_turn_is_not_read_alone() -> None
     assert (await alone.ainvoke("Multiply that by 10", user_id="u")).trace["planned_tools"] == []
 
 
+async def test_a_short_question_of_its_own_is_read_by_the_tool_sure_of_it_after_earlier_turns() -> None:
+    """ "Tell me about Japan." asked again in a new thread (memory holding the first answer) had been
+    planned for no tool: four words read as leaning on what was said, and no tool's word in them."""
+    engine, _ = planner_engine(
+        [*[{"content": "no plan"}, {"content": "ok"}] * 2], builtin_plugins=["math", "info", "geo"]
+    )
+    first = await engine.ainvoke("Tell me about Japan.", user_id="u")
+    assert [t["name"] for t in first.trace["planned_tools"]] == ["place_facts"]
+    again = await engine.ainvoke("Tell me about Japan.", user_id="u", thread_id=first.thread_id)
+    assert [t["name"] for t in again.trace["planned_tools"]] == ["place_facts"]
+
+
 async def test_the_alternatives_are_the_tools_of_the_plugins_that_fit() -> None:
     """After the calculator failed on a shopping question, the docs search is no alternative."""
     engine, model = planner_engine([])

@@ -370,6 +370,10 @@ def lexical_plan(
     parts = parts_asked(question) if index.schemas else []
     for part in parts:
         best = _lexical_tool(part, index, read=not context)
+        if best is None and context and not FOLLOW_UP_RE.search(part):
+            # short, so it may lean on what was said, yet asking of its own ("Tell me about Japan." with
+            # memories kept): a tool whose reader is sure of it
+            best = _lexical_tool(part, index)
         if best is not None:
             chosen.append((best, part))
     planned: list[dict[str, Any]] = []
