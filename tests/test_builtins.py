@@ -515,6 +515,23 @@ def test_bundled_docs_answer_how_to_questions() -> None:
     assert "CADENCE_DISABLED_PLUGINS" in index.search("How do I remove a plugin?")[0].snippet
 
 
+def test_a_query_of_a_word_the_docs_never_use_is_not_answered_by_its_other_words(tmp_path) -> None:
+    """ "When is the next full moon?" had been answered with passages on "Full-text search" and "try
+    next": a word no passage has ("moon") means the documentation does not cover it."""
+    (tmp_path / "guide.md").write_text(
+        "# Guide\n\n## Search\n\nFull-text search over the folder.\n\n## Next steps\n\nTry the "
+        "plugins next.\n\n## Plugins\n\nA plugin adds an agent with its tools.\n",
+        encoding="utf-8",
+    )
+    tools = {t.name: t for t in make_docs_tools(tmp_path)}
+    said = tools["search_docs"].invoke({"query": "When is the next full moon?"})
+    assert said == "The documentation does not cover this: no passage mentions 'moon'."
+    # the words it does use are found: with filler words it never uses, and with a typo of one of them
+    assert "guide.md" in tools["search_docs"].invoke({"query": "hey, explain plugins basically"})
+    assert "guide.md" in tools["search_docs"].invoke({"query": "the pluginz agent"})
+    assert "guide.md" in tools["search_docs"].invoke({"query": "full-text search"})
+
+
 def test_bundled_docs_answer_a_subject_said_another_way() -> None:
     """A phrase documents write as one word ("times out": timeout; "the CLI": the command line) and a
     subject they name otherwise ("authentication": the API keys) find their passage; "times" alone had found

@@ -14,6 +14,7 @@ that matched), and ends where its line ends.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import logging
 import operator
 import os
@@ -290,10 +291,13 @@ class DocsIndex:
                 path UNINDEXED, line UNINDEXED, heading, body,
                 tokenize = 'porter unicode61 remove_diacritics 2'
             );
+            CREATE VIRTUAL TABLE vocabulary USING fts5vocab(passages, 'row');
             """
         )
         self._known: dict[str, tuple[int, int]] = {}
         """The ``files`` table as a dict: relative path → (mtime_ns, size) of each indexed file."""
+        self._vocabulary: list[str] | None = None
+        """The index's terms (stemmed as FTS5 stems them), read once after each change."""
 
     def scan(self) -> dict[str, tuple[int, int]]:
         """The indexable files of the folder: relative POSIX path → (mtime_ns, size).
@@ -354,6 +358,7 @@ class DocsIndex:
                     if self._index_file(path, current[path]):
                         indexed[path] = current[path]
             self._known = indexed
+            self._vocabulary = None
             if changed or removed:
                 logger.debug(
                     "docs: indexed %d, removed %d files in %s", len(changed), len(removed), self.root
@@ -405,6 +410,17 @@ class DocsIndex:
             except sqlite3.OperationalError as exc:  # defensive: the query is already sanitized
                 logger.warning("docs: FTS query %r failed: %s", match, exc)
                 raise DocsError(f"The query {query!r} could not be searched; use plain keywords") from exc
+        unknown = self._unknown_terms(terms)
+        if unknown:
+            # a word the documentation never uses ("moon" of "When is the next full moon?"): a passage
+            # sharing one other word with the query ("Full-text search") is no answer; one sharing two,
+            # or every word the documentation does use, may be ("hey, explain plugins basically": plugins)
+            known = {stem(t) for t in terms if t not in unknown and t not in HOW_TO_WORDS}  # "add": widened
+            rows = [
+                r
+                for r in rows
+                if len(shared := _stems(f"{r[2]} {r[5]}") & {stem(t) for t in terms}) >= 2 or known <= shared
+            ]
         # BM25 (negative: lower is better) knows a heading's words but not whose title they are: a section
         # titled with the query's words is about them ("info" for "the info plugin"), and a query of words
         # every passage has ("what is Cadence") is answered by the section named after them
@@ -421,6 +437,27 @@ class DocsIndex:
             )
             for r in rows[:limit]
         ]
+
+    def unknown_terms(self, query: str) -> list[str]:
+        """The search terms of ``query`` the documentation never uses, nor a word close to them (a typo
+        such as "configre" is close to "configure"): what it does not cover ("moon")."""
+        self.refresh()
+        return self._unknown_terms(query_terms(query))
+
+    def _unknown_terms(self, terms: list[str]) -> list[str]:
+        unknown = []
+        with self._lock:
+            if self._vocabulary is None:
+                self._vocabulary = [row[0] for row in self._db.execute("SELECT term FROM vocabulary")]
+            for term in terms:
+                if not term.isalpha() or len(term) < 3:
+                    continue
+                found = self._db.execute(
+                    "SELECT 1 FROM passages WHERE passages MATCH ? LIMIT 1", (_any_of([term]),)
+                ).fetchone()
+                if found is None and not difflib.get_close_matches(term, self._vocabulary, n=1, cutoff=0.8):
+                    unknown.append(term)
+        return unknown
 
     def resolve(self, path: str) -> Path:
         """The file ``path`` names inside the folder; :class:`DocsError` for anything else.
@@ -791,7 +828,12 @@ def make_docs_tools(folder: Path, *, writable: bool = False) -> list[BaseTool]:
 
         Use a few keywords (e.g. "plugin metadata capabilities"); limit is 1-20.
         """
-        return format_hits(query, index.search(query, limit))
+        hits = index.search(query, limit)
+        unknown = index.unknown_terms(query) if not hits else []
+        if unknown:
+            words = ", ".join(repr(term) for term in unknown)
+            return f"The documentation does not cover this: no passage mentions {words}."
+        return format_hits(query, hits)
 
     def read_doc(path: str) -> str:
         """Read one whole document by its path (e.g. "overview.md"), as search_docs or list_docs gave it."""
