@@ -2150,6 +2150,21 @@ def test_there_is_the_place_of_the_latest_earlier_question_naming_one() -> None:
     assert previous_place(turns) == "Sydney"
 
 
+def test_there_after_an_answer_about_a_city_is_that_city() -> None:
+    """The supervisor's agents see earlier answers, not calls: "What time is it there?" after the population
+    of Paris had asked of France (the place the question before it named)."""
+    from cadence.models.local.policy import there_place
+
+    turns = [
+        HumanMessage("What's the capital of France?"),
+        AIMessage("The capital of France is Paris."),
+        HumanMessage("How many people live there?"),
+        AIMessage("Paris is a city in France (Europe). The population of Paris is about 2.1 million."),
+        HumanMessage("What time is it there?"),
+    ]
+    assert there_place("What time is it there?", turns) == "Paris"
+
+
 def test_a_date_in_digits_is_a_date_not_a_subtraction() -> None:
     """ "What day of the week is 2026-12-25?" went to the calculator: 2026 - 12 - 25 = 1989."""
     router = PreRouter.from_tool_schemas(_routing_schemas())
@@ -2744,6 +2759,26 @@ def test_a_noted_reply_cut_at_its_limit_loses_its_unfinished_sentence(
     assert finished_sentences("It is 3.14 and more") == ("", "It is 3.14 and more")
     assert finished_sentences("Done. Next", whole=True) == ("Done.", " Next")
     assert finished_sentences("Done.", whole=True) == ("Done.", "")
+
+
+def test_an_agent_answering_alone_reads_a_follow_up_with_what_was_said_before() -> None:
+    """The single mode: "And of 300?" after "What's 18% of 250?" and "How much do I make in 8 hours?" after
+    "My hourly rate is $45." had been declined as outside the calculator (read alone, neither is a sum)."""
+    from cadence.builtins.math import MathPlugin
+
+    system = f"You calculate. {FINAL_REPLY_NOTICE} RESPONSE STYLE: natural"
+    model = LocalChatModel()
+    bound = model.bind_tools(MathPlugin.create_agent().get_tools())
+    for before, answer, follow_up in [
+        ("What's 18% of 250?", "The answer is 45.", "And of 300?"),
+        ("My hourly rate is $45.", "Got it: your hourly rate is $45.", "How much do I make in 8 hours?"),
+    ]:
+        messages = [SystemMessage(system), HumanMessage(before), AIMessage(answer), HumanMessage(follow_up)]
+        plan = model.plan(messages, **bound.kwargs)  # type: ignore[attr-defined]
+        assert plan.fixed is None or "outside" not in plan.fixed
+        assert plan.mode != "text"
+    alone = [SystemMessage(system), HumanMessage("What time is it in London?")]
+    assert "outside what I can do" in (model.plan(alone, **bound.kwargs).fixed or "")  # type: ignore[attr-defined]
 
 
 def test_an_agent_answering_alone_answers_from_memory_what_its_tools_do_not_read() -> None:

@@ -958,9 +958,10 @@ _PLACE_ANSWER_RE = re.compile(
     r"^The (?:(?:[a-z]+est|most populous|least populous) )?"
     r"(?:capital(?: city)?|city|town|country|nation|state|province|region|place) (?:of|in|on) [^.]*? is "
     r"(?P<place>[A-Z][\w.'-]*(?:,? [A-Z][\w.'-]*)*)"
+    r"|^(?P<subject>[A-Z][\w.'-]*(?: [A-Z][\w.'-]*)*) is a (?:city|town|country) in\b"
 )
 """A result whose answer is a place ("The capital of Italy is Rome.", "The largest country in Africa is
-Algeria (…)")."""
+Algeria (…)"), or that is about one ("Paris is a city in France (Europe). The population of Paris is …")."""
 
 
 def answered_place(messages: Sequence[BaseMessage]) -> str | None:
@@ -974,7 +975,7 @@ def answered_place(messages: Sequence[BaseMessage]) -> str | None:
     if not said:
         return None
     match = _PLACE_ANSWER_RE.match(str(said[-1].content).strip())
-    return match.group("place").rstrip(".") if match else None
+    return (match.group("place") or match.group("subject")).rstrip(".") if match else None
 
 
 def there_place(question: str, messages: Sequence[BaseMessage]) -> str | None:
@@ -1821,6 +1822,22 @@ def routing_question(question: str, messages: Sequence[BaseMessage]) -> str:
         # alone is the world clock's word)
         return in_unit_asked(question, previous_asked(messages))
     return referred
+
+
+def read_in_context(question: str, messages: Sequence[BaseMessage]) -> str:
+    """``question`` as it reads with what was said before (:func:`routing_question`), a follow-up giving
+    another number, period or thing to count as the previous question asked with it ("And of 300?" after
+    "What's 18% of 250?" is "What's 18% of 300?")."""
+    routed = routing_question(question, messages)
+    if not is_follow_up(question):
+        return routed
+    before = previous_asked(messages)
+    return (
+        with_another_number(question, before)
+        or with_another_period(question, before)
+        or with_text_referred(question, messages)
+        or routed
+    )
 
 
 _QUOTED_TEXT_RE = re.compile(r"['\"“‘][^'\"”’]{2,}['\"”’]")
@@ -2910,6 +2927,7 @@ class SmallModelPolicy:
             and tool_choice in (None, "auto")
             and FINAL_REPLY_NOTICE in _system_text(messages)
             and not self.reads_any(real, question)
+            and not self.reads_any(real, read_in_context(question, messages))
         ):
             # the single mode's agent asked what none of its tools reads: what memory holds answers it ("I'm
             # 30 years old.", "Forget my age.", "How old am I?"), else the reply says what the agent does
