@@ -2708,6 +2708,29 @@ class _SaysText:
 
 
 @pytest.mark.parametrize(
+    ("question", "foreign"),
+    [
+        ("¿Cuál es la capital de Francia?", True),  # the model had answered "la Ciudad de la Repúbada"
+        ("Wie spät ist es in Berlin?", True),  # "Es ist in Berlin."
+        ("Quelle heure est-il à Paris?", True),
+        ("Qual é a capital do Brasil?", True),
+        ("What is the capital of Mexico?", False),
+        ("Tell me about La Paz", False),  # a name in another language
+        ('What does "wie geht es dir" mean?', False),
+        ("Rio de Janeiro population", False),
+    ],
+)
+def test_a_message_in_another_language_is_told_the_embedded_model_reads_english(
+    question: str, foreign: bool
+) -> None:
+    from cadence.models.local.policy import FOREIGN_REPLY, foreign_language_reply
+
+    assert (foreign_language_reply(question) == FOREIGN_REPLY) is foreign
+    if foreign:
+        assert LocalChatModel().plan([SystemMessage("x"), HumanMessage(question)]).fixed == FOREIGN_REPLY
+
+
+@pytest.mark.parametrize(
     ("question", "noted"),
     [
         ("Who painted the Mona Lisa?", True),  # the model had said "recreated in 3D", unmarked

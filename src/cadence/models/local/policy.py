@@ -2675,6 +2675,35 @@ def outside_parts_note(parts: Sequence[str]) -> str:
     return f"I couldn't answer all of it: {quoted} {verb} outside what I can do here."
 
 
+_OTHER_LANGUAGE_TEXT = """el los las del qué cuál cuáles cómo dónde cuándo cuánto cuántos está hora
+    por favor una muy tiene quel quelle quels comment combien pourquoi où
+    est-ce c'est avec dans sont une heure merci bonjour wie viel viele spät ist
+    wo wer warum und nicht eine mit für ich bitte danke welche hauptstadt che
+    dove perché della sono cosa quanti ciao grazie qual quais é è são onde
+    porque não uma você obrigado het een niet waar hoe wat"""
+_OTHER_LANGUAGE_WORDS = frozenset(_OTHER_LANGUAGE_TEXT.split())
+"""Common words of Spanish, French, German, Italian, Portuguese and Dutch that English does not use."""
+_ENGLISH_TEXT = """the what which who how are of and to for with this that it you my do does can please time
+    when where why tell me is there about many much"""
+_ENGLISH_WORDS = frozenset(_ENGLISH_TEXT.split())
+"""Common English words a message in English has and the languages above do not."""
+FOREIGN_REPLY = (
+    "I can only read English here: the embedded offline model knows no other language. Please ask in "
+    "English (a hosted model, set with CADENCE_LLM, reads other languages)."
+)
+"""The embedded model's reply to a message in another language it cannot answer from a tool."""
+
+
+def foreign_language_reply(question: str) -> str | None:
+    """:data:`FOREIGN_REPLY` for a message in another language ("¿Cuál es la capital de Francia?", "Wie spät
+    ist es in Berlin?": the small model had answered with made-up words), else None."""
+    words = re.findall(r"[^\W\d_]+(?:[-'][^\W\d_]+)?", question.lower())
+    other = sum(word in _OTHER_LANGUAGE_WORDS for word in words)
+    english = sum(word in _ENGLISH_WORDS for word in words)
+    foreign = (other >= 2 and other > english) or (question.lstrip()[:1] in ("¿", "¡") and english == 0)
+    return FOREIGN_REPLY if foreign else None
+
+
 def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
     """A reply to a greeting, thanks, goodbye, a question about what the assistant can do, a request to act
     no tool takes (:data:`cadence.text.ACTION_REQUEST_RE`), a request to translate (:data:`TRANSLATION_RE`)
@@ -3425,7 +3454,8 @@ class SmallModelPolicy:
             # a follow-up is replied to as the question it stands for ("And tomorrow?" after the weather)
             asked = with_another_number(question, previous_asked(messages)) or question
             reply = (
-                asked_before_reply(question, messages)
+                foreign_language_reply(question)
+                or asked_before_reply(question, messages)
                 or small_talk_reply(asked, capabilities_in(system_text))
                 or unknown_of_user_reply(question, messages)
                 or told_numbers_reply(question)
