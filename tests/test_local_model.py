@@ -2735,6 +2735,7 @@ def test_a_message_in_another_language_is_told_the_embedded_model_reads_english(
     [
         ("Who painted the Mona Lisa?", True),  # the model had said "recreated in 3D", unmarked
         ("What is the largest planet in the solar system?", True),
+        ("A train leaves at noon. If it is late, when does it arrive?", True),  # a question at its end
         ("Write a haiku about autumn", False),  # nothing to be wrong about
         ("Tell me a joke", False),
     ],

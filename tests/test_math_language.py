@@ -2476,6 +2476,12 @@ def test_a_question_before_its_condition_is_read_like_one_after_it(question: str
         ),
         ("There are 30 cookies and 4 kids take 5 each. How many are left?", "(30 - 4 * 5)"),
         ("There are 24 cans and 4 people drink 3 each. How many cans remain?", "(24 - 4 * 3)"),
+        # the people in the next sentence (it had been no arithmetic: the small model made up "two (3 - 2)")
+        (
+            "A pizza is cut into 8 slices. If 3 people eat 2 slices each, how many are left?",
+            "(8 - 3 * 2)",
+        ),
+        ("I bake 24 cookies. 5 friends take 3 cookies each. How many remain?", "(24 - 5 * 3)"),
     ],
 )
 def test_what_is_left_after_several_take_the_same_each(question: str, expression: str) -> None:

@@ -2162,13 +2162,14 @@ def _pay_for_hours(text: str) -> str | None:
 
 
 _TAKEN_EACH_RE = re.compile(
-    rf"(?<![\w.])(?P<n>{_NUM})\s+(?P<thing>[a-z]+)\b[^.?!]*?\b(?P<m>{_NUM})\s+(?:people|persons|friends|kids|"
+    rf"(?<![\w.])(?P<n>{_NUM})\s+(?P<thing>[a-z]+)\b[^?!]*?\b(?P<m>{_NUM})\s+(?:people|persons|friends|kids|"
     r"children|guests|students|players|workers|of us|of them|family members)\b[^.?!]*?\b(?:eat|eats|ate|take|"
     r"takes|took|get|gets|got|use|uses|used|have|has|had|drink|drinks|drank|buy|buys|bought)\s+"
     rf"(?P<k>{_NUM})\s*(?:[a-z]+\s+)?each\b",
     re.IGNORECASE,
 )
-"""Things shared out: "8 slices … 3 people eat 2 slices each"."""
+"""Things shared out: "8 slices … 3 people eat 2 slices each", in one sentence or the next ("A pizza is cut
+into 8 slices. If 3 people eat 2 slices each, ...")."""
 
 
 def _left_after_each(text: str) -> str | None:

@@ -3467,7 +3467,8 @@ class SmallModelPolicy:
             tokens = min(self.max_tokens or CHAT_MAX_TOKENS, CHAT_MAX_TOKENS)
             # a question of facts no tool answered ("Who painted the Mona Lisa?"): the small model's own
             # answer is said to be one, since it is often wrong ("Neptune, but it's actually Uranus")
-            note = OWN_ANSWER_NOTE if _FACT_ASKED_RE.match(question) and not is_small_talk(question) else ""
+            asks = _FACT_ASKED_RE.match(question) or question.rstrip().endswith("?")  # "If ..., how many?"
+            note = OWN_ANSWER_NOTE if asks and not is_small_talk(question) else ""
             return Plan("text", prompt, None, [], [], tokens, repeat_penalty=CHAT_REPEAT_PENALTY, note=note)
         prompt = [{"role": "system", "content": system_text or CHAT_SYSTEM}]
         for m in messages:
