@@ -165,6 +165,20 @@ def test_a_word_only_quoted_as_an_example_counts_less() -> None:
     )
 
 
+def test_a_further_sentence_introducing_what_is_not_quoted_is_left_out() -> None:
+    """ "Explain in detail what a plugin is" had ended on "... with two class methods:", its list cut."""
+    result = (
+        "[1] plugins.md:1 — Plugins\n"
+        "A plugin gives Cadence an agent: a worker with its own prompt and tools. The coordinator chooses "
+        "between plugins by their metadata.\n\n"
+        "[2] plugins.md:8 — Plugins > Writing a plugin\n"
+        "A plugin is a subclass of `cadence.sdk.BasePlugin` with two class methods: - `get_metadata()` "
+        "returns a `PluginMetadata`. - `create_agent()` returns a `BaseAgent` subclass.…"
+    )
+    answer = relevant_sentences(result, "Explain what a plugin is.", or_passages=False)
+    assert answer.startswith("A plugin gives Cadence an agent") and not answer.endswith(":")
+
+
 def test_a_setting_listed_by_two_documents_is_quoted_once() -> None:
     result = (
         "[1] configuration.md:18 — Configuration and limits > Orchestration limits\n"

@@ -253,6 +253,8 @@ def relevant_sentences(
             subject = _subject(sentences[i].text)
             if len(picked) + len(kept) >= MAX_SENTENCES or -negated < KEEP_RATIO * best_score:
                 break
+            if sentences[i].text.endswith(":"):
+                continue  # it introduces what is not quoted ("... with two class methods:")
             if i not in picked and subject not in subjects:  # a setting is said once (two documents list it)
                 kept.append(i)
                 subjects |= {subject} - {""}

@@ -1077,7 +1077,7 @@ def explanation(question: str, results: Sequence[ToolResult]) -> str:
     how = "; ".join(f"the {r.name} tool was used with {_args_text(r.args)}" for r in results)
     return (
         f"How this was worked out: to answer “{question}”, {how}, and the answer above is "
-        "exactly what it returned, so it does not rest on guesswork."
+        "taken from what it returned, so it does not rest on guesswork."
     )
 
 
