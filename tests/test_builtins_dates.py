@@ -819,6 +819,42 @@ def test_the_days_left_in_the_year_count_to_its_last_day(question: str, expected
 @pytest.mark.parametrize(
     ("question", "expected"),
     [
+        ("How many days are left this month?", "There are 16 days until the last day of the month (Friday, "
+         "31 January 2025 in UTC), as of today, Wednesday, 15 January 2025 in UTC."),
+        ("how many days remain in the month", "16 days"),
+        ("How many weeks until the end of the month?", "2 weeks and 2 days (16 days)"),
+        ("What day is the last day of the month?", "Friday, 31 January 2025"),
+    ],
+)  # fmt: skip
+def test_the_days_left_in_the_month_count_to_its_last_day(question: str, expected: str) -> None:
+    """ "How many days are left this month?" had been an error (it could not read "this month")."""
+    assert expected in ask(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("How many hours until Friday?", "There are 36 hours and 0 minutes until Friday, 17 January 2025 begins "
+         "(midnight in UTC), counted from now, 12:00 on Wednesday, 15 January 2025 in UTC."),
+        ("How many minutes until tomorrow?", "There are 720 minutes until Thursday, 16 January 2025 begins"),
+        ("how many hours until Valentine's Day", "708 hours and 0 minutes until Valentine's Day (Friday, 14 "
+         "February 2025) begins"),
+    ],
+)  # fmt: skip
+def test_hours_until_a_day_count_from_now_to_its_start(question: str, expected: str) -> None:
+    """ "How many hours until Friday?" had been an error (only whole days were counted)."""
+    assert expected in ask(question)
+
+
+@pytest.mark.parametrize("question", ["How many hours since Monday?", "How many hours until today?"])
+def test_hours_to_no_day_ahead_are_still_refused(question: str) -> None:
+    with pytest.raises(Exception, match="Cannot count hours"):
+        ask(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
         ("92 days in weeks", "92 days is 13 weeks and 1 day."),
         ("3 weeks in days", "3 weeks is 21 days."),
         ("2 fortnights and 3 days in days", "2 fortnights and 3 days is 31 days."),

@@ -203,6 +203,13 @@ _LEFT_IN_YEAR_RE = re.compile(
     r"\b(left|remaining|remain|to\s+go)\s+(?:in|of)\s+(?:the|this)\s+(?:current\s+)?year\b", re.IGNORECASE
 )
 """Days "left in the year": the days until its last day."""
+_LEFT_IN_MONTH_RE = re.compile(
+    r"\b(left|remaining|remain|to\s+go)\s+(?:(?:in|of)\s+)?(?:the|this)\s+(?:current\s+)?month\b",
+    re.IGNORECASE,
+)
+"""Days "left this month": the days until its last day."""
+MONTH_END = "the last day of the month"
+"""The name of the last day of today's month ("the end of the month"), a date read from today."""
 _HYPHENATED_RE = re.compile(
     r"(?<![\w.-])(\d+)-(days?|weeks?|fortnights?|months?|years?)(?:-long)?\b", re.IGNORECASE
 )
@@ -241,6 +248,14 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("relative", re.compile(r"\b(?P<word>today|tonight|tomorrow|yesterday)(?:'?s)?\b", re.IGNORECASE)),
+    (
+        "relative",
+        re.compile(
+            r"\b(?P<word>(?:the\s+)?(?:end|last\s+day)\s+of\s+(?:the|this)\s+(?:current\s+)?month"
+            r"|(?:the\s+)?month'?s\s+end)\b",
+            re.IGNORECASE,
+        ),
+    ),
     (
         "relative",
         re.compile(
@@ -507,6 +522,7 @@ def _normalize(text: str) -> str:
     text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u2212", "-")
     text = _DAY_AFTER_RE.sub(r"1 day \1", text)
     text = _LEFT_IN_YEAR_RE.sub(r"\1 until the end of the year", text)
+    text = _LEFT_IN_MONTH_RE.sub(r"\1 until the end of the month", text)
     text = _ORDINAL_BEFORE_RE.sub(lambda m: str(_ordinal_value(m.group("ordinal"))), text)
     text = _ORDINAL_AFTER_RE.sub(lambda m: m.group("lead") + str(_ordinal_value(m.group("ordinal"))), text)
     text = _HYPHENATED_RE.sub(r"\1 \2", numbers_from_words(text))
@@ -556,6 +572,9 @@ def _read(kind: str, match: re.Match[str], start: int, end: int) -> _Found:
     if kind == "relative":
         word = match.group("word").lower()
         name = {"tonight": "today", "now": "today"}.get(word, word)
+        if "month" in word:
+            name = MONTH_END
+
         return _Found(start, end, kind, written, name=name)
     if kind == "weekday":
         which = " ".join((match.group("which") or "").lower().split())
@@ -859,7 +878,10 @@ def _resolve(items: Sequence[_Date], masked: str, today: _Today) -> None:
             f"Cannot tell which date the year {year} is for; write it with its date, e.g. 'March 1, {year}'"
         )
     for found in bases:
-        if found.kind == "relative":
+        if found.kind == "relative" and found.name == MONTH_END:
+            last = calendar.monthrange(today.value.year, today.value.month)[1]
+            found.value = today.value.replace(day=last)
+        elif found.kind == "relative":
             found.value = today.value + timedelta(
                 days={"today": 0, "tomorrow": 1, "yesterday": -1}[found.name]
             )
@@ -1574,6 +1596,9 @@ def answer(question: str, calendar: Calendar) -> str:
     other = _OTHER_UNITS_RE.search(text)
     if other is not None:
         unit = " ".join((other.group("unit") or f"{other.group('days')} days").lower().split())
+        until = _time_until(text, unit, calendar)
+        if until is not None:  # "How many hours until Friday?": from now until the day begins
+            return until
         raise DateQuestionError(
             f"Cannot count {unit} in {question!r}: only calendar days, weeks, months and years between "
             f"dates are counted; ask {EXAMPLES}"
@@ -1670,6 +1695,38 @@ def answer(question: str, calendar: Calendar) -> str:
     raise DateQuestionError(
         f"No date question found in {question!r}: it names {_plain(value)} but asks nothing about it; ask "
         f"e.g. 'what day of the week is {value.isoformat()}' or 'how many days until {value.isoformat()}'"
+    )
+
+
+def _time_until(text: str, unit: str, clock: Calendar) -> str | None:
+    """The hours or minutes from now until a day begins: "How many hours until Friday?" counts to midnight
+    at the start of the coming Friday, in UTC or the place the question names. ``None`` unless ``text``
+    asks hours or minutes until one later day."""
+    if unit not in ("hours", "minutes") or not _UNTIL_RE.search(text):
+        return None
+    found = _find_dates(text)
+    if len(found) != 1 or _find_durations(text, found) or _is_today(found[0]):
+        return None
+    where = _place_named(text, found)
+    zone: tzinfo = UTC
+    if where is not None:
+        if clock.place is None:
+            return None
+        zone = clock.place(where)[1]
+    today = _today(text, found, clock)
+    _resolve(found, _mask(text, found), today)
+    day = found[0].value
+    if day is None or day <= today.value:
+        return None  # today or a day gone: no start of it ahead
+    now = clock.now().astimezone(zone)
+    minutes = int((datetime.combine(day, datetime.min.time(), tzinfo=zone) - now).total_seconds() // 60)
+    hours, rest = divmod(minutes, 60)
+    count = f"{hours:,} hours and {rest} minutes" if unit == "hours" else f"{minutes:,} minutes"
+    name = found[0].name if found[0].kind == "holiday" else ""
+    start = f"{name} ({_long(day)})" if name else _long(day)
+    return (
+        f"There are {count} until {start} begins (midnight {today.where()}), counted from now, "
+        f"{now:%H:%M} on {_long(today.value)} {today.where()}."
     )
 
 
