@@ -2525,6 +2525,35 @@ def test_each_after_a_counted_statement_is_read_with_it() -> None:
     assert with_told_before(left, [*history, HumanMessage(left)]) == left  # no money told
 
 
+def test_a_short_each_or_when_after_a_statement_is_read_with_it() -> None:
+    """ "How much each?" after "We are 4 people and the bill is $180." and "When do I land?" after "My flight
+    leaves at 10:30 and takes 3 hours." had been read alone (a calculator error; the model's echo)."""
+    from cadence.models.local.policy import with_told_before
+
+    for told, question in [
+        ("We are 4 people and the bill is $180.", "How much each?"),
+        ("We are 4 people and the bill is $180.", "What does each of us owe?"),
+        ("My flight leaves at 10:30 and takes 3 hours.", "When do I land?"),
+        ("The movie starts at 7:45 pm and lasts 2 hours.", "What time does it end?"),
+    ]:
+        history = [HumanMessage(told), AIMessage("Noted."), HumanMessage(question)]
+        assert with_told_before(question, history) == f"{told} {question}"
+    asked = [HumanMessage("What is 2 + 2?"), AIMessage("4"), HumanMessage("When do I land?")]
+    assert with_told_before("When do I land?", asked) == "When do I land?"  # nothing told
+
+
+def test_a_statement_of_one_time_of_day_is_noted_not_calculated() -> None:
+    """ "The meeting is at 3pm." had reached the clock calculator, which failed: nothing to work out."""
+    model = LocalChatModel()
+    routes = _schemas(make_routing_tools([MathPlugin.get_metadata(), InfoPlugin.get_metadata()]))
+    plan = model.plan([SystemMessage("x"), HumanMessage("The meeting is at 3pm.")], tools=routes)
+    assert plan.route_names == ["goto_finalize"]
+    worked = "The train leaves at 08:50 and takes 3 h 25 min."  # a time and a duration: worked out
+    assert model.plan([SystemMessage("x"), HumanMessage(worked)], tools=routes).route_names != [
+        "goto_finalize"
+    ]
+
+
 def test_a_told_year_of_birth_answers_how_old_am_i() -> None:
     from cadence.models.local.policy import resolve_told
 

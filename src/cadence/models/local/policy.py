@@ -1726,13 +1726,14 @@ def number_asked_of(question: str, previous: str | None) -> str | None:
 
 
 _EACH_ALONE_RE = re.compile(
-    r"\beach(?:\s+(?:one|of\s+(?:them|those|these)|person|people|guest|child|kid|friend|player|student"
-    r"|member|ticket|item|box|bag))?\s+(?:gets?|costs?|pays?|needs?|has|have|is|receives?|"
-    r"eats?|earns?|takes?|uses?|weighs?|will|would|should|must|can)\b",
+    r"\beach(?:\s+(?:one|of\s+(?:them|those|these|us|you)|person|people|guest|child|kid|friend|player|student"
+    r"|member|ticket|item|box|bag))?\s+(?:gets?|costs?|pays?|needs?|has|have|is|receives?|owes?|"
+    r"eats?|earns?|takes?|uses?|weighs?|will|would|should|must|can)\b"
+    r"|^\W*how\s+(?:much|many)\s+(?:is\s+(?:that\s+)?|for\s+)?each(?:\s+(?:one|person))?\s*[?.!]*$",
     re.IGNORECASE,
 )
 """"each" standing alone, or with the kind of thing, for things counted before ("If each gets $20", "each
-costs 4 dollars", "each person pays")."""
+costs 4 dollars", "each person pays", "What does each of us owe?", "How much each?")."""
 _COUNT_OF_THINGS_RE = re.compile(r"(?<![\w.])\d+\s+[a-z]")
 """A number of things ("3 kids", "12 eggs")."""
 
@@ -1764,6 +1765,13 @@ _HOW_MANY_RE = re.compile(r"\bhow many\b", re.IGNORECASE)
 """A question for a count ("How many pets do I have?")."""
 
 
+_WHEN_ASKED_RE = re.compile(
+    r"^\W*(?:so\s+|and\s+)?(?:when|(?:at\s+)?what\s+time)\s+(?:do|does|did|will|would|should|is|am|are)\b",
+    re.IGNORECASE,
+)
+"""A question asking when something the user told happens ("When do I land?", "What time does it end?")."""
+
+
 def with_told_before(question: str, messages: Sequence[BaseMessage]) -> str:
     """``question`` after the user's previous message when that message told, with its numbers, what the
     question leans on: the things its "each" stands for, the question naming no count of its own ("I have 3
@@ -1773,7 +1781,8 @@ def with_told_before(question: str, messages: Sequence[BaseMessage]) -> str:
     a "how much" of theirs counts ("I earn $25 an hour." then "How much do I make in a 40 hour week?"), or
     the unit both say ("My car uses 6 liters per 100 km." then "How much fuel for 450 km?"); the counts a
     "how many" with no number of its own adds up ("I have 3 cats and 2 dogs." then "How many pets do I
-    have?"). The agents' readers read the two together. Else ``question``."""
+    have?"); the time of day a "when" asks of ("My flight leaves at 10:30 and takes 3 hours." then "When do I
+    land?"). The agents' readers read the two together. Else ``question``."""
     earlier = earlier_questions(messages, 1)
     previous = earlier[0].strip() if earlier else ""
     given = numbers_in(previous)
@@ -1791,6 +1800,8 @@ def with_told_before(question: str, messages: Sequence[BaseMessage]) -> str:
         return told
     if len(given) >= 2 and _HOW_MANY_RE.search(question) and not numbers_in(question):
         return told  # "How many pets do I have?" after "I have 3 cats and 2 dogs.": the counts told
+    if _WHEN_ASKED_RE.match(question) and not numbers_in(question) and _CLOCK_TOLD_RE.search(previous):
+        return told  # "When do I land?" after "My flight leaves at 10:30 and takes 3 hours."
     if not _HOW_MUCH_ASKED_RE.search(question) and not _THAT_RE.search(question):
         return question
     if _THAT_RE.search(question) and not numbers_in(question):
@@ -3098,6 +3109,16 @@ class SmallModelPolicy:
                     numbers=len(numbers_in(question)),
                     read=not refers_back(read_as, messages),
                 )
+                if (
+                    shortlist
+                    and "?" not in question
+                    and len(_CLOCK_TOLD_RE.findall(question)) == 1
+                    and not numbers_in(_CLOCK_TOLD_RE.sub(" ", question))
+                    and told_numbers_reply(question) is not None
+                ):
+                    # a statement of one time of day and nothing to work out with it ("The meeting is at
+                    # 3pm."): noted (the clock had been asked and failed), unless a tool surely reads it
+                    shortlist = [n for n in shortlist if reads_surely(self.readers.get(n), question)]
                 if not shortlist and is_follow_up(question) and not is_small_talk(question):
                     # "And in Paris?": nothing matches, so the previous turn's agent continues
                     # (by the route bound now: the previous turn may have run in the other mode).
