@@ -1562,6 +1562,13 @@ def test_capabilities_are_read_from_the_final_answer_prompt() -> None:
         ("yo, what are you exactly?", "I'm an assistant. I can help with:"),
         ("hey there, hope your having a good day :)", "Hello! I can help with:"),
         ("thanks!! that's exactly what I needed", "You're welcome!"),
+        # an acknowledgement alone (the model had answered "OK" with "any math or science-related tasks")
+        ("OK", "OK. Anything else I can help with?"),
+        ("Got it.", "OK. Anything else I can help with?"),
+        ("I see", "OK. Anything else I can help with?"),
+        # asking for a previous answer again with none before ("Why?" had been answered with made-up words)
+        ("Why?", "There is no earlier answer in this conversation"),
+        ("How did you get that?", "There is no earlier answer in this conversation"),
     ],
 )
 def test_small_talk_is_answered_from_what_the_plugins_offer(message: str, opening: str) -> None:

@@ -820,6 +820,15 @@ PLEASANTRY_RE = re.compile(
 now.")."""
 
 
+ACKNOWLEDGE_RE = re.compile(
+    r"^(?:ok(?:ay)?|k|kk|alright|all right|sure|cool|fine|got it|gotcha|i see|understood|noted|right|hmm+"
+    r"|mm+|uh[- ]?huh|ah|oh|aha|yep|yeah|yes|makes sense|fair enough|good|great|nice)"
+    r"(?:[ ,]+(?:thanks|thank you|then|now))?[\s!.,:;)(-]*$",
+    re.IGNORECASE,
+)
+"""An acknowledgement alone ("OK", "Got it", "I see"): nothing asked."""
+
+
 def each_sentence(text: str, *patterns: re.Pattern[str]) -> bool:
     """Whether every sentence of ``text`` (or its comma-led parts: "Thanks, that was helpful!") is small
     talk of one of ``patterns`` ("Good morning! How are you?"), at least one of the first pattern."""
@@ -942,5 +951,6 @@ def is_small_talk(question: str) -> bool:
             (PRAISE_RE, PLEASANTRY_RE),
             (DISMISS_RE, THANKS_RE, PLEASANTRY_RE),
             (CORRECTION_RE, NO_ALONE_RE, PLEASANTRY_RE),
+            (ACKNOWLEDGE_RE, PLEASANTRY_RE),
         )
     )

@@ -116,6 +116,7 @@ from cadence.models.local.grammar import (
 from cadence.models.preroute import (
     ABOUT_ASSISTANT_RE,
     ABOUT_PERSONA_RE,
+    ACKNOWLEDGE_RE,
     CORRECTION_RE,
     DISMISS_RE,
     FOLLOW_UP_RE,
@@ -2745,6 +2746,8 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
             "Sorry about that. Tell me what is wrong, or ask again with the details, and I'll work it out "
             "again."
         )
+    if each_sentence(text, ACKNOWLEDGE_RE, PLEASANTRY_RE):
+        return "OK. Anything else I can help with?"  # "OK", "Got it": a small model had made up a persona
     if each_sentence(text, GREETING_RE, PLEASANTRY_RE):
         lead = "I'm doing well, thank you!" if HOW_ARE_YOU_RE.search(text) else "Hello!"
         return f"{lead} {offer}" if offer else f"{lead} What would you like to know?"
@@ -2856,6 +2859,15 @@ fact that may answer it."""
 
 MAX_QUESTIONS_LISTED = 20
 """Most of the user's earlier questions a reply to "What have I asked so far?" lists (the latest ones)."""
+
+
+def nothing_said_before_reply(question: str, messages: Sequence[BaseMessage]) -> str | None:
+    """A reply to a message asking for the previous answer again ("Why?", "How did you get that?", "Say it
+    again briefly") when nothing was asked before it; None otherwise. A small model had answered "Why?" on
+    its own with made-up words."""
+    if not asks_previous_again(question) or earlier_questions(messages, 1):
+        return None
+    return "There is no earlier answer in this conversation to go back to: ask me a question first."
 
 
 def asked_before_reply(question: str, messages: Sequence[BaseMessage]) -> str | None:
@@ -3476,6 +3488,7 @@ class SmallModelPolicy:
             asked = with_another_number(question, previous_asked(messages)) or question
             reply = (
                 foreign_language_reply(question)
+                or nothing_said_before_reply(question, messages)
                 or asked_before_reply(question, messages)
                 or small_talk_reply(asked, capabilities_in(system_text))
                 or unknown_of_user_reply(question, messages)
