@@ -55,6 +55,8 @@ from cadence.settings import Settings
         ("Is racecar a palindrome?", "Yes, the word 'racecar' is a palindrome"),
         ("Is 'A man, a plan, a canal: Panama' a palindrome?", "Yes,"),
         ("Is 'hello' a palindrome?", "No, the word 'hello' is not a palindrome: backwards it is 'olleh'."),
+        # opening with the quoted word (the model had reworded it: "Elephant is a more complex word")
+        ("Which word is longer, elephant or giraffe?", "'elephant' (8 letters) is longer than 'giraffe'"),
     ],
 )
 def test_counts_and_spellings_are_worked_out(question: str, said: str) -> None:

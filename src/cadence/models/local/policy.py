@@ -2106,14 +2106,15 @@ _SENTENCE_END_RE = re.compile(r"[.!?][)\"']?$")
 
 def is_statement(text: str) -> bool:
     """Whether ``text`` is a short answer in whole sentences already: it starts with a capital letter (or a
-    digit, in one result of one line: "09:15 on Monday in New York is 19:45 in Bangalore."),
+    digit or a quote, in one result of one line: "09:15 on Monday in New York is 19:45 in Bangalore.",
+    "'elephant' (8 letters) is longer than 'giraffe' (7 letters)."),
     ends a sentence, has six words or more and at most :data:`STATEMENT_MAX_CHARS` characters (a value
     such as ``345`` or a listing is not; a document's passages are longer)."""
     one_line = "\n" not in text.strip()
     text = " ".join(text.split())
     return (
         0 < len(text) <= STATEMENT_MAX_CHARS
-        and (text[0].isupper() or (text[0].isdigit() and one_line))
+        and (text[0].isupper() or ((text[0].isdigit() or text[0] in "'\"‘“") and one_line))
         and bool(_SENTENCE_END_RE.search(text))
         and len(text.split()) >= 6
     )
