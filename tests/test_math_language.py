@@ -400,6 +400,9 @@ def test_an_exclamation_mark_before_equals_is_not_a_factorial() -> None:
         ("what's the % change from 50 to 40", -20),
         ("it went from 80 kg to 60 kg, what percent drop", -25),
         ("percent change from -50 to -25", 50),
+        # the old and new values said as was and now (it had been no arithmetic)
+        ("If a shirt was $50 and now costs $35, what is the percentage decrease?", -30),
+        ("It used to cost $20 but now costs $25. By what percent did it go up?", 25),
     ],
 )
 def test_a_change_asked_as_a_percentage_is_signed(text: str, value: float) -> None:
@@ -1101,6 +1104,9 @@ def test_several_amounts_taken_from_one(text: str, value: float) -> None:
             "Tickets are $18 for adults and $11 for children. How much for 2 adults and 3 children in total?",
             69,
         ),
+        # the price said of one thing, and "how much for" (it had been the small model's guess)
+        ("A book costs $15 and a pen costs $2. How much for 3 books and 4 pens?", 53),
+        ("Apples cost $2 and oranges cost $3. How much would 4 apples and 2 oranges cost?", 14),
     ],
 )
 def test_a_total_of_things_bought_at_a_price_each(text: str, value: float) -> None:

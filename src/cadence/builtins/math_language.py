@@ -566,8 +566,15 @@ _CHANGE_SPANS = (
     re.compile(
         rf"(?<![\w.]){_MONEY_SIGN}({_NUM}){_AFTER_UNIT}\s+(?:to|->|→)\s+{_MONEY_SIGN}({_NUM})", re.IGNORECASE
     ),
+    re.compile(
+        rf"\b(?:was|were|used\s+to\s+(?:be|cost)|cost)\s+{_MONEY_SIGN}({_NUM}){_AFTER_UNIT}\s*[,;]?\s+"
+        rf"(?:and\s+|but\s+)?(?:(?:it|they)\s+)?(?:is\s+|are\s+)?now\s+(?:costs?\s+|is\s+|are\s+|sells?\s+for\s+)?"
+        rf"{_MONEY_SIGN}({_NUM})",
+        re.IGNORECASE,
+    ),
 )
-"""An old and a new value: "from A to B", "between A and B" or "A to B" (with a word of change such as
+"""An old and a new value: "from A to B", "between A and B", "A to B" or "was A and now costs B" (with a
+word of change such as
 "change", "increase", "went", "drop" elsewhere in the question: "from 1 to 10, what percent are even" is
 no change)."""
 _RATE_ASKED_RE = re.compile(
@@ -1763,11 +1770,19 @@ _KIND_PRICE_RE = re.compile(
     rf"(?<![\w.])(?P<p>{_NUM})\s+(?:each\s+|apiece\s+)?(?:for|per)\s+(?:an?\s+|each\s+)?(?P<kind>[a-z]+)\b",
     re.IGNORECASE,
 )
+_KIND_COSTS_RE = re.compile(
+    rf"\b(?:an?|one|each|every)\s+(?P<kind>[a-z]+)\s+(?:costs?|is|sells\s+for)\s+(?P<p>{_NUM})(?!\s*%)"
+    rf"|\b(?P<kind2>[a-z]+s)\s+(?:are|cost)\s+(?P<p2>{_NUM})(?:\s+(?:each|apiece))?(?!\s*%)",
+    re.IGNORECASE,
+)
+"""A price said of one thing ("A book costs $15", "pens are $2 each")."""
 _KIND_COUNT_RE = re.compile(rf"(?<![\w.])(?P<n>{_NUM})\s+(?P<kind>[a-z]+)\b", re.IGNORECASE)
 _SPEND_ASKED_RE = re.compile(
-    rf"{_TOTAL}|\b(?:what|how much)\b[^.?!]*\b(?:spend|spent|pay|paid|cost|costs|owe)\b", re.IGNORECASE
+    rf"{_TOTAL}|\b(?:what|how much)\b[^.?!]*\b(?:spend|spent|pay|paid|cost|costs|owe)\b"
+    r"|\bhow much\s+(?:for|would|will)\b",
+    re.IGNORECASE,
 )
-"""A question asking what the things cost together."""
+"""A question asking what the things cost together ("What do I pay?", "How much for 3 books and 4 pens?")."""
 
 
 def _items_total(text: str) -> str | None:
@@ -1793,21 +1808,29 @@ def _items_total(text: str) -> str | None:
             terms.append(term)
         used = {i.start(g) for i in items for g in ("n", "p") if i.start(g) >= 0}
         return f"({' + '.join(terms)})" if used == numbers else None
-    prices = {_stem(m.group("kind")): m for m in _KIND_PRICE_RE.finditer(text)}
-    counts = [m for m in _KIND_COUNT_RE.finditer(text) if _stem(m.group("kind")) in prices]
+    # each kind's price (its number's place and as written) and where it is said
+    prices: dict[str, tuple[int, str, int]] = {
+        _stem(m.group("kind")): (m.start("p"), m.group("p"), m.end()) for m in _KIND_PRICE_RE.finditer(text)
+    }
+    for m in _KIND_COSTS_RE.finditer(text):  # "A book costs $15 and a pen costs $2"
+        kind, price = ("kind", "p") if m.group("kind") else ("kind2", "p2")
+        # a price already read per kind is not another kind ("Tickets are $18 each for adults")
+        if all(start != m.start(price) for start, _, _ in prices.values()):
+            prices.setdefault(_stem(m.group(kind)), (m.start(price), m.group(price), m.end()))
+    counts = [
+        m
+        for m in _KIND_COUNT_RE.finditer(text)
+        if _stem(m.group("kind")) in prices and m.start() != prices[_stem(m.group("kind"))][0]
+    ]
     kinds = [_stem(m.group("kind")) for m in counts]
     if len(prices) < 2 or sorted(kinds) != sorted(prices):
         return None
-    if min(m.start() for m in counts) < max(m.end() for m in prices.values()):
+    if min(m.start() for m in counts) < max(end for _, _, end in prices.values()):
         return None  # the prices first, then the counts
-    used = {m.start("p") for m in prices.values()} | {m.start() for m in counts}
+    used = {start for start, _, _ in prices.values()} | {m.start() for m in counts}
     if used != numbers:
         return None
-    return (
-        "("
-        + " + ".join(f"{m.group('n')} * {prices[_stem(m.group('kind'))].group('p')}" for m in counts)
-        + ")"
-    )
+    return "(" + " + ".join(f"{m.group('n')} * {prices[_stem(m.group('kind'))][1]}" for m in counts) + ")"
 
 
 # A fee on each thing bought: "5 tickets at $32 each and a $4.50 booking fee per ticket. Total?".

@@ -662,11 +662,18 @@ def resolve_found(question: str, results: Sequence[str]) -> str:
 _HOW_MUCH_RE = re.compile(r"^\W*how (?:much|many|far|long)\b", re.IGNORECASE)
 
 
+_UNITS_IN_RE = re.compile(
+    r"^\W*how\s+many\s+[a-z]+\s+(?:are\s+)?(?:there\s+)?(?:in|per)\s+(?:a|an|one|\d[\d.,]*)\s+[a-z]+\W*$",
+    re.IGNORECASE,
+)
+"""A conversion asked on its own ("How many minutes are there in 2.5 hours?"): it leans on nothing told."""
+
+
 def _told_context(question: str, facts: Sequence[str]) -> str | None:
     """The one told fact holding a number that shares a content word with a question asking how much or
     how many with at most one number of its own and no name, said as the user said it ("My car uses 7
     liters per 100 km." for "How much fuel for 350 km?"); None otherwise."""
-    if not _HOW_MUCH_RE.match(question) or len(numbers_in(question)) > 1:
+    if not _HOW_MUCH_RE.match(question) or len(numbers_in(question)) > 1 or _UNITS_IN_RE.match(question):
         return None
     if re.search(r"(?<!^)(?<![.?!] )\b[A-Z][a-z]", question.strip()):
         return None  # "how much is the bill in Paris?" is about Paris, not the user's weekly bill
