@@ -808,6 +808,9 @@ def test_the_reason_of_an_error_keeps_its_example_and_its_quoted_question() -> N
     assert error_reason(example) == "Could not read it as arithmetic, e.g. '3 * 19.99'."
     quoted = "Error: CalculationError: Malformed expression 'Привет what is 3*7? 日本': invalid character. Use digits."
     assert error_reason(quoted) == "Malformed expression 'Привет what is 3*7? 日本': invalid character."
+    # a suggestion goes with the reason (it had been cut: the user could not answer yes to it)
+    unknown = "Error: UnknownLocationError: Unknown location 'Pariss'. Did you mean 'Paris'? Name a city."
+    assert error_reason(unknown) == "Unknown location 'Pariss'. Did you mean 'Paris'?"
 
 
 def test_an_answer_correcting_itself_unasked_is_rewritten() -> None:

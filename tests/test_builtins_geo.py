@@ -172,6 +172,12 @@ def test_the_reader_refuses_what_is_no_fact_about_a_place(text: str) -> None:
     assert not asks_place_fact(text)
 
 
+def test_the_reader_takes_a_misspelt_place_the_tool_suggests_another_for() -> None:
+    """ "What is the capital of Frnace?" had reached no agent: the small model answered "Frnacism"."""
+    assert asks_place_fact("What is the capital of Frnace?")
+    assert not asks_place_fact("What is the capital of Xyzzyq?")  # nothing close: no place
+
+
 def test_an_agent_is_sure_when_one_of_its_tools_is() -> None:
     agent = may_read([*GEO_TOOLS, *INFO_TOOLS])
     assert agent is not None

@@ -2564,6 +2564,20 @@ def test_a_statement_of_one_time_of_day_is_noted_not_calculated() -> None:
     ]
 
 
+def test_a_yes_to_a_suggestion_asks_the_previous_question_with_it() -> None:
+    """ "yes" after "... Did you mean 'France'?" had been read alone."""
+    from cadence.models.local.policy import accepted_suggestion, current_turn
+
+    said = "I couldn't find the answer: No country or city found. Did you mean 'France'? Please rephrase."
+    before = [HumanMessage("What is the capital of Frnace?"), AIMessage(said)]
+    assert accepted_suggestion("yes", before) == "What is the capital of France?"
+    assert current_turn([*before, HumanMessage("Yes please")])[0] == "What is the capital of France?"
+    several = [HumanMessage("Time in Pariss?"), AIMessage("Did you mean 'Paris', 'Pardīs'?")]
+    assert accepted_suggestion("yeah", several) == "Time in Paris?"
+    assert accepted_suggestion("no", before) is None
+    assert accepted_suggestion("yes", [HumanMessage("Hi"), AIMessage("Hello!")]) is None  # nothing suggested
+
+
 def test_a_told_year_of_birth_answers_how_old_am_i() -> None:
     from cadence.models.local.policy import resolve_told
 

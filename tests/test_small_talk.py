@@ -151,11 +151,16 @@ def test_an_interjection_goes_with_thanks_or_a_goodbye(message: str) -> None:
     assert is_small_talk(message)
 
 
-@pytest.mark.parametrize(
-    "message", ["great", "ok", "ok, what is 2 + 2?", "perfect, now convert 5 km to miles"]
-)
-def test_an_interjection_alone_or_before_work_is_no_small_talk(message: str) -> None:
+@pytest.mark.parametrize("message", ["ok, what is 2 + 2?", "perfect, now convert 5 km to miles"])
+def test_an_interjection_before_work_is_no_small_talk(message: str) -> None:
     assert not is_small_talk(message)
+
+
+@pytest.mark.parametrize("message", ["great", "ok", "Got it.", "I see"])
+def test_an_acknowledgement_alone_is_answered_as_one(message: str) -> None:
+    """ "OK" alone had reached the small model, which made up what it helps with ("math or science")."""
+    assert is_small_talk(message)
+    assert small_talk_reply(message, CAPABILITIES) == "OK. Anything else I can help with?"
 
 
 def test_a_reply_to_small_talk_is_relevant_to_it() -> None:

@@ -1204,6 +1204,11 @@ _DESCRIBED_PLACE_RE = re.compile(
 is about, not what it asks."""
 
 
+_LAST_PLACE_WORD_RE = re.compile(r"\b(?:of|in)\s+([A-Z][^\W\d_]{3,})\W*$")
+"""The one capitalised word a question ends on after "of" or "in", as a place's name is written ("What is
+the capital of Frnace?"; not "How many people live in the house?")."""
+
+
 def asks_place_fact(text: str) -> bool:
     """``place_facts``' reader (:func:`cadence.sdk.reads`): a fact of :data:`FACTS` (or "tell me about")
     asked about a place the index finds ("What is the capital of France?"): :data:`cadence.sdk.SURELY`, so
@@ -1229,7 +1234,9 @@ def asks_place_fact(text: str) -> bool:
     try:
         places = _places(text, limit=1)
     except UnknownLocationError:
-        return False
+        # a misspelt place after the fact ("the capital of Frnace"): the tool says which place it means
+        misspelt = _LAST_PLACE_WORD_RE.search(text)
+        return misspelt is not None and bool(_closest_names(misspelt.group(1)))
     if not any(place.within[0] for place in places):
         return False
     alone = _NAME_ALONE_RE.match(text) is not None

@@ -1196,15 +1196,17 @@ def error_reason(error: str) -> str:
     """What a tool error says went wrong, in its first sentence, without its ``Error: …Error:`` prefix.
 
     A sentence that introduces what follows (ending with ``:``, "… with error:") goes on with the
-    next one, which holds the reason ("expression: Field required").
+    next one, which holds the reason ("expression: Field required"); a suggestion the error makes ("Did you
+    mean 'France'?") follows it.
     """
     pieces = [p.strip() for p in _REASON_END_RE.split(_ERROR_PREFIX_RE.sub("", error).strip()) if p.strip()]
     reason = pieces[0] if pieces else ""
-    for piece in pieces[1:]:
-        if not reason.endswith(":"):
-            break
-        reason = f"{reason} {piece}"
-    return reason
+    rest = pieces[1:]
+    while rest and reason.endswith(":"):
+        reason = f"{reason} {rest.pop(0)}"
+    # a suggestion goes with it ("... Did you mean 'France'?"): what the user can answer yes to
+    suggested = next((piece for piece in rest if piece.startswith("Did you mean")), None)
+    return f"{reason} {suggested}" if suggested else reason
 
 
 def is_an_error(text: str, failed: Sequence[ToolResult]) -> bool:

@@ -78,6 +78,7 @@ Final answer (no tools bound)
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections import Counter
@@ -175,8 +176,49 @@ def current_turn(messages: Sequence[BaseMessage]) -> tuple[str, list[BaseMessage
     before, question, after = split_at_last_human(messages)
     if question is None:
         return "", before
-    # a correction ("No, I meant 15%") is the follow-up it stands for ("what about 15%?")
-    return (as_follow_up(message_text(question)) if before else message_text(question)), after
+    # a correction ("No, I meant 15%") is the follow-up it stands for ("what about 15%?"); a yes to a
+    # suggestion ("Did you mean 'France'?") the previous question with it
+    if not before:
+        return message_text(question), after
+    text = message_text(question)
+    return accepted_suggestion(text, before) or as_follow_up(text), after
+
+
+_YES_RE = re.compile(
+    r"^\W*(?:yes|yeah|yep|yup|y|sure|correct|right|exactly|that'?s (?:it|right|the one)|i did|i do)"
+    r"(?:[ ,!.]+(?:please|thanks|thank you|i did|i do|that one))*[\s!.]*$",
+    re.IGNORECASE,
+)
+"""A yes alone ("Yes", "Yeah, that one", "Correct")."""
+_SUGGESTED_RE = re.compile(r"Did you mean ['\"‘“]([^'\"’”]+)['\"’”]")
+"""A suggestion an earlier answer made ("Did you mean 'France'?")."""
+
+
+def accepted_suggestion(text: str, before: Sequence[BaseMessage]) -> str | None:
+    """The previous question with the place or word an answer suggested, when ``text`` says yes to it ("yes"
+    after "... No country or city found ... Did you mean 'France'?" asks "What is the capital of France?"):
+    the word of the question closest to the suggestion is replaced. None otherwise."""
+    if not _YES_RE.match(text):
+        return None
+    _, asked, after = split_at_last_human(before)
+    if asked is None:
+        return None
+    said = next((m for m in reversed(after) if isinstance(m, AIMessage) and not m.tool_calls), None)
+    suggestion = _SUGGESTED_RE.search(message_text(said)) if said is not None else None
+    if suggestion is None:
+        return None
+    previous, meant = message_text(asked), suggestion.group(1).split(",")[0].strip()
+    words = list(re.finditer(r"[^\W\d_][\w'-]*", previous))
+    if not words:
+        return None
+
+    def likeness(word: re.Match[str]) -> float:
+        return difflib.SequenceMatcher(None, word.group(0).lower(), meant.lower()).ratio()
+
+    closest = max(words, key=likeness)
+    if likeness(closest) < 0.6:
+        return None
+    return previous[: closest.start()] + meant + previous[closest.end() :]
 
 
 def _tool_names_by_id(messages: Sequence[BaseMessage]) -> dict[str, str]:
