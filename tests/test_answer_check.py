@@ -778,6 +778,11 @@ def test_an_answer_drawing_on_several_agents_carries_each_ones_results() -> None
     assert unsaid_agents("It is 14.", "What is (3+4)*2? And what is that plus 1?", steps) == []
     # one question: an agent consulted beside the one that answered need not be quoted
     assert unsaid_agents("It is 18:30.", "What time is it in Tokyo?", results) == []
+    # a short result adds one word of its own: saying it carries it (the answer had been rewritten)
+    peru = [_r("math", "(25 / 100) * 80 = 20"), _r("geo", "The capital of Peru is Lima.")]
+    both_said = "Here is what I found:\n- (25 / 100) * 80 = 20.\n- The capital of Peru is Lima."
+    assert unsaid_agents(both_said, "What's 25% of 80 and what's the capital of Peru?", peru) == []
+    assert unsaid_agents("It is 20.", "What's 25% of 80 and what's the capital of Peru?", peru) == ["geo"]
     # the agent unknown (the planner's researcher): each tool's results
     by_tool = [ToolResult("percent_of", {}, "42"), ToolResult("current_time", {}, "It is 08:30 in Sydney.")]
     assert unsaid_agents(

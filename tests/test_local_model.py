@@ -1240,6 +1240,12 @@ def test_an_agent_is_given_the_part_its_tools_answer() -> None:
     assert part_for(question, math_tools) == "Calculate 12 * 4"
     assert part_for(question, info_tools) == "what time is it in Lima?"
     assert part_for("What is 12 times 4?", info_tools) == "What is 12 times 4?"  # one question: all of it
+    # "its" is the place named before (the agent had been given "what's its population", which failed)
+    from cadence.builtins.geo import GeoPlugin
+
+    geo_tools = _schemas(GeoPlugin.create_agent().get_tools())
+    three = "What is the capital of Italy, and what's its population, and what time is it there?"
+    assert "its" not in part_for(three, geo_tools).split()
     # a part another agent answered this turn (its numbers stand in the answer) is done
     two = "Convert 12 miles to km, and also what weekday is 9 June 2027?"
     clock = _schemas([convert_time_tool, real_date_calculator])

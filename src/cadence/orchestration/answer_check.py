@@ -725,8 +725,12 @@ def unsaid_agents(answer: str, question: str, results: Sequence[ToolResult]) -> 
         if wanted:
             if not any(said.has(f) for f in wanted):
                 missing.append(agent)
-        elif len(own & _script_words(" ".join(r.content for r in group))) < AGENT_WORDS:
-            missing.append(agent)
+        else:
+            # a short result has fewer words of its own than that ("The capital of Peru is Lima." for "...
+            # the capital of Peru?" adds one: Lima)
+            new = _script_words(" ".join(r.content for r in group)) - _script_words(question)
+            if len(own & new) < min(AGENT_WORDS, len(new)):
+                missing.append(agent)
     return missing
 
 

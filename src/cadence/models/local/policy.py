@@ -360,8 +360,9 @@ def part_for(
     10 miles to km, and also what weekday is 4 March 2027?" after "10 miles = 16.09 km" leaves the
     weekday to the calendar, however well "convert" fits a clock tool. A part a call of this turn asked
     already (``asked``: :func:`asked_texts`) is done too: "What's the currency in Japan and how many people
-    live there?" asks the currency on the agent's second visit."""
-    parts = question_parts(question)
+    live there?" asks the currency on the agent's second visit. "there" and "its" are read as the place
+    named before (:func:`parts_asked`)."""
+    parts = parts_asked(question)
     if len(parts) < 2 or not tools:
         return question
     said = worked_on(answered)
@@ -3501,7 +3502,12 @@ class SmallModelPolicy:
             asked = with_another_number(question, previous_asked(messages)) or question
             worked = arithmetic_statement(found_ok[0], asked) if len(found_ok) == 1 else None
             on_found = arithmetic_statement(found_ok[-1], asked) if len(found_ok) == 2 else None
-            if on_found is not None and one_sentence and resolve_found(question, found_ok[:1]) != question:
+            if (
+                on_found is not None
+                and one_sentence
+                and len(question_parts(question)) == 1  # not "What's 25% of 80 and the capital of Peru?"
+                and resolve_found(question, found_ok[:1]) != question
+            ):
                 # a calculation on a fact found first ("10% of the population of Canada"): the fact, then
                 # the calculation
                 return Plan("text", [], None, [], [], 0, fixed=f"{' '.join(found_ok[0].split())} {on_found}")
