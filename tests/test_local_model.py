@@ -1441,6 +1441,10 @@ def test_two_amounts_converted_under_one_opener_are_two_parts_answered_in_their_
         "5 kg = 11.02 pounds",
         "It is 09:00 in Oslo.",
     ]
+    # an answer sharing no word with the question stands for the part no other answer does (the
+    # supervisor's agents answer in words: "The answer is 20." had followed the capital)
+    said = ["The capital of Peru is Lima.", "The answer is 20."]
+    assert in_question_order(said, "What's 25% of 80 and what's the capital of Peru?") == said[::-1]
 
 
 @pytest.mark.parametrize("style", ["Be brief and to the point.", "Formal: professional language."])

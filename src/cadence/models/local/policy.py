@@ -2066,7 +2066,9 @@ ORDER_TOKENS = 12
 def in_question_order(results: Sequence[str], question: str) -> list[str]:
     """``results`` in the order the question asks for them: by where the first of their numbers or names
     the question writes stands in it ("Convert 10 km to miles and 5 kg to pounds": 10 km first, though the
-    agent asked the pounds first); a result sharing none keeps its place after them."""
+    agent asked the pounds first); a result sharing none takes the place of the first part of the question
+    no other result stands for ("What's 25% of 80 and the capital of Peru?" answered "The capital of Peru is
+    Lima." and "The answer is 20.": 20 first), else its place after them."""
     text = question.lower()
 
     def place(result: str) -> int:
@@ -2076,9 +2078,21 @@ def in_question_order(results: Sequence[str], question: str) -> list[str]:
             for token in tokens[:ORDER_TOKENS]
             if token not in STOPWORDS and (at := _token_at(text, token)) >= 0
         ]
-        return min(found) if found else len(text)
+        return min(found) if found else -1
 
-    return sorted(results, key=place)
+    starts = sorted(at for part in question_parts(question) if (at := text.find(part.lower())) >= 0)
+    starts = starts if len(starts) > 1 else []
+    placed = [place(result) for result in results]
+
+    def part_of(at: int) -> int:
+        return max((i for i, start in enumerate(starts) if start <= at), default=0)
+
+    free = [i for i in range(len(starts)) if all(at < 0 or part_of(at) != i for at in placed)]
+    for index, at in enumerate(placed):
+        if at < 0:
+            placed[index] = starts[free.pop(0)] if free else len(text)
+    order = sorted(range(len(results)), key=lambda i: placed[i])
+    return [results[i] for i in order]
 
 
 def _token_at(text: str, token: str) -> int:
