@@ -31,6 +31,16 @@ def supervisor_tools(*plugins: type) -> list[dict]:
     return [routing_schema(t) for t in supervisor.tools]
 
 
+def policy_readers(*plugins: type) -> dict:
+    """The readers of each plugin's routing tool, as the engine binds them (its agent's tools' readers)."""
+    from cadence.sdk.routing import may_read
+
+    return {
+        f"transfer_to_{p.get_metadata().normalized_name}": may_read(p.create_agent().get_tools())
+        for p in plugins
+    }
+
+
 def handed_back(answer: str) -> list:
     return [
         SystemMessage("You are the supervisor."),
@@ -58,6 +68,31 @@ def test_the_supervisor_policy_routes_then_forwards_or_finalizes() -> None:
     assert json.loads(forward.fixed or "") == {"name": "forward_message", "arguments": {"from_agent": "math"}}
     finalize = policy.plan(handed_back("345"), tools=supervisor_tools())
     assert finalize.mode == "route" and finalize.fixed == "goto_finalize"
+
+
+def test_a_calculation_on_a_fact_an_agent_found_goes_to_the_agent_that_works_it_out() -> None:
+    """ "What's 10% of the population of Canada?" had forwarded the population alone."""
+    from cadence.builtins.geo import GeoPlugin
+
+    policy = SmallModelPolicy(readers=policy_readers(MathPlugin, GeoPlugin))
+    tools = supervisor_tools(MathPlugin, GeoPlugin)
+    question = "What's 10% of the population of Canada?"
+    found = "The population of Canada is about 37.1 million (37,058,856), by GeoNames' figures."
+    messages = [
+        SystemMessage("You are the supervisor."),
+        HumanMessage(question),
+        AIMessage("", tool_calls=[{"name": "transfer_to_geo", "args": {}, "id": "r"}], name="supervisor"),
+        ToolMessage("geo", tool_call_id="r", name="transfer_to_geo"),
+        AIMessage(found, tool_calls=[{"name": "back", "args": {}, "id": "b"}], name="geo_agent"),
+        ToolMessage("back", tool_call_id="b", name="back"),
+    ]
+    assert policy.plan(messages, tools=tools).fixed == "transfer_to_math"
+    # the math agent sees the answer before its work and calculates on its value
+    agent = SmallModelPolicy().plan(
+        [SystemMessage("You calculate."), HumanMessage(question), AIMessage(found)],
+        tools=[routing_schema(t) for t in MathPlugin.create_agent().get_tools()],
+    )
+    assert "37058856" in (agent.fixed or "")
 
 
 def test_an_agent_that_answered_every_part_of_its_own_is_not_routed_to_again() -> None:

@@ -3149,7 +3149,10 @@ class SmallModelPolicy:
                     # after the population): the calculation, with the fact's value, to the agent that
                     # reads it, once
                     _, turn = current_turn(messages)
-                    found = resolve_found(question, [value for _, value in tool_results(turn)])
+                    # what the agents found: their tools' results, or (the supervisor's view) their answers
+                    values = [value for _, value in tool_results(turn)]
+                    answered = last_agent_answer(turn)
+                    found = resolve_found(question, values or ([answered[1]] if answered else []))
                     if found != question:
                         router = PreRouter.from_tool_schemas(routes)
                         done = tried or set()
@@ -3261,6 +3264,12 @@ class SmallModelPolicy:
             )
             if plan.fixed != FINALIZE_TOOL or len(tried) > 1:
                 return plan
+        if failed is None and answer is not None and resolve_found(question, [answer[1]]) != question:
+            # a calculation on the fact an agent found ("What's 10% of the population of Canada?" after the
+            # population): the agent that works it out, before any answer is forwarded
+            plan = self._plan_route(messages, routes, question, True, failed=None, tried=tried)
+            if plan.fixed != FINALIZE_TOOL:
+                return plan
         copied = copies_of([value for _, value in results])
         # a tone other than natural: a small model's agent cannot write in it, the synthesizer can
         toned = TONE_NOTICE in _system_text(messages)
@@ -3329,9 +3338,12 @@ class SmallModelPolicy:
             )
         question = with_possessive_place(question, messages)
         _, turn = current_turn(messages)
-        found = resolve_found(
-            with_told_before(question, messages), [value for _, value in tool_results(turn)]
-        )
+        # what was found this turn: the tools' results, or (an agent the supervisor sent after another)
+        # the answers before its own work
+        values = [value for _, value in tool_results(turn)] or [
+            message_text(m) for m in turn if isinstance(m, AIMessage) and not m.tool_calls and message_text(m)
+        ]
+        found = resolve_found(with_told_before(question, messages), values)
         question = part_for(
             resolve_told(found, told_facts(base)), tools, turn_answers(messages), asked_texts(turn)
         )
