@@ -2864,6 +2864,12 @@ def test_an_agent_answering_alone_reads_a_follow_up_with_what_was_said_before() 
         plan = model.plan(messages, **bound.kwargs)  # type: ignore[attr-defined]
         assert plan.fixed is None or "outside" not in plan.fixed
         assert plan.mode != "text"
+    from cadence.builtins.geo import GeoPlugin
+
+    geo = model.bind_tools(GeoPlugin.create_agent().get_tools())
+    capital = [SystemMessage(system), HumanMessage("What is the capital of Kenya?"), AIMessage("Nairobi.")]
+    plan = model.plan([*capital, HumanMessage("And its population?")], **geo.kwargs)  # type: ignore[attr-defined]
+    assert plan.mode != "text"  # "its" is Kenya's: the geo agent reads it
     alone = [SystemMessage(system), HumanMessage("What time is it in London?")]
     assert "outside what I can do" in (model.plan(alone, **bound.kwargs).fixed or "")  # type: ignore[attr-defined]
 

@@ -1890,7 +1890,7 @@ def read_in_context(question: str, messages: Sequence[BaseMessage]) -> str:
     """``question`` as it reads with what was said before (:func:`routing_question`), a follow-up giving
     another number, period or thing to count as the previous question asked with it ("And of 300?" after
     "What's 18% of 250?" is "What's 18% of 300?")."""
-    routed = routing_question(question, messages)
+    routed = with_possessive_place(routing_question(question, messages), messages)  # "And its population?"
     if not is_follow_up(question):
         return routed
     before = previous_asked(messages)
