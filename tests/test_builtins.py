@@ -205,6 +205,18 @@ def test_a_distance_at_a_speed_for_a_time_is_said_in_its_unit(question: str, sai
 
 
 @pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("A recipe needs 2 cups of flour for 12 cookies. How much flour for 30 cookies?", "= 5 cups"),
+        ("A recipe for 4 people uses 300 g of flour. How much flour do I need for 10 people?", "= 750 g"),
+    ],
+)
+def test_a_quantity_scaled_by_servings_is_said_in_its_unit(question: str, said: str) -> None:
+    """ "How much flour for 30 cookies?" had been answered "5", with no unit."""
+    assert calculate.invoke({"expression": question}).endswith(said)
+
+
+@pytest.mark.parametrize(
     "question", ["1.62 m in feet and pounds", "5 + 5 in feet and inches", "10 kg in oz and lb"]
 )
 def test_two_units_that_do_not_go_together_are_not_read_as_a_pair(question: str) -> None:

@@ -33,6 +33,7 @@ from cadence.builtins.math_language import (
     has_operation,
     question_body,
     rate_in,
+    scaled_quantity_read,
     to_expression,
     trailing_unit,
     unguessed,
@@ -1262,6 +1263,9 @@ def _calculate_one(expression: str) -> str:
             if impossible is not None:
                 raise CalculationError(impossible) from None
             return _converted(conversion.amount, conversion.unit, translated, result)
+        scaled = scaled_quantity_read(expression) if isinstance(expression, str) else None
+        if scaled is not None and scaled[0] == translated:  # "2 cups of flour for 12 cookies: for 30?"
+            return f"{translated} = {format_number(result)} {scaled[1]}"
         money = _in_money(expression, result, translated) + _in_cents(expression, result)
         body = question_body(expression)
         if not has_operation(translated) and numbers_from_words(body) != body:

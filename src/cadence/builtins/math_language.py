@@ -4083,12 +4083,26 @@ def _served(match: re.Match[str]) -> str | None:
 
 
 def _scaled_by_servings(text: str) -> str | None:
+    """The arithmetic of :func:`scaled_quantity`, or ``None``."""
+    scaled = scaled_quantity(text)
+    return scaled[0] if scaled is not None else None
+
+
+def scaled_quantity_read(text: str) -> tuple[str, str] | None:
+    """The arithmetic and the unit of a quantity a question scales by servings ("A recipe needs 2 cups of
+    flour for 12 cookies. How much flour for 30 cookies?": ``(2 * 30 / 12)`` in cups, the unit its answer
+    is in); ``None`` for any other question."""
+    return scaled_quantity(_prepared(text)) if len(text) <= MAX_READ_CHARS else None
+
+
+def scaled_quantity(text: str) -> tuple[str, str] | None:
     """A quantity for a number of people or servings, scaled to another number of them: "A recipe for 4
     people uses 300 g of flour. How much flour do I need for 10 people?" is ``(300 * 10 / 4)``; "makes 24
     cookies with 2 cups of flour: how much flour for 36 cookies?" ``(2 * 36 / 24)``. ``None`` unless
     ``text`` holds just those three numbers, the two counts are of the same (people, servings, cookies),
     the question asks for the quantity (the thing it names given with it) for the second, it is a recipe
-    (or the quantity a mass or a volume), and nothing is each or per one."""
+    (or the quantity a mass or a volume), and nothing is each or per one. Returns the arithmetic and the
+    quantity's unit as written ("cups")."""
     if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(text):
         return None
     asked = _HOW_MUCH_RE.search(text)
@@ -4117,7 +4131,7 @@ def _scaled_by_servings(text: str) -> str | None:
         given = {_stem(w) for w in re.findall(r"[a-z]+", text[quantity.end() : asked.start()], re.IGNORECASE)}
         if _stem(thing) not in given:
             return None  # "300 g of flour: how much sugar?"
-    return f"({quantity.group()} * {servings[1].group('n')} / {servings[0].group('n')})"
+    return f"({quantity.group()} * {servings[1].group('n')} / {servings[0].group('n')})", unit.group(1)
 
 
 # A price rescaled to another amount of the same kind: "A 2 litre bottle costs $3.60. What does a 250 ml glass
