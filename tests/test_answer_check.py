@@ -818,6 +818,15 @@ def test_the_reason_of_an_error_keeps_its_example_and_its_quoted_question() -> N
     assert error_reason(unknown) == "Unknown location 'Pariss'. Did you mean 'Paris'?"
 
 
+def test_a_told_fact_acknowledged_is_carried() -> None:
+    """ "Got it: you live in Madrid." had been flagged (its lead-in words are no result's) and rewritten."""
+    told = [ToolResult("recall_memory", {"query": "I live in Madrid."}, "You live in Madrid.")]
+    said = check_answer("Got it: you live in Madrid.", question="I live in Madrid.", results=told)
+    assert said.problem is None
+    echoed = check_answer("I live in Madrid.", question="I live in Madrid.", results=told)
+    assert echoed.problem == "missing_result"  # the question said back is no result
+
+
 def test_an_answer_correcting_itself_unasked_is_rewritten() -> None:
     """ "You're right, I should have said 37.5." to a first question: a conversation that did not happen."""
     results = [ToolResult("calculate", {"expression": "3 * 12.50"}, "(3 * 12.50) = 37.5")]

@@ -686,7 +686,10 @@ def check_answer(
         return AnswerVerdict(cleaned)
     # Words only (documents): the answer's own words must mostly come from the results, in whatever
     # script; Chinese and Japanese are written without spaces, so they are not split into words
-    own = _script_words(cleaned) - _script_words(question)
+    said_lower = " ".join(cleaned.split()).lower()
+    if any(" ".join(text.split()).lower().rstrip(" .") in said_lower for text in short if text.strip()):
+        return AnswerVerdict(cleaned)  # a short result quoted whole ("Got it: you live in Madrid.")
+    own = _script_words(_LEAD_IN_RE.sub("", cleaned)) - _script_words(question)
     if not own and _UNSPACED_RE.search(cleaned):
         return AnswerVerdict(cleaned)
     grounded = own & _script_words(evidence)
@@ -694,6 +697,9 @@ def check_answer(
         return AnswerVerdict(cleaned, "missing_result", sorted(own - grounded)[:5])
     return AnswerVerdict(cleaned)
 
+
+_LEAD_IN_RE = re.compile(r"^\s*(?:got it|noted|ok(?:ay)?|sure|all right|alright)\s*[:,.!-]\s*", re.IGNORECASE)
+"""A lead-in acknowledging what the user said ("Got it: you live in Madrid."): no word of a result."""
 
 AGENT_WORDS = 2
 """Words of a document result (one found by words, not numbers) an answer drawing on several agents'
