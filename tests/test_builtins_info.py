@@ -1025,3 +1025,11 @@ def test_the_world_clock_answers_sunrise_and_sunset(winter: datetime) -> None:
 def test_sunrise_and_sunset_are_the_world_clocks_not_the_calendars(question: str) -> None:
     assert info.asks_current_time(question)
     assert not info.asks_calendar(question)
+
+
+def test_a_holiday_named_like_a_place_is_a_day_not_a_place() -> None:
+    """ "What day is Christmas?" had been asked of Christmas Island's clock."""
+    from cadence.builtins.info import asks_current_time
+
+    assert not asks_current_time("What day is Christmas?")
+    assert asks_current_time("What time is it on Christmas Island?")

@@ -17,7 +17,13 @@ from cadence.builtins.math import MathPlugin
 from cadence.memory.ingest import stated_facts
 from cadence.models.local import LocalChatModel
 from cadence.models.local.policy import small_talk_reply, unknown_of_user_reply
-from cadence.models.preroute import ABOUT_ASSISTANT_RE, asks_previous_again, is_small_talk, routing_schema
+from cadence.models.preroute import (
+    ABOUT_ASSISTANT_RE,
+    as_follow_up,
+    asks_previous_again,
+    is_small_talk,
+    routing_schema,
+)
 from cadence.orchestration.control_tools import make_routing_tools
 from cadence.text import ACTION_REQUEST_RE
 
@@ -520,10 +526,16 @@ def test_a_statement_with_numbers_that_asks_nothing_is_noted() -> None:
         "What's your source for that?",
         "Explain that in a formal tone",
         "Say it again, briefly",
+        # as it was, or restyled in so many words ("Make it formal." had been read as "what about formal?")
+        "Say that again.",
+        "Can you repeat that?",
+        "Make it formal.",
+        "Make that shorter",
     ],
 )
 def test_a_question_about_the_previous_answer_asks_it_again(message: str) -> None:
     assert asks_previous_again(message)
+    assert as_follow_up(message) == message
 
 
 @pytest.mark.parametrize(
@@ -535,6 +547,8 @@ def test_a_question_about_the_previous_answer_asks_it_again(message: str) -> Non
         "Where does the Nile come from?",
         "Explain that",  # no style asked: what "that" is, is the question's
         "Show me the time in Tokyo",
+        "Say hello",
+        "Make it 5",  # a correction: another value
     ],
 )
 def test_a_question_of_its_own_is_not_the_previous_one_again(message: str) -> None:

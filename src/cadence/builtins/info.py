@@ -2116,10 +2116,12 @@ def _keywords_name_a_place(text: str) -> bool:
 
 _OTHER_DAY_RE = re.compile(
     rf"\b(?:yesterday|tomorrow)\b|{DATE_IN_DIGITS_RE.pattern}"
-    rf"|\b(?:{_MONTH_NAMES})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_NAMES})\b",
+    rf"|\b(?:{_MONTH_NAMES})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_NAMES})\b"
+    rf"|\b(?:{_HOLIDAY_NAMES})\b(?!\s+island)",
     re.IGNORECASE,
 )
-"""Another day than today: yesterday, tomorrow or a date written ("what day was 1 jan 2000")."""
+"""Another day than today: yesterday, tomorrow, a date written ("what day was 1 jan 2000") or a holiday
+("What day is Christmas?"; not Christmas Island, a place)."""
 
 
 def asks_current_time(text: str) -> bool:

@@ -464,14 +464,29 @@ number come from?", "Show your work"): the previous question asked again, answer
 ``steps`` group: step by step)."""
 
 
+MAKE_IT_RE = re.compile(
+    r"^\W*(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:make|put|write|say|rewrite|rephrase)\s+"
+    r"(?:it|that|this|the answer)\s+(?:(?:more|a bit|a little)\s+)?"
+    r"(?P<how>formal|professional|brief|briefer|short|shorter|concise|simple|simpler|detailed|longer)"
+    r"(?:\s+please)?\W*$",
+    re.IGNORECASE,
+)
+"""The previous answer asked again in another style in so many words ("Make it formal", "Make that
+shorter")."""
+_AGAIN_RE = re.compile(r"\b(?:again|once more|repeat)\b", re.IGNORECASE)
+
+
 def asks_previous_again(question: str) -> bool:
-    """Whether ``question`` only asks for the previous answer again: in another style ("Explain that in a
-    formal tone", "Say it again, briefly") or with how it was found (:data:`HOW_FOUND_RE`)."""
+    """Whether ``question`` only asks for the previous answer again: as it was ("Say that again"), in
+    another style ("Explain that in a formal tone", "Say it again, briefly", "Make it formal") or with how it
+    was found (:data:`HOW_FOUND_RE`)."""
     text = " ".join(question.split())
-    if HOW_FOUND_RE.match(text):
+    if HOW_FOUND_RE.match(text) or MAKE_IT_RE.match(text):
         return True
     rest = without_style_request(text)
-    return rest != text and SAID_AGAIN_RE.match(rest) is not None
+    if rest == text:
+        return SAID_AGAIN_RE.match(text) is not None and _AGAIN_RE.search(text) is not None
+    return SAID_AGAIN_RE.match(rest) is not None
 
 
 _TWO_CONVERSIONS_RE = re.compile(
@@ -557,9 +572,11 @@ that 60"): the previous question asked with what it gives instead."""
 
 def as_follow_up(question: str) -> str:
     """A correction (:data:`_MEANT_RE`) as the follow-up it is ("No, I meant 15%" → "what about 15%?");
-    any other question as it is."""
+    any other question as it is ("Make it formal" asks for the answer in another style)."""
     meant = _MEANT_RE.match(question) if len(question) <= 200 else None
     if meant is None or meant.group("x").strip().lower() in ("it", "that", "this", "what i said"):
+        return question
+    if MAKE_IT_RE.match(question):
         return question
     return f"what about {meant.group('x').strip()}?"
 

@@ -103,19 +103,25 @@ TONE_NAMES: tuple[str, ...] = tuple(t.value for t in ResponseTone)
 
 MAX_TONE_SCAN = 2000
 """Characters of a message read for a tone asked in words (a request of style opens or closes a question)."""
+_MAKE_IT = (
+    r"\b(?:make|put|write|say|rewrite|rephrase) (?:it|that|this|the answer) (?:(?:more|a bit|a little) )?"
+)
+"""The opening of a request to restyle the answer ("make it formal", "make that shorter")."""
 _ASKED_IN_WORDS: dict[ResponseTone, re.Pattern[str]] = {
     ResponseTone.FORMAL: re.compile(
-        r"\bin an? (?:formal|professional) (?:tone|way|manner|style|voice)\b|\bformally\b|\bbe formal\b",
+        r"\bin an? (?:formal|professional) (?:tone|way|manner|style|voice)\b|\bformally\b|\bbe formal\b"
+        rf"|{_MAKE_IT}(?:formal|professional)\b",
         re.IGNORECASE,
     ),
     ResponseTone.CONCISE: re.compile(
         r"\bbe (?:brief|concise|quick)\b|\bbriefly\b|\bconcisely\b|\bin short\b|\bkeep it (?:short|brief)\b"
-        r"|\bin (?:one|a single) (?:short )?sentence\b|\btl;?dr\b|\bshort answer\b",
+        r"|\bin (?:one|a single) (?:short )?sentence\b|\btl;?dr\b|\bshort answer\b"
+        rf"|{_MAKE_IT}(?:brief|briefer|short|shorter|concise)\b",
         re.IGNORECASE,
     ),
     ResponseTone.EXPLANATORY: re.compile(
         r"\bexplain (?:it |this |that )?(?:in detail|thoroughly|fully)\b|\bin (?:great |more |full )?detail\b"
-        r"|\bdetailed (?:explanation|answer)\b",
+        rf"|\bdetailed (?:explanation|answer)\b|{_MAKE_IT}(?:detailed|longer)\b",
         re.IGNORECASE,
     ),
     ResponseTone.LEARNING: re.compile(
