@@ -2729,6 +2729,12 @@ _BY_ITSELF_RE = re.compile(
 """A number multiplied by itself ("multiply 12 by itself", "12 times itself")."""
 
 
+_PERCENT_WORD_RE = re.compile(
+    r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)\s*(?:percent|per\s+cent)(?=\s+of\b)", re.IGNORECASE
+)
+"""A percentage of a value written in words after its number ("20 percent of 50")."""
+
+
 def _prepared(text: str) -> str:
     """``text`` with misspelled operation words fixed, a lead-in before a colon dropped, number words
     as digits, thousands separators and currency signs removed, ordinal powers and fractions of a value
@@ -2744,6 +2750,9 @@ def _prepared(text: str) -> str:
         cleaned,
     )  # "my hourly rate is $45" is "my rate is $45 per hour"
     cleaned = numbers_from_words(cleaned)
+    # "20 percent of 50 plus 10 percent of 30" read as "20% of 50 plus 10% of 30" (each percent of its own
+    # value; read in words, the first had taken all the rest as its value)
+    cleaned = _PERCENT_WORD_RE.sub(r"\1%", cleaned)
     cleaned = re.sub(r"(?<=\d),(?=\d{3}\b)", "", cleaned)  # 1,000 -> 1000
     cleaned = _CURRENCY_RE.sub("", cleaned)  # $40 -> 40
     cleaned = _BY_ITSELF_RE.sub(r"\g<n> * \g<n>", cleaned)  # "multiply 12 by itself" -> 12 * 12
