@@ -386,6 +386,12 @@ def test_an_exclamation_mark_before_equals_is_not_a_factorial() -> None:
         evaluate(to_expression("2000!"))
 
 
+def test_percentages_of_values_in_words_are_each_of_their_own_value() -> None:
+    """ "20 percent of 50 plus 10 percent of 30" had been 20% of (50 + 3) = 10.6."""
+    assert evaluate(to_expression("What is 20 percent of 50 plus 10 percent of 30?")) == pytest.approx(13)
+    assert evaluate(to_expression("what is 10 percent times 5")) == pytest.approx(0.5)
+
+
 @pytest.mark.parametrize(
     ("text", "value"),
     [
@@ -405,12 +411,6 @@ def test_an_exclamation_mark_before_equals_is_not_a_factorial() -> None:
         ("It used to cost $20 but now costs $25. By what percent did it go up?", 25),
     ],
 )
-def test_percentages_of_values_in_words_are_each_of_their_own_value() -> None:
-    """ "20 percent of 50 plus 10 percent of 30" had been 20% of (50 + 3) = 10.6."""
-    assert evaluate(to_expression("What is 20 percent of 50 plus 10 percent of 30?")) == pytest.approx(13)
-    assert evaluate(to_expression("what is 10 percent times 5")) == pytest.approx(0.5)
-
-
 def test_a_change_asked_as_a_percentage_is_signed(text: str, value: float) -> None:
     """(B - A) / A * 100: an increase is positive, a decrease negative."""
     assert evaluate(to_expression(text)) == pytest.approx(value)
