@@ -1462,6 +1462,19 @@ def test_a_brief_or_formal_answer_of_one_sentence_is_the_result_itself(style: st
     assert not is_one_sentence("Germany's capital is Berlin, and that's its largest city too.")
 
 
+def test_an_explanatory_answer_from_a_sentence_result_is_the_result() -> None:
+    """The small model's explanation had been made up: "Explanation: The answer is not provided."."""
+    from cadence.orchestration.tones import ResponseTone
+
+    messages = [
+        SystemMessage(f"Write the final answer. RESPONSE STYLE: {ResponseTone.EXPLANATORY.description}"),
+        HumanMessage("What is the capital of Japan? Explain in detail."),
+        AIMessage("", tool_calls=[{"name": "agent_results", "args": {}, "id": "w"}]),
+        ToolMessage("[geo_agent] place_facts result: The capital of Japan is Tokyo.", tool_call_id="w"),
+    ]
+    assert LocalChatModel().plan(messages).fixed == "The capital of Japan is Tokyo."
+
+
 def test_results_said_in_sentences_follow_the_order_of_the_question() -> None:
     """An agent had asked the population first: the answer said it before the capital asked first."""
     results = "The population of Italy is about 60.4 million (60,431,283).\nThe capital of Italy is Rome."

@@ -2152,11 +2152,12 @@ def successful_results(values: Sequence[str]) -> list[str]:
     return out
 
 
+EXPLAIN_SHAPE = "Give the answer, then explain it in two or three sentences, using only the results given."
+"""The instruction of an explanatory answer from results."""
 _SHAPES: tuple[tuple[tuple[str, ...], str, int], ...] = (
     (("brief", "concise", "few words"), "Answer with the result only, in a few words.", 24),
     (("step", "teach"), "Explain the answer in short numbered steps, using only the results given.", 140),
-    (("detailed", "educational", "explain"), "Give the answer, then explain it in two or three sentences, "
-     "using only the results given.", 120),
+    (("detailed", "educational", "explain"), EXPLAIN_SHAPE, 120),
     (("professional", "formal"), "Answer in one complete, formal sentence without contractions, using only "
      "the results given.", 60),
 )  # fmt: skip
@@ -3502,6 +3503,11 @@ class SmallModelPolicy:
                 if len(lines) > 1 and len(question_parts(question)) > 1:
                     lines = in_question_order(lines, question)
                 return Plan("text", [], None, [], [], 0, fixed=" ".join(" ".join(lines).split()))
+            if shape == EXPLAIN_SHAPE and is_statement(facts) and len(facts.splitlines()) == 1:
+                # an explanatory answer from a result in a sentence ("The capital of Japan is Tokyo."): the
+                # result, whose working the final-answer check adds; a small model's explanation had been
+                # made up ("Explanation: The answer is not provided.")
+                return Plan("text", [], None, [], [], 0, fixed=" ".join(facts.split()))
             if shape != ANSWER_FROM_RESULTS and budget <= ONE_SENTENCE_MAX_TOKENS and is_one_sentence(facts):
                 # a brief or formal answer from a result that is one short sentence already ("The capital of
                 # Germany is Berlin."): a small model only wraps it ("The answer to this question is: ...")
