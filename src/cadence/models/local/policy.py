@@ -1980,11 +1980,12 @@ _IT_AHEAD_RE = re.compile(
 """An "it" of a time counted ahead ("What day of the week will it be in 100 days?"), no result referred to."""
 _IT_OF_TIME_RE = re.compile(
     r"\b(?:what|which)\s+(?:time|day|date|year|month|hour|season)(?:\s+of\s+the\s+(?:week|month|year))?"
-    r"\s+(?:is|was|will)\s+it\b|\bhow\s+(?:late|early)\s+is\s+it\b",
+    r"\s+(?:is|was|will)\s+it\b|\bhow\s+(?:late|early)\s+is\s+it\b"
+    r"|\bhow\s+far\s+(?:away\s+)?is\s+it\b",
     re.IGNORECASE,
 )
-"""The "it" of a time asked ("What time is it there?", "What day of the week is it in Tokyo?"): no result
-referred to."""
+"""The "it" of a time asked ("What time is it there?", "What day of the week is it in Tokyo?") or of a place
+a distance is asked from ("How far is it from Paris?"): no result referred to."""
 
 
 def resolve_reference(question: str, value: str) -> str:
