@@ -1403,6 +1403,7 @@ def test_the_it_of_a_time_counted_ahead_is_no_result() -> None:
         "What time is it there?",
         "What day of the week is it in Tokyo?",
         "How late is it in Perth?",
+        "How far is it from Paris?",  # the place talked about, not the population found before
     ):
         assert resolve_reference(asked, "2138551") == asked
 
