@@ -913,7 +913,11 @@ ABOUT_ASSISTANT_RE = re.compile(
     r"|who(?:'s| is) your (?:maker|creator|developer|author)|where (?:do|did) (?:you|u) come from"
     r"|(?:got |have you got |do you have )?any (?:ideas|suggestions)"
     r"(?: (?:for|of) what (?:i|to) (?:could |should )?ask)?"
-    r"|what (?:should|could) i ask(?: you)?)"
+    r"|what (?:should|could) i ask(?: you)?"
+    # its instructions, asked for (with "ignore your instructions" before): what it does is said instead
+    r"|(?:(?:ignore|forget|disregard) (?:all )?(?:(?:the|your|previous|prior|above|earlier) )*instructions"
+    r"[ ,.;:]*(?:and |then )?)?(?:tell me|show me|reveal|print|repeat|what(?:'s| is| are))"
+    r" (?:your (?:system )?(?:prompt|instructions|rules)|the system prompt))"
     r"(?: exactly| here| for me| today)?[\s?!.]*$",
     re.IGNORECASE,
 )

@@ -2740,6 +2740,17 @@ def _is_gibberish(text: str) -> bool:
     return bool(words) and all(_GIBBERISH_WORD_RE.fullmatch(w) for w in words)
 
 
+_CODE_RE = re.compile(
+    r"^\s*(?:</?[a-z][^>]*>|(?:print|console\.log|alert|echo|printf)\s*\("
+    r"|select\s+(?:\*|[\w.]+(?:\s*,\s*[\w.]+)*)\s+from\s+\w+|insert\s+into\s+\w+|delete\s+from\s+\w+"
+    r"|update\s+\w+\s+set\s+\w+\s*=|(?:def|class)\s+\w+\s*[(:]"
+    r"|import\s+[\w.]+(?:\s+as\s+\w+)?\s*;?\s*$|from\s+[\w.]+\s+import\s|#include\s*[<\"]"
+    r"|function\s*\w*\s*\(|(?:var|let|const)\s+\w+\s*=)",
+    re.IGNORECASE,
+)
+"""A message that is code, not a question ("print("hello")", "SELECT * FROM users;", "<script>...")."""
+
+
 def outside_reply(capabilities: Sequence[str]) -> str:
     """The reply of an agent answering alone (the single mode) to a question none of its tools reads."""
     listed = "\n".join(f"- {c}" for c in capabilities)
@@ -2832,6 +2843,11 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
         return f"I'm an assistant. {offer}" if _IDENTITY_RE.search(text) else offer
     if text and (not re.search(r"\w", text) or _is_gibberish(text)):  # "???", "asdfghjkl": nothing to answer
         lead = "I didn't catch a question there."
+        return f"{lead} {offer}" if offer else f"{lead} What would you like to know?"
+    if _CODE_RE.match(text) and "?" not in text:
+        # code alone ("print("hello")"): nothing here runs it, and a small model offered to ("share your
+        # code, I'll do my best")
+        lead = "That looks like code, not a question: nothing here runs or checks code."
         return f"{lead} {offer}" if offer else f"{lead} What would you like to know?"
     if ACTION_REQUEST_RE.search(text):
         # no tool of the turn acts, and a small model pretends to ("I'm here to help you create a playlist")
