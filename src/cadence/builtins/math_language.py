@@ -3696,6 +3696,15 @@ _NOT_ONE_WAY_RE = re.compile(
 """A trip made more than once or with stops, or a distance asked: more than one distance at one speed."""
 
 
+def _rate_units(rate: re.Match[str]) -> tuple[str, str]:
+    """The unit of length and the unit of time of a speed ("30 mph": mile, hour; "18 km/h": km, hour) or a
+    pace ("9 minutes a mile": mile, minute)."""
+    groups = rate.groupdict()
+    if groups.get("abbr"):
+        return _SPEED_ABBREVIATIONS[groups["abbr"].lower()], "hour"
+    return groups["d"], _short_time_unit(groups["u"])
+
+
 def _time_for_a_distance(text: str) -> Conversion | None:
     """The time a distance takes at a speed or a pace: "I cycle at 18 km/h. How long will it take me to
     ride 45 km?" is ``(45 / 18)`` hours, "a 42.2 km marathon at 5.5 min per km: how long?" ``(42.2 *
@@ -3719,10 +3728,7 @@ def _time_for_a_distance(text: str) -> Conversion | None:
         return None
     distance = distances[0]
     groups = rate.groupdict()
-    if groups.get("abbr"):
-        per, rate_time = _SPEED_ABBREVIATIONS[groups["abbr"].lower()], "hour"
-    else:
-        per, rate_time = groups["d"], _short_time_unit(groups["u"])
+    per, rate_time = _rate_units(rate)
     factor = _measure_factor(distance.group("d"), per)
     if factor is None:
         return None  # "45 miles at 18 km/h"
@@ -3779,10 +3785,7 @@ def _distance_at_speed(text: str) -> Conversion | None:
     ):
         return None
     groups = speed.groupdict()
-    if groups.get("abbr"):
-        per, rate_time = _SPEED_ABBREVIATIONS[groups["abbr"].lower()], "hour"
-    else:
-        per, rate_time = groups["d"], _short_time_unit(groups["u"])
+    per, rate_time = _rate_units(speed)
     duration = times[0]
     scale = _units_in(rate_time, _short_time_unit(duration.group("u")))
     if scale is None:
