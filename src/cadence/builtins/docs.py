@@ -455,7 +455,11 @@ class DocsIndex:
                 found = self._db.execute(
                     "SELECT 1 FROM passages WHERE passages MATCH ? LIMIT 1", (_any_of([term]),)
                 ).fetchone()
-                if found is None and not difflib.get_close_matches(term, self._vocabulary, n=1, cutoff=0.8):
+                if found is not None:
+                    continue
+                # a typo keeps its first letter and about its length: only those words are compared
+                near = [w for w in self._vocabulary if w[:1] == term[:1] and abs(len(w) - len(term)) <= 2]
+                if not difflib.get_close_matches(term, near, n=1, cutoff=0.8):
                     unknown.append(term)
         return unknown
 
