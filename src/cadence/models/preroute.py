@@ -64,11 +64,11 @@ STOPWORDS = BASE_STOPWORDS | frozenset(_ROUTING_STOPWORDS_TEXT.split())
 """Words ignored when scoring: the shared base plus routing boilerplate such as "agent" and "tool"."""
 
 _TIMES_OUT_RE = re.compile(r"\btim(?:es|ed|ing) out\b")
+"""Something that "times out" has a timeout (it is not about the time of day)."""
 _NOW_OPENER_RE = re.compile(r"^\W*(?:(?:and|ok|okay|so|right|alright),?\s+)?now\b,?(?=\s+[a-z])")
 """A message opening with "Now" before more words ("Now multiply that by 3", "OK now what about
 Paris?"): a word that moves the conversation on, not the present time ("What time is it now?",
 "now?")."""
-"""Something that "times out" has a timeout (it is not about the time of day)."""
 _RESULT = frozenset({"that", "it", "this"})
 """Words that refer to a result: "times" before one multiplies ("times that by 3")."""
 _ASKING_FOR_ONE = frozenset({"what", "which", "the"})

@@ -8,7 +8,7 @@ from enum import StrEnum
 from typing import Any
 
 from cadence.errors import ValidationError
-from cadence.models.preroute import HOW_FOUND_RE
+from cadence.models.preroute import HOW_FOUND_RE, MAKE_IT_RE
 
 
 class ResponseTone(StrEnum):
@@ -63,6 +63,9 @@ class ResponseTone(StrEnum):
         how = HOW_FOUND_RE.match(" ".join(message[:MAX_TONE_SCAN].split()))
         if how is not None:  # "How did you get that?": the previous answer with its working
             return cls.LEARNING if how.group("steps") else cls.EXPLANATORY
+        made = MAKE_IT_RE.match(message[:MAX_TONE_SCAN])
+        if made is not None:  # "Make it formal", "Make that shorter"
+            return _MADE_TONES.get(made.group("how").lower())
         asked = {tone for tone, pattern in _ASKED_IN_WORDS.items() if pattern.search(message[:MAX_TONE_SCAN])}
         return asked.pop() if len(asked) == 1 else None
 
@@ -101,27 +104,34 @@ _DESCRIPTIONS: dict[ResponseTone, str] = {
 
 TONE_NAMES: tuple[str, ...] = tuple(t.value for t in ResponseTone)
 
+_MADE_TONES: dict[str, ResponseTone] = {
+    "formal": ResponseTone.FORMAL,
+    "professional": ResponseTone.FORMAL,
+    "brief": ResponseTone.CONCISE,
+    "briefer": ResponseTone.CONCISE,
+    "short": ResponseTone.CONCISE,
+    "shorter": ResponseTone.CONCISE,
+    "concise": ResponseTone.CONCISE,
+    "detailed": ResponseTone.EXPLANATORY,
+    "longer": ResponseTone.EXPLANATORY,
+}
+"""The tone a request to restyle the answer names ("make it formal"; "make it simpler" names none)."""
+
 MAX_TONE_SCAN = 2000
 """Characters of a message read for a tone asked in words (a request of style opens or closes a question)."""
-_MAKE_IT = (
-    r"\b(?:make|put|write|say|rewrite|rephrase) (?:it|that|this|the answer) (?:(?:more|a bit|a little) )?"
-)
-"""The opening of a request to restyle the answer ("make it formal", "make that shorter")."""
 _ASKED_IN_WORDS: dict[ResponseTone, re.Pattern[str]] = {
     ResponseTone.FORMAL: re.compile(
-        r"\bin an? (?:formal|professional) (?:tone|way|manner|style|voice)\b|\bformally\b|\bbe formal\b"
-        rf"|{_MAKE_IT}(?:formal|professional)\b",
+        r"\bin an? (?:formal|professional) (?:tone|way|manner|style|voice)\b|\bformally\b|\bbe formal\b",
         re.IGNORECASE,
     ),
     ResponseTone.CONCISE: re.compile(
         r"\bbe (?:brief|concise|quick)\b|\bbriefly\b|\bconcisely\b|\bin short\b|\bkeep it (?:short|brief)\b"
-        r"|\bin (?:one|a single) (?:short )?sentence\b|\btl;?dr\b|\bshort answer\b"
-        rf"|{_MAKE_IT}(?:brief|briefer|short|shorter|concise)\b",
+        r"|\bin (?:one|a single) (?:short )?sentence\b|\btl;?dr\b|\bshort answer\b",
         re.IGNORECASE,
     ),
     ResponseTone.EXPLANATORY: re.compile(
         r"\bexplain (?:it |this |that )?(?:in detail|thoroughly|fully)\b|\bin (?:great |more |full )?detail\b"
-        rf"|\bdetailed (?:explanation|answer)\b|{_MAKE_IT}(?:detailed|longer)\b",
+        r"|\bdetailed (?:explanation|answer)\b",
         re.IGNORECASE,
     ),
     ResponseTone.LEARNING: re.compile(
