@@ -1044,8 +1044,9 @@ def there_place(question: str, messages: Sequence[BaseMessage]) -> str | None:
 
 _NAME_WORD = r"(?:(?:[A-Z]\.){2,}|[A-Z](?:[\w-]{0,1}\.(?!\w)|[\w-]*(?:\.\w[\w-]*)*))"
 """A capitalised word of a name: a short abbreviation keeps its period ("St.", "Mt."), a longer word not
-the period ending a sentence ("Tell me about Japan." names Japan)."""
-_IN_PLACE_RE = re.compile(rf"\b(?:in|at|for|to|of|about) ({_NAME_WORD}(?:,? {_NAME_WORD})*)(?![\w'])")
+the period ending a sentence ("Tell me about Japan." names Japan). A name is at most six such words (the
+patterns below are bounded so, and read a long message in linear time)."""
+_IN_PLACE_RE = re.compile(rf"\b(?:in|at|for|to|of|about) ({_NAME_WORD}(?:,? {_NAME_WORD}){{0,5}})(?![\w'])")
 """A place a question names: capitalised words after "in", "at", "for", "to", "of" or "about" ("in New
 York", "in Paris, Texas", "a trip to Tokyo", "the capital of Peru"; not someone's: "to Bob's party")."""
 
@@ -1088,7 +1089,7 @@ _BETWEEN_THEM_RE = re.compile(
 """Two places talked about, referred to together ("What's the time difference between them?")."""
 
 
-_OWNING_PLACE_RE = re.compile(rf"(?<=\w )({_NAME_WORD}(?: {_NAME_WORD})*)['’]s\b")
+_OWNING_PLACE_RE = re.compile(rf"(?<=\w )({_NAME_WORD}(?: {_NAME_WORD}){{0,5}})['’]s\b")
 """A place named as an owner inside a question ("What's Canada's population?")."""
 _FAR_SUBJECT_RE = re.compile(
     r"\b(?i:how far (?:away )?is) ([A-Z][\w.-]*(?:,? [A-Z][\w.-]*){0,4}) (?i:from)\b"
@@ -1117,7 +1118,8 @@ def call_places(call: Mapping[str, Any]) -> list[str]:
 
 
 _PLACE_ALONE_RE = re.compile(
-    rf"^\W*(?i:and|what about|how about|and what about)\s+({_NAME_WORD}(?:,? {_NAME_WORD})*)\s*[?.!]*\s*$"
+    rf"^\W*(?i:and|what about|how about|and what about)\s+"
+    rf"({_NAME_WORD}(?:,? {_NAME_WORD}){{0,5}})\s*[?.!]*\s*$"
 )
 """A follow-up naming only a place ("And France?", "What about New York?")."""
 
