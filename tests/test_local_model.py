@@ -2602,6 +2602,34 @@ def test_a_yes_to_a_suggestion_asks_the_previous_question_with_it() -> None:
     assert accepted_suggestion("yes", [HumanMessage("Hi"), AIMessage("Hello!")]) is None  # nothing suggested
 
 
+def test_the_earlier_question_passes_over_acknowledgements_and_repeats() -> None:
+    """ "How much each?" after the bill, then "OK" had been read with "OK"; "Say that again." after "Make it
+    formal." had asked the calculator "Make it formal."; "And its population?" after "yes" to France had
+    found no place (the supervisor's and the planner's view)."""
+    from cadence.models.local.policy import earlier_questions, previous_question, with_told_before
+
+    bill = [HumanMessage("We are 4 people and the bill is $180."), AIMessage("Noted."), HumanMessage("OK")]
+    asked = [*bill, AIMessage("OK."), HumanMessage("How much each?")]
+    assert with_told_before("How much each?", asked).startswith("We are 4 people")
+    again = [
+        HumanMessage("What is 5 + 5?"),
+        AIMessage("10"),
+        HumanMessage("Make it formal."),
+        AIMessage("10"),
+        HumanMessage("Say that again."),
+    ]
+    assert previous_question(again) == "What is 5 + 5?"
+    suggested = [
+        HumanMessage("What is the capital of Frnace?"),
+        AIMessage("No country or city found. Did you mean 'France'?"),
+        HumanMessage("yes"),
+        AIMessage("The capital of France is Paris."),
+        HumanMessage("And its population?"),
+    ]
+    assert earlier_questions(suggested, 1) == ["What is the capital of France?"]
+    assert earlier_questions(suggested, 5, literal=True) == ["yes", "What is the capital of Frnace?"]
+
+
 def test_a_told_year_of_birth_answers_how_old_am_i() -> None:
     from cadence.models.local.policy import resolve_told
 

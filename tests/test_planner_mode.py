@@ -287,6 +287,19 @@ async def test_a_short_question_of_its_own_is_read_by_the_tool_sure_of_it_after_
     assert [t["name"] for t in again.trace["planned_tools"]] == ["place_facts"]
 
 
+async def test_a_yes_to_a_suggestion_is_planned_as_the_question_it_accepts() -> None:
+    """ "yes" after "Did you mean 'France'?" had been planned for no tool: the small model answered."""
+    from cadence.orchestration.planner import lexical_plan
+
+    engine, _ = planner_engine([], builtin_plugins=["geo"])
+    said = "I couldn't find the answer: no country or city found. Did you mean 'France'?"
+    messages = [HumanMessage("What is the capital of Frnace?"), AIMessage(said), HumanMessage("yes")]
+    plan = lexical_plan(
+        "yes", {"messages": messages}, catalogue(engine.plugin_manager.bundles), engine.settings
+    )
+    assert [t["name"] for t in plan.tools] == ["place_facts"]
+
+
 async def test_the_alternatives_are_the_tools_of_the_plugins_that_fit() -> None:
     """After the calculator failed on a shopping question, the docs search is no alternative."""
     engine, model = planner_engine([])

@@ -52,7 +52,13 @@ from pydantic import BaseModel, Field
 
 from cadence.conventions import GraphNodeNames, message_text, split_at_last_human
 from cadence.errors import CadenceError
-from cadence.models.local.policy import in_unit_asked, parts_asked, with_told_before
+from cadence.models.local.policy import (
+    accepted_suggestion,
+    in_unit_asked,
+    parts_asked,
+    previous_question,
+    with_told_before,
+)
 from cadence.models.preroute import (
     FOLLOW_UP_RE,
     NO_INPUT_COVERAGE,
@@ -323,8 +329,11 @@ def lexical_plan(
     (:func:`~cadence.models.preroute.leans_on_context`). A message asking for the previous answer again
     (:func:`~cadence.models.preroute.asks_previous_again`) is planned as the previous question."""
     memory = turn_memory(state)
-    if _earlier_messages(state):
-        question = as_follow_up(question)  # "No, I meant 15%" is "what about 15%?" of the previous question
+    earlier_messages = _earlier_messages(state)
+    if earlier_messages:
+        # "No, I meant 15%" is "what about 15%?" of the previous question; "yes" to "Did you mean 'France'?"
+        # the previous question with France
+        question = accepted_suggestion(question, earlier_messages) or as_follow_up(question)
     previous = _previous_question(state) if asks_previous_again(question) else None
     if previous:
         # "How did you get that?", "Say it again, briefly": the previous question planned again
@@ -414,9 +423,10 @@ def _previous_tool(state: Mapping[str, Any], tools: Mapping[str, Any]) -> str | 
 
 
 def _previous_question(state: Mapping[str, Any]) -> str | None:
-    """The user's message before the latest one, or None."""
-    _, previous, _ = split_at_last_human(_earlier_messages(state))
-    return message_text(previous) if previous is not None else None
+    """The question the user asked before the latest message, or None: a yes to a suggestion is the
+    question it accepted, and "OK" or "Make it formal" is passed over
+    (:func:`~cadence.models.local.policy.previous_question`)."""
+    return previous_question(list(state.get("messages") or []))
 
 
 def _earlier_messages(state: Mapping[str, Any]) -> list[BaseMessage]:

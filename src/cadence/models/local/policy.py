@@ -956,16 +956,35 @@ MAX_FOLLOW_UP_CHAIN = 5
 of 120?")."""
 
 
-def earlier_questions(messages: Sequence[BaseMessage], limit: int = MAX_FOLLOW_UP_CHAIN) -> list[str]:
-    """The user's messages before the latest one, newest first, at most ``limit``."""
+def earlier_questions(
+    messages: Sequence[BaseMessage], limit: int = MAX_FOLLOW_UP_CHAIN, *, literal: bool = False
+) -> list[str]:
+    """The user's messages before the latest one, newest first, at most ``limit``, as the questions they
+    asked: a yes to a suggestion is the question it accepted (:func:`accepted_suggestion`), and an
+    acknowledgement ("OK"), thanks or a request to say the previous answer again ("Make it formal") asks
+    nothing new, so it is passed over for the question before it. With ``literal``, every message as
+    written."""
     before, question, _ = split_at_last_human(messages)
     asked: list[str] = []
     while question is not None and len(asked) < limit:
         before, earlier, _ = split_at_last_human(before)
         if earlier is None:
             break
-        asked.append(message_text(earlier))
+        text = message_text(earlier)
+        if not literal:
+            text = accepted_suggestion(text, before) or text
+            if asks_previous_again(text) or (is_small_talk(text) and _PASSED_OVER_RE.match(text)):
+                continue
+        asked.append(text)
     return asked
+
+
+_PASSED_OVER_RE = re.compile(
+    r"^\W*(?:ok(?:ay)?|k|alright|all right|sure|cool|fine|got it|gotcha|i see|understood|noted|great|nice"
+    r"|thanks?|thank you|thx|cheers|perfect|awesome)\b",
+    re.IGNORECASE,
+)
+"""A message opening with an acknowledgement or thanks (small talk that passes a turn by)."""
 
 
 def previous_asked(messages: Sequence[BaseMessage]) -> str | None:
@@ -2962,7 +2981,7 @@ def asked_before_reply(question: str, messages: Sequence[BaseMessage]) -> str | 
     asked_re = ASKED_BEFORE_RE.match(" ".join(question.split()))
     if asked_re is None:
         return None
-    asked = earlier_questions(messages, limit=10_000)[::-1]  # oldest first
+    asked = earlier_questions(messages, limit=10_000, literal=True)[::-1]  # oldest first
     if not asked:
         return "This is your first message in this conversation: you haven't asked anything before it."
     which = (asked_re.group("which") or asked_re.group("which2") or asked_re.group("when") or "").lower()
