@@ -973,18 +973,19 @@ def earlier_questions(
         text = message_text(earlier)
         if not literal:
             text = accepted_suggestion(text, before) or text
-            if asks_previous_again(text) or (is_small_talk(text) and _PASSED_OVER_RE.match(text)):
+            if asks_previous_again(text) or _passes_a_turn(text):
                 continue
         asked.append(text)
     return asked
 
 
-_PASSED_OVER_RE = re.compile(
-    r"^\W*(?:ok(?:ay)?|k|alright|all right|sure|cool|fine|got it|gotcha|i see|understood|noted|great|nice"
-    r"|thanks?|thank you|thx|cheers|perfect|awesome)\b",
-    re.IGNORECASE,
-)
-"""A message opening with an acknowledgement or thanks (small talk that passes a turn by)."""
+def _passes_a_turn(text: str) -> bool:
+    """Whether ``text`` is only an acknowledgement or thanks ("OK", "Got it, thanks", "Thanks!"): small talk
+    that passes a turn by, asking nothing (the small-talk patterns of :mod:`cadence.models.preroute`)."""
+    return any(
+        each_sentence(text, first, ACKNOWLEDGE_RE, THANKS_RE, PRAISE_RE, PLEASANTRY_RE)
+        for first in (ACKNOWLEDGE_RE, THANKS_RE)
+    )
 
 
 def previous_asked(messages: Sequence[BaseMessage]) -> str | None:
