@@ -846,6 +846,28 @@ def test_hours_until_a_day_count_from_now_to_its_start(question: str, expected: 
     assert expected in ask(question)
 
 
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("How many hours between now and Friday?", "There are 36 hours and 0 minutes until Friday, 17 January"),
+        ("How many hours between Monday and Friday?", "There are 96 hours between next Monday (Monday, 20 "
+         "January 2025) and the following Friday (Friday, 24 January 2025) (4 days, midnight to midnight)."),
+        ("How many days between Monday and Friday?", "There are 4 days between next Monday (Monday, 20 January "
+         "2025) and the following Friday"),
+        ("How many days had passed between Monday and Friday?", "There are 4 days between the previous Monday "
+         "(Monday, 6 January 2025) and last Friday (Friday, 10 January 2025)."),
+        ("How many days from Friday to Monday?", "There are 3 days between next Friday (Friday, 17 January 2025) "
+         "and next Monday (Monday, 20 January 2025)."),
+        ("How many minutes between March 1 and March 3?", "There are 2,880 minutes between Saturday, 1 March "
+         "2025 and Monday, 3 March 2025 (2 days, midnight to midnight)."),
+    ],
+)  # fmt: skip
+def test_hours_between_two_days_and_weekday_ranges_run_forward(question: str, expected: str) -> None:
+    """ "How many hours between Monday and Friday?" had been an error, and "days between Monday and
+    Friday" on a Tuesday had counted back from next Monday to this Friday."""
+    assert expected in ask(question)
+
+
 @pytest.mark.parametrize("question", ["How many hours since Monday?", "How many hours until today?"])
 def test_hours_to_no_day_ahead_are_still_refused(question: str) -> None:
     with pytest.raises(Exception, match="Cannot count hours"):

@@ -877,6 +877,7 @@ def _resolve(items: Sequence[_Date], masked: str, today: _Today) -> None:
         raise DateQuestionError(
             f"Cannot tell which date the year {year} is for; write it with its date, e.g. 'March 1, {year}'"
         )
+    weekdays_alone = len(bases) == 2 and all(found.kind == "weekday" and not found.which for found in bases)
     for found in bases:
         if found.kind == "relative" and found.name == MONTH_END:
             last = calendar.monthrange(today.value.year, today.value.month)[1]
@@ -918,6 +919,14 @@ def _resolve(items: Sequence[_Date], masked: str, today: _Today) -> None:
         first, second = bases
         if first.value > second.value:  # "December 20 to January 5": into the next year
             second.value = _valid(second.value.year + 1, *second.in_year(second.value.year + 1), second.text)
+    if weekdays_alone and bases[0].value > bases[1].value:
+        # "between Monday and Friday": the Friday after that Monday (the Monday before, both past)
+        if bases[1].value < today.value:
+            bases[0].value -= timedelta(days=7)
+            bases[0].which = "the previous"
+        else:
+            bases[1].value += timedelta(days=7)
+            bases[1].which = "the following"
     for item in items:
         _shift(item)
 
@@ -1596,7 +1605,7 @@ def answer(question: str, calendar: Calendar) -> str:
     other = _OTHER_UNITS_RE.search(text)
     if other is not None:
         unit = " ".join((other.group("unit") or f"{other.group('days')} days").lower().split())
-        until = _time_until(text, unit, calendar)
+        until = _time_until(text, unit, calendar) or _time_between(text, unit, calendar)
         if until is not None:  # "How many hours until Friday?": from now until the day begins
             return until
         raise DateQuestionError(
@@ -1699,12 +1708,17 @@ def answer(question: str, calendar: Calendar) -> str:
 
 
 def _time_until(text: str, unit: str, clock: Calendar) -> str | None:
-    """The hours or minutes from now until a day begins: "How many hours until Friday?" counts to midnight
-    at the start of the coming Friday, in UTC or the place the question names. ``None`` unless ``text``
-    asks hours or minutes until one later day."""
-    if unit not in ("hours", "minutes") or not _UNTIL_RE.search(text):
+    """The hours or minutes from now until a day begins: "How many hours until Friday?" ("between now and
+    Friday") counts to midnight at the start of the coming Friday, in UTC or the place the question names.
+    ``None`` unless ``text`` asks hours or minutes until one later day."""
+    if unit not in ("hours", "minutes"):
         return None
     found = _find_dates(text)
+    now = [item for item in found if _is_today(item) and item.text.lower() == "now"]
+    if len(found) == 2 and len(now) == 1:  # "between now and Friday"
+        found.remove(now[0])
+    elif not _UNTIL_RE.search(text):
+        return None
     if len(found) != 1 or _find_durations(text, found) or _is_today(found[0]):
         return None
     where = _place_named(text, found)
@@ -1727,6 +1741,28 @@ def _time_until(text: str, unit: str, clock: Calendar) -> str | None:
     return (
         f"There are {count} until {start} begins (midnight {today.where()}), counted from now, "
         f"{now:%H:%M} on {_long(today.value)} {today.where()}."
+    )
+
+
+_DAY_PARTS = {"hours": 24, "minutes": 24 * 60, "seconds": 24 * 60 * 60}
+"""The hours, minutes and seconds of a calendar day."""
+
+
+def _time_between(text: str, unit: str, clock: Calendar) -> str | None:
+    """The hours, minutes or seconds between two days, midnight to midnight: "How many hours between
+    Monday and Friday?" is 4 days of 24 hours. ``None`` unless ``text`` names two days and nothing else."""
+    if unit not in _DAY_PARTS:
+        return None
+    found = _find_dates(text)
+    if len(found) != 2 or _find_durations(text, found) or any(_is_today(item) for item in found):
+        return None
+    today = _today(text, found, clock)
+    _resolve(found, _mask(text, found), today)
+    first, second = (_shift(item) for item in found)
+    days = abs((second - first).days)
+    return (
+        f"There are {days * _DAY_PARTS[unit]:,} {unit} between {_describe(found[0], today)} and "
+        f"{_describe(found[1], today)} ({days} day{'' if days == 1 else 's'}, midnight to midnight)."
     )
 
 
