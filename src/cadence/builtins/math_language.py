@@ -3565,7 +3565,7 @@ def _in_unit(unit: str, count: str, of: str) -> str | None:
 
 def _measure_factor(given: str | None, asked: str) -> str | None:
     """What turns an amount of the unit ``given`` into the unit ``asked`` ("" when the same, `` / 1000``
-    for metres in km), or ``None`` when they are not of one kind or the factor is no whole number."""
+    for metres in km, `` * 1.609344`` for miles in km), or ``None`` when they are not of one kind."""
     if given is None:
         return None
     if _same_unit(given, asked):
@@ -3576,7 +3576,24 @@ def _measure_factor(given: str | None, asked: str) -> str | None:
     factor = Fraction(source[1]) / Fraction(goal[1])
     if factor.denominator == 1:
         return f" * {factor.numerator}"
-    return f" / {factor.denominator}" if factor.numerator == 1 else None
+    if factor.numerator == 1:
+        return f" / {factor.denominator}"
+    operator, value = (" * ", factor) if factor > 1 else (" / ", 1 / factor)
+    written = _finite_decimal(value)
+    if written is not None:  # miles in km: " * 1.609344"; km in miles: " / 1.609344"
+        return operator + written
+    return f" * {source[1]} / {goal[1]}"
+
+
+def _finite_decimal(value: Fraction) -> str | None:
+    """``value`` written as a decimal when it has a finite one (``1.609344``), else ``None``."""
+    denominator = value.denominator
+    for prime in (2, 5):
+        while denominator % prime == 0:
+            denominator //= prime
+    if denominator != 1:
+        return None
+    return f"{Decimal(value.numerator) / Decimal(value.denominator):f}".rstrip("0").rstrip(".")
 
 
 def _amount_per_time(text: str) -> str | None:
@@ -3795,7 +3812,7 @@ def _distance_at_speed(text: str) -> Conversion | None:
         unit = asked.group("d")
         factor = _measure_factor(per, unit)
         if factor is None:
-            return None  # "60 mph for 2 hours: how many km?" converts no whole factor
+            return None  # "60 mph for 2 hours: how many kg?": no length
     expression = f"{groups['v']} * {duration.group('t')}"
     if scale != 1:
         expression += f" * {scale.numerator}" if scale.numerator != 1 else ""
