@@ -1113,6 +1113,9 @@ def test_several_amounts_taken_from_one(text: str, value: float) -> None:
         # the price said of one thing, and "how much for" (it had been the small model's guess)
         ("A book costs $15 and a pen costs $2. How much for 3 books and 4 pens?", 53),
         ("Apples cost $2 and oranges cost $3. How much would 4 apples and 2 oranges cost?", 14),
+        # one thing counted with "a" after the prices (it had been an error)
+        ("A coffee is $4 and a muffin is $3. What do 2 coffees and a muffin cost?", 11),
+        ("A book costs $15 and a pen costs $2. How much for a book and 3 pens?", 21),
     ],
 )
 def test_a_total_of_things_bought_at_a_price_each(text: str, value: float) -> None:

@@ -1777,6 +1777,8 @@ _KIND_COSTS_RE = re.compile(
 )
 """A price said of one thing ("A book costs $15", "pens are $2 each")."""
 _KIND_COUNT_RE = re.compile(rf"(?<![\w.])(?P<n>{_NUM})\s+(?P<kind>[a-z]+)\b", re.IGNORECASE)
+_KIND_ONE_RE = re.compile(r"\b(?:an?|one)\s+(?P<kind>[a-z]+)\b", re.IGNORECASE)
+"""One thing of a kind counted after the prices ("2 coffees and a muffin")."""
 _SPEND_ASKED_RE = re.compile(
     rf"{_TOTAL}|\b(?:what|how much)\b[^.?!]*\b(?:spend|spent|pay|paid|cost|costs|owe)\b"
     r"|\bhow much\s+(?:for|would|will)\b",
@@ -1817,20 +1819,28 @@ def _items_total(text: str) -> str | None:
         # a price already read per kind is not another kind ("Tickets are $18 each for adults")
         if all(start != m.start(price) for start, _, _ in prices.values()):
             prices.setdefault(_stem(m.group(kind)), (m.start(price), m.group(price), m.end()))
+    # each count (where, as written, its kind): "3 books", or one thing after the prices, "a muffin"
     counts = [
-        m
+        (m.start(), m.group("n"), _stem(m.group("kind")))
         for m in _KIND_COUNT_RE.finditer(text)
         if _stem(m.group("kind")) in prices and m.start() != prices[_stem(m.group("kind"))][0]
     ]
-    kinds = [_stem(m.group("kind")) for m in counts]
+    said = max((end for _, _, end in prices.values()), default=0)
+    counts += [
+        (m.start(), "1", _stem(m.group("kind")))
+        for m in _KIND_ONE_RE.finditer(text, said)
+        if _stem(m.group("kind")) in prices
+    ]
+    counts.sort()
+    kinds = [kind for _, _, kind in counts]
     if len(prices) < 2 or sorted(kinds) != sorted(prices):
         return None
-    if min(m.start() for m in counts) < max(end for _, _, end in prices.values()):
+    if min(start for start, _, _ in counts) < said:
         return None  # the prices first, then the counts
-    used = {start for start, _, _ in prices.values()} | {m.start() for m in counts}
-    if used != numbers:
+    used = {start for start, _, _ in prices.values()} | {start for start, _, _ in counts}
+    if not numbers <= used:
         return None
-    return "(" + " + ".join(f"{m.group('n')} * {prices[_stem(m.group('kind'))][1]}" for m in counts) + ")"
+    return "(" + " + ".join(f"{n} * {prices[kind][1]}" for _, n, kind in counts) + ")"
 
 
 # A fee on each thing bought: "5 tickets at $32 each and a $4.50 booking fee per ticket. Total?".
