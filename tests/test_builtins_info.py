@@ -342,6 +342,24 @@ def test_time_difference_with_countries_and_qualifiers(winter: datetime) -> None
     assert out.startswith("Adelaide, Australia is 2 hours 30 minutes ahead of Perth, Australia.")
 
 
+@pytest.mark.parametrize(
+    ("question", "a", "b", "start"),
+    [
+        ("How many hours ahead is Tokyo from London?", "London", "Tokyo", "Tokyo, Japan is 9 hours ahead of London"),
+        ("How far behind New York is London?", "New York", "London", "London, UK is 5 hours ahead of New York"),
+        ("Is London behind Tokyo?", "London", "Tokyo", "London, UK is 9 hours behind Tokyo"),
+        ("What's the time difference between London and Tokyo?", "Tokyo", "London", "Tokyo, Japan is 9 hours"),
+    ],
+)  # fmt: skip
+def test_the_place_asked_ahead_or_behind_is_said_first(
+    winter: datetime, question: str, a: str, b: str, start: str
+) -> None:
+    """ "How many hours ahead is Tokyo from London?" had been answered "London is 9 hours behind Tokyo"
+    when the model put London first: right, but not what was asked."""
+    state = {"messages": [HumanMessage(question)]}
+    assert time_difference.invoke({"location_a": a, "location_b": b, "state": state}).startswith(start)
+
+
 def test_convert_time_between_any_places(summer: datetime) -> None:
     out = convert_time.invoke({"time": "9am", "from_location": "Zurich", "to_location": "Portland, Oregon"})
     assert out.startswith(

@@ -1759,6 +1759,16 @@ def _asks_time_without_place(text: str) -> bool:
     return bool(words & _ASKED_NOW) and words <= _TIME_QUESTION_WORDS
 
 
+def _asked_of(question: str | None, place: str) -> bool:
+    """Whether ``question`` asks how far ahead or behind ``place`` is: the place follows "is" or "are" in a
+    question of hours ahead or behind ("How many hours ahead is Tokyo from London?", "Is Sydney ahead of
+    Paris?"), so the answer says it first."""
+    p = re.escape(place.strip())
+    if not p or not question or not re.search(r"\b(?:ahead|behind)\b", question, re.IGNORECASE):
+        return False
+    return bool(re.search(rf"\b(?:is|are)\s+(?:the\s+)?{p}\b", question, re.IGNORECASE))
+
+
 @volatile(reason="states the current time in both places; offsets change with daylight saving")
 @tool
 def time_difference(
@@ -1767,6 +1777,8 @@ def time_difference(
     """The time difference (offset) between two places: how many hours location_a is ahead of or behind
     location_b, how far apart they are in time (daylight saving aware)."""
     question = latest_question(state)
+    if _asked_of(question, location_b) and not _asked_of(question, location_a):
+        location_a, location_b = location_b, location_a  # "How many hours ahead is Tokyo from London?"
     a, b = (_place_as_named(location, question) for location in (location_a, location_b))
     moment = now()
     minutes = offset_difference_minutes(a, b, moment)
