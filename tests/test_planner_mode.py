@@ -263,6 +263,30 @@ async def test_there_in_a_later_part_is_the_place_named_before() -> None:
     ]
 
 
+async def test_the_researcher_works_on_a_value_a_result_found() -> None:
+    """ "What's 10% of the population of Canada?" had been answered with the population alone: the plan
+    picks one tool per part, and nothing worked on the value it found."""
+    asked = "What's 10% of the population of Canada?"
+    engine, model = planner_engine(
+        [plan("researcher", [{"name": "place_facts", "args": {"question": asked}}]), {"content": "done"}],
+        builtin_plugins=["math", "geo"],
+    )
+    out = await engine.ainvoke(asked, user_id="u")
+    assert [(t["name"], t["args"]) for t in out.trace["tools_used"]] == [
+        ("place_facts", {"question": asked}),
+        ("calculate", {"expression": "What's 10% of 37058856?"}),
+    ]
+    assert "3705885.6" in out.trace["tool_results"][1]["content"]
+    assert "researcher: the calculate tool works on the value found" in out.trace["scratchpad"]
+    alone, _ = planner_engine(
+        [plan("researcher", [{"name": "place_facts", "args": {"question": "Population of Canada?"}}]),
+         {"content": "done"}],
+        builtin_plugins=["math", "geo"],
+    )  # fmt: skip
+    out = await alone.ainvoke("What is the population of Canada?", user_id="u")
+    assert [t["name"] for t in out.trace["tools_used"]] == ["place_facts"]  # nothing asked of the value
+
+
 async def test_a_question_leaning_on_an_earlier_turn_is_not_read_alone() -> None:
     """ "Multiply that by 10" is no arithmetic alone; after a result, the calculator fills it in."""
     engine, _ = planner_engine(

@@ -57,6 +57,7 @@ from cadence.models.local.policy import (
     in_unit_asked,
     parts_asked,
     previous_question,
+    resolve_found,
     with_told_before,
 )
 from cadence.models.preroute import (
@@ -872,7 +873,8 @@ ALTERNATIVE_PLUGIN_RATIO = 0.5
 
 
 class Researcher(ToolRunner):
-    """The ``researcher`` node: planned tools, then alternatives, until enough useful results or the limit."""
+    """The ``researcher`` node: planned tools, a tool working on a value they found, then alternatives,
+    until enough useful results or the limit."""
 
     node_name = GraphNodeNames.RESEARCHER
 
@@ -888,6 +890,25 @@ class Researcher(ToolRunner):
         return [
             name for name, (bundle, _) in self.tools.items() if name not in tried and bundle.name in fitting
         ]
+
+    def on_found(
+        self, state: Mapping[str, Any], useful: Sequence[Mapping[str, Any]]
+    ) -> dict[str, Any] | None:
+        """A call working on a value a result found, when the question asks it ("What's 10% of the
+        population of Canada?" after the population: the calculator asked "What's 10% of 37058856?"), by
+        a tool taking the question itself not run this turn; else ``None``."""
+        if not useful:
+            return None
+        _, question, _ = split_at_last_human(list(state.get("messages") or []))
+        text = message_text(question) if question is not None else ""
+        found = resolve_found(text, [str(r["content"]) for r in useful])
+        if found == text or len(parts_asked(text)) > 1:
+            return None
+        name = _lexical_tool(found, self.index)
+        sole = _sole_string(self.index.schemas[name]) if name is not None else None
+        if name is None or sole is None or any(r["name"] == name for r in useful):
+            return None
+        return {"name": name, "args": {sole: found}}
 
     async def __call__(
         self, state: dict[str, Any], config: RunnableConfig, runtime: Runtime[TurnContext]
@@ -908,6 +929,11 @@ class Researcher(ToolRunner):
         calls, planned_notes = await self.planned_calls(state, config, context, marks, settings)
         notes += planned_notes
         state = {**state, **marks}  # what _done and the round's update carry
+        if not calls:
+            worked = self.on_found(state, useful)
+            if worked is not None:
+                calls = [worked]
+                notes.append(f"researcher: the {worked['name']} tool works on the value found")
         if not calls:
             if len(useful) >= settings.researcher_min_results:
                 return self._done(state, results, *notes, f"researcher: {len(useful)} useful result(s)")
