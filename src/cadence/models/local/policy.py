@@ -2297,10 +2297,11 @@ def arithmetic_statement(result: str, question: str) -> str | None:
     decimals = len(value.partition(".")[2]) if "e" not in value else 0
     # the working, and the exact value only when it is short: ten decimals are noise to a reader
     exact = f"{expression} = {value}" if decimals <= MONEY_EXACT_DECIMALS else expression
+    each = " each" if _SHARE_ASKED_RE.search(question) and _DIVIDED_LAST_RE.search(expression) else ""
     if match.group("money") and match.group("about"):
-        return f"That comes to about {match.group('money')} ({exact})."
+        return f"That comes to about {match.group('money')}{each} ({exact})."
     if match.group("money"):  # cents exactly: "That comes to $9.10 (45.50 * 20 / 100)."
-        return f"That comes to {match.group('money')} ({expression})."
+        return f"That comes to {match.group('money')}{each} ({expression})."
     percent = "%" if _PERCENT_ASKED_RE.search(question) and _TIMES_100_RE.search(expression) else ""
     about = ""
     if decimals > SHOWN_DECIMALS and not _ROUNDED_AS_ASKED_RE.match(expression):
@@ -2312,6 +2313,15 @@ def arithmetic_statement(result: str, question: str) -> str | None:
     return f"The answer is {about}{value}{percent}{working}."
 
 
+_SHARE_ASKED_RE = re.compile(
+    r"\b(?:split|share[sd]?|divided?|divvy)\b[^.?!]*\b(?:among|between|by|amongst|evenly|equally|ways)\b"
+    r"|\b(?:each|every)\s+(?:one|person|of\s+(?:us|them|you))\b|\bper\s+(?:person|head|people)\b"
+    r"|\bdoes\s+each\b|\beach\s+(?:pay|owes?|gets?|get|put\s+in)\b",
+    re.IGNORECASE,
+)
+"""A question asking one person's share of an amount ("Split a $85 bill among 3 people", "How much does each
+person pay?"): money worked out by a division last is said "each"."""
+_DIVIDED_LAST_RE = re.compile(r"/\s*\d+(?:\.\d+)?\s*\)*\s*$")
 _FALL_ASKED_RE = re.compile(
     r"\b(?:fall|fell|fallen|drop|dropped|decrease|decreased|decline|declined|shrink|shrank|shrunk|go down|"
     r"went down|gone down|lose|lost|cheaper|reduced|cut)\b",
