@@ -2001,6 +2001,7 @@ def test_a_calculator_value_is_said_rounded_and_with_its_sign(
         ("what about 80?", "convert 50 miles to km", "convert 80 miles to km"),
         ("And 250?", "Convert 100 USD to EUR at 0.92", "Convert 250 USD to EUR at 0.92"),  # the rate stays
         ("and 22%?", "what's 18% of 245?", "what's 22% of 245?"),
+        ("And for 20%?", "What's 15% tip on a $62 dinner?", "What's 20% tip on a $62 dinner?"),
         (
             "what about Paris?",
             "time in Rome",

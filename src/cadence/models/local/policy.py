@@ -1482,9 +1482,10 @@ _ABOUT_RE = re.compile(r"\s+\((?:about [^)]*|-?[$€£¥][\d,.]+)\)$")
 
 
 _ANOTHER_NUMBER_RE = re.compile(
-    r"^(?P<n>-?\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%|percent\b|per ?cent\b)?\s*[?.!]*$", re.I
+    r"^(?:(?:for|with)\s+)?(?P<n>-?\d[\d,]*(?:\.\d+)?)\s*(?P<pct>%|percent\b|per ?cent\b)?\s*[?.!]*$", re.I
 )
-"""A follow-up that is only another number ("what about 80?", "and 22%?"): the previous question again."""
+"""A follow-up that is only another number ("what about 80?", "and 22%?", "and for 20%?"): the previous
+question again."""
 
 
 _FRACTION_RE = re.compile(r"(?<![\d./])\d+\s*/\s*\d+(?![\d./])")
