@@ -1605,6 +1605,75 @@ def _spent_from(text: str) -> str | None:
     return "(" + " - ".join(n.group() for n in numbers) + ")"
 
 
+# An amount changed step by step: "I have 3 apples and buy 5 more. Then I eat 2. How many do I have?".
+_STEP_RE = re.compile(rf"\b(?:(?P<taken>{_TAKEN})|(?P<gained>{_GAINED}))\b", re.IGNORECASE)
+"""A word of taking or of gaining before a step's number."""
+_STEPS_ASKED_RE = re.compile(
+    rf"\bhow\s+(?:many|much)\b[^.?!]*(?:\b(?:have|has|had|now|are|is)\b|{_LEFT})",
+    re.IGNORECASE,
+)
+"""The question of how many or how much there is at the end ("How many do I have?", "how many are left",
+"How many birds are on the tree?")."""
+_NOT_STEPS_RE = re.compile(
+    r"\b(?:each|per|every|apiece|twice|times|half|double|triple|a\s+(?:day|week|month|year))\b", re.IGNORECASE
+)
+"""A rate, a multiple or a part: no step of adding or taking some."""
+
+
+def _changes_in_steps(text: str) -> str | None:
+    """An amount changed in several steps, asked how many (or how much) there are at the end: "I have 3
+    apples and buy 5 more. Then I eat 2. How many do I have?" is ``(3 + 5 - 2)``, "A bus has 20 people. 5
+    get off and 8 get on. How many are on the bus now?" ``(20 - 5 + 8)``. ``None`` unless ``text`` holds
+    three numbers or more, each after the first said with a word of gaining (buys, finds, "5 more", "8 get
+    on") or of taking (eats, gives away, "gives 4 to Sam", "5 get off") in its own clause, no other things
+    named after them than the first's, all amounts of money or none, and the question after the last asks
+    what there is; nothing at a rate or a percent."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _NOT_STEPS_RE.search(text):
+        return None
+    numbers = list(_NUMBER_RE.finditer(_without_ones(text)))
+    if len(numbers) < 3 or _STEPS_ASKED_RE.search(text, numbers[-1].end()) is None:
+        return None
+    if _OTHER_OPERATION_RE.search(re.sub(r"\bthen\b", " ", text, flags=re.IGNORECASE)):
+        return None
+    if len({bool(_MONEY_AT_RE.match(text, max(n.start() - 1, 0))) for n in numbers}) > 1:
+        return None  # "3 apples ... for $2": a price among counted things
+    if _STEP_RE.search(text, 0, numbers[0].start()) and not re.search(
+        r"\b(?:have|has|had)\b", text[: numbers[0].start()], re.IGNORECASE
+    ):
+        return None  # "I bought 3 ...": the first number is no amount had
+    first = re.match(r"\s+([a-z]+)", text[numbers[0].end() :], re.IGNORECASE)
+    terms = [numbers[0].group()]
+    for before, number in pairwise(numbers):
+        after = re.match(r"\s+([a-z]+)", text[number.end() :], re.IGNORECASE)
+        word = after.group(1).lower() if after else ""
+        said_after = _STEP_AFTER_RE.match(text, number.end())  # "5 get off", "8 get on"
+        steps = list(_STEP_RE.finditer(text, before.end(), number.start()))
+        if said_after is None and not steps and word != "more":
+            return None
+        other = word and word not in _NOT_A_THING | _STEP_WORDS
+        if said_after is None and other and (first is None or _stem(word) != _stem(first.group(1))):
+            return None  # "buy 5 oranges": other things
+        if said_after is not None:
+            gained = said_after.group("on") is not None
+        else:
+            away = re.match(r"\s+(?:[a-z]+\s+)?(?:away|to)\b", text[number.end() :], re.IGNORECASE)
+            gained = word == "more" or (steps[-1].group("taken") is None and away is None)
+        terms.append(f"{'+' if gained else '-'} {number.group()}")
+    return f"({' '.join(terms)})"
+
+
+_MONEY_AT_RE = re.compile(r"[$€£]")
+_STEP_WORDS = frozenset({"away", "and", "back", "then", "more"})
+"""Words after a step's number that name no other things ("gets 45 back", "eat 2 and")."""
+_STEP_AFTER_RE = re.compile(
+    rf"\s+(?:[a-z]+\s+)?(?:(?P<on>(?:get|gets|got)\s+(?:on|in)|join(?:s|ed)?|arrive[sd]?|board(?:s|ed)?|"
+    rf"c[ao]mes?(?:\s+(?:in|on|back))?)|{_WENT})\b",
+    re.IGNORECASE,
+)
+"""A step said after its number: some joining ("8 get on", "3 more arrive") or going ("5 get off", "2 ran
+away")."""
+
+
 _BUDGET_RE = re.compile(
     r"^\W*(?:(?:my|our|the)\s+(?:total\s+)?(?:budget|balance|savings|allowance)\s+(?:is|was)"
     r"|(?:i|we)\s+(?:have|had|started\s+with|saved|budgeted|set\s+aside)(?:\s+a\s+budget\s+of)?)"
@@ -2946,6 +3015,7 @@ def _to_expression(text: str) -> str:
         or _price_changes(cleaned)
         or _shared_with_amounts(cleaned)
         or _spent_from(cleaned)
+        or _changes_in_steps(cleaned)
         or _taken_of(cleaned)
         or _items_total(cleaned)
         or _unit_price(cleaned)
