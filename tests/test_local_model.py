@@ -441,6 +441,22 @@ def test_a_follow_up_giving_another_number_is_routed_as_the_question_it_asks() -
     assert LocalChatModel().plan(history, tools=routes).route_names == ["goto_math_agent"]
 
 
+def test_a_step_said_again_with_another_number_is_read_by_the_tools_as_the_question_it_asks() -> None:
+    """ "What if I buy 10 more?" after a story of apples had been read alone by the agents' tools (none
+    read it) and gone to the geo agent, whose words "buy" fits."""
+    from cadence.builtins.geo import GEO_TOOLS, GeoPlugin
+    from cadence.orchestration.coordinator import agent_readers
+
+    model = LocalChatModel()
+    routes = make_routing_tools(
+        [MathPlugin.get_metadata(), GeoPlugin.get_metadata()],
+        readers=agent_readers({"math": MATH_TOOLS, "geo": GEO_TOOLS}),
+    )
+    story = "I have 3 apples and buy 5 more. Then I eat 2. How many do I have?"
+    history = [HumanMessage(story), AIMessage("The answer is 6."), HumanMessage("What if I buy 10 more?")]
+    assert model.plan(history, **model.bind_tools(routes).kwargs).route_names == ["goto_math_agent"]
+
+
 def test_coordinator_plan_without_preroute_offers_every_route() -> None:
     plan = LocalChatModel(preroute=False).plan([HumanMessage("What time is it?")], tools=_routing_schemas())
     assert sorted(plan.route_names) == ["goto_finalize", "goto_info_agent", "goto_math_agent"]

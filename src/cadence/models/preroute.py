@@ -552,10 +552,12 @@ _HOW_MANY_BARE_RE = re.compile(
 
 
 FOLLOW_UP_RE = re.compile(
-    r"^\W*(?:and|what about|how about|now|also|then|same for|and what about|and how about|what of)\b",
+    r"^\W*(?:and|what about|how about|now|also|then|same for|and what about|and how about|what of"
+    r"|(?:and |but )?what if(?: (?:i|we|you|he|she|they)(?= \w+ \d))?)\b",
     re.IGNORECASE,
 )
-"""Openings of a follow-up question ("And in Paris?", "What about New York?")."""
+"""Openings of a follow-up question ("And in Paris?", "What about New York?", "What if I buy 10 more?": a
+step said again with another number)."""
 MAX_FOLLOW_UP_WORDS = 5
 """A question this short that matches no route continues with the previous turn's agent."""
 

@@ -3227,18 +3227,19 @@ class SmallModelPolicy:
                 ranked = PreRouter.from_tool_schemas(routes).rank(again or question) if routes else []
                 shortlist = PreRouter.shortlisted(ranked) if not is_small_talk(question) else []
                 # "there" read as the place it refers to ("What's the weather there?" after the time in Paris)
+                # and a follow-up giving another number read by the tools as the question it asks
                 read_as = (
                     resolve_place(question, there_place(question, messages))
                     if _THERE_RE.search(question)
-                    else with_possessive_place(question, messages)  # "And its population?"
+                    else with_possessive_place(again or question, messages)  # "And its population?"
                 )
                 shortlist = readable_routes(
                     ranked,
                     shortlist,
                     read_as,
                     self.readers,
-                    numbers=len(numbers_in(question)),
-                    read=not refers_back(read_as, messages),
+                    numbers=len(numbers_in(again or question)),
+                    read=again is not None or not refers_back(read_as, messages),  # written out: alone
                 )
                 if (
                     shortlist
