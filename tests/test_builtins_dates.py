@@ -1130,6 +1130,19 @@ def test_an_age_now_and_the_age_in_a_later_year() -> None:
 
 
 @pytest.mark.parametrize(
+    "question",
+    ["I'm 30 years old. In what year was I born?", "If someone is 30, what year were they born?",
+     "What year was I born if I am 30?"],
+)  # fmt: skip
+def test_the_year_of_birth_of_an_age_now(question: str) -> None:
+    """ "I'm 34 years old. In what year was I born?" had been an error ("34 years" counted from no date)."""
+    assert ask(question) == (
+        "Someone 30 years old today (15 January 2025) was born in 1995 if their birthday this year has come, "
+        "or in 1994 if it is still ahead."
+    )
+
+
+@pytest.mark.parametrize(
     ("question", "said"),
     [
         ("Is Monday a weekday?", "Yes: Monday is a weekday"),

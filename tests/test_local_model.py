@@ -2509,6 +2509,9 @@ def test_a_told_age_is_said_before_a_question_for_a_later_age() -> None:
         "I'm 30 years old. What age will I be in 2040?"
     )
     assert resolve_told("How old is Rome?", ["You're 30 years old."]) == "How old is Rome?"
+    assert resolve_told("In what year was I born?", ["You're 34 years old."]) == (
+        "I'm 34 years old. In what year was I born?"
+    )
     # a conversion asked on its own leans on nothing told (a told "25 minutes" had been put before it)
     alone = "How many minutes are there in 2.5 hours?"
     assert resolve_told(alone, ["You ran 5 km in 25 minutes."]) == alone

@@ -774,6 +774,9 @@ def test_a_number_worked_out_of_several_is_not_read_from_memory() -> None:
     assert not worked_out(
         "How many hours is a marathon?", ["I have 3 kids.", "My age is 40."]
     )  # no term shared
+    # a year of birth is worked out of a told age (the age had been echoed as the answer)
+    assert worked_out("In what year was I born?", ["You're 34 years old."])
+    assert not worked_out("In what year was I born?", ["You live in Oslo."])
 
 
 # -- forgetting on request -------------------------------------------------------------------------------

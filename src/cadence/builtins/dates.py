@@ -1274,9 +1274,33 @@ _AGE_LATER_RE = re.compile(
 """An age now and the age asked in a later year ("I'm 30 years old. How old will I be in 2040?")."""
 
 
+_BIRTH_YEAR_ASKED_RE = re.compile(
+    r"\b(?:(?:what|which)\s+year\s+(?:was|were)\s+(?:i|you|he|she|they|someone|we)\s+born"
+    r"|(?:in\s+)?(?:what|which)\s+year\s+(?:was|were)\s+(?:i|you|he|she|they|we)\s+born"
+    r"|when\s+(?:was|were)\s+(?:i|you|he|she|they|we)\s+born|(?:my|your|his|her|their)\s+(?:birth\s+)?year"
+    r"\s+of\s+birth|(?:my|your|his|her|their)\s+birth\s+year)\b",
+    re.IGNORECASE,
+)
+"""The year of birth asked ("In what year was I born?", "my birth year")."""
+_AGE_NOW_OR_SOMEONE_RE = re.compile(
+    r"\b(?:someone|a\s+person|they|he|she)\s+(?:is|are)\s+(?P<n>\d{1,3})(?:\s+years?(?:\s+old)?)?(?![\w%])",
+    re.IGNORECASE,
+)
+
+
 def _age_later(question: str, today: date) -> str | None:
-    """The age in a later year of someone whose age now the question gives, or None."""
+    """The age in a later year of someone whose age now the question gives, or the years they were born
+    in ("I'm 34 years old. In what year was I born?"), or None."""
     now, later = _AGE_NOW_RE.search(question), _AGE_LATER_RE.search(question)
+    now = now or _AGE_NOW_OR_SOMEONE_RE.search(question)
+    if now is not None and later is None and _BIRTH_YEAR_ASKED_RE.search(question):
+        n = int(now.group("n"))
+        if not 0 < n < 150:
+            return None
+        return (
+            f"Someone {n} years old today ({_plain(today)}) was born in {today.year - n} if their birthday "
+            f"this year has come, or in {today.year - n - 1} if it is still ahead."
+        )
     if now is None or later is None:
         return None
     n, year = int(now.group("n")), int(later.group("year"))

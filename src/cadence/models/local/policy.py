@@ -769,6 +769,11 @@ _BORN_ON_RE = re.compile(
 )
 """A told birthday or year of birth ("You were born on 12 May 1990.", "You were born in 1990.", "Your
 birthday is June 3, 1990.": with its year, "Your birthday is June 3." says no age)."""
+_OWN_BIRTH_YEAR_RE = re.compile(
+    r"\b(?:what|which)\s+year\s+was\s+I\s+born\b|\bwhen\s+was\s+I\s+born\b|\bmy\s+(?:birth\s+year|year\s+of\s+birth)\b",
+    re.IGNORECASE,
+)
+"""A question for the user's own year of birth ("In what year was I born?")."""
 _OWN_AGE_RE = re.compile(r"\bhow old am I\b|\b(?:what(?:'s| is)|tell me) my age\b|\bmy age\b", re.IGNORECASE)
 """A question for the user's own age ("How old am I?")."""
 
@@ -795,6 +800,9 @@ def resolve_told(question: str, facts: Sequence[str]) -> str:
     if len(ages) == 1 and _AGE_LATER_RE.search(question):
         # "How old will I be in 2040?" after "I'm 30 years old.": the age said first, the age asked for
         resolved = f"I'm {ages[0]} years old. {_AGE_LATER_RE.sub('What age will I be', resolved, count=1)}"
+    elif len(ages) == 1 and _OWN_BIRTH_YEAR_RE.search(question):
+        # "In what year was I born?" after "I'm 34 years old.": the age said first
+        resolved = f"I'm {ages[0]} years old. {resolved}"
     rates = [m.group("said") for fact in facts if (m := _OWN_RATE_RE.match(fact))]
     if len(rates) == 1 and _ASKS_OWN_RATE_RE.search(question) and not re.search(r"[$€£]\s?\d", question):
         # "How much do I earn in a 40-hour week?" after "I make $28 an hour.": the rate is said first,
