@@ -57,6 +57,8 @@ async def test_missing_or_empty_tone_means_natural(engine_factory) -> None:
         ("How did you get that?", "explanatory"),  # the previous answer with how it was found
         ("Where does that number come from?", "explanatory"),
         ("Show me your work", "learning"),
+        ("What's 15% of 80? Show your work.", "learning"),
+        ("Explain how you got 15% of 80.", "explanatory"),  # it had been answered "The answer is 12."
         ("Why is the sky blue?", "natural"),  # a question of its own
     ],
 )

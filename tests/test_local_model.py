@@ -2095,6 +2095,10 @@ def test_a_sum_or_average_of_a_range_in_words_takes_every_number_of_it() -> None
         ("Explain in detail what a plugin is", "Explain what a plugin is"),
         ("Convert 5 km to miles step by step", "Convert 5 km to miles"),
         ("Answer: yes", "Answer: yes"),
+        (
+            "Give me a detailed answer: how many days are in February 2028?",
+            "how many days are in February 2028?",
+        ),
     ],
 )
 def test_a_request_of_style_before_the_question_is_not_what_is_asked(message: str, asked: str) -> None:

@@ -386,12 +386,15 @@ _STYLE_REQUEST_RE = re.compile(
     r"|be (?:brief|concise|short|formal|casual|detailed|quick)|keep it (?:short|brief|simple)|briefly"
     r"|(?:explain\s+(?:it\s+|this\s+)?)?(?:step[- ]by[- ]step|in (?:great |more |full )?detail)"
     r"|in short|(?:in|with) (?:a|an) [\w-]+ (?:tone|way|style|voice)"
+    r"|(?:give me |i want |i'd like )?(?:a|an) (?:detailed|short|brief|quick|simple|thorough|full|formal|"
+    r"concise) (?:answer|explanation|reply|response)(?: please)?"
     r"|(?:in )?(?:one|a single|two|a few) (?:sentences?|words?|lines?)"
     r")\s*[:,;.!-]\s+",
     re.IGNORECASE,
 )
 """A request of style before the question ("Answer like a pirate: ...", "In a formal tone, ...", "Be brief:
-..."): how to answer, not what is asked ("Write this in upper case: ..." asks for the text in capitals)."""
+...", "Give me a detailed answer: ..."): how to answer, not what is asked ("Write this in upper case: ..."
+asks for the text in capitals)."""
 
 
 _STYLE_AFTER_RE = re.compile(

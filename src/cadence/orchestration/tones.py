@@ -131,11 +131,13 @@ _ASKED_IN_WORDS: dict[ResponseTone, re.Pattern[str]] = {
     ),
     ResponseTone.EXPLANATORY: re.compile(
         r"\bexplain (?:it |this |that )?(?:in detail|thoroughly|fully)\b|\bin (?:great |more |full )?detail\b"
-        r"|\bdetailed (?:explanation|answer)\b",
+        r"|\bdetailed (?:explanation|answer)\b|^\W*explain how\b",
         re.IGNORECASE,
     ),
     ResponseTone.LEARNING: re.compile(
-        r"\bstep[- ]by[- ]step\b|\bteach me\b|\bwalk me through\b", re.IGNORECASE
+        r"\bstep[- ]by[- ]step\b|\bteach me\b|\bwalk me through\b"
+        r"|\bshow (?:me )?(?:your|the) (?:work|working|steps)\b",
+        re.IGNORECASE,
     ),
 }
 """How a message asks for a tone in words, when the request names none."""
