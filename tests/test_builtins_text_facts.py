@@ -33,6 +33,10 @@ from cadence.settings import Settings
             "How many words are in this sentence: the quick brown fox jumps over the lazy dog",
             "The text 'the quick brown fox jumps over the lazy dog' has 9 words.",
         ),
+        (  # the quotes and the question's mark are no part of the text (they had been shown in it)
+            'How many words are in this sentence: "I love learning new things every day"?',
+            "The text 'I love learning new things every day' has 7 words.",
+        ),
         (
             "Count the words: I came, I saw, I conquered.",
             "The text 'I came, I saw, I conquered.' has 6 words.",

@@ -145,7 +145,11 @@ def _text_in(question: str) -> str:
     quoted = list(_QUOTED_RE.finditer(question))
     after = _AFTER_COLON_RE.search(question)
     if after and not any(q.start() < after.start() < q.end() for q in quoted):
-        # "How many times does 'the' appear in: the cat and the dog"; not a colon inside quotes
+        # "How many times does 'the' appear in: the cat and the dog"; not a colon inside quotes; a text
+        # quoted whole after the colon without its quotes or the question's mark ('sentence: "I love it"?')
+        whole = next((q for q in quoted if q.start() == after.start("text")), None)
+        if whole is not None and not question[whole.end() :].strip(" ?.!"):
+            return whole.group("text").strip()
         return after.group("text").strip().strip("\"“”‘’'")
     named = _WORD_NAMED_RE.findall(question)
     if quoted and named and all(len(q.group("text")) == 1 for q in quoted):
