@@ -1394,6 +1394,13 @@ def test_its_in_a_later_part_is_the_place_an_earlier_part_names() -> None:
     ]
     parts = ["What's the population of X", "what's its capital?"]
     assert with_earlier_parts_values(parts, found) == parts  # a fact, not a value worked out
+    # "it" of a distance from one place (it had been asked as it was: "A distance needs two places")
+    assert parts_asked("What's the capital of Germany, and how far is it from Paris?")[1] == (
+        "how far is Germany from Paris?"
+    )
+    assert parts_asked("What's 5 + 5 and how far is it from Paris to Lyon?")[1] == (
+        "how far is it from Paris to Lyon?"
+    )
 
 
 def test_a_step_alone_continues_from_the_previous_result() -> None:

@@ -395,7 +395,8 @@ def _part_order(router: PreRouter, part: str, index: int) -> tuple[bool, bool, f
 def parts_asked(question: str) -> list[str]:
     """The parts of a question asking several (:func:`question_parts`), "there" read as the place named
     before it ("What's the currency in Japan and how many people live there?": "how many people live in
-    Japan?", as the agent asks it), and "its" or "their" as that place's ("... and what's its capital?")."""
+    Japan?", as the agent asks it), "its" or "their" as that place's ("... and what's its capital?"), and
+    "it" of a distance from one place as that place ("... and how far is it from Paris?")."""
     place = place_before_there(question)
     parts = question_parts(resolve_place(question, place) if place else question)
     out = parts[:1]
@@ -404,8 +405,19 @@ def parts_asked(question: str) -> list[str]:
         named = [p for earlier in out for p in _IN_PLACE_RE.findall(earlier)]
         if named and _POSSESSIVE_RE.search(part) and not _IN_PLACE_RE.search(part):
             part = _POSSESSIVE_RE.sub(f"{named[-1]}'s", part, count=1)
+        elif named and _FAR_IS_IT_RE.search(part):
+            # "What's the capital of Germany, and how far is it from Paris?": the distance of Germany
+            part = _FAR_IS_IT_RE.sub(lambda m, n=named[-1]: f"{m.group('lead')}{n}", part, count=1)
         out.append(part)
     return out
+
+
+_FAR_IS_IT_RE = re.compile(
+    r"(?P<lead>\bhow\s+far\s+(?:away\s+)?is\s+)it(?=\s+(?:from|to)\s+[A-Z][^,;]*$)(?![^?]*\bfrom\b[^?]*\bto\b)",
+    re.IGNORECASE,
+)
+"""A distance asked of "it" from one place ("how far is it from Paris?"; not "how far is it from Paris to
+Lyon?", where "it" is the trip)."""
 
 
 def next_own_part(
