@@ -2950,6 +2950,29 @@ def test_an_agent_answering_alone_reads_a_follow_up_with_what_was_said_before() 
     assert plan.mode != "text"  # "its" is Kenya's: the geo agent reads it
     alone = [SystemMessage(system), HumanMessage("What time is it in London?")]
     assert "outside what I can do" in (model.plan(alone, **bound.kwargs).fixed or "")  # type: ignore[attr-defined]
+    # "Now add 10 to that." after a result, 'And in "world"?' after a count of letters, "How about in
+    # Sydney?" after "And the date there?" (each had been declined as outside the agent)
+    from cadence.builtins.info import InfoPlugin
+    from cadence.builtins.text import TextPlugin
+
+    worked = [
+        SystemMessage(system),
+        HumanMessage("What's 25% of 80?"),
+        AIMessage("", tool_calls=[{"name": "calculate", "args": {"expression": "25% of 80"}, "id": "c"}]),
+        ToolMessage("(25 / 100) * 80 = 20", tool_call_id="c", name="calculate"),
+        AIMessage("The answer is 20."),
+        HumanMessage("Now add 10 to that."),
+    ]
+    assert model.plan(worked, **bound.kwargs).mode != "text"  # type: ignore[attr-defined]
+    text = model.bind_tools(TextPlugin.create_agent().get_tools())
+    counted = [SystemMessage(system), HumanMessage('How many letters in "hello"?'), AIMessage("5 letters."),
+               HumanMessage('And in "world"?')]  # fmt: skip
+    assert model.plan(counted, **text.kwargs).mode != "text"  # type: ignore[attr-defined]
+    info = model.bind_tools(InfoPlugin.create_agent().get_tools())
+    dated = [SystemMessage(system), HumanMessage("What's the time in Paris?"), AIMessage("06:07."),
+             HumanMessage("And the date there?"), AIMessage("Tuesday."), HumanMessage("How about in Sydney?")]  # fmt: skip
+    assert model.plan(dated, **info.kwargs).mode != "text"  # type: ignore[attr-defined]
+    assert previous_asked(dated) == "And the date in Paris?"
 
 
 def test_an_agent_answering_alone_answers_from_memory_what_its_tools_do_not_read() -> None:

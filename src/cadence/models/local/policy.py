@@ -1019,7 +1019,11 @@ def previous_asked(messages: Sequence[BaseMessage]) -> str | None:
     resolved = asked[-1]
     for text in reversed(asked[:-1]):
         # a correction ("No, I meant 15%") is its follow-up ("what about 15%?") of the question before it
-        resolved = with_another_number(as_follow_up(text), resolved) or text
+        again = with_another_number(as_follow_up(text), resolved)
+        named = _IN_PLACE_RE.findall(resolved)
+        if again is None and named and _THERE_RE.search(text):
+            again = resolve_place(text, named[-1])  # "And the date there?" after the time in Paris
+        resolved = again or text
     return resolved
 
 
@@ -1216,7 +1220,7 @@ def with_possessive_place(question: str, messages: Sequence[BaseMessage]) -> str
         if place:
             return question[: they.start()] + f"people in {place}" + question[they.end() :]
     possessive, far = _POSSESSIVE_RE.search(question), _FAR_IT_RE.search(question)
-    elided = None if possessive or far else _ELIDED_PLACE_RE.match(question)
+    elided = None if possessive or far or _THERE_RE.search(question) else _ELIDED_PLACE_RE.match(question)
     place = previous_place(messages, latest=True) if possessive or far or elided else None
     if not place:
         return question
@@ -1536,6 +1540,7 @@ def with_another_number(question: str, previous: str | None) -> str | None:
             or _another_operation(rest, previous)
             or _another_place(rest, previous)
             or _another_day(rest, previous)
+            or _another_text(rest, previous)
         )
     percent = given.group("pct") is not None
     text = digits_written(previous)
@@ -1743,6 +1748,24 @@ _NAME_INSIDE_RE = re.compile(r"(?<=\w )([A-Z][\w.'-]*(?: [A-Z][\w.'-]*)*)")
 """A name of capitalized words inside a question, not its first word ("Which countries border Spain?")."""
 
 
+_TEXT_ALONE_RE = re.compile(
+    r"^(?:(?:in|of|for|with|on)\s+)?(?P<q>['\"“‘])(?P<text>[^'\"”’]+)['\"”’]\s*[?.!]*$", re.IGNORECASE
+)
+"""A follow-up that is only another quoted text ('in "world"?')."""
+
+
+def _another_text(rest: str, previous: str) -> str | None:
+    """The previous question asked of another text, when a quoted text is all a follow-up gives: 'And in
+    "world"?' after 'How many letters in "hello"?' asks 'How many letters in "world"?'; None otherwise (or
+    when the previous question quoted no text, or several)."""
+    given = _TEXT_ALONE_RE.match(rest.strip())
+    quoted = list(_QUOTED_TEXT_RE.finditer(previous))
+    if given is None or len(quoted) != 1:
+        return None
+    old = quoted[0]
+    return f"{previous[: old.start() + 1]}{given.group('text')}{previous[old.end() - 1 :]}"
+
+
 def _another_place(rest: str, previous: str) -> str | None:
     """The previous question about the place a follow-up names instead of its one place ("And the USA?"
     after "What's the population of Canada?" asks "What's the population of the USA?"), or of the first of
@@ -1934,6 +1957,13 @@ def read_in_context(question: str, messages: Sequence[BaseMessage]) -> str:
     another number, period or thing to count as the previous question asked with it ("And of 300?" after
     "What's 18% of 250?" is "What's 18% of 300?")."""
     routed = with_possessive_place(routing_question(question, messages), messages)  # "And its population?"
+    if _THERE_RE.search(routed):  # "And the date there?" after the time in Paris: in Paris
+        routed = resolve_place(routed, there_place(routed, messages))
+    if routed == question and REFERENCE_RE.search(question) and numbers_in(question):
+        # "Now add 10 to that." after 20: the previous result written out, "Now add 10 to 20."
+        earlier = previous_result(messages)
+        value = result_value(earlier[1]) if earlier is not None else None
+        routed = resolve_reference(question, value) if value else question
     if not is_follow_up(question):
         return routed
     before = previous_asked(messages)
