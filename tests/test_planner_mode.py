@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from cadence.orchestration.engine import Cadence
 from cadence.orchestration.planner import Plan, Researcher, catalogue, check_plan, check_results, extract_plan
@@ -285,6 +285,25 @@ async def test_the_researcher_works_on_a_value_a_result_found() -> None:
     )  # fmt: skip
     out = await alone.ainvoke("What is the population of Canada?", user_id="u")
     assert [t["name"] for t in out.trace["tools_used"]] == ["place_facts"]  # nothing asked of the value
+
+
+def test_a_follow_up_giving_another_text_is_planned_as_the_question_it_asks() -> None:
+    """'And in "world"?' after 'How many letters in "hello"?' had been planned for the geo tool (its
+    capitalised-name reading) and failed three tools."""
+    from cadence.orchestration.planner import lexical_plan
+
+    engine, _ = planner_engine([], builtin_plugins=["math", "info", "geo", "text"])
+    messages = [
+        HumanMessage('How many letters in "hello"?'),
+        AIMessage("", tool_calls=[{"name": "text_facts", "args": {"question": "x"}, "id": "t"}]),
+        ToolMessage("5", tool_call_id="t", name="text_facts"),
+        AIMessage("The word 'hello' has 5 letters."),
+        HumanMessage('And in "world"?'),
+    ]
+    plan = lexical_plan(
+        'And in "world"?', {"messages": messages}, catalogue(engine.plugin_manager.bundles), engine.settings
+    )
+    assert plan.tools == [{"name": "text_facts", "args": {"question": 'How many letters in "world"?'}}]
 
 
 async def test_a_question_leaning_on_an_earlier_turn_is_not_read_alone() -> None:

@@ -56,8 +56,10 @@ from cadence.models.local.policy import (
     accepted_suggestion,
     in_unit_asked,
     parts_asked,
+    previous_asked,
     previous_question,
     resolve_found,
+    with_another_number,
     with_told_before,
 )
 from cadence.models.preroute import (
@@ -367,6 +369,10 @@ def lexical_plan(
     # after a distance) is planned as that question, read on its own ("now" alone is the world clock's
     # word), and its tool is called with it written out
     asked = in_unit_asked(question, _previous_question(state)) if earlier is not None else question
+    if asked == question and earlier is not None and is_follow_up(question):
+        # another number, place or text given ('And in "world"?' after 'How many letters in "hello"?'):
+        # the previous question asked with it
+        asked = with_another_number(question, previous_asked(list(state.get("messages") or []))) or question
     if asked == question:
         # a question leaning on the statement just before it ("How much fuel for 450 km?" after "My car
         # uses 6 liters per 100 km."): the two read together
