@@ -2010,6 +2010,8 @@ def test_a_short_search_result_is_answered_with_its_relevant_sentences() -> None
         ("(12 * 25) = 300 cents (3.00 dollars)", "how much is a dozen eggs if one egg costs 25 cents",
          "The answer is 300 cents (3.00 dollars)."),
         ("1 hour = 3600 seconds (read as (1 * 3600 / 1))", "seconds in an hour", None),  # a conversion
+        ("(pi * 4 ** 2) = 50.2654824574 cm²", "area of a circle of radius 4 cm",
+         "The answer is about 50.27 cm² (pi * 4 ** 2)."),  # it had been said with ten decimals
     ],
 )  # fmt: skip
 def test_a_calculator_value_is_said_rounded_and_with_its_sign(

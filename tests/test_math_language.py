@@ -1671,6 +1671,27 @@ def test_an_amount_in_a_time_not_asked_per_a_unit_that_converts_is_not_read(text
 @pytest.mark.parametrize(
     ("text", "shown"),
     [
+        ("A rectangle is 8 m long and 5 m wide. What is its area?", "(8 * 5) = 40 m²"),
+        ("What is the perimeter of a square with side 7 cm?", "(4 * 7) = 28 cm"),
+        ("A circle has a radius of 5 inches. What is its area?", "= 78.5398163397 in²"),
+        ("What is the volume of a cube with side 2 metres?", "(2 ** 3) = 8 m³"),
+        ("What's the area of a circle with radius 3?", "(pi * 3 ** 2) = 28.2743338823"),  # no unit given
+    ],
+)  # fmt: skip
+def test_a_shapes_quantity_is_said_in_the_unit_of_its_sizes(text: str, shown: str) -> None:
+    """ "A rectangle is 8 m long and 5 m wide. What is its area?" had been answered "40", no unit."""
+    assert calculate.invoke({"expression": text}).endswith(shown)
+
+
+def test_a_shapes_sizes_in_different_units_are_refused() -> None:
+    """ "a rectangle 4 m by 60 cm" had been worked out as 4 * 60 = 240."""
+    with pytest.raises(CalculationError, match=r"different units \(cm, m\)"):
+        calculate.invoke({"expression": "What is the area of a rectangle 4 m by 60 cm?"})
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
         ("A train covers 80 km in 40 minutes. What's its average speed in mph?", "= 74.56 mph (exactly (80 / "
          "1.609344 / (40 / 60))"),
         ("I walked 3 miles in 1 hour: pace per km?", "= 12.43 minutes per km (exactly (1 * 60 / (3 * 1.609344))"),

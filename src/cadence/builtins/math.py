@@ -34,6 +34,9 @@ from cadence.builtins.math_language import (
     question_body,
     rate_in,
     scaled_quantity_read,
+    shape_quantity_asked,
+    shape_size_units,
+    shape_unit,
     to_expression,
     trailing_unit,
     unguessed,
@@ -1266,6 +1269,15 @@ def _calculate_one(expression: str) -> str:
         scaled = scaled_quantity_read(expression) if isinstance(expression, str) else None
         if scaled is not None and scaled[0] == translated:  # "2 cups of flour for 12 cookies: for 30?"
             return f"{translated} = {format_number(result)} {scaled[1]}"
+        measured = shape_unit(expression) if isinstance(expression, str) else None
+        if measured is not None:  # "A rectangle is 8 m long and 5 m wide. What is its area?": in m²
+            return f"{translated} = {format_number(result)} {measured}"
+        mixed = sorted(shape_size_units(expression)) if isinstance(expression, str) else []
+        if len(mixed) > 1 and shape_quantity_asked(expression) is not None:
+            raise CalculationError(
+                f"The shape's sizes are in different units ({', '.join(mixed)}); write them in one unit, "
+                "e.g. 'a rectangle 4 m by 0.6 m'"
+            ) from None
         money = _in_money(expression, result, translated) + _in_cents(expression, result)
         body = question_body(expression)
         if not has_operation(translated) and numbers_from_words(body) != body:

@@ -2473,6 +2473,50 @@ def _shapes_read(text: str) -> str:
     return text
 
 
+_UNIT_SYMBOLS_OF_LENGTH = {
+    "millimetre": "mm", "millimeter": "mm", "centimetre": "cm", "centimeter": "cm", "metre": "m",
+    "meter": "m", "kilometre": "km", "kilometer": "km", "inch": "in", "inches": "in", "foot": "ft",
+    "feet": "ft", "yard": "yd", "mile": "mi",
+}  # fmt: skip
+"""The symbol of each unit of length a shape's size may be written in."""
+_SIZE_UNIT_RE = re.compile(rf"(?<![\w.-]){_UNSIGNED}[\s-]*(?P<unit>{_LENGTH_UNIT})\b", re.IGNORECASE)
+_POWER_OF = {"area": "²", "surface area": "²", "volume": "³"}
+"""The power of the length unit a shape's quantity is in (a perimeter, circumference or side: none)."""
+
+
+def shape_unit(text: str) -> str | None:
+    """The unit of a shape's quantity ``text`` asks, when it asks one quantity of one shape and gives every
+    size in one unit of length: "A rectangle is 8 m long and 5 m wide. What is its area?" is in m², "the
+    perimeter of a square with side 7 cm" in cm; None otherwise (no unit, several, or units mixed)."""
+    quantity = shape_quantity_asked(text)
+    units = shape_size_units(text)
+    if quantity is None or len(units) != 1:
+        return None
+    return units.pop() + _POWER_OF.get(quantity, "")
+
+
+def shape_quantity_asked(text: str) -> str | None:
+    """The one quantity of one shape ``text`` asks ("area", "perimeter", "volume", ...), or None."""
+    quantities = {" ".join(q.lower().split()) for q in re.findall(rf"\b{_QUANTITY}\b", text, re.IGNORECASE)}
+    shapes = {m.lower() for m in re.findall(rf"\b{_SHAPE}\b", text, re.IGNORECASE)}
+    if len(quantities) != 1 or len(shapes) > 1 or (not shapes and quantities != {"hypotenuse"}):
+        return None
+    return quantities.pop()
+
+
+def shape_size_units(text: str) -> set[str]:
+    """The units of length the sizes in ``text`` are written in, by symbol ({"m", "cm"} for "4 m by 60
+    cm"); "4 units" names none."""
+    units = set()
+    for found in _SIZE_UNIT_RE.finditer(text):
+        word = found.group("unit").lower()
+        if word.startswith("unit"):
+            continue
+        singular = (word, word[:-1], word[:-2])  # "metres", "inches"
+        units.add(next((_UNIT_SYMBOLS_OF_LENGTH[w] for w in singular if w in _UNIT_SYMBOLS_OF_LENGTH), word))
+    return units
+
+
 def _shape_problem(text: str) -> str | None:
     """A shape's area, perimeter or volume asked for apart from its sizes ("A circle has a radius of 3
     cm. What is its area?", "a rectangle is 4 by 6: what is its perimeter?"): one shape, one quantity,

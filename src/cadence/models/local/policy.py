@@ -2340,6 +2340,10 @@ def arithmetic_statement(result: str, question: str) -> str | None:
     if match is None:
         unit = _VALUE_IN_UNIT_RE.match(" ".join(result.split()))
         if unit is not None and _OPERATION_RE.search(unit.group("expr")):
+            value, _, rest = unit.group("said").partition(" ")
+            if len(value.partition(".")[2]) > SHOWN_DECIMALS:  # "50.2654824574 cm²": about 50.27 cm²
+                working = _unwrapped(unit.group("expr").strip())
+                return f"The answer is about {_two_decimals(value)} {rest} ({working})."
             return f"The answer is {unit.group('said')}."
         return None
     if not _OPERATION_RE.search(match.group("expr")):
