@@ -1605,6 +1605,66 @@ def _spent_from(text: str) -> str | None:
     return "(" + " - ".join(n.group() for n in numbers) + ")"
 
 
+# One person's amount said of another's: "John is twice as old as Mary. Mary is 15. How old is John?".
+_TIMES_WORDS = {
+    "twice": "2",
+    "double": "2",
+    "triple": "3",
+    "half": "0.5",
+    "a third": "1/3",
+    "a quarter": "0.25",
+}
+"""Multiples said in words ("twice as old as", "half as many as")."""
+_PERSON = r"[A-Z][a-z]+"
+_MULTIPLE_OF_ANOTHER_RE = re.compile(
+    rf"\b(?P<a>{_PERSON})\s+(?:is|has|earns|weighs|owns|reads|runs|gets|makes|scored)\s+"
+    rf"(?P<k>twice|double|triple|half|a third|a quarter|(?P<n>{_UNSIGNED})\s+times)\s+"
+    rf"(?:as\s+(?P<how>[a-z]+)(?:\s+[a-z]+)?\s+as|the\s+[a-z]+\s+of)\s+(?P<b>{_PERSON})\b"
+)
+"""A multiple of another's ("John is twice as old as Mary", "Ann has 3 times as many books as Ben")."""
+_MORE_THAN_ANOTHER_RE = re.compile(
+    rf"\b(?P<a>{_PERSON})\s+(?:is|has|earns|weighs|owns|reads|runs|gets|makes|scored)\s+(?P<n>{_UNSIGNED})\s+"
+    rf"(?:[a-z]+\s+)?(?P<cmp>older|younger|taller|shorter|more|less|fewer|heavier|lighter|longer)\s+"
+    rf"(?:[a-z]+\s+)?than\s+(?P<b>{_PERSON})\b"
+)
+"""An amount more or less than another's ("Tom is 5 years older than Ann", "Sue has 3 more apples than
+Max")."""
+_LESS_WORDS = frozenset({"younger", "shorter", "less", "fewer", "lighter"})
+
+
+def _said_of_another(text: str) -> str | None:
+    """One person's amount said of another's, the other's given and the first's asked: "John is twice as
+    old as Mary. Mary is 15. How old is John?" is ``(15 * 2)``, "Tom is 5 years older than Ann. Ann is 12.
+    How old is Tom?" ``(12 + 5)``. ``None`` unless ``text`` holds just that relation, the other's value
+    ("Mary is 15", "Ann has 12") and a question of how old, how much or how many the first is or has."""
+    if not _one_question(text):
+        return None
+    relation = _MULTIPLE_OF_ANOTHER_RE.search(text) or _MORE_THAN_ANOTHER_RE.search(text)
+    if relation is None:
+        return None
+    a, b = relation.group("a"), relation.group("b")
+    given = list(
+        re.finditer(
+            rf"\b{b}\s+(?:is|has|earns|weighs|owns|reads|runs|gets|makes|scored)\s+(?P<v>{_UNSIGNED})\b"
+            rf"(?!\s*(?:%|times|more|less|fewer|older|younger|[a-z]+\s+(?:older|younger|more|less|than)))",
+            text,
+        )
+    )
+    asked = re.search(rf"\b[Hh]ow\s+(?:old|tall|much|many|heavy|long|far)\b[^.?!]*\b{a}\b", text)
+    if len(given) != 1 or asked is None or a == b:
+        return None
+    value = given[0].group("v")
+    numbers = {m.start() for m in _NUMBER_RE.finditer(text)}
+    used = {given[0].start("v")} | ({relation.start("n")} if relation.group("n") else set())
+    if numbers != used:
+        return None  # another number: not this relation alone
+    if "cmp" in relation.groupdict() and relation.groupdict().get("cmp"):
+        sign = "-" if relation.group("cmp") in _LESS_WORDS else "+"
+        return f"({value} {sign} {relation.group('n')})"
+    factor = relation.group("n") or _TIMES_WORDS[relation.group("k")]
+    return f"({value} * {factor})"
+
+
 # An amount changed step by step: "I have 3 apples and buy 5 more. Then I eat 2. How many do I have?".
 _STEP_RE = re.compile(rf"\b(?:(?P<taken>{_TAKEN})|(?P<gained>{_GAINED}))\b", re.IGNORECASE)
 """A word of taking or of gaining before a step's number."""
@@ -3060,6 +3120,7 @@ def _to_expression(text: str) -> str:
         or _shared_with_amounts(cleaned)
         or _spent_from(cleaned)
         or _changes_in_steps(cleaned)
+        or _said_of_another(cleaned)
         or _taken_of(cleaned)
         or _items_total(cleaned)
         or _unit_price(cleaned)
