@@ -1451,6 +1451,10 @@ _PAY_ASKED_RE = re.compile(
 """A question asking for the price to pay ("What do I pay?", "What's the final price?")."""
 
 
+_PRICE_WORKED_RE = re.compile(r"^\W*(?:what(?:'s|\s+is)|how\s+much\s+is|calculate)\b", re.IGNORECASE)
+"""A price worked out asked for as a value ("What's 15% off $80 plus 8% tax?")."""
+
+
 def _lowers(text: str, percent: re.Match[str]) -> bool | None:
     """Whether the percent ``percent`` lowers the price (``True``: "30% off", "a discount of 30%") or
     raises it (``False``: "8% sales tax", "a tip of 15%"), by the words right after or right before it;
@@ -1492,7 +1496,8 @@ def _price_changes(text: str) -> str | None:
     if not _one_question(text):
         return None
     percents = list(_GIVEN_PERCENT_RE.finditer(text))
-    if len(percents) < 2 or not _PAY_ASKED_RE.search(text) or _PAID_PRICE_RE.search(text):
+    asked = _PAY_ASKED_RE.search(text) or _PRICE_WORKED_RE.match(text)  # "What's 15% off $80 plus 8% tax?"
+    if len(percents) < 2 or not asked or _PAID_PRICE_RE.search(text):
         return None
     if _DEDUCTED_RE.search(text) or _KEPT_ASKED_RE.search(text):
         return None  # "20% tax and 5% pension are deducted: take-home pay?": parts of one amount, not in turn
@@ -1505,7 +1510,10 @@ def _price_changes(text: str) -> str | None:
     prices = _NUMBER_RE.findall(_without_ones(rest))
     if price is not None:
         prices = [] if prices else [price]
-    if len(prices) != 1 or _OTHER_OPERATION_RE.search(re.sub(r"\bthen\b", " ", rest, flags=re.IGNORECASE)):
+    linked = re.sub(
+        r"\bthen\b|\bplus\b(?=\s+(?:an?\s+)?(?:sales\s+)?(?:tax|vat|tip)\b)", " ", rest, flags=re.I
+    )
+    if len(prices) != 1 or _OTHER_OPERATION_RE.search(linked):
         return None
     changes = []
     for percent in percents:
