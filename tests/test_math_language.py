@@ -1632,6 +1632,19 @@ def test_fuel_for_a_distance(text: str, expression: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("A car uses 8 liters per 100 km. How much fuel for 350 km?", "(350 * 8 / 100) = 28 liters"),
+        ("My car gets 40 mpg. How much gas for 300 miles?", "(300 / 40) = 7.5 gallons"),
+        ("My car uses 6.5 L per 100 km. How much fuel for 340 km?", "(340 * 6.5 / 100) = 22.1 L"),
+    ],
+)
+def test_fuel_for_a_distance_is_said_in_the_fuels_unit(text: str, said: str) -> None:
+    """ "A car uses 8 liters per 100 km. How much fuel for 350 km?" had been answered "28", no unit."""
+    assert calculate.invoke({"expression": text}) == said
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "if I drive 250 km and my car uses 7 L per 100 km, how much fuel do I need for the round trip",

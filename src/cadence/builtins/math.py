@@ -30,6 +30,7 @@ from cadence.builtins.equations import solve as solve_equation
 from cadence.builtins.math_language import (
     closing_paren,
     conversion_in,
+    fuel_needed_read,
     has_operation,
     question_body,
     rate_in,
@@ -1266,9 +1267,10 @@ def _calculate_one(expression: str) -> str:
             if impossible is not None:
                 raise CalculationError(impossible) from None
             return _converted(conversion.amount, conversion.unit, translated, result)
-        scaled = scaled_quantity_read(expression) if isinstance(expression, str) else None
-        if scaled is not None and scaled[0] == translated:  # "2 cups of flour for 12 cookies: for 30?"
-            return f"{translated} = {format_number(result)} {scaled[1]}"
+        for read in (scaled_quantity_read, fuel_needed_read) if isinstance(expression, str) else ():
+            said = read(expression)
+            if said is not None and said[0] == translated:  # "2 cups of flour for 12 cookies: for 30?"
+                return f"{translated} = {format_number(result)} {said[1]}"
         measured = shape_unit(expression) if isinstance(expression, str) else None
         if measured is not None:  # "A rectangle is 8 m long and 5 m wide. What is its area?": in m²
             return f"{translated} = {format_number(result)} {measured}"

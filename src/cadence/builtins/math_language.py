@@ -4087,11 +4087,17 @@ _NOT_ONE_TRIP_RE = re.compile(
 
 
 def _fuel_for_a_distance(text: str) -> str | None:
-    """The fuel a car needs for a distance at its consumption: "if I drive 340 km and my car uses 6.5 L per
-    100 km, how much fuel do I need?" is ``(340 * 6.5 / 100)``; at a distance per fuel ("40 mpg", "15 km per
-    liter") the distance over it. ``None`` unless ``text`` holds just the distance and the consumption, in
-    one unit of distance, asks how much fuel (in the consumption's unit when named), and the trip is driven
-    once (not "there and back", "a day")."""
+    """The arithmetic of :func:`fuel_needed`, or ``None``."""
+    read = fuel_needed(text)
+    return None if read is None else read[0]
+
+
+def fuel_needed(text: str) -> tuple[str, str] | None:
+    """The fuel a car needs for a distance at its consumption, and the fuel's unit as written: "if I drive
+    340 km and my car uses 6.5 L per 100 km, how much fuel do I need?" is ``(340 * 6.5 / 100)`` in L; at a
+    distance per fuel ("40 mpg", "15 km per liter") the distance over it. ``None`` unless ``text`` holds
+    just the distance and the consumption, in one unit of distance, asks how much fuel (in the
+    consumption's unit when named), and the trip is driven once (not "there and back", "a day")."""
     if not _one_question(text) or _GIVEN_PERCENT_RE.search(text):
         return None
     asked = _FUEL_ASKED_RE.search(text)
@@ -4112,10 +4118,20 @@ def _fuel_for_a_distance(text: str) -> str | None:
     if asked.group("fuel") is not None and not _same_unit(asked.group("fuel"), fuel):
         return None  # "6.5 L per 100 km: how many gallons?"
     distance = distances[0].group("d")
+    unit = _FUEL_PLURALS.get(fuel.lower(), fuel)
     if groups.get("e") is not None:
-        return f"({distance} / {groups['e']})"
+        return f"({distance} / {groups['e']})", unit
     per = f" / {groups['per']}" if groups.get("per") else ""
-    return f"({distance} * {groups['c']}{per})"
+    return f"({distance} * {groups['c']}{per})", unit
+
+
+def fuel_needed_read(text: str) -> tuple[str, str] | None:
+    """:func:`fuel_needed` of a question as the calculator reads it; ``None`` for any other question."""
+    return fuel_needed(_prepared(text)) if len(text) <= MAX_READ_CHARS else None
+
+
+_FUEL_PLURALS = {"liter": "liters", "litre": "litres", "gallon": "gallons", "l": "L"}
+"""A fuel's unit as an amount of it is said ("28 liters", "6.8 gallons")."""
 
 
 # A price per unit for a number of units or things at a price each, plus fixed charges, maybe shared: "A hotel
