@@ -519,3 +519,12 @@ RELATED_WORDS: dict[str, frozenset[str]] = {
 }
 """Words a document may say for a word of a question ("one tool execution" for "a single tool call";
 "at most 52 characters" for "how long")."""
+
+BIRTH_YEAR_ASKED_RE = re.compile(
+    r"\b(?:what|which)\s+year\s+(?:was|were)\s+(?:i|you|he|she|they|someone|we)\s+born\b"
+    r"|\bwhen\s+(?:was|were)\s+(?:i|you|he|she|they|we)\s+born\b"
+    r"|\b(?:my|your|his|her|their)\s+(?:birth\s*year|year\s+of\s+birth)\b",
+    re.IGNORECASE,
+)
+"""A question for a year of birth ("In what year was I born?", "What year were they born?", "my birth
+year"): the date calculator works it out of an age, memory hands a told age to it."""

@@ -78,7 +78,7 @@ from langchain_core.tools import BaseTool
 
 from cadence.builtins._common import BuiltinToolError, check_question, listed
 from cadence.sdk import tool, volatile
-from cadence.text import numbers_from_words
+from cadence.text import BIRTH_YEAR_ASKED_RE, numbers_from_words
 
 logger = logging.getLogger(__name__)
 
@@ -1274,14 +1274,6 @@ _AGE_LATER_RE = re.compile(
 """An age now and the age asked in a later year ("I'm 30 years old. How old will I be in 2040?")."""
 
 
-_BIRTH_YEAR_ASKED_RE = re.compile(
-    r"\b(?:(?:what|which)\s+year\s+(?:was|were)\s+(?:i|you|he|she|they|someone|we)\s+born"
-    r"|(?:in\s+)?(?:what|which)\s+year\s+(?:was|were)\s+(?:i|you|he|she|they|we)\s+born"
-    r"|when\s+(?:was|were)\s+(?:i|you|he|she|they|we)\s+born|(?:my|your|his|her|their)\s+(?:birth\s+)?year"
-    r"\s+of\s+birth|(?:my|your|his|her|their)\s+birth\s+year)\b",
-    re.IGNORECASE,
-)
-"""The year of birth asked ("In what year was I born?", "my birth year")."""
 _AGE_NOW_OR_SOMEONE_RE = re.compile(
     r"\b(?:someone|a\s+person|they|he|she)\s+(?:is|are)\s+(?P<n>\d{1,3})(?:\s+years?(?:\s+old)?)?(?![\w%])",
     re.IGNORECASE,
@@ -1293,7 +1285,7 @@ def _age_later(question: str, today: date) -> str | None:
     in ("I'm 34 years old. In what year was I born?"), or None."""
     now, later = _AGE_NOW_RE.search(question), _AGE_LATER_RE.search(question)
     now = now or _AGE_NOW_OR_SOMEONE_RE.search(question)
-    if now is not None and later is None and _BIRTH_YEAR_ASKED_RE.search(question):
+    if now is not None and later is None and BIRTH_YEAR_ASKED_RE.search(question):
         n = int(now.group("n"))
         if not 0 < n < 150:
             return None

@@ -42,7 +42,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cadence.text import STOPWORDS, numbers_from_words
+from cadence.text import BIRTH_YEAR_ASKED_RE, STOPWORDS, numbers_from_words
 
 K1 = 1.2
 """BM25 term-frequency saturation."""
@@ -313,11 +313,6 @@ _NUMBER_RE = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")
 """A number in digits ("8", "1,250", "7.5")."""
 
 
-_BIRTH_YEAR_RE = re.compile(
-    r"\b(?:what|which)\s+year\b.*\bborn\b|\bwhen\s+was\b.*\bborn\b|\bbirth\s*year\b|\byear\s+of\s+birth\b",
-    re.IGNORECASE,
-)
-"""A question for a year of birth ("In what year was I born?")."""
 _AGE_RE = re.compile(
     r"\b\d{1,3}\s+years?\s+(?:old|of\s+age)\b|\b(?:i'm|i\s+am|you're|you\s+are)\s+\d{1,3}\s*[.!]?$",
     re.IGNORECASE,
@@ -331,7 +326,7 @@ def worked_out(question: str, memories: Sequence[str]) -> bool:
     words ("How many hours do I work in a week?" of "I work 8 hours a day, 5 days a week."; not "How many
     kids do I have?" of "I have 3 kids."); or a year of birth asked of a told age ("In what year was I
     born?" of "You're 34 years old.")."""
-    if _BIRTH_YEAR_RE.search(question) and any(_AGE_RE.search(m) for m in memories):
+    if BIRTH_YEAR_ASKED_RE.search(question) and any(_AGE_RE.search(m) for m in memories):
         return True
     if not _WORKED_OUT_RE.search(question):
         return False

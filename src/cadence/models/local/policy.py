@@ -152,6 +152,7 @@ from cadence.sdk.routing import Reader
 from cadence.text import (
     ACTION_REQUEST_RE,
     ASKED_BEFORE_RE,
+    BIRTH_YEAR_ASKED_RE,
     FEELING_RE,
     SELF_TOPIC_WORDS,
     STOPWORDS,
@@ -781,11 +782,6 @@ _BORN_ON_RE = re.compile(
 )
 """A told birthday or year of birth ("You were born on 12 May 1990.", "You were born in 1990.", "Your
 birthday is June 3, 1990.": with its year, "Your birthday is June 3." says no age)."""
-_OWN_BIRTH_YEAR_RE = re.compile(
-    r"\b(?:what|which)\s+year\s+was\s+I\s+born\b|\bwhen\s+was\s+I\s+born\b|\bmy\s+(?:birth\s+year|year\s+of\s+birth)\b",
-    re.IGNORECASE,
-)
-"""A question for the user's own year of birth ("In what year was I born?")."""
 _OWN_AGE_RE = re.compile(r"\bhow old am I\b|\b(?:what(?:'s| is)|tell me) my age\b|\bmy age\b", re.IGNORECASE)
 """A question for the user's own age ("How old am I?")."""
 
@@ -812,7 +808,7 @@ def resolve_told(question: str, facts: Sequence[str]) -> str:
     if len(ages) == 1 and _AGE_LATER_RE.search(question):
         # "How old will I be in 2040?" after "I'm 30 years old.": the age said first, the age asked for
         resolved = f"I'm {ages[0]} years old. {_AGE_LATER_RE.sub('What age will I be', resolved, count=1)}"
-    elif len(ages) == 1 and _OWN_BIRTH_YEAR_RE.search(question):
+    elif len(ages) == 1 and BIRTH_YEAR_ASKED_RE.search(question):
         # "In what year was I born?" after "I'm 34 years old.": the age said first
         resolved = f"I'm {ages[0]} years old. {resolved}"
     rates = [m.group("said") for fact in facts if (m := _OWN_RATE_RE.match(fact))]
