@@ -544,6 +544,21 @@ def test_a_query_of_a_word_the_docs_never_use_is_not_answered_by_its_other_words
     assert "guide.md" in tools["search_docs"].invoke({"query": "full-text search"})
 
 
+def test_a_name_the_docs_never_use_is_said_before_the_nearest_passages(tmp_path) -> None:
+    """ "How do I run Cadence with Docker?" had been answered with the install and serve passages as if they
+    spoke of Docker: a name the documentation never uses is said first."""
+    (tmp_path / "guide.md").write_text(
+        "# Guide\n\n## Running Cadence\n\nRun Cadence with `cadence serve`.\n", encoding="utf-8"
+    )
+    tools = {t.name: t for t in make_docs_tools(tmp_path)}
+    said = tools["search_docs"].invoke({"query": "How do I run Cadence with Docker?"})
+    assert (
+        said.startswith("The documentation does not mention 'Docker'.\n\n1 passage(s)") and "guide.md" in said
+    )
+    plain = tools["search_docs"].invoke({"query": "How do I run Cadence with docker?"})  # no name said
+    assert plain.startswith("1 passage(s)")
+
+
 def test_bundled_docs_answer_a_subject_said_another_way() -> None:
     """A phrase documents write as one word ("times out": timeout; "the CLI": the command line) and a
     subject they name otherwise ("authentication": the API keys) find their passage; "times" alone had found

@@ -1278,6 +1278,7 @@ _AGE_NOW_OR_SOMEONE_RE = re.compile(
     r"\b(?:someone|a\s+person|they|he|she)\s+(?:is|are)\s+(?P<n>\d{1,3})(?:\s+years?(?:\s+old)?)?(?![\w%])",
     re.IGNORECASE,
 )
+"""Someone else's age now ("If someone is 34, what year were they born?")."""
 
 
 def _age_later(question: str, today: date) -> str | None:

@@ -821,6 +821,21 @@ def format_hits(query: str, hits: list[SearchHit]) -> str:
     return "\n\n".join(lines)
 
 
+def _as_written(query: str, term: str) -> str:
+    """``term`` as ``query`` writes it ("Docker" for "docker")."""
+    found = re.search(rf"\b{re.escape(term)}\b", query, re.IGNORECASE)
+    return found.group(0) if found else term
+
+
+def _named_in(query: str, term: str) -> bool:
+    """Whether ``query`` writes ``term`` as a name: capitalised, not as its first word ("Docker" in "How do
+    I run Cadence with Docker?")."""
+    return any(
+        m.start() > 0 and m.group(0)[:1].isupper()
+        for m in re.finditer(rf"\b{re.escape(term)}\b", query.strip(), re.IGNORECASE)
+    )
+
+
 def make_docs_tools(folder: Path, *, writable: bool = False) -> list[BaseTool]:
     """The ``search_docs``, ``read_doc`` and ``list_docs`` tools bound to ``folder``; with ``writable``
     also ``write_note``, which needs a human's approval before it runs."""
@@ -833,10 +848,14 @@ def make_docs_tools(folder: Path, *, writable: bool = False) -> list[BaseTool]:
         Use a few keywords (e.g. "plugin metadata capabilities"); limit is 1-20.
         """
         hits = index.search(query, limit)
-        unknown = index.unknown_terms(query) if not hits else []
-        if unknown:
+        unknown = index.unknown_terms(query)
+        if unknown and not hits:
             words = ", ".join(repr(term) for term in unknown)
             return f"The documentation does not cover this: no passage mentions {words}."
+        named = [term for term in unknown if _named_in(query, term)]
+        if named:  # "How do I run Cadence with Docker?": the passages found do not speak of Docker
+            words = ", ".join(repr(_as_written(query, term)) for term in named)
+            return f"The documentation does not mention {words}.\n\n{format_hits(query, hits)}"
         return format_hits(query, hits)
 
     def read_doc(path: str) -> str:
