@@ -814,6 +814,16 @@ def test_other_messages_ask_nothing_forgotten(message: str) -> None:
     assert forget_request(message) is None
 
 
+def test_an_age_said_as_a_number_alone_is_kept_as_an_age() -> None:
+    """ "My name is Bo and I'm 30." had kept "You're 30.", which "Forget my age." did not name."""
+    from cadence.memory.ingest import forget_request, names_fact, stated_facts
+
+    facts = stated_facts("My name is Bo and I'm 30.")
+    assert [f.statement for f in facts] == ["Your name is Bo.", "You're 30 years old."]
+    assert names_fact(forget_request("Forget my age.") or frozenset(), facts[1].statement)
+    assert [f.statement for f in stated_facts("I'm 5 minutes late.")] == ["You're 5 minutes late."]
+
+
 async def test_forget_deletes_what_it_names_and_says_so() -> None:
     """ "Forget my age." had been sent to the calendar (its error); the memory kept the age."""
     engine, _ = engine_with([FINALIZE, {"content": "ok"}] * 2 + [FINALIZE, {"content": "ok"}] * 2)

@@ -469,6 +469,24 @@ def test_a_question_about_the_user_is_left_to_what_was_told() -> None:
         assert unknown_of_user_reply(other, [SystemMessage("x"), HumanMessage(other)]) is None
 
 
+def test_what_was_told_before_a_forget_request_no_longer_answers() -> None:
+    """ "How old am I?" after "I'm 34 years old." and "Forget my age." had been the small model's own
+    answer ("I'm a friendly AI"): the conversation's earlier statement was taken for something told."""
+    from langchain_core.messages import AIMessage
+
+    forgot = [
+        SystemMessage("x"),
+        HumanMessage("I'm 34 years old."),
+        AIMessage("Got it: you're 34 years old."),
+        HumanMessage("Forget my age."),
+        AIMessage("I've forgotten this: You're 34 years old."),
+        HumanMessage("How old am I?"),
+    ]
+    assert (unknown_of_user_reply("How old am I?", forgot) or "").startswith("I don't know how old you are")
+    told_again = [*forgot[:-1], HumanMessage("I'm 35."), AIMessage("Got it."), HumanMessage("How old am I?")]
+    assert unknown_of_user_reply("How old am I?", told_again) is None  # told after forgetting: it may answer
+
+
 def test_who_the_user_is_talking_to_is_a_question_about_the_assistant() -> None:
     assert ABOUT_ASSISTANT_RE.match("Who am I talking to?")
     assert (small_talk_reply("Who am I talking to?", CAPABILITIES) or "").startswith("I'm an assistant.")

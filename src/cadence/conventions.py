@@ -92,6 +92,10 @@ TOLD_FACTS_HEADER = "WHAT THE USER TOLD YOU ABOUT THEMSELVES EARLIER"
 """Opens the recalled facts the user stated, in an agent's prompt (the embedded model's policy reads them
 to fill "where I live" or "my favorite number" in a tool's arguments)."""
 
+FORGOTTEN_PREFIX = "I've forgotten"
+"""Opens the reply to a request to forget what the user told ("I've forgotten this: You're 34 years old."):
+what the conversation said of the user before it no longer answers a question about them."""
+
 FORWARD_TOOL = "forward_message"
 """The supervisor's tool that passes an agent's last answer to the user verbatim (a control tool)."""
 MEMORY_TOOL = "recall_memory"
@@ -112,6 +116,7 @@ __all__ = [
     "FINALIZE",
     "FINALIZE_TOOL",
     "FINAL_NODES",
+    "FORGOTTEN_PREFIX",
     "FORWARD_TOOL",
     "GOTO_NAMING",
     "GOTO_PREFIX",

@@ -194,7 +194,12 @@ def _fact_of(clause: str) -> Fact | None:
         return None  # a request, a question, or how the user feels now ("I'm bored"): no fact
     if len(body.split()) < 2 or (len(body.split()) < MIN_FACT_WORDS and not body.lower().startswith("i'm")):
         return None
+    body = _BARE_AGE_RE.sub(r"\g<0> years old", body)  # "I'm 30" is an age: "You're 30 years old."
     return Fact(text=_sentence(body), statement=addressed(body), topic=_topic(body))
+
+
+_BARE_AGE_RE = re.compile(r"^(?:i'm|i am|im)\s+\d{1,3}$", re.IGNORECASE)
+"""An age said as a number alone ("I'm 30"): kept with its unit, so that "my age" names it."""
 
 
 def stated_facts(message: str) -> list[Fact]:

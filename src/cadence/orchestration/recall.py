@@ -33,7 +33,13 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-from cadence.conventions import MEMORY_TOOL, TOLD_FACTS_HEADER, message_text, split_at_last_human
+from cadence.conventions import (
+    FORGOTTEN_PREFIX,
+    MEMORY_TOOL,
+    TOLD_FACTS_HEADER,
+    message_text,
+    split_at_last_human,
+)
 from cadence.settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -250,11 +256,11 @@ class EngineMemory:
                 said = ["I could not forget it: the memory store failed; please try again."]
             elif not words:  # "Forget everything about me"
                 count = f"{len(forgotten)} memor{'y' if len(forgotten) == 1 else 'ies'}"
-                said = [f"I've forgotten everything you told me ({count})."]
+                said = [f"{FORGOTTEN_PREFIX} everything you told me ({count})."]
             elif forgotten:
                 statements = list(dict.fromkeys(m.statement for m in forgotten))
                 more = f" (and {len(statements) - 5} more)" if len(statements) > 5 else ""
-                said = [f"I've forgotten this: {' '.join(statements[:5])}{more}"]
+                said = [f"{FORGOTTEN_PREFIX} this: {' '.join(statements[:5])}{more}"]
             else:
                 said = ["There was nothing to forget: you haven't told me about that."]
         items = [{"id": None, "kind": FACT_KIND, "text": t, "statement": t, "score": 1.0} for t in said]

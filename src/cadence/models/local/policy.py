@@ -93,6 +93,7 @@ from cadence.conventions import (
     CAPABILITIES_HEADER,
     FINAL_REPLY_NOTICE,
     FINALIZE_TOOL,
+    FORGOTTEN_PREFIX,
     FORWARD_TOOL,
     FORWARDED_REPLY_NOTICE,
     MEMORY_TOOL,
@@ -3059,6 +3060,17 @@ def asked_before_reply(question: str, messages: Sequence[BaseMessage]) -> str | 
     return f"Before this one, you asked {count}:\n{listed}"
 
 
+def _since_forgetting(messages: Sequence[BaseMessage]) -> Sequence[BaseMessage]:
+    """The messages after the last reply saying something the user told was forgotten
+    (:data:`~cadence.conventions.FORGOTTEN_PREFIX`): what the user said of themselves before it no longer
+    answers ("How old am I?" after "I'm 34 years old." and "Forget my age.")."""
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        if isinstance(message, AIMessage) and message_text(message).startswith(FORGOTTEN_PREFIX):
+            return messages[index + 1 :]
+    return messages
+
+
 def unknown_of_user_reply(question: str, messages: Sequence[BaseMessage]) -> str | None:
     """A reply to a question about the user that nothing told answers, or None.
 
@@ -3066,7 +3078,8 @@ def unknown_of_user_reply(question: str, messages: Sequence[BaseMessage]) -> str
     the prompt, no earlier message of theirs in the conversation, no tool result), a small model answers
     as itself ("I'm Emily, a friendly AI"); the reply says it does not know and how to tell it.
     """
-    if any(_TOLD_ABOUT_SELF_RE.match(asked) for asked in earlier_questions(messages, MAX_QUESTIONS_LISTED)):
+    since = _since_forgetting(messages)
+    if any(_TOLD_ABOUT_SELF_RE.match(asked) for asked in earlier_questions(since, MAX_QUESTIONS_LISTED)):
         return None  # the user spoke of themselves earlier in the conversation: it may answer
     told = told_facts(_system_text(messages))
     text = " ".join(question.split())
