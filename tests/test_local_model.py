@@ -2159,6 +2159,18 @@ def test_a_comparison_closing_with_is_that_compares_the_place_said_before() -> N
     assert resolve_place("How many hours ahead of London is that?", "Tokyo") == (
         "How many hours ahead of London is Tokyo?"
     )
+    # a comparison of one place's clock is with the place talked about (it had asked "hours ahead" of London)
+    assert resolve_place("How many hours ahead is London?", "New York") == (
+        "How many hours ahead of New York is London?"
+    )
+    assert resolve_place("How far behind is New York?", "Paris") == "How far behind Paris is New York?"
+    assert resolve_place("How many hours ahead is London?", "London") == "How many hours ahead is London?"
+
+
+def test_a_yes_or_no_said_of_a_number_has_that_number_as_its_value() -> None:
+    """ "What's its square root?" after "Is that even?" (of 56) had failed: the yes had no value."""
+    assert result_value("Yes, 56 is even.") == "56"
+    assert result_value("No, 91 is not a prime number: 91 = 7 × 13.") == "91"
 
 
 def test_an_agent_its_words_fit_less_well_takes_a_question_only_its_tools_read() -> None:
@@ -2400,6 +2412,13 @@ def test_which_one_they_and_a_difference_with_one_place_read_the_places_talked_a
     assert (
         with_possessive_place(which, [*areas, HumanMessage(which)])
         == "Which one is bigger, Canada or Mexico?"
+    )
+    # "Which of them" had been read as "Which of Canada and Mexico is bigger?" (the time difference's
+    # "between them"), which no comparison reads
+    them = "Which of them is bigger?"
+    assert (
+        with_possessive_place(them, [*two, HumanMessage(them)])
+        == "Which of them is more populous, Canada or Mexico?"
     )
     one = _turn("Capital of Egypt?", "goto_geo_agent", "place_facts", {"question": "capital of Egypt"},
                 "The capital of Egypt is Cairo.")  # fmt: skip

@@ -1196,12 +1196,6 @@ def with_possessive_place(question: str, messages: Sequence[BaseMessage]) -> str
     the time in Madrid), and "them" as the two places talked about last ("the time difference between them"
     after the time in Tokyo, then in Sydney); unchanged when the previous turn named no place ("What's its
     square root?" after "What's 12 squared?")."""
-    both = _BETWEEN_THEM_RE.search(question)
-    if both is not None:  # "the time difference between them" after the time in Tokyo, then in Sydney
-        two = places_talked_about(messages)
-        if len(two) == 2:
-            joined = f"{both.group('prep')} {two[1]} and {two[0]}"
-            return question[: both.start()] + joined + question[both.end() :]
     which = _WHICH_ONE_RE.match(question)
     if which is not None:  # "Which one is bigger?" after the populations of Canada and Mexico
         two = places_talked_about(messages)
@@ -1211,6 +1205,12 @@ def with_possessive_place(question: str, messages: Sequence[BaseMessage]) -> str
                 # "Which is bigger?" after their populations: bigger by the figure talked about
                 lead = _BIGGER_RE.sub(lambda m: _BY_PEOPLE[m.group(0).lower()], lead)
             return f"{lead}, {two[1]} or {two[0]}{which.group('end') or '?'}"
+    both = _BETWEEN_THEM_RE.search(question)
+    if both is not None:  # "the time difference between them" after the time in Tokyo, then in Sydney
+        two = places_talked_about(messages)
+        if len(two) == 2:
+            joined = f"{both.group('prep')} {two[1]} and {two[0]}"
+            return question[: both.start()] + joined + question[both.end() :]
     they = _THEY_RE.search(question)
     if they is not None:  # "What currency do they use?" after the capital of Egypt
         place = previous_place(messages, latest=True)
@@ -1267,13 +1267,19 @@ _THERE_ASKED_RE = re.compile(
 def resolve_place(question: str, place: str | None) -> str:
     """``question`` with a place it refers back to written out: "there" at its end is "in {place}"
     ("and what time is it there?"), a comparison's closing "is it" is "is {place}" ("and how far
-    ahead of New York is it?" after the time in Berlin), and a difference with one place is between
-    {place} and it ("and the time difference with New York?")."""
+    ahead of New York is it?" after the time in Berlin), a comparison of one place is with {place}
+    ("How many hours ahead is London?"), and a difference with one place is between {place} and it ("and
+    the time difference with New York?")."""
     if not place:
         return question
     resolved = _THERE_RE.sub(f"in {place}", question, count=1)
     if resolved == question and _COMPARES_RE.search(question):
         resolved = _IS_IT_RE.sub(lambda m: f"{m.group('verb')} {place}", question, count=1)
+    one = _AHEAD_OF_ONE_RE.match(question) if resolved == question else None
+    if one is not None and one.group("place").lower() != place.lower():
+        # "How many hours ahead is London?" after the time in New York: ahead of New York
+        link = {"ahead": " of", "behind": ""}.get(one.group("lead").split()[-1].lower(), " than")
+        resolved = f"{one.group('lead')}{link} {place} is {one.group('place')}{one.group('end') or '?'}"
     if resolved == question and place.lower() not in question.lower():
         # "and the time difference with New York?" after the time in Madrid: between the two
         resolved = _DIFFERENCE_WITH_RE.sub(f"difference between {place} and ", question, count=1)
@@ -1283,6 +1289,11 @@ def resolve_place(question: str, place: str | None) -> str:
     return resolved
 
 
+_AHEAD_OF_ONE_RE = re.compile(
+    r"^(?P<lead>\W*(?:[Aa]nd\s+)?[Hh]ow\s+(?:many\s+hours|much|far)\s+(?:ahead|behind|earlier|later))\s+is\s+"
+    r"(?P<place>[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,3})(?P<end>\s*[?.!]*)\s*$"
+)
+"""A comparison of one place's clock ("How many hours ahead is London?"): with the place talked about."""
 _SPAN_FROM_NOW_RE = re.compile(
     r"\b\d+(?:\.\d+)?\s*(?:hours?|hrs?|minutes?|mins?)\s+(?:later|earlier|from now|ago)\b", re.IGNORECASE
 )
@@ -1453,12 +1464,19 @@ _FIGURE_STATED_RE = re.compile(
 "Italy covers 301,230 km² (116,306 square miles).")."""
 
 
+_JUDGED_NUMBER_RE = re.compile(r"^(?:Yes|No)[,:]\s+(?P<n>-?\d[\d,]*(?:\.\d+)?)\s+(?:is|isn't|has)\b")
+"""A yes or no said of one number ("Yes, 56 is even.", "No, 91 is not a prime number ...")."""
+
+
 def result_value(result: str) -> str | None:
     """The value a result states (``"345"``, ``"12 * 12 = 144"`` → ``"144"``; a quantity with its unit,
     exactly: ``"10 km = 6.21 miles (exactly … = 6.21371192237)"`` → ``"6.21371192237 miles"``), or None."""
     counted = _COUNTED_RE.match(result.strip())
     if counted is not None:
         return counted.group(1)
+    judged = _JUDGED_NUMBER_RE.match(result.strip())
+    if judged is not None:  # "Yes, 56 is even.": what it said of 56
+        return judged.group("n").replace(",", "")
     measured = _MEASURED_RE.match(" ".join(result.split()))
     if measured is not None:
         shown = measured.group("value")
@@ -3444,6 +3462,7 @@ class SmallModelPolicy:
             or _THERE_RE.search(question)
             or (_COMPARES_RE.search(question) and _IS_IT_RE.search(question))
             or _DIFFERENCE_WITH_RE.search(question)
+            or _AHEAD_OF_ONE_RE.match(question)
         ):
             # "And in Paris?", "What time is it there?" (after "I'm planning a trip to Tokyo."), "How many
             # hours ahead of London is that?" (after the time in Tokyo)
