@@ -86,6 +86,15 @@ def test_evaluate_returns_numbers() -> None:
     assert format_number(2.0) == "2"
 
 
+def test_an_emoji_says_nothing_to_the_calculator() -> None:
+    """ "what's 2+2 😀" had failed as a malformed expression ("unterminated string literal")."""
+    from cadence.text import without_pictographs
+
+    assert calc("what's 2+2 😀") == "2+2 = 4"
+    assert calc("72°F in Celsius 🌡️").startswith("72 °F = 22.22 °C")  # the degree sign stays
+    assert without_pictographs("€20 × 3 🇫🇷👍🏽") == "€20 × 3 "
+
+
 @pytest.mark.parametrize(
     ("expression", "fragment"),
     [

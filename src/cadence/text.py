@@ -528,3 +528,18 @@ BIRTH_YEAR_ASKED_RE = re.compile(
 )
 """A question for a year of birth ("In what year was I born?", "What year were they born?", "my birth
 year"): the date calculator works it out of an age, memory hands a told age to it."""
+
+
+def without_pictographs(text: str) -> str:
+    """``text`` without emoji and other pictographic symbols ("what's 2+2 😀": "what's 2+2 "), their
+    variation selectors and joiners; the degree sign and the currency and maths symbols stay."""
+    return "".join(
+        ch
+        for ch in text
+        if not (
+            (unicodedata.category(ch) == "So" and ch != "°")
+            or ch in "\ufe0f\ufe0e\u200d"
+            or 0x1F1E6 <= ord(ch) <= 0x1F1FF  # regional indicators (flags)
+            or 0x1F3FB <= ord(ch) <= 0x1F3FF  # skin tones
+        )
+    )

@@ -45,7 +45,7 @@ from cadence.builtins.math_language import (
     unread_words,
 )
 from cadence.sdk import SURELY, BaseAgent, BasePlugin, PluginMetadata, inline, reads, route_text, tool
-from cadence.text import DATE_IN_DIGITS_RE, numbers_from_words
+from cadence.text import DATE_IN_DIGITS_RE, numbers_from_words, without_pictographs
 
 logger = logging.getLogger(__name__)
 
@@ -1112,6 +1112,8 @@ def calculate(expression: str) -> str:
     error, never ignored. Several calculations joined by "and" ("15% of 80 and 20% of 60") are each worked
     out, one result per line.
     """
+    if isinstance(expression, str):
+        expression = without_pictographs(expression)  # "what's 2+2 😀": the emoji says nothing to work out
     try:
         return _calculate_one(expression)
     except CalculationError as exc:
