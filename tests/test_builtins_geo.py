@@ -602,6 +602,20 @@ def test_which_place_lies_further_in_a_direction(question: str, said: str) -> No
     assert answer(question) == said
 
 
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("what is the populaton of germany", "The population of Germany is about 82.9 million"),
+        ("whats the captial of peru", "The capital of Peru is Lima."),
+        ("currancy of japan?", "The currency of Japan is the yen (JPY)."),
+    ],
+)
+def test_a_misspelt_word_of_a_fact_is_read_as_that_fact(question: str, said: str) -> None:
+    """ "what is the populaton of germany" had reached no tool: the small model described Germany."""
+    assert answer(question).startswith(said)
+    assert asks_place_fact(question)
+
+
 def test_a_direction_needs_two_places() -> None:
     with pytest.raises(PlaceFactsError, match="A direction needs two places"):
         answer("Is Madrid further north?")

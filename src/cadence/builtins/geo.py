@@ -18,6 +18,7 @@ said to be missing, never guessed.
 
 from __future__ import annotations
 
+import difflib
 import logging
 import math
 import re
@@ -1197,6 +1198,7 @@ def answer(question: str) -> str:
         examples="about one or a few places, e.g. 'capital of Japan' or 'population of Lyon'",
         max_chars=MAX_QUESTION_CHARS,
     )
+    question = fact_words_fixed(question)  # "the populaton of germany": the population
     ranked = _ranking(question) or _most_neighbours(question)
     if ranked is not None:
         return ranked
@@ -1260,6 +1262,30 @@ _LAST_PLACE_WORD_RE = re.compile(r"\b(?:of|in)\s+([A-Z][^\W\d_]{3,})\W*$")
 the capital of Frnace?"; not "How many people live in the house?")."""
 
 
+_FACT_KEYWORDS = (
+    "population", "capital", "currency", "language", "languages", "continent", "neighbours", "neighbors",
+    "borders", "distance", "largest", "biggest", "smallest", "density", "inhabitants", "country",
+    "countries",
+)  # fmt: skip
+"""The words of :data:`FACTS` a misspelling is read as ("populaton", "captial", "currancy")."""
+_WORD_RE = re.compile(r"[A-Za-z]{5,}")
+
+
+def fact_words_fixed(text: str) -> str:
+    """``text`` with a misspelt word of a fact written right: "what is the populaton of germany" asks the
+    population; a word close to none of :data:`_FACT_KEYWORDS` (or one of them) stays as written."""
+
+    def fixed(match: re.Match[str]) -> str:
+        word = match.group(0)
+        lower = word.lower()
+        if any(lower.startswith(k) or k.startswith(lower) for k in _FACT_KEYWORDS):
+            return word  # the word itself, or another form of it ("continents", "capitals")
+        close = difflib.get_close_matches(word.lower(), _FACT_KEYWORDS, n=1, cutoff=0.85)
+        return close[0] if close else word
+
+    return _WORD_RE.sub(fixed, text)
+
+
 def asks_place_fact(text: str) -> bool:
     """``place_facts``' reader (:func:`cadence.sdk.reads`): a fact of :data:`FACTS` (or "tell me about")
     asked about a place the index finds ("What is the capital of France?"): :data:`cadence.sdk.SURELY`, so
@@ -1268,6 +1294,7 @@ def asks_place_fact(text: str) -> bool:
     the area of a circle?" name no place. Only a text asking a fact looks for a place: the
     index is built in the background when the agent is made, so at most the first such question waits for
     the rest of that build."""
+    text = fact_words_fixed(text)
     if _all_countries_asked(text):  # the world's or a continent's: no place to find
         return SURELY  # type: ignore[return-value]
     if not (
