@@ -33,6 +33,10 @@ from cadence.settings import Settings
             "How many words are in this sentence: the quick brown fox jumps over the lazy dog",
             "The text 'the quick brown fox jumps over the lazy dog' has 9 words.",
         ),
+        # misspelt (it had reached no tool); a quoted text stays as written
+        ("how many leters in banana", "The word 'banana' has 6 letters."),
+        ("how many vowles are in education", "The word 'education' has 5 vowels (a, e, i, o, u)."),
+        ("How many letters in 'leters'?", "The word 'leters' has 6 letters."),
         (  # the quotes and the question's mark are no part of the text (they had been shown in it)
             'How many words are in this sentence: "I love learning new things every day"?',
             "The text 'I love learning new things every day' has 7 words.",

@@ -342,10 +342,24 @@ def test_an_and_before_an_operation_verb_starts_a_step_when_nothing_else_reads(
         ("12 multiplyed by 3", 36),
         ("100 devided by 5", 20),
         ("the diffrence between 50 and 8", 42),
+        ("whats 15 procent of 80", 12),  # another language's word (it had been the small model's guess)
     ],
 )
 def test_a_misspelled_operation_word_is_read_as_it(text: str, value: float) -> None:
     assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+def test_a_misspelt_unit_is_read_as_it_when_the_conversion_reads_nothing_else() -> None:
+    """ "convert 10 kilometres to miels" had been refused ("miels" is no unit); a word one edit from a unit
+    is read as that unit only then (ordinary words are one edit from some units: "pond", "tone")."""
+    assert calculate.invoke({"expression": "convert 10 kilometres to miels"}).startswith(
+        "10 kilometres = 6.21 miles"
+    )
+    assert calculate.invoke({"expression": "convert 3 galons to liters"}).startswith(
+        "3 gallons = 11.36 liters"
+    )
+    with pytest.raises(CalculationError, match="Cannot convert parsecs"):
+        calculate.invoke({"expression": "Convert 5 parsecs to light years"})
 
 
 @pytest.mark.parametrize(

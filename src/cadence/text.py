@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Collection
 from decimal import Decimal
 from typing import Any
 
@@ -543,3 +544,40 @@ def without_pictographs(text: str) -> str:
             or 0x1F3FB <= ord(ch) <= 0x1F3FF  # skin tones
         )
     )
+
+
+def one_edit_apart(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by one inserted, deleted or replaced letter, or two adjacent letters
+    swapped ("devide" and "divide", "miels" and "miles")."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
+    short, long = sorted((a, b), key=len)
+    i = next((i for i, (x, y) in enumerate(zip(short, long, strict=False)) if x != y), len(short))
+    return short[i:] == long[i + 1 :]
+
+
+def spelling_fixed(text: str, known: Collection[str], not_typos: Collection[str] = ()) -> str:
+    """``text`` with each word of four letters or more that misspells one of ``known`` written as it:
+    one edit away (:func:`one_edit_apart`) with the same first and last letter (an inflection such as
+    "multiple" or "divides" changes the end and is left alone), never a word of ``not_typos`` (ordinary
+    words that are one edit away, "reminder" for "remainder")."""
+
+    def spelled(match: re.Match[str]) -> str:
+        word = match.group(0)
+        lower = word.lower()
+        if len(lower) < 4 or lower in known or lower in not_typos:
+            return word
+        for right in known:
+            if lower[0] == right[0] and lower[-1] == right[-1] and one_edit_apart(lower, right):
+                return right
+        return word
+
+    return re.sub(r"[A-Za-z]+", spelled, text)

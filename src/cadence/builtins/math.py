@@ -42,6 +42,7 @@ from cadence.builtins.math_language import (
     trailing_unit,
     unguessed,
     units_compared,
+    units_spelling_fixed,
     unread_words,
 )
 from cadence.sdk import SURELY, BaseAgent, BasePlugin, PluginMetadata, inline, reads, route_text, tool
@@ -1224,6 +1225,10 @@ def _calculate_one(expression: str) -> str:
     except CalculationError as exc:
         short = isinstance(expression, str) and len(expression) <= 200
         asked = _UNIT_CONVERSION_ASKED_RE.match(expression) if short else None
+        respelled = units_spelling_fixed(expression) if asked is not None else expression
+        if respelled != expression and conversion_in(respelled) is not None:
+            # "convert 10 kilometres to miels": the units it misspells
+            return _calculate_one(respelled)
         if asked is not None and conversion_in(expression) is None:
             # "Convert 5 parsecs to light years": a unit the calculator does not know, said (not read as
             # no arithmetic at all, which no agent takes: the small model had made up an answer)

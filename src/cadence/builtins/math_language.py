@@ -123,13 +123,14 @@ operation and kept only a number."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from itertools import pairwise
 
-from cadence.text import numbers_from_words
+from cadence.text import numbers_from_words, spelling_fixed
 
 _LEAD_RE = re.compile(
     r"^(?:(?:now|ok(?:ay)?|so|and|also|then|next|please|hey|hi|can you|could you|would you|will you|"
@@ -496,39 +497,26 @@ _NOT_TYPOS = frozenset({"squire", "squired", "divine", "divined", "percept", "re
 """Ordinary words one edit away from an operation word (with its first and last letters)."""
 
 
-def _one_edit(a: str, b: str) -> bool:
-    """Whether ``a`` and ``b`` differ by one inserted, deleted or replaced letter, or two adjacent
-    letters swapped."""
-    if a == b or abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
-        return len(diff) == 1 or (
-            len(diff) == 2
-            and diff[1] == diff[0] + 1
-            and a[diff[0]] == b[diff[1]]
-            and a[diff[1]] == b[diff[0]]
-        )
-    short, long = sorted((a, b), key=len)
-    i = next((i for i, (x, y) in enumerate(zip(short, long, strict=False)) if x != y), len(short))
-    return short[i:] == long[i + 1 :]
-
-
-def _spelled(word: str) -> str:
-    """``word``, or the operation word it misspells: one edit away, with the same first and last
-    letter (an inflection such as "multiple", "divides" or "squares" changes the end and is left
-    alone), never an ordinary word of :data:`_NOT_TYPOS`."""
-    lower = word.lower()
-    if len(lower) < 4 or lower in _OPERATION_WORDS or lower in _NOT_TYPOS:
-        return word
-    for known in _OPERATION_WORDS:
-        if lower[0] == known[0] and lower[-1] == known[-1] and _one_edit(lower, known):
-            return known
-    return word
+_WORD_ALIASES = {"procent": "percent", "pourcent": "percent", "prozent": "percent"}
+"""Words other languages write for an operation word ("15 procent of 80")."""
 
 
 def _spelling_fixed(text: str) -> str:
-    return re.sub(r"[A-Za-z]+", lambda m: _spelled(m.group(0)), text)
+    """``text`` with misspelt operation words written right ("devide", "15 procent of 80")."""
+    fixed = re.sub(r"[A-Za-z]+", lambda m: _WORD_ALIASES.get(m.group(0).lower(), m.group(0)), text)
+    return spelling_fixed(fixed, _OPERATION_WORDS, _NOT_TYPOS)
+
+
+def units_spelling_fixed(text: str) -> str:
+    """``text`` with misspelt names of units written right ("convert 10 kilometres to miels"): for a
+    conversion that read nothing as written (ordinary words are one edit from some units: "pond", "tone")."""
+    return spelling_fixed(text, _unit_names())
+
+
+@functools.cache
+def _unit_names() -> tuple[str, ...]:
+    """The names of the units the calculator converts, of five letters or more."""
+    return tuple(sorted(name for name in _UNIT_OF if len(name) >= 5 and name.isalpha()))
 
 
 # Postfix factorial: "5!", "(2+3)!", "5 factorial".

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from cadence.builtins._common import BuiltinToolError, capitalized
 from cadence.sdk import SURELY
+from cadence.text import spelling_fixed
 
 VOWELS = frozenset("aeiou")
 """The vowels counted (English; "y" counts as a consonant)."""
@@ -219,10 +220,20 @@ _ACRONYM_RE = re.compile(
 acronym stands for ("What does NASA stand for?")."""
 
 
+_ASKING_WORDS = (
+    "letters", "words", "vowels", "consonants", "characters", "syllables", "sentences", "reverse",
+    "backwards", "palindrome", "uppercase", "lowercase", "alphabetical", "anagram", "anagrams",
+)  # fmt: skip
+"""The words asking something of a text that a word one typo away is read as ("leters", "vowles")."""
+
+
 def read_request(question: str) -> TextRequest | None:
     """What ``question`` asks of which text, or None when it asks nothing of these or names no text."""
     if not isinstance(question, str):
         return None
+    if not _QUOTED_RE.search(question) and len(question) <= 500:
+        # "how many leters in banana": the words of what is counted, misspelt (not inside a quoted text)
+        question = spelling_fixed(question, _ASKING_WORDS)
     compared = _lengths_compared(question) or _anagrams_asked(question)
     if compared is not None:
         return compared
