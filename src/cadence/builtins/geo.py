@@ -18,7 +18,6 @@ said to be missing, never guessed.
 
 from __future__ import annotations
 
-import difflib
 import logging
 import math
 import re
@@ -43,7 +42,7 @@ from cadence.builtins.info import (
 )
 from cadence.builtins.info import warm_up as warm_up_places
 from cadence.sdk import SURELY, BaseAgent, BasePlugin, PluginMetadata, reads, route_text, tool
-from cadence.text import numbers_from_words
+from cadence.text import numbers_from_words, spelling_fixed
 
 logger = logging.getLogger(__name__)
 
@@ -1268,22 +1267,12 @@ _FACT_KEYWORDS = (
     "countries",
 )  # fmt: skip
 """The words of :data:`FACTS` a misspelling is read as ("populaton", "captial", "currancy")."""
-_WORD_RE = re.compile(r"[A-Za-z]{5,}")
 
 
 def fact_words_fixed(text: str) -> str:
-    """``text`` with a misspelt word of a fact written right: "what is the populaton of germany" asks the
-    population; a word close to none of :data:`_FACT_KEYWORDS` (or one of them) stays as written."""
-
-    def fixed(match: re.Match[str]) -> str:
-        word = match.group(0)
-        lower = word.lower()
-        if any(lower.startswith(k) or k.startswith(lower) for k in _FACT_KEYWORDS):
-            return word  # the word itself, or another form of it ("continents", "capitals")
-        close = difflib.get_close_matches(word.lower(), _FACT_KEYWORDS, n=1, cutoff=0.85)
-        return close[0] if close else word
-
-    return _WORD_RE.sub(fixed, text)
+    """``text`` with a misspelt word of a fact written right (:func:`cadence.text.spelling_fixed`): "what is
+    the populaton of germany" asks the population."""
+    return spelling_fixed(text, _FACT_KEYWORDS, ("county", "counties"))
 
 
 def asks_place_fact(text: str) -> bool:
