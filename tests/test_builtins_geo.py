@@ -58,6 +58,7 @@ def test_country_facts_are_read_from_the_bundled_data() -> None:
         ("What currency does Japan use?", "The currency of Japan is the yen (JPY)."),
         ("What continent is Kenya in?", "Kenya is a country in Africa."),
         ("What is the calling code for India?", "The international calling code of India is +91."),
+        ("What is the area code for France?", "The international calling code of France is +33."),
         ("What is the internet domain of Germany?", "The internet country domain of Germany is .de."),
         ("What are the neighbours of Japan?", "Japan borders no other country by land."),
         ("How big is Russia?", "Russia covers 17,100,000 km² (6,602,347 square miles)."),

@@ -611,7 +611,7 @@ FACTS: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "area": re.compile(
-        r"\barea\b|\bhow (?:big|large|small)\b|\bsize of\b|\bsquare (?:kilomet|mile|km)|\bkm²"
+        r"\barea\b(?! code)|\bhow (?:big|large|small)\b|\bsize of\b|\bsquare (?:kilomet|mile|km)|\bkm²"
         r"|\bsq\.? ?(?:km|mi)",
         re.I,
     ),
@@ -619,7 +619,7 @@ FACTS: dict[str, re.Pattern[str]] = {
     "language": re.compile(r"\blanguages?\b|\bspeak\b|\bspoken\b|\bmother tongue\b", re.I),
     "continent": re.compile(r"\bcontinents?\b|\bwhich part of the world\b", re.I),
     "calling code": re.compile(
-        r"\b(?:calling|dialing|dialling|telephone|phone|country) (?:code|prefix)\b"
+        r"\b(?:calling|dialing|dialling|telephone|phone|country|area) (?:code|prefix)\b"
         r"|\bdial(?:ing|ling)? code\b",
         re.I,
     ),
