@@ -383,7 +383,7 @@ def test_a_distance_needs_two_places_and_no_time_difference_is_one() -> None:
 
 def test_the_largest_cities_of_a_country_or_state() -> None:
     assert answer("What is the largest city in Australia?").startswith(
-        "The largest cities of Australia: Sydney (5.6 million), Melbourne (5.4 million) and Brisbane"
+        "The largest city of Australia is Sydney (5.6 million), then Melbourne (5.4 million) and Brisbane"
     )
     texas = answer("What are the biggest cities in Texas?")
     assert "The largest cities of Texas: Houston (2.3 million), San Antonio (1.5 million) and Dallas" in texas
@@ -503,7 +503,7 @@ def test_countries_and_cities_are_ranked_in_the_world_or_a_continent(question: s
 
 
 def test_a_ranking_within_a_place_is_that_places_fact() -> None:
-    assert answer("What is the largest city in Japan?").startswith("The largest cities of Japan: Tokyo")
+    assert answer("What is the largest city in Japan?").startswith("The largest city of Japan is Tokyo")
     assert answer("Which city has the most people in Japan?").startswith("The largest cities of Japan: Tokyo")
     assert not asks_place_fact("Which country has the biggest army?")  # no ranking the data has
 
@@ -615,6 +615,16 @@ def test_a_misspelt_word_of_a_fact_is_read_as_that_fact(question: str, said: str
     """ "what is the populaton of germany" had reached no tool: the small model described Germany."""
     assert answer(question).startswith(said)
     assert asks_place_fact(question)
+
+
+def test_the_largest_city_asked_alone_is_said_first() -> None:
+    """ "What's the biggest city in Canada?" had been answered with a list of three ("The largest cities of
+    Canada: ...")."""
+    assert answer("What's the biggest city in Canada?") == (
+        "The largest city of Canada is Toronto (2.8 million), then Montréal (1.8 million) and Calgary (1.3 "
+        "million), by GeoNames' figures."
+    )
+    assert answer("What are the largest cities in Japan?").startswith("The largest cities of Japan: Tokyo")
 
 
 def test_a_direction_needs_two_places() -> None:

@@ -1190,6 +1190,20 @@ def _capital_checked(question: str) -> str | None:
 def answer(question: str) -> str:
     """``place_facts``' answer: the facts asked of each place the question names (every fact when it
     asks none, e.g. "Tell me about Canada"). Raises :class:`PlaceFactsError` when it names no place."""
+    said = _answer(question)
+    if _ONE_CITY_ASKED_RE.search(question):  # "What's the biggest city in Canada?": the one, then the others
+        said = _CITIES_LISTED_RE.sub(
+            lambda m: (
+                f"The largest city of {m.group('of')} is {m.group('first')}"
+                + (f", then {m.group('rest')}" if m.group("rest") else "")
+            ),
+            said,
+        )
+    return said
+
+
+def _answer(question: str) -> str:
+    """:func:`answer`'s facts, as each fact says them."""
     check_question(
         question,
         PlaceFactsError,
@@ -1244,6 +1258,15 @@ def answer(question: str) -> str:
         if place.alternatives:
             lines.append(f"Other places named {place.matched_name}: {'; '.join(place.alternatives)}.")
     return " ".join(lines)
+
+
+_ONE_CITY_ASKED_RE = re.compile(r"\b(?:largest|biggest|most populous) city\b", re.IGNORECASE)
+"""The largest city asked, one ("What's the biggest city in Canada?"; not "its largest cities")."""
+_CITIES_LISTED_RE = re.compile(
+    r"The largest cities of (?P<of>[^:]+): (?P<first>[^(,]+ \([^)]*\))"
+    r"(?:(?:,| and) (?P<rest>[^,]*?(?: and [^,]*?)?))?(?=, by GeoNames' figures)"
+)
+"""A country's largest cities as :func:`_place_facts` lists them."""
 
 
 _DESCRIBED_PLACE_RE = re.compile(
