@@ -2896,6 +2896,10 @@ def test_a_unit_conversion_is_surely_the_calculators() -> None:
 
     assert reads_arithmetic("How many ml in a teaspoon?") is SURELY
     assert reads_arithmetic("What is 12 * 12?") is True
+    # a quantity scaled by servings, and fuel for a distance ("serves" had sent the recipe to the docs)
+    recipe = "The recipe serves 4 and needs 200 g of sugar. How much sugar for 6 people?"
+    assert reads_arithmetic(recipe) is SURELY
+    assert reads_arithmetic("My car uses 8 liters per 100 km. How much fuel for 350 km?") is SURELY
 
 
 def test_number_words_without_an_operation_are_said_as_written() -> None:

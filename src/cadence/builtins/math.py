@@ -1399,11 +1399,14 @@ def reads_arithmetic(text: str) -> bool:
         return not getattr(exc, "no_arithmetic", False)
     except Exception:  # any other failure is the calculator's to report, not a reason to skip it
         return True
-    if conversion_in(text) is not None or result in (
-        number_facts.answer(text),
-        constants.answer(text, evaluate),
+    if (
+        conversion_in(text) is not None
+        or result in (number_facts.answer(text), constants.answer(text, evaluate))
+        or any(read(text) is not None for read in (scaled_quantity_read, fuel_needed_read))
     ):
-        # "How many ml in a teaspoon?": a unit conversion worked out; "How do you spell 42?": a number fact
+        # "How many ml in a teaspoon?": a unit conversion worked out; "How do you spell 42?": a number fact;
+        # "The recipe serves 4 ...: how much sugar for 6 people?": a quantity scaled ("serves" is the
+        # docs' word too)
         return SURELY  # type: ignore[return-value]
     written = _NUMBER_RE.findall(numbers_from_words(text))
     digits = _NUMBER_RE.findall(text)  # "3 dozen" is 36 in words: an operation, not a number given back
