@@ -2001,6 +2001,7 @@ def test_a_short_search_result_is_answered_with_its_relevant_sentences() -> None
          "That comes to $45 (180 / 4)."),
         ("(45.50 * 20 / 100) = 9.1 ($9.10)", "Tip of 20% on $45.50",
          "That comes to $9.10 (45.50 * 20 / 100)."),
+        ("(42 / 50 * 100) = 84", "I scored 42 out of 50. What's my percentage?", "The answer is 84%."),
         ("(10 / 75 * 100) = 13.3333333333", "What percent of $75 is $10?",
          "The answer is about 13.33% (10 / 75 * 100)."),
         ("round(pi, 5) = 3.14159", "What is pi to 5 decimal places?", "The answer is 3.14159."),

@@ -1150,6 +1150,7 @@ def test_a_question_with_a_second_number_is_no_conversion() -> None:
     [
         ("A jacket is $120 with 30% off, and then 8% sales tax is added. What do I pay?", 90.72),
         ("What's 15% off $80 plus 8% tax?", 73.44),  # asked as a value (it had been an error)
+        ("What's an 18% tip on $47.50 split 3 ways?", 2.85),  # each one's share of the tip (an error)
         ("What is 20% off $50 plus a 10% tip?", 44),
         ("A $45 pair of shoes is 20% off and there's a 6% tax. What's the final price?", 38.16),
         ("A coat is $200 with a discount of 25% and tax of 10%. What's the total?", 165),

@@ -1379,9 +1379,10 @@ def _price_problem(text: str) -> str | None:
         return None
     price, percent = prices[0], percents[0]
     if part_asked:
-        if sharers is not None or _TOTAL_ASKED_RE.search(text):
-            return None  # the tip and the total, or the tip of each: not one answer
-        return f"({price} * {percent} / 100)"
+        if _TOTAL_ASKED_RE.search(text):
+            return None  # the tip and the total: not one answer
+        part = f"({price} * {percent} / 100)"
+        return part if sharers is None else f"({part} / {sharers})"  # "an 18% tip ... split 3 ways": each
     changed = f"({price} * (100 {'-' if lowered else '+'} {percent}) / 100)"
     if per is not None:
         if sharers is not None:

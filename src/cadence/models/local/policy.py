@@ -2323,7 +2323,8 @@ _ARITHMETIC_RE = re.compile(
 )
 _OPERATION_RE = re.compile(r"[-+*/^%(]|\b(?:sqrt|log|sin|cos|tan|factorial|round|floor|ceil|abs|pi)\b")
 _PERCENT_ASKED_RE = re.compile(
-    r"\b(?:what|which|how many)\s+(?:per ?cent(?:age)?|%)"
+    r"\b(?:what|which|how many)(?:'s|\s+is|\s+was)?\s+(?:(?:my|the|your|his|her|their|our)\s+)?"
+    r"(?:per ?cent(?:age)?|%)"
     r"|\b(?:as|in|into|to)\s+(?:an?\s+)?(?:per ?cent(?:age)?\b|%)"
     r"|\bper ?cent(?:age)?\s+(?:change|increase|decrease|difference|rise|drop|growth|gain|loss|is|was|of)\b"
     r"|\bby (?:what|how much)\b",
