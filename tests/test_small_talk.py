@@ -469,6 +469,22 @@ def test_a_question_about_the_user_is_left_to_what_was_told() -> None:
         assert unknown_of_user_reply(other, [SystemMessage("x"), HumanMessage(other)]) is None
 
 
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ("Can you remember things?", "Yes: I remember what you tell me about yourself"),
+        ("Do you have memory?", "Yes: I remember what you tell me about yourself"),
+        ("Do you have access to the internet?", "No: I work offline"),
+        ("Can you browse the web?", "No: I work offline"),
+    ],
+)
+def test_what_the_assistant_remembers_and_reaches_is_said(message: str, said: str) -> None:
+    """ "Can you remember things?" and "Do you have access to the internet?" had been the small model's
+    claims ("I can do anything!")."""
+    assert (small_talk_reply(message, CAPABILITIES) or "").startswith(said)
+    assert small_talk_reply("Can you remember 5 numbers and add them?", CAPABILITIES) is None
+
+
 def test_what_was_told_before_a_forget_request_no_longer_answers() -> None:
     """ "How old am I?" after "I'm 34 years old." and "Forget my age." had been the small model's own
     answer ("I'm a friendly AI"): the conversation's earlier statement was taken for something told."""

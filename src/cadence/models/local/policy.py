@@ -2897,6 +2897,26 @@ def foreign_language_reply(question: str) -> str | None:
     return FOREIGN_REPLY if foreign else None
 
 
+_REMEMBERS_ASKED_RE = re.compile(
+    r"^\W*(?:(?:can|do|will|would|could) (?:you|u) (?:remember|memori[sz]e|recall|keep track of|learn)"
+    r"(?: (?:things|stuff|what i (?:say|tell you|said|told you)|this|that|me|our (?:chats?|conversations?)"
+    r"|anything|facts about me|my (?:name|details|info)))?"
+    r"|do (?:you|u) have (?:a |any )?(?:memory|long[- ]term memory)"
+    r"|(?:is|are) (?:my (?:messages|chats?|conversations?|data)) (?:saved|stored|remembered|kept))"
+    r"(?: (?:later|next time|between (?:chats|conversations|sessions)|across (?:chats|conversations)))?"
+    r"[\s?!.]*$",
+    re.IGNORECASE,
+)
+"""A question whether the assistant remembers what it is told ("Can you remember things?")."""
+_ONLINE_ASKED_RE = re.compile(
+    r"^\W*(?:(?:do|can) (?:you|u) (?:have (?:access to|an?)|access|use|browse|search|go on|connect to)"
+    r" (?:the )?(?:internet|web|online|google|live data)(?: access| connection)?"
+    r"|are (?:you|u) (?:connected to the internet|online|offline|connected))[\s?!.]*$",
+    re.IGNORECASE,
+)
+"""A question whether the assistant reaches the internet ("Do you have access to the internet?")."""
+
+
 def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
     """A reply to a greeting, thanks, goodbye, a question about what the assistant can do, a request to act
     no tool takes (:data:`cadence.text.ACTION_REQUEST_RE`), a request to translate (:data:`TRANSLATION_RE`)
@@ -2940,6 +2960,20 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
         # asked as a person: said plainly what it is, not a person invented ("I'm a 25-year old male")
         lead = "I'm an assistant, a program: no age, home, birthday or favourites of my own."
         return f"{lead} {offer}" if offer else f"{lead} What would you like to know?"
+    if _REMEMBERS_ASKED_RE.match(text):
+        # "Can you remember things?": a small model had claimed it "can do anything"
+        return (
+            "Yes: I remember what you tell me about yourself (your name, where you live, …) in this "
+            "conversation, and in later ones when long-term memory is on (the default). Ask me to forget "
+            'something at any time ("Forget my age.").'
+        )
+    if _ONLINE_ASKED_RE.match(text):
+        # "Do you have access to the internet?": the tools here are offline
+        lead = (
+            "No: I work offline; nothing here browses the web or fetches live data such as the weather, "
+            "news or prices."
+        )
+        return f"{lead} {offer}" if offer else lead
     if (ABOUT_ASSISTANT_RE.match(text) or _CAPABILITY_RE.search(text)) and offer:
         if _MAKER_RE.search(text):
             return f"I'm an assistant built with Cadence, an open-source multi-agent chat framework. {offer}"
