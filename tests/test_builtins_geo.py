@@ -617,6 +617,23 @@ def test_a_misspelt_word_of_a_fact_is_read_as_that_fact(question: str, said: str
     assert asks_place_fact(question)
 
 
+def test_a_fact_of_a_countrys_capital_is_the_capitals() -> None:
+    """ "What's the population of Australia's capital?" had been answered with Australia's population."""
+    for question in [
+        "What's the population of Australia's capital?",
+        "What's the population of the capital of Australia?",
+    ]:
+        assert answer(question) == (
+            "The capital of Australia is Canberra. Canberra is a city in Australian Capital Territory, Australia "
+            "(Oceania). The population of Canberra is 367,752, by GeoNames' figures."
+        )
+    assert answer("How far is the capital of Japan from the capital of France?") == (
+        "The capital of Japan is Tokyo. The capital of France is Paris. Tokyo, Japan is about 9,713 km (6,035 "
+        "miles) from Paris, France in a straight line."
+    )
+    assert answer("What is the capital of Australia?") == "The capital of Australia is Canberra."
+
+
 def test_the_largest_city_asked_alone_is_said_first() -> None:
     """ "What's the biggest city in Canada?" had been answered with a list of three ("The largest cities of
     Canada: ...")."""

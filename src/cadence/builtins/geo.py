@@ -1187,10 +1187,41 @@ def _capital_checked(question: str) -> str | None:
     return f"No: the capital of {country} is {capital}, not {city}."
 
 
+_CAPITAL_NAMED_RE = re.compile(
+    r"\b(?:the\s+)?capital(?:\s+city)?\s+of\s+(?P<country>(?:the\s+)?[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)"
+    r"|\b(?P<owner>[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)['’]s\s+capital(?:\s+city)?(?:['’]s)?"
+)
+"""A country's capital named as a place ("the capital of Australia", "Australia's capital")."""
+
+
+def _of_the_capital(question: str) -> str | None:
+    """The answer to a fact asked of a country's capital named as such ("What's the population of the
+    capital of Australia?": the capital, then the population of Canberra), or None when the question asks
+    the capital itself, or of no country with one."""
+    named = list(_CAPITAL_NAMED_RE.finditer(question))
+    rest = _CAPITAL_NAMED_RE.sub(" ", question)
+    if not named or not [fact for fact in asked_facts(rest) if fact != "capital"]:
+        return None  # "What is the capital of Australia?": the capital itself
+    asked, lines = question, []
+    for found in reversed(named):  # from the end, so the earlier spans stay where they are
+        country = found.group("country") or found.group("owner")
+        try:
+            said = _CAPITAL_SAID_RE.match(_answer(f"What is the capital of {country}?"))
+        except PlaceFactsError:
+            return None
+        if said is None:
+            return None
+        capital = said.group("capital").split(",")[0]  # "Washington, D.C." is found as "Washington"
+        asked = asked[: found.start()] + capital + asked[found.end() :]
+        lines.insert(0, f"The capital of {said.group('country')} is {said.group('capital')}.")
+    return " ".join([*lines, _answer(asked)])
+
+
 def answer(question: str) -> str:
     """``place_facts``' answer: the facts asked of each place the question names (every fact when it
-    asks none, e.g. "Tell me about Canada"). Raises :class:`PlaceFactsError` when it names no place."""
-    said = _answer(question)
+    asks none, e.g. "Tell me about Canada"), of a country's capital when it names one ("the population of
+    the capital of Australia"). Raises :class:`PlaceFactsError` when it names no place."""
+    said = _of_the_capital(question) or _answer(question)
     if _ONE_CITY_ASKED_RE.search(question):  # "What's the biggest city in Canada?": the one, then the others
         said = _CITIES_LISTED_RE.sub(
             lambda m: (
