@@ -1121,6 +1121,15 @@ def test_a_weekday_counted_in_a_month(question: str, said: str) -> None:
     assert ask(question) == said
 
 
+def test_weekdays_left_in_a_month_named_count_after_today() -> None:
+    """ "How many weekdays are left in December?" had counted the whole month."""
+    assert ask("How many weekdays are left in January?") == (
+        "There are 12 working days (Monday to Friday) left in January 2025 after today (Wednesday, 15 "
+        "January 2025 in UTC); public holidays are not taken off."
+    )
+    assert ask("How many working days are in January 2025?").startswith("There are 23 working days")
+
+
 def test_an_age_now_and_the_age_in_a_later_year() -> None:
     """ "I'm 30 years old. How old will I be in 2040?" (today pinned to 15 January 2025)."""
     assert ask("I'm 30 years old. How old will I be in 2040?") == (

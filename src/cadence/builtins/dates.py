@@ -1439,13 +1439,21 @@ def _span(text: str, calendar_: Calendar) -> tuple[date, date, str]:
     return value, today.value - timedelta(days=1), f"from {_describe(items[0], today)} until today, {as_of}"
 
 
+_LEFT_IN_RE = re.compile(r"\b(?:left|remaining|remain|still to come|to go)\b", re.IGNORECASE)
+"""A count of what is left of a period ("How many weekdays are left in December?")."""
+
+
 def _weekdays_counted(text: str, unit: str, calendar_: Calendar) -> str:
     """How many working days, weekend days or days of one name a month, a year or a span has."""
     days, one, several = _counted_days(unit)
-    period = _period(text, calendar_.now().astimezone(UTC).date())
+    today = calendar_.now().astimezone(UTC).date()
+    period = _period(text, today)
     if period is not None:
         first, last, said = period
         where = f"in {said}"
+        if _LEFT_IN_RE.search(text) and first <= today <= last:
+            # "How many weekdays are left in December?": after today, to its end (as "this month" is)
+            first, where = today + timedelta(days=1), f"left in {said} after today ({_long(today)} in UTC)"
     else:
         first, last, where = _span(text, calendar_)
     count = _days_in(first, last, days) if first <= last else 0
