@@ -441,6 +441,24 @@ def test_a_follow_up_giving_another_number_is_routed_as_the_question_it_asks() -
     assert LocalChatModel().plan(history, tools=routes).route_names == ["goto_math_agent"]
 
 
+def test_a_tool_sure_of_the_question_takes_it_from_tools_its_words_fit() -> None:
+    """ "The sum of two numbers is 20 and their difference is 4." had gone to statistics ("sum"), which
+    summed 2, 20 and 4; "pens at 3 for $2" to the docs and "15 pages a day" to the calendar."""
+    model = LocalChatModel()
+    bound = model.bind_tools(MathPlugin.create_agent().get_tools())
+    asked = "The sum of two numbers is 20 and their difference is 4. What are the numbers?"
+    plan = model.plan([SystemMessage("x"), HumanMessage(asked)], **bound.kwargs)  # type: ignore[attr-defined]
+    assert json.loads(plan.fixed or "{}")["name"] == "calculate"
+    listed = model.plan([SystemMessage("x"), HumanMessage("What is the sum of 3, 5 and 9?")], **bound.kwargs)  # type: ignore[attr-defined]
+    assert json.loads(listed.fixed or "{}")["name"] == "statistics"
+    from cadence.builtins.math import reads_arithmetic
+    from cadence.sdk import SURELY
+
+    assert reads_arithmetic("A store sells pens at 3 for $2. How much do 12 pens cost?") is SURELY
+    assert reads_arithmetic("Tom reads 15 pages a day. How many pages does he read in 2 weeks?") is SURELY
+    assert reads_arithmetic("What is 12 * 12?") is True
+
+
 def test_a_step_said_again_with_another_number_is_read_by_the_tools_as_the_question_it_asks() -> None:
     """ "What if I buy 10 more?" after a story of apples had been read alone by the agents' tools (none
     read it) and gone to the geo agent, whose words "buy" fits."""

@@ -620,6 +620,10 @@ def test_a_word_problem_of_one_operation(text: str, value: float) -> None:
          "(30 - 12 + 7)"),
         ("A library has 500 books. It lends out 120 and gets 45 back. How many books does it have?",
          "(500 - 120 + 45)"),
+        # an amount said as groups of a size to start from (it had been the small model's guess)
+        ("Sarah has 5 bags with 8 marbles each. She gives away 12 marbles. How many does she have left?",
+         "((5 * 8) - 12)"),
+        ("I have 3 boxes with 12 eggs each and break 5 of them. How many are left?", "((3 * 12) - 5)"),
     ],
 )  # fmt: skip
 def test_an_amount_changed_in_several_steps(text: str, expression: str) -> None:
@@ -635,6 +639,7 @@ def test_an_amount_changed_in_several_steps(text: str, expression: str) -> None:
         ("Tom is 5 years older than Ann. Ann is 12. How old is Tom?", "(12 + 5)"),
         ("Ann has 3 times as many books as Ben. Ben has 8 books. How many books does Ann have?", "(8 * 3)"),
         ("Sue has 4 fewer apples than Max. Max has 10 apples. How many apples does Sue have?", "(10 - 4)"),
+        ("Jane is 3 times as old as her son. The son is 12. How old is Jane?", "(12 * 3)"),  # a relative
     ],
 )
 def test_one_persons_amount_said_of_anothers(text: str, expression: str) -> None:
@@ -652,6 +657,29 @@ def test_one_persons_amount_said_of_anothers(text: str, expression: str) -> None
 )
 def test_an_amount_said_of_anothers_with_more_asked_is_not_read_as_one_step(text: str) -> None:
     assert to_expression(text) not in ("(15 * 2)", "(12 + 5)")
+
+
+@pytest.mark.parametrize(
+    ("text", "expression"),
+    [
+        ("A baker makes 24 cupcakes and sells them in boxes of 6. How many boxes does he need?", "ceil(24 / 6)"),
+        ("30 kids are split into teams of 4. How many teams are needed?", "ceil(30 / 4)"),
+        ("25 people travel in cars of 4. How many full cars are there?", "floor(25 / 4)"),
+        ("There are 30 students in a class. 40% are boys. How many girls are there?", "(30 * (100 - 40) / 100)"),
+        ("There are 30 students in a class. 40% are boys. How many boys are there?", "(30 * 40 / 100)"),
+        ("A store sells pens at 3 for $2. How much do 12 pens cost?", "(2 / 3 * 12)"),
+    ],
+)  # fmt: skip
+def test_groups_a_rest_in_percent_and_a_price_for_several(text: str, expression: str) -> None:
+    """Each had been an error and the small model's guess ("he needs to make a total of 18 * 3 = 57")."""
+    assert to_expression(text) == expression
+
+
+def test_two_numbers_from_their_sum_and_difference() -> None:
+    said = calculate.invoke(
+        {"expression": "The sum of two numbers is 20 and their difference is 4. What are they?"}
+    )
+    assert said.startswith("The numbers are 12 and 8: the larger is (sum + difference) / 2 = (20 + 4) / 2")
 
 
 @pytest.mark.parametrize(
@@ -673,7 +701,6 @@ def test_steps_not_of_one_amount_are_not_read_as_steps(text: str) -> None:
     [
         "I have 12 eggs and use 3 each day. How many days do they last?",  # a division, not a product
         "3 boxes with 12 eggs each and 2 boxes with 6 eggs each",  # more than one operation
-        "I have 3 boxes with 12 eggs each and break 5 of them. How many are left?",
         "A box holds 12 eggs. I have 36 eggs. How many boxes do I need?",  # a division
         "Tom has 20 dollars and spends 5 each day. How many days does it last?",
         "It costs 5 dollars a month. What is the cost for 2 weeks?",  # a month has no fixed number of weeks

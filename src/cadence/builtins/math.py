@@ -40,6 +40,7 @@ from cadence.builtins.math_language import (
     shape_unit,
     to_expression,
     trailing_unit,
+    two_numbers_from_sum_and_difference,
     unguessed,
     units_compared,
     units_spelling_fixed,
@@ -1203,7 +1204,11 @@ def _calculate_one(expression: str) -> str:
     lasting = _durations(expression) if isinstance(expression, str) else None
     if lasting is not None:
         return lasting
-    solved = solve_equation(expression) if isinstance(expression, str) else None
+    solved = (
+        solve_equation(expression) or two_numbers_from_sum_and_difference(expression)
+        if isinstance(expression, str)
+        else None
+    )
     if solved is not None:
         return solved
     divisible = _about_divisibility(expression) if isinstance(expression, str) else None
@@ -1385,6 +1390,21 @@ def statistics(numbers: list[float]) -> str:
     return "; ".join([f"count: {len(values)}", *(f"{name}: {format_number(v)}" for name, v in figures)])
 
 
+_THINGS_COUNTED_RE = re.compile(r"\bhow\s+many\s+(?P<what>[a-z]+)\b", re.IGNORECASE)
+"""Things a question counts ("How many pages ...")."""
+_TIME_WORDS = frozenset(
+    {
+        "seconds", "minutes", "hours", "days", "weeks", "months", "years", "nights", "weekdays", "weekends",
+        "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays", "times",
+    }
+)  # fmt: skip
+"""Counts of time (the calendar's and the clock's to work out) and "how many times"."""
+_WORKED_RE = re.compile(r"^\(?[^=]*[-+*/][^=]*= -?\d")
+_MONEY_RESULT_RE = re.compile(r"\((?:about )?-?[$€£¥][\d,.]+\)$")
+"""A result said as an amount of money ("= 8 ($8)")."""
+"""A calculator result worked out with an operation ("(15 * 2 * 7) = 210")."""
+
+
 def reads_arithmetic(text: str) -> bool:
     """The calculator's reader (:func:`cadence.sdk.reads`): whether ``text`` is arithmetic it reads, rightly
     or with an error about the arithmetic itself (``5 / 0`` is read); not a text of words naming no
@@ -1407,6 +1427,14 @@ def reads_arithmetic(text: str) -> bool:
         # "How many ml in a teaspoon?": a unit conversion worked out; "How do you spell 42?": a number fact;
         # "The recipe serves 4 ...: how much sugar for 6 people?": a quantity scaled ("serves" is the
         # docs' word too)
+        return SURELY  # type: ignore[return-value]
+    counted = _THINGS_COUNTED_RE.search(text)
+    things = counted is not None and counted.group("what").lower() not in _TIME_WORDS
+    if _WORKED_RE.match(result) and (things or _MONEY_RESULT_RE.search(result)):
+        # "Tom reads 15 pages a day. How many pages in 2 weeks?": things worked out, not days counted;
+        # "pens at 3 for $2: how much do 12 pens cost?": a price worked out
+        return SURELY  # type: ignore[return-value]
+    if result.startswith("The numbers are "):  # "The sum of two numbers is 20 and their difference is 4"
         return SURELY  # type: ignore[return-value]
     written = _NUMBER_RE.findall(numbers_from_words(text))
     digits = _NUMBER_RE.findall(text)  # "3 dozen" is 36 in words: an operation, not a number given back

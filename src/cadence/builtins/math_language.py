@@ -1612,7 +1612,12 @@ _TIMES_WORDS = {
     "a quarter": "0.25",
 }
 """Multiples said in words ("twice as old as", "half as many as")."""
-_PERSON = r"[A-Z][a-z]+"
+_KIN = (
+    r"son|daughter|mother|father|mom|mum|dad|brother|sister|friend|wife|husband|cousin|uncle|aunt|niece|"
+    r"nephew|grandfather|grandmother|grandpa|grandma|grandson|granddaughter|boss|teacher|dog|cat"
+)
+_PERSON = rf"[A-Z][a-z]+|(?:his|her|their|my|your|our)\s+(?:{_KIN})"
+"""A person named ("Mary") or by a relation ("her son")."""
 _MULTIPLE_OF_ANOTHER_RE = re.compile(
     rf"\b(?P<a>{_PERSON})\s+(?:is|has|earns|weighs|owns|reads|runs|gets|makes|scored)\s+"
     rf"(?P<k>twice|double|triple|half|a third|a quarter|(?P<n>{_UNSIGNED})\s+times)\s+"
@@ -1640,11 +1645,15 @@ def _said_of_another(text: str) -> str | None:
     if relation is None:
         return None
     a, b = relation.group("a"), relation.group("b")
+    kin = re.fullmatch(rf"(?:his|her|their|my|your|our)\s+(?P<kin>{_KIN})", b)
+    # "her son" is then "The son" or "Her son"
+    owner = r"(?:[Tt]he|[Hh]is|[Hh]er|[Tt]heir|[Mm]y|[Yy]our|[Oo]ur)"
+    said = rf"{owner}\s+{kin.group('kin')}" if kin else re.escape(b)
     given = list(
         re.finditer(
-            rf"\b{b}\s+(?:is|has|earns|weighs|owns|reads|runs|gets|makes|scored)\s+(?P<v>{_UNSIGNED})\b"
+            rf"\b{said}\s+(?:is|has|earns|weighs|owns|reads|runs|gets|makes|scored)\s+(?P<v>{_UNSIGNED})\b"
             rf"(?!\s*(?:%|times|more|less|fewer|older|younger|[a-z]+\s+(?:older|younger|more|less|than)))",
-            text,
+            text[relation.end() :],
         )
     )
     asked = re.search(rf"\b[Hh]ow\s+(?:old|tall|much|many|heavy|long|far)\b[^.?!]*\b{a}\b", text)
@@ -1652,7 +1661,7 @@ def _said_of_another(text: str) -> str | None:
         return None
     value = given[0].group("v")
     numbers = {m.start() for m in _NUMBER_RE.finditer(text)}
-    used = {given[0].start("v")} | ({relation.start("n")} if relation.group("n") else set())
+    used = {relation.end() + given[0].start("v")} | ({relation.start("n")} if relation.group("n") else set())
     if numbers != used:
         return None  # another number: not this relation alone
     if "cmp" in relation.groupdict() and relation.groupdict().get("cmp"):
@@ -1660,6 +1669,97 @@ def _said_of_another(text: str) -> str | None:
         return f"({value} {sign} {relation.group('n')})"
     factor = relation.group("n") or _TIMES_WORDS[relation.group("k")]
     return f"({value} * {factor})"
+
+
+# Things put in groups of a size: "24 cupcakes in boxes of 6: how many boxes?".
+_GROUPS_OF_RE = re.compile(
+    rf"(?<![\w.])(?P<n>{_UNSIGNED})\s+(?P<things>[a-z]+)\b[^.?!]*?\b(?:in|into)\s+(?P<group>[a-z]+)\s+of\s+"
+    rf"(?P<m>{_UNSIGNED})\b(?!\s*{_PCT})",
+    re.IGNORECASE,
+)
+"""Things packed or seated in groups of a size ("24 cupcakes ... in boxes of 6", "30 kids in teams of 4")."""
+_FULL_ONLY_RE = re.compile(r"\bfull\b|\bcomplete\b", re.IGNORECASE)
+_NEEDED_RE = re.compile(
+    r"\b(?:need|needs|needed|required|require|does it take|will it take|to (?:hold|fit|pack|seat|carry))\b",
+    re.IGNORECASE,
+)
+
+
+def _groups_needed(text: str) -> str | None:
+    """How many groups things fill: "A baker makes 24 cupcakes and sells them in boxes of 6. How many boxes
+    does he need?" is ``ceil(24 / 6)`` (the last group partly filled counts when groups are needed),
+    ``floor`` when full ones are asked, a plain division when the groups come out even. ``None`` unless
+    ``text`` holds just those two numbers and asks how many of the groups ("100 eggs in cartons of 12: how
+    many cartons?" asks neither full ones nor those needed: None)."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(text):
+        return None
+    found = _GROUPS_OF_RE.search(text)
+    if found is None or len(_NUMBER_RE.findall(text)) != 2:
+        return None
+    group = _stem(found.group("group"))
+    if not re.search(rf"\bhow\s+many\s+(?:full\s+|complete\s+)?{re.escape(group)}", text, re.IGNORECASE):
+        return None
+    n, m = found.group("n"), found.group("m")
+    if _FULL_ONLY_RE.search(text):
+        return f"floor({n} / {m})"
+    if _NEEDED_RE.search(text):
+        return f"ceil({n} / {m})"
+    # neither asked: only groups that come out even ("100 eggs in cartons of 12": 8 full or 9 in all?)
+    return f"({n} / {m})" if float(m) and float(n) % float(m) == 0 else None
+
+
+# A part of a total given in percent and the rest asked: "30 students, 40% are boys: how many girls?".
+_PART_PERCENT_RE = re.compile(
+    rf"(?<![\w.])(?P<p>{_NUM})\s*{_PCT}\s+(?:of\s+(?:them|the\s+[a-z]+)\s+)?(?:are|were|is|was)\s+(?P<kind>[a-z]+)\b",
+    re.IGNORECASE,
+)
+
+
+def _rest_of_percent(text: str) -> str | None:
+    """The things of a total that a percent of it is not: "There are 30 students in a class. 40% are boys.
+    How many girls are there?" is ``(30 * (100 - 40) / 100)``; the percent's own asked, ``(30 * 40 /
+    100)``. ``None`` unless ``text`` holds the total and one percent, says what the percent are, and asks how
+    many of those or of another kind."""
+    if not _one_question(text):
+        return None
+    part = _PART_PERCENT_RE.search(text)
+    totals = [m for m in _NUMBER_RE.finditer(text) if not (part and part.start() <= m.start() < part.end())]
+    asked = re.search(r"\bhow\s+many\s+(?P<kind>[a-z]+)\b", text, re.IGNORECASE)
+    if part is None or len(totals) != 1 or asked is None or asked.start() < part.end():
+        return None
+    kind, wanted = _stem(part.group("kind")), _stem(asked.group("kind"))
+    if wanted in ("are", "were", "is", "of"):
+        return None
+    total, percent = totals[0].group(), part.group("p")
+    if wanted == kind:
+        return f"({total} * {percent} / 100)"
+    return f"({total} * (100 - {percent}) / 100)"
+
+
+# Two numbers from their sum and their difference: "The sum of two numbers is 20 and their difference is 4."
+_SUM_AND_DIFFERENCE_RE = re.compile(
+    rf"\bsum\s+(?:of\s+(?:the\s+)?two\s+numbers\s+)?is\s+(?P<s>{_NUM})\b[^.?!]*?\bdifference\s+"
+    rf"(?:of\s+(?:them|the\s+two)\s+)?is\s+(?P<d>{_NUM})\b",
+    re.IGNORECASE,
+)
+
+
+def two_numbers_from_sum_and_difference(text: str) -> str | None:
+    """The two numbers whose sum and difference ``text`` gives ("The sum of two numbers is 20 and their
+    difference is 4. What are the numbers?": 12 and 8), said with their working; ``None`` for any other
+    text."""
+    found = _SUM_AND_DIFFERENCE_RE.search(text) if len(text) <= MAX_READ_CHARS else None
+    if found is None or len(_NUMBER_RE.findall(text)) != 2:
+        return None
+    total, difference = (Fraction(found.group(k)) for k in ("s", "d"))
+    larger, smaller = (total + difference) / 2, (total - difference) / 2
+    shown = [str(x.numerator) if x.denominator == 1 else str(float(x)) for x in (larger, smaller)]
+    given_sum, given_difference = found.group("s"), found.group("d")
+    return (
+        f"The numbers are {shown[0]} and {shown[1]}: the larger is (sum + difference) / 2 = "
+        f"({given_sum} + {given_difference}) / 2, the smaller (sum - difference) / 2 = "
+        f"({given_sum} - {given_difference}) / 2."
+    )
 
 
 # An amount changed step by step: "I have 3 apples and buy 5 more. Then I eat 2. How many do I have?".
@@ -1685,10 +1785,17 @@ def _changes_in_steps(text: str) -> str | None:
     on") or of taking (eats, gives away, "gives 4 to Sam", "5 get off") in its own clause, no other things
     named after them than the first's, all amounts of money or none, and the question after the last asks
     what there is; nothing at a rate or a percent."""
-    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _NOT_STEPS_RE.search(text):
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text):
         return None
     numbers = list(_NUMBER_RE.finditer(_without_ones(text)))
-    if len(numbers) < 3 or _STEPS_ASKED_RE.search(text, numbers[-1].end()) is None:
+    # a product to start from ("Sarah has 5 bags with 8 marbles each."): one amount of its things
+    start = _EACH_HELD_RE.match(text, numbers[0].start()) if numbers else None
+    start_said = f"({start.group('n')} * {start.group('m')})" if start else None
+    if start is not None:
+        numbers = numbers[1:]
+    if _NOT_STEPS_RE.search(text[start.end() :] if start else text):
+        return None
+    if len(numbers) + bool(start) < 3 or _STEPS_ASKED_RE.search(text, numbers[-1].end()) is None:
         return None
     if _OTHER_OPERATION_RE.search(re.sub(r"\bthen\b", " ", text, flags=re.IGNORECASE)):
         return None
@@ -1699,7 +1806,7 @@ def _changes_in_steps(text: str) -> str | None:
     ):
         return None  # "I bought 3 ...": the first number is no amount had
     first = re.match(r"\s+([a-z]+)", text[numbers[0].end() :], re.IGNORECASE)
-    terms = [numbers[0].group()]
+    terms = [start_said or numbers[0].group()]
     for before, number in pairwise(numbers):
         after = re.match(r"\s+([a-z]+)", text[number.end() :], re.IGNORECASE)
         word = after.group(1).lower() if after else ""
@@ -1719,6 +1826,12 @@ def _changes_in_steps(text: str) -> str | None:
     return f"({' '.join(terms)})"
 
 
+_EACH_HELD_RE = re.compile(
+    rf"(?P<n>{_UNSIGNED})\s+[a-z]+\s+(?:with|of|holding|containing|that hold|that each hold)\s+"
+    rf"(?P<m>{_UNSIGNED})\s+[a-z]+\s+each\b",
+    re.IGNORECASE,
+)
+"""An amount said as groups of a size ("5 bags with 8 marbles each")."""
 _MONEY_AT_RE = re.compile(r"[$€£]")
 _STEP_WORDS = frozenset({"away", "and", "back", "then", "more"})
 """Words after a step's number that name no other things ("gets 45 back", "eat 2 and")."""
@@ -1811,10 +1924,11 @@ _PRICED_COUNT_RE = re.compile(
     rf"(?<![\w.])(?P<n>{_NUM})\s+(?P<things>[a-z]+)\s+(?:cost|costs|are|were|is|was|sell for|sold for|"
     rf"go for|went for|come to|came to)\s+(?P<a>{_NUM})\b(?!\s*{_PCT})"
     rf"|(?<![\w.])(?P<a2>{_NUM})\s+(?:buys|bought|gets|got|for|pays for|paid for)\s+(?P<n2>{_NUM})\s+"
-    rf"(?P<things2>[a-z]+)",
+    rf"(?P<things2>[a-z]+)"
+    rf"|\b(?P<things3>[a-z]+)\s+(?:at|are|is|cost|costs)\s+(?P<n3>{_NUM})\s+for\s+(?P<a3>{_NUM})\b(?!\s*{_PCT})",
     re.IGNORECASE,
 )
-"""A price given for a number of things: "5 pens cost 3.50", "3.50 for 5 pens"."""
+"""A price given for a number of things: "5 pens cost 3.50", "3.50 for 5 pens", "pens at 3 for 2"."""
 _DOERS = (
     r"workers?|people|persons?|men|women|machines?|pumps?|pipes?|taps?|printers?|painters?|builders?|"
     r"cooks?|robots?|cleaners?|employees?"
@@ -1853,9 +1967,10 @@ def _proportion(text: str) -> str | None:
     found = done or priced
     if found is None:
         return None
-    count = found.group("n") or found.group("n2")
-    amount = found.group("a") or found.group("a2")
-    things = found.group("things") or found.group("things2")
+    groups = found.groupdict()
+    count = groups["n"] or groups.get("n2") or groups.get("n3")
+    amount = groups["a"] or groups.get("a2") or groups.get("a3")
+    things = groups["things"] or groups.get("things2") or groups.get("things3")
     if _stem(things) != _stem(wanted.group(2)) or float(count.replace(",", "")) == 0:
         return None
     if priced is not None and re.fullmatch(_SERVED, things, re.IGNORECASE):
@@ -3118,6 +3233,8 @@ def _to_expression(text: str) -> str:
         or _spent_from(cleaned)
         or _changes_in_steps(cleaned)
         or _said_of_another(cleaned)
+        or _groups_needed(cleaned)
+        or _rest_of_percent(cleaned)
         or _taken_of(cleaned)
         or _items_total(cleaned)
         or _unit_price(cleaned)

@@ -3547,6 +3547,11 @@ class SmallModelPolicy:
             # percent of 180" is not percent_of(percent=...)): the other tools compete
             asked = asked_quantities(question)
             matched = [t for t in matched if not takes_asked_quantity(t, asked)]
+            # a tool whose reader is sure of the question takes it, whatever words the others share with it
+            # ("The sum of two numbers is 20 and their difference is 4": the calculator, not statistics)
+            sure = [t for t in tools if reads_surely(self.readers.get(tool_name(t)), question)]
+            if len(sure) == 1:
+                matched = sure
             # a tool whose reader refuses the question cannot take it (:func:`cadence.sdk.reads`: "What
             # time will it be in Tokyo in 3 hours?" is no time difference): another one its words fit, even
             # less well, goes instead; with none, they are called as before (the failure hands the question
