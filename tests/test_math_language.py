@@ -675,6 +675,24 @@ def test_groups_a_rest_in_percent_and_a_price_for_several(text: str, expression:
     assert to_expression(text) == expression
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("A book has 240 pages. Sam has read 3/4 of it. How many pages are left?", 60),
+        ("A book has 240 pages. Sam has read three quarters of it. How many pages are left?", 60),
+        ("A tank holds 500 liters. It is 40% full. How many liters are in it?", 200),
+        ("My van's tank holds 80 litres and it's half full. How many litres to fill it?", 40),
+        ("I have 500 dollars. I spend 35% of it on a bike. How much did I spend?", 175),
+        ("Mike earns $15 per hour. He works 6 hours a day for 5 days. How much does he earn?", 450),
+        ("I work 8 hours a day, 5 days a week. How many hours in 4 weeks?", 160),
+        ("A pizza has 8 slices. If 3 friends each eat 2 slices, how many slices are left?", 2),
+    ],
+)
+def test_a_part_of_a_whole_chained_rates_and_things_taken_each(text: str, value: float) -> None:
+    """Each had been an error and the small model's guess."""
+    assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
 def test_two_numbers_from_their_sum_and_difference() -> None:
     said = calculate.invoke(
         {"expression": "The sum of two numbers is 20 and their difference is 4. What are they?"}
@@ -1425,7 +1443,6 @@ def test_more_shopping_time_and_share_problems(text: str, value: float) -> None:
         "Find the hypotenuse when the sides are 3, 4 and 5",
         "Split a $210 bill with 3 people plus an 18% tip. How much each?",  # 3 or 4 shares?
         "We owe $210 for dinner with 3 friends, plus an 18% tip. How much per person?",
-        "I have 500 dollars. I spend 35% of it on a bike. How much did I spend?",  # not what is left
         "I have 500 dollars and earn 10% of it. How much is left?",
         "I have 500 dollars and 20 cents. I spend 35% of it. How much is left?",
         "I have 500 dollars. I spend 35% of it and then $50. How much is left?",
@@ -2165,7 +2182,6 @@ def test_a_time_for_a_distance_a_part_of_a_unit_and_the_length_around_a_circle(
         "I ran 10 km in 55 minutes and 5 km in 30 minutes. What was my pace?",  # two trips
         "I work 8 hours a day, 5 days a week. How many hours a month?",  # weeks are no whole part of it
         "My budget is $500. How much is left?",  # no cost
-        "I work 8 hours a day, 5 days a week. How many hours in 4 weeks?",  # a third number
     ],
 )
 def test_a_time_a_part_or_a_length_around_not_of_these_forms_is_not_read(text: str) -> None:
@@ -2430,7 +2446,6 @@ def test_a_percent_earned_that_is_unclear_is_not_read(question: str) -> None:
 @pytest.mark.parametrize(
     "question",
     [
-        "My van's tank holds 80 litres and it's half full. How many litres to fill it?",
         "the bottle has 2 litres, how many litres is that?",
         "convert 5 km to km",
     ],

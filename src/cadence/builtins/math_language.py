@@ -1885,6 +1885,49 @@ _SPENT_OF_RE = re.compile(
 """An amount taken out of another ("spend $30 of $100", "ate 3 of the 8 slices")."""
 
 
+_WHOLE_RE = re.compile(
+    rf"\b(?:has|have|had|holds?|held|contains?|is|are|of)\s+(?P<n>{_UNSIGNED})\s+(?P<things>[a-z]+)\b", re.I
+)
+"""A whole said with its things ("A book has 240 pages", "A tank holds 500 liters")."""
+_PART_OF_WHOLE_RE = re.compile(
+    rf"(?:\((?P<a>{_UNSIGNED})\s*/\s*(?P<b>{_UNSIGNED})\)\s*\*\s*(?:it|them|that)\b"
+    rf"|(?P<p>{_UNSIGNED})\s*{_PCT}\s+(?:of\s+(?:it|them|that)\b|full\b)"
+    rf"|\b(?P<half>half)\s+(?:of\s+(?:it|them|that)\b|full\b))",
+    re.IGNORECASE,
+)
+"""A part of the whole said before ("3/4 of it", read as "(3 / 4) * it"; "40% full"; "half of it")."""
+_PART_ASKED_RE = re.compile(r"\bhow\s+(?:many|much)\b", re.IGNORECASE)
+_GAINED_BEFORE_RE = re.compile(rf"\b(?!(?:{_TAKEN})\b){_GAINED}\b|\bearns?\b|\bearned\b", re.IGNORECASE)
+
+
+def _part_of_whole(text: str) -> str | None:
+    """A part of a whole given as a fraction or a percent, or the rest of it: "A book has 240 pages. Sam has
+    read 3/4 of it. How many pages are left?" is ``(240 - 240 * 3 / 4)``, "A tank holds 500 liters. It is
+    40% full. How many liters are in it?" ``(500 * 40 / 100)``. ``None`` unless ``text`` holds just the
+    whole and the part and asks how many or how much (the rest when it asks what is left)."""
+    if not _one_question(text):
+        return None
+    whole, part = _WHOLE_RE.search(text), _PART_OF_WHOLE_RE.search(text)
+    asked = _PART_ASKED_RE.search(text, part.end()) if part else None
+    if whole is None or part is None or asked is None or whole.end() > part.start():
+        return None
+    numbers = [m.start() for m in _NUMBER_RE.finditer(text)]
+    used = [whole.start("n"), *(part.start(g) for g in ("a", "b", "p") if part.group(g))]
+    if sorted(numbers) != sorted(used):
+        return None
+    n = whole.group("n")
+    if part.group("half"):
+        share = f"{n} / 2"
+    elif part.group("p"):
+        share = f"{n} * {part.group('p')} / 100"
+    else:
+        share = f"{n} * {part.group('a')} / {part.group('b')}"
+    left = re.search(_LEFT + r"|\bmore\b|\bto (?:go|fill|read|finish)\b", text[part.end() :], re.IGNORECASE)
+    if left and _GAINED_BEFORE_RE.search(text[whole.end() : part.start()]):
+        return None  # "I have $500 and earn 10% of it. How much is left?": nothing was taken
+    return f"({n} - {share})" if left else f"({share})"
+
+
 def _taken_of(text: str) -> str | None:
     """An amount taken out of another, asked what is left: "How much is left if I spend $30 of $100?" is
     ``(100 - 30)``. ``None`` unless ``text`` holds just the two numbers and asks what is left."""
@@ -2311,6 +2354,30 @@ def _rates_chained(text: str) -> str | None:
     return f"({first.group('b')} * {second.group('b')})"
 
 
+def _chained_rates_for_a_time(text: str) -> str | None:
+    """Two rates chained, for a time in the second one's unit: "Mike earns $15 per hour. He works 6 hours a
+    day for 5 days. How much does he earn?" is ``(15 * 6 * 5)``, "I earn $20 an hour and work 8 hours a
+    day. How much do I make in 5 days?" the same. ``None`` unless ``text`` holds just the two rates (the
+    second counting the first's unit of time) and one time in the second's unit."""
+    if _NOT_ONE_RATE_RE.search(text):
+        return None
+    found = {m.start("b"): m for pattern in _RATE_OF_TIME_RES for m in pattern.finditer(text)}
+    if len(found) != 2:
+        return None
+    first, second = (found[start] for start in sorted(found))
+    counted = (second.group("noun") or "").split()
+    per, over = _time_unit(first.group("unit")), _time_unit(second.group("unit"))
+    if not counted or _time_unit(counted[-1]) != per or over == per:
+        return None
+    rest = _blanked(_blanked(text, first), second)
+    times = [m for m in _DURATION_RE.finditer(rest) if m.group("a") is not None]
+    if len(times) != 1 or _time_unit(times[0].group("unit")) != over:
+        return None
+    if len(_NUMBER_RE.findall(_ONE_THING_RE.sub(" ", rest))) != 1 or _OTHER_OPERATION_RE.search(rest):
+        return None
+    return f"({first.group('b')} * {second.group('b')} * {times[0].group('a')})"
+
+
 def _rate_for_a_time(text: str) -> str | None:
     """An amount per unit of time for a time given in another unit, the time converted into the rate's
     unit: "if I save $150 a month, how much after 2 years?" is ``(150 * 2 * 12)``, "60 km per hour for
@@ -2437,13 +2504,13 @@ def _pay_for_hours(text: str) -> str | None:
 
 _TAKEN_EACH_RE = re.compile(
     rf"(?<![\w.])(?P<n>{_NUM})\s+(?P<thing>[a-z]+)\b[^?!]*?\b(?P<m>{_NUM})\s+(?:people|persons|friends|kids|"
-    r"children|guests|students|players|workers|of us|of them|family members)\b[^.?!]*?\b(?:eat|eats|ate|take|"
-    r"takes|took|get|gets|got|use|uses|used|have|has|had|drink|drinks|drank|buy|buys|bought)\s+"
-    rf"(?P<k>{_NUM})\s*(?:[a-z]+\s+)?each\b",
+    r"children|guests|students|players|workers|of us|of them|family members)\b[^.?!]*?\b(?P<each>each\s+)?"
+    r"(?:eat|eats|ate|take|takes|took|get|gets|got|use|uses|used|have|has|had|drink|drinks|drank|buy|buys|"
+    rf"bought)\s+(?P<k>{_NUM})\s*(?:[a-z]+\s+)?(?(each)|each\b)",
     re.IGNORECASE,
 )
-"""Things shared out: "8 slices … 3 people eat 2 slices each", in one sentence or the next ("A pizza is cut
-into 8 slices. If 3 people eat 2 slices each, ...")."""
+"""Things shared out: "8 slices … 3 people eat 2 slices each" ("3 friends each eat 2 slices"), in one
+sentence or the next ("A pizza is cut into 8 slices. If 3 people eat 2 slices each, ...")."""
 
 
 def _left_after_each(text: str) -> str | None:
@@ -3226,6 +3293,7 @@ def _to_expression(text: str) -> str:
         or _word_problem(cleaned)
         or _amount_per_time(cleaned)
         or _rates_chained(cleaned)
+        or _chained_rates_for_a_time(cleaned)
         or _rate_for_a_time(cleaned)
         or _unit_conversion(cleaned)
         or _price_changes(cleaned)
@@ -3236,6 +3304,7 @@ def _to_expression(text: str) -> str:
         or _groups_needed(cleaned)
         or _rest_of_percent(cleaned)
         or _taken_of(cleaned)
+        or _part_of_whole(cleaned)
         or _items_total(cleaned)
         or _unit_price(cleaned)
         or _fee_per_item(cleaned)
