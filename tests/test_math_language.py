@@ -686,11 +686,21 @@ def test_groups_a_rest_in_percent_and_a_price_for_several(text: str, expression:
         ("Mike earns $15 per hour. He works 6 hours a day for 5 days. How much does he earn?", 450),
         ("I work 8 hours a day, 5 days a week. How many hours in 4 weeks?", 160),
         ("A pizza has 8 slices. If 3 friends each eat 2 slices, how many slices are left?", 2),
+        ("Lisa saves $25 every week. How many weeks until she has $300?", 12),
+        ("The temperature was -5 degrees and rose by 12 degrees. What is it now?", 7),
+        ("The stock was at 120 and fell by 15. What is it now?", 105),
+        ("A class has 12 boys and 18 girls. What percentage are boys?", 40),
     ],
 )
 def test_a_part_of_a_whole_chained_rates_and_things_taken_each(text: str, value: float) -> None:
     """Each had been an error and the small model's guess."""
     assert evaluate(to_expression(text)) == pytest.approx(value)
+
+
+def test_a_share_asked_as_a_fraction_is_said_as_one() -> None:
+    """ "A class has 12 boys and 18 girls. What fraction are girls?" had been the small model's guess."""
+    said = calculate.invoke({"expression": "A class has 12 boys and 18 girls. What fraction are girls?"})
+    assert said == "(18 / (12 + 18)) = 3/5 (0.6)"
 
 
 def test_two_numbers_from_their_sum_and_difference() -> None:

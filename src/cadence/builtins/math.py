@@ -1292,6 +1292,10 @@ def _calculate_one(expression: str) -> str:
                 f"The shape's sizes are in different units ({', '.join(mixed)}); write them in one unit, "
                 "e.g. 'a rectangle 4 m by 0.6 m'"
             ) from None
+        if _WHAT_FRACTION_RE.search(expression) and isinstance(result, float) and result != int(result):
+            # "What fraction are girls?": said as a fraction in lowest terms, its value beside it
+            shown = Fraction(result).limit_denominator(1000)
+            return f"{translated} = {shown.numerator}/{shown.denominator} ({format_number(result)})"
         money = _in_money(expression, result, translated) + _in_cents(expression, result)
         body = question_body(expression)
         if not has_operation(translated) and numbers_from_words(body) != body:
@@ -1301,6 +1305,8 @@ def _calculate_one(expression: str) -> str:
     return format_number(result)
 
 
+_WHAT_FRACTION_RE = re.compile(r"\bwhat\s+fraction\b", re.IGNORECASE)
+"""A share asked as a fraction ("What fraction are girls?")."""
 _COUNT_OF_THINGS_RE = re.compile(r"^(?P<n>\d+)\s+(?P<things>[a-z]+(?:\s+[a-z]+)?)$", re.IGNORECASE)
 """A whole number of things, the number read from words ("3 dozen eggs" read as "36 eggs")."""
 

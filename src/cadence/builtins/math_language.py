@@ -1928,6 +1928,62 @@ def _part_of_whole(text: str) -> str | None:
     return f"({n} - {share})" if left else f"({share})"
 
 
+_CHANGED_BY_RE = re.compile(
+    rf"\b(?:was|is|were|are|at|of|started at|starts at|began at)\s+(?P<a>{_NUM})\b[^.?!%]*?"
+    r"\b(?:and\s+|then\s+|but\s+)?(?:(?P<up>rose|rises|risen|increased|increases|went up|goes up|climbed|"
+    r"climbs|grew|grows|gained|gains|warmed)|(?P<down>fell|falls|fallen|dropped|drops|decreased|decreases|"
+    rf"went down|goes down|sank|sinks|lost|loses|cooled))\s+(?:by\s+)?(?P<b>{_UNSIGNED})\b(?!\s*{_PCT})",
+    re.IGNORECASE,
+)
+"""A value and a change of it by an amount ("The temperature was -5 degrees and rose by 12 degrees")."""
+_NOW_ASKED_RE = re.compile(
+    r"\b(?:now|new|then|after(?:wards)?|final|end|current(?:ly)?)\b|\bwhat\s+is\s+it\b", re.IGNORECASE
+)
+
+
+def _changed_by(text: str) -> str | None:
+    """A value changed by an amount, asked what it is after: "The temperature was -5 degrees and rose by 12
+    degrees. What is it now?" is ``(-5 + 12)``. ``None`` unless ``text`` holds just the two numbers and
+    asks the value after (not by how much, nor a percent)."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text):
+        return None
+    changed = _CHANGED_BY_RE.search(text)
+    if changed is None or len(_NUMBER_RE.findall(text)) != 2 or not _NOW_ASKED_RE.search(text, changed.end()):
+        return None
+    return f"({changed.group('a')} {'+' if changed.group('up') else '-'} {changed.group('b')})"
+
+
+_TWO_KINDS_RE = re.compile(
+    rf"(?<![\w.])(?P<n>{_UNSIGNED})\s+(?P<a>[a-z]+)\s+and\s+(?P<m>{_UNSIGNED})\s+(?P<b>[a-z]+)\b",
+    re.IGNORECASE,
+)
+"""Two kinds of things counted together ("12 boys and 18 girls")."""
+_SHARE_OF_KIND_RE = re.compile(
+    r"\bwhat\s+(?P<how>fraction|percent(?:age)?|proportion|share|part|ratio)\b[^?.!]*?\b(?:are|is|were)\s+"
+    r"(?P<kind>[a-z]+)\b|\bwhat\s+(?P<how2>fraction|percent(?:age)?|proportion|share)\s+of\s+(?:the\s+)?"
+    r"[a-z]+\s+(?:are|is|were)\s+(?P<kind2>[a-z]+)\b",
+    re.IGNORECASE,
+)
+
+
+def _share_of_a_kind(text: str) -> str | None:
+    """The share of one kind among two counted together: "A class has 12 boys and 18 girls. What fraction are
+    girls?" is ``(18 / (12 + 18))`` (said as a fraction), as a percentage ``(18 / (12 + 18) * 100)``.
+    ``None`` unless ``text`` holds just the two counts and asks the share of one of their kinds."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text):
+        return None
+    kinds, asked = _TWO_KINDS_RE.search(text), _SHARE_OF_KIND_RE.search(text)
+    if kinds is None or asked is None or len(_NUMBER_RE.findall(text)) != 2:
+        return None
+    wanted = _stem(asked.group("kind") or asked.group("kind2"))
+    counts = {_stem(kinds.group("a")): kinds.group("n"), _stem(kinds.group("b")): kinds.group("m")}
+    if wanted not in counts or len(counts) != 2:
+        return None
+    share = f"{counts[wanted]} / ({kinds.group('n')} + {kinds.group('m')})"
+    how = (asked.group("how") or asked.group("how2")).lower()
+    return f"({share} * 100)" if how.startswith("percent") else f"({share})"
+
+
 def _taken_of(text: str) -> str | None:
     """An amount taken out of another, asked what is left: "How much is left if I spend $30 of $100?" is
     ``(100 - 30)``. ``None`` unless ``text`` holds just the two numbers and asks what is left."""
@@ -3305,6 +3361,8 @@ def _to_expression(text: str) -> str:
         or _rest_of_percent(cleaned)
         or _taken_of(cleaned)
         or _part_of_whole(cleaned)
+        or _changed_by(cleaned)
+        or _share_of_a_kind(cleaned)
         or _items_total(cleaned)
         or _unit_price(cleaned)
         or _fee_per_item(cleaned)
@@ -3843,8 +3901,8 @@ def _time_to_reach(text: str) -> Conversion | None:
     things (or both amounts without things: money), and asks how long or how many of the rate's unit."""
     if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(text):
         return None
-    if _NOT_ONE_WAY_RE.search(text):  # "there and back", "twice": not one total at one rate
-        return None
+    if _NOT_ONE_WAY_RE.search(_AT_A_RATE_RE.sub(" ", text)):  # "there and back", "twice": not one total
+        return None  # at one rate ("every week" of the rate itself is one)
     numbers = list(_NUMBER_RE.finditer(text))
     rates = list(_AT_A_RATE_RE.finditer(text))
     asked = _FINISH_ASKED_RE.search(text)
