@@ -1936,9 +1936,10 @@ _CHANGED_BY_RE = re.compile(
     re.IGNORECASE,
 )
 """A value and a change of it by an amount ("The temperature was -5 degrees and rose by 12 degrees")."""
-_NOW_ASKED_RE = re.compile(
+_VALUE_AFTER_ASKED_RE = re.compile(
     r"\b(?:now|new|then|after(?:wards)?|final|end|current(?:ly)?)\b|\bwhat\s+is\s+it\b", re.IGNORECASE
 )
+"""The value after a change asked ("What is it now?", "the new price")."""
 
 
 def _changed_by(text: str) -> str | None:
@@ -1948,7 +1949,9 @@ def _changed_by(text: str) -> str | None:
     if not _one_question(text) or _GIVEN_PERCENT_RE.search(text):
         return None
     changed = _CHANGED_BY_RE.search(text)
-    if changed is None or len(_NUMBER_RE.findall(text)) != 2 or not _NOW_ASKED_RE.search(text, changed.end()):
+    if changed is None or len(_NUMBER_RE.findall(text)) != 2:
+        return None
+    if not _VALUE_AFTER_ASKED_RE.search(text, changed.end()):
         return None
     return f"({changed.group('a')} {'+' if changed.group('up') else '-'} {changed.group('b')})"
 
