@@ -640,6 +640,8 @@ def test_an_amount_changed_in_several_steps(text: str, expression: str) -> None:
         ("Ann has 3 times as many books as Ben. Ben has 8 books. How many books does Ann have?", "(8 * 3)"),
         ("Sue has 4 fewer apples than Max. Max has 10 apples. How many apples does Sue have?", "(10 - 4)"),
         ("Jane is 3 times as old as her son. The son is 12. How old is Jane?", "(12 * 3)"),  # a relative
+        ("Anna is 8 years older than Ben. Ben is 15. How old will Anna be in 5 years?", "(15 + 8 + 5)"),
+        ("John is twice as old as Mary. Mary is 15. How old was John 3 years ago?", "(15 * 2 - 3)"),
     ],
 )
 def test_one_persons_amount_said_of_anothers(text: str, expression: str) -> None:
@@ -687,6 +689,9 @@ def test_groups_a_rest_in_percent_and_a_price_for_several(text: str, expression:
         ("I work 8 hours a day, 5 days a week. How many hours in 4 weeks?", 160),
         ("A pizza has 8 slices. If 3 friends each eat 2 slices, how many slices are left?", 2),
         ("Lisa saves $25 every week. How many weeks until she has $300?", 12),
+        ("If a car uses 6 liters of fuel per 100 km, how much fuel for a 250 km trip?", 15),
+        ("A shop had 120 apples. It sold 45 in the morning and 38 in the afternoon. How many are left?", 37),
+        ("A rope is 15 m long. It is cut into 4 equal pieces. How long is each piece?", 3.75),
         ("The temperature was -5 degrees and rose by 12 degrees. What is it now?", 7),
         ("The stock was at 120 and fell by 15. What is it now?", 105),
         ("A class has 12 boys and 18 girls. What percentage are boys?", 40),

@@ -30,6 +30,7 @@ from cadence.builtins.equations import solve as solve_equation
 from cadence.builtins.math_language import (
     closing_paren,
     conversion_in,
+    cut_into_pieces_read,
     fuel_needed_read,
     has_operation,
     question_body,
@@ -546,12 +547,12 @@ def _on_the_clock(expression: str) -> str | None:
     """The answer of :mod:`cadence.builtins.clock` to a question about times of day that writes one ("a
     train leaves at 08:50 and takes 3 h 25 min"; "from 9:15 to 17:40"): arithmetic on a clock, which adding
     the numbers would get wrong. None when the text writes no time of day or the clock cannot read it."""
-    if not clock.find_times(clock.normalized(expression)):
-        return None
     try:
+        if not clock.find_times(clock.normalized(expression)):
+            return None
         return clock.answer(expression)
     except clock.ClockQuestionError:
-        return None
+        return None  # "sold 45 in the morning": no time of day, a number said with the part of the day
 
 
 def _no_arithmetic(message: str) -> CalculationError:
@@ -1279,7 +1280,7 @@ def _calculate_one(expression: str) -> str:
             if impossible is not None:
                 raise CalculationError(impossible) from None
             return _converted(conversion.amount, conversion.unit, translated, result)
-        for read in (scaled_quantity_read, fuel_needed_read) if isinstance(expression, str) else ():
+        for read in _UNIT_READERS if isinstance(expression, str) else ():
             said = read(expression)
             if said is not None and said[0] == translated:  # "2 cups of flour for 12 cookies: for 30?"
                 return f"{translated} = {format_number(result)} {said[1]}"
@@ -1305,6 +1306,9 @@ def _calculate_one(expression: str) -> str:
     return format_number(result)
 
 
+_UNIT_READERS = (scaled_quantity_read, fuel_needed_read, cut_into_pieces_read)
+"""Readers of word problems that know their result's unit ("(2 * 30 / 12)" in cups): the result is said in
+it, and a question they read is surely the calculator's."""
 _WHAT_FRACTION_RE = re.compile(r"\bwhat\s+fraction\b", re.IGNORECASE)
 """A share asked as a fraction ("What fraction are girls?")."""
 _COUNT_OF_THINGS_RE = re.compile(r"^(?P<n>\d+)\s+(?P<things>[a-z]+(?:\s+[a-z]+)?)$", re.IGNORECASE)
@@ -1428,7 +1432,7 @@ def reads_arithmetic(text: str) -> bool:
     if (
         conversion_in(text) is not None
         or result in (number_facts.answer(text), constants.answer(text, evaluate))
-        or any(read(text) is not None for read in (scaled_quantity_read, fuel_needed_read))
+        or any(read(text) is not None for read in _UNIT_READERS)
     ):
         # "How many ml in a teaspoon?": a unit conversion worked out; "How do you spell 42?": a number fact;
         # "The recipe serves 4 ...: how much sugar for 6 people?": a quantity scaled ("serves" is the

@@ -1662,13 +1662,26 @@ def _said_of_another(text: str) -> str | None:
     value = given[0].group("v")
     numbers = {m.start() for m in _NUMBER_RE.finditer(text)}
     used = {relation.end() + given[0].start("v")} | ({relation.start("n")} if relation.group("n") else set())
+    later = _YEARS_ON_RE.search(text, asked.start()) if re.search(r"\bold\b", asked.group(0)) else None
+    years = (later.group("y") or later.group("y2")) if later else None
+    if later is not None:  # "How old will Anna be in 5 years?": her age then
+        used.add(later.start("y") if later.group("y") else later.start("y2"))
     if numbers != used:
         return None  # another number: not this relation alone
+    shift = f" {'-' if later.group('ago') else '+'} {years}" if later else ""
     if "cmp" in relation.groupdict() and relation.groupdict().get("cmp"):
         sign = "-" if relation.group("cmp") in _LESS_WORDS else "+"
-        return f"({value} {sign} {relation.group('n')})"
+        return f"({value} {sign} {relation.group('n')}{shift})"
     factor = relation.group("n") or _TIMES_WORDS[relation.group("k")]
-    return f"({value} * {factor})"
+    return f"({value} * {factor}{shift})"
+
+
+_YEARS_ON_RE = re.compile(
+    rf"\bin\s+(?P<y>{_UNSIGNED})\s+years?\b"
+    rf"|\b(?P<y2>{_UNSIGNED})\s+years?\s+(?:from now|later|(?P<ago>ago))\b",
+    re.IGNORECASE,
+)
+"""Years on or back from now ("in 5 years", "3 years ago")."""
 
 
 # Things put in groups of a size: "24 cupcakes in boxes of 6: how many boxes?".
@@ -3366,6 +3379,7 @@ def _to_expression(text: str) -> str:
         or _part_of_whole(cleaned)
         or _changed_by(cleaned)
         or _share_of_a_kind(cleaned)
+        or _cut_into(cleaned)
         or _items_total(cleaned)
         or _unit_price(cleaned)
         or _fee_per_item(cleaned)
@@ -4296,7 +4310,8 @@ def _pace_for_a_trip(text: str) -> Conversion | None:
 _DISTANCE_UNIT = r"(?:km|kilomet(?:er|re)s?|miles?|mi)"
 _FUEL_UNIT = r"(?:l|lit(?:er|re)s?|gal(?:lon)?s?)"
 _FUEL_USE_RE = re.compile(
-    rf"(?<![\w.])(?P<c>{_NUM})\s*(?P<fuel>{_FUEL_UNIT})\s*(?:per|/|every|for every|each|a|an)\s*"
+    rf"(?<![\w.])(?P<c>{_NUM})\s*(?P<fuel>{_FUEL_UNIT})\s*(?:of\s+(?:fuel|petrol|gas|gasoline|diesel)\s+)?"
+    rf"(?:per|/|every|for every|each|a|an)\s*"
     rf"(?:(?P<per>{_NUM})\s*)?(?P<dist>{_DISTANCE_UNIT})\b",
     re.IGNORECASE,
 )
@@ -4359,6 +4374,39 @@ def fuel_needed(text: str) -> tuple[str, str] | None:
         return f"({distance} / {groups['e']})", unit
     per = f" / {groups['per']}" if groups.get("per") else ""
     return f"({distance} * {groups['c']}{per})", unit
+
+
+_CUT_INTO_RE = re.compile(
+    rf"(?<![\w.])(?P<n>{_UNSIGNED})\s*(?P<unit>{_LENGTH_UNIT}|(?:kilo)?grams?|kg|g|lit(?:er|re)s?|l|ml)\b"
+    rf"[^.?!]*?[.?!]?[^.?!]*?\b(?:cut|divided|split|shared|broken|poured)\s+(?:\w+\s+)?(?:into|in)\s+"
+    rf"(?P<m>{_UNSIGNED})\s+(?:equal\s+|even\s+|same[- ]size\s+)?(?:pieces|parts|lengths|sections|portions|"
+    r"bottles|glasses|cups|bags|strips|slices)\b",
+    re.IGNORECASE,
+)
+"""An amount cut into a number of equal pieces ("A rope is 15 m long. It is cut into 4 equal pieces")."""
+
+
+def _cut_into(text: str) -> str | None:
+    """The arithmetic of :func:`cut_into_pieces`, or ``None``."""
+    read = cut_into_pieces(text)
+    return None if read is None else read[0]
+
+
+def cut_into_pieces(text: str) -> tuple[str, str] | None:
+    """An amount cut into equal pieces, each one asked, and its unit: "A rope is 15 m long. It is cut into 4
+    equal pieces. How long is each piece?" is ``(15 / 4)`` in m. ``None`` unless ``text`` holds just those
+    two numbers and asks how long, how much or how big each one is."""
+    if not _one_question(text) or len(_NUMBER_RE.findall(text)) != 2:
+        return None
+    cut = _CUT_INTO_RE.search(text)
+    if cut is None or not re.search(r"\bhow\s+(?:long|much|big|heavy)\b", text[cut.end() :], re.I):
+        return None
+    return f"({cut.group('n')} / {cut.group('m')})", cut.group("unit")
+
+
+def cut_into_pieces_read(text: str) -> tuple[str, str] | None:
+    """:func:`cut_into_pieces` of a question as the calculator reads it; ``None`` for any other question."""
+    return cut_into_pieces(_prepared(text)) if len(text) <= MAX_READ_CHARS else None
 
 
 def fuel_needed_read(text: str) -> tuple[str, str] | None:
