@@ -702,6 +702,24 @@ def test_a_part_of_a_whole_chained_rates_and_things_taken_each(text: str, value:
     assert evaluate(to_expression(text)) == pytest.approx(value)
 
 
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("The area of a square is 25. What is its side?", "sqrt(25) = 5"),  # it had been 25 squared before
+        ("A square has an area of 49 cm². What is its side length?", "sqrt(49) = 7 cm"),
+        ("A rectangle has a perimeter of 30 cm and a width of 5 cm. What is its length?", "(30 / 2 - 5) = 10 cm"),
+        ("A rectangle has an area of 24 m² and a length of 6 m. What is its width?", "(24 / 6) = 4 m"),
+        ("A square has a perimeter of 36 cm. How long is each side?", "(36 / 4) = 9 cm"),
+        ("The ratio of cats to dogs is 3:2. There are 15 cats. How many dogs?", "(15 * 2 / 3) = 10"),
+        ("Emma has twice as many stickers as Jack. Jack has 14 stickers. How many do they have together?",
+         "(14 * 2 + 14) = 42"),
+    ],
+)  # fmt: skip
+def test_a_shapes_size_from_its_quantity_a_ratio_and_two_amounts_together(text: str, shown: str) -> None:
+    """Each had been refused, or the small model's guess ("which is the same as its side length")."""
+    assert calculate.invoke({"expression": text}) == shown
+
+
 def test_a_share_asked_as_a_fraction_is_said_as_one() -> None:
     """ "A class has 12 boys and 18 girls. What fraction are girls?" had been the small model's guess."""
     said = calculate.invoke({"expression": "A class has 12 boys and 18 girls. What fraction are girls?"})
@@ -1121,7 +1139,6 @@ def test_a_shapes_area_perimeter_or_volume(text: str, value: float) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "The area of a square is 25. What is its side?",  # was 25 squared
         "The perimeter of a square is 20. What is its area?",  # was 20 squared
         "What is the diagonal of a square with side 2?",  # was 2 squared
         "A circle has a radius of 3. What is double its area?",  # not the area

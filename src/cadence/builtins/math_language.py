@@ -1657,6 +1657,9 @@ def _said_of_another(text: str) -> str | None:
         )
     )
     asked = re.search(rf"\b[Hh]ow\s+(?:old|tall|much|many|heavy|long|far)\b[^.?!]*\b{a}\b", text)
+    both = re.search(rf"\b[Hh]ow\s+(?:much|many)\b[^.?!]*{_TOTAL}", text[relation.end() :])
+    if asked is None and both is not None:  # "How many do they have together?": the two amounts added
+        asked = both
     if len(given) != 1 or asked is None or a == b:
         return None
     value = given[0].group("v")
@@ -1671,8 +1674,12 @@ def _said_of_another(text: str) -> str | None:
     shift = f" {'-' if later.group('ago') else '+'} {years}" if later else ""
     if "cmp" in relation.groupdict() and relation.groupdict().get("cmp"):
         sign = "-" if relation.group("cmp") in _LESS_WORDS else "+"
+        if asked is both:
+            return f"({value} {sign} {relation.group('n')} + {value})"
         return f"({value} {sign} {relation.group('n')}{shift})"
     factor = relation.group("n") or _TIMES_WORDS[relation.group("k")]
+    if asked is both:
+        return f"({value} * {factor} + {value})"
     return f"({value} * {factor}{shift})"
 
 
@@ -1773,6 +1780,41 @@ def two_numbers_from_sum_and_difference(text: str) -> str | None:
         f"({given_sum} + {given_difference}) / 2, the smaller (sum - difference) / 2 = "
         f"({given_sum} - {given_difference}) / 2."
     )
+
+
+# A ratio and one of its terms: "The ratio of cats to dogs is 3:2. There are 15 cats. How many dogs?".
+_RATIO_RE = re.compile(
+    rf"\bratio\s+of\s+(?P<a>[a-z]+)\s+to\s+(?P<b>[a-z]+)\s+(?:is|was|=)\s+(?P<x>{_UNSIGNED})\s*(?::|to)\s*"
+    rf"(?P<y>{_UNSIGNED})\b",
+    re.IGNORECASE,
+)
+
+
+def _from_a_ratio(text: str) -> str | None:
+    """One term of a ratio from the other: "The ratio of cats to dogs is 3:2. There are 15 cats. How many
+    dogs?" is ``(15 * 2 / 3)``; the two together asked, ``(15 * (3 + 2) / 3)``. ``None`` unless ``text``
+    holds the ratio and one count of one of its terms and asks the other (or the total)."""
+    if not _one_question(text):
+        return None
+    ratio = _RATIO_RE.search(text)
+    if ratio is None:
+        return None
+    terms = {_stem(ratio.group("a")): ratio.group("x"), _stem(ratio.group("b")): ratio.group("y")}
+    counts = [
+        m
+        for m in re.finditer(rf"(?<![\w.:])(?P<n>{_UNSIGNED})\s+(?P<kind>[a-z]+)\b", text[ratio.end() :])
+        if _stem(m.group("kind")) in terms
+    ]
+    asked = re.search(r"\bhow\s+many\s+(?P<kind>[a-z]+)\b", text[ratio.end() :], re.IGNORECASE)
+    if len(counts) != 1 or asked is None or len(_NUMBER_RE.findall(text[ratio.end() :])) != 1:
+        return None
+    known, count = _stem(counts[0].group("kind")), counts[0].group("n")
+    wanted = _stem(asked.group("kind"))
+    if wanted in terms and wanted != known:
+        return f"({count} * {terms[wanted]} / {terms[known]})"
+    if re.search(_TOTAL, text[ratio.end() :], re.IGNORECASE) or wanted in ("animal", "pet", "thing", "in"):
+        return f"({count} * ({ratio.group('x')} + {ratio.group('y')}) / {terms[known]})"
+    return None
 
 
 # An amount changed step by step: "I have 3 apples and buy 5 more. Then I eat 2. How many do I have?".
@@ -2799,6 +2841,8 @@ def shape_unit(text: str) -> str | None:
     """The unit of a shape's quantity ``text`` asks, when it asks one quantity of one shape and gives every
     size in one unit of length: "A rectangle is 8 m long and 5 m wide. What is its area?" is in m², "the
     perimeter of a square with side 7 cm" in cm; None otherwise (no unit, several, or units mixed)."""
+    if _size_from_a_quantity(_prepared(text) if len(text) <= MAX_READ_CHARS else "") is not None:
+        return size_from_a_quantity_unit(text)  # a size asked from a quantity: in the unit of length
     quantity = shape_quantity_asked(text)
     units = shape_size_units(text)
     if quantity is None or len(units) != 1:
@@ -2826,6 +2870,58 @@ def shape_size_units(text: str) -> set[str]:
         singular = (word, word[:-1], word[:-2])  # "metres", "inches"
         units.add(next((_UNIT_SYMBOLS_OF_LENGTH[w] for w in singular if w in _UNIT_SYMBOLS_OF_LENGTH), word))
     return units
+
+
+_GIVEN_QUANTITY_RE = re.compile(
+    rf"\b(?P<q>area|perimeter|circumference)\s+(?:of\s+(?:the|a|an|its)\s+[a-z]+\s+)?(?:of\s+|is\s+|=\s*|:\s*)"
+    rf"(?P<n>{_UNSIGNED})\b(?:\s*(?P<unit>{_LENGTH_UNIT})(?:²|\^?2\b|\b))?",
+    re.IGNORECASE,
+)
+"""A shape's quantity given, maybe with its unit ("an area of 49 cm²", "the area of a square is 25")."""
+_SIZE_ASKED_RE = re.compile(
+    r"\b(?:what|how\s+long|find|how\s+wide)\b[^.?!]*?\b(?P<size>side(?:\s+length)?|radius|diameter|length|"
+    r"width)\b|\bhow\s+(?P<how>long|wide)\s+is\s+(?:it|each\s+side|its\s+side|the\s+side)\b",
+    re.IGNORECASE,
+)
+
+
+def _size_from_a_quantity(text: str) -> str | None:
+    """A shape's size from its area, perimeter or circumference (and, for a rectangle, its other side): "A
+    square has an area of 49 cm². What is its side length?" is ``sqrt(49)``, a circle's radius from its area
+    ``sqrt(A / pi)``, "a rectangle's perimeter is 30 cm and its width 5 cm: its length?" ``(30 / 2 - 5)``.
+    ``None`` for any other question."""
+    shapes = {m.lower() for m in re.findall(rf"\b{_SHAPE}\b", text, re.IGNORECASE)}
+    given, asked = _GIVEN_QUANTITY_RE.search(text), _SIZE_ASKED_RE.search(text)
+    if len(shapes) != 1 or given is None or asked is None or asked.start() < given.end():
+        return None
+    shape, quantity, n = shapes.pop(), given.group("q").lower(), given.group("n")
+    size = (asked.group("size") or "side").lower().split()[0]
+    others = [m for m in _NUMBER_RE.finditer(text) if m.start() != given.start("n")]
+    if shape == "square" and not others and size in ("side", "length", "width"):
+        return f"sqrt({n})" if quantity == "area" else f"({n} / 4)" if quantity == "perimeter" else None
+    if shape == "circle" and not others and size in ("radius", "diameter"):
+        double = "2 * " if size == "diameter" else ""
+        if quantity == "area":
+            return f"({double}sqrt({n} / pi))"
+        return f"({double}{n} / (2 * pi))" if quantity in ("circumference", "perimeter") else None
+    if shape == "rectangle" and len(others) == 1 and size in ("length", "width", "side"):
+        side = others[0].group()
+        if quantity == "area":
+            return f"({n} / {side})"
+        return f"({n} / 2 - {side})" if quantity == "perimeter" else None
+    return None
+
+
+def size_from_a_quantity_unit(text: str) -> str | None:
+    """The unit of length of a size :func:`_size_from_a_quantity` works out (the given quantity's, "49
+    cm²": cm), or None."""
+    prepared = _prepared(text) if len(text) <= MAX_READ_CHARS else ""
+    given = _GIVEN_QUANTITY_RE.search(prepared)
+    if given is None or _size_from_a_quantity(prepared) is None:
+        return None
+    units = shape_size_units(prepared) | ({given.group("unit")} if given.group("unit") else set())
+    names = {_UNIT_SYMBOLS_OF_LENGTH.get(u.lower(), u.lower()) for u in units}
+    return names.pop() if len(names) == 1 else None
 
 
 def _shape_problem(text: str) -> str | None:
@@ -3328,7 +3424,7 @@ def _to_expression(text: str) -> str:
     if counted is not None:
         return counted
     cleaned = _prepared(text)
-    leg = _leg_from_hypotenuse(cleaned)
+    leg = _leg_from_hypotenuse(cleaned) or _size_from_a_quantity(cleaned)
     if leg is not None:
         return leg  # "the hypotenuse of a right triangle is 25 and one leg is 7: the other leg?"
     shape = _shape_problem(cleaned)
@@ -3380,6 +3476,7 @@ def _to_expression(text: str) -> str:
         or _changed_by(cleaned)
         or _share_of_a_kind(cleaned)
         or _cut_into(cleaned)
+        or _from_a_ratio(cleaned)
         or _items_total(cleaned)
         or _unit_price(cleaned)
         or _fee_per_item(cleaned)
