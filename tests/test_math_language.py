@@ -711,6 +711,7 @@ def test_a_part_of_a_whole_chained_rates_and_things_taken_each(text: str, value:
         ("A rectangle has an area of 24 m² and a length of 6 m. What is its width?", "(24 / 6) = 4 m"),
         ("A square has a perimeter of 36 cm. How long is each side?", "(36 / 4) = 9 cm"),
         ("The ratio of cats to dogs is 3:2. There are 15 cats. How many dogs?", "(15 * 2 / 3) = 10"),
+        ("If 3 workers build a wall in 6 days, how long would 6 workers take?", "(6 * 3 / 6) = 3 days"),
         ("Emma has twice as many stickers as Jack. Jack has 14 stickers. How many do they have together?",
          "(14 * 2 + 14) = 42"),
     ],

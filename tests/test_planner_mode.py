@@ -306,6 +306,24 @@ def test_a_follow_up_giving_another_text_is_planned_as_the_question_it_asks() ->
     assert plan.tools == [{"name": "text_facts", "args": {"question": 'How many letters in "world"?'}}]
 
 
+def test_the_lexical_plan_takes_the_tool_sure_of_the_question() -> None:
+    """ "The sum of two numbers is 20 and their difference is 4." had been planned for statistics ("sum")
+    and "If 3 workers build a wall in 6 days, ..." for the calendar ("days")."""
+    from cadence.orchestration.planner import lexical_plan
+
+    engine, _ = planner_engine([], builtin_plugins=["math", "info", "geo", "text"])
+    tools = catalogue(engine.plugin_manager.bundles)
+    for asked in [
+        "The sum of two numbers is 20 and their difference is 4. What are the numbers?",
+        "If 3 workers build a wall in 6 days, how long would 6 workers take?",
+    ]:
+        plan = lexical_plan(asked, {"messages": [HumanMessage(asked)]}, tools, engine.settings)
+        assert [t["name"] for t in plan.tools] == ["calculate"], asked
+    listed = "What is the sum of 3, 5 and 9?"
+    plan = lexical_plan(listed, {"messages": [HumanMessage(listed)]}, tools, engine.settings)
+    assert [t["name"] for t in plan.tools] == ["statistics"]
+
+
 async def test_a_question_leaning_on_an_earlier_turn_is_not_read_alone() -> None:
     """ "Multiply that by 10" is no arithmetic alone; after a result, the calculator fills it in."""
     engine, _ = planner_engine(

@@ -39,6 +39,7 @@ from cadence.builtins.math_language import (
     shape_quantity_asked,
     shape_size_units,
     shape_unit,
+    time_for_workers_read,
     to_expression,
     trailing_unit,
     two_numbers_from_sum_and_difference,
@@ -1306,7 +1307,7 @@ def _calculate_one(expression: str) -> str:
     return format_number(result)
 
 
-_UNIT_READERS = (scaled_quantity_read, fuel_needed_read, cut_into_pieces_read)
+_UNIT_READERS = (scaled_quantity_read, fuel_needed_read, cut_into_pieces_read, time_for_workers_read)
 """Readers of word problems that know their result's unit ("(2 * 30 / 12)" in cups): the result is said in
 it, and a question they read is surely the calculator's."""
 _WHAT_FRACTION_RE = re.compile(r"\bwhat\s+fraction\b", re.IGNORECASE)

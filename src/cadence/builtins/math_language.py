@@ -2092,7 +2092,7 @@ _DOERS = (
 )
 _DONE_IN_RE = re.compile(
     rf"(?<![\w.])(?P<n>{_NUM})\s+(?P<things>{_DOERS})\b[^.?!]*?\b(?:in|takes?|took|need|needs)\s+"
-    rf"(?P<a>{_NUM})\s+(?:seconds?|minutes?|hours?|days?|weeks?|months?)\b",
+    rf"(?P<a>{_NUM})\s+(?P<unit>seconds?|minutes?|hours?|days?|weeks?|months?)\b",
     re.IGNORECASE,
 )
 """A job done by a number of workers (machines, pumps) in a time: "4 workers build a wall in 6 days"."""
@@ -2100,6 +2100,19 @@ _TIME_ASKED_RE = re.compile(
     r"\bhow long\b|\bhow many (?:seconds|minutes|hours|days|weeks|months)\b", re.IGNORECASE
 )
 _QUESTION_START_RE = re.compile(r"\b(?:how much|how many|how long|what)\b", re.IGNORECASE)
+
+
+def time_for_workers_read(text: str) -> tuple[str, str] | None:
+    """The time a number of workers take for a job, from another number's time, and its unit ("If 4 workers
+    build a wall in 6 days, how long would 8 workers take?": ``(6 * 4 / 8)`` days); ``None`` for any other
+    question."""
+    prepared = _prepared(text) if len(text) <= MAX_READ_CHARS else ""
+    done = _DONE_IN_RE.search(prepared)
+    expression = _proportion(prepared) if done is not None else None
+    if expression is None or not expression.startswith(f"({done.group('a')} * "):
+        return None
+    unit = done.group("unit").lower()
+    return expression, unit if unit.endswith("s") else f"{unit}s"
 
 
 def _proportion(text: str) -> str | None:

@@ -76,6 +76,7 @@ from cadence.models.preroute import (
     may_be_read,
     readable_routes,
     reads_explicitly,
+    reads_surely,
     routing_schema,
     tokenize,
 )
@@ -479,6 +480,9 @@ def _lexical_tool(part: str, index: ToolIndex, *, read: bool = True) -> str | No
     readable = [name for name in ranked if may_be_read(reader_of(index.tools[name][1]), part)] or [
         name for name in own if reads_explicitly(reader_of(index.tools[name][1]), part)
     ]
+    sure = [name for name in own if reads_surely(reader_of(index.tools[name][1]), part)]
+    if read and len(sure) == 1:
+        return sure[0]  # "The sum of two numbers is 20 and ...": the calculator, not statistics ("sum")
     ranked = (readable or ranked) if read else ranked
     candidates = [name for name in ranked if facts[name][0] > 0]
     if not candidates:  # tools taking no input: only one that covers most of the question

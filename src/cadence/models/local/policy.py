@@ -2305,7 +2305,7 @@ _MEASURED_SENTENCE_RE = re.compile(rf"^{_AMOUNT} is {_QUANTITY}\.$")
 
 _FRACTION_RESULT_RE = re.compile(
     r"^[^=\n]+ = (?:-?\d+/\d+(?: = -?\d+ \d+/\d+)?|-?\d+ \d+/\d+|-?\d+ \(a whole number: -?\d+/1\))"
-    r"(?: \(about -?\d+(?:\.\d+)?\))?$"
+    r"(?: \((?:about )?-?\d+(?:\.\d+)?\))?$"
 )
 """A calculator result that is a fraction, exact ("0.75 = 3/4", "12/8 = 3/2 = 1 1/2", "1/3 + 1/4 = 7/12"),
 maybe with its decimal value ("2/5 + 1/10 = 1/2 (about 0.5)")."""
