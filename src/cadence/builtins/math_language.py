@@ -705,7 +705,8 @@ _PRODUCTS = tuple(
     for pattern in (
         # "3 boxes with 12 eggs each", "7 apples at 2 dollars each", "12 classes with 25 students in each
         # class"
-        rf"(?<![\w.])(?P<a>{_NUM})\s+{_NOUNS}\s+{_LINK}\s+{_MONEY}(?P<b>{_NUM})(?:\s+{_NOUNS})?\s+{_EACH}\b",
+        rf"(?<![\w.])(?P<a>{_NUM})\s+{_NOUNS}\s+(?:of\s+{_NOUNS}\s+)?{_LINK}\s+{_MONEY}(?P<b>{_NUM})"
+        rf"(?:\s+{_NOUNS})?\s+{_EACH}\b",  # "6 rows of chairs with 12 chairs in each row" too
         # "3 boxes, each holding 12 eggs", "my 4 kids each get 5 dollars", "I have 3 kids. If each gets $20"
         rf"(?<![\w.])(?P<a>{_NUM})\s+{_NOUNS}(?:\s*[,.;]\s*|\s+)(?:(?:and|if|so|when)\s+)?"
         rf"each(?:\s+of\s+them|\s+one)?\s+[a-z]+(?:\s+at)?\s+{_MONEY}(?P<b>{_NUM})(?!\w|\.\d)",
@@ -735,7 +736,10 @@ _PRODUCTS = tuple(
         rf"{_MONEY}(?P<b>{_NUM})(?!\w|\.\d)",
     )
 )
-_SHARE_VERB = r"(?:shared?|split|divided?|distributed?|spread|gives?|given|hands?|handed|deals?|dealt)"
+_SHARE_VERB = (
+    r"(?:shared?|shares|split|splits|divided?|divides|distributed?|distributes|spread|gives?|given|hands?|"
+    r"handed|deals?|dealt)"
+)
 _QUOTIENTS = tuple(
     re.compile(pattern, re.IGNORECASE)
     for pattern in (
@@ -758,6 +762,9 @@ _QUOTIENTS = tuple(
         # "split a 90 dollar bill 3 ways"
         rf"\b{_SHARE_VERB}\s+(?:up\s+)?(?:a|an|the|my|our|his|her|their)?\s*{_MONEY}(?P<a>{_NUM})(?:\s+{_NOUNS})?\s+"
         rf"(?:equally\s+|evenly\s+)?(?P<b>{_NUM})\s+ways\b",
+        # "Tim has 45 candies. He wants to share them equally among 9 friends.": the things, then "them"
+        rf"(?<![\w.]){_MONEY}(?P<a>{_NUM})\s+{_NOUNS}\b[^?!]{{0,60}}?\b{_SHARE_VERB}\s+(?:them|it)\s+(?:out\s+)?"
+        rf"(?:equally\s+|evenly\s+)?(?:among|between|with|to)\s+(?P<b>{_NUM})\b",
         # "travels 300 km in 3 hours: what is its speed?", "earns 120 dollars in 8 hours: how much per hour?"
         rf"(?<![\w.]){_MONEY}(?P<a>{_NUM})\s+(?:{_NOUNS}\s+)?in\s+(?P<b>{_NUM})\s+[a-z]+\b"
         rf".*\b(?:speed|rate|pace|per|an? (?:hour|minute|second|day|week|month|year)|each|average)\b",
@@ -1698,6 +1705,12 @@ _GROUPS_OF_RE = re.compile(
     re.IGNORECASE,
 )
 """Things packed or seated in groups of a size ("24 cupcakes ... in boxes of 6", "30 kids in teams of 4")."""
+_PACKED_IN_RE = re.compile(
+    r"\b(?P<things>[a-z]+)\s+(?:come|are sold|are packed|are packaged|go|are put)\s+in\s+"
+    rf"(?P<group>[a-z]+)\s+of\s+(?P<m>{_UNSIGNED})\b",
+    re.IGNORECASE,
+)
+"""Things that come in groups of a size ("Eggs come in cartons of 12")."""
 _FULL_ONLY_RE = re.compile(r"\bfull\b|\bcomplete\b", re.IGNORECASE)
 _NEEDED_RE = re.compile(
     r"\b(?:need|needs|needed|required|require|does it take|will it take|to (?:hold|fit|pack|seat|carry))\b",
@@ -1713,6 +1726,17 @@ def _groups_needed(text: str) -> str | None:
     many cartons?" asks neither full ones nor those needed: None)."""
     if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(text):
         return None
+    packed = _PACKED_IN_RE.search(text)
+    if packed is not None and len(_NUMBER_RE.findall(text)) == 2:
+        # "Eggs come in cartons of 12. How many cartons for 100 eggs?": the cartons needed
+        asked = re.search(
+            rf"\bhow\s+many\s+{re.escape(_stem(packed.group('group')))}\w*\s+(?:[a-z]+\s+){{0,3}}?"
+            rf"(?:for|to\s+(?:hold|pack|fit|carry))\s+(?P<n>{_UNSIGNED})\s+(?P<things>[a-z]+)",
+            text,
+            re.IGNORECASE,
+        )
+        if asked is not None and _stem(asked.group("things")) == _stem(packed.group("things")):
+            return f"ceil({asked.group('n')} / {packed.group('m')})"
     found = _GROUPS_OF_RE.search(text)
     if found is None or len(_NUMBER_RE.findall(text)) != 2:
         return None
@@ -1780,6 +1804,62 @@ def two_numbers_from_sum_and_difference(text: str) -> str | None:
         f"({given_sum} + {given_difference}) / 2, the smaller (sum - difference) / 2 = "
         f"({given_sum} - {given_difference}) / 2."
     )
+
+
+# What is still needed to reach an amount: "A bike costs $240. Jake has saved $90. How much more?".
+_GOAL_RE = re.compile(
+    r"\b(?:costs?|is priced at|price is|goal is|target is|needs?|wants?|aims? for)\s+"
+    rf"{_MONEY}(?P<goal>{_NUM})\b",
+    re.IGNORECASE,
+)
+"""An amount to reach ("costs $240", "I need $500")."""
+_HELD_RE = re.compile(
+    rf"\b(?:has|have|had)\s+(?:already\s+)?(?:saved|collected|raised|got|earned)?\s*{_MONEY}(?P<held>{_NUM})\b"
+    rf"|\b(?:saved|collected|raised|got|earned)\s+{_MONEY}(?P<held2>{_NUM})\b",
+    re.IGNORECASE,
+)
+_MORE_ASKED_RE = re.compile(r"\bhow\s+(?:much|many)\s+more\b", re.IGNORECASE)
+
+
+def _still_needed(text: str) -> str | None:
+    """What is still needed to reach an amount: "A bike costs $240. Jake has saved $90. How much more does
+    he need?" is ``(240 - 90)``. ``None`` unless ``text`` holds just the goal and what is held, and asks
+    how much (or how many) more."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or not _MORE_ASKED_RE.search(text):
+        return None
+    goal, held = _GOAL_RE.search(text), _HELD_RE.search(text)
+    if goal is None or held is None or len(_NUMBER_RE.findall(text)) != 2:
+        return None
+    amount = held.group("held") or held.group("held2")
+    return f"({goal.group('goal')} - {amount})"
+
+
+# The change from paying: "4 apples at $0.75 each, paid with a $5 bill: how much change?".
+_PAID_WITH_RE = re.compile(
+    rf"\b(?:pay|pays|paid|paying|give|gives|gave|hand|hands|handed)\s+(?:with\s+)?(?:an?\s+)?{_MONEY}(?P<p>{_NUM})\b"
+    rf"(?:\s+(?:bill|note|banknote))?",
+    re.IGNORECASE,
+)
+
+
+def _change_from_paying(text: str) -> str | None:
+    """The change from paying for things: "If you buy 4 apples at $0.75 each and pay with a $5 bill, how
+    much change do you get?" is ``(5 - (4 * 0.75))``. ``None`` unless ``text`` asks the change and the rest,
+    without the amount paid, reads as the price."""
+    if not _one_question(text) or not re.search(r"\bchange\b", text, re.IGNORECASE):
+        return None
+    paid = _PAID_WITH_RE.search(text)
+    if paid is None:
+        return None
+    rest = text[: paid.start()] + " " + text[paid.end() :]
+    rest = re.sub(r"\bhow\s+much\s+change\b[^?.!]*", "how much is that in total", rest, flags=re.IGNORECASE)
+    cost = to_expression(rest)
+    prices = _NUMBER_RE.findall(rest)
+    if (not cost or not has_operation(cost) or cost.strip() == rest.strip()) and len(prices) == 1:
+        cost = prices[0]  # "A book costs $12. I pay with a $20 bill.": the one price
+    elif not cost or not has_operation(cost) or cost.strip() == rest.strip():
+        return None
+    return f"({paid.group('p')} - {cost})"
 
 
 # A ratio and one of its terms: "The ratio of cats to dogs is 3:2. There are 15 cats. How many dogs?".
@@ -3490,6 +3570,8 @@ def _to_expression(text: str) -> str:
         or _share_of_a_kind(cleaned)
         or _cut_into(cleaned)
         or _from_a_ratio(cleaned)
+        or _still_needed(cleaned)
+        or _change_from_paying(cleaned)
         or _items_total(cleaned)
         or _unit_price(cleaned)
         or _fee_per_item(cleaned)
