@@ -39,6 +39,10 @@ def test_is_prime_agrees_with_a_sieve() -> None:
         ("Is 50 a perfect square?", "No, 50 is not a perfect square: it lies between 49 (7²) and 64 (8²)."),
         ("Is 27 a perfect cube?", "Yes, 27 is a perfect cube: 3 × 3 × 3 = 27."),
         ("What's 17 divided by 3 with remainder?", "17 ÷ 3 = 5 remainder 2 (17 = 3 × 5 + 2)."),
+        (
+            "How many times does 7 go into 50?",  # it had been the small model's guess
+            "7 goes into 50 7 times, with 1 left over: 50 ÷ 7 = 7 remainder 1 (50 = 7 × 7 + 1).",
+        ),
         ("Divide 100 by 7 with the remainder", "100 ÷ 7 = 14 remainder 2 (100 = 7 × 14 + 2)."),
         ("How many zeros are in one billion?", "One billion (1,000,000,000) has 9 zeros."),
         ("How many zeros does a million have?", "One million (1,000,000) has 6 zeros."),

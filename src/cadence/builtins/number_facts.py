@@ -69,11 +69,13 @@ _REMAINDER_RE = re.compile(
     r"\b(?:divide\s+)?(?P<a>\d[\d,]*)\s+(?:divided\s+by|by|/|÷)\s+(?P<b>\d[\d,]*)\s+(?:with|and|giving|showing)\s+"
     r"(?:the\s+|a\s+|its\s+)?remainders?\b"
     r"|\b(?P<a2>\d[\d,]*)\s+(?:divided\s+by|/|÷)\s+(?P<b2>\d[\d,]*)\s+(?:as\s+)?(?:a\s+)?(?:quotient\s+and\s+"
-    r"remainder|whole\s+number\s+and\s+remainder)\b",
+    r"remainder|whole\s+number\s+and\s+remainder)\b"
+    r"|\bhow\s+many\s+times\s+(?:does|do|will|would|can|could)\s+(?P<b3>\d[\d,]*)\s+(?:go|fit)\s+(?:in|into)\s+"
+    r"(?P<a3>\d[\d,]*)\b",
     re.IGNORECASE,
 )
 """A division asked with its remainder: "17 divided by 3 with remainder", "divide 100 by 7 with the
-remainder"."""
+remainder", "How many times does 7 go into 50?"."""
 _ZEROS_RE = re.compile(
     r"\bhow\s+many\s+(?:zeros|zeroes|0s|0's|noughts)\s+(?:are\s+|does\s+)?(?:there\s+)?(?:in\s+|does\s+)?"
     r"(?P<x>(?:an?\s+|one\s+)?[\w ,]+?)(?:\s+have)?\s*[?.!]*\s*$",
@@ -392,12 +394,15 @@ def _perfect(match: re.Match[str]) -> str:
 
 
 def _with_remainder(match: re.Match[str]) -> str:
-    a = _whole(match.group("a") or match.group("a2"))
-    b = _whole(match.group("b") or match.group("b2"))
+    a = _whole(match.group("a") or match.group("a2") or match.group("a3"))
+    b = _whole(match.group("b") or match.group("b2") or match.group("b3"))
     if b == 0:
         return f"{a:,} cannot be divided by 0: a division by zero is undefined."
     q, r = divmod(a, b)
-    return f"{a:,} ÷ {b:,} = {q:,} remainder {r:,} ({a:,} = {b:,} × {q:,} + {r:,})."
+    said = f"{a:,} ÷ {b:,} = {q:,} remainder {r:,} ({a:,} = {b:,} × {q:,} + {r:,})."
+    if match.group("a3"):  # "How many times does 7 go into 50?"
+        return f"{b:,} goes into {a:,} {q:,} time{'' if q == 1 else 's'}, with {r:,} left over: {said}"
+    return said
 
 
 def _zeros(match: re.Match[str]) -> str | None:
