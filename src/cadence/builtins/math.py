@@ -30,16 +30,13 @@ from cadence.builtins.equations import solve as solve_equation
 from cadence.builtins.math_language import (
     closing_paren,
     conversion_in,
-    cut_into_pieces_read,
-    fuel_needed_read,
     has_operation,
     question_body,
     rate_in,
-    scaled_quantity_read,
+    read_with_unit,
     shape_quantity_asked,
     shape_size_units,
     shape_unit,
-    time_for_workers_read,
     to_expression,
     trailing_unit,
     two_numbers_from_sum_and_difference,
@@ -1281,10 +1278,9 @@ def _calculate_one(expression: str) -> str:
             if impossible is not None:
                 raise CalculationError(impossible) from None
             return _converted(conversion.amount, conversion.unit, translated, result)
-        for read in _UNIT_READERS if isinstance(expression, str) else ():
-            said = read(expression)
-            if said is not None and said[0] == translated:  # "2 cups of flour for 12 cookies: for 30?"
-                return f"{translated} = {format_number(result)} {said[1]}"
+        said = read_with_unit(expression) if isinstance(expression, str) else None
+        if said is not None and said[0] == translated:  # "2 cups of flour for 12 cookies: for 30?": in cups
+            return f"{translated} = {format_number(result)} {said[1]}"
         measured = shape_unit(expression) if isinstance(expression, str) else None
         if measured is not None:  # "A rectangle is 8 m long and 5 m wide. What is its area?": in m²
             return f"{translated} = {format_number(result)} {measured}"
@@ -1307,9 +1303,6 @@ def _calculate_one(expression: str) -> str:
     return format_number(result)
 
 
-_UNIT_READERS = (scaled_quantity_read, fuel_needed_read, cut_into_pieces_read, time_for_workers_read)
-"""Readers of word problems that know their result's unit ("(2 * 30 / 12)" in cups): the result is said in
-it, and a question they read is surely the calculator's."""
 _WHAT_FRACTION_RE = re.compile(r"\bwhat\s+fraction\b", re.IGNORECASE)
 """A share asked as a fraction ("What fraction are girls?")."""
 _COUNT_OF_THINGS_RE = re.compile(r"^(?P<n>\d+)\s+(?P<things>[a-z]+(?:\s+[a-z]+)?)$", re.IGNORECASE)
@@ -1433,7 +1426,7 @@ def reads_arithmetic(text: str) -> bool:
     if (
         conversion_in(text) is not None
         or result in (number_facts.answer(text), constants.answer(text, evaluate))
-        or any(read(text) is not None for read in _UNIT_READERS)
+        or read_with_unit(text) is not None
     ):
         # "How many ml in a teaspoon?": a unit conversion worked out; "How do you spell 42?": a number fact;
         # "The recipe serves 4 ...: how much sugar for 6 people?": a quantity scaled ("serves" is the

@@ -125,6 +125,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -2182,13 +2183,12 @@ _TIME_ASKED_RE = re.compile(
 _QUESTION_START_RE = re.compile(r"\b(?:how much|how many|how long|what)\b", re.IGNORECASE)
 
 
-def time_for_workers_read(text: str) -> tuple[str, str] | None:
+def time_for_workers(text: str) -> tuple[str, str] | None:
     """The time a number of workers take for a job, from another number's time, and its unit ("If 4 workers
     build a wall in 6 days, how long would 8 workers take?": ``(6 * 4 / 8)`` days); ``None`` for any other
     question."""
-    prepared = _prepared(text) if len(text) <= MAX_READ_CHARS else ""
-    done = _DONE_IN_RE.search(prepared)
-    expression = _proportion(prepared) if done is not None else None
+    done = _DONE_IN_RE.search(text)
+    expression = _proportion(text) if done is not None else None
     if expression is None or not expression.startswith(f"({done.group('a')} * "):
         return None
     unit = done.group("unit").lower()
@@ -3484,6 +3484,28 @@ def _coins_in(text: str) -> str | None:
     return f"({dollars} * 100 / {cents})"
 
 
+def _arithmetic(read: Callable[[str], tuple[str, str] | None], text: str) -> str | None:
+    """The arithmetic of a reader that also knows its result's unit, or ``None``."""
+    found = read(text)
+    return None if found is None else found[0]
+
+
+def read_with_unit(text: str) -> tuple[str, str] | None:
+    """The arithmetic and the unit of a word problem whose reader knows its result's unit: a quantity scaled
+    by servings ("(2 * 30 / 12)" in cups, :func:`scaled_quantity`), fuel for a distance (:func:`fuel_needed`),
+    an amount cut into pieces (:func:`cut_into_pieces`), workers' time (:func:`time_for_workers`); ``None``
+    for any other question. The calculator says such a result in its unit, and such a question is surely
+    the calculator's."""
+    if len(text) > MAX_READ_CHARS:
+        return None
+    prepared = _prepared(text)
+    for read in (scaled_quantity, fuel_needed, cut_into_pieces, time_for_workers):
+        found = read(prepared)
+        if found is not None:
+            return found
+    return None
+
+
 def to_expression(text: str) -> str:
     """An arithmetic expression for ``text`` (see :func:`_to_expression`); a question asked before its
     condition, or after a sentence stating its numbers, that reads as nothing is read again with the
@@ -3568,7 +3590,7 @@ def _to_expression(text: str) -> str:
         or _part_of_whole(cleaned)
         or _changed_by(cleaned)
         or _share_of_a_kind(cleaned)
-        or _cut_into(cleaned)
+        or _arithmetic(cut_into_pieces, cleaned)
         or _from_a_ratio(cleaned)
         or _still_needed(cleaned)
         or _change_from_paying(cleaned)
@@ -3586,10 +3608,10 @@ def _to_expression(text: str) -> str:
         or _packed_into(cleaned)
         or _time_to_finish(cleaned)
         or _by_dimensions(cleaned)
-        or _fuel_for_a_distance(cleaned)
+        or _arithmetic(fuel_needed, cleaned)
         or _total_with_charges(cleaned)
         or _amount_shared(cleaned)
-        or _scaled_by_servings(cleaned)
+        or _arithmetic(scaled_quantity, cleaned)
         or _price_rescaled(cleaned)
         or _rates_for_amounts(cleaned)
         or _leg_from_hypotenuse(cleaned)
@@ -4529,12 +4551,6 @@ _NOT_ONE_TRIP_RE = re.compile(
 """A trip driven more than once, over a time, or a price asked: more than the fuel for one distance."""
 
 
-def _fuel_for_a_distance(text: str) -> str | None:
-    """The arithmetic of :func:`fuel_needed`, or ``None``."""
-    read = fuel_needed(text)
-    return None if read is None else read[0]
-
-
 def fuel_needed(text: str) -> tuple[str, str] | None:
     """The fuel a car needs for a distance at its consumption, and the fuel's unit as written: "if I drive
     340 km and my car uses 6.5 L per 100 km, how much fuel do I need?" is ``(340 * 6.5 / 100)`` in L; at a
@@ -4578,12 +4594,6 @@ _CUT_INTO_RE = re.compile(
 """An amount cut into a number of equal pieces ("A rope is 15 m long. It is cut into 4 equal pieces")."""
 
 
-def _cut_into(text: str) -> str | None:
-    """The arithmetic of :func:`cut_into_pieces`, or ``None``."""
-    read = cut_into_pieces(text)
-    return None if read is None else read[0]
-
-
 def cut_into_pieces(text: str) -> tuple[str, str] | None:
     """An amount cut into equal pieces, each one asked, and its unit: "A rope is 15 m long. It is cut into 4
     equal pieces. How long is each piece?" is ``(15 / 4)`` in m. ``None`` unless ``text`` holds just those
@@ -4594,16 +4604,6 @@ def cut_into_pieces(text: str) -> tuple[str, str] | None:
     if cut is None or not re.search(r"\bhow\s+(?:long|much|big|heavy)\b", text[cut.end() :], re.I):
         return None
     return f"({cut.group('n')} / {cut.group('m')})", cut.group("unit")
-
-
-def cut_into_pieces_read(text: str) -> tuple[str, str] | None:
-    """:func:`cut_into_pieces` of a question as the calculator reads it; ``None`` for any other question."""
-    return cut_into_pieces(_prepared(text)) if len(text) <= MAX_READ_CHARS else None
-
-
-def fuel_needed_read(text: str) -> tuple[str, str] | None:
-    """:func:`fuel_needed` of a question as the calculator reads it; ``None`` for any other question."""
-    return fuel_needed(_prepared(text)) if len(text) <= MAX_READ_CHARS else None
 
 
 _FUEL_PLURALS = {"liter": "liters", "litre": "litres", "gallon": "gallons", "l": "L"}
@@ -4794,19 +4794,6 @@ def _served(match: re.Match[str]) -> str | None:
     if not who or who in _NOT_A_THING or who in ("needs", "uses", "takes", "calls", "requires"):
         return "" if how in ("serves", "feeds", "to serve", "to feed") or match.group("end") else None
     return _stem(who) if how in ("makes", "make", "yields", "to make", "for") else None
-
-
-def _scaled_by_servings(text: str) -> str | None:
-    """The arithmetic of :func:`scaled_quantity`, or ``None``."""
-    scaled = scaled_quantity(text)
-    return scaled[0] if scaled is not None else None
-
-
-def scaled_quantity_read(text: str) -> tuple[str, str] | None:
-    """The arithmetic and the unit of a quantity a question scales by servings ("A recipe needs 2 cups of
-    flour for 12 cookies. How much flour for 30 cookies?": ``(2 * 30 / 12)`` in cups, the unit its answer
-    is in); ``None`` for any other question."""
-    return scaled_quantity(_prepared(text)) if len(text) <= MAX_READ_CHARS else None
 
 
 def scaled_quantity(text: str) -> tuple[str, str] | None:
