@@ -1713,10 +1713,12 @@ _PACKED_IN_RE = re.compile(
 )
 """Things that come in groups of a size ("Eggs come in cartons of 12")."""
 _FULL_ONLY_RE = re.compile(r"\bfull\b|\bcomplete\b", re.IGNORECASE)
+"""Only full groups asked ("How many full cars?")."""
 _NEEDED_RE = re.compile(
     r"\b(?:need|needs|needed|required|require|does it take|will it take|to (?:hold|fit|pack|seat|carry))\b",
     re.IGNORECASE,
 )
+"""Groups needed asked ("How many boxes does he need?"): the last one partly filled counts."""
 
 
 def _groups_needed(text: str) -> str | None:
@@ -1758,6 +1760,7 @@ _PART_PERCENT_RE = re.compile(
     rf"(?<![\w.])(?P<p>{_NUM})\s*{_PCT}\s+(?:of\s+(?:them|the\s+[a-z]+)\s+)?(?:are|were|is|was)\s+(?P<kind>[a-z]+)\b",
     re.IGNORECASE,
 )
+"""A percent of a total said of one kind ("40% are boys")."""
 
 
 def _rest_of_percent(text: str) -> str | None:
@@ -1787,6 +1790,7 @@ _SUM_AND_DIFFERENCE_RE = re.compile(
     rf"(?:of\s+(?:them|the\s+two)\s+)?is\s+(?P<d>{_NUM})\b",
     re.IGNORECASE,
 )
+"""Two numbers given by their sum and difference."""
 
 
 def two_numbers_from_sum_and_difference(text: str) -> str | None:
@@ -1819,7 +1823,9 @@ _HELD_RE = re.compile(
     rf"|\b(?:saved|collected|raised|got|earned)\s+{_MONEY}(?P<held2>{_NUM})\b",
     re.IGNORECASE,
 )
+"""What is held already ("Jake has saved $90")."""
 _MORE_ASKED_RE = re.compile(r"\bhow\s+(?:much|many)\s+more\b", re.IGNORECASE)
+"""What is still needed asked ("How much more does he need?")."""
 
 
 def _still_needed(text: str) -> str | None:
@@ -1841,6 +1847,7 @@ _PAID_WITH_RE = re.compile(
     rf"(?:\s+(?:bill|note|banknote))?",
     re.IGNORECASE,
 )
+"""The amount paid with ("pay with a $5 bill")."""
 
 
 def _change_from_paying(text: str) -> str | None:
@@ -1869,6 +1876,7 @@ _RATIO_RE = re.compile(
     rf"(?P<y>{_UNSIGNED})\b",
     re.IGNORECASE,
 )
+"""A ratio of two kinds ("the ratio of cats to dogs is 3:2")."""
 
 
 def _from_a_ratio(text: str) -> str | None:
@@ -2033,7 +2041,9 @@ _PART_OF_WHOLE_RE = re.compile(
 )
 """A part of the whole said before ("3/4 of it", read as "(3 / 4) * it"; "40% full"; "half of it")."""
 _PART_ASKED_RE = re.compile(r"\bhow\s+(?:many|much)\b", re.IGNORECASE)
+"""A part asked for ("how many pages", "how much")."""
 _GAINED_BEFORE_RE = re.compile(rf"\b(?!(?:{_TAKEN})\b){_GAINED}\b|\bearns?\b|\bearned\b", re.IGNORECASE)
+"""A word of gaining before a part ("earn 10% of it"): nothing was taken."""
 
 
 def _part_of_whole(text: str) -> str | None:
@@ -2103,6 +2113,7 @@ _SHARE_OF_KIND_RE = re.compile(
     r"[a-z]+\s+(?:are|is|were)\s+(?P<kind2>[a-z]+)\b",
     re.IGNORECASE,
 )
+"""A word of gaining before a part ("earn 10% of it"): nothing was taken."""
 
 
 def _share_of_a_kind(text: str) -> str | None:
@@ -2171,6 +2182,7 @@ _DOERS = (
     r"workers?|people|persons?|men|women|machines?|pumps?|pipes?|taps?|printers?|painters?|builders?|"
     r"cooks?|robots?|cleaners?|employees?"
 )
+"""The share of one kind asked ("What fraction are girls?")."""
 _DONE_IN_RE = re.compile(
     rf"(?<![\w.])(?P<n>{_NUM})\s+(?P<things>{_DOERS})\b[^.?!]*?\b(?:in|takes?|took|need|needs)\s+"
     rf"(?P<a>{_NUM})\s+(?P<unit>seconds?|minutes?|hours?|days?|weeks?|months?)\b",
@@ -2976,6 +2988,7 @@ _SIZE_ASKED_RE = re.compile(
     r"width)\b|\bhow\s+(?P<how>long|wide)\s+is\s+(?:it|each\s+side|its\s+side|the\s+side)\b",
     re.IGNORECASE,
 )
+"""A shape's size asked ("What is its side length?", "How long is each side?")."""
 
 
 def _size_from_a_quantity(text: str) -> str | None:

@@ -2393,6 +2393,7 @@ _SHARE_ASKED_RE = re.compile(
 """A question asking one person's share of an amount ("Split a $85 bill among 3 people", "How much does each
 person pay?"): money worked out by a division last is said "each"."""
 _DIVIDED_LAST_RE = re.compile(r"/\s*\d+(?:\.\d+)?\s*\)*\s*$")
+"""Arithmetic whose last step divides by a number (an amount shared: "(180 / 4)")."""
 _FALL_ASKED_RE = re.compile(
     r"\b(?:fall|fell|fallen|drop|dropped|decrease|decreased|decline|declined|shrink|shrank|shrunk|go down|"
     r"went down|gone down|lose|lost|cheaper|reduced|cut)\b",
