@@ -1624,7 +1624,7 @@ _KIN = (
     r"son|daughter|mother|father|mom|mum|dad|brother|sister|friend|wife|husband|cousin|uncle|aunt|niece|"
     r"nephew|grandfather|grandmother|grandpa|grandma|grandson|granddaughter|boss|teacher|dog|cat"
 )
-_PERSON = rf"[A-Z][a-z]+|(?:his|her|their|my|your|our)\s+(?:{_KIN})"
+_PERSON = rf"[A-Z][a-z]+|(?:[Hh]is|[Hh]er|[Tt]heir|[Mm]y|[Yy]our|[Oo]ur)\s+(?:{_KIN})"
 """A person named ("Mary") or by a relation ("her son")."""
 _MULTIPLE_OF_ANOTHER_RE = re.compile(
     rf"\b(?P<a>{_PERSON})\s+(?:is|has|earns|weighs|owns|reads|runs|gets|makes|scored)\s+"
@@ -1642,6 +1642,25 @@ Max")."""
 _LESS_WORDS = frozenset({"younger", "shorter", "less", "fewer", "lighter"})
 
 
+_TIMES_THE_AGE_RE = re.compile(
+    rf"\b(?P<b>[A-Z][a-z]+)\s+is\s+(?P<v>{_UNSIGNED})(?:\s+years?\s+old)?\b[^?!]{{0,80}}?\b(?P<a>{_PERSON})\s+is\s+"
+    rf"(?P<k>twice|double|triple|half|(?P<n>{_UNSIGNED})\s+times)\s+(?:his|her|their|that)\s+age\b"
+)
+"""An age said as a multiple of another's just given ("Sam is 12 and his dad is 3 times his age")."""
+
+
+def _times_the_age(text: str) -> str | None:
+    """An age said as a multiple of another's given before it: "Sam is 12 and his dad is 3 times his age.
+    How old is his dad?" is ``(12 * 3)``. ``None`` unless ``text`` holds just those numbers and asks how old
+    the second one is."""
+    found = _TIMES_THE_AGE_RE.search(text) if _one_question(text) else None
+    if found is None or len(_NUMBER_RE.findall(text)) != (2 if found.group("n") else 1):
+        return None
+    if not re.search(rf"\bhow\s+old\s+is\s+{re.escape(found.group('a'))}\b", text[found.end() :], re.I):
+        return None
+    return f"({found.group('v')} * {found.group('n') or _TIMES_WORDS[found.group('k')]})"
+
+
 def _said_of_another(text: str) -> str | None:
     """One person's amount said of another's, the other's given and the first's asked: "John is twice as
     old as Mary. Mary is 15. How old is John?" is ``(15 * 2)``, "Tom is 5 years older than Ann. Ann is 12.
@@ -1653,7 +1672,7 @@ def _said_of_another(text: str) -> str | None:
     if relation is None:
         return None
     a, b = relation.group("a"), relation.group("b")
-    kin = re.fullmatch(rf"(?:his|her|their|my|your|our)\s+(?P<kin>{_KIN})", b)
+    kin = re.fullmatch(rf"(?:his|her|their|my|your|our)\s+(?P<kin>{_KIN})", b, re.IGNORECASE)
     # "her son" is then "The son" or "Her son"
     owner = r"(?:[Tt]he|[Hh]is|[Hh]er|[Tt]heir|[Mm]y|[Yy]our|[Oo]ur)"
     said = rf"{owner}\s+{kin.group('kin')}" if kin else re.escape(b)
@@ -2036,7 +2055,7 @@ _WHOLE_RE = re.compile(
 _PART_OF_WHOLE_RE = re.compile(
     rf"(?:\((?P<a>{_UNSIGNED})\s*/\s*(?P<b>{_UNSIGNED})\)\s*\*\s*(?:it|them|that)\b"
     rf"|(?P<p>{_UNSIGNED})\s*{_PCT}\s+(?:of\s+(?:it|them|that)\b|full\b)"
-    rf"|\b(?P<half>half)\s+(?:of\s+(?:it|them|that)\b|full\b))",
+    rf"|\b(?P<half>half)\s+(?:of\s+(?:it|them|that)\b|full\b|(?=(?:to|away)\b)))",
     re.IGNORECASE,
 )
 """A part of the whole said before ("3/4 of it", read as "(3 / 4) * it"; "40% full"; "half of it")."""
@@ -2071,6 +2090,9 @@ def _part_of_whole(text: str) -> str | None:
     left = re.search(_LEFT + r"|\bmore\b|\bto (?:go|fill|read|finish)\b", text[part.end() :], re.IGNORECASE)
     if left and _GAINED_BEFORE_RE.search(text[whole.end() : part.start()]):
         return None  # "I have $500 and earn 10% of it. How much is left?": nothing was taken
+    taken = re.search(rf"\b{_TAKEN}\s+$", text[whole.end() : part.start()], re.IGNORECASE)
+    if taken and re.search(r"\bhow\s+(?:many|much)\b[^.?!]*\b(?:have|has|now)\b", text[part.end() :], re.I):
+        left = taken  # "I give half to my friend. How many do I have now?": what is left
     return f"({n} - {share})" if left else f"({share})"
 
 
@@ -3597,6 +3619,7 @@ def _to_expression(text: str) -> str:
         or _spent_from(cleaned)
         or _changes_in_steps(cleaned)
         or _said_of_another(cleaned)
+        or _times_the_age(cleaned)
         or _groups_needed(cleaned)
         or _rest_of_percent(cleaned)
         or _taken_of(cleaned)
