@@ -1412,6 +1412,14 @@ def test_its_in_a_later_part_is_the_place_an_earlier_part_names() -> None:
     ]
     parts = ["What's the population of X", "what's its capital?"]
     assert with_earlier_parts_values(parts, found) == parts  # a fact, not a value worked out
+    # after a turn about Sydney, "it" is still the place the message names ("how far is Sydney from Paris?"
+    # had been asked)
+    earlier = [HumanMessage("How far is Sydney from Melbourne?"),
+               AIMessage("Sydney, Australia is about 713 km from Melbourne, Australia.")]  # fmt: skip
+    asked = "What's the capital of Germany, and how far is it from Paris?"
+    assert with_possessive_place(asked, [*earlier, HumanMessage(asked)]) == (
+        "What's the capital of Germany, and how far is Germany from Paris?"
+    )
     # "it" of a distance from one place (it had been asked as it was: "A distance needs two places")
     assert parts_asked("What's the capital of Germany, and how far is it from Paris?")[1] == (
         "how far is Germany from Paris?"

@@ -1217,6 +1217,9 @@ def with_possessive_place(question: str, messages: Sequence[BaseMessage]) -> str
         if place:
             return question[: they.start()] + f"people in {place}" + question[they.end() :]
     possessive, far = _POSSESSIVE_RE.search(question), _FAR_IT_RE.search(question)
+    named = _IN_PLACE_RE.findall(question[: far.start()]) if far else []
+    if named:  # "What's the capital of Germany, and how far is it from Paris?": Germany, not the last turn's
+        return _FAR_IT_RE.sub(lambda m: f"{m.group('far')} is {named[-1]}", question, count=1)
     elided = None if possessive or far or _THERE_RE.search(question) else _ELIDED_PLACE_RE.match(question)
     place = previous_place(messages, latest=True) if possessive or far or elided else None
     if not place:
