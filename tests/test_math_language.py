@@ -730,6 +730,13 @@ def test_a_shapes_size_from_its_quantity_a_ratio_and_two_amounts_together(text: 
     assert calculate.invoke({"expression": text}) == shown
 
 
+def test_a_lead_in_of_wanting_to_know_is_no_part_of_what_is_read() -> None:
+    """ "I need to know how many minutes are in a week" had been refused ("I want to know" was read)."""
+    assert calculate.invoke({"expression": "I need to know how many minutes are in a week"}).startswith(
+        "1 week = 10080 minutes"
+    )
+
+
 def test_a_share_asked_as_a_fraction_is_said_as_one() -> None:
     """ "A class has 12 boys and 18 girls. What fraction are girls?" had been the small model's guess."""
     said = calculate.invoke({"expression": "A class has 12 boys and 18 girls. What fraction are girls?"})

@@ -135,7 +135,8 @@ from cadence.text import numbers_from_words, spelling_fixed
 
 _LEAD_RE = re.compile(
     r"^(?:(?:now|ok(?:ay)?|so|and|also|then|next|please|hey|hi|can you|could you|would you|will you|"
-    r"tell me|show me|let me know|i want to know|i'd like to know|do you know|what(?:'s|’s|s| is| are| was)|"
+    r"tell me|show me|let me know|i want to know|i'd like to know|i need to know|i wanna know|do you know|"
+    r"what(?:'s|’s|s| is| are| was)|"
     r"what would be|(?:what )?if (?:i|you|we)|how much (?:is|are|does|do)|how many is|calculate|compute|"
     r"evaluate|work out|figure out|"
     r"solve|find|give me|the result of|the value of|result of|value of|the answer to|answer to|"
