@@ -2751,6 +2751,21 @@ def test_a_follow_up_counting_something_else_counts_it_in_the_text_given_before(
     assert with_text_referred("And the population?", history) is None
 
 
+def test_a_text_given_after_a_colon_is_read_alone_after_another_turn() -> None:
+    """ "Summarize this: Cadence is ... It routes ..." after a time difference had gone to the docs search: its
+    "it" was read as leaning on the previous turn, so its tools did not read it."""
+    from cadence.models.local.policy import refers_back
+
+    history = [
+        SystemMessage("x"),
+        HumanMessage("What's the time difference between UTC and EST?"),
+        AIMessage("5 h"),
+    ]
+    asked = "Summarize this: Cadence routes questions. It has agents. Each has tools."
+    assert not refers_back(asked, [*history, HumanMessage(asked)])
+    assert refers_back("Summarize it", [*history, HumanMessage("Summarize it")])
+
+
 def test_a_reference_to_a_text_is_the_text_the_previous_question_gave() -> None:
     """ "Now reverse it" after a word count had gone to the world clock on "now"."""
     from cadence.models.local.policy import referred_question, refers_back

@@ -324,8 +324,8 @@ def refers_back(question: str, messages: Sequence[BaseMessage]) -> bool:
     told = earlier_questions(messages, 1)
     if told and told[0].strip() and question.startswith(told[0].strip()):
         return False  # what it leaned on is written out before it ("I have 3 kids. If each gets $20, ...")
-    if _ACTS_ON_TEXT_RE.search(question) and _QUOTED_TEXT_RE.search(question):
-        return False  # the text it acts on is in it ("Now reverse 'I love sunny days'")
+    if _ACTS_ON_TEXT_RE.search(question) and _TEXT_GIVEN_RE.search(question):
+        return False  # the text it acts on is in it ("Now reverse 'I love sunny days'", "Summarize: ...")
     if OWN_RE.search(question) and (earlier or told_facts(_system_text(messages))):
         return True
     if not earlier:
