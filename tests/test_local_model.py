@@ -2751,6 +2751,29 @@ def test_a_follow_up_counting_something_else_counts_it_in_the_text_given_before(
     assert with_text_referred("And the population?", history) is None
 
 
+def test_its_after_a_place_fact_is_the_places_unless_a_number_has_it() -> None:
+    """ "What's its capital?" after the population of Italy had asked "the capital of 60431283"; "What's its
+    square root?" after the population of Japan had asked "Japan's square root"; "Now divide that by 2."
+    after "= 6 dollars" had found no value (and a division by 2 is no share "each")."""
+    from cadence.models.local.policy import referred_question
+
+    italy = [
+        HumanMessage("What is the population of Italy?"),
+        AIMessage("", tool_calls=[{"name": "place_facts", "args": {"question": "population of Italy"}, "id": "p"}]),
+        ToolMessage("The population of Italy is about 60.4 million (60,431,283), by GeoNames' figures.",
+                    tool_call_id="p", name="place_facts"),
+        AIMessage("The population of Italy is about 60.4 million."),
+    ]  # fmt: skip
+    assert referred_question("What's its capital?", [*italy, HumanMessage("What's its capital?")]) == (
+        "What's its capital?"
+    )
+    root = "What's its square root?"
+    assert with_possessive_place(root, [*italy, HumanMessage(root)]) == root
+    assert referred_question(root, [*italy, HumanMessage(root)]) == "What's the square root of 60431283?"
+    assert result_value("(12 / 100) * 50 = 6 dollars") == "6 dollars"
+    assert arithmetic_statement("(6 / 2) = 3 ($3)", "Now divide that by 2.") == "That comes to $3 (6 / 2)."
+
+
 def test_a_text_given_after_a_colon_is_read_alone_after_another_turn() -> None:
     """ "Summarize this: Cadence is ... It routes ..." after a time difference had gone to the docs search: its
     "it" was read as leaning on the previous turn, so its tools did not read it."""

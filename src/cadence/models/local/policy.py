@@ -1217,6 +1217,9 @@ def with_possessive_place(question: str, messages: Sequence[BaseMessage]) -> str
         if place:
             return question[: they.start()] + f"people in {place}" + question[they.end() :]
     possessive, far = _POSSESSIVE_RE.search(question), _FAR_IT_RE.search(question)
+    tail = _ITS_TAIL_RE.search(question)
+    if possessive and tail and _OF_A_NUMBER_RE.search(tail.group("what")):
+        possessive = None  # "What's its square root?" after the population of Japan: the number's
     named = _IN_PLACE_RE.findall(question[: far.start()]) if far else []
     if named:  # "What's the capital of Germany, and how far is it from Paris?": Germany, not the last turn's
         return _FAR_IT_RE.sub(lambda m: f"{m.group('far')} is {named[-1]}", question, count=1)
@@ -1467,6 +1470,10 @@ _FIGURE_STATED_RE = re.compile(
 "Italy covers 301,230 km² (116,306 square miles).")."""
 
 
+_WORKED_IN_UNIT_RE = re.compile(
+    r"^[^=\n]*[-+*/(][^=\n]* = (?P<n>-?\d[\d,]*(?:\.\d+)?) (?P<unit>[^\W\d][\w/²³]*(?: [^\W\d][\w/²³]*)?)\.?$"
+)
+"""Arithmetic worked out in a unit ("(12 / 100) * 50 = 6 dollars", "(8 * 5) = 40 m²")."""
 _JUDGED_NUMBER_RE = re.compile(r"^(?:Yes|No)[,:]\s+(?P<n>-?\d[\d,]*(?:\.\d+)?)\s+(?:is|isn't|has)\b")
 """A yes or no said of one number ("Yes, 56 is even.", "No, 91 is not a prime number ...")."""
 
@@ -1480,6 +1487,9 @@ def result_value(result: str) -> str | None:
     judged = _JUDGED_NUMBER_RE.match(result.strip())
     if judged is not None:  # "Yes, 56 is even.": what it said of 56
         return judged.group("n").replace(",", "")
+    worked = _WORKED_IN_UNIT_RE.match(" ".join(result.split()))
+    if worked is not None:  # "(12 / 100) * 50 = 6 dollars": 6 dollars
+        return f"{worked.group('n').replace(',', '')} {worked.group('unit')}"
     measured = _MEASURED_RE.match(" ".join(result.split()))
     if measured is not None:
         shown = measured.group("value")
@@ -1836,6 +1846,13 @@ def _same_words_another_number(rest: str, previous: str) -> str | None:
 
 _ITS_TAIL_RE = re.compile(r"\bits\s+(?P<what>[a-z]+(?:\s+[a-z]+){0,2})\s*[?.!]*\s*$", re.IGNORECASE)
 """A question ending in what the previous result has ("What's its square root?", "and its cube?")."""
+_OF_A_NUMBER_RE = re.compile(
+    r"\b(?:square|cube|root|roots|factors?|digits?|double|half|triple|reciprocal|inverse|log|logarithm|"
+    r"factorial|sum|product|remainder|percent|percentage|value|negative|opposite|multiples?|divisors?|"
+    r"sine|cosine|tangent|binary|hex|hexadecimal|roman|words?|parity)\b",
+    re.IGNORECASE,
+)
+"""What a number has ("its square root", "its factors"), unlike a place ("its capital", "its area")."""
 
 
 def number_asked_of(question: str, previous: str | None) -> str | None:
@@ -2040,6 +2057,15 @@ def with_text_referred(question: str, messages: Sequence[BaseMessage]) -> str | 
     return f"{question.strip().rstrip('?.!')} in '{text}'?"
 
 
+def _owned_by_a_place(question: str, messages: Sequence[BaseMessage]) -> bool:
+    """Whether ``question`` asks what the place talked about has ("What's its capital?" after the population
+    of Italy), not what a number has ("its square root", :data:`_OF_A_NUMBER_RE`)."""
+    owned = _ITS_TAIL_RE.search(question)
+    if owned is None or _OF_A_NUMBER_RE.search(owned.group("what")):
+        return False
+    return previous_place(messages, latest=True) is not None
+
+
 def referred_question(question: str, messages: Sequence[BaseMessage]) -> str:
     """``question`` with a reference to the previous turn's number written out, for routing ("What's the next
     prime after it?" after "Is 221 prime?" is routed as "… after 221?"), else ``question``."""
@@ -2049,6 +2075,8 @@ def referred_question(question: str, messages: Sequence[BaseMessage]) -> str:
     on_text = with_text_referred(question, messages)
     if on_text is not None:
         return on_text
+    if _owned_by_a_place(question, messages):
+        return question  # "What's its capital?" after the population of Italy: Italy's (not 60431283's)
     earlier = previous_result(messages)
     value = result_value(earlier[1]) if earlier is not None else None
     value = value or number_asked_of(question, previous_asked(messages))
@@ -2388,7 +2416,7 @@ def arithmetic_statement(result: str, question: str) -> str | None:
 
 
 _SHARE_ASKED_RE = re.compile(
-    r"\b(?:split|share[sd]?|divided?|divvy)\b[^.?!]*\b(?:among|between|by|amongst|evenly|equally|ways)\b"
+    r"\b(?:split|share[sd]?|divided?|divvy)\b[^.?!]*\b(?:among|between|amongst|evenly|equally|ways)\b"
     r"|\b(?:each|every)\s+(?:one|person|of\s+(?:us|them|you))\b|\bper\s+(?:person|head|people)\b"
     r"|\bdoes\s+each\b|\beach\s+(?:pay|owes?|gets?|get|put\s+in)\b",
     re.IGNORECASE,
@@ -3464,7 +3492,10 @@ class SmallModelPolicy:
         earlier = previous_result(messages)
         # the previous result of one of these tools, or of any when the question refers to it ("how
         # many weeks is that?" after the days between two dates)
-        refers = earlier is not None and REFERENCE_RE.search(question) is not None
+        refers = (
+            earlier is not None
+            and (REFERENCE_RE.search(question) or _ITS_TAIL_RE.search(question)) is not None
+        )
         stated = earlier[1] if earlier is not None and (earlier[0] in names or refers) else None
         if earlier is None:
             stated = previous_own_answer(messages)
@@ -3493,7 +3524,7 @@ class SmallModelPolicy:
             question = again  # "what about 80?": the previous question with 80
         elif stated is not None and (unit_asked := in_unit_asked(question, asked_before)) != question:
             question = unit_asked  # "In miles?" after a distance: the distance asked in miles
-        elif value is not None:
+        elif value is not None and not _owned_by_a_place(question, messages):
             question = resolve_reference(question, value)
         base = _system_text(messages)
         if (
