@@ -2771,6 +2771,7 @@ def test_its_after_a_place_fact_is_the_places_unless_a_number_has_it() -> None:
     assert with_possessive_place(root, [*italy, HumanMessage(root)]) == root
     assert referred_question(root, [*italy, HumanMessage(root)]) == "What's the square root of 60431283?"
     assert result_value("(12 / 100) * 50 = 6 dollars") == "6 dollars"
+    assert result_value("The answer is 6 dollars.") == "6 dollars"  # the supervisor's agents see answers
     assert arithmetic_statement("(6 / 2) = 3 ($3)", "Now divide that by 2.") == "That comes to $3 (6 / 2)."
 
 

@@ -1474,6 +1474,11 @@ _WORKED_IN_UNIT_RE = re.compile(
     r"^[^=\n]*[-+*/(][^=\n]* = (?P<n>-?\d[\d,]*(?:\.\d+)?) (?P<unit>[^\W\d][\w/²³]*(?: [^\W\d][\w/²³]*)?)\.?$"
 )
 """Arithmetic worked out in a unit ("(12 / 100) * 50 = 6 dollars", "(8 * 5) = 40 m²")."""
+_ANSWER_IN_UNIT_RE = re.compile(
+    r"^The answer is (?P<n>-?\d[\d,]*(?:\.\d+)?) (?P<unit>[^\W\d][\w/²³]*(?: [^\W\d][\w/²³]*)?)\.$"
+)
+"""An answer said in a unit ("The answer is 6 dollars.": what a supervisor's agent sees of the turn
+before)."""
 _JUDGED_NUMBER_RE = re.compile(r"^(?:Yes|No)[,:]\s+(?P<n>-?\d[\d,]*(?:\.\d+)?)\s+(?:is|isn't|has)\b")
 """A yes or no said of one number ("Yes, 56 is even.", "No, 91 is not a prime number ...")."""
 
@@ -1487,8 +1492,8 @@ def result_value(result: str) -> str | None:
     judged = _JUDGED_NUMBER_RE.match(result.strip())
     if judged is not None:  # "Yes, 56 is even.": what it said of 56
         return judged.group("n").replace(",", "")
-    worked = _WORKED_IN_UNIT_RE.match(" ".join(result.split()))
-    if worked is not None:  # "(12 / 100) * 50 = 6 dollars": 6 dollars
+    worked = _WORKED_IN_UNIT_RE.match(" ".join(result.split())) or _ANSWER_IN_UNIT_RE.match(result.strip())
+    if worked is not None:  # "(12 / 100) * 50 = 6 dollars", "The answer is 6 dollars.": 6 dollars
         return f"{worked.group('n').replace(',', '')} {worked.group('unit')}"
     measured = _MEASURED_RE.match(" ".join(result.split()))
     if measured is not None:
