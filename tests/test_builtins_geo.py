@@ -632,6 +632,13 @@ def test_a_fact_of_a_countrys_capital_is_the_capitals() -> None:
         "miles) from Paris, France in a straight line."
     )
     assert answer("What is the capital of Australia?") == "The capital of Australia is Canberra."
+    assert answer("what's Australia's capital's population?").endswith("The population of Canberra is 367,752, "
+                                                                      "by GeoNames' figures.")  # fmt: skip
+    # "its" after "the capital of Japan and" is Japan's (it had been taken for the capital's)
+    assert answer("What is the capital of Japan and its population?") == (
+        "The capital of Japan is Tokyo. The population of Japan is about 126.5 million (126,529,100), by "
+        "GeoNames' figures (not a live count)."
+    )
 
 
 def test_the_largest_city_asked_alone_is_said_first() -> None:

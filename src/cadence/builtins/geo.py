@@ -1199,8 +1199,15 @@ def _of_the_capital(question: str) -> str | None:
     capital of Australia?": the capital, then the population of Canberra), or None when the question asks
     the capital itself, or of no country with one."""
     named = list(_CAPITAL_NAMED_RE.finditer(question))
-    rest = _CAPITAL_NAMED_RE.sub(" ", question)
-    if not named or not [fact for fact in asked_facts(rest) if fact != "capital"]:
+    if not named:
+        return None
+    # the other fact is asked of the capital: said before it ("the population of the capital of Australia",
+    # "How far is the capital of Japan from ...") or after its "'s"; not "the capital of Japan and its
+    # population" (the country's)
+    before = question[: named[0].start()]
+    # "Australia's capital's population": the capital owns the fact
+    owned = named[0].group(0).endswith(("'s", "’s")) or re.match(r"['’]s\s+\w", question[named[0].end() :])
+    if not owned and not [fact for fact in asked_facts(before) if fact != "capital"]:
         return None  # "What is the capital of Australia?": the capital itself
     asked, lines = question, []
     for found in reversed(named):  # from the end, so the earlier spans stay where they are
