@@ -1404,9 +1404,11 @@ _TIME_WORDS = frozenset(
 )  # fmt: skip
 """Counts of time (the calendar's and the clock's to work out) and "how many times"."""
 _WORKED_RE = re.compile(r"^\(?[^=]*[-+*/][^=]*= -?\d")
+"""A calculator result worked out with an operation ("(15 * 2 * 7) = 210")."""
 _MONEY_RESULT_RE = re.compile(r"\((?:about )?-?[$€£¥][\d,.]+\)$")
 """A result said as an amount of money ("= 8 ($8)")."""
-"""A calculator result worked out with an operation ("(15 * 2 * 7) = 210")."""
+_UNIT_RESULT_RE = re.compile(r"^\([^=]*\) = -?[\d,.]+ (?P<unit>[^\W\d_][^()=]*)$")
+"""A quantity worked out in the unit the question gives ("(200 * 6 / 4) = 300 g", "(8 * 5) = 40 m²")."""
 
 
 def reads_arithmetic(text: str) -> bool:
@@ -1426,7 +1428,7 @@ def reads_arithmetic(text: str) -> bool:
     if (
         conversion_in(text) is not None
         or result in (number_facts.answer(text), constants.answer(text, evaluate))
-        or read_with_unit(text) is not None
+        or _UNIT_RESULT_RE.match(result) is not None
     ):
         # "How many ml in a teaspoon?": a unit conversion worked out; "How do you spell 42?": a number fact;
         # "The recipe serves 4 ...: how much sugar for 6 people?": a quantity scaled ("serves" is the

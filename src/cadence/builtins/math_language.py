@@ -2969,8 +2969,9 @@ def shape_unit(text: str) -> str | None:
     """The unit of a shape's quantity ``text`` asks, when it asks one quantity of one shape and gives every
     size in one unit of length: "A rectangle is 8 m long and 5 m wide. What is its area?" is in m², "the
     perimeter of a square with side 7 cm" in cm; None otherwise (no unit, several, or units mixed)."""
-    if _size_from_a_quantity(_prepared(text) if len(text) <= MAX_READ_CHARS else "") is not None:
-        return size_from_a_quantity_unit(text)  # a size asked from a quantity: in the unit of length
+    prepared = _prepared(text) if len(text) <= MAX_READ_CHARS else ""
+    if _size_from_a_quantity(prepared) is not None:
+        return _unit_of_a_size(prepared)  # a size asked from a quantity: in the unit of length
     quantity = shape_quantity_asked(text)
     units = shape_size_units(text)
     if quantity is None or len(units) != 1:
@@ -3041,12 +3042,11 @@ def _size_from_a_quantity(text: str) -> str | None:
     return None
 
 
-def size_from_a_quantity_unit(text: str) -> str | None:
-    """The unit of length of a size :func:`_size_from_a_quantity` works out (the given quantity's, "49
-    cm²": cm), or None."""
-    prepared = _prepared(text) if len(text) <= MAX_READ_CHARS else ""
+def _unit_of_a_size(prepared: str) -> str | None:
+    """The unit of length of the size :func:`_size_from_a_quantity` works out of the ``prepared`` text (the
+    given quantity's, "49 cm²": cm), or None."""
     given = _GIVEN_QUANTITY_RE.search(prepared)
-    if given is None or _size_from_a_quantity(prepared) is None:
+    if given is None:
         return None
     units = shape_size_units(prepared) | ({given.group("unit")} if given.group("unit") else set())
     names = {_UNIT_SYMBOLS_OF_LENGTH.get(u.lower(), u.lower()) for u in units}

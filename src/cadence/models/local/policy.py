@@ -1470,10 +1470,6 @@ _FIGURE_STATED_RE = re.compile(
 "Italy covers 301,230 km² (116,306 square miles).")."""
 
 
-_WORKED_IN_UNIT_RE = re.compile(
-    r"^[^=\n]*[-+*/(][^=\n]* = (?P<n>-?\d[\d,]*(?:\.\d+)?) (?P<unit>[^\W\d][\w/²³]*(?: [^\W\d][\w/²³]*)?)\.?$"
-)
-"""Arithmetic worked out in a unit ("(12 / 100) * 50 = 6 dollars", "(8 * 5) = 40 m²")."""
 _ANSWER_IN_UNIT_RE = re.compile(
     r"^The answer is (?P<n>-?\d[\d,]*(?:\.\d+)?) (?P<unit>[^\W\d][\w/²³]*(?: [^\W\d][\w/²³]*)?)\.$"
 )
@@ -1492,9 +1488,14 @@ def result_value(result: str) -> str | None:
     judged = _JUDGED_NUMBER_RE.match(result.strip())
     if judged is not None:  # "Yes, 56 is even.": what it said of 56
         return judged.group("n").replace(",", "")
-    worked = _WORKED_IN_UNIT_RE.match(" ".join(result.split())) or _ANSWER_IN_UNIT_RE.match(result.strip())
-    if worked is not None:  # "(12 / 100) * 50 = 6 dollars", "The answer is 6 dollars.": 6 dollars
-        return f"{worked.group('n').replace(',', '')} {worked.group('unit')}"
+    worked = _VALUE_IN_UNIT_RE.match(" ".join(result.split()))
+    if worked is not None and _OPERATION_RE.search(worked.group("expr")):
+        # "(12 / 100) * 50 = 6 dollars": 6 dollars; "(12 * 25) = 300 cents (3.00 dollars)": 300 cents
+        value, _, unit = worked.group("said").partition(" (")[0].partition(" ")
+        return f"{value.replace(',', '')} {unit}"
+    answered = _ANSWER_IN_UNIT_RE.match(result.strip())
+    if answered is not None:  # "The answer is 6 dollars.": what a supervisor's agent saw of the turn before
+        return f"{answered.group('n').replace(',', '')} {answered.group('unit')}"
     measured = _MEASURED_RE.match(" ".join(result.split()))
     if measured is not None:
         shown = measured.group("value")
@@ -1992,6 +1993,12 @@ def routing_question(question: str, messages: Sequence[BaseMessage]) -> str:
     return referred
 
 
+def _previous_value(messages: Sequence[BaseMessage]) -> str | None:
+    """The value the previous turn's result states (:func:`result_value`), or None."""
+    earlier = previous_result(messages)
+    return result_value(earlier[1]) if earlier is not None else None
+
+
 def read_in_context(question: str, messages: Sequence[BaseMessage]) -> str:
     """``question`` as it reads with what was said before (:func:`routing_question`), a follow-up giving
     another number, period or thing to count as the previous question asked with it ("And of 300?" after
@@ -2001,8 +2008,7 @@ def read_in_context(question: str, messages: Sequence[BaseMessage]) -> str:
         routed = resolve_place(routed, there_place(routed, messages))
     if routed == question and REFERENCE_RE.search(question) and numbers_in(question):
         # "Now add 10 to that." after 20: the previous result written out, "Now add 10 to 20."
-        earlier = previous_result(messages)
-        value = result_value(earlier[1]) if earlier is not None else None
+        value = _previous_value(messages)
         routed = resolve_reference(question, value) if value else question
     if not is_follow_up(question):
         return routed
@@ -2082,9 +2088,7 @@ def referred_question(question: str, messages: Sequence[BaseMessage]) -> str:
         return on_text
     if _owned_by_a_place(question, messages):
         return question  # "What's its capital?" after the population of Italy: Italy's (not 60431283's)
-    earlier = previous_result(messages)
-    value = result_value(earlier[1]) if earlier is not None else None
-    value = value or number_asked_of(question, previous_asked(messages))
+    value = _previous_value(messages) or number_asked_of(question, previous_asked(messages))
     return resolve_reference(question, value) if value else question
 
 
