@@ -60,6 +60,10 @@ async def test_missing_or_empty_tone_means_natural(engine_factory) -> None:
         ("What's 15% of 80? Show your work.", "learning"),
         ("Explain how you got 15% of 80.", "explanatory"),  # it had been answered "The answer is 12."
         ("Why is the sky blue?", "natural"),  # a question of its own
+        ("Explain that.", "explanatory"),  # the previous answer, explained
+        ("Now explain it like I'm five.", "explanatory"),
+        ("Explain that in a formal tone", "formal"),
+        ("Explain photosynthesis", "natural"),
     ],
 )
 def test_a_tone_asked_for_in_words_is_the_turns_when_the_request_names_none(message: str, tone: str) -> None:

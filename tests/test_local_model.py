@@ -2172,7 +2172,9 @@ def test_a_request_to_say_the_previous_answer_in_another_style_asks_the_previous
     assert asked_again("Briefly, what time is it in Rome?", [*history, HumanMessage("x")]) == (
         "Briefly, what time is it in Rome?"
     )
-    assert asked_again("Explain that", [*history, HumanMessage("x")]) == "Explain that"
+    assert asked_again("Explain what a plugin is", [*history, HumanMessage("x")]) == "Explain what a plugin is"
+    # to explain the previous answer: the previous question (explained, by the tone it asks)
+    assert asked_again("Explain that", [*history, HumanMessage("x")]) == "What time is it in Paris?"
     # how the previous answer was found: its question again (the turn's tone says to show the working)
     for how in ("How did you get that?", "Why?", "Where does that come from?", "Show your work"):
         assert asked_again(how, [*history, HumanMessage("x")]) == "What time is it in Paris?"
@@ -3115,3 +3117,62 @@ def test_a_correction_asks_the_previous_question_again_with_what_it_gives() -> N
     assert previous_asked(after) == "What's 15% of 300?"
     assert stated_facts("No, I meant 15%") == [] and stated_facts("Sorry, I meant Paris, Texas") == []
     assert current_turn([HumanMessage("No, I meant 15%")])[0] == "No, I meant 15%"  # nothing to correct
+
+
+def test_a_later_part_counting_in_a_text_it_does_not_give_counts_in_the_earlier_part_s() -> None:
+    """ "How many letters are in "strawberry" and how many r's?" had answered the letters alone: the second
+    part gave no text, and no word of the text agent's description fits "r's" or "consonants"."""
+    from cadence.models.local.policy import parts_asked
+
+    assert parts_asked('How many letters are in the word "strawberry" and how many r\'s?')[1] == (
+        'how many r\'s are in "strawberry"?'
+    )
+    assert parts_asked('How many letters in "Mississippi" and how many of them are s?')[1] == (
+        'how many s\'s are in "Mississippi"?'
+    )
+    assert parts_asked("What is the population of Spain and how many people live in Madrid?")[1] == (
+        "how many people live in Madrid?"  # no text counted before: as it is
+    )
+    from cadence.builtins.text import TextPlugin
+    from cadence.orchestration.coordinator import agent_readers
+    from cadence.sdk.routing import reader_of
+
+    question = 'How many vowels are in "banana", and how many consonants?'
+    text_tools = TextPlugin.create_agent().get_tools()
+    first = [
+        HumanMessage(question),
+        AIMessage("", tool_calls=[{"name": "goto_text_agent", "args": {}, "id": "r"}], name="coordinator"),
+        ToolMessage("text", tool_call_id="r", name="goto_text_agent"),
+        AIMessage("", tool_calls=[{"name": "text_facts", "args": {"question": 'How many vowels are in "banana"'},
+                                   "id": "t"}], name="text_agent"),
+        ToolMessage("The word 'banana' has 3 vowels (a).", tool_call_id="t", name="text_facts"),
+    ]  # fmt: skip
+    # the coordinator goes back to the text agent for the part its tool surely reads ...
+    routes = make_routing_tools(
+        [TextPlugin.get_metadata(), MathPlugin.get_metadata()],
+        readers=agent_readers({"text": text_tools, "math": MATH_TOOLS}),
+    )
+    model = LocalChatModel()
+    assert model.plan(first, **model.bind_tools(routes).kwargs).route_names == ["goto_text_agent"]
+    # ... and the agent asks it
+    readers = {t.name: reader_of(t) for t in text_tools}
+    assert next_own_part(question, _schemas(text_tools), first[1:], readers) == (
+        'how many consonants are in "banana"?'
+    )
+    assert next_own_part(question, _schemas(text_tools), first[1:]) is None  # by words alone: none fits
+
+
+def test_a_part_no_tool_of_the_agent_reads_is_left_to_another_agent() -> None:
+    """The supervisor's geo agent had asked "what time is it in Australia?" of place_facts (its words fit
+    "time zones") and answered with the country's whole profile beside the capital."""
+    from cadence.builtins.geo import GEO_TOOLS
+    from cadence.sdk.routing import reader_of
+
+    question = "What is the capital of Australia, and what time is it there?"
+    asked = [
+        AIMessage("", tool_calls=[{"name": "place_facts", "args": {"question": "What is the capital of Australia"},
+                                   "id": "g"}]),
+        ToolMessage("The capital of Australia is Canberra.", tool_call_id="g", name="place_facts"),
+    ]  # fmt: skip
+    readers = {t.name: reader_of(t) for t in GEO_TOOLS}
+    assert next_own_part(question, _schemas(GEO_TOOLS), asked, readers) is None

@@ -1249,6 +1249,8 @@ def test_a_question_with_a_second_number_is_no_conversion() -> None:
         ("A $45 pair of shoes is 20% off and there's a 6% tax. What's the final price?", 38.16),
         ("A coat is $200 with a discount of 25% and tax of 10%. What's the total?", 165),
         ("A $80 dress is 10% off, then another 20% off. What do I pay?", 57.6),
+        # a clause changing the result is never left out as context (it had been $51: the 15% alone)
+        ("What is 15% off $60, then another 10% off?", 45.9),
     ],
 )
 def test_a_price_changed_by_percents_in_turn(text: str, value: float) -> None:
@@ -2820,6 +2822,12 @@ def test_a_tip_or_tax_named_on_a_price_is_that_part(question: str, value: float)
         ("A car worth $20,000 depreciates 15% a year. What is it worth in 3 years?", 20000 * 0.85**3),
         ("My savings of 2000 grow 1% per month. How much after 18 months?", 2000 * 1.01**18),
         ("Prices rise with inflation of 3% a year. What does $100 cost in 10 years?", 100 * 1.03**10),
+        # said of a value lost, a decrease or a rise (each had been an error)
+        ("A car costs $18,000 and loses 15% of its value each year. Worth after 2 years?", 18000 * 0.85**2),
+        ("A phone loses 20% of its value every year. It costs $900 now. Its value in 3 years?", 900 * 0.8**3),
+        ("A population of 8000 decreases by 5% each year. What is it after 4 years?", 8000 * 0.95**4),
+        ("A ticket is $50 and rises 10% every year. What will it cost in 2 years?", 50 * 1.1**2),
+        ("My salary is $40,000 and increases by 3% a year. What will it be in 5 years?", 40000 * 1.03**5),
     ],
 )
 def test_a_growth_each_year_compounds_over_the_span(question: str, value: float) -> None:

@@ -565,6 +565,10 @@ def test_a_statement_with_numbers_that_asks_nothing_is_noted() -> None:
         "Can you repeat that?",
         "Make it formal.",
         "Make that shorter",
+        # to explain the previous answer (each had reached the calculator as "Explain 12")
+        "Explain that.",
+        "Can you explain it?",
+        "Now explain it like I'm five.",
     ],
 )
 def test_a_question_about_the_previous_answer_asks_it_again(message: str) -> None:
@@ -579,7 +583,8 @@ def test_a_question_about_the_previous_answer_asks_it_again(message: str) -> Non
         "How did you become an assistant?",
         "How do I get to Paris?",
         "Where does the Nile come from?",
-        "Explain that",  # no style asked: what "that" is, is the question's
+        "Explain photosynthesis",  # something of its own to explain
+        "Explain what a plugin is",
         "Show me the time in Tokyo",
         "Say hello",
         "Make it 5",  # a correction: another value

@@ -1264,12 +1264,15 @@ def unguessed(text: str) -> str | None:
 
 _GROWTH_RE = re.compile(
     r"\b(?:invest(?:s|ed|ing|ment)?|grows?|growing|grew|grown|growth|appreciat(?:e|es|ed|ing)|inflation"
-    r"|returns?|yield(?:s|ing)?|(?P<down>depreciat(?:e|es|ed|ing)|declin(?:e|es|ed|ing)|shrinks?|shrinking"
-    r"|shrank|los(?:e|es|ing)\s+value))\b",
+    r"|returns?|yield(?:s|ing)?|increas(?:e|es|ed|ing)|rises?|rising|rose"
+    r"|(?P<down>depreciat(?:e|es|ed|ing)|declin(?:e|es|ed|ing)|shrinks?|shrinking"
+    r"|decreas(?:e|es|ed|ing)|drops?|dropping|dropped|falls?|falling|fell"
+    r"|shrank|los(?:e|es|ing|t)\s+(?:value\b|[^.?!]{0,24}\bof\s+(?:its|their|the)\s+value)))\b",
     re.IGNORECASE,
 )
-"""An amount that grows (an investment, a population, a salary, prices under inflation) or shrinks (a car's
-value) by a percent each period: that compounds, by the meaning of a growth rate."""
+"""An amount that grows (an investment, a population, a salary, prices under inflation, "rises 10% every
+year") or shrinks (a car's value, "loses 15% of its value", "decreases by 5% each year") by a percent each
+period: that compounds, by the meaning of a growth rate."""
 _EACH_PERIOD_RE = re.compile(
     r"\b(?:per|a|an|each|every)\s+(?P<unit>year|month)\b|\bper annum\b|\b(?:annually|yearly)\b"
     r"|\b(?P<monthly>monthly)\b",
@@ -5457,7 +5460,13 @@ def _the_one_reading(parts: list[str], *, other_question: bool) -> str | None:
             return None  # "$19 an hour, 6 hours plus 5 hours": the rate left out is not context
         if _NUMBER_RE.search(part) and _SPLIT_RE.search(part):
             return None  # "1850 minus 40%, split with 2 friends": 2 or 3 shares, never none
+        if _NUMBER_RE.search(part) and (_GIVEN_PERCENT_RE.search(part) or _THEN_STEP_RE.match(part)):
+            return None  # "15% off $60, then another 10% off": a change of the result, never context
     return result
+
+
+_THEN_STEP_RE = re.compile(r"^\W*(?:and\s+)?then\b", re.IGNORECASE)
+"""A part that goes on from the one before it ("then $5 off", "and then add 3")."""
 
 
 _RESULT_RE = re.compile(r"^(?:that|it|this|the (?:result|answer))\s+(?=\S)", re.IGNORECASE)

@@ -437,12 +437,21 @@ def without_style_request(question: str) -> str:
 
 
 SAID_AGAIN_RE = re.compile(
-    r"^\W*(?:(?:can|could|would) you\s+)?(?:please\s+)?(?:explain|say|repeat|rephrase|put|write|give|tell me"
+    r"^\W*(?:(?:now|ok(?:ay)?|so|and|then)[ ,]+)?(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+    r"(?:explain|say|repeat|rephrase|put|write|give|tell me"
     r"|answer)?\s*(?:that|it|this|the (?:answer|result)|me that)?\s*(?:again)?\s*(?:please)?\W*$",
     re.IGNORECASE,
 )
 """What is left of a request to say the previous answer again once its style is taken off ("Explain that"
-of "Explain that in a formal tone", "Say it again" of "Say it again, briefly")."""
+of "Explain that in a formal tone", "Say it again" of "Say it again, briefly", "Now explain it" of "Now
+explain it like I'm five")."""
+EXPLAIN_PREVIOUS_RE = re.compile(
+    r"^\W*(?:(?:now|ok(?:ay)?|so|and|then)[ ,]+)?(?:(?:can|could|would) you\s+)?(?:please\s+)?explain"
+    r"(?:\s+(?:that|it|this|the (?:answer|result)))?(?:\s+to me)?(?:\s+please)?\W*$",
+    re.IGNORECASE,
+)
+"""A request to explain the previous answer, and nothing else ("Explain that.", "Can you explain it?"):
+the previous question, answered in the explanatory tone."""
 
 _THAT = (
     r"(?:that|this|it|those|these|(?:the|that|this|your) (?:answer|result|number|figure|value)s?|-?\d[\d.,]*)"
@@ -488,7 +497,8 @@ def asks_previous_again(question: str) -> bool:
         return True
     rest = without_style_request(text)
     if rest == text:
-        return SAID_AGAIN_RE.match(text) is not None and _AGAIN_RE.search(text) is not None
+        again = SAID_AGAIN_RE.match(text) is not None and _AGAIN_RE.search(text) is not None
+        return again or EXPLAIN_PREVIOUS_RE.match(text) is not None
     return SAID_AGAIN_RE.match(rest) is not None
 
 

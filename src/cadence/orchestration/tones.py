@@ -8,7 +8,7 @@ from enum import StrEnum
 from typing import Any
 
 from cadence.errors import ValidationError
-from cadence.models.preroute import HOW_FOUND_RE, MAKE_IT_RE
+from cadence.models.preroute import EXPLAIN_PREVIOUS_RE, HOW_FOUND_RE, MAKE_IT_RE, without_style_request
 
 
 class ResponseTone(StrEnum):
@@ -58,8 +58,8 @@ class ResponseTone(StrEnum):
     @classmethod
     def asked_in(cls, message: str) -> ResponseTone | None:
         """The tone a message asks for in words ("In a formal tone, ...", "Be brief: ...", "... step by
-        step"; "How did you get that?" the explanatory one, "Show your work" learning), or None when it asks
-        for none or for several."""
+        step"; "How did you get that?" and "Explain that." the explanatory one, "Show your work" learning),
+        or None when it asks for none or for several."""
         how = HOW_FOUND_RE.match(" ".join(message[:MAX_TONE_SCAN].split()))
         if how is not None:  # "How did you get that?": the previous answer with its working
             return cls.LEARNING if how.group("steps") else cls.EXPLANATORY
@@ -67,6 +67,8 @@ class ResponseTone(StrEnum):
         if made is not None:  # "Make it formal", "Make that shorter"
             return _MADE_TONES.get(made.group("how").lower())
         asked = {tone for tone, pattern in _ASKED_IN_WORDS.items() if pattern.search(message[:MAX_TONE_SCAN])}
+        if not asked and EXPLAIN_PREVIOUS_RE.match(without_style_request(message[:MAX_TONE_SCAN])):
+            return cls.EXPLANATORY  # "Explain that.", "Now explain it like I'm five."
         return asked.pop() if len(asked) == 1 else None
 
     @classmethod

@@ -410,8 +410,42 @@ def parts_asked(question: str) -> list[str]:
         elif named and _FAR_IS_IT_RE.search(part):
             # "What's the capital of Germany, and how far is it from Paris?": the distance of Germany
             part = _FAR_IS_IT_RE.sub(lambda m, n=named[-1]: f"{m.group('lead')}{n}", part, count=1)
+        else:
+            part = _with_earlier_text(part, out)
         out.append(part)
     return out
+
+
+_COUNT_OF_NO_TEXT_RE = re.compile(
+    r"^\W*(?:and\s+)?how\s+many(?:\s+of\s+them\s+are)?\s+(?P<what>[a-z]{1,12}(?:'s|’s)?)(?:\s+(?:are\s+there|does\s+it"
+    r"\s+have|has\s+it))?\s*[?.!]*$",
+    re.IGNORECASE,
+)
+"""A later part counting something of a text it does not give ("and how many r's?", "how many vowels?",
+"how many of them are s?")."""
+
+
+def _with_earlier_text(part: str, earlier: Sequence[str]) -> str:
+    """``part`` with the text an earlier part quoted, when it counts something of a text and gives none
+    ("How many letters are in "strawberry" and how many r's?": "how many r's in "strawberry"?"; "... and how
+    many of them are s?": "how many s's in ..."), else ``part``."""
+    counted = _COUNT_OF_NO_TEXT_RE.match(part)
+    if counted is None:
+        return part
+    quoted = next(
+        (
+            q
+            for text in reversed(earlier)
+            if _ACTS_ON_TEXT_RE.search(text) and (q := _QUOTED_TEXT_RE.search(text))
+        ),
+        None,
+    )
+    if quoted is None:
+        return part
+    what = counted.group("what")
+    if len(what) == 1:  # "how many of them are s?": the letter s
+        what = f"{what}'s"
+    return f"how many {what} are in {quoted.group(0)}?"
 
 
 _FAR_IS_IT_RE = re.compile(
@@ -423,13 +457,19 @@ Lyon?", where "it" is the trip)."""
 
 
 def next_own_part(
-    question: str, tools: Sequence[Mapping[str, Any]], turn: Sequence[BaseMessage]
+    question: str,
+    tools: Sequence[Mapping[str, Any]],
+    turn: Sequence[BaseMessage],
+    readers: Mapping[str, Any] | None = None,
 ) -> str | None:
     """The part of a question asking several (:func:`question_parts`) that an agent's ``tools`` fit by their
     words and that no call of this turn asked yet, or None: "What's the time in Hobart, and how many days
     until 1 February 2027?" is two calls of the info agent, where one answered and the other half was
     dropped. A part is asked when a call's argument is that part, or when a result already states all its
-    numbers; a part another agent's tools fit (matched here by its numbers alone) is left to it."""
+    numbers; a part another agent's tools fit (matched here by its numbers alone) is left to it, unless one
+    of ``tools`` surely reads it (``readers``: each tool's reader by name; "how many consonants are in
+    'banana'?" shares no word with the text tool's description); a part none of them may read is not
+    theirs."""
     parts = parts_asked(question)
     if len(parts) < 2 or not tools:
         return None
@@ -440,9 +480,13 @@ def next_own_part(
     for index, part in enumerate(parts):
         if part not in unasked:
             continue
+        if readers and not any(may_be_read(readers.get(tool_name(t)), part) for t in tools):
+            continue  # "what time is it in Australia?" of the geo agent: its words fit, its tool reads none
         order = _part_order(router, part, index)
         if order is not None and order[0]:  # matched by words, not by its numbers alone
             scored.append((order, part))
+        elif readers and any(reads_surely(readers.get(tool_name(t)), part) for t in tools):
+            scored.append(((True, False, 0.0, -index), part))
     return max(scored)[1] if scored else None
 
 
@@ -3264,7 +3308,7 @@ class SmallModelPolicy:
             )
         if real and results and question and tool_choice in (None, "auto") and self.preroute:
             # a question asking several things, several of them this agent's: the next one not asked yet
-            pending = next_own_part(question, real, turn)
+            pending = next_own_part(question, real, turn, self.readers)
             if pending is not None and not own_calls_failed(turn, names):
                 return self._plan_call(messages, real, pending, allow_text=False)
         if real and tool_choice != "none":
@@ -3303,6 +3347,13 @@ class SmallModelPolicy:
             return Plan("text", [], None, [], [], 0, fixed="\n".join(value for _, value in results))
         return self._plan_text(messages, question, results)
 
+    def _part_route(self, router: PreRouter, routes: Sequence[Mapping[str, Any]], part: str) -> str | None:
+        """The route of one part of a question asking several: the first whose agent's tool surely reads it
+        ("how many r's are in 'strawberry'?" shares no word with the text agent's description), else the
+        best by words (:func:`best_route`)."""
+        sure = (tool_name(t) for t in routes if reads_surely(self.readers.get(tool_name(t)), part))
+        return next(sure, None) or best_route(router, part)
+
     def reads_any(self, tools: Sequence[Mapping[str, Any]], question: str) -> bool:
         """Whether one of ``tools`` may read ``question`` (:func:`~cadence.models.preroute.may_be_read`; a
         tool without a reader may read anything)."""
@@ -3339,7 +3390,7 @@ class SmallModelPolicy:
                 elif routes and len(parts := parts_asked(question)) > 1:
                     router = PreRouter.from_tool_schemas(routes)
                     done = tried or set()
-                    pending = [best_route(router, part) for part in parts]
+                    pending = [self._part_route(router, routes, part) for part in parts]
                     untried = [n for n in pending if n is not None and route_core(n) not in done]
                     if not untried and revisit:
                         # several parts for one agent, which answered one ("What is 5 + 5 and what is
@@ -3347,7 +3398,7 @@ class SmallModelPolicy:
                         _, turn = current_turn(messages)
                         visits = route_visits(turn)
                         unasked = unasked_parts(with_earlier_parts_values(parts, turn), turn)
-                        again = [best_route(router, part) for part in unasked]
+                        again = [self._part_route(router, routes, part) for part in unasked]
                         untried = [
                             n for n in again if n is not None and visits[route_core(n)] < pending.count(n)
                         ]
