@@ -2172,7 +2172,9 @@ def test_a_request_to_say_the_previous_answer_in_another_style_asks_the_previous
     assert asked_again("Briefly, what time is it in Rome?", [*history, HumanMessage("x")]) == (
         "Briefly, what time is it in Rome?"
     )
-    assert asked_again("Explain what a plugin is", [*history, HumanMessage("x")]) == "Explain what a plugin is"
+    assert (
+        asked_again("Explain what a plugin is", [*history, HumanMessage("x")]) == "Explain what a plugin is"
+    )
     # to explain the previous answer: the previous question (explained, by the tone it asks)
     assert asked_again("Explain that", [*history, HumanMessage("x")]) == "What time is it in Paris?"
     # how the previous answer was found: its question again (the turn's tone says to show the working)
@@ -3176,3 +3178,14 @@ def test_a_part_no_tool_of_the_agent_reads_is_left_to_another_agent() -> None:
     ]  # fmt: skip
     readers = {t.name: reader_of(t) for t in GEO_TOOLS}
     assert next_own_part(question, _schemas(GEO_TOOLS), asked, readers) is None
+
+
+def test_a_function_of_mathematics_is_surely_the_calculator_s() -> None:
+    """ "What is log base 2 of 64?" fits the docs' "log" too: the model chose between them (5.8 s)."""
+    from cadence.builtins.math import reads_arithmetic
+    from cadence.sdk import SURELY
+
+    for question in ("What is log base 2 of 64?", "What is the factorial of 5?", "square root of 2"):
+        assert reads_arithmetic(question) is SURELY, question
+    assert reads_arithmetic("What is 12 * 12?") is True
+    assert not reads_arithmetic("How do I set the log level to 10?")

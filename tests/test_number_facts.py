@@ -89,6 +89,16 @@ def test_is_prime_agrees_with_a_sieve() -> None:
         ("What does IX mean?", "The Roman numerals IX are 9."),
         ("What is IIII?", "IIII is not written as Roman numerals are (read loosely it would be 4)."),
         ("Write 5000 in roman numerals", "Roman numerals write whole numbers from 1 to 3,999"),
+        # another base (the model had guessed "256 in binary is 10^3 * 8 + 4")
+        ("What is 255 in binary?", "255 in binary is 11111111."),
+        ("Convert 42 to hex", "42 in hexadecimal is 2A."),
+        ("What is 100 in base 3?", "100 in base 3 is 10201."),
+        ("Convert 0x1F to decimal.", "0x1F is 31 in decimal."),
+        ("binary 1010 to decimal", "1010 in binary is 10 in decimal."),
+        ("What is 1010 from binary to decimal?", "1010 in binary is 10 in decimal."),
+        ("hex FF in decimal", "FF in hexadecimal is 255 in decimal."),
+        ("What is 5 in binary to decimal?", "5 is not a number in binary: its digits go from 0 to 1."),
+        ("What is 12 in base 40?", "Numbers are written in bases from 2 to 36"),
     ],
 )
 def test_a_fact_about_whole_numbers_is_worked_out(question: str, said: str) -> None:
@@ -98,7 +108,15 @@ def test_a_fact_about_whole_numbers_is_worked_out(question: str, said: str) -> N
 
 @pytest.mark.parametrize(
     "question",
-    ["What is 12 * 12?", "Is 97 prime?", "How many zeros are in a googol?", "List 3, 1, 2", "Spell cat"],
+    [
+        "What is 12 * 12?",
+        "Is 97 prime?",
+        "How many zeros are in a googol?",
+        "List 3, 1, 2",
+        "Spell cat",
+        "What is log base 10 of 100?",
+        "Explain binary search",
+    ],
 )
 def test_other_questions_are_left_to_the_calculator(question: str) -> None:
     assert answer(question) is None

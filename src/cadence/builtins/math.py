@@ -1407,6 +1407,10 @@ _WORKED_RE = re.compile(r"^\(?[^=]*[-+*/][^=]*= -?\d")
 """A calculator result worked out with an operation ("(15 * 2 * 7) = 210")."""
 _MONEY_RESULT_RE = re.compile(r"\((?:about )?-?[$€£¥][\d,.]+\)$")
 """A result said as an amount of money ("= 8 ($8)")."""
+_MATH_FUNCTION_RESULT_RE = re.compile(
+    r"^(?:sqrt|sin|cos|tan|asin|acos|atan|degrees|radians|log|ln|log10|log2|exp|factorial|gcd|lcm)\("
+)
+"""A result worked out by a function of mathematics alone ("log(64, 2) = 6", "factorial(5) = 120")."""
 _UNIT_RESULT_RE = re.compile(r"^\([^=]*\) = -?[\d,.]+ (?P<unit>[^\W\d_][^()=]*)$")
 """A quantity worked out in the unit the question gives ("(200 * 6 / 4) = 300 g", "(8 * 5) = 40 m²")."""
 
@@ -1429,10 +1433,11 @@ def reads_arithmetic(text: str) -> bool:
         conversion_in(text) is not None
         or result in (number_facts.answer(text), constants.answer(text, evaluate))
         or _UNIT_RESULT_RE.match(result) is not None
+        or _MATH_FUNCTION_RESULT_RE.match(result) is not None
     ):
         # "How many ml in a teaspoon?": a unit conversion worked out; "How do you spell 42?": a number fact;
         # "The recipe serves 4 ...: how much sugar for 6 people?": a quantity scaled ("serves" is the
-        # docs' word too)
+        # docs' word too); "What is log base 2 of 64?": a function of mathematics ("log" is the docs' too)
         return SURELY  # type: ignore[return-value]
     counted = _THINGS_COUNTED_RE.search(text)
     things = counted is not None and counted.group("what").lower() not in _TIME_WORDS

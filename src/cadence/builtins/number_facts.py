@@ -17,7 +17,9 @@ calculator reads them from the question and works them out:
 - numbers put in order ("Sort these numbers: 42, 7, 19", "from largest to smallest");
 - the next number of a sequence whose rule is simple ("What's the next number: 2, 4, 8, 16?": 32);
 - a number in Roman numerals, or Roman numerals as a number ("Write 15 in Roman numerals": XV; "What is
-  MMXXIV?": 2024).
+  MMXXIV?": 2024);
+- a number in another base, or a number of another base in decimal ("What is 255 in binary?": 11111111;
+  "Convert 0x1F to decimal": 31; "binary 1010 to decimal": 10).
 
 :func:`answer` returns None for any other text, so the calculator reads it as arithmetic.
 """
@@ -282,6 +284,83 @@ def _from_roman(match: re.Match[str]) -> str | None:
     return f"The Roman numerals {letters} are {value:,}."
 
 
+_BASES = {"binary": 2, "octal": 8, "decimal": 10, "hex": 16, "hexadecimal": 16}
+"""The number bases named by word."""
+_BASE_NAMES = {2: "binary", 8: "octal", 10: "decimal", 16: "hexadecimal"}
+_BASE = r"(?:binary|octal|hex(?:adecimal)?|base[\s-]?\d{1,2})"
+MAX_BASE_DIGITS = 64
+"""Most digits of a number converted between bases (a longer one is no question a person asks)."""
+_TO_BASE_RE = re.compile(
+    rf"(?<![\w.])(?P<n>-?\d[\d,]*)(?:\s+\(?(?:in\s+)?(?:decimal|base[\s-]?10)\)?)?\s+(?:written\s+)?"
+    rf"(?:in|as|into|to)\s+(?:an?\s+)?(?P<base>{_BASE})(?:\s+(?:numbers?|numerals?|notation|form))?\b"
+    r"(?!\s+to\b)",
+    re.IGNORECASE,
+)
+"""A decimal number asked in another base: "What is 255 in binary?", "Convert 42 to hex", "100 in base 3"."""
+_FROM_BASE_RE = re.compile(
+    r"\b(?P<base>binary|octal|hex(?:adecimal)?)\s+(?:number\s+|numeral\s+)?(?P<digits>[0-9a-f]+)\b(?:\s+(?:in|to|into|as)\s+"
+    r"(?:decimal|base[\s-]?10|a\s+(?:decimal\s+)?number|numbers|digits))?"
+    rf"|\b(?P<digits2>[0-9a-f]+)\s+(?:(?:from|in)\s+)?\(?(?P<base2>{_BASE})\)?\s+(?:in|to|into|as)\s+"
+    r"(?:decimal|base[\s-]?10|a\s+(?:decimal\s+)?number)\b"
+    r"|(?<![\w.])(?P<literal>0x[0-9a-f]+|0b[01]+|0o[0-7]+)\b",
+    re.IGNORECASE,
+)
+"""A number written in another base asked in decimal: "binary 1010 to decimal", "1010 from binary to
+decimal", "Convert 0x1F to decimal", "hex FF in decimal"."""
+
+
+def _base_of(name: str) -> int:
+    named = name.lower().replace("-", " ")
+    return _BASES.get(named) or int(named.removeprefix("base").strip())
+
+
+def _in_base(n: int, base: int) -> str:
+    digits, rest = [], abs(n)
+    while True:
+        rest, digit = divmod(rest, base)
+        digits.append("0123456789abcdefghijklmnopqrstuvwxyz"[digit])
+        if rest == 0:
+            break
+    return ("-" if n < 0 else "") + "".join(reversed(digits)).upper()
+
+
+def _base_name(base: int) -> str:
+    return _BASE_NAMES.get(base, f"base {base}")
+
+
+def _to_base(match: re.Match[str]) -> str | None:
+    written = match.group("n")
+    base = _base_of(match.group("base"))
+    if not 2 <= base <= 36:
+        return f"Numbers are written in bases from 2 to 36; base {base} is not one."
+    n = _whole(written)
+    if len(str(abs(n))) > MAX_BASE_DIGITS:
+        return None
+    shown = _in_base(n, base)
+    if base == 10:
+        return f"{written} is {shown} in decimal."
+    return f"{written} in {_base_name(base)} is {shown}."
+
+
+def _from_base(match: re.Match[str]) -> str | None:
+    literal = match.group("literal")
+    if literal is not None:
+        digits, base = literal[2:], {"x": 16, "b": 2, "o": 8}[literal[1].lower()]
+        shown = literal
+    else:
+        digits = match.group("digits") or match.group("digits2")
+        base = _base_of(match.group("base") or match.group("base2"))
+        shown = f"{digits} in {_base_name(base)}"
+    if not 2 <= base <= 36 or len(digits) > MAX_BASE_DIGITS:
+        return None
+    try:
+        value = int(digits, base)
+    except ValueError:
+        highest = _in_base(base - 1, base)
+        return f"{digits} is not a number in {_base_name(base)}: its digits go from 0 to {highest}."
+    return f"{shown} is {value:,} in decimal."
+
+
 def _whole(written: str) -> int:
     return int(written.replace(",", ""))
 
@@ -504,6 +583,8 @@ def _answer(text: str) -> str | None:
         (_NEXT_ASKED_RE, _next_in_sequence),
         (_TO_ROMAN_RE, _to_roman),
         (_FROM_ROMAN_RE, _from_roman),
+        (_FROM_BASE_RE, _from_base),
+        (_TO_BASE_RE, _to_base),
     ):
         match = pattern.search(text)
         if match is not None:
@@ -513,4 +594,4 @@ def _answer(text: str) -> str | None:
     return None
 
 
-__all__ = ["MAX_LISTED", "MAX_NUMBER", "MAX_RANGE", "answer", "is_prime"]
+__all__ = ["MAX_BASE_DIGITS", "MAX_LISTED", "MAX_NUMBER", "MAX_RANGE", "answer", "is_prime"]
