@@ -162,11 +162,21 @@ def test_a_division_by_zero_is_said_to_be_undefined() -> None:
     assert calculate.invoke({"expression": "What is 10 divided by 0?"}) == (
         "10 / 0 is undefined: a number cannot be divided by zero."
     )
-    for outside in ("sqrt(-1)", "log(0)"):  # out of the function's domain: no real value
-        assert calculate.invoke({"expression": outside}) == (
-            f"{outside} has no real value: that input is outside the function's domain (as for the square "
-            "root of a negative number, or the logarithm of zero)."
-        )
+    # out of the function's domain: no real value, said in a sentence the answer gives as it is (the
+    # model had written "The square root of -1 is undefined in the complex plane")
+    assert calculate.invoke({"expression": "What's the square root of -1?"}) == (
+        "The square root of -1 is not a real number (no real number squared is negative); in complex numbers "
+        "it is i."
+    )
+    assert calculate.invoke({"expression": "sqrt(-4)"}).endswith("in complex numbers it is 2i.")
+    assert calculate.invoke({"expression": "sqrt(-5)"}).endswith("in complex numbers it is about 2.2361i.")
+    assert calculate.invoke({"expression": "log(0)"}) == (
+        "The logarithm of 0 has no value: logarithms are defined for numbers above zero only."
+    )
+    assert calculate.invoke({"expression": "asin(2)"}) == (
+        "The value of asin(2) is not a real number: that input is outside the function's domain (as for the "
+        "square root of a negative number, or the logarithm of zero)."
+    )
 
 
 @pytest.mark.parametrize("expression", ["15% + 86", "20%*50", "(15%) * 2", "10% - 3", "what is 15%"])
@@ -732,3 +742,25 @@ def test_a_fraction_divided_by_zero_is_undefined() -> None:
     assert calculate.invoke({"expression": "1/0 + 1/2"}) == (
         "1/0 + 1/2 is undefined: a number cannot be divided by zero."
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("Is zero even?", "Yes, 0 is even."),  # it had been "Is zero even = 0 even"
+        ("Is seven odd?", "Yes, 7 is odd."),
+        ("Is twenty-one prime?", "No, 21 is not a prime number: 21 = 3 × 7."),
+    ],
+)
+def test_a_number_in_words_is_asked_of_as_in_digits(question: str, said: str) -> None:
+    assert calculate.invoke({"expression": question}) == said
+
+
+def test_a_fraction_converted_is_said_as_written() -> None:
+    """ "How much is 3/4 cup in tablespoons?" had been "(3 / 4) cup = 12 tablespoons", then "The answer is
+    12." once the final answer could not read it."""
+    from cadence.models.local.policy import measured_statement
+
+    result = calculate.invoke({"expression": "How much is 3/4 cup in tablespoons?"})
+    assert result.startswith("3/4 cup = 12 tablespoons")
+    assert measured_statement(result) == "3/4 cup is 12 tablespoons."

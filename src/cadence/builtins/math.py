@@ -288,8 +288,8 @@ _IS_EVEN_RE = re.compile(
 
 def _about_parity(expression: str) -> str | None:
     """ "Yes, 42 is even." / "No, 42 is even, not odd."; None unless the text asks just that."""
-    match = _IS_EVEN_RE.match(expression)
-    if match is None:
+    match = _IS_EVEN_RE.match(expression) or _IS_EVEN_RE.match(numbers_from_words(expression))
+    if match is None:  # "Is zero even?" as "Is 0 even?"
         return None
     n = int(match.group("n").replace(",", ""))
     parity = "even" if n % 2 == 0 else "odd"
@@ -305,6 +305,8 @@ def _about_primes(expression: str) -> str | None:
     asked = _IS_PRIME_RE.match(expression)
     factors = _FACTORS_RE.match(expression)
     match = asked or factors
+    if match is None and numbers_from_words(expression) != expression:  # "Is seven prime?" as "Is 7 prime?"
+        return _about_primes(numbers_from_words(expression))
     if match is None:
         return None
     written = (match.group("n") or match.group("m") or "").replace(",", "")
@@ -951,9 +953,14 @@ def _in_cents(question: str, value: Number) -> str:
     return f" cents ({whole.quantize(Decimal('0.01'), rounding=decimal.ROUND_HALF_UP):,} {unit})"
 
 
+_FRACTION_AMOUNT_RE = re.compile(r"^\((\d+) / (\d+)\)(?= )")
+"""An amount of a conversion that is a fraction, as the reader wrote it ("(3 / 4) cup")."""
+
+
 def _converted(amount: str, unit: str, expression: str, value: Number) -> str:
     """A unit conversion's result as people say it, two decimals at most ("26.2 miles = 42.16 km"),
     then the exact value it was rounded from."""
+    amount = _FRACTION_AMOUNT_RE.sub(r"\1/\2", amount)  # "(3 / 4) cup" as written: "3/4 cup"
     shown = round(value, 2) if abs(value) >= 1 else float(f"{value:.3g}")
     exact = format_number(value)
     if format_number(shown) == exact:
@@ -1128,10 +1135,38 @@ def calculate(expression: str) -> str:
         read = undefined.group("read") or (expression.strip() if isinstance(expression, str) else "")
         if undefined.group("zero"):
             return f"{read} is undefined: a number cannot be divided by zero."
+        return _out_of_domain(read)
+
+
+_ONE_CALL_RE = re.compile(
+    r"^(?P<name>sqrt|log|ln|log10|log2)\((?P<x>-?\d+(?:\.\d+)?)(?:,\s*\d+(?:\.\d+)?)?\)$"
+)
+"""One square root or logarithm of a number, as the evaluator read it ("sqrt(-4)", "log10(0)")."""
+
+
+def _out_of_domain(read: str) -> str:
+    """The sentence saying that ``read`` (arithmetic out of a function's domain) has no real value: the
+    square root of a negative number with its value in complex numbers ("The square root of -4 is not a real
+    number ...: in complex numbers it is 2i."), the logarithm of a number not above zero."""
+    call = _ONE_CALL_RE.match(read.strip())
+    if call is not None and call.group("name") == "sqrt":
+        x = call.group("x")
+        root = math.sqrt(abs(float(x)))
+        value = format_number(int(root) if root == int(root) else round(root, 4))
+        about = "" if root == int(root) else "about "
         return (
-            f"{read} has no real value: that input is outside the function's domain (as for the square root "
-            "of a negative number, or the logarithm of zero)."
+            f"The square root of {x} is not a real number (no real number squared is negative); in complex "
+            f"numbers it is {about}{'' if value == '1' else value}i."
         )
+    if call is not None:
+        return (
+            f"The logarithm of {call.group('x')} has no value: logarithms are defined for numbers above zero "
+            "only."
+        )
+    return (
+        f"The value of {read} is not a real number: that input is outside the function's domain (as for the "
+        "square root of a negative number, or the logarithm of zero)."
+    )
 
 
 _UNDEFINED_RE = re.compile(
@@ -1409,8 +1444,10 @@ _MONEY_RESULT_RE = re.compile(r"\((?:about )?-?[$€£¥][\d,.]+\)$")
 """A result said as an amount of money ("= 8 ($8)")."""
 _MATH_FUNCTION_RESULT_RE = re.compile(
     r"^(?:sqrt|sin|cos|tan|asin|acos|atan|degrees|radians|log|ln|log10|log2|exp|factorial|gcd|lcm)\("
+    r"|^The (?:square root|logarithm) of -?\d"
 )
-"""A result worked out by a function of mathematics alone ("log(64, 2) = 6", "factorial(5) = 120")."""
+"""A result worked out by a function of mathematics alone ("log(64, 2) = 6", "factorial(5) = 120"), or out
+of its domain ("The logarithm of 0 has no value: ...")."""
 _UNIT_RESULT_RE = re.compile(r"^\([^=]*\) = -?[\d,.]+ (?P<unit>[^\W\d_][^()=]*)$")
 """A quantity worked out in the unit the question gives ("(200 * 6 / 4) = 300 g", "(8 * 5) = 40 m²")."""
 

@@ -2378,11 +2378,11 @@ def is_one_sentence(text: str) -> bool:
 
 _UNIT_WORDS = r"[^\W\d][^\s=(]*(?: [^\W\d][^\s=(]*){0,2}"
 """A unit of up to three words ("km", "square meters", "miles per hour")."""
-_AMOUNT = rf"(?P<amount>-?\d[\d.,]*(?: ?{_UNIT_WORDS}| ?°[CFK])(?: -?\d[\d.,]* ?[^\W\d][^\s=]*)?)"
+_AMOUNT = rf"(?P<amount>-?\d[\d.,]*(?:/\d+)?(?: ?{_UNIT_WORDS}| ?°[CFK])(?: -?\d[\d.,]* ?[^\W\d][^\s=]*)?)"
 _QUANTITY = rf"(?P<value>-?\d[\d.,e+-]*(?: ?{_UNIT_WORDS}| ?°[CFK]| K)(?: \d[\d.,]* ?{_UNIT_WORDS})?)"
 _MEASURED_RE = re.compile(rf"^{_AMOUNT} = {_QUANTITY}(?: \((?:exactly|read as) [^\n]*\))?$")
 """A result that gives one quantity in another unit: ``72 °F = 22.22 °C (exactly …)``, ``5 ft 9 in =
-175.26 cm (read as …)``, ``1.75 m = 5 ft 8.9 in (exactly …)``."""
+175.26 cm (read as …)``, ``1.75 m = 5 ft 8.9 in (exactly …)``, ``3/4 cup = 12 tablespoons (read as …)``."""
 _MEASURED_SENTENCE_RE = re.compile(rf"^{_AMOUNT} is {_QUANTITY}\.$")
 """The same said as :func:`measured_statement` says it ("300 K is 26.85 °C.")."""
 
