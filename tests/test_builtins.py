@@ -563,6 +563,29 @@ def test_a_query_of_a_word_the_docs_never_use_is_not_answered_by_its_other_words
     assert "guide.md" in tools["search_docs"].invoke({"query": "full-text search"})
 
 
+def test_a_setting_the_docs_never_name_is_said_as_written(tmp_path) -> None:
+    """ "What does CADENCE_MAX_TURNS do?" (no such setting) had been "No passages match ...: Try other or fewer
+    keywords.", said to the user as the answer."""
+    (tmp_path / "guide.md").write_text(
+        "# Guide\n\n## Limits\n\n`CADENCE_MAX_TOOL_HOPS` (default 50): tool calls per turn.\n",
+        encoding="utf-8",
+    )
+    tools = {t.name: t for t in make_docs_tools(tmp_path)}
+    said = tools["search_docs"].invoke({"query": "What does CADENCE_MAX_TURNS do?"})
+    assert said == "The documentation does not cover this: no passage mentions 'CADENCE_MAX_TURNS'."
+    assert "guide.md" in tools["search_docs"].invoke({"query": "What does CADENCE_MAX_TOOL_HOPS do?"})
+
+
+def test_the_bundled_docs_answer_what_the_guards_are_and_how_to_delete_a_thread() -> None:
+    """The bundled documentation had no passage on the guards ("What are guards?" reached the model: "Guns.")
+    and said how to delete a thread in a sentence on listing them (the retention setting came first)."""
+    tools = {t.name: t for t in DocsPlugin.create_agent().get_tools()}
+    guards = tools["search_docs"].invoke({"query": "What are guards?"})
+    assert guards.split("\n\n")[1].startswith("[1] overview.md") and "CADENCE_MAX_TOOL_HOPS" in guards
+    deleted = tools["search_docs"].invoke({"query": "How do I delete a thread?"})
+    assert "To delete a thread, send `DELETE /api/v1/threads/{id}`" in deleted.split("\n\n")[1]
+
+
 def test_a_name_the_docs_never_use_is_said_before_the_nearest_passages(tmp_path) -> None:
     """ "How do I run Cadence with Docker?" had been answered with the install and serve passages as if they
     spoke of Docker: a name the documentation never uses is said first."""

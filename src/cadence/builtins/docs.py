@@ -450,7 +450,7 @@ class DocsIndex:
             if self._vocabulary is None:
                 self._vocabulary = [row[0] for row in self._db.execute("SELECT term FROM vocabulary")]
             for term in terms:
-                if not term.isalpha() or len(term) < 3:
+                if not term.replace("_", "").isalpha() or len(term) < 3:  # a setting's name is a term too
                     continue
                 found = self._db.execute(
                     "SELECT 1 FROM passages WHERE passages MATCH ? LIMIT 1", (_any_of([term]),)
@@ -850,7 +850,7 @@ def make_docs_tools(folder: Path, *, writable: bool = False) -> list[BaseTool]:
         hits = index.search(query, limit)
         unknown = index.unknown_terms(query)
         if unknown and not hits:
-            words = ", ".join(repr(term) for term in unknown)
+            words = ", ".join(repr(_as_written(query, term)) for term in unknown)
             return f"The documentation does not cover this: no passage mentions {words}."
         named = [term for term in unknown if _named_in(query, term)]
         if named:  # "How do I run Cadence with Docker?": the passages found do not speak of Docker
@@ -952,7 +952,8 @@ class DocsPlugin(BasePlugin):
                 "tools, streaming, the OpenAI-compatible API, the web page (web UI), plugins and agents in "
                 "Markdown",
                 "limits: how many tool calls or agent routes are allowed per turn, what happens when they "
-                "are used up",
+                "are used up, the guards",
+                "writing plugins: an agent's tools, system prompt and metadata",
                 "find and quote passages from local documents with their source",
             ],
             response_schema={
