@@ -1147,6 +1147,11 @@ def test_a_rate_problem_that_is_not_one_product_is_not_read(text: str) -> None:
         ("What is the area of a circle with radius 3 plus 2?", math.pi * 9 + 2),
         ("What is double the area of a circle with radius 3?", 2 * math.pi * 9),
         ("What is the area of a circle with radius 3, rounded to 2 decimal places?", 28.27),
+        # one quantity from another: a square's side is a quarter of its perimeter (it had been 20 squared,
+        # then refused)
+        ("The perimeter of a square is 20. What is its area?", 25),
+        ("A square has an area of 49 cm². What is its perimeter?", 28),
+        ("A circle has a circumference of 31.4 m. What is its area?", math.pi * (31.4 / (2 * math.pi)) ** 2),
     ],
 )
 def test_a_shapes_area_perimeter_or_volume(text: str, value: float) -> None:
@@ -1156,7 +1161,6 @@ def test_a_shapes_area_perimeter_or_volume(text: str, value: float) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "The perimeter of a square is 20. What is its area?",  # was 20 squared
         "What is the diagonal of a square with side 2?",  # was 2 squared
         "A circle has a radius of 3. What is double its area?",  # not the area
         "What is the area of a circle with radius 3 and a square with side 2?",
@@ -3195,3 +3199,46 @@ def test_a_conversion_of_units_not_known_says_which_units_are(text: str) -> None
     assert "lengths (mm, cm, m, km" in str(info.value)
     assert reads_arithmetic(text)  # the calculator's to say
     assert calculate.invoke({"expression": "Convert 3 cups to ml"}).startswith("3 cups = 709.76 ml")
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # things a sum buys, whole things only
+        ("If a book costs $15 and I have $100, how many books can I buy?", 6),
+        ("A pen costs $3. I have $20. How many pens can I buy?", 6),
+        # the rest of a count of two kinds
+        ("A class has 28 students. 12 are girls. How many are boys?", 16),
+        ("There are 30 fruits in a basket. 18 of them are apples. How many are pears?", 12),
+        # groups said by what one holds
+        ("Each box holds 12 pencils. How many boxes do I need for 150 pencils?", 13),
+        ("A bus seats 40 people. How many buses are needed for 130 people?", 4),
+        # a price each said of what a shop sells
+        ("A shop sells apples at $0.50 each. How much for 18 apples?", 9),
+        # things counted for one thing made, asked by name
+        ("I need 3 eggs for one cake. How many eggs for 7 cakes?", 21),
+        # a value that dropped, asked as it was after
+        (
+            "The temperature was 15 degrees in the morning and dropped 8 degrees by night. What was it at night?",
+            7,
+        ),
+    ],
+)
+def test_everyday_word_problems_of_one_step(question: str, value: float) -> None:
+    """Each had been refused and answered by the small model's guess ("You can buy 10 books", "(1 + 3) * 4 =
+    6 boys")."""
+    assert evaluate(to_expression(question)) == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "A class has 28 students. 12 are girls. How many are girls?",  # the count given: nothing to work out
+        "I have 3 kids. A toy costs $10. How many toys can I buy?",  # no sum of money
+        "A bus for 40 people costs $600. How much for 60 people?",  # a cost does not scale by the people
+        "The temperature was 15 degrees and dropped 8 degrees. What was the temperature before?",
+    ],
+)
+def test_everyday_word_problems_not_of_that_shape_are_not_read(question: str) -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": question})

@@ -729,6 +729,9 @@ _PRODUCTS = tuple(
         # "Concert tickets are 35 dollars each. How much for 4 tickets?"
         rf"\b(?P<thing>[a-z]+?)(?:e?s)\s+(?:are|cost|sell for|go for)\s+{_MONEY}(?P<b>{_NUM})"
         rf"(?:\s+{_NOUNS})?\s+(?:each|apiece)\b.*?(?<![\w.])(?P<a>{_NUM})\s+(?P=thing)(?:e?s)?\b",
+        # "A shop sells apples at $0.50 each. How much for 18 apples?"
+        rf"\b(?:sells?|sold|selling)\s+(?P<thing>[a-z]+?)(?:e?s)\s+(?:at|for)\s+{_MONEY}(?P<b>{_NUM})"
+        rf"\s+(?:each|apiece|a piece)\b.*?(?<![\w.])(?P<a>{_NUM})\s+(?P=thing)(?:e?s)?\b",
         # "A shirt costs $25 and I buy 4", "Apples are $2 each. I buy 6.": a price, then how many bought
         rf"(?:{_ONE}\s+(?:costs?|is|sells? for)|\b[a-z]+?e?s\s+(?:are|cost|sell for))\s+{_MONEY}(?P<b>{_NUM})"
         rf"(?:\s+{_NOUNS})?(?:\s+{_EACH})?\s*[,.;]?\s*(?:and\s+|so\s+|if\s+)?(?:i|we|you|they|he|she)\s+"
@@ -1735,6 +1738,12 @@ _PACKED_IN_RE = re.compile(
     re.IGNORECASE,
 )
 """Things that come in groups of a size ("Eggs come in cartons of 12")."""
+_GROUP_HOLDS_RE = re.compile(
+    r"\b(?:each|every|one|an?)\s+(?P<group>[a-z]+)\s+(?:holds|contains|has|fits|takes|carries|seats|can\s+hold|"
+    rf"can\s+fit|can\s+carry|can\s+seat)\s+(?P<m>{_UNSIGNED})\s+(?P<things>[a-z]+)\b",
+    re.IGNORECASE,
+)
+"""A group said by what one holds ("Each box holds 12 pencils", "A bus seats 40 people")."""
 _FULL_ONLY_RE = re.compile(r"\bfull\b|\bcomplete\b", re.IGNORECASE)
 """Only full groups asked ("How many full cars?")."""
 _NEEDED_RE = re.compile(
@@ -1752,12 +1761,13 @@ def _groups_needed(text: str) -> str | None:
     many cartons?" asks neither full ones nor those needed: None)."""
     if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or _OTHER_OPERATION_RE.search(text):
         return None
-    packed = _PACKED_IN_RE.search(text)
+    packed = _PACKED_IN_RE.search(text) or _GROUP_HOLDS_RE.search(text)
     if packed is not None and len(_NUMBER_RE.findall(text)) == 2:
         # "Eggs come in cartons of 12. How many cartons for 100 eggs?": the cartons needed
         asked = re.search(
             rf"\bhow\s+many\s+{re.escape(_stem(packed.group('group')))}\w*\s+(?:[a-z]+\s+){{0,3}}?"
-            rf"(?:for|to\s+(?:hold|pack|fit|carry))\s+(?P<n>{_UNSIGNED})\s+(?P<things>[a-z]+)",
+            rf"(?:for|to\s+(?:hold|pack|fit|carry|seat|take))\s+(?:all\s+)?(?:the\s+)?(?P<n>{_UNSIGNED})\s+"
+            r"(?P<things>[a-z]+)",
             text,
             re.IGNORECASE,
         )
@@ -1776,6 +1786,74 @@ def _groups_needed(text: str) -> str | None:
         return f"ceil({n} / {m})"
     # neither asked: only groups that come out even ("100 eggs in cartons of 12": 8 full or 9 in all?)
     return f"({n} / {m})" if float(m) and float(n) % float(m) == 0 else None
+
+
+# How many things a sum of money buys: "A book costs $15 and I have $100. How many books can I buy?".
+_AFFORD_ASKED_RE = re.compile(
+    r"\bhow\s+many\s+(?P<things>[a-z]+)\s+(?:[a-z]+\s+){0,2}?(?:can|could|will|would)\s+(?:i|we|you|he|she|they)"
+    r"\s+(?:buy|afford|get|purchase|order)\b",
+    re.IGNORECASE,
+)
+"""The things a sum buys asked ("How many books can I buy?")."""
+_MONEY_HAD_RE = re.compile(
+    rf"\b(?:i|we|you|he|she|they)\s+(?:have|has|had|got|'ve\s+got)\s+(?:only\s+|just\s+)?(?P<a>{_NUM})"
+    r"(?:\s+(?:dollars?|euros?|pounds?|bucks))?(?=[\s,.;?!]|$)(?!\s+[a-z]+s\b)"
+    rf"|\bbudget\s+(?:of|is)\s+(?P<b>{_NUM})",
+    re.IGNORECASE,
+)
+"""A sum of money had ("I have $100", "a budget of $50")."""
+
+
+def _things_affordable(text: str) -> str | None:
+    """How many things a sum buys at a price each: "If a book costs $15 and I have $100, how many books can I
+    buy?" is ``floor(100 / 15)`` (whole things only). ``None`` unless ``text`` holds just the price of one
+    thing of the kind asked and the sum."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text) or len(_NUMBER_RE.findall(text)) != 2:
+        return None
+    asked, had = _AFFORD_ASKED_RE.search(text), _MONEY_HAD_RE.search(text)
+    if asked is None or had is None:
+        return None
+    prices = [
+        (m.group(k), m.group(p))
+        for m in _KIND_COSTS_RE.finditer(text)
+        for k, p in (("kind", "p"), ("kind2", "p2"), ("kind3", "p3"))
+        if m.group(k)
+    ]
+    if len(prices) != 1 or _stem(prices[0][0]) != _stem(asked.group("things")):
+        return None
+    return f"floor({had.group('a') or had.group('b')} / {prices[0][1]})"
+
+
+# The rest of a count of two kinds: "A class has 28 students. 12 are girls. How many are boys?".
+_KIND_PART_RE = re.compile(
+    rf"(?<![\w.])(?P<m>{_UNSIGNED})\s+(?:of\s+(?:them|the\s+[a-z]+)\s+)?(?:are|were|is)\s+(?P<kind>[a-z]+)\b",
+    re.IGNORECASE,
+)
+"""A count of one kind among a total ("12 are girls", "18 of them are apples")."""
+_REST_KIND_ASKED_RE = re.compile(
+    r"\bhow\s+many\s+(?:of\s+them\s+)?(?:are|were)\s+(?P<kind>[a-z]+)\b"
+    r"|\bhow\s+many\s+(?P<kind2>[a-z]+)\s+(?:are\s+there|(?:are|were)\s+in\s+(?:the|it|them))\b",
+    re.IGNORECASE,
+)
+"""The count of another kind asked ("How many are boys?", "how many pears are there?")."""
+
+
+def _rest_of_a_count(text: str) -> str | None:
+    """The count of one kind from a total and the count of the other: "A class has 28 students. 12 are
+    girls. How many are boys?" is ``(28 - 12)``. ``None`` unless ``text`` holds just the two counts, the
+    total first, and asks for a kind other than the one counted."""
+    if not _one_question(text) or _GIVEN_PERCENT_RE.search(text):
+        return None
+    numbers = list(_NUMBER_RE.finditer(text))
+    part, asked = _KIND_PART_RE.search(text), _REST_KIND_ASKED_RE.search(text)
+    if len(numbers) != 2 or part is None or asked is None or part.start("m") != numbers[1].start():
+        return None
+    wanted = _stem(asked.group("kind") or asked.group("kind2"))
+    if wanted == _stem(part.group("kind")) or asked.start() < part.end():
+        return None
+    if not re.match(r"\s+[a-z]+", text[numbers[0].end() :]):
+        return None  # the total counts things ("28 students")
+    return f"({numbers[0].group()} - {part.group('m')})"
 
 
 # A part of a total given in percent and the rest asked: "30 students, 40% are boys: how many girls?".
@@ -2109,7 +2187,9 @@ _CHANGED_BY_RE = re.compile(
 )
 """A value and a change of it by an amount ("The temperature was -5 degrees and rose by 12 degrees")."""
 _VALUE_AFTER_ASKED_RE = re.compile(
-    r"\b(?:now|new|then|after(?:wards)?|final|end|current(?:ly)?)\b|\bwhat\s+is\s+it\b", re.IGNORECASE
+    r"\b(?:now|new|then|after(?:wards)?|final|end|current(?:ly)?)\b|\bwhat\s+(?:is|was)\s+it\b"
+    r"|\bwhat\s+(?:is|was)\s+the\s+temperature\b(?!\s+(?:before|at\s+first))",
+    re.IGNORECASE,
 )
 """The value after a change asked ("What is it now?", "the new price")."""
 
@@ -2301,10 +2381,12 @@ _KIND_PRICE_RE = re.compile(
 )
 _KIND_COSTS_RE = re.compile(
     rf"\b(?:an?|one|each|every)\s+(?P<kind>[a-z]+)\s+(?:costs?|is|sells\s+for)\s+(?P<p>{_NUM})(?!\s*%)"
-    rf"|\b(?P<kind2>[a-z]+s)\s+(?:are|cost)\s+(?P<p2>{_NUM})(?:\s+(?:each|apiece))?(?!\s*%)",
+    rf"|\b(?P<kind2>[a-z]+s)\s+(?:are|cost)\s+(?P<p2>{_NUM})(?:\s+(?:each|apiece))?(?!\s*%)"
+    rf"|\b(?:sells?|sold|selling)\s+(?P<kind3>[a-z]+s)\s+(?:at|for)\s+(?P<p3>{_NUM})"
+    r"\s+(?:each|apiece|a piece)\b",
     re.IGNORECASE,
 )
-"""A price said of one thing ("A book costs $15", "pens are $2 each")."""
+"""A price said of one thing ("A book costs $15", "pens are $2 each", "sells apples at $0.50 each")."""
 _KIND_COUNT_RE = re.compile(rf"(?<![\w.])(?P<n>{_NUM})\s+(?P<kind>[a-z]+)\b", re.IGNORECASE)
 _KIND_ONE_RE = re.compile(r"\b(?:an?|one)\s+(?P<kind>[a-z]+)\b", re.IGNORECASE)
 """One thing of a kind counted after the prices ("2 coffees and a muffin")."""
@@ -2344,7 +2426,7 @@ def _items_total(text: str) -> str | None:
         _stem(m.group("kind")): (m.start("p"), m.group("p"), m.end()) for m in _KIND_PRICE_RE.finditer(text)
     }
     for m in _KIND_COSTS_RE.finditer(text):  # "A book costs $15 and a pen costs $2"
-        kind, price = ("kind", "p") if m.group("kind") else ("kind2", "p2")
+        kind, price = next((k, p) for k, p in (("kind", "p"), ("kind2", "p2"), ("kind3", "p3")) if m.group(k))
         # a price already read per kind is not another kind ("Tickets are $18 each for adults")
         if all(start != m.start(price) for start, _, _ in prices.values()):
             prices.setdefault(_stem(m.group(kind)), (m.start(price), m.group(price), m.end()))
@@ -2974,7 +3056,9 @@ def shape_unit(text: str) -> str | None:
     perimeter of a square with side 7 cm" in cm; None otherwise (no unit, several, or units mixed)."""
     prepared = _prepared(text) if len(text) <= MAX_READ_CHARS else ""
     if _size_from_a_quantity(prepared) is not None:
-        return _unit_of_a_size(prepared)  # a size asked from a quantity: in the unit of length
+        unit = _unit_of_a_size(prepared)  # a size asked from a quantity: in the unit of length
+        other = _other_quantity(prepared)
+        return f"{unit}²" if unit is not None and other is not None and other[1] == "area" else unit
     quantity = shape_quantity_asked(text)
     units = shape_size_units(text)
     if quantity is None or len(units) != 1:
@@ -3018,11 +3102,44 @@ _SIZE_ASKED_RE = re.compile(
 """A shape's size asked ("What is its side length?", "How long is each side?")."""
 
 
+_OTHER_QUANTITY_ASKED_RE = re.compile(
+    r"\b(?:what|find|how\s+(?:big|large|long))\b[^.?!]*?\b(?P<q>area|perimeter|circumference)\b",
+    re.IGNORECASE,
+)
+"""A shape's quantity asked ("What is its area?"), after another one given."""
+
+
+def _other_quantity(text: str) -> tuple[str, str] | None:
+    """The quantity a square or a circle is asked of from another given ("A square has a perimeter of 36 cm.
+    What is its area?" is ``((36 / 4) ** 2)``), with the quantity asked; ``None`` for any other question."""
+    shapes = {m.lower() for m in re.findall(rf"\b{_SHAPE}\b", text, re.IGNORECASE)}
+    given = _GIVEN_QUANTITY_RE.search(text)
+    asked = _OTHER_QUANTITY_ASKED_RE.search(text, given.end()) if given is not None else None
+    if len(shapes) != 1 or given is None or asked is None or len(_NUMBER_RE.findall(text)) != 1:
+        return None
+    shape, n = shapes.pop(), given.group("n")
+    have, want = given.group("q").lower(), asked.group("q").lower()
+    rim = ("perimeter", "circumference")
+    if shape == "square" and have == "perimeter" and want == "area":
+        return f"(({n} / 4) ** 2)", want
+    if shape == "square" and have == "area" and want == "perimeter":
+        return f"(4 * sqrt({n}))", want
+    if shape == "circle" and have in rim and want == "area":
+        return f"(pi * ({n} / (2 * pi)) ** 2)", want
+    if shape == "circle" and have == "area" and want in rim:
+        return f"(2 * pi * sqrt({n} / pi))", want
+    return None
+
+
 def _size_from_a_quantity(text: str) -> str | None:
     """A shape's size from its area, perimeter or circumference (and, for a rectangle, its other side): "A
     square has an area of 49 cm². What is its side length?" is ``sqrt(49)``, a circle's radius from its area
-    ``sqrt(A / pi)``, "a rectangle's perimeter is 30 cm and its width 5 cm: its length?" ``(30 / 2 - 5)``.
-    ``None`` for any other question."""
+    ``sqrt(A / pi)``, "a rectangle's perimeter is 30 cm and its width 5 cm: its length?" ``(30 / 2 - 5)``; a
+    square's or a circle's area from its perimeter and back (:func:`_other_quantity`). ``None`` for any
+    other question."""
+    other = _other_quantity(text)
+    if other is not None:
+        return other[0]
     shapes = {m.lower() for m in re.findall(rf"\b{_SHAPE}\b", text, re.IGNORECASE)}
     given, asked = _GIVEN_QUANTITY_RE.search(text), _SIZE_ASKED_RE.search(text)
     if len(shapes) != 1 or given is None or asked is None or asked.start() < given.end():
@@ -3625,6 +3742,8 @@ def _to_expression(text: str) -> str:
         or _said_of_another(cleaned)
         or _times_the_age(cleaned)
         or _groups_needed(cleaned)
+        or _things_affordable(cleaned)
+        or _rest_of_a_count(cleaned)
         or _rest_of_percent(cleaned)
         or _taken_of(cleaned)
         or _part_of_whole(cleaned)
@@ -4865,8 +4984,11 @@ def scaled_quantity(text: str) -> tuple[str, str] | None:
     if unit is None or unit.group(1).lower() in _NOT_A_THING:
         return None
     measured = _UNIT_OF.get(unit.group(1).lower(), ("", ""))[0] in ("mass", "volume")
-    if not (measured or _RECIPE_RE.search(text)):
-        return None  # "a bus for 40 people costs $600": no recipe, the cost does not scale
+    named = _stem((asked.group("thing") or "").lower()) == _stem(unit.group(1).lower())
+    if not (measured or _RECIPE_RE.search(text) or (named and asked.group(0).lower().startswith("how many"))):
+        # "a bus for 40 people costs $600": no recipe, the cost does not scale; "3 eggs for 1 cake: how many
+        # eggs for 7 cakes?" asks the things counted for the first by name
+        return None
     thing = (asked.group("thing") or "").lower()
     if thing and thing not in _NOT_A_THING and thing not in ("do", "does", "will", "would", "should", "we"):
         given = {_stem(w) for w in re.findall(r"[a-z]+", text[quantity.end() : asked.start()], re.IGNORECASE)}
