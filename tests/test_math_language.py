@@ -3242,3 +3242,15 @@ def test_everyday_word_problems_of_one_step(question: str, value: float) -> None
 def test_everyday_word_problems_not_of_that_shape_are_not_read(question: str) -> None:
     with pytest.raises(CalculationError):
         calculate.invoke({"expression": question})
+
+
+def test_a_rate_a_night_is_a_rate_a_day() -> None:
+    """ "I sleep 8 hours a night. How many hours do I sleep in a year?" had gone to the clock ("8 hours from
+    now it will be 17:17"): a rate over a time is surely the calculator's."""
+    from cadence.builtins.math import reads_arithmetic
+    from cadence.sdk import SURELY
+
+    question = "I sleep 8 hours a night. How many hours do I sleep in a year?"
+    assert evaluate(to_expression(question)) == 8 * 365
+    assert evaluate(to_expression("A hotel costs $120 a night. How much for a week?")) == 840
+    assert reads_arithmetic(question) is SURELY

@@ -777,6 +777,11 @@ def test_a_number_worked_out_of_several_is_not_read_from_memory() -> None:
     # a year of birth is worked out of a told age (the age had been echoed as the answer)
     assert worked_out("In what year was I born?", ["You're 34 years old."])
     assert not worked_out("In what year was I born?", ["You live in Oslo."])
+    # a question giving a number of its own after what it tells (a remembered "You sleep 8 hours a night."
+    # had answered it, asked again in another conversation)
+    slept = ["You sleep 8 hours a night."]
+    assert worked_out("I sleep 8 hours a night. How many hours do I sleep in a week?", slept)
+    assert not worked_out("How many hours do I sleep?", slept)
 
 
 # -- forgetting on request -------------------------------------------------------------------------------

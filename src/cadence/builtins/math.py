@@ -30,6 +30,7 @@ from cadence.builtins.equations import solve as solve_equation
 from cadence.builtins.math_language import (
     closing_paren,
     conversion_in,
+    gives_a_rate_of_time,
     has_operation,
     question_body,
     rate_in,
@@ -1478,9 +1479,10 @@ def reads_arithmetic(text: str) -> bool:
         return SURELY  # type: ignore[return-value]
     counted = _THINGS_COUNTED_RE.search(text)
     things = counted is not None and counted.group("what").lower() not in _TIME_WORDS
-    if _WORKED_RE.match(result) and (things or _MONEY_RESULT_RE.search(result)):
+    if _WORKED_RE.match(result) and (things or _MONEY_RESULT_RE.search(result) or gives_a_rate_of_time(text)):
         # "Tom reads 15 pages a day. How many pages in 2 weeks?": things worked out, not days counted;
-        # "pens at 3 for $2: how much do 12 pens cost?": a price worked out
+        # "pens at 3 for $2: how much do 12 pens cost?": a price worked out; "I sleep 8 hours a night. How
+        # many hours in a year?": a rate over a time (the clock had read "8 hours from now")
         return SURELY  # type: ignore[return-value]
     if result.startswith("The numbers are "):  # "The sum of two numbers is 20 and their difference is 4"
         return SURELY  # type: ignore[return-value]

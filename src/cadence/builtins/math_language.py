@@ -2604,7 +2604,7 @@ _RATE_OF_TIME_RES = tuple(
     for pattern in (
         # "$150 a month", "60 km per hour", "2 litres every minute", "150 dollars each month"
         rf"(?<![\w.])(?P<b>{_NUM})\s+(?:(?P<noun>{_NOUNS})\s+(?:of\s+{_NOUNS}\s+)?)?"
-        rf"(?:per|an?|every|each|(?:in|for) (?:a|an|one|each|every))\s+(?P<unit>{_TIME_UNIT})\b",
+        rf"(?:per|an?|every|each|(?:in|for) (?:a|an|one|each|every))\s+(?P<unit>{_TIME_UNIT}|night)\b",
         # "150/month", "60 km/h"
         rf"(?<![\w.])(?P<b>{_NUM})\s*(?:(?P<noun>[a-z]+)\s*)?/\s*(?P<unit>{_TIME_UNIT}|h)\b",
         # "$150 monthly", "20 dollars hourly", "5000 per annum"
@@ -2626,8 +2626,16 @@ _NOT_ONE_RATE_RE = re.compile(r"\b(?:once|twice|thrice|how long|when)\b|%|\bper 
 """A rate given more than once a unit, a time asked for, or a percentage (growth, interest): no product."""
 
 
+def gives_a_rate_of_time(text: str) -> bool:
+    """Whether ``text`` gives an amount per unit of time ("8 hours a night", "$150 a month", "60 km/h"): a
+    question working with it is arithmetic, not the clock's."""
+    return any(pattern.search(text) for pattern in _RATE_OF_TIME_RES)
+
+
 def _time_unit(word: str) -> str:
     word = word.lower()
+    if word in ("night", "nights"):
+        return "day"  # "8 hours a night": one night a day
     if word not in _TIME_UNIT_NAMES and word.endswith("s") and word != "s":
         word = word[:-1]
     return _TIME_UNIT_NAMES.get(word, word)

@@ -322,17 +322,19 @@ _AGE_RE = re.compile(
 
 def worked_out(question: str, memories: Sequence[str]) -> bool:
     """Whether ``question`` asks a number worked out of numbers that ``memories`` give: a how-many or
-    how-much question, and the memories sharing a term with it give two numbers or more, in digits or in
-    words ("How many hours do I work in a week?" of "I work 8 hours a day, 5 days a week."; not "How many
-    kids do I have?" of "I have 3 kids."); or a year of birth asked of a told age ("In what year was I
-    born?" of "You're 34 years old.")."""
+    how-much question, and the memories sharing a term with it and the question itself give two numbers or
+    more, in digits or in words ("How many hours do I work in a week?" of "I work 8 hours a day, 5 days a
+    week."; "I sleep 8 hours a night. How many hours do I sleep in a week?" of "You sleep 8 hours a
+    night."; not "How many kids do I have?" of "I have 3 kids."); or a year of birth asked of a told age
+    ("In what year was I born?" of "You're 34 years old.")."""
     if BIRTH_YEAR_ASKED_RE.search(question) and any(_AGE_RE.search(m) for m in memories):
         return True
-    if not _WORKED_OUT_RE.search(question):
-        return False
+    if not any(_WORKED_OUT_RE.search(sentence) for sentence in re.split(r"(?<=[.!?])\s+", question.strip())):
+        return False  # asked first, or after what it tells ("I sleep 8 hours a night. How many ...")
     asked = set(terms(question))
     sharing = [m for m in memories if asked & set(terms(m))]
-    return sum(len(_NUMBER_RE.findall(numbers_from_words(m))) for m in sharing) >= 2
+    given = len(_NUMBER_RE.findall(numbers_from_words(question)))  # "I sleep 8 hours a night. ... a week?"
+    return sum(len(_NUMBER_RE.findall(numbers_from_words(m))) for m in sharing) + given >= 2
 
 
 __all__ = [

@@ -326,7 +326,14 @@ def refers_back(question: str, messages: Sequence[BaseMessage]) -> bool:
         return False  # what it leaned on is written out before it ("I have 3 kids. If each gets $20, ...")
     if _ACTS_ON_TEXT_RE.search(question) and _TEXT_GIVEN_RE.search(question):
         return False  # the text it acts on is in it ("Now reverse 'I love sunny days'", "Summarize: ...")
-    if OWN_RE.search(question) and (earlier or told_facts(_system_text(messages))):
+    # "I sleep 8 hours a night. How many hours do I sleep in a week?": what it says of the user first, with
+    # its numbers, is what it leans on (a remembered "You sleep 8 hours a night." had answered it)
+    tells_its_own = (
+        _TOLD_ABOUT_SELF_RE.match(question) is not None
+        and bool(numbers_in(question))
+        and len(re.split(r"(?<=[.!?])\s+", question.strip())) > 1
+    )
+    if OWN_RE.search(question) and not tells_its_own and (earlier or told_facts(_system_text(messages))):
         return True
     if not earlier:
         return False
