@@ -581,7 +581,7 @@ def test_the_bundled_docs_answer_what_the_guards_are_and_how_to_delete_a_thread(
     and said how to delete a thread in a sentence on listing them (the retention setting came first)."""
     tools = {t.name: t for t in DocsPlugin.create_agent().get_tools()}
     guards = tools["search_docs"].invoke({"query": "What are guards?"})
-    assert guards.split("\n\n")[1].startswith("[1] overview.md") and "CADENCE_MAX_TOOL_HOPS" in guards
+    assert guards.split("\n\n")[1].startswith("[1] overview.md") and "The **guards** are what" in guards
     deleted = tools["search_docs"].invoke({"query": "How do I delete a thread?"})
     assert "To delete a thread, send `DELETE /api/v1/threads/{id}`" in deleted.split("\n\n")[1]
 

@@ -23,7 +23,7 @@ from cadence.models.local import LocalChatModel
 from cadence.models.preroute import stem
 from cadence.orchestration.control_tools import make_routing_tools
 from cadence.orchestration.coordinator import agent_readers
-from cadence.sdk import READS_METADATA_KEY, may_read, reader_of, reads, tool
+from cadence.sdk import READS_METADATA_KEY, SURELY, may_read, reader_of, reads, tool
 from cadence.sdk.tools import make_back_tool
 
 
@@ -82,10 +82,10 @@ def test_routing_tools_carry_their_agents_readers() -> None:
     [
         ("What is 12 * 12?", True),
         ("What is 5 divided by 0?", True),  # read: the error is about the arithmetic
-        ("sqrt(-4)", True),
+        ("sqrt(-4)", SURELY),  # a function of mathematics, even out of its domain: surely the calculator's
         ("2 +* 3", True),  # symbols: the calculator says what is wrong with them
         ("What is half of 86?", True),
-        ("What is the square root of sixteen", True),
+        ("What is the square root of sixteen", SURELY),
         ("Who won the world cup in 2018?", False),  # a unit ("cup") and a year: no operation
         ("How tall is Mount Everest in meters?", False),
         ("Give me 5 tips for sleeping better", False),
@@ -97,7 +97,7 @@ def test_routing_tools_carry_their_agents_readers() -> None:
         ("Is 17 prime?", True),
     ],
 )
-def test_the_calculator_reads_arithmetic_only(text: str, read: bool) -> None:
+def test_the_calculator_reads_arithmetic_only(text: str, read: object) -> None:
     assert reads_arithmetic(text) is read
 
 
