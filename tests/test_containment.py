@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 import time
@@ -367,3 +368,31 @@ async def test_a_turn_survives_a_tool_raising_generator_exit_or_stop_iteration(
     assert f"crashed ({raised})" in used["error"]
     state = await engine.graph.aget_state({"configurable": {"thread_id": thread_key("u", "t")}})
     assert state.values["messages"][0].content == "Run it."
+
+
+@tool
+async def ignores_cancellation() -> str:
+    """Wait for ever, swallowing every cancellation."""
+    while True:
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.sleep(1000)
+
+
+async def test_an_async_tool_ignoring_its_cancellation_ends_at_the_timeout() -> None:
+    """It had held the turn past both the tool timeout and the turn's deadline, and the thread with it."""
+    from cadence.testing import ScriptedChatModel
+
+    model = ScriptedChatModel.from_items(
+        [goto("fault"), call("ignores_cancellation"), FINALIZE, {"content": "It timed out."}]
+    )
+    plugin = tool_plugin("fault", [ignores_cancellation])
+    engine = Cadence(make_settings(builtin_plugins=[], tool_timeout=0.3), model=model, plugins=[plugin])
+    result = await asyncio.wait_for(engine.ainvoke("Run it.", user_id="u", thread_id="t"), 20)
+    assert result.response == "It timed out."
+    [used] = result.trace["tools_used"]
+    assert "did not finish within 0.3s" in used["error"]
+    # its coroutine was closed: nothing is left running for the event loop's shutdown to wait on
+    from cadence.orchestration import tool_logging
+
+    await asyncio.sleep(0.05)
+    assert not tool_logging._abandoned

@@ -47,3 +47,18 @@ def test_good_items_load() -> None:
             {"content": [{"type": "text", "text": "parts"}]},
         ]
     )
+
+
+async def test_content_given_as_parts_is_answered_and_streamed_as_its_text() -> None:
+    """A list of content parts (which the script's check accepts) had raised "'list' object has no attribute
+    'split'" when its tokens were counted, and streamed as nothing."""
+    from cadence.testing import ScriptedChatModel
+
+    parts = [{"type": "text", "text": "Hello, parts answer."}]
+    model = ScriptedChatModel.from_items([{"content": parts}, {"content": parts}])
+    said = await model.ainvoke("hi")
+    assert said.content == parts and said.usage_metadata["output_tokens"] == 3
+    streamed = None
+    async for chunk in model.astream("hi"):
+        streamed = chunk if streamed is None else streamed + chunk
+    assert streamed is not None and streamed.content == "Hello, parts answer."

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import functools
 import json
 import logging
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
 import pydantic
@@ -25,6 +26,7 @@ from cadence.settings import Settings, get_settings
 logger = logging.getLogger("cadence.cli")
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -163,6 +165,45 @@ def guarded(fn: F) -> F:
             raise fail(failure_text(exc)) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+SHUTDOWN_GRACE_S = 2.0
+"""Seconds a command's event loop gives the tasks left at its end to stop once cancelled."""
+
+
+@contextlib.contextmanager
+def command_runner() -> Iterator[asyncio.Runner]:
+    """An :class:`asyncio.Runner` for one command whose end never waits forever: the tasks left when it
+    ends are cancelled and given :data:`SHUTDOWN_GRACE_S`; one that ignores its cancellation (a plugin's
+    tool with ``except CancelledError: pass`` in a loop) then has its coroutine closed, so it ends too
+    (``asyncio.run`` would wait on it for ever after the answer is printed)."""
+    with asyncio.Runner() as runner:
+        try:
+            yield runner
+        finally:
+            _stop_left_behind(runner.get_loop())
+
+
+def run_command(main: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(main)`` in a :func:`command_runner`."""
+    with command_runner() as runner:
+        return runner.run(main)
+
+
+def _stop_left_behind(loop: asyncio.AbstractEventLoop) -> None:
+    from cadence.plugins.containment import stop_tasks
+
+    pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+    if not pending:
+        return
+    for task in pending:
+        task.cancel()
+    _, still = loop.run_until_complete(asyncio.wait(pending, timeout=SHUTDOWN_GRACE_S))
+    if still:
+        names = ", ".join(sorted(t.get_name() for t in still))
+        logger.warning("tasks ignored their cancellation at exit and were closed", extra={"tasks": names})
+        stop_tasks(list(still))
+        loop.run_until_complete(asyncio.wait(still, timeout=SHUTDOWN_GRACE_S))
 
 
 def dump_json(payload: dict[str, Any]) -> str:

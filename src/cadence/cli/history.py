@@ -14,7 +14,6 @@ The commands register onto :data:`cadence.cli.threads.threads_app`.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from datetime import datetime
@@ -34,6 +33,7 @@ from cadence.cli.common import (
     missing_database,
     no_database,
     out_console,
+    run_command,
 )
 from cadence.cli.logs import clip
 from cadence.cli.threads import threads_app
@@ -82,7 +82,7 @@ def threads_list(
     settings = load_settings()
     who = _user(settings, user)
     missing = missing_database(settings)
-    rows = [] if missing else asyncio.run(_list_threads(settings, who, limit))
+    rows = [] if missing else run_command(_list_threads(settings, who, limit))
     if json_output:
         typer.echo(dump_json({"threads": rows}))
         return
@@ -146,7 +146,7 @@ def threads_show(
                     records.append(record)
             return records, list(pending_approvals(snapshot, thread))
 
-    records, pending = asyncio.run(read())
+    records, pending = run_command(read())
     if json_output:
         typer.echo(dump_json({"thread_id": thread, "messages": records, "approvals": pending}))
         return
@@ -191,7 +191,7 @@ def threads_history(
         async with _engine(settings) as engine:
             return await engine.history(thread_id=thread, user_id=who, limit=limit)
 
-    entries = asyncio.run(read())
+    entries = run_command(read())
     if json_output:
         typer.echo(dump_json({"thread_id": thread, "checkpoints": entries}))
         return
@@ -270,7 +270,7 @@ def threads_fork(
 
             return await run_with_approvals(engine, start, user=who, json_output=json_output)
 
-    error = asyncio.run(run())
+    error = run_command(run())
     if error:
         raise fail(str(error.get("message") or error.get("code")))
 

@@ -8,7 +8,6 @@ line, the route taken and logs go to stderr.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import sys
@@ -26,6 +25,7 @@ from cadence import __version__
 from cadence.cli.common import (
     check_thread_id,
     checked_user,
+    command_runner,
     dump_json,
     err_console,
     fail,
@@ -34,6 +34,7 @@ from cadence.cli.common import (
     load_settings,
     out_console,
     print_error,
+    run_command,
     stdin_lines,
 )
 from cadence.cli.logs import clip
@@ -175,7 +176,7 @@ def chat(
         async with Cadence.open(settings) as engine:
             return await _run_turn(engine, text, thread=thread, user=user, tone=tone, json_output=json_output)
 
-    error = asyncio.run(once())
+    error = run_command(once())
     if error:
         raise fail(_error_text(error))
 
@@ -226,7 +227,7 @@ def _interactive(
 
     out, err = out_console(), err_console()
     thread_id = thread or uuid.uuid4().hex
-    with asyncio.Runner() as runner:
+    with command_runner() as runner:
         stack = contextlib.AsyncExitStack()
         engine = runner.run(stack.enter_async_context(Cadence.open(settings)))
         try:

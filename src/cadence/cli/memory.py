@@ -9,7 +9,6 @@ kept then, but a user can always see and delete what is stored about them).
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, TypeVar
 
@@ -25,6 +24,7 @@ from cadence.cli.common import (
     guarded,
     load_settings,
     out_console,
+    run_command,
 )
 from cadence.cli.logs import clip
 from cadence.settings import Settings
@@ -56,7 +56,7 @@ def _with_memory(settings: Settings, action: Callable[[Any], Awaitable[T]]) -> T
         async with opener(settings) as store:
             return await action(MemoryService(store, settings))
 
-    return asyncio.run(run())
+    return run_command(run())
 
 
 def _user(settings: Settings, user: str | None) -> str:

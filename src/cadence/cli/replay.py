@@ -33,6 +33,7 @@ from cadence.cli.common import (
     missing_database,
     no_database,
     out_console,
+    run_command,
 )
 from cadence.cli.render import route_line
 from cadence.cli.threads import threads_app
@@ -240,7 +241,7 @@ def replay(
         user = checked_user(settings, user)
     if missing := missing_database(settings):
         raise no_database(missing, thread_id)
-    result = asyncio.run(
+    result = run_command(
         replay_turn(settings, thread_id, user_id=user, turn=turn, mode=mode, agent=agent, tone=tone)
     )
     if json_output:

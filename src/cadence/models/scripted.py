@@ -302,8 +302,14 @@ class ScriptedChatModel(BaseChatModel):
                 call = {"name": c["name"], "args": c["args"], "id": call_id, "error": error}
                 invalid.append({**call, "type": "invalid_tool_call"})
         usage = item.get("usage") or {}
-        inp = int(usage.get("input_tokens", sum(_count_tokens(str(m.content)) for m in messages)))
-        out = int(usage.get("output_tokens", _count_tokens(content) + 3 * len(calls)))
+        inp = usage.get("input_tokens")
+        if inp is None:
+            inp = sum(_count_tokens(str(m.content)) for m in messages)
+        out = usage.get("output_tokens")
+        if out is None:  # content may be a list of parts ({"type": "text", "text": ...})
+            text = content if isinstance(content, str) else AIMessage(content=content).text
+            out = _count_tokens(text) + 3 * len(calls)
+        inp, out = int(inp), int(out)
         return AIMessage(
             content=content,
             tool_calls=calls,
@@ -370,7 +376,7 @@ class ScriptedChatModel(BaseChatModel):
 
     @staticmethod
     def _chunks(message: AIMessage) -> Iterator[ChatGenerationChunk]:
-        text = message.content if isinstance(message.content, str) else ""
+        text = message.text  # a list of content parts streams as its text
         words = text.split(" ") if text else []
         for i, word in enumerate(words):
             piece = word if i == 0 else " " + word

@@ -25,7 +25,13 @@ from langgraph.types import Command
 
 from cadence.conventions import is_control_tool, message_text
 from cadence.errors import ToolExecutionError
-from cadence.plugins.containment import is_real_cancellation, is_real_close, plugin_fault
+from cadence.plugins.containment import (
+    is_real_cancellation,
+    is_real_close,
+    noting_tool_tasks,
+    plugin_fault,
+    stop_tasks,
+)
 from cadence.text import valid_unicode
 
 logger = logging.getLogger(__name__)
@@ -57,8 +63,9 @@ async def logged_tool_call(
 ) -> ToolMessage | Command:
     """Log and time one tool execution, bounded by the tool timeout and the turn deadline.
 
-    The call runs in the caller's task (``asyncio.timeout``, not a new task), so an
-    exception of any kind raised by the tool is caught here and becomes an error result.
+    The call runs in a task of its own (:func:`_bounded`) that hands back whatever it raised, so an
+    exception of any kind raised by the tool is raised again here and becomes an error result, and a
+    tool that ignores its cancellation is left behind at the timeout rather than waited on forever.
     """
     call = request.tool_call
     name = call.get("name", "?")
@@ -76,8 +83,7 @@ async def logged_tool_call(
     started = time.monotonic()
     error: str | None = None
     try:
-        async with asyncio.timeout(budget):
-            result = await execute(request)
+        result = await _bounded(lambda: execute(request), budget, name)
     except TimeoutError:
         error = f"the tool did not finish within {budget:.1f}s"
         result = _error_result(call, f"Error: {error}. Try a simpler request.")
@@ -105,6 +111,62 @@ async def logged_tool_call(
     log = logger.warning if hung else logger.info
     log("tool end", extra={"tool": name, "duration_ms": round(duration_ms, 2), "error": error})
     return result
+
+
+CANCEL_GRACE_S = 1.0
+"""Seconds a tool past its time is given to stop once cancelled; one that ignores its cancellation (an
+``except CancelledError: pass`` in a loop) is stopped by closing its coroutine after them."""
+_abandoned: set[asyncio.Task[Any]] = set()
+"""Tools that ignored their cancellation, kept referenced until they end (or the process does)."""
+
+
+async def _captured(start: Callable[[], Awaitable[Any]], tasks: list[asyncio.Task[Any]]) -> tuple[bool, Any]:
+    """``(True, result)`` of what ``start`` returns, or ``(False, exception)`` of whatever it raised: a task
+    must not raise ``SystemExit`` or ``KeyboardInterrupt`` (asyncio hands them to the event loop, which
+    stops). The tasks running the tool's coroutine are noted in ``tasks``."""
+    noting_tool_tasks(tasks)
+    try:
+        return True, await start()
+    except BaseException as exc:  # handed back to the caller's task, raised there
+        return False, exc
+
+
+async def _bounded(start: Callable[[], Awaitable[Any]], budget: float | None, name: str) -> Any:
+    """The result of what ``start`` returns within ``budget`` seconds (``TimeoutError`` after them), run in
+    a task of its own: cancelled at the timeout, its coroutine closed if it ignores that for
+    :data:`CANCEL_GRACE_S`; when the caller itself is cancelled (the turn stopped), the tool is cancelled
+    and never waited on."""
+    inner: list[asyncio.Task[Any]] = []
+    task = asyncio.ensure_future(_captured(start, inner))
+    try:
+        done, _ = await asyncio.wait({task}, timeout=budget)
+    except BaseException:
+        task.cancel()
+        _leave_behind(task)
+        # stopped (GeneratorExit) if it still runs after the grace: it ignored the cancellation
+        asyncio.get_running_loop().call_later(CANCEL_GRACE_S, stop_tasks, [task, *inner])
+        raise
+    if not done:
+        task.cancel()
+        done, _ = await asyncio.wait({task}, timeout=CANCEL_GRACE_S)
+        if not done:
+            # it swallows CancelledError: its coroutine is closed where it waits (GeneratorExit), so the
+            # task ends at the next cancellation, and nothing (the event loop's shutdown) waits on it forever
+            logger.error("tool ignored its cancellation and was stopped", extra={"tool": name})
+            stop_tasks([task, *inner])
+            _leave_behind(task)
+        raise TimeoutError
+    ok, value = task.result()
+    if not ok:
+        raise value
+    return value
+
+
+def _leave_behind(task: asyncio.Task[Any]) -> None:
+    """Keep a reference to a tool task no one waits for any more, until it ends."""
+    if not task.done():
+        _abandoned.add(task)
+        task.add_done_callback(_abandoned.discard)
 
 
 def clipped_result(text: str, cap: int) -> str:

@@ -272,11 +272,50 @@ def _resolve_annotations(wrapper: Callable[..., Any], wrapped: Callable[..., Any
         return
 
 
+_TOOL_TASKS: contextvars.ContextVar[list[asyncio.Task[Any]] | None] = contextvars.ContextVar(
+    "cadence_tool_tasks", default=None
+)
+"""Where the tasks running a plugin's tool coroutine are noted (:func:`noting_tool_tasks`)."""
+
+
+def noting_tool_tasks(tasks: list[asyncio.Task[Any]]) -> None:
+    """Note in ``tasks`` every task that runs a contained tool coroutine from now on, in this context and
+    the tasks it starts (LangChain runs a tool's coroutine in a task of its own): what
+    :func:`stop_tasks` stops when the tool ignores its cancellation."""
+    _TOOL_TASKS.set(tasks)
+
+
+def stop_tasks(tasks: list[asyncio.Task[Any]]) -> None:
+    """Stop ``tasks`` (innermost last) that ignored their cancellation: each one's coroutine is closed where
+    it waits (``GeneratorExit``, which ``except CancelledError: pass`` does not catch), then the task is
+    cancelled, so it ends at the event loop's next step and nothing (a loop's shutdown) waits on it for
+    ever. A coroutine that ignores ``GeneratorExit`` too is left as it is."""
+    for task in reversed(tasks):
+        if task.done():
+            continue
+        with contextlib.suppress(RuntimeError):  # "coroutine ignored GeneratorExit"
+            task.get_coro().close()
+        task.cancel()
+        task.add_done_callback(_outcome_read)
+
+
+def _outcome_read(task: asyncio.Task[Any]) -> None:
+    """Read a stopped task's outcome, so asyncio logs no "exception was never retrieved"."""
+    if not task.cancelled():
+        task.exception()
+
+
 def _contained(
     coroutine: Callable[..., Awaitable[Any]], *, plugin: str, tool: str
 ) -> Callable[..., Awaitable[Any]]:
     @functools.wraps(coroutine)
     async def contained(*args: Any, **kwargs: Any) -> Any:
+        noted = _TOOL_TASKS.get()
+        if noted is not None:
+            with contextlib.suppress(RuntimeError):  # driven outside an event loop: nothing to note
+                running = asyncio.current_task()
+                if running is not None:
+                    noted.append(running)
         try:
             return await coroutine(*args, **kwargs)
         except Exception:
