@@ -396,3 +396,37 @@ async def test_an_async_tool_ignoring_its_cancellation_ends_at_the_timeout() -> 
 
     await asyncio.sleep(0.05)
     assert not tool_logging._abandoned
+
+
+@tool
+def returns_nothing() -> str:
+    """Forget to return."""
+
+
+@tool
+async def returns_objects() -> dict:
+    """Return what JSON cannot hold."""
+    return {"a": object(), "b": {2, 1}, "c": b"ok"}
+
+
+async def test_a_tool_returning_nothing_fails_and_data_is_said_without_reprs() -> None:
+    """None had become the answer "null.", and an object's repr (with its memory address) the answer's
+    text."""
+    from cadence.testing import ScriptedChatModel
+
+    model = ScriptedChatModel.from_items(
+        [
+            goto("fault"),
+            call("returns_nothing"),
+            goto("fault"),
+            call("returns_objects"),
+            FINALIZE,
+            {"content": "Done."},
+        ]
+    )
+    plugin = tool_plugin("fault", [returns_nothing, returns_objects])
+    engine = Cadence(make_settings(builtin_plugins=[]), model=model, plugins=[plugin])
+    result = await engine.ainvoke("Run them.", user_id="u", thread_id="t")
+    nothing, data = result.trace["tools_used"]
+    assert "the tool returned nothing (None)" in nothing["error"]
+    assert data["error"] is None and data["result"] == '{"a": "<object>", "b": [1, 2], "c": "ok"}'

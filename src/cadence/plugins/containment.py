@@ -50,7 +50,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool, Tool, ToolException
 from langgraph.errors import GraphBubbleUp
 
-from cadence.errors import CadenceError, ToolExecutionError
+from cadence.errors import TOOL_ERROR_PREFIX, CadenceError, ToolExecutionError
 from cadence.sdk.quick import is_inline
 
 logger = logging.getLogger(__name__)
@@ -317,13 +317,16 @@ def _contained(
                 if running is not None:
                     noted.append(running)
         try:
-            return await coroutine(*args, **kwargs)
+            result = await coroutine(*args, **kwargs)
         except Exception:
             raise
         except BaseException as exc:
             if is_real_close(exc) or is_real_cancellation(exc):
                 raise
             raise plugin_fault(exc, plugin=plugin, tool=tool) from None
+        if result is None or isinstance(result, dict | set | frozenset | bytes | bytearray):
+            return message_content(result)  # nothing: an error; data: JSON without any object's repr
+        return result
 
     _resolve_annotations(contained, coroutine)
     with contextlib.suppress(ValueError, TypeError):  # LangChain reads it on every call
@@ -341,15 +344,40 @@ def message_content(result: Any) -> Any:
     """
     if isinstance(result, str | ToolOutputMixin):
         return result
+    if result is None:  # a tool that forgot its return: an error the agent can report, not "null"
+        raise ToolExecutionError(
+            f"{TOOL_ERROR_PREFIX}the tool returned nothing (None); a tool returns its result as text or data."
+        )
     if isinstance(result, list | tuple) and all(
         isinstance(item, str | ToolOutputMixin) or (isinstance(item, dict) and "type" in item)
         for item in result
     ):
         return result
+    if not isinstance(result, dict | list | tuple | set | frozenset | bytes | bytearray | int | float):
+        return _text_of(result)
     try:
-        return json.dumps(result, ensure_ascii=False)
-    except Exception:
+        return json.dumps(result, ensure_ascii=False, default=_as_data)
+    except Exception:  # a value that refers to itself
         return str(result)
+
+
+def _as_data(value: Any) -> Any:
+    """What JSON cannot hold, as data: bytes as text, a set as a sorted list, anything else as its text
+    (:func:`_text_of`)."""
+    if isinstance(value, bytes | bytearray):
+        return bytes(value).decode("utf-8", "replace")
+    if isinstance(value, set | frozenset):
+        return sorted(value, key=repr)
+    return _text_of(value)
+
+
+def _text_of(value: Any) -> str:
+    """``str(value)``, or its type's name when that is only the default ``repr`` (a memory address says
+    nothing to a model or a user: ``<object object at 0x7f…>`` is ``<object>``)."""
+    kind = type(value)
+    if kind.__str__ is object.__str__ and kind.__repr__ is object.__repr__:
+        return f"<{kind.__name__}>"
+    return str(value)
 
 
 def _in_pool(
