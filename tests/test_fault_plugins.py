@@ -399,6 +399,10 @@ async def test_empty_and_tool_only_final_replies_fall_back() -> None:
         {"content": "<think>The user wants 4.</think>"},  # only reasoning, no answer
         {"content": "<think>unclosed"},
         {"tool_calls": [{"name": "goto_finalize", "args": {}}]},
+        # punctuation alone says nothing (each had come back as a success)
+        {"content": "."},
+        {"content": '""'},
+        {"content": "```\n```"},
     ):
         engine, _ = _engine([FINALIZE, reply])
         result = await engine.ainvoke("What is 2+2?")

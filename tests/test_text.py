@@ -74,3 +74,10 @@ def test_number_in_words_reads_back_as_the_number(n: int, words: str) -> None:
 def test_number_in_words_refuses_a_number_beyond_words() -> None:
     with pytest.raises(ValueError, match="too large"):
         number_in_words(10**15)
+
+
+def test_punctuation_alone_says_nothing() -> None:
+    from cadence.text import says_something
+
+    assert not any(says_something(t) for t in ("", " . ", '""', "```\n```", "—", "..."))
+    assert all(says_something(t) for t in ("42", "Oui.", "東京", "👍"))

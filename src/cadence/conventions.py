@@ -25,7 +25,7 @@ from langchain_core.messages import BaseMessage, HumanMessage
 
 from cadence.sdk.routing import ROUTE_TEXT_METADATA_KEY
 from cadence.sdk.tools import BACK_TOOL_NAME, CONTROL_METADATA_KEY
-from cadence.text import split_thought, visible
+from cadence.text import says_something, split_thought
 
 
 class GraphNodeNames:
@@ -280,8 +280,9 @@ def answer_text(msg: BaseMessage) -> str:
 
 
 def has_answer(msg: BaseMessage) -> bool:
-    """Whether a reply gives an answer: visible text (:func:`cadence.text.visible`) outside ``<think>``."""
-    return visible(answer_text(msg))
+    """Whether a reply gives an answer: text that says something (:func:`cadence.text.says_something`: not
+    only punctuation) outside ``<think>``."""
+    return says_something(answer_text(msg))
 
 
 def split_at_last_human(

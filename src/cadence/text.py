@@ -189,6 +189,13 @@ def visible(text: str) -> bool:
     return any(not ch.isspace() and unicodedata.category(ch) not in _INVISIBLE_CATEGORIES for ch in text)
 
 
+def says_something(text: str) -> bool:
+    """Whether ``text`` says anything: a letter or a digit (of any script) or a symbol such as an emoji;
+    punctuation, quotes or an empty code fence alone (``"."``, ``'""'``, a fence of backticks) say
+    nothing."""
+    return any(ch.isalnum() or unicodedata.category(ch) == "So" for ch in text)
+
+
 _ENTRY_RE = re.compile(r"(?:^|;|\n)\s*([A-Za-z][A-Za-z -]{0,40}?):\s*([^;\n]+)")
 MIN_NAMED_VALUES = 3
 """A text lists named values when it has at least this many ``name: value`` entries."""

@@ -56,7 +56,7 @@ from cadence.orchestration.validation import (
 )
 from cadence.sdk.metadata import PluginMetadata
 from cadence.settings import Settings
-from cadence.text import split_thought, visible
+from cadence.text import says_something, split_thought
 
 logger = logging.getLogger(__name__)
 
@@ -125,9 +125,10 @@ def fallback_answer(messages: Sequence[BaseMessage], problem: str, tone: str | N
 
 
 def unusable_reply(message: BaseMessage) -> str | None:
-    """Why a final-answer model reply cannot be shown, or None: no visible text once its ``<think>``
-    blocks are set aside (blank, zero-width or control characters only), or only a tool call."""
-    if visible(split_thought(message_text(message))[0]):
+    """Why a final-answer model reply cannot be shown, or None: no text that says anything once its
+    ``<think>`` blocks are set aside (blank, zero-width or control characters, or punctuation alone: ".",
+    an empty code fence), or only a tool call."""
+    if says_something(split_thought(message_text(message))[0]):
         return None
     if getattr(message, "tool_calls", None) or getattr(message, "invalid_tool_calls", None):
         return "the language model replied with a tool call instead of an answer"
