@@ -494,7 +494,6 @@ class PluginManager:
             if not health.get("healthy", False):
                 status.reason = f"health check failed: {health.get('details') or 'unhealthy'}"
                 return None, status
-            status.health = str(health.get("details") or "ok")
             bundle = PluginBundle(
                 plugin,
                 metadata,
@@ -506,6 +505,7 @@ class PluginManager:
             reraise_cancellation(exc)
             status.reason = load_fault(exc)
             return None, status
+        status.health = str(health.get("details") or "ok")  # a plugin that failed after its check shows none
         status.status = "loaded"
         return bundle, status
 
