@@ -465,3 +465,21 @@ async def test_the_answer_after_one_agent_is_checked_against_its_tool_results(en
     result = await engine.ainvoke("How do I work out 18% of 275?")
     assert "27.5" not in result.response and "49.5" in result.response
     assert any("invented_number" in n for n in result.trace["notes"])
+
+
+async def test_a_fallback_answer_gives_what_the_agents_found() -> None:
+    """The agents keep their tool calls to themselves: with an empty answer from the agent and the final
+    answer both, the fallback had said "Nothing was found yet." though the calculator had found 4."""
+    model = ScriptedChatModel.from_items(
+        [
+            transfer("math"),
+            call("calculate", expression="2+2"),
+            {"content": ""},
+            {"content": ""},
+            {"content": ""},
+        ]
+    )
+    engine = Cadence(make_settings(mode="supervisor", builtin_plugins=["math"]), model=model)
+    result = await engine.ainvoke("What is 2+2?")
+    assert result.error is not None and result.error["code"] == "empty_answer"
+    assert "Here is what I found so far:" in result.response and "4" in result.response

@@ -107,12 +107,21 @@ def is_fallback(message: BaseMessage | None) -> bool:
     return bool(message is not None and (message.response_metadata or {}).get(FALLBACK_KEY))
 
 
-def fallback_answer(messages: Sequence[BaseMessage], problem: str, tone: str | None = None) -> str:
+def fallback_answer(
+    messages: Sequence[BaseMessage],
+    problem: str,
+    tone: str | None = None,
+    records: Sequence[Mapping[str, Any]] = (),
+) -> str:
     """A model-free answer: the problem in plain words and whatever results were gathered.
 
     Successful tool results are given as a faithful answer in the tone; otherwise the work is listed.
+    Results kept out of ``messages`` (the supervisor mode's agents keep their tool calls to themselves)
+    are read from the trace's tool ``records``.
     """
     question, results = turn_results(messages)
+    if not results and records:
+        results = [r for failed, r in turn_outcomes(messages, records) if not failed]
     _, _, after = split_at_last_human(messages)
     work = faithful_answer(question, results, tone) if results else describe_work(after)
     lines = [f"Sorry, I couldn't finish this answer: {problem}"]
@@ -122,6 +131,11 @@ def fallback_answer(messages: Sequence[BaseMessage], problem: str, tone: str | N
         lines += ["", "Nothing was found yet."]
     lines += ["", "Please try again, or rephrase the question."]
     return "\n".join(lines)
+
+
+def _tool_records(view: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The trace's records of the turn's tool calls (``tools_used``) in a node's view of the state."""
+    return list((view.get("plugin_context") or {}).get(F.TOOLS_USED) or [])
 
 
 def unusable_reply(message: BaseMessage) -> str | None:
@@ -221,6 +235,7 @@ class FinalAnswerNode:
                     unusable,
                     self.problem_text(unusable),
                     state.get("tone"),
+                    _tool_records(view),
                 )
                 structured, fallback = None, True
             elif isinstance(content, str) and self.check_answers:
@@ -248,7 +263,7 @@ class FinalAnswerNode:
                         context.trace.notes.append(
                             f"{self.node_name}: structured data dropped with the rewritten answer"
                         )
-                records = (view.get("plugin_context") or {}).get("tools_used") or []
+                records = _tool_records(view)
                 said = with_failed_parts_said(
                     content, evidence.question, turn_outcomes(view["messages"], records), state.get("tone")
                 )
@@ -267,6 +282,7 @@ class FinalAnswerNode:
                 str(exc),
                 self.problem_text(f"the language model failed ({exc.message})"),
                 state.get("tone"),
+                _tool_records(view),
             )
             usage = None
             fallback = True
@@ -295,8 +311,10 @@ class FinalAnswerNode:
         detail: str,
         problem: str,
         tone: str | None = None,
+        records: Sequence[Mapping[str, Any]] = (),
     ) -> str:
-        """The model-free answer, recorded in the trace's errors (the one place answers fall back).
+        """The model-free answer, recorded in the trace's errors (the one place answers fall back); the
+        trace's tool ``records`` give the results the messages do not hold.
 
         The answer message is flagged with :data:`FALLBACK_KEY`; callers never match its text.
         """
@@ -305,7 +323,7 @@ class FinalAnswerNode:
         )
         if context is not None:
             context.trace.errors.append({"node": self.node_name, "code": code, "message": detail})
-        return fallback_answer(messages, problem, tone)
+        return fallback_answer(messages, problem, tone, records)
 
     def checked(
         self,
