@@ -3189,3 +3189,21 @@ def test_a_function_of_mathematics_is_surely_the_calculator_s() -> None:
         assert reads_arithmetic(question) is SURELY, question
     assert reads_arithmetic("What is 12 * 12?") is True
     assert not reads_arithmetic("How do I set the log level to 10?")
+
+
+def test_a_fact_asked_of_no_place_is_asked_of_the_place_talked_about() -> None:
+    """ "What's the population density?" after the area of Japan had been a place_facts error ("No country
+    or city found")."""
+    from cadence.builtins.geo import GeoPlugin
+    from cadence.sdk.routing import reader_of
+
+    tools = GeoPlugin.create_agent().get_tools()
+    model = LocalChatModel(readers={t.name: reader_of(t) for t in tools})
+    history = [
+        HumanMessage("What's the area of Japan?"),
+        AIMessage("Japan covers 377,835 km² (145,883 square miles)."),
+        HumanMessage("What's the population density?"),
+    ]
+    plan = model.plan(history, **model.bind_tools(tools).kwargs)
+    call = json.loads(plan.fixed or "{}")
+    assert call["arguments"] == {"question": "What's the population density of Japan?"}

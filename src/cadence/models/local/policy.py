@@ -3361,6 +3361,21 @@ class SmallModelPolicy:
         sure = (tool_name(t) for t in routes if reads_surely(self.readers.get(tool_name(t)), part))
         return next(sure, None) or best_route(router, part)
 
+    def _with_place_talked_about(
+        self, question: str, tools: Sequence[Mapping[str, Any]], messages: Sequence[BaseMessage]
+    ) -> str:
+        """``question`` asked of the place talked about before, when none of ``tools`` reads it alone and one
+        reads it so ("What's the population density?" after the area of Japan: "... of Japan?"), else as it
+        is."""
+        readers = [self.readers.get(tool_name(t)) for t in tools]
+        if not readers or None in readers or any(may_be_read(r, question) for r in readers):
+            return question
+        place = previous_place(messages)
+        if not place or place.lower() in question.lower():
+            return question
+        placed = f"{question.rstrip(' ?!.')} of {place}?"
+        return placed if any(may_be_read(r, placed) for r in readers) else question
+
     def reads_any(self, tools: Sequence[Mapping[str, Any]], question: str) -> bool:
         """Whether one of ``tools`` may read ``question`` (:func:`~cadence.models.preroute.may_be_read`; a
         tool without a reader may read anything)."""
@@ -3608,6 +3623,7 @@ class SmallModelPolicy:
                 there_place(question, messages) if _THERE_RE.search(question) else previous_place(messages),
             )
         question = with_possessive_place(question, messages)
+        question = self._with_place_talked_about(question, tools, messages)
         _, turn = current_turn(messages)
         # what was found this turn: the tools' results, or (an agent the supervisor sent after another)
         # the answers before its own work
