@@ -1814,10 +1814,9 @@ def _things_affordable(text: str) -> str | None:
     if asked is None or had is None:
         return None
     prices = [
-        (m.group(k), m.group(p))
+        (m.group(kind), m.group(price))
         for m in _KIND_COSTS_RE.finditer(text)
-        for k, p in (("kind", "p"), ("kind2", "p2"), ("kind3", "p3"))
-        if m.group(k)
+        for kind, price in [_kind_and_price_groups(m)]
     ]
     if len(prices) != 1 or _stem(prices[0][0]) != _stem(asked.group("things")):
         return None
@@ -2387,6 +2386,13 @@ _KIND_COSTS_RE = re.compile(
     re.IGNORECASE,
 )
 """A price said of one thing ("A book costs $15", "pens are $2 each", "sells apples at $0.50 each")."""
+
+
+def _kind_and_price_groups(match: re.Match[str]) -> tuple[str, str]:
+    """The names of the groups of :data:`_KIND_COSTS_RE` that ``match`` filled: its kind's and its price's."""
+    return next((k, p) for k, p in (("kind", "p"), ("kind2", "p2"), ("kind3", "p3")) if match.group(k))
+
+
 _KIND_COUNT_RE = re.compile(rf"(?<![\w.])(?P<n>{_NUM})\s+(?P<kind>[a-z]+)\b", re.IGNORECASE)
 _KIND_ONE_RE = re.compile(r"\b(?:an?|one)\s+(?P<kind>[a-z]+)\b", re.IGNORECASE)
 """One thing of a kind counted after the prices ("2 coffees and a muffin")."""
@@ -2426,7 +2432,7 @@ def _items_total(text: str) -> str | None:
         _stem(m.group("kind")): (m.start("p"), m.group("p"), m.end()) for m in _KIND_PRICE_RE.finditer(text)
     }
     for m in _KIND_COSTS_RE.finditer(text):  # "A book costs $15 and a pen costs $2"
-        kind, price = next((k, p) for k, p in (("kind", "p"), ("kind2", "p2"), ("kind3", "p3")) if m.group(k))
+        kind, price = _kind_and_price_groups(m)
         # a price already read per kind is not another kind ("Tickets are $18 each for adults")
         if all(start != m.start(price) for start, _, _ in prices.values()):
             prices.setdefault(_stem(m.group(kind)), (m.start(price), m.group(price), m.end()))
