@@ -1523,6 +1523,18 @@ def test_an_explanatory_answer_from_a_sentence_result_is_the_result() -> None:
         ToolMessage("[geo_agent] place_facts result: The capital of Japan is Tokyo.", tool_call_id="w"),
     ]
     assert LocalChatModel().plan(messages).fixed == "The capital of Japan is Tokyo."
+    # several results in sentences: all of them, in the question's order (the model had kept one part: "The
+    # answer is: 4." of a word's vowels and consonants)
+    results = "The word 'education' has 4 consonants.\nThe word 'education' has 5 vowels (a, e, i, o, u)."
+    messages = [
+        SystemMessage(f"Write the final answer. RESPONSE STYLE: {ResponseTone.EXPLANATORY.description}"),
+        HumanMessage('How many vowels are in "education" and how many consonants?'),
+        AIMessage("", tool_calls=[{"name": "agent_results", "args": {}, "id": "w"}]),
+        ToolMessage(results, tool_call_id="w"),
+    ]
+    assert LocalChatModel().plan(messages).fixed == (
+        "The word 'education' has 5 vowels (a, e, i, o, u). The word 'education' has 4 consonants."
+    )
 
 
 def test_results_said_in_sentences_follow_the_order_of_the_question() -> None:

@@ -3794,11 +3794,15 @@ class SmallModelPolicy:
                 if len(lines) > 1 and len(question_parts(question)) > 1:
                     lines = in_question_order(lines, question)
                 return Plan("text", [], None, [], [], 0, fixed=" ".join(" ".join(lines).split()))
-            if shape == EXPLAIN_SHAPE and is_statement(facts) and len(facts.splitlines()) == 1:
-                # an explanatory answer from a result in a sentence ("The capital of Japan is Tokyo."): the
-                # result, whose working the final-answer check adds; a small model's explanation had been
-                # made up ("Explanation: The answer is not provided.")
-                return Plan("text", [], None, [], [], 0, fixed=" ".join(facts.split()))
+            said = [line for line in facts.splitlines() if line.strip()]
+            if shape == EXPLAIN_SHAPE and said and all(is_statement(line) for line in said):
+                # an explanatory answer from results in sentences ("The capital of Japan is Tokyo."): the
+                # results, in the question's order, whose working the final-answer check adds; a small
+                # model's explanation had been made up ("Explanation: The answer is not provided.") or kept
+                # one part of several ("The answer is: 4." of a word's vowels and consonants)
+                if len(said) > 1 and len(question_parts(question)) > 1:
+                    said = in_question_order(said, question)
+                return Plan("text", [], None, [], [], 0, fixed=" ".join(" ".join(said).split()))
             if shape != ANSWER_FROM_RESULTS and budget <= ONE_SENTENCE_MAX_TOKENS and is_one_sentence(facts):
                 # a brief or formal answer from a result that is one short sentence already ("The capital of
                 # Germany is Berlin."): a small model only wraps it ("The answer to this question is: ...")
