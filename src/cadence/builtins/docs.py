@@ -953,7 +953,7 @@ class DocsPlugin(BasePlugin):
                 "Markdown",
                 "limits: how many tool calls or agent routes are allowed per turn, what happens when they "
                 "are used up, the guards",
-                "writing plugins: an agent's tools, system prompt and metadata",
+                "plugin authoring: an agent's tools, its system prompt and metadata",
                 "find and quote passages from local documents with their source",
             ],
             response_schema={
