@@ -1306,6 +1306,11 @@ def test_a_total_of_things_bought_at_a_price_each(text: str, value: float) -> No
         ("A 750 g box of cereal costs $4.50. What is the price per 100 g?", 0.6),
         ("A pack of 6 yogurts costs $4.38. How much is one yogurt?", 0.73),
         ("My car used 42 liters for 600 km. How many liters per 100 km?", 7),
+        # the fuel consumption asked by name (it had reached the docs: "consumption" is no unit)
+        (
+            "A car travels 450 km on 30 liters of fuel. What is its fuel consumption per 100 km?",
+            30 * 100 / 450,
+        ),
         ("I drove 600 km on 42 liters; how many km per liter?", 600 / 42),
         ("A 2 kg bag of rice costs $6. What is the price per kg?", 3),
         ("A box of 12 pens costs $6. How much is 1 pen?", 0.5),

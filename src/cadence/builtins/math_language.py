@@ -2503,6 +2503,9 @@ _PER_ASKED_RES = tuple(
         # "How much is one yogurt?", "what does 1 yogurt cost?"
         r"\b(?P<price>how much|what)\s+(?:is|are|does|do|would|will|for)\s+(?:a single|1|each|an?)\s+"
         r"(?P<unit>[a-z]+)\b",
+        # "What is its fuel consumption per 100 km?": the fuel (a volume) per the distance
+        rf"\b(?P<fuel>(?:fuel|petrol|gas|gasoline|diesel)\s+(?:consumption|use|usage)|consumption)\s+(?:is\s+)?"
+        rf"(?:per|for each|for every)\s+(?:(?P<per>{_NUM})\s*)?(?P<unit>[a-z]+)\b",
     )
 )
 _PRICE_GIVEN_RE = re.compile(
@@ -2567,7 +2570,10 @@ def _unit_price(text: str) -> str | None:
             return None
         top = prices[0]
     else:
-        tops = [i for i, name in enumerate(names) if name and _same_unit(name, asked.group("top"))]
+        if asked.groupdict().get("fuel") is not None:  # the fuel given: the amount that is a volume
+            tops = [i for i, name in enumerate(names) if _UNIT_OF.get(name.lower(), ("",))[0] == "volume"]
+        else:
+            tops = [i for i, name in enumerate(names) if name and _same_unit(name, asked.group("top"))]
         if len(tops) != 1:
             return None
         top = tops[0]
