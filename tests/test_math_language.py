@@ -1150,6 +1150,9 @@ def test_a_rate_problem_that_is_not_one_product_is_not_read(text: str) -> None:
         # one quantity from another: a square's side is a quarter of its perimeter (it had been 20 squared,
         # then refused)
         ("The perimeter of a square is 20. What is its area?", 25),
+        # a thing sized by its length and width is a rectangle (its perimeter had been refused)
+        ("A garden is 10 m long and 4 m wide. What is its perimeter?", 28),
+        ("My room is 5 m long and 4 m wide. What is the area of the room?", 20),
         ("A square has an area of 49 cm². What is its perimeter?", 28),
         ("A circle has a circumference of 31.4 m. What is its area?", math.pi * (31.4 / (2 * math.pi)) ** 2),
     ],
@@ -3259,3 +3262,12 @@ def test_a_rate_a_night_is_a_rate_a_day() -> None:
     assert evaluate(to_expression(question)) == 8 * 365
     assert evaluate(to_expression("A hotel costs $120 a night. How much for a week?")) == 840
     assert reads_arithmetic(question) is SURELY
+
+
+def test_a_thing_sized_as_a_rectangle_is_said_in_its_unit() -> None:
+    assert calculate.invoke({"expression": "A garden is 10 m long and 4 m wide. What is its area?"}) == (
+        "(10 * 4) = 40 m²"
+    )
+    assert calculate.invoke({"expression": "A garden is 10 m long and 4 m wide. What is its perimeter?"}) == (
+        "(2 * (10 + 4)) = 28 m"
+    )

@@ -3079,7 +3079,7 @@ def shape_unit(text: str) -> str | None:
         unit = _unit_of_a_size(prepared)  # a size asked from a quantity: in the unit of length
         other = _other_quantity(prepared)
         return f"{unit}²" if unit is not None and other is not None and other[1] == "area" else unit
-    quantity = shape_quantity_asked(text)
+    quantity = shape_quantity_asked(_sized_as_a_rectangle(text))  # "a garden 10 m long and 4 m wide" too
     units = shape_size_units(text)
     if quantity is None or len(units) != 1:
         return None
@@ -3555,7 +3555,29 @@ def _prepared(text: str) -> str:
     cleaned = re.sub(r"(?<=\d),(?=\d{3}\b)", "", cleaned)  # 1,000 -> 1000
     cleaned = _CURRENCY_RE.sub("", cleaned)  # $40 -> 40
     cleaned = _BY_ITSELF_RE.sub(r"\g<n> * \g<n>", cleaned)  # "multiply 12 by itself" -> 12 * 12
+    cleaned = _sized_as_a_rectangle(cleaned)
     return _shapes_read(_factorials(_fractions_and_ordinals(cleaned)))
+
+
+_SIZED_AS_A_RECTANGLE_RE = re.compile(
+    rf"^(?P<lead>\W*(?:an?|the|my|our|his|her|their|this)\s+)(?:rectangular\s+)?(?P<thing>[a-z]+)"
+    rf"(?=\s+(?:is|measures)\s+{_UNSIGNED}\s*(?:{_LENGTH_UNIT}\s+)?long\s+and\s+{_UNSIGNED}\s*"
+    rf"(?:{_LENGTH_UNIT}\s+)?wide\b)",
+    re.IGNORECASE,
+)
+"""A thing sized by its length and width alone ("A garden is 10 m long and 4 m wide"): a rectangle."""
+
+
+def _sized_as_a_rectangle(text: str) -> str:
+    """``text`` with a thing sized by its length and width named a rectangle when it names no shape and
+    asks its area or perimeter ("A garden is 10 m long and 4 m wide. What is its perimeter?": the
+    rectangle's, 28 m); as it is otherwise."""
+    asked = re.findall(r"\b(area|perimeter|diagonal|volume|circumference)\b", text, re.IGNORECASE)
+    if len(asked) != 1 or asked[0].lower() not in ("area", "perimeter"):
+        return text  # "its area and diagonal": more than one quantity
+    if re.search(rf"\b{_SHAPE}\b", text, re.IGNORECASE) or len(shape_size_units(text)) > 1:
+        return text  # a shape named, or sizes in two units ("3 m long and 2 ft wide")
+    return _SIZED_AS_A_RECTANGLE_RE.sub(lambda m: f"{m.group('lead')}rectangle", text, count=1)
 
 
 _SENTENCE_END_RE = re.compile(r"(?<=[.?!])\s+(?=\S)")
