@@ -3271,3 +3271,21 @@ def test_a_thing_sized_as_a_rectangle_is_said_in_its_unit() -> None:
     assert calculate.invoke({"expression": "A garden is 10 m long and 4 m wide. What is its perimeter?"}) == (
         "(2 * (10 + 4)) = 28 m"
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("I have 5 dollars in quarters. How many quarters do I have?", 20),
+        ("I have $2 in dimes. How many dimes?", 20),
+        ("There are 4 quarters in a dollar. How many quarters are in $7?", 28),  # its worth said rightly
+    ],
+)
+def test_coins_had_or_asked_after_their_worth(question: str, value: float) -> None:
+    """Each had been answered by the small model ("A dollar is worth 10 cents.")."""
+    assert evaluate(to_expression(question)) == value
+
+
+def test_a_coin_given_another_worth_is_not_read_as_the_usual_one() -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": "There are 5 quarters in a dollar. How many quarters are in $7?"})

@@ -3672,9 +3672,33 @@ def _counted_in_groups(text: str) -> str | None:
     return f"({count} * {_GROUP_SIZES[match.group('group').lower()]})"
 
 
+_COINS_HAD_RE = re.compile(
+    r"^\W*(?:i|we|you|he|she|they)\s+(?:have|has|had|got)\s+(?:\$\s?(?P<n>\d+(?:\.\d+)?)|(?P<m>\d+(?:\.\d+)?)\s+"
+    r"(?:dollars?|bucks))\s+in\s+(?P<coin>quarters|dimes|nickels|pennies)\b[.,]?\s+how\s+many\s+(?P=coin)\b"
+    r"[^?.!]*[?.!]*$",
+    re.IGNORECASE,
+)
+"""Dollars had in one kind of coin, and how many coins asked ("I have $5 in quarters. How many quarters?")."""
+_COIN_FACT_RE = re.compile(
+    r"^\W*there\s+are\s+(?P<count>\d+)\s+(?P<coin>quarters|dimes|nickels|pennies)\s+in\s+(?:a|one)\s+dollar\s*"
+    r"[.,;]\s*",
+    re.IGNORECASE,
+)
+"""A coin's worth stated before the question ("There are 4 quarters in a dollar. ...")."""
+
+
 def _coins_in(text: str) -> str | None:
-    """ "How many quarters in $5?" is ``(5 * 100 / 25)``; None for any other text."""
-    match = _COINS_IN_RE.match(" ".join(text.split()))
+    """ "How many quarters in $5?" and "I have $5 in quarters. How many quarters do I have?" are ``(5 * 100 /
+    25)``, the same after a sentence stating the coin's worth rightly ("There are 4 quarters in a dollar.");
+    None for any other text."""
+    flat = " ".join(text.split())
+    fact = _COIN_FACT_RE.match(flat)
+    if fact is not None:
+        cents = _COIN_CENTS[fact.group("coin").lower().removesuffix("s")]
+        if int(fact.group("count")) * cents != 100:
+            return None  # a worth of its own: not this reading
+        flat = flat[fact.end() :]
+    match = _COINS_IN_RE.match(flat) or _COINS_HAD_RE.match(flat)
     if match is None:
         return None
     dollars = match.group("n") or match.group("m") or "1"
