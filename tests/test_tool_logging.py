@@ -45,3 +45,21 @@ async def test_a_long_tool_result_is_cut_before_the_model_and_the_thread_see_it(
     assert len(long.content) <= 2000 and "50,000 characters" in long.content
     seen = [m for r in model.records for m in r.messages if isinstance(m, ToolMessage) and m.name == "dump"]
     assert seen and all(len(m.content) <= 2000 for m in seen)  # the next calls saw the cut result
+
+
+async def test_a_tool_message_answering_another_call_answers_this_one() -> None:
+    """A tool returning its own ToolMessage with another id had left its call unanswered beside an orphan
+    result (the trace named the tool "?")."""
+    from types import SimpleNamespace
+
+    from langchain_core.messages import ToolMessage
+
+    from cadence.orchestration.tool_logging import logged_tool_call
+
+    async def execute(request: object) -> ToolMessage:
+        return ToolMessage(content="wrong id.", tool_call_id="not-the-call")
+
+    request = SimpleNamespace(tool_call={"name": "odd", "args": {}, "id": "call_A"}, runtime=None)
+    result = await logged_tool_call(request, execute, plugin="demo")
+    assert isinstance(result, ToolMessage)
+    assert (result.tool_call_id, result.name, result.content) == ("call_A", "odd", "wrong id.")

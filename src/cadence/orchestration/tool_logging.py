@@ -100,6 +100,15 @@ async def logged_tool_call(
     # found) is part of the conversation: the model reads it and the trace records it
     hung = error is not None
     if isinstance(result, ToolMessage):
+        if call.get("id") and result.tool_call_id != call["id"]:
+            # a tool's own ToolMessage answering another call (or none): it answers this one, else the
+            # call would stay unanswered in the thread beside an orphan result
+            logger.warning(
+                "tool result answered another call id; set to the call's",
+                extra={"tool": name, "given_id": result.tool_call_id, "call_id": call["id"]},
+            )
+            result.tool_call_id = call["id"]
+        result.name = result.name or name
         result.content = _valid_content(result.content)  # lone surrogates would break every encoder
         cap = getattr(settings, "max_tool_result_chars", None)
         if cap is not None and isinstance(result.content, str) and len(result.content) > cap:
