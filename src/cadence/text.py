@@ -189,6 +189,15 @@ def visible(text: str) -> bool:
     return any(not ch.isspace() and unicodedata.category(ch) not in _INVISIBLE_CATEGORIES for ch in text)
 
 
+_SENTENCE_BREAK_RE = re.compile(r"(?<=[.!?])\s+")
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text``, cut after a ".", "!" or "?" followed by a space ("I sleep 8 hours a
+    night. How many hours ...?" is two)."""
+    return [part for part in _SENTENCE_BREAK_RE.split(text.strip()) if part]
+
+
 def says_something(text: str) -> bool:
     """Whether ``text`` says anything: a letter or a digit (of any script) or a symbol such as an emoji;
     punctuation, quotes or an empty code fence alone (``"."``, ``'""'``, a fence of backticks) say

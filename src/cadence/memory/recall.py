@@ -42,7 +42,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cadence.text import BIRTH_YEAR_ASKED_RE, STOPWORDS, numbers_from_words
+from cadence.text import BIRTH_YEAR_ASKED_RE, STOPWORDS, numbers_from_words, sentences
 
 K1 = 1.2
 """BM25 term-frequency saturation."""
@@ -329,7 +329,7 @@ def worked_out(question: str, memories: Sequence[str]) -> bool:
     ("In what year was I born?" of "You're 34 years old.")."""
     if BIRTH_YEAR_ASKED_RE.search(question) and any(_AGE_RE.search(m) for m in memories):
         return True
-    if not any(_WORKED_OUT_RE.search(sentence) for sentence in re.split(r"(?<=[.!?])\s+", question.strip())):
+    if not any(_WORKED_OUT_RE.search(sentence) for sentence in sentences(question)):
         return False  # asked first, or after what it tells ("I sleep 8 hours a night. How many ...")
     asked = set(terms(question))
     sharing = [m for m in memories if asked & set(terms(m))]

@@ -160,6 +160,7 @@ from cadence.text import (
     WHAT_IS_KNOWN_RE,
     named_values,
     numbers_from_words,
+    sentences,
 )
 
 ANSWER_FROM_RESULTS = "Answer the user's question in one sentence, using only the results given."
@@ -331,7 +332,7 @@ def refers_back(question: str, messages: Sequence[BaseMessage]) -> bool:
     tells_its_own = (
         _TOLD_ABOUT_SELF_RE.match(question) is not None
         and bool(numbers_in(question))
-        and len(re.split(r"(?<=[.!?])\s+", question.strip())) > 1
+        and len(sentences(question)) > 1
     )
     if OWN_RE.search(question) and not tells_its_own and (earlier or told_facts(_system_text(messages))):
         return True
@@ -3367,11 +3368,11 @@ class SmallModelPolicy:
         """``question`` asked of the place talked about before, when none of ``tools`` reads it alone and one
         reads it so ("What's the population density?" after the area of Japan: "... of Japan?"), else as it
         is."""
+        place = previous_place(messages)  # first: most questions have none, and the readers cost more
+        if not place or place.lower() in question.lower():
+            return question
         readers = [self.readers.get(tool_name(t)) for t in tools]
         if not readers or None in readers or any(may_be_read(r, question) for r in readers):
-            return question
-        place = previous_place(messages)
-        if not place or place.lower() in question.lower():
             return question
         placed = f"{question.rstrip(' ?!.')} of {place}?"
         return placed if any(may_be_read(r, placed) for r in readers) else question
