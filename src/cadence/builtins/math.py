@@ -306,10 +306,9 @@ def _about_primes(expression: str) -> str | None:
     asked = _IS_PRIME_RE.match(expression)
     factors = _FACTORS_RE.match(expression)
     match = asked or factors
-    if match is None and numbers_from_words(expression) != expression:  # "Is seven prime?" as "Is 7 prime?"
-        return _about_primes(numbers_from_words(expression))
     if match is None:
-        return None
+        in_digits = numbers_from_words(expression)  # "Is seven prime?" as "Is 7 prime?"
+        return _about_primes(in_digits) if in_digits != expression else None
     written = (match.group("n") or match.group("m") or "").replace(",", "")
     n = int(written)
     if n > PRIME_MAX:

@@ -65,7 +65,7 @@ async def logged_tool_call(
 
     The call runs in a task of its own (:func:`_bounded`) that hands back whatever it raised, so an
     exception of any kind raised by the tool is raised again here and becomes an error result, and a
-    tool that ignores its cancellation is left behind at the timeout rather than waited on forever.
+    tool that ignores its cancellation is stopped at the timeout rather than waited on forever.
     """
     call = request.tool_call
     name = call.get("name", "?")
