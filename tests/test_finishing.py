@@ -64,6 +64,11 @@ async def test_missing_or_empty_tone_means_natural(engine_factory) -> None:
         ("Now explain it like I'm five.", "explanatory"),
         ("Explain that in a formal tone", "formal"),
         ("Explain photosynthesis", "natural"),
+        ("Give me a concise answer: what is 45 divided by 9?", "concise"),
+        ("Please answer formally: what is the capital of Canada?", "formal"),
+        ("Give me a formal answer: what is 2 + 2?", "formal"),
+        ("What's 7 times 8, explained simply?", "explanatory"),
+        ("Explain in simple terms what a plugin is", "explanatory"),
     ],
 )
 def test_a_tone_asked_for_in_words_is_the_turns_when_the_request_names_none(message: str, tone: str) -> None:

@@ -475,6 +475,29 @@ def test_a_step_said_again_with_another_number_is_read_by_the_tools_as_the_quest
     assert model.plan(history, **model.bind_tools(routes).kwargs).route_names == ["goto_math_agent"]
 
 
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "Give me a concise answer: what is 45 divided by 9?",
+        "Give me a short answer: what is 12 times 3?",
+        "Explain simply: what is 15% of 80?",
+    ],
+)
+def test_a_question_after_a_request_of_style_is_read_by_the_tools_without_it(asked: str) -> None:
+    """ "Give me a concise answer: what is 45 divided by 9?" had been read by the calculator as it was
+    (none of its readers reads "Give me ..."), and answered by the model: "approximately .83"."""
+    from cadence.builtins.geo import GEO_TOOLS, GeoPlugin
+    from cadence.orchestration.coordinator import agent_readers
+
+    model = LocalChatModel()
+    routes = make_routing_tools(
+        [MathPlugin.get_metadata(), GeoPlugin.get_metadata()],
+        readers=agent_readers({"math": MATH_TOOLS, "geo": GEO_TOOLS}),
+    )
+    plan = model.plan([HumanMessage(asked)], **model.bind_tools(routes).kwargs)
+    assert plan.route_names == ["goto_math_agent"]
+
+
 def test_coordinator_plan_without_preroute_offers_every_route() -> None:
     plan = LocalChatModel(preroute=False).plan([HumanMessage("What time is it?")], tools=_routing_schemas())
     assert sorted(plan.route_names) == ["goto_finalize", "goto_info_agent", "goto_math_agent"]
@@ -2147,6 +2170,10 @@ def test_a_sum_or_average_of_a_range_in_words_takes_every_number_of_it() -> None
             "Give me a detailed answer: how many days are in February 2028?",
             "how many days are in February 2028?",
         ),
+        ("Please answer formally: what is the capital of Canada?", "what is the capital of Canada?"),
+        ("Explain simply: what is 15% of 80?", "what is 15% of 80?"),
+        ("What's 7 times 8, explained simply?", "What's 7 times 8?"),
+        ("Reply concisely: what's the population of Italy?", "what's the population of Italy?"),
     ],
 )
 def test_a_request_of_style_before_the_question_is_not_what_is_asked(message: str, asked: str) -> None:

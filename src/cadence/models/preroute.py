@@ -383,6 +383,8 @@ _STYLE_REQUEST_RE = re.compile(
     r"^\W*(?:please\s+)?(?:"
     r"(?:answer|reply|respond|explain|write|say it|tell me)\s+(?:it\s+|this\s+)?"
     r"(?:like|as if you were|as|in the (?:style|voice) of|in)\s+(?!(?:upper|lower|capital)\b)[\w' -]{1,30}?"
+    r"|(?:answer|reply|respond|explain|say it|write it|put it)\s+(?:it\s+|this\s+)?"
+    r"(?:formally|briefly|concisely|politely|casually|simply)"
     r"|be (?:brief|concise|short|formal|casual|detailed|quick)|keep it (?:short|brief|simple)|briefly"
     r"|(?:explain\s+(?:it\s+|this\s+)?)?(?:step[- ]by[- ]step|in (?:great |more |full )?detail)"
     r"|in short|(?:in|with) (?:a|an) [\w-]+ (?:tone|way|style|voice)"
@@ -399,7 +401,8 @@ asks for the text in capitals)."""
 
 _STYLE_AFTER_RE = re.compile(
     r",?\s+(?:(?:in|using)\s+(?:one|a single|two|three|a few|\d+)\s+(?:short\s+)?(?:sentences?|words?|lines?)"
-    r"|(?:briefly|in short|in brief|in simple terms|simply|in plain english|like (?:i'?m|i am) (?:five|5)))"
+    r"|(?:explained\s+)?"
+    r"(?:briefly|in short|in brief|in simple terms|simply|in plain english|like (?:i'?m|i am) (?:five|5)))"
     r"(?=\s*(?:please)?\s*[?.!]*\s*$)",
     re.IGNORECASE,
 )
@@ -624,8 +627,14 @@ def may_be_read(reader: Reader | None, question: str) -> bool:
     first part)."""
     if reader is None:
         return True
-    texts = dict.fromkeys([question, *question_parts(question)])
-    return any(reader(text) for text in texts)
+    return any(reader(text) for text in _texts_read(question))
+
+
+def _texts_read(question: str) -> list[str]:
+    """The texts a tool's reader is asked of for ``question``: the question, the question without a request
+    of style ("Give me a short answer: what is 45 divided by 9?" is the sum's), and their parts."""
+    plain = without_style_request(question)
+    return list(dict.fromkeys([question, *question_parts(question), plain, *question_parts(plain)]))
 
 
 def reads_explicitly(reader: Reader | None, question: str) -> bool:
@@ -639,7 +648,7 @@ def reads_surely(reader: Reader | None, question: str) -> bool:
     answers it though no word of its agent's routing text is in it ("Where is Timbuktu?")."""
     if reader is None:
         return False
-    return any(reader(text) is SURELY for text in dict.fromkeys([question, *question_parts(question)]))
+    return any(reader(text) is SURELY for text in _texts_read(question))
 
 
 ASKS_SOMETHING_RE = re.compile(

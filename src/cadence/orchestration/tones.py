@@ -123,17 +123,19 @@ MAX_TONE_SCAN = 2000
 """Characters of a message read for a tone asked in words (a request of style opens or closes a question)."""
 _ASKED_IN_WORDS: dict[ResponseTone, re.Pattern[str]] = {
     ResponseTone.FORMAL: re.compile(
-        r"\bin an? (?:formal|professional) (?:tone|way|manner|style|voice)\b|\bformally\b|\bbe formal\b",
+        r"\bin an? (?:formal|professional) (?:tone|way|manner|style|voice)\b|\bformally\b|\bbe formal\b"
+        r"|\bformal (?:answer|reply|response|language)\b",
         re.IGNORECASE,
     ),
     ResponseTone.CONCISE: re.compile(
         r"\bbe (?:brief|concise|quick)\b|\bbriefly\b|\bconcisely\b|\bin short\b|\bkeep it (?:short|brief)\b"
-        r"|\bin (?:one|a single) (?:short )?sentence\b|\btl;?dr\b|\bshort answer\b",
+        r"|\bin (?:one|a single) (?:short )?sentence\b|\btl;?dr\b|\b(?:short|brief|concise|quick) answer\b",
         re.IGNORECASE,
     ),
     ResponseTone.EXPLANATORY: re.compile(
         r"\bexplain (?:it |this |that )?(?:in detail|thoroughly|fully)\b|\bin (?:great |more |full )?detail\b"
-        r"|\bdetailed (?:explanation|answer)\b|^\W*explain how\b",
+        r"|\b(?:detailed|thorough|full) (?:explanation|answer)\b|^\W*explain how\b"
+        r"|\bexplain(?:ed)?\s+(?:it\s+)?(?:simply|in simple terms)\b|\bin simple terms\b",
         re.IGNORECASE,
     ),
     ResponseTone.LEARNING: re.compile(
