@@ -40,6 +40,7 @@ from cadence.models.local.policy import (
     distinct_arguments_plan,
     is_follow_up,
     is_one_sentence,
+    is_statement,
     listed_numbers,
     measured_statement,
     next_own_part,
@@ -3246,3 +3247,19 @@ def test_a_fact_asked_of_no_place_is_asked_of_the_place_talked_about() -> None:
     plan = model.plan(history, **model.bind_tools(tools).kwargs)
     call = json.loads(plan.fixed or "{}")
     assert call["arguments"] == {"question": "What's the population density of Japan?"}
+
+
+@pytest.mark.parametrize(
+    ("result", "whole"),
+    [
+        ("0.7 is bigger than 0.65.", True),  # it had become "The answer is: 0.7"
+        ("Paris is in France.", True),
+        ("The answer is 5.", True),
+        ("345", False),
+        ("x = 5.", False),
+        ("Done.", False),
+        ("Tokyo, Osaka, Kyoto.", False),
+    ],
+)
+def test_a_short_result_saying_what_something_is_is_a_sentence_already(result: str, whole: bool) -> None:
+    assert is_statement(result) is whole

@@ -2354,16 +2354,22 @@ def is_statement(text: str) -> bool:
     """Whether ``text`` is a short answer in whole sentences already: it starts with a capital letter (or a
     digit or a quote, in one result of one line: "09:15 on Monday in New York is 19:45 in Bangalore.",
     "'elephant' (8 letters) is longer than 'giraffe' (7 letters)."),
-    ends a sentence, has six words or more and at most :data:`STATEMENT_MAX_CHARS` characters (a value
-    such as ``345`` or a listing is not; a document's passages are longer)."""
+    ends a sentence, has six words or more (four when it says what something is: "0.7 is bigger than
+    0.65.") and at most :data:`STATEMENT_MAX_CHARS` characters (a value such as ``345`` or a listing is
+    not; a document's passages are longer)."""
     one_line = "\n" not in text.strip()
     text = " ".join(text.split())
+    words = text.split()
     return (
         0 < len(text) <= STATEMENT_MAX_CHARS
         and (text[0].isupper() or ((text[0].isdigit() or text[0] in "'\"‘“") and one_line))
         and bool(_SENTENCE_END_RE.search(text))
-        and len(text.split()) >= 6
+        and (len(words) >= 6 or (len(words) >= 4 and one_line and _SAYS_WHAT_IS_RE.search(text) is not None))
     )
+
+
+_SAYS_WHAT_IS_RE = re.compile(r"\w \b(?:is|are|was|were|has|have)\b \w", re.IGNORECASE)
+"""A verb saying what something is or has, between two words ("0.7 is bigger than 0.65.")."""
 
 
 ONE_SENTENCE_MAX_WORDS = 30
