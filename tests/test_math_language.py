@@ -3068,7 +3068,42 @@ def test_two_units_of_one_kind_are_compared(question: str, said: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "question", ["Which is heavier, a kilogram or a meter?", "Which is bigger, France or Spain?"]
+    ("question", "said"),
+    [
+        (
+            "Which is heavier, a kilogram of feathers or a kilogram of steel?",
+            "Neither: 1 kilogram of feathers and 1 kilogram of steel have the same weight.",
+        ),
+        (
+            "Which is heavier, 2 pounds or 1 kilogram?",
+            "1 kilogram is heavier than 2 pounds: 2 pounds = 0.9072 kilograms.",
+        ),
+        ("Which is longer, 5 km or 3 miles?", "5 km is longer than 3 miles: 3 miles = 4.828 km."),
+        (
+            "Is 1 pound heavier than 500 grams?",
+            "No, 500 grams is heavier than 1 pound: 1 pound = 453.6 grams.",
+        ),
+        ("Is 500 ml more than 2 cups?", "Yes, 500 ml is more than 2 cups: 2 cups = 473.2 ml."),
+        (
+            "Which is smaller, 1,200 meters or 1 mile?",
+            "1200 meters is smaller than 1 mile: 1200 meters = 0.7456 miles.",
+        ),
+    ],
+)
+def test_two_amounts_of_one_kind_are_compared(question: str, said: str) -> None:
+    """ "Which is heavier, a kilogram of feathers or a kilogram of steel?" went to the 135M model ("The answer
+    is both, but in different ways: 1) A kilogram (or 2048 grams ...")."""
+    assert calculate.invoke({"expression": question}) == said
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which is heavier, a kilogram or a meter?",
+        "Which is bigger, France or Spain?",
+        "Which is heavier, 2 kg of apples or 3 meters of rope?",
+        "Which is longer, 3 miles or 2 hours?",
+    ],
 )
 def test_two_things_not_units_of_one_kind_are_not_compared_as_units(question: str) -> None:
     from cadence.builtins.math_language import units_compared

@@ -6028,14 +6028,29 @@ def question_body(text: str) -> str:
     return _TRAIL_RE.sub("", _LEAD_RE.sub("", text)).strip()
 
 
+_COMPARED_SIDE = r"(?:an?\s+|one\s+)?(?P<{0}>(?:\d[\d,]*(?:\.\d+)?\s*)?[a-z][a-z ]*?)"
+"""One side of a comparison of units or amounts: a unit ("a kilogram"), an amount ("2 pounds"), maybe of a
+thing ("a kilogram of feathers")."""
 _UNITS_COMPARED_RE = re.compile(
     r"\b(?:which|what)(?:'s|\s+is)\s+(?P<how>heavier|lighter|longer|shorter|bigger|larger|smaller|more|less)\b"
-    r"[,:]?\s+(?:an?\s+|one\s+)?(?P<a>[a-z][a-z ]*?)\s+or\s+(?:an?\s+|one\s+)?(?P<b>[a-z][a-z ]*?)\s*[?.!]*$"
-    r"|^\W*is\s+(?:an?\s+|one\s+)?(?P<a2>[a-z][a-z ]*?)\s+(?P<how2>heavier|lighter|longer|shorter|bigger"
-    r"|larger|smaller|more|less)\s+than\s+(?:an?\s+|one\s+)?(?P<b2>[a-z][a-z ]*?)\s*[?.!]*$",
+    rf"[,:]?\s+{_COMPARED_SIDE.format('a')}\s+or\s+{_COMPARED_SIDE.format('b')}\s*[?.!]*$"
+    rf"|^\W*is\s+{_COMPARED_SIDE.format('a2')}\s+(?P<how2>heavier|lighter|longer|shorter|bigger"
+    rf"|larger|smaller|more|less)\s+than\s+{_COMPARED_SIDE.format('b2')}\s*[?.!]*$",
     re.IGNORECASE,
 )
-"""Two units compared ("Which is heavier, a kilogram or a pound?", "Is a mile longer than a kilometer?")."""
+"""Two units or amounts compared ("Which is heavier, a kilogram or a pound?", "Is a mile longer than a
+kilometer?", "Which is heavier, 2 pounds or 1 kilogram?", "... a kilogram of feathers or a kilogram of
+steel?")."""
+_AMOUNT_SIDE_RE = re.compile(
+    r"^(?:(?P<n>\d[\d,]*(?:\.\d+)?)\s*)?(?P<unit>[a-z]+(?: [a-z]+)?)"
+    r"(?:\s+of\s+(?P<thing>[a-z]+(?: [a-z]+){0,2}))?$",
+    re.IGNORECASE,
+)
+"""A side of :data:`_UNITS_COMPARED_RE` read: its number (none: one), its unit, what it is of."""
+_COMPARED_MEASURE = {
+    "heavier": "weight", "lighter": "weight", "longer": "length", "shorter": "length",
+}  # fmt: skip
+"""What a word of comparison measures ("heavier": the weight); the others compare the amount."""
 _SMALLER_WORDS = frozenset({"lighter", "shorter", "smaller", "less"})
 _IRREGULAR_PLURALS = {"foot": "feet", "inch": "inches"}
 
@@ -6054,6 +6069,8 @@ def units_compared(text: str) -> str | None:
         return None
     a, b = ((match.group(k) or match.group(f"{k}2")).strip() for k in ("a", "b"))
     how = (match.group("how") or match.group("how2")).lower()
+    if any(c.isdigit() for c in a + b) or " of " in f" {a} {b} ":
+        return _amounts_compared(a, b, how, asked_whether=match.group("a2") is not None)
     units = [_UNIT_OF.get(u.lower()) for u in (a, b)]
     if units[0] is None or units[1] is None or units[0][0] != units[1][0] or units[0][0] == "calendar":
         return None
@@ -6070,6 +6087,51 @@ def units_compared(text: str) -> str | None:
     if match.group("a2") is None:
         return answer[:1].upper() + answer[1:]
     return f"{'Yes' if a == first else 'No'}, {answer}"  # "Is an inch shorter than a centimeter?"
+
+
+def _amounts_compared(a: str, b: str, how: str, *, asked_whether: bool) -> str | None:
+    """Which of two amounts of one kind of unit is more, in the words asked ("1 kilogram is heavier than 2
+    pounds: 2 pounds = 0.9072 kilograms."), or that they are the same ("a kilogram of feathers or a kilogram
+    of steel"); None unless each side is an amount of a known unit, of one kind, maybe of a thing."""
+    sides = [_AMOUNT_SIDE_RE.match(side) for side in (a, b)]
+    if sides[0] is None or sides[1] is None:
+        return None
+    units = [_UNIT_OF.get(side.group("unit").lower()) for side in sides]
+    if units[0] is None or units[1] is None or units[0][0] != units[1][0] or units[0][0] == "calendar":
+        return None
+    counts = [Decimal((side.group("n") or "1").replace(",", "")) for side in sides]
+    sizes = [count * Decimal(unit[1]) for count, unit in zip(counts, units, strict=True)]
+    said = [
+        _amount_said(n, side.group("unit"), side.group("thing"))
+        for n, side in zip(counts, sides, strict=True)
+    ]
+    if sizes[0] == sizes[1]:
+        measure = _COMPARED_MEASURE.get(how, "amount")
+        same = f"{said[0]} and {said[1]} have the same {measure}"
+        return f"{'No' if asked_whether else 'Neither'}: {same}."
+    big, small = (0, 1) if sizes[0] > sizes[1] else (1, 0)
+    in_big = sizes[small] / Decimal(units[big][1])
+    shown = f"{in_big:.4g}" if abs(in_big) < 1000 else f"{in_big:,.0f}"
+    big_unit = sides[big].group("unit")
+    plural = big_unit if Decimal(shown.replace(",", "")) == 1 else _plural_unit(big_unit)
+    first, second = (small, big) if how in _SMALLER_WORDS else (big, small)
+    answer = f"{said[first]} is {how} than {said[second]}: {said[small]} = {shown} {plural}."
+    if not asked_whether:
+        return answer[:1].upper() + answer[1:]
+    return f"{'Yes' if first == 0 else 'No'}, {answer}"
+
+
+def _plural_unit(unit: str) -> str:
+    """A unit's name for several ("kilograms", "feet"; "km" and "ml" as they are)."""
+    if len(unit) <= 2 or unit.endswith("s") or not unit.isalpha():
+        return _IRREGULAR_PLURALS.get(unit, unit)
+    return _IRREGULAR_PLURALS.get(unit, f"{unit}s")
+
+
+def _amount_said(count: Decimal, unit: str, thing: str | None) -> str:
+    """An amount as the answer says it: "2 pounds", "1 kilogram of feathers"."""
+    number = f"{count.normalize():f}"
+    return f"{number} {unit}" + (f" of {thing}" if thing else "")
 
 
 def conversion_in(text: str) -> Conversion | None:
