@@ -334,15 +334,23 @@ def test_the_arithmetic_part_of_a_two_part_question_is_not_the_clocks() -> None:
     ("question", "expected"),
     [
         ("How many hours are there in March?", "March 2026 has 31 days: 744 hours."),
-        ("How many hours in February?", "February 2026 has 28 days: 672 hours (a leap year's has 29: 696)."),
+        (
+            "How many hours in February?",
+            "February 2026 has 28 days: 672 hours (a leap year's has 29: 696 hours).",
+        ),
         ("how many seconds does February 2028 have", "February 2028 has 29 days: 2,505,600 seconds."),
         ("how many minutes in a leap year", "A leap year has 366 days: 527,040 minutes."),
         ("How many hours are there in 2024?", "2024 has 366 days: 8,784 hours."),
         ("How many hours in a week?", "A week has 168 hours."),
+        ("How many weeks are in 2026?", "2026 has 365 days: 52 weeks and 1 day."),
+        ("How many weeks in February 2027?", "February 2027 has 28 days: 4 weeks."),
+        ("How many weeks are in a leap year?", "A leap year has 366 days: 52 weeks and 2 days."),
+        ("How many weeks in a fortnight?", "A fortnight has 2 weeks."),
     ],
 )
 def test_the_hours_minutes_or_seconds_of_a_calendar_period(question: str, expected: str) -> None:
-    """ "How many hours are there in March?" reached the clock tools and was an error."""
+    """ "How many hours are there in March?" reached the clock tools and was an error; "How many weeks are
+    in 2026?" had been an error of the calendar's and the calculator's."""
     assert ask(question) == expected
 
 
@@ -380,3 +388,14 @@ def test_a_clock_format_asked_is_no_conversion_between_zones() -> None:
 
     assert not names_time_of_day("Convert 9pm to 24-hour time")
     assert names_time_of_day("Convert 9pm London time to Tokyo")
+
+
+def test_the_weeks_of_a_year_are_the_clock_calculators_not_the_calendars() -> None:
+    """The calendar's words fit "How many weeks are in 2026?" (weeks, a year) and it had taken the question,
+    which it cannot answer: the clock calculator is sure of a year's or a month's count."""
+    from cadence.builtins.clock import reads_clock_question
+    from cadence.sdk import SURELY
+
+    assert reads_clock_question("How many weeks are in 2026?") is SURELY
+    assert reads_clock_question("How many hours are there in March?") is SURELY
+    assert reads_clock_question("How many hours in a week?") is True

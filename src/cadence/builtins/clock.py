@@ -40,7 +40,7 @@ from langchain_core.tools import BaseTool
 
 from cadence.builtins._common import BuiltinToolError, check_question
 from cadence.builtins.dates import MONTHS, Calendar
-from cadence.sdk import route_text, tool, volatile
+from cadence.sdk import SURELY, route_text, tool, volatile
 from cadence.text import numbers_from_words
 
 logger = logging.getLogger(__name__)
@@ -486,37 +486,49 @@ def answer(
 
 
 _UNITS_IN_PERIOD_RE = re.compile(
-    r"\bhow many (?P<unit>hours|minutes|seconds)\b[^?.!]*?\b(?:in|does|do)\s+(?:a |an |one |the |this )?"
+    r"\bhow many (?P<unit>weeks|hours|minutes|seconds)\b[^?.!]*?\b(?:in|does|do)\s+"
+    r"(?:a |an |one |the |this )?"
     r"(?P<leap>leap )?(?:(?P<period>day|week|fortnight|year|"
     + "|".join(sorted(MONTHS, key=len, reverse=True))
     + r")\b(?:\s+(?:of\s+)?(?P<year>\d{4}))?|(?P<bare>\d{4})\b)",
     re.IGNORECASE,
 )
-"""How many hours, minutes or seconds a day, a week, a year or a month has ("How many hours are there in
-March?", "how many minutes in a leap year", "how many seconds does February 2028 have")."""
+"""How many weeks, hours, minutes or seconds a day, a week, a year or a month has ("How many hours are there
+in March?", "how many minutes in a leap year", "how many seconds does February 2028 have", "How many weeks
+are in 2026?")."""
+
+
+def _days_in(days: int, unit: str) -> str:
+    """``days`` said in ``unit``: "8,760 hours", "52 weeks and 1 day" (weeks and the days left over)."""
+    if unit != "weeks":
+        return f"{days * {'hours': 24, 'minutes': 1440, 'seconds': 86400}[unit]:,} {unit}"
+    weeks, rest = divmod(days, 7)
+    said = f"{weeks} week{'' if weeks == 1 else 's'}"
+    return said + (f" and {rest} day{'' if rest == 1 else 's'}" if rest else "")
 
 
 def _count_in_period(text: str, now: Callable[[], datetime] | None) -> str | None:
-    """The hours, minutes or seconds of a calendar period asked for, or None when not asked. A month or a
-    year without a year written is the current one (UTC); February then says it depends on leap years."""
+    """The weeks, hours, minutes or seconds of a calendar period asked for, or None when not asked. A month
+    or a year without a year written is the current one (UTC); February then says it depends on leap years."""
     asked = _UNITS_IN_PERIOD_RE.search(text)
     if asked is None:
         return None
     unit = asked.group("unit").lower()
-    per_day = {"hours": 24, "minutes": 1440, "seconds": 86400}[unit]
     period = (asked.group("period") or "year").lower()
     written = asked.group("year") or asked.group("bare")
     year = int(written) if written else (now().astimezone(UTC).year if now is not None else None)
     if period in ("day", "week", "fortnight"):
         days = {"day": 1, "week": 7, "fortnight": 14}[period]
-        return f"A {period} has {days * per_day:,} {unit}."
+        if unit == "weeks" and period != "fortnight":
+            return None  # "How many weeks in a week?": nothing to count
+        return f"A {period} has {_days_in(days, unit)}."
     if period == "year":
         if asked.group("leap"):
-            return f"A leap year has 366 days: {366 * per_day:,} {unit}."
+            return f"A leap year has 366 days: {_days_in(366, unit)}."
         if written and year is not None:
             days = 366 if calendar.isleap(year) else 365
-            return f"{year} has {days} days: {days * per_day:,} {unit}."
-        return f"A year of 365 days has {365 * per_day:,} {unit} (a leap year, 366 days: {366 * per_day:,})."
+            return f"{year} has {days} days: {_days_in(days, unit)}."
+        return f"A year of 365 days has {_days_in(365, unit)} (a leap year, 366 days: {_days_in(366, unit)})."
     month = MONTHS[period]
     name = calendar.month_name[month]
     if year is None:
@@ -527,11 +539,11 @@ def _count_in_period(text: str, now: Callable[[], datetime] | None) -> str | Non
     note = ""
     if month == 2 and not written:
         note = (
-            f" (a leap year's has 29: {29 * per_day:,})"
+            f" (a leap year's has 29: {_days_in(29, unit)})"
             if days == 28
-            else f" (in other years 28: {28 * per_day:,})"
+            else f" (in other years 28: {_days_in(28, unit)})"
         )
-    return f"{name} {year} has {days} days: {days * per_day:,} {unit}{note}."
+    return f"{name} {year} has {days} days: {_days_in(days, unit)}{note}."
 
 
 _UNTIL_TIME_RE = re.compile(r"\b(?:until|till|til|to|before)\s+(?:it'?s\s+|it\s+is\s+)?$", re.IGNORECASE)
@@ -711,6 +723,13 @@ def reads_clock_question(text: str) -> bool:
         and not _CLOCK_UNIT_RE.search(written)
     ):
         return False  # "How long ago was 1969?": a year ago, the calendar's
+    counted = _UNITS_IN_PERIOD_RE.search(written)
+    if counted is not None and (
+        counted.group("year") or counted.group("bare") or (counted.group("period") or "").lower() in MONTHS
+    ):
+        # "How many weeks are in 2026?", "... hours in March?": a year's or a month's, counted in the unit
+        # asked (the calendar's words, "weeks" and a year, fit too, but it counts days)
+        return SURELY  # type: ignore[return-value]
     if _FROM_NOW_OR_AGO_RE.search(written) or _UNITS_IN_PERIOD_RE.search(written):
         return True
     if names_time_of_day(text):
