@@ -3324,3 +3324,40 @@ def test_coins_had_or_asked_after_their_worth(question: str, value: float) -> No
 def test_a_coin_given_another_worth_is_not_read_as_the_usual_one() -> None:
     with pytest.raises(CalculationError):
         calculate.invoke({"expression": "There are 5 quarters in a dollar. How many quarters are in $7?"})
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # counts of several kinds, asked of one: the others are no part of it (it had been refused)
+        ("I have 3 cats and 2 dogs. If I get 2 more cats, how many cats will I have?", 5),
+        (
+            "A farm has 12 cows, 8 pigs and 20 chickens. If 5 chickens are sold, how many chickens are left?",
+            15,
+        ),
+        ("Tom has 5 apples and 3 oranges. He eats 2 apples. How many apples does he have?", 3),
+        (
+            "A shop has 30 shirts and 20 hats. It sells 12 shirts and 5 hats. How many shirts does it have?",
+            18,
+        ),
+        # still all of them when asked of all
+        ("I have 3 cats and 2 dogs. How many animals do I have?", 5),
+        # taken away, asked what there is now; given more is gained
+        ("Tom has 5 apples. He eats 2. How many apples does he have?", 3),
+        ("Max has 11 cards. His friend gives him 6 more. How many cards does he have?", 17),
+    ],
+)
+def test_a_count_of_one_kind_among_several_is_worked_out(text: str, value: int) -> None:
+    assert calculate.invoke({"expression": text}).endswith(f"= {value}")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ben had $120 and spent $45. How much did he have?",  # what he had, before: not read as left
+        "I have 3 cats and 2 dogs. How many legs do they have?",  # legs are not counted
+    ],
+)
+def test_a_question_of_no_kind_counted_is_not_cut_to_one(text: str) -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": text})

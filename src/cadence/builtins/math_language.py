@@ -793,6 +793,8 @@ _WENT = (
 passed")."""
 _LEFT = r"\b(?:left|remain|remains|remaining|still)\b"
 """The question asks what is left."""
+_LEFT_OR_HAD_NOW = rf"(?:{_LEFT}|\bhow\s+(?:many|much)\b[^.?!]*\b(?:do|does)\s+\w+\s+have\b)"
+"""The question asks what is left, or what there is now ("He eats 2 apples. How many does he have?")."""
 _GAINED = (
     r"(?:gets?|got|receives?|received|buys?|bought|finds?|found|earns?|earned|adds?|added|wins?|won|"
     r"picks?|picked|collects?|collected|gains?|gained|gives?|gave|brings?|brought|makes?|made|saves?|saved)"
@@ -809,13 +811,13 @@ _DIFFERENCES = tuple(
     for pattern in (
         # "Maria baked 36 muffins and sold 29 of them: how many are left?", "Ben had 120 dollars and spent 45"
         rf"(?<![\w.]){_MONEY}(?P<a>{_NUM})\b.*?\b{_TAKEN}\s+(?:(?:[a-z]+\s+){{0,3}}?)?{_MONEY}(?P<b>{_NUM})\b"
-        rf".*{_LEFT}",
+        rf".*{_LEFT_OR_HAD_NOW}",
         # "A farmer had 90 sheep. 23 ran away: how many are left?", "500 liters … 180 liters are used"
         rf"(?<![\w.]){_MONEY}(?P<a>{_NUM})\b.*?(?<![\w.]){_MONEY}(?P<b>{_NUM})\s+(?:{_NOUNS}\s+)?{_WENT}\b"
-        rf".*{_LEFT}",
+        rf".*{_LEFT_OR_HAD_NOW}",
         # "Tom ate 3 of his 12 cookies: how many are left?"
         rf"\b{_TAKEN}\s+{_MONEY}(?P<b>{_NUM})\s+of\s+(?:his|her|their|the|my|our|its|your)\s+{_MONEY}"
-        rf"(?P<a>{_NUM})\b.*{_LEFT}",
+        rf"(?P<a>{_NUM})\b.*{_LEFT_OR_HAD_NOW}",
     )
 )
 _SUMS = tuple(
@@ -992,6 +994,8 @@ def _word_problem(text: str) -> str | None:
             match = pattern.search(text)
             if match is None:
                 continue
+            if patterns is _DIFFERENCES and re.match(r"\s+more\b", text[match.end("b") :], re.IGNORECASE):
+                continue  # "His friend gives him 6 more": gained, not given away
             kinds = match.groupdict().get("kinds") is not None  # cats and dogs are pets: no same things
             if patterns in (_DIFFERENCES, _SUMS) and not kinds and not _same_things(text, match):
                 return None  # apples from dollars: not one operation on the same things
@@ -3741,7 +3745,43 @@ def to_expression(text: str) -> str:
         again = _to_expression(reordered)
         if has_operation(again):
             return again
+    narrowed = _of_the_kind_asked(text) if len(text) <= MAX_READ_CHARS else None
+    if narrowed is not None:
+        again = to_expression(narrowed)
+        if has_operation(again):
+            return again
     return reading
+
+
+_LISTED_KINDS_RE = re.compile(
+    rf"(?<![\w.])(?P<n>{_NUM})\s+(?P<kind>[a-z]+)(?P<rest>(?:\s*,\s*(?:and\s+)?|\s+and\s+)"
+    rf"{_NUM}\s+[a-z]+\b(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+){_NUM}\s+[a-z]+\b)*)",
+    re.IGNORECASE,
+)
+"""Counts of several kinds listed ("3 cats and 2 dogs", "4 red, 5 blue and 2 green")."""
+_ONE_LISTED_RE = re.compile(rf"(?<![\w.])(?P<n>{_NUM})\s+(?P<kind>[a-z]+)\b", re.IGNORECASE)
+_KIND_ASKED_RE = re.compile(r"\bhow\s+many\s+(?P<kind>[a-z]+)\b", re.IGNORECASE)
+
+
+def _of_the_kind_asked(text: str) -> str | None:
+    """``text`` with a list of counts of several kinds cut to the kind the question asks of ("I have 3 cats
+    and 2 dogs. If I get 2 more cats, how many cats will I have?" is read as "I have 3 cats. If ..."), or None
+    when it lists none or asks of none of them (or of several: "How many cats and dogs?")."""
+    asked = list(_KIND_ASKED_RE.finditer(text))
+    if len(asked) != 1:
+        return None
+    wanted = _stem(asked[0].group("kind"))
+
+    def cut(listed: re.Match[str]) -> str:
+        counts = list(_ONE_LISTED_RE.finditer(listed.group(0)))
+        kinds = {_stem(c.group("kind")) for c in counts}
+        own = [c for c in counts if _stem(c.group("kind")) == wanted]
+        if len(own) != 1 or len(kinds) != len(counts) or kinds & _NOT_A_THING:
+            return listed.group(0)
+        return own[0].group(0)
+
+    narrowed = _LISTED_KINDS_RE.sub(cut, text[: asked[0].start()]) + text[asked[0].start() :]
+    return None if narrowed == text else narrowed
 
 
 def _to_expression(text: str) -> str:
