@@ -1820,6 +1820,12 @@ def test_what_the_user_told_earlier_fills_their_references(question: str, resolv
         (["Your date of birth is 12/05/1988."], "How old am I?", "How old is someone born on 12/05/1988?"),
         (["Your birthday is June 3."], "How old am I?", "How old am I?"),  # no year: no age
         (["You live in Lisbon."], "How old am I?", "How old am I?"),
+        # a count told turns before, for a question of it after its condition (it had reached the geo agent)
+        (
+            ["You have 3 cats and 2 dogs."],
+            "If I get 2 more cats, how many cats will I have?",
+            "I have 3 cats and 2 dogs. If I get 2 more cats, how many cats will I have?",
+        ),
     ],
 )
 def test_a_told_place_or_rate_fills_the_question(facts: list[str], question: str, resolved: str) -> None:

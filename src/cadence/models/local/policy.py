@@ -768,7 +768,10 @@ def resolve_found(question: str, results: Sequence[str]) -> str:
     return resolved
 
 
-_HOW_MUCH_RE = re.compile(r"^\W*how (?:much|many|far|long)\b", re.IGNORECASE)
+_HOW_MUCH_RE = re.compile(
+    r"^\W*(?:(?:if|when|after)\s+[^,?.!]{1,80},\s*)?how (?:much|many|far|long)\b", re.IGNORECASE
+)
+"""A question of how much or how many, maybe after its condition ("If I get 2 more cats, how many ...")."""
 
 
 _UNITS_IN_RE = re.compile(
