@@ -396,3 +396,94 @@ def test_the_supervisor_routes_a_question_on_a_told_birthday_written_out() -> No
     assert routing_question("How old am I?", [told, HumanMessage("How old am I?")]) == (
         "How old is someone born on 3 March 1995?"
     )
+
+
+def _pair_tool() -> BaseTool:
+    @tool("compare")
+    def compare(a: str, b: str) -> str:
+        """Compare two words."""
+        return f"{a} vs {b}"
+
+    return compare
+
+
+def _first_two(text: str) -> dict[str, str] | None:
+    words = text.rstrip("?").split()
+    return {"a": words[-3], "b": words[-1]} if len(words) >= 3 and words[-2] == "and" else None
+
+
+def test_reads_arguments_marks_the_tool_and_argument_reader_of_finds_it() -> None:
+    from cadence.sdk import ARGUMENTS_METADATA_KEY, argument_reader_of, reads_arguments
+
+    t = reads_arguments(_first_two)(_pair_tool())
+    assert argument_reader_of(t) is _first_two
+    assert t.metadata is not None and ARGUMENTS_METADATA_KEY in t.metadata
+    assert argument_reader_of(_pair_tool()) is None
+    with pytest.raises(TypeError, match="function"):
+        reads_arguments("x")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="LangChain tool"):
+        reads_arguments(_first_two)(lambda: None)  # type: ignore[type-var]
+
+
+@pytest.mark.parametrize(
+    ("reader", "decided"),
+    [
+        (_first_two, {"a": "cats", "b": "dogs"}),  # read: called with them, nothing generated
+        (lambda text: {"a": "cats"}, None),  # a required argument missing: the model fills them in
+        (lambda text: {"a": "x", "b": "y", "c": "z"}, None),  # an argument the tool does not take
+        (lambda text: None, None),  # not read
+        (lambda text: 1 / 0, None),  # a reader that raises: as if not read
+    ],
+)
+def test_the_embedded_model_calls_a_tool_with_the_arguments_its_reader_reads(
+    reader: Any, decided: Any
+) -> None:
+    from cadence.sdk import reads_arguments
+
+    model = LocalChatModel()
+    bound = model.bind_tools([reads_arguments(reader)(_pair_tool())])
+    messages = [SystemMessage("x"), HumanMessage("Compare cats and dogs")]
+    plan = model.plan(messages, **bound.kwargs)  # type: ignore[attr-defined]
+    if decided is None:
+        assert plan.fixed is None and plan.grammar is not None
+    else:
+        assert json.loads(plan.fixed or "{}") == {"name": "compare", "arguments": decided}
+
+
+@pytest.mark.parametrize(
+    ("question", "arguments"),
+    [
+        (
+            "If it's 3 pm in New York, what time is it in London?",
+            {"time": "3 pm", "from_location": "New York", "to_location": "London"},
+        ),
+        (
+            "What time is it in London when it is 9:30am in Tokyo?",
+            {"time": "9:30am", "from_location": "Tokyo", "to_location": "London"},
+        ),
+        ("What time is it in Tokyo?", None),  # one place: no conversion
+        ("At 3 pm and 5 pm in Paris, what time is it in Rome?", None),  # two times
+    ],
+)
+def test_convert_time_reads_its_arguments(question: str, arguments: Any) -> None:
+    """The embedded model had generated them (4 s), the places the wrong way round."""
+    from cadence.builtins.info import conversion_arguments
+
+    assert conversion_arguments(question) == arguments
+
+
+@pytest.mark.parametrize(
+    ("question", "arguments"),
+    [
+        (
+            "What's the time difference between Paris and Los Angeles?",
+            {"location_a": "Paris", "location_b": "Los Angeles"},
+        ),
+        ("What is the time difference with Tokyo?", None),
+        ("If it's 3 pm in Paris, what time is it in Rome?", None),  # a clock time: a conversion
+    ],
+)
+def test_time_difference_reads_its_arguments(question: str, arguments: Any) -> None:
+    from cadence.builtins.info import difference_arguments
+
+    assert difference_arguments(question) == arguments

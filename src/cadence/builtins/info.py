@@ -73,7 +73,7 @@ from cadence.builtins.dates import (
     Calendar,
     make_date_calculator,
 )
-from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, reads, tool, volatile
+from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, reads, reads_arguments, tool, volatile
 from cadence.text import DATE_IN_DIGITS_RE, numbers_from_words
 
 logger = logging.getLogger(__name__)
@@ -1196,7 +1196,22 @@ _JOINING_WORDS = _PAIRING_WORDS | {"between", "in", "at", "from", "to"}
 
 
 def _mentioned_places(g: _Gazetteer, text: str, limit: int = MAX_PLACES) -> list[Place]:
-    """The places a whole sentence mentions, in the sentence's order, at most ``limit``.
+    """The places a whole sentence mentions, in the sentence's order, at most ``limit`` (see
+    :func:`_mentioned`)."""
+    return [place for _, place in _mentioned(g, text, limit)]
+
+
+def mentioned_place_names(text: str, limit: int = MAX_PLACES) -> list[str]:
+    """The names of the places a sentence mentions, as written, in the sentence's order ("If it's 3 pm in
+    New York, what time is it in London?": ``["New York", "London"]``); none for a text too long to read."""
+    if len(text) > MAX_LOCATION_CHARS:
+        return []
+    return [name for name, _ in _mentioned(_gazetteer(), text, limit)]
+
+
+def _mentioned(g: _Gazetteer, text: str, limit: int = MAX_PLACES) -> list[tuple[str, Place]]:
+    """The places a whole sentence mentions with their names as written, in the sentence's order, at most
+    ``limit``.
 
     The first place found ("What is the local time in Mumbai?" → Mumbai): word runs are tried
     longest first; a run must not start or end with a question word. Among runs of one length,
@@ -1216,16 +1231,16 @@ def _mentioned_places(g: _Gazetteer, text: str, limit: int = MAX_PLACES) -> list
         return []  # a name, not a sentence ("Los Angles", "Paris, Germany"): no guessing from its parts
     cased = any(c.islower() for c in text)
     taken: set[int] = set()
-    found: list[tuple[int, Place]] = []
+    found: list[tuple[int, str, Place]] = []
     while len(found) < limit:
         hit = _best_run(g, raw, words, cased, taken, joined=bool(found))
         if hit is None:
             break
         start, size, place = hit
         taken.update(range(start, start + size))
-        if all(place.label != other.label for _, other in found):
-            found.append((start, place))
-    return [place for _, place in sorted(found, key=lambda item: item[0])]
+        if all(place.label != other.label for _, _, other in found):
+            found.append((start, " ".join(raw[start : start + size]).strip(".,'"), place))
+    return [(name, place) for _, name, place in sorted(found, key=lambda item: item[0])]
 
 
 def _best_run(
@@ -2020,6 +2035,36 @@ def latest_question(state: Mapping[str, Any] | None) -> str | None:
     return None
 
 
+_CLOCK_SAID_RE = re.compile(
+    r"(?<![\w:.])(?:\d{1,2}(?:[:.]\d{2})?\s*[ap]\.?m\b\.?|\d{1,2}:\d{2}(?![\d:])|noon|midday|midnight)",
+    re.IGNORECASE,
+)
+"""A clock time as people write it ("3 pm", "9:30am", "14:10", "noon")."""
+
+
+def conversion_arguments(question: str) -> dict[str, str] | None:
+    """``convert_time``'s arguments read from a question giving one clock time in one place and asking it in
+    another ("If it's 3 pm in New York, what time is it in London?": 3 pm, from New York, to London); None
+    unless it names one clock time and two places (:func:`cadence.sdk.reads_arguments`)."""
+    if len(question) > MAX_LOCATION_CHARS or not converts_between_places(question):
+        return None
+    times = _CLOCK_SAID_RE.findall(question)
+    names = mentioned_place_names(question, limit=3)
+    if len(times) != 1 or len(names) != 2:
+        return None
+    source, target = source_and_target(question, times[0], names[0], names[1])
+    return {"time": times[0], "from_location": source, "to_location": target}
+
+
+def difference_arguments(question: str) -> dict[str, str] | None:
+    """``time_difference``'s arguments read from a question naming two places ("What's the time difference
+    between Paris and Los Angeles?"), in its order; None unless it names two, and no clock time."""
+    if len(question) > MAX_LOCATION_CHARS or _CLOCK_SAID_RE.search(question):
+        return None
+    names = mentioned_place_names(question, limit=3)
+    return {"location_a": names[0], "location_b": names[1]} if len(names) == 2 else None
+
+
 @volatile(reason="uses today's date and its daylight saving offsets when no date is given")
 @tool
 def convert_time(
@@ -2204,8 +2249,8 @@ def asks_calendar(text: str) -> bool:
 
 INFO_TOOLS: list[BaseTool] = [
     reads(not_an_action(asks_current_time))(current_time),
-    reads(not_an_action(asks_time_difference))(time_difference),
-    reads(not_an_action(names_time_of_day))(convert_time),
+    reads_arguments(difference_arguments)(reads(not_an_action(asks_time_difference))(time_difference)),
+    reads_arguments(conversion_arguments)(reads(not_an_action(names_time_of_day))(convert_time)),
     reads(not_an_action(asks_calendar))(date_calculator),
     reads(not_an_action(reads_clock_question))(clock_calculator),
 ]

@@ -11,14 +11,18 @@ from cadence.sdk.metadata import AgentType, LLMRequirements, PluginMetadata, nor
 from cadence.sdk.plugin import BasePlugin, register_plugin, registered_plugins, unregister_plugin
 from cadence.sdk.quick import INLINE_METADATA_KEY, inline, is_inline
 from cadence.sdk.routing import (
+    ARGUMENTS_METADATA_KEY,
     READS_METADATA_KEY,
     ROUTE_TEXT_METADATA_KEY,
     SURELY,
+    ArgumentReader,
     Reader,
     Reading,
+    argument_reader_of,
     may_read,
     reader_of,
     reads,
+    reads_arguments,
     route_text,
     routing_text,
 )
@@ -26,6 +30,7 @@ from cadence.sdk.tools import BACK_TOOL_NAME, ToolException, tool
 
 __all__ = [
     "APPROVAL_METADATA_KEY",
+    "ARGUMENTS_METADATA_KEY",
     "BACK_TOOL_NAME",
     "INLINE_METADATA_KEY",
     "READS_METADATA_KEY",
@@ -34,6 +39,7 @@ __all__ = [
     "VOLATILE_METADATA_KEY",
     "AgentType",
     "ApprovalPolicy",
+    "ArgumentReader",
     "BaseAgent",
     "BasePlugin",
     "LLMRequirements",
@@ -41,6 +47,7 @@ __all__ = [
     "Reader",
     "Reading",
     "ToolException",
+    "argument_reader_of",
     "emit",
     "inline",
     "is_inline",
@@ -49,6 +56,7 @@ __all__ = [
     "normalize_name",
     "reader_of",
     "reads",
+    "reads_arguments",
     "register_plugin",
     "registered_plugins",
     "requires_approval",

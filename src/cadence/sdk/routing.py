@@ -36,14 +36,26 @@ none of whose words any agent's routing text has to that agent ("Where is Timbuk
 about Canada": every word is a place name or a common word). Return it only when the tool will
 answer the text; ``True`` stays the answer for "may read".
 
+A tool of several arguments can also say how they are read from a question, with
+:func:`reads_arguments`: the embedded model then calls it with those arguments instead of generating
+them (a small model fills a time and two places slowly, and may swap them)::
+
+    @reads_arguments(lambda text: {"a": m[1], "b": m[2]} if (m := PAIR_RE.search(text)) else None)
+    @tool
+    def compare(a: str, b: str) -> str: ...
+
+The argument reader returns the arguments (a mapping with every required one) or ``None`` when it
+cannot read them from the text, and must be cheap and side-effect free like a reader. Hosted models
+never consult it.
+
 This module imports nothing of Cadence outside the SDK.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import IntEnum
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from langchain_core.tools import BaseTool
 
@@ -58,6 +70,12 @@ READS_METADATA_KEY = "cadence_reads"
 
 Reader = Callable[[str], bool]
 """Whether a text (the user's question, or one part of it) is one a tool may read."""
+
+ARGUMENTS_METADATA_KEY = "cadence_reads_arguments"
+"""``tool.metadata[ARGUMENTS_METADATA_KEY]``: the tool's argument reader (:func:`reads_arguments`)."""
+
+ArgumentReader = Callable[[str], Mapping[str, Any] | None]
+"""The arguments a tool takes for a text (the user's question), or None when they cannot be read."""
 
 
 class Reading(IntEnum):
@@ -113,6 +131,29 @@ def reads(reader: Reader) -> Callable[[T], T]:
 def reader_of(tool: BaseTool) -> Reader | None:
     """The tool's reader (:func:`reads`), or None: the tool may read any text."""
     reader = (tool.metadata or {}).get(READS_METADATA_KEY)
+    return reader if callable(reader) else None
+
+
+def reads_arguments(reader: ArgumentReader) -> Callable[[T], T]:
+    """Give a tool an argument reader (a decorator, applied above ``@tool``): ``reader(text)`` returns the
+    arguments the tool takes for ``text``, or None; returns the same tool object. See the module docs."""
+    if not callable(reader):
+        raise TypeError(f"reads_arguments expects a function of a text returning arguments, got {reader!r}")
+
+    def mark(target: T) -> T:
+        if not isinstance(target, BaseTool):
+            raise TypeError(
+                f"reads_arguments expects a LangChain tool (apply it above @tool), got {target!r}"
+            )
+        target.metadata = {**(target.metadata or {}), ARGUMENTS_METADATA_KEY: reader}
+        return target
+
+    return mark
+
+
+def argument_reader_of(tool: BaseTool) -> ArgumentReader | None:
+    """The tool's argument reader (:func:`reads_arguments`), or None."""
+    reader = (tool.metadata or {}).get(ARGUMENTS_METADATA_KEY)
     return reader if callable(reader) else None
 
 

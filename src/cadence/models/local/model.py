@@ -34,7 +34,7 @@ from cadence.models.local.runtime import BUNDLED_FILE, bundled_model_path
 from cadence.models.local.worker import ModelWorker, WorkerKey, WorkerOptions, get_worker
 from cadence.models.local.worker_main import DEFAULT_THREADS
 from cadence.models.preroute import routing_schema
-from cadence.sdk.routing import reader_of
+from cadence.sdk.routing import argument_reader_of, reader_of
 
 CALL_THREADS = 64
 """Threads that wait for the embedded model's worker on behalf of async calls (more calls queue for one).
@@ -123,17 +123,26 @@ class LocalChatModel(BaseChatModel):
 
         Routing tools bring back their full routing text (:func:`~cadence.models.preroute.routing_schema`):
         the pre-router and the routing prompt of the policy read it. Tools with a reader
-        (:func:`cadence.sdk.reads`; a routing tool: its agent's) pass it to the policy as ``readers``.
+        (:func:`cadence.sdk.reads`; a routing tool: its agent's) pass it to the policy as ``readers``, tools
+        with an argument reader (:func:`cadence.sdk.reads_arguments`) as ``argument_readers``.
         """
         readers = {t.name: r for t in tools if isinstance(t, BaseTool) and (r := reader_of(t)) is not None}
         if readers:
             kwargs["readers"] = readers
+        arguments = {
+            t.name: r for t in tools if isinstance(t, BaseTool) and (r := argument_reader_of(t)) is not None
+        }
+        if arguments:
+            kwargs["argument_readers"] = arguments
         return bind_openai_tools(self, [routing_schema(t) for t in tools], tool_choice, **kwargs)
 
     def plan(self, messages: Sequence[BaseMessage], **kwargs: Any) -> Plan:
         """Decide the prompt, grammar and output parsing of one call (no model needed)."""
         policy = SmallModelPolicy(
-            preroute=self.preroute, max_tokens=self.max_tokens, readers=kwargs.get("readers") or {}
+            preroute=self.preroute,
+            max_tokens=self.max_tokens,
+            readers=kwargs.get("readers") or {},
+            argument_readers=kwargs.get("argument_readers") or {},
         )
         return policy.plan(messages, **kwargs)
 

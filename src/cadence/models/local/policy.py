@@ -80,6 +80,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import logging
 import re
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
@@ -149,7 +150,7 @@ from cadence.models.preroute import (
     without_style_request,
 )
 from cadence.passages import cites_passages, relevant_sentences
-from cadence.sdk.routing import Reader
+from cadence.sdk.routing import ArgumentReader, Reader
 from cadence.text import (
     ACTION_REQUEST_RE,
     ASKED_BEFORE_RE,
@@ -162,6 +163,8 @@ from cadence.text import (
     numbers_from_words,
     sentences,
 )
+
+logger = logging.getLogger(__name__)
 
 ANSWER_FROM_RESULTS = "Answer the user's question in one sentence, using only the results given."
 """System prompt of a text answer once the turn has tool results."""
@@ -3271,6 +3274,28 @@ class SmallModelPolicy:
     """Tokens a call may produce (``None``: :data:`DEFAULT_MAX_TOKENS`)."""
     readers: Mapping[str, Reader] = field(default_factory=dict)
     """Bound tools' readers by tool name (:func:`cadence.sdk.reads`; a routing tool's: its agent's)."""
+    argument_readers: Mapping[str, ArgumentReader] = field(default_factory=dict)
+    """Bound tools' argument readers by tool name (:func:`cadence.sdk.reads_arguments`)."""
+
+    def read_arguments(self, schema: Mapping[str, Any], question: str) -> dict[str, Any] | None:
+        """The arguments the tool of ``schema`` takes for ``question`` by its argument reader, when it has
+        one and they name every required argument and no other; None otherwise (a reader that raises is
+        logged and read as None: the model fills them in)."""
+        reader = self.argument_readers.get(tool_name(schema))
+        if reader is None:
+            return None
+        try:
+            read = reader(question)
+        except Exception:
+            logger.warning("argument reader failed", extra={"tool": tool_name(schema)}, exc_info=True)
+            return None
+        if not isinstance(read, Mapping):
+            return None
+        params = tool_function(schema).get("parameters") or {}
+        known = set(params.get("properties") or {})
+        if not set(required_parameters(schema)) <= set(read) or not set(read) <= known:
+            return None
+        return dict(read)
 
     def plan(self, messages: Sequence[BaseMessage], **kwargs: Any) -> Plan:
         """Decide the prompt, grammar and output parsing of one call (no model needed)."""
@@ -3728,7 +3753,10 @@ class SmallModelPolicy:
         for t in options:
             sole = sole_string_parameter(t)
             listed = sole_number_list_parameter(t)
-            if sole is not None:
+            read = self.read_arguments(t, question)
+            if read is not None:
+                decided[tool_name(t)] = read  # the tool's own reading of its arguments
+            elif sole is not None:
                 located = locator_in(question) if locator_parameter(t) else None
                 # the question as asked, without how to answer it ("in one sentence" is no search word)
                 decided[tool_name(t)] = {sole: located or without_style_request(question).strip()}
