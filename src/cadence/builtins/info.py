@@ -2210,9 +2210,11 @@ asks_time_difference = _reader(
     r"|\bis (?:it )?(?:\w+ )?(?:ahead|behind)\b|\bhow (?:far )?(?:ahead|behind)\b"
     r"|\bhow many hours (?:is|are)\b|\b(?:vs|versus)\b"
     r"|\b(?:difference|between|apart|compared? to)\b(?=.*\b(?-i:[A-Z][a-z]))"
+    r"|\bhours?\b.*\bdiffer\b|\bis it (?:later|earlier)\b.*\bor\b"
 )
 """``time_difference``'s reader: a question of the offset between places ("time difference", "hours
-ahead", "ahead of", or a difference or comparison naming places). "What's the difference between a virus and
+ahead", "ahead of", "By how many hours do Moscow and Beijing differ?", "Is it later in Tokyo or in Seoul?",
+or a difference or comparison naming places). "What's the difference between a virus and
 bacteria?" names none; "What time will it be in Tokyo in 3 hours?" asks no difference."""
 
 _WHEN_WORDS = (
