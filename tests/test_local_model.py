@@ -3269,3 +3269,20 @@ def test_a_fact_asked_of_no_place_is_asked_of_the_place_talked_about() -> None:
 )
 def test_a_short_result_saying_what_something_is_is_a_sentence_already(result: str, whole: bool) -> None:
     assert is_statement(result) is whole
+
+
+def test_a_request_to_forget_is_routed_to_no_agent() -> None:
+    """The docs agent's words ("forget what was told", "age") fit "Forget my age.": memory forgets, and the
+    turn finalizes with what it said."""
+    from cadence.orchestration.coordinator import agent_readers
+
+    model = LocalChatModel()
+    routes = make_routing_tools(
+        [MathPlugin.get_metadata(), DocsPlugin.get_metadata()],
+        readers=agent_readers({"math": MATH_TOOLS, "docs": DocsPlugin.create_agent().get_tools()}),
+    )
+    bound = model.bind_tools(routes).kwargs  # type: ignore[attr-defined]
+    assert model.plan([HumanMessage("Forget my age.")], **bound).route_names == ["goto_finalize"]
+    assert model.plan([HumanMessage("How do I forget what I told you?")], **bound).route_names == [
+        "goto_docs_agent"
+    ]

@@ -844,3 +844,22 @@ async def test_forget_deletes_what_it_names_and_says_so() -> None:
     everything = await engine.ainvoke("Forget everything about me", thread_id="t4", user_id="u")
     assert everything.response == "I've forgotten everything you told me (1 memory)."
     assert await engine.memory.list("u") == []
+
+
+async def test_forgetting_says_back_only_what_the_user_told() -> None:
+    """A remembered document passage quoting "Forget my age." had been said back in full ("I've forgotten
+    this: 1 passage(s) for ..."): what mentions the words but was not told is forgotten and counted."""
+    engine, _ = engine_with([FINALIZE, {"content": "ok"}] * 4)
+    service = engine.memory
+    await service.remember("u", "To forget, say 'Forget my age.' in the chat", kind="answer")
+    out = await engine.ainvoke("Forget my age.", thread_id="t1", user_id="u")
+    assert (
+        out.response
+        == "I've forgotten 1 earlier answer that mentioned it; you hadn't told me about it yourself."
+    )
+    await engine.ainvoke("I'm 30 years old.", thread_id="t2", user_id="u")
+    await service.remember("u", "How old am I? — You're 30 years old.", kind="answer")
+    both = await engine.ainvoke("Forget my age.", thread_id="t3", user_id="u")
+    assert both.response.startswith("I've forgotten this: You're 30 years old.")
+    assert both.response.endswith("I've also forgotten 1 earlier answer that mentioned it.")
+    assert await service.list("u") == []

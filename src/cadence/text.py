@@ -597,3 +597,15 @@ def spelling_fixed(text: str, known: Collection[str], not_typos: Collection[str]
         return word
 
     return re.sub(r"[A-Za-z]+", spelled, text)
+
+
+FORGET_RE = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|please|now|also|and)[ ,]+)*(?:(?:can|could|would) you\s+)?(?:please\s+)?"
+    r"(?:forget|(?:delete|erase|remove|wipe|clear)"
+    r"(?=\s+(?:my|what i|everything|all)\b|.*\bfrom (?:your )?memory\b))"
+    r"\s+(?:about\s+)?(?P<what>[^?,;:]{1,80}?)(?:\s+from (?:your )?memory)?"
+    r"(?:,?\s+please)?\s*[.!?]*\s*$",
+    re.IGNORECASE,
+)
+"""A request to forget what the user told ("Forget my age.", "Please forget that I live in Berlin", "Forget
+everything about me")."""

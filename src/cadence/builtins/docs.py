@@ -948,11 +948,11 @@ class DocsPlugin(BasePlugin):
                 "logging, logs and the log level",
                 "model providers: OpenAI, Anthropic, Google, Ollama, OpenAI-compatible servers, the embedded "
                 "model",
-                "features: validating or checking the final answer, long-term memory, human approval of "
-                "tools, streaming, the OpenAI-compatible API, the web page (web UI), plugins and agents in "
-                "Markdown",
-                "limits: how many tool calls or agent routes are allowed per turn, what happens when they "
-                "are used up, the guards",
+                "features: validating or checking the final answer, long-term memory and how to forget "
+                "what was told, human approval of tools, streaming, the OpenAI-compatible API, the web page "
+                "(web UI), the trace of a turn, plugins and agents in Markdown",
+                "limits: how many tool calls or agent routes (hops) are allowed per turn, what happens when "
+                "they are used up, the guards",
                 "plugin authoring: an agent's tools, its system prompt and metadata",
                 "find and quote passages from local documents with their source",
             ],

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from cadence.text import FEELING_RE, SELF_TOPIC_WORDS
+from cadence.text import FEELING_RE, FORGET_RE, SELF_TOPIC_WORDS
 
 _ASKING = (
     r"what|what's|whats|who|who's|whos|where|where's|wheres|when|why|how|how's|hows|which|do|does|did|is|are"
@@ -274,16 +274,6 @@ def about_user(question: str) -> bool:
     return _ABOUT_USER_RE.search(asked_part(question.replace("’", "'"))) is not None
 
 
-FORGET_RE = re.compile(
-    r"^\W*(?:(?:ok(?:ay)?|please|now|also|and)[ ,]+)*(?:(?:can|could|would) you\s+)?(?:please\s+)?"
-    r"(?:forget|(?:delete|erase|remove|wipe|clear)"
-    r"(?=\s+(?:my|what i|everything|all)\b|.*\bfrom (?:your )?memory\b))"
-    r"\s+(?:about\s+)?(?P<what>[^?,;:]{1,80}?)(?:\s+from (?:your )?memory)?"
-    r"(?:,?\s+please)?\s*[.!?]*\s*$",
-    re.IGNORECASE,
-)
-"""A request to forget what the user told ("Forget my age.", "Please forget that I live in Berlin", "Forget
-everything about me")."""
 _EVERYTHING_RE = re.compile(
     r"^(?:everything|all|it all|all of (?:it|that)|all my (?:data|facts|memories|info(?:rmation)?)"
     r"|(?:everything|all|what) (?:you know |you remember |i(?:'ve| have)? told you )?(?:about|of) me"

@@ -258,9 +258,18 @@ class EngineMemory:
                 count = f"{len(forgotten)} memor{'y' if len(forgotten) == 1 else 'ies'}"
                 said = [f"{FORGOTTEN_PREFIX} everything you told me ({count})."]
             elif forgotten:
-                statements = list(dict.fromkeys(m.statement for m in forgotten))
-                more = f" (and {len(statements) - 5} more)" if len(statements) > 5 else ""
-                said = [f"{FORGOTTEN_PREFIX} this: {' '.join(statements[:5])}{more}"]
+                # what the user told is said back; remembered results and answers that mention it are
+                # forgotten too, and counted (a document's passage quoting "Forget my age." is no fact)
+                told = [m for m in forgotten if m.kind == FACT_KIND]
+                others = len(forgotten) - len(told)
+                mentioned = f"{others} earlier answer{'' if others == 1 else 's'} that mentioned it"
+                if told:
+                    statements = list(dict.fromkeys(m.statement for m in told))
+                    more = f" (and {len(statements) - 5} more)" if len(statements) > 5 else ""
+                    also = f" I've also forgotten {mentioned}." if others else ""
+                    said = [f"{FORGOTTEN_PREFIX} this: {' '.join(statements[:5])}{more}{also}"]
+                else:
+                    said = [f"{FORGOTTEN_PREFIX} {mentioned}; you hadn't told me about it yourself."]
             else:
                 said = ["There was nothing to forget: you haven't told me about that."]
         items = [{"id": None, "kind": FACT_KIND, "text": t, "statement": t, "score": 1.0} for t in said]

@@ -156,6 +156,7 @@ from cadence.text import (
     ASKED_BEFORE_RE,
     BIRTH_YEAR_ASKED_RE,
     FEELING_RE,
+    FORGET_RE,
     SELF_TOPIC_WORDS,
     STOPWORDS,
     WHAT_IS_KNOWN_RE,
@@ -3490,7 +3491,10 @@ class SmallModelPolicy:
                 follow_up = is_follow_up(question)
                 again = with_another_number(question, previous_asked(messages)) if follow_up else None
                 ranked = PreRouter.from_tool_schemas(routes).rank(again or question) if routes else []
-                shortlist = PreRouter.shortlisted(ranked) if not is_small_talk(question) else []
+                # small talk, or a request to forget what the user told (memory forgets it and says what:
+                # "Forget my age." is no question for the docs agent, whose words "forget" and "age" fit)
+                chat = is_small_talk(question) or FORGET_RE.match(" ".join(question.split())) is not None
+                shortlist = PreRouter.shortlisted(ranked) if not chat else []
                 # "there" read as the place it refers to ("What's the weather there?" after the time in Paris)
                 # and a follow-up giving another number read by the tools as the question it asks
                 read_as = (
