@@ -3286,3 +3286,20 @@ def test_a_request_to_forget_is_routed_to_no_agent() -> None:
     assert model.plan([HumanMessage("How do I forget what I told you?")], **bound).route_names == [
         "goto_docs_agent"
     ]
+
+
+@pytest.mark.parametrize(
+    ("result", "said"),
+    [
+        # the model had written "The answer is: 105." (the unit lost)
+        (
+            "5 km every day for 3 weeks = 105 km (read as (5 * 3 * 7))",
+            "5 km every day for 3 weeks is 105 km.",
+        ),
+        ("72 °F = 22.22 °C (exactly 22.2222222222)", "72 °F is 22.22 °C."),
+        ("2 + 2 = 4", None),
+        ("every day = 105 km (read as (5 * 3 * 7))", None),  # no number said: no amount to state
+    ],
+)
+def test_a_quantity_read_from_the_question_is_said_as_a_sentence(result: str, said: str | None) -> None:
+    assert measured_statement(result) == said

@@ -3361,3 +3361,16 @@ def test_a_count_of_one_kind_among_several_is_worked_out(text: str, value: int) 
 def test_a_question_of_no_kind_counted_is_not_cut_to_one(text: str) -> None:
     with pytest.raises(CalculationError):
         calculate.invoke({"expression": text})
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("There are 24 students and 4 groups. How many students per group?", 6),  # it had been 24 + 4
+        ("We have 60 chairs and 12 tables. How many chairs at each table?", 5),
+        ("30 apples and 5 boxes: how many apples in each box?", 6),
+        ("There are 24 students and 4 teachers. How many people are there?", 28),  # all of them: a sum
+    ],
+)
+def test_things_and_groups_asked_how_many_in_each_group(text: str, value: int) -> None:
+    assert calculate.invoke({"expression": text}).endswith(f"= {value}")

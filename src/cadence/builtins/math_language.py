@@ -770,6 +770,10 @@ _QUOTIENTS = tuple(
         # "Tim has 45 candies. He wants to share them equally among 9 friends.": the things, then "them"
         rf"(?<![\w.]){_MONEY}(?P<a>{_NUM})\s+{_NOUNS}\b[^?!]{{0,60}}?\b{_SHARE_VERB}\s+(?:them|it)\s+(?:out\s+)?"
         rf"(?:equally\s+|evenly\s+)?(?:among|between|with|to)\s+(?P<b>{_NUM})\b",
+        # "There are 24 students and 4 groups. How many students per group?": the things, the groups, and
+        # how many in each group asked
+        rf"(?<![\w.])(?P<a>{_NUM})\s+{_NOUNS}\s*,?\s+and\s+(?P<b>{_NUM})\s+(?P<group>[a-z]+?)(?:e?s)?\b"
+        rf"[^?]*?\bhow many\b[^?]*?\b(?:per|in each|for each|in every|on each|at each)\s+(?P=group)\b",
         # "travels 300 km in 3 hours: what is its speed?", "earns 120 dollars in 8 hours: how much per hour?"
         rf"(?<![\w.]){_MONEY}(?P<a>{_NUM})\s+(?:{_NOUNS}\s+)?in\s+(?P<b>{_NUM})\s+[a-z]+\b"
         rf".*\b(?:speed|rate|pace|per|an? (?:hour|minute|second|day|week|month|year)|each|average)\b",

@@ -2416,10 +2416,22 @@ _FRACTION_RESULT_RE = re.compile(
 maybe with its decimal value ("2/5 + 1/10 = 1/2 (about 0.5)")."""
 
 
+_READ_AS_RE = re.compile(
+    rf"^(?P<said>[^=\n(]{{0,60}}?\d[^=\n(]{{0,60}}?) = {_QUANTITY} \(read as [^\n]*\)$"
+)
+"""A result giving a quantity for what the question said, as the calculator read it: ``5 km every day for 3
+weeks = 105 km (read as (5 * 3 * 7))``."""
+
+
 def measured_statement(text: str) -> str | None:
-    """A result stating a quantity in another unit as a sentence ("72 °F is 22.22 °C."), or ``None``."""
-    match = _MEASURED_RE.match(" ".join(text.split()))
-    return None if match is None else f"{match.group('amount')} is {match.group('value')}."
+    """A result stating a quantity in another unit as a sentence ("72 °F is 22.22 °C."), or a quantity for
+    what the question said ("5 km every day for 3 weeks is 105 km."); else ``None``."""
+    flat = " ".join(text.split())
+    match = _MEASURED_RE.match(flat)
+    if match is not None:
+        return f"{match.group('amount')} is {match.group('value')}."
+    read = _READ_AS_RE.match(flat)
+    return None if read is None else f"{read.group('said').strip()} is {read.group('value')}."
 
 
 _ARITHMETIC_RE = re.compile(
