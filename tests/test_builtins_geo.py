@@ -718,6 +718,30 @@ def test_them_is_the_two_places_talked_about_last() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("question", "read"),
+    [
+        # the model had answered these ("They're both in the 21st century, ...")
+        ("How far apart are they in time?", "How far apart are Tokyo and Sydney in time?"),
+        ("Are they in the same time zone?", "Are Tokyo and Sydney in the same time zone?"),
+        ("What's the time difference?", "What's the time difference between Tokyo and Sydney?"),
+        ("Are they big?", "Are they big?"),  # nothing of their time: as it is
+    ],
+)
+def test_they_of_a_question_of_time_are_the_two_places_talked_about(question: str, read: str) -> None:
+    history = [
+        HumanMessage("What time is it in Tokyo?"),
+        AIMessage("", tool_calls=[{"name": "current_time", "args": {"location": "Tokyo"}, "id": "t1"}]),
+        ToolMessage("It is 15:43 in Tokyo.", tool_call_id="t1", name="current_time"),
+        AIMessage("It is 15:43 in Tokyo.", name="synthesizer"),
+        HumanMessage("And in Sydney?"),
+        AIMessage("", tool_calls=[{"name": "current_time", "args": {"location": "Sydney"}, "id": "t2"}]),
+        ToolMessage("It is 17:43 in Sydney.", tool_call_id="t2", name="current_time"),
+        AIMessage("It is 17:43 in Sydney.", name="synthesizer"),
+    ]
+    assert with_possessive_place(question, [*history, HumanMessage(question)]) == read
+
+
 def test_it_is_the_place_a_question_passed_whole_was_about() -> None:
     """ "And how far is it from Paris?" after "How many people live there?" (Spain) found one place."""
     history = [
@@ -989,3 +1013,10 @@ def test_a_place_named_alone_is_asked_about(name: str) -> None:
 @pytest.mark.parametrize("word", ["Hello", "Python", "Monday", "Help!", "No", "Why"])
 def test_a_word_alone_that_is_no_place_is_not_read(word: str) -> None:
     assert not asks_place_fact(word)
+
+
+def test_how_far_apart_in_time_is_no_distance() -> None:
+    from cadence.builtins.geo import asks_place_fact as reads
+
+    assert not reads("How far apart are Rome and Cairo in time?")
+    assert reads("How far apart are Rome and Cairo?")

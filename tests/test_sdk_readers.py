@@ -162,6 +162,8 @@ def test_the_info_tools_read_questions_of_time_and_dates(text: str, read: bool) 
         ("tokyo vs london time", "time_difference"),
         ("By how many hours do Moscow and Beijing differ?", "time_difference"),  # the model had answered
         ("Is it later in Tokyo or in Seoul?", "time_difference"),
+        ("How far apart are Rome and Cairo in time?", "time_difference"),  # it had been their distance
+        ("Are Paris and Berlin in the same time zone?", "time_difference"),
         ("When it is 3pm in Sydney, what time is it in London?", "convert_time"),
         ("Convert 9pm to 24-hour time", "clock_calculator"),  # a clock format, not a zone (was an error)
         ("Is 2028 a leap year?", "date_calculator"),

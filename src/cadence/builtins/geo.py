@@ -632,7 +632,7 @@ FACTS: dict[str, re.Pattern[str]] = {
         re.I,
     ),
     "distance": re.compile(
-        r"\bhow far(?! (?:ahead|behind|apart in time)\b)\b|\bdistances?\b"
+        r"\bhow far(?! (?:ahead|behind|apart in time)\b)(?!.*\bin time\b)\b|\bdistances?\b"
         r"|\b(?:km|kilomet(?:er|re)s?|miles)\b(?= (?:is it )?(?:from|between|away)\b)",
         re.I,
     ),

@@ -2211,10 +2211,12 @@ asks_time_difference = _reader(
     r"|\bhow many hours (?:is|are)\b|\b(?:vs|versus)\b"
     r"|\b(?:difference|between|apart|compared? to)\b(?=.*\b(?-i:[A-Z][a-z]))"
     r"|\bhours?\b.*\bdiffer\b|\bis it (?:later|earlier)\b.*\bor\b"
+    r"|\bapart\b.*\bin time\b|\b(?:same|different) time ?zones?\b"
 )
 """``time_difference``'s reader: a question of the offset between places ("time difference", "hours
 ahead", "ahead of", "By how many hours do Moscow and Beijing differ?", "Is it later in Tokyo or in Seoul?",
-or a difference or comparison naming places). "What's the difference between a virus and
+"How far apart are Rome and Cairo in time?", "Are Paris and Berlin in the same time zone?", or a difference
+or comparison naming places). "What's the difference between a virus and
 bacteria?" names none; "What time will it be in Tokyo in 3 hours?" asks no difference."""
 
 _WHEN_WORDS = (

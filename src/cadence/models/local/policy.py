@@ -1187,6 +1187,18 @@ _BETWEEN_THEM_RE = re.compile(
     r"\b(?P<prep>between|of|from)\s+(?:them|the two|these two|those two|both)\b", re.I
 )
 """Two places talked about, referred to together ("What's the time difference between them?")."""
+_ARE_THEY_RE = re.compile(
+    r"\b(?P<verb>are|were)\s+(?:they|the two(?: of them)?|both(?: of them)?|these two|those two)\b"
+    r"(?=.*\b(?:apart|time|hours?|ahead|behind|zones?|differ\w*)\b)",
+    re.IGNORECASE,
+)
+"""Two places talked about, as the subject of a question of their time ("How far apart are they in time?",
+"Are they in the same time zone?")."""
+_BARE_DIFFERENCE_RE = re.compile(
+    r"^\W*(?:and\s+)?(?:what(?:'s|\s+is)|how\s+big\s+is|tell\s+me)\s+the\s+time\s+(?:difference|gap)\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+"""A time difference asked of no place ("What's the time difference?"): the two places talked about."""
 
 
 _OWNING_PLACE_RE = re.compile(rf"(?<=\w )({_NAME_WORD}(?: {_NAME_WORD}){{0,5}})['’]s\b")
@@ -1270,6 +1282,15 @@ def with_possessive_place(question: str, messages: Sequence[BaseMessage]) -> str
         if len(two) == 2:
             joined = f"{both.group('prep')} {two[1]} and {two[0]}"
             return question[: both.start()] + joined + question[both.end() :]
+    pair = _ARE_THEY_RE.search(question)
+    bare = _BARE_DIFFERENCE_RE.match(question)
+    if pair is not None or bare is not None:  # "How far apart are they in time?" after Rome, then Cairo
+        two = places_talked_about(messages)
+        if len(two) == 2 and pair is not None:
+            joined = f"{pair.group('verb')} {two[1]} and {two[0]}"
+            return question[: pair.start()] + joined + question[pair.end() :]
+        if len(two) == 2:
+            return f"{question.rstrip(' ?.!')} between {two[1]} and {two[0]}?"
     they = _THEY_RE.search(question)
     if they is not None:  # "What currency do they use?" after the capital of Egypt
         place = previous_place(messages, latest=True)
@@ -2416,9 +2437,7 @@ _FRACTION_RESULT_RE = re.compile(
 maybe with its decimal value ("2/5 + 1/10 = 1/2 (about 0.5)")."""
 
 
-_READ_AS_RE = re.compile(
-    rf"^(?P<said>[^=\n(]{{0,60}}?\d[^=\n(]{{0,60}}?) = {_QUANTITY} \(read as [^\n]*\)$"
-)
+_READ_AS_RE = re.compile(rf"^(?P<said>[^=\n(]{{0,60}}?\d[^=\n(]{{0,60}}?) = {_QUANTITY} \(read as [^\n]*\)$")
 """A result giving a quantity for what the question said, as the calculator read it: ``5 km every day for 3
 weeks = 105 km (read as (5 * 3 * 7))``."""
 
