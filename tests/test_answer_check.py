@@ -1025,3 +1025,16 @@ def test_a_result_whose_value_the_question_writes_is_carried_by_an_answer_statin
     assert (
         check_answer("It is 32 degrees.", question="Convert -40 F to C", results=result).problem is not None
     )
+
+
+def test_an_explanatory_answer_shows_the_working_once() -> None:
+    """ "1 leap year = 366 days (read as (1 * 31622400 / 86400))." had been followed by the same arithmetic
+    in "How this was worked out"."""
+    result = ToolResult(
+        "calculate",
+        {"expression": "how many days in a leap year"},
+        "1 leap year = 366 days (read as (1 * 31622400 / 86400))",
+    )
+    said = faithful_answer("How many days are in a leap year?", [result], "explanatory")
+    assert said.startswith("1 leap year = 366 days.\n\n")
+    assert said.count("31622400") == 1

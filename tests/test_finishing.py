@@ -69,6 +69,7 @@ async def test_missing_or_empty_tone_means_natural(engine_factory) -> None:
         ("Give me a formal answer: what is 2 + 2?", "formal"),
         ("What's 7 times 8, explained simply?", "explanatory"),
         ("Explain in simple terms what a plugin is", "explanatory"),
+        ("Explain like I'm five: what is 12 times 12?", "explanatory"),
     ],
 )
 def test_a_tone_asked_for_in_words_is_the_turns_when_the_request_names_none(message: str, tone: str) -> None:

@@ -2181,6 +2181,10 @@ def test_a_sum_or_average_of_a_range_in_words_takes_every_number_of_it() -> None
         ("Explain simply: what is 15% of 80?", "what is 15% of 80?"),
         ("What's 7 times 8, explained simply?", "What's 7 times 8?"),
         ("Reply concisely: what's the population of Italy?", "what's the population of Italy?"),
+        # a request to explain before the question (the calendar had been asked "Can you explain how ...")
+        ("Can you explain in detail how many days are in a leap year?", "how many days are in a leap year?"),
+        ("Could you please explain what a plugin is?", "what a plugin is?"),
+        ("Can you explain plugins?", "Can you explain plugins?"),
     ],
 )
 def test_a_request_of_style_before_the_question_is_not_what_is_asked(message: str, asked: str) -> None:

@@ -429,13 +429,23 @@ _STYLE_SENTENCE_RE = re.compile(
 formally.")."""
 
 
+_ASKED_TO_EXPLAIN_RE = re.compile(
+    r"^\W*(?:can|could|would|will)\s+you\s+(?:please\s+)?explain(?:\s+to\s+me)?\s+"
+    r"(?=(?:how|what|why|when|where|which|who|whether)\b)",
+    re.IGNORECASE,
+)
+"""A request to explain before the question itself ("Can you explain how many days are in a leap year?")."""
+
+
 def without_style_request(question: str) -> str:
     """``question`` without a request of style before or after it (:data:`_STYLE_REQUEST_RE`,
-    :data:`_STYLE_AFTER_RE`): the words routes, tools and passages are chosen by ("Answer like a pirate: what
-    is 9 plus 10?" asks no documentation "answer"; "Tell me what Cadence is in one sentence" no "one")."""
+    :data:`_STYLE_AFTER_RE`), or to explain before a question (:data:`_ASKED_TO_EXPLAIN_RE`): the words
+    routes, tools and passages are chosen by ("Answer like a pirate: what is 9 plus 10?" asks no
+    documentation "answer"; "Tell me what Cadence is in one sentence" no "one")."""
     stripped = _STYLE_AFTER_RE.sub("", _STYLE_REQUEST_RE.sub("", question, count=1), count=1)
     stripped = _STYLE_SENTENCE_RE.sub("", stripped, count=1)
     stripped = _STYLE_WORDS_RE.sub("", stripped)
+    stripped = _ASKED_TO_EXPLAIN_RE.sub("", stripped, count=1)
     return stripped if stripped.strip(" ,.:;!?") else question
 
 

@@ -1057,6 +1057,10 @@ _WORKING_RE = re.compile(
 ``… = 64 ($64)``), or a conversion's ``(exactly … = …)`` or ``(read as …)``."""
 
 
+_SHOWN_WORKING_RE = re.compile(r" \((?:exactly|read as) [^\n]+\)\.?$")
+"""The working a result shows after its value: `` (read as (1 * 31622400 / 86400))``."""
+
+
 def working(result: str) -> str | None:
     """The arithmetic a result shows it was worked out with ("(18 / 100) * 275 = 49.5"), or None."""
     match = _WORKING_RE.search(result.strip())
@@ -1288,7 +1292,9 @@ def faithful_answer(question: str, results: Sequence[ToolResult], tone: str | No
             return f"In response to your question: {end_sentence(statements[0])}"
         return "In response to your question:\n" + "\n".join(f"- {end_sentence(s)}" for s in statements)
     if tone == "explanatory":
-        return "\n\n".join([*(end_sentence(s) for s in statements), explanation(question, used)])
+        # the working a result shows after its value ("(read as …)", "(exactly …)") is the explanation's
+        shown = [_SHOWN_WORKING_RE.sub("", s) if working(s) else s for s in statements]
+        return "\n\n".join([*(end_sentence(s) for s in shown), explanation(question, used)])
     if tone == "learning":
         steps = [f"1. The question: {as_asked(question)}"]
         worked = False

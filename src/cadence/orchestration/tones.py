@@ -135,7 +135,8 @@ _ASKED_IN_WORDS: dict[ResponseTone, re.Pattern[str]] = {
     ResponseTone.EXPLANATORY: re.compile(
         r"\bexplain (?:it |this |that )?(?:in detail|thoroughly|fully)\b|\bin (?:great |more |full )?detail\b"
         r"|\b(?:detailed|thorough|full) (?:explanation|answer)\b|^\W*explain how\b"
-        r"|\bexplain(?:ed)?\s+(?:it\s+)?(?:simply|in simple terms)\b|\bin simple terms\b",
+        r"|\bexplain(?:ed)?\s+(?:it\s+)?(?:simply|in simple terms)\b|\bin simple terms\b"
+        r"|\bexplain\b.*\blike (?:i'?m|i am) (?:five|5)\b",
         re.IGNORECASE,
     ),
     ResponseTone.LEARNING: re.compile(
