@@ -3307,3 +3307,20 @@ def test_a_request_to_forget_is_routed_to_no_agent() -> None:
 )
 def test_a_quantity_read_from_the_question_is_said_as_a_sentence(result: str, said: str | None) -> None:
     assert measured_statement(result) == said
+
+
+@pytest.mark.parametrize("tone", ["explanatory", "learning"])
+def test_an_explanatory_or_stepped_answer_from_worked_out_results_is_said_without_the_model(
+    tone: str,
+) -> None:
+    """The model had padded "12 * 12 = 144" ("That's a total of 144 in total.") or made up steps (2 s): the
+    final-answer check adds the working or the steps."""
+    from cadence.orchestration.tones import ResponseTone
+
+    messages = [
+        SystemMessage(f"Write the final answer. RESPONSE STYLE: {ResponseTone(tone).description}"),
+        HumanMessage("Explain like I'm five: what is 12 times 12?"),
+        AIMessage("", tool_calls=[{"name": "agent_results", "args": {}, "id": "w"}]),
+        ToolMessage("[math_agent] calculate result: 12 * 12 = 144", tool_call_id="w"),
+    ]
+    assert LocalChatModel().plan(messages).fixed == "The answer is 144."

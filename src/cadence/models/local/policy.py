@@ -2363,9 +2363,11 @@ def successful_results(values: Sequence[str]) -> list[str]:
 
 EXPLAIN_SHAPE = "Give the answer, then explain it in two or three sentences, using only the results given."
 """The instruction of an explanatory answer from results."""
+STEPS_SHAPE = "Explain the answer in short numbered steps, using only the results given."
+"""The instruction of an answer in steps (the learning tone) from results."""
 _SHAPES: tuple[tuple[tuple[str, ...], str, int], ...] = (
     (("brief", "concise", "few words"), "Answer with the result only, in a few words.", 24),
-    (("step", "teach"), "Explain the answer in short numbered steps, using only the results given.", 140),
+    (("step", "teach"), STEPS_SHAPE, 140),
     (("detailed", "educational", "explain"), EXPLAIN_SHAPE, 120),
     (("professional", "formal"), "Answer in one complete, formal sentence without contractions, using only "
      "the results given.", 60),
@@ -3876,6 +3878,12 @@ class SmallModelPolicy:
                 if len(said) > 1 and len(question_parts(question)) > 1:
                     said = in_question_order(said, question)
                 return Plan("text", [], None, [], [], 0, fixed=" ".join(" ".join(said).split()))
+            stated = [measured_statement(line) or arithmetic_statement(line, question) for line in said]
+            if shape in (EXPLAIN_SHAPE, STEPS_SHAPE) and said and all(stated):
+                # an explanatory answer or one in steps from worked-out results ("12 * 12 = 144"): said as
+                # sentences, the working or the steps added by the final-answer check; a small model's had
+                # padded it ("That's a total of 144 in total.") or made up its steps (2 s)
+                return Plan("text", [], None, [], [], 0, fixed=" ".join(s for s in stated if s))
             if shape != ANSWER_FROM_RESULTS and budget <= ONE_SENTENCE_MAX_TOKENS and is_one_sentence(facts):
                 # a brief or formal answer from a result that is one short sentence already ("The capital of
                 # Germany is Berlin."): a small model only wraps it ("The answer to this question is: ...")
