@@ -71,6 +71,8 @@ ABOUT_ASSISTANT = [
     "what tools are available?",
     "List your tools",
     "Do you have any plugins?",
+    "What can't you do?",
+    "What are your limitations?",
 ]
 NOT_SMALL_TALK = [
     "thanks! now what's 15% of 80?",
@@ -644,3 +646,13 @@ def test_code_or_a_request_for_the_instructions_is_answered_with_what_the_plugin
 def test_words_that_start_code_in_a_sentence_are_not_code(message: str) -> None:
     reply = small_talk_reply(message, CAPABILITIES)
     assert reply is None or not reply.startswith("That looks like code")
+
+
+@pytest.mark.parametrize(
+    "message", ["What can't you do?", "What are your limitations?", "what don't you know?"]
+)
+def test_what_the_assistant_cannot_do_is_said(message: str) -> None:
+    """The model had answered "I'm here to help with anything, from planning a party ..."."""
+    reply = small_talk_reply(message, CAPABILITIES) or ""
+    assert reply.startswith("I can't check live information")
+    assert "I can help with:" in reply

@@ -919,6 +919,13 @@ _LEAD = (
     r"|just curious|out of curiosity)[ ,!:-]+)*"
 )
 """Interjections before a question about the assistant ("yo, what are you?", "just curious, how old r u")."""
+LIMITS_ASKED_RE = re.compile(
+    r"^\W*(?:what (?:can't|cannot|can not|can you not|don't|do you not) (?:you )?"
+    r"(?:do|answer|help(?: me)? with|know)"
+    r"|what are your (?:limits|limitations|weaknesses)|what are you (?:bad|not good) at)\b",
+    re.IGNORECASE,
+)
+"""A question of what the assistant cannot do ("What can't you do?", "What are your limitations?")."""
 ABOUT_ASSISTANT_RE = re.compile(
     _LEAD + r"(?:"
     # who the assistant is
@@ -935,6 +942,10 @@ ABOUT_ASSISTANT_RE = re.compile(
     rf"|what are {_YOU} (?:able to do|able to help(?: me)? with|good (?:at|for)|capable of|for)"
     rf"|what do {_YOU} know(?: about)?|how (?:can|could|would) {_YOU} help(?: me)?"
     r"|what are your (?:skills|capabilities|abilities|features|specialties|agents|tools|plugins)"
+    # what it cannot do (:data:`LIMITS_ASKED_RE`)
+    rf"|what (?:can't|cannot|can not|can(?:'t)? {_YOU} not|don't|do {_YOU} not) (?:{_YOU} )?"
+    r"(?:do|answer|help(?: me)? with|know)"
+    rf"|what are your (?:limits|limitations|weaknesses)|what are {_YOU} (?:bad|not good) at"
     # its agents and tools: "which agents do you have?", "what tools are available?", "list your tools"
     rf"|(?:which|what) (?:agents|tools|plugins|skills|abilities|capabilities|features) (?:do {_YOU} have"
     rf"|(?:can|do) {_YOU} (?:use|call|offer)|are (?:there|available|loaded|installed|on offer))"

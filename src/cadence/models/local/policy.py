@@ -126,6 +126,7 @@ from cadence.models.preroute import (
     GOODBYE_RE,
     GREETING_RE,
     HOW_ARE_YOU_RE,
+    LIMITS_ASKED_RE,
     NO_ALONE_RE,
     NO_INPUT_COVERAGE,
     OWN_RE,
@@ -3111,6 +3112,14 @@ def small_talk_reply(question: str, capabilities: Sequence[str]) -> str | None:
         lead = (
             "No: I work offline; nothing here browses the web or fetches live data such as the weather, "
             "news or prices."
+        )
+        return f"{lead} {offer}" if offer else lead
+    if LIMITS_ASKED_RE.match(text):
+        # "What can't you do?": a small model had claimed it helps "with anything, from planning a party"
+        lead = (
+            "I can't check live information (the weather, news or prices), browse the web, translate, or "
+            "act outside this chat (timers, messages, music), and what no tool here covers I can only "
+            "guess, with a small offline model."
         )
         return f"{lead} {offer}" if offer else lead
     if (ABOUT_ASSISTANT_RE.match(text) or _CAPABILITY_RE.search(text)) and offer:
