@@ -3007,7 +3007,7 @@ def test_a_unit_conversion_is_surely_the_calculators() -> None:
     from cadence.sdk import SURELY
 
     assert reads_arithmetic("How many ml in a teaspoon?") is SURELY
-    assert reads_arithmetic("What is 12 * 12?") is True
+    assert reads_arithmetic("What is 12 * 12?") is SURELY  # arithmetic written out
     # a quantity scaled by servings, and fuel for a distance ("serves" had sent the recipe to the docs)
     recipe = "The recipe serves 4 and needs 200 g of sugar. How much sugar for 6 people?"
     assert reads_arithmetic(recipe) is SURELY
@@ -3374,3 +3374,34 @@ def test_a_question_of_no_kind_counted_is_not_cut_to_one(text: str) -> None:
 )
 def test_things_and_groups_asked_how_many_in_each_group(text: str, value: int) -> None:
     assert calculate.invoke({"expression": text}).endswith(f"= {value}")
+
+
+@pytest.mark.parametrize(
+    ("expression", "value"),
+    [("2(3+4)", 14), ("(1+2)(3+4)", 21), ("(3+4)2", 14), ("2 (5)", 10), ("log10(1000)", 3), ("log2(8)", 3)],
+)
+def test_a_product_written_without_its_sign_is_read_as_on_paper(expression: str, value: int) -> None:
+    """ "2(3+4)" had been an error ("only the whitelisted functions can be called")."""
+    assert evaluate(expression) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("log(100)", "log(100) = 4.60517018599 (the natural logarithm; in base 10, log10(100) = 2)"),
+        (
+            "What is log(1000)?",
+            "log(1000) = 6.90775527898 (the natural logarithm; in base 10, log10(1000) = 3)",
+        ),
+        ("sin(30)", "sin(30) = -0.988031624093 (30 in radians; in degrees, sin(30°) = 0.5)"),
+        ("sin(90) + 1", "sin(90) + 1 = 1.8939966636 (90 in radians; in degrees, sin(90°) + 1 = 2)"),
+    ],
+)
+def test_arithmetic_another_convention_reads_otherwise_says_both(text: str, said: str) -> None:
+    """A pocket calculator's log is base 10 and its sine takes degrees: "log(100)" had been 4.605 alone."""
+    assert calculate.invoke({"expression": text}) == said
+
+
+@pytest.mark.parametrize("text", ["sin(0.5)", "log(8, 2)", "log10(100)", "cos(pi)", "sin(7)"])
+def test_arithmetic_read_one_way_only_is_said_alone(text: str) -> None:
+    assert "(" not in calculate.invoke({"expression": text}).partition(" = ")[2]

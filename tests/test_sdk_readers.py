@@ -80,7 +80,9 @@ def test_routing_tools_carry_their_agents_readers() -> None:
 @pytest.mark.parametrize(
     ("text", "read"),
     [
-        ("What is 12 * 12?", True),
+        ("What is 12 * 12?", SURELY),  # arithmetic written out: no word of it need be any agent's
+        ("cos(pi)", SURELY),  # "cos" is nobody's word (the model had answered "I'm glad to help")
+        ("abs(-5)", SURELY),  # it gives its number back, and is still arithmetic
         ("What is 5 divided by 0?", True),  # read: the error is about the arithmetic
         ("sqrt(-4)", SURELY),  # a function of mathematics, even out of its domain: surely the calculator's
         ("2 +* 3", True),  # symbols: the calculator says what is wrong with them

@@ -771,12 +771,18 @@ _NODE_NAMES: dict[type[ast.AST], str] = {
 }
 
 
+_IMPLIED_PRODUCT_RE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?=\()|(\))\s*(?=[\d(])")
+"""A product written without its sign, as on paper: a number or a bracket before a bracket ("2(3+4)",
+"(1+2)(3+4)") or a bracket before a number ("(3+4)2"); not a function's name ending in a digit ("log10(")."""
+
+
 def _normalize(expression: str) -> str:
-    """Accept common notations: ``^`` for power, ``×``/``÷``, unicode minus, ``√``."""
+    """Accept common notations: ``^`` for power, ``×``/``÷``, unicode minus, ``√``, and a product written
+    without its sign ("2(3+4)")."""
     text = expression.strip()
     for old, new in (("^", "**"), ("×", "*"), ("·", "*"), ("÷", "/"), ("−", "-"), ("√", "sqrt"), ("π", "pi")):
         text = text.replace(old, new)
-    return text
+    return _IMPLIED_PRODUCT_RE.sub(lambda m: f"{m.group(1) or m.group(2)}*", text)
 
 
 class _Evaluator:
@@ -1333,9 +1339,45 @@ def _calculate_one(expression: str) -> str:
         body = question_body(expression)
         if not has_operation(translated) and numbers_from_words(body) != body:
             return f"{body} = {format_number(result)}{money}"  # "How much is 4 dozen?": "4 dozen = 48"
-        return f"{translated} = {format_number(result)}{money}"
+        other = None if money else _with_other_reading(translated, result)  # "What is log(1000)?"
+        return other or f"{translated} = {format_number(result)}{money}"
     logger.debug("calculated %r", expression)
-    return format_number(result)
+    return _with_other_reading(expression, result) or format_number(result)
+
+
+_ONE_ARGUMENT_LOG_RE = re.compile(r"(?<![\w.])log\((?P<x>[^(),]+)\)")
+"""``log(x)`` with one argument: the natural logarithm here, base 10 on many pocket calculators."""
+_TRIG_OF_DEGREES_RE = re.compile(r"(?<![\w.])(?P<f>sin|cos|tan)\((?P<x>\d+)\)")
+"""A sine, cosine or tangent of a whole number that reads like degrees ("sin(30)"): radians here."""
+
+
+def _with_other_reading(expression: str, result: Number) -> str | None:
+    """A result written as arithmetic that another convention reads otherwise, with that reading beside it:
+    ``log(100) = 4.60517018599 (the natural logarithm; in base 10, log10(100) = 2)``, ``sin(30) =
+    -0.988031624093 (30 in radians; in degrees, sin(30°) = 0.5)``; None for any other."""
+    text = expression.strip()
+    logs = _ONE_ARGUMENT_LOG_RE.findall(text)
+    angles = [
+        m for m in _TRIG_OF_DEGREES_RE.finditer(text) if int(m.group("x")) % 15 == 0 and m.group("x") != "0"
+    ]
+    try:
+        if len(logs) == 1 and "log10" not in text:
+            other = _ONE_ARGUMENT_LOG_RE.sub(lambda m: f"log10({m.group('x')})", text)
+            shown = format_number(evaluate(other))
+            note = f"the natural logarithm; in base 10, {other} = {shown}"
+        elif len(angles) == 1 and len(_TRIG_OF_DEGREES_RE.findall(text)) == 1:
+            angle = angles[0]
+            degrees = f"{angle.group('f')}(radians({angle.group('x')}))"
+            other = text[: angle.start()] + degrees + text[angle.end() :]
+            value = evaluate(other)
+            shown = format_number(round(value, 12) + 0.0)
+            said = text[: angle.start()] + f"{angle.group('f')}({angle.group('x')}°)" + text[angle.end() :]
+            note = f"{angle.group('x')} in radians; in degrees, {said} = {shown}"
+        else:
+            return None
+    except CalculationError:
+        return None
+    return f"{text} = {format_number(result)} ({note})"
 
 
 _WHAT_FRACTION_RE = re.compile(r"\bwhat\s+fraction\b", re.IGNORECASE)
@@ -1466,6 +1508,10 @@ def reads_arithmetic(text: str) -> bool:
         return not getattr(exc, "no_arithmetic", False)
     except Exception:  # any other failure is the calculator's to report, not a reason to skip it
         return True
+    if has_operation(_WRITTEN_AROUND_RE.sub("", text)):
+        # arithmetic written out, maybe asked ("cos(pi)", "abs(-5)", "What is 12÷4?"): no word of it need be
+        # any agent's ("log" is the docs' word too, "cos" nobody's)
+        return SURELY  # type: ignore[return-value]
     if (
         conversion_in(text) is not None
         or result in (number_facts.answer(text), constants.answer(text, evaluate))
@@ -1491,6 +1537,10 @@ def reads_arithmetic(text: str) -> bool:
     return not (len(written) == 1 and given_back and set(digits) <= set(written))
 
 
+_WRITTEN_AROUND_RE = re.compile(
+    r"^\W*(?:(?:what(?:'s| is)|calculate|compute|evaluate|work out|solve)\s+)?|\s*=?\s*\??\s*$", re.IGNORECASE
+)
+"""The words around arithmetic written out ("What is 12÷4?", "15 + 27 =")."""
 _NUMBER_RE = re.compile(r"(?<!\d)\d+(?:[.,]\d+)?(?!\d|st\b|nd\b|rd\b|th\b)")
 """A number written in digits; not an ordinal ("the 10th")."""
 

@@ -662,11 +662,12 @@ def reads_surely(reader: Reader | None, question: str) -> bool:
 
 
 ASKS_SOMETHING_RE = re.compile(
-    r"\?\s*$|^\W*(?:what|what's|whats|how|which|calculate|compute|work out|find|evaluate|solve)\b",
+    r"\?\s*$|^\W*(?:what|what's|whats|how|which|calculate|compute|work out|find|evaluate|solve)\b"
+    r"|^\s*[a-z]{2,9}\(|^[-\d\s.,+*/^%()×÷√]*[+*/^%×÷√(][-\d\s.,+*/^%()×÷√]*=?\s*$",
     re.IGNORECASE,
 )
-"""A question or an order to compute ("What's 2 to the 10th?", "calculate 2 to the 10th"), not a
-statement ("I'm 30 years old")."""
+"""A question or an order to compute ("What's 2 to the 10th?", "calculate 2 to the 10th", arithmetic written
+out: "abs(-5)", "-8 / 2"), not a statement ("I'm 30 years old")."""
 
 
 def readable_routes(

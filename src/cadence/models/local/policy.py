@@ -150,7 +150,7 @@ from cadence.models.preroute import (
     tool_name,
     without_style_request,
 )
-from cadence.passages import cites_passages, relevant_sentences
+from cadence.passages import cites_passages, end_sentence, relevant_sentences
 from cadence.sdk.routing import ArgumentReader, Reader
 from cadence.text import (
     ACTION_REQUEST_RE,
@@ -2261,7 +2261,7 @@ def style_instruction(system: str) -> str:
 
 
 _WORK_LINE_RE = re.compile(
-    r"^\[[^\]]+\] (?:(?P<tool>[\w.-]+)(?:\(.*?\))? (?:result|error): |said: )(?P<text>.*)$"
+    r"^\[[^\]]+\] (?:(?P<tool>[\w.-]+)(?:\((?P<args>.*?)\))? (?:result|error): |said: )(?P<text>.*)$"
 )
 """A line of folded work: ``[agent] tool({args}) result: ...`` (or ``tool result:``), ``[agent] said:``."""
 _CALL_LINE_RE = re.compile(r"^\[[^\]]+\] called ")
@@ -2317,6 +2317,33 @@ def result_tools(name: str, value: str) -> set[str]:
     return {m.group("tool") for m in lines if m is not None and m.group("tool")} or {name}
 
 
+_BARE_VALUE_RE = re.compile(r"^-?\d[\d.,]*(?:e[+-]?\d+)?$")
+_WRITTEN_ARITHMETIC_RE = re.compile(
+    r"^(?=.*(?:\d|[a-z]\())(?=.*[-+*/^%!×÷√(])"
+    r"(?:[\d\s.,+\-*/^%!()×÷√π]|[a-z]+(?=\()|\b(?:pi|e|tau)\b)+$"
+)
+"""Arithmetic written in symbols and functions only ("ln(e)", "12÷4", "2(3+4)")."""
+
+
+def _with_written_arithmetic(result: str, args: str | None) -> str:
+    """A bare value a tool returned for arithmetic written out (its one argument), said with it: ``ln(e) = 1``
+    (a small model had written "approximately 1.0000000000001111..." around a bare ``1``); else ``result``."""
+    if not args or not _BARE_VALUE_RE.match(result.strip()):
+        return result
+    try:
+        parsed = json.loads(args)
+    except ValueError:
+        return result
+    values = list(parsed.values()) if isinstance(parsed, dict) else []
+    if (
+        len(values) != 1
+        or not isinstance(values[0], str)
+        or not _WRITTEN_ARITHMETIC_RE.match(values[0].strip())
+    ):
+        return result
+    return f"{values[0].strip()} = {result.strip()}"
+
+
 def plain_results(text: str) -> str:
     """Folded agent work (``[agent] tool result: ...`` lines) reduced to what was found.
 
@@ -2331,7 +2358,7 @@ def plain_results(text: str) -> str:
     for line in lines:
         work = _WORK_LINE_RE.match(line)
         if work is not None:
-            kept.append(work.group("text"))
+            kept.append(_with_written_arithmetic(work.group("text"), work.group("args")))
             inside = True
         elif _CALL_LINE_RE.match(line):
             inside = False
@@ -2355,7 +2382,9 @@ def successful_results(values: Sequence[str]) -> list[str]:
             match = _WORK_LINE_RE.match(line)
             if match is not None:
                 failed = " error: " in match.group(0)[: match.start("text")]
-                entries.append([] if failed else [match.group("text")])
+                entries.append(
+                    [] if failed else [_with_written_arithmetic(match.group("text"), match.group("args"))]
+                )
             elif entries and entries[-1] and not _CALL_LINE_RE.match(line):
                 entries[-1].append(line)
         out += ["\n".join(entry) for entry in entries if entry]
@@ -2457,10 +2486,17 @@ def measured_statement(text: str) -> str | None:
 
 
 _ARITHMETIC_RE = re.compile(
-    r"^(?P<expr>[^=\n]*\d[^=\n]*) = (?P<value>-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?)"
+    r"^(?P<expr>[^=\n]*(?:\d|[a-z]\()[^=\n]*) = (?P<value>-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?)"
     r"(?: \((?P<about>about )?(?P<money>-?[$€£¥][\d,.]+)\))?\.?$"
 )
-_OPERATION_RE = re.compile(r"[-+*/^%(]|\b(?:sqrt|log|sin|cos|tan|factorial|round|floor|ceil|abs|pi)\b")
+_NOTED_ARITHMETIC_RE = re.compile(
+    r"^[^=\n]*[-+*/^%(×÷√][^=\n]* = -?\d[\d.,]*(?:e[+-]?\d+)? \([^$€£¥\n]+\)$"
+)
+"""Arithmetic with a note beside its value, not an amount of money: ``log(100) = 4.60517018599 (the natural
+logarithm; in base 10, log10(100) = 2)``."""
+_OPERATION_RE = re.compile(
+    r"[-+*/^%(×÷√]|\b(?:sqrt|log|ln|exp|sin|cos|tan|factorial|round|floor|ceil|abs|pi)\b"
+)
 _PERCENT_ASKED_RE = re.compile(
     r"\b(?:what|which|how many)(?:'s|\s+is|\s+was)?\s+(?:(?:my|the|your|his|her|their|our)\s+)?"
     r"(?:per ?cent(?:age)?|%)"
@@ -3932,6 +3968,10 @@ class SmallModelPolicy:
                 # arithmetic ("(57 / 75 * 100) = 76", "= 39.675 (about $39.68)"): the value as people say
                 # it, rounded with its exact value beside it, a percentage with its sign
                 return Plan("text", [], None, [], [], 0, fixed=worked)
+            if len(found_ok) == 1 and one_sentence and _NOTED_ARITHMETIC_RE.match(found_ok[0].strip()):
+                # arithmetic with another reading beside it ("log(100) = 4.60517018599 (the natural
+                # logarithm; in base 10, log10(100) = 2)"): as it is, the note is half the answer
+                return Plan("text", [], None, [], [], 0, fixed=end_sentence(found_ok[0].strip()))
             entries = asked_entries(facts, question)
             if entries:
                 # a result listing several named values ("count: 4; sum: 100; mean: 25; ..."): the ones
