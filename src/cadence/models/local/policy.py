@@ -2489,9 +2489,7 @@ _ARITHMETIC_RE = re.compile(
     r"^(?P<expr>[^=\n]*(?:\d|[a-z]\()[^=\n]*) = (?P<value>-?\d[\d,]*(?:\.\d+)?(?:e[+-]?\d+)?)"
     r"(?: \((?P<about>about )?(?P<money>-?[$€£¥][\d,.]+)\))?\.?$"
 )
-_NOTED_ARITHMETIC_RE = re.compile(
-    r"^[^=\n]*[-+*/^%(×÷√][^=\n]* = -?\d[\d.,]*(?:e[+-]?\d+)? \([^$€£¥\n]+\)$"
-)
+_NOTED_ARITHMETIC_RE = re.compile(r"^[^=\n]*[-+*/^%(×÷√][^=\n]* = -?\d[\d.,]*(?:e[+-]?\d+)? \([^$€£¥\n]+\)$")
 """Arithmetic with a note beside its value, not an amount of money: ``log(100) = 4.60517018599 (the natural
 logarithm; in base 10, log10(100) = 2)``."""
 _OPERATION_RE = re.compile(
