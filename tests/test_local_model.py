@@ -3361,3 +3361,19 @@ def test_arithmetic_written_out_asks_something(text: str) -> None:
 
     assert ASKS_SOMETHING_RE.search(text)
     assert not ASKS_SOMETHING_RE.search("I'm 30 years old")
+
+
+def test_an_agents_own_answer_says_a_bare_value_with_its_arithmetic() -> None:
+    """The supervisor forwarded the calculator's bare "3" for "12÷4" as the answer."""
+    from cadence.models.local.policy import said_results, tool_results
+
+    turn = [
+        AIMessage("", tool_calls=[{"name": "calculate", "args": {"expression": "12÷4"}, "id": "c"}]),
+        ToolMessage("3", tool_call_id="c", name="calculate"),
+    ]
+    assert said_results(turn, tool_results(turn)) == [("calculate", "12÷4 = 3")]
+    words = [
+        AIMessage("", tool_calls=[{"name": "calculate", "args": {"expression": "What is 1990?"}, "id": "c"}]),
+        ToolMessage("1990", tool_call_id="c", name="calculate"),
+    ]
+    assert said_results(words, tool_results(words)) == [("calculate", "1990")]

@@ -251,6 +251,23 @@ def tool_results(messages: Sequence[BaseMessage]) -> list[tuple[str, str]]:
     return out
 
 
+def said_results(turn: Sequence[BaseMessage], results: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``results`` (:func:`tool_results` of ``turn``) with a bare value returned for arithmetic written out
+    said with it (:func:`_with_written_arithmetic`: ``ln(e) = 1``), as an answer says it."""
+    args = [
+        json.dumps(call.get("args") or {}, ensure_ascii=False)
+        for m in turn
+        if isinstance(m, AIMessage)
+        for call in m.tool_calls
+        if not is_control_tool(call["name"])
+    ]
+    if len(args) != len(results):  # calls and results not one to one: as they are
+        return list(results)
+    return [
+        (name, _with_written_arithmetic(value, a)) for (name, value), a in zip(results, args, strict=True)
+    ]
+
+
 def turn_has_agent_work(messages: Sequence[BaseMessage]) -> bool:
     """Whether, after the latest user message, an agent produced a tool result or an answer text."""
     _, turn = current_turn(messages)
@@ -3452,7 +3469,7 @@ class SmallModelPolicy:
                 # supervisor mode), and nobody checks it: written as a final-answer node would when that
                 # takes no generation (sentences as they are, a document's relevant sentences, one line per
                 # result); else the results as they are, which a model's sentence could only get wrong
-                written = self._plan_text(messages, question, results)
+                written = self._plan_text(messages, question, said_results(turn, results))
                 if written.fixed is not None and FINAL_REPLY_NOTICE in system:
                     # the single mode: the parts none of its tools reads are said to be outside what it does
                     parts = parts_asked(question)
