@@ -370,3 +370,45 @@ def test_anagrams_and_acronyms(question: str, said: str) -> None:
 
 def test_what_an_acronym_stands_for_is_no_text_fact() -> None:
     assert read_request("What does NASA stand for?") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        # the model had answered these ("... refers only one word: 'brown'"; 11 for the unique letters)
+        (
+            'What\'s the last word of "the quick brown fox"?',
+            "The last word of the text 'the quick brown fox' is 'fox' (word 4 of 4).",
+        ),
+        (
+            'What is the third word in "to be or not to be"?',
+            "The third word of the text 'to be or not to be' is 'or' (word 3 of 6).",
+        ),
+        ('What is the 9th word of "one two"?', "The text 'one two' has only 2 words: there is no 9th word."),
+        (
+            'How many unique letters are in "mississippi"?',
+            "The word 'mississippi' has 4 different letters (i, m, p, s).",
+        ),
+        (
+            'How many different letters does "banana" have?',
+            "The word 'banana' has 3 different letters (a, b, n).",
+        ),
+        (
+            'Does "listen" have the same letters as "silent"?',
+            "Yes, 'listen' and 'silent' are anagrams: they have the same letters in another order.",
+        ),
+    ],
+)
+def test_a_words_place_the_different_letters_and_same_letters_are_read(question: str, said: str) -> None:
+    assert answer(question) == said
+    assert asks_text_fact(question)
+
+
+def test_a_count_asked_with_a_clause_between_is_one_question() -> None:
+    """ "How many characters, without spaces, are in 'hello there'?" had been split at ", are" and the tool
+    asked "How many characters, without spaces"."""
+    from cadence.models.preroute import question_parts
+
+    question = 'How many characters, without spaces, are in "hello there"?'
+    assert question_parts(question) == [question]
+    assert answer(question) == "The text 'hello there' has 11 characters (10 without spaces)."

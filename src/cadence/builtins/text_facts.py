@@ -85,6 +85,9 @@ _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", 
 """Ordinal words of a letter's place ("the third letter of ..."); "last" and "5th" are read too."""
 
 _ASKS: dict[str, re.Pattern[str]] = {
+    "unique_letters": re.compile(
+        r"\b(?:how many|count(?: the)?|number of)\s+(?:unique|distinct|different) letters\b", re.I
+    ),
     "words": _counted("words"),
     "characters": _counted("characters"),
     "letters": _counted("letters"),
@@ -117,6 +120,9 @@ _ASKS: dict[str, re.Pattern[str]] = {
     "nth_letter": re.compile(
         rf"\b(?P<nth>{'|'.join(_ORDINALS)}|last|\d+(?:st|nd|rd|th))\s+(?:letter|character)\s+(?:of|in)\b",
         re.I,
+    ),
+    "nth_word": re.compile(
+        rf"\b(?P<nth>{'|'.join(_ORDINALS)}|last|\d+(?:st|nd|rd|th))\s+word\s+(?:of|in)\b", re.I
     ),
     "longest": re.compile(r"\b(?:longest|biggest|largest) words?\b", re.I),
     "shortest": re.compile(r"\bshortest words?\b", re.I),
@@ -192,7 +198,7 @@ def _lengths_compared(question: str) -> TextRequest | None:
     return TextRequest("longer" if how.startswith(("longer", "more")) else "shorter", a, b)
 
 
-_ANAGRAM_ASKED_RE = re.compile(r"\banagrams?\b", re.IGNORECASE)
+_ANAGRAM_ASKED_RE = re.compile(r"\banagrams?\b|\bthe same letters\b", re.IGNORECASE)
 _TWO_NAMED_RE = re.compile(
     r"\b(?:are|is)\s+(?P<a>[^\W\d_][\w'-]*)\s+(?:and|an anagram of)\s+(?P<b>[^\W\d_][\w'-]*)\b", re.IGNORECASE
 )
@@ -262,7 +268,7 @@ def read_request(question: str) -> TextRequest | None:
             if len(_listed(text)) < 2 or not any(c.isalpha() for c in text):
                 continue  # one word, or numbers: the calculator sorts those
             return TextRequest(ask, text, asking)  # the request's words: A to Z or Z to A
-        if ask == "nth_letter":
+        if ask in ("nth_letter", "nth_word"):
             return TextRequest(ask, text, found.group("nth").lower())
         return TextRequest(ask, text)
     letter = _LETTER_RE.search(asking)
@@ -394,6 +400,11 @@ def _sentence(request: TextRequest) -> str:
         return f"{shown} capitalized is '{first}' (with every word capitalized: '{every}')."
     if ask == "nth_letter":
         return _nth_letter_sentence(shown, letters, target)
+    if ask == "nth_word":
+        return _nth_word_sentence(shown, words, target)
+    if ask == "unique_letters":
+        different = sorted(set(letters))
+        return f"{shown} has {_plural(len(different), 'different letter')} ({', '.join(different)})."
     if ask in ("longest", "shortest") and words:
         size = (max if ask == "longest" else min)(len(_letters(w)) for w in words)
         chosen = list(dict.fromkeys(w for w in words if len(_letters(w)) == size))
@@ -458,6 +469,19 @@ def _nth_letter_sentence(shown: str, letters: list[str], nth: str) -> str:
     if not letters or not 1 <= place <= len(letters):
         return f"{shown} has only {_plural(len(letters), 'letter')}: there is no {nth} letter."
     return f"The {nth} letter of {shown} is '{letters[place - 1]}' (letter {place} of {len(letters)})."
+
+
+def _nth_word_sentence(shown: str, words: list[str], nth: str) -> str:
+    """Which of ``words`` stands at the place ``nth`` names ("first", "third", "5th", "last")."""
+    if nth == "last":
+        place = len(words)
+    elif nth in _ORDINALS:
+        place = _ORDINALS.index(nth) + 1
+    else:
+        place = int(re.sub(r"\D", "", nth))
+    if not words or not 1 <= place <= len(words):
+        return f"{shown} has only {_plural(len(words), 'word')}: there is no {nth} word."
+    return f"The {nth} word of {shown} is '{words[place - 1]}' (word {place} of {len(words)})."
 
 
 def _lengths_sentence(ask: str, a: str, b: str) -> str:

@@ -526,6 +526,10 @@ _TWO_CONVERSIONS_RE = re.compile(
 short (the gaps are bounded, so a long message is read in linear time)."""
 
 
+_VERB_GOES_ON_RE = re.compile(r"^(?:are|is|was|were)\s+(?:in|on|at|of|for|from|to|by|with)\b", re.IGNORECASE)
+"""A part that only goes on with the verb of the one before ("..., are in 'hello there'?"): no question."""
+
+
 def question_parts(question: str) -> list[str]:
     """The questions a message asks when it asks several ("What's 5*7 and what time is it in Tokyo?",
     "What is 2+2? And what do the docs say about tones?", "What's 15% of 96 and the time in Oslo?"), else
@@ -551,6 +555,8 @@ def question_parts(question: str) -> list[str]:
     parts = [p for p in parts if p]
     if len(parts) < 2 or not all(_OPENS_RE.match(p) for p in parts):
         return [question]
+    if any(_VERB_GOES_ON_RE.match(p) for p in parts[1:]):
+        return [question]  # "How many characters, without spaces, are in 'hello there'?": one question
     if any(_CONDITION_RE.match(p) for p in parts[:-1]):
         return [question]  # "When it's noon in London, what time is it in Dubai?": one question
     if any(re.match(r"then\b", p, re.IGNORECASE) and REFERENCE_RE.search(p) for p in parts[1:]):
