@@ -38,6 +38,7 @@ from cadence.models.local.policy import (
     asked_quantities,
     capabilities_in,
     distinct_arguments_plan,
+    in_unit_asked,
     is_follow_up,
     is_one_sentence,
     is_statement,
@@ -3377,3 +3378,59 @@ def test_an_agents_own_answer_says_a_bare_value_with_its_arithmetic() -> None:
         ToolMessage("1990", tool_call_id="c", name="calculate"),
     ]
     assert said_results(words, tool_results(words)) == [("calculate", "1990")]
+
+
+def test_a_unit_asked_after_a_conversion_of_that_converts_the_same_value() -> None:
+    """ "And to Kelvin?" after "Convert that back to Celsius." (of 77 °F) had reached no agent: the tool was
+    asked "Convert that back to Kelvin."."""
+    history = [
+        *_turn(
+            "What's 25 C in Fahrenheit?",
+            "goto_math_agent",
+            "calculate",
+            {"expression": "What's 25 C in Fahrenheit?"},
+            "25 °C = 77 °F",
+        ),
+        *_turn(
+            "Convert that back to Celsius.",
+            "goto_math_agent",
+            "calculate",
+            {"expression": "Convert 77 °F back to Celsius."},
+            "77 °F = 25 °C",
+        ),
+    ]
+    assert previous_asked([*history, HumanMessage("And to Kelvin?")]) == "Convert 77 °F back to Celsius."
+    # a word like "this year" refers back to no value: the question as asked
+    said = [
+        *_turn(
+            "What day is Christmas this year?",
+            "goto_info_agent",
+            "date_calculator",
+            {"question": "x"},
+            "A Friday.",
+        )
+    ]
+    assert previous_asked([*said, HumanMessage("And next year?")]) == "What day is Christmas this year?"
+
+
+def test_a_unit_asked_after_how_many_of_a_unit_asks_how_many_of_it() -> None:
+    """ "In miles?" after "How many km is a marathon?" had been asked "How many km is a marathon in miles?"
+    (the model answered); "And in meters?" after it asks of the marathon too."""
+    assert in_unit_asked("In miles?", "How many km is a marathon?") == "How many miles is a marathon?"
+    history = [
+        *_turn(
+            "How many km is a marathon?",
+            "goto_math_agent",
+            "calculate",
+            {"expression": "How many km is a marathon?"},
+            "1 marathon = 42.195 km",
+        ),
+        *_turn(
+            "In miles?",
+            "goto_math_agent",
+            "calculate",
+            {"expression": "How many miles is a marathon?"},
+            "1 marathon = 26.22 miles",
+        ),
+    ]
+    assert previous_asked([*history, HumanMessage("And in meters?")]) == "How many miles is a marathon?"

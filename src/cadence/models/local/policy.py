@@ -1094,10 +1094,22 @@ def previous_asked(messages: Sequence[BaseMessage]) -> str | None:
     for text in reversed(asked[:-1]):
         # a correction ("No, I meant 15%") is its follow-up ("what about 15%?") of the question before it
         again = with_another_number(as_follow_up(text), resolved)
+        if again is None and in_unit_asked(text, resolved) != text:
+            again = in_unit_asked(text, resolved)  # "In miles?" after "How many km is a marathon?"
         named = _IN_PLACE_RE.findall(resolved)
         if again is None and named and _THERE_RE.search(text):
             again = resolve_place(text, named[-1])  # "And the date there?" after the time in Paris
         resolved = again or text
+    called = previous_call_text(messages)
+    if (
+        called
+        and REFERENCE_RE.search(resolved)
+        and not REFERENCE_RE.search(called)
+        and set(numbers_in(called)) - set(numbers_in(resolved))
+    ):
+        # "Convert that back to Celsius." was asked of the value before it: as its tool read it, with that
+        # value ("Convert 77 °F back to Celsius."), so "And to Kelvin?" converts that value
+        return called
     return resolved
 
 
@@ -1799,7 +1811,16 @@ def in_unit_asked(question: str, previous: str | None) -> str:
         return question
     if _ASKED_UNIT_RE.search(previous.rstrip()):
         return question
+    counted = _HOW_MANY_UNIT_RE.match(previous)
+    if counted is not None:  # "In miles?" after "How many km is a marathon?": how many miles
+        return f"{counted.group('lead')}{given.group('unit')}{counted.group('rest')}"
     return f"{previous.rstrip(' ?!.')} in {given.group('unit')}?"
+
+
+_HOW_MANY_UNIT_RE = re.compile(
+    r"^(?P<lead>\W*how\s+many\s+)(?P<unit>[a-z]+)(?P<rest>\s+(?:is|are|in|make|does|do)\b.*)$", re.IGNORECASE
+)
+"""A question of how many of a unit something is ("How many km is a marathon?")."""
 
 
 _AMOUNT_ONLY_RE = re.compile(
