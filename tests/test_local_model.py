@@ -3434,3 +3434,29 @@ def test_a_unit_asked_after_how_many_of_a_unit_asks_how_many_of_it() -> None:
         ),
     ]
     assert previous_asked([*history, HumanMessage("And in meters?")]) == "How many miles is a marathon?"
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "read"),
+    [
+        ("Add 5 hours.", "What time will it be in London in 5 hours?"),  # it had been the calculator's error
+        ("And in 90 minutes?", "What time will it be in London in 90 minutes?"),  # it had been in UTC
+        ("plus 2 hours and 30 minutes", "What time will it be in London in 2 hours and 30 minutes?"),
+        ("Add 5.", None),
+    ],
+)
+def test_a_span_added_after_the_time_somewhere_asks_the_time_there_later(
+    follow_up: str, read: str | None
+) -> None:
+    from cadence.models.local.policy import with_time_added
+
+    history = _turn(
+        "What time is it in London?",
+        "goto_info_agent",
+        "current_time",
+        {"location": "London"},
+        "It is 11:57 in London.",
+    )
+    assert with_time_added(follow_up, [*history, HumanMessage(follow_up)]) == read
+    other = _turn("What is 5 + 5?", "goto_math_agent", "calculate", {"expression": "5 + 5"}, "10")
+    assert with_time_added(follow_up, [*other, HumanMessage(follow_up)]) is None

@@ -2118,6 +2118,34 @@ def _previous_value(messages: Sequence[BaseMessage]) -> str | None:
     return result_value(earlier[1]) if earlier is not None else None
 
 
+_TIME_ADDED_RE = re.compile(
+    r"^\W*(?:(?:and|now|ok|okay|so|then)[ ,]+)?(?:(?:add|plus)\s+|\+\s*|(?:and\s+)?in\s+)"
+    r"(?P<span>\d+(?:\.\d+)?\s*(?:hours?|hrs?|minutes?|mins?)(?:\s+and\s+\d+\s*(?:minutes?|mins?))?)"
+    r"(?:\s+(?:to\s+(?:it|that|this)|later|from\s+now))?\s*[?.!]*$",
+    re.IGNORECASE,
+)
+"""A follow-up adding a span of time ("Add 5 hours.", "And in 90 minutes?")."""
+
+
+def with_time_added(question: str, messages: Sequence[BaseMessage]) -> str | None:
+    """The time a span later where the previous turn told the time now ("Add 5 hours." after the time in
+    London asks "What time will it be in London in 5 hours?"), or None."""
+    added = _TIME_ADDED_RE.match(question)
+    if added is None:
+        return None
+    calls = [
+        c["name"]
+        for m in previous_turn(messages)
+        if isinstance(m, AIMessage)
+        for c in m.tool_calls
+        if not (is_control_tool(c["name"]) or is_route_tool(c["name"]))
+    ]
+    if not calls or calls[-1] != "current_time":
+        return None
+    place = previous_place(messages, latest=True)
+    return f"What time will it be{f' in {place}' if place else ''} in {added.group('span')}?"
+
+
 def read_in_context(question: str, messages: Sequence[BaseMessage]) -> str:
     """``question`` as it reads with what was said before (:func:`routing_question`), a follow-up giving
     another number, period or thing to count as the previous question asked with it ("And of 300?" after
@@ -2133,7 +2161,8 @@ def read_in_context(question: str, messages: Sequence[BaseMessage]) -> str:
         return routed
     before = previous_asked(messages)
     return (
-        with_another_number(question, before)
+        with_time_added(question, messages)
+        or with_another_number(question, before)
         or with_another_period(question, before)
         or with_text_referred(question, messages)
         or routed
@@ -3603,7 +3632,12 @@ class SmallModelPolicy:
                 # a follow-up giving another number is ranked as the question it asks ("And 20 miles?"
                 # after "Convert 10 miles to km." fits the geo agent's "miles" as well as the calculator's)
                 follow_up = is_follow_up(question)
-                again = with_another_number(question, previous_asked(messages)) if follow_up else None
+                again = (
+                    with_time_added(question, messages)
+                    or with_another_number(question, previous_asked(messages))
+                    if follow_up
+                    else None
+                )
                 ranked = PreRouter.from_tool_schemas(routes).rank(again or question) if routes else []
                 # small talk, or a request to forget what the user told (memory forgets it and says what:
                 # "Forget my age." is no question for the docs agent, whose words "forget" and "age" fit)
@@ -3737,6 +3771,7 @@ class SmallModelPolicy:
         asked_before = previous_asked(messages)
         again = (
             with_operation_instead(question, messages)
+            or with_time_added(question, messages)
             or with_another_number(question, asked_before)
             or with_another_period(question, asked_before)
         )
