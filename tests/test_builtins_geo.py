@@ -1020,3 +1020,22 @@ def test_how_far_apart_in_time_is_no_distance() -> None:
 
     assert not reads("How far apart are Rome and Cairo in time?")
     assert reads("How far apart are Rome and Cairo?")
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        # the three largest had been listed
+        (
+            "What's the second largest city in Germany?",
+            "The second largest city of Germany is Hamburg (2.0 million), after Berlin (3.4 million), by GeoNames' figures.",
+        ),
+        (
+            "Third biggest city in Canada?",
+            "The third largest city of Canada is Calgary (1.3 million), after Toronto (2.8 million) and Montréal "
+            "(1.8 million), by GeoNames' figures.",
+        ),
+    ],
+)
+def test_the_second_or_third_largest_city_is_that_one(question: str, said: str) -> None:
+    assert answer(question) == said

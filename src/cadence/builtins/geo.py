@@ -1229,6 +1229,18 @@ def answer(question: str) -> str:
     asks none, e.g. "Tell me about Canada"), of a country's capital when it names one ("the population of
     the capital of Australia"). Raises :class:`PlaceFactsError` when it names no place."""
     said = _of_the_capital(question) or _answer(question)
+    nth = _NTH_CITY_ASKED_RE.search(question)
+    listed = _CITIES_LISTED_RE.search(said) if nth is not None else None
+    if nth is not None and listed is not None:  # "What's the second largest city in Germany?": that one
+        cities = [listed.group("first"), *re.split(r", | and ", listed.group("rest") or "")]
+        place = {"second": 2, "2nd": 2, "third": 3, "3rd": 3}[nth.group("nth").lower()]
+        if len(cities) >= place and cities[place - 1]:
+            before = " and ".join(cities[: place - 1])
+            which = nth.group("nth").lower()
+            return (
+                f"The {which} largest city of {listed.group('of')} is {cities[place - 1]}, after {before}, "
+                "by GeoNames' figures."
+            )
     if _ONE_CITY_ASKED_RE.search(question):  # "What's the biggest city in Canada?": the one, then the others
         said = _CITIES_LISTED_RE.sub(
             lambda m: (
@@ -1300,6 +1312,10 @@ def _answer(question: str) -> str:
 
 _ONE_CITY_ASKED_RE = re.compile(r"\b(?:largest|biggest|most populous) city\b", re.IGNORECASE)
 """The largest city asked, one ("What's the biggest city in Canada?"; not "its largest cities")."""
+_NTH_CITY_ASKED_RE = re.compile(
+    r"\b(?P<nth>second|third|2nd|3rd)[ -](?:largest|biggest|most populous) city\b", re.IGNORECASE
+)
+"""The second or third largest city asked ("What's the second largest city in Germany?")."""
 _CITIES_LISTED_RE = re.compile(
     r"The largest cities of (?P<of>[^:]+): (?P<first>[^(,]+ \([^)]*\))"
     r"(?:(?:,| and) (?P<rest>[^,]*?(?: and [^,]*?)?))?(?=, by GeoNames' figures)"
