@@ -3405,3 +3405,35 @@ def test_arithmetic_another_convention_reads_otherwise_says_both(text: str, said
 @pytest.mark.parametrize("text", ["sin(0.5)", "log(8, 2)", "log10(100)", "cos(pi)", "sin(7)"])
 def test_arithmetic_read_one_way_only_is_said_alone(text: str) -> None:
     assert "(" not in calculate.invoke({"expression": text}).partition(" = ")[2]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("2 liters divided by 250 ml", 8),  # it had been 2 / 250 = 0.008
+        ("What is 1 km / 250 m?", 4),
+        ("How many 250 ml glasses can I fill from a 2 liter bottle?", 8),  # the model had answered
+        ("How many 300 ml cups can I fill from a 1 liter jug?", 3),  # whole cups
+        ("How many 500 g bags are in 3 kg?", 6),
+    ],
+)
+def test_amounts_of_one_kind_divided_are_divided_in_one_unit(text: str, value: int) -> None:
+    assert calculate.invoke({"expression": text}).endswith(f"= {value}")
+
+
+def test_amounts_of_two_kinds_are_not_divided_as_one() -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": "How many 250 ml glasses are in 2 km?"})
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("If a shirt costs $25 and I buy 3, plus $5 shipping, how much do I pay?", 80),  # the model's "$8"
+        ("3 shirts at $25 each plus $5 shipping", 80),
+        ("I buy 3 shirts at $25 each and pay $5 for shipping. What is the total?", 80),
+        ("A $60 jacket plus 8% tax", 64.8),  # a percent is no cost added
+    ],
+)
+def test_a_cost_added_to_a_price_is_added(text: str, value: float) -> None:
+    assert f"= {value:g}" in calculate.invoke({"expression": text})

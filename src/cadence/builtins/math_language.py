@@ -3740,7 +3740,15 @@ def to_expression(text: str) -> str:
     """An arithmetic expression for ``text`` (see :func:`_to_expression`); a question asked before its
     condition, or after a sentence stating its numbers, that reads as nothing is read again with the
     condition first and the question after a comma ("How much do 5 tickets cost if one ticket costs
-    $8?" as "If one ticket costs $8, how much do 5 tickets cost?")."""
+    $8?" as "If one ticket costs $8, how much do 5 tickets cost?"). Two amounts of one kind divided
+    (:func:`_amounts_divided`) and a cost added to a price worked out (:func:`_with_extra_cost`) are read
+    first."""
+    divided = _amounts_divided(text) if len(text) <= MAX_READ_CHARS else None
+    if divided is not None:
+        return divided
+    extra = _with_extra_cost(text) if len(text) <= MAX_READ_CHARS else None
+    if extra is not None:
+        return extra
     reading = _to_expression(text)
     if has_operation(reading):
         return reading
@@ -6176,6 +6184,61 @@ def _amount_said(count: Decimal, unit: str, thing: str | None) -> str:
     """An amount as the answer says it: "2 pounds", "1 kilogram of feathers"."""
     number = f"{count.normalize():f}"
     return f"{number} {unit}" + (f" of {thing}" if thing else "")
+
+
+_EXTRA_COST_RE = re.compile(
+    r"(?:\s*,)?\s+(?:plus|and\s+(?:pay|paid|add)|and\s+an?\s+extra|with)\s+[$€£]?(?P<n>\d+(?:\.\d+)?)(?!\s*%)"
+    r"(?:\s*(?:dollars|euros|pounds))?\s+(?:for\s+)?(?:the\s+)?"
+    r"(?P<what>shipping|delivery|postage|handling|service charge"
+    r"|(?:a\s+)?(?:service|delivery|booking)\s+fee)\b",
+    re.IGNORECASE,
+)
+"""A cost added to a price, in money ("plus $5 shipping", "and pay $5 for shipping"), not a percent."""
+
+
+def _with_extra_cost(text: str) -> str | None:
+    """A price worked out with a cost added to it ("If a shirt costs $25 and I buy 3, plus $5 shipping, how
+    much do I pay?" is ``((3 * 25) + 5)``), or None when the text adds no such cost or its price reads as
+    no arithmetic."""
+    extra = _EXTRA_COST_RE.search(text)
+    if extra is None:
+        return None
+    rest = text[: extra.start()] + text[extra.end() :]
+    reading = to_expression(rest)
+    if not has_operation(reading):
+        return None
+    return f"({reading} + {extra.group('n')})"
+
+
+_AMOUNT_OF = rf"(?P<{{0}}>{_NUM})[\s-]*(?P<u{{0}}>{_UNIT}){_UNIT_END}"
+_AMOUNTS_DIVIDED_RE = re.compile(
+    rf"^\W*(?:(?:what(?:'s| is)|calculate|compute)\s+)?{_AMOUNT_OF.format('a')}\s+(?:divided\s+by|/|over)\s+"
+    rf"{_AMOUNT_OF.format('b')}\s*[?.!=]*\s*$",
+    re.IGNORECASE,
+)
+"""Two amounts divided, each in its unit ("2 liters divided by 250 ml")."""
+_AMOUNTS_FIT_RE = re.compile(
+    rf"\bhow\s+many\s+{_AMOUNT_OF.format('b')}\s+(?P<things>[a-z]+)\b[^?.!]*?"
+    rf"\b(?:from|in|into|out\s+of|with)\s+(?:(?:a|an|one|the|my)\s+)?{_AMOUNT_OF.format('a')}",
+    re.IGNORECASE,
+)
+"""How many things of an amount an amount holds ("How many 250 ml glasses can I fill from a 2 liter
+bottle?")."""
+
+
+def _amounts_divided(text: str) -> str | None:
+    """Two amounts of one kind of unit divided, each in its unit ("2 liters divided by 250 ml" is
+    ``((2 * 1000) / (250 * 1))``, not 2 / 250), or how many whole things of one amount another holds ("How
+    many 250 ml glasses can I fill from a 2 liter bottle?": ``floor(...)``); None otherwise."""
+    match = _AMOUNTS_DIVIDED_RE.match(text.strip()) or _AMOUNTS_FIT_RE.search(text)
+    if match is None:
+        return None
+    units = [_UNIT_OF.get(match.group(k).lower()) for k in ("ua", "ub")]
+    if units[0] is None or units[1] is None or units[0][0] != units[1][0] or units[0][0] == "calendar":
+        return None
+    a, b = match.group("a"), match.group("b")
+    ratio = f"(({a} * {units[0][1]}) / ({b} * {units[1][1]}))"
+    return f"floor{ratio}" if "things" in match.groupdict() and match.group("things") else ratio
 
 
 def conversion_in(text: str) -> Conversion | None:
