@@ -2882,8 +2882,7 @@ def test_durations_are_added_and_multiplied_in_hours_and_minutes(question: str, 
 
 
 def test_a_sum_of_metres_is_no_duration() -> None:
-    with pytest.raises(CalculationError):
-        calculate.invoke({"expression": "3 m + 2 m"})
+    assert calculate.invoke({"expression": "3 m + 2 m"}) == "(3 * 1000 / 1000 + 2 * 1000 / 1000) = 5 m"
 
 
 @pytest.mark.parametrize(
@@ -3437,3 +3436,25 @@ def test_amounts_of_two_kinds_are_not_divided_as_one() -> None:
 )
 def test_a_cost_added_to_a_price_is_added(text: str, value: float) -> None:
     assert f"= {value:g}" in calculate.invoke({"expression": text})
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        # each had been "Could not read the text as arithmetic"
+        ("What is 2 km + 500 m?", "= 2500 m"),
+        ("What is 1 kg minus 300 g?", "= 700 g"),
+        ("3 feet plus 8 inches", "= 44 inches"),
+        ("What is 2 liters + 750 ml?", "= 2750 ml"),
+        ("1.5 kg times 4", "= 6 kg"),
+        ("What's 10 km / 4?", "= 2.5 km"),
+        ("Add 2 km and 300 m", "= 2300 m"),
+    ],
+)
+def test_amounts_with_units_are_added_in_the_finer_unit_and_scaled_in_theirs(text: str, said: str) -> None:
+    assert calculate.invoke({"expression": text}).endswith(said)
+
+
+def test_amounts_of_two_kinds_are_not_added() -> None:
+    with pytest.raises(CalculationError):
+        calculate.invoke({"expression": "2 km + 5 kg"})

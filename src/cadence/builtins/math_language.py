@@ -3729,7 +3729,7 @@ def read_with_unit(text: str) -> tuple[str, str] | None:
     if len(text) > MAX_READ_CHARS:
         return None
     prepared = _prepared(text)
-    for read in (scaled_quantity, fuel_needed, cut_into_pieces, time_for_workers):
+    for read in (amounts_combined, scaled_quantity, fuel_needed, cut_into_pieces, time_for_workers):
         found = read(prepared)
         if found is not None:
             return found
@@ -3746,6 +3746,9 @@ def to_expression(text: str) -> str:
     divided = _amounts_divided(text) if len(text) <= MAX_READ_CHARS else None
     if divided is not None:
         return divided
+    combined = amounts_combined(_prepared(text)) if len(text) <= MAX_READ_CHARS else None
+    if combined is not None:
+        return combined[0]
     extra = _with_extra_cost(text) if len(text) <= MAX_READ_CHARS else None
     if extra is not None:
         return extra
@@ -6224,6 +6227,51 @@ _AMOUNTS_FIT_RE = re.compile(
 )
 """How many things of an amount an amount holds ("How many 250 ml glasses can I fill from a 2 liter
 bottle?")."""
+
+
+_AMOUNTS_COMBINED_RE = re.compile(
+    rf"^\W*(?:(?:what(?:'s| is)|calculate|compute|(?P<add>add))\s+)?{_AMOUNT_OF.format('a')}\s*"
+    rf"(?:(?P<op>\+|-|plus|minus)|(?(add)and|(?!)))\s*{_AMOUNT_OF.format('b')}"
+    r"(?:\s+(?:in\s+total|altogether|together))?\s*[?.!=]*\s*$",
+    re.IGNORECASE,
+)
+"""Two amounts added or taken away, each in its unit ("2 km + 500 m", "1 kg minus 300 g")."""
+_AMOUNT_SCALED_RE = re.compile(
+    rf"^\W*(?:(?:what(?:'s| is)|calculate|compute)\s+)?{_AMOUNT_OF.format('a')}\s*"
+    rf"(?P<op>\*|×|x|times|multiplied\s+by|/|÷|divided\s+by)\s*(?P<k>{_NUM})\s*[?.!=]*\s*$",
+    re.IGNORECASE,
+)
+"""An amount multiplied or divided by a number ("1.5 kg times 4", "10 km / 4")."""
+
+
+def amounts_combined(text: str) -> tuple[str, str] | None:
+    """Two amounts of one kind added or taken away, in the finer of their units ("2 km + 500 m" is 2500 m,
+    "3 feet plus 8 inches" 44 inches), or an amount multiplied or divided by a number, in its unit ("1.5 kg
+    times 4" is 6 kg): the arithmetic and the unit; None otherwise (durations are read on their own)."""
+    scaled = _AMOUNT_SCALED_RE.match(text.strip())
+    if scaled is not None:
+        unit = _UNIT_OF.get(scaled.group("ua").lower())
+        if unit is None or unit[0] in ("calendar", "duration"):
+            return None
+        op = "/" if scaled.group("op").lower() in ("/", "÷", "divided by") else "*"
+        return f"({scaled.group('a')} {op} {scaled.group('k')})", scaled.group("ua")
+    match = _AMOUNTS_COMBINED_RE.match(text.strip())
+    if match is None:
+        return None
+    units = [_UNIT_OF.get(match.group(k).lower()) for k in ("ua", "ub")]
+    if (
+        units[0] is None
+        or units[1] is None
+        or units[0][0] != units[1][0]
+        or units[0][0] in ("calendar", "duration")
+    ):
+        return None
+    fine = min((0, 1), key=lambda i: Decimal(units[i][1]))  # type: ignore[index]
+    size = units[fine][1]  # type: ignore[index]
+    sign = "-" if (match.group("op") or "").lower() in ("-", "minus") else "+"
+    a, b = match.group("a"), match.group("b")
+    expression = f"({a} * {units[0][1]} / {size} {sign} {b} * {units[1][1]} / {size})"  # type: ignore[index]
+    return expression, match.group("ub" if fine else "ua")
 
 
 def _amounts_divided(text: str) -> str | None:
