@@ -3458,3 +3458,15 @@ def test_amounts_with_units_are_added_in_the_finer_unit_and_scaled_in_theirs(tex
 def test_amounts_of_two_kinds_are_not_added() -> None:
     with pytest.raises(CalculationError):
         calculate.invoke({"expression": "2 km + 5 kg"})
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("What is 3 times the sum of 4 and 5?", 27),  # statistics had summed 3, 4 and 5: 12
+        ("What is 10 minus the product of 2 and 3?", 4),
+        ("What is half of the difference between 20 and 8?", 6),
+    ],
+)
+def test_an_operation_named_inside_another_is_one_number_of_it(text: str, value: int) -> None:
+    assert calculate.invoke({"expression": text}).endswith(f"= {value}")

@@ -125,3 +125,21 @@ def test_other_questions_are_left_to_the_calculator(question: str) -> None:
 def test_a_range_too_wide_is_refused_in_a_sentence() -> None:
     said = answer(f"List the primes between 1 and {MAX_RANGE * 3}")
     assert said is not None and "too wide" in said
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        # the model had answered "2,3, and the last one is actually a special case"
+        ("What are the first 5 prime numbers?", "The first 5 prime numbers are 2, 3, 5, 7 and 11."),
+        ("List the first 10 primes", "The first 10 prime numbers are 2, 3, 5, 7, 11, 13, 17, 19, 23 and 29."),
+        ("What is the smallest prime number?", "The first prime number is 2."),
+        ("What is the first prime after 100?", "The next prime after 100 is 101."),
+        (
+            "What are the first 1000 primes?",
+            "That is too many primes to list (at most 60 here); ask for fewer.",
+        ),
+    ],
+)
+def test_the_first_primes_are_listed(question: str, said: str) -> None:
+    assert answer(question) == said

@@ -3765,7 +3765,28 @@ def to_expression(text: str) -> str:
         again = to_expression(narrowed)
         if has_operation(again):
             return again
+    grouped = with_named_operations(text)
+    if grouped != text:
+        again = _to_expression(grouped)
+        if has_operation(again):
+            return again
     return reading
+
+
+_NAMED_OPERATION_RE = re.compile(
+    rf"\bthe\s+(?P<op>sum|product|difference|quotient)\s+(?:of|between)\s+(?P<a>{_NUM})\s+and\s+(?P<b>{_NUM})\b",
+    re.IGNORECASE,
+)
+"""An operation named with its two numbers inside a longer one ("3 times the sum of 4 and 5")."""
+_NAMED_SIGNS = {"sum": "+", "product": "*", "difference": "-", "quotient": "/"}
+
+
+def with_named_operations(text: str) -> str:
+    """``text`` with each operation named with its two numbers written in brackets ("What is 3 times the sum
+    of 4 and 5?" as "What is 3 times (4 + 5)?"), so the operation around it reads it as one number."""
+    return _NAMED_OPERATION_RE.sub(
+        lambda m: f"({m.group('a')} {_NAMED_SIGNS[m.group('op').lower()]} {m.group('b')})", text
+    )
 
 
 _LISTED_KINDS_RE = re.compile(

@@ -58,6 +58,14 @@ _PRIMES_IN_RE = re.compile(
 )
 """The primes of a range, listed or counted: "the prime numbers between 10 and 30", "how many primes are
 there below 100"."""
+_FIRST_PRIMES_RE = re.compile(
+    r"\b(?:the\s+)?(?:first|smallest|lowest)\s+(?:(?P<n>\d[\d,]*)\s+)?primes?(?:\s+numbers?)?\b"
+    r"(?!\s+(?:after|above|over|greater|bigger|larger|more|before|below|under|less|smaller|lower|to|between"
+    r"|from)\b)",
+    re.IGNORECASE,
+)
+"""The first primes, so many of them: "What are the first 5 prime numbers?", "List the first 10 primes", "What
+is the smallest prime number?"."""
 _DIVISORS_RE = re.compile(
     rf"\b(?<!prime\s)(?:(?:factors|divisors)\s+(?:of|for)|what\s+(?:numbers\s+)?divides?)\s+{_N}\b",
     re.IGNORECASE,
@@ -439,6 +447,21 @@ def _primes_in(match: re.Match[str]) -> str:
     return f"There {'is' if len(found) == 1 else 'are'} {count} {where}: {_listed(found)}."
 
 
+def _first_primes(match: re.Match[str]) -> str:
+    n = _whole(match.group("n")) if match.group("n") else 1
+    if n == 0:
+        return "The first 0 prime numbers are none at all."
+    if n > MAX_LISTED:
+        return f"That is too many primes to list (at most {MAX_LISTED} here); ask for fewer."
+    found: list[int] = []
+    k = 1
+    while len(found) < n:
+        k += 1
+        if is_prime(k):
+            found.append(k)
+    return f"The first {'prime number is' if n == 1 else f'{n} prime numbers are'} {_listed(found)}."
+
+
 def _divisors(match: re.Match[str]) -> str:
     n = _whole(match.group("n"))
     if n == 0:
@@ -570,6 +593,7 @@ def _answer(text: str) -> str | None:
     for pattern, said in (
         (_NEAR_PRIME_RE, _near_prime),
         (_PRIMES_IN_RE, _primes_in),
+        (_FIRST_PRIMES_RE, _first_primes),
         (_DIVISORS_RE, _divisors),
         (_PERFECT_RE, _perfect),
         (_REMAINDER_RE, _with_remainder),
