@@ -3470,3 +3470,16 @@ def test_amounts_of_two_kinds_are_not_added() -> None:
 )
 def test_an_operation_named_inside_another_is_one_number_of_it(text: str, value: int) -> None:
     assert calculate.invoke({"expression": text}).endswith(f"= {value}")
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        # the clock calculator had failed on these ("No clock question found")
+        ("What's 45 minutes as a fraction of an hour?", "= 3/4 (0.75)"),
+        ("What fraction of a day is 6 hours?", "= 1/4 (0.25)"),
+        ("What percentage of a year is 73 days?", "= 20"),
+    ],
+)
+def test_an_amount_as_a_fraction_of_a_unit(text: str, said: str) -> None:
+    assert calculate.invoke({"expression": text}).endswith(said)

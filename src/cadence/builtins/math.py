@@ -1380,7 +1380,7 @@ def _with_other_reading(expression: str, result: Number) -> str | None:
     return f"{text} = {format_number(result)} ({note})"
 
 
-_WHAT_FRACTION_RE = re.compile(r"\bwhat\s+fraction\b", re.IGNORECASE)
+_WHAT_FRACTION_RE = re.compile(r"\b(?:what|which)\s+(?:fraction|part)\b|\bas\s+a\s+fraction\b", re.IGNORECASE)
 """A share asked as a fraction ("What fraction are girls?")."""
 _COUNT_OF_THINGS_RE = re.compile(r"^(?P<n>\d+)\s+(?P<things>[a-z]+(?:\s+[a-z]+)?)$", re.IGNORECASE)
 """A whole number of things, the number read from words ("3 dozen eggs" read as "36 eggs")."""

@@ -5975,6 +5975,10 @@ _SHARE_OF_A_UNIT_RES = tuple(
         # "45 minutes is what percent of an hour", "500 g as a percentage of 2 kg"
         rf"{_PART_UNIT}\s+(?:is\s+what\s+{_PCT}\s+of|are\s+what\s+{_PCT}\s+of|as\s+an?\s+{_PCT}\s+of)"
         rf"\s+{_WHOLE_UNIT}",
+        # the same asked as a fraction: "what fraction of a day is 6 hours", "45 minutes as a fraction of an
+        # hour"
+        rf"(?:what|which)\s+(?P<frac>fraction|part)\s+of\s+{_WHOLE_UNIT}\s+(?:is|are|makes?)\s+{_PART_UNIT}",
+        rf"{_PART_UNIT}\s+(?:(?:is|are)\s+what|as\s+a)\s+(?P<frac>fraction|part)\s+of\s+{_WHOLE_UNIT}",
     )
 )
 
@@ -5992,7 +5996,8 @@ def _share_of_a_unit(text: str) -> str | None:
             whole, part = _in_seconds(whole), _in_seconds(part)
         if whole[0] != part[0]:
             return None
-        return f"({match.group('n2')} * {part[1]} / ({match.group('n1') or 1} * {whole[1]}) * 100)"
+        share = f"({match.group('n2')} * {part[1]} / ({match.group('n1') or 1} * {whole[1]})"
+        return f"{share})" if match.groupdict().get("frac") else f"{share} * 100)"
     return None
 
 
