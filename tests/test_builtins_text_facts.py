@@ -412,3 +412,22 @@ def test_a_count_asked_with_a_clause_between_is_one_question() -> None:
     question = 'How many characters, without spaces, are in "hello there"?'
     assert question_parts(question) == [question]
     assert answer(question) == "The text 'hello there' has 11 characters (10 without spaces)."
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        # the letters had been reversed: "tam eht no tas tac eht"
+        (
+            'Reverse the words in "the cat sat on the mat"',
+            "The words of the text 'the cat sat on the mat' in reverse order: 'mat the on sat cat the'.",
+        ),
+        (
+            "Reverse the order of the words: one two three",
+            "The words of the text 'one two three' in reverse order: 'three two one'.",
+        ),
+        ('Reverse "stressed"', "The word 'stressed' written backwards is 'desserts'."),
+    ],
+)
+def test_the_words_reversed_are_the_words_in_reverse_order(question: str, said: str) -> None:
+    assert answer(question) == said

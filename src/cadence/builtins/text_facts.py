@@ -85,6 +85,11 @@ _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", 
 """Ordinal words of a letter's place ("the third letter of ..."); "last" and "5th" are read too."""
 
 _ASKS: dict[str, re.Pattern[str]] = {
+    "words_reversed": re.compile(
+        r"\breverse\s+(?:the\s+)?(?:order\s+of\s+(?:the\s+)?)?words\b|\bwords\s+in\s+reverse(?:d)?\s+order\b"
+        r"|\bword\s+order\s+reversed\b",
+        re.I,
+    ),
     "unique_letters": re.compile(
         r"\b(?:how many|count(?: the)?|number of)\s+(?:unique|distinct|different) letters\b", re.I
     ),
@@ -383,6 +388,8 @@ def _sentence(request: TextRequest) -> str:
         return f"In {order}: {', '.join(ordered)}."
     if ask == "backwards":
         return f"{shown} written backwards is '{text[::-1]}'."
+    if ask == "words_reversed":
+        return f"The words of {shown} in reverse order: '{' '.join(reversed(text.split()))}'."
     if ask == "spelled":
         spelled = "-".join(c for c in text if not c.isspace())
         return f"{shown} is spelled {spelled} ({_plural(len(letters), 'letter')})."
