@@ -1821,6 +1821,8 @@ def test_what_the_user_told_earlier_fills_their_references(question: str, resolv
         (["Your date of birth is 12/05/1988."], "How old am I?", "How old is someone born on 12/05/1988?"),
         (["Your birthday is June 3."], "How old am I?", "How old am I?"),  # no year: no age
         (["You live in Lisbon."], "How old am I?", "How old am I?"),
+        # a value at a rate, asked of: the value written out once (the fact had been said before it too)
+        (["Your salary is $5,000 a month."], "What's 30% of my salary?", "What's 30% of $5,000 a month?"),
         # a count told turns before, for a question of it after its condition (it had reached the geo agent)
         (
             ["You have 3 cats and 2 dogs."],
@@ -3460,3 +3462,15 @@ def test_a_span_added_after_the_time_somewhere_asks_the_time_there_later(
     assert with_time_added(follow_up, [*history, HumanMessage(follow_up)]) == read
     other = _turn("What is 5 + 5?", "goto_math_agent", "calculate", {"expression": "5 + 5"}, "10")
     assert with_time_added(follow_up, [*other, HumanMessage(follow_up)]) is None
+
+
+def test_money_at_a_rate_is_said_with_its_rate() -> None:
+    """ "What's 30% of $5,000 a month?" had been "1500 month"."""
+    from cadence.builtins.math import calculate
+
+    result = calculate.invoke({"expression": "What's 30% of $5,000 a month?"})
+    assert result == "(30 / 100) * 5000 = 1500 a month ($1,500)"
+    assert (
+        arithmetic_statement(result, "What's 30% of my salary?")
+        == "That comes to $1,500 a month ((30 / 100) * 5000)."
+    )

@@ -1291,9 +1291,14 @@ def _calculate_one(expression: str) -> str:
         except CalculationError as error:
             unit = trailing_unit(translated) if getattr(error, "unreadable", False) else None
             if unit is not None:
-                # "25% of 80 cents": the amount's unit is the result's ("(25 / 100) * 80 = 20 cents")
+                # "25% of 80 cents": the amount's unit is the result's ("(25 / 100) * 80 = 20 cents"); "30% of
+                # $5,000 a month": a rate, of money when the question says so ("= 1500 a month ($1,500)")
                 with contextlib.suppress(CalculationError):
-                    return f"{unit[0]} = {format_number(evaluate(unit[0]))} {unit[1]}"
+                    value = evaluate(unit[0])
+                    if unit[1].lower() in _RATE_PERIODS:
+                        money = _in_money(expression, value, unit[0])
+                        return f"{unit[0]} = {format_number(value)} a {unit[1]}{money}"
+                    return f"{unit[0]} = {format_number(value)} {unit[1]}"
             counted = _COUNT_OF_THINGS_RE.match(translated)
             body = question_body(expression)
             if counted is not None and numbers_from_words(body) != body:
@@ -1380,6 +1385,8 @@ def _with_other_reading(expression: str, result: Number) -> str | None:
     return f"{text} = {format_number(result)} ({note})"
 
 
+_RATE_PERIODS = frozenset({"hour", "day", "night", "week", "month", "year"})
+"""Units of time an amount is said "a" of ("$5,000 a month"): a rate, not a unit of the amount."""
 _WHAT_FRACTION_RE = re.compile(r"\b(?:what|which)\s+(?:fraction|part)\b|\bas\s+a\s+fraction\b", re.IGNORECASE)
 """A share asked as a fraction ("What fraction are girls?")."""
 _COUNT_OF_THINGS_RE = re.compile(r"^(?P<n>\d+)\s+(?P<things>[a-z]+(?:\s+[a-z]+)?)$", re.IGNORECASE)

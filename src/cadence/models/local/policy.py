@@ -895,7 +895,7 @@ def resolve_told(question: str, facts: Sequence[str]) -> str:
         # as the user would have said it in one message
         resolved = f"I {rates[0]}. {resolved}"
     periodic = [said for fact in facts if (said := _periodic_amount(fact, question))]
-    if len(periodic) == 1 and not rates and not _AMOUNT_GIVEN_RE.search(question):
+    if len(periodic) == 1 and not rates and not _AMOUNT_GIVEN_RE.search(resolved):
         # "how much rent do I pay in a year?" after "My monthly rent is 1,250 euros." (the told sentence
         # first, after any value of the question's own was written out)
         resolved = f"{periodic[0]} {resolved}"
@@ -2580,6 +2580,10 @@ _ROUNDED_AS_ASKED_RE = re.compile(r"^round\(.*,\s*\d+\)$")
 """A result rounded as asked (``round(pi, 5)``): said with the decimals asked for."""
 
 
+_MONEY_RATE_RE = re.compile(
+    r"^[\d,.]+ (?P<rate>a (?:hour|day|night|week|month|year)) \((?P<money>[$€£¥][\d,.]+)\)$"
+)
+"""A value in money at a rate, as the calculator says it: ``1500 a month ($1,500)``."""
 _VALUE_IN_UNIT_RE = re.compile(
     r"^(?P<expr>[^=\n]*\d[^=\n]*) = (?P<said>-?\d[\d,]*(?:\.\d+)? [^\W\d][\w/]*(?: [^\W\d][\w/]*)?"
     r"(?: \([^()=\n]{1,60}\))?)\.?$"
@@ -2595,6 +2599,11 @@ def arithmetic_statement(result: str, question: str) -> str | None:
     match = _ARITHMETIC_RE.match(" ".join(result.split()))
     if match is None:
         unit = _VALUE_IN_UNIT_RE.match(" ".join(result.split()))
+        rate = _MONEY_RATE_RE.match(unit.group("said")) if unit is not None else None
+        if rate is not None and _OPERATION_RE.search(unit.group("expr")):  # type: ignore[union-attr]
+            # "(30 / 100) * 5000 = 1500 a month ($1,500)": money at a rate
+            working = _unwrapped(unit.group("expr").strip())  # type: ignore[union-attr]
+            return f"That comes to {rate.group('money')} {rate.group('rate')} ({working})."
         if unit is not None and _OPERATION_RE.search(unit.group("expr")):
             value, _, rest = unit.group("said").partition(" ")
             if len(value.partition(".")[2]) > SHOWN_DECIMALS:  # "50.2654824574 cm²": about 50.27 cm²
