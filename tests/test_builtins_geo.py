@@ -1039,3 +1039,12 @@ def test_how_far_apart_in_time_is_no_distance() -> None:
 )
 def test_the_second_or_third_largest_city_is_that_one(question: str, said: str) -> None:
     assert answer(question) == said
+
+
+def test_populations_asked_combined_are_added_up() -> None:
+    """ "How many people live in Canada and Australia combined?" had given both populations, not their sum."""
+    said = answer("How many people live in Canada and Australia combined?")
+    assert said.endswith(
+        "Together, Canada and Australia have about 62.1 million people (62,051,225), by GeoNames' figures."
+    )
+    assert "Together" not in answer("What is the population of Canada and Australia?")

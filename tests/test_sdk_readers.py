@@ -493,3 +493,20 @@ def test_time_difference_reads_its_arguments(question: str, arguments: Any) -> N
     from cadence.builtins.info import difference_arguments
 
     assert difference_arguments(question) == arguments
+
+
+def test_several_parts_each_surely_another_agents_go_to_the_first_parts_agent_without_a_choice() -> None:
+    """ "How many letters are in 'hello' and what is 5 + 5?": the text agent and the calculator were both sure,
+    and the model chose between them (4.6 s)."""
+    from cadence.builtins.text import TextPlugin
+
+    model = LocalChatModel()
+    routes = make_routing_tools(
+        [MathPlugin.get_metadata(), TextPlugin.get_metadata()],
+        readers=agent_readers({"math": MATH_TOOLS, "text": TextPlugin.create_agent().get_tools()}),
+    )
+    plan = model.plan(
+        [HumanMessage('How many letters are in "hello" and what is 5 + 5?')],
+        **model.bind_tools(routes).kwargs,
+    )
+    assert plan.route_names == ["goto_text_agent"]

@@ -1241,6 +1241,15 @@ def answer(question: str) -> str:
                 f"The {which} largest city of {listed.group('of')} is {cities[place - 1]}, after {before}, "
                 "by GeoNames' figures."
             )
+    if _COMBINED_ASKED_RE.search(question):  # "the population of India and China combined": their sum
+        found = [(m.group("place"), m.group("n") or m.group("m")) for m in _POPULATION_SAID_RE.finditer(said)]
+        if len(found) > 1:
+            total = sum(int(n.replace(",", "")) for _, n in found)
+            names = [name for name, _ in found]
+            together = f"{', '.join(names[:-1])} and {names[-1]}"
+            head, _, exact = people(total).partition(" (")
+            counted = f"{head} people ({exact}" if exact else f"{head} people"
+            said += f" Together, {together} have {counted}, by GeoNames' figures."
     if _ONE_CITY_ASKED_RE.search(question):  # "What's the biggest city in Canada?": the one, then the others
         said = _CITIES_LISTED_RE.sub(
             lambda m: (
@@ -1312,6 +1321,12 @@ def _answer(question: str) -> str:
 
 _ONE_CITY_ASKED_RE = re.compile(r"\b(?:largest|biggest|most populous) city\b", re.IGNORECASE)
 """The largest city asked, one ("What's the biggest city in Canada?"; not "its largest cities")."""
+_COMBINED_ASKED_RE = re.compile(r"\b(?:combined|together|altogether|in\s+total|total|sum)\b", re.IGNORECASE)
+"""A question asking the places' figures added up ("the population of India and China combined")."""
+_POPULATION_SAID_RE = re.compile(
+    r"The population of (?P<place>[^.]+?) is (?:about [\d.]+ (?:million|billion|thousand) \((?P<n>[\d,]+)\)"
+    r"|(?P<m>[\d,]+))"
+)
 _NTH_CITY_ASKED_RE = re.compile(
     r"\b(?P<nth>second|third|2nd|3rd)[ -](?:largest|biggest|most populous) city\b", re.IGNORECASE
 )

@@ -713,6 +713,13 @@ def readable_routes(
         for r in ranked
         if (r.name in kept or not r.number_only or asks) and reads_surely(readers.get(r.name), question)
     ]
+    if len(sure) > 1 and len(parts := question_parts(question)) > 1:
+        # several parts, each surely another agent's ("How many letters are in 'hello' and what is 5 + 5?"):
+        # the first part's agent first (the others are routed to after it), without a model's choice
+        for part in parts:
+            first = [n for n in sure if reads_surely(readers.get(n), part)]
+            if first:
+                return first[:1]
     if sure:
         return sure if any(r.score > 0 for r in ranked) else sure[:1]
     if not kept:
