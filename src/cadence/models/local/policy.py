@@ -2541,6 +2541,12 @@ _READ_AS_RE = re.compile(rf"^(?P<said>[^=\n(]{{0,60}}?\d[^=\n(]{{0,60}}?) = {_QU
 weeks = 105 km (read as (5 * 3 * 7))``."""
 
 
+_NUMBER_WORD_RE = re.compile(
+    r"^(?P<said>\d[\d.,]* (?:dozen|score|gross|pairs?|couples?|half a dozen)) = (?P<value>[\d,.]+)$"
+)
+"""A number said with a word for so many ("3 dozen = 36")."""
+
+
 def measured_statement(text: str) -> str | None:
     """A result stating a quantity in another unit as a sentence ("72 °F is 22.22 °C."), or a quantity for
     what the question said ("5 km every day for 3 weeks is 105 km."); else ``None``."""
@@ -2548,7 +2554,7 @@ def measured_statement(text: str) -> str | None:
     match = _MEASURED_RE.match(flat)
     if match is not None:
         return f"{match.group('amount')} is {match.group('value')}."
-    read = _READ_AS_RE.match(flat)
+    read = _READ_AS_RE.match(flat) or _NUMBER_WORD_RE.match(flat)
     return None if read is None else f"{read.group('said').strip()} is {read.group('value')}."
 
 
