@@ -311,6 +311,12 @@ def test_search_hits_show_the_answering_bullet(tmp_path: Path) -> None:
         ("Is there an OpenAI-compatible API?", "An OpenAI-compatible endpoint"),
         # one word of many in a title ("Long-term memory") does not outrank the passage that answers
         ("How long can a tool call take before it times out?", "`CADENCE_TOOL_TIMEOUT`"),
+        # sections added after questions that had reached the model or the wrong passage
+        ("Where is data stored?", "Cadence's data is stored in the data directory"),
+        ("How do I list plugins?", "To list the plugins loaded"),
+        ("How do I forget what I told you?", "To make Cadence forget what you told it"),
+        ("How do I see the trace of a turn?", "Every answer comes with a trace"),
+        ("What Python version does Cadence need?", "Cadence needs Python version 3.11 or newer"),
     ],
 )
 def test_questions_about_the_bundled_documentation_are_answered_by_their_sentence(
