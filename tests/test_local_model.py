@@ -3475,3 +3475,22 @@ def test_money_at_a_rate_is_said_with_its_rate() -> None:
         arithmetic_statement(result, "What's 30% of my salary?")
         == "That comes to $1,500 a month ((30 / 100) * 5000)."
     )
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "previous", "asked"),
+    [
+        ("And in a week?", "What day is it tomorrow?", "What day is it in a week?"),  # it had been both days
+        ("And in 3 days?", "What's the date today?", "What's the date in 3 days?"),
+        (
+            "And in a week?",
+            "When is sunset in Paris?",
+            "When is sunset in Paris in a week?",
+        ),  # not Paris replaced
+        ("And tomorrow?", "What day is it today?", "What day is it tomorrow?"),
+    ],
+)
+def test_a_span_of_days_ahead_asks_the_previous_question_of_that_day(
+    follow_up: str, previous: str, asked: str
+) -> None:
+    assert with_another_number(follow_up, previous) == asked

@@ -510,3 +510,12 @@ def test_several_parts_each_surely_another_agents_go_to_the_first_parts_agent_wi
         **model.bind_tools(routes).kwargs,
     )
     assert plan.route_names == ["goto_text_agent"]
+
+
+def test_a_day_a_span_ahead_is_the_calendars_not_the_clocks_now() -> None:
+    """ "What day is it in a week?" had gone to current_time ("Unknown location 'What day is it in a week?'")."""
+    from cadence.builtins.info import asks_calendar
+
+    assert not asks_current_time("What day is it in a week?")
+    assert asks_calendar("What day is it in a week?")
+    assert asks_current_time("What day is it in Tokyo?")

@@ -2173,12 +2173,13 @@ def _keywords_name_a_place(text: str) -> bool:
 
 _OTHER_DAY_RE = re.compile(
     rf"\b(?:yesterday|tomorrow)\b|{DATE_IN_DIGITS_RE.pattern}"
+    r"|\bin\s+(?:a|one|two|three|\d{1,3})\s+(?:days?|weeks?|months?|years?)\b"
     rf"|\b(?:{_MONTH_NAMES})\.?\s+\d{{1,2}}\b|\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTH_NAMES})\b"
     rf"|\b(?:{_HOLIDAY_NAMES})\b(?!\s+island)",
     re.IGNORECASE,
 )
-"""Another day than today: yesterday, tomorrow, a date written ("what day was 1 jan 2000") or a holiday
-("What day is Christmas?"; not Christmas Island, a place)."""
+"""Another day than today: yesterday, tomorrow, a span ahead ("in a week"), a date written ("what day was 1
+jan 2000") or a holiday ("What day is Christmas?"; not Christmas Island, a place)."""
 
 
 def asks_current_time(text: str) -> bool:
@@ -2234,6 +2235,7 @@ _calendar_words = _reader(
     + r"|\b(?:today|tomorrow|yesterday|tonight|now|date|dates|calendar|leap|birthday"
     r"|anniversary|until|till|since|ago|born|age|old|weekend|weekday|fortnight)\b"
     r"|\b\d+\s*(?:days?|weeks?|months?|years?)\b|\bhow many (?:days|weeks|months|years)\b"
+    r"|\bin\s+(?:a|one|two|three)\s+(?:days?|weeks?|months?|years?)\b"
     r"|\b(?:next|last|this) (?:week|month|year)\b"
     r"|\b(?:week|day)\s+(?:number|no\.?|of\s+the\s+year)\b|\b(?:what|which)\s+week\s+is\b"
     r"|\b(?:business|working|work)\s*days\b|\bweekdays\b"

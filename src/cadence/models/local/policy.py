@@ -1680,10 +1680,10 @@ def with_another_number(question: str, previous: str | None) -> str | None:
             _same_words_another_number(rest, previous)
             or _in_another_unit(rest, previous)
             or _another_amount(rest, previous)
+            or _another_day(rest, previous)  # "And in a week?" is a day, not the place of "in Paris"
             or _same_preposition(rest, previous)
             or _another_operation(rest, previous)
             or _another_place(rest, previous)
-            or _another_day(rest, previous)
             or _another_text(rest, previous)
         )
     percent = given.group("pct") is not None
@@ -1710,12 +1710,20 @@ _DAY_WORD_RE = re.compile(r"\b(?:today|tomorrow|yesterday|tonight)\b", re.IGNORE
 """A day said relative to today."""
 
 
+_DAYS_AHEAD_RE = re.compile(
+    r"in\s+(?:a|one|two|three|four|five|six|seven|ten|\d{1,3})\s+(?:days?|weeks?|months?)"
+    r"|(?:a|one|two|\d{1,3})\s+(?:days?|weeks?)\s+from\s+(?:now|today)",
+    re.IGNORECASE,
+)
+"""A day a span ahead of today ("in a week", "in 3 days", "two weeks from now")."""
+
+
 def _another_day(rest: str, previous: str) -> str | None:
     """The previous question asked of another day, when a day is all a follow-up gives: "tomorrow?" after
     "When is sunset in Paris?" asks "When is sunset in Paris tomorrow?" (its "today" replaced, if it said
     one); None otherwise."""
     wanted = rest.strip(" ?!.").lower()
-    if _DAY_WORD_RE.fullmatch(wanted) is None:
+    if _DAY_WORD_RE.fullmatch(wanted) is None and _DAYS_AHEAD_RE.fullmatch(wanted) is None:
         return None
     if _DAY_WORD_RE.search(previous):
         return _DAY_WORD_RE.sub(wanted, previous, count=1)
