@@ -1195,6 +1195,9 @@ def _year_fact(question: str, today: date) -> str | None:
             verb = "is" if step > 0 else "was"
             this = "is one" if calendar.isleap(today.year) else "is not one"
             return f"The {which.group(1).lower()} leap year {verb} {year} (this year, {today.year}, {this})."
+        if not years and not months and not claimed and set(unread) <= {"this", "current"}:
+            years = [today.year]  # "Is it a leap year?", "Is this year a leap year?": this year
+            unread = []
         if unread or months or claimed or len(years) != 1 or not 1 <= years[0] <= 9999:
             raise DateQuestionError(
                 f"Cannot read {question!r} as a question about one year: write it in digits, e.g. 'is 2028 "
