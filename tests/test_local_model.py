@@ -3463,6 +3463,12 @@ def test_a_span_added_after_the_time_somewhere_asks_the_time_there_later(
     assert with_time_added(follow_up, [*history, HumanMessage(follow_up)]) == read
     other = _turn("What is 5 + 5?", "goto_math_agent", "calculate", {"expression": "5 + 5"}, "10")
     assert with_time_added(follow_up, [*other, HumanMessage(follow_up)]) is None
+    # the supervisor's view: the agent's answer forwarded, its calls out of sight
+    forwarded = [
+        HumanMessage("What time is it in London?"),
+        AIMessage("The current time in London, UK (Europe/London, UTC+00:00) is 11:57.", name="info_agent"),
+    ]
+    assert with_time_added(follow_up, [*forwarded, HumanMessage(follow_up)]) == read
 
 
 def test_money_at_a_rate_is_said_with_its_rate() -> None:

@@ -2135,6 +2135,10 @@ _TIME_ADDED_RE = re.compile(
 """A follow-up adding a span of time ("Add 5 hours.", "And in 90 minutes?")."""
 
 
+_TIME_NOW_SAID_RE = re.compile(r"^The current time in\b")
+"""An answer telling the time now somewhere, as the clock says it."""
+
+
 def with_time_added(question: str, messages: Sequence[BaseMessage]) -> str | None:
     """The time a span later where the previous turn told the time now ("Add 5 hours." after the time in
     London asks "What time will it be in London in 5 hours?"), or None."""
@@ -2148,7 +2152,10 @@ def with_time_added(question: str, messages: Sequence[BaseMessage]) -> str | Non
         for c in m.tool_calls
         if not (is_control_tool(c["name"]) or is_route_tool(c["name"]))
     ]
-    if not calls or calls[-1] != "current_time":
+    said = [message_text(m) for m in previous_turn(messages) if isinstance(m, AIMessage) and message_text(m)]
+    told_now = bool(said) and _TIME_NOW_SAID_RE.match(said[-1].strip()) is not None
+    if (calls[-1] if calls else None) != "current_time" and not (not calls and told_now):
+        # the time now was told (by the clock, or in an answer forwarded as it was: the supervisor's view)
         return None
     place = previous_place(messages, latest=True)
     return f"What time will it be{f' in {place}' if place else ''} in {added.group('span')}?"
