@@ -519,3 +519,13 @@ def test_a_day_a_span_ahead_is_the_calendars_not_the_clocks_now() -> None:
     assert not asks_current_time("What day is it in a week?")
     assert asks_calendar("What day is it in a week?")
     assert asks_current_time("What day is it in Tokyo?")
+
+
+@pytest.mark.parametrize(
+    "text", ["What time will it be in London in 5 hours?", "What time was it in Tokyo 3 hours ago?"]
+)
+def test_another_moment_than_now_is_not_the_time_now(text: str) -> None:
+    """The planner had called current_time for "Add 5 hours." after the time in London (read as the first)."""
+    assert not asks_current_time(text)
+    reader = {t.name: reader_of(t) for t in INFO_TOOLS}["clock_calculator"]
+    assert reader is not None and reader(text)

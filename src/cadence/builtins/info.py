@@ -2202,7 +2202,21 @@ def asks_current_time(text: str) -> bool:
         return True
     if YEAR_OR_MONTH_NOW_RE.search(text):
         return False  # "What year is it?": today's date, the date calculator's
-    return _asks_now(text) and _OTHER_DAY_RE.search(text) is None and not converts_between_places(text)
+    return (
+        _asks_now(text)
+        and _OTHER_DAY_RE.search(text) is None
+        and _LATER_OR_EARLIER_RE.search(text) is None
+        and not converts_between_places(text)
+    )
+
+
+_LATER_OR_EARLIER_RE = re.compile(
+    r"\bin\s+(?:an?|one|\d+(?:\.\d+)?)\s+(?:hours?|hrs?|minutes?|mins?)\b"
+    r"|\b\d+(?:\.\d+)?\s+(?:hours?|hrs?|minutes?|mins?)\s+(?:from\s+now|later|ago)\b",
+    re.IGNORECASE,
+)
+"""Another moment than now ("What time will it be in London in 5 hours?", "3 hours ago"): the clock
+calculator's, not the time now."""
 
 
 asks_time_difference = _reader(

@@ -60,6 +60,7 @@ from cadence.models.local.policy import (
     previous_question,
     resolve_found,
     with_another_number,
+    with_time_added,
     with_told_before,
 )
 from cadence.models.preroute import (
@@ -369,15 +370,17 @@ def lexical_plan(
     # a follow-up asking the previous question another way ("Now descending" after a sort, "In miles?"
     # after a distance) is planned as that question, read on its own ("now" alone is the world clock's
     # word), and its tool is called with it written out
-    asked = in_unit_asked(question, _previous_question(state)) if earlier is not None else question
+    messages = list(state.get("messages") or [])
+    timed = with_time_added(question, messages)  # "Add 5 hours." after the time in London: the time later
+    asked = timed or (in_unit_asked(question, _previous_question(state)) if earlier is not None else question)
     if asked == question and earlier is not None and is_follow_up(question):
         # another number, place or text given ('And in "world"?' after 'How many letters in "hello"?'):
         # the previous question asked with it
-        asked = with_another_number(question, previous_asked(list(state.get("messages") or []))) or question
+        asked = with_another_number(question, previous_asked(messages)) or question
     if asked == question:
         # a question leaning on the statement just before it ("How much fuel for 450 km?" after "My car
         # uses 6 liters per 100 km."): the two read together
-        asked = with_told_before(question, list(state.get("messages") or []))
+        asked = with_told_before(question, messages)
     rewritten = asked != question
     if rewritten:
         question, context = asked, False

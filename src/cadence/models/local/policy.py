@@ -1817,8 +1817,8 @@ def in_unit_asked(question: str, previous: str | None) -> str:
     given = _ANOTHER_UNIT_RE.match(rest)
     if not previous or given is None or not given.group("unit")[0].islower():
         return question
-    if _ASKED_UNIT_RE.search(previous.rstrip()):
-        return question
+    if _ASKED_UNIT_RE.search(previous.rstrip()) or _DAYS_AHEAD_RE.fullmatch(rest.strip(" ?!.")):
+        return question  # "And in a week?" is a day (:func:`_another_day`), no unit
     counted = _HOW_MANY_UNIT_RE.match(previous)
     if counted is not None:  # "In miles?" after "How many km is a marathon?": how many miles
         return f"{counted.group('lead')}{given.group('unit')}{counted.group('rest')}"
