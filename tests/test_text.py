@@ -81,3 +81,20 @@ def test_punctuation_alone_says_nothing() -> None:
 
     assert not any(says_something(t) for t in ("", " . ", '""', "```\n```", "—", "..."))
     assert all(says_something(t) for t in ("42", "Oui.", "東京", "👍"))
+
+
+@pytest.mark.parametrize(
+    ("text", "digits"),
+    [
+        # "one point five times four" had been answered by the model (12); "half a million plus 250 thousand"
+        # read as 1000000 + 250000 / 2
+        ("one point five times four", "1.5 times 4"),
+        ("zero point seven five", "0.75"),
+        ("3 point 14", "3.14"),
+        ("half a million plus 250 thousand", "500000 plus 250000"),
+        ("half a dozen eggs", "6 eggs"),
+        ("the point is five", "the point is 5"),  # no digits after "point": no decimal
+    ],
+)
+def test_decimals_and_halves_said_in_words(text: str, digits: str) -> None:
+    assert numbers_from_words(text) == digits

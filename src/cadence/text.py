@@ -102,12 +102,29 @@ def _scaled(match: re.Match[str]) -> str:
     return match.group(0) if value > LARGEST_NUMBER_WORDS else f"{value.normalize():f}"
 
 
+_DIGIT_WORDS = {
+    "zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+    "seven": "7", "eight": "8", "nine": "9",
+}  # fmt: skip
+_POINT_DIGITS_RE = re.compile(r"\bpoint((?:\s+(?:" + "|".join(_DIGIT_WORDS) + r"|\d))+)\b", re.IGNORECASE)
+"""The digits said after "point" ("one point five", "zero point seven five"): each word one digit."""
+_POINT_JOINED_RE = re.compile(r"(?<![\w.])(\d+)\s+point\s+(\d+)\b", re.IGNORECASE)
+_HALF_SIZE_RE = re.compile(r"\bhalf\s+an?\s+(million|billion|thousand|hundred)\b", re.IGNORECASE)
+"""Half a size word: "half a million" is 500000 (read word by word, "half" had halved what followed)."""
+
+
 def numbers_from_words(text: str) -> str:
     """Numbers written in words in ``text`` replaced by digits (other words untouched), also digits
-    before a size word ("2 million" → ``2000000``)."""
+    before a size word ("2 million" → ``2000000``), a decimal said with "point" ("one point five" → ``1.5``)
+    and half a size word ("half a million" → ``500000``)."""
     text = _SCALED_DIGITS_RE.sub(_scaled, text)
     text = _HALF_DOZEN_RE.sub(lambda m: "18" if m.group("and") else "13" if m.group("baker") else "6", text)
-    return _NUMBER_PHRASE_RE.sub(lambda m: _read_number_words(m.group(0)), text)
+    text = _HALF_SIZE_RE.sub(lambda m: str(_SCALES.get(m.group(1).lower(), 100) // 2), text)
+    text = _POINT_DIGITS_RE.sub(
+        lambda m: "point " + "".join(_DIGIT_WORDS.get(w.lower(), w) for w in m.group(1).split()), text
+    )
+    text = _NUMBER_PHRASE_RE.sub(lambda m: _read_number_words(m.group(0)), text)
+    return _POINT_JOINED_RE.sub(r"\1.\2", text)
 
 
 def number_in_words(n: int) -> str:
