@@ -405,10 +405,10 @@ def _sentence(request: TextRequest) -> str:
         if every == first:
             return f"{shown} capitalized is '{first}'."
         return f"{shown} capitalized is '{first}' (with every word capitalized: '{every}')."
-    if ask == "nth_letter":
-        return _nth_letter_sentence(shown, letters, target)
-    if ask == "nth_word":
-        return _nth_word_sentence(shown, words, target)
+    if ask in ("nth_letter", "nth_word"):
+        return _nth_sentence(
+            shown, letters if ask == "nth_letter" else words, target, ask.removeprefix("nth_")
+        )
     if ask == "unique_letters":
         different = sorted(set(letters))
         return f"{shown} has {_plural(len(different), 'different letter')} ({', '.join(different)})."
@@ -465,30 +465,18 @@ def _title_case(text: str) -> str:
     )
 
 
-def _nth_letter_sentence(shown: str, letters: list[str], nth: str) -> str:
-    """Which letter of ``letters`` stands at the place ``nth`` names ("first", "third", "5th", "last")."""
+def _nth_sentence(shown: str, items: list[str], nth: str, noun: str) -> str:
+    """Which of ``items`` (the letters or the words of a text, ``noun``) stands at the place ``nth`` names
+    ("first", "third", "5th", "last")."""
     if nth == "last":
-        place = len(letters)
+        place = len(items)
     elif nth in _ORDINALS:
         place = _ORDINALS.index(nth) + 1
     else:
         place = int(re.sub(r"\D", "", nth))
-    if not letters or not 1 <= place <= len(letters):
-        return f"{shown} has only {_plural(len(letters), 'letter')}: there is no {nth} letter."
-    return f"The {nth} letter of {shown} is '{letters[place - 1]}' (letter {place} of {len(letters)})."
-
-
-def _nth_word_sentence(shown: str, words: list[str], nth: str) -> str:
-    """Which of ``words`` stands at the place ``nth`` names ("first", "third", "5th", "last")."""
-    if nth == "last":
-        place = len(words)
-    elif nth in _ORDINALS:
-        place = _ORDINALS.index(nth) + 1
-    else:
-        place = int(re.sub(r"\D", "", nth))
-    if not words or not 1 <= place <= len(words):
-        return f"{shown} has only {_plural(len(words), 'word')}: there is no {nth} word."
-    return f"The {nth} word of {shown} is '{words[place - 1]}' (word {place} of {len(words)})."
+    if not items or not 1 <= place <= len(items):
+        return f"{shown} has only {_plural(len(items), noun)}: there is no {nth} {noun}."
+    return f"The {nth} {noun} of {shown} is '{items[place - 1]}' ({noun} {place} of {len(items)})."
 
 
 def _lengths_sentence(ask: str, a: str, b: str) -> str:
