@@ -698,19 +698,23 @@ def test_which_place_is_farther_or_closer(question: str, said: str) -> None:
     assert asks_place_fact(question)
 
 
+_TOKYO_THEN_SYDNEY = [
+    HumanMessage("What time is it in Tokyo?"),
+    AIMessage("", tool_calls=[{"name": "current_time", "args": {"location": "Tokyo"}, "id": "t1"}]),
+    ToolMessage("It is 15:43 in Tokyo.", tool_call_id="t1", name="current_time"),
+    AIMessage("It is 15:43 in Tokyo.", name="synthesizer"),
+    HumanMessage("And in Sydney?"),
+    AIMessage("", tool_calls=[{"name": "current_time", "args": {"location": "Sydney"}, "id": "t2"}]),
+    ToolMessage("It is 17:43 in Sydney.", tool_call_id="t2", name="current_time"),
+    AIMessage("It is 17:43 in Sydney.", name="synthesizer"),
+]
+"""The times in Tokyo, then in Sydney: two places talked about."""
+
+
 def test_them_is_the_two_places_talked_about_last() -> None:
     """ "What's the time difference between them?" after the time in Tokyo, then in Sydney: "Unknown location
     'difference'"."""
-    history = [
-        HumanMessage("What time is it in Tokyo?"),
-        AIMessage("", tool_calls=[{"name": "current_time", "args": {"location": "Tokyo"}, "id": "t1"}]),
-        ToolMessage("It is 15:43 in Tokyo.", tool_call_id="t1", name="current_time"),
-        AIMessage("It is 15:43 in Tokyo.", name="synthesizer"),
-        HumanMessage("And in Sydney?"),
-        AIMessage("", tool_calls=[{"name": "current_time", "args": {"location": "Sydney"}, "id": "t2"}]),
-        ToolMessage("It is 17:43 in Sydney.", tool_call_id="t2", name="current_time"),
-        AIMessage("It is 17:43 in Sydney.", name="synthesizer"),
-    ]
+    history = _TOKYO_THEN_SYDNEY
     question = "What's the time difference between them?"
     assert places_talked_about([*history, HumanMessage(question)]) == ["Sydney", "Tokyo"]
     assert with_possessive_place(question, [*history, HumanMessage(question)]) == (
@@ -729,16 +733,7 @@ def test_them_is_the_two_places_talked_about_last() -> None:
     ],
 )
 def test_they_of_a_question_of_time_are_the_two_places_talked_about(question: str, read: str) -> None:
-    history = [
-        HumanMessage("What time is it in Tokyo?"),
-        AIMessage("", tool_calls=[{"name": "current_time", "args": {"location": "Tokyo"}, "id": "t1"}]),
-        ToolMessage("It is 15:43 in Tokyo.", tool_call_id="t1", name="current_time"),
-        AIMessage("It is 15:43 in Tokyo.", name="synthesizer"),
-        HumanMessage("And in Sydney?"),
-        AIMessage("", tool_calls=[{"name": "current_time", "args": {"location": "Sydney"}, "id": "t2"}]),
-        ToolMessage("It is 17:43 in Sydney.", tool_call_id="t2", name="current_time"),
-        AIMessage("It is 17:43 in Sydney.", name="synthesizer"),
-    ]
+    history = _TOKYO_THEN_SYDNEY
     assert with_possessive_place(question, [*history, HumanMessage(question)]) == read
 
 
