@@ -2187,6 +2187,8 @@ def test_a_sum_or_average_of_a_range_in_words_takes_every_number_of_it() -> None
         # a request to explain before the question (the calendar had been asked "Can you explain how ...")
         ("Can you explain in detail how many days are in a leap year?", "how many days are in a leap year?"),
         ("Could you please explain what a plugin is?", "what a plugin is?"),
+        ("I'd like to know how many days are in February 2024.", "how many days are in February 2024."),
+        ("Do you know what time it is in Oslo?", "what time it is in Oslo?"),
         ("Can you explain plugins?", "Can you explain plugins?"),
     ],
 )

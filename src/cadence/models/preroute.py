@@ -430,11 +430,14 @@ formally.")."""
 
 
 _ASKED_TO_EXPLAIN_RE = re.compile(
-    r"^\W*(?:can|could|would|will)\s+you\s+(?:please\s+)?explain(?:\s+to\s+me)?\s+"
+    r"^\W*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?explain(?:\s+to\s+me)?"
+    r"|i(?:'d|\s+would)\s+like\s+to\s+know|i\s+(?:want|need)\s+to\s+know|i\s+(?:was\s+)?wonder(?:ing)?"
+    r"|(?:do|does)\s+(?:you|anyone)\s+know)\s+"
     r"(?=(?:how|what|why|when|where|which|who|whether)\b)",
     re.IGNORECASE,
 )
-"""A request to explain before the question itself ("Can you explain how many days are in a leap year?")."""
+"""A request to explain or to be told before the question itself ("Can you explain how many days are in a leap
+year?", "I'd like to know how many days are in February 2024")."""
 
 
 def without_style_request(question: str) -> str:
