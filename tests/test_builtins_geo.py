@@ -656,11 +656,24 @@ def test_a_direction_needs_two_places() -> None:
         answer("Is Madrid further north?")
 
 
-def test_a_misspelled_place_gets_the_closest_names() -> None:
-    with pytest.raises(PlaceFactsError, match="Did you mean 'France'"):
-        answer("capital of frnace")
-    with pytest.raises(PlaceFactsError, match="Did you mean 'Tokyo'"):
-        answer("population of Tokoy")
+def test_a_misspelled_place_close_to_one_place_is_read_as_it() -> None:
+    """ "whats the captial of frnace" had been the model's ("The capital of the planet Nova Terra")."""
+    assert answer("capital of frnace") == "The capital of France is Paris. (Read 'frnace' as France.)"
+    assert answer("population of Tokoy").endswith(" (Read 'Tokoy' as Tokyo.)")
+    assert asks_place_fact("whats the captial of frnace")
+    assert asks_place_fact("population of germny")
+    # several close: the country first among them ("Spain", not "Siwān" or "Sinan"), else none
+    assert (
+        answer("What is the capital of Spian?") == "The capital of Spain is Madrid. (Read 'Spian' as Spain.)"
+    )
+    with pytest.raises(PlaceFactsError, match="Did you mean 'Madras'"):
+        answer("What is the population of Mars?")
+
+
+def test_a_misspelled_place_close_to_several_gets_their_names() -> None:
+    with pytest.raises(PlaceFactsError, match="Did you mean"):
+        answer("how many people live in the housse")
+    assert not asks_place_fact("how many people live in the house")
 
 
 def test_each_part_of_a_question_asking_two_facts_is_asked() -> None:

@@ -37,6 +37,7 @@ from cadence.builtins.info import (
     UnknownLocationError,
     division_name,
     largest_cities,
+    resolve_location,
     resolve_locations,
     with_article,
 )
@@ -1227,8 +1228,18 @@ def _of_the_capital(question: str) -> str | None:
 def answer(question: str) -> str:
     """``place_facts``' answer: the facts asked of each place the question names (every fact when it
     asks none, e.g. "Tell me about Canada"), of a country's capital when it names one ("the population of
-    the capital of Australia"). Raises :class:`PlaceFactsError` when it names no place."""
-    said = _of_the_capital(question) or _answer(question)
+    the capital of Australia"); a place misspelt at the end of the question, with one place close to it,
+    is read as that place and said so after the answer ("(Read 'frnace' as France.)"). Raises
+    :class:`PlaceFactsError` when it names no place."""
+    try:
+        said = _of_the_capital(question) or _answer(question)
+    except PlaceFactsError:
+        respelled = _respelled_place(question)
+        if respelled is None:
+            raise
+        word, place = respelled
+        asked = question[: question.rfind(word)] + place + question[question.rfind(word) + len(word) :]
+        return f"{answer(asked)} (Read '{word}' as {place}.)"
     nth = _NTH_CITY_ASKED_RE.search(question)
     listed = _CITIES_LISTED_RE.search(said) if nth is not None else None
     if nth is not None and listed is not None:  # "What's the second largest city in Germany?": that one
@@ -1351,6 +1362,35 @@ is about, not what it asks."""
 _LAST_PLACE_WORD_RE = re.compile(r"\b(?:of|in)\s+([A-Z][^\W\d_]{3,})\W*$")
 """The one capitalised word a question ends on after "of" or "in", as a place's name is written ("What is
 the capital of Frnace?"; not "How many people live in the house?")."""
+_LAST_WORD_RE = re.compile(r"\b(?:of|in)\s+([^\W\d_]{4,})\W*$")
+"""The word a question typed all in lower case ends on after "of" or "in" ("population of germny")."""
+_SUGGESTIONS_RE = re.compile(r"^Did you mean (?P<names>'[^']+'(?:, '[^']+')*)\?$")
+
+
+def _misspelt_place_word(text: str) -> str | None:
+    """The word a question ends on that may be a misspelt place: capitalised, or any in a question typed all
+    in lower case (whose capitals say nothing)."""
+    found = _LAST_PLACE_WORD_RE.search(text) or (_LAST_WORD_RE.search(text) if text == text.lower() else None)
+    return found.group(1) if found is not None and found.group(1).lower() not in FACT_WORDS else None
+
+
+def _respelled_place(question: str) -> tuple[str, str] | None:
+    """The misspelt place word a question ends on and the one place close to it (``("frnace", "France")``),
+    or the country first among several ("Spian": Spain), else None."""
+    word = _misspelt_place_word(fact_words_fixed(question))
+    if word is None or word not in question:
+        return None
+    close = _SUGGESTIONS_RE.match(_closest_names(word).strip())
+    if close is None:
+        return None
+    names = re.findall(r"'([^']+)'", close.group("names"))
+    if len(names) == 1:
+        return word, names[0]
+    try:  # several: the first, when it is a country ("Spian": Spain, not Siwān or Sinan)
+        first = resolve_location(names[0])
+    except UnknownLocationError:
+        return None
+    return (word, names[0]) if first.region == names[0] and not first.within[1] else None
 
 
 _FACT_KEYWORDS = (
@@ -1393,9 +1433,12 @@ def asks_place_fact(text: str) -> bool:
     try:
         places = _places(text, limit=1)
     except UnknownLocationError:
-        # a misspelt place after the fact ("the capital of Frnace"): the tool says which place it means
-        misspelt = _LAST_PLACE_WORD_RE.search(text)
-        return misspelt is not None and bool(_closest_names(misspelt.group(1)))
+        # a misspelt place after the fact ("the capital of Frnace", "population of germny"): the tool reads
+        # it as the one place close to it, or says which places it may mean
+        if _respelled_place(text) is not None:
+            return SURELY  # type: ignore[return-value]
+        misspelt = _misspelt_place_word(text)
+        return misspelt is not None and bool(_closest_names(misspelt))
     if not any(place.within[0] for place in places):
         return False
     alone = _NAME_ALONE_RE.match(text) is not None
