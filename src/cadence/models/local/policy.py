@@ -2153,9 +2153,11 @@ def with_time_added(question: str, messages: Sequence[BaseMessage]) -> str | Non
         if not (is_control_tool(c["name"]) or is_route_tool(c["name"]))
     ]
     said = [message_text(m) for m in previous_turn(messages) if isinstance(m, AIMessage) and message_text(m)]
-    told_now = bool(said) and _TIME_NOW_SAID_RE.match(said[-1].strip()) is not None
-    if (calls[-1] if calls else None) != "current_time" and not (not calls and told_now):
-        # the time now was told (by the clock, or in an answer forwarded as it was: the supervisor's view)
+    # the time now was told by the clock, or in an agent's answer forwarded as it was (the supervisor's view,
+    # its calls out of sight)
+    by_the_clock = bool(calls) and calls[-1] == "current_time"
+    in_an_answer = not calls and bool(said) and _TIME_NOW_SAID_RE.match(said[-1].strip()) is not None
+    if not (by_the_clock or in_an_answer):
         return None
     place = previous_place(messages, latest=True)
     return f"What time will it be{f' in {place}' if place else ''} in {added.group('span')}?"
