@@ -442,8 +442,8 @@ year?", "I'd like to know how many days are in February 2024")."""
 
 def without_style_request(question: str) -> str:
     """``question`` without a request of style before or after it (:data:`_STYLE_REQUEST_RE`,
-    :data:`_STYLE_AFTER_RE`), or to explain before a question (:data:`_ASKED_TO_EXPLAIN_RE`): the words
-    routes, tools and passages are chosen by ("Answer like a pirate: what is 9 plus 10?" asks no
+    :data:`_STYLE_AFTER_RE`), or to explain or be told before a question (:data:`_ASKED_TO_EXPLAIN_RE`):
+    the words routes, tools and passages are chosen by ("Answer like a pirate: what is 9 plus 10?" asks no
     documentation "answer"; "Tell me what Cadence is in one sentence" no "one")."""
     stripped = _STYLE_AFTER_RE.sub("", _STYLE_REQUEST_RE.sub("", question, count=1), count=1)
     stripped = _STYLE_SENTENCE_RE.sub("", stripped, count=1)
