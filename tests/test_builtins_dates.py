@@ -529,6 +529,8 @@ def test_ago_counts_back_from_the_day_named_after_it(question: str, expected: st
         ("Will 2100 be a leap year?", "No, 2100 is not a leap year (365 days)."),
         ("2032 leap year?", "Yes, 2032 is a leap year (366 days)."),
         ("Is it a leap year?", "No, 2025 is not a leap year (365 days)."),  # this year (it had been an error)
+        ("How many years between 1969 and 2024?", "There are 55 years from 1969 to 2024."),  # an error before
+        ("How many years from 2000 to 2026?", "There are 26 years from 2000 to 2026."),
         ("Is this year a leap year?", "No, 2025 is not a leap year (365 days)."),
         ("how many days are in 2028?", "2028 has 366 days (a leap year)."),
         ("How many days does 2026 have?", "2026 has 365 days (not a leap year)."),

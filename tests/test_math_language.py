@@ -3483,3 +3483,40 @@ def test_an_operation_named_inside_another_is_one_number_of_it(text: str, value:
 )
 def test_an_amount_as_a_fraction_of_a_unit(text: str, said: str) -> None:
     assert calculate.invoke({"expression": text}).endswith(said)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        # each had been the model's ("3 for $5 is cheaper than the usual £20"; "the GCD, which is 3")
+        (
+            "Which is cheaper: 3 for $5 or 5 for $8?",
+            "5 for $8 is cheaper: $1.60 each, against $1.67 each for 3 for $5.",
+        ),
+        ("What is the better deal, 2 for $4 or 3 for $6?", "They cost the same: $2.00 each."),
+        ("What is the ratio of 12 to 18 in simplest form?", "The ratio 12:18 in simplest form is 2:3."),
+        ("Simplify the ratio 10:4", "The ratio 10:4 in simplest form is 5:2."),
+    ],
+)
+def test_deals_and_ratios_are_compared_and_simplified(text: str, said: str) -> None:
+    assert calculate.invoke({"expression": text}) == said
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("How many combinations of 5 choose 2?", 10),  # the model's answer had been right by chance
+        ("10C3", 120),
+        ("How many ways to choose 3 books from 10?", 120),
+        ("How many ways can you arrange 3 of 5 books?", 60),
+        ("permutations of 5 taken 2", 20),
+        ("What's 1 in 8 as a percentage?", 12.5),  # it had been refused
+    ],
+)
+def test_choices_arrangements_and_one_in_so_many(text: str, value: float) -> None:
+    assert calculate.invoke({"expression": text}).endswith(f"= {value:g}")
+
+
+def test_a_choice_of_too_many_is_an_error() -> None:
+    with pytest.raises(CalculationError, match="limited"):
+        calculate.invoke({"expression": "5000 choose 2"})

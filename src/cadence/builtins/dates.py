@@ -1284,6 +1284,24 @@ _AGE_NOW_OR_SOMEONE_RE = re.compile(
 """Someone else's age now ("If someone is 34, what year were they born?")."""
 
 
+YEARS_BETWEEN_RE = re.compile(
+    r"\bhow\s+many\s+years\s+(?:are\s+there\s+|passed\s+|went\s+by\s+|is\s+it\s+|were\s+there\s+)?"
+    r"(?:between|from)\s+(?:the\s+years?\s+)?(?P<a>\d{4})\s+(?:and|to|until|till)\s+(?P<b>\d{4})\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+"""Years between two years ("How many years between 1969 and 2024?")."""
+
+
+def _years_between(question: str) -> str | None:
+    """The years from one year to another ("There are 55 years from 1969 to 2024."), or None."""
+    match = YEARS_BETWEEN_RE.search(question)
+    if match is None:
+        return None
+    a, b = sorted((int(match.group("a")), int(match.group("b"))))
+    span = b - a
+    return f"There {'is' if span == 1 else 'are'} {span} year{'' if span == 1 else 's'} from {a} to {b}."
+
+
 def _age_later(question: str, today: date) -> str | None:
     """The age in a later year of someone whose age now the question gives, or the years they were born
     in ("I'm 34 years old. In what year was I born?"), or None."""
@@ -1616,6 +1634,7 @@ def answer(question: str, calendar: Calendar) -> str:
         _weekday_name_kind(question)
         or _nth_weekday_date(question, today_utc)
         or _age_later(question, today_utc)
+        or _years_between(question)
     )
     if counted is not None:  # "Is Monday a weekday?", "the third Sunday of June 2027?", "I'm 30: in 2040?"
         return counted

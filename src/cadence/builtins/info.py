@@ -70,10 +70,11 @@ from cadence.builtins.dates import (
     MONTHS,
     MOVABLE_HOLIDAYS,
     YEAR_OR_MONTH_NOW_RE,
+    YEARS_BETWEEN_RE,
     Calendar,
     make_date_calculator,
 )
-from cadence.sdk import BaseAgent, BasePlugin, PluginMetadata, reads, reads_arguments, tool, volatile
+from cadence.sdk import SURELY, BaseAgent, BasePlugin, PluginMetadata, reads, reads_arguments, tool, volatile
 from cadence.text import DATE_IN_DIGITS_RE, numbers_from_words
 
 logger = logging.getLogger(__name__)
@@ -2262,6 +2263,8 @@ def asks_calendar(text: str) -> bool:
     """``date_calculator``'s reader: :data:`_calendar_words`, unless the question asks for sunrise or sunset
     ("What time is sunset in London today?" is the world clock's). "What is the best day of the week?" and
     "What are the days of the week in French?" give none."""
+    if YEARS_BETWEEN_RE.search(text):  # "How many years from 2000 to 2026?": the calculator reads no years
+        return SURELY  # type: ignore[return-value]
     return (
         _calendar_words(text) or YEAR_OR_MONTH_NOW_RE.search(text) is not None
     ) and _SUN_TIMES_ASKED_RE.search(text) is None

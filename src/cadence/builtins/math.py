@@ -386,6 +386,57 @@ def _amount(text: str) -> Number | None:
     return None
 
 
+_DEAL = r"(?P<{0}n>\d+(?:\.\d+)?)\s+(?:[a-z]+\s+)?(?:for|at)\s+[$€£]?(?P<{0}p>\d+(?:\.\d+)?)"
+_CHEAPER_RE = re.compile(
+    rf"\b(?:which|what)(?:'s|\s+is)\s+(?:cheaper|the\s+(?:better|best)\s+(?:deal|buy|value|price))\s*[:,]?\s+"
+    rf"{_DEAL.format('a')}\s*,?\s+or\s+{_DEAL.format('b')}\b",
+    re.IGNORECASE,
+)
+"""Two prices of several things compared ("Which is cheaper: 3 for $5 or 5 for $8?")."""
+
+
+def _cheaper_deal(expression: str) -> str | None:
+    """Which of two prices for several things is cheaper each ("5 for $8 is cheaper: $1.60 each, against
+    $1.67 each for 3 for $5."), or None."""
+    match = _CHEAPER_RE.search(expression)
+    if match is None:
+        return None
+    sign = next((c for c in expression if c in "$€£"), "$")
+    deals = []
+    for side in ("a", "b"):
+        count, price = float(match.group(f"{side}n")), float(match.group(f"{side}p"))
+        if count <= 0:
+            return None
+        deals.append((price / count, f"{match.group(f'{side}n')} for {sign}{match.group(f'{side}p')}"))
+    (low, cheap), (high, dear) = sorted(deals)
+    if math.isclose(low, high):
+        return f"They cost the same: {sign}{low:,.2f} each."
+    return f"{cheap} is cheaper: {sign}{low:,.2f} each, against {sign}{high:,.2f} each for {dear}."
+
+
+_RATIO_RE = re.compile(
+    r"\b(?:ratio\s+(?:of\s+)?(?P<a>\d+)\s*(?:to|:)\s*(?P<b>\d+)|(?P<a2>\d+)\s*:\s*(?P<b2>\d+))"
+    r"(?=.*\b(?:simplest|lowest|simplif|reduce))|\bsimplify\s+(?:the\s+ratio\s+)?(?P<a3>\d+)\s*:\s*(?P<b3>\d+)",
+    re.IGNORECASE,
+)
+"""A ratio asked in its simplest form ("What is the ratio of 12 to 18 in simplest form?", "Simplify
+24:36")."""
+
+
+def _ratio(expression: str) -> str | None:
+    """A ratio of whole numbers in its simplest form ("The ratio 12:18 in simplest form is 2:3."), or None."""
+    match = _RATIO_RE.search(expression)
+    if match is None:
+        return None
+    a, b = (
+        int(next(g for g in (match.group(k), match.group(f"{k}2"), match.group(f"{k}3")) if g)) for k in "ab"
+    )
+    if a == 0 and b == 0:
+        return None
+    d = math.gcd(a, b)
+    return f"The ratio {a}:{b} in simplest form is {a // d}:{b // d}."
+
+
 def _compared(expression: str) -> str | None:
     """Which of two amounts is larger or smaller, each worked out ("2^10 (1024) is larger than 10^3
     (1000)."), or whether the first is ("Yes, 0.7 is bigger than 2/3 (0.666667)."); None unless the text
@@ -683,6 +734,26 @@ def _lcm(*args: Number) -> int:
     return math.lcm(*_whole("lcm", args))
 
 
+def _comb(n: Number, k: Number) -> int:
+    """The ways to choose ``k`` of ``n`` things, order aside ("5 choose 2" is 10)."""
+    whole_n, whole_k = _whole("comb", (n, k))
+    if whole_n < 0 or whole_k < 0:
+        raise CalculationError("Math domain error: comb needs non-negative whole numbers")
+    if whole_n > MAX_FACTORIAL:
+        raise CalculationError(f"Result too large: comb is limited to n up to {MAX_FACTORIAL}")
+    return math.comb(whole_n, whole_k)
+
+
+def _perm(n: Number, k: Number) -> int:
+    """The ways to arrange ``k`` of ``n`` things in order ("permutations of 5 taken 2" is 20)."""
+    whole_n, whole_k = _whole("perm", (n, k))
+    if whole_n < 0 or whole_k < 0:
+        raise CalculationError("Math domain error: perm needs non-negative whole numbers")
+    if whole_n > MAX_FACTORIAL:
+        raise CalculationError(f"Result too large: perm is limited to n up to {MAX_FACTORIAL}")
+    return math.perm(whole_n, whole_k)
+
+
 def _log(x: Number, base: Number | None = None) -> float:
     return math.log(x) if base is None else math.log(x, base)
 
@@ -736,6 +807,8 @@ FUNCTIONS: dict[str, tuple[Callable[..., Number], int, int | None]] = {
     "floor": (math.floor, 1, 1),
     "ceil": (math.ceil, 1, 1),
     "factorial": (_factorial, 1, 1),
+    "comb": (_comb, 2, 2),
+    "perm": (_perm, 2, 2),
     "gcd": (_gcd, 2, None),
     "lcm": (_lcm, 2, None),
     "min": (_min, 1, None),
@@ -1254,7 +1327,16 @@ def _calculate_one(expression: str) -> str:
     divisible = _about_divisibility(expression) if isinstance(expression, str) else None
     if divisible is not None:
         return divisible
-    compared = (units_compared(expression) or _compared(expression)) if isinstance(expression, str) else None
+    compared = (
+        (
+            units_compared(expression)
+            or _compared(expression)
+            or _cheaper_deal(expression)
+            or _ratio(expression)
+        )
+        if isinstance(expression, str)
+        else None
+    )
     if compared is not None:
         return compared
     at_rate = _at_rate_given(expression) if isinstance(expression, str) else None

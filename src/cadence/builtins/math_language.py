@@ -3743,6 +3743,12 @@ def to_expression(text: str) -> str:
     $8?" as "If one ticket costs $8, how much do 5 tickets cost?"). Two amounts of one kind divided
     (:func:`_amounts_divided`) and a cost added to a price worked out (:func:`_with_extra_cost`) are read
     first."""
+    chosen = _ways_to_choose(text) if len(text) <= MAX_READ_CHARS else None
+    if chosen is not None:
+        return chosen
+    one_in = _ONE_IN_AS_PERCENT_RE.match(text.strip()) if len(text) <= MAX_READ_CHARS else None
+    if one_in is not None:  # "What's 1 in 8 as a percentage?"
+        return f"({one_in.group('a')} / {one_in.group('b')} * 100)"
     divided = _amounts_divided(text) if len(text) <= MAX_READ_CHARS else None
     if divided is not None:
         return divided
@@ -3771,6 +3777,53 @@ def to_expression(text: str) -> str:
         if has_operation(again):
             return again
     return reading
+
+
+_ONE_IN_AS_PERCENT_RE = re.compile(
+    rf"^\W*(?:(?:what(?:'s|\s+is)|how\s+much\s+is)\s+)?(?P<a>{_NUM})\s+(?:in|out\s+of)\s+(?P<b>{_NUM})\s+"
+    r"(?:as\s+an?\s+|in\s+)?(?:percent(?:age)?|per\s+cent|%)\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+"""A share said "1 in 8", asked as a percentage."""
+_CHOOSE_RES = (
+    # "5 choose 2", "10C3", "combinations of 5 choose 2"
+    (re.compile(r"(?<![\w.])(?P<n>\d+)(?:\s*choose\s*|[cC])(?P<k>\d+)(?![\w.])", re.IGNORECASE), "comb"),
+    # "how many ways to choose 3 books from 10", "combinations of 2 from 5"
+    (
+        re.compile(
+            r"\b(?:ways\s+(?:can\s+\w+\s+|to\s+|are\s+there\s+to\s+|of\s+)?(?:choose|chose|pick|select)"
+            r"|combinations\s+of)\s+(?P<k>\d+)\s+(?:[a-z]+\s+)?(?:from|out\s+of|of|among)\s+(?P<n>\d+)\b",
+            re.IGNORECASE,
+        ),
+        "comb",
+    ),
+    # "how many ways to arrange 3 of 5 books", "permutations of 5 taken 2 at a time"
+    (
+        re.compile(
+            r"\bways\s+(?:can\s+\w+\s+|to\s+|are\s+there\s+to\s+)?(?:arrange|order|line\s+up)\s+(?P<k>\d+)\s+"
+            r"(?:[a-z]+\s+)?(?:from|out\s+of|of)\s+(?P<n>\d+)\b",
+            re.IGNORECASE,
+        ),
+        "perm",
+    ),
+    (
+        re.compile(
+            r"\bpermutations\s+of\s+(?P<n>\d+)\s+(?:[a-z]+\s+)?(?:taken|choose)\s+(?P<k>\d+)\b", re.IGNORECASE
+        ),
+        "perm",
+    ),
+)
+"""Ways to choose or to arrange some of a number of things: ``comb(n, k)``, ``perm(n, k)``."""
+
+
+def _ways_to_choose(text: str) -> str | None:
+    """The ways to choose (or arrange) k of n things, as ``comb(n, k)`` (``perm(n, k)``): "5 choose 2", "How
+    many ways to choose 3 books from 10?"; None for any other text."""
+    for pattern, function in _CHOOSE_RES:
+        match = pattern.search(text)
+        if match is not None:
+            return f"{function}({match.group('n')}, {match.group('k')})"
+    return None
 
 
 _NAMED_OPERATION_RE = re.compile(
