@@ -1118,8 +1118,8 @@ _CALCULATE_READS = """\
 Evaluate an arithmetic expression and return the exact result.
 
 Supports + - * / // % (mod, modulo) ** (or ^), parentheses, and sqrt, sin, cos, tan, asin, acos,
-atan, degrees, radians, log (natural, or log(x, base)), log10, log2, exp, abs,
-round, floor, ceil, factorial, min, max, pow and the constants pi, e, tau.
+atan, degrees, radians, log (natural, or log(x, base)), ln, log10, log2, exp, abs,
+round, floor, ceil, factorial, comb (choose), perm, gcd, lcm, min, max, pow and the constants pi, e, tau.
 Trigonometric functions use radians, unless an angle is said in deg ("sin of 30 deg"). Example:
 "sqrt(2) * (15 + 23) / 4".
 Arithmetic in words also works: plus, minus, multiplied by, divided by, add, subtract, take away, multiply,
