@@ -3520,3 +3520,24 @@ def test_choices_arrangements_and_one_in_so_many(text: str, value: float) -> Non
 def test_a_choice_of_too_many_is_an_error() -> None:
     with pytest.raises(CalculationError, match="limited"):
         calculate.invoke({"expression": "5000 choose 2"})
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # each had been "Could not read the text as arithmetic"
+        ("If my rent goes up 3% from $1,500, what is the new rent?", 1545),
+        ("The price of a $200 jacket drops by 25%. What is the new price?", 150),
+        ("My salary of $4,000 increased by 10%. How much is it now?", 4400),
+        ("The population grew 5% from 1000. What is it now?", 1050),
+    ],
+)
+def test_an_amount_changed_by_a_percent_asked_what_it_is_now(text: str, value: int) -> None:
+    assert f"= {value}" in calculate.invoke({"expression": text})
+
+
+def test_a_percent_change_asked_as_a_percent_is_not_a_new_value() -> None:
+    """Asking by what percent it changed stays a percent change (25%), not a value changed by a percent."""
+    assert calculate.invoke({"expression": "The price went up from $80 to $100. By what percent?"}).endswith(
+        "= 25"
+    )

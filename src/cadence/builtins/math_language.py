@@ -3746,6 +3746,9 @@ def to_expression(text: str) -> str:
     chosen = _ways_to_choose(text) if len(text) <= MAX_READ_CHARS else None
     if chosen is not None:
         return chosen
+    changed = _changed_by_percent(_prepared(text)) if len(text) <= MAX_READ_CHARS else None
+    if changed is not None:
+        return changed
     one_in = _ONE_IN_AS_PERCENT_RE.match(text.strip()) if len(text) <= MAX_READ_CHARS else None
     if one_in is not None:  # "What's 1 in 8 as a percentage?"
         return f"({one_in.group('a')} / {one_in.group('b')} * 100)"
@@ -3777,6 +3780,37 @@ def to_expression(text: str) -> str:
         if has_operation(again):
             return again
     return reading
+
+
+_GOES_UP = r"(?:goes\s+up|went\s+up|rises|rose|rise|increases|increased|grows|grew|(?:is|was)\s+raised)"
+_GOES_DOWN = (
+    r"(?:goes\s+down|went\s+down|falls|fell|drops|dropped|decreases|decreased|declines|declined"
+    r"|(?:is|was)\s+(?:reduced|cut|lowered))"
+)
+_CHANGE_FROM_RE = re.compile(
+    rf"(?:(?P<up>{_GOES_UP})|(?P<down>{_GOES_DOWN}))\s+(?:by\s+)?(?P<p>{_NUM})\s*(?:%|percent\b|per\s+cent\b)"
+    rf"\s+from\s+(?P<a>{_NUM})\b"
+    rf"|(?<![\w.])(?P<a2>{_NUM})(?:\s+[a-z]+){{0,3}}?\s+(?:(?P<up2>{_GOES_UP})|(?P<down2>{_GOES_DOWN}))\s+"
+    rf"(?:by\s+)?(?P<p2>{_NUM})\s*(?:%|percent\b|per\s+cent\b)",
+    re.IGNORECASE,
+)
+"""An amount changed by a percent ("goes up 3% from 1500", "1500 ... drops by 10%")."""
+_NEW_VALUE_ASKED_RE = re.compile(
+    r"\b(?:new|now|become|becomes|after\s+(?:that|it)|what\s+(?:is|will)\s+(?:it|the\s+\w+)\s+be"
+    r"|how\s+much\s+(?:is\s+it|will\s+it\s+be|will\s+i\s+pay|do\s+i\s+pay))\b",
+    re.IGNORECASE,
+)
+
+
+def _changed_by_percent(text: str) -> str | None:
+    """An amount gone up or down by a percent, asked what it is now ("If my rent goes up 3% from $1,500, what
+    is the new rent?" is ``(1500 * (100 + 3) / 100)``); None unless the text holds just those two numbers."""
+    match = _CHANGE_FROM_RE.search(text)
+    if match is None or _NEW_VALUE_ASKED_RE.search(text) is None or len(_NUMBER_RE.findall(text)) != 2:
+        return None
+    amount, percent = match.group("a") or match.group("a2"), match.group("p") or match.group("p2")
+    sign = "+" if match.group("up") or match.group("up2") else "-"
+    return f"({amount} * (100 {sign} {percent}) / 100)"
 
 
 _ONE_IN_AS_PERCENT_RE = re.compile(
