@@ -734,24 +734,19 @@ def _lcm(*args: Number) -> int:
     return math.lcm(*_whole("lcm", args))
 
 
-def _comb(n: Number, k: Number) -> int:
-    """The ways to choose ``k`` of ``n`` things, order aside ("5 choose 2" is 10)."""
-    whole_n, whole_k = _whole("comb", (n, k))
-    if whole_n < 0 or whole_k < 0:
-        raise CalculationError("Math domain error: comb needs non-negative whole numbers")
-    if whole_n > MAX_FACTORIAL:
-        raise CalculationError(f"Result too large: comb is limited to n up to {MAX_FACTORIAL}")
-    return math.comb(whole_n, whole_k)
+def _counting(name: str, count: Callable[[int, int], int]) -> Callable[[Number, Number], int]:
+    """``count`` (``math.comb``: the ways to choose k of n things, "5 choose 2" is 10; ``math.perm``: to
+    arrange them in order, 20) of whole, non-negative numbers, n at most :data:`MAX_FACTORIAL`."""
 
+    def counted(n: Number, k: Number) -> int:
+        whole_n, whole_k = _whole(name, (n, k))
+        if whole_n < 0 or whole_k < 0:
+            raise CalculationError(f"Math domain error: {name} needs non-negative whole numbers")
+        if whole_n > MAX_FACTORIAL:
+            raise CalculationError(f"Result too large: {name} is limited to n up to {MAX_FACTORIAL}")
+        return count(whole_n, whole_k)
 
-def _perm(n: Number, k: Number) -> int:
-    """The ways to arrange ``k`` of ``n`` things in order ("permutations of 5 taken 2" is 20)."""
-    whole_n, whole_k = _whole("perm", (n, k))
-    if whole_n < 0 or whole_k < 0:
-        raise CalculationError("Math domain error: perm needs non-negative whole numbers")
-    if whole_n > MAX_FACTORIAL:
-        raise CalculationError(f"Result too large: perm is limited to n up to {MAX_FACTORIAL}")
-    return math.perm(whole_n, whole_k)
+    return counted
 
 
 def _log(x: Number, base: Number | None = None) -> float:
@@ -807,8 +802,8 @@ FUNCTIONS: dict[str, tuple[Callable[..., Number], int, int | None]] = {
     "floor": (math.floor, 1, 1),
     "ceil": (math.ceil, 1, 1),
     "factorial": (_factorial, 1, 1),
-    "comb": (_comb, 2, 2),
-    "perm": (_perm, 2, 2),
+    "comb": (_counting("comb", math.comb), 2, 2),
+    "perm": (_counting("perm", math.perm), 2, 2),
     "gcd": (_gcd, 2, None),
     "lcm": (_lcm, 2, None),
     "min": (_min, 1, None),

@@ -3740,36 +3740,25 @@ def to_expression(text: str) -> str:
     """An arithmetic expression for ``text`` (see :func:`_to_expression`); a question asked before its
     condition, or after a sentence stating its numbers, that reads as nothing is read again with the
     condition first and the question after a comma ("How much do 5 tickets cost if one ticket costs
-    $8?" as "If one ticket costs $8, how much do 5 tickets cost?"). Two amounts of one kind divided
-    (:func:`_amounts_divided`) and a cost added to a price worked out (:func:`_with_extra_cost`) are read
-    first."""
-    chosen = _ways_to_choose(text) if len(text) <= MAX_READ_CHARS else None
-    if chosen is not None:
-        return chosen
-    changed = _changed_by_percent(_prepared(text)) if len(text) <= MAX_READ_CHARS else None
-    if changed is not None:
-        return changed
-    one_in = _ONE_IN_AS_PERCENT_RE.match(text.strip()) if len(text) <= MAX_READ_CHARS else None
-    if one_in is not None:  # "What's 1 in 8 as a percentage?"
-        return f"({one_in.group('a')} / {one_in.group('b')} * 100)"
-    divided = _amounts_divided(text) if len(text) <= MAX_READ_CHARS else None
-    if divided is not None:
-        return divided
-    combined = amounts_combined(_prepared(text)) if len(text) <= MAX_READ_CHARS else None
-    if combined is not None:
-        return combined[0]
-    extra = _with_extra_cost(text) if len(text) <= MAX_READ_CHARS else None
-    if extra is not None:
-        return extra
+    $8?" as "If one ticket costs $8, how much do 5 tickets cost?"). Ways to choose, an amount changed by a
+    percent, "1 in 8 as a percentage", amounts of one kind divided or combined and a cost added to a price
+    (:data:`_READ_FIRST`) are read first."""
+    if len(text) > MAX_READ_CHARS:
+        return _to_expression(text)  # as it is: the reading's work grows faster than the text
+    prepared = _prepared(text)
+    for read, prepared_first in _READ_FIRST:
+        found = read(prepared if prepared_first else text)
+        if found is not None:
+            return found
     reading = _to_expression(text)
     if has_operation(reading):
         return reading
-    reordered = _said_in_order(_prepared(text)) if len(text) <= MAX_READ_CHARS else None
+    reordered = _said_in_order(prepared)
     if reordered is not None:
         again = _to_expression(reordered)
         if has_operation(again):
             return again
-    narrowed = _of_the_kind_asked(text) if len(text) <= MAX_READ_CHARS else None
+    narrowed = _of_the_kind_asked(text)
     if narrowed is not None:
         again = to_expression(narrowed)
         if has_operation(again):
@@ -3874,6 +3863,30 @@ def with_named_operations(text: str) -> str:
     return _NAMED_OPERATION_RE.sub(
         lambda m: f"({m.group('a')} {_NAMED_SIGNS[m.group('op').lower()]} {m.group('b')})", text
     )
+
+
+def _one_in_as_percent(text: str) -> str | None:
+    """ "What's 1 in 8 as a percentage?" as ``(1 / 8 * 100)``, or None."""
+    match = _ONE_IN_AS_PERCENT_RE.match(text.strip())
+    return None if match is None else f"({match.group('a')} / {match.group('b')} * 100)"
+
+
+def _combined_expression(text: str) -> str | None:
+    """The arithmetic of :func:`amounts_combined`, or None."""
+    combined = amounts_combined(text)
+    return None if combined is None else combined[0]
+
+
+_READ_FIRST: tuple[tuple[Callable[[str], str | None], bool], ...] = (
+    (lambda text: _ways_to_choose(text), False),
+    (lambda text: _changed_by_percent(text), True),
+    (lambda text: _one_in_as_percent(text), False),
+    (lambda text: _amounts_divided(text), False),
+    (lambda text: _combined_expression(text), True),
+    (lambda text: _with_extra_cost(text), False),
+)
+"""Readers :func:`to_expression` tries before the general reading, in order, each of the text as written or
+as prepared (``True``: :func:`_prepared`); lambdas, as the readers are defined further down."""
 
 
 _LISTED_KINDS_RE = re.compile(

@@ -27,6 +27,7 @@ what the plugins offer.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -649,11 +650,13 @@ def may_be_read(reader: Reader | None, question: str) -> bool:
     return any(reader(text) for text in _texts_read(question))
 
 
-def _texts_read(question: str) -> list[str]:
+@functools.lru_cache(maxsize=256)
+def _texts_read(question: str) -> tuple[str, ...]:
     """The texts a tool's reader is asked of for ``question``: the question, the question without a request
-    of style ("Give me a short answer: what is 45 divided by 9?" is the sum's), and their parts."""
+    of style ("Give me a short answer: what is 45 divided by 9?" is the sum's), and their parts (remembered:
+    every route's reader asks them of the same question)."""
     plain = without_style_request(question)
-    return list(dict.fromkeys([question, *question_parts(question), plain, *question_parts(plain)]))
+    return tuple(dict.fromkeys([question, *question_parts(question), plain, *question_parts(plain)]))
 
 
 def reads_explicitly(reader: Reader | None, question: str) -> bool:
